@@ -1,0 +1,112 @@
+import { retryAdviceFor, type RetryAdvice } from './retry.ts';
+
+/**
+ * The one catalogue of result codes: the spec's codes plus Cambio's own. Every code carries its HTTP
+ * status, retry advice and messages in every supported language. `{name}` placeholders are filled
+ * from the error's params. docs/errors.md lists every code; errors.test.ts ties the two together.
+ */
+interface Entry { status: number; en: string; es: string }
+
+const entries = {
+  // request shape
+  'request.invalid_json': { status: 400, en: 'The body is not valid JSON.', es: 'El cuerpo no es JSON válido.' },
+  'request.validation_failed': { status: 422, en: 'The request is not valid: {detail}.', es: 'La solicitud no es válida: {detail}.' },
+  'request.invalid_amount': { status: 422, en: 'The amount {field} must be a non-negative integer of minimum units (digits only, at most 78).', es: 'El monto {field} debe ser un entero no negativo en unidades mínimas (solo dígitos, máximo 78).' },
+  'request.invalid_query': { status: 400, en: 'The query is not valid: {detail}.', es: 'Los parámetros de consulta no son válidos: {detail}.' },
+  'request.bad_request': { status: 400, en: 'The request is malformed.', es: 'La solicitud está mal formada.' },
+  'request.not_found': { status: 404, en: 'There is no such endpoint.', es: 'No existe ese recurso.' },
+  'request.body_too_large': { status: 413, en: 'The body is too large.', es: 'El cuerpo es demasiado grande.' },
+  'request.unsupported_media_type': { status: 415, en: 'Send the body as application/json.', es: 'Envíe el cuerpo como application/json.' },
+  'request.timeout': { status: 408, en: 'The request took too long to arrive.', es: 'La solicitud tardó demasiado en llegar.' },
+  'rate_limit.exceeded': { status: 429, en: 'Too many requests from this address; wait and retry.', es: 'Demasiadas solicitudes desde esta dirección; espere y reintente.' },
+  'internal.unexpected': { status: 500, en: 'Something went wrong on our side. Quote the traceId to support.', es: 'Algo salió mal de nuestro lado. Indique el traceId a soporte.' },
+  'service.unavailable': { status: 503, en: 'The service is temporarily unavailable; retry shortly.', es: 'El servicio no está disponible por el momento; reintente en breve.' },
+
+  // authentication and permissions
+  'auth.unauthenticated': { status: 401, en: 'The credential does not authenticate.', es: 'La credencial no es válida.' },
+  'auth.scope_missing': { status: 403, en: 'This credential lacks the permission {scope}.', es: 'Esta credencial no tiene el permiso {scope}.' },
+  'clients.client_cannot_operate': { status: 403, en: 'The organization cannot operate (not active, or no limits loaded); quotes still work.', es: 'La organización no puede operar (no está activa o no tiene límites cargados); las cotizaciones siguen funcionando.' },
+
+  // operator records
+  'organizations.not_found': { status: 404, en: 'No such organization.', es: 'No existe esa organización.' },
+  'organizations.invalid_limits': { status: 422, en: 'The limits are not valid: {detail}.', es: 'Los límites no son válidos: {detail}.' },
+  'members.not_found': { status: 404, en: 'No such member.', es: 'No existe ese miembro.' },
+  'members.email_taken': { status: 409, en: 'A member with that email already exists in the organization.', es: 'Ya existe un miembro con ese correo en la organización.' },
+  'keys.not_found': { status: 404, en: 'No such API key.', es: 'No existe esa clave de API.' },
+  'keys.issuer_lacks_permission': { status: 403, en: 'The member does not hold portal:api_keys and cannot issue keys.', es: 'El miembro no tiene portal:api_keys y no puede emitir claves.' },
+  'keys.scope_not_in_role': { status: 422, en: 'A key cannot carry a scope its issuer does not hold: {scope}.', es: 'Una clave no puede llevar un permiso que su emisor no tiene: {scope}.' },
+
+  // ledger and money
+  'ledger.insufficient_balance': { status: 422, en: 'The available balance is insufficient.', es: 'El saldo disponible es insuficiente.' },
+  'ledger.ledger_not_reconciled': { status: 409, en: 'The platform books and the market balance disagree; operations are stopped until a person reviews it.', es: 'Los libros de la plataforma y el saldo del mercado no coinciden; las operaciones están detenidas hasta una revisión.' },
+  'ledger.unbalanced_entry': { status: 500, en: 'A ledger entry did not balance and was refused.', es: 'Un asiento contable no cuadraba y fue rechazado.' },
+
+  // market
+  'market.asset_not_listed': { status: 422, en: 'The asset {asset} is not listed at the market.', es: 'El activo {asset} no está listado en el mercado.' },
+  'market.decimals_mismatch': { status: 422, en: 'assetDecimals {sent} does not match the market decimals of {asset} ({expected}).', es: 'assetDecimals {sent} no coincide con los decimales del mercado para {asset} ({expected}).' },
+  'market.invalid_pair': { status: 422, en: 'The pair is not valid: {detail}.', es: 'El par no es válido: {detail}.' },
+  'market.pair_not_found': { status: 404, en: 'That pair is not priced.', es: 'Ese par no tiene precio.' },
+  'market.decimals_locked': { status: 409, en: 'The decimals of a listed asset with balances cannot change.', es: 'Los decimales de un activo listado con saldos no pueden cambiar.' },
+
+  // quotes
+  'quotes.pair_not_priced': { status: 422, en: 'There is no price for {base}/{quote} at the moment.', es: 'No hay precio para {base}/{quote} en este momento.' },
+  'quotes.amount_out_of_range': { status: 422, en: 'The base amount must be between {min} and {max} minimum units.', es: 'El monto base debe estar entre {min} y {max} unidades mínimas.' },
+  'quotes.exactly_one_amount': { status: 422, en: 'Send exactly one of amountBaseMinor and amountQuoteMinor.', es: 'Envíe exactamente uno de amountBaseMinor y amountQuoteMinor.' },
+  'quotes.quote_below_executable_rate': { status: 422, en: 'No price at the moment: the offered price would be below the cost of execution.', es: 'Sin precio por el momento: el precio ofrecido quedaría por debajo del costo de ejecución.' },
+
+  // orders
+  'orders.quote_not_found': { status: 404, en: 'No such quote.', es: 'No existe esa cotización.' },
+  'orders.quote_expired': { status: 410, en: 'The quote has expired; ask for a new one.', es: 'La cotización expiró; solicite una nueva.' },
+  'orders.quote_already_used': { status: 410, en: 'The quote was already accepted; ask for a new one.', es: 'La cotización ya fue aceptada; solicite una nueva.' },
+  'orders.limit_exceeded': { status: 422, en: 'The order exceeds the limit of {asset} for this organization.', es: 'La orden excede el límite de {asset} para esta organización.' },
+  'orders.not_found': { status: 404, en: 'No such exchange request.', es: 'No existe esa solicitud de cambio.' },
+  'orders.already_decided': { status: 409, en: 'The exchange request was already decided ({state}).', es: 'La solicitud de cambio ya fue decidida ({state}).' },
+
+  // deposits
+  'deposits.declaration_already_open': { status: 409, en: 'A deposit declaration is already open.', es: 'Ya hay una declaración de depósito abierta.' },
+  'deposits.amount_too_small': { status: 422, en: 'The amount is too small to be made unique.', es: 'El monto es demasiado pequeño para hacerlo único.' },
+  'deposits.asset_not_receivable': { status: 422, en: 'The platform cannot receive {asset} at the moment.', es: 'La plataforma no puede recibir {asset} en este momento.' },
+  'deposits.no_unique_amount': { status: 503, en: 'No unique amount could be found right now; retry shortly.', es: 'No se encontró un monto único en este momento; reintente en breve.' },
+  'deposits.txid_already_recorded': { status: 409, en: 'That transaction id was already recorded.', es: 'Ese identificador de transacción ya fue registrado.' },
+  'deposits.not_found': { status: 404, en: 'No such deposit.', es: 'No existe ese depósito.' },
+  'deposits.already_attributed': { status: 409, en: 'The deposit is already credited.', es: 'El depósito ya fue acreditado.' },
+  'deposits.network_mismatch': { status: 422, en: 'The network does not match the wallet of {asset}.', es: 'La red no coincide con la billetera de {asset}.' },
+
+  // withdrawals and destinations
+  'withdrawals.destination_already_registered': { status: 409, en: 'That account is already registered.', es: 'Esa cuenta ya está registrada.' },
+  'withdrawals.destination_not_found': { status: 422, en: 'No such withdrawal destination for this organization.', es: 'No existe ese destino de retiro para esta organización.' },
+  'withdrawals.destination_not_usable': { status: 422, en: 'The destination is not usable yet.', es: 'El destino aún no se puede usar.' },
+  'withdrawals.asset_mismatch': { status: 422, en: 'The asset does not match the destination ({asset}).', es: 'El activo no coincide con el del destino ({asset}).' },
+  'withdrawals.limit_exceeded': { status: 422, en: 'The withdrawal exceeds the limit of {asset} for this organization.', es: 'El retiro excede el límite de {asset} para esta organización.' },
+  'withdrawals.not_found': { status: 404, en: 'No such withdrawal.', es: 'No existe ese retiro.' },
+  'withdrawals.already_decided': { status: 409, en: 'The withdrawal was already decided ({state}).', es: 'El retiro ya fue decidido ({state}).' },
+  'destinations.not_found': { status: 404, en: 'No such destination.', es: 'No existe ese destino.' },
+} as const satisfies Record<string, Entry>;
+
+export type ErrorCode = keyof typeof entries;
+export type Lang = 'en' | 'es';
+export const LANGS: readonly Lang[] = ['en', 'es'];
+
+export interface CatalogueEntry { code: ErrorCode; status: number; retry: RetryAdvice; messages: Record<Lang, string> }
+
+export const errorCatalogue: Readonly<Record<ErrorCode, CatalogueEntry>> = Object.fromEntries(
+  (Object.entries(entries) as [ErrorCode, Entry][]).map(([code, e]) => [
+    code,
+    { code, status: e.status, retry: retryAdviceFor(e.status), messages: { en: e.en, es: e.es } },
+  ]),
+) as Record<ErrorCode, CatalogueEntry>;
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(errorCatalogue, code);
+}
+
+/** The message of a code in a language, with `{name}` placeholders filled from params. */
+export function errorMessage(code: ErrorCode, lang: Lang, params: Record<string, string> = {}): string {
+  return errorCatalogue[code].messages[lang].replace(/\{(\w+)\}/g, (m, k: string) => params[k] ?? m);
+}
+
+/** `x-lang`: `en` or `es`; default `es`; anything else falls back to the default (CONTRACT §6). */
+export function pickLang(header: string | string[] | undefined): Lang {
+  const v = (Array.isArray(header) ? header[0] : header)?.trim().toLowerCase().slice(0, 2);
+  return v === 'en' ? 'en' : 'es';
+}

@@ -1,0 +1,45 @@
+import { Type, type TSchema, type Static } from '@sinclair/typebox';
+
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** Amounts on the wire (responses): a string of decimal digits, with a leading `-` only for signed ledger amounts. */
+export const AmountString = Type.String({ pattern: '^[0-9]{1,78}$', description: 'integer in minimum units, as decimal digits', examples: ['150000'] });
+export const SignedAmountString = Type.String({ pattern: '^-?[0-9]{1,78}$', description: 'signed integer in minimum units, as decimal digits' });
+
+/** Amounts in requests: a JSON integer (of any size, kept exact) or a string of digits. */
+export const AmountInput = Type.Union([
+  Type.String({ pattern: '^[0-9]{1,78}$' }),
+  Type.Integer({ minimum: 0 }),
+], { description: 'integer in minimum units: JSON integer or string of digits (at most 78)' });
+export type AmountInput = Static<typeof AmountInput>;
+export const SignedAmountInput = Type.Union([
+  Type.String({ pattern: '^-?[0-9]{1,78}$' }),
+  Type.Integer(),
+], { description: 'signed integer in minimum units: JSON integer or string of digits' });
+
+export const AssetSymbol = Type.String({ pattern: '^[A-Z0-9]{2,12}$', description: 'asset symbol, upper case' });
+export const AssetDecimals = Type.Integer({ minimum: 0, maximum: 36 });
+export const Id = Type.String({ minLength: 1, maxLength: 64 });
+export const DateTime = Type.String({ format: 'date-time' });
+
+export const Money = Type.Object({
+  assetSymbol: Type.String(),
+  assetDecimals: Type.Integer(),
+  amountMinor: AmountString,
+});
+export type Money = Static<typeof Money>;
+
+export const Pagination = Type.Object({
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer(),
+  totalPages: Type.Integer(),
+});
+export type Pagination = Static<typeof Pagination>;
+
+/** `page` min 1 default 1; `limit` 1..100 default 10. Out of range is a 400, never clamped (CONTRACT §6). */
+export const PageQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+});
+export type PageQuery = Static<typeof PageQuery>;

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { pickLang } from '@cambio/contract';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Clock, Ids } from './domain/ports.ts';
+import { clientApi } from './http/client-api.ts';
+import { parseJsonBody } from './http/json-body.ts';
+import { registerErrorHandling } from './http/plugins/errors.ts';
+import { validatorCompiler } from './http/validators.ts';
+import { operatorApi } from './operator/operator-api.ts';
+import type { Store } from './store/index.ts';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  /** Server secret for keyed hashes (API keys) and encryption at rest. */
+  secret: string;
+  /** SHA-256 of the operator token. */
+  operatorTokenHash: string;
+  redis?: Redis | undefined;
+  /** pino instance; absent: silent (tests). */
+  logger?: Logger | undefined;
+}
+
+export const BODY_LIMIT = 64 * 1024;
+
+/** Builds the whole service. Never listens: main.ts does, tests use inject(). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'traceId' }),
+    bodyLimit: BODY_LIMIT,
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 72_000,
+    trustProxy: false,
+    routerOptions: { maxParamLength: 200 },
+  }) as unknown as FastifyInstance;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try { done(null, parseJsonBody(body as string)); } catch (e) { done(e as Error, undefined); }
+  });
+
+  app.decorateRequest('lang', 'es');
+  app.addHook('onRequest', async (req, reply) => {
+    req.lang = pickLang(req.headers['x-lang']);
+    reply.header('x-trace-id', req.id);
+  });
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Cambio exchange API', version: '1.0.0', description: 'Client API (/api/v1) and operator API (/operator/v1). Every response is the envelope; amounts are digit strings of minimum units.' },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          bearer: { type: 'http', scheme: 'bearer' },
+          operator: { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/health', { config: { public: true }, schema: { hide: true } }, async (req) => ({
+    success: true, message: null, data: { status: 'ok', store: deps.store.kind }, code: null, timestamp: new Date().toISOString(), traceId: req.id, pagination: null,
+  }));
+
+  await app.register(async (api) => clientApi(api, deps), { prefix: '/api/v1' });
+  await app.register(async (op) => operatorApi(op, deps), { prefix: '/operator/v1' });
+  return app;
+}

@@ -1,0 +1,22 @@
+import type { AppDeps } from './app.ts';
+
+/** Periodic work that must happen whether or not anything reads (e.g. closing expired declarations). */
+export interface BackgroundTask { name: string; everyMs: number; run(deps: AppDeps): Promise<void> }
+
+/** Capabilities add their tasks here. */
+export const backgroundTasks: BackgroundTask[] = [];
+
+export function startBackground(deps: AppDeps): () => void {
+  const timers = backgroundTasks.map((t) => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      t.run(deps).catch((err: unknown) => deps.logger?.error({ err }, `background task ${t.name} failed`))
+        .finally(() => { running = false; });
+    }, t.everyMs);
+    timer.unref();
+    return timer;
+  });
+  return () => timers.forEach(clearInterval);
+}

@@ -1,0 +1,85 @@
+import { existsSync } from 'node:fs';
+
+/** CONTRACT §1: every setting comes from the environment (a `.env` file may add to it). */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  mode: 'sandbox' | 'production';
+  seedDemo: boolean;
+  operatorToken: string | undefined;
+  keyTag: string;
+  quoteTtlMs: number;
+  declarationTtlMs: number;
+  destinationCooldownMs: number;
+  rateLimitPerMin: number;
+  redisUrl: string | undefined;
+  logLevel: string;
+  /** Keyed-hash and encryption secret. Unset: generated once and kept in the store. */
+  secret: string | undefined;
+  dbPoolSize: number;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const str = (k: string) => (env[k] === undefined || env[k] === '' ? undefined : env[k]);
+  const int = (k: string, def: number, min: number, max: number) => {
+    const v = str(k);
+    if (v === undefined) return def;
+    if (!/^[0-9]+$/.test(v) || Number(v) < min || Number(v) > max) {
+      problems.push(`${k} must be a whole number from ${min} to ${max} (got "${v}")`);
+      return def;
+    }
+    return Number(v);
+  };
+  const bool = (k: string, def: boolean) => {
+    const v = str(k)?.toLowerCase();
+    if (v === undefined) return def;
+    if (['true', '1', 'yes'].includes(v)) return true;
+    if (['false', '0', 'no'].includes(v)) return false;
+    problems.push(`${k} must be true or false (got "${v}")`);
+    return def;
+  };
+
+  const mode = (str('CAMBIO_MODE') ?? 'sandbox') as Config['mode'];
+  if (mode !== 'sandbox' && mode !== 'production') problems.push(`CAMBIO_MODE must be sandbox or production (got "${String(mode)}")`);
+  const databaseUrl = str('DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+  const keyTag = str('CAMBIO_KEY_TAG') ?? 'cmb';
+  if (!/^[a-z][a-z0-9]{1,15}$/.test(keyTag)) problems.push(`CAMBIO_KEY_TAG must be 2-16 lower-case letters or digits, starting with a letter (got "${keyTag}")`);
+  const operatorToken = str('OPERATOR_TOKEN');
+  if (operatorToken !== undefined && operatorToken.length < 16) problems.push('OPERATOR_TOKEN must be at least 16 characters');
+  const redisUrl = str('REDIS_URL');
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
+  const secret = str('CAMBIO_SECRET');
+  if (secret !== undefined && secret.length < 32) problems.push('CAMBIO_SECRET must be at least 32 characters');
+
+  const config: Config = {
+    port: int('PORT', 8080, 0, 65535),
+    host: str('HOST') ?? '127.0.0.1',
+    databaseUrl,
+    dataDir: str('DATA_DIR') ?? './data',
+    mode,
+    seedDemo: bool('CAMBIO_SEED_DEMO', mode === 'sandbox'),
+    operatorToken,
+    keyTag,
+    quoteTtlMs: int('CAMBIO_QUOTE_TTL_MS', 15_000, 1, 86_400_000),
+    declarationTtlMs: int('CAMBIO_DECLARATION_TTL_MS', 3_600_000, 1, 30 * 86_400_000),
+    destinationCooldownMs: int('CAMBIO_DESTINATION_COOLDOWN_MS', 86_400_000, 0, 365 * 86_400_000),
+    rateLimitPerMin: int('CAMBIO_RATE_LIMIT_PER_MIN', 600, 0, 10_000_000),
+    redisUrl,
+    logLevel: str('LOG_LEVEL') ?? 'info',
+    secret,
+    dbPoolSize: int('DB_POOL_SIZE', 16, 1, 500),
+  };
+  if (problems.length) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  return config;
+}
+
+/** Reads `./.env` into process.env when present; variables already set win. */
+export function loadDotEnv(path = '.env'): void {
+  if (existsSync(path)) process.loadEnvFile(path);
+}

@@ -1,0 +1,43 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * API keys are `<tag>_live_<prefix>.<secret>` (spec: Authentication §1). The prefix finds the row;
+ * the secret is stored only as HMAC-SHA-256 under the server secret and compared in constant time.
+ */
+export interface ParsedKey { prefix: string; secret: string }
+
+const PREFIX = /^[a-z0-9]{12}$/;
+const SECRET = /^[A-Za-z0-9_-]{43}$/;
+
+export function parseApiKey(raw: string | undefined, tag: string): ParsedKey | null {
+  if (!raw || raw.length > 200) return null;
+  const head = `${tag}_live_`;
+  if (!raw.startsWith(head)) return null;
+  const rest = raw.slice(head.length);
+  const dot = rest.indexOf('.');
+  if (dot < 0) return null;
+  const prefix = rest.slice(0, dot);
+  const secret = rest.slice(dot + 1);
+  if (!PREFIX.test(prefix) || !SECRET.test(secret)) return null;
+  return { prefix, secret };
+}
+
+export function generateApiKey(tag: string): { prefix: string; secret: string; key: string } {
+  const prefix = randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '0').slice(0, 12);
+  const secret = randomBytes(32).toString('base64url');
+  return { prefix, secret, key: `${tag}_live_${prefix}.${secret}` };
+}
+
+export function hashSecret(serverSecret: string, secret: string): string {
+  return createHmac('sha256', serverSecret).update(secret).digest('hex');
+}
+
+/** Constant-time comparison of two hex digests of equal length. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** A hash no secret produces: compared against when the prefix is unknown, so every 401 costs the same. */
+export const DUMMY_HASH = '0'.repeat(64);

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../app.ts';
+import { clientAuth } from './plugins/client-auth.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
+import { balancesRoutes } from './routes/balances.ts';
+import { clientRoutes } from './routes/client.ts';
+import { ledgerRoutes } from './routes/ledger.ts';
+import { extraClientRoutes } from './routes/index.ts';
+
+/** The client API at /api/v1: rate limit, then authentication and each route's rules, then the route. */
+export async function clientApi(app: FastifyInstance, deps: AppDeps) {
+  await registerRateLimit(app, { perMinute: deps.config.rateLimitPerMin, redis: deps.redis });
+  app.addHook('onRequest', clientAuth(deps));
+  await app.register(clientRoutes);
+  await app.register(balancesRoutes(deps.store));
+  await app.register(ledgerRoutes(deps.store));
+  for (const r of extraClientRoutes) await app.register(r(deps));
+}

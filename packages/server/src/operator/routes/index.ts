@@ -1,0 +1,14 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppDeps } from '../../app.ts';
+import { auditRoutes } from './audit.ts';
+import { adjustmentRoutes } from './ledger.ts';
+import { marketAssetRoutes } from './market-assets.ts';
+import { organizationRoutes } from './organizations.ts';
+
+/** Every operator route plugin. Capabilities add theirs here. */
+export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
+  organizationRoutes,
+  adjustmentRoutes,
+  marketAssetRoutes,
+  auditRoutes,
+];

@@ -1,0 +1,16 @@
+import { MarketAssetRecord, PutMarketAsset } from '@cambio/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../app.ts';
+import { ok } from '../../http/envelope.ts';
+import { listResponses, responses } from '../../http/schemas.ts';
+
+export const marketAssetRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const tags = ['operator: market'];
+  app.put('/market/assets/:symbol', {
+    schema: { tags, security: [{ operator: [] }], params: Type.Object({ symbol: Type.String({ pattern: '^[A-Z0-9]{2,12}$' }) }), body: PutMarketAsset, response: responses(200, MarketAssetRecord) },
+  }, async (req) => ok(req.id, await store.marketAssets.put(req.operatorActor!, req.params.symbol, req.body.decimals)));
+
+  app.get('/market/assets', { schema: { tags, security: [{ operator: [] }], response: listResponses(MarketAssetRecord) } },
+    async (req) => ok(req.id, await store.marketAssets.list()));
+};

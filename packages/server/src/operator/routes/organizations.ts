@@ -1,0 +1,69 @@
+import { CreateMember, CreateOrganization, IssueApiKey, IssuedApiKey, MemberRecord, OrganizationRecord, PatchMember, PatchOrganization, RevokedApiKey } from '@cambio/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../app.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { generateApiKey, hashSecret } from '../../domain/keys/api-key.ts';
+import { canOperate, limitsToWire, parseLimits, type Organization } from '../../domain/organizations/organization.ts';
+import { ok } from '../../http/envelope.ts';
+import { responses } from '../../http/schemas.ts';
+import type { Member } from '../../store/organizations-store.ts';
+
+const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const sec = [{ operator: [] }];
+
+export const orgWire = (o: Organization) => ({
+  id: o.id, name: o.name, status: o.status, limits: limitsToWire(o.limits), canOperate: canOperate(o),
+  createdAt: o.createdAt.toISOString(), updatedAt: o.updatedAt.toISOString(),
+});
+const memberWire = (m: Member) => ({ ...m, createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString() });
+
+/** Organizations, their members (roles) and the keys members hold (CONTRACT §3). */
+export const organizationRoutes = ({ store, config, secret }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const tags = ['operator: organizations'];
+  app.post('/organizations', { schema: { tags, security: sec, body: CreateOrganization, response: responses(201, OrganizationRecord) } }, async (req, reply) => {
+    const org = await store.organizations.create(req.operatorActor!, { name: req.body.name, status: req.body.status ?? 'draft', limits: parseLimits(req.body.limits) });
+    return reply.code(201).send(ok(req.id, orgWire(org)));
+  });
+
+  app.get('/organizations/:id', { schema: { tags, security: sec, params: IdParam, response: responses(200, OrganizationRecord) } }, async (req) => {
+    const org = await store.organizations.get(req.params.id);
+    if (!org) throw new DomainError('organizations.not_found');
+    return ok(req.id, orgWire(org));
+  });
+
+  app.patch('/organizations/:id', { schema: { tags, security: sec, params: IdParam, body: PatchOrganization, response: responses(200, OrganizationRecord) } }, async (req) => {
+    const org = await store.organizations.update(req.operatorActor!, req.params.id, {
+      ...(req.body.status !== undefined ? { status: req.body.status } : {}),
+      ...('limits' in req.body ? { limits: parseLimits(req.body.limits) } : {}),
+    });
+    return ok(req.id, orgWire(org));
+  });
+
+  app.post('/organizations/:id/members', { schema: { tags, security: sec, params: IdParam, body: CreateMember, response: responses(201, MemberRecord) } }, async (req, reply) => {
+    const m = await store.organizations.addMember(req.operatorActor!, req.params.id, { ...req.body, email: req.body.email.toLowerCase() });
+    return reply.code(201).send(ok(req.id, memberWire(m)));
+  });
+
+  app.patch('/members/:id', { schema: { tags, security: sec, params: IdParam, body: PatchMember, response: responses(200, MemberRecord) } }, async (req) => {
+    const m = await store.organizations.setMemberPermissions(req.operatorActor!, req.params.id, req.body.permissions);
+    return ok(req.id, memberWire(m));
+  });
+
+  app.post('/members/:id/api-keys', { schema: { tags, security: sec, params: IdParam, body: IssueApiKey, response: responses(201, IssuedApiKey) } }, async (req, reply) => {
+    const g = generateApiKey(config.keyTag);
+    const issued = await store.keys.issue(req.operatorActor!, {
+      memberId: req.params.id, prefix: g.prefix, secretHash: hashSecret(secret, g.secret), scopes: req.body.scopes,
+      expiresAt: req.body.expiresAt ? new Date(req.body.expiresAt) : null, allowedIps: req.body.allowedIps ?? null,
+    });
+    return reply.code(201).send(ok(req.id, {
+      id: issued.id, prefix: issued.prefix, scopes: issued.scopes, key: g.key, organizationId: issued.organizationId,
+      memberId: issued.memberId, expiresAt: issued.expiresAt?.toISOString() ?? null, allowedIps: issued.allowedIps,
+    }));
+  });
+
+  app.post('/api-keys/:id/revoke', { schema: { tags, security: sec, params: IdParam, response: responses(200, RevokedApiKey) } }, async (req) => {
+    const r = await store.keys.revoke(req.operatorActor!, req.params.id);
+    return ok(req.id, { id: r.id, revokedAt: r.revokedAt.toISOString() });
+  });
+};

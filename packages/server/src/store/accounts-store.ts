@@ -1,0 +1,75 @@
+import { sql } from 'kysely';
+import { DomainError } from '../domain/errors.ts';
+import { adjustmentEntry } from '../domain/ledger/entries.ts';
+import type { Clock, Ids } from '../domain/ports.ts';
+import { recordAudit } from './audit-store.ts';
+import type { Db } from './db.ts';
+import { postEntry } from './ledger-store.ts';
+import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
+
+export interface BalanceRow { assetSymbol: string; assetDecimals: number; available: bigint; held: bigint }
+export interface PostingRow {
+  id: string; entryId: string; kind: string; account: 'available' | 'held'; assetSymbol: string; assetDecimals: number;
+  amount: bigint; referenceId: string | null; memo: string | null; createdAt: Date;
+}
+
+/** Balances and the organization's view of the ledger; manual adjustments. */
+export class AccountsStore {
+  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+
+  async balances(organizationId: string): Promise<BalanceRow[]> {
+    const rows = await this.db.selectFrom('accounts as a')
+      .innerJoin('market_assets as m', 'm.symbol', 'a.asset_symbol')
+      .select(['a.asset_symbol', 'm.decimals', 'a.kind', 'a.balance'])
+      .where('a.owner_id', '=', organizationId)
+      .orderBy('a.asset_symbol').execute();
+    const by = new Map<string, BalanceRow>();
+    for (const r of rows) {
+      const b = by.get(r.asset_symbol) ?? { assetSymbol: r.asset_symbol, assetDecimals: r.decimals, available: 0n, held: 0n };
+      if (r.kind === 'available') b.available = BigInt(r.balance);
+      else if (r.kind === 'held') b.held = BigInt(r.balance);
+      by.set(r.asset_symbol, b);
+    }
+    return [...by.values()];
+  }
+
+  async postings(organizationId: string, p: PageParams): Promise<Page<PostingRow>> {
+    const base = this.db.selectFrom('postings as p').where('p.owner_id', '=', organizationId);
+    const [rows, count] = await Promise.all([
+      base.innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
+        .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
+        .select(['p.id', 'p.entry_id', 'e.kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'e.reference_id', 'e.memo', 'p.created_at'])
+        .orderBy('p.id', 'desc').limit(p.limit).offset(offsetOf(p)).execute(),
+      base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return pageOf(rows.map((r) => ({
+      id: String(r.id), entryId: r.entry_id, kind: r.kind, account: r.account_kind as 'available' | 'held',
+      assetSymbol: r.asset_symbol, assetDecimals: r.decimals ?? 0, amount: BigInt(r.amount),
+      referenceId: r.reference_id, memo: r.memo, createdAt: r.created_at,
+    })), count.n, p);
+  }
+
+  /** A signed manual adjustment; never drives available below zero. The venue's books follow in sandbox. */
+  async adjust(actor: string, r: { organizationId: string; assetSymbol: string; amount: bigint; reason: string }): Promise<{ entryId: string; available: bigint }> {
+    const at = this.clock.now();
+    const entryId = this.ids.next('je');
+    return this.db.transaction().execute(async (tx) => {
+      const org = await tx.selectFrom('organizations').select('id').where('id', '=', r.organizationId).executeTakeFirst();
+      if (!org) throw new DomainError('organizations.not_found');
+      const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).executeTakeFirst();
+      if (!asset) throw new DomainError('market.asset_not_listed', { asset: r.assetSymbol });
+      const before = await tx.selectFrom('accounts').select('balance')
+        .where('owner_id', '=', r.organizationId).where('asset_symbol', '=', r.assetSymbol).where('kind', '=', 'available').executeTakeFirst();
+      await postEntry(tx, entryId, adjustmentEntry({ organizationId: r.organizationId, assetSymbol: r.assetSymbol, amount: r.amount, memo: r.reason }), at);
+      await tx.insertInto('venue_balances').values({ asset_symbol: r.assetSymbol, amount: r.amount.toString() })
+        .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ amount: sql`venue_balances.amount + excluded.amount` })).execute();
+      const after = BigInt(before?.balance ?? '0') + r.amount;
+      await recordAudit(tx, this.ids, at, {
+        actor, action: 'ledger.adjustment', subjectType: 'organization', subjectId: r.organizationId,
+        before: { assetSymbol: r.assetSymbol, availableMinor: before?.balance ?? '0' },
+        after: { assetSymbol: r.assetSymbol, availableMinor: after.toString(), amountMinor: r.amount.toString(), reason: r.reason, entryId },
+      });
+      return { entryId, available: after };
+    });
+  }
+}

@@ -1,0 +1,41 @@
+import type { Clock, Ids } from '../domain/ports.ts';
+import { AccountsStore } from './accounts-store.ts';
+import { AuditStore } from './audit-store.ts';
+import type { Db, OpenedDb } from './db.ts';
+import { KeysStore } from './keys-store.ts';
+import { MarketAssetsStore } from './market-assets-store.ts';
+import { OrganizationsStore } from './organizations-store.ts';
+import { PlatformStateStore } from './platform-state-store.ts';
+import { SettingsStore } from './settings-store.ts';
+
+/**
+ * The store: one Kysely database (PostgreSQL or PGlite, same SQL and migrations) and the
+ * repositories over it. Every method that moves money is one transaction.
+ */
+export class Store {
+  readonly db: Db;
+  readonly kind: 'postgres' | 'pglite';
+  readonly settings: SettingsStore;
+  readonly organizations: OrganizationsStore;
+  readonly keys: KeysStore;
+  readonly accounts: AccountsStore;
+  readonly marketAssets: MarketAssetsStore;
+  readonly platform: PlatformStateStore;
+  readonly audit: AuditStore;
+  readonly #close: () => Promise<void>;
+
+  constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
+    this.db = opened.db;
+    this.kind = opened.kind;
+    this.#close = opened.close;
+    this.settings = new SettingsStore(this.db);
+    this.organizations = new OrganizationsStore(this.db, ids, clock);
+    this.keys = new KeysStore(this.db, ids, clock);
+    this.accounts = new AccountsStore(this.db, ids, clock);
+    this.marketAssets = new MarketAssetsStore(this.db, ids, clock);
+    this.platform = new PlatformStateStore(this.db);
+    this.audit = new AuditStore(this.db);
+  }
+
+  close(): Promise<void> { return this.#close(); }
+}

@@ -1,0 +1,74 @@
+import { DomainError } from '../domain/errors.ts';
+import type { Clock, Ids } from '../domain/ports.ts';
+import type { Organization } from '../domain/organizations/organization.ts';
+import { recordAudit } from './audit-store.ts';
+import type { Db } from './db.ts';
+import { toJson } from './json.ts';
+import { toOrganization } from './organizations-store.ts';
+
+/** What authentication needs, read in one query on every request. */
+export interface KeyForAuth {
+  id: string;
+  secretHash: string;
+  scopes: string[];
+  expiresAt: Date | null;
+  allowedIps: string[] | null;
+  revokedAt: Date | null;
+  memberId: string;
+  role: string[];
+  organization: Organization;
+}
+
+export interface IssuedKey { id: string; prefix: string; scopes: string[]; organizationId: string; memberId: string; expiresAt: Date | null; allowedIps: string[] | null; createdAt: Date }
+
+export class KeysStore {
+  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+
+  async findForAuth(prefix: string): Promise<KeyForAuth | null> {
+    const r = await this.db.selectFrom('api_keys as k')
+      .innerJoin('members as m', 'm.id', 'k.member_id')
+      .innerJoin('organizations as o', 'o.id', 'k.organization_id')
+      .select([
+        'k.id', 'k.secret_hash', 'k.scopes', 'k.expires_at', 'k.allowed_ips', 'k.revoked_at', 'k.member_id',
+        'm.permissions', 'o.id as org_id', 'o.name as org_name', 'o.status as org_status', 'o.limits as org_limits',
+        'o.created_at as org_created_at', 'o.updated_at as org_updated_at',
+      ])
+      .where('k.prefix', '=', prefix).executeTakeFirst();
+    if (!r) return null;
+    return {
+      id: r.id, secretHash: r.secret_hash, scopes: r.scopes, expiresAt: r.expires_at, allowedIps: r.allowed_ips,
+      revokedAt: r.revoked_at, memberId: r.member_id, role: r.permissions,
+      organization: toOrganization({ id: r.org_id, name: r.org_name, status: r.org_status, limits: r.org_limits, created_at: r.org_created_at, updated_at: r.org_updated_at }),
+    };
+  }
+
+  async issue(actor: string, r: { memberId: string; prefix: string; secretHash: string; scopes: string[]; expiresAt: Date | null; allowedIps: string[] | null }): Promise<IssuedKey> {
+    const at = this.clock.now();
+    const id = this.ids.next('key');
+    return this.db.transaction().execute(async (tx) => {
+      const m = await tx.selectFrom('members').select(['organization_id', 'permissions']).where('id', '=', r.memberId).executeTakeFirst();
+      if (!m) throw new DomainError('members.not_found');
+      if (!m.permissions.includes('portal:api_keys')) throw new DomainError('keys.issuer_lacks_permission');
+      await tx.insertInto('api_keys').values({
+        id, organization_id: m.organization_id, member_id: r.memberId, prefix: r.prefix, secret_hash: r.secretHash,
+        scopes: toJson(r.scopes), expires_at: r.expiresAt, allowed_ips: r.allowedIps ? toJson(r.allowedIps) : null,
+        revoked_at: null, created_at: at,
+      }).execute();
+      const issued = { id, prefix: r.prefix, scopes: r.scopes, organizationId: m.organization_id, memberId: r.memberId, expiresAt: r.expiresAt, allowedIps: r.allowedIps, createdAt: at };
+      await recordAudit(tx, this.ids, at, { actor, action: 'api_key.issue', subjectType: 'api_key', subjectId: id, before: null, after: { ...issued } });
+      return issued;
+    });
+  }
+
+  async revoke(actor: string, id: string): Promise<{ id: string; revokedAt: Date }> {
+    const at = this.clock.now();
+    return this.db.transaction().execute(async (tx) => {
+      const cur = await tx.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!cur) throw new DomainError('keys.not_found');
+      if (cur.revoked_at) return { id, revokedAt: cur.revoked_at };
+      await tx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).execute();
+      await recordAudit(tx, this.ids, at, { actor, action: 'api_key.revoke', subjectType: 'api_key', subjectId: id, before: { revokedAt: null }, after: { revokedAt: at } });
+      return { id, revokedAt: at };
+    });
+  }
+}

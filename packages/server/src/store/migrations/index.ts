@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m001 from './001-foundation.ts';
+
+/** Every migration, in order. New ones are appended; none is ever edited once released. */
+const migrations: Record<string, Migration> = {
+  '001-foundation': m001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

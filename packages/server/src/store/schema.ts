@@ -1,0 +1,62 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Row types of every table (migrations/001). Amounts are numeric: strings when read, strings when written. */
+type Numeric = ColumnType<string, string, string>;
+type Json<T> = ColumnType<T, string, string>;
+type Ts = ColumnType<Date, Date, Date>;
+type Seq = Generated<string>;
+
+export interface Database {
+  settings: { key: string; value: string };
+  organizations: { id: string; seq: Seq; name: string; status: string; limits: Json<unknown> | null; created_at: Ts; updated_at: Ts };
+  members: { id: string; organization_id: string; name: string; email: string; permissions: Json<string[]>; created_at: Ts; updated_at: Ts };
+  api_keys: {
+    id: string; organization_id: string; member_id: string; prefix: string; secret_hash: string;
+    scopes: Json<string[]>; expires_at: Ts | null; allowed_ips: Json<string[]> | null; revoked_at: Ts | null; created_at: Ts;
+  };
+  accounts: { owner_id: string; asset_symbol: string; kind: string; balance: Numeric };
+  journal_entries: { id: string; seq: Seq; kind: string; organization_id: string | null; reference_id: string | null; memo: string | null; created_at: Ts };
+  postings: { id: Generated<string>; entry_id: string; owner_id: string; asset_symbol: string; account_kind: string; amount: Numeric; created_at: Ts };
+  holds: { id: string; organization_id: string; asset_symbol: string; amount: Numeric; state: string; created_at: Ts; updated_at: Ts };
+  market_assets: { symbol: string; decimals: number; updated_at: Ts };
+  market_pairs: {
+    base_symbol: string; quote_symbol: string; mid_rate: string; spread_bps: number; fee_bps: number;
+    fixed_fee_quote_minor: Numeric; min_base_minor: Numeric; max_base_minor: Numeric; updated_at: Ts;
+  };
+  venue_balances: { asset_symbol: string; amount: Numeric };
+  quotes: {
+    id: string; organization_id: string; base_symbol: string; quote_symbol: string; base_decimals: number; quote_decimals: number;
+    rate_quote_minor: Numeric; amount_base_minor: Numeric; amount_quote_minor: Numeric; expires_at: Ts; consumed_at: Ts | null; created_at: Ts;
+  };
+  orders: {
+    id: string; seq: Seq; organization_id: string; quote_id: string; hold_id: string; state: string;
+    base_symbol: string; base_decimals: number; amount_base_minor: Numeric;
+    quote_symbol: string; quote_decimals: number; amount_quote_minor: Numeric; rate_quote_minor: Numeric;
+    proceeds_quote_minor: Numeric | null; reason: string | null; created_at: Ts; updated_at: Ts;
+  };
+  deposit_wallets: { asset_symbol: string; network: string; address: string; updated_at: Ts };
+  deposit_declarations: {
+    id: string; seq: Seq; organization_id: string; reference: string; asset_symbol: string; asset_decimals: number;
+    declared_amount_minor: Numeric; expected_amount_minor: Numeric; network: string | null; address: string | null;
+    state: string; expires_at: Ts; deposit_id: string | null; created_at: Ts; updated_at: Ts;
+  };
+  deposits: {
+    id: string; seq: Seq; organization_id: string | null; asset_symbol: string; asset_decimals: number; network: string;
+    amount_minor: Numeric; txid: string; state: string; declaration_id: string | null; created_at: Ts; updated_at: Ts;
+  };
+  withdrawal_destinations: {
+    id: string; seq: Seq; organization_id: string; label: string; asset_symbol: string; bank_name: string; account_kind: string;
+    account_number_enc: string; holder_name: string; holder_document_enc: string; account_fingerprint: string; summary: string;
+    cooldown_until: Ts; registered_in_market_at: Ts | null; created_at: Ts; updated_at: Ts;
+  };
+  withdrawals: {
+    id: string; seq: Seq; organization_id: string; destination_id: string; hold_id: string; state: string;
+    asset_symbol: string; asset_decimals: number; amount_minor: Numeric; reason: string | null; created_at: Ts; updated_at: Ts;
+  };
+  reconciliation_runs: { id: string; seq: Seq; matched: boolean; figures: Json<unknown>; actor: string; created_at: Ts };
+  platform_state: { id: number; reconciled: boolean; run_id: string | null; changed_at: Ts };
+  audit_log: {
+    id: string; seq: Seq; actor: string; action: string; subject_type: string; subject_id: string;
+    before: Json<unknown> | null; after: Json<unknown> | null; created_at: Ts;
+  };
+}

@@ -1,0 +1,17 @@
+import type { Db } from './db.ts';
+
+export class SettingsStore {
+  constructor(private readonly db: Db) {}
+  async get(key: string): Promise<string | null> {
+    const r = await this.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+    return r?.value ?? null;
+  }
+  /** Sets the value only when the key is absent; returns the value that is stored (first writer wins). */
+  async setIfAbsent(key: string, value: string): Promise<string> {
+    await this.db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    return (await this.get(key))!;
+  }
+  async set(key: string, value: string): Promise<void> {
+    await this.db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+  }
+}

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp, type AppDeps } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { hashOperatorToken } from '../src/http/plugins/operator-auth.ts';
+import { randomIds } from '../src/domain/ids.ts';
+import { ManualClock, systemClock, type Clock } from '../src/domain/ports.ts';
+import { openDatabase } from '../src/store/db.ts';
+import { Store } from '../src/store/index.ts';
+
+export type Backend = 'pglite' | 'postgres';
+
+/** PGlite always; PostgreSQL too when DATABASE_URL is set (each harness gets its own fresh database). */
+export function backends(): Backend[] {
+  return process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
+export const SECRET = 'test-secret-0123456789abcdef0123456789';
+
+export interface Harness {
+  app: FastifyInstance;
+  store: Store;
+  clock: Clock;
+  config: Config;
+  deps: AppDeps;
+  backend: Backend;
+  /** Calls the operator API; returns the parsed envelope and status. */
+  op(method: string, url: string, body?: unknown): Promise<Res>;
+  /** Calls the client API with a key. */
+  call(key: string | null, method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<Res>;
+  close(): Promise<void>;
+}
+
+export interface Res {
+  status: number;
+  body: { success: boolean; message: string | null; data: any; code: string | null; timestamp: string; traceId: string | null; pagination: any };
+  headers: LightMyRequestResponse['headers'];
+  raw: string;
+}
+
+async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = process.env.DATABASE_URL!;
+  const name = `cambio_test_${randomBytes(6).toString('hex')}`;
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`create database ${name}`);
+  await c.end();
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const d = new pg.Client({ connectionString: admin });
+      await d.connect();
+      await d.query(`drop database if exists ${name} with (force)`);
+      await d.end();
+    },
+  };
+}
+
+export async function makeHarness(opts: { backend?: Backend; manualClock?: boolean; env?: Record<string, string> } = {}): Promise<Harness> {
+  const backend = opts.backend ?? 'pglite';
+  const config = loadConfig({ CAMBIO_RATE_LIMIT_PER_MIN: '0', ...opts.env });
+  const clock: Clock = opts.manualClock ? new ManualClock(Date.now()) : systemClock;
+  let drop = async () => {};
+  let databaseUrl: string | undefined;
+  if (backend === 'postgres') {
+    const db = await createPgDatabase();
+    databaseUrl = db.url;
+    drop = db.drop;
+  }
+  const opened = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 20 });
+  const store = new Store(opened, randomIds, clock);
+  const deps: AppDeps = { config: { ...config, databaseUrl }, store, clock, ids: randomIds, secret: SECRET, operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN) };
+  const app = await buildApp(deps);
+  await app.ready();
+  const inject = async (method: string, url: string, body: unknown, headers: Record<string, string>): Promise<Res> => {
+    const r = await app.inject({
+      method: method as 'GET', url, headers: { 'x-lang': 'en', ...headers },
+      ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)), headers: { 'content-type': 'application/json', 'x-lang': 'en', ...headers } } : {}),
+    });
+    return { status: r.statusCode, body: r.json(), headers: r.headers, raw: r.body };
+  };
+  return {
+    app, store, clock, config: deps.config, deps, backend,
+    op: (m, u, b) => inject(m, `/operator/v1${u}`, b, { authorization: `Bearer ${OPERATOR_TOKEN}` }),
+    call: (k, m, u, b, h = {}) => inject(m, `/api/v1${u}`, b, { ...(k ? { 'x-api-key': k } : {}), ...h }),
+    close: async () => { await app.close(); await store.close(); await drop(); },
+  };
+}
+
+export const ALL_PERMISSIONS = ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:api_keys'];
+export const ALL_SCOPES = ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw'];
+
+export interface SeededOrg { orgId: string; memberId: string; key: string; keyId: string }
+
+/** Lists assets (symbol → decimals) at the market; idempotent. */
+export async function listAssets(h: Harness, assets: Record<string, number>): Promise<void> {
+  for (const [symbol, decimals] of Object.entries(assets)) {
+    const r = await h.op('PUT', `/market/assets/${symbol}`, { decimals });
+    if (r.status !== 200) throw new Error(`listing ${symbol}: ${r.raw}`);
+  }
+}
+
+/** A fresh organization with a member, a key and balances, all through the operator API. */
+export async function seedOrg(h: Harness, o: {
+  name?: string; status?: string; limits?: unknown; permissions?: string[]; scopes?: string[]; balances?: Record<string, bigint | string>;
+} = {}): Promise<SeededOrg> {
+  const org = await h.op('POST', '/organizations', { name: o.name ?? 'Org', status: o.status ?? 'active', limits: o.limits === undefined ? {} : o.limits });
+  if (org.status !== 201) throw new Error(`org: ${org.raw}`);
+  const mem = await h.op('POST', `/organizations/${org.body.data.id}/members`, { name: 'M', email: `m${randomBytes(4).toString('hex')}@x.test`, permissions: o.permissions ?? ALL_PERMISSIONS });
+  if (mem.status !== 201) throw new Error(`member: ${mem.raw}`);
+  const key = await h.op('POST', `/members/${mem.body.data.id}/api-keys`, { scopes: o.scopes ?? ALL_SCOPES });
+  if (key.status !== 201) throw new Error(`key: ${key.raw}`);
+  for (const [asset, amount] of Object.entries(o.balances ?? {})) {
+    const a = await h.op('POST', `/organizations/${org.body.data.id}/adjustments`, { assetSymbol: asset, amountMinor: amount.toString(), reason: 'test funding' });
+    if (a.status !== 201) throw new Error(`adjust: ${a.raw}`);
+  }
+  return { orgId: org.body.data.id, memberId: mem.body.data.id, key: key.body.data.key, keyId: key.body.data.id };
+}
+
+/** Available balance of one asset, read through the client API. */
+export async function available(h: Harness, key: string, asset: string): Promise<bigint> {
+  const r = await h.call(key, 'GET', '/balances');
+  const row = (r.body.data as Array<{ assetSymbol: string; amountMinor: string }>).find((b) => b.assetSymbol === asset);
+  return BigInt(row?.amountMinor ?? '0');
+}
+export async function held(h: Harness, key: string, asset: string): Promise<bigint> {
+  const r = await h.call(key, 'GET', '/balances');
+  const row = (r.body.data as Array<{ assetSymbol: string; heldMinor: string }>).find((b) => b.assetSymbol === asset);
+  return BigInt(row?.heldMinor ?? '0');
+}

@@ -1,0 +1,20 @@
+// Runs every *.test.ts under packages/ with node's test runner (Node 20 has no glob for --test).
+// Usage: node scripts/test.mjs [path-filter ...]
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function walk(dir, out) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+const filters = process.argv.slice(2);
+const files = walk('packages', []).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
+if (files.length === 0) { console.error('no test files matched'); process.exit(1); }
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
+process.exit(r.status ?? 1);
