@@ -1,2 +1,3 @@
 export * from './catalogue.ts';
 export * from './retry.ts';
+export * from './render-docs.ts';

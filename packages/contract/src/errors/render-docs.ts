@@ -1,0 +1,29 @@
+import { errorCatalogue, type ErrorCode } from './catalogue.ts';
+
+const RETRY_TEXT = {
+  never: 'no; the same input gives the same answer',
+  read_state_first: 'no; read the state first',
+  backoff: 'yes, exponential backoff with jitter and a ceiling',
+  once: 'once, then alert',
+} as const;
+
+/** docs/errors.md: every code with its status, retry advice and both messages. */
+export function renderErrorDocs(): string {
+  const rows = (Object.keys(errorCatalogue) as ErrorCode[]).sort().map((code) => {
+    const e = errorCatalogue[code];
+    return `| \`${code}\` | ${e.status} | ${RETRY_TEXT[e.retry]} | ${e.messages.en} | ${e.messages.es} |`;
+  });
+  return [
+    '# Error codes',
+    '',
+    'Every error is the envelope with `success: false`, `data: null`, a stable `code` and a `message` in the',
+    'language of `x-lang` (`en` or `es`; default `es`). Branch on `code`, never on `message`. This file is',
+    'generated from `packages/contract/src/errors/catalogue.ts` (`node --import tsx scripts/gen-error-docs.ts`);',
+    'a test fails when the two disagree.',
+    '',
+    '| code | status | retry | message (en) | message (es) |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
