@@ -46,7 +46,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
 
   app.setValidatorCompiler(validatorCompiler);
-  app.removeContentTypeParser(['application/json']);
+  // JSON only: any other media type is a 415 in the envelope.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     try { done(null, parseJsonBody(body as string)); } catch (e) { done(e as Error, undefined); }
   });

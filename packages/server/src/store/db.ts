@@ -64,7 +64,7 @@ function lockDirectory(dir: string): () => void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
-      if (Number.isInteger(pid) && pid !== process.pid && alive(pid)) {
+      if (Number.isInteger(pid) && alive(pid)) {
         throw new DataDirLockedError(`the data directory ${dir} is in use by process ${pid}; stop it first, or set DATA_DIR to another directory (or DATABASE_URL to share a PostgreSQL server between processes)`);
       }
       rmSync(file, { force: true });

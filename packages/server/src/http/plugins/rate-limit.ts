@@ -10,10 +10,13 @@ import { DomainError } from '../../domain/errors.ts';
 export async function registerRateLimit(app: FastifyInstance, opts: { perMinute: number; redis?: Redis | undefined }) {
   if (opts.perMinute <= 0) return;
   await app.register(rateLimit, {
+    global: false,
     max: opts.perMinute,
     timeWindow: 60_000,
     keyGenerator: (req) => req.ip,
     ...(opts.redis ? { redis: opts.redis, nameSpace: 'cambio-rl:' } : {}),
     errorResponseBuilder: (_req, ctx) => Object.assign(new DomainError('rate_limit.exceeded'), { statusCode: ctx.statusCode }),
   });
+  // A context hook added before authentication: every request counts, also the ones that fail to authenticate.
+  app.addHook('onRequest', app.rateLimit());
 }
