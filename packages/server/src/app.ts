@@ -10,6 +10,7 @@ import type { Clock, Ids } from './domain/ports.ts';
 import { clientApi } from './http/client-api.ts';
 import { parseJsonBody } from './http/json-body.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
+import { createMetrics } from './http/plugins/metrics.ts';
 import { validatorCompiler } from './http/validators.ts';
 import { operatorApi } from './operator/operator-api.ts';
 import type { Store } from './store/index.ts';
@@ -58,6 +59,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-trace-id', req.id);
   });
   registerErrorHandling(app);
+  const metrics = createMetrics();
+  metrics.instrument(app);
 
   await app.register(swagger, {
     openapi: {
@@ -79,6 +82,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }));
 
   await app.register(async (api) => clientApi(api, deps), { prefix: '/api/v1' });
-  await app.register(async (op) => operatorApi(op, deps), { prefix: '/operator/v1' });
+  await app.register(async (op) => {
+    await operatorApi(op, deps);
+    op.get('/metrics', { schema: { tags: ['operator: metrics'], summary: 'Prometheus metrics (text format)' } }, async (_req, reply) =>
+      reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
+  }, { prefix: '/operator/v1' });
   return app;
 }

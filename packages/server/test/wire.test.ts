@@ -164,3 +164,16 @@ describe('wire: amounts, envelope, pagination, language', () => {
     assert.equal(await available(h, o.key, 'USD'), 0n);
   });
 });
+
+describe('operator metrics', () => {
+  test('Prometheus text with request durations by route pattern, behind the operator token', async () => {
+    const h = await makeHarness();
+    try {
+      await h.app.inject({ method: 'GET', url: '/api/v1/client' });
+      assert.equal((await h.app.inject({ method: 'GET', url: '/operator/v1/metrics' })).statusCode, 401);
+      const r = await h.app.inject({ method: 'GET', url: '/operator/v1/metrics', headers: { authorization: 'Bearer test-operator-token-0123456789' } });
+      assert.equal(r.statusCode, 200);
+      assert.match(r.body, /cambio_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/client",status="401"\} 1/);
+    } finally { await h.close(); }
+  });
+});
