@@ -6,7 +6,7 @@ import { PoisonedJsonError } from '../json-body.ts';
 /** The error envelope: success=false, data=null, a stable code and the message in the caller's language. */
 export function sendError(req: FastifyRequest, reply: FastifyReply, code: ErrorCode, params: Record<string, string> = {}) {
   const status = errorCatalogue[code].status;
-  return reply.code(status).type('application/json; charset=utf-8').send({
+  return reply.code(status).header('x-trace-id', req.id).type('application/json; charset=utf-8').send({
     success: false,
     message: errorMessage(code, req.lang ?? 'es', params),
     data: null,
