@@ -4,7 +4,10 @@ import type { AppDeps } from './app.ts';
 export interface BackgroundTask { name: string; everyMs: number; run(deps: AppDeps): Promise<void> }
 
 /** Capabilities add their tasks here. */
-export const backgroundTasks: BackgroundTask[] = [];
+export const backgroundTasks: BackgroundTask[] = [
+  // An expired declaration is closed whether or not anything reads it (it frees its amount too).
+  { name: 'expire-declarations', everyMs: 5_000, run: async (d) => { await d.store.declarations.expireDue(); } },
+];
 
 export function startBackground(deps: AppDeps): () => void {
   const timers = backgroundTasks.map((t) => {

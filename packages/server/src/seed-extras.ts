@@ -1,11 +1,18 @@
 import type { AppDeps } from './app.ts';
+import { walletAddressFor } from './domain/deposits/wallet.ts';
 import type { DemoSeed } from './seed.ts';
 
 /**
  * Demo data of the capabilities beyond the foundation (priced pairs, deposit wallets…), run once
  * after the demo organization is seeded. Each capability adds its step here.
  */
-export const demoSteps: Array<(deps: AppDeps, demo: DemoSeed) => Promise<void>> = [];
+export const demoSteps: Array<(deps: AppDeps, demo: DemoSeed) => Promise<void>> = [
+  // Sandbox deposit wallets of the demo assets (USD 2 decimals, BTC 8); the addresses are marked not real.
+  async ({ store, config }) => {
+    await store.wallets.put('system:seed', { assetSymbol: 'USD', network: 'wire', address: walletAddressFor(config.mode, 'usd-acct-0001-demo') });
+    await store.wallets.put('system:seed', { assetSymbol: 'BTC', network: 'bitcoin', address: walletAddressFor(config.mode, 'btc-bc1q-demo-0001') });
+  },
+];
 
 export async function seedExtras(deps: AppDeps, demo: DemoSeed): Promise<void> {
   for (const step of demoSteps) await step(deps, demo);

@@ -71,6 +71,7 @@ const entries = {
   'deposits.not_found': { status: 404, en: 'No such deposit.', es: 'No existe ese depósito.' },
   'deposits.already_attributed': { status: 409, en: 'The deposit is already credited.', es: 'El depósito ya fue acreditado.' },
   'deposits.network_mismatch': { status: 422, en: 'The network does not match the wallet of {asset}.', es: 'La red no coincide con la billetera de {asset}.' },
+  'deposits.wallet_not_found': { status: 404, en: 'There is no deposit wallet for {asset}.', es: 'No hay billetera de depósito para {asset}.' },
 
   // withdrawals and destinations
   'withdrawals.destination_already_registered': { status: 409, en: 'That account is already registered.', es: 'Esa cuenta ya está registrada.' },

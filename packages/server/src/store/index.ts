@@ -2,11 +2,14 @@ import type { Clock, Ids } from '../domain/ports.ts';
 import { AccountsStore } from './accounts-store.ts';
 import { AuditStore } from './audit-store.ts';
 import type { Db, OpenedDb } from './db.ts';
+import { DeclarationsStore } from './declarations-store.ts';
+import { DepositsStore } from './deposits-store.ts';
 import { KeysStore } from './keys-store.ts';
 import { MarketAssetsStore } from './market-assets-store.ts';
 import { OrganizationsStore } from './organizations-store.ts';
 import { PlatformStateStore } from './platform-state-store.ts';
 import { SettingsStore } from './settings-store.ts';
+import { WalletsStore } from './wallets-store.ts';
 
 /**
  * The store: one Kysely database (PostgreSQL or PGlite, same SQL and migrations) and the
@@ -22,6 +25,9 @@ export class Store {
   readonly marketAssets: MarketAssetsStore;
   readonly platform: PlatformStateStore;
   readonly audit: AuditStore;
+  readonly wallets: WalletsStore;
+  readonly declarations: DeclarationsStore;
+  readonly deposits: DepositsStore;
   readonly #close: () => Promise<void>;
 
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
@@ -35,6 +41,9 @@ export class Store {
     this.marketAssets = new MarketAssetsStore(this.db, ids, clock);
     this.platform = new PlatformStateStore(this.db);
     this.audit = new AuditStore(this.db);
+    this.wallets = new WalletsStore(this.db, ids, clock);
+    this.declarations = new DeclarationsStore(this.db, ids, clock);
+    this.deposits = new DepositsStore(this.db, ids, clock);
   }
 
   close(): Promise<void> { return this.#close(); }

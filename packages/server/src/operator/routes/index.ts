@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { auditRoutes } from './audit.ts';
+import { operatorDepositRoutes } from './deposits.ts';
 import { adjustmentRoutes } from './ledger.ts';
 import { marketAssetRoutes } from './market-assets.ts';
 import { organizationRoutes } from './organizations.ts';
+import { walletRoutes } from './wallets.ts';
 
 /** Every operator route plugin. Capabilities add theirs here. */
 export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
@@ -11,4 +13,6 @@ export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   adjustmentRoutes,
   marketAssetRoutes,
   auditRoutes,
+  walletRoutes,
+  operatorDepositRoutes,
 ];

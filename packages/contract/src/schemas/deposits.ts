@@ -1,0 +1,82 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { AmountInput, AmountString, AssetDecimals, AssetSymbol, DateTime, Id, Money, Nullable } from './common.ts';
+
+/** Spec: Deposit wallet. An asset the platform cannot receive is absent, never listed blank. */
+export const DepositWallet = Type.Object({
+  assetSymbol: Type.String(),
+  network: Type.String({ description: 'the chain; a transfer sent on another one cannot be recovered' }),
+  address: Type.String(),
+});
+export type DepositWallet = Static<typeof DepositWallet>;
+
+/** Spec: DeclareDeposit. */
+export const DeclareDeposit = Type.Object({
+  assetSymbol: AssetSymbol,
+  assetDecimals: AssetDecimals,
+  declaredAmountMinor: AmountInput,
+}, { additionalProperties: false });
+export type DeclareDeposit = Static<typeof DeclareDeposit>;
+
+export const DeclarationState = Type.Union([Type.Literal('open'), Type.Literal('matched'), Type.Literal('expired')]);
+export type DeclarationState = Static<typeof DeclarationState>;
+
+/** Spec: Deposit declaration, plus the asset and the declared amount it was made for. */
+export const DepositDeclaration = Type.Object({
+  id: Type.String(),
+  reference: Type.String({ description: 'short code a person can dictate; not the matching key (the amount is)' }),
+  state: DeclarationState,
+  assetSymbol: Type.String(),
+  assetDecimals: Type.Integer(),
+  declaredAmountMinor: AmountString,
+  expectedAmountMinor: AmountString,
+  expectedAmount: Type.String({ description: 'expectedAmountMinor in decimal text with the asset decimals', examples: ['150.37'] }),
+  network: Nullable(Type.String()),
+  address: Nullable(Type.String()),
+  expiresAt: DateTime,
+  expiresInSeconds: Type.Integer({ minimum: 0 }),
+});
+export type DepositDeclaration = Static<typeof DepositDeclaration>;
+
+export const DepositState = Type.Union([Type.Literal('credited'), Type.Literal('unattributed')]);
+export type DepositState = Static<typeof DepositState>;
+
+/** A deposit that arrived, as the organization sees it (`GET /api/v1/deposits`). */
+export const DepositRecord = Type.Object({
+  id: Type.String(),
+  state: DepositState,
+  money: Money,
+  txid: Type.String(),
+  network: Type.String(),
+  declarationId: Nullable(Type.String({ description: 'the declaration it matched; null when credited by hand' })),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+export type DepositRecord = Static<typeof DepositRecord>;
+
+// Operator side (CONTRACT §3).
+
+export const PutDepositWallet = Type.Object({
+  network: Type.String({ minLength: 1, maxLength: 64, pattern: '^\\S(.*\\S)?$' }),
+  address: Type.String({ minLength: 1, maxLength: 256, pattern: '^\\S+$' }),
+}, { additionalProperties: false });
+export type PutDepositWallet = Static<typeof PutDepositWallet>;
+
+export const RecordArrival = Type.Object({
+  assetSymbol: AssetSymbol,
+  network: Type.String({ minLength: 1, maxLength: 64 }),
+  amountMinor: AmountInput,
+  txid: Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$' }),
+}, { additionalProperties: false });
+export type RecordArrival = Static<typeof RecordArrival>;
+
+export const AttributeDeposit = Type.Object({ organizationId: Id }, { additionalProperties: false });
+export type AttributeDeposit = Static<typeof AttributeDeposit>;
+
+export const OperatorDepositRecord = Type.Composite([DepositRecord, Type.Object({ organizationId: Nullable(Type.String()) })]);
+export type OperatorDepositRecord = Static<typeof OperatorDepositRecord>;
+
+export const OperatorDepositQuery = Type.Object({
+  state: Type.Optional(DepositState),
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+});

@@ -1,0 +1,20 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * A declaration's reference: 8 characters a person can dictate over the phone, grouped `K7QM-3XPA`.
+ * The alphabet leaves out 0/O, 1/I/L and U (read aloud, they are confused). It is not the matching
+ * key (the amount is), so it need not be unique; 30^8 makes a repeat rare anyway.
+ */
+export const REFERENCE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export function newReference(bytes: (n: number) => Uint8Array = randomBytes): string {
+  const out: string[] = [];
+  // Rejection sampling keeps every character equally likely.
+  const cutoff = 256 - (256 % REFERENCE_ALPHABET.length);
+  while (out.length < 8) {
+    for (const b of bytes(16)) {
+      if (b < cutoff && out.length < 8) out.push(REFERENCE_ALPHABET[b % REFERENCE_ALPHABET.length]!);
+    }
+  }
+  return `${out.slice(0, 4).join('')}-${out.slice(4).join('')}`;
+}

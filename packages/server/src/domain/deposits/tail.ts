@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { DomainError } from '../errors.ts';
+import { pow10 } from '../money.ts';
+
+/**
+ * The unique tail (spec: Deposit declaration). The expected amount is the declared amount plus a
+ * random tail in its last `width` decimals, so that the amount alone recognises the arrival.
+ *
+ * Rule: width = min(decimals, 4), tail in [1, 10^width − 1]. An asset with 0 decimals has no room
+ * for a tail. The declared amount must be at least 10^(width+1) minor units, so the tail is always
+ * under a tenth of what the client means to send (USD with 2 decimals: from 10.00; BTC with 8: from
+ * 0.001). Anything smaller is "too small to be made unique" (422 deposits.amount_too_small).
+ */
+export const MAX_TAIL_WIDTH = 4;
+const MAX_AMOUNT = pow10(78) - 1n; // numeric(78,0)
+
+export interface TailPlan {
+  width: number;
+  /** Smallest and largest tail; every expected amount lies in [declared + min, declared + max]. */
+  min: bigint;
+  max: bigint;
+}
+
+export function tailPlan(decimals: number, declared: bigint): TailPlan {
+  const width = Math.min(decimals, MAX_TAIL_WIDTH);
+  if (width < 1 || declared < pow10(width + 1)) throw new DomainError('deposits.amount_too_small');
+  const max = pow10(width) - 1n;
+  if (declared + max > MAX_AMOUNT) throw new DomainError('request.invalid_amount', { field: 'declaredAmountMinor' });
+  return { width, min: 1n, max };
+}
+
+/** A uniform random bigint in [0, n), from the system's cryptographic source (rejection sampling, no bias). */
+export type RandomBelow = (n: bigint) => bigint;
+export const cryptoRandomBelow: RandomBelow = (n) => {
+  if (n <= 0n) throw new RangeError('n must be positive');
+  const bytes = (n - 1n).toString(16).length;
+  const byteLen = Math.trunc((bytes + 1) / 2) || 1;
+  const limit = 256n ** BigInt(byteLen);
+  const cutoff = limit - (limit % n);
+  for (;;) {
+    const v = BigInt(`0x${randomBytes(byteLen).toString('hex')}`);
+    if (v < cutoff) return v % n;
+  }
+};
+
+/**
+ * A random tail not in `taken` (tails already used by open declarations in this band), or null when
+ * every tail of the band is taken. Picks among the free ones, so a nearly full band still succeeds.
+ */
+export function pickTail(plan: TailPlan, taken: ReadonlySet<bigint>, random: RandomBelow = cryptoRandomBelow): bigint | null {
+  const size = plan.max - plan.min + 1n;
+  const free = size - BigInt([...taken].filter((t) => t >= plan.min && t <= plan.max).length);
+  if (free <= 0n) return null;
+  // The k-th free tail, counting up from min: walk the (sorted) taken tails below it.
+  let k = random(free);
+  let t = plan.min;
+  for (const used of [...taken].filter((x) => x >= plan.min && x <= plan.max).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (used - t > k) break;
+    k -= used - t;
+    t = used + 1n;
+  }
+  return t + k;
+}

@@ -1,0 +1,67 @@
+import { DeclareDeposit, DepositDeclaration, DepositRecord, DepositWallet, Nullable, PageQuery } from '@cambio/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../../app.ts';
+import { declarationWire } from '../../domain/deposits/declaration.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { toMinor } from '../../domain/money.ts';
+import type { Deposit } from '../../store/deposits-store.ts';
+import { ok } from '../envelope.ts';
+import { pageParams } from '../page-params.ts';
+import { principalOf } from '../route-config.ts';
+import { apiKeySecurity, listResponses, responses } from '../schemas.ts';
+
+export const depositWire = (d: Deposit) => ({
+  id: d.id, state: d.state,
+  money: { assetSymbol: d.assetSymbol, assetDecimals: d.assetDecimals, amountMinor: d.amount.toString() },
+  txid: d.txid, network: d.network, declarationId: d.declarationId,
+  createdAt: d.createdAt.toISOString(), updatedAt: d.updatedAt.toISOString(),
+});
+
+/** Wallets, declarations and the deposits that arrived (spec: deposits; CONTRACT §6 for the rules per route). */
+export const depositRoutes = ({ store, clock, config }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const tags = ['deposits'];
+
+  // Spec rule 6: read before each deposit and never cached; the addresses may change.
+  app.get('/deposits/wallets', {
+    config: { scope: 'portal:deposit', operate: true },
+    schema: { tags, summary: 'Where to send each asset the platform can receive (one wallet per asset, with its network)', security: apiKeySecurity, response: listResponses(DepositWallet) },
+  }, async (req, reply) => {
+    const wallets = await store.wallets.list();
+    reply.header('cache-control', 'no-store');
+    return ok(req.id, wallets.map((w) => ({ assetSymbol: w.assetSymbol, network: w.network, address: w.address })));
+  });
+
+  app.post('/deposits/declarations', {
+    config: { scope: 'portal:deposit', operate: true, movesMoney: true },
+    schema: {
+      tags, summary: 'Declare a deposit: the answer gives the exact amount to send (declared amount plus a unique tail)',
+      security: apiKeySecurity, body: DeclareDeposit, response: responses(201, DepositDeclaration),
+    },
+  }, async (req, reply) => {
+    const declared = toMinor(req.body.declaredAmountMinor);
+    if (declared === null) throw new DomainError('request.invalid_amount', { field: 'declaredAmountMinor' });
+    const d = await store.declarations.declare(principalOf(req).organization.id, {
+      assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, declaredAmount: declared, ttlMs: config.declarationTtlMs,
+    });
+    reply.header('cache-control', 'no-store');
+    return reply.code(201).send(ok(req.id, declarationWire(d, clock.now())));
+  });
+
+  // Open to portal:deposit as well as portal:read: the 409 of a declaration sends the caller here.
+  app.get('/deposits/open-declaration', {
+    config: { scope: ['portal:read', 'portal:deposit'] },
+    schema: { tags, summary: 'The open declaration, or data: null when none is open', security: apiKeySecurity, response: responses(200, Nullable(DepositDeclaration)) },
+  }, async (req, reply) => {
+    const d = await store.declarations.open(principalOf(req).organization.id);
+    reply.header('cache-control', 'no-store');
+    return ok(req.id, d ? declarationWire(d, clock.now()) : null);
+  });
+
+  app.get('/deposits', {
+    config: { scope: 'portal:read' },
+    schema: { tags, summary: 'Deposits that arrived for the organization, newest first', security: apiKeySecurity, querystring: PageQuery, response: listResponses(DepositRecord) },
+  }, async (req) => {
+    const page = await store.deposits.list(pageParams(req.query), { organizationId: principalOf(req).organization.id });
+    return ok(req.id, page.items.map(depositWire), page.pagination);
+  });
+};

@@ -1,0 +1,117 @@
+import { sql, type Selectable } from 'kysely';
+import { depositAttributionEntry, depositCreditEntry, depositUnattributedEntry } from '../domain/deposits/entries.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { Clock, Ids } from '../domain/ports.ts';
+import { recordAudit } from './audit-store.ts';
+import type { Db } from './db.ts';
+import { postEntry } from './ledger-store.ts';
+import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
+import type { Database } from './schema.ts';
+
+export type DepositState = 'credited' | 'unattributed';
+export interface Deposit {
+  id: string; organizationId: string | null; assetSymbol: string; assetDecimals: number; network: string;
+  amount: bigint; txid: string; state: DepositState; declarationId: string | null; createdAt: Date; updatedAt: Date;
+}
+
+type DepositRow = Selectable<Database['deposits']>;
+const toDeposit = (r: DepositRow): Deposit => ({
+  id: r.id, organizationId: r.organization_id, assetSymbol: r.asset_symbol, assetDecimals: r.asset_decimals, network: r.network,
+  amount: BigInt(r.amount_minor), txid: r.txid, state: r.state as DepositState, declarationId: r.declaration_id,
+  createdAt: r.created_at, updatedAt: r.updated_at,
+});
+const auditDeposit = (d: Deposit) => ({
+  state: d.state, organizationId: d.organizationId, declarationId: d.declarationId, assetSymbol: d.assetSymbol,
+  amountMinor: d.amount.toString(), network: d.network, txid: d.txid,
+});
+
+/** Money that arrived at the platform's wallets: recorded once per txid, credited once. */
+export class DepositsStore {
+  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+
+  /**
+   * Records an arrival in one transaction. It is credited only when its amount equals exactly the
+   * expected amount of an open, unexpired declaration of the same asset and network (spec: the tail is
+   * the whole recognition mechanism); anything else waits in the platform's `unattributed` account.
+   * Either way the simulated venue's books follow: the money is now at the platform's account.
+   */
+  async recordArrival(actor: string, r: { assetSymbol: string; network: string; amount: bigint; txid: string }): Promise<Deposit> {
+    const at = this.clock.now();
+    const id = this.ids.next('dep');
+    return this.db.transaction().execute(async (tx) => {
+      const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).executeTakeFirst();
+      if (!asset) throw new DomainError('market.asset_not_listed', { asset: r.assetSymbol });
+      const wallet = await tx.selectFrom('deposit_wallets').select('network').where('asset_symbol', '=', r.assetSymbol).executeTakeFirst();
+      // A wallet's network is where the platform can receive; another one is an operator's typo.
+      if (wallet && wallet.network !== r.network) throw new DomainError('deposits.network_mismatch', { asset: r.assetSymbol });
+
+      // The txid is recorded once: the unique constraint decides, even between concurrent calls.
+      const inserted = await tx.insertInto('deposits').values({
+        id, organization_id: null, asset_symbol: r.assetSymbol, asset_decimals: asset.decimals, network: r.network,
+        amount_minor: r.amount.toString(), txid: r.txid, state: 'unattributed', declaration_id: null, created_at: at, updated_at: at,
+      }).onConflict((oc) => oc.column('txid').doNothing()).returningAll().executeTakeFirst();
+      if (!inserted) throw new DomainError('deposits.txid_already_recorded');
+
+      // At most one row can match (declarations_unique_open_amount); FOR UPDATE makes a second
+      // arrival of the same amount wait, then find the declaration matched and stay unattributed.
+      const decl = await tx.selectFrom('deposit_declarations').select(['id', 'organization_id'])
+        .where('asset_symbol', '=', r.assetSymbol).where('state', '=', 'open')
+        .where('expected_amount_minor', '=', r.amount.toString()).where('network', '=', r.network)
+        .where('expires_at', '>', at).forUpdate().executeTakeFirst();
+
+      let row = inserted;
+      if (decl) {
+        await tx.updateTable('deposit_declarations').set({ state: 'matched', deposit_id: id, updated_at: at }).where('id', '=', decl.id).execute();
+        row = await tx.updateTable('deposits').set({ state: 'credited', organization_id: decl.organization_id, declaration_id: decl.id })
+          .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+        await postEntry(tx, this.ids.next('je'), depositCreditEntry({ organizationId: decl.organization_id, assetSymbol: r.assetSymbol, amount: r.amount, depositId: id }), at);
+      } else {
+        await postEntry(tx, this.ids.next('je'), depositUnattributedEntry({ assetSymbol: r.assetSymbol, amount: r.amount, depositId: id }), at);
+      }
+      await tx.insertInto('venue_balances').values({ asset_symbol: r.assetSymbol, amount: r.amount.toString() })
+        .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ amount: sql`venue_balances.amount + excluded.amount` })).execute();
+      const dep = toDeposit(row);
+      await recordAudit(tx, this.ids, at, { actor, action: 'deposit.arrival', subjectType: 'deposit', subjectId: id, before: null, after: auditDeposit(dep) });
+      return dep;
+    });
+  }
+
+  /** A person credits an unattributed arrival, once: the guarded UPDATE lets one caller win. */
+  async attribute(actor: string, id: string, organizationId: string): Promise<Deposit> {
+    const at = this.clock.now();
+    return this.db.transaction().execute(async (tx) => {
+      const org = await tx.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
+      if (!org) throw new DomainError('organizations.not_found');
+      const row = await tx.updateTable('deposits').set({ state: 'credited', organization_id: organizationId, updated_at: at })
+        .where('id', '=', id).where('state', '=', 'unattributed').returningAll().executeTakeFirst();
+      if (!row) {
+        const exists = await tx.selectFrom('deposits').select('id').where('id', '=', id).executeTakeFirst();
+        throw new DomainError(exists ? 'deposits.already_attributed' : 'deposits.not_found');
+      }
+      const dep = toDeposit(row);
+      await postEntry(tx, this.ids.next('je'), depositAttributionEntry({ organizationId, assetSymbol: dep.assetSymbol, amount: dep.amount, depositId: id }), at);
+      await recordAudit(tx, this.ids, at, {
+        actor, action: 'deposit.attribute', subjectType: 'deposit', subjectId: id,
+        before: auditDeposit({ ...dep, state: 'unattributed', organizationId: null }), after: auditDeposit(dep),
+      });
+      return dep;
+    });
+  }
+
+  async get(id: string): Promise<Deposit | null> {
+    const r = await this.db.selectFrom('deposits').selectAll().where('id', '=', id).executeTakeFirst();
+    return r ? toDeposit(r) : null;
+  }
+
+  /** Newest first; `organizationId` limits to one organization's deposits, `state` to one state. */
+  async list(p: PageParams, filter: { organizationId?: string; state?: DepositState } = {}): Promise<Page<Deposit>> {
+    let q = this.db.selectFrom('deposits');
+    if (filter.organizationId !== undefined) q = q.where('organization_id', '=', filter.organizationId);
+    if (filter.state !== undefined) q = q.where('state', '=', filter.state);
+    const [rows, count] = await Promise.all([
+      q.selectAll().orderBy('seq', 'desc').limit(p.limit).offset(offsetOf(p)).execute(),
+      q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return pageOf(rows.map(toDeposit), count.n, p);
+  }
+}
