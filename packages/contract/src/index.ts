@@ -5,3 +5,5 @@ export * from './schemas/envelope.ts';
 export * from './schemas/client.ts';
 export * from './schemas/operator.ts';
 export * from './schemas/deposits.ts';
+export * from './schemas/withdrawals.ts';
+export * from './schemas/reconciliation.ts';

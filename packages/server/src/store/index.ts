@@ -4,12 +4,15 @@ import { AuditStore } from './audit-store.ts';
 import type { Db, OpenedDb } from './db.ts';
 import { DeclarationsStore } from './declarations-store.ts';
 import { DepositsStore } from './deposits-store.ts';
+import { DestinationsStore } from './destinations-store.ts';
 import { KeysStore } from './keys-store.ts';
 import { MarketAssetsStore } from './market-assets-store.ts';
 import { OrganizationsStore } from './organizations-store.ts';
 import { PlatformStateStore } from './platform-state-store.ts';
+import { ReconciliationStore } from './reconciliation-store.ts';
 import { SettingsStore } from './settings-store.ts';
 import { WalletsStore } from './wallets-store.ts';
+import { WithdrawalsStore } from './withdrawals-store.ts';
 
 /**
  * The store: one Kysely database (PostgreSQL or PGlite, same SQL and migrations) and the
@@ -28,6 +31,9 @@ export class Store {
   readonly wallets: WalletsStore;
   readonly declarations: DeclarationsStore;
   readonly deposits: DepositsStore;
+  readonly destinations: DestinationsStore;
+  readonly withdrawals: WithdrawalsStore;
+  readonly reconciliation: ReconciliationStore;
   readonly #close: () => Promise<void>;
 
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
@@ -44,6 +50,9 @@ export class Store {
     this.wallets = new WalletsStore(this.db, ids, clock);
     this.declarations = new DeclarationsStore(this.db, ids, clock);
     this.deposits = new DepositsStore(this.db, ids, clock);
+    this.destinations = new DestinationsStore(this.db, ids, clock);
+    this.withdrawals = new WithdrawalsStore(this.db, ids, clock);
+    this.reconciliation = new ReconciliationStore(this.db, ids, clock);
   }
 
   close(): Promise<void> { return this.#close(); }

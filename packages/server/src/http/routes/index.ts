@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { depositRoutes } from './deposits.ts';
+import { withdrawalRoutes } from './withdrawals.ts';
 
 /**
  * Client routes of the capabilities beyond the foundation (quotes, orders, deposits, withdrawals).
@@ -8,4 +9,5 @@ import { depositRoutes } from './deposits.ts';
  */
 export const extraClientRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   depositRoutes,
+  withdrawalRoutes,
 ];

@@ -6,6 +6,9 @@ import { adjustmentRoutes } from './ledger.ts';
 import { marketAssetRoutes } from './market-assets.ts';
 import { organizationRoutes } from './organizations.ts';
 import { walletRoutes } from './wallets.ts';
+import { destinationRoutes } from './destinations.ts';
+import { reconciliationRoutes } from './reconciliation.ts';
+import { operatorWithdrawalRoutes } from './withdrawals.ts';
 
 /** Every operator route plugin. Capabilities add theirs here. */
 export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
@@ -15,4 +18,7 @@ export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   auditRoutes,
   walletRoutes,
   operatorDepositRoutes,
+  destinationRoutes,
+  operatorWithdrawalRoutes,
+  reconciliationRoutes,
 ];

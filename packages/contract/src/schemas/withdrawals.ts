@@ -1,0 +1,81 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { AmountInput, AssetDecimals, AssetSymbol, DateTime, Id, Money, Nullable } from './common.ts';
+
+// Printable text: no control characters (they would end up in logs and in the operator's screens).
+const Text = (minLength: number, maxLength: number, description?: string) =>
+  Type.String({ minLength, maxLength, pattern: '^[^\\u0000-\\u001F\\u007F]+$', ...(description ? { description } : {}) });
+
+export const AccountKind = Type.Unsafe<'savings' | 'checking'>({ type: 'string', enum: ['savings', 'checking'] });
+export type AccountKind = Static<typeof AccountKind>;
+
+/** RegisterBankDestination (spec: all required). The account number and holder document are stored encrypted. */
+export const RegisterBankDestination = Type.Object({
+  label: Text(1, 80, 'a name the organization gives the destination'),
+  assetSymbol: AssetSymbol,
+  bankName: Text(2, 80),
+  accountKind: AccountKind,
+  accountNumber: Type.String({
+    minLength: 4, maxLength: 34, pattern: '^(?=(?:[^0-9]*[0-9]){4})[0-9A-Za-z -]+$',
+    description: 'digits and letters (spaces and dashes allowed), at least 4 digits; never returned in full',
+  }),
+  holderName: Text(2, 120),
+  holderDocument: Type.String({ minLength: 4, maxLength: 32, pattern: '^[0-9A-Za-z.-]+$', description: 'never returned' }),
+}, { additionalProperties: false });
+export type RegisterBankDestination = Static<typeof RegisterBankDestination>;
+
+/** Element of GET /withdrawals/destinations and the data of a registration. */
+export const WithdrawalDestination = Type.Object({
+  id: Type.String(),
+  label: Type.String(),
+  assetSymbol: Type.String(),
+  summary: Type.String({ description: 'masked: bank, kind and the last digits; enough to recognize, not to copy' }),
+  usable: Type.Boolean({ description: 'the cooldown has passed and the operator registered it in the market' }),
+  createdAt: DateTime,
+});
+export type WithdrawalDestination = Static<typeof WithdrawalDestination>;
+
+/** The operator's view of a destination: still masked (the full account number is never returned). */
+export const OperatorDestination = Type.Composite([WithdrawalDestination, Type.Object({
+  organizationId: Type.String(),
+  bankName: Type.String(),
+  accountKind: Type.String(),
+  holderName: Type.String(),
+  cooldownUntil: DateTime,
+  registeredInMarketAt: Nullable(DateTime),
+  updatedAt: DateTime,
+})]);
+export type OperatorDestination = Static<typeof OperatorDestination>;
+
+/** RequestWithdrawal (spec: all required). */
+export const RequestWithdrawal = Type.Object({
+  destinationId: Id,
+  assetSymbol: AssetSymbol,
+  assetDecimals: AssetDecimals,
+  amountMinor: AmountInput,
+}, { additionalProperties: false });
+export type RequestWithdrawal = Static<typeof RequestWithdrawal>;
+
+/** CONTRACT §5: pending_approval → approved → completed, or rejected (hold released). */
+export const WithdrawalState = Type.Unsafe<'pending_approval' | 'approved' | 'completed' | 'rejected'>({
+  type: 'string', enum: ['pending_approval', 'approved', 'completed', 'rejected'],
+});
+export type WithdrawalState = Static<typeof WithdrawalState>;
+
+export const Withdrawal = Type.Object({
+  id: Type.String(),
+  state: WithdrawalState,
+  money: Money,
+  destinationId: Type.String(),
+  destinationSummary: Type.String(),
+  reason: Nullable(Type.String({ description: 'the operator\'s reason, when one was given' })),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+export type Withdrawal = Static<typeof Withdrawal>;
+
+export const OperatorWithdrawal = Type.Composite([Withdrawal, Type.Object({ organizationId: Type.String() })]);
+export type OperatorWithdrawal = Static<typeof OperatorWithdrawal>;
+
+/** Body of the operator's approve and reject (both optional). */
+export const DecideWithdrawal = Type.Object({ reason: Type.Optional(Text(1, 500)) }, { additionalProperties: false });
+export type DecideWithdrawal = Static<typeof DecideWithdrawal>;

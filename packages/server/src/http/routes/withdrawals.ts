@@ -1,0 +1,76 @@
+import { PageQuery, RegisterBankDestination, RequestWithdrawal, Withdrawal, WithdrawalDestination } from '@cambio/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../../app.ts';
+import { isUsable } from '../../domain/destinations/bank-destination.ts';
+import { prepareDestination } from '../../domain/destinations/register.ts';
+import { DestinationSealer } from '../../domain/destinations/sealer.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { toMinor } from '../../domain/money.ts';
+import type { DestinationRow } from '../../store/destinations-store.ts';
+import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
+import { ok } from '../envelope.ts';
+import { pageParams } from '../page-params.ts';
+import { principalOf } from '../route-config.ts';
+import { apiKeySecurity, listResponses, responses } from '../schemas.ts';
+
+/** The client's view of a destination: masked, and `usable` computed at the moment it is read. */
+export const destinationWire = (d: DestinationRow, now: Date) => ({
+  id: d.id, label: d.label, assetSymbol: d.assetSymbol, summary: d.summary, usable: isUsable(d, now), createdAt: d.createdAt.toISOString(),
+});
+
+export const withdrawalWire = (w: WithdrawalRow) => ({
+  id: w.id, state: w.state,
+  money: { assetSymbol: w.assetSymbol, assetDecimals: w.assetDecimals, amountMinor: w.amount.toString() },
+  destinationId: w.destinationId, destinationSummary: w.destinationSummary, reason: w.reason,
+  createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString(),
+});
+
+/** Withdrawal destinations and withdrawal requests of the caller's organization. */
+export const withdrawalRoutes = ({ store, clock, config, secret }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const tags = ['withdrawals'];
+  const sealer = new DestinationSealer(secret);
+
+  app.post('/withdrawals/destinations/bank', {
+    config: { scope: 'portal:destinations', operate: true, movesMoney: true },
+    schema: {
+      tags, security: apiKeySecurity, body: RegisterBankDestination, response: responses(201, WithdrawalDestination),
+      summary: 'Registers a bank account; usable after the cooldown and the operator\'s registration in the market',
+    },
+  }, async (req, reply) => {
+    const org = principalOf(req).organization;
+    const d = await store.destinations.register(org.id, prepareDestination(req.body, sealer, clock.now(), config.destinationCooldownMs));
+    return reply.code(201).send(ok(req.id, destinationWire(d, clock.now())));
+  });
+
+  app.get('/withdrawals/destinations', {
+    config: { scope: 'portal:read' },
+    schema: { tags, security: apiKeySecurity, querystring: PageQuery, response: listResponses(WithdrawalDestination), summary: 'The organization\'s destinations, masked, newest first' },
+  }, async (req) => {
+    const page = await store.destinations.list(pageParams(req.query), { organizationId: principalOf(req).organization.id });
+    const now = clock.now();
+    return ok(req.id, page.items.map((d) => destinationWire(d, now)), page.pagination);
+  });
+
+  app.post('/withdrawals', {
+    config: { scope: 'portal:withdraw', operate: true, movesMoney: true },
+    schema: {
+      tags, security: apiKeySecurity, body: RequestWithdrawal, response: responses(201, Withdrawal),
+      summary: 'Requests a withdrawal: the amount is held until a person at the operator approves or rejects it. Not safe to repeat: read GET /withdrawals first',
+    },
+  }, async (req, reply) => {
+    const amount = toMinor(req.body.amountMinor);
+    if (amount === null) throw new DomainError('request.invalid_amount', { field: 'amountMinor' });
+    const w = await store.withdrawals.request(principalOf(req).organization, {
+      destinationId: req.body.destinationId, assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, amount,
+    });
+    return reply.code(201).send(ok(req.id, withdrawalWire(w)));
+  });
+
+  app.get('/withdrawals', {
+    config: { scope: 'portal:read' },
+    schema: { tags, security: apiKeySecurity, querystring: PageQuery, response: listResponses(Withdrawal), summary: 'The organization\'s withdrawals, newest first' },
+  }, async (req) => {
+    const page = await store.withdrawals.list(pageParams(req.query), { organizationId: principalOf(req).organization.id });
+    return ok(req.id, page.items.map(withdrawalWire), page.pagination);
+  });
+};
