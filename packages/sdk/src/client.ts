@@ -1,0 +1,68 @@
+import { normalizeBaseUrl, Transport, type CambioEvent, type FetchLike } from './http.ts';
+import type { RetryOptions } from './retry.ts';
+import { BalancesResource } from './resources/balances.ts';
+import { ClientResource } from './resources/client.ts';
+import { DepositsResource } from './resources/deposits.ts';
+import { LedgerResource } from './resources/ledger.ts';
+import { OrdersResource } from './resources/orders.ts';
+import { QuotesResource } from './resources/quotes.ts';
+import { WithdrawalsResource } from './resources/withdrawals.ts';
+
+/** `sandbox: true` without a baseUrl: the local sandbox that `npm start` runs. */
+export const SANDBOX_URL = 'http://127.0.0.1:8080';
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CLOCK_SKEW_MS = 30_000;
+
+export interface CambioOptions {
+  /** The whole key, `<tag>_live_<prefix>.<secret>`; sent as `X-API-Key`, redacted from every error. */
+  apiKey: string;
+  /** Root of the service (`https://…`); `/api/v1` is added. Required unless `sandbox: true`. */
+  baseUrl?: string;
+  /** Use the sandbox: `baseUrl` defaults to http://127.0.0.1:8080. */
+  sandbox?: boolean;
+  /** `x-lang`: the language of error messages (`en`, `es`). Unset: the server's default (`es`). */
+  lang?: string;
+  /** Defaults to the global fetch of Node 20. */
+  fetch?: FetchLike;
+  retry?: RetryOptions;
+  /** Per attempt; default 30 s. */
+  timeoutMs?: number;
+  /** Allowance for clock skew when looking for what a lost creating call created; default 30 s. */
+  clockSkewMs?: number;
+  /** Retries, lost responses and how they were resolved, for logs. */
+  onEvent?: (e: CambioEvent) => void;
+}
+
+/** The client API, one method per endpoint, grouped by resource. */
+export class Cambio {
+  readonly client: ClientResource;
+  readonly balances: BalancesResource;
+  readonly ledger: LedgerResource;
+  readonly quotes: QuotesResource;
+  readonly orders: OrdersResource;
+  readonly deposits: DepositsResource;
+  readonly withdrawals: WithdrawalsResource;
+  readonly baseUrl: string;
+
+  constructor(opts: CambioOptions) {
+    if (!opts || typeof opts.apiKey !== 'string' || opts.apiKey.trim() === '') throw new TypeError('Cambio: apiKey is required');
+    const root = opts.baseUrl ?? (opts.sandbox ? SANDBOX_URL : undefined);
+    if (!root) throw new TypeError('Cambio: give baseUrl, or sandbox: true');
+    const f = opts.fetch ?? (globalThis.fetch as FetchLike | undefined);
+    if (!f) throw new TypeError('Cambio: no fetch available (Node 20 or later has one)');
+    const apiKey = opts.apiKey.trim();
+    this.baseUrl = normalizeBaseUrl(root, '/api/v1');
+    const t = new Transport({
+      baseUrl: this.baseUrl, prefix: '/api/v1', authHeaders: { 'x-api-key': apiKey }, secrets: [apiKey],
+      lang: opts.lang, fetch: f, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, retry: opts.retry ?? {}, onEvent: opts.onEvent,
+    });
+    const skew = opts.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS;
+    this.client = new ClientResource(t);
+    this.balances = new BalancesResource(t);
+    this.ledger = new LedgerResource(t);
+    this.quotes = new QuotesResource(t);
+    this.orders = new OrdersResource(t, skew);
+    this.deposits = new DepositsResource(t);
+    this.withdrawals = new WithdrawalsResource(t, skew);
+  }
+}

@@ -1,0 +1,164 @@
+import type { Pagination } from '@cambio/contract';
+import {
+  ConnectionError, errorFromResponse, redact, ResponseParseError, TimeoutError,
+} from './errors.ts';
+import { AmountFormatError, parseJsonLossless, stringifyJson, toAmounts } from './json.ts';
+import { parseRetryAfter, runWithRetry, type RetryEvent, type RetryOptions, type RetryPlan, type RetryResult } from './retry.ts';
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** What the SDK reports while it works: retries, lost responses and how they were resolved. */
+export type CambioEvent = RetryEvent & { method: string; path: string };
+
+export interface TransportConfig {
+  /** Root of the service, e.g. `https://api.example.com` (no `/api/v1`). */
+  baseUrl: string;
+  /** `/api/v1` or `/operator/v1`. */
+  prefix: string;
+  /** Credential headers. Never copied into an error. */
+  authHeaders: Record<string, string>;
+  /** Strings redacted from anything an error carries. */
+  secrets: string[];
+  lang?: string | undefined;
+  fetch: FetchLike;
+  timeoutMs: number;
+  retry: RetryOptions;
+  onEvent?: ((e: CambioEvent) => void) | undefined;
+}
+
+export type Query = Record<string, string | number | undefined>;
+
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Query;
+  body?: unknown;
+}
+
+export interface Reply<T> {
+  data: T;
+  pagination: Pagination | null;
+  traceId: string | null;
+  status: number;
+}
+
+interface WireEnvelope { success?: unknown; message?: unknown; data?: unknown; code?: unknown; timestamp?: unknown; traceId?: unknown; pagination?: unknown }
+
+const USER_AGENT = 'cambio-sdk/0.1.0';
+
+/** One HTTP exchange with the envelope, lossless amounts, a timeout, and the retry loop around it. */
+export class Transport {
+  readonly #cfg: TransportConfig;
+  /** Server clock minus local clock, from the latest envelope `timestamp` (for read-back windows). */
+  clockOffsetMs: number | null = null;
+
+  constructor(cfg: TransportConfig) {
+    this.#cfg = cfg;
+  }
+
+  get timeoutMs() { return this.#cfg.timeoutMs; }
+
+  /** Local time corrected by what the server's clock said last. */
+  serverNow(): number {
+    return Date.now() + (this.clockOffsetMs ?? 0);
+  }
+
+  /** A read, or any call that is safe to repeat: retried per the spec, even when a response was lost. */
+  async get<T>(path: string, query?: Query): Promise<Reply<T>> {
+    return (await this.request<T>({ method: 'GET', path, ...(query ? { query } : {}) }, { resendWhenUnknown: true })).value;
+  }
+
+  /** Any call with an explicit plan for responses that never arrived. */
+  async request<T>(spec: RequestSpec, plan: Omit<RetryPlan<Reply<T>>, 'attempt' | 'onEvent'>): Promise<RetryResult<Reply<T>>> {
+    const onEvent = this.#cfg.onEvent;
+    return runWithRetry<Reply<T>>({
+      ...plan,
+      attempt: () => this.send<T>(spec),
+      onEvent: onEvent ? (e) => onEvent({ ...e, method: spec.method, path: spec.path }) : undefined,
+    }, this.#cfg.retry);
+  }
+
+  /** One attempt, no retry. */
+  async send<T>(spec: RequestSpec): Promise<Reply<T>> {
+    const cfg = this.#cfg;
+    const where = { method: spec.method, path: cfg.prefix + spec.path };
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT, ...cfg.authHeaders };
+    if (cfg.lang) headers['x-lang'] = cfg.lang;
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(), cfg.timeoutMs);
+    let res: Response;
+    let text: string;
+    try {
+      res = await cfg.fetch(this.url(spec), {
+        method: spec.method, headers, signal: ctl.signal,
+        ...(spec.body !== undefined ? { body: stringifyJson(spec.body) } : {}),
+      });
+      text = await res.text();
+    } catch (e) {
+      if (ctl.signal.aborted) {
+        throw new TimeoutError({ status: 0, code: 'sdk.timeout', message: `no response within ${cfg.timeoutMs} ms`, ...where });
+      }
+      const msg = redact(e instanceof Error ? e.message : String(e), cfg.secrets);
+      throw new ConnectionError({ status: 0, code: 'sdk.network_error', message: `network error: ${msg}`, ...where, cause: causeOf(e) });
+    } finally {
+      clearTimeout(timer);
+    }
+    return this.interpret<T>(res, text, where);
+  }
+
+  private interpret<T>(res: Response, text: string, where: { method: string; path: string }): Reply<T> {
+    const secrets = this.#cfg.secrets;
+    let env: WireEnvelope | null = null;
+    try {
+      const parsed = parseJsonLossless(text);
+      if (parsed !== null && typeof parsed === 'object' && typeof (parsed as WireEnvelope).success === 'boolean') env = parsed as WireEnvelope;
+    } catch { env = null; }
+    const headerTrace = res.headers.get('x-trace-id');
+    const traceId = typeof env?.traceId === 'string' ? env.traceId : headerTrace;
+    if (typeof env?.timestamp === 'string') {
+      const t = Date.parse(env.timestamp);
+      if (!Number.isNaN(t)) this.clockOffsetMs = t - Date.now();
+    }
+    if (!res.ok || env?.success === false) {
+      const code = typeof env?.code === 'string' ? env.code : `http.${res.status}`;
+      const message = typeof env?.message === 'string' ? env.message : `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
+      throw errorFromResponse({
+        status: res.status, code, message: redact(message, secrets), traceId, ...where,
+        retryAfterMs: parseRetryAfter(res.headers.get('retry-after'), Date.now()),
+      });
+    }
+    if (!env) {
+      throw new ResponseParseError({ status: res.status, code: 'sdk.invalid_response', message: 'the response is not the Cambio envelope', traceId, ...where });
+    }
+    let data: unknown;
+    try {
+      data = toAmounts(env.data ?? null);
+    } catch (e) {
+      if (!(e instanceof AmountFormatError)) throw e;
+      throw new ResponseParseError({ status: res.status, code: 'sdk.invalid_response', message: redact(e.message, secrets), traceId, ...where });
+    }
+    return { data: data as T, pagination: (env.pagination ?? null) as Pagination | null, traceId, status: res.status };
+  }
+
+  private url(spec: RequestSpec): string {
+    const qs = Object.entries(spec.query ?? {})
+      .filter((kv): kv is [string, string | number] => kv[1] !== undefined)
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+    return `${this.#cfg.baseUrl}${this.#cfg.prefix}${spec.path}${qs ? `?${qs}` : ''}`;
+  }
+}
+
+/** Keeps the system error code (ECONNREFUSED…) of a fetch failure, and nothing else of it. */
+function causeOf(e: unknown): unknown {
+  const c = (e as { cause?: { code?: unknown } } | undefined)?.cause;
+  const code = typeof c?.code === 'string' ? c.code : (e as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? { code } : undefined;
+}
+
+/** `https://x/` and `https://x/api/v1` both mean the root `https://x`. */
+export function normalizeBaseUrl(url: string, prefix: string): string {
+  let u = url.trim().replace(/\/+$/, '');
+  if (u.endsWith(prefix)) u = u.slice(0, -prefix.length);
+  return u;
+}

@@ -1,0 +1,65 @@
+import { DEFAULT_TIMEOUT_MS, SANDBOX_URL } from '../client.ts';
+import { normalizeBaseUrl, Transport, type CambioEvent, type FetchLike } from '../http.ts';
+import type { RetryOptions } from '../retry.ts';
+import { OperatorDeposits } from './deposits.ts';
+import { OperatorMarket, OperatorWallets } from './market.ts';
+import { OperatorKeys, OperatorMembers, OperatorOrganizations } from './organizations.ts';
+import { OperatorAudit, OperatorReconciliation } from './reconciliation.ts';
+import { OperatorDestinations, OperatorOrders, OperatorWithdrawals } from './requests.ts';
+
+export interface CambioOperatorOptions {
+  /** `OPERATOR_TOKEN`; sent as `Authorization: Bearer …`, redacted from every error. */
+  token: string;
+  baseUrl?: string;
+  sandbox?: boolean;
+  /** Recorded as the actor of every decision in the audit trail (`X-Operator`). */
+  operatorName?: string;
+  lang?: string;
+  fetch?: FetchLike;
+  retry?: RetryOptions;
+  timeoutMs?: number;
+  onEvent?: (e: CambioEvent) => void;
+}
+
+/** The operator API at /operator/v1: everything "a person at the operator" does (CONTRACT §3). */
+export class CambioOperator {
+  readonly organizations: OperatorOrganizations;
+  readonly members: OperatorMembers;
+  readonly keys: OperatorKeys;
+  readonly market: OperatorMarket;
+  readonly wallets: OperatorWallets;
+  readonly orders: OperatorOrders;
+  readonly withdrawals: OperatorWithdrawals;
+  readonly destinations: OperatorDestinations;
+  readonly deposits: OperatorDeposits;
+  readonly reconciliation: OperatorReconciliation;
+  readonly audit: OperatorAudit;
+  readonly baseUrl: string;
+
+  constructor(opts: CambioOperatorOptions) {
+    if (!opts || typeof opts.token !== 'string' || opts.token.trim() === '') throw new TypeError('CambioOperator: token is required');
+    const root = opts.baseUrl ?? (opts.sandbox ? SANDBOX_URL : undefined);
+    if (!root) throw new TypeError('CambioOperator: give baseUrl, or sandbox: true');
+    const f = opts.fetch ?? (globalThis.fetch as FetchLike | undefined);
+    if (!f) throw new TypeError('CambioOperator: no fetch available');
+    const token = opts.token.trim();
+    this.baseUrl = normalizeBaseUrl(root, '/operator/v1');
+    const auth: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (opts.operatorName) auth['x-operator'] = opts.operatorName;
+    const t = new Transport({
+      baseUrl: this.baseUrl, prefix: '/operator/v1', authHeaders: auth, secrets: [token], lang: opts.lang,
+      fetch: f, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, retry: opts.retry ?? {}, onEvent: opts.onEvent,
+    });
+    this.organizations = new OperatorOrganizations(t);
+    this.members = new OperatorMembers(t);
+    this.keys = new OperatorKeys(t);
+    this.market = new OperatorMarket(t);
+    this.wallets = new OperatorWallets(t);
+    this.orders = new OperatorOrders(t);
+    this.withdrawals = new OperatorWithdrawals(t);
+    this.destinations = new OperatorDestinations(t);
+    this.deposits = new OperatorDeposits(t);
+    this.reconciliation = new OperatorReconciliation(t);
+    this.audit = new OperatorAudit(t);
+  }
+}

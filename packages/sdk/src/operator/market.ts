@@ -1,0 +1,57 @@
+import type { DepositWallet, MarketAssetRecord } from '@cambio/contract';
+import type { Static } from '@sinclair/typebox';
+import type { Transport } from '../http.ts';
+import type { Amounts } from '../json.ts';
+import { enc } from './organizations.ts';
+
+export type MarketAsset = Static<typeof MarketAssetRecord>;
+
+/** CONTRACT §3/§4: how the simulated market prices a pair. `midRate`: whole quote units per whole base unit, as decimal text. */
+export interface PairInput {
+  midRate: string;
+  spreadBps: number;
+  feeBps: number;
+  fixedFeeQuoteMinor: bigint;
+  minBaseMinor: bigint;
+  maxBaseMinor: bigint;
+}
+export type Pair = Amounts<{ baseSymbol: string; quoteSymbol: string; midRate: string; spreadBps: number; feeBps: number; fixedFeeQuoteMinor: string; minBaseMinor: string; maxBaseMinor: string }>;
+
+/** Assets and pairs at the (simulated) market, and the deposit wallet of each asset. PUT and DELETE are safe to repeat. */
+export class OperatorMarket {
+  constructor(private readonly t: Transport) {}
+
+  async putAsset(symbol: string, decimals: number): Promise<MarketAsset> {
+    return (await this.t.request<MarketAsset>({ method: 'PUT', path: `/market/assets/${enc(symbol)}`, body: { decimals } }, { resendWhenUnknown: true })).value.data;
+  }
+
+  async assets(): Promise<MarketAsset[]> {
+    return (await this.t.get<MarketAsset[]>('/market/assets')).data;
+  }
+
+  async putPair(base: string, quote: string, p: PairInput): Promise<Pair> {
+    return (await this.t.request<Pair>({ method: 'PUT', path: `/market/pairs/${enc(base)}/${enc(quote)}`, body: p }, { resendWhenUnknown: true })).value.data;
+  }
+
+  /** No price for that pair any more. */
+  async deletePair(base: string, quote: string): Promise<unknown> {
+    return (await this.t.request<unknown>({ method: 'DELETE', path: `/market/pairs/${enc(base)}/${enc(quote)}` }, { resendWhenUnknown: true })).value.data;
+  }
+}
+
+export class OperatorWallets {
+  constructor(private readonly t: Transport) {}
+
+  async put(symbol: string, p: { network: string; address: string }): Promise<DepositWallet> {
+    return (await this.t.request<DepositWallet>({ method: 'PUT', path: `/wallets/${enc(symbol)}`, body: p }, { resendWhenUnknown: true })).value.data;
+  }
+
+  /** The platform can no longer receive the asset: it leaves the clients' wallet list. */
+  async delete(symbol: string): Promise<DepositWallet> {
+    return (await this.t.request<DepositWallet>({ method: 'DELETE', path: `/wallets/${enc(symbol)}` }, { resendWhenUnknown: true })).value.data;
+  }
+
+  async list(): Promise<DepositWallet[]> {
+    return (await this.t.get<DepositWallet[]>('/wallets')).data;
+  }
+}

@@ -1,0 +1,35 @@
+import type { AuditRecord, ReconciliationRunRecord, ReconciliationState } from '@cambio/contract';
+import type { Transport } from '../http.ts';
+import type { Amounts } from '../json.ts';
+import type { Page } from '../paginate.ts';
+import { listPage } from '../resources/list.ts';
+
+export type ReconciliationRun = Amounts<ReconciliationRunRecord>;
+export type Reconciliation = Amounts<ReconciliationState>;
+
+/** Compares the platform's books with the market's; a mismatch stops every client call that moves money. */
+export class OperatorReconciliation {
+  constructor(private readonly t: Transport) {}
+
+  async run(p: { marketBalances?: Array<{ assetSymbol: string; amountMinor: bigint }> } = {}): Promise<ReconciliationRun> {
+    return (await this.t.request<ReconciliationRun>({ method: 'POST', path: '/reconciliation/run', body: p }, { resendWhenUnknown: true })).value.data;
+  }
+
+  /** A person reviewed the mismatch: client operations resume. */
+  async resolve(): Promise<Reconciliation> {
+    return (await this.t.request<Reconciliation>({ method: 'POST', path: '/reconciliation/resolve', body: {} }, { resendWhenUnknown: true })).value.data;
+  }
+
+  async get(): Promise<Reconciliation> {
+    return (await this.t.get<Reconciliation>('/reconciliation')).data;
+  }
+}
+
+/** Every operator decision: who, what, when, before, after. */
+export class OperatorAudit {
+  constructor(private readonly t: Transport) {}
+
+  list(q: { subjectId?: string; action?: string; page?: number; limit?: number } = {}): Promise<Page<AuditRecord>> {
+    return listPage<AuditRecord>(this.t, '/audit', q, { subjectId: q.subjectId, action: q.action });
+  }
+}

@@ -1,0 +1,63 @@
+import type {
+  DepositDeclaration as WireDeclaration, DepositRecord as WireDeposit, DepositWallet as WireWallet,
+} from '@cambio/contract';
+import { DeclarationAlreadyOpenError } from '../errors.ts';
+import type { Transport } from '../http.ts';
+import type { Amounts } from '../json.ts';
+import type { ListParams, Page } from '../paginate.ts';
+import { creationOf, foundReply, type Creation } from './creation.ts';
+import { iterateList, listPage } from './list.ts';
+
+export type DepositWallet = WireWallet;
+export type DepositDeclaration = Amounts<WireDeclaration>;
+export type Deposit = Amounts<WireDeposit>;
+
+export interface DeclareDepositParams {
+  assetSymbol: string;
+  /** The market's decimals for the asset, as a response reported them (a mismatch is a 422). */
+  assetDecimals: number;
+  /** About what will be sent; the answer's `expectedAmountMinor` is the exact figure to send. */
+  declaredAmountMinor: bigint;
+}
+
+export class DepositsResource {
+  constructor(private readonly t: Transport) {}
+
+  /** `GET /api/v1/deposits/wallets`: read before each deposit, never cached (spec rule 6). Send on `network` only. */
+  async wallets(): Promise<DepositWallet[]> {
+    return (await this.t.get<DepositWallet[]>('/deposits/wallets')).data;
+  }
+
+  /**
+   * `POST /api/v1/deposits/declarations`. Protected against repeats (a second one is a 409), so a
+   * lost response is re-sent; a 409 on that resend means the first went through, and the open
+   * declaration is returned with outcome `found_after_timeout` when it is the one asked for.
+   */
+  async declare(p: DeclareDepositParams): Promise<Creation<DepositDeclaration>> {
+    const body = { assetSymbol: p.assetSymbol, assetDecimals: p.assetDecimals, declaredAmountMinor: p.declaredAmountMinor };
+    const r = await this.t.request<DepositDeclaration>({ method: 'POST', path: '/deposits/declarations', body }, {
+      resendWhenUnknown: true,
+      afterRefusal: async (refusal) => {
+        if (!(refusal instanceof DeclarationAlreadyOpenError)) return undefined;
+        const open = await this.openDeclaration();
+        const same = open && open.assetSymbol === p.assetSymbol && open.declaredAmountMinor === p.declaredAmountMinor;
+        return same ? foundReply(open) : undefined;
+      },
+    });
+    return creationOf(r);
+  }
+
+  /** `GET /api/v1/deposits/open-declaration`: the open declaration, or null when none is open. */
+  async openDeclaration(): Promise<DepositDeclaration | null> {
+    return (await this.t.get<DepositDeclaration | null>('/deposits/open-declaration')).data;
+  }
+
+  /** `GET /api/v1/deposits`: one page of deposits that arrived, newest first. */
+  list(params: ListParams = {}): Promise<Page<Deposit>> {
+    return listPage<Deposit>(this.t, '/deposits', params);
+  }
+
+  iterate(opts: { limit?: number } = {}): AsyncGenerator<Deposit, void, undefined> {
+    return iterateList<Deposit>(this.t, '/deposits', opts);
+  }
+}

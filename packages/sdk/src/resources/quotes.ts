@@ -1,0 +1,33 @@
+import type { Transport } from '../http.ts';
+
+/** Spec: Quote. `rateQuoteMinor`: minimum units of the quote asset per one whole base unit. */
+export interface Quote {
+  id: string;
+  rateQuoteMinor: bigint;
+  amountBaseMinor: bigint;
+  amountQuoteMinor: bigint;
+  expiresAt: string;
+}
+
+/** Exactly one of the two amounts (spec: CreateQuote). */
+export type CreateQuoteParams = { baseSymbol: string; quoteSymbol: string } & (
+  | { amountBaseMinor: bigint; amountQuoteMinor?: never }
+  | { amountQuoteMinor: bigint; amountBaseMinor?: never }
+);
+
+export class QuotesResource {
+  constructor(private readonly t: Transport) {}
+
+  /**
+   * `POST /api/v1/quotes`. A quote commits to nothing and moves nothing (spec §6), so a lost response
+   * is simply asked again. 422 quotes.quote_below_executable_rate means "no price at the moment".
+   */
+  async create(p: CreateQuoteParams): Promise<Quote> {
+    const body = {
+      baseSymbol: p.baseSymbol, quoteSymbol: p.quoteSymbol,
+      ...(p.amountBaseMinor !== undefined ? { amountBaseMinor: p.amountBaseMinor } : {}),
+      ...(p.amountQuoteMinor !== undefined ? { amountQuoteMinor: p.amountQuoteMinor } : {}),
+    };
+    return (await this.t.request<Quote>({ method: 'POST', path: '/quotes', body }, { resendWhenUnknown: true })).value.data;
+  }
+}
