@@ -293,5 +293,21 @@ for (const backend of backends()) {
       const old = await h.store.db.selectFrom('deposit_declarations').select('state').where('id', '=', d.id).executeTakeFirstOrThrow();
       assert.equal(old.state, 'expired');
     });
+
+    test('while the books are not reconciled a declaration is stopped (409); reads go on', async () => {
+      const o = await seedOrg(h);
+      const run = await h.op('POST', '/reconciliation/run', { marketBalances: [{ assetSymbol: 'USD', amountMinor: '1' }] });
+      assert.equal(run.status, 200, run.raw);
+      try {
+        const r = await declare(o.key, { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '80000' });
+        assert.equal(r.status, 409);
+        assert.equal(r.body.code, 'ledger.ledger_not_reconciled');
+        assert.equal((await h.call(o.key, 'GET', '/deposits/wallets')).status, 200);
+        assert.equal((await h.call(o.key, 'GET', '/deposits/open-declaration')).body.data, null);
+      } finally {
+        assert.equal((await h.op('POST', '/reconciliation/resolve')).status, 200);
+      }
+      assert.equal((await declare(o.key, { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '80000' })).status, 201);
+    });
   });
 }
