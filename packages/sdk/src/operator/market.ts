@@ -1,4 +1,4 @@
-import type { DepositWallet, MarketAssetRecord } from '@cambio/contract';
+import type { DepositWallet, MarketAssetRecord, MarketPairRecord } from '@cambio/contract';
 import type { Static } from '@sinclair/typebox';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
@@ -15,7 +15,8 @@ export interface PairInput {
   minBaseMinor: bigint;
   maxBaseMinor: bigint;
 }
-export type Pair = Amounts<{ baseSymbol: string; quoteSymbol: string; midRate: string; spreadBps: number; feeBps: number; fixedFeeQuoteMinor: string; minBaseMinor: string; maxBaseMinor: string }>;
+/** A priced pair; `rateQuoteMinor` is the rate offered to clients now. */
+export type Pair = Amounts<MarketPairRecord>;
 
 /** Assets and pairs at the (simulated) market, and the deposit wallet of each asset. PUT and DELETE are safe to repeat. */
 export class OperatorMarket {
@@ -33,9 +34,13 @@ export class OperatorMarket {
     return (await this.t.request<Pair>({ method: 'PUT', path: `/market/pairs/${enc(base)}/${enc(quote)}`, body: p }, { resendWhenUnknown: true })).value.data;
   }
 
-  /** No price for that pair any more. */
-  async deletePair(base: string, quote: string): Promise<unknown> {
-    return (await this.t.request<unknown>({ method: 'DELETE', path: `/market/pairs/${enc(base)}/${enc(quote)}` }, { resendWhenUnknown: true })).value.data;
+  async pairs(): Promise<Pair[]> {
+    return (await this.t.get<Pair[]>('/market/pairs')).data;
+  }
+
+  /** No price for that pair any more; answers the pair as it was. */
+  async deletePair(base: string, quote: string): Promise<Pair> {
+    return (await this.t.request<Pair>({ method: 'DELETE', path: `/market/pairs/${enc(base)}/${enc(quote)}` }, { resendWhenUnknown: true })).value.data;
   }
 }
 

@@ -1,12 +1,12 @@
-import type { OperatorDestination as WireDestination, OperatorWithdrawal as WireWithdrawal } from '@cambio/contract';
+import type { OperatorDestination as WireDestination, OperatorOrderRecord, OperatorWithdrawal as WireWithdrawal } from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
 import type { Page } from '../paginate.ts';
-import type { Order } from '../resources/orders.ts';
 import { iterateList, listPage } from '../resources/list.ts';
 import { enc } from './organizations.ts';
 
-export type OperatorOrder = Order & { organizationId: string };
+/** Adds the organization and what the venue paid (`proceedsQuoteMinor`; the difference is revenue). */
+export type OperatorOrder = Amounts<OperatorOrderRecord>;
 export type OperatorWithdrawal = Amounts<WireWithdrawal>;
 export type OperatorDestination = WireDestination;
 export interface RequestQuery { state?: string; page?: number; limit?: number }

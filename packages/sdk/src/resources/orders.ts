@@ -1,21 +1,16 @@
+import type { OrderRecord } from '@cambio/contract';
 import { GoneError } from '../errors.ts';
 import type { Transport } from '../http.ts';
+import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import { creationOf, foundReply, type Creation } from './creation.ts';
 import { iterateList, listPage } from './list.ts';
 
-interface MoneyOut { assetSymbol: string; assetDecimals: number; amountMinor: bigint }
-
-/** An exchange request (CONTRACT §5): a request, not an execution, until a person approves it. */
-export interface Order {
-  id: string;
-  quoteId: string;
-  state: string;
-  base: MoneyOut;
-  quote: MoneyOut;
-  createdAt: string;
-  updatedAt: string;
-}
+/**
+ * An exchange request (CONTRACT §5): delivers `base`, receives `quote`; a request, not an execution,
+ * until a person approves it. States: pending_approval → approved → completed | failed; or rejected.
+ */
+export type Order = Amounts<OrderRecord>;
 
 export class OrdersResource {
   constructor(private readonly t: Transport, private readonly clockSkewMs: number) {}

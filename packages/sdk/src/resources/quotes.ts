@@ -1,13 +1,12 @@
+import type { Quote as WireQuote } from '@cambio/contract';
 import type { Transport } from '../http.ts';
+import type { Amounts } from '../json.ts';
 
-/** Spec: Quote. `rateQuoteMinor`: minimum units of the quote asset per one whole base unit. */
-export interface Quote {
-  id: string;
-  rateQuoteMinor: bigint;
-  amountBaseMinor: bigint;
-  amountQuoteMinor: bigint;
-  expiresAt: string;
-}
+/**
+ * Spec: Quote, plus `base` and `quote` as Money (their decimals travel with them). `rateQuoteMinor`:
+ * minimum units of the quote asset per one whole base unit. Held until `expiresAt`.
+ */
+export type Quote = Amounts<WireQuote>;
 
 /** Exactly one of the two amounts (spec: CreateQuote). */
 export type CreateQuoteParams = { baseSymbol: string; quoteSymbol: string } & (
