@@ -1,0 +1,165 @@
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { checkOnce, stuck, INVARIANT_NAMES } from './checker.ts';
+import { CLIENT_OPS, type OpKind } from './client-ops.ts';
+import { Cluster } from './cluster.ts';
+import { createDatabase } from './database.ts';
+import { call } from './http.ts';
+import { History } from './history.ts';
+import { OPERATOR_OPS } from './operator-ops.ts';
+import { Rng } from './prng.ts';
+import { seed } from './seed.ts';
+import { OPERATOR_TOKEN, SECRET, sleep, World } from './world.ts';
+
+export interface Options {
+  seconds: number; clients: number; seed: number; killEveryMs: number; instances: number;
+  checkEveryMs: number; adminUrl: string; redisUrl: string | null; keepDb: boolean; logLevel: string;
+}
+
+export interface Result { ops: number; kills: number; checks: number; violations: string[]; exercised: string[]; skipped: string[] }
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+export function replayCommand(o: Options): string {
+  return `npm run verify:bank -- --seconds ${o.seconds} --clients ${o.clients} --seed ${o.seed}` +
+    (o.killEveryMs ? ` --kill-every ${o.killEveryMs}` : '') + (o.instances > 1 ? ` --instances ${o.instances}` : '');
+}
+
+/** The whole run: database, processes, seed, workload with faults and periodic checks, recovery, final check. */
+export async function runBank(o: Options, print: (line: string) => void): Promise<Result> {
+  const rng = new Rng(o.seed);
+  const history = new History();
+  const db = await createDatabase(o.adminUrl);
+  const logs: string[] = [];
+  const cluster = new Cluster({
+    root, instances: o.instances,
+    env: {
+      DATABASE_URL: db.url, OPERATOR_TOKEN, CAMBIO_SECRET: SECRET, CAMBIO_SEED_DEMO: 'false', CAMBIO_MODE: 'sandbox',
+      CAMBIO_QUOTE_TTL_MS: '5000', CAMBIO_DECLARATION_TTL_MS: '20000', CAMBIO_DESTINATION_COOLDOWN_MS: '0',
+      // Several instances share their rate-limit counters through Redis; the limit is high enough never to bite.
+      ...(o.redisUrl ? { REDIS_URL: o.redisUrl, CAMBIO_RATE_LIMIT_PER_MIN: '10000000' } : { REDIS_URL: '', CAMBIO_RATE_LIMIT_PER_MIN: '0' }),
+      LOG_LEVEL: o.logLevel, DB_POOL_SIZE: '10',
+    },
+    onLog: (i, line) => { if (logs.length < 50_000) logs.push(`[${i}] ${line}`); },
+  });
+  const checker = new pg.Client({ connectionString: db.url });
+  let kills = 0;
+  let checks = 0;
+  const seenProblems = new Set<string>();
+  const report = (p: string) => { if (!seenProblems.has(p)) { seenProblems.add(p); print(`VIOLATION ${p}`); } };
+  try {
+    await cluster.start();
+    await checker.connect();
+    const started = Date.now();
+    const world = new World(cluster, history, o.seed, started + 10 * 60_000);
+    const doc = await call(cluster.instances[0]!.url!, 'GET', '/api/v1/openapi.json');
+    if (doc.kind !== 'answered' || doc.status !== 200) throw new Error('no OpenAPI document');
+    for (const [path, item] of Object.entries((doc.body as any).paths ?? {})) {
+      for (const m of Object.keys(item as object)) world.endpoints.add(`${m.toUpperCase()} ${path}`);
+    }
+    const orgCount = Math.max(2, Math.ceil(o.clients / 2));
+    await seed(world, rng.fork(1), orgCount);
+    const usable = <T extends { needs: string[] }>(k: T) => k.needs.every((n) => world.endpoints.has(n));
+    const clientOps = CLIENT_OPS.filter(usable);
+    const operatorOps = OPERATOR_OPS.filter(usable);
+    const skipped = [...CLIENT_OPS, ...OPERATOR_OPS].filter((k) => !usable(k)).map((k) => k.name);
+    print(`seeded ${orgCount} organizations; operation kinds: ${[...clientOps, ...operatorOps].map((k) => k.name).join(', ')}${skipped.length ? `; not available yet: ${skipped.join(', ')}` : ''}`);
+
+    (world as { deadline: number }).deadline = Date.now() + o.seconds * 1000;
+    const weights = <K extends { name: string; weight: number }>(ks: K[]) => Object.fromEntries(ks.map((k) => [k.name, k.weight]));
+    const clientLoop = async (i: number) => {
+      const r = rng.fork(100 + i);
+      const org = world.orgs[i % world.orgs.length]!;
+      const byName = new Map(clientOps.map((k) => [k.name, k] as [string, OpKind]));
+      while (world.running()) await byName.get(r.weighted(weights(clientOps)))!.run(world, r, org);
+    };
+    const operatorLoop = async (i: number) => {
+      const r = rng.fork(10_000 + i);
+      const byName = new Map(operatorOps.map((k) => [k.name, k]));
+      while (world.running()) {
+        await byName.get(r.weighted(weights(operatorOps)))!.run(world, r);
+        await sleep(r.int(0, 20));
+      }
+    };
+    const killer = async () => {
+      if (!o.killEveryMs) return;
+      const r = rng.fork(99);
+      for (;;) {
+        const wait = r.int(Math.floor(o.killEveryMs / 2), Math.floor((o.killEveryMs * 3) / 2));
+        if (Date.now() + wait >= world.deadline) return;
+        await sleep(wait);
+        const which = r.int(0, o.instances - 1);
+        const at = ((Date.now() - started) / 1000).toFixed(1);
+        const t0 = Date.now();
+        await cluster.killAndRestart(which);
+        kills++;
+        print(`kill ${kills}: instance ${which} killed with SIGKILL at ${at} s, listening again after ${Date.now() - t0} ms`);
+      }
+    };
+    const periodic = async () => {
+      while (world.running()) {
+        await sleep(o.checkEveryMs);
+        const c = await checkOnce(checker, history, false);
+        checks += c.checks;
+        c.problems.forEach(report);
+      }
+    };
+    const operators = Math.max(1, Math.round(o.clients / 8));
+    await Promise.all([
+      ...Array.from({ length: o.clients }, (_, i) => clientLoop(i)),
+      ...Array.from({ length: operators }, (_, i) => operatorLoop(i)),
+      killer(), periodic(),
+    ]);
+
+    // Recovery: the service finishes what a kill interrupted (e.g. an approved order not yet settled).
+    let left: string[] = [];
+    for (let waited = 0; waited <= 30_000; waited += 500) {
+      left = await stuck(checker);
+      if (left.length === 0) break;
+      await sleep(500);
+    }
+    left.forEach((p) => history.violate(`half-done: ${p}`));
+    const last = await checkOnce(checker, history, true);
+    checks += last.checks;
+    last.problems.forEach(report);
+
+    // Secrets in the service's output: keys, their secret parts and stored hashes, the operator token, account numbers, documents.
+    for (const r of (await checker.query('select secret_hash from api_keys')).rows) world.secrets.add(r.secret_hash);
+    for (const s of world.secrets) {
+      const line = logs.find((l) => l.includes(s));
+      if (line) history.violate(`a secret (${s.slice(0, 6)}…) appears in a log line: ${line.slice(0, 160)}`);
+    }
+    await timing401(world, rng.fork(7), print);
+
+    print(`checked invariants: ${INVARIANT_NAMES.length} per snapshot (${INVARIANT_NAMES.join('; ')})`);
+    for (const [op, m] of [...history.outcomes].sort()) print(`  ${op.padEnd(22)} ${[...m].sort().map(([s, n]) => `${s}×${n}`).join(' ')}`);
+    print(`lost answers (in flight at a kill or timed out): ${history.lost.length}; instance starts: ${cluster.instances.map((i) => i.starts).join('/')}`);
+    history.violations.forEach(report);
+    return { ops: history.ops, kills, checks, violations: [...seenProblems], exercised: [...clientOps, ...operatorOps].map((k) => k.name), skipped };
+  } finally {
+    await checker.end().catch(() => undefined);
+    await cluster.stop().catch(() => cluster.killAll());
+    if (!o.keepDb) await db.drop().catch((e: unknown) => print(`could not drop ${db.name}: ${String(e)}`));
+    else print(`database kept: ${db.url}`);
+  }
+}
+
+/** Informational only (no assertion on time): 401 latency for an unknown prefix versus a wrong secret. */
+async function timing401(w: World, rng: Rng, print: (l: string) => void) {
+  const url = w.cluster.url(() => 0);
+  const org = w.orgs[0];
+  if (!url || !org) return;
+  const [head, rest] = org.key.split('_live_') as [string, string];
+  const prefix = rest.split('.')[0]!;
+  const samples: Record<'unknown prefix' | 'wrong secret', number[]> = { 'unknown prefix': [], 'wrong secret': [] };
+  for (let i = 0; i < 300; i++) {
+    const which = rng.chance(0.5) ? 'unknown prefix' : 'wrong secret';
+    const secret = Array.from({ length: 43 }, () => rng.pick([...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'])).join('');
+    const key = which === 'unknown prefix' ? `${head}_live_zz${rng.digits(10)}.${secret}` : `${head}_live_${prefix}.${secret}`;
+    const t = process.hrtime.bigint();
+    await call(url, 'GET', '/api/v1/client', { headers: { 'x-api-key': key } });
+    samples[which].push(Number(process.hrtime.bigint() - t) / 1000);
+  }
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+  print(`401 latency (median, µs): unknown prefix ${median(samples['unknown prefix']).toFixed(0)}, wrong secret ${median(samples['wrong secret']).toFixed(0)} (informational)`);
+}

@@ -1,0 +1,64 @@
+import type { Cluster } from './cluster.ts';
+import { call, envelopeProblem, type Outcome } from './http.ts';
+import type { History } from './history.ts';
+import type { Rng } from './prng.ts';
+
+export const OPERATOR_TOKEN = 'verify-bank-operator-token-0123456789';
+export const SECRET = 'verify-bank-secret-0123456789abcdef0123456789';
+
+export interface Asset { symbol: string; decimals: number; network: string }
+export interface Org { id: string; memberId: string; key: string; keyId: string; small: boolean }
+export interface Pair { base: string; quote: string; minBase: bigint; maxBase: bigint }
+
+/** Everything the workers share: the processes, what the clients saw, and work handed from clients to the operator. */
+export class World {
+  orgs: Org[] = [];
+  assets: Asset[] = [];
+  pairs: Pair[] = [];
+  /** Paths of the OpenAPI document (`METHOD /path`): an operation kind runs only when its endpoints exist. */
+  endpoints = new Set<string>();
+  /** Declarations the clients made, waiting for the operator to record their arrival. */
+  declared: Array<{ orgId: string; asset: string; expected: string; network: string }> = [];
+  /** Destinations the clients registered, waiting for the operator to register them in the market. */
+  toRegister: string[] = [];
+  txids: string[] = [];
+  /** Secrets that must never be printed by the service (scanned in every log line). */
+  secrets = new Set<string>([OPERATOR_TOKEN, SECRET]);
+  private counter = 0;
+
+  constructor(readonly cluster: Cluster, readonly history: History, readonly seed: number, readonly deadline: number) {}
+
+  has(method: string, path: string): boolean { return this.endpoints.has(`${method} ${path}`); }
+  unique(prefix: string): string { return `${prefix}-${this.seed}-${++this.counter}`; }
+  running(): boolean { return Date.now() < this.deadline; }
+
+  /**
+   * Sends one request to a live instance. `refused` (nothing listening: a restart in progress) is retried,
+   * since it cannot have changed anything; an answer or a loss is returned. Every answer must be the
+   * envelope, and a 5xx is a violation (a lost connection is not: that is what a kill does).
+   */
+  async send(rng: Rng, op: string, method: string, path: string, o: { key?: string; operator?: boolean; body?: unknown } = {}): Promise<Exclude<Outcome, { kind: 'refused' }>> {
+    const headers: Record<string, string> = {};
+    if (o.key) headers['x-api-key'] = o.key;
+    if (o.operator) { headers.authorization = `Bearer ${OPERATOR_TOKEN}`; headers['x-operator'] = 'verify-bank'; }
+    for (let attempt = 0; ; attempt++) {
+      const url = this.cluster.url((n) => rng.int(0, n - 1));
+      const r: Outcome = url ? await call(url, method, path, { headers, body: o.body }) : { kind: 'refused' };
+      if (r.kind === 'refused') {
+        if (attempt > 600) return { kind: 'lost', error: 'no instance came back within a minute' };
+        await sleep(100);
+        continue;
+      }
+      if (r.kind === 'lost') { this.history.count(op, 'lost'); return r; }
+      this.history.count(op, String(r.status));
+      const bad = envelopeProblem(r.status, r.raw);
+      if (bad) this.history.violate(`${op} ${method} ${path}: ${bad}`);
+      if (r.status >= 500 && r.body.code !== 'deposits.no_unique_amount') {
+        this.history.violate(`${op} ${method} ${path} answered ${r.status} ${r.body.code} (traceId ${r.body.traceId})`);
+      }
+      return r;
+    }
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
