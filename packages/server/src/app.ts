@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import type { Clock, Ids } from './domain/ports.ts';
+import type { Clock, Ids, Market } from './domain/ports.ts';
 import { clientApi } from './http/client-api.ts';
 import { parseJsonBody } from './http/json-body.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
@@ -27,6 +27,8 @@ export interface AppDeps {
   redis?: Redis | undefined;
   /** pino instance; absent: silent (tests). */
   logger?: Logger | undefined;
+  /** Where orders execute; absent: the simulated venue over the store (market/index.ts marketOf). */
+  market?: Market | undefined;
 }
 
 export const BODY_LIMIT = 64 * 1024;

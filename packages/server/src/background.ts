@@ -1,4 +1,5 @@
 import type { AppDeps } from './app.ts';
+import { recoverApprovedOrdersTask } from './market/background.ts';
 
 /** Periodic work that must happen whether or not anything reads (e.g. closing expired declarations). */
 export interface BackgroundTask { name: string; everyMs: number; run(deps: AppDeps): Promise<void> }
@@ -7,6 +8,7 @@ export interface BackgroundTask { name: string; everyMs: number; run(deps: AppDe
 export const backgroundTasks: BackgroundTask[] = [
   // An expired declaration is closed whether or not anything reads it (it frees its amount too).
   { name: 'expire-declarations', everyMs: 5_000, run: async (d) => { await d.store.declarations.expireDue(); } },
+  recoverApprovedOrdersTask,
 ];
 
 export function startBackground(deps: AppDeps): () => void {

@@ -1,5 +1,6 @@
 import type { AppDeps } from './app.ts';
 import { walletAddressFor } from './domain/deposits/wallet.ts';
+import { seedDemoPairs } from './market/demo-pairs.ts';
 import type { DemoSeed } from './seed.ts';
 
 /**
@@ -12,6 +13,8 @@ export const demoSteps: Array<(deps: AppDeps, demo: DemoSeed) => Promise<void>> 
     await store.wallets.put('system:seed', { assetSymbol: 'USD', network: 'wire', address: walletAddressFor(config.mode, 'usd-acct-0001-demo') });
     await store.wallets.put('system:seed', { assetSymbol: 'BTC', network: 'bitcoin', address: walletAddressFor(config.mode, 'btc-bc1q-demo-0001') });
   },
+  // BTC/USD priced at the simulated market, so the demo key can quote, order and be approved.
+  seedDemoPairs,
 ];
 
 export async function seedExtras(deps: AppDeps, demo: DemoSeed): Promise<void> {

@@ -1,4 +1,6 @@
 /** The small interfaces the domain depends on. Implementations: store/, market/, and the ones below. */
+import type { MarketPair } from './market/pair-terms.ts';
+
 export interface Clock {
   now(): Date;
 }
@@ -17,4 +19,29 @@ export class ManualClock implements Clock {
   now() { return new Date(this.#t); }
   advance(ms: number) { this.#t += ms; }
   set(d: Date) { this.#t = d.getTime(); }
+}
+
+/** One exchange at the market: sell `amountBaseMinor` of base for quote, on behalf of one order. */
+export interface ExecutionRequest {
+  orderId: string;
+  baseSymbol: string;
+  quoteSymbol: string;
+  amountBaseMinor: bigint;
+  /** What the order owes the client: the venue refuses to fill for less (the platform never pays out more than it receives). */
+  minProceedsQuoteMinor: bigint;
+}
+export type Execution = { filled: true; proceedsQuoteMinor: bigint } | { filled: false; reason: string };
+
+/**
+ * The market where orders execute (CONTRACT §3-§4). Sandbox: the simulated venue (market/). A real
+ * venue goes behind the same interface.
+ */
+export interface Market {
+  /** The pair as the market prices it now, with the decimals it reports; null when it is not priced. */
+  pair(baseSymbol: string, quoteSymbol: string): Promise<MarketPair | null>;
+  /**
+   * Executes at the current price. Idempotent by orderId: a repeat returns the first outcome and never
+   * trades twice, so an order stuck between approval and settlement can be driven again safely.
+   */
+  execute(r: ExecutionRequest): Promise<Execution>;
 }

@@ -24,6 +24,11 @@ export interface Database {
     fixed_fee_quote_minor: Numeric; min_base_minor: Numeric; max_base_minor: Numeric; updated_at: Ts;
   };
   venue_balances: { asset_symbol: string; amount: Numeric };
+  /** migrations/002: one row per order executed (or refused) at the simulated venue. */
+  venue_executions: {
+    order_id: string; base_symbol: string; quote_symbol: string; amount_base_minor: Numeric;
+    proceeds_quote_minor: Numeric | null; state: string; reason: string | null; created_at: Ts;
+  };
   quotes: {
     id: string; organization_id: string; base_symbol: string; quote_symbol: string; base_decimals: number; quote_decimals: number;
     rate_quote_minor: Numeric; amount_base_minor: Numeric; amount_quote_minor: Numeric; expires_at: Ts; consumed_at: Ts | null; created_at: Ts;

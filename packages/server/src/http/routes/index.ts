@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { depositRoutes } from './deposits.ts';
+import { orderRoutes } from './orders.ts';
+import { quoteRoutes } from './quotes.ts';
 import { withdrawalRoutes } from './withdrawals.ts';
 
 /**
@@ -8,6 +10,8 @@ import { withdrawalRoutes } from './withdrawals.ts';
  * Each capability adds its plugin factory here.
  */
 export const extraClientRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
+  quoteRoutes,
+  orderRoutes,
   depositRoutes,
   withdrawalRoutes,
 ];

@@ -4,6 +4,8 @@ import { auditRoutes } from './audit.ts';
 import { operatorDepositRoutes } from './deposits.ts';
 import { adjustmentRoutes } from './ledger.ts';
 import { marketAssetRoutes } from './market-assets.ts';
+import { marketPairRoutes } from './market-pairs.ts';
+import { operatorOrderRoutes } from './orders.ts';
 import { organizationRoutes } from './organizations.ts';
 import { walletRoutes } from './wallets.ts';
 import { destinationRoutes } from './destinations.ts';
@@ -15,6 +17,8 @@ export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   organizationRoutes,
   adjustmentRoutes,
   marketAssetRoutes,
+  marketPairRoutes,
+  operatorOrderRoutes,
   auditRoutes,
   walletRoutes,
   operatorDepositRoutes,

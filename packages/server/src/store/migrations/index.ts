@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001-foundation.ts';
+import * as m002 from './002-venue-executions.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
+  '002-venue-executions': m002,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,34 @@
+import { DomainError } from '../errors.ts';
+import type { Limits } from '../organizations/organization.ts';
+
+/** CONTRACT §5: pending_approval → approved → completed | failed; pending_approval → rejected. */
+export const ORDER_STATES = ['pending_approval', 'approved', 'completed', 'rejected', 'failed'] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
+
+/** An exchange request: the client delivers amountBase of base and receives amountQuote of quote. */
+export interface Order {
+  id: string;
+  organizationId: string;
+  quoteId: string;
+  holdId: string;
+  state: OrderState;
+  baseSymbol: string;
+  baseDecimals: number;
+  amountBase: bigint;
+  quoteSymbol: string;
+  quoteDecimals: number;
+  amountQuote: bigint;
+  rateQuoteMinor: bigint;
+  /** What the venue paid; set when completed. */
+  proceedsQuote: bigint | null;
+  /** Why it was rejected or failed. */
+  reason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** CONTRACT §3: `maxOrderMinor` caps the base amount of one order in that asset; absent means no cap. */
+export function assertWithinOrderLimit(limits: Limits, baseSymbol: string, amountBase: bigint): void {
+  const cap = limits?.[baseSymbol]?.maxOrderMinor;
+  if (cap !== undefined && amountBase > cap) throw new DomainError('orders.limit_exceeded', { asset: baseSymbol });
+}

@@ -1,0 +1,38 @@
+import { CreateOrder, OrderRecord, PageQuery } from '@cambio/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../../app.ts';
+import type { Order } from '../../domain/orders/order.ts';
+import { ok } from '../envelope.ts';
+import { pageParams } from '../page-params.ts';
+import { principalOf } from '../route-config.ts';
+import { apiKeySecurity, listResponses, responses } from '../schemas.ts';
+
+export const orderWire = (o: Order) => ({
+  id: o.id, state: o.state, quoteId: o.quoteId,
+  base: { assetSymbol: o.baseSymbol, assetDecimals: o.baseDecimals, amountMinor: o.amountBase.toString() },
+  quote: { assetSymbol: o.quoteSymbol, assetDecimals: o.quoteDecimals, amountMinor: o.amountQuote.toString() },
+  rateQuoteMinor: o.rateQuoteMinor.toString(), reason: o.reason,
+  createdAt: o.createdAt.toISOString(), updatedAt: o.updatedAt.toISOString(),
+});
+
+/** Exchange requests: accepting a quote creates a request and holds the base amount; a person at the operator decides. */
+export const orderRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  app.post('/orders', {
+    config: { scope: 'portal:trade', operate: true, movesMoney: true },
+    schema: {
+      tags: ['orders'], summary: 'Accept a quote once: creates an exchange request (pending_approval) and holds the base amount',
+      security: apiKeySecurity, body: CreateOrder, response: responses(201, OrderRecord),
+    },
+  }, async (req, reply) => {
+    const order = await store.orders.place(principalOf(req).organization, req.body.quoteId);
+    return reply.code(201).send(ok(req.id, orderWire(order)));
+  });
+
+  app.get('/orders', {
+    config: { scope: 'portal:read' },
+    schema: { tags: ['orders'], summary: 'Exchange requests of the organization, newest first', security: apiKeySecurity, querystring: PageQuery, response: listResponses(OrderRecord) },
+  }, async (req) => {
+    const page = await store.orders.listForOrganization(principalOf(req).organization.id, pageParams(req.query));
+    return ok(req.id, page.items.map(orderWire), page.pagination);
+  });
+};

@@ -1,0 +1,44 @@
+import { CreateQuote, Quote } from '@cambio/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../../app.ts';
+import { quoteExpiry, type Quote as QuoteModel } from '../../domain/quotes/quote.ts';
+import { oneAmount, priceAtMarket } from '../../domain/quotes/request-quote.ts';
+import { marketOf } from '../../market/index.ts';
+import { ok } from '../envelope.ts';
+import { principalOf } from '../route-config.ts';
+import { apiKeySecurity, responses } from '../schemas.ts';
+
+export const quoteWire = (q: QuoteModel) => ({
+  id: q.id, rateQuoteMinor: q.rateQuoteMinor.toString(), amountBaseMinor: q.amountBaseMinor.toString(),
+  amountQuoteMinor: q.amountQuoteMinor.toString(), expiresAt: q.expiresAt.toISOString(),
+  base: { assetSymbol: q.baseSymbol, assetDecimals: q.baseDecimals, amountMinor: q.amountBaseMinor.toString() },
+  quote: { assetSymbol: q.quoteSymbol, assetDecimals: q.quoteDecimals, amountMinor: q.amountQuoteMinor.toString() },
+});
+
+/**
+ * POST /quotes: a price held until expiresAt (CAMBIO_QUOTE_TTL_MS). It commits to nothing and moves
+ * nothing, so it works while the organization cannot operate and while not reconciled (CONTRACT §6).
+ */
+export const quoteRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const market = marketOf(deps);
+  app.post('/quotes', {
+    config: { scope: ['portal:trade', 'portal:read'] },
+    schema: {
+      tags: ['quotes'], summary: 'Price an exchange: deliver baseSymbol, receive quoteSymbol; send exactly one amount',
+      security: apiKeySecurity, body: CreateQuote, response: responses(201, Quote),
+    },
+  }, async (req, reply) => {
+    const org = principalOf(req).organization;
+    const amount = oneAmount(req.body.amountBaseMinor, req.body.amountQuoteMinor);
+    const { pair, priced } = await priceAtMarket(market, req.body.baseSymbol, req.body.quoteSymbol, amount);
+    const now = deps.clock.now();
+    const quote: QuoteModel = {
+      id: deps.ids.next('quo'), organizationId: org.id,
+      baseSymbol: pair.base.symbol, baseDecimals: pair.base.decimals, quoteSymbol: pair.quote.symbol, quoteDecimals: pair.quote.decimals,
+      rateQuoteMinor: priced.rateQuoteMinor, amountBaseMinor: priced.amountBaseMinor, amountQuoteMinor: priced.amountQuoteMinor,
+      expiresAt: quoteExpiry(now, deps.config.quoteTtlMs), createdAt: now,
+    };
+    await deps.store.quotes.create(quote);
+    return reply.code(201).send(ok(req.id, quoteWire(quote)));
+  });
+};

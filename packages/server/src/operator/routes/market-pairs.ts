@@ -1,0 +1,50 @@
+import { MarketPairRecord, PutMarketPair } from '@cambio/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../app.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { parsePairTerms } from '../../domain/market/pair-terms.ts';
+import { toMinor } from '../../domain/money.ts';
+import { offeredRate } from '../../domain/quotes/pricing.ts';
+import { ok } from '../../http/envelope.ts';
+import { listResponses, responses } from '../../http/schemas.ts';
+import type { PricedPair } from '../../store/market-pairs-store.ts';
+
+const sec = [{ operator: [] }];
+const SymbolParam = Type.String({ pattern: '^[A-Z0-9]{2,12}$' });
+const PairParams = Type.Object({ base: SymbolParam, quote: SymbolParam });
+
+const pairWire = (p: PricedPair) => ({
+  baseSymbol: p.base.symbol, quoteSymbol: p.quote.symbol, baseDecimals: p.base.decimals, quoteDecimals: p.quote.decimals,
+  midRate: p.terms.midRateText, spreadBps: p.terms.spreadBps, feeBps: p.terms.feeBps,
+  fixedFeeQuoteMinor: p.terms.fixedFeeQuoteMinor.toString(), minBaseMinor: p.terms.minBaseMinor.toString(), maxBaseMinor: p.terms.maxBaseMinor.toString(),
+  rateQuoteMinor: offeredRate(p.terms, p.quote.decimals).toString(), updatedAt: p.updatedAt.toISOString(),
+});
+
+const amount = (v: unknown, field: string): bigint => {
+  const m = toMinor(v);
+  if (m === null) throw new DomainError('request.invalid_amount', { field });
+  return m;
+};
+
+/** The pairs the simulated market prices (CONTRACT §3): a priced pair can be quoted and its orders executed. */
+export const marketPairRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const tags = ['operator: market'];
+  app.put('/market/pairs/:base/:quote', {
+    schema: { tags, security: sec, params: PairParams, body: PutMarketPair, response: responses(200, MarketPairRecord), summary: 'Prices a pair (CONTRACT §4); both assets must be listed' },
+  }, async (req) => {
+    const b = req.body;
+    const terms = parsePairTerms(req.params.base, req.params.quote, {
+      midRate: b.midRate, spreadBps: b.spreadBps, feeBps: b.feeBps, fixedFeeQuoteMinor: amount(b.fixedFeeQuoteMinor, 'fixedFeeQuoteMinor'),
+      minBaseMinor: amount(b.minBaseMinor, 'minBaseMinor'), maxBaseMinor: amount(b.maxBaseMinor, 'maxBaseMinor'),
+    });
+    return ok(req.id, pairWire(await store.marketPairs.put(req.operatorActor!, req.params.base, req.params.quote, terms)));
+  });
+
+  app.delete('/market/pairs/:base/:quote', {
+    schema: { tags, security: sec, params: PairParams, response: responses(200, MarketPairRecord), summary: 'No price for the pair any more; answers the pair as it was' },
+  }, async (req) => ok(req.id, pairWire(await store.marketPairs.delete(req.operatorActor!, req.params.base, req.params.quote))));
+
+  app.get('/market/pairs', { schema: { tags, security: sec, response: listResponses(MarketPairRecord) } },
+    async (req) => ok(req.id, (await store.marketPairs.list()).map(pairWire)));
+};

@@ -1,0 +1,93 @@
+import { DomainError } from '../domain/errors.ts';
+import type { MarketPair, PairTerms } from '../domain/market/pair-terms.ts';
+import { parseDecimalRational } from '../domain/market/rational.ts';
+import type { Clock, Ids } from '../domain/ports.ts';
+import { recordAudit } from './audit-store.ts';
+import type { Db } from './db.ts';
+
+export interface PricedPair extends MarketPair { updatedAt: Date }
+
+type PairRow = {
+  base_symbol: string; quote_symbol: string; mid_rate: string; spread_bps: number; fee_bps: number;
+  fixed_fee_quote_minor: string; min_base_minor: string; max_base_minor: string; updated_at: Date;
+  base_decimals: number; quote_decimals: number;
+};
+
+function toPair(r: PairRow): PricedPair {
+  const midRate = parseDecimalRational(r.mid_rate);
+  if (!midRate) throw new Error(`stored mid rate of ${r.base_symbol}/${r.quote_symbol} is not a decimal`);
+  return {
+    base: { symbol: r.base_symbol, decimals: r.base_decimals },
+    quote: { symbol: r.quote_symbol, decimals: r.quote_decimals },
+    terms: {
+      midRateText: r.mid_rate, midRate, spreadBps: r.spread_bps, feeBps: r.fee_bps,
+      fixedFeeQuoteMinor: BigInt(r.fixed_fee_quote_minor), minBaseMinor: BigInt(r.min_base_minor), maxBaseMinor: BigInt(r.max_base_minor),
+    },
+    updatedAt: r.updated_at,
+  };
+}
+
+const auditTerms = (t: PairTerms) => ({
+  midRate: t.midRateText, spreadBps: t.spreadBps, feeBps: t.feeBps, fixedFeeQuoteMinor: t.fixedFeeQuoteMinor.toString(),
+  minBaseMinor: t.minBaseMinor.toString(), maxBaseMinor: t.maxBaseMinor.toString(),
+});
+
+/** The pairs the simulated market prices (CONTRACT §3 PUT/DELETE /market/pairs), audited. */
+export class MarketPairsStore {
+  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+
+  #select() {
+    return this.db.selectFrom('market_pairs as p')
+      .innerJoin('market_assets as b', 'b.symbol', 'p.base_symbol')
+      .innerJoin('market_assets as q', 'q.symbol', 'p.quote_symbol')
+      .selectAll('p').select(['b.decimals as base_decimals', 'q.decimals as quote_decimals']);
+  }
+
+  async get(base: string, quote: string): Promise<PricedPair | null> {
+    const r = await this.#select().where('p.base_symbol', '=', base).where('p.quote_symbol', '=', quote).executeTakeFirst();
+    return r ? toPair(r) : null;
+  }
+
+  async list(): Promise<PricedPair[]> {
+    return (await this.#select().orderBy('p.base_symbol').orderBy('p.quote_symbol').execute()).map(toPair);
+  }
+
+  /** Prices a pair (or reprices it). Both assets must be listed, so the pair has decimals on both sides. */
+  async put(actor: string, base: string, quote: string, t: PairTerms): Promise<PricedPair> {
+    const at = this.clock.now();
+    await this.db.transaction().execute(async (tx) => {
+      for (const symbol of [base, quote]) {
+        const listed = await tx.selectFrom('market_assets').select('symbol').where('symbol', '=', symbol).executeTakeFirst();
+        if (!listed) throw new DomainError('market.asset_not_listed', { asset: symbol });
+      }
+      const before = await tx.selectFrom('market_pairs').selectAll().where('base_symbol', '=', base).where('quote_symbol', '=', quote).forUpdate().executeTakeFirst();
+      const row = {
+        mid_rate: t.midRateText, spread_bps: t.spreadBps, fee_bps: t.feeBps, fixed_fee_quote_minor: t.fixedFeeQuoteMinor.toString(),
+        min_base_minor: t.minBaseMinor.toString(), max_base_minor: t.maxBaseMinor.toString(), updated_at: at,
+      };
+      await tx.insertInto('market_pairs').values({ base_symbol: base, quote_symbol: quote, ...row })
+        .onConflict((oc) => oc.columns(['base_symbol', 'quote_symbol']).doUpdateSet(row)).execute();
+      await recordAudit(tx, this.ids, at, {
+        actor, action: 'market.pair.put', subjectType: 'pair', subjectId: `${base}/${quote}`,
+        before: before ? { midRate: before.mid_rate, spreadBps: before.spread_bps, feeBps: before.fee_bps, fixedFeeQuoteMinor: before.fixed_fee_quote_minor, minBaseMinor: before.min_base_minor, maxBaseMinor: before.max_base_minor } : null,
+        after: auditTerms(t),
+      });
+    });
+    const p = await this.get(base, quote);
+    if (!p) throw new DomainError('market.pair_not_found');
+    return p;
+  }
+
+  /** No price for the pair any more: new quotes are refused and approvals of open orders fail at the venue. */
+  async delete(actor: string, base: string, quote: string): Promise<PricedPair> {
+    const cur = await this.get(base, quote);
+    if (!cur) throw new DomainError('market.pair_not_found');
+    const at = this.clock.now();
+    await this.db.transaction().execute(async (tx) => {
+      const gone = await tx.deleteFrom('market_pairs').where('base_symbol', '=', base).where('quote_symbol', '=', quote).returning('base_symbol').executeTakeFirst();
+      if (!gone) throw new DomainError('market.pair_not_found');
+      await recordAudit(tx, this.ids, at, { actor, action: 'market.pair.delete', subjectType: 'pair', subjectId: `${base}/${quote}`, before: auditTerms(cur.terms), after: null });
+    });
+    return cur;
+  }
+}

@@ -1,0 +1,195 @@
+import type { Selectable, Transaction } from 'kysely';
+import { DomainError } from '../domain/errors.ts';
+import type { OrderDecisions } from '../domain/orders/approve-order.ts';
+import { assertWithinOrderLimit, type Order, type OrderState } from '../domain/orders/order.ts';
+import { orderSettlementEntry } from '../domain/orders/settlement-entry.ts';
+import type { Organization } from '../domain/organizations/organization.ts';
+import type { Clock, Ids } from '../domain/ports.ts';
+import { recordAudit } from './audit-store.ts';
+import type { Db } from './db.ts';
+import { captureHold, releaseHold, takeHold } from './holds.ts';
+import { postEntry } from './ledger-store.ts';
+import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
+import type { Database } from './schema.ts';
+
+type Tx = Transaction<Database>;
+type OrderRow = Selectable<Database['orders']>;
+
+const toOrder = (r: Omit<OrderRow, 'seq'>): Order => ({
+  id: r.id, organizationId: r.organization_id, quoteId: r.quote_id, holdId: r.hold_id, state: r.state as OrderState,
+  baseSymbol: r.base_symbol, baseDecimals: r.base_decimals, amountBase: BigInt(r.amount_base_minor),
+  quoteSymbol: r.quote_symbol, quoteDecimals: r.quote_decimals, amountQuote: BigInt(r.amount_quote_minor),
+  rateQuoteMinor: BigInt(r.rate_quote_minor), proceedsQuote: r.proceeds_quote_minor === null ? null : BigInt(r.proceeds_quote_minor),
+  reason: r.reason, createdAt: r.created_at, updatedAt: r.updated_at,
+});
+
+const auditView = (o: Order) => ({
+  state: o.state, organizationId: o.organizationId, baseSymbol: o.baseSymbol, amountBaseMinor: o.amountBase.toString(),
+  quoteSymbol: o.quoteSymbol, amountQuoteMinor: o.amountQuote.toString(),
+  ...(o.proceedsQuote !== null ? { proceedsQuoteMinor: o.proceedsQuote.toString() } : {}),
+  ...(o.reason !== null ? { reason: o.reason } : {}),
+});
+
+const COLUMNS = [
+  'id', 'organization_id', 'quote_id', 'hold_id', 'state', 'base_symbol', 'base_decimals', 'amount_base_minor',
+  'quote_symbol', 'quote_decimals', 'amount_quote_minor', 'rate_quote_minor', 'proceeds_quote_minor', 'reason', 'created_at', 'updated_at',
+] as const;
+
+/**
+ * Exchange requests. Accepting a quote, checking limits, holding the base amount and writing the
+ * order are one transaction; every decision is a guarded UPDATE on the state, so it happens once.
+ */
+export class OrdersStore implements OrderDecisions {
+  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+
+  /**
+   * Accepts a quote: consumes it (only if unused, unexpired and this organization's), checks the
+   * organization's limit, holds the base amount and writes the order. Any refusal rolls the whole
+   * transaction back, so a quote refused for the balance or a limit stays usable.
+   */
+  async place(org: Pick<Organization, 'id' | 'limits'>, quoteId: string): Promise<Order> {
+    const at = this.clock.now();
+    const id = this.ids.next('ord');
+    return this.db.transaction().execute(async (tx) => {
+      const q = await tx.updateTable('quotes').set({ consumed_at: at })
+        .where('id', '=', quoteId).where('organization_id', '=', org.id)
+        .where('consumed_at', 'is', null).where('expires_at', '>', at)
+        .returningAll().executeTakeFirst();
+      if (!q) throw await this.#whyNotUsable(tx, org.id, quoteId);
+      const amountBase = BigInt(q.amount_base_minor);
+      assertWithinOrderLimit(org.limits, q.base_symbol, amountBase);
+      const holdId = await takeHold(tx, this.ids, at, { organizationId: org.id, assetSymbol: q.base_symbol, amount: amountBase, kind: 'order_hold', referenceId: id });
+      const row = await tx.insertInto('orders').values({
+        id, organization_id: org.id, quote_id: q.id, hold_id: holdId, state: 'pending_approval',
+        base_symbol: q.base_symbol, base_decimals: q.base_decimals, amount_base_minor: q.amount_base_minor,
+        quote_symbol: q.quote_symbol, quote_decimals: q.quote_decimals, amount_quote_minor: q.amount_quote_minor,
+        rate_quote_minor: q.rate_quote_minor, proceeds_quote_minor: null, reason: null, created_at: at, updated_at: at,
+      }).returning(COLUMNS).executeTakeFirstOrThrow();
+      return toOrder(row);
+    });
+  }
+
+  /** Another organization's quote is indistinguishable from none (CONTRACT §6). A used quote says so even once expired. */
+  async #whyNotUsable(tx: Tx, organizationId: string, quoteId: string): Promise<DomainError> {
+    const q = await tx.selectFrom('quotes').select(['organization_id', 'consumed_at']).where('id', '=', quoteId).executeTakeFirst();
+    if (!q || q.organization_id !== organizationId) return new DomainError('orders.quote_not_found');
+    if (q.consumed_at !== null) return new DomainError('orders.quote_already_used');
+    return new DomainError('orders.quote_expired');
+  }
+
+  async listForOrganization(organizationId: string, p: PageParams): Promise<Page<Order>> {
+    return this.#page(p, { organizationId });
+  }
+
+  /** Across organizations, for the operator; optionally one state. */
+  async list(p: PageParams, filter: { state?: OrderState }): Promise<Page<Order>> {
+    return this.#page(p, filter);
+  }
+
+  async #page(p: PageParams, f: { organizationId?: string; state?: OrderState }): Promise<Page<Order>> {
+    let q = this.db.selectFrom('orders');
+    if (f.organizationId) q = q.where('organization_id', '=', f.organizationId);
+    if (f.state) q = q.where('state', '=', f.state);
+    const [rows, count] = await Promise.all([
+      q.select(COLUMNS).orderBy('seq', 'desc').limit(p.limit).offset(offsetOf(p)).execute(),
+      q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return pageOf(rows.map(toOrder), count.n, p);
+  }
+
+  async get(id: string): Promise<Order | null> {
+    const r = await this.db.selectFrom('orders').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    return r ? toOrder(r) : null;
+  }
+
+  /** Approved orders whose settlement has not happened since `before`: a crash between approval and settlement. */
+  async stuckApproved(before: Date, limit = 50): Promise<Order[]> {
+    const rows = await this.db.selectFrom('orders').select(COLUMNS)
+      .where('state', '=', 'approved').where('updated_at', '<', before).orderBy('seq').limit(limit).execute();
+    return rows.map(toOrder);
+  }
+
+  /** Moves pending_approval → `to` once; whoever loses the race learns the state it found. */
+  async #decide(tx: Tx, orderId: string, to: OrderState, at: Date, reason: string | null): Promise<{ before: Order; after: Order }> {
+    const row = await tx.updateTable('orders').set({ state: to, updated_at: at, ...(reason !== null ? { reason } : {}) })
+      .where('id', '=', orderId).where('state', '=', 'pending_approval')
+      .returning(COLUMNS).executeTakeFirst();
+    if (!row) {
+      const cur = await tx.selectFrom('orders').select('state').where('id', '=', orderId).executeTakeFirst();
+      if (!cur) throw new DomainError('orders.not_found');
+      throw new DomainError('orders.already_decided', { state: cur.state });
+    }
+    const after = toOrder(row);
+    return { before: { ...after, state: 'pending_approval', reason: null }, after };
+  }
+
+  /**
+   * Refused while not reconciled: executing at a market whose balance disagrees with the books would
+   * compound the mismatch. The stop is read under a share lock, so a run recording a mismatch waits for
+   * a decision in flight and every decision after it sees the stop.
+   */
+  async markApproved(actor: string, orderId: string, note: string | null): Promise<Order> {
+    const at = this.clock.now();
+    return this.db.transaction().execute(async (tx) => {
+      const s = await tx.selectFrom('platform_state').select('reconciled').where('id', '=', 1).forShare().executeTakeFirst();
+      if (s && !s.reconciled) throw new DomainError('ledger.ledger_not_reconciled');
+      const { before, after } = await this.#decide(tx, orderId, 'approved', at, null);
+      await recordAudit(tx, this.ids, at, { actor, action: 'order.approve', subjectType: 'order', subjectId: orderId, before: auditView(before), after: { ...auditView(after), ...(note ? { note } : {}) } });
+      return after;
+    });
+  }
+
+  /** Rejection releases the hold in the same transaction as the decision. */
+  async reject(actor: string, orderId: string, reason: string | null): Promise<Order> {
+    const at = this.clock.now();
+    return this.db.transaction().execute(async (tx) => {
+      const { before, after } = await this.#decide(tx, orderId, 'rejected', at, reason);
+      await releaseHold(tx, this.ids, at, after.holdId, 'order_release', orderId);
+      await recordAudit(tx, this.ids, at, { actor, action: 'order.reject', subjectType: 'order', subjectId: orderId, before: auditView(before), after: auditView(after) });
+      return after;
+    });
+  }
+
+  /** approved → `to`, once; null when the order is no longer approved (someone else settled it). */
+  async #settle(tx: Tx, orderId: string, to: 'completed' | 'failed', at: Date, set: { proceeds?: bigint; reason?: string }): Promise<Order | null> {
+    const row = await tx.updateTable('orders').set({
+      state: to, updated_at: at,
+      ...(set.proceeds !== undefined ? { proceeds_quote_minor: set.proceeds.toString() } : {}),
+      ...(set.reason !== undefined ? { reason: set.reason } : {}),
+    }).where('id', '=', orderId).where('state', '=', 'approved').returning(COLUMNS).executeTakeFirst();
+    return row ? toOrder(row) : null;
+  }
+
+  async #current(orderId: string): Promise<Order> {
+    const o = await this.get(orderId);
+    if (!o) throw new DomainError('orders.not_found');
+    return o;
+  }
+
+  /** Filled at the venue: the hold is captured and the settlement entry posted, with the state, in one transaction. */
+  async complete(actor: string, orderId: string, proceeds: bigint): Promise<Order> {
+    const at = this.clock.now();
+    const done = await this.db.transaction().execute(async (tx) => {
+      const o = await this.#settle(tx, orderId, 'completed', at, { proceeds });
+      if (!o) return null;
+      await captureHold(tx, o.holdId, at);
+      await postEntry(tx, this.ids.next('je'), orderSettlementEntry(o, proceeds), at);
+      await recordAudit(tx, this.ids, at, { actor, action: 'order.complete', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: auditView(o) });
+      return o;
+    });
+    return done ?? this.#current(orderId);
+  }
+
+  /** Refused at the venue: the hold goes back to available and nothing is credited. */
+  async fail(actor: string, orderId: string, reason: string): Promise<Order> {
+    const at = this.clock.now();
+    const done = await this.db.transaction().execute(async (tx) => {
+      const o = await this.#settle(tx, orderId, 'failed', at, { reason });
+      if (!o) return null;
+      await releaseHold(tx, this.ids, at, o.holdId, 'order_release', orderId);
+      await recordAudit(tx, this.ids, at, { actor, action: 'order.fail', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: auditView(o) });
+      return o;
+    });
+    return done ?? this.#current(orderId);
+  }
+}
