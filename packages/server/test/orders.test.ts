@@ -314,6 +314,11 @@ for (const backend of backends()) {
       assert.deepEqual(fill, { filled: true, proceedsQuoteMinor: PROCEEDS });
       assert.equal(approvedB.state, 'approved');
       assert.equal(await available(h, o.key, 'USD'), 0n);
+      // the venue books a fill with its settlement: meanwhile the books and the venue still agree
+      for (const asset of ['BTC', 'USD']) {
+        const books = await platformBooks(h, asset);
+        assert.equal(-books.market, books.venue, asset);
+      }
 
       // not yet: a live approval may still be settling it
       assert.deepEqual(await recoverApproved(h.store.orders, market, h.clock), []);
@@ -322,8 +327,13 @@ for (const backend of backends()) {
       assert.deepEqual(settled.filter((x) => x.organizationId === o.orgId).map((x) => [x.id, x.state]).sort(), [[a, 'completed'], [b, 'completed']].sort());
       assert.equal(await available(h, o.key, 'USD'), 2n * Q);
       assert.equal(await held(h, o.key, 'BTC'), 0n);
-      const executions = await h.store.db.selectFrom('venue_executions').select('order_id').where('order_id', 'in', [a, b]).execute();
+      const executions = await h.store.db.selectFrom('venue_executions').select(['order_id', 'booked_at']).where('order_id', 'in', [a, b]).execute();
       assert.equal(executions.length, 2);
+      assert.ok(executions.every((e) => e.booked_at !== null));
+      for (const asset of ['BTC', 'USD']) {
+        const books = await platformBooks(h, asset);
+        assert.equal(-books.market, books.venue, asset);
+      }
       assert.deepEqual(await recoverApproved(h.store.orders, market, h.clock), []);
     });
 

@@ -1,16 +1,21 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { MarketPair } from '../domain/market/pair-terms.ts';
 import type { Clock, Execution, ExecutionRequest, Market } from '../domain/ports.ts';
 import { venueProceeds } from '../domain/quotes/pricing.ts';
 import type { Db } from '../store/db.ts';
 import type { MarketPairsStore } from '../store/market-pairs-store.ts';
+import type { Database } from '../store/schema.ts';
 
 /**
  * The sandbox market (CONTRACT §1 "market off: simulated venue"). It prices the pairs the operator
- * sets, and executes at the current price: proceeds per CONTRACT §4. It keeps its own books in
+ * sets and fills at the current price, proceeds per CONTRACT §4. It keeps its own books in
  * `venue_balances` (what the platform holds at the market per asset), which reconciliation compares
- * with the ledger: a fill moves base −a and quote +proceeds, exactly as the settlement entry moves
- * the platform's `market` accounts the other way.
+ * with minus the platform's `market` accounts.
+ *
+ * A fill is decided and recorded here (idempotent by order id), and booked into the venue's balances
+ * by `bookVenueFill` inside the order's settlement transaction, beside the ledger entry that moves the
+ * `market` accounts: the two books change together, so no reconciliation, and no crash between
+ * execution and settlement, ever sees one without the other.
  */
 export class SimulatedVenue implements Market {
   constructor(private readonly db: Db, private readonly pairs: MarketPairsStore, private readonly clock: Clock) {}
@@ -26,15 +31,17 @@ export class SimulatedVenue implements Market {
       const prior = await tx.selectFrom('venue_executions').selectAll().where('order_id', '=', r.orderId).executeTakeFirst();
       if (prior) return outcome(prior);
 
-      // Both balance rows are locked up front, in symbol order: the check below stays true until the
-      // fill is written, and two opposite fills (BTC/USD, USD/BTC) cannot deadlock.
-      const rows = await tx.selectFrom('venue_balances').select(['asset_symbol', 'amount'])
-        .where('asset_symbol', 'in', [r.baseSymbol, r.quoteSymbol]).orderBy('asset_symbol').forUpdate().execute();
-      const held = rows.find((b) => b.asset_symbol === r.baseSymbol);
+      // The base balance row is locked so that two fills cannot both count the same balance; fills
+      // not yet booked are already spoken for.
+      const row = await tx.selectFrom('venue_balances').select('amount').where('asset_symbol', '=', r.baseSymbol).forUpdate().executeTakeFirst();
+      const pending = await tx.selectFrom('venue_executions').select((eb) => eb.fn.sum<string | null>('amount_base_minor').as('s'))
+        .where('base_symbol', '=', r.baseSymbol).where('state', '=', 'filled').where('booked_at', 'is', null).executeTakeFirstOrThrow();
+      const free = BigInt(row?.amount ?? '0') - BigInt(pending.s ?? '0');
+
       let result: Execution;
       if (!p) {
         result = { filled: false, reason: `the market no longer prices ${r.baseSymbol}/${r.quoteSymbol}` };
-      } else if (BigInt(held?.amount ?? '0') < r.amountBaseMinor) {
+      } else if (free < r.amountBaseMinor) {
         // A real venue cannot sell what the platform does not hold there; neither does this one.
         result = { filled: false, reason: `the platform's ${r.baseSymbol} balance at the market is insufficient` };
       } else {
@@ -48,26 +55,34 @@ export class SimulatedVenue implements Market {
       const claimed = await tx.insertInto('venue_executions').values({
         order_id: r.orderId, base_symbol: r.baseSymbol, quote_symbol: r.quoteSymbol, amount_base_minor: r.amountBaseMinor.toString(),
         proceeds_quote_minor: result.filled ? result.proceedsQuoteMinor.toString() : null,
-        state: result.filled ? 'filled' : 'refused', reason: result.filled ? null : result.reason, created_at: at,
+        state: result.filled ? 'filled' : 'refused', reason: result.filled ? null : result.reason, created_at: at, booked_at: null,
       }).onConflict((oc) => oc.column('order_id').doNothing()).returning('order_id').executeTakeFirst();
-      if (!claimed) {
-        const first = await tx.selectFrom('venue_executions').selectAll().where('order_id', '=', r.orderId).executeTakeFirstOrThrow();
-        return outcome(first);
-      }
-      if (!result.filled) return result;
-
-      // The platform sells base it holds at the market and receives the proceeds.
-      const moves = [
-        { asset: r.baseSymbol, amount: -r.amountBaseMinor },
-        { asset: r.quoteSymbol, amount: result.proceedsQuoteMinor },
-      ].sort((x, y) => (x.asset < y.asset ? -1 : 1));
-      for (const m of moves) {
-        await tx.insertInto('venue_balances').values({ asset_symbol: m.asset, amount: m.amount.toString() })
-          .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ amount: sql`venue_balances.amount + excluded.amount` })).execute();
-      }
+      if (!claimed) return outcome(await tx.selectFrom('venue_executions').selectAll().where('order_id', '=', r.orderId).executeTakeFirstOrThrow());
       return result;
     });
   }
+}
+
+/**
+ * Books a recorded fill into the venue's balances (base −a, quote +proceeds), once, inside the caller's
+ * settlement transaction. Returns false when the venue recorded no unbooked fill for the order (a
+ * market other than this one executed it).
+ */
+export async function bookVenueFill(tx: Transaction<Database>, orderId: string, at: Date): Promise<boolean> {
+  const fill = await tx.updateTable('venue_executions').set({ booked_at: at })
+    .where('order_id', '=', orderId).where('state', '=', 'filled').where('booked_at', 'is', null)
+    .returning(['base_symbol', 'quote_symbol', 'amount_base_minor', 'proceeds_quote_minor']).executeTakeFirst();
+  if (!fill) return false;
+  // Rows in symbol order, so two opposite fills (BTC/USD and USD/BTC) cannot deadlock.
+  const moves = [
+    { asset: fill.base_symbol, amount: -BigInt(fill.amount_base_minor) },
+    { asset: fill.quote_symbol, amount: BigInt(fill.proceeds_quote_minor ?? '0') },
+  ].sort((x, y) => (x.asset < y.asset ? -1 : 1));
+  for (const m of moves) {
+    await tx.insertInto('venue_balances').values({ asset_symbol: m.asset, amount: m.amount.toString() })
+      .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ amount: sql`venue_balances.amount + excluded.amount` })).execute();
+  }
+  return true;
 }
 
 function outcome(row: { state: string; proceeds_quote_minor: string | null; reason: string | null }): Execution {

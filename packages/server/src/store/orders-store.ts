@@ -5,6 +5,7 @@ import { assertWithinOrderLimit, type Order, type OrderState } from '../domain/o
 import { orderSettlementEntry } from '../domain/orders/settlement-entry.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
+import { bookVenueFill } from '../market/simulated-venue.ts';
 import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
 import { captureHold, releaseHold, takeHold } from './holds.ts';
@@ -166,7 +167,7 @@ export class OrdersStore implements OrderDecisions {
     return o;
   }
 
-  /** Filled at the venue: the hold is captured and the settlement entry posted, with the state, in one transaction. */
+  /** Filled at the venue: the hold is captured, the settlement entry posted and the venue's books moved, with the state, in one transaction. */
   async complete(actor: string, orderId: string, proceeds: bigint): Promise<Order> {
     const at = this.clock.now();
     const done = await this.db.transaction().execute(async (tx) => {
@@ -174,6 +175,8 @@ export class OrdersStore implements OrderDecisions {
       if (!o) return null;
       await captureHold(tx, o.holdId, at);
       await postEntry(tx, this.ids.next('je'), orderSettlementEntry(o, proceeds), at);
+      // The simulated venue's side of the same fill, in the same transaction: the books and the venue move together.
+      await bookVenueFill(tx, orderId, at);
       await recordAudit(tx, this.ids, at, { actor, action: 'order.complete', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: auditView(o) });
       return o;
     });

@@ -27,7 +27,7 @@ export interface Database {
   /** migrations/002: one row per order executed (or refused) at the simulated venue. */
   venue_executions: {
     order_id: string; base_symbol: string; quote_symbol: string; amount_base_minor: Numeric;
-    proceeds_quote_minor: Numeric | null; state: string; reason: string | null; created_at: Ts;
+    proceeds_quote_minor: Numeric | null; state: string; reason: string | null; created_at: Ts; booked_at: Ts | null;
   };
   quotes: {
     id: string; organization_id: string; base_symbol: string; quote_symbol: string; base_decimals: number; quote_decimals: number;
