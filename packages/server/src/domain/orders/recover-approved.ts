@@ -15,9 +15,19 @@ export const RECOVERY_GRACE_MS = 30_000;
  * returns the outcome it already recorded for the order (or executes it now, once), and settlement
  * is guarded on the state, so this is safe beside a live approval.
  */
-export async function recoverApproved(orders: StuckOrders, market: Market, clock: Clock, graceMs = RECOVERY_GRACE_MS): Promise<Order[]> {
+export async function recoverApproved(
+  orders: StuckOrders, market: Market, clock: Clock, graceMs = RECOVERY_GRACE_MS,
+  onError: (orderId: string, err: unknown) => void = () => {},
+): Promise<Order[]> {
   const stuck = await orders.stuckApproved(new Date(clock.now().getTime() - graceMs));
   const settled: Order[] = [];
-  for (const o of stuck) settled.push(await settleApproved(orders, market, 'system:recovery', o));
+  // One order that cannot be settled now must not hold back the others.
+  for (const o of stuck) {
+    try {
+      settled.push(await settleApproved(orders, market, 'system:recovery', o));
+    } catch (err) {
+      onError(o.id, err);
+    }
+  }
   return settled;
 }

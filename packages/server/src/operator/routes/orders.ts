@@ -33,7 +33,7 @@ export const operatorOrderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox =>
     preValidation: optionalBody,
     schema: {
       tags, security: sec, params: IdParam, body: DecideOrder, response: responses(200, OperatorOrderRecord),
-      summary: 'Executes at the market and settles: completed (held base out, quote in), or failed with the hold released. Once; a second decision is 409',
+      summary: 'Executes at the market and settles: completed (held base out, quote in), or failed with the hold released. Once; a second decision is 409 orders.already_decided; 409 ledger.ledger_not_reconciled while the books and the market disagree',
     },
   }, async (req) => ok(req.id, wire(await approveOrder(store.orders, market, req.operatorActor!, req.params.id, req.body.reason ?? null))));
 
