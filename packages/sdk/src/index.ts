@@ -19,3 +19,4 @@ export type * from './operator/market.ts';
 export type * from './operator/requests.ts';
 export type * from './operator/deposits.ts';
 export type * from './operator/reconciliation.ts';
+export type { ClientStatus, ErrorCode, Permission, Scope } from '@cambio/contract';

@@ -16,8 +16,8 @@ export class OperatorReconciliation {
   }
 
   /** A person reviewed the mismatch: client operations resume. */
-  async resolve(): Promise<Reconciliation> {
-    return (await this.t.request<Reconciliation>({ method: 'POST', path: '/reconciliation/resolve', body: {} }, { resendWhenUnknown: true })).value.data;
+  async resolve(p: { note?: string } = {}): Promise<Reconciliation> {
+    return (await this.t.request<Reconciliation>({ method: 'POST', path: '/reconciliation/resolve', body: p }, { resendWhenUnknown: true })).value.data;
   }
 
   async get(): Promise<Reconciliation> {

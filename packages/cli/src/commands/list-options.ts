@@ -1,0 +1,28 @@
+import type { ListParams, Page } from '@cambio/sdk';
+import type { Command } from 'commander';
+import type { Ctx } from '../context.ts';
+import { wholeNumber } from '../context.ts';
+
+export interface ListFlags { page?: number; limit?: number; all?: boolean }
+
+/** `--page`, `--limit` (one page, as the API pages) or `--all` (every page, newest first). */
+export function withListOptions(cmd: Command): Command {
+  return cmd
+    .option('--page <n>', 'page number, from 1', wholeNumber)
+    .option('--limit <n>', 'items per page, 1 to 100 (API default 10)', wholeNumber)
+    .option('--all', 'walk every page');
+}
+
+/** Prints a list: JSON array for scripts, or a table with the page position on stderr. */
+export async function printList<T>(ctx: Ctx, flags: ListFlags, one: (p: ListParams) => Promise<Page<T>>, every: () => AsyncIterable<T>, render: (items: T[]) => string): Promise<void> {
+  if (flags.all) {
+    const items: T[] = [];
+    for await (const x of every()) items.push(x);
+    ctx.print(items, () => render(items));
+    return;
+  }
+  const p = await one({ ...(flags.page !== undefined ? { page: flags.page } : {}), ...(flags.limit !== undefined ? { limit: flags.limit } : {}) });
+  ctx.print(p.items, () => render(p.items));
+  const { page, totalPages, total } = p.pagination;
+  if (!ctx.json && totalPages > 1) ctx.note(`page ${page} of ${totalPages} (${total} in all); --page N or --all for more`);
+}

@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import type { Ctx } from '../context.ts';
+import { table } from '../output.ts';
+import { printList, withListOptions, type ListFlags } from './list-options.ts';
+
+export function register(withdraw: Command, ctx: Ctx): void {
+  withListOptions(withdraw.command('list').description('withdrawal requests, newest first'))
+    .action(async (flags: ListFlags) => {
+      const c = ctx.sdk();
+      await printList(ctx, flags, (p) => c.withdrawals.list(p), () => c.withdrawals.iterate(), (items) => table(['WITHDRAWAL', 'STATE', 'AMOUNT', 'DESTINATION', 'CREATED', 'REASON'],
+        items.map((w) => [w.id, w.state, w.money, w.destinationSummary, w.createdAt, w.reason])));
+    });
+}

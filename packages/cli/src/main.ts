@@ -1,0 +1,69 @@
+import { Command, CommanderError } from 'commander';
+import { Ctx } from './context.ts';
+import { errorText, exitCodeOf, type Io } from './output.ts';
+import * as balancesList from './commands/balances-list.ts';
+import * as clientShow from './commands/client-show.ts';
+import * as depositDeclare from './commands/deposit-declare.ts';
+import * as depositList from './commands/deposit-list.ts';
+import * as depositOpen from './commands/deposit-open.ts';
+import * as depositWallets from './commands/deposit-wallets.ts';
+import * as ledgerList from './commands/ledger-list.ts';
+import * as operatorDeposits from './commands/operator-deposits.ts';
+import * as operatorMarket from './commands/operator-market.ts';
+import * as operatorOrganizations from './commands/operator-organizations.ts';
+import * as operatorReconciliation from './commands/operator-reconciliation.ts';
+import * as operatorRequests from './commands/operator-requests.ts';
+import * as orderCreate from './commands/order-create.ts';
+import * as ordersList from './commands/orders-list.ts';
+import * as quoteCreate from './commands/quote-create.ts';
+import * as withdrawCreate from './commands/withdraw-create.ts';
+import * as withdrawDestinations from './commands/withdraw-destinations.ts';
+import * as withdrawList from './commands/withdraw-list.ts';
+import * as withdrawRegister from './commands/withdraw-register.ts';
+
+const EPILOG = `
+Settings: CAMBIO_API_KEY (or "apiKey" in ~/.config/cambio/config.json, or the file named by CAMBIO_CONFIG),
+CAMBIO_BASE_URL (default http://127.0.0.1:8080), CAMBIO_LANG (en|es), OPERATOR_TOKEN for "cambio operator".
+The key is never printed and never taken from the command line.
+
+Amounts are typed as decimals (0.5) and converted with the decimals the API reports for the asset.
+--json prints exact JSON on stdout (amounts as digit strings of minimum units); errors go to stderr.
+
+Exit codes: 0 ok, 1 usage or configuration, 2 refused by the API (4xx), 3 authentication or permission
+(401/403), 4 network, timeout or transient (408/429/502/503/504) after retries, 5 server error.`;
+
+const defaultIo: Io = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), env: process.env };
+
+/** Runs the CLI; returns the exit code instead of exiting, so it can be driven in-process too. */
+export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
+  const program = new Command('cambio');
+  program
+    .description('Cambio from the terminal: balances, quotes, exchange requests, deposits and withdrawals')
+    .version('0.1.0')
+    .option('--json', 'print JSON for scripts instead of tables')
+    .option('--base-url <url>', 'service root (default: CAMBIO_BASE_URL or http://127.0.0.1:8080)')
+    .option('--lang <code>', 'language of error messages: en or es')
+    .option('--verbose', 'report retries and lost answers on stderr')
+    .addHelpText('after', EPILOG)
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  const ctx = new Ctx(program, io);
+  for (const c of [clientShow, balancesList, ledgerList, quoteCreate, orderCreate, ordersList]) c.register(program, ctx);
+  const deposit = program.command('deposit').description('deposit wallets and declarations');
+  for (const c of [depositWallets, depositDeclare, depositOpen, depositList]) c.register(deposit, ctx);
+  const withdraw = program.command('withdraw').description('withdrawal destinations and requests');
+  for (const c of [withdrawDestinations, withdrawRegister, withdrawCreate, withdrawList]) c.register(withdraw, ctx);
+  const operator = program.command('operator').description('the operator API (needs OPERATOR_TOKEN): organizations, members, keys, approvals, market, wallets, deposits, reconciliation');
+  for (const c of [operatorOrganizations, operatorRequests, operatorMarket, operatorDeposits, operatorReconciliation]) c.register(operator, ctx);
+
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (e) {
+    // Commander has already printed its own usage errors and help.
+    if (!(e instanceof CommanderError)) io.stderr(`${errorText(e, ctx.json)}\n`);
+    return exitCodeOf(e);
+  }
+}

@@ -1,0 +1,79 @@
+import { CambioError, formatMinor, LostResponseError, type MoneyLike } from '@cambio/sdk';
+import { CommanderError } from 'commander';
+import { UsageError } from './config.ts';
+
+/** Exit codes scripts can branch on. */
+export const EXIT = {
+  ok: 0,
+  /** Wrong command line, unreadable config, no key, an amount with more decimals than the asset has. */
+  usage: 1,
+  /** The API refused the request (4xx other than 401/403): read the code. */
+  refused: 2,
+  /** 401 or 403: the key does not authenticate, lacks a scope, or the organization cannot operate. */
+  auth: 3,
+  /** Network failure, timeout, 408/429/502/503/504 after the SDK's retries, or a lost answer left unresolved. */
+  transient: 4,
+  /** 500 or another server failure. */
+  server: 5,
+} as const;
+
+export function exitCodeOf(e: unknown): number {
+  if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  if (e instanceof UsageError || e instanceof RangeError) return EXIT.usage;
+  if (e instanceof LostResponseError) return EXIT.transient;
+  if (e instanceof CambioError) {
+    if (e.status === 401 || e.status === 403) return EXIT.auth;
+    if (e.status === 0 || [408, 429, 502, 503, 504].includes(e.status)) return EXIT.transient;
+    if (e.status >= 400 && e.status < 500) return EXIT.refused;
+    return EXIT.server;
+  }
+  return EXIT.usage;
+}
+
+export interface Io {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+/** JSON for scripts: amounts stay exact digit strings. */
+export function jsonText(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x), 2);
+}
+
+/** `1.50 USD`, with the decimals the record carries. */
+export const money = (m: MoneyLike) => `${formatMinor(m.amountMinor, m.assetDecimals)} ${m.assetSymbol}`;
+
+/** Human cell text of any value. */
+export function cell(v: unknown): string {
+  if (v === null || v === undefined) return '-';
+  if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.map(cell).join(', ');
+  const m = v as Partial<MoneyLike>;
+  if (typeof m.assetSymbol === 'string' && typeof m.assetDecimals === 'number' && typeof m.amountMinor === 'bigint') return money(m as MoneyLike);
+  return jsonText(v).replace(/\s+/g, ' ');
+}
+
+/** Columns padded to their widest cell; numbers are not right-aligned on purpose (decimals differ per asset). */
+export function table(headers: string[], rows: unknown[][]): string {
+  if (rows.length === 0) return '(none)';
+  const text = [headers, ...rows.map((r) => r.map(cell))];
+  const widths = headers.map((_, i) => Math.max(...text.map((r) => (r[i] ?? '').length)));
+  return text.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
+}
+
+/** Two columns: label and value. */
+export function kv(pairs: Array<[string, unknown]>): string {
+  const w = Math.max(...pairs.map(([k]) => k.length));
+  return pairs.map(([k, v]) => `${k.padEnd(w)}  ${cell(v)}`).join('\n');
+}
+
+export function errorText(e: unknown, json: boolean): string {
+  if (e instanceof CambioError) {
+    if (json) return jsonText({ error: { status: e.status, code: e.code, message: e.message, traceId: e.traceId } });
+    return `error: ${e.code}: ${e.message}${e.traceId ? ` (traceId ${e.traceId})` : ''}`;
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return json ? jsonText({ error: { status: null, code: 'cli.usage', message, traceId: null } }) : `error: ${message}`;
+}
