@@ -1,0 +1,176 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { summarize } from './src/cpuprofile-summary.ts';
+import { createDatabase, DEFAULT_ADMIN_URL, serverFacts } from './src/databases.ts';
+import { checkPglite, checkPostgres, type InvariantReport, type OrderCounts } from './src/invariants.ts';
+import { machineFacts } from './src/machine.ts';
+import { parseOptions, USAGE, type Options } from './src/options.ts';
+import { ROOT, startCambio, type Served } from './src/processes.ts';
+import { findPgbench, helloWorld, pgbench } from './src/references.ts';
+import { printTable, recordOf, type References, type ScenarioRecord, type StoreKind } from './src/report.ts';
+import { needsPricing, ScenarioRunner, type ScenarioName } from './src/scenarios.ts';
+import { routeExists, seed, type Seeded } from './src/seed.ts';
+
+const log = (s: string) => console.log(`· ${s}`);
+const cleanups = new Set<() => Promise<void>>();
+async function cleanup() {
+  for (const c of [...cleanups].reverse()) {
+    cleanups.delete(c);
+    try { await c(); } catch (e) { console.error(`cleanup: ${(e as Error).message}`); }
+  }
+}
+
+interface Skipped { name: ScenarioName; store: StoreKind; reason: string }
+
+/** Which of the wanted scenarios this build can run (quotes and orders arrive with their capability). */
+async function runnable(url: string, seeded: Seeded, o: Options, store: StoreKind, skipped: Skipped[]): Promise<{ list: ScenarioName[]; orders: boolean }> {
+  const key = seeded.orgs[0]!.key;
+  const quotes = seeded.pricing && (await routeExists(url, 'POST', '/api/v1/quotes', key));
+  const orders = quotes && (await routeExists(url, 'POST', '/api/v1/orders', key));
+  const list: ScenarioName[] = [];
+  for (const s of o.only) {
+    const missing = !needsPricing(s) ? null
+      : !seeded.pricing ? 'PUT /operator/v1/market/pairs is not built yet'
+        : !quotes ? 'POST /api/v1/quotes is not built yet'
+          : s !== 'quotes' && !orders ? 'POST /api/v1/orders is not built yet' : null;
+    if (missing) skipped.push({ name: s, store, reason: missing });
+    else list.push(s);
+  }
+  return { list, orders };
+}
+
+/** The main thread's profile (CPU.<date>.<time>.<pid>.0.<seq>): tsx's loader thread writes one of its own. */
+function newestProfile(dir: string, since: number): string | null {
+  const files = readdirSync(dir).filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)).map((f) => join(dir, f)).filter((f) => statSync(f).mtimeMs >= since);
+  return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] ?? null;
+}
+
+async function storeRun(store: StoreKind, o: Options, refs: References, adminUrl: string, pgFigures: Map<ScenarioName, number>, skipped: Skipped[], extra: { profile?: string }): Promise<ScenarioRecord[]> {
+  const records: ScenarioRecord[] = [];
+  let start: () => Promise<Served>;
+  let check: (orders: OrderCounts | null) => Promise<InvariantReport>;
+  let database: string | undefined;
+  const profileDir = resolve(ROOT, 'bench/results');
+  const profiling = o.profile && store === 'postgres';
+  if (store === 'postgres') {
+    const db = await createDatabase(adminUrl, 'cambio_bench');
+    cleanups.add(db.drop);
+    database = db.name;
+    start = () => startCambio({ databaseUrl: db.url }, profiling ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
+    check = (n) => checkPostgres(db.url, n);
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'cambio-bench-'));
+    cleanups.add(async () => rmSync(dir, { recursive: true, force: true }));
+    start = () => startCambio({ dataDir: dir });
+    check = (n) => checkPglite(dir, n);
+  }
+  const began = Date.now();
+  let server = await start();
+  cleanups.add(server.stop);
+  log(`${store}: cambio at ${server.url}; seeding ${o.orgs} + 1 organizations through the operator API`);
+  const seeded = await seed(server.url, o.orgs);
+  const { list, orders } = await runnable(server.url, seeded, o, store, skipped);
+  const runner = new ScenarioRunner(seeded, { url: server.url, pid: server.child.pid, database, connections: o.connections, duration: o.duration, warmup: o.warmup });
+
+  for (const [i, s] of list.entries()) {
+    log(`${store}: ${s} (${o.warmup} s warm-up, ${o.duration} s measured, ${o.connections} connections)`);
+    try {
+      const out = await runner.run(s);
+      // PGlite belongs to one process: the server stops so the check can open its directory, then restarts.
+      if (store === 'pglite') { await server.stop(); cleanups.delete(server.stop); }
+      const c = runner.orders;
+      const inv = await check(orders ? { created: c.created, unanswered: c.sent - c.answered } : null);
+      const rec = recordOf(s, store, out.result, out.cpu, refs, inv, out.notes, pgFigures.get(s) ?? null);
+      records.push(rec);
+      if (store === 'postgres') pgFigures.set(s, rec.reqPerSec);
+      log(`${store}: ${s}: ${rec.reqPerSec.toFixed(0)} req/s, p50 ${rec.p50Ms} ms, p99 ${rec.p99Ms} ms, ${rec.errors} errors, ledger ${inv.ok ? 'ok' : 'BROKEN'}`);
+    } catch (e) {
+      skipped.push({ name: s, store, reason: `failed: ${(e as Error).message}` });
+      log(`${store}: ${s} failed: ${(e as Error).message}`);
+    }
+    if (store === 'pglite' && i < list.length - 1 && (server.child.exitCode !== null || server.child.signalCode !== null)) {
+      server = await start();
+      cleanups.add(server.stop);
+      runner.opts.url = server.url;
+      runner.opts.pid = server.child.pid;
+    }
+  }
+  await server.stop();
+  cleanups.delete(server.stop);
+  if (profiling) {
+    const file = newestProfile(profileDir, began);
+    extra.profile = file ? summarize(file, 30) : 'no .cpuprofile was written';
+  }
+  return records;
+}
+
+async function main() {
+  let o: Options | null;
+  try { o = parseOptions(process.argv.slice(2)); } catch (e) {
+    console.error(`${(e as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (!o) { console.log(USAGE); return; }
+  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  const adminUrl = process.env.DATABASE_URL || DEFAULT_ADMIN_URL;
+  const t0 = Date.now();
+  const machine = { ...machineFacts(), postgres: await serverFacts(adminUrl) };
+  const refs: References = { helloWorld: null, pgbench: null };
+  const notes: string[] = [];
+  const skipped: Skipped[] = [];
+  const extra: { profile?: string } = {};
+  const records: ScenarioRecord[] = [];
+  const threads = Math.min(o.pgbenchClients, availableParallelism());
+  try {
+    if (o.hello) {
+      log(`reference: Fastify hello-world (${o.warmup} s warm-up, ${o.duration} s, ${o.connections} connections)`);
+      refs.helloWorld = (await helloWorld(o)).reqPerSec;
+    }
+    if (o.pgbench) {
+      const bin = await findPgbench();
+      if (!bin) notes.push('pgbench not found (PATH, /usr/lib/postgresql/*/bin): the database references are skipped');
+      else {
+        log(`reference: pgbench -s ${o.pgbenchScale}, ${o.pgbenchClients} clients, ${threads} threads, TPC-B / -S / same-row, ${o.duration} s each`);
+        const db = await createDatabase(adminUrl, 'cambio_bench_pgbench');
+        cleanups.add(db.drop);
+        refs.pgbench = await pgbench(bin, db.url, { duration: o.duration, clients: o.pgbenchClients, threads, scale: o.pgbenchScale });
+        await db.drop();
+        cleanups.delete(db.drop);
+      }
+    }
+    const pgFigures = new Map<ScenarioName, number>();
+    records.push(...(await storeRun('postgres', o, refs, adminUrl, pgFigures, skipped, extra)));
+    await cleanup();
+    if (o.pglite) records.push(...(await storeRun('pglite', o, refs, adminUrl, pgFigures, skipped, extra)));
+  } finally {
+    await cleanup();
+  }
+
+  console.log('');
+  printTable(records, refs);
+  for (const s of skipped) console.log(`  skipped ${s.store}/${s.name}: ${s.reason}`);
+  for (const n of notes) console.log(`  note: ${n}`);
+  if (extra.profile) console.log(`\n${extra.profile}`);
+  const elapsedSec = Math.round((Date.now() - t0) / 1000);
+  console.log(`\nwhole run: ${elapsedSec} s`);
+
+  const out = resolve(ROOT, o.out);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify({
+    label: o.label || null,
+    machine,
+    settings: { durationSec: o.duration, warmupSec: o.warmup, connections: o.connections, organizations: o.orgs, pgbenchClients: o.pgbenchClients, pgbenchThreads: threads, pgbenchScale: o.pgbenchScale },
+    references: { helloWorldReqPerSec: refs.helloWorld, pgbench: refs.pgbench },
+    scenarios: records,
+    skipped,
+    notes,
+    ...(extra.profile ? { profile: extra.profile } : {}),
+    elapsedSec,
+  }, null, 2)}\n`);
+  console.log(`written to ${o.out}`);
+  const broken = records.some((r) => !r.invariants.ok);
+  process.exit(broken ? 1 : 0);
+}
+
+await main();

@@ -1,0 +1,75 @@
+import { parseArgs } from 'node:util';
+import { SCENARIOS, type ScenarioName } from './scenarios.ts';
+
+export interface Options {
+  duration: number;
+  warmup: number;
+  connections: number;
+  only: ScenarioName[];
+  pglite: boolean;
+  pgbench: boolean;
+  hello: boolean;
+  orgs: number;
+  profile: boolean;
+  label: string;
+  out: string;
+  pgbenchClients: number;
+  pgbenchScale: number;
+}
+
+export const USAGE = `npm run bench -- [options]
+
+  --duration <s>        measured seconds per scenario and per reference (default 10)
+  --warmup <s>          warm-up seconds before each measured window, not counted (default 3)
+  --connections <n>     autocannon connections (default 64)
+  --only <scenario>     run only these scenarios (repeat, or comma-separated): ${SCENARIOS.join(', ')}
+  --orgs <n>            organizations the spread scenarios rotate over (default 64)
+  --no-pglite           skip the embedded store's run
+  --no-pgbench          skip the pgbench references
+  --no-hello            skip the Fastify hello-world reference
+  --profile             run Cambio (PostgreSQL run) under node --cpu-prof and summarize the profile
+  --label <text>        recorded in the JSON (e.g. "smoke: disturbed machine")
+  --out <file>          where the JSON goes (default bench/results/latest.json)
+  --pgbench-clients <n> pgbench clients (default 16; threads = number of CPUs)
+  --pgbench-scale <n>   pgbench -i scale (default 10)
+
+DATABASE_URL names the PostgreSQL server (default ${'postgres://postgres@127.0.0.1:5432/test'}); the bench creates
+its own databases there and drops them at the end.`;
+
+function positive(name: string, v: string | undefined, def: number, min = 1): number {
+  if (v === undefined) return def;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min} (got "${v}")`);
+  return n;
+}
+
+export function parseOptions(argv: string[]): Options | null {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
+      only: { type: 'string', multiple: true }, orgs: { type: 'string' },
+      'no-pglite': { type: 'boolean' }, 'no-pgbench': { type: 'boolean' }, 'no-hello': { type: 'boolean' },
+      profile: { type: 'boolean' }, label: { type: 'string' }, out: { type: 'string' },
+      'pgbench-clients': { type: 'string' }, 'pgbench-scale': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return null;
+  const only = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  for (const s of only) if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario "${s}"; one of ${SCENARIOS.join(', ')}`);
+  return {
+    duration: positive('duration', values.duration, 10),
+    warmup: positive('warmup', values.warmup, 3, 0),
+    connections: Math.trunc(positive('connections', values.connections, 64)),
+    only: only.length ? (only as ScenarioName[]) : [...SCENARIOS],
+    orgs: Math.trunc(positive('orgs', values.orgs, 64)),
+    pglite: !values['no-pglite'],
+    pgbench: !values['no-pgbench'],
+    hello: !values['no-hello'],
+    profile: values.profile ?? false,
+    label: values.label ?? '',
+    out: values.out ?? 'bench/results/latest.json',
+    pgbenchClients: Math.trunc(positive('pgbench-clients', values['pgbench-clients'], 16)),
+    pgbenchScale: Math.trunc(positive('pgbench-scale', values['pgbench-scale'], 10)),
+  };
+}
