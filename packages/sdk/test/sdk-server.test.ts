@@ -5,7 +5,7 @@ import type { Permission, Scope } from '@cambio/contract';
 import type { ManualClock } from '../../server/src/domain/ports.ts';
 import { backends, makeHarness, OPERATOR_TOKEN, type Harness } from '../../server/test/harness.ts';
 import {
-  AuthenticationError, Cambio, CambioOperator, ClientCannotOperateError, DeclarationAlreadyOpenError, DestinationAlreadyRegisteredError,
+  AuthenticationError, Cambio, CambioError, CambioOperator, ClientCannotOperateError, DeclarationAlreadyOpenError, DestinationAlreadyRegisteredError,
   DestinationNotUsableError, LedgerNotReconciledError, Money, PermissionError, QuoteAlreadyUsedError, QuoteBelowExecutableRateError,
   QuoteExpiredError, type FetchLike, type LimitsInput,
 } from '../src/index.ts';
@@ -242,6 +242,59 @@ for (const backend of backends()) {
       const listed = [];
       for await (const x of cambio.withdrawals.iterate()) listed.push(x);
       assert.deepEqual(listed.map((x) => [x.id, x.state, x.money.amountMinor]), [[w.data.id, 'completed', 1_000_000n]]);
+    });
+
+    test('the operator client: organizations and limits, rejections, unattributed arrivals, wallets, pairs, reconciliation state, audit', async () => {
+      const org = await op.organizations.create({ name: 'Limits Co' });
+      assert.deepEqual([org.status, org.canOperate, org.limits], ['draft', false, null]);
+      const updated = await op.organizations.update(org.id, { status: 'active', limits: { BTC: { maxOrderMinor: 10n ** 30n } } });
+      assert.equal(updated.canOperate, true);
+      assert.deepEqual((await op.organizations.get(org.id)).limits, { BTC: { maxOrderMinor: 10n ** 30n } });
+
+      // A rejected order and a rejected withdrawal give their holds back.
+      const { cambio, org: o2 } = await newClient({ funding: { BTC: 10n ** 8n, USD: 50_000n } });
+      const q = await cambio.quotes.create({ baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: 10n ** 7n });
+      const order = (await cambio.orders.create({ quoteId: q.id })).data;
+      const rejected = await op.orders.reject(order.id, 'outside trading hours');
+      assert.deepEqual([rejected.state, rejected.reason, rejected.proceedsQuoteMinor], ['rejected', 'outside trading hours', null]);
+      assert.equal((await cambio.orders.list()).items[0]!.reason, 'outside trading hours');
+      const dest = (await cambio.withdrawals.registerBankDestination({ label: 'Ops', assetSymbol: 'USD', bankName: 'Banco Tres', accountKind: 'savings', accountNumber: '5555666677', holderName: 'Ops SA', holderDocument: 'J-5555666' })).data;
+      clock().advance(h.config.destinationCooldownMs + 1);
+      assert.equal((await op.destinations.list({ organizationId: o2.id })).items[0]!.usable, false);
+      assert.equal((await op.destinations.registerInMarket(dest.id)).usable, true);
+      const w = (await cambio.withdrawals.create({ destinationId: dest.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: 20_000n })).data;
+      assert.equal((await op.withdrawals.reject(w.id)).state, 'rejected');
+      assert.deepEqual(await cambio.balances.list(), [
+        { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: 10n ** 8n, heldMinor: 0n, totalMinor: 10n ** 8n },
+        { assetSymbol: 'USD', assetDecimals: 2, amountMinor: 50_000n, heldMinor: 0n, totalMinor: 50_000n },
+      ]);
+
+      // An arrival that matches no declaration waits, unattributed, until a person credits it.
+      const txid = `tx-${randomBytes(6).toString('hex')}`;
+      const stray = await op.deposits.record({ assetSymbol: 'USD', network: 'wire', amountMinor: 777n, txid });
+      assert.deepEqual([stray.state, stray.organizationId], ['unattributed', null]);
+      assert.ok((await op.deposits.list({ state: 'unattributed', limit: 100 })).items.some((d) => d.id === stray.id));
+      assert.equal((await op.deposits.attribute(stray.id, o2.id)).state, 'credited');
+      assert.equal((await op.deposits.get(stray.id)).organizationId, o2.id);
+      assert.equal((await cambio.balances.list())[1]!.amountMinor, 50_777n);
+
+      // Wallets and pairs come and go; clients see it at once.
+      await op.market.putAsset('ETH', 18);
+      await op.wallets.put('ETH', { network: 'ethereum', address: '0xabc' });
+      assert.ok((await op.wallets.list()).some((x) => x.assetSymbol === 'ETH'));
+      assert.ok((await cambio.deposits.wallets()).some((x) => x.assetSymbol === 'ETH'));
+      await op.wallets.delete('ETH');
+      assert.ok(!(await cambio.deposits.wallets()).some((x) => x.assetSymbol === 'ETH'));
+      assert.deepEqual((await op.market.assets()).find((a) => a.symbol === 'ETH'), { symbol: 'ETH', decimals: 18 });
+      const pair = await op.market.putPair('ETH', 'USD', { midRate: '3000', spreadBps: 0, feeBps: 0, fixedFeeQuoteMinor: 0n, minBaseMinor: 1n, maxBaseMinor: 10n ** 30n });
+      assert.deepEqual([pair.rateQuoteMinor, pair.maxBaseMinor], [300_000n, 10n ** 30n]);
+      assert.ok((await op.market.pairs()).some((p) => p.baseSymbol === 'ETH'));
+      await op.market.deletePair('ETH', 'USD');
+      await assert.rejects(cambio.quotes.create({ baseSymbol: 'ETH', quoteSymbol: 'USD', amountBaseMinor: 10n ** 18n }), (e: unknown) => e instanceof CambioError && e.code === 'quotes.pair_not_priced');
+
+      assert.equal((await op.reconciliation.get()).reconciled, true);
+      const audit = await op.audit.list({ subjectId: order.id });
+      assert.ok(audit.items.some((a) => a.actor === 'operator:sdk-test'), 'decisions are audited under the X-Operator name');
     });
   });
 }
