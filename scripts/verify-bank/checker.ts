@@ -197,7 +197,7 @@ const invariants: Invariant[] = [
       for (const [id, d] of ctx.decisions) {
         const s = state.get(id);
         if (d.rejected > 0 && s !== 'rejected') out.push(`${id} was rejected with 200 but is ${s}`);
-        if (d.approved > 0 && !['approved', 'completed', 'failed'].includes(s)) out.push(`${id} was approved with 200 but is ${s}`);
+        if (d.approved > 0 && !['approved', 'completed', 'failed'].includes(s ?? 'missing')) out.push(`${id} was approved with 200 but is ${s}`);
       }
       return out.slice(0, 10);
     },

@@ -6,10 +6,11 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import { DomainError } from './domain/errors.ts';
 import type { Clock, Ids, Market } from './domain/ports.ts';
 import { clientApi } from './http/client-api.ts';
 import { parseJsonBody } from './http/json-body.ts';
-import { registerErrorHandling } from './http/plugins/errors.ts';
+import { registerErrorHandling, sendError } from './http/plugins/errors.ts';
 import { createMetrics } from './http/plugins/metrics.ts';
 import { validatorCompiler } from './http/validators.ts';
 import { operatorApi } from './operator/operator-api.ts';
@@ -46,6 +47,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keepAliveTimeout: 72_000,
     trustProxy: false,
     routerOptions: { maxParamLength: 200 },
+    // A URL the router cannot decode (`/api/v1/%`) never reaches a hook or a route: answer it in the envelope too.
+    frameworkErrors: (_err, req, reply) => {
+      req.lang = pickLang(req.headers['x-lang']);
+      reply.header('x-trace-id', req.id);
+      void sendError(req, reply, 'request.bad_request');
+    },
   }) as unknown as FastifyInstance;
 
   app.setValidatorCompiler(validatorCompiler);
@@ -59,6 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     req.lang = pickLang(req.headers['x-lang']);
     reply.header('x-trace-id', req.id);
+    // PostgreSQL text cannot hold NUL: an id or query with one is malformed, not a database failure (500).
+    if (req.url.includes('%00')) throw new DomainError('request.bad_request');
   });
   registerErrorHandling(app);
   const metrics = createMetrics();

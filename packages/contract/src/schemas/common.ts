@@ -39,7 +39,7 @@ export type Pagination = Static<typeof Pagination>;
 
 /** `page` min 1 default 1; `limit` 1..100 default 10. Out of range is a 400, never clamped (CONTRACT §6). */
 export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
 });
 export type PageQuery = Static<typeof PageQuery>;

@@ -22,6 +22,8 @@ export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   return parse(text, function (this: unknown, key: string, value: unknown) {
     if (key === '__proto__') throw new PoisonedJsonError('__proto__');
+    // PostgreSQL text cannot hold NUL: a body with one is refused here, never a database failure (500).
+    if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) throw new PoisonedJsonError('NUL');
     if (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype')) {
       throw new PoisonedJsonError('constructor.prototype');
     }
