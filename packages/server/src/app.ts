@@ -9,7 +9,9 @@ import type { Config } from './config.ts';
 import { DomainError } from './domain/errors.ts';
 import type { Clock, Ids, Market } from './domain/ports.ts';
 import { clientApi } from './http/client-api.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
 import { parseJsonBody } from './http/json-body.ts';
+import { requestForLog } from './http/log-request.ts';
 import { registerErrorHandling, sendError } from './http/plugins/errors.ts';
 import { createMetrics } from './http/plugins/metrics.ts';
 import { validatorCompiler } from './http/validators.ts';
@@ -28,6 +30,8 @@ export interface AppDeps {
   redis?: Redis | undefined;
   /** pino instance; absent: silent (tests). */
   logger?: Logger | undefined;
+  /** How long a client may take to send a whole request (slow clients are cut with 408). Default 30 s. */
+  requestTimeoutMs?: number | undefined;
   /** Where orders execute; absent: the simulated venue over the store (market/index.ts marketOf). */
   market?: Market | undefined;
 }
@@ -37,16 +41,17 @@ export const BODY_LIMIT = 64 * 1024;
 /** Builds the whole service. Never listens: main.ts does, tests use inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    ...(deps.logger ? { loggerInstance: deps.logger.child({}, { serializers: { req: requestForLog } }) } : { logger: false }),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'traceId' }),
     bodyLimit: BODY_LIMIT,
-    requestTimeout: 30_000,
+    requestTimeout: deps.requestTimeoutMs ?? 30_000,
     connectionTimeout: 60_000,
     keepAliveTimeout: 72_000,
     trustProxy: false,
     routerOptions: { maxParamLength: 200 },
+    clientErrorHandler,
     // A URL the router cannot decode (`/api/v1/%`) never reaches a hook or a route: answer it in the envelope too.
     frameworkErrors: (_err, req, reply) => {
       req.lang = pickLang(req.headers['x-lang']);

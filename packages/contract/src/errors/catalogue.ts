@@ -18,6 +18,7 @@ const entries = {
   'request.body_too_large': { status: 413, en: 'The body is too large.', es: 'El cuerpo es demasiado grande.' },
   'request.unsupported_media_type': { status: 415, en: 'Send the body as application/json.', es: 'Envíe el cuerpo como application/json.' },
   'request.timeout': { status: 408, en: 'The request took too long to arrive.', es: 'La solicitud tardó demasiado en llegar.' },
+  'request.headers_too_large': { status: 431, en: 'The request headers are too large.', es: 'Los encabezados de la solicitud son demasiado grandes.' },
   'rate_limit.exceeded': { status: 429, en: 'Too many requests from this address; wait and retry.', es: 'Demasiadas solicitudes desde esta dirección; espere y reintente.' },
   'internal.unexpected': { status: 500, en: 'Something went wrong on our side. Quote the traceId to support.', es: 'Algo salió mal de nuestro lado. Indique el traceId a soporte.' },
   'service.unavailable': { status: 503, en: 'The service is temporarily unavailable; retry shortly.', es: 'El servicio no está disponible por el momento; reintente en breve.' },
