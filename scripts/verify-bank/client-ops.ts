@@ -67,7 +67,7 @@ const declare: OpKind = {
 };
 
 const destination: OpKind = {
-  name: 'destination', weight: 1, needs: ['POST /api/v1/withdrawals/destinations/bank'],
+  name: 'destination', weight: 0.5, needs: ['POST /api/v1/withdrawals/destinations/bank'],
   run: async (w, rng, org) => {
     const a = rng.pick(w.assets);
     const label = w.unique('dest');

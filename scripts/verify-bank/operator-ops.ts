@@ -16,20 +16,26 @@ function decide(kind: 'orders' | 'withdrawals'): OperatorOp {
       const l = await w.send(rng, 'operator-read', 'GET', `/operator/v1/${kind}?state=pending_approval&limit=50`, { operator: true });
       if (l.kind !== 'answered' || l.status !== 200) return;
       const items = l.body.data as Array<{ id: string }>;
-      if (items.length === 0) return;
-      const id = rng.pick(items).id;
-      const race = rng.chance(0.15);
-      const choices: Array<'approve' | 'reject'> = race ? ['approve', rng.pick(['approve', 'reject'] as const)] : [rng.chance(0.75) ? 'approve' : 'reject'];
-      const results = await Promise.all(choices.map(async (c) => {
-        const r = await w.send(rng, `${c}-${kind}`, 'POST', `/operator/v1/${kind}/${id}/${c}`, { operator: true, body: c === 'reject' ? { reason: 'verify-bank' } : {} });
-        if (r.kind === 'answered' && r.status === 200) w.history.decided(id, c === 'approve' ? 'approved' : 'rejected');
-        else if (r.kind === 'answered' && ![409, 422].includes(r.status)) w.history.violate(`${c} ${kind} ${id} answered ${r.status} ${r.body.code}`);
-        return r;
-      }));
-      const wins = results.filter((r) => r.kind === 'answered' && r.status === 200).length;
-      if (wins > 1) w.history.violate(`${kind} ${id}: ${wins} decisions answered 200`);
+      // A desk works through a few of the queue at a time, in no particular order.
+      for (let n = Math.min(items.length, rng.int(1, 4)); n > 0; n--) {
+        const id = items.splice(rng.int(0, items.length - 1), 1)[0]!.id;
+        await decideOne(w, rng, kind, id);
+      }
     },
   };
+}
+
+async function decideOne(w: World, rng: Rng, kind: 'orders' | 'withdrawals', id: string): Promise<void> {
+  const race = rng.chance(0.15);
+  const choices: Array<'approve' | 'reject'> = race ? ['approve', rng.pick(['approve', 'reject'] as const)] : [rng.chance(0.75) ? 'approve' : 'reject'];
+  const results = await Promise.all(choices.map(async (c) => {
+    const r = await w.send(rng, `${c}-${kind}`, 'POST', `/operator/v1/${kind}/${id}/${c}`, { operator: true, body: c === 'reject' ? { reason: 'verify-bank' } : {} });
+    if (r.kind === 'answered' && r.status === 200) w.history.decided(id, c === 'approve' ? 'approved' : 'rejected');
+    else if (r.kind === 'answered' && ![409, 422].includes(r.status)) w.history.violate(`${c} ${kind} ${id} answered ${r.status} ${r.body.code}`);
+    return r;
+  }));
+  const wins = results.filter((r) => r.kind === 'answered' && r.status === 200).length;
+  if (wins > 1) w.history.violate(`${kind} ${id}: ${wins} decisions answered 200`);
 }
 
 const arrival: OperatorOp = {

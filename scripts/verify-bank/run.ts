@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { checkOnce, stuck, INVARIANT_NAMES } from './checker.ts';
@@ -27,6 +28,10 @@ export function replayCommand(o: Options): string {
 
 /** The whole run: database, processes, seed, workload with faults and periodic checks, recovery, final check. */
 export async function runBank(o: Options, print: (line: string) => void): Promise<Result> {
+  if (o.redisUrl && !(await reachable(o.redisUrl))) {
+    print(`Redis at ${o.redisUrl} does not answer: the instances run without shared rate limits (limit off)`);
+    o = { ...o, redisUrl: null };
+  }
   const rng = new Rng(o.seed);
   const history = new History();
   const db = await createDatabase(o.adminUrl);
@@ -104,7 +109,7 @@ export async function runBank(o: Options, print: (line: string) => void): Promis
         c.problems.forEach(report);
       }
     };
-    const operators = Math.max(1, Math.round(o.clients / 8));
+    const operators = Math.max(2, Math.round(o.clients / 4));
     await Promise.all([
       ...Array.from({ length: o.clients }, (_, i) => clientLoop(i)),
       ...Array.from({ length: operators }, (_, i) => operatorLoop(i)),
@@ -142,6 +147,17 @@ export async function runBank(o: Options, print: (line: string) => void): Promis
     if (!o.keepDb) await db.drop().catch((e: unknown) => print(`could not drop ${db.name}: ${String(e)}`));
     else print(`database kept: ${db.url}`);
   }
+}
+
+function reachable(url: string): Promise<boolean> {
+  const u = new URL(url);
+  return new Promise((resolve) => {
+    const s = connect(Number(u.port || 6379), u.hostname);
+    const done = (ok: boolean) => { s.destroy(); resolve(ok); };
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+    s.setTimeout(1000, () => done(false));
+  });
 }
 
 /** Informational only (no assertion on time): 401 latency for an unknown prefix versus a wrong secret. */
