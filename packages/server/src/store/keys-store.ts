@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
@@ -17,28 +18,45 @@ export interface KeyForAuth {
   memberId: string;
   role: string[];
   organization: Organization;
+  /** Whether the platform's books agree with the market, read in the same query (one round trip per request). */
+  reconciled: boolean;
 }
 
 export interface IssuedKey { id: string; prefix: string; scopes: string[]; organizationId: string; memberId: string; expiresAt: Date | null; allowedIps: string[] | null; createdAt: Date }
 
+function authQuery(db: Db) {
+  return db.selectFrom('api_keys as k')
+    .innerJoin('members as m', 'm.id', 'k.member_id')
+    .innerJoin('organizations as o', 'o.id', 'k.organization_id')
+    .select([
+      'k.id', 'k.secret_hash', 'k.scopes', 'k.expires_at', 'k.allowed_ips', 'k.revoked_at', 'k.member_id',
+      'm.permissions', 'o.id as org_id', 'o.name as org_name', 'o.status as org_status', 'o.limits as org_limits',
+      'o.created_at as org_created_at', 'o.updated_at as org_updated_at',
+      sql<boolean>`coalesce((select reconciled from platform_state where id = 1), true)`.as('reconciled'),
+    ])
+    .where('k.prefix', '=', '')
+    .compile();
+}
+type AuthQuery = ReturnType<typeof authQuery>;
+
 export class KeysStore {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+  // Compiled once: it runs on every request, and building a query in Kysely costs more CPU than running it.
+  readonly #auth: AuthQuery;
+
+  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {
+    this.#auth = authQuery(db);
+    if (this.#auth.parameters.length !== 1) throw new Error('the auth query must take the prefix as its only parameter');
+  }
 
   async findForAuth(prefix: string): Promise<KeyForAuth | null> {
-    const r = await this.db.selectFrom('api_keys as k')
-      .innerJoin('members as m', 'm.id', 'k.member_id')
-      .innerJoin('organizations as o', 'o.id', 'k.organization_id')
-      .select([
-        'k.id', 'k.secret_hash', 'k.scopes', 'k.expires_at', 'k.allowed_ips', 'k.revoked_at', 'k.member_id',
-        'm.permissions', 'o.id as org_id', 'o.name as org_name', 'o.status as org_status', 'o.limits as org_limits',
-        'o.created_at as org_created_at', 'o.updated_at as org_updated_at',
-      ])
-      .where('k.prefix', '=', prefix).executeTakeFirst();
+    const query: AuthQuery = { ...this.#auth, parameters: [prefix] };
+    const [r] = (await this.db.executeQuery(query)).rows;
     if (!r) return null;
     return {
       id: r.id, secretHash: r.secret_hash, scopes: r.scopes, expiresAt: r.expires_at, allowedIps: r.allowed_ips,
       revokedAt: r.revoked_at, memberId: r.member_id, role: r.permissions,
       organization: toOrganization({ id: r.org_id, name: r.org_name, status: r.org_status, limits: r.org_limits, created_at: r.org_created_at, updated_at: r.org_updated_at }),
+      reconciled: r.reconciled,
     };
   }
 

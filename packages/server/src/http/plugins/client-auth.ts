@@ -42,6 +42,6 @@ export function clientAuth(deps: { store: Store; config: Config; clock: Clock; s
       if (!any.some((s) => permissions.includes(s))) throw new DomainError('auth.scope_missing', { scope: any.join(' or ') });
     }
     if (rc.operate && !canOperate(row.organization)) throw new DomainError('clients.client_cannot_operate');
-    if (rc.movesMoney && !(await store.platform.isReconciled())) throw new DomainError('ledger.ledger_not_reconciled');
+    if (rc.movesMoney && !row.reconciled) throw new DomainError('ledger.ledger_not_reconciled');
   };
 }
