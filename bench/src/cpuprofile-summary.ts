@@ -33,12 +33,23 @@ const shortUrl = (url: string) => {
   return url.replace(/^file:\/\//, '');
 };
 
-/** Self time per function and per area, busy time only (idle excluded), as a text table. */
-export function summarize(file: string, top = 25): string {
+/**
+ * Self time per function and per area, busy time only (idle excluded), as a text table. `window`
+ * (milliseconds from the start of the profile) keeps only the samples of the measured windows, so
+ * start-up (module loading, compiling schemas) and seeding do not dilute the picture.
+ */
+export function summarize(file: string, top = 25, window?: { fromMs: number; toMs: number }): string {
   const p = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const selfUs = new Map<number, number>();
-  for (let i = 0; i < p.samples.length; i++) selfUs.set(p.samples[i]!, (selfUs.get(p.samples[i]!) ?? 0) + (p.timeDeltas[i] ?? 0));
+  let t = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    t += p.timeDeltas[i] ?? 0;
+    if (window && (t < window.fromMs * 1000 || t > window.toMs * 1000)) continue;
+    selfUs.set(p.samples[i]!, (selfUs.get(p.samples[i]!) ?? 0) + (p.timeDeltas[i] ?? 0));
+  }
 
   const fns = new Map<string, { us: number; area: string }>();
   const areas = new Map<string, number>();
@@ -50,8 +61,11 @@ export function summarize(file: string, top = 25): string {
     total += us;
     const { functionName, url, lineNumber } = n.callFrame;
     if (functionName === '(idle)') { idle += us; continue; }
-    const area = areaOf(url, functionName);
-    const key = `${functionName || '(anonymous)'}  ${url ? `${shortUrl(url)}:${lineNumber + 1}` : ''}`.trim();
+    // A native frame (a syscall, a hash) is charged to the JavaScript that called it, so `writev` says whose.
+    const caller = !url && !SPECIAL.has(functionName) ? byId.get(parent.get(id) ?? -1)?.callFrame : undefined;
+    const area = caller?.url ? `${areaOf(caller.url, caller.functionName)} (native)` : areaOf(url, functionName);
+    const where = url ? `${shortUrl(url)}:${lineNumber + 1}` : caller?.url ? `(native, called by ${caller.functionName || '(anonymous)'} ${shortUrl(caller.url)}:${caller.lineNumber + 1})` : '';
+    const key = `${functionName || '(anonymous)'}  ${where}`.trim();
     const f = fns.get(key) ?? { us: 0, area };
     f.us += us;
     fns.set(key, f);
@@ -60,7 +74,7 @@ export function summarize(file: string, top = 25): string {
   const busy = total - idle;
   const pct = (us: number) => `${((100 * us) / Math.max(1, busy)).toFixed(1).padStart(5)}%`;
   const lines = [
-    `profile ${file}`,
+    `profile ${file}${window ? ` (samples from ${(window.fromMs / 1000).toFixed(1)} s to ${(window.toMs / 1000).toFixed(1)} s after start only)` : ''}`,
     `sampled ${(total / 1e6).toFixed(1)} s, idle ${(idle / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s (percentages of busy time)`,
     '',
     'self time by area:',
@@ -72,12 +86,13 @@ export function summarize(file: string, top = 25): string {
   return lines.join('\n');
 }
 
-// `node --import tsx bench/src/cpuprofile-summary.ts <file.cpuprofile> [top]`
+// `node --import tsx bench/src/cpuprofile-summary.ts <file.cpuprofile> [top] [fromSeconds toSeconds]`
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const file = process.argv[2];
   if (!file) {
-    console.error('usage: node --import tsx bench/src/cpuprofile-summary.ts <file.cpuprofile> [top]');
+    console.error('usage: node --import tsx bench/src/cpuprofile-summary.ts <file.cpuprofile> [top] [fromSeconds toSeconds]');
     process.exit(2);
   }
-  console.log(summarize(file, Number(process.argv[3] ?? 25)));
+  const [from, to] = [process.argv[4], process.argv[5]];
+  console.log(summarize(file, Number(process.argv[3] ?? 25), from && to ? { fromMs: Number(from) * 1000, toMs: Number(to) * 1000 } : undefined));
 }

@@ -11,6 +11,7 @@ export interface Options {
   hello: boolean;
   orgs: number;
   profile: boolean;
+  experimentPrepared: boolean;
   label: string;
   out: string;
   pgbenchClients: number;
@@ -28,6 +29,8 @@ export const USAGE = `npm run bench -- [options]
   --no-pgbench          skip the pgbench references
   --no-hello            skip the Fastify hello-world reference
   --profile             run Cambio (PostgreSQL run) under node --cpu-prof and summarize the profile
+  --experiment-prepared what-if: Cambio's PostgreSQL queries as named prepared statements (a preload
+                        rewrites pg's query calls); labelled as an experiment in the JSON
   --label <text>        recorded in the JSON (e.g. "smoke: disturbed machine")
   --out <file>          where the JSON goes (default bench/results/latest.json)
   --pgbench-clients <n> pgbench clients (default 16; threads = number of CPUs)
@@ -50,7 +53,7 @@ export function parseOptions(argv: string[]): Options | null {
       duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
       only: { type: 'string', multiple: true }, orgs: { type: 'string' },
       'no-pglite': { type: 'boolean' }, 'no-pgbench': { type: 'boolean' }, 'no-hello': { type: 'boolean' },
-      profile: { type: 'boolean' }, label: { type: 'string' }, out: { type: 'string' },
+      profile: { type: 'boolean' }, 'experiment-prepared': { type: 'boolean' }, label: { type: 'string' }, out: { type: 'string' },
       'pgbench-clients': { type: 'string' }, 'pgbench-scale': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
@@ -67,6 +70,7 @@ export function parseOptions(argv: string[]): Options | null {
     pgbench: !values['no-pgbench'],
     hello: !values['no-hello'],
     profile: values.profile ?? false,
+    experimentPrepared: values['experiment-prepared'] ?? false,
     label: values.label ?? '',
     out: values.out ?? 'bench/results/latest.json',
     pgbenchClients: Math.trunc(positive('pgbench-clients', values['pgbench-clients'], 16)),

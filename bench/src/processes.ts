@@ -47,7 +47,7 @@ export const OPERATOR_TOKEN = 'bench-operator-token-0123456789abcdef';
 const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 
 /** Cambio itself, exactly as `npm start` runs it, on the store the env names. */
-export function startCambio(store: { databaseUrl: string } | { dataDir: string }, extraNodeArgs: string[] = []): Promise<Served> {
+export function startCambio(store: { databaseUrl: string } | { dataDir: string }, extra: { nodeArgs?: string[]; preload?: string[] } = {}): Promise<Served> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0', HOST: '127.0.0.1',
@@ -58,7 +58,8 @@ export function startCambio(store: { databaseUrl: string } | { dataDir: string }
     // Quotes made before the measured window must still be valid when accepted.
     CAMBIO_QUOTE_TTL_MS: '3600000',
   };
-  return startServer([...extraNodeArgs, '--import', 'tsx', 'packages/server/src/main.ts'], env, 'cambio');
+  const preload = (extra.preload ?? []).flatMap((m) => ['--import', m]);
+  return startServer([...(extra.nodeArgs ?? []), '--import', 'tsx', ...preload, 'packages/server/src/main.ts'], env, 'cambio');
 }
 
 /** The reference: a hello-world Fastify server on the same Node. */

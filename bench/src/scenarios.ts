@@ -18,7 +18,7 @@ export const DESCRIPTIONS: Record<ScenarioName, string> = {
 export const needsPricing = (s: ScenarioName) => s !== 'balances';
 
 export interface RunOpts { url: string; connections: number; duration: number; warmup: number; /** Cambio's pid and its PostgreSQL database, for their CPU time. */ pid?: number | undefined; database?: string | undefined }
-export interface ScenarioOutcome { result: LoadResult; cpu: CpuPerRequest | null; notes: string[] }
+export interface ScenarioOutcome { result: LoadResult; cpu: CpuPerRequest | null; notes: string[]; /** The measured window (epoch ms). */ window: { start: number; end: number } }
 
 /** One store's run: the pools carry quotes from one scenario to the next (quotes feed orders-spread). */
 export class ScenarioRunner {
@@ -57,14 +57,16 @@ export class ScenarioRunner {
   }
 
   /** The measured window, with the CPU each process group spent in it. */
-  async #window(spec: LoadSpec): Promise<{ result: LoadResult; cpu: CpuPerRequest | null }> {
+  async #window(spec: LoadSpec): Promise<{ result: LoadResult; cpu: CpuPerRequest | null; window: { start: number; end: number } }> {
     const a = cpuSnapshot(this.opts.pid, this.opts.database);
+    const start = Date.now();
     const result = await runLoad(spec);
-    return { result, cpu: cpuPerRequest(a, cpuSnapshot(this.opts.pid, this.opts.database), result.ok) };
+    const window = { start, end: Date.now() };
+    return { result, cpu: cpuPerRequest(a, cpuSnapshot(this.opts.pid, this.opts.database), result.ok), window };
   }
 
   /** Warm-up (not measured, same shape), then the measured window. */
-  async #measure(next: () => Shot | null): Promise<{ result: LoadResult; cpu: CpuPerRequest | null }> {
+  async #measure(next: () => Shot | null): Promise<Omit<ScenarioOutcome, 'notes'>> {
     const base = { url: this.opts.url, connections: this.opts.connections, onBody: this.#onBody };
     if (this.opts.warmup > 0) await runLoad({ ...base, duration: this.opts.warmup, next });
     return this.#window({ ...base, duration: this.opts.duration, next });
@@ -72,7 +74,7 @@ export class ScenarioRunner {
 
   /**
    * Orders draw from a pool. Enough for the warm-up is made first (quoting is faster than ordering); the
-   * warm-up's order rate then sizes the top-up for the measured window, with room to spare.
+   * warm-up's order rate then sizes the top-up for the measured window, twice over.
    */
   async #orders(pool: QuotePool, uncounted: () => Shot | null, orderShare: number): Promise<ScenarioOutcome> {
     const notes: string[] = [];
@@ -81,12 +83,12 @@ export class ScenarioRunner {
     if (warmup > 0 && pool.size < connections * 4) await pool.fillFor(url, connections, Math.max(1, warmup * orderShare));
     const warm = warmup > 0 ? await runLoad({ url, connections, duration: warmup, next, onBody: this.#onBody }) : emptyResult();
     const rate = warm.durationSec > 0 && warm.byKind.order ? warm.byKind.order.ok / warm.durationSec : 2000 * orderShare;
-    const want = Math.ceil(rate * duration * 1.5) + connections * 4;
+    const want = Math.ceil(rate * duration * 2) + connections * 4;
     if (pool.size < want) await pool.fill(url, connections, want - pool.size);
-    const { result, cpu } = await this.#window({ url, connections, duration, next, onBody: this.#onBody });
+    const { result, cpu, window } = await this.#window({ url, connections, duration, next, onBody: this.#onBody });
     if (result.exhausted) notes.push(`quote pool used up after ${result.durationSec.toFixed(1)} s: measured over that window`);
     notes.push(`${pool.size} pooled quotes left unaccepted`);
-    return { result, cpu, notes };
+    return { result, cpu, notes, window };
   }
 
   async run(name: ScenarioName): Promise<ScenarioOutcome> {
