@@ -4,6 +4,7 @@ import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { preparingClient } from './prepared-client.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -15,7 +16,10 @@ pg.types.setTypeParser(20, (v: string) => v);
 
 export async function openDatabase(opts: { databaseUrl?: string | undefined; dataDir: string; poolSize?: number }): Promise<OpenedDb> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 16 });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 16, Client: preparingClient() });
+    // An idle connection the server terminates (restart, failover) must not take the process down;
+    // the pool drops it and the next query opens a new one.
+    pool.on('error', (e) => { console.error(`postgres: idle connection lost: ${e.message}`); });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db);
     return { db, kind: 'postgres', close: () => db.destroy() };

@@ -1,40 +1,53 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
-import { assertBalanced, isOrgAccount, netChanges, type Entry } from '../domain/ledger/entry.ts';
+import { assertBalanced, isOrgAccount, netChanges, type Entry, type Posting } from '../domain/ledger/entry.ts';
 import type { Database } from './schema.ts';
 
 type Tx = Transaction<Database>;
 
 /**
- * Writes one balanced entry inside the caller's transaction: the journal row, its postings, and the
- * balances. The CHECK constraint on accounts is the last guard: an organization account that would go
- * below zero aborts the whole transaction, which is reported as insufficient balance.
+ * Writes one balanced entry inside the caller's transaction, in one statement (one round trip): the
+ * balance changes, the journal row and its postings.
+ *
+ * The balance changes are a chain of data-modifying CTEs, each reading the one before, so rows are
+ * locked one after the other in `netChanges`' order (the same order in every transaction: no
+ * deadlock between two entries). An organization account that goes down is a guarded UPDATE: when it
+ * cannot back the change it returns no row, every later link and the journal row see nothing, and
+ * the entry is refused as insufficient balance (the caller's transaction rolls back). The CHECK
+ * constraint on accounts is the last guard. Everything else is an upsert.
  */
 export async function postEntry(tx: Tx, entryId: string, entry: Entry, at: Date): Promise<void> {
   assertBalanced(entry);
   const changes = netChanges(entry).filter((c) => c.amount !== 0n);
-  // Org accounts that go down are checked by the UPDATE's guard, so a refusal is a clean domain error.
-  for (const c of changes) {
-    if (isOrgAccount(c.kind) && c.amount < 0n) {
-      const r = await tx.updateTable('accounts')
-        .set({ balance: sql`balance + ${c.amount.toString()}::numeric` })
-        .where('owner_id', '=', c.ownerId).where('asset_symbol', '=', c.assetSymbol).where('kind', '=', c.kind)
-        .where(sql<boolean>`balance + ${c.amount.toString()}::numeric >= 0`)
-        .executeTakeFirst();
-      if (r.numUpdatedRows === 0n) throw new DomainError('ledger.insufficient_balance');
-    } else {
-      await tx.insertInto('accounts')
-        .values({ owner_id: c.ownerId, asset_symbol: c.assetSymbol, kind: c.kind, balance: c.amount.toString() })
-        .onConflict((oc) => oc.columns(['owner_id', 'asset_symbol', 'kind']).doUpdateSet({ balance: sql`accounts.balance + excluded.balance` }))
-        .execute();
-    }
+  const links = changes.map((c, i) => sql`${sql.raw(`c${i}`)} as (${changeSql(c, i === 0 ? null : `c${i - 1}`)})`);
+  const last = changes.length > 0 ? sql.raw(` from c${changes.length - 1}`) : sql``;
+  const ts = sql`${at.toISOString()}::timestamptz`;
+  const postings = sql.join(entry.postings.map((p) =>
+    sql`(${p.ownerId}::text, ${p.assetSymbol}::text, ${p.kind}::text, ${p.amount.toString()}::numeric)`));
+  const r = await sql<{ written: string }>`
+    with ${sql.join([...links,
+      sql`je as (insert into journal_entries (id, kind, organization_id, reference_id, memo, created_at)
+        select ${entryId}::text, ${entry.kind}::text, ${entry.organizationId}::text, ${entry.referenceId}::text, ${entry.memo}::text, ${ts}${last}
+        returning id)`,
+      sql`p as (insert into postings (entry_id, owner_id, asset_symbol, account_kind, amount, created_at)
+        select je.id, v.o, v.a, v.k, v.amt, ${ts} from je cross join (values ${postings}) as v(o, a, k, amt)
+        returning 1)`,
+    ])}
+    select (select count(*) from je) as written, (select count(*) from p) as postings`.execute(tx);
+  if (String(r.rows[0]?.written) !== '1') throw new DomainError('ledger.insufficient_balance');
+}
+
+/** One link of the chain: runs only if the previous link produced its row. */
+function changeSql(c: Posting, prev: string | null): RawBuilder<unknown> {
+  const amount = sql`${c.amount.toString()}::numeric`;
+  const from = prev === null ? sql`` : sql.raw(` from ${prev}`);
+  if (isOrgAccount(c.kind) && c.amount < 0n) {
+    return sql`update accounts set balance = balance + ${amount}${from}
+      where owner_id = ${c.ownerId}::text and asset_symbol = ${c.assetSymbol}::text and kind = ${c.kind}::text and balance + ${amount} >= 0
+      returning 1 as ok`;
   }
-  await tx.insertInto('journal_entries').values({
-    id: entryId, kind: entry.kind, organization_id: entry.organizationId,
-    reference_id: entry.referenceId, memo: entry.memo, created_at: at,
-  }).execute();
-  await tx.insertInto('postings').values(entry.postings.map((p) => ({
-    entry_id: entryId, owner_id: p.ownerId, asset_symbol: p.assetSymbol, account_kind: p.kind,
-    amount: p.amount.toString(), created_at: at,
-  }))).execute();
+  return sql`insert into accounts (owner_id, asset_symbol, kind, balance)
+    select ${c.ownerId}::text, ${c.assetSymbol}::text, ${c.kind}::text, ${amount}${from}
+    on conflict (owner_id, asset_symbol, kind) do update set balance = accounts.balance + excluded.balance
+    returning 1 as ok`;
 }
