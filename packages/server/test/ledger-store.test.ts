@@ -37,7 +37,7 @@ for (const backend of backends()) {
     test('hold, release and capture move available and held exactly, once', async () => {
       const o = await seedOrg(h, { balances: { USD: 1000n } });
       const ids = h.store.ids;
-      const hold = await tx((t) => takeHold(t, ids, new Date(), { organizationId: o.orgId, assetSymbol: 'USD', amount: 300n, kind: 'order_hold', referenceId: 'ref1' }));
+      const hold = await tx((t) => takeHold(t, ids, new Date(), { organizationId: o.orgId, assetSymbol: 'USD', amount: 300n, kind: 'order_hold', referenceId: 'ref1' }, async (id) => id));
       assert.equal(await balance(o.orgId, 'available'), 700n);
       assert.equal(await balance(o.orgId, 'held'), 300n);
       await tx((t) => releaseHold(t, ids, new Date(), hold, 'order_release', 'ref1'));
@@ -45,7 +45,7 @@ for (const backend of backends()) {
       assert.equal(await balance(o.orgId, 'held'), 0n);
       await assert.rejects(tx((t) => releaseHold(t, ids, new Date(), hold, 'order_release', 'ref1')));
       assert.equal(await balance(o.orgId, 'available'), 1000n);
-      const hold2 = await tx((t) => takeHold(t, ids, new Date(), { organizationId: o.orgId, assetSymbol: 'USD', amount: 1000n, kind: 'withdrawal_hold', referenceId: 'ref2' }));
+      const hold2 = await tx((t) => takeHold(t, ids, new Date(), { organizationId: o.orgId, assetSymbol: 'USD', amount: 1000n, kind: 'withdrawal_hold', referenceId: 'ref2' }, async (id) => id));
       await tx(async (t) => {
         const hr = await captureHold(t, hold2, new Date());
         await postEntry(t, ids.next('je'), { kind: 'withdrawal_settlement', organizationId: o.orgId, referenceId: 'ref2', memo: null, postings: [
@@ -74,7 +74,7 @@ for (const backend of backends()) {
     test('20 parallel holds against a balance that backs exactly 5: 5 succeed, available 0, never negative', async () => {
       const o = await seedOrg(h, { balances: { USD: 500n } });
       const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) =>
-        tx((t) => takeHold(t, h.store.ids, new Date(), { organizationId: o.orgId, assetSymbol: 'USD', amount: 100n, kind: 'order_hold', referenceId: `c${i}` }))));
+        tx((t) => takeHold(t, h.store.ids, new Date(), { organizationId: o.orgId, assetSymbol: 'USD', amount: 100n, kind: 'order_hold', referenceId: `c${i}` }, async (id) => id))));
       const ok = results.filter((r) => r.status === 'fulfilled').length;
       const refused = results.filter((r) => r.status === 'rejected' && r.reason instanceof DomainError && r.reason.code === 'ledger.insufficient_balance').length;
       assert.equal(ok, 5);

@@ -10,18 +10,22 @@ export interface HoldRow { id: string; organizationId: string; assetSymbol: stri
 
 /**
  * Takes a hold inside the caller's transaction (the one that writes the request): available → held.
+ * The hold row and the request (`writeRequest`) are written first and the balance moves last, so the
+ * organization's balance row stays locked only from that statement to COMMIT: a hot balance serves
+ * one request per round trip instead of one per transaction.
  * Throws ledger.insufficient_balance when the available balance cannot back it.
  */
-export async function takeHold(tx: Tx, ids: Ids, at: Date, r: {
+export async function takeHold<T>(tx: Tx, ids: Ids, at: Date, r: {
   organizationId: string; assetSymbol: string; amount: bigint; kind: 'order_hold' | 'withdrawal_hold'; referenceId: string;
-}): Promise<string> {
+}, writeRequest: (holdId: string) => Promise<T>): Promise<T> {
   const holdId = ids.next('hld');
-  await postEntry(tx, ids.next('je'), holdEntry(r.kind, r), at);
   await tx.insertInto('holds').values({
     id: holdId, organization_id: r.organizationId, asset_symbol: r.assetSymbol, amount: r.amount.toString(),
     state: 'active', created_at: at, updated_at: at,
   }).execute();
-  return holdId;
+  const written = await writeRequest(holdId);
+  await postEntry(tx, ids.next('je'), holdEntry(r.kind, r), at);
+  return written;
 }
 
 /** Marks an active hold captured or released exactly once; a second call finds no active hold. */

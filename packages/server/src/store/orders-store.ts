@@ -59,13 +59,13 @@ export class OrdersStore implements OrderDecisions {
       if (!q) throw await this.#whyNotUsable(tx, org.id, quoteId);
       const amountBase = BigInt(q.amount_base_minor);
       assertWithinOrderLimit(org.limits, q.base_symbol, amountBase);
-      const holdId = await takeHold(tx, this.ids, at, { organizationId: org.id, assetSymbol: q.base_symbol, amount: amountBase, kind: 'order_hold', referenceId: id });
-      const row = await tx.insertInto('orders').values({
-        id, organization_id: org.id, quote_id: q.id, hold_id: holdId, state: 'pending_approval',
-        base_symbol: q.base_symbol, base_decimals: q.base_decimals, amount_base_minor: q.amount_base_minor,
-        quote_symbol: q.quote_symbol, quote_decimals: q.quote_decimals, amount_quote_minor: q.amount_quote_minor,
-        rate_quote_minor: q.rate_quote_minor, proceeds_quote_minor: null, reason: null, created_at: at, updated_at: at,
-      }).returning(COLUMNS).executeTakeFirstOrThrow();
+      const row = await takeHold(tx, this.ids, at, { organizationId: org.id, assetSymbol: q.base_symbol, amount: amountBase, kind: 'order_hold', referenceId: id },
+        (holdId) => tx.insertInto('orders').values({
+          id, organization_id: org.id, quote_id: q.id, hold_id: holdId, state: 'pending_approval',
+          base_symbol: q.base_symbol, base_decimals: q.base_decimals, amount_base_minor: q.amount_base_minor,
+          quote_symbol: q.quote_symbol, quote_decimals: q.quote_decimals, amount_quote_minor: q.amount_quote_minor,
+          rate_quote_minor: q.rate_quote_minor, proceeds_quote_minor: null, reason: null, created_at: at, updated_at: at,
+        }).returning(COLUMNS).executeTakeFirstOrThrow());
       return toOrder(row);
     });
   }

@@ -60,12 +60,12 @@ export class WithdrawalsStore {
         marketDecimals: m?.decimals ?? null, limits: org.limits, now: at,
         destination: d ? { organizationId: d.organization_id, assetSymbol: d.asset_symbol, cooldownUntil: d.cooldown_until, registeredInMarketAt: d.registered_in_market_at } : null,
       });
-      const holdId = await takeHold(tx, this.ids, at, { organizationId: org.id, assetSymbol: r.assetSymbol, amount: r.amount, kind: 'withdrawal_hold', referenceId: id });
-      const row = await tx.insertInto('withdrawals').values({
-        id, organization_id: org.id, destination_id: r.destinationId, hold_id: holdId, state: 'pending_approval',
-        asset_symbol: r.assetSymbol, asset_decimals: r.assetDecimals, amount_minor: r.amount.toString(), reason: null,
-        created_at: at, updated_at: at,
-      }).returningAll().executeTakeFirstOrThrow();
+      const row = await takeHold(tx, this.ids, at, { organizationId: org.id, assetSymbol: r.assetSymbol, amount: r.amount, kind: 'withdrawal_hold', referenceId: id },
+        (holdId) => tx.insertInto('withdrawals').values({
+          id, organization_id: org.id, destination_id: r.destinationId, hold_id: holdId, state: 'pending_approval',
+          asset_symbol: r.assetSymbol, asset_decimals: r.assetDecimals, amount_minor: r.amount.toString(), reason: null,
+          created_at: at, updated_at: at,
+        }).returningAll().executeTakeFirstOrThrow());
       return toWithdrawal(row, d!.summary);
     });
   }
