@@ -8,6 +8,7 @@ import * as depositList from './commands/deposit-list.ts';
 import * as depositOpen from './commands/deposit-open.ts';
 import * as depositWallets from './commands/deposit-wallets.ts';
 import * as ledgerList from './commands/ledger-list.ts';
+import * as operatorAudit from './commands/operator-audit.ts';
 import * as operatorDeposits from './commands/operator-deposits.ts';
 import * as operatorMarket from './commands/operator-market.ts';
 import * as operatorOrganizations from './commands/operator-organizations.ts';
@@ -56,7 +57,7 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
   const withdraw = program.command('withdraw').description('withdrawal destinations and requests');
   for (const c of [withdrawDestinations, withdrawRegister, withdrawCreate, withdrawList]) c.register(withdraw, ctx);
   const operator = program.command('operator').description('the operator API (needs OPERATOR_TOKEN): organizations, members, keys, approvals, market, wallets, deposits, reconciliation');
-  for (const c of [operatorOrganizations, operatorRequests, operatorMarket, operatorDeposits, operatorReconciliation]) c.register(operator, ctx);
+  for (const c of [operatorOrganizations, operatorRequests, operatorMarket, operatorDeposits, operatorReconciliation, operatorAudit]) c.register(operator, ctx);
 
   try {
     await program.parseAsync(argv);

@@ -110,6 +110,13 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.match(approve.stdout, /state\s+completed/);
     const balances = (await h.call(key, 'GET', '/balances')).body.data as Array<{ assetSymbol: string; amountMinor: string }>;
     assert.deepEqual(balances.map((b) => [b.assetSymbol, b.amountMinor]), [['BTC', '50000000'], ['USD', '3217500']]);
+
+    const audit = await cambio(['operator', 'audit', '--subject', orderId, '--json'], { ...env, OPERATOR_TOKEN });
+    assert.equal(audit.code, 0, audit.stderr);
+    assert.deepEqual(JSON.parse(audit.stdout).map((a: { action: string }) => a.action).sort(), ['order.approve', 'order.complete']);
+    const table = await cambio(['operator', 'audit', '--action', 'order.approve'], { ...env, OPERATOR_TOKEN });
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, new RegExp(`order\\.approve\\s+order ${orderId}`));
   });
 
   test('deposit and withdraw groups: declare with the API\'s decimals, register a destination, list', async () => {
