@@ -1,6 +1,8 @@
 import type { AppDeps } from './app.ts';
 import { recoverApprovedOrdersTask } from './market/background.ts';
 
+export const QUOTE_RETENTION_MS = 24 * 60 * 60 * 1000;
+
 /** Periodic work that must happen whether or not anything reads (e.g. closing expired declarations). */
 export interface BackgroundTask { name: string; everyMs: number; run(deps: AppDeps): Promise<void> }
 
@@ -9,6 +11,8 @@ export const backgroundTasks: BackgroundTask[] = [
   // An expired declaration is closed whether or not anything reads it (it frees its amount too).
   { name: 'expire-declarations', everyMs: 5_000, run: async (d) => { await d.store.declarations.expireDue(); } },
   recoverApprovedOrdersTask,
+  // Quotes nobody accepted are kept a day (a late acceptance still learns it expired), then purged.
+  { name: 'purge-quotes', everyMs: 60_000, run: async (d) => { await d.store.quotes.purgeExpired(new Date(d.clock.now().getTime() - QUOTE_RETENTION_MS)); } },
 ];
 
 export function startBackground(deps: AppDeps): () => void {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { QUOTE_RETENTION_MS } from '../src/background.ts';
 import { recoverApproved } from '../src/domain/orders/recover-approved.ts';
 import type { ManualClock } from '../src/domain/ports.ts';
 import { marketOf } from '../src/market/index.ts';
@@ -95,6 +96,25 @@ for (const backend of backends()) {
       assert.equal(r.body.code, 'orders.quote_expired');
       assert.equal((await h.call(o.key, 'GET', '/orders')).body.pagination.total, 1);
       assert.equal(await held(h, o.key, 'BTC'), A);
+    });
+
+    test('unaccepted quotes are purged a day after they expire; accepted ones stay with their order', async () => {
+      const o = await seedOrg(h, { balances: { BTC: 3_000_000n } });
+      const clock = h.clock as ManualClock;
+      const accepted = await quote(h, o);
+      const unaccepted = await quote(h, o);
+      assert.equal((await order(h, o, accepted)).status, 201);
+      clock.advance(15_000);
+      const purge = (at: Date) => h.store.quotes.purgeExpired(new Date(at.getTime() - QUOTE_RETENTION_MS));
+      clock.advance(QUOTE_RETENTION_MS - 1);
+      await purge(clock.now());
+      assert.equal((await order(h, o, unaccepted)).body.code, 'orders.quote_expired', 'kept for a day: a late acceptance learns it expired');
+      clock.advance(2);
+      assert.ok(await purge(clock.now()) >= 1);
+      const ids = (await h.store.db.selectFrom('quotes').select('id').where('id', 'in', [accepted, unaccepted]).execute()).map((r) => r.id);
+      assert.deepEqual(ids, [accepted]);
+      const late = await order(h, o, unaccepted);
+      assert.deepEqual([late.status, late.body.code], [404, 'orders.quote_not_found']);
     });
 
     test('another organization\'s quote, or no quote at all, is 404 orders.quote_not_found', async () => {

@@ -24,7 +24,7 @@ export type Balance = Static<typeof Balance>;
 export const LedgerEntry = Type.Object({
   id: Type.String({ description: 'posting id' }),
   entryId: Type.String({ description: 'journal entry this movement belongs to; all its postings sum to zero' }),
-  kind: Type.String({ description: 'what moved the money: adjustment, order_hold, order_settlement, order_release, deposit, withdrawal_hold, withdrawal_settlement, withdrawal_release' }),
+  kind: Type.String({ description: 'what moved the money: adjustment, order_hold, order_settlement, order_release, deposit, deposit_attribution (an arrival credited by hand), withdrawal_hold, withdrawal_settlement, withdrawal_release, reversal' }),
   account: Type.Union([Type.Literal('available'), Type.Literal('held')]),
   assetSymbol: Type.String(),
   assetDecimals: Type.Integer(),

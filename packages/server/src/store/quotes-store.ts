@@ -13,4 +13,15 @@ export class QuotesStore {
       expires_at: q.expiresAt, consumed_at: null, created_at: q.createdAt,
     }).execute();
   }
+
+  /**
+   * Deletes unaccepted quotes that expired before `before`, at most `limit` at a time; returns how
+   * many. Accepted quotes stay (their order points at them). Until purged, accepting an expired quote
+   * answers 410 orders.quote_expired; after, it is unknown (404).
+   */
+  async purgeExpired(before: Date, limit = 5_000): Promise<number> {
+    const r = await this.db.deleteFrom('quotes').where('id', 'in', (eb) => eb.selectFrom('quotes').select('id')
+      .where('consumed_at', 'is', null).where('expires_at', '<', before).limit(limit)).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
 }

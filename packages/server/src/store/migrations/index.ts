@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001-foundation.ts';
 import * as m002 from './002-venue-executions.ts';
+import * as m003 from './003-quote-expiry-index.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-venue-executions': m002,
+  '003-quote-expiry-index': m003,
 };
 
 export const migrationProvider: MigrationProvider = {
