@@ -19,7 +19,7 @@ export const RegisterBankDestination = Type.Object({
     description: 'digits and letters (spaces and dashes allowed), at least 4 digits; never returned in full',
   }),
   holderName: Text(2, 120),
-  holderDocument: Type.String({ minLength: 4, maxLength: 32, pattern: '^[0-9A-Za-z.-]+$', description: 'never returned' }),
+  holderDocument: Type.String({ minLength: 4, maxLength: 32, pattern: '^[0-9A-Za-z. -]+$', description: 'letters, digits, dots, dashes and spaces (e.g. "EIN 12-3456789"); never returned' }),
 }, { additionalProperties: false });
 export type RegisterBankDestination = Static<typeof RegisterBankDestination>;
 

@@ -4,7 +4,7 @@ import type {
 import { DestinationAlreadyRegisteredError, LostResponseError, type CambioError } from '../errors.ts';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
-import { collect, type ListParams, type Page } from '../paginate.ts';
+import type { ListParams, Page } from '../paginate.ts';
 import { creationOf, foundReply, type Creation } from './creation.ts';
 import { iterateList, listPage } from './list.ts';
 
@@ -27,9 +27,9 @@ export class WithdrawalsResource {
 
   constructor(private readonly t: Transport, private readonly clockSkewMs: number) {}
 
-  /** `GET /api/v1/withdrawals/destinations`, every page: the destinations, masked; read `usable`. */
+  /** `GET /api/v1/withdrawals/destinations`: every destination, masked; read `usable`. */
   async destinations(): Promise<WithdrawalDestination[]> {
-    return collect(iterateList<WithdrawalDestination>(this.t, '/withdrawals/destinations'));
+    return (await this.t.get<WithdrawalDestination[]>('/withdrawals/destinations')).data;
   }
 
   /**

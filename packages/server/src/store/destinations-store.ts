@@ -51,7 +51,14 @@ export class DestinationsStore {
     return r ? toDestination(r) : null;
   }
 
-  /** Newest first; one organization's, or every organization's (operator). */
+  /** Every destination of one organization, newest first: the client's list is one array (spec), and registrations are few. */
+  async allOf(organizationId: string): Promise<DestinationRow[]> {
+    const rows = await this.db.selectFrom('withdrawal_destinations').select(COLUMNS)
+      .where('organization_id', '=', organizationId).orderBy('seq', 'desc').execute();
+    return rows.map(toDestination);
+  }
+
+  /** Newest first, paged; one organization's, or every organization's (operator). */
   async list(p: PageParams, filter: { organizationId?: string } = {}): Promise<Page<DestinationRow>> {
     let q = this.db.selectFrom('withdrawal_destinations');
     if (filter.organizationId) q = q.where('organization_id', '=', filter.organizationId);

@@ -22,10 +22,12 @@ describe('bank destination rules', () => {
     assert.equal(c.label, 'Main account');
     assert.equal(c.bankName, 'Banco Nación');
     assert.equal(c.accountNumber, '000123456789');
+    assert.equal(cleanBankDestination({ ...input, holderDocument: ' ein  12-3456789 ' }).holderDocument, 'EIN 12-3456789');
     const code = (f: () => unknown) => { try { f(); return null; } catch (e) { return (e as DomainError).code; } };
     assert.equal(code(() => cleanBankDestination({ ...input, label: '   ' })), 'request.validation_failed');
     assert.equal(code(() => cleanBankDestination({ ...input, holderName: ' - ' })), 'request.validation_failed');
     assert.equal(code(() => cleanBankDestination({ ...input, accountNumber: 'AB-12-3' })), 'request.validation_failed');
+    assert.equal(code(() => cleanBankDestination({ ...input, holderDocument: ' .- ' })), 'request.validation_failed');
   });
 
   test('a refusal never carries the account number', () => {

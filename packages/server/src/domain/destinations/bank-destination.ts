@@ -33,7 +33,7 @@ export function cleanBankDestination(i: BankDestinationInput): CleanBankDestinat
   const bankName = tidy(i.bankName);
   const holderName = tidy(i.holderName);
   const accountNumber = accountNumberKey(i.accountNumber);
-  const holderDocument = i.holderDocument.toUpperCase();
+  const holderDocument = tidy(i.holderDocument).toUpperCase();
   need(label.length >= 1 && label.length <= 80, 'label must have 1 to 80 characters besides spaces');
   need(bankName.length >= 2 && bankName.length <= 80, 'bankName must have 2 to 80 characters besides spaces');
   need(bankNameKey(bankName).length >= 2, 'bankName must contain letters or digits');
