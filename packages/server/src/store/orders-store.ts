@@ -1,15 +1,16 @@
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import type { OrderDecisions } from '../domain/orders/approve-order.ts';
-import { assertWithinOrderLimit, type Order, type OrderState } from '../domain/orders/order.ts';
+import { holdEntry } from '../domain/ledger/entries.ts';
+import { assertWithinOrderLimit, orderCaps, type Order, type OrderState } from '../domain/orders/order.ts';
 import { orderSettlementEntry } from '../domain/orders/settlement-entry.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { bookVenueFill } from '../market/simulated-venue.ts';
 import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
-import { captureHold, releaseHold, takeHold } from './holds.ts';
-import { postEntry } from './ledger-store.ts';
+import { captureHold, releaseHold } from './holds.ts';
+import { entryCtes, postEntry } from './ledger-store.ts';
 import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
 import type { Database } from './schema.ts';
 
@@ -38,44 +39,70 @@ const COLUMNS = [
 
 /**
  * Exchange requests. Accepting a quote, checking limits, holding the base amount and writing the
- * order are one transaction; every decision is a guarded UPDATE on the state, so it happens once.
+ * order are one statement; every decision is a guarded UPDATE on the state, so it happens once.
  */
 export class OrdersStore implements OrderDecisions {
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
 
   /**
-   * Accepts a quote: consumes it (only if unused, unexpired and this organization's), checks the
-   * organization's limit, holds the base amount and writes the order. Any refusal rolls the whole
-   * transaction back, so a quote refused for the balance or a limit stays usable.
+   * Accepts a quote in one statement (one round trip, atomic without an explicit transaction):
+   * consumes it only if it is this organization's, unused, unexpired and within the organization's
+   * cap for the base asset; holds the base amount (the entry of `holdEntry`, its amount read from the
+   * quote) and writes the hold and the order. Each part runs only if the one before produced its row,
+   * so a refusal writes nothing and a quote refused for the balance or a limit stays usable. When
+   * nothing was written, a read finds out why.
    */
   async place(org: Pick<Organization, 'id' | 'limits'>, quoteId: string): Promise<Order> {
     const at = this.clock.now();
     const id = this.ids.next('ord');
-    return this.db.transaction().execute(async (tx) => {
-      const q = await tx.updateTable('quotes').set({ consumed_at: at })
-        .where('id', '=', quoteId).where('organization_id', '=', org.id)
-        .where('consumed_at', 'is', null).where('expires_at', '>', at)
-        .returningAll().executeTakeFirst();
-      if (!q) throw await this.#whyNotUsable(tx, org.id, quoteId);
-      const amountBase = BigInt(q.amount_base_minor);
-      assertWithinOrderLimit(org.limits, q.base_symbol, amountBase);
-      const row = await takeHold(tx, this.ids, at, { organizationId: org.id, assetSymbol: q.base_symbol, amount: amountBase, kind: 'order_hold', referenceId: id },
-        (holdId) => tx.insertInto('orders').values({
-          id, organization_id: org.id, quote_id: q.id, hold_id: holdId, state: 'pending_approval',
-          base_symbol: q.base_symbol, base_decimals: q.base_decimals, amount_base_minor: q.amount_base_minor,
-          quote_symbol: q.quote_symbol, quote_decimals: q.quote_decimals, amount_quote_minor: q.amount_quote_minor,
-          rate_quote_minor: q.rate_quote_minor, proceeds_quote_minor: null, reason: null, created_at: at, updated_at: at,
-        }).returning(COLUMNS).executeTakeFirstOrThrow());
-      return toOrder(row);
+    const holdId = this.ids.next('hld');
+    const ts = sql`${at.toISOString()}::timestamptz`;
+    const caps = orderCaps(org.limits);
+    // The entry's shape comes from the domain; its asset and amount from the quote row (1n is the unit).
+    const hold = holdEntry('order_hold', { organizationId: org.id, assetSymbol: '', amount: 1n, referenceId: id });
+    const r = await sql<Omit<OrderRow, 'seq'>>`
+      with q as (
+        update quotes set consumed_at = ${ts}
+        where id = ${quoteId}::text and organization_id = ${org.id}::text and consumed_at is null and expires_at > ${ts}
+          and not exists (select 1 from unnest(${caps.map((c) => c.asset)}::text[], ${caps.map((c) => c.cap.toString())}::numeric[]) as c(asset, cap)
+                          where c.asset = quotes.base_symbol and quotes.amount_base_minor > c.cap)
+        returning *),
+      ${sql.join(entryCtes(this.ids.next('je'), hold, at, { cte: 'q', asset: 'base_symbol', amount: 'amount_base_minor' }))},
+      h as (insert into holds (id, organization_id, asset_symbol, amount, state, created_at, updated_at)
+        select ${holdId}::text, q.organization_id, q.base_symbol, q.amount_base_minor, 'active', ${ts}, ${ts} from q, je
+        returning id),
+      o as (insert into orders (id, organization_id, quote_id, hold_id, state, base_symbol, base_decimals, amount_base_minor,
+          quote_symbol, quote_decimals, amount_quote_minor, rate_quote_minor, proceeds_quote_minor, reason, created_at, updated_at)
+        select ${id}::text, q.organization_id, q.id, h.id, 'pending_approval', q.base_symbol, q.base_decimals, q.amount_base_minor,
+          q.quote_symbol, q.quote_decimals, q.amount_quote_minor, q.rate_quote_minor, null, null, ${ts}, ${ts} from q, h
+        returning ${sql.join(COLUMNS.map((c) => sql.ref(c)))}),
+      -- Every data-modifying CTE runs to completion whatever the query reads, so a quote consumed whose
+      -- hold was refused must abort the statement: 1/0 exactly when q wrote its row and o did not.
+      -- (Not a constant, so the planner cannot fold it; materialized and selected, so it is always evaluated.)
+      guard as materialized (select 1 / ((select count(*) from o) + 1 - (select count(*) from q))::int as ok)
+      select o.*, guard.ok from guard left join o on true`.execute(this.db).catch((e: unknown) => {
+      if ((e as { code?: string }).code === '22012') return null;
+      throw e;
     });
+    const row = r?.rows[0];
+    if (!row?.id) throw await this.#whyRefused(org, quoteId, at);
+    return toOrder(row);
   }
 
-  /** Another organization's quote is indistinguishable from none (CONTRACT §6). A used quote says so even once expired. */
-  async #whyNotUsable(tx: Tx, organizationId: string, quoteId: string): Promise<DomainError> {
-    const q = await tx.selectFrom('quotes').select(['organization_id', 'consumed_at']).where('id', '=', quoteId).executeTakeFirst();
-    if (!q || q.organization_id !== organizationId) return new DomainError('orders.quote_not_found');
+  /** Nothing was written: the quote is unknown, used, expired or over the cap, or else the balance cannot back it. */
+  async #whyRefused(org: Pick<Organization, 'id' | 'limits'>, quoteId: string, at: Date): Promise<DomainError> {
+    const q = await this.db.selectFrom('quotes').select(['organization_id', 'consumed_at', 'expires_at', 'base_symbol', 'amount_base_minor'])
+      .where('id', '=', quoteId).executeTakeFirst();
+    // Another organization's quote is indistinguishable from none (CONTRACT §6). A used quote says so even once expired.
+    if (!q || q.organization_id !== org.id) return new DomainError('orders.quote_not_found');
     if (q.consumed_at !== null) return new DomainError('orders.quote_already_used');
-    return new DomainError('orders.quote_expired');
+    if (q.expires_at <= at) return new DomainError('orders.quote_expired');
+    try {
+      assertWithinOrderLimit(org.limits, q.base_symbol, BigInt(q.amount_base_minor));
+    } catch (e) {
+      return e as DomainError;
+    }
+    return new DomainError('ledger.insufficient_balance');
   }
 
   async listForOrganization(organizationId: string, p: PageParams): Promise<Page<Order>> {

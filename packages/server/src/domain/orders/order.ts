@@ -32,3 +32,8 @@ export function assertWithinOrderLimit(limits: Limits, baseSymbol: string, amoun
   const cap = limits?.[baseSymbol]?.maxOrderMinor;
   if (cap !== undefined && amountBase > cap) throw new DomainError('orders.limit_exceeded', { asset: baseSymbol });
 }
+
+/** The same caps as a list, for a store that checks them inside the statement that accepts the quote. */
+export function orderCaps(limits: Limits): Array<{ asset: string; cap: bigint }> {
+  return Object.entries(limits ?? {}).flatMap(([asset, c]) => (c.maxOrderMinor !== undefined ? [{ asset, cap: c.maxOrderMinor }] : []));
+}
