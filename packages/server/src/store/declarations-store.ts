@@ -6,6 +6,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import type { Database } from './schema.ts';
+import { assertReconciled } from './platform-state-store.ts';
 
 type DeclarationRow = Selectable<Database['deposit_declarations']>;
 
@@ -55,6 +56,7 @@ export class DeclarationsStore {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + r.ttlMs);
     return this.db.transaction().execute(async (tx) => {
+      await assertReconciled(tx);
       const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).executeTakeFirst();
       if (!asset) throw new DomainError('deposits.asset_not_receivable', { asset: r.assetSymbol });
       // CONTRACT §6: a factor error is caught, never guessed.

@@ -4,6 +4,7 @@ import type { Clock, Ids } from '../domain/ports.ts';
 import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
 import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
+import { assertReconciled } from './platform-state-store.ts';
 
 /** A destination as the service reads it. The sealed account number and document never leave the store. */
 export interface DestinationRow {
@@ -33,15 +34,18 @@ export class DestinationsStore {
   /** 409 when the organization already registered that account: the unique (organization, fingerprint) decides, also under concurrency. */
   async register(organizationId: string, d: NewDestination): Promise<DestinationRow> {
     const at = this.clock.now();
-    const asset = await this.db.selectFrom('market_assets').select('symbol').where('symbol', '=', d.assetSymbol).executeTakeFirst();
-    if (!asset) throw new DomainError('market.asset_not_listed', { asset: d.assetSymbol });
-    const row = await this.db.insertInto('withdrawal_destinations').values({
-      id: this.ids.next('dst'), organization_id: organizationId, label: d.label, asset_symbol: d.assetSymbol,
-      bank_name: d.bankName, account_kind: d.accountKind, account_number_enc: d.accountNumberEnc, holder_name: d.holderName,
-      holder_document_enc: d.holderDocumentEnc, account_fingerprint: d.fingerprint, summary: d.summary,
-      cooldown_until: d.cooldownUntil, registered_in_market_at: null, created_at: at, updated_at: at,
-    }).onConflict((oc) => oc.columns(['organization_id', 'account_fingerprint']).doNothing())
-      .returning(COLUMNS).executeTakeFirst();
+    const row = await this.db.transaction().execute(async (tx) => {
+      await assertReconciled(tx);
+      const asset = await tx.selectFrom('market_assets').select('symbol').where('symbol', '=', d.assetSymbol).executeTakeFirst();
+      if (!asset) throw new DomainError('market.asset_not_listed', { asset: d.assetSymbol });
+      return tx.insertInto('withdrawal_destinations').values({
+        id: this.ids.next('dst'), organization_id: organizationId, label: d.label, asset_symbol: d.assetSymbol,
+        bank_name: d.bankName, account_kind: d.accountKind, account_number_enc: d.accountNumberEnc, holder_name: d.holderName,
+        holder_document_enc: d.holderDocumentEnc, account_fingerprint: d.fingerprint, summary: d.summary,
+        cooldown_until: d.cooldownUntil, registered_in_market_at: null, created_at: at, updated_at: at,
+      }).onConflict((oc) => oc.columns(['organization_id', 'account_fingerprint']).doNothing())
+        .returning(COLUMNS).executeTakeFirst();
+    });
     if (!row) throw new DomainError('withdrawals.destination_already_registered');
     return toDestination(row);
   }

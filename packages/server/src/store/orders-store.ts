@@ -12,6 +12,7 @@ import type { Db } from './db.ts';
 import { captureHold, releaseHold } from './holds.ts';
 import { entryCtes, postEntry } from './ledger-store.ts';
 import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
+import { assertReconciled, reconciledSql } from './platform-state-store.ts';
 import type { Database } from './schema.ts';
 
 type Tx = Transaction<Database>;
@@ -46,8 +47,8 @@ export class OrdersStore implements OrderDecisions {
 
   /**
    * Accepts a quote in one statement (one round trip, atomic without an explicit transaction):
-   * consumes it only if it is this organization's, unused, unexpired and within the organization's
-   * cap for the base asset; holds the base amount (the entry of `holdEntry`, its amount read from the
+   * consumes it only if the platform is reconciled and the quote is this organization's, unused,
+   * unexpired and within the organization's cap for the base asset; holds the base amount (the entry of `holdEntry`, its amount read from the
    * quote) and writes the hold and the order. Each part runs only if the one before produced its row,
    * so a refusal writes nothing and a quote refused for the balance or a limit stays usable. When
    * nothing was written, a read finds out why.
@@ -64,6 +65,7 @@ export class OrdersStore implements OrderDecisions {
       with q as (
         update quotes set consumed_at = ${ts}
         where id = ${quoteId}::text and organization_id = ${org.id}::text and consumed_at is null and expires_at > ${ts}
+          and ${reconciledSql}
           and not exists (select 1 from unnest(${caps.map((c) => c.asset)}::text[], ${caps.map((c) => c.cap.toString())}::numeric[]) as c(asset, cap)
                           where c.asset = quotes.base_symbol and quotes.amount_base_minor > c.cap)
         returning *),
@@ -89,8 +91,11 @@ export class OrdersStore implements OrderDecisions {
     return toOrder(row);
   }
 
-  /** Nothing was written: the quote is unknown, used, expired or over the cap, or else the balance cannot back it. */
+  /** Nothing was written: the platform stopped, the quote is unknown, used, expired or over the cap, or else the balance cannot back it. */
   async #whyRefused(org: Pick<Organization, 'id' | 'limits'>, quoteId: string, at: Date): Promise<DomainError> {
+    // The same precedence as authentication's early check: the stop before anything about the quote.
+    const state = await this.db.selectFrom('platform_state').select('reconciled').where('id', '=', 1).executeTakeFirst();
+    if (state && !state.reconciled) return new DomainError('ledger.ledger_not_reconciled');
     const q = await this.db.selectFrom('quotes').select(['organization_id', 'consumed_at', 'expires_at', 'base_symbol', 'amount_base_minor'])
       .where('id', '=', quoteId).executeTakeFirst();
     // Another organization's quote is indistinguishable from none (CONTRACT §6). A used quote says so even once expired.
@@ -153,14 +158,12 @@ export class OrdersStore implements OrderDecisions {
 
   /**
    * Refused while not reconciled: executing at a market whose balance disagrees with the books would
-   * compound the mismatch. The stop is read under a share lock, so a run recording a mismatch waits for
-   * a decision in flight and every decision after it sees the stop.
+   * compound the mismatch (`assertReconciled`).
    */
   async markApproved(actor: string, orderId: string, note: string | null): Promise<Order> {
     const at = this.clock.now();
     return this.db.transaction().execute(async (tx) => {
-      const s = await tx.selectFrom('platform_state').select('reconciled').where('id', '=', 1).forShare().executeTakeFirst();
-      if (s && !s.reconciled) throw new DomainError('ledger.ledger_not_reconciled');
+      await assertReconciled(tx);
       const { before, after } = await this.#decide(tx, orderId, 'approved', at, null);
       await recordAudit(tx, this.ids, at, { actor, action: 'order.approve', subjectType: 'order', subjectId: orderId, before: auditView(before), after: { ...auditView(after), ...(note ? { note } : {}) } });
       return after;

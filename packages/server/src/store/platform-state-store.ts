@@ -1,4 +1,7 @@
+import { sql, type Transaction } from 'kysely';
+import { DomainError } from '../domain/errors.ts';
 import type { Db } from './db.ts';
+import type { Database } from './schema.ts';
 
 /** Whether the platform's books agree with the market (CONTRACT §3, reconciliation). */
 export class PlatformStateStore {
@@ -8,3 +11,20 @@ export class PlatformStateStore {
     return r?.reconciled ?? true;
   }
 }
+
+/**
+ * The stop, read again inside a write's transaction under a share lock: a reconciliation that
+ * records a mismatch (an UPDATE of that row) waits for the requests in flight, and every request
+ * after it sees the stop. The check at authentication answers early; this one decides.
+ */
+export async function assertReconciled(tx: Transaction<Database>): Promise<void> {
+  const s = await tx.selectFrom('platform_state').select('reconciled').where('id', '=', 1).forShare().executeTakeFirst();
+  if (s && !s.reconciled) throw new DomainError('ledger.ledger_not_reconciled');
+}
+
+/**
+ * The same condition as a SQL expression, for a write that is one statement (placing an order): it
+ * is read in the statement's snapshot, without a lock, so the hottest write does not queue on one
+ * row; a mismatch committed after that snapshot orders the write before the stop.
+ */
+export const reconciledSql = sql<boolean>`coalesce((select reconciled from platform_state where id = 1), true)`;

@@ -8,6 +8,7 @@ import type { Db } from './db.ts';
 import { captureHold, releaseHold, takeHold } from './holds.ts';
 import { postEntry } from './ledger-store.ts';
 import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
+import { assertReconciled } from './platform-state-store.ts';
 import type { Database } from './schema.ts';
 
 type Tx = Transaction<Database>;
@@ -31,15 +32,6 @@ const audited = (w: WithdrawalRow) => ({
   organizationId: w.organizationId, state: w.state, assetSymbol: w.assetSymbol, amountMinor: w.amount.toString(),
   destinationId: w.destinationId, reason: w.reason,
 });
-
-/**
- * The stop is read again inside the transaction, under a share lock: a reconciliation that records a
- * mismatch (an UPDATE of that row) waits for requests in flight, and every request after it sees it.
- */
-async function assertReconciled(tx: Tx): Promise<void> {
-  const s = await tx.selectFrom('platform_state').select('reconciled').where('id', '=', 1).forShare().executeTakeFirst();
-  if (s && !s.reconciled) throw new DomainError('ledger.ledger_not_reconciled');
-}
 
 /** Withdrawal requests: the hold at request, the operator's one decision, the amount leaving. */
 export class WithdrawalsStore {
