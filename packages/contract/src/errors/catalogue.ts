@@ -40,6 +40,7 @@ const entries = {
   // ledger and money
   'ledger.insufficient_balance': { status: 422, en: 'The available balance is insufficient.', es: 'El saldo disponible es insuficiente.' },
   'ledger.ledger_not_reconciled': { status: 409, en: 'The platform books and the market balance disagree; operations are stopped until a person reviews it.', es: 'Los libros de la plataforma y el saldo del mercado no coinciden; las operaciones están detenidas hasta una revisión.' },
+  'reconciliation.market_balances_required': { status: 422, en: 'No market venue is connected in production: send marketBalances as the desk read them.', es: 'No hay un mercado conectado en producción: envíe marketBalances tal como los leyó la mesa.' },
   'ledger.unbalanced_entry': { status: 500, en: 'A ledger entry did not balance and was refused.', es: 'Un asiento contable no cuadraba y fue rechazado.' },
 
   // market

@@ -20,7 +20,7 @@ const stateWire = (s: PlatformStateRow) => ({
 });
 
 /** Reconciliation (CONTRACT §3): compare the books with the market; a mismatch stops client money movements until resolved. */
-export const reconciliationRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const reconciliationRoutes = ({ store, config }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
   const tags = ['operator: reconciliation'];
   const optionalBody = async (req: { body: unknown }) => { req.body ??= {}; };
 
@@ -31,10 +31,12 @@ export const reconciliationRoutes = ({ store }: AppDeps): FastifyPluginAsyncType
     preValidation: optionalBody,
     schema: {
       tags, security: sec, body: RunReconciliation, response: responses(200, ReconciliationRunRecord),
-      summary: 'Compares per asset what the books say the platform holds at the market with the given balances (absent: the simulated venue\'s)',
+      summary: 'Compares per asset what the books say the platform holds at the market with the given balances (absent: the simulated venue\'s, sandbox only)',
     },
   }, async (req) => {
     let given: Map<string, bigint> | null = null;
+    // Only the sandbox has a venue whose books stand in for the market's; in production the desk reads the real balances.
+    if (!req.body.marketBalances && config.mode !== 'sandbox') throw new DomainError('reconciliation.market_balances_required');
     if (req.body.marketBalances) {
       const list = req.body.marketBalances.map((b, i) => {
         const amount = toMinor(b.amountMinor);
