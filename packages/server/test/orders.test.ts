@@ -98,7 +98,7 @@ for (const backend of backends()) {
       assert.equal(await held(h, o.key, 'BTC'), A);
     });
 
-    test('unaccepted quotes are purged a day after they expire; accepted ones stay with their order', async () => {
+    test('unaccepted quotes are purged a day after they expire; accepted ones stay; a purged one is still 410 to its organization only', async () => {
       const o = await seedOrg(h, { balances: { BTC: 3_000_000n } });
       const clock = h.clock as ManualClock;
       const accepted = await quote(h, o);
@@ -114,7 +114,12 @@ for (const backend of backends()) {
       const ids = (await h.store.db.selectFrom('quotes').select('id').where('id', 'in', [accepted, unaccepted]).execute()).map((r) => r.id);
       assert.deepEqual(ids, [accepted]);
       const late = await order(h, o, unaccepted);
-      assert.deepEqual([late.status, late.body.code], [404, 'orders.quote_not_found']);
+      assert.deepEqual([late.status, late.body.code], [410, 'orders.quote_expired']);
+      const stranger = await seedOrg(h, { balances: { BTC: 3_000_000n } });
+      const foreign = await order(h, stranger, unaccepted);
+      assert.deepEqual([foreign.status, foreign.body.code], [404, 'orders.quote_not_found']);
+      const forged = await order(h, o, unaccepted.replace(/[0-9a-f]$/, (c) => (c === '0' ? '1' : '0')));
+      assert.deepEqual([forged.status, forged.body.code], [404, 'orders.quote_not_found']);
     });
 
     test('another organization\'s quote, or no quote at all, is 404 orders.quote_not_found', async () => {

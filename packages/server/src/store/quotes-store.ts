@@ -16,8 +16,8 @@ export class QuotesStore {
 
   /**
    * Deletes unaccepted quotes that expired before `before`, at most `limit` at a time; returns how
-   * many. Accepted quotes stay (their order points at them). Until purged, accepting an expired quote
-   * answers 410 orders.quote_expired; after, it is unknown (404).
+   * many. Accepted quotes stay (their order points at them). Accepting a purged quote still answers
+   * 410 orders.quote_expired: its id tells its organization when it expired (domain/quotes/quote-id.ts).
    */
   async purgeExpired(before: Date, limit = 5_000): Promise<number> {
     const r = await this.db.deleteFrom('quotes').where('id', 'in', (eb) => eb.selectFrom('quotes').select('id')

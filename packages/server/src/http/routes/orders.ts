@@ -1,7 +1,9 @@
 import { CreateOrder, OrderRecord, PageQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.ts';
+import { DomainError } from '../../domain/errors.ts';
 import type { Order } from '../../domain/orders/order.ts';
+import { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { ok } from '../envelope.ts';
 import { pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
@@ -16,7 +18,8 @@ export const orderWire = (o: Order) => ({
 });
 
 /** Exchange requests: accepting a quote creates a request and holds the base amount; a person at the operator decides. */
-export const orderRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const orderRoutes = ({ store, secret, ids, clock }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const quoteIds = new QuoteIds(secret, ids);
   app.post('/orders', {
     config: { scope: 'portal:trade', operate: true, movesMoney: true },
     schema: {
@@ -24,7 +27,14 @@ export const orderRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => as
       security: apiKeySecurity, body: CreateOrder, response: responses(201, OrderRecord),
     },
   }, async (req, reply) => {
-    const order = await store.orders.place(principalOf(req).organization, req.body.quoteId);
+    const org = principalOf(req).organization;
+    const order = await store.orders.place(org, req.body.quoteId).catch((e: unknown) => {
+      // An unaccepted quote purged after its expiry is still this organization's expired quote.
+      if (e instanceof DomainError && e.code === 'orders.quote_not_found' && quoteIds.expiredFor(org.id, req.body.quoteId, clock.now())) {
+        throw new DomainError('orders.quote_expired');
+      }
+      throw e;
+    });
     return reply.code(201).send(ok(req.id, orderWire(order)));
   });
 

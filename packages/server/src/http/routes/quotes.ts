@@ -2,6 +2,7 @@ import { CreateQuote, Quote } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.ts';
 import { quoteExpiry, type Quote as QuoteModel } from '../../domain/quotes/quote.ts';
+import { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { oneAmount, priceAtMarket } from '../../domain/quotes/request-quote.ts';
 import { marketOf } from '../../market/index.ts';
 import { ok } from '../envelope.ts';
@@ -21,6 +22,7 @@ export const quoteWire = (q: QuoteModel) => ({
  */
 export const quoteRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
   const market = marketOf(deps);
+  const quoteIds = new QuoteIds(deps.secret, deps.ids);
   app.post('/quotes', {
     config: { scope: ['portal:trade', 'portal:read'] },
     schema: {
@@ -32,11 +34,12 @@ export const quoteRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
     const amount = oneAmount(req.body.amountBaseMinor, req.body.amountQuoteMinor);
     const { pair, priced } = await priceAtMarket(market, req.body.baseSymbol, req.body.quoteSymbol, amount);
     const now = deps.clock.now();
+    const expiresAt = quoteExpiry(now, deps.config.quoteTtlMs);
     const quote: QuoteModel = {
-      id: deps.ids.next('quo'), organizationId: org.id,
+      id: quoteIds.next(org.id, expiresAt), organizationId: org.id,
       baseSymbol: pair.base.symbol, baseDecimals: pair.base.decimals, quoteSymbol: pair.quote.symbol, quoteDecimals: pair.quote.decimals,
       rateQuoteMinor: priced.rateQuoteMinor, amountBaseMinor: priced.amountBaseMinor, amountQuoteMinor: priced.amountQuoteMinor,
-      expiresAt: quoteExpiry(now, deps.config.quoteTtlMs), createdAt: now,
+      expiresAt, createdAt: now,
     };
     await deps.store.quotes.create(quote);
     return reply.code(201).send(ok(req.id, quoteWire(quote)));
