@@ -242,14 +242,48 @@ for (const backend of backends()) {
       // Same digits, another asset: unattributed.
       const otherAsset = await arrive('USD', d.expectedAmountMinor);
       assert.equal(otherAsset.body.data.state, 'unattributed');
-      // A network other than the wallet's is refused as an operator's error, nothing recorded.
+      // The right amount on another network than the declaration's: recorded, never refused, never matched.
       const wrongNet = await arrive('TEN', d.expectedAmountMinor, txid(), 'mainnet');
-      assert.equal(wrongNet.status, 422);
-      assert.equal(wrongNet.body.code, 'deposits.network_mismatch');
+      assert.equal(wrongNet.status, 201, wrongNet.raw);
+      assert.equal(wrongNet.body.data.state, 'unattributed');
+      assert.equal(wrongNet.body.data.network, 'mainnet');
       assert.equal((await h.call(o.key, 'GET', '/deposits/open-declaration')).body.data.id, d.id);
+      assert.equal(await available(h, o.key, 'TEN'), 0n);
       const zero = await arrive('TEN', '0');
       assert.equal(zero.status, 422);
       assert.equal(zero.body.code, 'request.invalid_amount');
+    });
+
+    test('a wallet moved to another network strands no open declaration: it matches on the network it was given', async () => {
+      const o = await seedOrg(h);
+      const d = (await declare(o.key, { assetSymbol: 'BTC', assetDecimals: 8, declaredAmountMinor: '40000000' })).body.data;
+      assert.equal(d.network, 'bitcoin');
+      assert.equal((await h.op('PUT', '/wallets/BTC', { network: 'bitcoin-testnet', address: 'tb1qdemo' })).status, 200);
+      try {
+        // The exact amount on the wallet's new network: not the network the client was told, so it waits.
+        const onNew = await arrive('BTC', d.expectedAmountMinor, txid(), 'bitcoin-testnet');
+        assert.equal(onNew.status, 201, onNew.raw);
+        assert.equal(onNew.body.data.state, 'unattributed');
+        assert.equal((await h.call(o.key, 'GET', '/deposits/open-declaration')).body.data.id, d.id);
+        // The exact amount on the declaration's network is recorded and credited, although the wallet moved.
+        const onOld = await arrive('BTC', d.expectedAmountMinor, txid(), 'bitcoin');
+        assert.equal(onOld.status, 201, onOld.raw);
+        assert.equal(onOld.body.data.state, 'credited');
+        assert.equal(onOld.body.data.organizationId, o.orgId);
+        assert.equal(onOld.body.data.declarationId, d.id);
+        assert.equal(await available(h, o.key, 'BTC'), BigInt(d.expectedAmountMinor));
+        assert.equal((await h.call(o.key, 'GET', '/deposits/open-declaration')).body.data, null);
+        // A new declaration is told the new network.
+        const next = await declare(o.key, { assetSymbol: 'BTC', assetDecimals: 8, declaredAmountMinor: '40000000' });
+        assert.equal(next.status, 201, next.raw);
+        assert.equal(next.body.data.network, 'bitcoin-testnet');
+        // A repeated txid is still a 409, whatever the network.
+        const dup = await arrive('BTC', d.expectedAmountMinor, onOld.body.data.txid, 'bitcoin-testnet');
+        assert.equal(dup.status, 409);
+        assert.equal(dup.body.code, 'deposits.txid_already_recorded');
+      } finally {
+        assert.equal((await h.op('PUT', '/wallets/BTC', { network: 'bitcoin', address: 'bc1qdemo' })).status, 200);
+      }
     });
 
     test('the same txid recorded in parallel credits once', async () => {

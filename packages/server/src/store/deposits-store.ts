@@ -34,16 +34,17 @@ export class DepositsStore {
    * expected amount of an open, unexpired declaration of the same asset and network (spec: the tail is
    * the whole recognition mechanism); anything else waits in the platform's `unattributed` account.
    * Either way the simulated venue's books follow: the money is now at the platform's account.
+   * The network is never a reason to refuse: money that arrived is recorded (CONTRACT §3, "otherwise it
+   * waits, unattributed"). It is compared with the declaration's network, the one the client was told,
+   * not the wallet's current one, so a wallet that moves to another network strands no open declaration.
    */
   async recordArrival(actor: string, r: { assetSymbol: string; network: string; amount: bigint; txid: string }): Promise<Deposit> {
     const at = this.clock.now();
     const id = this.ids.next('dep');
     return this.db.transaction().execute(async (tx) => {
-      const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).executeTakeFirst();
+      // FOR SHARE: the decimals stored with the arrival cannot change under it (MarketAssetsStore.put).
+      const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).forShare().executeTakeFirst();
       if (!asset) throw new DomainError('market.asset_not_listed', { asset: r.assetSymbol });
-      const wallet = await tx.selectFrom('deposit_wallets').select('network').where('asset_symbol', '=', r.assetSymbol).executeTakeFirst();
-      // A wallet's network is where the platform can receive; another one is an operator's typo.
-      if (wallet && wallet.network !== r.network) throw new DomainError('deposits.network_mismatch', { asset: r.assetSymbol });
 
       // The txid is recorded once: the unique constraint decides, even between concurrent calls.
       const inserted = await tx.insertInto('deposits').values({
