@@ -49,6 +49,7 @@ const entries = {
   'market.invalid_pair': { status: 422, en: 'The pair is not valid: {detail}.', es: 'El par no es válido: {detail}.' },
   'market.pair_not_found': { status: 404, en: 'That pair is not priced.', es: 'Ese par no tiene precio.' },
   'market.decimals_locked': { status: 409, en: 'The decimals of a listed asset with balances cannot change.', es: 'Los decimales de un activo listado con saldos no pueden cambiar.' },
+  'market.decimals_in_use': { status: 409, en: 'The decimals of {asset} cannot change while an open deposit declaration, an unexpired quote, or a pending order or withdrawal carries them.', es: 'Los decimales de {asset} no pueden cambiar mientras una declaración de depósito abierta, una cotización vigente o una orden o un retiro pendiente los usen.' },
 
   // quotes
   'quotes.pair_not_priced': { status: 422, en: 'There is no price for {base}/{quote} at the moment.', es: 'No hay precio para {base}/{quote} en este momento.' },
@@ -68,11 +69,10 @@ const entries = {
   'deposits.declaration_already_open': { status: 409, en: 'A deposit declaration is already open.', es: 'Ya hay una declaración de depósito abierta.' },
   'deposits.amount_too_small': { status: 422, en: 'The amount is too small to be made unique.', es: 'El monto es demasiado pequeño para hacerlo único.' },
   'deposits.asset_not_receivable': { status: 422, en: 'The platform cannot receive {asset} at the moment.', es: 'La plataforma no puede recibir {asset} en este momento.' },
-  'deposits.no_unique_amount': { status: 503, en: 'No unique amount could be found right now; retry shortly.', es: 'No se encontró un monto único en este momento; reintente en breve.' },
+  'deposits.no_unique_amount': { status: 503, en: 'No unique amount is free near that amount right now; retry later, or declare a different amount.', es: 'No hay un monto único libre cerca de ese monto en este momento; reintente más tarde o declare otro monto.' },
   'deposits.txid_already_recorded': { status: 409, en: 'That transaction id was already recorded.', es: 'Ese identificador de transacción ya fue registrado.' },
   'deposits.not_found': { status: 404, en: 'No such deposit.', es: 'No existe ese depósito.' },
   'deposits.already_attributed': { status: 409, en: 'The deposit is already credited.', es: 'El depósito ya fue acreditado.' },
-  'deposits.network_mismatch': { status: 422, en: 'The network does not match the wallet of {asset}.', es: 'La red no coincide con la billetera de {asset}.' },
   'deposits.wallet_not_found': { status: 404, en: 'There is no deposit wallet for {asset}.', es: 'No hay billetera de depósito para {asset}.' },
 
   // withdrawals and destinations
