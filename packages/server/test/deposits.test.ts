@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { backgroundTasks } from '../src/background.ts';
+import { TAIL_QUARANTINE_MS } from '../src/domain/deposits/tail.ts';
+import { randomIds } from '../src/domain/ids.ts';
 import type { ManualClock } from '../src/domain/ports.ts';
+import { DeclarationsStore } from '../src/store/declarations-store.ts';
 import { available, backends, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 
 const TTL_MS = 600_000;
@@ -137,11 +140,15 @@ for (const backend of backends()) {
       assert.equal(tenth.status, 503);
       assert.equal(tenth.body.code, 'deposits.no_unique_amount');
       assert.equal((await h.call(orgs[9]!.key, 'GET', '/deposits/open-declaration')).body.data, null);
-      // Once one of them is matched its amount is free again.
+      // A matched amount is not free again at once: it is held back for the quarantine, like the open ones.
       assert.equal((await arrive('TEN', rs[0]!.body.data.expectedAmountMinor)).body.data.state, 'credited');
+      assert.equal((await declare(orgs[9]!.key, { assetSymbol: 'TEN', assetDecimals: 1, declaredAmountMinor: '100' })).status, 503);
+      // Once the quarantine after the declarations' expiry has passed, the band is free again.
+      (h.clock as ManualClock).advance(TTL_MS + TAIL_QUARANTINE_MS - 1);
+      assert.equal((await declare(orgs[9]!.key, { assetSymbol: 'TEN', assetDecimals: 1, declaredAmountMinor: '100' })).status, 503);
+      (h.clock as ManualClock).advance(1);
       const retry = await declare(orgs[9]!.key, { assetSymbol: 'TEN', assetDecimals: 1, declaredAmountMinor: '100' });
-      assert.equal(retry.status, 201);
-      assert.equal(retry.body.data.expectedAmountMinor, rs[0]!.body.data.expectedAmountMinor);
+      assert.equal(retry.status, 201, retry.raw);
     });
 
     test('one organization declaring in parallel gets exactly one 201; the rest are 409', async () => {
@@ -314,6 +321,41 @@ for (const backend of backends()) {
       assert.equal(await available(h, o.key, 'BTC'), 0n);
       const again = await declare(o.key, { assetSymbol: 'BTC', assetDecimals: 8, declaredAmountMinor: '1000000' });
       assert.equal(again.status, 201);
+    });
+
+    test('an expected amount stays out of use for a quarantine after its declaration closes, expired or matched', async () => {
+      // Always the lowest free tail: without the quarantine the next organization would draw the amount just closed.
+      const lowest = new DeclarationsStore(h.store.db, randomIds, h.clock, () => 0n);
+      const declareLowest = (orgId: string) => lowest.declare(orgId, { assetSymbol: 'USD', assetDecimals: 2, declaredAmount: 424200n, ttlMs: TTL_MS });
+      const [a, b, c] = [await seedOrg(h), await seedOrg(h), await seedOrg(h)];
+      const first = await declareLowest(a.orgId);
+      assert.equal(first.expectedAmount, 424201n);
+      (h.clock as ManualClock).advance(TTL_MS);
+      assert.equal((await h.call(a.key, 'GET', '/deposits/open-declaration')).body.data, null);
+
+      // Another organization declaring the same amount never gets the expired declaration's amount...
+      const second = await declareLowest(b.orgId);
+      assert.equal(second.expectedAmount, 424202n);
+      assert.equal((await h.store.db.selectFrom('deposit_declarations').select('state').where('id', '=', first.id).executeTakeFirstOrThrow()).state, 'expired');
+      // ...so a late transfer for it waits for a person instead of being credited to the wrong organization.
+      const late = await arrive('USD', first.expectedAmount);
+      assert.equal(late.body.data.state, 'unattributed');
+      assert.equal(await available(h, b.key, 'USD'), 0n);
+
+      // A matched declaration's amount is held back too (a repeated transfer must not credit someone else).
+      const paid = await arrive('USD', second.expectedAmount);
+      assert.equal(paid.body.data.state, 'credited');
+      assert.equal(paid.body.data.organizationId, b.orgId);
+      const third = await declareLowest(c.orgId);
+      assert.equal(third.expectedAmount, 424203n);
+
+      // The quarantine counts from each declaration's expiry: the first amount is drawn again once it has
+      // passed, while the later ones are still held back.
+      (h.clock as ManualClock).advance(TAIL_QUARANTINE_MS - 1);
+      assert.equal((await declareLowest(a.orgId)).expectedAmount, 424204n);
+      (h.clock as ManualClock).advance(1);
+      assert.equal((await declareLowest(b.orgId)).expectedAmount, 424201n);
+      assert.equal((await declareLowest(c.orgId)).expectedAmount, 424205n);
     });
 
     test('expiry is exact even before the background task runs', async () => {

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Declaration, DeclarationState } from '../domain/deposits/declaration.ts';
 import { newReference } from '../domain/deposits/reference.ts';
-import { pickTail, tailPlan, type RandomBelow, cryptoRandomBelow } from '../domain/deposits/tail.ts';
+import { pickTail, tailPlan, type RandomBelow, cryptoRandomBelow, TAIL_QUARANTINE_MS } from '../domain/deposits/tail.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import type { Db } from './db.ts';
@@ -51,6 +51,8 @@ export class DeclarationsStore {
    * `declarations_one_open_per_org` (409 deposits.declaration_already_open) and
    * `declarations_unique_open_amount` (another tail is tried). ON CONFLICT DO NOTHING turns a
    * collision into "no row" without aborting the transaction, on PostgreSQL and PGlite alike.
+   * A tail never gives the amount of an open declaration, nor of one (matched or not) whose expiry is
+   * less than TAIL_QUARANTINE_MS ago; a band with none free is 503 deposits.no_unique_amount.
    */
   async declare(organizationId: string, r: { assetSymbol: string; assetDecimals: number; declaredAmount: bigint; ttlMs: number }): Promise<Declaration> {
     const now = this.clock.now();
@@ -73,11 +75,15 @@ export class DeclarationsStore {
       const open = await tx.selectFrom('deposit_declarations').select('id').where('organization_id', '=', organizationId).where('state', '=', 'open').executeTakeFirst();
       if (open) throw new DomainError('deposits.declaration_already_open');
 
+      const quarantineStart = new Date(now.getTime() - TAIL_QUARANTINE_MS);
       const lo = r.declaredAmount + plan.min;
       const hi = r.declaredAmount + plan.max;
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        // Taken: the amounts of open declarations, and of closed ones still in quarantine, so a late
+        // transfer for a closed declaration never matches whoever drew the same amount next.
         const used = await tx.selectFrom('deposit_declarations').select('expected_amount_minor')
-          .where('asset_symbol', '=', r.assetSymbol).where('state', '=', 'open')
+          .where('asset_symbol', '=', r.assetSymbol)
+          .where((w) => w.or([w('state', '=', 'open'), w('expires_at', '>', quarantineStart)]))
           .where('expected_amount_minor', '>=', lo.toString()).where('expected_amount_minor', '<=', hi.toString()).execute();
         const tail = pickTail(plan, new Set(used.map((u) => BigInt(u.expected_amount_minor) - r.declaredAmount)), this.random);
         if (tail === null) break;

@@ -12,6 +12,13 @@ import { pow10 } from '../money.ts';
  * 0.001). Anything smaller is "too small to be made unique" (422 deposits.amount_too_small).
  */
 export const MAX_TAIL_WIDTH = 4;
+/**
+ * How long an expected amount stays out of use after its declaration's expiry, whether the
+ * declaration was matched or expired: a late or repeated transfer of that amount must not be credited
+ * automatically to whoever drew the same amount next. The unique index over open declarations stays
+ * the hard guarantee; this is the rule for choosing a tail.
+ */
+export const TAIL_QUARANTINE_MS = 7 * 24 * 60 * 60 * 1000;
 const MAX_AMOUNT = pow10(78) - 1n; // numeric(78,0)
 
 export interface TailPlan {
@@ -44,7 +51,7 @@ export const cryptoRandomBelow: RandomBelow = (n) => {
 };
 
 /**
- * A random tail not in `taken` (tails already used by open declarations in this band), or null when
+ * A random tail not in `taken` (tails of open or quarantined declarations in this band), or null when
  * every tail of the band is taken. Picks among the free ones, so a nearly full band still succeeds.
  */
 export function pickTail(plan: TailPlan, taken: ReadonlySet<bigint>, random: RandomBelow = cryptoRandomBelow): bigint | null {

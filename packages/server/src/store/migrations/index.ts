@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001-foundation.ts';
 import * as m002 from './002-venue-executions.ts';
 import * as m003 from './003-quote-expiry-index.ts';
+import * as m005 from './005-deposit-amount-quarantine.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-venue-executions': m002,
   '003-quote-expiry-index': m003,
+  '005-deposit-amount-quarantine': m005,
 };
 
 export const migrationProvider: MigrationProvider = {
