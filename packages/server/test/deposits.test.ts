@@ -121,6 +121,29 @@ for (const backend of backends()) {
       assert.equal((await declare(o.key, { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '1000' })).status, 201);
     });
 
+    test('an asset with no decimals can be declared: the tail is in the last two units, from a declared amount of 1000', async () => {
+      await listAssets(h, { JPY: 0 });
+      assert.equal((await h.op('PUT', '/wallets/JPY', { network: 'zengin', address: 'jpy-1' })).status, 200);
+      const o = await seedOrg(h);
+      const small = await declare(o.key, { assetSymbol: 'JPY', assetDecimals: 0, declaredAmountMinor: '999' });
+      assert.equal(small.status, 422, small.raw);
+      assert.equal(small.body.code, 'deposits.amount_too_small');
+
+      const r = await declare(o.key, { assetSymbol: 'JPY', assetDecimals: 0, declaredAmountMinor: '150000' });
+      assert.equal(r.status, 201, r.raw);
+      const x = BigInt(r.body.data.expectedAmountMinor);
+      assert.ok(x > 150000n && x <= 150099n, `expected ${x} in (150000, 150099]`);
+      assert.equal(r.body.data.expectedAmount, x.toString());
+      const paid = await arrive('JPY', x, txid(), 'zengin');
+      assert.equal(paid.body.data.state, 'credited');
+      assert.equal(await available(h, o.key, 'JPY'), x);
+
+      const smallest = await declare(o.key, { assetSymbol: 'JPY', assetDecimals: 0, declaredAmountMinor: '1000' });
+      assert.equal(smallest.status, 201, smallest.raw);
+      const y = BigInt(smallest.body.data.expectedAmountMinor);
+      assert.ok(y > 1000n && y <= 1099n, `expected ${y} in (1000, 1099]`);
+    });
+
     test('many organizations declaring the same amount in parallel all get different expected amounts', async () => {
       const orgs = await Promise.all(Array.from({ length: 30 }, () => seedOrg(h)));
       const rs = await Promise.all(orgs.map((o) => declare(o.key, { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '500000' })));

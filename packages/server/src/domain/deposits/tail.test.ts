@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DomainError } from '../errors.ts';
-import { cryptoRandomBelow, pickTail, tailPlan } from './tail.ts';
+import { cryptoRandomBelow, pickTail, tailPlan, tailWidth } from './tail.ts';
 
 const code = (f: () => unknown) => { try { f(); return null; } catch (e) { return (e as DomainError).code; } };
 
@@ -11,8 +11,21 @@ test('tail width is min(decimals, 4); the declared amount must be at least 10^(w
   assert.deepEqual(tailPlan(1, 100n), { width: 1, min: 1n, max: 9n });
   assert.equal(code(() => tailPlan(2, 999n)), 'deposits.amount_too_small');
   assert.equal(code(() => tailPlan(8, 99999n)), 'deposits.amount_too_small');
-  assert.equal(code(() => tailPlan(0, 10n ** 30n)), 'deposits.amount_too_small');
   assert.equal(code(() => tailPlan(2, 0n)), 'deposits.amount_too_small');
+});
+
+test('an asset with no decimals takes its tail in the last two units: 1..99, from a declared 1000', () => {
+  assert.deepEqual(tailPlan(0, 1000n), { width: 2, min: 1n, max: 99n });
+  assert.deepEqual(tailPlan(0, 10n ** 30n), { width: 2, min: 1n, max: 99n });
+  assert.equal(code(() => tailPlan(0, 999n)), 'deposits.amount_too_small');
+  assert.equal(code(() => tailPlan(0, 1n)), 'deposits.amount_too_small');
+  // The tail stays under a tenth of the smallest declarable amount, as for every other asset.
+  for (const d of [0, 1, 2, 4, 8, 18]) {
+    const w = tailWidth(d);
+    const smallest = 10n ** BigInt(w + 1);
+    assert.equal(code(() => tailPlan(d, smallest - 1n)), 'deposits.amount_too_small');
+    assert.ok(tailPlan(d, smallest).max * 10n < smallest);
+  }
 });
 
 test('an expected amount that would not fit 78 digits is refused, not truncated', () => {

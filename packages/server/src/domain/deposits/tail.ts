@@ -4,14 +4,18 @@ import { pow10 } from '../money.ts';
 
 /**
  * The unique tail (spec: Deposit declaration). The expected amount is the declared amount plus a
- * random tail in its last `width` decimals, so that the amount alone recognises the arrival.
+ * random tail in its last `width` digits of minor units, so that the amount alone recognises the arrival.
  *
- * Rule: width = min(decimals, 4), tail in [1, 10^width − 1]. An asset with 0 decimals has no room
- * for a tail. The declared amount must be at least 10^(width+1) minor units, so the tail is always
- * under a tenth of what the client means to send (USD with 2 decimals: from 10.00; BTC with 8: from
- * 0.001). Anything smaller is "too small to be made unique" (422 deposits.amount_too_small).
+ * Rule: width = min(decimals, 4), tail in [1, 10^width − 1]; an asset with no decimals has none to
+ * carry the tail, so it goes in the last two units of the integer amount (width 2: 1 to 99 units,
+ * 99 amounts per band like a 2-decimal asset, where one digit would give only 9). The declared amount
+ * must be at least 10^(width+1) minor units, so the tail is always under a tenth of what the client
+ * means to send (USD with 2 decimals: from 10.00; BTC with 8: from 0.001; an asset with 0 decimals:
+ * from 1000). Anything smaller is "too small to be made unique" (422 deposits.amount_too_small).
  */
 export const MAX_TAIL_WIDTH = 4;
+/** The tail width of an asset with no decimals: its last units carry the tail. */
+export const INTEGER_TAIL_WIDTH = 2;
 /**
  * How long an expected amount stays out of use after its declaration's expiry, whether the
  * declaration was matched or expired: a late or repeated transfer of that amount must not be credited
@@ -28,8 +32,12 @@ export interface TailPlan {
   max: bigint;
 }
 
+export function tailWidth(decimals: number): number {
+  return decimals === 0 ? INTEGER_TAIL_WIDTH : Math.min(decimals, MAX_TAIL_WIDTH);
+}
+
 export function tailPlan(decimals: number, declared: bigint): TailPlan {
-  const width = Math.min(decimals, MAX_TAIL_WIDTH);
+  const width = tailWidth(decimals);
   if (width < 1 || declared < pow10(width + 1)) throw new DomainError('deposits.amount_too_small');
   const max = pow10(width) - 1n;
   if (declared + max > MAX_AMOUNT) throw new DomainError('request.invalid_amount', { field: 'declaredAmountMinor' });
