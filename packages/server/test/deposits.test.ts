@@ -393,6 +393,63 @@ for (const backend of backends()) {
       assert.equal(old.state, 'expired');
     });
 
+    test("an asset's decimals cannot change while an open declaration, a live quote, or a pending order or withdrawal carries them", async () => {
+      const clock = h.clock as ManualClock;
+      await listAssets(h, { LKD: 2, LKB: 2, LKQ: 2, LKW: 2 });
+      const setDecimals = (symbol: string, decimals: number) => h.op('PUT', `/market/assets/${symbol}`, { decimals });
+      const inUse = async (symbol: string) => {
+        const r = await setDecimals(symbol, 3);
+        assert.equal(r.status, 409, r.raw);
+        assert.equal(r.body.code, 'market.decimals_in_use');
+      };
+      const o = await seedOrg(h, { balances: { LKB: 1_000_000n, LKW: 50_000n } });
+
+      // An open declaration: its expected amount was given in the old decimals. No account holds LKD.
+      assert.equal((await h.op('PUT', '/wallets/LKD', { network: 'lk', address: 'lkd-1' })).status, 200);
+      assert.equal((await declare(o.key, { assetSymbol: 'LKD', assetDecimals: 2, declaredAmountMinor: '100000' })).status, 201);
+      await inUse('LKD');
+      assert.equal((await setDecimals('LKD', 2)).status, 200); // the same decimals again is no change
+      clock.advance(TTL_MS);
+      assert.equal((await setDecimals('LKD', 3)).status, 200); // expired: nothing carries them any more
+
+      // A live quote carries both assets' decimals; an expired one no longer does.
+      assert.equal((await h.op('PUT', '/market/pairs/LKB/LKQ', { midRate: '2.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '100', maxBaseMinor: '100000000' })).status, 200);
+      const quote = async () => {
+        const q = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'LKB', quoteSymbol: 'LKQ', amountBaseMinor: '10000' });
+        assert.equal(q.status, 201, q.raw);
+        return q.body.data.id as string;
+      };
+      await quote();
+      await inUse('LKQ');
+      clock.advance(h.config.quoteTtlMs);
+      assert.equal((await setDecimals('LKQ', 2)).status, 200);
+
+      // A pending order carries its quote side too, though no account holds LKQ yet.
+      const placed = await h.call(o.key, 'POST', '/orders', { quoteId: await quote() });
+      assert.equal(placed.status, 201, placed.raw);
+      await inUse('LKQ');
+      await inUse('LKB');
+      assert.equal((await h.op('POST', `/orders/${placed.body.data.id}/reject`, {})).status, 200);
+      assert.equal((await setDecimals('LKQ', 3)).status, 200);
+
+      // A pending withdrawal.
+      const dst = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', {
+        label: 'LKW account', assetSymbol: 'LKW', bankName: 'Banco Galicia', accountKind: 'savings',
+        accountNumber: '400077770001', holderName: 'Acme SA', holderDocument: '30-71234567-1',
+      });
+      assert.equal(dst.status, 201, dst.raw);
+      assert.equal((await h.op('POST', `/destinations/${dst.body.data.id}/register-in-market`)).status, 200);
+      clock.advance(h.config.destinationCooldownMs);
+      const w = await h.call(o.key, 'POST', '/withdrawals', { destinationId: dst.body.data.id, assetSymbol: 'LKW', assetDecimals: 2, amountMinor: '20000' });
+      assert.equal(w.status, 201, w.raw);
+      await inUse('LKW');
+      assert.equal((await h.op('POST', `/withdrawals/${w.body.data.id}/reject`, {})).status, 200);
+      // Once nothing pending carries them, balances still lock them.
+      const locked = await setDecimals('LKW', 3);
+      assert.equal(locked.status, 409);
+      assert.equal(locked.body.code, 'market.decimals_locked');
+    });
+
     test('while the books are not reconciled a declaration is stopped (409); reads go on', async () => {
       const o = await seedOrg(h);
       const run = await h.op('POST', '/reconciliation/run', { marketBalances: [{ assetSymbol: 'USD', amountMinor: '1' }] });

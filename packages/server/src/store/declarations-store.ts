@@ -59,7 +59,8 @@ export class DeclarationsStore {
     const expiresAt = new Date(now.getTime() + r.ttlMs);
     return this.db.transaction().execute(async (tx) => {
       await assertReconciled(tx);
-      const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).executeTakeFirst();
+      // FOR SHARE: the decimals cannot change until this declaration is committed (MarketAssetsStore.put).
+      const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).forShare().executeTakeFirst();
       if (!asset) throw new DomainError('deposits.asset_not_receivable', { asset: r.assetSymbol });
       // CONTRACT §6: a factor error is caught, never guessed.
       if (asset.decimals !== r.assetDecimals) {
