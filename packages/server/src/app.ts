@@ -10,7 +10,7 @@ import { DomainError } from './domain/errors.ts';
 import type { Clock, Ids, Market } from './domain/ports.ts';
 import { clientApi } from './http/client-api.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
-import { parseJsonBody } from './http/json-body.ts';
+import { InvalidJsonError, parseJsonBody } from './http/json-body.ts';
 import { requestForLog } from './http/log-request.ts';
 import { registerErrorHandling, sendError } from './http/plugins/errors.ts';
 import { createMetrics } from './http/plugins/metrics.ts';
@@ -64,7 +64,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // JSON only: any other media type is a 415 in the envelope.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    try { done(null, parseJsonBody(body as string)); } catch (e) { done(e as Error, undefined); }
+    // Any parser failure is the client's malformed body: 400 request.invalid_json, never a 500.
+    try { done(null, parseJsonBody(body as string)); } catch (e) { done(e instanceof InvalidJsonError ? e : new InvalidJsonError(String(e)), undefined); }
   });
 
   app.decorateRequest('lang', 'es');

@@ -39,6 +39,32 @@ test('every code the server, SDK or CLI uses is catalogued', () => {
   for (const code of used) assert.ok(isErrorCode(code), `used but not catalogued: ${code}`);
 });
 
+/**
+ * Codes catalogued though nothing in the packages' src raises them, each with the reason it is kept.
+ * Empty on purpose: a code nobody raises is drift (clients would branch on a code that never comes).
+ */
+const RESERVED: Record<string, string> = {};
+
+test('every catalogued code is raised somewhere in packages/*/src (or listed as reserved, with why)', () => {
+  const text = ['server', 'sdk', 'cli', 'contract']
+    .flatMap((p) => sources(join(root, 'packages', p, 'src')))
+    .filter((f) => !f.includes(join('contract', 'src', 'errors')))
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
+  for (const code of Object.keys(errorCatalogue)) {
+    if (Object.hasOwn(RESERVED, code)) continue;
+    assert.ok(text.includes(`'${code}'`), `catalogued but never raised: ${code} (raise it, remove it, or list it in RESERVED with why)`);
+  }
+  for (const code of Object.keys(RESERVED)) assert.ok(isErrorCode(code), `reserved but not catalogued: ${code}`);
+});
+
+test('only internal.unexpected is a plain 500 shown to clients; every other 500 is internal (masked)', () => {
+  for (const e of Object.values(errorCatalogue)) {
+    if (e.status === 500 && e.code !== 'internal.unexpected') assert.ok(e.internal, `${e.code} would show an invariant failure to clients`);
+  }
+  assert.equal(errorCatalogue['internal.unexpected'].internal, false);
+});
+
 test('the spec codes are there with the spec statuses', () => {
   const spec: Record<string, number> = {
     'quotes.quote_below_executable_rate': 422, 'orders.quote_expired': 410, 'deposits.declaration_already_open': 409,

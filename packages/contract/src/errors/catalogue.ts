@@ -5,14 +5,19 @@ import { retryAdviceFor, type RetryAdvice } from './retry.ts';
  * status, retry advice and messages in every supported language. `{name}` placeholders are filled
  * from the error's params. docs/errors.md lists every code; errors.test.ts ties the two together.
  */
-interface Entry { status: number; en: string; es: string }
+interface Entry {
+  status: number; en: string; es: string;
+  /** An invariant of the server broke: logged with its detail, never sent; the client sees internal.unexpected. */
+  internal?: true;
+}
 
 const entries = {
   // request shape
   'request.invalid_json': { status: 400, en: 'The body is not valid JSON.', es: 'El cuerpo no es JSON válido.' },
   'request.validation_failed': { status: 422, en: 'The request is not valid: {detail}.', es: 'La solicitud no es válida: {detail}.' },
-  'request.invalid_amount': { status: 422, en: 'The amount {field} must be a non-negative integer of minimum units (digits only, at most 78).', es: 'El monto {field} debe ser un entero no negativo en unidades mínimas (solo dígitos, máximo 78).' },
+  'request.invalid_amount': { status: 422, en: 'The amount {field} is not valid: send an integer of minimum units (a JSON integer or a string of at most 78 digits, no fraction or exponent); only a signed amount, such as an adjustment, may be negative, and an adjustment cannot be zero.', es: 'El monto {field} no es válido: envíe un entero en unidades mínimas (un entero JSON o un texto de hasta 78 dígitos, sin fracción ni exponente); solo un monto con signo, como un ajuste, puede ser negativo, y un ajuste no puede ser cero.' },
   'request.invalid_query': { status: 400, en: 'The query is not valid: {detail}.', es: 'Los parámetros de consulta no son válidos: {detail}.' },
+  'request.invalid_path': { status: 400, en: 'The path is not valid: {detail}.', es: 'La ruta no es válida: {detail}.' },
   'request.bad_request': { status: 400, en: 'The request is malformed.', es: 'La solicitud está mal formada.' },
   'request.not_found': { status: 404, en: 'There is no such endpoint.', es: 'No existe ese recurso.' },
   'request.body_too_large': { status: 413, en: 'The body is too large.', es: 'El cuerpo es demasiado grande.' },
@@ -21,6 +26,7 @@ const entries = {
   'request.headers_too_large': { status: 431, en: 'The request headers are too large.', es: 'Los encabezados de la solicitud son demasiado grandes.' },
   'rate_limit.exceeded': { status: 429, en: 'Too many requests from this address; wait and retry.', es: 'Demasiadas solicitudes desde esta dirección; espere y reintente.' },
   'internal.unexpected': { status: 500, en: 'Something went wrong on our side. Quote the traceId to support.', es: 'Algo salió mal de nuestro lado. Indique el traceId a soporte.' },
+  // Raised when the database cannot be reached or refuses connections (nothing ran): transient, retry with backoff.
   'service.unavailable': { status: 503, en: 'The service is temporarily unavailable; retry shortly.', es: 'El servicio no está disponible por el momento; reintente en breve.' },
 
   // authentication and permissions
@@ -35,13 +41,13 @@ const entries = {
   'members.email_taken': { status: 409, en: 'A member with that email already exists in the organization.', es: 'Ya existe un miembro con ese correo en la organización.' },
   'keys.not_found': { status: 404, en: 'No such API key.', es: 'No existe esa clave de API.' },
   'keys.issuer_lacks_permission': { status: 403, en: 'The member does not hold portal:api_keys and cannot issue keys.', es: 'El miembro no tiene portal:api_keys y no puede emitir claves.' },
-  'keys.scope_not_in_role': { status: 422, en: 'A key cannot carry a scope its issuer does not hold: {scope}.', es: 'Una clave no puede llevar un permiso que su emisor no tiene: {scope}.' },
 
   // ledger and money
   'ledger.insufficient_balance': { status: 422, en: 'The available balance is insufficient.', es: 'El saldo disponible es insuficiente.' },
   'ledger.ledger_not_reconciled': { status: 409, en: 'The platform books and the market balance disagree; operations are stopped until a person reviews it.', es: 'Los libros de la plataforma y el saldo del mercado no coinciden; las operaciones están detenidas hasta una revisión.' },
   'reconciliation.market_balances_required': { status: 422, en: 'No market venue is connected in production: send marketBalances as the desk read them.', es: 'No hay un mercado conectado en producción: envíe marketBalances tal como los leyó la mesa.' },
-  'ledger.unbalanced_entry': { status: 500, en: 'A ledger entry did not balance and was refused.', es: 'Un asiento contable no cuadraba y fue rechazado.' },
+  'ledger.amount_overflow': { status: 422, en: 'An amount or a balance would exceed 78 digits of minimum units; nothing was changed.', es: 'Un monto o un saldo superaría 78 dígitos en unidades mínimas; no se cambió nada.' },
+  'ledger.unbalanced_entry': { status: 500, internal: true, en: 'A ledger entry did not balance and was refused.', es: 'Un asiento contable no cuadraba y fue rechazado.' },
 
   // market
   'market.asset_not_listed': { status: 422, en: 'The asset {asset} is not listed at the market.', es: 'El activo {asset} no está listado en el mercado.' },
@@ -90,12 +96,12 @@ export type ErrorCode = keyof typeof entries;
 export type Lang = 'en' | 'es';
 export const LANGS: readonly Lang[] = ['en', 'es'];
 
-export interface CatalogueEntry { code: ErrorCode; status: number; retry: RetryAdvice; messages: Record<Lang, string> }
+export interface CatalogueEntry { code: ErrorCode; status: number; retry: RetryAdvice; messages: Record<Lang, string>; internal: boolean }
 
 export const errorCatalogue: Readonly<Record<ErrorCode, CatalogueEntry>> = Object.fromEntries(
   (Object.entries(entries) as [ErrorCode, Entry][]).map(([code, e]) => [
     code,
-    { code, status: e.status, retry: retryAdviceFor(e.status), messages: { en: e.en, es: e.es } },
+    { code, status: e.status, retry: retryAdviceFor(e.status), messages: { en: e.en, es: e.es }, internal: e.internal === true },
   ]),
 ) as Record<ErrorCode, CatalogueEntry>;
 

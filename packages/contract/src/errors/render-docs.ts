@@ -9,10 +9,12 @@ const RETRY_TEXT = {
 
 /** docs/errors.md: every code with its status, retry advice and both messages. */
 export function renderErrorDocs(): string {
-  const rows = (Object.keys(errorCatalogue) as ErrorCode[]).sort().map((code) => {
+  const codes = (Object.keys(errorCatalogue) as ErrorCode[]).sort();
+  const rows = codes.filter((c) => !errorCatalogue[c].internal).map((code) => {
     const e = errorCatalogue[code];
     return `| \`${code}\` | ${e.status} | ${RETRY_TEXT[e.retry]} | ${e.messages.en} | ${e.messages.es} |`;
   });
+  const internal = codes.filter((c) => errorCatalogue[c].internal).map((code) => `| \`${code}\` | ${errorCatalogue[code].messages.en} |`);
   return [
     '# Error codes',
     '',
@@ -24,6 +26,15 @@ export function renderErrorDocs(): string {
     '| code | status | retry | message (en) | message (es) |',
     '|---|---|---|---|---|',
     ...rows,
+    '',
+    '## Internal codes (logged, never sent)',
+    '',
+    'A broken invariant of the server. The log line carries the code and its detail under the traceId;',
+    'the client receives `internal.unexpected` (500) with that traceId and nothing more.',
+    '',
+    '| code | meaning |',
+    '|---|---|',
+    ...internal,
     '',
   ].join('\n');
 }

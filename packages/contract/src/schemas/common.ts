@@ -6,15 +6,33 @@ export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]
 export const AmountString = Type.String({ pattern: '^[0-9]{1,78}$', description: 'integer in minimum units, as decimal digits', examples: ['150000'] });
 export const SignedAmountString = Type.String({ pattern: '^-?[0-9]{1,78}$', description: 'signed integer in minimum units, as decimal digits' });
 
+/**
+ * A JSON integer beyond 2^53. The server's body parser reads it as a bigint, which no JSON Schema type
+ * accepts; this keyword (registered on the server's body validator) accepts a bigint of at most 78
+ * digits, non-negative unless `signed`. Only amounts carry it, so a string field never takes a number.
+ */
+export const BIG_INTEGER_KEYWORD = 'x-big-integer';
+const MAX_AMOUNT = 10n ** 78n;
+export const bigIntegerKeyword = {
+  keyword: BIG_INTEGER_KEYWORD,
+  schemaType: 'string',
+  validate: (mode: 'signed' | 'unsigned', data: unknown): boolean =>
+    typeof data === 'bigint' && data < MAX_AMOUNT && (mode === 'signed' ? data > -MAX_AMOUNT : data >= 0n),
+} as const;
+const BigInteger = (mode: 'signed' | 'unsigned') =>
+  Type.Unsafe<bigint>({ [BIG_INTEGER_KEYWORD]: mode, description: 'a JSON integer beyond 2^53, kept exact' });
+
 /** Amounts in requests: a JSON integer (of any size, kept exact) or a string of digits. */
 export const AmountInput = Type.Union([
   Type.String({ pattern: '^[0-9]{1,78}$' }),
   Type.Integer({ minimum: 0 }),
+  BigInteger('unsigned'),
 ], { description: 'integer in minimum units: JSON integer or string of digits (at most 78)' });
 export type AmountInput = Static<typeof AmountInput>;
 export const SignedAmountInput = Type.Union([
   Type.String({ pattern: '^-?[0-9]{1,78}$' }),
   Type.Integer(),
+  BigInteger('signed'),
 ], { description: 'signed integer in minimum units: JSON integer or string of digits' });
 
 export const AssetSymbol = Type.String({ pattern: '^[A-Z0-9]{2,12}$', description: 'asset symbol, upper case' });

@@ -30,3 +30,12 @@ test('decimal text uses the decimals given', () => {
   assert.equal(parseDecimal('1.234', 2), null, 'more digits than decimals is refused, not rounded');
   assert.equal(parseDecimal('abc', 2), null);
 });
+
+test('toMinor takes a bigint (a JSON integer beyond 2^53) of at most 78 digits, signed only when allowed', () => {
+  assert.equal(toMinor(2n ** 256n - 1n), 2n ** 256n - 1n);
+  assert.equal(toMinor(10n ** 78n - 1n), 10n ** 78n - 1n);
+  assert.equal(toMinor(10n ** 78n), null);
+  assert.equal(toMinor(-(10n ** 78n), { signed: true }), null);
+  assert.equal(toMinor(-(2n ** 60n)), null);
+  assert.equal(toMinor(-(2n ** 60n), { signed: true }), -(2n ** 60n));
+});

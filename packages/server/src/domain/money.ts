@@ -6,9 +6,17 @@ export const MAX_DIGITS = 78;
 const DIGITS = /^[0-9]{1,78}$/;
 const SIGNED = /^-?[0-9]{1,78}$/;
 
-/** Accepts a digit string or a safe JSON integer; anything else returns null (the caller refuses it). */
+const LIMIT = 10n ** 78n;
+
+/**
+ * Accepts a digit string, a safe JSON integer, or a bigint (a JSON integer beyond 2^53, as the body
+ * parser reads it) of at most 78 digits; anything else returns null (the caller refuses it).
+ */
 export function toMinor(input: unknown, opts: { signed?: boolean } = {}): bigint | null {
-  if (typeof input === 'bigint') return input < 0n && !opts.signed ? null : input;
+  if (typeof input === 'bigint') {
+    if (input >= LIMIT || input <= -LIMIT) return null;
+    return input < 0n && !opts.signed ? null : input;
+  }
   if (typeof input === 'number') {
     if (!Number.isSafeInteger(input)) return null;
     if (input < 0 && !opts.signed) return null;

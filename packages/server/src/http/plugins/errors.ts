@@ -1,10 +1,18 @@
-import { errorCatalogue, errorMessage, isErrorCode, type ErrorCode } from '@cambio/contract';
+import { errorCatalogue, errorMessage, isErrorCode, type ErrorCode, type Lang } from '@cambio/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
-import { PoisonedJsonError } from '../json-body.ts';
+import { InvalidJsonError } from '../json-body.ts';
 
-/** The error envelope: success=false, data=null, a stable code and the message in the caller's language. */
-export function sendError(req: FastifyRequest, reply: FastifyReply, code: ErrorCode, params: Record<string, string> = {}) {
+/**
+ * The error envelope: success=false, data=null, a stable code and the message in the caller's language.
+ * An internal code (a broken invariant, e.g. ledger.unbalanced_entry) is never shown: it is logged with
+ * its detail and the client sees internal.unexpected with the traceId.
+ */
+export function sendError(req: FastifyRequest, reply: FastifyReply, code: ErrorCode, params: Record<string, string> = {}, cause?: unknown) {
+  if (errorCatalogue[code].internal) {
+    req.log.error({ err: cause, code, params }, `internal invariant failed: ${code}`);
+    return sendError(req, reply, 'internal.unexpected');
+  }
   const status = errorCatalogue[code].status;
   return reply.code(status).header('x-trace-id', req.id).type('application/json; charset=utf-8').send({
     success: false,
@@ -19,44 +27,103 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, code: ErrorC
 
 interface AjvError { instancePath?: string; keyword?: string; message?: string; params?: Record<string, unknown> }
 
-/** A short, safe description of the first validation problem: the field and what is wrong. */
-function describe(v: AjvError[], context: string | undefined): { field: string; detail: string } {
+const TYPES: Record<string, Record<Lang, string>> = {
+  string: { en: 'text', es: 'texto' },
+  integer: { en: 'an integer', es: 'un entero' },
+  number: { en: 'a number', es: 'un número' },
+  boolean: { en: 'true or false', es: 'true o false' },
+  object: { en: 'an object', es: 'un objeto' },
+  array: { en: 'a list', es: 'una lista' },
+  null: { en: 'null', es: 'null' },
+};
+
+/** What is wrong with a field, in each language; ajv's own English text never reaches a message. */
+const PROBLEMS: Record<string, (p: Record<string, unknown>) => Record<Lang, string>> = {
+  required: () => ({ en: 'is required', es: 'es obligatorio' }),
+  additionalProperties: () => ({ en: 'is not allowed', es: 'no está permitido' }),
+  type: (p) => {
+    const t = String(p.type).split(',').map((x) => TYPES[x] ?? { en: x, es: x });
+    return { en: `must be ${t.map((x) => x.en).join(' or ')}`, es: `debe ser ${t.map((x) => x.es).join(' o ')}` };
+  },
+  minimum: (p) => ({ en: `must be at least ${String(p.limit)}`, es: `debe ser como mínimo ${String(p.limit)}` }),
+  maximum: (p) => ({ en: `must be at most ${String(p.limit)}`, es: `debe ser como máximo ${String(p.limit)}` }),
+  exclusiveMinimum: (p) => ({ en: `must be greater than ${String(p.limit)}`, es: `debe ser mayor que ${String(p.limit)}` }),
+  exclusiveMaximum: (p) => ({ en: `must be less than ${String(p.limit)}`, es: `debe ser menor que ${String(p.limit)}` }),
+  minLength: (p) => ({ en: `must have at least ${String(p.limit)} characters`, es: `debe tener al menos ${String(p.limit)} caracteres` }),
+  maxLength: (p) => ({ en: `must have at most ${String(p.limit)} characters`, es: `debe tener como máximo ${String(p.limit)} caracteres` }),
+  minItems: (p) => ({ en: `must have at least ${String(p.limit)} items`, es: `debe tener al menos ${String(p.limit)} elementos` }),
+  maxItems: (p) => ({ en: `must have at most ${String(p.limit)} items`, es: `debe tener como máximo ${String(p.limit)} elementos` }),
+  minProperties: (p) => ({ en: `must have at least ${String(p.limit)} entries`, es: `debe tener al menos ${String(p.limit)} entradas` }),
+  maxProperties: (p) => ({ en: `must have at most ${String(p.limit)} entries`, es: `debe tener como máximo ${String(p.limit)} entradas` }),
+  uniqueItems: () => ({ en: 'must not repeat an item', es: 'no debe repetir elementos' }),
+  pattern: () => ({ en: 'does not have the expected form', es: 'no tiene la forma esperada' }),
+  format: (p) => ({ en: `must be a valid ${String(p.format)}`, es: `debe ser un ${String(p.format)} válido` }),
+  enum: (p) => {
+    const values = (Array.isArray(p.allowedValues) ? p.allowedValues : []).map(String).join(', ');
+    return { en: `must be one of: ${values}`, es: `debe ser uno de: ${values}` };
+  },
+  const: (p) => ({ en: `must be ${String(p.allowedValue)}`, es: `debe ser ${String(p.allowedValue)}` }),
+};
+const NOT_VALID = () => ({ en: 'is not valid', es: 'no es válido' });
+
+/** A short, safe description of the first validation problem: the field and what is wrong, in `lang`. */
+export function describe(v: AjvError[], context: string | undefined, lang: Lang): { field: string; detail: string } {
   const first = v.find((e) => e.keyword !== 'anyOf') ?? v[0] ?? {};
   const missing = first.keyword === 'required' ? String(first.params?.missingProperty ?? '') : '';
   const extra = first.keyword === 'additionalProperties' ? String(first.params?.additionalProperty ?? '') : '';
   const path = (first.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-  const field = missing || extra || path || context || 'body';
-  const what = missing ? 'is required' : extra ? 'is not allowed' : (first.message ?? 'is not valid');
-  return { field: field.slice(0, 60), detail: `${field.slice(0, 60)} ${what}`.slice(0, 200) };
+  const leaf = missing || extra;
+  const field = (leaf ? (path ? `${path}.${leaf}` : leaf) : path || context || 'body').slice(0, 60);
+  const what = (PROBLEMS[first.keyword ?? ''] ?? NOT_VALID)(first.params ?? {})[lang];
+  return { field, detail: `${field} ${what}`.slice(0, 200) };
 }
+
+/** A SQLSTATE or socket error meaning the database could not be reached or undid the whole transaction: nothing happened, a retry is safe. */
+const DATABASE_UNAVAILABLE = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', // no connection could be opened
+  '08001', '08004', '53300', '57P03', // unable to connect, connection rejected, too many connections, starting up
+  '40001', '40P01', // serialization failure, deadlock: the transaction was rolled back
+]);
+/** numeric_value_out_of_range: an amount or a balance past numeric(78,0). */
+const NUMERIC_OVERFLOW = '22003';
 
 /** Maps every failure to the envelope. Unknown errors become 500 with the traceId; details stay in the log. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
     if (err instanceof DomainError) {
       if (errorCatalogue[err.code].status >= 500) req.log.error({ err }, 'domain error with status 5xx');
-      return sendError(req, reply, err.code, err.params);
+      return sendError(req, reply, err.code, err.params, err);
     }
     if (err.validation) {
-      const { field, detail } = describe(err.validation as AjvError[], err.validationContext);
-      if (err.validationContext === 'body') {
-        if (/Minor$/.test(field)) return sendError(req, reply, 'request.invalid_amount', { field });
-        return sendError(req, reply, 'request.validation_failed', { detail });
+      const { field, detail } = describe(err.validation as AjvError[], err.validationContext, req.lang ?? 'es');
+      switch (err.validationContext) {
+        case 'body':
+          if (/Minor$/.test(field)) return sendError(req, reply, 'request.invalid_amount', { field });
+          return sendError(req, reply, 'request.validation_failed', { detail });
+        case 'params': return sendError(req, reply, 'request.invalid_path', { detail });
+        case 'querystring': return sendError(req, reply, 'request.invalid_query', { detail });
+        default: return sendError(req, reply, 'request.bad_request');
       }
-      return sendError(req, reply, 'request.invalid_query', { detail });
     }
-    if (err instanceof PoisonedJsonError || err instanceof SyntaxError) return sendError(req, reply, 'request.invalid_json');
+    if (err instanceof InvalidJsonError) return sendError(req, reply, 'request.invalid_json');
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE': return sendError(req, reply, 'request.body_too_large');
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return sendError(req, reply, 'request.unsupported_media_type');
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH': return sendError(req, reply, 'request.invalid_json');
+      case NUMERIC_OVERFLOW:
+        req.log.warn({ sqlstate: err.code, detail: err.message }, 'numeric overflow refused');
+        return sendError(req, reply, 'ledger.amount_overflow');
+    }
+    if (typeof err.code === 'string' && DATABASE_UNAVAILABLE.has(err.code)) {
+      req.log.warn({ code: err.code, detail: err.message }, 'database unavailable');
+      return sendError(req, reply, 'service.unavailable');
     }
     if (err.statusCode === 429) return sendError(req, reply, 'rate_limit.exceeded');
     if (err.statusCode === 408) return sendError(req, reply, 'request.timeout');
     if (err.statusCode === 413) return sendError(req, reply, 'request.body_too_large');
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return sendError(req, reply, 'request.bad_request');
-    if (typeof err.code === 'string' && isErrorCode(err.code)) return sendError(req, reply, err.code);
+    if (typeof err.code === 'string' && isErrorCode(err.code)) return sendError(req, reply, err.code, {}, err);
     req.log.error({ err }, 'unexpected error');
     return sendError(req, reply, 'internal.unexpected');
   });
