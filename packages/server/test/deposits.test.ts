@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { backgroundTasks } from '../src/background.ts';
+import { loadConfig } from '../src/config.ts';
 import { TAIL_QUARANTINE_MS } from '../src/domain/deposits/tail.ts';
 import { randomIds } from '../src/domain/ids.ts';
 import type { ManualClock } from '../src/domain/ports.ts';
@@ -99,6 +100,22 @@ for (const backend of backends()) {
       const again = await declare(o.key, { assetSymbol: 'BTC', assetDecimals: 8, declaredAmountMinor: '100000000' });
       assert.equal(again.status, 409);
       assert.equal(again.body.code, 'deposits.declaration_already_open');
+    });
+
+    test('CAMBIO_DECLARATION_TTL_MS is honoured with a non-default value: expiresInSeconds equals it and the declaration closes then', async () => {
+      // This suite starts the service with CAMBIO_DECLARATION_TTL_MS=600000, not the default.
+      assert.notEqual(TTL_MS, loadConfig({}).declarationTtlMs);
+      assert.equal(h.config.declarationTtlMs, TTL_MS);
+      const o = await seedOrg(h);
+      const now = h.clock.now();
+      const r = await declare(o.key, { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '60000' });
+      assert.equal(r.status, 201, r.raw);
+      assert.equal(r.body.data.expiresInSeconds, TTL_MS / 1000);
+      assert.equal(r.body.data.expiresAt, new Date(now.getTime() + TTL_MS).toISOString());
+      (h.clock as ManualClock).advance(TTL_MS - 1);
+      assert.equal((await h.call(o.key, 'GET', '/deposits/open-declaration')).body.data.expiresInSeconds, 1);
+      (h.clock as ManualClock).advance(1);
+      assert.equal((await h.call(o.key, 'GET', '/deposits/open-declaration')).body.data, null);
     });
 
     test('a declaration is refused (422) when too small for a tail, when the asset has no wallet, or with the wrong decimals', async () => {
