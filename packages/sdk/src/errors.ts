@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@cambio/contract';
 
 /** Codes the SDK itself reports, for failures where no response (or no usable one) arrived. */
-export type SdkErrorCode = 'sdk.network_error' | 'sdk.timeout' | 'sdk.invalid_response' | 'sdk.lost_response_unresolved';
+export type SdkErrorCode = 'sdk.network_error' | 'sdk.timeout' | 'sdk.invalid_response' | 'sdk.lost_response_unresolved' | 'sdk.configuration_error';
 /** A server code from the catalogue, an SDK code, or a code this SDK version does not know yet. */
 export type CambioErrorCode = ErrorCode | SdkErrorCode | (string & {});
 
@@ -14,6 +14,11 @@ export interface ErrorInit {
   path?: string;
   retryAfterMs?: number | null;
   cause?: unknown;
+}
+
+/** What a LostResponseError adds: the read that tried to settle the outcome, when it failed. */
+export interface LostResponseInit extends ErrorInit {
+  readBackError?: unknown;
 }
 
 /**
@@ -72,9 +77,23 @@ export class QuoteAlreadyUsedError extends GoneError {}
 export class QuoteBelowExecutableRateError extends InvalidRequestError {}
 export class InsufficientBalanceError extends InvalidRequestError {}
 export class DestinationNotUsableError extends InvalidRequestError {}
-export class RateLimitError extends APIError {}
+/**
+ * The spec's "transient" row (408, 429, 502, 503, 504): the SDK has already retried with backoff when
+ * you see one; try again later.
+ */
+export class TransientError extends APIError {}
+/** 408: the request took too long to arrive; nothing was taken. */
+export class RequestTimeoutError extends TransientError {}
+/** 429: wait (`retryAfterMs` when the server said how long); it does not mean the key is wrong. */
+export class RateLimitError extends TransientError {}
+/** 502, 503, 504: the service, or a gateway in front of it, is unavailable for now. */
+export class ServiceUnavailableError extends TransientError {}
+/** 502: a gateway got no valid answer; a creating call may have been applied (see LostResponseError). */
+export class BadGatewayError extends ServiceUnavailableError {}
+/** 504: a gateway gave up waiting; a creating call may have been applied (see LostResponseError). */
+export class GatewayTimeoutError extends ServiceUnavailableError {}
+/** 500 (and any other 5xx not above): something a retry does not fix; retried once, then alert. */
 export class ServerError extends APIError {}
-export class ServiceUnavailableError extends ServerError {}
 
 /** No response arrived: connection refused or reset, DNS, TLS. */
 export class ConnectionError extends CambioError {}
@@ -83,10 +102,26 @@ export class TimeoutError extends CambioError {}
 /** A response arrived that is not the envelope, or whose amounts are not integers. */
 export class ResponseParseError extends CambioError {}
 /**
- * A creating call lost its response and the SDK could not tell whether it was applied (the read-back
- * failed too). Read the list endpoint before trying again.
+ * The SDK was set up or called in a way no request can carry: a baseUrl that is not a URL, both
+ * `baseUrl` and `sandbox`, an API key that is not a valid header value. Never retried; nothing was sent.
  */
-export class LostResponseError extends CambioError {}
+export class ConfigurationError extends CambioError {}
+/**
+ * A creating call lost its response (timeout, broken connection, 500/502/504) and the SDK could not
+ * tell whether it was applied: the read-back found nothing after the retries ran out, or the read
+ * itself failed (`readBackError`; it needs `portal:read`). `cause` is the creating call's last error.
+ * Read the list endpoint (GET /withdrawals, /orders…) before trying again: a blind retry can create
+ * a second request.
+ */
+export class LostResponseError extends CambioError {
+  /** Why the read-back failed, or null when it ran and found nothing. */
+  readonly readBackError: unknown;
+
+  constructor(init: LostResponseInit) {
+    super(init);
+    this.readBackError = init.readBackError ?? null;
+  }
+}
 
 type Ctor = new (init: ErrorInit) => APIError;
 
@@ -108,10 +143,13 @@ function byStatus(status: number): Ctor {
   if (status === 401) return AuthenticationError;
   if (status === 403) return PermissionError;
   if (status === 404) return NotFoundError;
+  if (status === 408) return RequestTimeoutError;
   if (status === 409) return ConflictError;
   if (status === 410) return GoneError;
   if (status === 429) return RateLimitError;
+  if (status === 502) return BadGatewayError;
   if (status === 503) return ServiceUnavailableError;
+  if (status === 504) return GatewayTimeoutError;
   if (status >= 500) return ServerError;
   return InvalidRequestError;
 }

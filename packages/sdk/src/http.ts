@@ -1,6 +1,6 @@
 import type { Pagination } from '@cambio/contract';
 import {
-  ConnectionError, errorFromResponse, redact, ResponseParseError, TimeoutError,
+  ConfigurationError, ConnectionError, errorFromResponse, redact, ResponseParseError, TimeoutError,
 } from './errors.ts';
 import { AmountFormatError, parseJsonLossless, stringifyJson, toAmounts } from './json.ts';
 import { parseRetryAfter, runWithRetry, type RetryEvent, type RetryOptions, type RetryPlan, type RetryResult } from './retry.ts';
@@ -60,7 +60,12 @@ export class Transport {
 
   /** Local time corrected by what the server's clock said last. */
   serverNow(): number {
-    return Date.now() + (this.clockOffsetMs ?? 0);
+    return this.toServerTime(Date.now());
+  }
+
+  /** A moment of this machine's clock on the server's clock, as the latest answer reported it. */
+  toServerTime(localMs: number): number {
+    return localMs + (this.clockOffsetMs ?? 0);
   }
 
   /** A read, or any call that is safe to repeat: retried per the spec, even when a response was lost. */
@@ -100,6 +105,10 @@ export class Transport {
         throw new TimeoutError({ status: 0, code: 'sdk.timeout', message: `no response within ${cfg.timeoutMs} ms`, ...where });
       }
       const msg = redact(e instanceof Error ? e.message : String(e), cfg.secrets);
+      if (cannotBeSent(e)) {
+        const detail = e instanceof TypeError && e.cause instanceof Error ? `: ${redact(e.cause.message, cfg.secrets)}` : '';
+        throw new ConfigurationError({ status: 0, code: 'sdk.configuration_error', message: `the request cannot be sent: ${msg}${detail}`, ...where });
+      }
       throw new ConnectionError({ status: 0, code: 'sdk.network_error', message: `network error: ${msg}`, ...where, cause: causeOf(e) });
     } finally {
       clearTimeout(timer);
@@ -156,8 +165,37 @@ function causeOf(e: unknown): unknown {
   return typeof code === 'string' ? { code } : undefined;
 }
 
-/** `https://x/` and `https://x/api/v1` both mean the root `https://x`. */
-export function normalizeBaseUrl(url: string, prefix: string): string {
+/**
+ * fetch's TypeError with no system or transport error code (ECONNRESET, UND_ERR_SOCKET…): the request
+ * was refused before anything left (an invalid header value such as a key with a line break, a blocked
+ * port, an unknown scheme). Retrying cannot help, and nothing can have been applied.
+ */
+function cannotBeSent(e: unknown): boolean {
+  if (!(e instanceof TypeError)) return false;
+  const code = (e.cause as { code?: unknown } | undefined)?.code ?? (e as { code?: unknown }).code;
+  return typeof code !== 'string' || code.startsWith('ERR_INVALID');
+}
+
+/**
+ * `https://x/` and `https://x/api/v1` both mean the root `https://x`. Anything that is not an
+ * absolute http(s) URL is refused here, once, instead of failing (and being retried) on every call.
+ */
+export function normalizeBaseUrl(url: string, prefix: string, who = 'Cambio'): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw new ConfigurationError({ status: 0, code: 'sdk.configuration_error', message: `${who}: baseUrl ${JSON.stringify(url)} is not a URL; give the service root, e.g. https://api.example.com` });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigurationError({ status: 0, code: 'sdk.configuration_error', message: `${who}: baseUrl must start with http:// or https:// (got ${parsed.protocol})` });
+  }
+  if (parsed.username || parsed.password) {
+    throw new ConfigurationError({ status: 0, code: 'sdk.configuration_error', message: `${who}: baseUrl must not carry credentials; the key goes in apiKey` });
+  }
+  if (parsed.search || parsed.hash) {
+    throw new ConfigurationError({ status: 0, code: 'sdk.configuration_error', message: `${who}: baseUrl must not carry a query or a fragment` });
+  }
   let u = url.trim().replace(/\/+$/, '');
   if (u.endsWith(prefix)) u = u.slice(0, -prefix.length);
   return u;

@@ -1,17 +1,21 @@
-import { CambioError, ConnectionError, TimeoutError } from './errors.ts';
+import { CambioError, ConfigurationError, ConnectionError, LostResponseError, TimeoutError } from './errors.ts';
 
 /**
  * Retries exactly as the spec's "Status codes" table says: 408/429/502/503/504 with exponential
- * backoff, full jitter and a ceiling (Retry-After honoured, capped by the ceiling); 500 once; never
- * a 4xx. Network failures and timeouts are retried like a 503, except that a creating call whose
- * response never arrived is not blindly re-sent: the caller's hooks decide (see `runWithRetry`).
+ * backoff, full jitter and a ceiling; 500 once; never a 4xx. `Retry-After` is never cut short: a
+ * wait it asks for beyond the ceiling ends the retries instead. Network failures and timeouts are
+ * retried like a 503, except that a creating call whose response never arrived is not blindly
+ * re-sent: its plan decides (see `runWithRetry`).
  */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 3. */
   maxRetries?: number;
   /** Base of the exponential backoff. Default 250 ms. */
   baseDelayMs?: number;
-  /** Ceiling of any single wait, Retry-After included. Default 8000 ms. */
+  /**
+   * Ceiling of any single wait. Default 8000 ms. A `Retry-After` longer than this is not shortened:
+   * the SDK stops and throws the error (its `retryAfterMs` says how long the server asked for).
+   */
   maxDelayMs?: number;
   /** Injectable for tests; default Math.random. */
   random?: () => number;
@@ -23,8 +27,9 @@ export const RETRY_DEFAULTS = { maxRetries: 3, baseDelayMs: 250, maxDelayMs: 800
 
 export type RetryAdvice = 'never' | 'backoff' | 'once';
 
-/** The spec's table, plus: no response at all is transient. */
+/** The spec's table, plus: no response at all is transient; a request that could not be built is not. */
 export function retryAdvice(err: CambioError): RetryAdvice {
+  if (err instanceof ConfigurationError || err instanceof LostResponseError) return 'never';
   if (err instanceof ConnectionError || err instanceof TimeoutError) return 'backoff';
   if ([408, 429, 502, 503, 504].includes(err.status)) return 'backoff';
   if (err.status >= 500) return 'once';
@@ -37,8 +42,10 @@ export function retryAdvice(err: CambioError): RetryAdvice {
  * finished). 408, 429 and 503 say the service did not take the request.
  */
 export function outcomeUnknown(err: CambioError): boolean {
+  if (err instanceof LostResponseError) return true;
   if (err instanceof TimeoutError) return true;
   if (err instanceof ConnectionError) return !notSent(err.cause);
+  if (err instanceof ConfigurationError) return false;
   return err.status === 500 || err.status === 502 || err.status === 504;
 }
 
@@ -69,19 +76,25 @@ export type RetryEvent =
   | { type: 'retry'; attempt: number; delayMs: number; code: string; status: number; traceId: string | null }
   | { type: 'lost_response'; attempt: number; code: string; status: number }
   | { type: 'found_after_timeout'; attempt: number }
-  | { type: 'resending'; attempt: number };
+  | { type: 'resending'; attempt: number }
+  | { type: 'lost_response_unresolved'; attempt: number };
 
 export interface RetryPlan<T> {
   attempt: (n: number) => Promise<T>;
   /**
-   * Whether a request whose outcome is unknown may be sent again at all. Reads: yes. Creating calls
-   * pass `beforeResend` (look for what the lost attempt created) or rely on `afterRefusal`.
+   * Whether a request whose outcome is unknown may be sent again without reading first. Reads, quotes
+   * and calls that protect themselves (a repeat is a 409 or 410): yes. A withdrawal: no, it reads first.
    */
   resendWhenUnknown: boolean;
-  /** After a lost response and before sending again: return what the lost attempt created, if found. */
-  beforeResend?: (lost: CambioError) => Promise<T | undefined>;
-  /** A later attempt was refused (4xx): the refusal may prove the lost attempt went through. */
-  afterRefusal?: (refusal: CambioError) => Promise<T | undefined>;
+  /**
+   * Looks for what a lost attempt created; undefined when nothing is found. Run before each resend
+   * when `resendWhenUnknown` is false; after a lost attempt, when a later attempt is refused (4xx: the
+   * refusal may be caused by what the lost attempt did); and one final time when the retries end. A
+   * creating call without it is never re-sent after a lost response.
+   */
+  readBack?: (lost: CambioError) => Promise<T | undefined>;
+  /** `withdrawal`, `order`…: names what was created, in a LostResponseError's message. */
+  what?: string;
   onEvent?: ((e: RetryEvent) => void) | undefined;
 }
 
@@ -94,6 +107,12 @@ export interface RetryResult<T> {
   found: boolean;
 }
 
+/** `403 auth.scope_missing: reading back needs portal:read`; never a header, only status and code. */
+function describe(e: unknown): string {
+  if (!(e instanceof CambioError)) return e instanceof Error ? e.message : String(e);
+  return `${e.status} ${e.code}${e.status === 403 ? ': reading back needs portal:read' : ''}`;
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export async function runWithRetry<T>(plan: RetryPlan<T>, options: RetryOptions = {}): Promise<RetryResult<T>> {
@@ -104,40 +123,79 @@ export async function runWithRetry<T>(plan: RetryPlan<T>, options: RetryOptions 
     random: options.random ?? Math.random,
     sleep: options.sleep ?? defaultSleep,
   };
-  let lost = false;
+  // A call that may create something: re-sending it blindly is not the same as repeating a read.
+  const creates = !plan.resendWhenUnknown || plan.readBack !== undefined;
+  let lost: CambioError | null = null;
   let usedOnce = false;
+
+  /** Reads back what a lost attempt created; a failed read leaves the outcome unknown. */
+  const readBack = async (last: CambioError, n: number): Promise<RetryResult<T> | undefined> => {
+    let v: T | undefined;
+    try {
+      v = await plan.readBack!(lost ?? last);
+    } catch (readError) {
+      throw unresolved(last, readError, n);
+    }
+    if (v === undefined) return undefined;
+    plan.onEvent?.({ type: 'found_after_timeout', attempt: n });
+    return { value: v, attempts: n + 1, lost: true, found: true };
+  };
+  const unresolved = (last: CambioError, readError: unknown, n: number): LostResponseError => {
+    plan.onEvent?.({ type: 'lost_response_unresolved', attempt: n });
+    const first = lost ?? last;
+    const what = plan.what ?? `${first.method ?? ''} ${first.path ?? ''}`.trim();
+    const why = readError === undefined
+      ? (plan.readBack ? 'and reading the list found nothing of it' : 'and there is no safe way to send it again')
+      : `and reading it back failed too (${describe(readError)})`;
+    return new LostResponseError({
+      status: last.status, code: 'sdk.lost_response_unresolved', traceId: last.traceId, method: first.method, path: first.path,
+      message: `the ${what} got no answer (${first.code}) ${why}; it may or may not have been created: read the list before trying again`,
+      cause: last, readBackError: readError,
+    });
+  };
+
   for (let n = 0; ; n++) {
     try {
       const value = await plan.attempt(n);
-      return { value, attempts: n + 1, lost, found: false };
+      return { value, attempts: n + 1, lost: lost !== null, found: false };
     } catch (e) {
       if (!(e instanceof CambioError)) throw e;
-      if (lost && plan.afterRefusal && e.status >= 400 && e.status < 500 && retryAdvice(e) === 'never') {
-        const v = await plan.afterRefusal(e);
-        if (v !== undefined) {
-          plan.onEvent?.({ type: 'found_after_timeout', attempt: n });
-          return { value: v, attempts: n + 1, lost, found: true };
+      const advice = retryAdvice(e);
+      const unknown = outcomeUnknown(e);
+      if (unknown && !lost) {
+        lost = e;
+        plan.onEvent?.({ type: 'lost_response', attempt: n, code: String(e.code), status: e.status });
+      } else if (unknown) {
+        plan.onEvent?.({ type: 'lost_response', attempt: n, code: String(e.code), status: e.status });
+      }
+      if (advice === 'never') {
+        // A refusal after a lost attempt may be caused by it (already used, already registered, the
+        // balance it held): look for what it created before reporting the refusal.
+        if (lost && plan.readBack) {
+          const found = await readBack(e, n);
+          if (found) return found;
         }
         throw e;
       }
-      const advice = retryAdvice(e);
-      const unknown = outcomeUnknown(e);
-      if (advice === 'never' || n >= o.maxRetries || (advice === 'once' && usedOnce)) throw e;
-      if (unknown && !plan.resendWhenUnknown && !plan.beforeResend && !plan.afterRefusal) throw e;
-      if (advice === 'once') usedOnce = true;
-      const delayMs = e.retryAfterMs !== null ? Math.min(o.maxDelayMs, e.retryAfterMs) : backoffDelay(n, o);
-      if (unknown) {
-        lost = true;
-        plan.onEvent?.({ type: 'lost_response', attempt: n, code: String(e.code), status: e.status });
+      const retryAfterTooLong = e.retryAfterMs !== null && e.retryAfterMs > o.maxDelayMs;
+      const exhausted = n >= o.maxRetries || (advice === 'once' && usedOnce) || retryAfterTooLong;
+      const mayResend = !unknown || plan.resendWhenUnknown || plan.readBack !== undefined;
+      if (exhausted || !mayResend) {
+        if (lost && plan.readBack) {
+          const found = await readBack(e, n);
+          if (found) return found;
+        }
+        if (lost && creates) throw unresolved(e, undefined, n);
+        throw e;
       }
+      if (advice === 'once') usedOnce = true;
+      // Never shorter than Retry-After (a longer one ended the retries above).
+      const delayMs = e.retryAfterMs !== null ? e.retryAfterMs : backoffDelay(n, o);
       plan.onEvent?.({ type: 'retry', attempt: n + 1, delayMs, code: String(e.code), status: e.status, traceId: e.traceId });
       await o.sleep(delayMs);
-      if (unknown && plan.beforeResend) {
-        const v = await plan.beforeResend(e);
-        if (v !== undefined) {
-          plan.onEvent?.({ type: 'found_after_timeout', attempt: n });
-          return { value: v, attempts: n + 1, lost, found: true };
-        }
+      if (unknown && !plan.resendWhenUnknown && plan.readBack) {
+        const found = await readBack(e, n);
+        if (found) return found;
         plan.onEvent?.({ type: 'resending', attempt: n + 1 });
       }
     }

@@ -2,68 +2,12 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { describe, test } from 'node:test';
 import {
-  AuthenticationError, Cambio, CambioError, ClientCannotOperateError, collect, ConnectionError, DeclarationAlreadyOpenError,
-  InvalidRequestError, LedgerNotReconciledError, LostResponseError, Money, NotFoundError, PermissionError, QuoteBelowExecutableRateError,
-  QuoteExpiredError, RateLimitError, ServerError, ServiceUnavailableError, TimeoutError, formatMinor, parseDecimal, quoteLargeIntegers,
-  type CambioEvent, type RetryOptions,
+  AuthenticationError, BadGatewayError, Cambio, CambioError, ClientCannotOperateError, collect, ConfigurationError, ConnectionError,
+  DeclarationAlreadyOpenError, GatewayTimeoutError, InvalidRequestError, LedgerNotReconciledError, LostResponseError, Money, NotFoundError,
+  PermissionError, QuoteBelowExecutableRateError, QuoteExpiredError, RateLimitError, RequestTimeoutError, ServerError, ServiceUnavailableError,
+  TimeoutError, TransientError, formatMinor, parseDecimal, quoteLargeIntegers,
 } from '../src/index.ts';
-
-const KEY = 'cmb_live_abcd1234.s3cr3tS3CR3Ts3cr3tS3CR3T';
-
-interface Call { method: string; url: string; headers: Record<string, string>; body: string | undefined }
-type Handler = (c: Call, signal: AbortSignal) => Response | Promise<Response>;
-
-function env(data: unknown, extra: Record<string, unknown> = {}) {
-  return JSON.stringify({ success: true, message: null, data, code: null, timestamp: new Date().toISOString(), traceId: 'tr-ok', pagination: null, ...extra });
-}
-function ok(data: unknown, extra: Record<string, unknown> = {}, status = 200) {
-  return new Response(env(data, extra), { status, headers: { 'content-type': 'application/json' } });
-}
-function fail(status: number, code: string, message = 'refused', headers: Record<string, string> = {}) {
-  return new Response(JSON.stringify({ success: false, message, data: null, code, timestamp: new Date().toISOString(), traceId: `tr-${status}`, pagination: null }), { status, headers: { 'content-type': 'application/json', ...headers } });
-}
-const netError = (code = 'ECONNRESET') => () => { throw Object.assign(new TypeError('fetch failed'), { cause: { code } }); };
-/** Never answers; rejects when the SDK's timeout aborts the request. */
-const hang: Handler = (_c, signal) => new Promise((_r, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
-
-/** A fake fetch that answers with the handlers in order (the last one repeats) and records every call. */
-function fakeFetch(...handlers: Handler[]) {
-  const calls: Call[] = [];
-  const fetch = async (url: string, init: RequestInit) => {
-    const c: Call = { method: String(init.method), url, headers: { ...(init.headers as Record<string, string>) }, body: init.body as string | undefined };
-    calls.push(c);
-    const h = handlers[Math.min(calls.length - 1, handlers.length - 1)]!;
-    return h(c, init.signal!);
-  };
-  return { fetch, calls };
-}
-
-/** A routing fake fetch: handlers per "METHOD /path", each a queue (the last one repeats). */
-function routedFetch(routes: Record<string, Handler[]>) {
-  const calls: Call[] = [];
-  const seen: Record<string, number> = {};
-  const fetch = async (url: string, init: RequestInit) => {
-    const c: Call = { method: String(init.method), url, headers: { ...(init.headers as Record<string, string>) }, body: init.body as string | undefined };
-    calls.push(c);
-    const key = `${c.method} ${new URL(url).pathname}`;
-    const q = routes[key];
-    if (!q) throw new Error(`unexpected call ${key}`);
-    const n = seen[key] = (seen[key] ?? 0) + 1;
-    return q[Math.min(n - 1, q.length - 1)]!(c, init.signal!);
-  };
-  return { fetch, calls, count: (key: string) => seen[key] ?? 0 };
-}
-
-function sdk(fetch: (u: string, i: RequestInit) => Promise<Response>, retry: RetryOptions = {}, extra: Partial<ConstructorParameters<typeof Cambio>[0]> = {}) {
-  const sleeps: number[] = [];
-  const events: CambioEvent[] = [];
-  const c = new Cambio({
-    apiKey: KEY, baseUrl: 'https://api.test', lang: 'en', fetch, timeoutMs: 2000,
-    retry: { sleep: async (ms) => { sleeps.push(ms); }, random: () => 0.5, ...retry },
-    onEvent: (e) => events.push(e), ...extra,
-  });
-  return { c, sleeps, events };
-}
+import { fail, fakeFetch, hang, KEY, netError, ok, routedFetch, sdk } from './fake-fetch.ts';
 
 describe('lossless amounts', () => {
   test('a JSON integer above 2^53 in a response stays exact and becomes a bigint', async () => {
@@ -150,9 +94,29 @@ describe('errors', () => {
   test('a non-envelope error (a proxy page) keeps its status and gets an http code', async () => {
     const { fetch } = fakeFetch(() => new Response('<html>bad gateway</html>', { status: 502 }));
     const err = await sdk(fetch, { maxRetries: 0 }).c.client.get().then(() => null, (e: CambioError) => e);
-    assert.ok(err instanceof ServerError);
-    assert.equal(err.status, 502);
-    assert.equal(err.code, 'http.502');
+    assert.equal(err instanceof BadGatewayError, true, `got ${String(err)}`);
+    assert.equal(err!.status, 502);
+    assert.equal(err!.code, 'http.502');
+  });
+
+  test('transient statuses after the retries: 408 RequestTimeoutError, 429 RateLimitError, 502/503/504 ServiceUnavailableError; all TransientError, none a ServerError', async () => {
+    const cases: Array<[number, new (...a: never[]) => CambioError]> = [
+      [408, RequestTimeoutError], [429, RateLimitError], [502, BadGatewayError], [503, ServiceUnavailableError], [504, GatewayTimeoutError],
+    ];
+    for (const [status, Cls] of cases) {
+      const { fetch, calls } = fakeFetch(() => fail(status, `http.${status}`));
+      const err = await sdk(fetch, { maxRetries: 2 }).c.client.get().then(() => null, (e: unknown) => e);
+      assert.equal(err instanceof Cls, true, `${status} gave ${String(err)}`);
+      assert.equal(err instanceof TransientError, true, `${status} is transient`);
+      assert.equal(err instanceof ServerError, false, `${status} is not a ServerError (500)`);
+      assert.equal(err instanceof InvalidRequestError, false, `${status} is not an InvalidRequestError`);
+      assert.equal((err as CambioError).status, status);
+      assert.equal(calls.length, 3, `${status} was retried`);
+    }
+    assert.equal(new BadGatewayError({ status: 502, code: 'x', message: 'm' }) instanceof ServiceUnavailableError, true);
+    const { fetch } = fakeFetch(() => fail(500, 'internal.unexpected'));
+    const e500 = await sdk(fetch).c.client.get().then(() => null, (e: unknown) => e);
+    assert.equal(e500 instanceof ServerError && !(e500 instanceof TransientError), true);
   });
 });
 
@@ -188,19 +152,29 @@ describe('retry (spec: Status codes table)', () => {
     assert.equal(calls.length, 4);
   });
 
-  test('Retry-After (seconds or HTTP date) is honoured, capped by the ceiling', async () => {
+  test('Retry-After (seconds or HTTP date) is waited in full, never cut to the ceiling', async () => {
     const date = new Date(Date.now() + 3_000).toUTCString();
     const { fetch } = fakeFetch(
       () => fail(429, 'rate_limit.exceeded', 'slow down', { 'retry-after': '2' }),
-      () => fail(429, 'rate_limit.exceeded', 'slow down', { 'retry-after': '600' }),
+      () => fail(429, 'rate_limit.exceeded', 'slow down', { 'retry-after': '8' }),
       () => fail(503, 'service.unavailable', 'later', { 'retry-after': date }),
       () => ok({ id: 'o' }),
     );
-    const { c, sleeps } = sdk(fetch, { maxRetries: 3 });
+    const { c, sleeps } = sdk(fetch, { maxRetries: 3, maxDelayMs: 8000 });
     await c.client.get();
     assert.equal(sleeps[0], 2000);
-    assert.equal(sleeps[1], 8000);
+    assert.equal(sleeps[1], 8000, 'exactly the ceiling is still waited');
     assert.ok(sleeps[2]! > 1000 && sleeps[2]! <= 3000, `HTTP date gave ${sleeps[2]}`);
+  });
+
+  test('a Retry-After beyond the ceiling stops the retries: RateLimitError with retryAfterMs, no shorter wait', async () => {
+    const { fetch, calls } = fakeFetch(() => fail(429, 'rate_limit.exceeded', 'slow down', { 'retry-after': '600' }), () => ok({ id: 'o' }));
+    const { c, sleeps } = sdk(fetch, { maxRetries: 3, maxDelayMs: 8000 });
+    const err = await c.client.get().then(() => null, (e: unknown) => e);
+    assert.equal(err instanceof RateLimitError, true, `got ${String(err)}`);
+    assert.equal((err as RateLimitError).retryAfterMs, 600_000);
+    assert.deepEqual(sleeps, [], 'it did not wait 8 s and try again early');
+    assert.equal(calls.length, 1);
   });
 
   test('a 429 that outlasts the retries surfaces as RateLimitError with retryAfterMs', async () => {
@@ -379,10 +353,45 @@ describe('Money', () => {
 });
 
 describe('construction', () => {
-  test('sandbox: true means http://127.0.0.1:8080 unless a baseUrl is given; a trailing /api/v1 is tolerated', () => {
+  test('sandbox: true means the local http://127.0.0.1:8080; a trailing /api/v1 is tolerated', () => {
     assert.equal(new Cambio({ apiKey: KEY, sandbox: true }).baseUrl, 'http://127.0.0.1:8080');
-    assert.equal(new Cambio({ apiKey: KEY, sandbox: true, baseUrl: 'http://h:1/api/v1/' }).baseUrl, 'http://h:1');
+    assert.equal(new Cambio({ apiKey: KEY, baseUrl: 'http://h:1/api/v1/' }).baseUrl, 'http://h:1');
     assert.throws(() => new Cambio({ apiKey: KEY }), /baseUrl/);
     assert.throws(() => new Cambio({ apiKey: '', sandbox: true }), /apiKey/);
+  });
+
+  test('baseUrl and sandbox together are refused, not silently resolved', () => {
+    assert.throws(() => new Cambio({ apiKey: KEY, sandbox: true, baseUrl: 'http://h:1' }), (e: unknown) => e instanceof ConfigurationError && /not both/.test(e.message));
+  });
+
+  test('a baseUrl that is not an http(s) URL is refused at construction with a clear error', () => {
+    for (const bad of ['api.example.com', 'localhost:8080', 'ftp://h/x', 'https://user:pw@h', 'not a url', 'https://h/?x=1']) {
+      assert.throws(() => new Cambio({ apiKey: KEY, baseUrl: bad }), (e: unknown) => e instanceof ConfigurationError && e.code === 'sdk.configuration_error' && /baseUrl/.test(e.message), bad);
+    }
+  });
+
+  test('a request fetch refuses to build (invalid header value) is a ConfigurationError: not retried, not a lost response', async () => {
+    const invalidHeader = () => { throw new TypeError('Headers.append: "cmb_live_x.y\nz" is an invalid header value.'); };
+    const read = fakeFetch(invalidHeader);
+    const err = await sdk(read.fetch).c.balances.list().then(() => null, (e: unknown) => e);
+    assert.equal(err instanceof ConfigurationError, true, `got ${String(err)}`);
+    assert.equal(read.calls.length, 1, 'not retried');
+    const w = routedFetch({ 'POST /api/v1/withdrawals': [invalidHeader], 'GET /api/v1/withdrawals': [() => ok([])] });
+    const werr = await sdk(w.fetch).c.withdrawals.create({ destinationId: 'd', assetSymbol: 'USD', assetDecimals: 2, amountMinor: 1n })
+      .then(() => null, (e: unknown) => e);
+    assert.equal(werr instanceof ConfigurationError, true, `got ${String(werr)}`);
+    assert.equal(werr instanceof LostResponseError, false);
+    assert.equal(w.count('POST /api/v1/withdrawals'), 1);
+    assert.equal(w.count('GET /api/v1/withdrawals'), 0, 'nothing was sent, so nothing is read back');
+  });
+
+  test('with the real fetch: a key with a line break fails once as a configuration error, and the key is not in the message', async () => {
+    let n = 0;
+    const counting = (u: string, i: RequestInit) => { n++; return fetch(u, i); };
+    const c = new Cambio({ apiKey: 'cmb_live_abcd.sec\nretsecretsecret', baseUrl: 'http://127.0.0.1:1', fetch: counting, retry: { sleep: async () => {} } });
+    const err = await c.client.get().then(() => null, (e: unknown) => e);
+    assert.equal(err instanceof ConfigurationError, true, `got ${String(err)}`);
+    assert.equal(n, 1);
+    assert.ok(!(err as Error).message.includes('retsecretsecret'), (err as Error).message);
   });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_TIMEOUT_MS, SANDBOX_URL } from '../client.ts';
+import { configError, DEFAULT_TIMEOUT_MS, resolveRoot } from '../client.ts';
 import { normalizeBaseUrl, Transport, type CambioEvent, type FetchLike } from '../http.ts';
 import type { RetryOptions } from '../retry.ts';
 import { OperatorDeposits } from './deposits.ts';
@@ -10,7 +10,9 @@ import { OperatorDestinations, OperatorOrders, OperatorWithdrawals } from './req
 export interface CambioOperatorOptions {
   /** `OPERATOR_TOKEN`; sent as `Authorization: Bearer …`, redacted from every error. */
   token: string;
+  /** Root of the service; give this or `sandbox: true`, not both. */
   baseUrl?: string;
+  /** The local sandbox started by `npm start` (http://127.0.0.1:8080). */
   sandbox?: boolean;
   /** Recorded as the actor of every decision in the audit trail (`X-Operator`). */
   operatorName?: string;
@@ -37,13 +39,12 @@ export class CambioOperator {
   readonly baseUrl: string;
 
   constructor(opts: CambioOperatorOptions) {
-    if (!opts || typeof opts.token !== 'string' || opts.token.trim() === '') throw new TypeError('CambioOperator: token is required');
-    const root = opts.baseUrl ?? (opts.sandbox ? SANDBOX_URL : undefined);
-    if (!root) throw new TypeError('CambioOperator: give baseUrl, or sandbox: true');
+    if (!opts || typeof opts.token !== 'string' || opts.token.trim() === '') throw configError('CambioOperator: token is required');
+    const root = resolveRoot('CambioOperator', opts);
     const f = opts.fetch ?? (globalThis.fetch as FetchLike | undefined);
-    if (!f) throw new TypeError('CambioOperator: no fetch available');
+    if (!f) throw configError('CambioOperator: no fetch available');
     const token = opts.token.trim();
-    this.baseUrl = normalizeBaseUrl(root, '/operator/v1');
+    this.baseUrl = normalizeBaseUrl(root, '/operator/v1', 'CambioOperator');
     const auth: Record<string, string> = { authorization: `Bearer ${token}` };
     if (opts.operatorName) auth['x-operator'] = opts.operatorName;
     const t = new Transport({

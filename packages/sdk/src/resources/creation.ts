@@ -7,6 +7,8 @@ import type { RetryResult } from '../retry.ts';
  * broken connection, 500/502/504); the SDK read the list endpoint and found what that attempt
  * created, so it did NOT send again. `resent_after_timeout`: a response never arrived, the SDK
  * found nothing (or the endpoint protects itself), sent again, and this is what the resend created.
+ * When the SDK cannot tell (the retries ran out, or the read-back failed), it throws a
+ * LostResponseError instead of returning.
  */
 export type CreationOutcome = 'created' | 'found_after_timeout' | 'resent_after_timeout';
 

@@ -1,7 +1,6 @@
 import type {
   DepositDeclaration as WireDeclaration, DepositRecord as WireDeposit, DepositWallet as WireWallet,
 } from '@cambio/contract';
-import { DeclarationAlreadyOpenError } from '../errors.ts';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
@@ -30,15 +29,17 @@ export class DepositsResource {
 
   /**
    * `POST /api/v1/deposits/declarations`. Protected against repeats (a second one is a 409), so a
-   * lost response is re-sent; a 409 on that resend means the first went through, and the open
-   * declaration is returned with outcome `found_after_timeout` when it is the one asked for.
+   * lost response is re-sent; after a lost attempt, a refusal of the resend (409 already open, or any
+   * other 4xx) and the end of the retries make the SDK read the open declaration, returned with outcome
+   * `found_after_timeout` when it is the one asked for (same asset and declared amount). When that read
+   * fails, or finds nothing after the retries ran out, a LostResponseError says the outcome is unknown.
    */
   async declare(p: DeclareDepositParams): Promise<Creation<DepositDeclaration>> {
     const body = { assetSymbol: p.assetSymbol, assetDecimals: p.assetDecimals, declaredAmountMinor: p.declaredAmountMinor };
     const r = await this.t.request<DepositDeclaration>({ method: 'POST', path: '/deposits/declarations', body }, {
       resendWhenUnknown: true,
-      afterRefusal: async (refusal) => {
-        if (!(refusal instanceof DeclarationAlreadyOpenError)) return undefined;
+      what: 'deposit declaration',
+      readBack: async () => {
         const open = await this.openDeclaration();
         const same = open && open.assetSymbol === p.assetSymbol && open.declaredAmountMinor === p.declaredAmountMinor;
         return same ? foundReply(open) : undefined;

@@ -12,3 +12,22 @@ export async function listPage<T>(t: Transport, path: string, params: ListParams
 export function iterateList<T>(t: Transport, path: string, opts: { limit?: number } = {}, extra: Record<string, string | undefined> = {}): AsyncGenerator<T, void, undefined> {
   return paginate<T>((p) => listPage<T>(t, path, p, extra), opts);
 }
+
+/**
+ * The first item of a newest-first list that `match`es among those created since a call started at
+ * `startedLocal` (this machine's clock), less `skewMs`. The bound is put on the server's clock only
+ * once the list's first answer has arrived, with the offset that answer's timestamp gave: a server
+ * clock minutes behind this machine's (or a new client that never heard the server) does not hide
+ * what a lost call created.
+ */
+export async function findCreatedSince<T extends { createdAt: string }>(
+  t: Transport, items: AsyncIterable<T>, startedLocal: number, skewMs: number, match: (x: T) => boolean,
+): Promise<T | undefined> {
+  let since: number | undefined;
+  for await (const x of items) {
+    since ??= t.toServerTime(startedLocal) - skewMs;
+    if (Date.parse(x.createdAt) < since) return undefined; // newest first: nothing older can be ours
+    if (match(x)) return x;
+  }
+  return undefined;
+}

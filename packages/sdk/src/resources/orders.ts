@@ -1,10 +1,9 @@
 import type { OrderRecord } from '@cambio/contract';
-import { GoneError } from '../errors.ts';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import { creationOf, foundReply, type Creation } from './creation.ts';
-import { iterateList, listPage } from './list.ts';
+import { findCreatedSince, iterateList, listPage } from './list.ts';
 
 /**
  * An exchange request (CONTRACT §5): delivers `base`, receives `quote`; a request, not an execution,
@@ -16,24 +15,28 @@ export class OrdersResource {
   constructor(private readonly t: Transport, private readonly clockSkewMs: number) {}
 
   /**
-   * `POST /api/v1/orders`. Accepting a quote consumes it, so a lost response is re-sent safely: a
-   * second acceptance creates nothing. When that resend answers 410 (already used), the order made by
-   * the lost attempt is looked up by quoteId and returned with outcome `found_after_timeout`.
+   * `POST /api/v1/orders`. Accepting a quote consumes it (spec: Repeated calls §3), so a lost response
+   * is re-sent safely: a second acceptance creates nothing. After a lost attempt, any refusal of the
+   * resend (410 already used, but also 409 not reconciled, 403, 422: the lost attempt may have gone
+   * through before the refusal's cause) and the end of the retries make the SDK look the order up by
+   * quoteId in `GET /orders`: found, it is returned with outcome `found_after_timeout`. That read needs
+   * `portal:read`; when it fails, or finds nothing after the retries ran out, a LostResponseError says
+   * the outcome is unknown.
    */
   async create(p: { quoteId: string }): Promise<Creation<Order>> {
-    const since = this.t.serverNow() - this.clockSkewMs;
+    const startedLocal = Date.now();
     const r = await this.t.request<Order>({ method: 'POST', path: '/orders', body: { quoteId: p.quoteId } }, {
       resendWhenUnknown: true,
-      afterRefusal: async (refusal) => {
-        if (!(refusal instanceof GoneError)) return undefined;
-        const o = await this.findByQuoteId(p.quoteId, since);
+      what: `order for quote ${p.quoteId}`,
+      readBack: async () => {
+        const o = await findCreatedSince(this.t, this.iterate({ limit: 100 }), startedLocal, this.clockSkewMs, (x) => x.quoteId === p.quoteId);
         return o ? foundReply(o) : undefined;
       },
     });
     return creationOf(r);
   }
 
-  /** The order that accepted a quote, among those created since `since` (newest first). */
+  /** The order that accepted a quote, among those created since `since` (server clock, ms; newest first). */
   async findByQuoteId(quoteId: string, since = 0): Promise<Order | undefined> {
     for await (const o of this.iterate({ limit: 100 })) {
       if (o.quoteId === quoteId) return o;

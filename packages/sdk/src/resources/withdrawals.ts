@@ -1,12 +1,11 @@
 import type {
   RegisterBankDestination as WireRegister, Withdrawal as WireWithdrawal, WithdrawalDestination as WireDestination,
 } from '@cambio/contract';
-import { DestinationAlreadyRegisteredError, LostResponseError, type CambioError } from '../errors.ts';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import { creationOf, foundReply, type Creation } from './creation.ts';
-import { iterateList, listPage } from './list.ts';
+import { findCreatedSince, iterateList, listPage } from './list.ts';
 
 export type WithdrawalDestination = WireDestination;
 export type Withdrawal = Amounts<WireWithdrawal>;
@@ -33,17 +32,21 @@ export class WithdrawalsResource {
   }
 
   /**
-   * `POST /api/v1/withdrawals/destinations/bank`. A repeat answers 409, so a lost response is re-sent;
-   * a 409 on that resend means the first went through, and the destination with the same label and
-   * asset registered since the call started is returned (`found_after_timeout`).
+   * `POST /api/v1/withdrawals/destinations/bank`. A repeat answers 409, so a lost response is re-sent.
+   * After a lost attempt, a refusal of the resend (409 already registered, or any other 4xx) and the end
+   * of the retries make the SDK look for a destination with the same label and asset registered since
+   * the call started (`found_after_timeout`). That read needs `portal:read`; when it fails, or finds
+   * nothing after the retries ran out, a LostResponseError says the outcome is unknown.
    */
   async registerBankDestination(p: RegisterBankDestinationParams): Promise<Creation<WithdrawalDestination>> {
-    const since = this.t.serverNow() - this.clockSkewMs;
+    const startedLocal = Date.now();
     const r = await this.t.request<WithdrawalDestination>({ method: 'POST', path: '/withdrawals/destinations/bank', body: p }, {
       resendWhenUnknown: true,
-      afterRefusal: async (refusal) => {
-        if (!(refusal instanceof DestinationAlreadyRegisteredError)) return undefined;
+      what: 'bank destination registration',
+      readBack: async () => {
         const all = await this.destinations();
+        // The bound on the server's clock, with the offset this very answer gave.
+        const since = this.t.toServerTime(startedLocal) - this.clockSkewMs;
         const d = all.find((x) => x.label === p.label && x.assetSymbol === p.assetSymbol && Date.parse(x.createdAt) >= since);
         return d ? foundReply(d) : undefined;
       },
@@ -54,40 +57,27 @@ export class WithdrawalsResource {
   /**
    * `POST /api/v1/withdrawals`. Not safe to repeat (spec: Repeated calls §4): when a response never
    * arrives (timeout, broken connection, 500/502/504), the SDK reads `GET /withdrawals` for a request
-   * with the same destination, asset and amount created since the call started (less `clockSkewMs`).
-   * Found: it is returned with outcome `found_after_timeout` and nothing is sent again. Not found:
-   * the request is sent again (`resent_after_timeout`). If the read fails as well, a
-   * LostResponseError is thrown and nothing is re-sent.
+   * with the same destination, asset and amount created since the call started (by the server's clock
+   * as that read reports it, less `clockSkewMs`). Found: it is returned with outcome
+   * `found_after_timeout` and nothing is sent again. Not found: the request is sent again
+   * (`resent_after_timeout`). When the retries run out after a lost attempt, the list is read one
+   * final time; still nothing, or the read fails (it needs `portal:read`): a LostResponseError is
+   * thrown and nothing more is sent. Read `withdrawals.list()` before deciding to try again.
    */
   async create(p: CreateWithdrawalParams): Promise<Creation<Withdrawal>> {
-    const since = this.t.serverNow() - this.clockSkewMs;
+    const startedLocal = Date.now();
     const body = { destinationId: p.destinationId, assetSymbol: p.assetSymbol, assetDecimals: p.assetDecimals, amountMinor: p.amountMinor };
     const r = await this.t.request<Withdrawal>({ method: 'POST', path: '/withdrawals', body }, {
       resendWhenUnknown: false,
-      beforeResend: async (lost) => {
-        const w = await this.findCreatedSince(p, since, lost);
+      what: 'withdrawal',
+      readBack: async () => {
+        const w = await findCreatedSince(this.t, this.iterate({ limit: 100 }), startedLocal, this.clockSkewMs, (x) => !this.known.has(x.id)
+          && x.destinationId === p.destinationId && x.money.assetSymbol === p.assetSymbol && x.money.amountMinor === p.amountMinor);
         return w ? foundReply(w) : undefined;
       },
     });
     this.known.add(r.value.data.id);
     return creationOf(r);
-  }
-
-  private async findCreatedSince(p: CreateWithdrawalParams, since: number, lost: CambioError): Promise<Withdrawal | undefined> {
-    try {
-      for await (const w of this.iterate({ limit: 100 })) {
-        if (Date.parse(w.createdAt) < since) return undefined; // newest first: nothing older can be ours
-        if (this.known.has(w.id)) continue;
-        if (w.destinationId === p.destinationId && w.money.assetSymbol === p.assetSymbol && w.money.amountMinor === p.amountMinor) return w;
-      }
-      return undefined;
-    } catch (e) {
-      throw new LostResponseError({
-        status: lost.status, code: 'sdk.lost_response_unresolved', traceId: lost.traceId, method: lost.method, path: lost.path,
-        message: 'the withdrawal request got no response and GET /withdrawals failed too; read the list before trying again',
-        cause: e,
-      });
-    }
   }
 
   /** `GET /api/v1/withdrawals`: one page, newest first. */
