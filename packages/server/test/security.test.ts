@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { buildApp, BODY_LIMIT } from '../src/app.ts';
+import { DestinationSealer, SealedValueRefused } from '../src/domain/destinations/sealer.ts';
 import { ALL_PERMISSIONS, listAssets, makeHarness, OPERATOR_TOKEN, SECRET, seedOrg, type Harness } from './harness.ts';
 
 /**
@@ -26,7 +27,8 @@ describe('security', () => {
   const exchanges: Exchange[] = [];
 
   before(async () => {
-    h = await makeHarness();
+    // No cooldown: a destination is usable once registered in the market, so withdrawals can be made and decided.
+    h = await makeHarness({ env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
     await listAssets(h, { USD: 2, BTC: 8 });
     // The same app over the same store, with a logger at its most talkative level writing into memory.
     const stream = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
@@ -227,6 +229,182 @@ describe('security', () => {
       checked++;
     }
     assert.ok(checked >= 10, `only ${checked} endpoints with scopes were checked`);
+  });
+
+  /** Every table's whole content, hashed: a refused request must leave each one exactly as it was. */
+  async function snapshot(): Promise<Record<string, string>> {
+    const tables = await sql<{ t: string }>`select table_name as t from information_schema.tables where table_schema = 'public' and table_name not like 'kysely%' order by 1`.execute(h.store.db);
+    const parts = tables.rows.map((r) => sql`select ${r.t} as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from ${sql.table(r.t)} x`);
+    const rows = await sql<{ t: string; h: string }>`${sql.join(parts, sql` union all `)}`.execute(h.store.db);
+    return Object.fromEntries(rows.rows.map((r) => [r.t, r.h]));
+  }
+
+  /**
+   * Every route the router knows, as `METHOD /path/{param}` (HEAD left out: Fastify adds it to each GET,
+   * behind the same hooks). Read from the router, not the OpenAPI document, so a hidden route is seen too.
+   */
+  function routerRoutes(): string[] {
+    const out: string[] = [];
+    const stack: string[] = [];
+    for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+      const m = /^([│ ]*)[├└]── (\S+)(?: \(([A-Z, ]+)\))?$/.exec(line);
+      if (!m) continue;
+      const depth = m[1]!.length / 4;
+      stack.length = depth;
+      stack.push(m[2]!);
+      const path = stack.join('').replace(/:(\w+)/g, '{$1}');
+      for (const method of (m[3] ?? '').split(', ').filter((x) => x && x !== 'HEAD')) out.push(`${method} ${path}`);
+    }
+    return out;
+  }
+
+  /** The routes that answer without any credential, on purpose. The operator's /metrics is not one of them. */
+  const PUBLIC = (route: string) => ['GET /health', 'GET /api/v1/openapi.json'].includes(route) || /^GET \/docs(\/|$)/.test(route);
+
+  test('every operator and client route answers a missing or wrong credential with the same 401, and changes nothing', async () => {
+    // Real ids and valid bodies: if a route let a wrong credential through, it would act, and the tables would show it.
+    const o = await seedOrg(h, { balances: { USD: 100_000n, BTC: 100_000_000n } });
+    const other = await seedOrg(h);
+    assert.equal((await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '100000000' })).status, 200);
+    const quote = async () => (await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '100000' })).body.data.id as string;
+    const order = await h.call(o.key, 'POST', '/orders', { quoteId: await quote() });
+    assert.equal(order.status, 201, order.raw);
+    const freshQuoteId = await quote();
+    const bank = (n: string) => ({ label: `Auth ${n}`, assetSymbol: 'USD', bankName: 'Banco Uno', accountKind: 'savings', accountNumber: `5555-0000-${n}`, holderName: 'Ana', holderDocument: `D-${n}` });
+    const registered = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', bank('0001'));
+    assert.equal(registered.status, 201, registered.raw);
+    assert.equal((await h.op('POST', `/destinations/${registered.body.data.id}/register-in-market`)).status, 200);
+    const waiting = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', bank('0002'));
+    const withdrawal = await h.call(o.key, 'POST', '/withdrawals', { destinationId: registered.body.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '100' });
+    assert.equal(withdrawal.status, 201, withdrawal.raw);
+    assert.equal((await h.op('PUT', '/wallets/USD', { network: 'ach', address: 'auth-usd' })).status, 200);
+    const arrival = await h.op('POST', '/deposits', { assetSymbol: 'USD', network: 'ach', amountMinor: '4242', txid: 'auth-table-unmatched' });
+    assert.equal(arrival.status, 201, arrival.raw);
+
+    const ids: Record<string, string> = {
+      organizations: o.orgId, members: o.memberId, 'api-keys': o.keyId, orders: order.body.data.id, withdrawals: withdrawal.body.data.id,
+      destinations: waiting.body.data.id, deposits: arrival.body.data.id,
+    };
+    const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD' };
+    const fill = (path: string) => path.replace(/\/([\w-]+)\/\{id\}/g, (_m, coll: string) => {
+      assert.ok(ids[coll], `no fixture id for ${path}: add one to this test`);
+      return `/${coll}/${ids[coll]}`;
+    }).replace(/\{(\w+)\}/g, (_m, p: string) => { assert.ok(params[p], `no fixture for {${p}} in ${path}`); return params[p]!; });
+    const BODIES: Record<string, unknown> = {
+      'POST /operator/v1/organizations': { name: 'Intruder', status: 'active', limits: {} },
+      'PATCH /operator/v1/organizations/{id}': { status: 'suspended' },
+      'POST /operator/v1/organizations/{id}/members': { name: 'Intruder', email: 'intruder@x.test', permissions: ALL_PERMISSIONS },
+      'PATCH /operator/v1/members/{id}': { permissions: [] },
+      'POST /operator/v1/members/{id}/api-keys': { scopes: ['portal:read'] },
+      'POST /operator/v1/api-keys/{id}/revoke': {},
+      'POST /operator/v1/organizations/{id}/adjustments': { assetSymbol: 'USD', amountMinor: '1000', reason: 'intruder' },
+      'PUT /operator/v1/market/assets/{symbol}': { decimals: 3 },
+      'PUT /operator/v1/market/pairs/{base}/{quote}': { midRate: '1', spreadBps: 0, feeBps: 0, fixedFeeQuoteMinor: '0', minBaseMinor: '1', maxBaseMinor: '10' },
+      'POST /operator/v1/orders/{id}/approve': { reason: 'intruder' },
+      'POST /operator/v1/orders/{id}/reject': { reason: 'intruder' },
+      'PUT /operator/v1/wallets/{symbol}': { network: 'ach', address: 'intruder' },
+      'POST /operator/v1/deposits': { assetSymbol: 'USD', network: 'ach', amountMinor: '777', txid: 'intruder-tx' },
+      'POST /operator/v1/deposits/{id}/attribute': { organizationId: other.orgId },
+      'POST /operator/v1/destinations/{id}/register-in-market': {},
+      'POST /operator/v1/withdrawals/{id}/approve': { reason: 'intruder' },
+      'POST /operator/v1/withdrawals/{id}/reject': { reason: 'intruder' },
+      'POST /operator/v1/reconciliation/run': { marketBalances: [{ assetSymbol: 'USD', amountMinor: '1' }] },
+      'POST /operator/v1/reconciliation/resolve': { note: 'intruder' },
+      'POST /api/v1/quotes': { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '100000' },
+      'POST /api/v1/orders': { quoteId: freshQuoteId },
+      'POST /api/v1/deposits/declarations': { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '10000' },
+      'POST /api/v1/withdrawals/destinations/bank': bank('0003'),
+      'POST /api/v1/withdrawals': { destinationId: registered.body.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '100' },
+    };
+
+    const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const documented = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+    const operatorRoutes = documented.filter((e) => e.split(' ')[1]!.startsWith('/operator/'));
+    const clientRoutes = documented.filter((e) => e.split(' ')[1]!.startsWith('/api/v1/'));
+    assert.ok(operatorRoutes.length >= 30 && clientRoutes.length >= 14, `${operatorRoutes.length} operator and ${clientRoutes.length} client routes`);
+    assert.ok(operatorRoutes.includes('GET /operator/v1/metrics'), 'the metrics are behind the operator token, so in the table');
+    // Nothing answers without a credential but the public routes, and the router has no route the document hides.
+    const routed = routerRoutes();
+    assert.deepEqual(documented.filter((r) => !routed.includes(r)), [], 'the router listing was read whole');
+    assert.deepEqual(routed.filter((r) => !PUBLIC(r) && !documented.includes(r)), [], 'routes missing from the OpenAPI document (and so from this table)');
+    for (const url of ['/health', '/api/v1/openapi.json', '/docs']) assert.equal((await app.inject({ method: 'GET', url })).statusCode, 200, `${url} is public`);
+
+    const [prefix, secret] = o.key.split('.') as [string, string];
+    const wrongSecret = `${prefix}.${secret.slice(0, -4)}${secret.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+    const nearToken = `${OPERATOR_TOKEN.slice(0, -1)}${OPERATOR_TOKEN.endsWith('x') ? 'y' : 'x'}`;
+    const OPERATOR_CREDENTIALS: Record<string, Record<string, string>> = {
+      'no Authorization': {},
+      'a wrong token': { authorization: `Bearer ${nearToken}` },
+      'a valid client API key as Bearer': { authorization: `Bearer ${o.key}` },
+      'a valid client API key in X-API-Key': { 'x-api-key': o.key },
+    };
+    const CLIENT_CREDENTIALS: Record<string, Record<string, string>> = {
+      'no credential': {},
+      'a wrong secret in X-API-Key': { 'x-api-key': wrongSecret },
+      'a wrong secret as Bearer': { authorization: `Bearer ${wrongSecret}` },
+      'the operator token as Bearer': { authorization: `Bearer ${OPERATOR_TOKEN}` },
+    };
+
+    const before = await snapshot();
+    const shapes = new Map<string, string[]>();
+    let sent = 0;
+    for (const [routes, credentials] of [[operatorRoutes, OPERATOR_CREDENTIALS], [clientRoutes, CLIENT_CREDENTIALS]] as const) {
+      for (const route of routes) {
+        const [method, path] = route.split(' ') as [string, string];
+        const writes = method !== 'GET' && method !== 'DELETE';
+        assert.ok(!writes || route in BODIES, `no body for ${route}: add a valid one to this test`);
+        for (const [cause, headers] of Object.entries(credentials)) {
+          const r = await app.inject({
+            method: method as 'GET', url: fill(path),
+            headers: { ...headers, 'x-lang': 'en', ...(writes ? { 'content-type': 'application/json' } : {}) },
+            ...(writes ? { payload: JSON.stringify(BODIES[route]) } : {}),
+          });
+          sent++;
+          assert.equal(r.statusCode, 401, `${route} with ${cause}: ${r.body}`);
+          const { timestamp, traceId, ...body } = r.json();
+          assert.ok(!Number.isNaN(Date.parse(timestamp)) && traceId === r.headers['x-trace-id'], `${route} with ${cause}`);
+          const shape = `${JSON.stringify(body)} ${Object.keys(r.headers).filter((n) => n !== 'date').sort().join(',')} ${r.headers['content-length']}`;
+          shapes.set(shape, [...(shapes.get(shape) ?? []), `${route} with ${cause}`]);
+        }
+      }
+    }
+    assert.equal(sent, operatorRoutes.length * 4 + clientRoutes.length * 4);
+    assert.equal(shapes.size, 1, `401 answers differ:\n${[...shapes].map(([s, w]) => `${s}\n  ← ${w.slice(0, 3).join('; ')}`).join('\n')}`);
+    assert.match([...shapes.keys()][0]!, /"code":"auth\.unauthenticated"/);
+    assert.deepEqual(await snapshot(), before, 'a request with a missing or wrong credential changed a table');
+    // The fixtures were live: the same requests with the right credential do act (the checks above were not vacuous).
+    assert.equal((await h.op('POST', `/destinations/${ids.destinations}/register-in-market`)).status, 200);
+  });
+
+  test('a bank account sealed for one row does not open in another: refused, never returned', async () => {
+    const a = await seedOrg(h);
+    const b = await seedOrg(h);
+    const register = async (key: string, accountNumber: string, holderDocument: string) => {
+      const r = await h.call(key, 'POST', '/withdrawals/destinations/bank', { label: 'Sealed', assetSymbol: 'USD', bankName: 'Banco Uno', accountKind: 'savings', accountNumber, holderName: 'Ana', holderDocument });
+      assert.equal(r.status, 201, r.raw);
+      return r.body.data.id as string;
+    };
+    const [da, da2, db] = [await register(a.key, '1111-2222-3333', 'V-111'), await register(a.key, '4444-5555-6666', 'V-444'), await register(b.key, '7777-8888-9999', 'V-777')];
+    const kid = new DestinationSealer(SECRET).kid;
+    const sealed = async (id: string) => (await sql<{ n: string; d: string }>`select account_number_enc as n, holder_document_enc as d from withdrawal_destinations where id = ${id}`.execute(h.store.db)).rows[0]!;
+    const original = await sealed(db);
+    for (const v of [original.n, original.d]) assert.match(v, new RegExp(`^v2\\.${kid}\\.`), 'new values are v2, under the key id of the server secret');
+    assert.deepEqual(await h.store.destinations.openAccount(db), { accountNumber: '777788889999', holderDocument: 'V-777' });
+
+    const put = (id: string, n: string, d: string) => sql`update withdrawal_destinations set account_number_enc = ${n}, holder_document_enc = ${d} where id = ${id}`.execute(h.store.db);
+    const fromA = await sealed(da);
+    const fromSameOrg = await sealed(da2);
+    try {
+      // Another organization's row, another row of the same organization, the two columns swapped: each is refused.
+      for (const [what, n, d] of [['from another organization', fromA.n, original.d], ['from the same organization', fromSameOrg.n, original.d], ['swapped columns', original.d, original.n]] as const) {
+        await put(db, n, d);
+        await assert.rejects(h.store.destinations.openAccount(db), SealedValueRefused, what);
+      }
+    } finally {
+      await put(db, original.n, original.d);
+    }
+    assert.equal((await h.store.destinations.openAccount(db))?.accountNumber, '777788889999');
+    assert.equal((await h.store.destinations.openAccount(da))?.accountNumber, '111122223333');
   });
 
   test('SQL-looking text is stored and returned as data', async () => {
