@@ -73,8 +73,9 @@ const destination: OpKind = {
     const label = w.unique('dest');
     const accountNumber = `${rng.digits(4)}-${rng.digits(8)}`;
     const holderDocument = `V${rng.digits(9)}`;
-    w.secrets.add(accountNumber);
-    w.secrets.add(holderDocument);
+    w.secrets.add('account number', accountNumber);
+    w.secrets.add('account number digits', accountNumber.replace(/\D/g, ''));
+    w.secrets.add('holder document', holderDocument);
     const t = w.history.begin('destination', `${org.id}|${label}`);
     const r = await w.send(rng, 'destination', 'POST', '/api/v1/withdrawals/destinations/bank', {
       key: org.key, body: { label, assetSymbol: a.symbol, bankName: 'Banco Verify', accountKind: rng.pick(['savings', 'checking']), accountNumber, holderName: 'Verify Holder', holderDocument },

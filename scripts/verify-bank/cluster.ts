@@ -11,6 +11,8 @@ class Instance {
   proc: ChildProcess | null = null;
   url: string | null = null;
   starts = 0;
+  /** Settles when a process has exited and its stdout and stderr are read to the end. */
+  private readonly closed = new WeakMap<ChildProcess, Promise<void>>();
   constructor(readonly index: number, private readonly o: ClusterOptions) {}
 
   start(): Promise<void> {
@@ -20,6 +22,7 @@ class Instance {
         cwd: this.o.root, env: { ...process.env, ...this.o.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'],
       });
       this.proc = p;
+      this.closed.set(p, new Promise((r) => p.once('close', () => r())));
       let pending = '';
       let ready = false;
       const onData = (d: Buffer) => {
@@ -50,15 +53,15 @@ class Instance {
     return new Promise((resolve) => { p.once('exit', () => resolve()); p.kill('SIGKILL'); });
   }
 
-  /** SIGTERM: the clean shutdown path (finishes requests in flight). */
+  /** SIGTERM: the clean shutdown path (finishes requests in flight). Resolves once its output is drained too. */
   stop(): Promise<void> {
     const p = this.proc;
-    if (!p || p.exitCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      const t = setTimeout(() => p.kill('SIGKILL'), 10_000);
-      p.once('exit', () => { clearTimeout(t); resolve(); });
-      p.kill('SIGTERM');
-    });
+    if (!p) return Promise.resolve();
+    const closed = this.closed.get(p);
+    if (p.exitCode !== null || p.signalCode !== null) return closed ?? Promise.resolve();
+    const t = setTimeout(() => p.kill('SIGKILL'), 10_000);
+    p.kill('SIGTERM');
+    return (closed ?? Promise.resolve()).finally(() => clearTimeout(t));
   }
 }
 

@@ -1,12 +1,23 @@
 import { parseArgs } from 'node:util';
-import { replayCommand, runBank, type Options } from './run.ts';
+import { replayCommand, runBank, Tally, type Options } from './run.ts';
 
 /**
  * `npm run verify:bank -- --seconds N --clients C --seed S [--kill-every MS] [--instances 2]`
  * A seeded bank workload against real Cambio processes on PostgreSQL, with a checker of the ledger's
- * invariants during and after the run. Exits 1 when any invariant was violated.
+ * invariants during and after the run. Exits 0 with no violation, 1 with any, 2 when it could not run
+ * (bad arguments, no database, a process that would not start, an interruption). Every ending prints
+ * the summary line with what is known by then.
  */
-const { values } = parseArgs({
+const tally = new Tally();
+
+function end(code: 0 | 1 | 2, reason?: string): never {
+  if (reason) console.log(`verify:bank could not finish: ${reason}`);
+  console.log(tally.summary());
+  process.exit(code);
+}
+
+let values: ReturnType<typeof parse>['values'];
+const parse = () => parseArgs({
   options: {
     seconds: { type: 'string', default: '30' },
     clients: { type: 'string', default: '8' },
@@ -17,13 +28,15 @@ const { values } = parseArgs({
     'database-url': { type: 'string' },
     'redis-url': { type: 'string' },
     'keep-db': { type: 'boolean', default: false },
-    'log-level': { type: 'string', default: 'warn' },
+    // `info`: every request writes its line, and the secret scan reads each one.
+    'log-level': { type: 'string', default: 'info' },
   },
 });
+try { ({ values } = parse()); } catch (e) { end(2, (e as Error).message); }
 
 const int = (name: string, v: string | undefined, min: number) => {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min) { console.error(`verify:bank: --${name} must be a whole number ≥ ${min} (got ${v})`); process.exit(2); }
+  if (!Number.isInteger(n) || n < min) end(2, `--${name} must be a whole number ≥ ${min} (got ${v})`);
   return n;
 };
 
@@ -38,16 +51,23 @@ const o: Options = {
   adminUrl: values['database-url'] ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   redisUrl: values['redis-url'] ?? (instances > 1 ? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' : null),
   keepDb: values['keep-db'] ?? false,
-  logLevel: values['log-level'] ?? 'warn',
+  logLevel: values['log-level'] ?? 'info',
 };
 
-console.log(`verify:bank seed ${o.seed}: ${o.seconds} s, ${o.clients} clients, ${o.instances} instance(s)${o.killEveryMs ? `, SIGKILL every ~${o.killEveryMs} ms` : ''}${o.redisUrl ? `, rate limits in ${o.redisUrl}` : ''}`);
-runBank(o, (l) => console.log(l)).then((r) => {
-  if (r.violations.length) console.log(`replay with: ${replayCommand(o)}`);
-  console.log(`${r.ops} operations, ${r.kills} kills, ${r.checks} checks, ${r.violations.length} violations`);
-  process.exit(r.violations.length ? 1 : 0);
-}, (e: unknown) => {
-  console.error('verify:bank failed to run:', e);
-  console.log(`replay with: ${replayCommand(o)}`);
-  process.exit(2);
+// Interrupted: the processes are killed, the summary says how far it got.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    const stop = tally.abort?.() ?? Promise.resolve();
+    void stop.catch(() => undefined).finally(() => end(2, `interrupted by ${signal}; replay with: ${replayCommand(o)}`));
+  });
+}
+
+console.log(`verify:bank seed ${o.seed}: ${o.seconds} s, ${o.clients} clients, ${o.instances} instance(s)${o.killEveryMs ? `, SIGKILL every ~${o.killEveryMs} ms` : ''}, log level ${o.logLevel}`);
+void runBank(o, (l) => console.log(l), tally).then((t) => {
+  if (t.failure) {
+    console.log(`replay with: ${replayCommand(o)}`);
+    end(2, t.failure);
+  }
+  if (t.violations.size) console.log(`replay with: ${replayCommand(o)}`);
+  end(t.violations.size ? 1 : 0);
 });

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { checkOnce, stuck, INVARIANT_NAMES } from './checker.ts';
 import { CLIENT_OPS, type OpKind } from './client-ops.ts';
@@ -7,6 +8,7 @@ import { Cluster } from './cluster.ts';
 import { createDatabase } from './database.ts';
 import { call } from './http.ts';
 import { History } from './history.ts';
+import { LogScan } from './log-scan.ts';
 import { OPERATOR_OPS } from './operator-ops.ts';
 import { Rng } from './prng.ts';
 import { seed } from './seed.ts';
@@ -17,7 +19,26 @@ export interface Options {
   checkEveryMs: number; adminUrl: string; redisUrl: string | null; keepDb: boolean; logLevel: string;
 }
 
-export interface Result { ops: number; kills: number; checks: number; violations: string[]; exercised: string[]; skipped: string[] }
+/**
+ * What is known about a run so far. The summary line is printed from it however the run ends: finished,
+ * failed to run, or interrupted.
+ */
+export class Tally {
+  history: History | null = null;
+  kills = 0;
+  checks = 0;
+  readonly violations = new Set<string>();
+  /** Why the run could not finish, when it could not. */
+  failure: string | null = null;
+  /** Kills the processes at once (an interrupted run); set while they run. */
+  abort: (() => Promise<void>) | null = null;
+  get ops(): number { return this.history?.ops ?? 0; }
+  summary(): string { return `${this.ops} operations, ${this.kills} kills, ${this.checks} checks, ${this.violations.size} violations`; }
+}
+
+/** Limit per minute per address while Redis carries the counters: shared by the instances, high enough never to refuse the workload. */
+const SHARED_LIMIT_PER_MIN = 10_000_000;
+const RATE_LIMIT_NAMESPACE = 'cambio-rl:';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -26,37 +47,58 @@ export function replayCommand(o: Options): string {
     (o.killEveryMs ? ` --kill-every ${o.killEveryMs}` : '') + (o.instances > 1 ? ` --instances ${o.instances}` : '');
 }
 
-/** The whole run: database, processes, seed, workload with faults and periodic checks, recovery, final check. */
-export async function runBank(o: Options, print: (line: string) => void): Promise<Result> {
+/** The whole run: database, processes, seed, workload with faults and periodic checks, recovery, final check. Never throws: a failure is `tally.failure`. */
+export async function runBank(o: Options, print: (line: string) => void, tally: Tally = new Tally()): Promise<Tally> {
+  try {
+    await run(o, print, tally);
+  } catch (e) {
+    tally.failure = e instanceof Error ? e.message : String(e);
+  }
+  return tally;
+}
+
+async function run(o: Options, print: (line: string) => void, tally: Tally): Promise<void> {
+  // Which store holds the rate-limit counters, said plainly: several instances share them only through Redis.
   if (o.redisUrl && !(await reachable(o.redisUrl))) {
-    print(`Redis at ${o.redisUrl} does not answer: the instances run without shared rate limits (limit off)`);
+    if (process.env.CI === 'true' || process.env.CI === '1') {
+      throw new Error(`Redis at ${o.redisUrl} does not answer, and CI must exercise the limits the ${o.instances} instances share through it`);
+    }
+    print(`rate limits: OFF, not shared: Redis at ${o.redisUrl} does not answer, so the ${o.instances} instance(s) run with no limit at all`);
     o = { ...o, redisUrl: null };
+  } else if (o.redisUrl) {
+    print(`rate limits: Redis at ${o.redisUrl} shared by ${o.instances} instance(s), ${SHARED_LIMIT_PER_MIN} per minute per address`);
+  } else {
+    print(`rate limits: off (${o.instances} instance(s), no Redis asked for)`);
   }
   const rng = new Rng(o.seed);
   const history = new History();
+  tally.history = history;
+  const report = (p: string) => { if (!tally.violations.has(p)) { tally.violations.add(p); print(`VIOLATION ${p}`); } };
   const db = await createDatabase(o.adminUrl);
-  const logs: string[] = [];
+  const scan = new LogScan();
   const cluster = new Cluster({
     root, instances: o.instances,
     env: {
       DATABASE_URL: db.url, OPERATOR_TOKEN, CAMBIO_SECRET: SECRET, CAMBIO_SEED_DEMO: 'false', CAMBIO_MODE: 'sandbox',
       CAMBIO_QUOTE_TTL_MS: '5000', CAMBIO_DECLARATION_TTL_MS: '20000', CAMBIO_DESTINATION_COOLDOWN_MS: '0',
-      // Several instances share their rate-limit counters through Redis; the limit is high enough never to bite.
-      ...(o.redisUrl ? { REDIS_URL: o.redisUrl, CAMBIO_RATE_LIMIT_PER_MIN: '10000000' } : { REDIS_URL: '', CAMBIO_RATE_LIMIT_PER_MIN: '0' }),
+      ...(o.redisUrl ? { REDIS_URL: o.redisUrl, CAMBIO_RATE_LIMIT_PER_MIN: String(SHARED_LIMIT_PER_MIN) } : { REDIS_URL: '', CAMBIO_RATE_LIMIT_PER_MIN: '0' }),
       LOG_LEVEL: o.logLevel, DB_POOL_SIZE: '10',
     },
-    onLog: (i, line) => { if (logs.length < 50_000) logs.push(`[${i}] ${line}`); },
+    onLog: (i, line) => scan.read(`[${i}] ${line}`),
   });
   const checker = new pg.Client({ connectionString: db.url });
-  let kills = 0;
-  let checks = 0;
-  const seenProblems = new Set<string>();
-  const report = (p: string) => { if (!seenProblems.has(p)) { seenProblems.add(p); print(`VIOLATION ${p}`); } };
+  // A lost checker connection fails its queries (a failure to run); as an event it would end the process unreported.
+  checker.on('error', () => undefined);
+  tally.abort = async () => {
+    await cluster.killAll();
+    await checker.end().catch(() => undefined);
+    if (!o.keepDb) await db.drop().catch(() => undefined);
+  };
   try {
     await cluster.start();
     await checker.connect();
     const started = Date.now();
-    const world = new World(cluster, history, o.seed, started + 10 * 60_000);
+    const world = new World(cluster, history, o.seed, started + 10 * 60_000, scan);
     const doc = await call(cluster.instances[0]!.url!, 'GET', '/api/v1/openapi.json');
     if (doc.kind !== 'answered' || doc.status !== 200) throw new Error('no OpenAPI document');
     for (const [path, item] of Object.entries((doc.body as any).paths ?? {})) {
@@ -64,6 +106,8 @@ export async function runBank(o: Options, print: (line: string) => void): Promis
     }
     const orgCount = Math.max(2, Math.ceil(o.clients / 2));
     await seed(world, rng.fork(1), orgCount);
+    const storedKeyHashes = async () => { for (const r of (await checker.query('select secret_hash from api_keys')).rows) scan.add('stored key hash', r.secret_hash); };
+    await storedKeyHashes();
     const usable = <T extends { needs: string[] }>(k: T) => k.needs.every((n) => world.endpoints.has(n));
     const clientOps = CLIENT_OPS.filter(usable);
     const operatorOps = OPERATOR_OPS.filter(usable);
@@ -97,15 +141,15 @@ export async function runBank(o: Options, print: (line: string) => void): Promis
         const at = ((Date.now() - started) / 1000).toFixed(1);
         const t0 = Date.now();
         await cluster.killAndRestart(which);
-        kills++;
-        print(`kill ${kills}: instance ${which} killed with SIGKILL at ${at} s, listening again after ${Date.now() - t0} ms`);
+        tally.kills++;
+        print(`kill ${tally.kills}: instance ${which} killed with SIGKILL at ${at} s, listening again after ${Date.now() - t0} ms`);
       }
     };
     const periodic = async () => {
       while (world.running()) {
         await sleep(o.checkEveryMs);
         const c = await checkOnce(checker, history, false);
-        checks += c.checks;
+        tally.checks += c.checks;
         c.problems.forEach(report);
       }
     };
@@ -128,7 +172,7 @@ export async function runBank(o: Options, print: (line: string) => void): Promis
     if (leftAtEnd > 0) print(`recovery: ${leftAtEnd} request(s) left half-done when the load stopped; ${leftAtEnd - left.length} finished by the service within ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     left.forEach((p) => history.violate(`half-done: ${p}`));
     const last = await checkOnce(checker, history, true);
-    checks += last.checks;
+    tally.checks += last.checks;
     last.problems.forEach(report);
 
     // What each client reads through the API is what the books say.
@@ -143,26 +187,75 @@ export async function runBank(o: Options, print: (line: string) => void): Promis
         }
       }
     }
-    checks++;
+    tally.checks++;
 
-    // Secrets in the service's output: keys, their secret parts and stored hashes, the operator token, account numbers, documents.
-    for (const r of (await checker.query('select secret_hash from api_keys')).rows) world.secrets.add(r.secret_hash);
-    for (const s of world.secrets) {
-      const line = logs.find((l) => l.includes(s));
-      if (line) history.violate(`a secret (${s.slice(0, 6)}…) appears in a log line: ${line.slice(0, 160)}`);
+    if (o.redisUrl) {
+      await sharedLimitProbe(world, o.redisUrl, print);
+      tally.checks++;
     }
+    // A client that pastes its key into a query string: each instance's request line must not show it.
+    for (const i of cluster.instances) if (i.url && world.orgs[0]) await call(i.url, 'GET', `/api/v1/client?key=${encodeURIComponent(world.orgs[0].key)}`, { headers: { 'x-api-key': world.orgs[0].key } });
     await timing401(world, rng.fork(7), print);
+
+    // Secrets in the service's output: every line, once the processes have stopped and their output is drained.
+    await storedKeyHashes();
+    await cluster.stop();
+    print(scan.summary());
+    tally.checks++;
+    for (const f of scan.found) history.violate(f);
+    if (scan.seen > scan.found.length) history.violate(`${scan.seen - scan.found.length} more log lines show a secret`);
 
     print(`checked invariants: ${INVARIANT_NAMES.length} per snapshot (${INVARIANT_NAMES.join('; ')})`);
     for (const [op, m] of [...history.outcomes].sort()) print(`  ${op.padEnd(22)} ${[...m].sort().map(([s, n]) => `${s}×${n}`).join(' ')}`);
     print(`lost answers (in flight at a kill or timed out): ${history.lost.length}; instance starts: ${cluster.instances.map((i) => i.starts).join('/')}`);
     history.violations.forEach(report);
-    return { ops: history.ops, kills, checks, violations: [...seenProblems], exercised: [...clientOps, ...operatorOps].map((k) => k.name), skipped };
   } finally {
+    tally.abort = null;
     await checker.end().catch(() => undefined);
     await cluster.stop().catch(() => cluster.killAll());
     if (!o.keepDb) await db.drop().catch((e: unknown) => print(`could not drop ${db.name}: ${String(e)}`));
     else print(`database kept: ${db.url}`);
+  }
+}
+
+/**
+ * Proof that the instances count against one budget in Redis: once the load has stopped, client requests
+ * sent to each instance in turn must move the shared counters by exactly their number. Counters kept in
+ * each process's memory would not move them at all.
+ */
+async function sharedLimitProbe(w: World, redisUrl: string, print: (l: string) => void): Promise<void> {
+  const org = w.orgs[0];
+  const urls = w.cluster.instances.map((i) => i.url).filter((u): u is string => u !== null);
+  if (!org || urls.length === 0) { w.history.violate('shared rate limit: no instance to probe'); return; }
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    const counters = async () => {
+      const m = new Map<string, number>();
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${RATE_LIMIT_NAMESPACE}*`, 'COUNT', 1000);
+        cursor = next;
+        const values = keys.length ? await redis.mget(...keys) : [];
+        keys.forEach((k, i) => m.set(k, Number(values[i] ?? 0)));
+      } while (cursor !== '0');
+      return m;
+    };
+    const n = 10 * urls.length;
+    let moved = -1;
+    // Twice at most: a counter whose minute ran out during the probe starts again from zero.
+    for (let attempt = 0; attempt < 2 && moved !== n; attempt++) {
+      const before = await counters();
+      for (let i = 0; i < n; i++) await call(urls[i % urls.length]!, 'GET', '/api/v1/client', { headers: { 'x-api-key': org.key } });
+      const after = await counters();
+      moved = [...after].reduce((sum, [k, v]) => sum + Math.max(0, v - (before.get(k) ?? 0)), 0);
+    }
+    print(`rate-limit store: ${n} client requests across ${urls.length} instance(s) moved the shared Redis counters by ${moved}`);
+    if (moved !== n) w.history.violate(`rate limits are not shared through Redis: ${n} requests moved its counters by ${moved}`);
+  } catch (e) {
+    w.history.violate(`rate limits: Redis could not be read after the run: ${String(e)}`);
+  } finally {
+    redis.disconnect();
   }
 }
 

@@ -48,8 +48,8 @@ export async function seed(w: World, rng: Rng, orgCount: number): Promise<void> 
     const org = await must(w, rng, 'organization', 'POST', '/operator/v1/organizations', { name: `Verify ${i}`, status: 'active', limits });
     const mem = await must(w, rng, 'member', 'POST', `/operator/v1/organizations/${org.id}/members`, { name: `Member ${i}`, email: `m${i}@verify.test`, permissions: ALL_PERMISSIONS });
     const key = await must(w, rng, 'key', 'POST', `/operator/v1/members/${mem.id}/api-keys`, { scopes: ALL_SCOPES });
-    w.secrets.add(key.key);
-    w.secrets.add(String(key.key).split('.')[1]!);
+    w.secrets.add('API key', key.key);
+    w.secrets.add('API key secret', String(key.key).split('.')[1]!);
     w.orgs.push({ id: org.id, memberId: mem.id, key: key.key, keyId: key.id, small });
     for (const [asset, amount] of Object.entries(small ? FUNDING.small : FUNDING.large)) {
       const reason = w.unique('funding');

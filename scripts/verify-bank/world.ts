@@ -1,6 +1,7 @@
 import type { Cluster } from './cluster.ts';
 import { call, envelopeProblem, type Outcome } from './http.ts';
 import type { History } from './history.ts';
+import type { LogScan } from './log-scan.ts';
 import type { Rng } from './prng.ts';
 
 export const OPERATOR_TOKEN = 'verify-bank-operator-token-0123456789';
@@ -22,11 +23,15 @@ export class World {
   /** Destinations the clients registered, waiting for the operator to register them in the market. */
   toRegister: string[] = [];
   txids: string[] = [];
-  /** Secrets that must never be printed by the service (scanned in every log line). */
-  secrets = new Set<string>([OPERATOR_TOKEN, SECRET]);
+  /** Secrets that must never be printed by the service, looked for in every line it prints. */
+  readonly secrets: LogScan;
   private counter = 0;
 
-  constructor(readonly cluster: Cluster, readonly history: History, readonly seed: number, readonly deadline: number) {}
+  constructor(readonly cluster: Cluster, readonly history: History, readonly seed: number, readonly deadline: number, secrets: LogScan) {
+    this.secrets = secrets;
+    secrets.add('operator token', OPERATOR_TOKEN);
+    secrets.add('server secret', SECRET);
+  }
 
   has(method: string, path: string): boolean { return this.endpoints.has(`${method} ${path}`); }
   unique(prefix: string): string { return `${prefix}-${this.seed}-${++this.counter}`; }
