@@ -1,4 +1,4 @@
-import { Cambio, CambioOperator, PermissionError, type CambioEvent, type Creation } from '@cambio/sdk';
+import { Cambio, CambioOperator, parseDecimal, PermissionError, type CambioEvent, type Creation } from '@cambio/sdk';
 import { InvalidArgumentError, type Command } from 'commander';
 import { loadSettings, UsageError, type Settings } from './config.ts';
 import { jsonText, type Io } from './output.ts';
@@ -79,6 +79,19 @@ export class Ctx {
     }
     if (given !== undefined) return given;
     throw new UsageError(`the API reports no decimals for ${symbol} (this organization holds none); give them with --decimals`);
+  }
+}
+
+/**
+ * A decimal typed by a person, in minimum units with the asset's decimals; a malformed amount or one
+ * with more decimals than the asset has is a usage error (exit 1), refused before any request.
+ */
+export function amountArg(text: string, decimals: number, opts: { signed?: boolean } = {}): bigint {
+  try {
+    return parseDecimal(text, decimals, opts);
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(e.message);
+    throw e;
   }
 }
 

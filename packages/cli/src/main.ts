@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { UsageError } from './config.ts';
 import { Ctx } from './context.ts';
 import { errorText, exitCodeOf, type Io } from './output.ts';
 import * as balancesList from './commands/balances-list.ts';
@@ -24,19 +25,43 @@ import * as withdrawRegister from './commands/withdraw-register.ts';
 
 const EPILOG = `
 Settings: CAMBIO_API_KEY (or "apiKey" in ~/.config/cambio/config.json, or the file named by CAMBIO_CONFIG),
-CAMBIO_BASE_URL (default http://127.0.0.1:8080), CAMBIO_LANG (en|es), OPERATOR_TOKEN for "cambio operator".
-The key is never printed and never taken from the command line.
+CAMBIO_BASE_URL (default http://127.0.0.1:8080, the local sandbox that npm start runs), CAMBIO_LANG (en|es),
+OPERATOR_TOKEN for "cambio operator". The key is never printed and never taken from the command line.
 
 Amounts are typed as decimals (0.5) and converted with the decimals the API reports for the asset.
---json prints exact JSON on stdout (amounts as digit strings of minimum units); errors go to stderr.
+--json prints exact JSON on stdout (amounts as digit strings of minimum units); every error, usage
+errors included, is {"error": {status, code, message, traceId}} on stderr.
 
-Exit codes: 0 ok, 1 usage or configuration, 2 refused by the API (4xx), 3 authentication or permission
-(401/403), 4 network, timeout or transient (408/429/502/503/504) after retries, 5 server error.`;
+Exit codes:
+  0   ok
+  1   usage or configuration (bad option, no key, bad base URL, too many decimals)
+  2   refused by the API (4xx): read the code
+  3   authentication or permission (401/403)
+  4   network, timeout or transient (408/429/502/503/504) after retries; nothing was created: safe to retry later
+  5   server error (500)
+  6   outcome unknown: a creating call (withdraw create, order, deposit declare, withdraw register, an
+      operator POST) lost its answer and may have been applied. Do not simply run it again: read
+      \`cambio withdraw list\` / \`cambio orders\` / \`cambio deposit open\` first. Looking it up needs portal:read.
+  70  internal error: a bug in cambio (run again with --verbose for the stack, and report it)`;
 
 const defaultIo: Io = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), env: process.env };
 
+/** `--json` anywhere before a `--`: known before Commander has parsed anything, so its own errors can be JSON too. */
+function wantsJson(argv: string[]): boolean {
+  const args = argv.slice(2);
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).includes('--json');
+}
+
+/** Commander's own usage errors, as one sentence (`error: unknown option '--x'` → `unknown option '--x'`). */
+function usageMessage(e: CommanderError): string {
+  if (e.code === 'commander.help') return 'a command is missing (add --help to see them)';
+  return e.message.replace(/^error: /, '');
+}
+
 /** Runs the CLI; returns the exit code instead of exiting, so it can be driven in-process too. */
 export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
+  const json = wantsJson(argv);
   const program = new Command('cambio');
   program
     .description('Cambio from the terminal: balances, quotes, exchange requests, deposits and withdrawals')
@@ -48,7 +73,8 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
     .addHelpText('after', EPILOG)
     .showHelpAfterError('(add --help for usage)')
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    // With --json, Commander's own error text (and the help it shows after one) is replaced by the JSON error below.
+    .configureOutput({ writeOut: io.stdout, writeErr: json ? () => {} : io.stderr });
 
   const ctx = new Ctx(program, io);
   for (const c of [clientShow, balancesList, ledgerList, quoteCreate, orderCreate, ordersList]) c.register(program, ctx);
@@ -63,8 +89,12 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
     await program.parseAsync(argv);
     return 0;
   } catch (e) {
-    // Commander has already printed its own usage errors and help.
-    if (!(e instanceof CommanderError)) io.stderr(`${errorText(e, ctx.json)}\n`);
+    if (e instanceof CommanderError) {
+      // Without --json Commander has already printed its usage error (or the help asked for).
+      if (json && e.exitCode !== 0) io.stderr(`${errorText(new UsageError(usageMessage(e)), true)}\n`);
+    } else {
+      io.stderr(`${errorText(e, json, Boolean(program.opts<{ verbose?: boolean }>().verbose))}\n`);
+    }
     return exitCodeOf(e);
   }
 }

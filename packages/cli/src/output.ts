@@ -1,33 +1,62 @@
-import { CambioError, formatMinor, LostResponseError, type MoneyLike } from '@cambio/sdk';
+import { CambioError, ConfigurationError, formatMinor, LostResponseError, outcomeUnknown, type MoneyLike } from '@cambio/sdk';
 import { CommanderError } from 'commander';
 import { UsageError } from './config.ts';
 
 /** Exit codes scripts can branch on. */
 export const EXIT = {
   ok: 0,
-  /** Wrong command line, unreadable config, no key, an amount with more decimals than the asset has. */
+  /** Wrong command line, unreadable config, no key, a bad base URL, an amount with more decimals than the asset has. */
   usage: 1,
   /** The API refused the request (4xx other than 401/403): read the code. */
   refused: 2,
   /** 401 or 403: the key does not authenticate, lacks a scope, or the organization cannot operate. */
   auth: 3,
-  /** Network failure, timeout, 408/429/502/503/504 after the SDK's retries, or a lost answer left unresolved. */
+  /** Nothing was created or changed: network failure, timeout of a read, 408/429/502/503/504 after the SDK's retries. Safe to run again later. */
   transient: 4,
   /** 500 or another server failure. */
   server: 5,
+  /**
+   * A creating call (withdrawal, order, declaration, registration, an operator POST) lost its answer
+   * and the outcome is unknown: it may have been created. Do NOT simply run it again; read the list
+   * (`cambio withdraw list`, `cambio orders`…) first.
+   */
+  unknown: 6,
+  /** A bug in the CLI itself (an unexpected exception): report it with the output of --verbose. */
+  internal: 70,
 } as const;
+
+/** The list to read before trying again, after a creating call whose outcome is unknown. */
+export function readFirstHint(path: string | undefined): string {
+  const p = path ?? '';
+  if (p.endsWith('/withdrawals/destinations/bank')) return 'cambio withdraw destinations';
+  if (p.endsWith('/withdrawals')) return 'cambio withdraw list';
+  if (p.endsWith('/orders')) return 'cambio orders';
+  if (p.endsWith('/deposits/declarations')) return 'cambio deposit open';
+  if (p.startsWith('/operator/')) return 'the matching cambio operator list';
+  return 'the matching list';
+}
+
+/** A POST that creates or decides something (a quote commits to nothing, so it is not one). */
+function createsSomething(e: CambioError): boolean {
+  return e.method === 'POST' && !(e.path ?? '').endsWith('/quotes');
+}
+
+/** True when the error leaves a creating call's outcome unknown: exit 6, read before trying again. */
+export function outcomeIsUnknown(e: unknown): e is CambioError {
+  return e instanceof LostResponseError || (e instanceof CambioError && createsSomething(e) && outcomeUnknown(e));
+}
 
 export function exitCodeOf(e: unknown): number {
   if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  if (e instanceof UsageError || e instanceof RangeError) return EXIT.usage;
-  if (e instanceof LostResponseError) return EXIT.transient;
+  if (e instanceof UsageError || e instanceof ConfigurationError) return EXIT.usage;
+  if (outcomeIsUnknown(e)) return EXIT.unknown;
   if (e instanceof CambioError) {
     if (e.status === 401 || e.status === 403) return EXIT.auth;
     if (e.status === 0 || [408, 429, 502, 503, 504].includes(e.status)) return EXIT.transient;
     if (e.status >= 400 && e.status < 500) return EXIT.refused;
     return EXIT.server;
   }
-  return EXIT.usage;
+  return EXIT.internal;
 }
 
 export interface Io {
@@ -69,11 +98,20 @@ export function kv(pairs: Array<[string, unknown]>): string {
   return pairs.map(([k, v]) => `${k.padEnd(w)}  ${cell(v)}`).join('\n');
 }
 
-export function errorText(e: unknown, json: boolean): string {
+/** What goes to stderr for a failure: one line for people, or `{"error": {…}}` with --json. */
+export function errorText(e: unknown, json: boolean, verbose = false): string {
   if (e instanceof CambioError) {
-    if (json) return jsonText({ error: { status: e.status, code: e.code, message: e.message, traceId: e.traceId } });
-    return `error: ${e.code}: ${e.message}${e.traceId ? ` (traceId ${e.traceId})` : ''}`;
+    const unknown = outcomeIsUnknown(e);
+    const hint = unknown ? `the outcome is unknown: it may have been created. Read \`${readFirstHint(e.path)}\` before trying again` : null;
+    if (json) return jsonText({ error: { status: e.status, code: e.code, message: e.message, traceId: e.traceId, ...(hint ? { outcome: 'unknown', hint } : {}) } });
+    return `error: ${e.code}: ${e.message}${e.traceId ? ` (traceId ${e.traceId})` : ''}${hint ? `\n${hint}` : ''}`;
   }
   const message = e instanceof Error ? e.message : String(e);
-  return json ? jsonText({ error: { status: null, code: 'cli.usage', message, traceId: null } }) : `error: ${message}`;
+  if (e instanceof UsageError || e instanceof CommanderError) {
+    return json ? jsonText({ error: { status: null, code: 'cli.usage', message, traceId: null } }) : `error: ${message}`;
+  }
+  // Anything else is a bug of the CLI, not something the user typed.
+  if (json) return jsonText({ error: { status: null, code: 'cli.internal', message, traceId: null } });
+  const stack = verbose && e instanceof Error && e.stack ? `\n${e.stack}` : '';
+  return `internal error: ${message} (a bug in cambio, not in your command: please report it${verbose ? '' : '; --verbose shows the stack'})${stack}`;
 }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,17 +27,29 @@ function cambio(args: string[], env: Record<string, string>): Promise<Run> {
   });
 }
 
+/** A port on which nothing listens: connecting to it is refused (ECONNREFUSED). */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
 describe('the cambio CLI, spawned against a real server', () => {
   let h: Harness;
   let home: string;
   let env: Record<string, string>;
   let key: string;
   let orgId: string;
+  let memberId: string;
+  let op: CambioOperator;
 
   before(async () => {
-    h = await makeHarness();
+    // No cooldown: a destination is usable as soon as the operator registers it in the market.
+    h = await makeHarness({ env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
     const base = await h.app.listen({ port: 0, host: '127.0.0.1' });
-    const op = new CambioOperator({ token: OPERATOR_TOKEN, baseUrl: base });
+    op = new CambioOperator({ token: OPERATOR_TOKEN, baseUrl: base });
     await op.market.putAsset('USD', 2);
     await op.market.putAsset('BTC', 8);
     await op.market.putPair('BTC', 'USD', { midRate: '65000.00', spreadBps: 100, feeBps: 10, fixedFeeQuoteMinor: 0n, minBaseMinor: 10_000n, maxBaseMinor: 10n ** 12n });
@@ -45,6 +59,7 @@ describe('the cambio CLI, spawned against a real server', () => {
     key = (await op.keys.issue(member.id, { scopes: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw'] })).key;
     await op.organizations.adjust(org.id, { assetSymbol: 'BTC', amountMinor: 10n ** 8n, reason: 'funding' });
     orgId = org.id;
+    memberId = member.id;
     home = mkdtempSync(join(tmpdir(), 'cambio-cli-'));
     env = { HOME: home, CAMBIO_BASE_URL: base, CAMBIO_API_KEY: key };
   });
@@ -57,7 +72,7 @@ describe('the cambio CLI, spawned against a real server', () => {
     const cfg = join(home, 'cfg.json');
     writeFileSync(cfg, JSON.stringify({ apiKey: key, baseUrl: env.CAMBIO_BASE_URL }));
     chmodSync(cfg, 0o600);
-    const [human, json, fromFile, wallets, badKey, usage, tooPrecise] = await Promise.all([
+    const [human, json, fromFile, wallets, badKey, usage, tooPrecise, clientHuman, ledgerHuman, ledgerJson] = await Promise.all([
       cambio(['balances'], env),
       cambio(['balances', '--json'], env),
       cambio(['client', '--json'], { HOME: home, CAMBIO_CONFIG: cfg }),
@@ -65,7 +80,17 @@ describe('the cambio CLI, spawned against a real server', () => {
       cambio(['client'], { ...env, CAMBIO_API_KEY: `${key.slice(0, -4)}XXXX` }),
       cambio(['quote', 'BTC', 'USD'], env),
       cambio(['quote', 'BTC', 'USD', '--sell', '0.000000001'], env),
+      cambio(['client'], env),
+      cambio(['ledger'], env),
+      cambio(['ledger', '--json', '--limit', '5'], env),
     ]);
+    assert.equal(clientHuman.code, 0, clientHuman.stderr);
+    assert.match(clientHuman.stdout, new RegExp(`^id\\s+${orgId}\nname\\s+Terminal Co\nstatus\\s+active\ncan operate\\s+yes\npermissions\\s+portal:read, portal:trade`));
+    assert.equal(ledgerHuman.code, 0, ledgerHuman.stderr);
+    assert.match(ledgerHuman.stdout, /^WHEN\s+KIND\s+ACCOUNT\s+AMOUNT\s+REFERENCE\n\S+\s+adjustment\s+available\s+1\.00000000 BTC\s/);
+    assert.equal(ledgerJson.code, 0, ledgerJson.stderr);
+    const entries = JSON.parse(ledgerJson.stdout) as Array<{ kind: string; assetSymbol: string; assetDecimals: number; amountMinor: string }>;
+    assert.deepEqual(entries.map((e) => [e.kind, e.assetSymbol, e.assetDecimals, e.amountMinor]), [['adjustment', 'BTC', 8, '100000000']]);
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, /^ASSET\s+AVAILABLE\s+HELD\s+TOTAL\nBTC\s+1\.00000000\s+0\.00000000\s+1\.00000000\n$/);
     assert.equal(json.code, 0, json.stderr);
@@ -84,10 +109,15 @@ describe('the cambio CLI, spawned against a real server', () => {
   });
 
   test('trade: quote with a decimal amount, order, refusal of a used quote (exit 2), operator approval', async () => {
-    const quote = await cambio(['quote', 'btc', 'usd', '--sell', '0.5', '--json'], env);
+    const [quote, quoteHuman] = await Promise.all([
+      cambio(['quote', 'btc', 'usd', '--sell', '0.5', '--json'], env),
+      cambio(['quote', 'BTC', 'USD', '--sell', '0.01'], env),
+    ]);
     assert.equal(quote.code, 0, quote.stderr);
     const q = JSON.parse(quote.stdout);
     assert.deepEqual([q.amountBaseMinor, q.amountQuoteMinor, q.rateQuoteMinor], ['50000000', '3217500', '6435000']);
+    assert.equal(quoteHuman.code, 0, quoteHuman.stderr);
+    assert.match(quoteHuman.stdout, /^quote\s+quo_\S+\nyou deliver\s+0\.01000000 BTC\nyou receive\s+643\.50 USD\nrate\s+64350\.00 USD per BTC\nexpires at\s+\S+\n\naccept it with: cambio order quo_\S+\n$/);
 
     const order = await cambio(['order', q.id], env);
     assert.equal(order.code, 0, order.stderr);
@@ -104,6 +134,22 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.equal(JSON.parse(again.stderr).error.code, 'orders.quote_already_used');
     assert.equal(JSON.parse(again.stderr).error.status, 410);
     assert.deepEqual(JSON.parse(pending.stdout).map((o: { id: string; organizationId: string }) => [o.id, o.organizationId]), [[orderId, orgId]]);
+
+    // An order in --json mode: a second quote, accepted by a script.
+    const q2 = JSON.parse((await cambio(['--json', 'quote', 'BTC', 'USD', '--sell', '0.1'], env)).stdout);
+    const orderJson = await cambio(['--json', 'order', q2.id], env);
+    assert.equal(orderJson.code, 0, orderJson.stderr);
+    const o2 = JSON.parse(orderJson.stdout);
+    assert.deepEqual([o2.quoteId, o2.state, o2.base.amountMinor, o2.quote.amountMinor], [q2.id, 'pending_approval', '10000000', '643500']);
+    assert.equal(orderJson.stderr, '', 'nothing was lost, so no note');
+
+    const [ordersHuman, ordersJson] = await Promise.all([cambio(['orders'], env), cambio(['orders', '--json', '--all'], env)]);
+    assert.equal(ordersHuman.code, 0, ordersHuman.stderr);
+    assert.match(ordersHuman.stdout, new RegExp(`^ORDER\\s+STATE\\s+DELIVER\\s+RECEIVE\\s+CREATED\\s+REASON\n${o2.id}\\s+pending_approval\\s+0\\.10000000 BTC\\s+6435\\.00 USD\\s+\\S+\\s+-\n${orderId}\\s+pending_approval\\s+0\\.50000000 BTC\\s+32175\\.00 USD`));
+    assert.equal(ordersJson.code, 0, ordersJson.stderr);
+    assert.deepEqual(JSON.parse(ordersJson.stdout).map((o: { id: string }) => o.id), [o2.id, orderId]);
+    const reject = await cambio(['operator', 'orders', 'reject', o2.id, '--reason', 'test'], { ...env, OPERATOR_TOKEN });
+    assert.equal(reject.code, 0, reject.stderr);
 
     const approve = await cambio(['operator', 'orders', 'approve', orderId], { ...env, OPERATOR_TOKEN });
     assert.equal(approve.code, 0, approve.stderr);
@@ -124,7 +170,7 @@ describe('the cambio CLI, spawned against a real server', () => {
       cambio(['deposit', 'declare', 'USD', '100', '--json'], env),
       cambio(['withdraw', 'register', '--label', 'Main', '--asset', 'usd', '--bank', 'Banco Uno', '--kind', 'checking', '--account', '0001-2345-6789', '--holder', 'Terminal Co', '--document', 'J-1234567'], env),
       cambio(['operator', 'reconciliation', 'status'], env),
-      cambio(['client'], { ...env, CAMBIO_BASE_URL: 'http://127.0.0.1:9' }),
+      cambio(['client'], { ...env, CAMBIO_BASE_URL: `http://127.0.0.1:${await closedPort()}` }),
     ]);
     assert.equal(declare.code, 0, declare.stderr);
     const d = JSON.parse(declare.stdout);
@@ -146,5 +192,99 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.match(open.stdout, new RegExp(`send exactly\\s+${d.expectedAmount.replace('.', '\\.')} USD`));
     assert.deepEqual(JSON.parse(destinations.stdout).map((x: { label: string; usable: boolean }) => [x.label, x.usable]), [['Main', false]]);
     assert.equal(list.stdout, '(none)\n');
+  });
+
+  test('withdraw create: decimals from the API with a full key; --asset and --decimals with a portal:withdraw-only key; both modes', async () => {
+    await op.organizations.adjust(orgId, { assetSymbol: 'USD', amountMinor: 100_000n, reason: 'funding' });
+    const reg = await cambio(['--json', 'withdraw', 'register', '--label', 'Payout', '--asset', 'USD', '--bank', 'Banco Dos', '--kind', 'savings', '--account', '9876543210', '--holder', 'Terminal Co', '--document', 'J-7654321'], env);
+    assert.equal(reg.code, 0, reg.stderr);
+    const destId = JSON.parse(reg.stdout).id as string;
+    const notYet = await cambio(['withdraw', 'create', destId, '1.00'], env);
+    assert.equal(notYet.code, 2, 'a destination not yet usable is refused (exit 2)');
+    assert.match(notYet.stderr, /withdrawals\.destination_not_usable/);
+    await op.destinations.registerInMarket(destId);
+
+    const human = await cambio(['withdraw', 'create', destId, '25.00'], env);
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, /^withdrawal\s+wdr_\S+\nstate\s+pending_approval\namount\s+25\.00 USD\ndestination\s+\S+ \(.*3210\)/);
+    assert.match(human.stdout, /nothing has left yet/);
+
+    const withdrawOnly = (await op.keys.issue(memberId, { scopes: ['portal:withdraw'] })).key;
+    const wenv = { ...env, CAMBIO_API_KEY: withdrawOnly };
+    const [json, tooManyDecimals, noFlags] = await Promise.all([
+      cambio(['withdraw', 'create', destId, '12.34', '--asset', 'usd', '--decimals', '2', '--json'], wenv),
+      cambio(['withdraw', 'create', destId, '1.234', '--asset', 'USD', '--decimals', '2'], wenv),
+      cambio(['withdraw', 'create', destId, '1.00'], wenv),
+    ]);
+    assert.equal(json.code, 0, json.stderr);
+    const w = JSON.parse(json.stdout);
+    assert.deepEqual([w.state, w.destinationId, w.money], ['pending_approval', destId, { assetSymbol: 'USD', assetDecimals: 2, amountMinor: '1234' }]);
+    assert.equal(tooManyDecimals.code, 1);
+    assert.match(tooManyDecimals.stderr, /more than 2 decimals/);
+    assert.equal(noFlags.code, 1, 'without the flags a withdraw-only key cannot look the asset up: a usage error that says what to give');
+    assert.match(noFlags.stderr, /--asset SYMBOL and --decimals N/);
+
+    const [listHuman, listJson] = await Promise.all([cambio(['withdraw', 'list'], env), cambio(['withdraw', 'list', '--json'], env)]);
+    assert.match(listHuman.stdout, /^WITHDRAWAL\s+STATE\s+AMOUNT\s+DESTINATION\s+CREATED\s+REASON\nwdr_\S+\s+pending_approval\s+12\.34 USD\s+.*\nwdr_\S+\s+pending_approval\s+25\.00 USD\s/);
+    assert.deepEqual(JSON.parse(listJson.stdout).map((x: { money: { amountMinor: string } }) => x.money.amountMinor), ['1234', '2500']);
+  });
+
+  test('--json: Commander\'s usage errors are JSON on stderr too; configuration errors exit 1', async () => {
+    const [missingArg, unknownOption, missingCommand, badUrl, blockedPort] = await Promise.all([
+      cambio(['--json', 'quote', 'BTC'], env),
+      cambio(['order', 'quo_x', '--bogus', '--json'], env),
+      cambio(['--json', 'withdraw'], env),
+      cambio(['--json', 'client'], { ...env, CAMBIO_BASE_URL: 'localhost:8080' }),
+      cambio(['client'], { ...env, CAMBIO_BASE_URL: 'http://127.0.0.1:9' }),
+    ]);
+    for (const [r, pattern] of [[missingArg, /missing required argument 'quote'/], [unknownOption, /unknown option '--bogus'/], [missingCommand, /a command is missing/]] as const) {
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stdout, '');
+      const e = JSON.parse(r.stderr).error;
+      assert.equal(e.code, 'cli.usage');
+      assert.match(e.message, pattern);
+    }
+    assert.equal(badUrl.code, 1, badUrl.stderr);
+    assert.equal(JSON.parse(badUrl.stderr).error.code, 'sdk.configuration_error');
+    assert.equal(blockedPort.code, 1, 'a port fetch refuses to use is a configuration error, not retried as a network failure');
+    assert.match(blockedPort.stderr, /^error: sdk\.configuration_error: the request cannot be sent/);
+  });
+});
+
+describe('the cambio CLI when a withdrawal\'s answer is lost', () => {
+  let srv: Server;
+  let base: string;
+  const seen: string[] = [];
+
+  before(async () => {
+    // A service that takes the POST and breaks the connection before answering; the read-back is refused.
+    srv = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      if (req.method === 'POST') { req.resume(); req.on('end', () => req.socket.destroy()); return; }
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: false, message: 'scope missing', data: null, code: 'auth.scope_missing', timestamp: new Date().toISOString(), traceId: 'tr-403', pagination: null }));
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+  });
+  after(async () => { await new Promise<void>((r) => srv.close(() => r())); });
+
+  test('exit 6, not 4: the outcome is unknown, and the message says to read the list first (both modes)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cambio-cli-lost-'));
+    try {
+      const env = { HOME: home, CAMBIO_BASE_URL: base, CAMBIO_API_KEY: 'cmb_live_lost.lostlostlostlost' };
+      const args = ['withdraw', 'create', 'dst_x', '5.00', '--asset', 'USD', '--decimals', '2'];
+      const human = await cambio(args, env);
+      assert.equal(human.code, 6, human.stderr);
+      assert.match(human.stderr, /^error: sdk\.lost_response_unresolved: .*withdrawal/);
+      assert.match(human.stderr, /Read `cambio withdraw list` before trying again/);
+      assert.deepEqual(seen, ['POST /api/v1/withdrawals', 'GET /api/v1/withdrawals?page=1&limit=100'], 'sent once, read once, never re-sent');
+      const json = await cambio([...args, '--json'], env);
+      assert.equal(json.code, 6);
+      const e = JSON.parse(json.stderr).error;
+      assert.deepEqual([e.code, e.outcome], ['sdk.lost_response_unresolved', 'unknown']);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
-import { parseDecimal, type DepositDeclaration } from '@cambio/sdk';
+import type { DepositDeclaration } from '@cambio/sdk';
 import type { Command } from 'commander';
-import { symbolArg, wholeNumber, type Ctx } from '../context.ts';
+import { amountArg, symbolArg, wholeNumber, type Ctx } from '../context.ts';
 import { kv } from '../output.ts';
 
 export const declarationText = (d: DepositDeclaration) => `${kv([
@@ -21,7 +21,7 @@ export function register(deposit: Command, ctx: Ctx): void {
       const assetSymbol = symbolArg(assetArg);
       const c = ctx.sdk();
       const assetDecimals = await ctx.decimalsOf(c, assetSymbol, f.decimals);
-      const r = await c.deposits.declare({ assetSymbol, assetDecimals, declaredAmountMinor: parseDecimal(amount, assetDecimals) });
+      const r = await c.deposits.declare({ assetSymbol, assetDecimals, declaredAmountMinor: amountArg(amount, assetDecimals) });
       ctx.reportOutcome(r, 'declaration');
       ctx.print(r.data, () => declarationText(r.data));
     });

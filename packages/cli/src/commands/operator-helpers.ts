@@ -1,5 +1,6 @@
-import { parseDecimal, type CambioOperator } from '@cambio/sdk';
+import type { CambioOperator } from '@cambio/sdk';
 import { UsageError } from '../config.ts';
+import { amountArg } from '../context.ts';
 
 /** The decimals the market reports for an asset (operator view). */
 export async function marketDecimals(op: CambioOperator, symbol: string): Promise<number> {
@@ -10,7 +11,7 @@ export async function marketDecimals(op: CambioOperator, symbol: string): Promis
 
 /** A decimal typed by a person, in minimum units of the asset, with the market's decimals. */
 export async function operatorAmount(op: CambioOperator, symbol: string, text: string, signed = false): Promise<bigint> {
-  return parseDecimal(text, await marketDecimals(op, symbol), { signed });
+  return amountArg(text, await marketDecimals(op, symbol), { signed });
 }
 
 /** `--limits '{"BTC":{"maxOrderMinor":"100000000"}}'`, `'{}'` (no caps) or `null` (not loaded). Minor units. */

@@ -1,7 +1,7 @@
-import { formatMinor, parseDecimal, type Quote } from '@cambio/sdk';
+import { formatMinor, type Quote } from '@cambio/sdk';
 import type { Command } from 'commander';
 import { UsageError } from '../config.ts';
-import { symbolArg, wholeNumber, type Ctx } from '../context.ts';
+import { amountArg, symbolArg, wholeNumber, type Ctx } from '../context.ts';
 import { kv, money } from '../output.ts';
 
 interface Flags { sell?: string; receive?: string; decimals?: number }
@@ -29,7 +29,7 @@ export function register(program: Command, ctx: Ctx): void {
       const text = (f.sell ?? f.receive)!;
       const c = ctx.sdk();
       const ask = (decimals: number) => {
-        const amount = parseDecimal(text, decimals);
+        const amount = amountArg(text, decimals);
         return c.quotes.create(selling ? { baseSymbol, quoteSymbol, amountBaseMinor: amount } : { baseSymbol, quoteSymbol, amountQuoteMinor: amount });
       };
       const used = await ctx.decimalsOf(c, symbol, f.decimals);
