@@ -226,3 +226,36 @@ describe('validation messages in the caller language; path parameters have their
     assert.equal(r.body.message, 'The path is not valid: id must have at most 64 characters.');
   });
 });
+
+describe('rate limit with Redis down', () => {
+  test('fails open: requests go on (no 500), with a warning in the log', async () => {
+    const { createServer } = await import('node:net');
+    const { rateLimitRedis } = await import('../src/http/plugins/rate-limit.ts');
+    // a port nothing listens on
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
+    });
+    const h = await makeHarness({ env: { CAMBIO_RATE_LIMIT_PER_MIN: '2' } });
+    await listAssets(h, { USD: 2 });
+    const { key } = await seedOrg(h);
+    const logs: string[] = [];
+    const stream = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
+    const logger = pino({ level: 'info' }, stream);
+    const redis = rateLimitRedis(`redis://127.0.0.1:${port}`, logger);
+    const app = await buildApp({ ...h.deps, redis, logger });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const r = await app.inject({ method: 'GET', url: '/api/v1/client', headers: { 'x-api-key': key } });
+        statuses.push(r.statusCode);
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 200], 'uncounted while Redis is down: neither 500 nor 429');
+      assert.equal((await app.inject({ method: 'GET', url: '/api/v1/client' })).statusCode, 401);
+      assert.ok(logs.some((l) => /"level":40/.test(l) && /Redis unavailable, requests are let through uncounted/.test(l)), logs.join(''));
+    } finally {
+      await app.close();
+      redis.disconnect();
+      await h.close();
+    }
+  });
+});
