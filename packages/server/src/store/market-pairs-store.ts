@@ -1,8 +1,10 @@
+import { sql } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import type { MarketPair, PairTerms } from '../domain/market/pair-terms.ts';
 import { parseDecimalRational } from '../domain/market/rational.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { recordAudit } from './audit-store.ts';
+import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 
 export interface PricedPair extends MarketPair { updatedAt: Date }
@@ -43,10 +45,22 @@ export class MarketPairsStore {
       .selectAll('p').select(['b.decimals as base_decimals', 'q.decimals as quote_decimals']);
   }
 
-  async get(base: string, quote: string): Promise<PricedPair | null> {
-    const r = await this.#select().where('p.base_symbol', '=', base).where('p.quote_symbol', '=', quote).executeTakeFirst();
-    return r ? toPair(r) : null;
+  /** The pair's current terms. Requests pricing at the same moment share one read (quotes are the second-hottest call). */
+  get(base: string, quote: string): Promise<PricedPair | null> {
+    return this.#batch.load(`${base}/${quote}`);
   }
+
+  readonly #batch = new Batcher<string, PricedPair | null>(async (keys) => {
+    const wanted = [...new Set(keys)];
+    const rows = await this.#select()
+      .where(sql<string>`p.base_symbol || '/' || p.quote_symbol`, '=', sql<string>`any(${wanted}::text[])`).execute();
+    const by = new Map(rows.map((r) => [`${r.base_symbol}/${r.quote_symbol}`, r]));
+    // Each caller gets its own object: a batch may price one pair for many requests.
+    return keys.map((k) => {
+      const r = by.get(k);
+      return r ? toPair(r) : null;
+    });
+  }, { maxBatch: 64, maxInFlight: 4 });
 
   async list(): Promise<PricedPair[]> {
     return (await this.#select().orderBy('p.base_symbol').orderBy('p.quote_symbol').execute()).map(toPair);

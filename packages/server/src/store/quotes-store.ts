@@ -1,17 +1,39 @@
+import { sql } from 'kysely';
 import type { Quote } from '../domain/quotes/quote.ts';
+import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
+
+const column = <K extends keyof Quote>(qs: Quote[], k: K, f: (v: Quote[K]) => string | number = String) => qs.map((q) => f(q[k]));
 
 /** Quotes are kept so that they can be accepted once, by the organization that asked (orders-store consumes them). */
 export class QuotesStore {
   constructor(private readonly db: Db) {}
 
+  /**
+   * Stores a quote so that it can be accepted once. Quotes made at the same moment are written by one
+   * statement (one commit for all); a batch that fails is written again one quote at a time, so one
+   * quote's failure is its own.
+   */
   async create(q: Quote): Promise<void> {
-    await this.db.insertInto('quotes').values({
-      id: q.id, organization_id: q.organizationId, base_symbol: q.baseSymbol, quote_symbol: q.quoteSymbol,
-      base_decimals: q.baseDecimals, quote_decimals: q.quoteDecimals, rate_quote_minor: q.rateQuoteMinor.toString(),
-      amount_base_minor: q.amountBaseMinor.toString(), amount_quote_minor: q.amountQuoteMinor.toString(),
-      expires_at: q.expiresAt, consumed_at: null, created_at: q.createdAt,
-    }).execute();
+    await this.#batch.load(q);
+  }
+
+  readonly #batch = new Batcher<Quote, void>(async (qs) => {
+    if (qs.length > 1 && await this.#insert(qs).then(() => true, () => false)) return qs.map(() => undefined);
+    // Alone, or isolating the one that failed: each quote is answered with its own outcome.
+    const outcomes = await Promise.allSettled(qs.map((q) => this.#insert([q])));
+    return outcomes.map((o) => (o.status === 'rejected' ? new Failed(o.reason) : undefined));
+  }, { maxBatch: 64, maxInFlight: 4 });
+
+  async #insert(qs: Quote[]): Promise<void> {
+    await sql`insert into quotes (id, organization_id, base_symbol, quote_symbol, base_decimals, quote_decimals,
+        rate_quote_minor, amount_base_minor, amount_quote_minor, expires_at, consumed_at, created_at)
+      select id, org, base, quote, bd, qd, rate, ab, aq, exp, null, created from unnest(
+        ${column(qs, 'id')}::text[], ${column(qs, 'organizationId')}::text[], ${column(qs, 'baseSymbol')}::text[],
+        ${column(qs, 'quoteSymbol')}::text[], ${column(qs, 'baseDecimals', Number)}::int[], ${column(qs, 'quoteDecimals', Number)}::int[],
+        ${column(qs, 'rateQuoteMinor')}::numeric[], ${column(qs, 'amountBaseMinor')}::numeric[], ${column(qs, 'amountQuoteMinor')}::numeric[],
+        ${column(qs, 'expiresAt', (d) => d.toISOString())}::timestamptz[], ${column(qs, 'createdAt', (d) => d.toISOString())}::timestamptz[]
+      ) as t(id, org, base, quote, bd, qd, rate, ab, aq, exp, created)`.execute(this.db);
   }
 
   /**
