@@ -8,7 +8,9 @@ import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { bookVenueFill } from '../market/simulated-venue.ts';
 import { recordAudit } from './audit-store.ts';
+import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
+import { isBatchRetryable, placeBatch, type Placement } from './orders-batch.ts';
 import { captureHold, releaseHold } from './holds.ts';
 import { entryCtes, postEntry } from './ledger-store.ts';
 import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
@@ -45,6 +47,32 @@ const COLUMNS = [
 export class OrdersStore implements OrderDecisions {
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
 
+  // Quotes accepted at the same moment are placed by one statement (orders-batch.ts).
+  readonly #batch = new Batcher<Placement, Order | null>(async (ps) => {
+    if (ps.length === 1) return [null];
+    // A quote accepted twice at once is decided alone, after the batch: one of the two finds it used.
+    const first = new Map<string, number>();
+    ps.forEach((p, i) => { if (!first.has(p.quoteId)) first.set(p.quoteId, i); });
+    const unique = [...first.values()].map((i) => ps[i]!);
+    const placed = await placeBatch(this.db, this.ids, this.clock.now(), unique).catch((e: unknown) => {
+      if (isBatchRetryable(e)) return unique.map(() => null);
+      throw e;
+    });
+    const byIndex = new Map([...first.values()].map((i, k) => [i, placed[k]]));
+    return ps.map((_, i) => {
+      const row = byIndex.get(i);
+      return row ? toOrder(row) : null;
+    });
+  }, { maxBatch: 64, maxInFlight: 4 });
+
+  /**
+   * Accepts a quote: with the others accepted at the same moment when they can all be placed for
+   * certain, else alone, by the statement below, which also says why a refusal is one.
+   */
+  async place(org: Pick<Organization, 'id' | 'limits'>, quoteId: string): Promise<Order> {
+    return (await this.#batch.load({ org, quoteId })) ?? this.#placeOne(org, quoteId);
+  }
+
   /**
    * Accepts a quote in one statement (one round trip, atomic without an explicit transaction):
    * consumes it only if the platform is reconciled and the quote is this organization's, unused,
@@ -53,7 +81,7 @@ export class OrdersStore implements OrderDecisions {
    * so a refusal writes nothing and a quote refused for the balance or a limit stays usable. When
    * nothing was written, a read finds out why.
    */
-  async place(org: Pick<Organization, 'id' | 'limits'>, quoteId: string): Promise<Order> {
+  async #placeOne(org: Pick<Organization, 'id' | 'limits'>, quoteId: string): Promise<Order> {
     const at = this.clock.now();
     const id = this.ids.next('ord');
     const holdId = this.ids.next('hld');

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { randomIds } from '../src/domain/ids.ts';
+import type { Organization } from '../src/domain/organizations/organization.ts';
+import { placeBatch } from '../src/store/orders-batch.ts';
+import { available, backends, held, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
+
+const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
+
+/** The ledger's own invariants for one organization and asset: balances are the sums of their postings, held the sum of active holds. */
+async function assertBooks(h: Harness, orgId: string, asset: string) {
+  const sums = await sql<{ kind: string; s: string }>`select account_kind as kind, coalesce(sum(amount), 0)::text as s from postings
+    where owner_id = ${orgId} and asset_symbol = ${asset} group by 1`.execute(h.store.db);
+  const bal = await h.store.db.selectFrom('accounts').select(['kind', 'balance']).where('owner_id', '=', orgId).where('asset_symbol', '=', asset).execute();
+  for (const b of bal) assert.equal(BigInt(b.balance), BigInt(sums.rows.find((r) => r.kind === b.kind)?.s ?? '0'), `${orgId} ${asset} ${b.kind}`);
+  const holds = await sql<{ s: string }>`select coalesce(sum(amount), 0)::text as s from holds where organization_id = ${orgId} and asset_symbol = ${asset} and state = 'active'`.execute(h.store.db);
+  assert.equal(BigInt(bal.find((b) => b.kind === 'held')?.balance ?? '0'), BigInt(holds.rows[0]!.s));
+  const unbalanced = await sql<{ n: string }>`select count(*)::text as n from (select entry_id from postings group by entry_id, asset_symbol having sum(amount) <> 0) x`.execute(h.store.db);
+  assert.equal(unbalanced.rows[0]!.n, '0');
+}
+
+for (const backend of backends()) {
+  describe(`orders placed in one statement [${backend}]`, () => {
+    let h: Harness;
+    let org = async (_o: SeededOrg): Promise<Organization> => { throw new Error('unset'); };
+    before(async () => {
+      h = await makeHarness({ backend });
+      await listAssets(h, { USD: 2, BTC: 8 });
+      assert.equal((await h.op('PUT', '/market/pairs/BTC/USD', BTC_USD)).status, 200);
+      org = async (o) => (await h.store.organizations.get(o.orgId))!;
+    });
+    after(async () => h?.close());
+
+    const quote = async (o: SeededOrg, amountBaseMinor: bigint) => {
+      const r = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: amountBaseMinor.toString() });
+      assert.equal(r.status, 201, r.raw);
+      return r.body.data.id as string;
+    };
+
+    test('places what it can for certain and leaves every other quote untouched for the one-order statement', async () => {
+      const a = await seedOrg(h, { balances: { BTC: 6_000_000n } });
+      const b = await seedOrg(h, { balances: { BTC: 3_000_000n }, limits: { BTC: { maxOrderMinor: '1500000' } } });
+      const c = await seedOrg(h, { balances: { BTC: 1_500_000n } }); // backs one of its two orders, not their sum
+      const [a1, a2, a3] = [await quote(a, 1_000_000n), await quote(a, 2_000_000n), await quote(a, 1_500_000n)];
+      const [b1, bOverCap] = [await quote(b, 1_000_000n), await quote(b, 2_000_000n)];
+      const [c1, c2] = [await quote(c, 1_000_000n), await quote(c, 1_000_000n)];
+      const used = await quote(a, 1_000_000n);
+      assert.equal((await h.call(a.key, 'POST', '/orders', { quoteId: used })).status, 201);
+      const [A, B, C] = [await org(a), await org(b), await org(c)];
+
+      const out = await placeBatch(h.store.db, randomIds, new Date(), [
+        { org: A, quoteId: a1 }, { org: B, quoteId: b1 }, { org: A, quoteId: a2 }, { org: C, quoteId: c1 }, { org: B, quoteId: bOverCap },
+        { org: A, quoteId: a3 }, { org: C, quoteId: c2 }, { org: A, quoteId: used }, { org: B, quoteId: a1.replace(/.$/, '0') }, { org: B, quoteId: c1 },
+      ]);
+      assert.deepEqual(out.map((o) => o?.quote_id ?? null), [a1, b1, a2, null, null, a3, null, null, null, null]);
+      for (const o of out.filter((x) => x !== null)) assert.equal(o!.state, 'pending_approval');
+      // a: 4.5 more held (beside the 0.01 placed earlier); b: 1 of 3; c: nothing (its two did not fit together).
+      assert.deepEqual([await available(h, a.key, 'BTC'), await held(h, a.key, 'BTC')], [500_000n, 5_500_000n]);
+      assert.deepEqual([await available(h, b.key, 'BTC'), await held(h, b.key, 'BTC')], [2_000_000n, 1_000_000n]);
+      assert.deepEqual([await available(h, c.key, 'BTC'), await held(h, c.key, 'BTC')], [1_500_000n, 0n]);
+      const consumed = await h.store.db.selectFrom('quotes').select(['id', 'consumed_at']).where('id', 'in', [c1, c2, bOverCap]).execute();
+      assert.ok(consumed.every((q) => q.consumed_at === null), 'a quote left to the one-order statement is not consumed');
+      for (const o of [a, b, c]) await assertBooks(h, o.orgId, 'BTC');
+
+      // The one-order statement then decides each of the rest, with its reason.
+      const c1r = await h.call(c.key, 'POST', '/orders', { quoteId: c1 });
+      const c2r = await h.call(c.key, 'POST', '/orders', { quoteId: c2 });
+      assert.deepEqual([c1r.status, c2r.status, c2r.body.code], [201, 422, 'ledger.insufficient_balance']);
+      const cap = await h.call(b.key, 'POST', '/orders', { quoteId: bOverCap });
+      assert.deepEqual([cap.status, cap.body.code], [422, 'orders.limit_exceeded']);
+      await assertBooks(h, c.orgId, 'BTC');
+    });
+
+    test('while not reconciled the batch places nothing', async () => {
+      const a = await seedOrg(h, { balances: { BTC: 5_000_000n } });
+      const qs = [await quote(a, 1_000_000n), await quote(a, 1_000_000n)];
+      const A = await org(a);
+      await sql`update platform_state set reconciled = false where id = 1`.execute(h.store.db);
+      try {
+        assert.deepEqual(await placeBatch(h.store.db, randomIds, new Date(), qs.map((quoteId) => ({ org: A, quoteId }))), [null, null]);
+      } finally {
+        await sql`update platform_state set reconciled = true where id = 1`.execute(h.store.db);
+      }
+      assert.equal(await held(h, a.key, 'BTC'), 0n);
+    });
+
+    test('many quotes of many organizations accepted at once: every order placed once, every hold exact', async () => {
+      const orgs = await Promise.all(Array.from({ length: 6 }, () => seedOrg(h, { balances: { BTC: 10_000_000n } })));
+      const quotes = await Promise.all(orgs.flatMap((o) => Array.from({ length: 5 }, async () => ({ o, id: await quote(o, 1_000_000n) }))));
+      // Every quote twice: the second acceptance of each must fail, whoever wins.
+      const answers = await Promise.all([...quotes, ...quotes].map((q) => h.call(q.o.key, 'POST', '/orders', { quoteId: q.id })));
+      assert.equal(answers.filter((r) => r.status === 201).length, 30);
+      assert.deepEqual([...new Set(answers.filter((r) => r.status !== 201).map((r) => `${r.status} ${r.body.code}`))], ['410 orders.quote_already_used']);
+      for (const o of orgs) {
+        assert.deepEqual([await available(h, o.key, 'BTC'), await held(h, o.key, 'BTC')], [5_000_000n, 5_000_000n]);
+        await assertBooks(h, o.orgId, 'BTC');
+      }
+      const orders = await h.store.db.selectFrom('orders').select(({ fn }) => fn.countAll<string>().as('n')).where('quote_id', 'in', quotes.map((q) => q.id)).executeTakeFirstOrThrow();
+      assert.equal(Number(orders.n), 30);
+    });
+  });
+}
