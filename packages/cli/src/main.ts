@@ -37,7 +37,8 @@ Exit codes:
   1   usage or configuration (bad option, no key, bad base URL, too many decimals)
   2   refused by the API (4xx): read the code
   3   authentication or permission (401/403)
-  4   network, timeout or transient (408/429/502/503/504) after retries; nothing was created: safe to retry later
+  4   network, timeout or transient (408/429/502/503/504) after retries, and nothing was
+      created: safe to run again later
   5   server error (500)
   6   outcome unknown: a creating call (withdraw create, order, deposit declare, withdraw register, an
       operator POST) lost its answer and may have been applied. Do not simply run it again: read
