@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
+import { openDestination } from '../src/domain/destinations/register.ts';
 import { DestinationSealer } from '../src/domain/destinations/sealer.ts';
 import type { ManualClock } from '../src/domain/ports.ts';
 import { backends, listAssets, makeHarness, SECRET, seedOrg, type Harness } from './harness.ts';
@@ -47,9 +48,8 @@ for (const backend of backends()) {
 
       const row = await h.store.db.selectFrom('withdrawal_destinations').selectAll().where('id', '=', d.id).executeTakeFirstOrThrow();
       assertNoSecrets(JSON.stringify(row));
-      const sealer = new DestinationSealer(SECRET);
-      assert.equal(sealer.open(row.account_number_enc), ACCOUNT_KEY);
-      assert.equal(sealer.open(row.holder_document_enc), DOCUMENT);
+      const opened = openDestination(new DestinationSealer(SECRET), { id: row.id, organizationId: row.organization_id, accountNumberEnc: row.account_number_enc, holderDocumentEnc: row.holder_document_enc });
+      assert.deepEqual(opened, { accountNumber: ACCOUNT_KEY, holderDocument: DOCUMENT });
 
       const list = await h.call(o.key, 'GET', '/withdrawals/destinations');
       assert.equal(list.status, 200);

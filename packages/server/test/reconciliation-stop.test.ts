@@ -42,7 +42,7 @@ for (const backend of backends()) {
         await refusedAsStopped(h.store.withdrawals.request(org, { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amount: 1000n }));
         await refusedAsStopped(h.store.declarations.declare(o.orgId, { assetSymbol: 'USD', assetDecimals: 2, declaredAmount: 100000n, ttlMs: 60_000 }));
         await refusedAsStopped(h.store.destinations.register(o.orgId, {
-          label: 'Second', assetSymbol: 'USD', bankName: 'Banco Río', accountKind: 'savings', holderName: 'Acme SA',
+          id: 'dst_second', label: 'Second', assetSymbol: 'USD', bankName: 'Banco Río', accountKind: 'savings', holderName: 'Acme SA',
           accountNumberEnc: 'x', holderDocumentEnc: 'y', fingerprint: 'fp-second', summary: 'Banco Río · savings ···· 9999', cooldownUntil: new Date(0),
         }));
       } finally {

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { buildApp, BODY_LIMIT } from '../src/app.ts';
+import { openDestination } from '../src/domain/destinations/register.ts';
 import { DestinationSealer, SealedValueRefused } from '../src/domain/destinations/sealer.ts';
 import { ALL_PERMISSIONS, listAssets, makeHarness, OPERATOR_TOKEN, SECRET, seedOrg, type Harness } from './harness.ts';
 
@@ -385,11 +386,16 @@ describe('security', () => {
       return r.body.data.id as string;
     };
     const [da, da2, db] = [await register(a.key, '1111-2222-3333', 'V-111'), await register(a.key, '4444-5555-6666', 'V-444'), await register(b.key, '7777-8888-9999', 'V-777')];
-    const kid = new DestinationSealer(SECRET).kid;
+    const sealer = new DestinationSealer(SECRET);
+    const kid = sealer.kid;
+    const openAccount = async (id: string) => {
+      const s = await h.store.destinations.sealed(id);
+      return s && openDestination(sealer, s);
+    };
     const sealed = async (id: string) => (await sql<{ n: string; d: string }>`select account_number_enc as n, holder_document_enc as d from withdrawal_destinations where id = ${id}`.execute(h.store.db)).rows[0]!;
     const original = await sealed(db);
     for (const v of [original.n, original.d]) assert.match(v, new RegExp(`^v2\\.${kid}\\.`), 'new values are v2, under the key id of the server secret');
-    assert.deepEqual(await h.store.destinations.openAccount(db), { accountNumber: '777788889999', holderDocument: 'V-777' });
+    assert.deepEqual(await openAccount(db), { accountNumber: '777788889999', holderDocument: 'V-777' });
 
     const put = (id: string, n: string, d: string) => sql`update withdrawal_destinations set account_number_enc = ${n}, holder_document_enc = ${d} where id = ${id}`.execute(h.store.db);
     const fromA = await sealed(da);
@@ -398,13 +404,13 @@ describe('security', () => {
       // Another organization's row, another row of the same organization, the two columns swapped: each is refused.
       for (const [what, n, d] of [['from another organization', fromA.n, original.d], ['from the same organization', fromSameOrg.n, original.d], ['swapped columns', original.d, original.n]] as const) {
         await put(db, n, d);
-        await assert.rejects(h.store.destinations.openAccount(db), SealedValueRefused, what);
+        await assert.rejects(openAccount(db), SealedValueRefused, what);
       }
     } finally {
       await put(db, original.n, original.d);
     }
-    assert.equal((await h.store.destinations.openAccount(db))?.accountNumber, '777788889999');
-    assert.equal((await h.store.destinations.openAccount(da))?.accountNumber, '111122223333');
+    assert.equal((await openAccount(db))?.accountNumber, '777788889999');
+    assert.equal((await openAccount(da))?.accountNumber, '111122223333');
   });
 
   test('SQL-looking text is stored and returned as data', async () => {

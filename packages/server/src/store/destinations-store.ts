@@ -1,6 +1,5 @@
 import { DomainError } from '../domain/errors.ts';
 import type { NewDestination } from '../domain/destinations/register.ts';
-import { bindToRow, openForRow } from '../domain/destinations/sealer.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
@@ -35,17 +34,15 @@ export class DestinationsStore {
   /** 409 when the organization already registered that account: the unique (organization, fingerprint) decides, also under concurrency. */
   async register(organizationId: string, d: NewDestination): Promise<DestinationRow> {
     const at = this.clock.now();
-    // The sealed values are bound to this row (organization and id) before they are written: copied to another row, they do not open.
-    const id = this.ids.next('dst');
     const row = await this.db.transaction().execute(async (tx) => {
       await assertReconciled(tx);
       const asset = await tx.selectFrom('market_assets').select('symbol').where('symbol', '=', d.assetSymbol).executeTakeFirst();
       if (!asset) throw new DomainError('market.asset_not_listed', { asset: d.assetSymbol });
       return tx.insertInto('withdrawal_destinations').values({
-        id, organization_id: organizationId, label: d.label, asset_symbol: d.assetSymbol,
+        id: d.id, organization_id: organizationId, label: d.label, asset_symbol: d.assetSymbol,
         bank_name: d.bankName, account_kind: d.accountKind, holder_name: d.holderName,
-        account_number_enc: bindToRow(d.accountNumberEnc, { organizationId, destinationId: id, field: 'account_number' }),
-        holder_document_enc: bindToRow(d.holderDocumentEnc, { organizationId, destinationId: id, field: 'holder_document' }),
+        // Sealed for this row (organization and id): copied to another row, they do not open.
+        account_number_enc: d.accountNumberEnc, holder_document_enc: d.holderDocumentEnc,
         account_fingerprint: d.fingerprint, summary: d.summary,
         cooldown_until: d.cooldownUntil, registered_in_market_at: null, created_at: at, updated_at: at,
       }).onConflict((oc) => oc.columns(['organization_id', 'account_fingerprint']).doNothing())
@@ -55,20 +52,11 @@ export class DestinationsStore {
     return toDestination(row);
   }
 
-  /**
-   * The account number and holder document of one destination, opened: for the person who pays a
-   * withdrawal out, never for a client answer. A value that was not sealed for this row (moved from
-   * another one, or altered) is refused with SealedValueRefused; null when there is no such destination.
-   */
-  async openAccount(id: string): Promise<{ accountNumber: string; holderDocument: string } | null> {
+  /** The sealed account number and holder document of one destination, for `openDestination`; null when there is none. */
+  async sealed(id: string): Promise<{ id: string; organizationId: string; accountNumberEnc: string; holderDocumentEnc: string } | null> {
     const r = await this.db.selectFrom('withdrawal_destinations').select(['organization_id', 'account_number_enc', 'holder_document_enc'])
       .where('id', '=', id).executeTakeFirst();
-    if (!r) return null;
-    const row = { organizationId: r.organization_id, destinationId: id };
-    return {
-      accountNumber: openForRow(r.account_number_enc, { ...row, field: 'account_number' }),
-      holderDocument: openForRow(r.holder_document_enc, { ...row, field: 'holder_document' }),
-    };
+    return r ? { id, organizationId: r.organization_id, accountNumberEnc: r.account_number_enc, holderDocumentEnc: r.holder_document_enc } : null;
   }
 
   async get(id: string): Promise<DestinationRow | null> {

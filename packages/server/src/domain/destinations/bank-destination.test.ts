@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { DomainError } from '../errors.ts';
 import { accountNumberKey, bankNameKey, cleanBankDestination, isUsable, maskedSummary, type BankDestinationInput } from './bank-destination.ts';
-import { prepareDestination } from './register.ts';
+import { openDestination, prepareDestination } from './register.ts';
 import { DestinationSealer } from './sealer.ts';
 
 const input: BankDestinationInput = {
@@ -53,30 +53,33 @@ describe('bank destination rules', () => {
 
 describe('destination sealer', () => {
   const sealer = new DestinationSealer('a-server-secret-of-at-least-32-characters');
+  const row = { id: 'dst_1', organizationId: 'org_1' };
+  const at = { organizationId: 'org_1', destinationId: 'dst_1', field: 'account_number' as const };
 
   test('seals with a fresh IV and opens back; the sealed text does not contain the number', () => {
-    const a = sealer.seal('000123456789');
-    const b = sealer.seal('000123456789');
+    const a = sealer.seal('000123456789', at);
+    const b = sealer.seal('000123456789', at);
     assert.notEqual(a, b);
     assert.ok(!a.includes('000123456789'));
-    assert.equal(sealer.open(a), '000123456789');
+    assert.equal(sealer.open(a, at), '000123456789');
   });
 
   test('a tampered value or another secret does not open', () => {
-    const a = sealer.seal('000123456789');
-    const raw = Buffer.from(a.slice(3), 'base64');
+    const a = sealer.seal('000123456789', at);
+    const [f, kid, b64] = a.split('.') as [string, string, string];
+    const raw = Buffer.from(b64, 'base64');
     raw[raw.length - 1] = raw[raw.length - 1]! ^ 1;
-    assert.throws(() => sealer.open(`v1.${raw.toString('base64')}`));
-    assert.throws(() => new DestinationSealer('another-server-secret-of-32-characters!!').open(a));
+    assert.throws(() => sealer.open(`${f}.${kid}.${raw.toString('base64')}`, at));
+    assert.throws(() => new DestinationSealer('another-server-secret-of-32-characters!!').open(a, at));
   });
 
   test('the fingerprint depends on the normalized account and the secret', () => {
-    const p1 = prepareDestination(input, sealer, new Date(0), 1000);
-    const p2 = prepareDestination({ ...input, bankName: 'BANCO NACION', accountNumber: '000123456789' }, sealer, new Date(0), 1000);
+    const p1 = prepareDestination(input, sealer, row, new Date(0), 1000);
+    const p2 = prepareDestination({ ...input, bankName: 'BANCO NACION', accountNumber: '000123456789' }, sealer, row, new Date(0), 1000);
     assert.equal(p1.fingerprint, p2.fingerprint);
-    assert.notEqual(p1.fingerprint, prepareDestination({ ...input, accountNumber: '000123456788' }, sealer, new Date(0), 1000).fingerprint);
+    assert.notEqual(p1.fingerprint, prepareDestination({ ...input, accountNumber: '000123456788' }, sealer, row, new Date(0), 1000).fingerprint);
     assert.notEqual(p1.fingerprint, new DestinationSealer('another-server-secret-of-32-characters!!').fingerprint('BANCONACION', '000123456789'));
     assert.equal(p1.cooldownUntil.getTime(), 1000);
-    assert.equal(sealer.open(p1.holderDocumentEnc), '20-12345678-9');
+    assert.equal(openDestination(sealer, { ...row, accountNumberEnc: p1.accountNumberEnc, holderDocumentEnc: p1.holderDocumentEnc }).holderDocument, '20-12345678-9');
   });
 });

@@ -1,20 +1,36 @@
 import { cleanBankDestination, maskedSummary, type BankDestinationInput } from './bank-destination.ts';
 import type { DestinationSealer } from './sealer.ts';
 
-/** A destination ready to be stored: what identifies the account is sealed, the rest is plain. */
+/** A destination ready to be stored: what identifies the account is sealed for its row, the rest is plain. */
 export interface NewDestination {
-  label: string; assetSymbol: string; bankName: string; accountKind: string; holderName: string;
+  id: string; label: string; assetSymbol: string; bankName: string; accountKind: string; holderName: string;
   accountNumberEnc: string; holderDocumentEnc: string; fingerprint: string; summary: string; cooldownUntil: Date;
 }
 
-/** Validates, normalizes and seals a registration; the cooldown starts now (CAMBIO_DESTINATION_COOLDOWN_MS). */
-export function prepareDestination(input: BankDestinationInput, sealer: DestinationSealer, now: Date, cooldownMs: number): NewDestination {
+/**
+ * Validates, normalizes and seals a registration as row `id` of `organizationId`; the cooldown starts
+ * now (CAMBIO_DESTINATION_COOLDOWN_MS).
+ */
+export function prepareDestination(
+  input: BankDestinationInput, sealer: DestinationSealer, row: { id: string; organizationId: string }, now: Date, cooldownMs: number,
+): NewDestination {
   const c = cleanBankDestination(input);
+  const binding = { organizationId: row.organizationId, destinationId: row.id };
   return {
-    label: c.label, assetSymbol: c.assetSymbol, bankName: c.bankName, accountKind: c.accountKind, holderName: c.holderName,
-    accountNumberEnc: sealer.seal(c.accountNumber), holderDocumentEnc: sealer.seal(c.holderDocument),
+    id: row.id, label: c.label, assetSymbol: c.assetSymbol, bankName: c.bankName, accountKind: c.accountKind, holderName: c.holderName,
+    accountNumberEnc: sealer.seal(c.accountNumber, { ...binding, field: 'account_number' }),
+    holderDocumentEnc: sealer.seal(c.holderDocument, { ...binding, field: 'holder_document' }),
     fingerprint: sealer.fingerprint(c.bankNameKey, c.accountNumberKey),
     summary: maskedSummary(c.bankName, c.accountKind, c.accountNumber),
     cooldownUntil: new Date(now.getTime() + cooldownMs),
+  };
+}
+
+/** What a person paying a withdrawal out needs, opened only for the row it was sealed in (SealedValueRefused otherwise). */
+export function openDestination(sealer: DestinationSealer, s: { id: string; organizationId: string; accountNumberEnc: string; holderDocumentEnc: string }) {
+  const binding = { organizationId: s.organizationId, destinationId: s.id };
+  return {
+    accountNumber: sealer.open(s.accountNumberEnc, { ...binding, field: 'account_number' }),
+    holderDocument: sealer.open(s.holderDocumentEnc, { ...binding, field: 'holder_document' }),
   };
 }

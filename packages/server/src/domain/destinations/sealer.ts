@@ -11,12 +11,8 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } f
  *
  * with associated data `cambio/destination/v2|<kid>|<organizationId>|<destinationId>|<field>`: it opens
  * only in the row and column it was sealed for, so a value copied to another row (another organization's
- * destination, or the document's column) is refused, never returned. The kid lets a rotation keep old
- * keys on the keyring and open each value with the key it names; a new secret seals under a new kid.
- *
- * The row's id is chosen by the store, after the domain has sealed the registration: the domain's
- * `seal` gives a staged value (`s2.<kid>.<…>`, associated data `…/staged|<kid>`) that the store turns
- * into the row's v2 value with `bindToRow` before the insert. A staged value never opens as a stored one.
+ * destination, or the document's column) is refused, never returned. The kid lets a rotation hold the
+ * old secrets beside the new one and open each value with the key it names.
  *
  * `v1.<base64 of iv ‖ tag ‖ ciphertext>` (no key id, no associated data) is the format before rows were
  * bound; it is still read, never written.
@@ -25,14 +21,10 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } f
  * "already registered".
  */
 const STORED = 'v2';
-const STAGED = 's2';
 const LEGACY = 'v1';
 
 /** Which row and column a stored value belongs to (the associated data of v2). */
 export interface SealBinding { organizationId: string; destinationId: string; field: 'account_number' | 'holder_document' }
-
-/** The keys of every server secret this process was given, by key id: a value names the key that opens it. */
-const keyring = new Map<string, Buffer>();
 
 export class SealedValueRefused extends Error {
   constructor(reason: string) { super(`sealed destination value refused: ${reason}`); }
@@ -47,26 +39,24 @@ export class DestinationSealer {
     this.#encKey = Buffer.from(hkdfSync('sha256', secret, 'cambio', 'withdrawal-destinations/encryption', 32));
     this.#macKey = Buffer.from(hkdfSync('sha256', secret, 'cambio', 'withdrawal-destinations/fingerprint', 32));
     this.kid = Buffer.from(hkdfSync('sha256', secret, 'cambio', 'withdrawal-destinations/key-id', 4)).toString('hex');
-    keyring.set(this.kid, this.#encKey);
-  }
-
-  /** A staged value, not yet bound to a row: the store binds it (`bindToRow`) once it has chosen the row's id. */
-  seal(plain: string): string {
-    return `${STAGED}.${this.kid}.${encrypt(this.#encKey, plain, stagedData(this.kid))}`;
   }
 
   /** The v2 value of one row and column. */
-  sealForRow(plain: string, row: SealBinding): string {
+  seal(plain: string, row: SealBinding): string {
     return `${STORED}.${this.kid}.${encrypt(this.#encKey, plain, rowData(this.kid, row))}`;
   }
 
   /**
-   * Opens a stored value (v2, or legacy v1) for the row it is read from, or a staged value when no row
-   * is given. Throws SealedValueRefused when the value was altered, sealed under another secret, or
-   * sealed for another row or column.
+   * Opens a value stored in `row` (v2, or legacy v1). Throws SealedValueRefused when it was altered,
+   * sealed under another secret, or sealed for another row or column.
    */
-  open(sealed: string, row?: SealBinding): string {
-    return openWith((kid) => (kid === this.kid ? this.#encKey : undefined), sealed, row);
+  open(sealed: string, row: SealBinding): string {
+    const parts = sealed.split('.');
+    if (parts[0] === LEGACY && parts.length === 2) return decrypt(this.#encKey, parts[1]!, null);
+    const [format, kid, b64] = parts;
+    if (format !== STORED || parts.length !== 3 || !kid || !b64) throw new SealedValueRefused('unknown format');
+    if (kid !== this.kid) throw new SealedValueRefused(`sealed under key ${kid}, not this secret's ${this.kid}`);
+    return decrypt(this.#encKey, b64, rowData(kid, row));
   }
 
   /** Same bank and account number (normalized) → same fingerprint, for one server secret. */
@@ -75,22 +65,6 @@ export class DestinationSealer {
   }
 }
 
-/** The store's step at insert: a staged value becomes the v2 value of its row, under the key it names. */
-export function bindToRow(staged: string, row: SealBinding): string {
-  const [format, kid] = staged.split('.', 2);
-  if (format !== STAGED) throw new SealedValueRefused('not a staged value');
-  const key = kid ? keyring.get(kid) : undefined;
-  if (!key) throw new SealedValueRefused(`no key ${kid ?? ''} on the keyring`);
-  const plain = openWith(() => key, staged);
-  return `${STORED}.${kid}.${encrypt(key, plain, rowData(kid!, row))}`;
-}
-
-/** The store's read: opens a stored value of `row` with the key it names (v1: whichever key on the keyring opens it). */
-export function openForRow(stored: string, row: SealBinding): string {
-  return openWith((kid) => keyring.get(kid), stored, row);
-}
-
-const stagedData = (kid: string) => Buffer.from(`cambio/destination/staged|${kid}`);
 const rowData = (kid: string, r: SealBinding) => Buffer.from(`cambio/destination/v2|${kid}|${r.organizationId}|${r.destinationId}|${r.field}`);
 
 function encrypt(key: Buffer, plain: string, aad: Buffer): string {
@@ -112,24 +86,4 @@ function decrypt(key: Buffer, b64: string, aad: Buffer | null): string {
   } catch {
     throw new SealedValueRefused('does not authenticate (altered, another key, or another row)');
   }
-}
-
-function openWith(keyOf: (kid: string) => Buffer | undefined, sealed: string, row?: SealBinding): string {
-  const parts = sealed.split('.');
-  if (parts[0] === LEGACY && parts.length === 2) {
-    // Legacy values name no key: try the ones this process holds (normally one).
-    const keys = [...keyring.keys()].map(keyOf).filter((k): k is Buffer => k !== undefined);
-    for (const k of keys) {
-      try { return decrypt(k, parts[1]!, null); } catch { /* the next key */ }
-    }
-    throw new SealedValueRefused('v1 value opens with no key held');
-  }
-  const [format, kid, b64] = parts;
-  if (parts.length !== 3 || !kid || !b64) throw new SealedValueRefused('unknown format');
-  const key = keyOf(kid);
-  if (!key) throw new SealedValueRefused(`no key ${kid}`);
-  if (format === STORED && row) return decrypt(key, b64, rowData(kid, row));
-  if (format === STORED) throw new SealedValueRefused('a stored value opens only for its row');
-  if (format === STAGED && !row) return decrypt(key, b64, stagedData(kid));
-  throw new SealedValueRefused(format === STAGED ? 'a staged value is never a stored one' : 'unknown format');
 }

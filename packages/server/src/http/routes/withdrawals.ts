@@ -26,7 +26,7 @@ export const withdrawalWire = (w: WithdrawalRow) => ({
 });
 
 /** Withdrawal destinations and withdrawal requests of the caller's organization. */
-export const withdrawalRoutes = ({ store, clock, config, secret }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const withdrawalRoutes = ({ store, clock, config, secret, ids }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
   const tags = ['withdrawals'];
   const sealer = new DestinationSealer(secret);
 
@@ -38,7 +38,8 @@ export const withdrawalRoutes = ({ store, clock, config, secret }: AppDeps): Fas
     },
   }, async (req, reply) => {
     const org = principalOf(req).organization;
-    const d = await store.destinations.register(org.id, prepareDestination(req.body, sealer, clock.now(), config.destinationCooldownMs));
+    const row = { id: ids.next('dst'), organizationId: org.id };
+    const d = await store.destinations.register(org.id, prepareDestination(req.body, sealer, row, clock.now(), config.destinationCooldownMs));
     return reply.code(201).send(ok(req.id, destinationWire(d, clock.now())));
   });
 
