@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from './config.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
+
+const SECRET = 'x'.repeat(32);
+const refusal = (env: Record<string, string>, pattern: RegExp) => assert.throws(() => loadConfig(env), (e: unknown) => {
+  assert.ok(e instanceof ConfigError);
+  assert.match(e.message, pattern);
+  return true;
+});
 
 test('defaults are CONTRACT §1', () => {
   const c = loadConfig({});
@@ -15,7 +25,8 @@ test('defaults are CONTRACT §1', () => {
   assert.equal(c.destinationCooldownMs, 86400000);
   assert.equal(c.rateLimitPerMin, 600);
   assert.equal(c.databaseUrl, undefined);
-  assert.equal(loadConfig({ CAMBIO_MODE: 'production' }).seedDemo, false);
+  assert.equal(c.logLevel, 'info');
+  assert.equal(loadConfig({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET }).seedDemo, false);
 });
 
 test('every problem is reported at once, clearly', () => {
@@ -27,4 +38,47 @@ test('every problem is reported at once, clearly', () => {
     assert.match(e.message, /OPERATOR_TOKEN must be at least 16/);
     return true;
   });
+});
+
+test('LOG_LEVEL is one of pino\'s levels', () => {
+  assert.equal(loadConfig({ LOG_LEVEL: 'warn' }).logLevel, 'warn');
+  assert.equal(loadConfig({ LOG_LEVEL: 'DEBUG' }).logLevel, 'debug');
+  assert.equal(loadConfig({ LOG_LEVEL: 'silent' }).logLevel, 'silent');
+  refusal({ LOG_LEVEL: 'verbose' }, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)/);
+});
+
+test('HOST is an IP address or a host name', () => {
+  for (const ok of ['0.0.0.0', '::', '::1', 'localhost', 'api.cambio.example', '10.1.2.3']) assert.equal(loadConfig({ HOST: ok }).host, ok);
+  for (const bad of ['http://localhost', 'localhost:8080', 'bad host', '-x', 'a..b']) {
+    refusal({ HOST: bad }, /HOST must be an IP address or a host name, without scheme or port/);
+  }
+});
+
+test('production refuses to start without CAMBIO_SECRET, and with the demo seed', () => {
+  refusal({ CAMBIO_MODE: 'production' }, /CAMBIO_MODE=production needs CAMBIO_SECRET/);
+  refusal({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_SEED_DEMO: 'true' }, /CAMBIO_SEED_DEMO=true is for the sandbox only/);
+  const c = loadConfig({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET });
+  assert.equal(c.mode, 'production');
+  assert.equal(c.secret, SECRET);
+  // the sandbox keeps working without a secret (generated and kept in the store)
+  assert.equal(loadConfig({}).secret, undefined);
+});
+
+test('.env is read when present; a Node without loadEnvFile is told which Node it needs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cambio-env-'));
+  try {
+    const file = join(dir, '.env');
+    assert.doesNotThrow(() => loadDotEnv(join(dir, 'absent.env'), { version: 'v20.10.0' } as unknown as NodeJS.Process));
+    writeFileSync(file, 'CAMBIO_TEST_DOTENV=from-file\n');
+    assert.throws(() => loadDotEnv(file, { version: 'v20.10.0' } as unknown as NodeJS.Process), (e: unknown) => {
+      assert.ok(e instanceof ConfigError);
+      assert.match(e.message, /cannot be read by Node v20\.10\.0: Node 20\.12 or later is required/);
+      return true;
+    });
+    loadDotEnv(file);
+    assert.equal(process.env.CAMBIO_TEST_DOTENV, 'from-file');
+  } finally {
+    delete process.env.CAMBIO_TEST_DOTENV;
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

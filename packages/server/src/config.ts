@@ -1,4 +1,9 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
+
+/** pino's levels. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const HOSTNAME = /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
 /** CONTRACT §1: every setting comes from the environment (a `.env` file may add to it). */
 export interface Config {
@@ -15,7 +20,7 @@ export interface Config {
   destinationCooldownMs: number;
   rateLimitPerMin: number;
   redisUrl: string | undefined;
-  logLevel: string;
+  logLevel: (typeof LOG_LEVELS)[number];
   /** Keyed-hash and encryption secret. Unset: generated once and kept in the store. */
   secret: string | undefined;
   dbPoolSize: number;
@@ -56,14 +61,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
   const secret = str('CAMBIO_SECRET');
   if (secret !== undefined && secret.length < 32) problems.push('CAMBIO_SECRET must be at least 32 characters');
+  // Without it the secret is generated and kept in the store, next to the API-key hashes and the sealed
+  // destinations it protects: a copy of the database would be enough to open them.
+  if (mode === 'production' && secret === undefined) {
+    problems.push('CAMBIO_MODE=production needs CAMBIO_SECRET (at least 32 characters, e.g. `openssl rand -base64 48`): a generated secret would live in the same database as what it protects');
+  }
+  const host = str('HOST') ?? '127.0.0.1';
+  if (isIP(host) === 0 && !HOSTNAME.test(host)) problems.push(`HOST must be an IP address or a host name, without scheme or port (got "${host}")`);
+  const logLevel = (str('LOG_LEVEL') ?? 'info').toLowerCase() as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  const seedDemo = bool('CAMBIO_SEED_DEMO', mode === 'sandbox');
+  // The demo is funded by adjustments and prints a full-scope key: it has no place in real books.
+  if (mode === 'production' && seedDemo) problems.push('CAMBIO_SEED_DEMO=true is for the sandbox only: the demo organization is funded by adjustments and its full-scope key is printed; unset it in production');
 
   const config: Config = {
     port: int('PORT', 8080, 0, 65535),
-    host: str('HOST') ?? '127.0.0.1',
+    host,
     databaseUrl,
     dataDir: str('DATA_DIR') ?? './data',
     mode,
-    seedDemo: bool('CAMBIO_SEED_DEMO', mode === 'sandbox'),
+    seedDemo,
     operatorToken,
     keyTag,
     quoteTtlMs: int('CAMBIO_QUOTE_TTL_MS', 15_000, 1, 86_400_000),
@@ -71,7 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     destinationCooldownMs: int('CAMBIO_DESTINATION_COOLDOWN_MS', 86_400_000, 0, 365 * 86_400_000),
     rateLimitPerMin: int('CAMBIO_RATE_LIMIT_PER_MIN', 600, 0, 10_000_000),
     redisUrl,
-    logLevel: str('LOG_LEVEL') ?? 'info',
+    logLevel,
     secret,
     dbPoolSize: int('DB_POOL_SIZE', 16, 1, 500),
   };
@@ -79,7 +96,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return config;
 }
 
-/** Reads `./.env` into process.env when present; variables already set win. */
-export function loadDotEnv(path = '.env'): void {
-  if (existsSync(path)) process.loadEnvFile(path);
+/**
+ * Reads `./.env` into process.env when present; variables already set win. process.loadEnvFile came
+ * with Node 20.12 (the engines floor); an older Node is told so instead of failing obscurely.
+ */
+export function loadDotEnv(path = '.env', proc: Pick<NodeJS.Process, 'loadEnvFile' | 'version'> = process): void {
+  if (!existsSync(path)) return;
+  if (typeof proc.loadEnvFile !== 'function') {
+    throw new ConfigError(`${path} cannot be read by Node ${proc.version}: Node 20.12 or later is required (or set the variables in the environment and remove ${path})`);
+  }
+  proc.loadEnvFile(path);
 }
