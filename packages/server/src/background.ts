@@ -15,17 +15,29 @@ export const backgroundTasks: BackgroundTask[] = [
   { name: 'purge-quotes', everyMs: 60_000, run: async (d) => { await d.store.quotes.purgeExpired(new Date(d.clock.now().getTime() - QUOTE_RETENTION_MS)); } },
 ];
 
-export function startBackground(deps: AppDeps): () => void {
-  const timers = backgroundTasks.map((t) => {
+/**
+ * Runs each task every `everyMs` (never two runs of one task at once). The returned stop clears the
+ * timers and resolves once every run in flight has finished, so the store is closed under no task.
+ */
+export function startBackground(deps: AppDeps, tasks: readonly BackgroundTask[] = backgroundTasks): () => Promise<void> {
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  const timers = tasks.map((t) => {
     let running = false;
     const timer = setInterval(() => {
-      if (running) return;
+      if (running || stopped) return;
       running = true;
-      t.run(deps).catch((err: unknown) => deps.logger?.error({ err }, `background task ${t.name} failed`))
-        .finally(() => { running = false; });
+      const run = t.run(deps)
+        .catch((err: unknown) => deps.logger?.error({ err }, `background task ${t.name} failed`))
+        .finally(() => { running = false; inFlight.delete(run); });
+      inFlight.add(run);
     }, t.everyMs);
     timer.unref();
     return timer;
   });
-  return () => timers.forEach(clearInterval);
+  return async () => {
+    stopped = true;
+    timers.forEach(clearInterval);
+    await Promise.allSettled([...inFlight]);
+  };
 }

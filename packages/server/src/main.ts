@@ -1,55 +1,103 @@
-import { Redis } from 'ioredis';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { buildApp } from './app.ts';
+import { startBackground } from './background.ts';
 import { resolveSecrets } from './bootstrap.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { randomIds } from './domain/ids.ts';
 import { systemClock } from './domain/ports.ts';
-import { seedExtras } from './seed-extras.ts';
+import { rateLimitRedis } from './http/plugins/rate-limit.ts';
 import { seedDemo } from './seed.ts';
 import { DataDirLockedError, openDatabase } from './store/db.ts';
 import { Store } from './store/index.ts';
-import { startBackground } from './background.ts';
 
-/** config → real adapters → listen; clean shutdown on SIGTERM/SIGINT. */
+class StopRequested extends Error {}
+
+/**
+ * What start-up opened, closed last-first on shutdown or on a failed start. Every close runs even when
+ * an earlier one fails, so the store (and the PGlite directory lock) is always released.
+ */
+class Lifecycle {
+  readonly #closers: Array<{ name: string; close: () => Promise<unknown> }> = [];
+  #closing: Promise<boolean> | null = null;
+  /** The signal received, if any; during start-up the next checkpoint stops the start. */
+  signal: string | null = null;
+  running = false;
+  constructor(private readonly logger: Logger) {}
+
+  add(name: string, close: () => Promise<unknown>) { this.#closers.push({ name, close }); }
+
+  checkpoint() { if (this.signal !== null) throw new StopRequested(this.signal); }
+
+  close(): Promise<boolean> {
+    this.#closing ??= (async () => {
+      let ok = true;
+      for (const c of [...this.#closers].reverse()) {
+        try { await c.close(); } catch (err) { ok = false; this.logger.error({ err }, `closing the ${c.name} failed`); }
+      }
+      return ok;
+    })();
+    return this.#closing;
+  }
+}
+
+/** config → real adapters → listen; clean shutdown on SIGTERM/SIGINT, also in the middle of start-up. */
 async function main() {
   loadDotEnv();
   const config = loadConfig();
   const logger = pino({ level: config.logLevel, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] });
-  const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
-  const store = new Store(opened, randomIds, systemClock);
-  const secrets = await resolveSecrets(store, config);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
-  const deps = { config, store, clock: systemClock, ids: randomIds, secret: secrets.secret, operatorTokenHash: secrets.operatorTokenHash, redis, logger };
-  const app = await buildApp(deps);
+  const life = new Lifecycle(logger);
 
-  if (config.mode === 'sandbox' && config.seedDemo) {
-    const demo = await seedDemo(store, config, secrets.secret);
-    if (demo) {
-      await seedExtras(deps, demo);
-      console.log(`demo organization ${demo.organizationId} seeded`);
-      console.log(`demo API key (shown once): ${demo.apiKey}`);
+  // Installed before the long start-up work (migrations, seeding): a stop request never kills it halfway.
+  const onSignal = (signal: string) => {
+    if (life.signal !== null) {
+      logger.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1); // the directory lock is still released on exit (store/db.ts)
     }
-  }
-  if (secrets.generatedOperatorToken) console.log(`operator token (shown once): ${secrets.generatedOperatorToken}`);
-
-  const stopBackground = startBackground(deps);
-  const address = await app.listen({ port: config.port, host: config.host });
-  console.log(`listening on ${address.replace('0.0.0.0', '127.0.0.1')}`);
-
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
+    life.signal = signal;
     logger.info({ signal }, 'shutting down');
-    stopBackground();
-    await app.close(); // stops accepting, waits for requests in flight
-    await store.close();
-    await redis?.quit().catch(() => undefined);
-    process.exit(0);
+    if (life.running) void life.close().then((ok) => process.exit(ok ? 0 : 1));
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
+  try {
+    const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+    const store = new Store(opened, randomIds, systemClock);
+    life.add('store', () => store.close());
+    life.checkpoint();
+
+    // The operator token is printed the moment it is generated (CONTRACT §1: once, at first start).
+    const secrets = await resolveSecrets(store, config, {
+      generated: (token) => console.log(`operator token (shown once): ${token}`),
+      notUsed: () => console.log('(that operator token is not used: another instance stored its token first; use the one it printed)'),
+    });
+    life.checkpoint();
+
+    const redis = config.redisUrl ? rateLimitRedis(config.redisUrl, logger) : undefined;
+    if (redis) life.add('Redis connection', () => redis.quit().catch(() => redis.disconnect()));
+    const deps = { config, store, clock: systemClock, ids: randomIds, secret: secrets.secret, operatorTokenHash: secrets.operatorTokenHash, redis, logger };
+    const app = await buildApp(deps);
+    life.add('HTTP server', () => app.close()); // stops accepting, waits for requests in flight
+    life.checkpoint();
+
+    if (config.mode === 'sandbox' && config.seedDemo) {
+      await seedDemo(deps, (demo) => {
+        console.log(`demo organization ${demo.organizationId} seeded`);
+        console.log(`demo API key (shown once): ${demo.apiKey}`);
+      });
+    }
+    life.checkpoint();
+
+    life.add('background tasks', startBackground(deps)); // stopped first: waits for a run in flight
+    const address = await app.listen({ port: config.port, host: config.host });
+    life.running = true;
+    life.checkpoint();
+    console.log(`listening on ${address.replace('0.0.0.0', '127.0.0.1')}`);
+  } catch (e) {
+    const ok = await life.close();
+    if (e instanceof StopRequested) process.exit(ok ? 0 : 1);
+    throw e;
+  }
 }
 
 main().catch((e: unknown) => {
