@@ -9,12 +9,37 @@ import * as depositList from './commands/deposit-list.ts';
 import * as depositOpen from './commands/deposit-open.ts';
 import * as depositWallets from './commands/deposit-wallets.ts';
 import * as ledgerList from './commands/ledger-list.ts';
+import * as operatorAssetsList from './commands/operator-assets-list.ts';
+import * as operatorAssetsPut from './commands/operator-assets-put.ts';
 import * as operatorAudit from './commands/operator-audit.ts';
-import * as operatorDeposits from './commands/operator-deposits.ts';
-import * as operatorMarket from './commands/operator-market.ts';
-import * as operatorOrganizations from './commands/operator-organizations.ts';
-import * as operatorReconciliation from './commands/operator-reconciliation.ts';
-import * as operatorRequests from './commands/operator-requests.ts';
+import * as operatorDepositsAttribute from './commands/operator-deposits-attribute.ts';
+import * as operatorDepositsList from './commands/operator-deposits-list.ts';
+import * as operatorDepositsRecord from './commands/operator-deposits-record.ts';
+import * as operatorDestinationsList from './commands/operator-destinations-list.ts';
+import * as operatorDestinationsRegister from './commands/operator-destinations-register.ts';
+import * as operatorKeyIssue from './commands/operator-key-issue.ts';
+import * as operatorKeyRevoke from './commands/operator-key-revoke.ts';
+import * as operatorMemberAdd from './commands/operator-member-add.ts';
+import * as operatorMemberUpdate from './commands/operator-member-update.ts';
+import * as operatorOrdersApprove from './commands/operator-orders-approve.ts';
+import * as operatorOrdersList from './commands/operator-orders-list.ts';
+import * as operatorOrdersReject from './commands/operator-orders-reject.ts';
+import * as operatorOrgAdjust from './commands/operator-org-adjust.ts';
+import * as operatorOrgCreate from './commands/operator-org-create.ts';
+import * as operatorOrgGet from './commands/operator-org-get.ts';
+import * as operatorOrgUpdate from './commands/operator-org-update.ts';
+import * as operatorPairsDelete from './commands/operator-pairs-delete.ts';
+import * as operatorPairsList from './commands/operator-pairs-list.ts';
+import * as operatorPairsPut from './commands/operator-pairs-put.ts';
+import * as operatorReconciliationResolve from './commands/operator-reconciliation-resolve.ts';
+import * as operatorReconciliationRun from './commands/operator-reconciliation-run.ts';
+import * as operatorReconciliationStatus from './commands/operator-reconciliation-status.ts';
+import * as operatorWalletsDelete from './commands/operator-wallets-delete.ts';
+import * as operatorWalletsList from './commands/operator-wallets-list.ts';
+import * as operatorWalletsPut from './commands/operator-wallets-put.ts';
+import * as operatorWithdrawalsApprove from './commands/operator-withdrawals-approve.ts';
+import * as operatorWithdrawalsList from './commands/operator-withdrawals-list.ts';
+import * as operatorWithdrawalsReject from './commands/operator-withdrawals-reject.ts';
 import * as orderCreate from './commands/order-create.ts';
 import * as ordersList from './commands/orders-list.ts';
 import * as quoteCreate from './commands/quote-create.ts';
@@ -44,6 +69,23 @@ Exit codes:
       operator POST) lost its answer and may have been applied. Do not simply run it again: read
       \`cambio withdraw list\` / \`cambio orders\` / \`cambio deposit open\` first. Looking it up needs portal:read.
   70  internal error: a bug in cambio (run again with --verbose for the stack, and report it)`;
+
+type Registrar = { register: (parent: Command, ctx: Ctx) => void };
+
+/** `cambio operator NOUN VERB`: each verb in its own file (commands/operator-NOUN-VERB.ts). */
+const OPERATOR_GROUPS: Array<[string, string, Registrar[]]> = [
+  ['org', 'organizations: create, read, change status or limits, adjust balances', [operatorOrgCreate, operatorOrgGet, operatorOrgUpdate, operatorOrgAdjust]],
+  ['member', 'people of an organization and their role', [operatorMemberAdd, operatorMemberUpdate]],
+  ['key', 'API keys of a member', [operatorKeyIssue, operatorKeyRevoke]],
+  ['orders', 'exchange requests of every organization; approve or reject', [operatorOrdersList, operatorOrdersApprove, operatorOrdersReject]],
+  ['withdrawals', 'withdrawal requests of every organization; approve or reject', [operatorWithdrawalsList, operatorWithdrawalsApprove, operatorWithdrawalsReject]],
+  ['destinations', 'withdrawal destinations (masked) and their registration in the market', [operatorDestinationsList, operatorDestinationsRegister]],
+  ['assets', 'assets listed at the market, with their decimals', [operatorAssetsList, operatorAssetsPut]],
+  ['pairs', 'pairs the market prices', [operatorPairsList, operatorPairsPut, operatorPairsDelete]],
+  ['wallets', 'the deposit wallet of each asset', [operatorWalletsList, operatorWalletsPut, operatorWalletsDelete]],
+  ['deposits', 'arrivals: record, attribute, list', [operatorDepositsList, operatorDepositsRecord, operatorDepositsAttribute]],
+  ['reconciliation', 'books against the market', [operatorReconciliationStatus, operatorReconciliationRun, operatorReconciliationResolve]],
+];
 
 const defaultIo: Io = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), env: process.env };
 
@@ -84,7 +126,11 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
   const withdraw = program.command('withdraw').description('withdrawal destinations and requests');
   for (const c of [withdrawDestinations, withdrawRegister, withdrawCreate, withdrawList]) c.register(withdraw, ctx);
   const operator = program.command('operator').description('the operator API (needs OPERATOR_TOKEN): organizations, members, keys, approvals, market, wallets, deposits, reconciliation');
-  for (const c of [operatorOrganizations, operatorRequests, operatorMarket, operatorDeposits, operatorReconciliation, operatorAudit]) c.register(operator, ctx);
+  for (const [noun, description, verbs] of OPERATOR_GROUPS) {
+    const group = operator.command(noun).description(description);
+    for (const c of verbs) c.register(group, ctx);
+  }
+  operatorAudit.register(operator, ctx);
 
   try {
     await program.parseAsync(argv);

@@ -229,6 +229,32 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.deepEqual(JSON.parse(listJson.stdout).map((x: { money: { amountMinor: string } }) => x.money.amountMinor), ['1234', '2500']);
   });
 
+  test('operator commands, one file per noun-verb: reads of every group in both modes, and a bad argument is a usage error', async () => {
+    const openv = { ...env, OPERATOR_TOKEN };
+    const [assets, pairs, wallets, org, destinations, withdrawals, deposits, rec, badDecimals] = await Promise.all([
+      cambio(['operator', 'assets', 'list'], openv),
+      cambio(['operator', 'pairs', 'list', '--json'], openv),
+      cambio(['operator', 'wallets', 'list'], openv),
+      cambio(['operator', 'org', 'get', orgId, '--json'], openv),
+      cambio(['operator', 'destinations', 'list', '--org', orgId, '--json'], openv),
+      cambio(['operator', 'withdrawals', 'list', '--state', 'pending_approval', '--json'], openv),
+      cambio(['operator', 'deposits', 'list'], openv),
+      cambio(['operator', 'reconciliation', 'status'], openv),
+      cambio(['operator', 'assets', 'put', 'XYZ', 'two'], openv),
+    ]);
+    for (const r of [assets, pairs, wallets, org, destinations, withdrawals, deposits, rec]) assert.equal(r.code, 0, r.stderr);
+    assert.match(assets.stdout, /^ASSET\s+DECIMALS\n(.*\n)*BTC\s+8\n(.*\n)*USD\s+2\n/);
+    assert.deepEqual(JSON.parse(pairs.stdout).map((p: { baseSymbol: string; quoteSymbol: string; rateQuoteMinor: string }) => [p.baseSymbol, p.quoteSymbol, p.rateQuoteMinor]), [['BTC', 'USD', '6435000']]);
+    assert.match(wallets.stdout, /USD\s+wire\s+\S*usd-acct-0001/);
+    assert.equal(JSON.parse(org.stdout).name, 'Terminal Co');
+    assert.ok(JSON.parse(destinations.stdout).every((d: { organizationId: string }) => d.organizationId === orgId));
+    assert.ok(Array.isArray(JSON.parse(withdrawals.stdout)));
+    assert.match(deposits.stdout, /^DEPOSIT\s+STATE|^\(none\)/);
+    assert.match(rec.stdout, /^reconciled\s+yes/);
+    assert.equal(badDecimals.code, 1);
+    assert.match(badDecimals.stderr, /decimals must be a whole number/);
+  });
+
   test('--json: Commander\'s usage errors are JSON on stderr too; configuration errors exit 1', async () => {
     const [missingArg, unknownOption, missingCommand, badUrl, blockedPort] = await Promise.all([
       cambio(['--json', 'quote', 'BTC'], env),
