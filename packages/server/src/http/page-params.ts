@@ -8,5 +8,5 @@ export const MAX_PAGE = 10_000_000;
 export const pageParams = (q: PageQuery): PageParams => {
   const page = q.page ?? 1;
   if (page > MAX_PAGE) throw new DomainError('request.invalid_query', { detail: `page must be at most ${MAX_PAGE}` });
-  return { page, limit: q.limit ?? 10 };
+  return { page, limit: q.limit ?? 10, asOf: q.asOf };
 };

@@ -6,7 +6,7 @@ import { recordAudit } from './audit-store.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 import { postEntry } from './ledger-store.ts';
-import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
+import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
 
 export interface BalanceRow { assetSymbol: string; assetDecimals: number; available: bigint; held: bigint }
 export interface PostingRow {
@@ -59,18 +59,14 @@ export class AccountsStore {
 
   async postings(organizationId: string, p: PageParams): Promise<Page<PostingRow>> {
     const base = this.db.selectFrom('postings as p').where('p.owner_id', '=', organizationId);
-    const [rows, count] = await Promise.all([
-      base.innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
-        .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
-        .select(['p.id', 'p.entry_id', 'e.kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'e.reference_id', 'e.memo', 'p.created_at'])
-        .orderBy('p.id', 'desc').limit(p.limit).offset(offsetOf(p)).execute(),
-      base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return pageOf(rows.map((r) => ({
+    const page = await readPage(base, 'p.id', p, (q) => q.innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
+      .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
+      .select(['p.id', 'p.entry_id', 'e.kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'e.reference_id', 'e.memo', 'p.created_at']));
+    return mapPage(page, (r) => ({
       id: String(r.id), entryId: r.entry_id, kind: r.kind, account: r.account_kind as 'available' | 'held',
       assetSymbol: r.asset_symbol, assetDecimals: r.decimals ?? 0, amount: BigInt(r.amount),
       referenceId: r.reference_id, memo: r.memo, createdAt: r.created_at,
-    })), count.n, p);
+    }));
   }
 
   /** A signed manual adjustment; never drives available below zero. The venue's books follow in sandbox. */

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Ids } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
-import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
+import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
 import type { Database } from './schema.ts';
 
 export interface AuditRecord {
@@ -31,13 +31,9 @@ export class AuditStore {
     let q = this.db.selectFrom('audit_log');
     if (filter.subjectId) q = q.where('subject_id', '=', filter.subjectId);
     if (filter.action) q = q.where('action', '=', filter.action);
-    const [rows, count] = await Promise.all([
-      q.selectAll().orderBy('seq', 'desc').limit(p.limit).offset(offsetOf(p)).execute(),
-      q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return pageOf(rows.map((r) => ({
+    return mapPage(await readPage(q, 'seq', p, (x) => x.selectAll()), (r) => ({
       id: r.id, actor: r.actor, action: r.action, subjectType: r.subject_type, subjectId: r.subject_id,
       before: r.before, after: r.after, createdAt: r.created_at,
-    })), count.n, p);
+    }));
   }
 }

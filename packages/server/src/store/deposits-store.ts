@@ -5,7 +5,7 @@ import type { Clock, Ids } from '../domain/ports.ts';
 import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
 import { postEntry } from './ledger-store.ts';
-import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
+import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
 import type { Database } from './schema.ts';
 
 export type DepositState = 'credited' | 'unattributed';
@@ -109,10 +109,6 @@ export class DepositsStore {
     let q = this.db.selectFrom('deposits');
     if (filter.organizationId !== undefined) q = q.where('organization_id', '=', filter.organizationId);
     if (filter.state !== undefined) q = q.where('state', '=', filter.state);
-    const [rows, count] = await Promise.all([
-      q.selectAll().orderBy('seq', 'desc').limit(p.limit).offset(offsetOf(p)).execute(),
-      q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return pageOf(rows.map(toDeposit), count.n, p);
+    return mapPage(await readPage(q, 'seq', p, (x) => x.selectAll()), toDeposit);
   }
 }

@@ -3,7 +3,7 @@ import type { NewDestination } from '../domain/destinations/register.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
-import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
+import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
 import { assertReconciled } from './platform-state-store.ts';
 
 /** A destination as the service reads it. The sealed account number and document never leave the store. */
@@ -75,11 +75,7 @@ export class DestinationsStore {
   async list(p: PageParams, filter: { organizationId?: string } = {}): Promise<Page<DestinationRow>> {
     let q = this.db.selectFrom('withdrawal_destinations');
     if (filter.organizationId) q = q.where('organization_id', '=', filter.organizationId);
-    const [rows, count] = await Promise.all([
-      q.select(COLUMNS).orderBy('seq', 'desc').limit(p.limit).offset(offsetOf(p)).execute(),
-      q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return pageOf(rows.map(toDestination), count.n, p);
+    return mapPage(await readPage(q, 'seq', p, (x) => x.select(COLUMNS)), toDestination);
   }
 
   /**

@@ -13,7 +13,7 @@ import type { Db } from './db.ts';
 import { isBatchRetryable, placeBatch, type Placement } from './orders-batch.ts';
 import { captureHold, releaseHold } from './holds.ts';
 import { entryCtes, postEntry } from './ledger-store.ts';
-import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
+import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
 import { assertReconciled, reconciledSql } from './platform-state-store.ts';
 import type { Database } from './schema.ts';
 
@@ -151,11 +151,7 @@ export class OrdersStore implements OrderDecisions {
     let q = this.db.selectFrom('orders');
     if (f.organizationId) q = q.where('organization_id', '=', f.organizationId);
     if (f.state) q = q.where('state', '=', f.state);
-    const [rows, count] = await Promise.all([
-      q.select(COLUMNS).orderBy('seq', 'desc').limit(p.limit).offset(offsetOf(p)).execute(),
-      q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return pageOf(rows.map(toOrder), count.n, p);
+    return mapPage(await readPage(q, 'seq', p, (x) => x.select(COLUMNS)), toOrder);
   }
 
   async get(id: string): Promise<Order | null> {

@@ -1,12 +1,45 @@
 import type { Pagination } from '@cambio/contract';
+import { sql, type SelectQueryBuilder } from 'kysely';
 
-export interface PageParams { page: number; limit: number }
+/** `asOf`: the walk's anchor, the position of the newest record when its first page was read. */
+export interface PageParams { page: number; limit: number; asOf?: string | undefined }
 export interface Page<T> { items: T[]; pagination: Pagination }
 
 export const offsetOf = (p: PageParams) => (p.page - 1) * p.limit;
 
-export function pageOf<T>(items: T[], total: number | string | bigint, p: PageParams): Page<T> {
+export function pageOf<T>(items: T[], total: number | string | bigint, p: PageParams, asOf: string): Page<T> {
   const t = BigInt(total);
   const pages = (t + BigInt(p.limit) - 1n) / BigInt(p.limit);
-  return { items, pagination: { page: p.page, limit: p.limit, total: Number(t), totalPages: Number(pages) } };
+  return { items, pagination: { page: p.page, limit: p.limit, total: Number(t), totalPages: Number(pages), asOf } };
 }
+
+type Counted = { page_total: string | number | bigint; page_top: string | number | bigint | null };
+// Kysely cannot type a query builder over any table; each store keeps its own types through `select`.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Query<O = any> = SelectQueryBuilder<any, any, O>;
+
+/**
+ * One page of a list, newest first by `seq` (a column that grows with every insert), read in one
+ * statement: the rows, the total and the walk's anchor (CONTRACT §6: lists are stable under
+ * concurrent inserts within a page walk). Page 1 without `asOf` anchors the walk at the newest
+ * record; a later page that sends that `asOf` back sees the list as it was, so a record created
+ * meanwhile neither repeats a row nor pushes one off a page. Only a page past the end needs a second
+ * read, for the total.
+ */
+export async function readPage<Q extends Query, O>(base: Q, seq: string, p: PageParams, select: (q: Q) => Query<O>): Promise<Page<O>> {
+  const q = p.asOf === undefined ? base : (base.where(sql.ref(seq), '<=', sql<string>`${p.asOf}::bigint`) as Q);
+  const rows = (await select(q)
+    .select([sql<string>`count(*) over ()`.as('page_total'), sql<string>`max(${sql.ref(seq)}) over ()`.as('page_top')])
+    .orderBy(sql.ref(seq), 'desc').limit(p.limit).offset(offsetOf(p)).execute()) as (O & Counted)[];
+  let counted: Counted | undefined = rows[0] && { page_total: rows[0].page_total, page_top: rows[0].page_top };
+  if (!counted) {
+    counted = (await q.select([sql<string>`count(*)`.as('page_total'), sql<string>`max(${sql.ref(seq)})`.as('page_top')]).executeTakeFirst()) as Counted | undefined;
+  }
+  for (const r of rows) {
+    delete (r as Partial<Counted>).page_total;
+    delete (r as Partial<Counted>).page_top;
+  }
+  return pageOf(rows as O[], counted?.page_total ?? 0, p, p.asOf ?? String(counted?.page_top ?? '0'));
+}
+
+export const mapPage = <T, U>(page: Page<T>, f: (t: T) => U): Page<U> => ({ items: page.items.map(f), pagination: page.pagination });

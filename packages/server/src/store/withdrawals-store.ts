@@ -7,7 +7,7 @@ import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
 import { captureHold, releaseHold, takeHold } from './holds.ts';
 import { postEntry } from './ledger-store.ts';
-import { offsetOf, pageOf, type Page, type PageParams } from './paging.ts';
+import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
 import { assertReconciled } from './platform-state-store.ts';
 import type { Database } from './schema.ts';
 
@@ -67,13 +67,9 @@ export class WithdrawalsStore {
     let q = this.db.selectFrom('withdrawals as w');
     if (filter.organizationId) q = q.where('w.organization_id', '=', filter.organizationId);
     if (filter.state) q = q.where('w.state', '=', filter.state);
-    const [rows, count] = await Promise.all([
-      q.innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
-        .select(['w.id', 'w.organization_id', 'w.state', 'w.asset_symbol', 'w.asset_decimals', 'w.amount_minor', 'w.destination_id', 'w.reason', 'w.created_at', 'w.updated_at', 'd.summary'])
-        .orderBy('w.seq', 'desc').limit(p.limit).offset(offsetOf(p)).execute(),
-      q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return pageOf(rows.map((r) => toWithdrawal(r, r.summary)), count.n, p);
+    const page = await readPage(q, 'w.seq', p, (x) => x.innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
+      .select(['w.id', 'w.organization_id', 'w.state', 'w.asset_symbol', 'w.asset_decimals', 'w.amount_minor', 'w.destination_id', 'w.reason', 'w.created_at', 'w.updated_at', 'd.summary']));
+    return mapPage(page, (r) => toWithdrawal(r, r.summary));
   }
 
   /** Only the caller whose UPDATE moves it out of pending_approval decides; every other gets 409. */
