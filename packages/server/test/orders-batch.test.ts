@@ -72,6 +72,22 @@ for (const backend of backends()) {
       await assertBooks(h, c.orgId, 'BTC');
     });
 
+    test('a quote priced in decimals the market no longer uses is placed by neither statement (410, nothing held)', async () => {
+      const a = await seedOrg(h, { balances: { BTC: 5_000_000n } });
+      const qs = [await quote(a, 1_000_000n), await quote(a, 1_000_000n)];
+      const A = await org(a);
+      // A change of decimals racing the quote (the operator API refuses it while quotes are live).
+      await sql`update market_assets set decimals = 6 where symbol = 'USD'`.execute(h.store.db);
+      try {
+        assert.deepEqual(await placeBatch(h.store.db, randomIds, new Date(), qs.map((quoteId) => ({ org: A, quoteId }))), [null, null]);
+        const r = await h.call(a.key, 'POST', '/orders', { quoteId: qs[0] });
+        assert.deepEqual([r.status, r.body.code], [410, 'orders.quote_expired']);
+      } finally {
+        await sql`update market_assets set decimals = 2 where symbol = 'USD'`.execute(h.store.db);
+      }
+      assert.equal(await held(h, a.key, 'BTC'), 0n);
+    });
+
     test('while not reconciled the batch places nothing', async () => {
       const a = await seedOrg(h, { balances: { BTC: 5_000_000n } });
       const qs = [await quote(a, 1_000_000n), await quote(a, 1_000_000n)];

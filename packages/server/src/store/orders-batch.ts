@@ -5,7 +5,7 @@ import { orderCaps } from '../domain/orders/order.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Ids } from '../domain/ports.ts';
 import type { Db } from './db.ts';
-import { reconciledSql } from './platform-state-store.ts';
+import { quoteDecimalsCurrent, reconciledSql } from './platform-state-store.ts';
 
 export interface Placement { org: Pick<Organization, 'id' | 'limits'>; quoteId: string }
 
@@ -24,7 +24,7 @@ const POSTINGS = sql.join(SHAPE.postings.map((p) => sql`(${p.kind}::text, ${p.am
  * all of them instead of one after the other).
  *
  * Every order of the batch that can be placed for certain is placed: its quote is this
- * organization's, unused, unexpired and within its cap, the platform is reconciled, and the
+ * organization's, unused, unexpired, in the market's current decimals and within its cap, the platform is reconciled, and the
  * organization's available balance backs the sum of the batch's orders in that asset. Anything
  * else is answered null and is decided alone by the one-order statement, which knows the exact
  * reason (or places it, when only the batch's sum did not fit). Each quote appears once: the caller
@@ -49,7 +49,7 @@ export async function placeBatch(db: Db, ids: Ids, at: Date, ps: Placement[]): P
       select q.id, q.organization_id, q.base_symbol, q.base_decimals, q.amount_base_minor, q.quote_symbol, q.quote_decimals,
         q.amount_quote_minor, q.rate_quote_minor, i.order_id, i.hold_id, i.entry_id
       from input i join quotes q on q.id = i.quote_id and q.organization_id = i.org_id
-      where q.consumed_at is null and q.expires_at > ${ts} and ${reconciledSql}
+      where q.consumed_at is null and q.expires_at > ${ts} and ${reconciledSql} and ${quoteDecimalsCurrent('q')}
         and (i.caps ->> q.base_symbol is null or q.amount_base_minor <= (i.caps ->> q.base_symbol)::numeric)
       order by q.id
       for update of q),

@@ -14,7 +14,7 @@ import { isBatchRetryable, placeBatch, type Placement } from './orders-batch.ts'
 import { captureHold, releaseHold } from './holds.ts';
 import { entryCtes, postEntry } from './ledger-store.ts';
 import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
-import { assertReconciled, reconciledSql } from './platform-state-store.ts';
+import { assertReconciled, quoteDecimalsCurrent, reconciledSql } from './platform-state-store.ts';
 import type { Database } from './schema.ts';
 
 type Tx = Transaction<Database>;
@@ -93,7 +93,7 @@ export class OrdersStore implements OrderDecisions {
       with q as (
         update quotes set consumed_at = ${ts}
         where id = ${quoteId}::text and organization_id = ${org.id}::text and consumed_at is null and expires_at > ${ts}
-          and ${reconciledSql}
+          and ${reconciledSql} and ${quoteDecimalsCurrent('quotes')}
           and not exists (select 1 from unnest(${caps.map((c) => c.asset)}::text[], ${caps.map((c) => c.cap.toString())}::numeric[]) as c(asset, cap)
                           where c.asset = quotes.base_symbol and quotes.amount_base_minor > c.cap)
         returning *),
@@ -125,11 +125,12 @@ export class OrdersStore implements OrderDecisions {
     const state = await this.db.selectFrom('platform_state').select('reconciled').where('id', '=', 1).executeTakeFirst();
     if (state && !state.reconciled) return new DomainError('ledger.ledger_not_reconciled');
     const q = await this.db.selectFrom('quotes').select(['organization_id', 'consumed_at', 'expires_at', 'base_symbol', 'amount_base_minor'])
-      .where('id', '=', quoteId).executeTakeFirst();
+      .select(quoteDecimalsCurrent('quotes').as('decimals_current')).where('id', '=', quoteId).executeTakeFirst();
     // Another organization's quote is indistinguishable from none (CONTRACT §6). A used quote says so even once expired.
     if (!q || q.organization_id !== org.id) return new DomainError('orders.quote_not_found');
     if (q.consumed_at !== null) return new DomainError('orders.quote_already_used');
-    if (q.expires_at <= at) return new DomainError('orders.quote_expired');
+    // A quote priced in decimals the market no longer uses is void, as if expired: ask for a new one.
+    if (q.expires_at <= at || !q.decimals_current) return new DomainError('orders.quote_expired');
     try {
       assertWithinOrderLimit(org.limits, q.base_symbol, BigInt(q.amount_base_minor));
     } catch (e) {
