@@ -5,7 +5,8 @@ import { orderCaps } from '../domain/orders/order.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Ids } from '../domain/ports.ts';
 import type { Db } from './db.ts';
-import { quoteDecimalsCurrent, reconciledSql } from './platform-state-store.ts';
+import { reconciledSql } from './platform-state-store.ts';
+import { quoteDecimalsCurrent } from './quotes-store.ts';
 
 export interface Placement { org: Pick<Organization, 'id' | 'limits'>; quoteId: string }
 

@@ -14,7 +14,8 @@ import { isBatchRetryable, placeBatch, type Placement } from './orders-batch.ts'
 import { captureHold, releaseHold } from './holds.ts';
 import { entryCtes, postEntry } from './ledger-store.ts';
 import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
-import { assertReconciled, quoteDecimalsCurrent, reconciledSql } from './platform-state-store.ts';
+import { assertReconciled, reconciledSql } from './platform-state-store.ts';
+import { quoteDecimalsCurrent } from './quotes-store.ts';
 import type { Database } from './schema.ts';
 
 type Tx = Transaction<Database>;

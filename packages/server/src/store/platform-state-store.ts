@@ -29,10 +29,3 @@ export async function assertReconciled(tx: Transaction<Database>): Promise<void>
  */
 export const reconciledSql = sql<boolean>`coalesce((select reconciled from platform_state where id = 1), true)`;
 
-/**
- * A quote is still priced in the market's units: the decimals it carries are the assets' current
- * ones (a change of decimals is refused while quotes are live; this closes the race with one in flight).
- * `q` names the quotes row.
- */
-export const quoteDecimalsCurrent = (q: string) => sql<boolean>`(${sql.ref(`${q}.base_decimals`)} = (select decimals from market_assets where symbol = ${sql.ref(`${q}.base_symbol`)})
-  and ${sql.ref(`${q}.quote_decimals`)} = (select decimals from market_assets where symbol = ${sql.ref(`${q}.quote_symbol`)}))`;

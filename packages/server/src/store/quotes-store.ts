@@ -47,3 +47,11 @@ export class QuotesStore {
     return Number(r.numDeletedRows);
   }
 }
+
+/**
+ * A quote is still priced in the market's units: the decimals it carries are the assets' current
+ * ones (a change of decimals is refused while quotes are live; this closes the race with one in flight).
+ * `q` names the quotes row.
+ */
+export const quoteDecimalsCurrent = (q: string) => sql<boolean>`(${sql.ref(`${q}.base_decimals`)} = (select decimals from market_assets where symbol = ${sql.ref(`${q}.base_symbol`)})
+  and ${sql.ref(`${q}.quote_decimals`)} = (select decimals from market_assets where symbol = ${sql.ref(`${q}.quote_symbol`)}))`;
