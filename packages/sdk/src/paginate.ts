@@ -6,23 +6,30 @@ export interface Page<T> {
   pagination: Pagination;
 }
 
-/** `page` from 1, `limit` 1..100 (spec: Limits); the server answers 400 outside that, never clamps. */
+/**
+ * `page` from 1, `limit` 1..100 (spec: Limits); the server answers 400 outside that, never clamps.
+ * `asOf`: the `pagination.asOf` of a walk's first page, to read later pages as the list was then.
+ */
 export interface ListParams {
   page?: number;
   limit?: number;
+  asOf?: string;
 }
 
-export type PageFetcher<T> = (p: { page: number; limit: number }) => Promise<Page<T>>;
+export type PageFetcher<T> = (p: { page: number; limit: number; asOf?: string }) => Promise<Page<T>>;
 
 /**
- * Walks every page, newest first, as an async iterator. An item seen on an earlier page (a list
- * shifts when records are created during the walk) is not yielded twice.
+ * Walks every page, newest first, as an async iterator. The first page's `pagination.asOf`, when the
+ * server gives one, is sent back with every later page, so records created during the walk neither
+ * repeat nor push a row off a page; without it, an item seen on an earlier page is not yielded twice.
  */
 export async function* paginate<T>(fetchPage: PageFetcher<T>, opts: { limit?: number; page?: number } = {}): AsyncGenerator<T, void, undefined> {
   const limit = opts.limit ?? 100;
   const seen = new Set<string>();
+  let asOf: string | undefined;
   for (let page = opts.page ?? 1; ; page++) {
-    const p = await fetchPage({ page, limit });
+    const p = await fetchPage({ page, limit, ...(asOf !== undefined ? { asOf } : {}) });
+    asOf ??= p.pagination.asOf;
     for (const item of p.items) {
       const id = (item as { id?: unknown }).id;
       if (typeof id === 'string') {

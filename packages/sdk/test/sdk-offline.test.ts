@@ -329,6 +329,24 @@ describe('lists', () => {
   });
 });
 
+describe('lists anchored at their first page', () => {
+  test('iterate() sends the first page\'s pagination.asOf back with every later page; list() passes asOf when given', async () => {
+    const item = (id: string) => ({ id, quoteId: `q-${id}`, state: 'pending_approval', createdAt: 'x', updatedAt: 'x' });
+    const { fetch, calls } = fakeFetch((c) => {
+      const u = new URL(c.url);
+      const p = Number(u.searchParams.get('page'));
+      return ok(p === 1 ? [item('a')] : [item(`p${p}`)], { pagination: { page: p, limit: 1, total: 3, totalPages: 3, asOf: '42' } });
+    });
+    const { c } = sdk(fetch);
+    const ids: string[] = [];
+    for await (const o of c.orders.iterate({ limit: 1 })) ids.push(o.id);
+    assert.deepEqual(ids, ['a', 'p2', 'p3']);
+    assert.deepEqual(calls.map((x) => new URL(x.url).search), ['?page=1&limit=1', '?page=2&limit=1&asOf=42', '?page=3&limit=1&asOf=42']);
+    await c.orders.list({ page: 2, limit: 1, asOf: '42' });
+    assert.equal(new URL(calls.at(-1)!.url).search, '?page=2&limit=1&asOf=42');
+  });
+});
+
 describe('Money', () => {
   test('formats and parses with the decimals the response carries', () => {
     assert.equal(formatMinor(12345n, 2), '123.45');

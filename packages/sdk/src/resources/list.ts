@@ -3,7 +3,7 @@ import { paginate, type ListParams, type Page } from '../paginate.ts';
 
 /** One page of a list endpoint (`page`, `limit` as the spec's list parameters). */
 export async function listPage<T>(t: Transport, path: string, params: ListParams = {}, extra: Record<string, string | undefined> = {}): Promise<Page<T>> {
-  const r = await t.get<T[]>(path, { page: params.page, limit: params.limit, ...extra });
+  const r = await t.get<T[]>(path, { page: params.page, limit: params.limit, asOf: params.asOf, ...extra });
   const items = r.data ?? [];
   return { items, pagination: r.pagination ?? { page: params.page ?? 1, limit: params.limit ?? items.length, total: items.length, totalPages: 1 } };
 }
