@@ -162,10 +162,8 @@ export async function runWithRetry<T>(plan: RetryPlan<T>, options: RetryOptions 
       if (!(e instanceof CambioError)) throw e;
       const advice = retryAdvice(e);
       const unknown = outcomeUnknown(e);
-      if (unknown && !lost) {
-        lost = e;
-        plan.onEvent?.({ type: 'lost_response', attempt: n, code: String(e.code), status: e.status });
-      } else if (unknown) {
+      if (unknown) {
+        lost ??= e; // the first lost attempt is the one a read-back looks for
         plan.onEvent?.({ type: 'lost_response', attempt: n, code: String(e.code), status: e.status });
       }
       if (advice === 'never') {
