@@ -4,10 +4,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { DataDirLockedError, EMPTY_LOCK_GRACE_MS, lockDirectory, openDatabase } from '../src/store/db.ts';
+import { DataDirLockedError, EMPTY_LOCK_GRACE_MS, lockDirectory } from '../src/store/data-dir-lock.ts';
+import { openDatabase } from '../src/store/db.ts';
 
 const root = new URL('../../../', import.meta.url).pathname;
-const dbModule = new URL('../src/store/db.ts', import.meta.url).pathname;
+const dbModule = new URL('../src/store/data-dir-lock.ts', import.meta.url).pathname;
 
 /** The pid of a process that has exited (and, on this machine, not been reused since). */
 function deadPid(): number {
