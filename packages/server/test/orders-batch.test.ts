@@ -51,9 +51,10 @@ for (const backend of backends()) {
 
       const out = await placeBatch(h.store.db, randomIds, new Date(), [
         { org: A, quoteId: a1 }, { org: B, quoteId: b1 }, { org: A, quoteId: a2 }, { org: C, quoteId: c1 }, { org: B, quoteId: bOverCap },
-        { org: A, quoteId: a3 }, { org: C, quoteId: c2 }, { org: A, quoteId: used }, { org: B, quoteId: a1.replace(/.$/, '0') }, { org: B, quoteId: c1 },
+        { org: A, quoteId: a3 }, { org: C, quoteId: c2 }, { org: A, quoteId: used }, { org: B, quoteId: a1 }, { org: A, quoteId: a1.replace(/.$/, (c) => (c === '0' ? '1' : '0')) }, { org: B, quoteId: c1 },
       ]);
-      assert.deepEqual(out.map((o) => o?.quote_id ?? null), [a1, b1, a2, null, null, a3, null, null, null, null]);
+      assert.deepEqual(out.map((o) => o?.quote_id ?? null), [a1, b1, a2, null, null, a3, null, null, null, null, null]);
+      assert.equal(out[0]!.organization_id, A.id);
       for (const o of out.filter((x) => x !== null)) assert.equal(o!.state, 'pending_approval');
       // a: 4.5 more held (beside the 0.01 placed earlier); b: 1 of 3; c: nothing (its two did not fit together).
       assert.deepEqual([await available(h, a.key, 'BTC'), await held(h, a.key, 'BTC')], [500_000n, 5_500_000n]);

@@ -101,8 +101,9 @@ export async function placeBatch(db: Db, ids: Ids, at: Date, ps: Placement[]): P
         and (select count(*) from p) = ${sql.lit(SHAPE.postings.length)} * (select count(*) from ok)
         and (select count(*) from held) = (select count(*) from debit) then 1 else 0 end) as ok)
     select o.*, guard.ok from guard left join o on true`.execute(db);
-  const byQuote = new Map(r.rows.filter((row) => row.id !== null).map((row) => [row.quote_id, row]));
-  return ps.map((p) => byQuote.get(p.quoteId) ?? null);
+  const key = (orgId: string, quoteId: string) => `${orgId}\n${quoteId}`;
+  const placed = new Map(r.rows.filter((row) => row.id !== null).map((row) => [key(row.organization_id, row.quote_id), row]));
+  return ps.map((p) => placed.get(key(p.org.id, p.quoteId)) ?? null);
 }
 
 /**
