@@ -74,7 +74,7 @@ export class ScenarioRunner {
 
   /**
    * Orders draw from a pool. Enough for the warm-up is made first (quoting is faster than ordering); the
-   * warm-up's order rate then sizes the top-up for the measured window, twice over.
+   * warm-up's order rate then sizes the top-up for the measured window, three times over.
    */
   async #orders(pool: QuotePool, uncounted: () => Shot | null, orderShare: number): Promise<ScenarioOutcome> {
     const notes: string[] = [];
@@ -83,7 +83,7 @@ export class ScenarioRunner {
     if (warmup > 0 && pool.size < connections * 4) await pool.fillFor(url, connections, Math.max(1, warmup * orderShare));
     const warm = warmup > 0 ? await runLoad({ url, connections, duration: warmup, next, onBody: this.#onBody }) : emptyResult();
     const rate = warm.durationSec > 0 && warm.byKind.order ? warm.byKind.order.ok / warm.durationSec : 2000 * orderShare;
-    const want = Math.ceil(rate * duration * 2) + connections * 4;
+    const want = Math.ceil(rate * duration * 3) + connections * 4;
     if (pool.size < want) await pool.fill(url, connections, want - pool.size);
     const { result, cpu, window } = await this.#window({ url, connections, duration, next, onBody: this.#onBody });
     if (result.exhausted) notes.push(`quote pool used up after ${result.durationSec.toFixed(1)} s: measured over that window`);
