@@ -11,7 +11,7 @@ export const backgroundTasks: BackgroundTask[] = [
   // An expired declaration is closed whether or not anything reads it (it frees its amount too).
   { name: 'expire-declarations', everyMs: 5_000, run: async (d) => { await d.store.declarations.expireDue(); } },
   recoverApprovedOrdersTask,
-  // Quotes nobody accepted are kept a day (a late acceptance still learns it expired), then purged.
+  // Quotes nobody accepted are purged a day after they expire; a late acceptance still answers 410 (quote-id.ts).
   { name: 'purge-quotes', everyMs: 60_000, run: async (d) => { await d.store.quotes.purgeExpired(new Date(d.clock.now().getTime() - QUOTE_RETENTION_MS)); } },
 ];
 

@@ -132,3 +132,14 @@ export async function held(h: Harness, key: string, asset: string): Promise<bigi
   const row = (r.body.data as Array<{ assetSymbol: string; heldMinor: string }>).find((b) => b.assetSymbol === asset);
   return BigInt(row?.heldMinor ?? '0');
 }
+
+/** A bank destination of the key's organization, registered in the market (usable once the harness's cooldown has passed). */
+export async function usableDestination(h: Harness, key: string, body: Record<string, string> = {}): Promise<string> {
+  const r = await h.call(key, 'POST', '/withdrawals/destinations/bank', {
+    label: 'Main', assetSymbol: 'USD', bankName: 'Banco Río', accountKind: 'checking', accountNumber: '77778888', holderName: 'Acme SA', holderDocument: '30-1', ...body,
+  });
+  if (r.status !== 201) throw new Error(`destination: ${r.raw}`);
+  const m = await h.op('POST', `/destinations/${r.body.data.id}/register-in-market`);
+  if (m.status !== 200) throw new Error(`register in market: ${m.raw}`);
+  return r.body.data.id;
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { available, backends, held, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
+import { available, backends, held, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg, usableDestination } from './harness.ts';
 
 /**
  * The early check at authentication can be passed a moment before a reconciliation records a
@@ -19,10 +19,7 @@ for (const backend of backends()) {
       await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '100000000' });
       await h.op('PUT', '/wallets/USD', { network: 'wire', address: 'sandbox-usd-0001' });
       o = await seedOrg(h, { balances: { USD: 100000n, BTC: 50000000n } });
-      dst = (await h.call(o.key, 'POST', '/withdrawals/destinations/bank', {
-        label: 'Main', assetSymbol: 'USD', bankName: 'Banco Río', accountKind: 'checking', accountNumber: '77778888', holderName: 'Acme SA', holderDocument: '30-1',
-      })).body.data.id;
-      assert.equal((await h.op('POST', `/destinations/${dst}/register-in-market`)).status, 200);
+      dst = await usableDestination(h, o.key);
     });
     after(async () => h?.close());
 

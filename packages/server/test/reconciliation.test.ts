@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { available, backends, held, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
+import { available, backends, held, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg, usableDestination } from './harness.ts';
 
 type FigureWire = { assetSymbol: string; booksMinor: string; marketMinor: string; differenceMinor: string; matched: boolean };
 const fig = (figures: FigureWire[], asset: string) => figures.find((f) => f.assetSymbol === asset)!;
@@ -16,10 +16,7 @@ for (const backend of backends()) {
       await listAssets(h, { USD: 2, BTC: 8 });
       o = await seedOrg(h, { balances: { USD: 100000n, BTC: 50000000n } });
       await seedOrg(h, { balances: { USD: 2500n } });
-      dst = (await h.call(o.key, 'POST', '/withdrawals/destinations/bank', {
-        label: 'Main', assetSymbol: 'USD', bankName: 'Banco Río', accountKind: 'checking', accountNumber: '77778888', holderName: 'Acme SA', holderDocument: '30-1',
-      })).body.data.id;
-      assert.equal((await h.op('POST', `/destinations/${dst}/register-in-market`)).status, 200);
+      dst = await usableDestination(h, o.key);
     });
     after(async () => h?.close());
     // The stop is platform-wide: each test starts reconciled.
