@@ -1,0 +1,17 @@
+// Builds what must exist before the service starts or the tests run, in dependency order: the SDK
+// (the web apps import it), then the CLI and the two web apps. Run by `postinstall`, so `npm ci`
+// alone leaves everything built. A workspace without a `build` script is skipped.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ORDER = ['contract', 'sdk', 'cli', 'portal', 'desk'];
+for (const name of ORDER) {
+  const manifest = join('packages', name, 'package.json');
+  if (!existsSync(manifest)) continue;
+  const pkg = JSON.parse(readFileSync(manifest, 'utf8'));
+  if (!pkg.scripts?.build) continue;
+  console.log(`build: ${pkg.name}`);
+  const r = spawnSync('npm', ['run', 'build', '--silent', '--workspace', pkg.name], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
