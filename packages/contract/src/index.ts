@@ -11,3 +11,4 @@ export * from './schemas/deposits.ts';
 export * from './schemas/withdrawals.ts';
 export * from './schemas/reconciliation.ts';
 export * from './schemas/approvals.ts';
+export * from './schemas/people.ts';

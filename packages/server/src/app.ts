@@ -17,6 +17,7 @@ import { createMetrics } from './http/plugins/metrics.ts';
 import { validatorCompiler } from './http/validators.ts';
 import { webApps, type WebApp } from './http/plugins/web-apps.ts';
 import { operatorApi } from './operator/operator-api.ts';
+import { portalApi } from './portal/portal-api.ts';
 import type { Store } from './store/index.ts';
 
 export interface AppDeps {
@@ -90,7 +91,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
           bearer: { type: 'http', scheme: 'bearer' },
-          operator: { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN' },
+          operator: { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN, or a staff person\'s own token (ops_…)' },
+          memberSession: { type: 'apiKey', in: 'cookie', name: 'cambio_member' },
+          staffSession: { type: 'apiKey', in: 'cookie', name: 'cambio_staff' },
         },
       },
     },
@@ -102,6 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }));
 
   await app.register(async (api) => clientApi(api, deps), { prefix: '/api/v1' });
+  await app.register(async (portal) => portalApi(portal, deps), { prefix: '/portal/v1' });
   await app.register(async (op) => {
     await operatorApi(op, deps);
     op.get('/metrics', { schema: { tags: ['operator: metrics'], summary: 'Prometheus metrics (text format)' } }, async (_req, reply) =>

@@ -24,6 +24,12 @@ export interface Config {
   /** Keyed-hash and encryption secret. Unset: generated once and kept in the store. */
   secret: string | undefined;
   dbPoolSize: number;
+  /** The service's own origin (cookie writes must come from it; invitation links start with it). Default http://<HOST>:<PORT>. */
+  publicUrl: string;
+  /** A session ends after this long without a request (CAMBIO_SESSION_IDLE_MS, 30 min). */
+  sessionIdleMs: number;
+  /** A session ends this long after sign-in whatever happens (CAMBIO_SESSION_MAX_MS, 12 h). */
+  sessionMaxMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -74,8 +80,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // The demo is funded by adjustments and prints a full-scope key: it has no place in real books.
   if (mode === 'production' && seedDemo) problems.push('CAMBIO_SEED_DEMO=true is for the sandbox only: the demo organization is funded by adjustments and its full-scope key is printed; unset it in production');
 
+  const port = int('PORT', 8080, 0, 65535);
+  let publicUrl = str('CAMBIO_PUBLIC_URL') ?? `http://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
+  try {
+    const u = new URL(publicUrl);
+    if (!['http:', 'https:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username) throw new Error('not an origin');
+    publicUrl = u.origin;
+  } catch {
+    problems.push(`CAMBIO_PUBLIC_URL must be an origin such as https://cambio.example.com (scheme, host, optional port; no path) (got "${publicUrl}")`);
+  }
   const config: Config = {
-    port: int('PORT', 8080, 0, 65535),
+    port,
     host,
     databaseUrl,
     dataDir: str('DATA_DIR') ?? './data',
@@ -91,6 +106,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     secret,
     dbPoolSize: int('DB_POOL_SIZE', 16, 1, 500),
+    publicUrl,
+    sessionIdleMs: int('CAMBIO_SESSION_IDLE_MS', 30 * 60_000, 1000, 30 * 86_400_000),
+    sessionMaxMs: int('CAMBIO_SESSION_MAX_MS', 12 * 3_600_000, 1000, 90 * 86_400_000),
   };
   if (problems.length) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

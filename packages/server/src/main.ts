@@ -84,6 +84,8 @@ async function main() {
       await seedDemo(deps, (demo) => {
         console.log(`demo organization ${demo.organizationId} seeded`);
         console.log(`demo API key (shown once): ${demo.apiKey}`);
+        console.log(`demo sign-in (shown once): ${demo.memberSignIn.email} ${demo.memberSignIn.password}`);
+        console.log(`operator sign-in (shown once): ${demo.operatorSignIn.email} ${demo.operatorSignIn.password}`);
       });
     }
     life.checkpoint();

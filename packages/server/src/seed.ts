@@ -1,15 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from './app.ts';
 import { generateApiKey, hashSecret } from './domain/keys/api-key.ts';
+import { hashPassword } from './domain/people/password.ts';
+import { newGeneratedPassword } from './domain/people/tokens.ts';
 import { seedExtras } from './seed-extras.ts';
 import type { Store } from './store/index.ts';
 
-export interface DemoSeed { organizationId: string; memberId: string; apiKey: string }
+export interface DemoSeed {
+  organizationId: string; memberId: string; apiKey: string;
+  /** The demo member's and the first operator admin's sign-ins (CONTRACT §7), shown once with the key. */
+  memberSignIn: { email: string; password: string };
+  operatorSignIn: { email: string; password: string };
+}
 
 const ACTOR = 'system:seed';
 const CLAIM = 'demo_seeded';
 const ORG_NAME = 'Demo Treasury';
 const EMAIL = 'demo@cambio.example';
+const OPERATOR_EMAIL = 'operator@cambio.example';
 const FUNDING: Array<[symbol: string, decimals: number, amount: bigint]> = [['USD', 2, 1_000_000_00n], ['BTC', 8, 2_50000000n]];
 /** On PostgreSQL, a claim this old with no `done` is a start that died seeding (a seed takes well under a second). */
 export const SEED_TAKEOVER_MS = 60_000;
@@ -37,7 +45,7 @@ export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, op
   const memberId = (await store.db.selectFrom('members').select('id').where('organization_id', '=', organizationId).where('email', '=', EMAIL).executeTakeFirst())?.id
     ?? (await store.organizations.addMember(ACTOR, organizationId, {
       name: 'Demo Admin', email: EMAIL,
-      permissions: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:api_keys'],
+      permissions: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:webhooks', 'portal:api_keys', 'portal:team'],
     })).id;
   // Keys an earlier attempt issued were never shown: nobody can hold them, and none stays valid.
   const unseen = await store.db.selectFrom('api_keys').select('id').where('member_id', '=', memberId).where('revoked_at', 'is', null).execute();
@@ -53,7 +61,18 @@ export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, op
     const have = balances.find((b) => b.assetSymbol === symbol)?.available ?? 0n;
     if (have < target) await store.accounts.adjust(ACTOR, { organizationId, assetSymbol: symbol, amount: target - have, reason: 'sandbox demo funding' });
   }
-  const demo = { organizationId, memberId, apiKey: g.key };
+  // Sign-ins: a fresh password each attempt (an earlier attempt's was never shown). The admin has no TOTP yet:
+  // the desk asks for it before the first decision.
+  const memberPassword = newGeneratedPassword();
+  await store.people.setInitialPassword('member', memberId, await hashPassword(memberPassword), { actor: ACTOR, action: 'password.set', subjectType: 'member', subjectId: memberId, before: null, after: { status: 'active' } });
+  const operatorPassword = newGeneratedPassword();
+  const adminId = (await store.db.selectFrom('staff').select('id').where('email', '=', OPERATOR_EMAIL).executeTakeFirst())?.id
+    ?? (await store.staff.create(ACTOR, { name: 'Operator Admin', email: OPERATOR_EMAIL, role: 'admin' }, { passwordHash: await hashPassword(operatorPassword) })).id;
+  await store.people.setInitialPassword('staff', adminId, await hashPassword(operatorPassword), { actor: ACTOR, action: 'password.set', subjectType: 'staff', subjectId: adminId, before: null, after: { status: 'active' } });
+  const demo = {
+    organizationId, memberId, apiKey: g.key,
+    memberSignIn: { email: EMAIL, password: memberPassword }, operatorSignIn: { email: OPERATOR_EMAIL, password: operatorPassword },
+  };
   await seedExtras(deps, demo);
   show(demo);
   await store.db.updateTable('settings').set({ value: `done:${organizationId}` }).where('key', '=', CLAIM).where('value', '=', claim).execute();

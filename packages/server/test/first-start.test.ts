@@ -48,6 +48,14 @@ for (const backend of backends()) {
       assert.equal(await h.store.settings.get('demo_seeded'), `done:${demo.organizationId}`);
       // the pair and wallets of seed-extras are there
       assert.ok(await h.store.marketPairs.get('BTC', 'USD'));
+      // the sign-ins shown work: the demo member's in the portal, the first admin's at the desk (TOTP not yet enrolled)
+      const signIn = (path: string, b: { email: string; password: string }) => h.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(b) });
+      const m = await signIn('/portal/v1/session', demo.memberSignIn);
+      assert.equal(m.statusCode, 200, m.body);
+      assert.deepEqual([m.json().data.member.email, m.json().data.organization.id], ['demo@cambio.example', demo.organizationId]);
+      const s = await signIn('/operator/v1/session', demo.operatorSignIn);
+      assert.equal(s.statusCode, 200, s.body);
+      assert.deepEqual([s.json().data.staff.role, s.json().data.staff.totpEnrolled], ['admin', false]);
 
       assert.equal(await seedDemo(h.deps, (d) => shown.push(d)), null, 'a later start seeds nothing');
       assert.equal(shown.length, 1);
@@ -149,6 +157,8 @@ describe('npm start stopped during start-up', () => {
       assert.equal(second.code, 0, second.out);
       assert.doesNotMatch(second.out, /operator token/, 'the token was shown by the first start, never again');
       const key = /demo API key \(shown once\): (\S+)/.exec(second.out)?.[1];
+      assert.match(second.out, /demo sign-in \(shown once\): demo@cambio\.example \S{20}\n/);
+      assert.match(second.out, /operator sign-in \(shown once\): operator@cambio\.example \S{20}\n/);
       assert.ok(key, `the demo key is printed by the start that seeds it: ${second.out}`);
       assert.equal(existsSync(join(dir, 'cambio.lock')), false);
     } finally {

@@ -1,11 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AmountInput, AmountString, AssetSymbol, DateTime, Nullable, SignedAmountInput } from './common.ts';
 import { ClientStatus } from './client.ts';
+import { PERMISSIONS, SCOPES } from '../scopes.ts';
 
-const Permission = Type.Union([
-  Type.Literal('portal:read'), Type.Literal('portal:trade'), Type.Literal('portal:deposit'),
-  Type.Literal('portal:destinations'), Type.Literal('portal:withdraw'), Type.Literal('portal:api_keys'),
-]);
+export const PermissionSchema = Type.Union(PERMISSIONS.map((p) => Type.Literal(p)));
+export const KeyScopeSchema = Type.Union(SCOPES.map((p) => Type.Literal(p)));
 
 /** `{"BTC": {"maxOrderMinor": "…", "maxWithdrawalMinor": "…"}}`; `{}` = loaded, no caps; null = not loaded. */
 export const LimitsInput = Nullable(Type.Record(Type.String(), Type.Object({
@@ -25,30 +24,32 @@ export const CreateOrganization = Type.Object({
 export const PatchOrganization = Type.Object({
   status: Type.Optional(ClientStatus),
   limits: Type.Optional(LimitsInput),
+  requireTotp: Type.Optional(Type.Boolean({ description: 'members must enrol TOTP before anything but signing in and enrolling' })),
 }, { additionalProperties: false });
 export const OrganizationRecord = Type.Object({
   id: Type.String(), name: Type.String(), status: ClientStatus, limits: LimitsWire,
-  canOperate: Type.Boolean(), createdAt: DateTime, updatedAt: DateTime,
+  canOperate: Type.Boolean(), requireTotp: Type.Boolean(), createdAt: DateTime, updatedAt: DateTime,
 });
 export type OrganizationRecord = Static<typeof OrganizationRecord>;
 
 export const CreateMember = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   email: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+$' }),
-  permissions: Type.Array(Permission, { uniqueItems: true }),
+  permissions: Type.Array(PermissionSchema, { uniqueItems: true }),
 }, { additionalProperties: false });
-export const PatchMember = Type.Object({ permissions: Type.Array(Permission, { uniqueItems: true }) }, { additionalProperties: false });
+export const PatchMember = Type.Object({ permissions: Type.Array(PermissionSchema, { uniqueItems: true }) }, { additionalProperties: false });
+/** A one-time invitation (CONTRACT §7): the url carries the token in its fragment; 7 days. */
+export const InvitationRecord = Type.Object({ url: Type.String(), expiresAt: DateTime });
 export const MemberRecord = Type.Object({
   id: Type.String(), organizationId: Type.String(), name: Type.String(), email: Type.String(),
-  permissions: Type.Array(Type.String()), createdAt: DateTime, updatedAt: DateTime,
+  permissions: Type.Array(Type.String()), status: Type.Union([Type.Literal('invited'), Type.Literal('active'), Type.Literal('removed')]),
+  createdAt: DateTime, updatedAt: DateTime,
+  invitation: Type.Optional(InvitationRecord),
 });
 export type MemberRecord = Static<typeof MemberRecord>;
 
 export const IssueApiKey = Type.Object({
-  scopes: Type.Array(Type.Union([
-    Type.Literal('portal:read'), Type.Literal('portal:trade'), Type.Literal('portal:deposit'),
-    Type.Literal('portal:destinations'), Type.Literal('portal:withdraw'),
-  ]), { uniqueItems: true, minItems: 1 }),
+  scopes: Type.Array(KeyScopeSchema, { uniqueItems: true, minItems: 1 }),
   expiresAt: Type.Optional(Nullable(DateTime)),
   allowedIps: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 2, maxLength: 45, pattern: '^[0-9a-fA-F:.]+$' }), { maxItems: 50 }))),
 }, { additionalProperties: false });

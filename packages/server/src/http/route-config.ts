@@ -12,7 +12,8 @@ export interface ClientRouteConfig {
 }
 
 export interface Principal {
-  keyId: string;
+  /** The key of the request; null when a member's session cookie authenticated it. */
+  keyId: string | null;
   memberId: string;
   organization: Organization;
   permissions: Scope[];
@@ -37,6 +38,8 @@ declare module 'fastify' {
   interface FastifyContextConfig extends ClientRouteConfig {
     /** The route is public: no credential (openapi document, docs, health). */
     public?: boolean;
+    /** /portal/v1: permissions of the member's role, any one of which allows the route. */
+    portal?: string[];
   }
 }
 

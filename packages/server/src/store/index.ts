@@ -1,6 +1,9 @@
 import type { Clock, Ids } from '../domain/ports.ts';
 import { AccountsStore } from './accounts-store.ts';
 import { ApprovalsStore } from './approvals-store.ts';
+import { MembersStore } from './members-store.ts';
+import { PeopleStore } from './people-store.ts';
+import { StaffStore } from './staff-store.ts';
 import { AuditStore } from './audit-store.ts';
 import type { Db, OpenedDb } from './db.ts';
 import { DeclarationsStore } from './declarations-store.ts';
@@ -42,6 +45,9 @@ export class Store {
   readonly withdrawals: WithdrawalsStore;
   readonly reconciliation: ReconciliationStore;
   readonly approvals: ApprovalsStore;
+  readonly people: PeopleStore;
+  readonly staff: StaffStore;
+  readonly members: MembersStore;
   readonly #close: () => Promise<void>;
 
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
@@ -65,7 +71,13 @@ export class Store {
     this.withdrawals = new WithdrawalsStore(this.db, ids, clock);
     this.reconciliation = new ReconciliationStore(this.db, ids, clock);
     this.approvals = new ApprovalsStore(this.db, ids, clock);
+    this.people = new PeopleStore(this.db, ids, clock);
+    this.staff = new StaffStore(this.db, ids, clock);
+    this.members = new MembersStore(this.db, ids, clock);
   }
 
-  close(): Promise<void> { return this.#close(); }
+  async close(): Promise<void> {
+    await this.keys.flushLastUsed().catch(() => {});
+    return this.#close();
+  }
 }

@@ -17,6 +17,8 @@ export interface KeyForAuth {
   allowedIps: string[] | null;
   revokedAt: Date | null;
   memberId: string;
+  /** A removed member's keys stop at once. */
+  memberRemoved: boolean;
   role: string[];
   organization: Organization;
   /** Whether the platform's books agree with the market, read in the same query (one round trip per request). */
@@ -31,7 +33,7 @@ function authQuery(db: Db) {
     .innerJoin('organizations as o', 'o.id', 'k.organization_id')
     .select([
       'k.prefix', 'k.id', 'k.secret_hash', 'k.scopes', 'k.expires_at', 'k.allowed_ips', 'k.revoked_at', 'k.member_id',
-      'm.permissions', 'o.id as org_id', 'o.name as org_name', 'o.status as org_status', 'o.limits as org_limits',
+      'm.permissions', 'm.status as member_status', 'o.id as org_id', 'o.name as org_name', 'o.status as org_status', 'o.limits as org_limits',
       'o.created_at as org_created_at', 'o.updated_at as org_updated_at',
       sql<boolean>`coalesce((select reconciled from platform_state where id = 1), true)`.as('reconciled'),
     ])
@@ -44,7 +46,7 @@ type AuthRow = AuthQuery extends CompiledQuery<infer R> ? R : never;
 function toKeyForAuth(r: AuthRow): KeyForAuth {
   return {
     id: r.id, secretHash: r.secret_hash, scopes: r.scopes, expiresAt: r.expires_at, allowedIps: r.allowed_ips,
-    revokedAt: r.revoked_at, memberId: r.member_id, role: r.permissions,
+    revokedAt: r.revoked_at, memberId: r.member_id, memberRemoved: r.member_status === 'removed', role: r.permissions,
     organization: toOrganization({ id: r.org_id, name: r.org_name, status: r.org_status, limits: r.org_limits, created_at: r.org_created_at, updated_at: r.org_updated_at }),
     reconciled: r.reconciled,
   };
@@ -63,6 +65,27 @@ export class KeysStore {
 
   findForAuth(prefix: string): Promise<KeyForAuth | null> {
     return this.#batch.load(prefix);
+  }
+
+  // When each key was last used: noted in memory on every request, written in one statement every few
+  // seconds (a write per request would slow the key path), so lastUsedAt may lag by that much.
+  readonly #touched = new Map<string, Date>();
+  #flushTimer: NodeJS.Timeout | null = null;
+
+  touch(keyId: string, at: Date): void {
+    this.#touched.set(keyId, at);
+    this.#flushTimer ??= setTimeout(() => { void this.flushLastUsed().catch(() => {}); }, 5000).unref();
+  }
+
+  async flushLastUsed(): Promise<void> {
+    if (this.#flushTimer) clearTimeout(this.#flushTimer);
+    this.#flushTimer = null;
+    if (this.#touched.size === 0) return;
+    const ids = [...this.#touched.keys()];
+    const ts = ids.map((id) => this.#touched.get(id)!.toISOString());
+    this.#touched.clear();
+    await sql`update api_keys set last_used_at = greatest(coalesce(api_keys.last_used_at, v.t), v.t)
+      from (select unnest(${ids}::text[]) as id, unnest(${ts}::timestamptz[]) as t) v where api_keys.id = v.id`.execute(this.db);
   }
 
   async #read(prefixes: string[]): Promise<(KeyForAuth | null)[]> {

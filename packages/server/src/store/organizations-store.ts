@@ -5,7 +5,7 @@ import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 
-export interface Member { id: string; organizationId: string; name: string; email: string; permissions: string[]; createdAt: Date; updatedAt: Date }
+export interface Member { id: string; organizationId: string; name: string; email: string; permissions: string[]; status: 'invited' | 'active' | 'removed'; createdAt: Date; updatedAt: Date }
 
 function parseStoredLimits(raw: unknown): Limits {
   if (raw === null || raw === undefined) return null;
@@ -19,16 +19,16 @@ function parseStoredLimits(raw: unknown): Limits {
   return out;
 }
 
-type OrgRow = { id: string; name: string; status: string; limits: unknown; created_at: Date; updated_at: Date };
+type OrgRow = { id: string; name: string; status: string; limits: unknown; require_totp?: boolean; created_at: Date; updated_at: Date };
 export const toOrganization = (r: OrgRow): Organization => ({
-  id: r.id, name: r.name, status: r.status as OrgStatus, limits: parseStoredLimits(r.limits), createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id, name: r.name, status: r.status as OrgStatus, limits: parseStoredLimits(r.limits), requireTotp: r.require_totp ?? false, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
-const toMember = (r: { id: string; organization_id: string; name: string; email: string; permissions: string[]; created_at: Date; updated_at: Date }): Member => ({
-  id: r.id, organizationId: r.organization_id, name: r.name, email: r.email, permissions: r.permissions, createdAt: r.created_at, updatedAt: r.updated_at,
+export const toMember = (r: { id: string; organization_id: string; name: string; email: string; permissions: string[]; status: string; created_at: Date; updated_at: Date }): Member => ({
+  id: r.id, organizationId: r.organization_id, name: r.name, email: r.email, permissions: r.permissions, status: r.status as Member['status'], createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
-const auditOrg = (o: Organization) => ({ name: o.name, status: o.status, limits: limitsToWire(o.limits) });
+const auditOrg = (o: Organization) => ({ name: o.name, status: o.status, limits: limitsToWire(o.limits), requireTotp: o.requireTotp });
 
 export class OrganizationsStore {
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
@@ -51,7 +51,7 @@ export class OrganizationsStore {
     return r ? toOrganization(r) : null;
   }
 
-  async update(actor: string, id: string, patch: { status?: OrgStatus; limits?: Limits }): Promise<Organization> {
+  async update(actor: string, id: string, patch: { status?: OrgStatus; limits?: Limits; requireTotp?: boolean }): Promise<Organization> {
     const at = this.clock.now();
     return this.db.transaction().execute(async (tx) => {
       const cur = await tx.selectFrom('organizations').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
@@ -60,6 +60,7 @@ export class OrganizationsStore {
       const row = await tx.updateTable('organizations').set({
         ...(patch.status !== undefined ? { status: patch.status } : {}),
         ...(patch.limits !== undefined ? { limits: patch.limits === null ? null : toJson(limitsToWire(patch.limits)) } : {}),
+        ...(patch.requireTotp !== undefined ? { require_totp: patch.requireTotp } : {}),
         updated_at: at,
       }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
       const after = toOrganization(row);
@@ -68,18 +69,22 @@ export class OrganizationsStore {
     });
   }
 
-  async addMember(actor: string, organizationId: string, r: { name: string; email: string; permissions: string[] }): Promise<Member> {
+  /** A new member, `invited`, with the invitation's hash in the same transaction (the token is shown once by the caller). */
+  async addMember(actor: string, organizationId: string, r: { name: string; email: string; permissions: string[] }, invitation?: { tokenHash: string; expiresAt: Date }): Promise<Member> {
     const at = this.clock.now();
     const id = this.ids.next('mem');
     return this.db.transaction().execute(async (tx) => {
       const org = await tx.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
       if (!org) throw new DomainError('organizations.not_found');
-      const dup = await tx.selectFrom('members').select('id').where('organization_id', '=', organizationId).where('email', '=', r.email).executeTakeFirst();
+      const dup = await tx.selectFrom('members').select('id').where('organization_id', '=', organizationId).where('email', '=', r.email).where('status', '<>', 'removed').executeTakeFirst();
       if (dup) throw new DomainError('members.email_taken');
       const row = await tx.insertInto('members').values({
         id, organization_id: organizationId, name: r.name, email: r.email, permissions: toJson(r.permissions), created_at: at, updated_at: at,
       }).returningAll().executeTakeFirstOrThrow();
-      await recordAudit(tx, this.ids, at, { actor, action: 'member.create', subjectType: 'member', subjectId: id, before: null, after: { organizationId, name: r.name, email: r.email, permissions: r.permissions } });
+      if (invitation) {
+        await tx.insertInto('invitations').values({ token_hash: invitation.tokenHash, subject_type: 'member', subject_id: id, expires_at: invitation.expiresAt, used_at: null, created_at: at }).execute();
+      }
+      await recordAudit(tx, this.ids, at, { actor, action: 'member.create', subjectType: 'member', subjectId: id, before: null, after: { organizationId, name: r.name, email: r.email, permissions: r.permissions, ...(invitation ? { invitationExpiresAt: invitation.expiresAt } : {}) } });
       return toMember(row);
     });
   }

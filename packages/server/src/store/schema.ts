@@ -8,11 +8,12 @@ type Seq = Generated<string>;
 
 export interface Database {
   settings: { key: string; value: string };
-  organizations: { id: string; seq: Seq; name: string; status: string; limits: Json<unknown> | null; created_at: Ts; updated_at: Ts };
-  members: { id: string; organization_id: string; name: string; email: string; permissions: Json<string[]>; created_at: Ts; updated_at: Ts };
+  organizations: { id: string; seq: Seq; name: string; status: string; limits: Json<unknown> | null; require_totp: Generated<boolean>; created_at: Ts; updated_at: Ts };
+  members: { id: string; organization_id: string; name: string; email: string; permissions: Json<string[]>; status: Generated<string>; created_at: Ts; updated_at: Ts };
   api_keys: {
     id: string; organization_id: string; member_id: string; prefix: string; secret_hash: string;
     scopes: Json<string[]>; expires_at: Ts | null; allowed_ips: Json<string[]> | null; revoked_at: Ts | null; created_at: Ts;
+    last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   };
   accounts: { owner_id: string; asset_symbol: string; kind: string; balance: Numeric };
   journal_entries: { id: string; seq: Seq; kind: string; organization_id: string | null; reference_id: string | null; memo: string | null; created_at: Ts };
@@ -63,6 +64,16 @@ export interface Database {
   /** migrations/006: four-eyes. */
   approval_policies: { asset_symbol: string; second_approval_from_minor: Numeric; updated_at: Ts };
   approvals: { subject_type: string; subject_id: string; staff_id: string; staff_name: string; created_at: Ts };
+  /** migrations/007: people. */
+  staff: { id: string; seq: Seq; name: string; email: string; role: string; status: string; created_at: Ts; updated_at: Ts };
+  credentials: {
+    subject_type: string; subject_id: string; password_hash: string | null; totp_secret_sealed: string | null; totp_pending_sealed: string | null;
+    totp_last_step: ColumnType<string | null, string | null, string | null>; recovery_hashes: Json<string[]> | null; updated_at: Ts;
+  };
+  invitations: { token_hash: string; subject_type: string; subject_id: string; expires_at: Ts; used_at: Ts | null; created_at: Ts };
+  sessions: { id_hash: string; kind: string; subject_id: string; created_at: Ts; last_seen_at: Ts; expires_at: Ts; ended_at: Ts | null };
+  staff_tokens: { id: string; seq: Seq; staff_id: string; name: string; prefix: string; secret_hash: string; created_at: Ts; last_used_at: Ts | null; revoked_at: Ts | null };
+  sign_in_failures: { key: string; failures: number; window_start: Ts; locked_until: Ts | null };
   audit_log: {
     id: string; seq: Seq; actor: string; action: string; subject_type: string; subject_id: string;
     before: Json<unknown> | null; after: Json<unknown> | null; created_at: Ts;

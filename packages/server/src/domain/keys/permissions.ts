@@ -1,5 +1,5 @@
 import type { Permission, Scope } from '@cambio/contract';
-import { SCOPES } from '@cambio/contract';
+import { PERMISSIONS, SCOPES } from '@cambio/contract';
 
 /** Effective permissions = key scopes ∩ the issuing member's role, read on every request (spec: Authentication §4). */
 export function effectivePermissions(keyScopes: readonly string[], role: readonly string[]): Scope[] {
@@ -8,5 +8,5 @@ export function effectivePermissions(keyScopes: readonly string[], role: readonl
 }
 
 export function isPermission(p: string): p is Permission {
-  return ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:api_keys'].includes(p);
+  return (PERMISSIONS as readonly string[]).includes(p);
 }

@@ -11,6 +11,8 @@ export interface Organization {
   name: string;
   status: OrgStatus;
   limits: Limits;
+  /** Members must enrol TOTP before anything but signing in and enrolling (CONTRACT §7). */
+  requireTotp: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

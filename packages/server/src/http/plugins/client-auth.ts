@@ -1,3 +1,4 @@
+import { SCOPES } from '@cambio/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -6,14 +7,20 @@ import { ipAllowed } from '../../domain/keys/ip-allow.ts';
 import { effectivePermissions } from '../../domain/keys/permissions.ts';
 import { canOperate } from '../../domain/organizations/organization.ts';
 import type { Clock } from '../../domain/ports.ts';
+import { memberFromCookie } from '../../people/member-auth.ts';
 import type { Store } from '../../store/index.ts';
+import type { ClientRouteConfig, Principal } from '../route-config.ts';
 
+/** The key of the request: X-API-Key or Bearer; both present and different is no credential (401). */
 function credential(req: FastifyRequest): string | undefined {
   const x = req.headers['x-api-key'];
-  if (typeof x === 'string' && x !== '') return x.trim();
   const a = req.headers.authorization;
-  if (typeof a === 'string' && /^Bearer /i.test(a)) return a.slice(7).trim();
-  return undefined;
+  const bearer = typeof a === 'string' && /^Bearer /i.test(a) ? a.slice(7).trim() : undefined;
+  if (typeof x === 'string' && x !== '') {
+    if (bearer !== undefined && bearer !== x.trim()) return '';
+    return x.trim();
+  }
+  return bearer;
 }
 
 /**
@@ -26,22 +33,34 @@ export function clientAuth(deps: { store: Store; config: Config; clock: Clock; s
   return async function authenticate(req: FastifyRequest, _reply: FastifyReply) {
     const rc = req.routeOptions.config;
     if (rc?.public) return;
-    const parsed = parseApiKey(credential(req), config.keyTag);
+    const raw = credential(req);
+    // No key: a member's session cookie is the second credential kind (a key with the member's whole role).
+    if (raw === undefined && req.headers.cookie !== undefined) {
+      const m = await memberFromCookie(deps, req);
+      if (m) return applyRules(req, rc, { keyId: null, memberId: m.member.id, organization: m.organization, permissions: effectivePermissions(SCOPES, m.member.permissions) }, m.reconciled, m.organization.requireTotp && !m.totpEnrolled);
+    }
+    const parsed = parseApiKey(raw, config.keyTag);
     const row = parsed ? await store.keys.findForAuth(parsed.prefix) : null;
     // Always hash and compare, so an unknown prefix costs what a wrong secret costs.
     const match = sameHash(hashSecret(secret, parsed?.secret ?? ''), row?.secretHash ?? DUMMY_HASH);
     const now = clock.now();
-    if (!row || !match || row.revokedAt || (row.expiresAt && row.expiresAt <= now) || !ipAllowed(row.allowedIps, req.ip)) {
+    if (!row || !match || row.revokedAt || row.memberRemoved || (row.expiresAt && row.expiresAt <= now) || !ipAllowed(row.allowedIps, req.ip)) {
       throw new DomainError('auth.unauthenticated');
     }
+    store.keys.touch(row.id, now);
     const permissions = effectivePermissions(row.scopes, row.role);
-    req.principal = { keyId: row.id, memberId: row.memberId, organization: row.organization, permissions };
-
-    if (rc.scope) {
-      const any = Array.isArray(rc.scope) ? rc.scope : [rc.scope];
-      if (!any.some((s) => permissions.includes(s))) throw new DomainError('auth.scope_missing', { scope: any.join(' or ') });
-    }
-    if (rc.operate && !canOperate(row.organization)) throw new DomainError('clients.client_cannot_operate');
-    if (rc.movesMoney && !row.reconciled) throw new DomainError('ledger.ledger_not_reconciled');
+    applyRules(req, rc, { keyId: row.id, memberId: row.memberId, organization: row.organization, permissions }, row.reconciled, false);
   };
+}
+
+function applyRules(req: FastifyRequest, rc: ClientRouteConfig, principal: Principal, reconciled: boolean, totpMissing: boolean): void {
+  req.principal = principal;
+  // An organization that requires TOTP: a member who has not enrolled it may only enrol (in the portal).
+  if (totpMissing) throw new DomainError('auth.totp_required');
+  if (rc.scope) {
+    const any = Array.isArray(rc.scope) ? rc.scope : [rc.scope];
+    if (!any.some((s) => principal.permissions.includes(s))) throw new DomainError('auth.scope_missing', { scope: any.join(' or ') });
+  }
+  if (rc.operate && !canOperate(principal.organization)) throw new DomainError('clients.client_cannot_operate');
+  if (rc.movesMoney && !reconciled) throw new DomainError('ledger.ledger_not_reconciled');
 }

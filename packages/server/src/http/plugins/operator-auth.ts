@@ -2,26 +2,95 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Approver } from '../../domain/approvals/four-eyes.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { DUMMY_HASH, sameHash } from '../../domain/keys/api-key.ts';
+import { hashOpaque, parseStaffToken } from '../../domain/people/tokens.ts';
+import { readCookie, STAFF_COOKIE } from '../../people/cookies.ts';
+import { assertSameOrigin } from '../../people/origin.ts';
+import type { Store } from '../../store/index.ts';
+import type { Staff, StaffRole } from '../../store/staff-store.ts';
+import { requiredRole, STAFF_SELF_SERVICE } from './operator-roles.ts';
 
 export const hashOperatorToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** `Authorization: Bearer <OPERATOR_TOKEN>`, compared as hashes in constant time. */
-export function operatorAuth(tokenHash: () => string) {
+const PREFIX = '/operator/v1';
+const RANK: Record<StaffRole, number> = { viewer: 0, approver: 1, admin: 2 };
+
+export interface OperatorAuthDeps {
+  store: Store;
+  secret: string;
+  operatorTokenHash: string;
+  config: { publicUrl: string; sessionIdleMs: number };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The staff session id of a cookie-authenticated operator request (sign-out, password change). */
+    staffSessionId?: string;
+  }
+}
+
+/**
+ * /operator/v1 credentials (CONTRACT §7): a staff person's session cookie (`cambio_staff`), a staff
+ * person's own token (`Bearer ops_…`), or the bootstrap OPERATOR_TOKEN (admin, audited as `bootstrap`).
+ * Then, centrally, the role each route needs (operator-roles.ts) and, for a person without TOTP, no
+ * write but enrolling it. Sets `req.staff` (typed) and `req.operatorActor` (the audit trail's actor).
+ */
+export function operatorAuth(deps: OperatorAuthDeps) {
   return async function authenticateOperator(req: FastifyRequest) {
     if (req.routeOptions.config?.public) return;
-    const a = req.headers.authorization;
-    const token = typeof a === 'string' && /^Bearer /i.test(a) ? a.slice(7).trim() : '';
-    const got = Buffer.from(hashOperatorToken(token), 'hex');
-    const want = Buffer.from(tokenHash(), 'hex');
-    if (got.length !== want.length || !timingSafeEqual(got, want)) throw new DomainError('auth.unauthenticated');
-    req.staff = { kind: 'bootstrap' };
-    req.operatorActor = bootstrapActor(req.headers['x-operator']);
+    const who = await authenticate(deps, req);
+    const route = `${req.method} ${(req.routeOptions.url ?? req.url).slice(PREFIX.length)}`;
+    if (who.kind === 'bootstrap') {
+      req.staff = { kind: 'bootstrap' };
+      req.operatorActor = bootstrapActor(req.headers['x-operator']);
+      return;
+    }
+    const s = who.staff;
+    req.staff = { kind: 'staff', id: s.id, name: s.name, email: s.email, role: s.role };
+    req.operatorActor = `staff:${s.id}`;
+    const needed = requiredRole(route);
+    if (RANK[s.role] < RANK[needed]) throw new DomainError('auth.role_missing', { role: s.role, needed });
+    if (!who.totpEnrolled && req.method !== 'GET' && !STAFF_SELF_SERVICE.has(route)) throw new DomainError('auth.totp_required');
   };
+}
+
+type Who = { kind: 'bootstrap' } | { kind: 'staff'; staff: Staff; totpEnrolled: boolean };
+
+async function authenticate(deps: OperatorAuthDeps, req: FastifyRequest): Promise<Who> {
+  const a = req.headers.authorization;
+  const bearer = typeof a === 'string' && /^Bearer /i.test(a) ? a.slice(7).trim() : undefined;
+  if (bearer !== undefined && bearer.startsWith('ops_')) return staffToken(deps, bearer);
+  if (bearer !== undefined || req.headers.cookie === undefined || !req.headers.cookie.includes(STAFF_COOKIE)) {
+    const got = Buffer.from(hashOperatorToken(bearer ?? ''), 'hex');
+    const want = Buffer.from(deps.operatorTokenHash, 'hex');
+    if (got.length !== want.length || !timingSafeEqual(got, want)) throw new DomainError('auth.unauthenticated');
+    return { kind: 'bootstrap' };
+  }
+  const sessionId = readCookie(req.headers.cookie, STAFF_COOKIE);
+  if (!sessionId) throw new DomainError('auth.unauthenticated');
+  const idHash = hashOpaque(deps.secret, 'session', sessionId);
+  const s = await deps.store.people.staffSession(idHash);
+  const now = deps.store.clock.now().getTime();
+  if (!s || s.session.expiresAt.getTime() <= now || s.session.lastSeenAt.getTime() + deps.config.sessionIdleMs <= now) throw new DomainError('auth.unauthenticated');
+  assertSameOrigin(req, deps.config.publicUrl);
+  if (now - s.session.lastSeenAt.getTime() > Math.min(60_000, deps.config.sessionIdleMs / 4)) await deps.store.people.touchSession(idHash);
+  req.staffSessionId = sessionId;
+  return { kind: 'staff', staff: s.staff, totpEnrolled: s.totpEnrolled };
+}
+
+/** `ops_<prefix>.<secret>`: the prefix finds it, the secret's keyed hash is compared in constant time (a dummy when unknown). */
+async function staffToken(deps: OperatorAuthDeps, raw: string): Promise<Who> {
+  const parsed = parseStaffToken(raw);
+  const row = parsed ? await deps.store.staff.forToken(parsed.prefix) : null;
+  const match = sameHash(hashOpaque(deps.secret, 'staff_token', parsed?.secret ?? ''), row?.secretHash ?? DUMMY_HASH);
+  if (!row || !match || row.revoked || row.staff.status !== 'active') throw new DomainError('auth.unauthenticated');
+  if (!row.lastUsedAt || deps.store.clock.now().getTime() - row.lastUsedAt.getTime() > 60_000) await deps.store.staff.touchToken(row.tokenId);
+  return { kind: 'staff', staff: row.staff, totpEnrolled: row.totpEnrolled };
 }
 
 /**
  * The bootstrap token may name who holds it in `X-Operator` (recorded as `bootstrap:<name>`); a malformed
- * name is refused (400), never dropped.
+ * name is refused (400), never dropped. With a staff credential the header is not read.
  */
 function bootstrapActor(who: string | string[] | undefined): string {
   if (who === undefined) return 'bootstrap';

@@ -7,19 +7,20 @@ import { generateApiKey, hashSecret } from '../../domain/keys/api-key.ts';
 import { canOperate, limitsToWire, parseLimits, type Organization } from '../../domain/organizations/organization.ts';
 import { ok } from '../../http/envelope.ts';
 import { responses } from '../../http/schemas.ts';
+import { newInvitation } from '../../people/invitation.ts';
 import type { Member } from '../../store/organizations-store.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const sec = [{ operator: [] }];
 
 export const orgWire = (o: Organization) => ({
-  id: o.id, name: o.name, status: o.status, limits: limitsToWire(o.limits), canOperate: canOperate(o),
+  id: o.id, name: o.name, status: o.status, limits: limitsToWire(o.limits), canOperate: canOperate(o), requireTotp: o.requireTotp,
   createdAt: o.createdAt.toISOString(), updatedAt: o.updatedAt.toISOString(),
 });
 const memberWire = (m: Member) => ({ ...m, createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString() });
 
 /** Organizations, their members (roles) and the keys members hold (CONTRACT §3). */
-export const organizationRoutes = ({ store, config, secret }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const organizationRoutes = ({ store, config, secret, clock }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
   const tags = ['operator: organizations'];
   app.post('/organizations', { schema: { tags, security: sec, body: CreateOrganization, response: responses(201, OrganizationRecord) } }, async (req, reply) => {
     const org = await store.organizations.create(req.operatorActor!, { name: req.body.name, status: req.body.status ?? 'draft', limits: parseLimits(req.body.limits) });
@@ -36,13 +37,15 @@ export const organizationRoutes = ({ store, config, secret }: AppDeps): FastifyP
     const org = await store.organizations.update(req.operatorActor!, req.params.id, {
       ...(req.body.status !== undefined ? { status: req.body.status } : {}),
       ...('limits' in req.body ? { limits: parseLimits(req.body.limits) } : {}),
+      ...(req.body.requireTotp !== undefined ? { requireTotp: req.body.requireTotp } : {}),
     });
     return ok(req.id, orgWire(org));
   });
 
   app.post('/organizations/:id/members', { schema: { tags, security: sec, params: IdParam, body: CreateMember, response: responses(201, MemberRecord) } }, async (req, reply) => {
-    const m = await store.organizations.addMember(req.operatorActor!, req.params.id, { ...req.body, email: req.body.email.toLowerCase() });
-    return reply.code(201).send(ok(req.id, memberWire(m)));
+    const inv = newInvitation(secret, config.publicUrl, 'member', clock.now());
+    const m = await store.organizations.addMember(req.operatorActor!, req.params.id, { ...req.body, email: req.body.email.toLowerCase() }, inv);
+    return reply.code(201).send(ok(req.id, { ...memberWire(m), invitation: inv.wire }));
   });
 
   app.patch('/members/:id', { schema: { tags, security: sec, params: IdParam, body: PatchMember, response: responses(200, MemberRecord) } }, async (req) => {

@@ -1,0 +1,61 @@
+import { PortalIssuedKey, PortalIssueKey, PortalKey } from '@cambio/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../app.ts';
+import { DomainError } from '../domain/errors.ts';
+import { generateApiKey, hashSecret } from '../domain/keys/api-key.ts';
+import { ok } from '../http/envelope.ts';
+import { listResponses, responses } from '../http/schemas.ts';
+import { actorOf } from '../people/accounts.ts';
+import type { OrgKey } from '../store/members-store.ts';
+import { memberOf } from './portal-api.ts';
+
+const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const security = [{ memberSession: [] }];
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+const keyWire = (k: OrgKey) => ({
+  id: k.id, prefix: k.prefix, scopes: k.scopes, issuedBy: k.issuedBy, createdAt: k.createdAt.toISOString(), lastUsedAt: iso(k.lastUsedAt),
+  expiresAt: iso(k.expiresAt), allowedIps: k.allowedIps, revokedAt: iso(k.revokedAt),
+});
+
+/** Team › API keys (CONTRACT §7): issue (scopes within one's role, shown once), list, revoke any key of the organization. */
+export const apiKeyRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store, config, secret, clock } = deps;
+  const tags = ['portal: api keys'];
+  const list = async (orgId: string) => {
+    await store.keys.flushLastUsed();
+    return store.members.keys(orgId);
+  };
+
+  app.get('/api-keys', { config: { portal: ['portal:api_keys', 'portal:read'] }, schema: { tags, security, response: listResponses(PortalKey), summary: 'Every key of the organization: prefix, scopes, issuer, created, last used, expiry' } },
+    async (req) => ok(req.id, (await list(memberOf(req).organization.id)).map(keyWire)));
+
+  app.post('/api-keys', {
+    config: { portal: ['portal:api_keys'] },
+    schema: { tags, security, body: PortalIssueKey, response: responses(201, PortalIssuedKey), summary: 'Issues a key with scopes no wider than one\'s role, optional expiry (in the future) and IP allowlist; the key is shown only here' },
+  }, async (req, reply) => {
+    const me = memberOf(req);
+    const wider = req.body.scopes.find((s) => !me.member.permissions.includes(s));
+    if (wider) throw new DomainError('keys.scope_too_wide', { scope: wider });
+    const expiresAt = req.body.expiresAt ? new Date(req.body.expiresAt) : null;
+    if (expiresAt && expiresAt.getTime() <= clock.now().getTime()) throw new DomainError('keys.expiry_in_past');
+    const g = generateApiKey(config.keyTag);
+    const issued = await store.keys.issue(actorOf('member', me.member.id), {
+      memberId: me.member.id, prefix: g.prefix, secretHash: hashSecret(secret, g.secret), scopes: req.body.scopes, expiresAt, allowedIps: req.body.allowedIps ?? null,
+    });
+    return reply.code(201).send(ok(req.id, {
+      id: issued.id, prefix: issued.prefix, scopes: issued.scopes, key: g.key, expiresAt: iso(issued.expiresAt), allowedIps: issued.allowedIps, createdAt: issued.createdAt.toISOString(),
+    }));
+  });
+
+  app.post('/api-keys/:id/revoke', {
+    config: { portal: ['portal:api_keys'] },
+    schema: { tags, security, params: IdParam, response: responses(200, PortalKey), summary: 'Revokes any key of the organization (another organization\'s is not found)' },
+  }, async (req) => {
+    const me = memberOf(req);
+    if ((await store.members.keyOrganization(req.params.id)) !== me.organization.id) throw new DomainError('keys.not_found');
+    await store.keys.revoke(actorOf('member', me.member.id), req.params.id);
+    const k = (await list(me.organization.id)).find((x) => x.id === req.params.id)!;
+    return ok(req.id, keyWire(k));
+  });
+};

@@ -1,0 +1,52 @@
+import { PortalSession } from '@cambio/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../app.ts';
+import { DomainError } from '../domain/errors.ts';
+import { canOperate } from '../domain/organizations/organization.ts';
+import { registerRateLimit } from '../http/plugins/rate-limit.ts';
+import { memberFromCookie, type MemberContext } from '../people/member-auth.ts';
+import { SELF_SERVICE, sessionRoutes } from '../people/session-routes.ts';
+import { apiKeyRoutes } from './api-keys.ts';
+import { teamRoutes } from './team.ts';
+import { memberWire } from './wire.ts';
+
+const PREFIX = '/portal/v1';
+
+/** The signed-in member; the portal's hook guarantees it on every non-public route. */
+export function memberOf(req: FastifyRequest): MemberContext {
+  if (!req.member) throw new Error('portal route reached without a session');
+  return req.member;
+}
+
+/**
+ * /portal/v1: what only people do (CONTRACT §7). Every route but sign-in and accepting an invitation
+ * needs a member's session cookie; writes must come from the service's own origin; a route names the
+ * permissions that allow it; where the organization requires TOTP, a member without it may only enrol.
+ */
+export async function portalApi(app: FastifyInstance, deps: AppDeps) {
+  await registerRateLimit(app, { perMinute: deps.config.rateLimitPerMin, redis: deps.redis });
+  app.addHook('onRequest', async (req) => {
+    const rc = req.routeOptions.config;
+    if (rc?.public) return;
+    const m = await memberFromCookie(deps, req);
+    if (!m) throw new DomainError('auth.unauthenticated');
+    req.member = m;
+    const route = `${req.method} ${(req.routeOptions.url ?? '').slice(PREFIX.length)}`;
+    if (m.organization.requireTotp && !m.totpEnrolled && !SELF_SERVICE.has(route)) throw new DomainError('auth.totp_required');
+    if (rc?.portal && !rc.portal.some((p) => m.member.permissions.includes(p))) throw new DomainError('auth.scope_missing', { scope: rc.portal.join(' or ') });
+  });
+
+  const view = async (id: string) => {
+    const m = await deps.store.organizations.getMember(id);
+    const org = m ? await deps.store.organizations.get(m.organizationId) : null;
+    const team = m ? await deps.store.members.member(m.organizationId, id) : null;
+    if (!m || !org || !team) throw new DomainError('auth.unauthenticated');
+    return { member: memberWire(team), organization: { id: org.id, name: org.name, status: org.status, canOperate: canOperate(org), requireTotp: org.requireTotp } };
+  };
+  await app.register(sessionRoutes(deps, {
+    kind: 'member', tags: ['portal: session'], security: [{ memberSession: [] }], view, viewSchema: PortalSession,
+    current: (req) => { const m = memberOf(req); return { id: m.member.id, email: m.member.email, sessionId: m.sessionId }; },
+  }));
+  await app.register(teamRoutes(deps));
+  await app.register(apiKeyRoutes(deps));
+}

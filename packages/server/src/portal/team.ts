@@ -1,0 +1,69 @@
+import { InviteMember, InvitedMember, PortalMember, SetPermissions } from '@cambio/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../app.ts';
+import { DomainError } from '../domain/errors.ts';
+import { ok } from '../http/envelope.ts';
+import { listResponses, responses } from '../http/schemas.ts';
+import { actorOf } from '../people/accounts.ts';
+import { newInvitation } from '../people/invitation.ts';
+import { memberOf } from './portal-api.ts';
+import { memberWire } from './wire.ts';
+
+const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const security = [{ memberSession: [] }];
+
+/** Every permission of `wanted` must be in `own` (a role is never widened by someone who lacks it). */
+function assertWithin(wanted: readonly string[], own: readonly string[]): void {
+  const wider = wanted.find((p) => !own.includes(p));
+  if (wider) throw new DomainError('members.permissions_too_wide', { permission: wider });
+}
+
+/** Team: members invite, re-role and remove members of their own organization (portal:team; CONTRACT §7). */
+export const teamRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store, secret, config, clock } = deps;
+  const tags = ['portal: team'];
+  const found = async (orgId: string, id: string) => {
+    const m = await store.members.member(orgId, id);
+    if (!m) throw new DomainError('members.not_found');
+    return m;
+  };
+
+  app.get('/team/members', { config: { portal: ['portal:team', 'portal:read'] }, schema: { tags, security, response: listResponses(PortalMember), summary: 'The members of the organization' } },
+    async (req) => ok(req.id, (await store.members.team(memberOf(req).organization.id)).map(memberWire)));
+
+  app.post('/team/members', {
+    config: { portal: ['portal:team'] },
+    schema: { tags, security, body: InviteMember, response: responses(201, InvitedMember), summary: 'Invites a member with permissions no wider than one\'s own; the invitation is shown once' },
+  }, async (req, reply) => {
+    const me = memberOf(req);
+    assertWithin(req.body.permissions, me.member.permissions);
+    const inv = newInvitation(secret, config.publicUrl, 'member', clock.now());
+    const m = await store.organizations.addMember(actorOf('member', me.member.id), me.organization.id, { ...req.body, email: req.body.email.toLowerCase() }, inv);
+    return reply.code(201).send(ok(req.id, { member: memberWire({ ...m, totpEnrolled: false }), invitation: inv.wire }));
+  });
+
+  app.patch('/team/members/:id', {
+    config: { portal: ['portal:team'] },
+    schema: { tags, security, params: IdParam, body: SetPermissions, response: responses(200, PortalMember), summary: 'Sets a member\'s role: no wider than one\'s own, and only for a member whose role is not wider than one\'s own' },
+  }, async (req) => {
+    const me = memberOf(req);
+    const target = await found(me.organization.id, req.params.id);
+    assertWithin(req.body.permissions, me.member.permissions);
+    assertWithin(target.permissions, me.member.permissions);
+    await store.members.setPermissions(actorOf('member', me.member.id), me.organization.id, target.id, req.body.permissions);
+    return ok(req.id, memberWire(await found(me.organization.id, target.id)));
+  });
+
+  app.delete('/team/members/:id', {
+    config: { portal: ['portal:team'] },
+    schema: { tags, security, params: IdParam, response: responses(200, PortalMember), summary: 'Removes a member: their keys and sessions stop at once. Not oneself' },
+  }, async (req) => {
+    const me = memberOf(req);
+    if (req.params.id === me.member.id) throw new DomainError('members.cannot_remove_self');
+    const target = await found(me.organization.id, req.params.id);
+    assertWithin(target.permissions, me.member.permissions);
+    await store.members.remove(actorOf('member', me.member.id), me.organization.id, target.id);
+    return ok(req.id, memberWire(await found(me.organization.id, target.id)));
+  });
+};
