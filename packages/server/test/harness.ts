@@ -8,6 +8,7 @@ import { randomIds } from '../src/domain/ids.ts';
 import { ManualClock, systemClock, type Clock } from '../src/domain/ports.ts';
 import { openDatabase } from '../src/store/db.ts';
 import { Store } from '../src/store/index.ts';
+import { totpCode } from '../src/domain/people/totp.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -91,7 +92,7 @@ export async function makeHarness(opts: { backend?: Backend; manualClock?: boole
   };
 }
 
-export const ALL_PERMISSIONS = ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:api_keys'];
+export const ALL_PERMISSIONS = ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:webhooks', 'portal:api_keys', 'portal:team'];
 export const ALL_SCOPES = ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw'];
 
 export interface SeededOrg { orgId: string; memberId: string; key: string; keyId: string }
@@ -142,4 +143,59 @@ export async function usableDestination(h: Harness, key: string, body: Record<st
   const m = await h.op('POST', `/destinations/${r.body.data.id}/register-in-market`);
   if (m.status !== 200) throw new Error(`register in market: ${m.raw}`);
   return r.body.data.id;
+}
+
+/** The service's own origin under the harness's defaults (CAMBIO_PUBLIC_URL unset: http://HOST:PORT). */
+export const ORIGIN = 'http://127.0.0.1:8080';
+
+/** `name=value` of the session cookie a response set. */
+export function cookieFrom(r: { headers: Record<string, unknown> }): string {
+  const raw = r.headers['set-cookie'];
+  const c = (Array.isArray(raw) ? raw[0] : raw) as string | undefined;
+  if (!c) throw new Error('no cookie was set');
+  return c.split(';')[0]!;
+}
+
+/** A request carrying a session cookie, from the service's own origin unless told otherwise. */
+export async function withCookie(h: Harness, cookie: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
+  const r = await h.app.inject({
+    method: method as 'GET', url,
+    headers: { cookie, origin: ORIGIN, 'x-lang': 'en', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+  });
+  return { status: r.statusCode, body: r.json(), headers: r.headers, raw: r.body };
+}
+
+export const PASSWORD = 'correct horse battery 42';
+let people = 0;
+
+/** A member invited by the operator who accepted the invitation: signed in (the cookie). */
+export async function signedInMember(h: Harness, orgId: string, permissions: string[] = ALL_PERMISSIONS): Promise<{ memberId: string; email: string; cookie: string }> {
+  const email = `p${++people}-${randomBytes(3).toString('hex')}@x.test`;
+  const m = await h.op('POST', `/organizations/${orgId}/members`, { name: `Person ${people}`, email, permissions });
+  if (m.status !== 201) throw new Error(`member: ${m.raw}`);
+  const token = (m.body.data.invitation.url as string).split('#')[1]!;
+  const r = await h.app.inject({ method: 'POST', url: '/portal/v1/invitations/accept', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ token, password: PASSWORD }) });
+  if (r.statusCode !== 200) throw new Error(`accept: ${r.body}`);
+  return { memberId: m.body.data.id, email, cookie: cookieFrom(r) };
+}
+
+/** A staff person invited by the bootstrap token, signed in, with TOTP enrolled unless `totp: false`. */
+export async function signedInStaff(h: Harness, role: 'viewer' | 'approver' | 'admin', opts: { totp?: boolean } = {}): Promise<{ staffId: string; email: string; name: string; cookie: string; totpSecret: string | null }> {
+  const email = `s${++people}-${randomBytes(3).toString('hex')}@desk.test`;
+  const name = `Staff ${people}`;
+  const s = await h.op('POST', '/staff', { name, email, role });
+  if (s.status !== 201) throw new Error(`staff: ${s.raw}`);
+  const token = (s.body.data.invitation.url as string).split('#')[1]!;
+  const r = await h.app.inject({ method: 'POST', url: '/operator/v1/invitations/accept', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ token, password: PASSWORD }) });
+  if (r.statusCode !== 200) throw new Error(`accept: ${r.body}`);
+  const cookie = cookieFrom(r);
+  let totpSecret: string | null = null;
+  if (opts.totp !== false) {
+    const e = await withCookie(h, cookie, 'POST', '/operator/v1/totp/enrol');
+    totpSecret = e.body.data.secret;
+    const c = await withCookie(h, cookie, 'POST', '/operator/v1/totp/confirm', { code: totpCode(totpSecret!, h.clock.now()) });
+    if (c.status !== 200) throw new Error(`totp: ${c.raw}`);
+  }
+  return { staffId: s.body.data.staff.id, email, name, cookie, totpSecret };
 }
