@@ -11,7 +11,7 @@ import pino from 'pino';
 import { buildApp, BODY_LIMIT } from '../src/app.ts';
 import { openDestination } from '../src/domain/destinations/register.ts';
 import { DestinationSealer, SealedValueRefused } from '../src/domain/destinations/sealer.ts';
-import { ALL_PERMISSIONS, listAssets, makeHarness, OPERATOR_TOKEN, SECRET, seedOrg, type Harness } from './harness.ts';
+import { ALL_PERMISSIONS, listAssets, makeHarness, OPERATOR_TOKEN, PASSWORD, SECRET, seedOrg, signedInStaff, withCookie, type Harness } from './harness.ts';
 
 /**
  * Security properties a client or an auditor would check from outside: no secret is ever shown again
@@ -260,7 +260,11 @@ describe('security', () => {
   }
 
   /** The routes that answer without any credential, on purpose. The operator's /metrics is not one of them. */
-  const PUBLIC = (route: string) => ['GET /health', 'GET /api/v1/openapi.json'].includes(route) || /^GET \/docs(\/|$)/.test(route);
+  const PUBLIC = (route: string) => ['GET /health', 'GET /api/v1/openapi.json'].includes(route) || /^GET \/docs(\/|$)/.test(route)
+    // Signing in and accepting an invitation: no session exists yet (they answer their own 401/410).
+    || /^POST \/(portal|operator)\/v1\/(session|invitations\/accept)$/.test(route)
+    // The web apps' static files (http/plugins/web-apps.ts).
+    || /^GET \/(portal|desk)(\/|$)/.test(route);
 
   test('every operator and client route answers a missing or wrong credential with the same 401, and changes nothing', async () => {
     // Real ids and valid bodies: if a route let a wrong credential through, it would act, and the tables would show it.
@@ -282,11 +286,14 @@ describe('security', () => {
     const arrival = await h.op('POST', '/deposits', { assetSymbol: 'USD', network: 'ach', amountMinor: '4242', txid: 'auth-table-unmatched' });
     assert.equal(arrival.status, 201, arrival.raw);
 
+    const person = await signedInStaff(h, 'admin');
+    const staffToken = await withCookie(h, person.cookie, 'POST', '/operator/v1/tokens', { name: 'fixture' });
+    assert.equal(staffToken.status, 201, staffToken.raw);
     const ids: Record<string, string> = {
       organizations: o.orgId, members: o.memberId, 'api-keys': o.keyId, orders: order.body.data.id, withdrawals: withdrawal.body.data.id,
-      destinations: waiting.body.data.id, deposits: arrival.body.data.id,
+      destinations: waiting.body.data.id, deposits: arrival.body.data.id, staff: person.staffId, tokens: staffToken.body.data.id,
     };
-    const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD' };
+    const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD', asset: 'USD' };
     const fill = (path: string) => path.replace(/\/([\w-]+)\/\{id\}/g, (_m, coll: string) => {
       assert.ok(ids[coll], `no fixture id for ${path}: add one to this test`);
       return `/${coll}/${ids[coll]}`;
@@ -311,6 +318,21 @@ describe('security', () => {
       'POST /operator/v1/withdrawals/{id}/reject': { reason: 'intruder' },
       'POST /operator/v1/reconciliation/run': { marketBalances: [{ assetSymbol: 'USD', amountMinor: '1' }] },
       'POST /operator/v1/reconciliation/resolve': { note: 'intruder' },
+      'PUT /operator/v1/policies/approvals/{asset}': { secondApprovalFromMinor: '1' },
+      'POST /operator/v1/staff': { name: 'Intruder', email: 'intruder@desk.test', role: 'admin' },
+      'PATCH /operator/v1/staff/{id}': { role: 'viewer' },
+      'POST /operator/v1/tokens': { name: 'intruder' },
+      'POST /operator/v1/tokens/{id}/revoke': {},
+      'POST /operator/v1/password': { currentPassword: PASSWORD, newPassword: 'intruder chose this one' },
+      'POST /operator/v1/totp/enrol': {},
+      'POST /operator/v1/totp/confirm': { code: '123456' },
+      'POST /portal/v1/password': { currentPassword: PASSWORD, newPassword: 'intruder chose this one' },
+      'POST /portal/v1/totp/enrol': {},
+      'POST /portal/v1/totp/confirm': { code: '123456' },
+      'POST /portal/v1/team/members': { name: 'Intruder', email: 'intruder@x.test', permissions: [] },
+      'PATCH /portal/v1/team/members/{id}': { permissions: [] },
+      'POST /portal/v1/api-keys': { scopes: ['portal:read'] },
+      'POST /portal/v1/api-keys/{id}/revoke': {},
       'POST /api/v1/quotes': { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '100000' },
       'POST /api/v1/orders': { quoteId: freshQuoteId },
       'POST /api/v1/deposits/declarations': { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '10000' },
@@ -320,7 +342,8 @@ describe('security', () => {
 
     const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     const documented = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
-    const operatorRoutes = documented.filter((e) => e.split(' ')[1]!.startsWith('/operator/'));
+    const operatorRoutes = documented.filter((e) => e.split(' ')[1]!.startsWith('/operator/') && !PUBLIC(e));
+    const portalRoutes = documented.filter((e) => e.split(' ')[1]!.startsWith('/portal/') && !PUBLIC(e));
     const clientRoutes = documented.filter((e) => e.split(' ')[1]!.startsWith('/api/v1/'));
     assert.ok(operatorRoutes.length >= 30 && clientRoutes.length >= 14, `${operatorRoutes.length} operator and ${clientRoutes.length} client routes`);
     assert.ok(operatorRoutes.includes('GET /operator/v1/metrics'), 'the metrics are behind the operator token, so in the table');
@@ -346,10 +369,22 @@ describe('security', () => {
       'the operator token as Bearer': { authorization: `Bearer ${OPERATOR_TOKEN}` },
     };
 
+    const PORTAL_CREDENTIALS: Record<string, Record<string, string>> = {
+      'no credential': {},
+      'an unknown session cookie': { cookie: `cambio_member=${'A'.repeat(43)}` },
+      'a staff session cookie': { cookie: person.cookie.replace('cambio_staff', 'cambio_member').slice(0, -2) + 'zz' },
+      'a valid client API key': { 'x-api-key': o.key },
+      'the operator token as Bearer': { authorization: `Bearer ${OPERATOR_TOKEN}` },
+    };
+    OPERATOR_CREDENTIALS['an unknown staff cookie'] = { cookie: `cambio_staff=${'A'.repeat(43)}` };
+    OPERATOR_CREDENTIALS['a wrong staff token'] = { authorization: `Bearer ${staffToken.body.data.token.slice(0, -2)}zz` };
+
+    // Keys' last use is written a few seconds late (keys-store.ts): the fixtures' own uses, written now, not during the loop.
+    await h.store.keys.flushLastUsed();
     const before = await snapshot();
     const shapes = new Map<string, string[]>();
     let sent = 0;
-    for (const [routes, credentials] of [[operatorRoutes, OPERATOR_CREDENTIALS], [clientRoutes, CLIENT_CREDENTIALS]] as const) {
+    for (const [routes, credentials] of [[operatorRoutes, OPERATOR_CREDENTIALS], [clientRoutes, CLIENT_CREDENTIALS], [portalRoutes, PORTAL_CREDENTIALS]] as const) {
       for (const route of routes) {
         const [method, path] = route.split(' ') as [string, string];
         const writes = method !== 'GET' && method !== 'DELETE';
@@ -369,9 +404,10 @@ describe('security', () => {
         }
       }
     }
-    assert.equal(sent, operatorRoutes.length * 4 + clientRoutes.length * 4);
+    assert.equal(sent, operatorRoutes.length * 6 + clientRoutes.length * 4 + portalRoutes.length * 5);
     assert.equal(shapes.size, 1, `401 answers differ:\n${[...shapes].map(([s, w]) => `${s}\n  ← ${w.slice(0, 3).join('; ')}`).join('\n')}`);
     assert.match([...shapes.keys()][0]!, /"code":"auth\.unauthenticated"/);
+    await h.store.keys.flushLastUsed();
     assert.deepEqual(await snapshot(), before, 'a request with a missing or wrong credential changed a table');
     // The fixtures were live: the same requests with the right credential do act (the checks above were not vacuous).
     assert.equal((await h.op('POST', `/destinations/${ids.destinations}/register-in-market`)).status, 200);
