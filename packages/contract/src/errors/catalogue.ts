@@ -55,6 +55,7 @@ const entries = {
   'market.invalid_pair': { status: 422, en: 'The pair is not valid: {detail}.', es: 'El par no es válido: {detail}.' },
   'market.pair_not_found': { status: 404, en: 'That pair is not priced.', es: 'Ese par no tiene precio.' },
   'market.decimals_locked': { status: 409, en: 'The decimals of a listed asset with balances cannot change.', es: 'Los decimales de un activo listado con saldos no pueden cambiar.' },
+  'market.venue_simulated': { status: 409, en: 'This instance runs the simulated venue (sandbox): it fills orders and pays withdrawals out by itself; fills, payouts and failures are recorded by the desk only in production.', es: 'Esta instancia usa el mercado simulado (sandbox): ejecuta las órdenes y paga los retiros por sí mismo; la mesa registra ejecuciones, pagos y fallas solo en producción.' },
   'market.decimals_in_use': { status: 409, en: 'The decimals of {asset} cannot change while an open deposit declaration, an unexpired quote, or a pending order or withdrawal carries them.', es: 'Los decimales de {asset} no pueden cambiar mientras una declaración de depósito abierta, una cotización vigente o una orden o un retiro pendiente los usen.' },
 
   // quotes
@@ -70,6 +71,7 @@ const entries = {
   'orders.limit_exceeded': { status: 422, en: 'The order exceeds the limit of {asset} for this organization.', es: 'La orden excede el límite de {asset} para esta organización.' },
   'orders.not_found': { status: 404, en: 'No such exchange request.', es: 'No existe esa solicitud de cambio.' },
   'orders.already_decided': { status: 409, en: 'The exchange request was already decided ({state}).', es: 'La solicitud de cambio ya fue decidida ({state}).' },
+  'orders.not_awaiting_execution': { status: 409, en: 'The exchange request is not awaiting execution ({state}): a fill or a failure is recorded once, on an approved request.', es: 'La solicitud de cambio no espera ejecución ({state}): una ejecución o una falla se registra una vez, sobre una solicitud aprobada.' },
 
   // deposits
   'deposits.declaration_already_open': { status: 409, en: 'A deposit declaration is already open.', es: 'Ya hay una declaración de depósito abierta.' },
@@ -89,6 +91,7 @@ const entries = {
   'withdrawals.limit_exceeded': { status: 422, en: 'The withdrawal exceeds the limit of {asset} for this organization.', es: 'El retiro excede el límite de {asset} para esta organización.' },
   'withdrawals.not_found': { status: 404, en: 'No such withdrawal.', es: 'No existe ese retiro.' },
   'withdrawals.already_decided': { status: 409, en: 'The withdrawal was already decided ({state}).', es: 'El retiro ya fue decidido ({state}).' },
+  'withdrawals.not_awaiting_payout': { status: 409, en: 'The withdrawal is not awaiting payout ({state}): a payout or a failure is recorded once, on an approved withdrawal.', es: 'El retiro no espera pago ({state}): un pago o una falla se registra una vez, sobre un retiro aprobado.' },
   'destinations.not_found': { status: 404, en: 'No such destination.', es: 'No existe ese destino.' },
 } as const satisfies Record<string, Entry>;
 

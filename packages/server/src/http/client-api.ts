@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { clientAuth } from './plugins/client-auth.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { balancesRoutes } from './routes/balances.ts';

@@ -14,6 +14,7 @@ import { PlatformStateStore } from './platform-state-store.ts';
 import { QuotesStore } from './quotes-store.ts';
 import { ReconciliationStore } from './reconciliation-store.ts';
 import { SettingsStore } from './settings-store.ts';
+import { KyselyUnitOfWork } from './unit-of-work.ts';
 import { WalletsStore } from './wallets-store.ts';
 import { WithdrawalsStore } from './withdrawals-store.ts';
 
@@ -40,6 +41,8 @@ export class Store {
   readonly destinations: DestinationsStore;
   readonly withdrawals: WithdrawalsStore;
   readonly reconciliation: ReconciliationStore;
+  /** One transaction around a use case's work (usecases/ports.ts UnitOfWork). */
+  readonly uow: KyselyUnitOfWork;
   readonly #close: () => Promise<void>;
 
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
@@ -49,7 +52,7 @@ export class Store {
     this.settings = new SettingsStore(this.db);
     this.organizations = new OrganizationsStore(this.db, ids, clock);
     this.keys = new KeysStore(this.db, ids, clock);
-    this.accounts = new AccountsStore(this.db, ids, clock);
+    this.accounts = new AccountsStore(this.db);
     this.marketAssets = new MarketAssetsStore(this.db, ids, clock);
     this.marketPairs = new MarketPairsStore(this.db, ids, clock);
     this.quotes = new QuotesStore(this.db);
@@ -58,10 +61,11 @@ export class Store {
     this.audit = new AuditStore(this.db);
     this.wallets = new WalletsStore(this.db, ids, clock);
     this.declarations = new DeclarationsStore(this.db, ids, clock);
-    this.deposits = new DepositsStore(this.db, ids, clock);
+    this.deposits = new DepositsStore(this.db, ids);
     this.destinations = new DestinationsStore(this.db, ids, clock);
     this.withdrawals = new WithdrawalsStore(this.db, ids, clock);
     this.reconciliation = new ReconciliationStore(this.db, ids, clock);
+    this.uow = new KyselyUnitOfWork(this.db);
   }
 
   close(): Promise<void> { return this.#close(); }

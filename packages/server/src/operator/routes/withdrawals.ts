@@ -1,19 +1,22 @@
-import { DecideWithdrawal, OperatorWithdrawal, PageQuery, WithdrawalState } from '@cambio/contract';
+import { DecideWithdrawal, OperatorWithdrawal, PageQuery, RecordFailure, RecordPayout, WithdrawalState } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { ok } from '../../http/envelope.ts';
 import { pageParams } from '../../http/page-params.ts';
 import { withdrawalWire } from '../../http/routes/withdrawals.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
+import { approveWithdrawal, rejectWithdrawal } from '../../usecases/withdrawals/decide-withdrawal.ts';
+import { recordPayout, recordWithdrawalFailure } from '../../usecases/withdrawals/record-payout.ts';
 
 const sec = [{ operator: [] }];
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const wire = (w: WithdrawalRow) => ({ ...withdrawalWire(w), organizationId: w.organizationId });
+const wire = (w: WithdrawalRow) => ({ ...withdrawalWire(w), organizationId: w.organizationId, payoutReference: w.payoutReference });
 
-/** Withdrawal requests across organizations and the one decision each gets (CONTRACT §3). */
-export const operatorWithdrawalRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+/** Withdrawal requests across organizations, the one decision each gets and, in production, the payout (CONTRACT §3, §9). */
+export const operatorWithdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store } = deps;
   const tags = ['operator: withdrawals'];
   // The body of a decision is optional: a bare POST is a decision without a reason.
   const optionalBody = async (req: { body: unknown }) => { req.body ??= {}; };
@@ -27,11 +30,19 @@ export const operatorWithdrawalRoutes = ({ store }: AppDeps): FastifyPluginAsync
 
   app.post('/withdrawals/:id/approve', {
     preValidation: optionalBody,
-    schema: { tags, security: sec, params: IdParam, body: DecideWithdrawal, response: responses(200, OperatorWithdrawal), summary: 'The amount leaves (hold consumed): completed. Once; a second decision is 409' },
-  }, async (req) => ok(req.id, wire(await store.withdrawals.approve(req.operatorActor!, req.params.id, req.body.reason ?? null))));
+    schema: { tags, security: sec, params: IdParam, body: DecideWithdrawal, response: responses(200, OperatorWithdrawal), summary: 'Sandbox: the amount leaves (hold consumed): completed. Production: stays approved until the desk records the payout or its failure. Once; a second decision is 409' },
+  }, async (req) => ok(req.id, wire(await approveWithdrawal(deps, req.operatorActor!, req.params.id, req.body.reason ?? null))));
 
   app.post('/withdrawals/:id/reject', {
     preValidation: optionalBody,
     schema: { tags, security: sec, params: IdParam, body: DecideWithdrawal, response: responses(200, OperatorWithdrawal), summary: 'The hold is released. Once; a second decision is 409' },
-  }, async (req) => ok(req.id, wire(await store.withdrawals.reject(req.operatorActor!, req.params.id, req.body.reason ?? null))));
+  }, async (req) => ok(req.id, wire(await rejectWithdrawal(deps, req.operatorActor!, req.params.id, req.body.reason ?? null))));
+
+  app.post('/withdrawals/:id/payout', {
+    schema: { tags, security: sec, params: IdParam, body: RecordPayout, response: responses(200, OperatorWithdrawal), summary: 'Production: staff paid an approved withdrawal out; completed with the transfer\'s reference. Once; 409 withdrawals.not_awaiting_payout after' },
+  }, async (req) => ok(req.id, wire(await recordPayout(deps, req.operatorActor!, req.params.id, req.body.payoutReference))));
+
+  app.post('/withdrawals/:id/fail', {
+    schema: { tags, security: sec, params: IdParam, body: RecordFailure, response: responses(200, OperatorWithdrawal), summary: 'Production: the payout did not happen: failed, hold released. Once; 409 withdrawals.not_awaiting_payout after' },
+  }, async (req) => ok(req.id, wire(await recordWithdrawalFailure(deps, req.operatorActor!, req.params.id, req.body.reason))));
 };
