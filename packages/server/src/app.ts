@@ -12,6 +12,7 @@ import { requestForLog } from './http/log-request.ts';
 import { registerErrorHandling, sendError } from './http/plugins/errors.ts';
 import { createMetrics } from './http/plugins/metrics.ts';
 import { validatorCompiler } from './http/validators.ts';
+import { webApps } from './http/plugins/web-apps.ts';
 import { operatorApi } from './operator/operator-api.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -82,5 +83,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     op.get('/metrics', { schema: { tags: ['operator: metrics'], summary: 'Prometheus metrics (text format)' } }, async (_req, reply) =>
       reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
   }, { prefix: '/operator/v1' });
+  await app.register(async (web) => webApps(web, deps.webApps));
   return app;
 }

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock, Ids } from './domain/ports.ts';
+import type { WebApp } from './http/plugins/web-apps.ts';
 import type { Store } from './store/index.ts';
 import type { Venue } from './usecases/ports.ts';
 
@@ -22,4 +23,6 @@ export interface AppDeps {
   logger?: Logger | undefined;
   /** How long a client may take to send a whole request (slow clients are cut with 408). Default 30 s. */
   requestTimeoutMs?: number | undefined;
+  /** The built web apps to serve (/portal/, /desk/); absent: packages/portal/dist and packages/desk/dist. */
+  webApps?: WebApp[] | undefined;
 }
