@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AmountInput, AmountString, DateTime, Money, Nullable, PageQuery } from './common.ts';
+import { ApprovalFields } from './approvals.ts';
 
 export const CreateOrder = Type.Object({ quoteId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 export type CreateOrder = Static<typeof CreateOrder>;
@@ -33,6 +34,7 @@ export const OperatorOrderRecord = Type.Object({
   proceedsQuoteMinor: Nullable(AmountString),
   venue: Nullable(Type.String({ description: 'where the desk executed it (production); null in sandbox' })),
   venueReference: Nullable(Type.String({ description: 'the venue\'s reference of the execution (production)' })),
+  ...ApprovalFields,
 });
 export type OperatorOrderRecord = Static<typeof OperatorOrderRecord>;
 

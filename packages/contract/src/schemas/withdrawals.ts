@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AmountInput, AssetDecimals, AssetSymbol, DateTime, Id, Money, Nullable } from './common.ts';
+import { ApprovalFields } from './approvals.ts';
 
 // Printable text: no control characters (they would end up in logs and in the operator's screens).
 const Text = (minLength: number, maxLength: number, description?: string) =>
@@ -75,6 +76,7 @@ export type Withdrawal = Static<typeof Withdrawal>;
 
 export const OperatorWithdrawal = Type.Composite([Withdrawal, Type.Object({
   organizationId: Type.String(),
+  ...ApprovalFields,
   payoutReference: Nullable(Type.String({ description: 'the bank transfer that paid it out (production); null in sandbox' })),
 })]);
 export type OperatorWithdrawal = Static<typeof OperatorWithdrawal>;

@@ -1,5 +1,6 @@
 import type { Clock, Ids } from '../domain/ports.ts';
 import { AccountsStore } from './accounts-store.ts';
+import { ApprovalsStore } from './approvals-store.ts';
 import { AuditStore } from './audit-store.ts';
 import type { Db, OpenedDb } from './db.ts';
 import { DeclarationsStore } from './declarations-store.ts';
@@ -43,6 +44,7 @@ export class Store {
   readonly reconciliation: ReconciliationStore;
   /** One transaction around a use case's work (usecases/ports.ts UnitOfWork). */
   readonly uow: KyselyUnitOfWork;
+  readonly approvals: ApprovalsStore;
   readonly #close: () => Promise<void>;
 
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
@@ -66,6 +68,7 @@ export class Store {
     this.withdrawals = new WithdrawalsStore(this.db, ids, clock);
     this.reconciliation = new ReconciliationStore(this.db, ids, clock);
     this.uow = new KyselyUnitOfWork(this.db);
+    this.approvals = new ApprovalsStore(this.db, ids, clock);
   }
 
   close(): Promise<void> { return this.#close(); }

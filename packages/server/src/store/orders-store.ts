@@ -157,6 +157,17 @@ export class OrdersStore {
     return rows.map(toOrder);
   }
 
+  /**
+   * The order awaiting a decision, its row locked until the caller's transaction ends: approvals of one
+   * order are serialized (four-eyes: two persons on the last approval decide it once).
+   */
+  async lockPending(tx: Tx, orderId: string): Promise<Order> {
+    const cur = await tx.selectFrom('orders').select(COLUMNS).where('id', '=', orderId).forUpdate().executeTakeFirst();
+    if (!cur) throw new DomainError('orders.not_found');
+    if (cur.state !== 'pending_approval') throw new DomainError('orders.already_decided', { state: cur.state });
+    return toOrder(cur);
+  }
+
   /** Moves pending_approval → `to` once, in the caller's transaction; whoever loses the race learns the state it found. */
   async decide(tx: Tx, orderId: string, to: 'approved' | 'rejected', at: Date, reason: string | null): Promise<{ before: Order; after: Order }> {
     const row = await tx.updateTable('orders').set({ state: to, updated_at: at, ...(reason !== null ? { reason } : {}) })

@@ -62,6 +62,17 @@ export class WithdrawalsStore {
     return mapPage(page, (r) => toWithdrawal(r, r.summary));
   }
 
+  /**
+   * The withdrawal awaiting a decision, its row locked until the caller's transaction ends: approvals of
+   * one withdrawal are serialized (four-eyes: two persons on the last approval decide it once).
+   */
+  async lockPending(tx: Tx, id: string): Promise<WithdrawalRow> {
+    const cur = await tx.selectFrom('withdrawals').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!cur) throw new DomainError('withdrawals.not_found');
+    if (cur.state !== 'pending_approval') throw new DomainError('withdrawals.already_decided', { state: cur.state });
+    return toWithdrawal(cur, await this.#summary(tx, cur.destination_id));
+  }
+
   /** Only the caller whose UPDATE moves it out of pending_approval decides; every other gets 409. */
   async decide(tx: Tx, id: string, state: 'approved' | 'rejected', reason: string | null, at: Date): Promise<WithdrawalRow & { holdId: string }> {
     const w = await tx.updateTable('withdrawals').set({ state, reason, updated_at: at })

@@ -1,3 +1,5 @@
+import type { Approver } from '../../domain/approvals/four-eyes.ts';
+import { recordApproval } from '../../store/approvals-store.ts';
 import { recordAudit } from '../../store/audit-store.ts';
 import { releaseHold } from '../../store/holds.ts';
 import { assertReconciled } from '../../store/platform-state-store.ts';
@@ -12,10 +14,22 @@ import { payOut } from './pay-out.ts';
  * payout or its failure (record-payout.ts). Refused while not reconciled: money does not leave while
  * the books and the market disagree.
  */
-export async function approveWithdrawal(d: UseCaseDeps, actor: string, id: string, reason: string | null): Promise<WithdrawalRow> {
+export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: string, reason: string | null): Promise<WithdrawalRow> {
   const at = d.clock.now();
+  const { actor } = approver;
   return d.store.uow.run(async (tx) => {
     await assertReconciled(tx);
+    const pending = await d.store.withdrawals.lockPending(tx, id);
+    const { decides, state } = await recordApproval(tx, at, 'withdrawal', { id, asset: pending.assetSymbol, amount: pending.amount }, approver);
+    const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));
+    if (!decides) {
+      // A first of two approvals (four-eyes): the withdrawal stays pending_approval.
+      await recordAudit(tx, d.ids, at, {
+        actor, action: 'withdrawal.approval', subjectType: 'withdrawal', subjectId: id,
+        before: withdrawalAudit(pending), after: { ...withdrawalAudit(pending), approvals, approvalsRequired: state.approvalsRequired },
+      });
+      return pending;
+    }
     const w = await d.store.withdrawals.decide(tx, id, 'approved', reason, at);
     let after: WithdrawalRow = w;
     if (d.venue.paysOutOnApproval) {
@@ -24,7 +38,7 @@ export async function approveWithdrawal(d: UseCaseDeps, actor: string, id: strin
     }
     await recordAudit(tx, d.ids, at, {
       actor, action: 'withdrawal.approve', subjectType: 'withdrawal', subjectId: id,
-      before: { ...withdrawalAudit(after), state: 'pending_approval', reason: null }, after: withdrawalAudit(after),
+      before: { ...withdrawalAudit(after), state: 'pending_approval', reason: null }, after: { ...withdrawalAudit(after), approvals },
     });
     return strip(after);
   });
