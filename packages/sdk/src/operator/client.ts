@@ -59,7 +59,8 @@ export class CambioOperator {
     if (opts.session && opts.token !== undefined) throw configError('CambioOperator: give a token or session: true, not both');
     if (!opts.session && !hasToken) throw configError('CambioOperator: token is required (or session: true in a signed-in browser)');
     const root = resolveRoot('CambioOperator', opts);
-    const f = opts.fetch ?? (globalThis.fetch as FetchLike | undefined);
+    // Bound: a browser's fetch called as a method of another object throws "Illegal invocation".
+    const f = opts.fetch ?? (globalThis.fetch ? globalThis.fetch.bind(globalThis) as FetchLike : undefined);
     if (!f) throw configError('CambioOperator: no fetch available');
     this.baseUrl = normalizeBaseUrl(root, '/operator/v1', 'CambioOperator');
     const auth: Record<string, string> = {};

@@ -9,7 +9,7 @@ import { enc } from './organizations.ts';
 export type OperatorOrder = Amounts<OperatorOrderRecord>;
 export type OperatorWithdrawal = Amounts<WireWithdrawal>;
 export type OperatorDestination = WireDestination;
-export interface RequestQuery { state?: string; page?: number; limit?: number }
+export interface RequestQuery { state?: string; organizationId?: string; page?: number; limit?: number }
 /**
  * `idempotencyKey`: one per decision a person confirms (CONTRACT §10), so a double click or a re-sent
  * request after a lost answer acts once. Without it a second decision is still refused with a 409.
@@ -24,11 +24,11 @@ class Decisions<T> {
   constructor(protected readonly t: Transport, private readonly base: string) {}
 
   list(q: RequestQuery = {}): Promise<Page<T>> {
-    return listPage<T>(this.t, this.base, q, { state: q.state });
+    return listPage<T>(this.t, this.base, q, { state: q.state, organizationId: q.organizationId });
   }
 
-  iterate(q: { state?: string; limit?: number } = {}): AsyncGenerator<T, void, undefined> {
-    return iterateList<T>(this.t, this.base, q, { state: q.state });
+  iterate(q: { state?: string; organizationId?: string; limit?: number } = {}): AsyncGenerator<T, void, undefined> {
+    return iterateList<T>(this.t, this.base, q, { state: q.state, organizationId: q.organizationId });
   }
 
   /** With four-eyes the first of two approvals answers the record still `pending_approval`, one approval listed. */
