@@ -1,10 +1,12 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 // Served by the service at /desk/ (packages/server/src/http/plugins/web-apps.ts), same origin, no CDN.
 export default defineConfig({
   base: '/desk/',
   plugins: [react()],
+  // Workspace packages (@cambio/sdk) resolve to their TypeScript sources: an SDK edit needs no rebuild.
+  resolve: { conditions: ['@cambio/source', ...defaultClientConditions] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,4 +1,7 @@
 import type { Transport } from '../http.ts';
+import type { Invitation, TotpEnrolment } from '../portal/types.ts';
+
+export type { Invitation, TotpEnrolment };
 
 /** A person of the operator (docs/design/people-and-apps.md). */
 export type StaffRole = 'viewer' | 'approver' | 'admin';
@@ -12,8 +15,6 @@ export interface StaffPerson {
   createdAt: string;
 }
 export interface StaffSessionInfo { staff: StaffPerson }
-export interface TotpEnrolment { secret: string; otpauthUrl: string }
-export interface Invitation { url: string; expiresAt: string }
 
 /**
  * The staff person's own session at `/operator/v1/session`: sign in (password, then a TOTP or recovery
