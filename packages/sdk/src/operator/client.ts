@@ -25,7 +25,7 @@ export interface CambioOperatorOptions {
   baseUrl?: string;
   /** The local sandbox started by `npm start` (http://127.0.0.1:8080). */
   sandbox?: boolean;
-  /** With the bootstrap token only: recorded as the actor of every decision in the audit trail (`X-Operator`). */
+  /** With the bootstrap OPERATOR_TOKEN: recorded in the audit trail as `bootstrap:<name>` (`X-Operator`). */
   operatorName?: string;
   lang?: string;
   fetch?: FetchLike;
