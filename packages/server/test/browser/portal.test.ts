@@ -10,7 +10,7 @@ import {
   axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, screenshot, startService, watch,
   type BrowserHandle, type Service,
 } from './harness.ts';
-import { acceptInvitation, ALL_ROLE, go, market, member, op, organization, signIn, type Person } from './portal-world.ts';
+import { acceptInvitation, ALL_ROLE, go, market, member, op, organization, type Person } from './portal-world.ts';
 
 const skip = browserSkipReason();
 const QUOTE_TTL_MS = 6000;
