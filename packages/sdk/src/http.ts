@@ -24,6 +24,8 @@ export interface TransportConfig {
   timeoutMs: number;
   retry: RetryOptions;
   onEvent?: ((e: CambioEvent) => void) | undefined;
+  /** In a browser with a session cookie: `same-origin` (the portal); absent: fetch's default. */
+  credentials?: 'omit' | 'same-origin' | 'include' | undefined;
 }
 
 export type Query = Record<string, string | number | undefined>;
@@ -35,6 +37,8 @@ export interface RequestSpec {
   body?: unknown;
   /** Sent as `Idempotency-Key`; `request()` gives every POST a fresh one, the same on each of its retries. */
   idempotencyKey?: string;
+  /** Extra headers of this call (e.g. an `idempotency-key` the caller chose: then none is generated). */
+  headers?: Record<string, string>;
 }
 
 export interface Reply<T> {
@@ -81,7 +85,8 @@ export class Transport {
   async request<T>(spec: RequestSpec, plan: Omit<RetryPlan<Reply<T>>, 'attempt' | 'onEvent'>): Promise<RetryResult<Reply<T>>> {
     const onEvent = this.#cfg.onEvent;
     // Every creating or deciding call carries a key of its own; every retry of it, the same key (CONTRACT §10).
-    const keyed = spec.method === 'POST' && spec.idempotencyKey === undefined ? { ...spec, idempotencyKey: newIdempotencyKey() } : spec;
+    const chosen = spec.idempotencyKey !== undefined || spec.headers?.['idempotency-key'] !== undefined;
+    const keyed = spec.method === 'POST' && !chosen ? { ...spec, idempotencyKey: newIdempotencyKey() } : spec;
     return runWithRetry<Reply<T>>({
       ...plan,
       attempt: () => this.send<T>(keyed),
@@ -93,7 +98,7 @@ export class Transport {
   async send<T>(spec: RequestSpec): Promise<Reply<T>> {
     const cfg = this.#cfg;
     const where = { method: spec.method, path: cfg.prefix + spec.path };
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT, ...cfg.authHeaders };
+    const headers: Record<string, string> = { accept: 'application/json', ...(cfg.credentials ? {} : { 'user-agent': USER_AGENT }), ...spec.headers, ...cfg.authHeaders };
     if (cfg.lang) headers['x-lang'] = cfg.lang;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     if (spec.idempotencyKey !== undefined) headers['idempotency-key'] = spec.idempotencyKey;
@@ -103,7 +108,7 @@ export class Transport {
     let text: string;
     try {
       res = await cfg.fetch(this.url(spec), {
-        method: spec.method, headers, signal: ctl.signal,
+        method: spec.method, headers, signal: ctl.signal, ...(cfg.credentials ? { credentials: cfg.credentials } : {}),
         ...(spec.body !== undefined ? { body: stringifyJson(spec.body) } : {}),
       });
       text = await res.text();

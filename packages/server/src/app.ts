@@ -108,6 +108,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     op.get('/metrics', { schema: { tags: ['operator: metrics'], summary: 'Prometheus metrics (text format)' } }, async (_req, reply) =>
       reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
   }, { prefix: '/operator/v1' });
-  await app.register(async (web) => webApps(web, deps.webApps));
+  await app.register(async (web) => webApps(web, deps.webApps, deps.config.mode));
   return app;
 }

@@ -13,7 +13,7 @@ before(async () => {
   root = mkdtempSync(join(tmpdir(), 'cambio-web-'));
   const portal = join(root, 'portal');
   mkdirSync(join(portal, 'assets'), { recursive: true });
-  writeFileSync(join(portal, 'index.html'), '<!doctype html><title>portal</title>');
+  writeFileSync(join(portal, 'index.html'), '<!doctype html><meta name="cambio-mode" content="" /><title>portal</title>');
   writeFileSync(join(portal, 'assets', 'app-abc123.js'), 'console.log(1)');
   writeFileSync(join(root, 'secret.txt'), 'outside dist');
   h = await makeHarness({ webApps: [{ name: 'portal', dir: portal }, { name: 'desk', dir: join(root, 'desk-not-built') }] });
@@ -26,7 +26,7 @@ test('/portal/ answers index.html with a CSP without inline script, no framing a
   const r = await get('/portal/');
   assert.equal(r.statusCode, 200);
   assert.match(r.headers['content-type'] as string, /^text\/html/);
-  assert.equal(r.body, '<!doctype html><title>portal</title>');
+  assert.equal(r.body, '<!doctype html><meta name="cambio-mode" content="sandbox" /><title>portal</title>', 'the page says the mode');
   const csp = r.headers['content-security-policy'] as string;
   assert.match(csp, /script-src 'self'(;|$)/);
   assert.match(csp, /frame-ancestors 'none'/);
@@ -40,7 +40,7 @@ test('a client-side route answers index.html; /portal redirects to /portal/', as
   for (const url of ['/portal/balances', '/portal/orders/abc', '/portal/invitation']) {
     const r = await get(url);
     assert.equal(r.statusCode, 200, url);
-    assert.equal(r.body, '<!doctype html><title>portal</title>', url);
+    assert.match(r.body, /<title>portal<\/title>/, url);
   }
   const r = await get('/portal');
   assert.equal(r.statusCode, 301);

@@ -1,5 +1,6 @@
 import type { Clock, Ids } from '../domain/ports.ts';
 import { AccountsStore } from './accounts-store.ts';
+import { ApprovalsStore } from './approvals-store.ts';
 import { AuditStore } from './audit-store.ts';
 import type { Db, OpenedDb } from './db.ts';
 import { DeclarationsStore } from './declarations-store.ts';
@@ -41,6 +42,7 @@ export class Store {
   readonly destinations: DestinationsStore;
   readonly withdrawals: WithdrawalsStore;
   readonly reconciliation: ReconciliationStore;
+  readonly approvals: ApprovalsStore;
   readonly idempotency: IdempotencyStore;
   readonly #close: () => Promise<void>;
 
@@ -64,6 +66,7 @@ export class Store {
     this.destinations = new DestinationsStore(this.db, ids, clock);
     this.withdrawals = new WithdrawalsStore(this.db, ids, clock);
     this.reconciliation = new ReconciliationStore(this.db, ids, clock);
+    this.approvals = new ApprovalsStore(this.db, ids, clock);
     this.idempotency = new IdempotencyStore(this.db, clock);
   }
 

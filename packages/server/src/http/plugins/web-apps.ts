@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -63,7 +63,15 @@ function fileFor(dir: string, rest: string): string | null {
   try { return statSync(abs).isFile() ? rel : null; } catch { return null; }
 }
 
-export async function webApps(app: FastifyInstance, apps: WebApp[] = defaultWebApps()): Promise<void> {
+/**
+ * The app learns the service's mode from its page (a `<meta name="cambio-mode">`, not a script, so the
+ * CSP stays strict): sandbox shows a banner on every page, production never does.
+ */
+function pageWithMode(index: string, mode: string): string {
+  return readFileSync(index, 'utf8').replace(/<meta name="cambio-mode" content="[^"]*"\s*\/?>/, `<meta name="cambio-mode" content="${mode}" />`);
+}
+
+export async function webApps(app: FastifyInstance, apps: WebApp[] = defaultWebApps(), mode: 'sandbox' | 'production' = 'sandbox'): Promise<void> {
   // serve: false: only our routes below send files, with the headers and the fallback they need.
   await app.register(fastifyStatic, { root: apps.map((a) => a.dir).find((d) => existsSync(d)) ?? packagesDir, serve: false, decorateReply: true });
 
@@ -82,8 +90,7 @@ export async function webApps(app: FastifyInstance, apps: WebApp[] = defaultWebA
         reply.header('cache-control', file.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
         return reply.sendFile(file, web.dir, { cacheControl: false });
       }
-      reply.header('cache-control', 'no-cache');
-      return reply.sendFile('index.html', web.dir, { cacheControl: false });
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(pageWithMode(index, mode));
     };
     const opts = { schema: { hide: true }, config: { public: true } };
     app.get(`/${web.name}`, opts, async (_req, reply) => reply.redirect(prefix, 301));

@@ -10,6 +10,7 @@ import { organizationRoutes } from './organizations.ts';
 import { walletRoutes } from './wallets.ts';
 import { destinationRoutes } from './destinations.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
+import { policyRoutes } from './policies.ts';
 import { operatorWithdrawalRoutes } from './withdrawals.ts';
 
 /** Every operator route plugin. Capabilities add theirs here. */
@@ -25,4 +26,5 @@ export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   destinationRoutes,
   operatorWithdrawalRoutes,
   reconciliationRoutes,
+  policyRoutes,
 ];
