@@ -133,7 +133,7 @@ function QueueTable({ items, names, now, caption, actions }: {
               </td>
               <td><span title={when(r.createdAt)}>{age(r.createdAt, now)}</span></td>
               <td>{fe.text}<br /><Link className="small" to={`/audit?subjectId=${encodeURIComponent(r.id)}`}>Audit<span className="visually-hidden"> of {r.id}</span></Link></td>
-              <td className="row-actions">{actions(item)}</td>
+              <td className="row-actions"><div>{actions(item)}</div></td>
             </tr>
           );
         })}

@@ -67,7 +67,7 @@ export function AuditPage() {
                   <td>{a.actor}</td>
                   <td>{a.action}</td>
                   <td>{a.subjectType} <code>{a.subjectId}</code></td>
-                  <td><details><summary>Before and after</summary><pre>{JSON.stringify({ before: a.before, after: a.after }, null, 2)}</pre></details></td>
+                  <td><details><summary>Before and after</summary><pre>{JSON.stringify({ before: a.before, after: a.after }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}</pre></details></td>
                 </tr>
               ))}
             </tbody>

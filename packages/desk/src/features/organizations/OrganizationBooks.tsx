@@ -38,8 +38,8 @@ export function BalancesPanel({ id }: { id: string }) {
 
 /** The organization's orders and withdrawals, newest first, with the reason of each refusal. */
 export function RequestsPanel({ id }: { id: string }) {
-  const orders = useQuery({ queryKey: ['organization', id, 'orders'], queryFn: () => op.orders.list({ organizationId: id, limit: 20 }) });
-  const withdrawals = useQuery({ queryKey: ['organization', id, 'withdrawals'], queryFn: () => op.withdrawals.list({ organizationId: id, limit: 20 }) });
+  const orders = useQuery({ queryKey: ['organization', id, 'orders'], queryFn: async () => mine(await op.orders.list({ organizationId: id, limit: 20 }), id) });
+  const withdrawals = useQuery({ queryKey: ['organization', id, 'withdrawals'], queryFn: async () => mine(await op.withdrawals.list({ organizationId: id, limit: 20 }), id) });
   return (
     <section aria-labelledby="requests-title" className="panel">
       <h2 id="requests-title">Requests</h2>
@@ -79,6 +79,11 @@ export function RequestsPanel({ id }: { id: string }) {
       )}
     </section>
   );
+}
+
+/** Only this organization's records, even from a server that would not filter them. */
+function mine<T extends { organizationId: string }>(p: { items: T[]; pagination: unknown }, id: string) {
+  return { ...p, items: p.items.filter((x) => x.organizationId === id) };
 }
 
 /** Every posting of the organization's accounts, newest first, paged. */

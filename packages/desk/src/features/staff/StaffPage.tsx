@@ -34,7 +34,7 @@ export function StaffPage() {
                 <th scope="row">{s.name}{s.id === me.id ? ' (you)' : ''}</th><td>{s.email}</td><td>{s.role}</td>
                 <td><StateBadge state={s.status} />{s.totpEnrolled ? ' · two-step on' : ' · two-step off'}</td>
                 <td>{when(s.createdAt)}</td>
-                <td className="row-actions">
+                <td className="row-actions"><div>
                   <Link to={`/audit?actor=${encodeURIComponent(`staff:${s.id}`)}`}>Decisions<span className="visually-hidden"> of {s.name}</span></Link>
                   {active && s.id !== me.id && s.status !== 'removed' && (
                     <>
@@ -42,7 +42,7 @@ export function StaffPage() {
                       <button type="button" className="danger" onClick={() => setRemoving(s)}>Remove<span className="visually-hidden"> {s.name}</span></button>
                     </>
                   )}
-                </td>
+                </div></td>
               </tr>
             ))}
           </tbody>
