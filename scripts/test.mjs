@@ -16,5 +16,6 @@ function walk(dir, out) {
 const filters = process.argv.slice(2);
 const files = walk('packages', []).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
 if (files.length === 0) { console.error('no test files matched'); process.exit(1); }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
+// @cambio/source: workspace packages resolve to their TypeScript sources, so no rebuild is needed.
+const r = spawnSync(process.execPath, ['--conditions=@cambio/source', '--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -24,6 +24,8 @@ export interface TransportConfig {
   timeoutMs: number;
   retry: RetryOptions;
   onEvent?: ((e: CambioEvent) => void) | undefined;
+  /** In a browser with a session cookie: `same-origin` (the portal); absent: fetch's default. */
+  credentials?: 'omit' | 'same-origin' | 'include' | undefined;
 }
 
 export type Query = Record<string, string | number | undefined>;
@@ -33,6 +35,8 @@ export interface RequestSpec {
   path: string;
   query?: Query;
   body?: unknown;
+  /** Extra headers of this call (e.g. `idempotency-key`). */
+  headers?: Record<string, string>;
 }
 
 export interface Reply<T> {
@@ -87,7 +91,7 @@ export class Transport {
   async send<T>(spec: RequestSpec): Promise<Reply<T>> {
     const cfg = this.#cfg;
     const where = { method: spec.method, path: cfg.prefix + spec.path };
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT, ...cfg.authHeaders };
+    const headers: Record<string, string> = { accept: 'application/json', ...(cfg.credentials ? {} : { 'user-agent': USER_AGENT }), ...spec.headers, ...cfg.authHeaders };
     if (cfg.lang) headers['x-lang'] = cfg.lang;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     const ctl = new AbortController();
@@ -96,7 +100,7 @@ export class Transport {
     let text: string;
     try {
       res = await cfg.fetch(this.url(spec), {
-        method: spec.method, headers, signal: ctl.signal,
+        method: spec.method, headers, signal: ctl.signal, ...(cfg.credentials ? { credentials: cfg.credentials } : {}),
         ...(spec.body !== undefined ? { body: stringifyJson(spec.body) } : {}),
       });
       text = await res.text();

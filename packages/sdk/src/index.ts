@@ -1,5 +1,7 @@
 export { Cambio, SANDBOX_URL, DEFAULT_TIMEOUT_MS, DEFAULT_CLOCK_SKEW_MS, type CambioOptions } from './client.ts';
 export { CambioOperator, type CambioOperatorOptions } from './operator/client.ts';
+export { CambioPortal, type CambioPortalOptions } from './portal/client.ts';
+export type * from './portal/types.ts';
 export * from './errors.ts';
 export { Money, formatMinor, parseDecimal, type MoneyLike } from './money.ts';
 export { paginate, collect, type Page, type ListParams } from './paginate.ts';

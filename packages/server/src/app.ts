@@ -17,6 +17,7 @@ import { registerErrorHandling, sendError } from './http/plugins/errors.ts';
 import { createMetrics } from './http/plugins/metrics.ts';
 import { docsCsp, registerResponseHeaders } from './http/plugins/response-headers.ts';
 import { validatorCompiler } from './http/validators.ts';
+import { webApps, type WebApp } from './http/plugins/web-apps.ts';
 import { operatorApi } from './operator/operator-api.ts';
 import type { Store } from './store/index.ts';
 
@@ -36,6 +37,8 @@ export interface AppDeps {
   requestTimeoutMs?: number | undefined;
   /** Where orders execute; absent: the simulated venue over the store (market/index.ts marketOf). */
   market?: Market | undefined;
+  /** The built web apps to serve (/portal/, /desk/); absent: packages/portal/dist and packages/desk/dist. */
+  webApps?: WebApp[] | undefined;
 }
 
 export const BODY_LIMIT = 64 * 1024;
@@ -113,5 +116,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     op.get('/metrics', { schema: { tags: ['operator: metrics'], summary: 'Prometheus metrics (text format)' } }, async (_req, reply) =>
       reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
   }, { prefix: '/operator/v1' });
+  await app.register(async (web) => webApps(web, deps.webApps, deps.config.mode));
   return app;
 }

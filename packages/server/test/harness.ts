@@ -60,7 +60,7 @@ async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<vo
   };
 }
 
-export async function makeHarness(opts: { backend?: Backend; manualClock?: boolean; env?: Record<string, string> } = {}): Promise<Harness> {
+export async function makeHarness(opts: { backend?: Backend; manualClock?: boolean; env?: Record<string, string>; webApps?: AppDeps['webApps'] } = {}): Promise<Harness> {
   const backend = opts.backend ?? 'pglite';
   const config = loadConfig({ CAMBIO_RATE_LIMIT_PER_MIN: '0', ...opts.env });
   const clock: Clock = opts.manualClock ? new ManualClock(Date.now()) : systemClock;
@@ -73,7 +73,7 @@ export async function makeHarness(opts: { backend?: Backend; manualClock?: boole
   }
   const opened = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 20 });
   const store = new Store(opened, randomIds, clock);
-  const deps: AppDeps = { config: { ...config, databaseUrl }, store, clock, ids: randomIds, secret: SECRET, operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN) };
+  const deps: AppDeps = { config: { ...config, databaseUrl }, store, clock, ids: randomIds, secret: SECRET, operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN), ...(opts.webApps ? { webApps: opts.webApps } : {}) };
   const app = await buildApp(deps);
   await app.ready();
   const inject = async (method: string, url: string, body: unknown, headers: Record<string, string>): Promise<Res> => {

@@ -1,0 +1,141 @@
+import type { Lang } from '@cambio/contract';
+import { CambioError, type PortalSession } from '@cambio/sdk';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Account } from '../features/auth/Account.tsx';
+import { AcceptInvitation } from '../features/auth/AcceptInvitation.tsx';
+import { SignIn } from '../features/auth/SignIn.tsx';
+import { ApiKeys } from '../features/api-keys/ApiKeys.tsx';
+import { Balances } from '../features/balances/Balances.tsx';
+import { Deposits } from '../features/deposits/Deposits.tsx';
+import { Exchange } from '../features/exchange/Exchange.tsx';
+import { Ledger } from '../features/ledger/Ledger.tsx';
+import { Orders } from '../features/orders/Orders.tsx';
+import { Team } from '../features/team/Team.tsx';
+import { Withdrawals } from '../features/withdrawals/Withdrawals.tsx';
+import { initialLang, translator, type MessageKey } from '../lib/i18n.ts';
+import { Link, Router, useRouter } from '../lib/router.tsx';
+import { makeSdk, PortalContext, usePortal, type PortalContextValue } from './context.tsx';
+
+const PAGES: Array<{ route: string; label: MessageKey; page: () => ReactNode }> = [
+  { route: '', label: 'nav.balances', page: Balances },
+  { route: 'exchange', label: 'nav.exchange', page: Exchange },
+  { route: 'orders', label: 'nav.orders', page: Orders },
+  { route: 'deposits', label: 'nav.deposits', page: Deposits },
+  { route: 'withdrawals', label: 'nav.withdrawals', page: Withdrawals },
+  { route: 'ledger', label: 'nav.ledger', page: Ledger },
+  { route: 'team', label: 'nav.team', page: Team },
+  { route: 'api-keys', label: 'nav.apiKeys', page: ApiKeys },
+  { route: 'account', label: 'nav.account', page: Account },
+];
+
+function sandboxMode(): boolean {
+  return document.querySelector('meta[name="cambio-mode"]')?.getAttribute('content') === 'sandbox';
+}
+
+function LanguageSwitch() {
+  const { lang, setLang, t } = usePortal();
+  return (
+    <div className="lang" role="group" aria-label={t('app.language')}>
+      {(['en', 'es'] as const).map((l) => (
+        <button key={l} type="button" className="link" lang={l} aria-pressed={lang === l} onClick={() => setLang(l)}>
+          {l === 'en' ? 'English' : 'Español'}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function Shell({ children }: { children: ReactNode }) {
+  const { t, sandbox, session, sdk, setSession } = usePortal();
+  const signOut = async () => {
+    try { await sdk.session.signOut(); } finally { setSession(null); }
+  };
+  return (
+    <>
+      <a className="skip" href="#main">{t('app.skip')}</a>
+      {sandbox && <div className="sandbox-banner" role="note">{t('app.sandbox')}</div>}
+      <header className="top">
+        <span className="brand">{t('app.title')}</span>
+        {session && <span className="who">{session.organization.name} · {t('signin.signedInAs', { name: session.member.name })}</span>}
+        <LanguageSwitch />
+        {session && <button type="button" className="secondary" onClick={() => void signOut()}>{t('signout')}</button>}
+      </header>
+      {children}
+    </>
+  );
+}
+
+function SignedIn() {
+  const { t } = usePortal();
+  const { route } = useRouter();
+  const page = PAGES.find((p) => p.route === route) ?? PAGES[0]!;
+  const mainRef = useRef<HTMLElement>(null);
+  const first = useRef(true);
+  // Move focus to the new page's content on navigation, so keyboard and screen-reader users follow.
+  useEffect(() => { if (first.current) { first.current = false; return; } mainRef.current?.focus(); }, [route]);
+  const Page = page.page;
+  return (
+    <div className="layout">
+      <nav aria-label={t('app.nav')} className="side">
+        <ul>
+          {PAGES.map((p) => <li key={p.route}><Link to={p.route}>{t(p.label)}</Link></li>)}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1} ref={mainRef}><Page /></main>
+    </div>
+  );
+}
+
+function Content({ checked }: { checked: boolean }) {
+  const { session } = usePortal();
+  const { route } = useRouter();
+  if (route === 'invitation') return <AcceptInvitation />;
+  if (!checked) return null;
+  return session ? <SignedIn /> : <SignIn />;
+}
+
+export function App() {
+  const [lang, setLangState] = useState<Lang>(initialLang);
+  const [session, setSession] = useState<PortalSession | null>(null);
+  const [checked, setChecked] = useState(false);
+  const sdk = useMemo(() => makeSdk(lang), [lang]);
+  const sessionRef = useRef(setSession);
+  const queryClient = useMemo(() => {
+    // A 401 on any call: the session ended (idle, sign-out elsewhere, removed): back to sign-in.
+    const onError = (e: unknown) => { if (e instanceof CambioError && e.status === 401) sessionRef.current(null); };
+    return new QueryClient({
+      queryCache: new QueryCache({ onError }),
+      mutationCache: new MutationCache({ onError }),
+      defaultOptions: { queries: { retry: false, refetchOnWindowFocus: true, staleTime: 2000 } },
+    });
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    sdk.session.current().then((s) => { if (live) setSession(s); }, () => { if (live) setSession(null); }).finally(() => { if (live) setChecked(true); });
+    return () => { live = false; };
+    // Only at start: later changes of session come from sign-in and sign-out.
+  }, []);
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    document.title = translator(lang)('app.title');
+  }, [lang]);
+  useEffect(() => { if (!session) queryClient.clear(); }, [session, queryClient]);
+
+  const value: PortalContextValue = {
+    sdk, lang, session, sandbox: sandboxMode(), t: translator(lang),
+    setLang: (l) => { localStorage.setItem('cambio.lang', l); setLangState(l); void queryClient.invalidateQueries(); },
+    setSession,
+    can: (p) => session?.member.permissions.includes(p) ?? false,
+  };
+  return (
+    <PortalContext.Provider value={value}>
+      <QueryClientProvider client={queryClient}>
+        <Router>
+          <Shell><Content checked={checked} /></Shell>
+        </Router>
+      </QueryClientProvider>
+    </PortalContext.Provider>
+  );
+}

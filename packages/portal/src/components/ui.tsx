@@ -1,0 +1,154 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { usePortal } from '../app/context.tsx';
+import { describeError } from '../lib/i18n.ts';
+import { showMoney } from '../lib/money.ts';
+
+/** An error summary at the top of a form or a page (GOV.UK pattern): focused, so it is read out. */
+export function ErrorBox({ error }: { error: unknown }) {
+  const { lang, t } = usePortal();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => { if (error) ref.current?.focus(); }, [error]);
+  if (!error) return null;
+  const d = describeError(error, lang, t);
+  return (
+    <div className="error-box" role="alert" tabIndex={-1} ref={ref}>
+      <h2 className="error-title">{t('common.errorTitle')}</h2>
+      <p>{d.message}</p>
+      {d.traceId && <p className="small">{t('common.trace', { traceId: d.traceId })}</p>}
+    </div>
+  );
+}
+
+export function Notice({ children, tone = 'info' }: { children: ReactNode; tone?: 'info' | 'success' | 'warning' }) {
+  return <div className={`notice notice-${tone}`} role="status">{children}</div>;
+}
+
+/** A labelled input with its hint and inline error, tied together for assistive technology. */
+export function Field(props: {
+  label: string; value: string; onChange: (v: string) => void; type?: string; hint?: ReactNode; error?: string | null;
+  autoComplete?: string; inputMode?: 'text' | 'decimal' | 'numeric' | 'email'; required?: boolean; readOnly?: boolean; name?: string;
+  autoFocus?: boolean;
+}) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errId = `${id}-error`;
+  const describedBy = [props.hint ? hintId : null, props.error ? errId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`field${props.error ? ' field-error' : ''}`}>
+      <label htmlFor={id}>{props.label}</label>
+      {props.hint && <p id={hintId} className="hint">{props.hint}</p>}
+      {props.error && <p id={errId} className="inline-error">{props.error}</p>}
+      <input
+        id={id} name={props.name} type={props.type ?? 'text'} value={props.value} onChange={(e) => props.onChange(e.target.value)}
+        aria-describedby={describedBy} aria-invalid={props.error ? true : undefined} autoComplete={props.autoComplete}
+        inputMode={props.inputMode} required={props.required} readOnly={props.readOnly} autoFocus={props.autoFocus}
+      />
+    </div>
+  );
+}
+
+export function Select(props: { label: string; value: string; onChange: (v: string) => void; options: Array<{ value: string; label: string }> }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <select id={id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+      </select>
+    </div>
+  );
+}
+
+/** Right-aligned, tabular, every decimal of the asset, the symbol beside it (UI.md: Money). */
+export function Amount({ minor, decimals, symbol }: { minor: bigint; decimals: number; symbol: string }) {
+  return <span className="amount">{showMoney(minor, decimals)} <span className="symbol">{symbol}</span></span>;
+}
+
+/** A state as words a treasurer understands, never colour alone. */
+export function StateBadge({ state }: { state: string }) {
+  const { t } = usePortal();
+  const key = `state.${state}` as Parameters<typeof t>[0];
+  let text: string;
+  try { text = t(key); } catch { text = state; }
+  return <span className={`badge badge-${state}`}>{text}</span>;
+}
+
+export function CopyButton({ text, label }: { text: string; label?: string }) {
+  const { t } = usePortal();
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try { await navigator.clipboard.writeText(text); } catch { /* clipboard refused: the field is selectable */ }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2000);
+  };
+  return (
+    <button type="button" className="secondary" onClick={copy} aria-label={label ? `${t('common.copy')}: ${label}` : undefined}>
+      {copied ? t('common.copied') : t('common.copy')}
+    </button>
+  );
+}
+
+/** Seconds left until `at`, ticking each second; 0 once passed. */
+export function useSecondsLeft(at: string | null | undefined): number | null {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!at) return;
+    const id = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(id);
+  }, [at]);
+  if (!at) return null;
+  const ms = Date.parse(at) - now;
+  return ms <= 0 ? 0 : Math.trunc((ms + 999) / 1000);
+}
+
+export function formatDuration(seconds: number): string {
+  const h = Math.trunc(seconds / 3600);
+  const m = Math.trunc((seconds % 3600) / 60);
+  const s = seconds % 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
+
+/** A live countdown; screen readers hear it only at the end, not every second. */
+export function Countdown({ at, onExpire }: { at: string; onExpire?: () => void }) {
+  const { t } = usePortal();
+  const left = useSecondsLeft(at);
+  const fired = useRef(false);
+  useEffect(() => {
+    if (left === 0 && !fired.current) { fired.current = true; onExpire?.(); }
+  }, [left, onExpire]);
+  return (
+    <span className="countdown" title={new Date(at).toLocaleString()}>
+      {left === 0 ? t('common.expired') : t('common.expiresIn', { time: formatDuration(left ?? 0) })}
+    </span>
+  );
+}
+
+export function DateTime({ iso }: { iso: string | null }) {
+  if (!iso) return <span>—</span>;
+  const d = new Date(iso);
+  return <time dateTime={iso} title={d.toISOString()}>{d.toLocaleString()}</time>;
+}
+
+/** Previous / next for a paged list; the server's pagination decides. */
+export function Pager({ page, totalPages, onPage }: { page: number; totalPages: number; onPage: (p: number) => void }) {
+  const { t } = usePortal();
+  if (totalPages <= 1) return null;
+  return (
+    <nav className="pager" aria-label={t('common.page', { page, pages: totalPages })}>
+      <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>{t('common.prev')}</button>
+      <span>{t('common.page', { page, pages: totalPages })}</span>
+      <button type="button" className="secondary" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>{t('common.next')}</button>
+    </nav>
+  );
+}
+
+export function ReadAt({ at }: { at: number }) {
+  const { t } = usePortal();
+  return <p className="small muted">{t('common.readAt', { time: new Date(at).toLocaleTimeString() })}</p>;
+}
+
+export function Loading() {
+  const { t } = usePortal();
+  return <p role="status">{t('common.loading')}</p>;
+}

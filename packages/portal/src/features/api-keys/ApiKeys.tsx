@@ -1,0 +1,133 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { IssuedApiKey } from '@cambio/sdk';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { usePortal } from '../../app/context.tsx';
+import { ScopePicker } from '../../components/ScopePicker.tsx';
+import { CopyButton, DateTime, ErrorBox, Field, Loading, Notice } from '../../components/ui.tsx';
+
+/** The new key, shown once, read-only, with a copy button and a warning (CONTRACT §8: field `API key`). */
+function ShownOnce({ issued, onDone }: { issued: IssuedApiKey; onDone: () => void }) {
+  const { t } = usePortal();
+  const id = useId();
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => { ref.current?.focus(); ref.current?.select(); }, []);
+  return (
+    <div className="notice notice-warning" role="region" aria-label={t('keys.apiKey')}>
+      <label htmlFor={id}>{t('keys.apiKey')}</label>
+      <input id={id} ref={ref} readOnly value={issued.key} className="secret" aria-describedby={`${id}-warn`} />
+      <p id={`${id}-warn`}>{t('keys.shownOnce')}</p>
+      <CopyButton text={issued.key} label={t('keys.apiKey')} />{' '}
+      <button type="button" className="secondary" onClick={onDone}>{t('keys.done')}</button>
+    </div>
+  );
+}
+
+function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void; onCancel: () => void }) {
+  const { sdk, t, session } = usePortal();
+  const offered = session?.member.permissions ?? [];
+  const [scopes, setScopes] = useState<string[]>([]);
+  const [expires, setExpires] = useState('');
+  const [ips, setIps] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (scopes.length === 0) return;
+    setBusy(true); setError(null);
+    try {
+      const allowedIps = ips.split(',').map((s) => s.trim()).filter(Boolean);
+      onIssued(await sdk.apiKeys.issue({
+        scopes, ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}), ...(allowedIps.length ? { allowedIps } : {}),
+      }));
+    } catch (err) { setError(err); } finally { setBusy(false); }
+  };
+  return (
+    <form onSubmit={submit} noValidate className="card">
+      <ErrorBox error={error} />
+      <ScopePicker legend={t('keys.scopes')} offered={offered} chosen={scopes} onChange={setScopes} error={touched && scopes.length === 0 ? t('keys.pickScope') : null} />
+      <Field label={t('keys.expiresAt')} type="date" value={expires} onChange={setExpires} />
+      <Field label={t('keys.allowedIps')} value={ips} onChange={setIps} autoComplete="off" />
+      <button type="submit" disabled={busy}>{t('keys.issue')}</button>{' '}
+      <button type="button" className="secondary" onClick={onCancel}>{t('common.cancel')}</button>
+    </form>
+  );
+}
+
+export function ApiKeys() {
+  const { sdk, t, can } = usePortal();
+  const qc = useQueryClient();
+  const list = useQuery({ queryKey: ['api-keys'], queryFn: () => sdk.apiKeys.list() });
+  const [issuing, setIssuing] = useState(false);
+  const [issued, setIssued] = useState<IssuedApiKey | null>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const mayIssue = can('portal:api_keys');
+
+  const revoke = async (id: string) => {
+    setError(null);
+    try {
+      await sdk.apiKeys.revoke(id);
+      setRevoking(null);
+      await qc.invalidateQueries({ queryKey: ['api-keys'] });
+    } catch (err) { setError(err); }
+  };
+
+  return (
+    <>
+      <h1>{t('keys.title')}</h1>
+      <ErrorBox error={error ?? list.error} />
+      {!mayIssue && <Notice>{t('role.readOnly')}</Notice>}
+      {issued && <ShownOnce issued={issued} onDone={() => setIssued(null)} />}
+      {mayIssue && !issuing && !issued && <button type="button" onClick={() => setIssuing(true)}>{t('keys.issueKey')}</button>}
+      {mayIssue && issuing && (
+        <IssueForm onCancel={() => setIssuing(false)} onIssued={(k) => { setIssued(k); setIssuing(false); void qc.invalidateQueries({ queryKey: ['api-keys'] }); }} />
+      )}
+      {list.isPending ? <Loading /> : (list.data ?? []).length === 0 ? <p>{t('common.none')}</p> : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">{t('keys.title')}</caption>
+            <thead><tr>
+              <th scope="col">{t('keys.prefix')}</th>
+              <th scope="col">{t('keys.scopes')}</th>
+              <th scope="col">{t('keys.issuedBy')}</th>
+              <th scope="col">{t('common.created')}</th>
+              <th scope="col">{t('keys.lastUsed')}</th>
+              <th scope="col">{t('keys.expires')}</th>
+              <th scope="col">{t('common.state')}</th>
+            </tr></thead>
+            <tbody>
+              {(list.data ?? []).map((k) => (
+                <tr key={k.id}>
+                  <td data-label={t('keys.prefix')}><code>{k.prefix}</code></td>
+                  <td data-label={t('keys.scopes')}>{k.scopes.join(', ')}</td>
+                  <td data-label={t('keys.issuedBy')}>{k.issuedBy?.name ?? '—'}</td>
+                  <td data-label={t('common.created')}><DateTime iso={k.createdAt} /></td>
+                  <td data-label={t('keys.lastUsed')}>{k.lastUsedAt ? <DateTime iso={k.lastUsedAt} /> : t('keys.never')}</td>
+                  <td data-label={t('keys.expires')}>{k.expiresAt ? <DateTime iso={k.expiresAt} /> : t('keys.never')}</td>
+                  <td data-label={t('common.state')}>
+                    {k.revokedAt ? <span className="badge badge-rejected">{t('keys.revoked')}</span> : (
+                      <>
+                        <span className="badge badge-completed">{t('keys.active')}</span>{' '}
+                        {mayIssue && (revoking === k.id ? (
+                          <span role="group" aria-label={t('keys.confirmRevoke', { prefix: k.prefix })}>
+                            <span className="small">{t('keys.confirmRevoke', { prefix: k.prefix })}</span>{' '}
+                            <button type="button" className="danger" onClick={() => void revoke(k.id)}>{t('keys.confirmRevokeSubmit')}</button>{' '}
+                            <button type="button" className="secondary" onClick={() => setRevoking(null)}>{t('common.cancel')}</button>
+                          </span>
+                        ) : (
+                          <button type="button" className="secondary" onClick={() => setRevoking(k.id)}>{t('keys.revoke', { prefix: k.prefix })}</button>
+                        ))}
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

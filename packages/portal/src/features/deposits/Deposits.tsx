@@ -1,0 +1,152 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DepositDeclaration } from '@cambio/sdk';
+import { useState, type FormEvent } from 'react';
+import { usePortal } from '../../app/context.tsx';
+import { Amount, Countdown, CopyButton, DateTime, ErrorBox, Field, Loading, Notice, Pager, ReadAt, Select, StateBadge } from '../../components/ui.tsx';
+import { readAmount } from '../../lib/money.ts';
+
+/** The open declaration: the exact amount to send, where, on which network, until when. */
+function OpenDeclaration({ d }: { d: DepositDeclaration }) {
+  const { t } = usePortal();
+  const qc = useQueryClient();
+  return (
+    <section className="card declaration" aria-labelledby="decl-h">
+      <h2 id="decl-h">{t('deposits.open')} <span className="small muted">{t('deposits.reference')}: <code>{d.reference}</code></span></h2>
+      <p className="label">{t('deposits.sendExactly')}</p>
+      <p className="big-amount"><span className="amount">{d.expectedAmount}</span> <span className="symbol">{d.assetSymbol}</span></p>
+      <CopyButton text={d.expectedAmount} label={t('deposits.sendExactly')} />
+      <p className="small">{t('deposits.exactHint')}</p>
+      {d.network && (
+        <>
+          <p className="label">{t('deposits.network')}</p>
+          <p className="network">{d.network}</p>
+        </>
+      )}
+      {d.address && (
+        <>
+          <p className="label">{t('deposits.address')}</p>
+          <p className="address"><code>{d.address}</code></p>
+          <CopyButton text={d.address} label={t('deposits.address')} />
+        </>
+      )}
+      {d.network && <p className="warning" role="note">{t('deposits.warning', { network: d.network })}</p>}
+      <p className="countdown-line"><Countdown key={d.id} at={d.expiresAt} onExpire={() => void qc.invalidateQueries({ queryKey: ['open-declaration'] })} /></p>
+    </section>
+  );
+}
+
+export function Deposits() {
+  const { sdk, t, can } = usePortal();
+  const qc = useQueryClient();
+  const mayDeposit = can('portal:deposit');
+  // Spec rule 6: the wallets are read before each deposit, never cached.
+  const wallets = useQuery({ queryKey: ['wallets'], queryFn: () => sdk.deposits.wallets(), enabled: mayDeposit, staleTime: 0, gcTime: 0, refetchOnMount: 'always' });
+  const open = useQuery({ queryKey: ['open-declaration'], queryFn: () => sdk.deposits.openDeclaration() });
+  const balances = useQuery({ queryKey: ['balances'], queryFn: () => sdk.balances.list() });
+  const [page, setPage] = useState(1);
+  const arrived = useQuery({ queryKey: ['deposits', page], queryFn: () => sdk.deposits.list({ page, limit: 10 }), placeholderData: keepPreviousData, refetchInterval: open.data ? 5000 : false });
+
+  const [asset, setAsset] = useState('');
+  const [text, setText] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const declarable = (wallets.data ?? []).filter((w) => balances.data?.some((b) => b.assetSymbol === w.assetSymbol));
+  const sym = asset || declarable[0]?.assetSymbol || '';
+  const decimals = balances.data?.find((b) => b.assetSymbol === sym)?.assetDecimals;
+  const reading = decimals !== undefined ? readAmount(text, decimals) : null;
+  const amountError = touched && reading && !reading.ok ? t(`amount.${reading.reason}`, { asset: sym, decimals: decimals ?? 0 }) : null;
+
+  const declare = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (!reading?.ok || decimals === undefined) return;
+    setBusy(true); setError(null);
+    try {
+      const r = await sdk.deposits.declare({ assetSymbol: sym, assetDecimals: decimals, declaredAmountMinor: reading.minor });
+      qc.setQueryData(['open-declaration'], r.data);
+      setText(''); setTouched(false);
+    } catch (err) {
+      setError(err);
+      await qc.invalidateQueries({ queryKey: ['open-declaration'] });
+    } finally { setBusy(false); }
+  };
+
+  return (
+    <>
+      <h1>{t('deposits.title')}</h1>
+      <ErrorBox error={error ?? open.error} />
+      {!mayDeposit && <Notice>{t('deposits.cannotDeposit')}</Notice>}
+      {open.data && <OpenDeclaration d={open.data} />}
+
+      {mayDeposit && (
+        <section aria-labelledby="wallets-h">
+          <h2 id="wallets-h">{t('deposits.wallets')}</h2>
+          <ErrorBox error={wallets.error} />
+          {wallets.isPending ? <Loading /> : (wallets.data ?? []).length === 0 ? <p>{t('deposits.noWallets')}</p> : (
+            <ul className="wallets">
+              {(wallets.data ?? []).map((w) => (
+                <li key={w.assetSymbol} className="card">
+                  <h3>{w.assetSymbol}</h3>
+                  <p className="label">{t('deposits.network')}</p>
+                  <p className="network">{w.network}</p>
+                  <p className="label">{t('deposits.address')}</p>
+                  <p className="address"><code>{w.address}</code></p>
+                  <CopyButton text={w.address} label={`${t('deposits.address')} ${w.assetSymbol}`} />
+                  <p className="warning" role="note">{t('deposits.warning', { network: w.network })}</p>
+                </li>
+              ))}
+            </ul>
+          )}
+          {wallets.data && <ReadAt at={wallets.dataUpdatedAt} />}
+        </section>
+      )}
+
+      {mayDeposit && !open.data && declarable.length > 0 && (
+        <section aria-labelledby="declare-h" className="card">
+          <h2 id="declare-h">{t('deposits.declare')}</h2>
+          <p className="hint">{t('deposits.declareHint')}</p>
+          <form onSubmit={declare} noValidate>
+            <Select label={t('common.asset')} value={sym} onChange={setAsset} options={declarable.map((w) => ({ value: w.assetSymbol, label: w.assetSymbol }))} />
+            <Field label={t('common.amount')} value={text} onChange={setText} inputMode="decimal" autoComplete="off" error={amountError}
+              hint={reading?.ok ? t('amount.willSend', { minor: reading.minor.toString() }) : undefined} />
+            <button type="submit" disabled={busy}>{t('deposits.declareSubmit')}</button>
+          </form>
+        </section>
+      )}
+
+      <section aria-labelledby="arrived-h">
+        <h2 id="arrived-h">{t('deposits.arrived')}</h2>
+        <ErrorBox error={arrived.error} />
+        {arrived.isPending ? <Loading /> : arrived.data && (arrived.data.items.length === 0 ? <p>{t('common.none')}</p> : (
+          <>
+            <div className="table-wrap">
+              <table>
+                <caption className="visually-hidden">{t('deposits.arrived')}</caption>
+                <thead><tr>
+                  <th scope="col">{t('common.created')}</th>
+                  <th scope="col" className="num">{t('common.amount')}</th>
+                  <th scope="col">{t('deposits.network')}</th>
+                  <th scope="col">{t('deposits.txid')}</th>
+                  <th scope="col">{t('common.state')}</th>
+                </tr></thead>
+                <tbody>
+                  {arrived.data.items.map((d) => (
+                    <tr key={d.id}>
+                      <td data-label={t('common.created')}><DateTime iso={d.createdAt} /></td>
+                      <td className="num" data-label={t('common.amount')}><Amount minor={d.money.amountMinor} decimals={d.money.assetDecimals} symbol={d.money.assetSymbol} /></td>
+                      <td data-label={t('deposits.network')}>{d.network}</td>
+                      <td data-label={t('deposits.txid')}><code className="break">{d.txid}</code></td>
+                      <td data-label={t('common.state')}><StateBadge state={d.state} /></td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={page} totalPages={arrived.data.pagination.totalPages} onPage={setPage} />
+          </>
+        ))}
+      </section>
+    </>
+  );
+}

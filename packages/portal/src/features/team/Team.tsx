@@ -1,0 +1,111 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Invitation } from '@cambio/sdk';
+import { useState, type FormEvent } from 'react';
+import { usePortal } from '../../app/context.tsx';
+import { ScopePicker } from '../../components/ScopePicker.tsx';
+import { CopyButton, DateTime, ErrorBox, Field, Loading, Notice } from '../../components/ui.tsx';
+
+function InviteForm() {
+  const { sdk, t, session } = usePortal();
+  const qc = useQueryClient();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [permissions, setPermissions] = useState<string[]>(['portal:read']);
+  const [invited, setInvited] = useState<{ name: string; invitation: Invitation } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true); setError(null); setInvited(null);
+    try {
+      const r = await sdk.team.invite({ name: name.trim(), email: email.trim(), permissions });
+      setInvited({ name: r.member.name, invitation: r.invitation });
+      setName(''); setEmail('');
+      await qc.invalidateQueries({ queryKey: ['team'] });
+    } catch (err) { setError(err); } finally { setBusy(false); }
+  };
+  return (
+    <details className="card">
+      <summary>{t('team.invite')}</summary>
+      <ErrorBox error={error} />
+      {invited && (
+        <Notice tone="success">
+          <p>{t('team.invited', { name: invited.name })}</p>
+          <Field label={t('team.invitationLink')} value={invited.invitation.url} onChange={() => {}} readOnly />
+          <CopyButton text={invited.invitation.url} label={t('team.invitationLink')} />
+        </Notice>
+      )}
+      <form onSubmit={submit} noValidate>
+        <Field label={t('team.name')} value={name} onChange={setName} required autoComplete="off" />
+        <Field label={t('team.email')} type="email" value={email} onChange={setEmail} required autoComplete="off" />
+        <ScopePicker legend={t('team.permissions')} offered={session?.member.permissions ?? []} chosen={permissions} onChange={setPermissions} />
+        <button type="submit" disabled={busy}>{t('team.inviteSubmit')}</button>
+      </form>
+    </details>
+  );
+}
+
+/** Members and their roles; invite and remove (portal:team), never oneself, never wider than one's role. */
+export function Team() {
+  const { sdk, t, can, session } = usePortal();
+  const qc = useQueryClient();
+  const list = useQuery({ queryKey: ['team'], queryFn: () => sdk.team.members() });
+  const [removing, setRemoving] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const mayManage = can('portal:team');
+  const remove = async (id: string) => {
+    setError(null);
+    try {
+      await sdk.team.remove(id);
+      setRemoving(null);
+      await qc.invalidateQueries({ queryKey: ['team'] });
+    } catch (err) { setError(err); }
+  };
+  return (
+    <>
+      <h1>{t('team.title')}</h1>
+      <ErrorBox error={error ?? list.error} />
+      {!mayManage && <Notice>{t('role.readOnly')}</Notice>}
+      {mayManage && <InviteForm />}
+      {list.isPending ? <Loading /> : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">{t('team.title')}</caption>
+            <thead><tr>
+              <th scope="col">{t('team.name')}</th>
+              <th scope="col">{t('team.email')}</th>
+              <th scope="col">{t('team.permissions')}</th>
+              <th scope="col">{t('team.status')}</th>
+              <th scope="col">{t('common.created')}</th>
+            </tr></thead>
+            <tbody>
+              {(list.data ?? []).map((m) => {
+                const me = m.id === session?.member.id;
+                return (
+                  <tr key={m.id}>
+                    <th scope="row">{m.name}{me && <span className="muted"> ({t('team.you')})</span>}</th>
+                    <td data-label={t('team.email')}>{m.email}</td>
+                    <td data-label={t('team.permissions')}>{m.permissions.join(', ')}</td>
+                    <td data-label={t('team.status')}>
+                      {t(`team.status.${m.status}`)}{m.totpEnrolled && <span className="small"> · {t('team.totp')}</span>}
+                      {mayManage && !me && m.status !== 'removed' && (removing === m.id ? (
+                        <span role="group" aria-label={t('team.confirmRemove', { name: m.name })}>
+                          {' '}<span className="small">{t('team.confirmRemove', { name: m.name })}</span>{' '}
+                          <button type="button" className="danger" onClick={() => void remove(m.id)}>{t('team.confirmRemoveSubmit')}</button>{' '}
+                          <button type="button" className="secondary" onClick={() => setRemoving(null)}>{t('common.cancel')}</button>
+                        </span>
+                      ) : (
+                        <>{' '}<button type="button" className="secondary" onClick={() => setRemoving(m.id)}>{t('team.remove', { name: m.name })}</button></>
+                      ))}
+                    </td>
+                    <td data-label={t('common.created')}><DateTime iso={m.createdAt} /></td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * The world the portal's browser tests act in, made through the operator API (bootstrap token): a
+ * market (BTC 8 decimals, USD 2, a BTC/USD price, a BTC wallet), an active organization with balances,
+ * and members who accept their invitation in the browser and so have a password.
+ */
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import type { Service } from './harness.ts';
+
+export const ALL_ROLE = ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:api_keys', 'portal:team'];
+
+export async function op(svc: Service, method: string, url: string, body?: unknown) {
+  const r = await svc.h.op(method, url, body);
+  assert.ok(r.status < 300, `${method} ${url}: ${r.status} ${r.raw}`);
+  return r.body.data;
+}
+
+export async function market(svc: Service): Promise<void> {
+  await op(svc, 'PUT', '/market/assets/BTC', { decimals: 8 });
+  await op(svc, 'PUT', '/market/assets/USD', { decimals: 2 });
+  await op(svc, 'PUT', '/market/pairs/BTC/USD', {
+    midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '10000', maxBaseMinor: '10000000000',
+  });
+  await op(svc, 'PUT', '/wallets/BTC', { network: 'bitcoin', address: 'bc1qsandbox0portal0test0address0xyz' });
+}
+
+export async function organization(svc: Service, name: string): Promise<string> {
+  const org = await op(svc, 'POST', '/organizations', { name, status: 'active', limits: {} });
+  await op(svc, 'POST', `/organizations/${org.id}/adjustments`, { assetSymbol: 'BTC', amountMinor: '200000000', reason: 'sandbox funding' });
+  await op(svc, 'POST', `/organizations/${org.id}/adjustments`, { assetSymbol: 'USD', amountMinor: '1000000', reason: 'sandbox funding' });
+  return org.id;
+}
+
+export interface Person { id: string; email: string; password: string; name: string; invitationUrl: string }
+
+/** A member created by the operator; the answer carries the one-time invitation (CONTRACT §7). */
+export async function member(svc: Service, orgId: string, name: string, permissions: string[]): Promise<Person> {
+  const email = `${name.toLowerCase().replace(/\W+/g, '.')}@example.test`;
+  const r = await op(svc, 'POST', `/organizations/${orgId}/members`, { name, email, permissions });
+  const m = r.member ?? r;
+  const url: string = r.invitation?.url ?? m.invitation?.url;
+  assert.ok(url, `the member answer carries an invitation url: ${JSON.stringify(r)}`);
+  return { id: m.id, email, password: `Correct horse ${name} battery 42!`, name, invitationUrl: url };
+}
+
+/** Opens the invitation link (token in the fragment) in this service and chooses the password. */
+export async function acceptInvitation(page: Page, svc: Service, p: Person): Promise<void> {
+  const u = new URL(p.invitationUrl);
+  await page.goto(`${svc.baseUrl}${u.pathname}${u.hash}`);
+  await page.getByLabel('Choose a password').fill(p.password);
+  await page.getByLabel('Repeat the password').fill(p.password);
+  await page.getByRole('button', { name: 'Accept and sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+export async function signIn(page: Page, svc: Service, p: Person): Promise<void> {
+  await page.goto(`${svc.baseUrl}/portal/`);
+  await page.getByLabel('Email').fill(p.email);
+  await page.getByLabel('Password').fill(p.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+export async function go(page: Page, link: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
+  await page.getByRole('heading', { level: 1 }).waitFor();
+}
