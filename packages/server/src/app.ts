@@ -13,6 +13,7 @@ import { clientApi } from './http/client-api.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { InvalidJsonError, parseJsonBody } from './http/json-body.ts';
 import { requestForLog } from './http/log-request.ts';
+import { PageAnchors, registerPageAnchors } from './http/page-anchor.ts';
 import { registerErrorHandling, sendError } from './http/plugins/errors.ts';
 import { createMetrics } from './http/plugins/metrics.ts';
 import { docsCsp, registerResponseHeaders } from './http/plugins/response-headers.ts';
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerErrorHandling(app);
   registerResponseHeaders(app);
+  registerPageAnchors(app, new PageAnchors(deps.secret));
   const metrics = createMetrics();
   metrics.instrument(app);
 

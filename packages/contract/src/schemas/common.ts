@@ -52,7 +52,7 @@ export const Pagination = Type.Object({
   limit: Type.Integer(),
   total: Type.Integer(),
   totalPages: Type.Integer(),
-  asOf: Type.Optional(Type.String({ description: 'the walk\'s anchor: send it back as ?asOf= on the next pages to see the list as it was when page 1 was read' })),
+  asOf: Type.Optional(Type.String({ description: 'the walk\'s anchor, opaque: send it back as ?asOf= on the next pages to see the list as it was when page 1 was read' })),
 });
 export type Pagination = Static<typeof Pagination>;
 
@@ -60,7 +60,7 @@ export type Pagination = Static<typeof Pagination>;
 const pageFields = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
-  asOf: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$', description: 'pagination.asOf of the walk\'s first page: records created since are left out, so no row repeats or shifts' })),
+  asOf: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{48}$', description: 'opaque: pagination.asOf of the walk\'s first page: records created since are left out, so no row repeats or shifts' })),
 };
 /** The query of a list: the page fields and the list's own filters; any other parameter is a 400. */
 export const ListQuery = <P extends TProperties>(filters: P) => Type.Object({ ...pageFields, ...filters }, { additionalProperties: false });
