@@ -10,3 +10,4 @@ export * from './schemas/market.ts';
 export * from './schemas/deposits.ts';
 export * from './schemas/withdrawals.ts';
 export * from './schemas/reconciliation.ts';
+export * from './schemas/approvals.ts';

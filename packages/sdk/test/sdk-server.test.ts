@@ -300,7 +300,7 @@ for (const backend of backends()) {
 
       assert.equal((await op.reconciliation.get()).reconciled, true);
       const audit = await op.audit.list({ subjectId: order.id });
-      assert.ok(audit.items.some((a) => a.actor === 'operator:sdk-test'), 'decisions are audited under the X-Operator name');
+      assert.ok(audit.items.some((a) => a.actor === 'bootstrap:sdk-test'), 'decisions by the bootstrap token are audited under the X-Operator name');
     });
   });
 }

@@ -109,7 +109,7 @@ for (const backend of backends()) {
       const upd = r.body.data.find((a: { action: string }) => a.action === 'organization.update');
       assert.equal(upd.before.status, 'active');
       assert.equal(upd.after.status, 'suspended');
-      assert.equal(upd.actor, 'operator');
+      assert.equal(upd.actor, 'bootstrap');
       assert.ok(r.body.data.some((a: { action: string }) => a.action === 'organization.create'));
     });
   });

@@ -183,7 +183,7 @@ for (const backend of backends()) {
       assert.equal(audit.body.data.length, 1);
       const a = audit.body.data[0];
       assert.equal(a.action, 'destination.register_in_market');
-      assert.equal(a.actor, 'operator');
+      assert.equal(a.actor, 'bootstrap');
       assert.equal(a.before.registeredInMarketAt, null);
       assert.equal(a.after.registeredInMarketAt, first.body.data.registeredInMarketAt);
       assertNoSecrets(audit.raw);

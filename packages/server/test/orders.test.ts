@@ -332,10 +332,10 @@ for (const backend of backends()) {
       const market = marketOf(h.deps);
       // crash after the decision, before the venue
       const a = await placed(h, o);
-      await h.store.orders.markApproved('test', a, null);
+      await h.store.orders.markApproved({ actor: 'test', person: null }, a, null);
       // crash after the venue filled, before the settlement
       const b = await placed(h, o);
-      const approvedB = await h.store.orders.markApproved('test', b, null);
+      const { order: approvedB } = await h.store.orders.markApproved({ actor: 'test', person: null }, b, null);
       const fill = await market.execute({ orderId: b, baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: A, minProceedsQuoteMinor: Q });
       assert.deepEqual(fill, { filled: true, proceedsQuoteMinor: PROCEEDS });
       assert.equal(approvedB.state, 'approved');

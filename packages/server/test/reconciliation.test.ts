@@ -107,7 +107,7 @@ for (const backend of backends()) {
       assert.equal(r.status, 200, r.raw);
       assert.equal(r.body.data.reconciled, true);
       const trail = (await h.op('GET', '/audit?action=reconciliation.resolve')).body.data;
-      assert.equal(trail[0].actor, 'operator');
+      assert.equal(trail[0].actor, 'bootstrap');
       assert.deepEqual([trail[0].before.reconciled, trail[0].before.stoppedByRunId, trail[0].after.reconciled, trail[0].after.note], [false, stoppedBy, true, 'test figure, the venue was right']);
       // Resolving when reconciled changes nothing and records nothing.
       assert.equal((await resolve()).status, 200);

@@ -187,7 +187,7 @@ for (const backend of backends()) {
       const ta = (await h.op('GET', `/audit?subjectId=${a}`)).body.data;
       assert.equal(ta.length, 1);
       assert.equal(ta[0].action, 'withdrawal.approve');
-      assert.equal(ta[0].actor, 'operator');
+      assert.equal(ta[0].actor, 'bootstrap');
       assert.equal(ta[0].before.state, 'pending_approval');
       assert.equal(ta[0].after.state, 'completed');
       assert.equal(ta[0].after.amountMinor, '100');

@@ -18,7 +18,6 @@ const entries = {
   'request.invalid_amount': { status: 422, en: 'The amount {field} is not valid: send an integer of minimum units (a JSON integer or a string of at most 78 digits, no fraction or exponent); only a signed amount, such as an adjustment, may be negative, and an adjustment cannot be zero.', es: 'El monto {field} no es válido: envíe un entero en unidades mínimas (un entero JSON o un texto de hasta 78 dígitos, sin fracción ni exponente); solo un monto con signo, como un ajuste, puede ser negativo, y un ajuste no puede ser cero.' },
   'request.invalid_query': { status: 400, en: 'The query is not valid: {detail}.', es: 'Los parámetros de consulta no son válidos: {detail}.' },
   'request.invalid_path': { status: 400, en: 'The path is not valid: {detail}.', es: 'La ruta no es válida: {detail}.' },
-  'request.invalid_header': { status: 400, en: 'The header {header} is not valid: {detail}.', es: 'El encabezado {header} no es válido: {detail}.' },
   'request.bad_request': { status: 400, en: 'The request is malformed.', es: 'La solicitud está mal formada.' },
   'request.not_found': { status: 404, en: 'There is no such endpoint.', es: 'No existe ese recurso.' },
   'request.method_not_allowed': { status: 405, en: 'This endpoint does not take {method}; it takes {allow}.', es: 'Este recurso no acepta {method}; acepta {allow}.' },
@@ -33,6 +32,7 @@ const entries = {
 
   // authentication and permissions
   'auth.unauthenticated': { status: 401, en: 'The credential does not authenticate.', es: 'La credencial no es válida.' },
+  'auth.operator_name_invalid': { status: 400, en: 'X-Operator must be 1 to 64 letters, digits, spaces or . @ - _.', es: 'X-Operator debe tener de 1 a 64 letras, dígitos, espacios o . @ - _.' },
   'auth.scope_missing': { status: 403, en: 'This credential lacks the permission {scope}.', es: 'Esta credencial no tiene el permiso {scope}.' },
   'clients.client_cannot_operate': { status: 403, en: 'The organization cannot operate (not active, or no limits loaded); quotes still work.', es: 'La organización no puede operar (no está activa o no tiene límites cargados); las cotizaciones siguen funcionando.' },
 
@@ -73,6 +73,8 @@ const entries = {
   'orders.limit_exceeded': { status: 422, en: 'The order exceeds the limit of {asset} for this organization.', es: 'La orden excede el límite de {asset} para esta organización.' },
   'orders.not_found': { status: 404, en: 'No such exchange request.', es: 'No existe esa solicitud de cambio.' },
   'orders.already_decided': { status: 409, en: 'The exchange request was already decided ({state}).', es: 'La solicitud de cambio ya fue decidida ({state}).' },
+  'orders.already_approved_by_you': { status: 409, en: 'You already approved this exchange request; a second approval must come from another person.', es: 'Usted ya aprobó esta solicitud de cambio; la segunda aprobación debe venir de otra persona.' },
+  'orders.approval_needs_person': { status: 403, en: 'This exchange request needs two approvals by staff persons; the bootstrap token cannot approve it.', es: 'Esta solicitud de cambio requiere dos aprobaciones de personas del equipo; el token de arranque no puede aprobarla.' },
 
   // deposits
   'deposits.declaration_already_open': { status: 409, en: 'A deposit declaration is already open.', es: 'Ya hay una declaración de depósito abierta.' },
@@ -92,6 +94,8 @@ const entries = {
   'withdrawals.limit_exceeded': { status: 422, en: 'The withdrawal exceeds the limit of {asset} for this organization.', es: 'El retiro excede el límite de {asset} para esta organización.' },
   'withdrawals.not_found': { status: 404, en: 'No such withdrawal.', es: 'No existe ese retiro.' },
   'withdrawals.already_decided': { status: 409, en: 'The withdrawal was already decided ({state}).', es: 'El retiro ya fue decidido ({state}).' },
+  'withdrawals.already_approved_by_you': { status: 409, en: 'You already approved this withdrawal; a second approval must come from another person.', es: 'Usted ya aprobó este retiro; la segunda aprobación debe venir de otra persona.' },
+  'withdrawals.approval_needs_person': { status: 403, en: 'This withdrawal needs two approvals by staff persons; the bootstrap token cannot approve it.', es: 'Este retiro requiere dos aprobaciones de personas del equipo; el token de arranque no puede aprobarlo.' },
   'destinations.not_found': { status: 404, en: 'No such destination.', es: 'No existe ese destino.' },
 } as const satisfies Record<string, Entry>;
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AmountString, CreatedRange, DateTime, ListQuery, Money, Nullable } from './common.ts';
+import { ApprovalFields } from './approvals.ts';
 
 export const CreateOrder = Type.Object({ quoteId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 export type CreateOrder = Static<typeof CreateOrder>;
@@ -31,6 +32,7 @@ export const OperatorOrderRecord = Type.Object({
   ...orderFields,
   organizationId: Type.String(),
   proceedsQuoteMinor: Nullable(AmountString),
+  ...ApprovalFields,
 });
 export type OperatorOrderRecord = Static<typeof OperatorOrderRecord>;
 

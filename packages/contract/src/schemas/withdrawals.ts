@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AmountInput, AssetDecimals, AssetSymbol, CreatedRange, DateTime, Id, ListQuery, Money, Nullable } from './common.ts';
+import { ApprovalFields } from './approvals.ts';
 
 // Printable text: no control characters (they would end up in logs and in the operator's screens).
 const Text = (minLength: number, maxLength: number, description?: string) =>
@@ -76,7 +77,7 @@ export const Withdrawal = Type.Object({
 });
 export type Withdrawal = Static<typeof Withdrawal>;
 
-export const OperatorWithdrawal = Type.Composite([Withdrawal, Type.Object({ organizationId: Type.String() })]);
+export const OperatorWithdrawal = Type.Composite([Withdrawal, Type.Object({ organizationId: Type.String(), ...ApprovalFields })]);
 export type OperatorWithdrawal = Static<typeof OperatorWithdrawal>;
 
 /** Body of the operator's approve and reject (both optional). */

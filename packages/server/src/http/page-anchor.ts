@@ -11,7 +11,8 @@ import { DomainError } from '../domain/errors.ts';
  */
 const NONCE = 12;
 const TAG = 16;
-export const ANCHOR_LENGTH = Math.ceil(((NONCE + 8 + TAG) * 4) / 3); // 48 base64url characters
+/** 12 + 8 + 16 bytes: 48 base64url characters. */
+export const ANCHOR_LENGTH = 48;
 
 export class PageAnchors {
   readonly #key: Buffer;

@@ -18,11 +18,21 @@ export interface Principal {
   permissions: Scope[];
 }
 
+export type StaffRole = 'viewer' | 'approver' | 'admin';
+
+/** Who acts on /operator/v1: the bootstrap OPERATOR_TOKEN, or a staff person (session or personal token). */
+export type StaffPrincipal =
+  | { kind: 'bootstrap' }
+  | { kind: 'staff'; id: string; name: string; email: string; role: StaffRole };
+
 declare module 'fastify' {
   interface FastifyRequest {
     lang: 'en' | 'es';
     principal?: Principal;
+    /** The audit trail's actor on /operator/v1: `staff:<id>`, `bootstrap` or `bootstrap:<X-Operator>`. */
     operatorActor?: string;
+    /** Who acts on /operator/v1, typed (the operator auth plugin sets it on every authenticated route). */
+    staff?: StaffPrincipal;
   }
   interface FastifyContextConfig extends ClientRouteConfig {
     /** The route is public: no credential (openapi document, docs, health). */

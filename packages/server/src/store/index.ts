@@ -1,5 +1,6 @@
 import type { Clock, Ids } from '../domain/ports.ts';
 import { AccountsStore } from './accounts-store.ts';
+import { ApprovalsStore } from './approvals-store.ts';
 import { AuditStore } from './audit-store.ts';
 import type { Db, OpenedDb } from './db.ts';
 import { DeclarationsStore } from './declarations-store.ts';
@@ -40,6 +41,7 @@ export class Store {
   readonly destinations: DestinationsStore;
   readonly withdrawals: WithdrawalsStore;
   readonly reconciliation: ReconciliationStore;
+  readonly approvals: ApprovalsStore;
   readonly #close: () => Promise<void>;
 
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
@@ -62,6 +64,7 @@ export class Store {
     this.destinations = new DestinationsStore(this.db, ids, clock);
     this.withdrawals = new WithdrawalsStore(this.db, ids, clock);
     this.reconciliation = new ReconciliationStore(this.db, ids, clock);
+    this.approvals = new ApprovalsStore(this.db, ids, clock);
   }
 
   close(): Promise<void> { return this.#close(); }

@@ -1,6 +1,8 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
+import type { Approver } from '../domain/approvals/four-eyes.ts';
 import type { OrderDecisions } from '../domain/orders/approve-order.ts';
+import { recordApproval } from './approvals-store.ts';
 import { holdEntry } from '../domain/ledger/entries.ts';
 import { assertWithinOrderLimit, orderCaps, type Order, type OrderState } from '../domain/orders/order.ts';
 import { orderSettlementEntry } from '../domain/orders/settlement-entry.ts';
@@ -186,13 +188,25 @@ export class OrdersStore implements OrderDecisions {
    * Refused while not reconciled: executing at a market whose balance disagrees with the books would
    * compound the mismatch (`assertReconciled`).
    */
-  async markApproved(actor: string, orderId: string, note: string | null): Promise<Order> {
+  async markApproved(approver: Approver, orderId: string, note: string | null): Promise<{ order: Order; decided: boolean }> {
     const at = this.clock.now();
+    const { actor } = approver;
     return this.db.transaction().execute(async (tx) => {
       await assertReconciled(tx);
+      // The row lock serializes approvals of one order: two persons on the last approval decide it once.
+      const cur = await tx.selectFrom('orders').select(COLUMNS).where('id', '=', orderId).forUpdate().executeTakeFirst();
+      if (!cur) throw new DomainError('orders.not_found');
+      if (cur.state !== 'pending_approval') throw new DomainError('orders.already_decided', { state: cur.state });
+      const pending = toOrder(cur);
+      const { decides, state } = await recordApproval(tx, at, 'order', { id: orderId, asset: pending.baseSymbol, amount: pending.amountBase }, approver);
+      const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));
+      if (!decides) {
+        await recordAudit(tx, this.ids, at, { actor, action: 'order.approval', subjectType: 'order', subjectId: orderId, before: auditView(pending), after: { ...auditView(pending), approvals, approvalsRequired: state.approvalsRequired, ...(note ? { note } : {}) } });
+        return { order: pending, decided: false };
+      }
       const { before, after } = await this.#decide(tx, orderId, 'approved', at, null);
-      await recordAudit(tx, this.ids, at, { actor, action: 'order.approve', subjectType: 'order', subjectId: orderId, before: auditView(before), after: { ...auditView(after), ...(note ? { note } : {}) } });
-      return after;
+      await recordAudit(tx, this.ids, at, { actor, action: 'order.approve', subjectType: 'order', subjectId: orderId, before: auditView(before), after: { ...auditView(after), approvals, ...(note ? { note } : {}) } });
+      return { order: after, decided: true };
     });
   }
 

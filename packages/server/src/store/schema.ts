@@ -60,6 +60,9 @@ export interface Database {
   };
   reconciliation_runs: { id: string; seq: Seq; matched: boolean; figures: Json<unknown>; actor: string; created_at: Ts };
   platform_state: { id: number; reconciled: boolean; run_id: string | null; changed_at: Ts };
+  /** migrations/006: four-eyes. */
+  approval_policies: { asset_symbol: string; second_approval_from_minor: Numeric; updated_at: Ts };
+  approvals: { subject_type: string; subject_id: string; staff_id: string; staff_name: string; created_at: Ts };
   audit_log: {
     id: string; seq: Seq; actor: string; action: string; subject_type: string; subject_id: string;
     before: Json<unknown> | null; after: Json<unknown> | null; created_at: Ts;

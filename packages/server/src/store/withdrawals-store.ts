@@ -3,6 +3,8 @@ import { DomainError } from '../domain/errors.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { checkWithdrawal, withdrawalSettlementEntry, type WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
+import type { Approver } from '../domain/approvals/four-eyes.ts';
+import { recordApproval } from './approvals-store.ts';
 import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
 import { captureHold, releaseHold, takeHold } from './holds.ts';
@@ -92,10 +94,25 @@ export class WithdrawalsStore {
    * venue's books follow. pending_approval → approved → completed in one transaction (the sandbox venue pays
    * at once). Refused while not reconciled: money does not leave while the books and the market disagree.
    */
-  async approve(actor: string, id: string, reason: string | null): Promise<WithdrawalRow> {
+  async approve(approver: Approver, id: string, reason: string | null): Promise<WithdrawalRow> {
     const at = this.clock.now();
+    const { actor } = approver;
     return this.db.transaction().execute(async (tx) => {
       await assertReconciled(tx);
+      // The row lock serializes approvals of one withdrawal: two persons on the last approval decide it once.
+      const cur = await tx.selectFrom('withdrawals').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!cur) throw new DomainError('withdrawals.not_found');
+      if (cur.state !== 'pending_approval') throw new DomainError('withdrawals.already_decided', { state: cur.state });
+      const { decides, state } = await recordApproval(tx, at, 'withdrawal', { id, asset: cur.asset_symbol, amount: BigInt(cur.amount_minor) }, approver);
+      const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));
+      if (!decides) {
+        const pending = toWithdrawal(cur, await this.#summary(tx, cur.destination_id));
+        await recordAudit(tx, this.ids, at, {
+          actor, action: 'withdrawal.approval', subjectType: 'withdrawal', subjectId: id,
+          before: audited(pending), after: { ...audited(pending), approvals, approvalsRequired: state.approvalsRequired },
+        });
+        return pending;
+      }
       const w = await this.#decide(tx, id, 'approved', reason, at);
       const amount = BigInt(w.amount_minor);
       await captureHold(tx, w.hold_id, at);
@@ -106,7 +123,7 @@ export class WithdrawalsStore {
       const after = toWithdrawal(done, await this.#summary(tx, w.destination_id));
       await recordAudit(tx, this.ids, at, {
         actor, action: 'withdrawal.approve', subjectType: 'withdrawal', subjectId: id,
-        before: { ...audited(after), state: 'pending_approval', reason: null }, after: audited(after),
+        before: { ...audited(after), state: 'pending_approval', reason: null }, after: { ...audited(after), approvals },
       });
       return after;
     });

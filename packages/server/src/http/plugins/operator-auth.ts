@@ -1,13 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import type { Approver } from '../../domain/approvals/four-eyes.ts';
 import { DomainError } from '../../domain/errors.ts';
 
 export const hashOperatorToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
-const X_OPERATOR_RULE = {
-  en: '1 to 64 letters, digits, spaces or . @ _ -',
-  es: 'de 1 a 64 letras, dígitos, espacios o . @ _ -',
-};
 
 /** `Authorization: Bearer <OPERATOR_TOKEN>`, compared as hashes in constant time. */
 export function operatorAuth(tokenHash: () => string) {
@@ -18,10 +14,24 @@ export function operatorAuth(tokenHash: () => string) {
     const got = Buffer.from(hashOperatorToken(token), 'hex');
     const want = Buffer.from(tokenHash(), 'hex');
     if (got.length !== want.length || !timingSafeEqual(got, want)) throw new DomainError('auth.unauthenticated');
-    // Who decided: the desk names itself in X-Operator (recorded in the audit trail). A malformed one is a 400, never dropped.
-    const who = req.headers['x-operator'];
-    if (who === undefined) req.operatorActor = 'operator';
-    else if (typeof who === 'string' && /^[\w .@-]{1,64}$/.test(who)) req.operatorActor = `operator:${who}`;
-    else throw new DomainError('request.invalid_header', { header: 'X-Operator', detail: X_OPERATOR_RULE[req.lang] });
+    req.staff = { kind: 'bootstrap' };
+    req.operatorActor = bootstrapActor(req.headers['x-operator']);
   };
+}
+
+/**
+ * The bootstrap token may name who holds it in `X-Operator` (recorded as `bootstrap:<name>`); a malformed
+ * name is refused (400), never dropped.
+ */
+function bootstrapActor(who: string | string[] | undefined): string {
+  if (who === undefined) return 'bootstrap';
+  if (typeof who !== 'string' || !/^[\w .@-]{1,64}$/.test(who)) throw new DomainError('auth.operator_name_invalid');
+  return `bootstrap:${who}`;
+}
+
+/** Who approves, for four-eyes: a staff person counts once; the bootstrap token is no person. */
+export function approverOf(req: FastifyRequest): Approver {
+  const s = req.staff;
+  if (!s || !req.operatorActor) throw new Error('operator route reached without authentication');
+  return { actor: req.operatorActor, person: s.kind === 'staff' ? { id: s.id, name: s.name, email: s.email } : null };
 }

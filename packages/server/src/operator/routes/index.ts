@@ -7,14 +7,17 @@ import { marketAssetRoutes } from './market-assets.ts';
 import { marketPairRoutes } from './market-pairs.ts';
 import { operatorOrderRoutes } from './orders.ts';
 import { organizationRoutes } from './organizations.ts';
+import { organizationBookRoutes } from './organization-books.ts';
 import { walletRoutes } from './wallets.ts';
 import { destinationRoutes } from './destinations.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
+import { policyRoutes } from './policies.ts';
 import { operatorWithdrawalRoutes } from './withdrawals.ts';
 
 /** Every operator route plugin. Capabilities add theirs here. */
 export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   organizationRoutes,
+  organizationBookRoutes,
   adjustmentRoutes,
   marketAssetRoutes,
   marketPairRoutes,
@@ -25,4 +28,5 @@ export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   destinationRoutes,
   operatorWithdrawalRoutes,
   reconciliationRoutes,
+  policyRoutes,
 ];

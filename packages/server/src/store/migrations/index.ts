@@ -3,6 +3,7 @@ import * as m001 from './001-foundation.ts';
 import * as m002 from './002-venue-executions.ts';
 import * as m003 from './003-quote-expiry-index.ts';
 import * as m005 from './005-deposit-amount-quarantine.ts';
+import * as m006 from './006-four-eyes.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '002-venue-executions': m002,
   '003-quote-expiry-index': m003,
   '005-deposit-amount-quarantine': m005,
+  '006-four-eyes': m006,
 };
 
 export const migrationProvider: MigrationProvider = {

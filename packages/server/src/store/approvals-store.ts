@@ -1,0 +1,79 @@
+import { approvalsRequired, nextApproval, type Approval, type ApprovalState, type ApprovalSubject, type Approver } from '../domain/approvals/four-eyes.ts';
+import type { Clock, Ids } from '../domain/ports.ts';
+import { recordAudit } from './audit-store.ts';
+import type { Db } from './db.ts';
+
+export interface ApprovalPolicy { assetSymbol: string; secondApprovalFrom: bigint }
+
+async function policyFor(db: Db, asset: string): Promise<bigint | null> {
+  const p = await db.selectFrom('approval_policies').select('second_approval_from_minor').where('asset_symbol', '=', asset).executeTakeFirst();
+  return p ? BigInt(p.second_approval_from_minor) : null;
+}
+
+async function recorded(db: Db, kind: ApprovalSubject, ids: readonly string[]): Promise<Map<string, Approval[]>> {
+  const out = new Map<string, Approval[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return out;
+  const rows = await db.selectFrom('approvals').select(['subject_id', 'staff_id', 'staff_name', 'created_at'])
+    .where('subject_type', '=', kind).where('subject_id', 'in', [...ids]).orderBy('created_at').orderBy('staff_id').execute();
+  for (const r of rows) out.get(r.subject_id)?.push({ staffId: r.staff_id, name: r.staff_name, at: r.created_at });
+  return out;
+}
+
+/**
+ * One approval of a pending order or withdrawal, inside the transaction that holds the request's row
+ * lock (so two persons on the last approval are serialized and the request is decided once). Records the
+ * person and answers whether this approval decides the request.
+ */
+export async function recordApproval(tx: Db, at: Date, kind: ApprovalSubject, subject: { id: string; asset: string; amount: bigint }, approver: Approver): Promise<{ decides: boolean; state: ApprovalState }> {
+  const required = approvalsRequired(await policyFor(tx, subject.asset), subject.amount);
+  const before = (await recorded(tx, kind, [subject.id])).get(subject.id)!;
+  const { record, decides } = nextApproval(kind, required, before, approver);
+  const approvals = [...before];
+  if (record && approver.person) {
+    await tx.insertInto('approvals').values({ subject_type: kind, subject_id: subject.id, staff_id: approver.person.id, staff_name: approver.person.name, created_at: at }).execute();
+    approvals.push({ staffId: approver.person.id, name: approver.person.name, at });
+  }
+  return { decides, state: { approvals, approvalsRequired: required } };
+}
+
+/** Four-eyes policies per asset and the approvals of each request. */
+export class ApprovalsStore {
+  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+
+  async listPolicies(): Promise<ApprovalPolicy[]> {
+    const rows = await this.db.selectFrom('approval_policies').select(['asset_symbol', 'second_approval_from_minor']).orderBy('asset_symbol').execute();
+    return rows.map((r) => ({ assetSymbol: r.asset_symbol, secondApprovalFrom: BigInt(r.second_approval_from_minor) }));
+  }
+
+  /** Sets the threshold of an asset; null removes it (one approval, as without a policy). Audited. */
+  async putPolicy(actor: string, asset: string, from: bigint | null): Promise<{ assetSymbol: string; secondApprovalFrom: bigint | null }> {
+    const at = this.clock.now();
+    return this.db.transaction().execute(async (tx) => {
+      const cur = await policyFor(tx, asset);
+      if (from === null) await tx.deleteFrom('approval_policies').where('asset_symbol', '=', asset).execute();
+      else {
+        await tx.insertInto('approval_policies').values({ asset_symbol: asset, second_approval_from_minor: from.toString(), updated_at: at })
+          .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ second_approval_from_minor: from.toString(), updated_at: at })).execute();
+      }
+      await recordAudit(tx, this.ids, at, {
+        actor, action: 'policy.approvals.put', subjectType: 'asset', subjectId: asset,
+        before: { secondApprovalFromMinor: cur?.toString() ?? null }, after: { secondApprovalFromMinor: from?.toString() ?? null },
+      });
+      return { assetSymbol: asset, secondApprovalFrom: from };
+    });
+  }
+
+  /**
+   * The approvals recorded and required for each request: a pending one by today's policy (it decides
+   * at the next approval), a decided one by the approvals it got.
+   */
+  async stateOf(kind: ApprovalSubject, subjects: readonly { id: string; asset: string; amount: bigint; pending: boolean }[]): Promise<Map<string, ApprovalState>> {
+    const [policies, approvals] = await Promise.all([this.listPolicies(), recorded(this.db, kind, subjects.map((s) => s.id))]);
+    const by = new Map(policies.map((p) => [p.assetSymbol, p.secondApprovalFrom]));
+    return new Map(subjects.map((s) => {
+      const got = approvals.get(s.id) ?? [];
+      const required = s.pending ? approvalsRequired(by.get(s.asset) ?? null, s.amount) : got.length >= 2 ? 2 : 1;
+      return [s.id, { approvals: got, approvalsRequired: required }];
+    }));
+  }
+}
