@@ -75,7 +75,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // JSON only: any other media type is a 415 in the envelope.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    req.rawBody = body as string;
     // Any parser failure is the client's malformed body: 400 request.invalid_json, never a 500.
     try { done(null, parseJsonBody(body as string)); } catch (e) { done(e instanceof InvalidJsonError ? e : new InvalidJsonError(String(e)), undefined); }
   });

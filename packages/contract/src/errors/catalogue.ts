@@ -25,6 +25,10 @@ const entries = {
   'request.unsupported_media_type': { status: 415, en: 'Send the body as application/json.', es: 'Envíe el cuerpo como application/json.' },
   'request.timeout': { status: 408, en: 'The request took too long to arrive.', es: 'La solicitud tardó demasiado en llegar.' },
   'request.headers_too_large': { status: 431, en: 'The request headers are too large.', es: 'Los encabezados de la solicitud son demasiado grandes.' },
+  // Idempotency-Key (CONTRACT §10)
+  'idempotency.key_invalid': { status: 400, en: 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.', es: 'El encabezado Idempotency-Key debe tener de 1 a 255 caracteres ASCII imprimibles.' },
+  'idempotency.key_reused': { status: 422, en: 'This Idempotency-Key was already used with another request (method, path or body); use a new key for a new request.', es: 'Esta Idempotency-Key ya se usó con otra solicitud (método, ruta o cuerpo); use una clave nueva para una solicitud nueva.' },
+  'idempotency.in_progress': { status: 409, en: 'A request with this Idempotency-Key is still being processed; retry shortly to get its answer.', es: 'Una solicitud con esta Idempotency-Key todavía se está procesando; reintente en breve para obtener su respuesta.' },
   'rate_limit.exceeded': { status: 429, en: 'Too many requests from this address; wait and retry.', es: 'Demasiadas solicitudes desde esta dirección; espere y reintente.' },
   'internal.unexpected': { status: 500, en: 'Something went wrong on our side. Quote the traceId to support.', es: 'Algo salió mal de nuestro lado. Indique el traceId a soporte.' },
   // Raised when the database cannot be reached or refuses connections (nothing ran): transient, retry with backoff.

@@ -6,6 +6,7 @@ import type { Db, OpenedDb } from './db.ts';
 import { DeclarationsStore } from './declarations-store.ts';
 import { DepositsStore } from './deposits-store.ts';
 import { DestinationsStore } from './destinations-store.ts';
+import { IdempotencyStore } from './idempotency-store.ts';
 import { KeysStore } from './keys-store.ts';
 import { MarketAssetsStore } from './market-assets-store.ts';
 import { MarketPairsStore } from './market-pairs-store.ts';
@@ -42,6 +43,7 @@ export class Store {
   readonly withdrawals: WithdrawalsStore;
   readonly reconciliation: ReconciliationStore;
   readonly approvals: ApprovalsStore;
+  readonly idempotency: IdempotencyStore;
   readonly #close: () => Promise<void>;
 
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
@@ -65,6 +67,7 @@ export class Store {
     this.withdrawals = new WithdrawalsStore(this.db, ids, clock);
     this.reconciliation = new ReconciliationStore(this.db, ids, clock);
     this.approvals = new ApprovalsStore(this.db, ids, clock);
+    this.idempotency = new IdempotencyStore(this.db, clock);
   }
 
   close(): Promise<void> { return this.#close(); }
