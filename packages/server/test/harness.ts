@@ -42,7 +42,7 @@ export interface Res {
   raw: string;
 }
 
-async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = process.env.DATABASE_URL!;
   const name = `cambio_test_${randomBytes(6).toString('hex')}`;
   const c = new pg.Client({ connectionString: admin });
@@ -62,18 +62,26 @@ async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<vo
   };
 }
 
-export async function makeHarness(opts: { backend?: Backend; manualClock?: boolean; env?: Record<string, string>; webApps?: AppDeps['webApps'] } = {}): Promise<Harness> {
+/**
+ * `storage`: open an existing store instead of a fresh one (a restart): `dataDir` for PGlite, `databaseUrl`
+ * for PostgreSQL (not dropped on close; the caller made it).
+ */
+export async function makeHarness(opts: {
+  backend?: Backend; manualClock?: boolean; env?: Record<string, string>; webApps?: AppDeps['webApps']; storage?: { dataDir?: string; databaseUrl?: string };
+} = {}): Promise<Harness> {
   const backend = opts.backend ?? 'pglite';
   const config = loadConfig({ CAMBIO_RATE_LIMIT_PER_MIN: '0', ...opts.env });
   const clock: Clock = opts.manualClock ? new ManualClock(Date.now()) : systemClock;
   let drop = async () => {};
   let databaseUrl: string | undefined;
-  if (backend === 'postgres') {
+  if (opts.storage?.databaseUrl) {
+    databaseUrl = opts.storage.databaseUrl;
+  } else if (backend === 'postgres') {
     const db = await createPgDatabase();
     databaseUrl = db.url;
     drop = db.drop;
   }
-  const opened = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 20 });
+  const opened = await openDatabase({ databaseUrl, dataDir: opts.storage?.dataDir ?? 'memory://', poolSize: 20 });
   const store = new Store(opened, randomIds, clock);
   const deps: AppDeps = {
     config: { ...config, databaseUrl }, store, clock, ids: randomIds, venue: venueFor(config.mode, store, clock),

@@ -6,6 +6,7 @@ import type { Db, OpenedDb } from './db.ts';
 import { DeclarationsStore } from './declarations-store.ts';
 import { DepositsStore } from './deposits-store.ts';
 import { DestinationsStore } from './destinations-store.ts';
+import { IdempotencyStore } from './idempotency-store.ts';
 import { KeysStore } from './keys-store.ts';
 import { MarketAssetsStore } from './market-assets-store.ts';
 import { MarketPairsStore } from './market-pairs-store.ts';
@@ -45,6 +46,7 @@ export class Store {
   /** One transaction around a use case's work (usecases/ports.ts UnitOfWork). */
   readonly uow: KyselyUnitOfWork;
   readonly approvals: ApprovalsStore;
+  readonly idempotency: IdempotencyStore;
   readonly #close: () => Promise<void>;
 
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
@@ -69,6 +71,7 @@ export class Store {
     this.reconciliation = new ReconciliationStore(this.db, ids, clock);
     this.uow = new KyselyUnitOfWork(this.db);
     this.approvals = new ApprovalsStore(this.db, ids, clock);
+    this.idempotency = new IdempotencyStore(this.db, clock);
   }
 
   close(): Promise<void> { return this.#close(); }

@@ -8,7 +8,7 @@ import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 import { isBatchRetryable, placeBatch, type Placement } from './orders-batch.ts';
 import { entryCtes } from './ledger-store.ts';
-import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
+import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import { reconciledSql } from './platform-state-store.ts';
 import { quoteDecimalsCurrent } from './quotes-store.ts';
 import type { Database } from './schema.ts';
@@ -129,8 +129,8 @@ export class OrdersStore {
     return new DomainError('ledger.insufficient_balance');
   }
 
-  async listForOrganization(organizationId: string, p: PageParams): Promise<Page<Order>> {
-    return this.#page(p, { organizationId });
+  async listForOrganization(organizationId: string, p: PageParams, f: { state?: OrderState | undefined } & CreatedWindow = {}): Promise<Page<Order>> {
+    return this.#page(p, { ...f, organizationId });
   }
 
   /** Across organizations, for the operator; optionally one state. */
@@ -138,8 +138,8 @@ export class OrdersStore {
     return this.#page(p, filter);
   }
 
-  async #page(p: PageParams, f: { organizationId?: string; state?: OrderState }): Promise<Page<Order>> {
-    let q = this.db.selectFrom('orders');
+  async #page(p: PageParams, f: { organizationId?: string; state?: OrderState | undefined } & CreatedWindow): Promise<Page<Order>> {
+    let q = createdWithin(this.db.selectFrom('orders'), 'created_at', f);
     if (f.organizationId) q = q.where('organization_id', '=', f.organizationId);
     if (f.state) q = q.where('state', '=', f.state);
     return mapPage(await readPage(q, 'seq', p, (x) => x.select(COLUMNS)), toOrder);

@@ -71,4 +71,9 @@ export interface Database {
     id: string; seq: Seq; actor: string; action: string; subject_type: string; subject_id: string;
     before: Json<unknown> | null; after: Json<unknown> | null; created_at: Ts;
   };
+  /** migrations/010: Idempotency-Key claims and the answers kept for them. */
+  idempotency_keys: {
+    scope: string; key: string; fingerprint: string; state: string; lease_until: Ts;
+    status: number | null; response: string | null; created_at: Ts; expires_at: Ts;
+  };
 }
