@@ -1,4 +1,4 @@
-import { AuditRecord, DateTime, PageQuery } from '@cambio/contract';
+import { AuditRecord, DateTime, ListQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../app.ts';
@@ -11,11 +11,11 @@ export const auditRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => as
   app.get('/audit', {
     schema: {
       tags: ['operator: audit'], security: [{ operator: [] }],
-      querystring: Type.Composite([PageQuery, Type.Object({
+      querystring: ListQuery({
         subjectId: Type.Optional(Type.String({ maxLength: 64 })), action: Type.Optional(Type.String({ maxLength: 64 })),
         actor: Type.Optional(Type.String({ minLength: 1, maxLength: 140 })), organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
         from: Type.Optional(DateTime), to: Type.Optional(DateTime),
-      })]),
+      }),
       response: listResponses(AuditRecord),
       summary: 'The audit trail, newest first; ?subjectId=, ?action=, ?actor= (staff:<id>, bootstrap), ?organizationId= (it and its records), ?from= and ?to= (to exclusive) filter',
     },

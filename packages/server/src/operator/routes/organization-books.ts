@@ -1,4 +1,4 @@
-import { Balance, ClientStatus, LedgerEntry, OrganizationRecord, PageQuery } from '@cambio/contract';
+import { Balance, ClientStatus, LedgerEntry, ListQuery, OrganizationRecord, PageQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../app.ts';
@@ -12,10 +12,10 @@ import { orgWire } from './organizations.ts';
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const sec = [{ operator: [] }];
 
-const OrganizationsQuery = Type.Composite([PageQuery, Type.Object({
+const OrganizationsQuery = ListQuery({
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   status: Type.Optional(ClientStatus),
-})]);
+});
 
 /**
  * What the desk reads about organizations (any staff role): the list with its search, and one
