@@ -68,6 +68,8 @@ export class DeclarationAlreadyOpenError extends ConflictError {}
 /** 409 ledger.ledger_not_reconciled: the platform stopped deciding until a person reviews; alert and wait. */
 export class LedgerNotReconciledError extends ConflictError {}
 export class DestinationAlreadyRegisteredError extends ConflictError {}
+/** 409 idempotency.in_progress: the first request with this Idempotency-Key is still running; retried with backoff. */
+export class IdempotencyInProgressError extends ConflictError {}
 export class GoneError extends APIError {}
 /** 410 orders.quote_expired (or quotes.quote_expired): ask for a new quote, never retry the same quoteId. */
 export class QuoteExpiredError extends GoneError {}
@@ -77,6 +79,8 @@ export class QuoteAlreadyUsedError extends GoneError {}
 export class QuoteBelowExecutableRateError extends InvalidRequestError {}
 export class InsufficientBalanceError extends InvalidRequestError {}
 export class DestinationNotUsableError extends InvalidRequestError {}
+/** 422 idempotency.key_reused: the Idempotency-Key was used before for another request. */
+export class IdempotencyKeyReusedError extends InvalidRequestError {}
 /**
  * The spec's "transient" row (408, 429, 502, 503, 504): the SDK has already retried with backoff when
  * you see one; try again later.
@@ -137,6 +141,8 @@ const BY_CODE: Record<string, Ctor> = {
   'ledger.insufficient_balance': InsufficientBalanceError,
   'withdrawals.destination_already_registered': DestinationAlreadyRegisteredError,
   'withdrawals.destination_not_usable': DestinationNotUsableError,
+  'idempotency.in_progress': IdempotencyInProgressError,
+  'idempotency.key_reused': IdempotencyKeyReusedError,
 } satisfies Partial<Record<ErrorCode | 'quotes.quote_expired', Ctor>>;
 
 function byStatus(status: number): Ctor {

@@ -35,7 +35,9 @@ export interface RequestSpec {
   path: string;
   query?: Query;
   body?: unknown;
-  /** Extra headers of this call (e.g. `idempotency-key`). */
+  /** Sent as `Idempotency-Key`; `request()` gives every POST a fresh one, the same on each of its retries. */
+  idempotencyKey?: string;
+  /** Extra headers of this call (e.g. an `idempotency-key` the caller chose: then none is generated). */
   headers?: Record<string, string>;
 }
 
@@ -44,6 +46,8 @@ export interface Reply<T> {
   pagination: Pagination | null;
   traceId: string | null;
   status: number;
+  /** The server answered with the kept answer of an earlier attempt with the same Idempotency-Key. */
+  replayed?: boolean;
 }
 
 interface WireEnvelope { success?: unknown; message?: unknown; data?: unknown; code?: unknown; timestamp?: unknown; traceId?: unknown; pagination?: unknown }
@@ -80,9 +84,12 @@ export class Transport {
   /** Any call with an explicit plan for responses that never arrived. */
   async request<T>(spec: RequestSpec, plan: Omit<RetryPlan<Reply<T>>, 'attempt' | 'onEvent'>): Promise<RetryResult<Reply<T>>> {
     const onEvent = this.#cfg.onEvent;
+    // Every creating or deciding call carries a key of its own; every retry of it, the same key (CONTRACT §10).
+    const chosen = spec.idempotencyKey !== undefined || spec.headers?.['idempotency-key'] !== undefined;
+    const keyed = spec.method === 'POST' && !chosen ? { ...spec, idempotencyKey: newIdempotencyKey() } : spec;
     return runWithRetry<Reply<T>>({
       ...plan,
-      attempt: () => this.send<T>(spec),
+      attempt: () => this.send<T>(keyed),
       onEvent: onEvent ? (e) => onEvent({ ...e, method: spec.method, path: spec.path }) : undefined,
     }, this.#cfg.retry);
   }
@@ -94,6 +101,7 @@ export class Transport {
     const headers: Record<string, string> = { accept: 'application/json', ...(cfg.credentials ? {} : { 'user-agent': USER_AGENT }), ...spec.headers, ...cfg.authHeaders };
     if (cfg.lang) headers['x-lang'] = cfg.lang;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.idempotencyKey !== undefined) headers['idempotency-key'] = spec.idempotencyKey;
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(), cfg.timeoutMs);
     let res: Response;
@@ -151,7 +159,8 @@ export class Transport {
       if (!(e instanceof AmountFormatError)) throw e;
       throw new ResponseParseError({ status: res.status, code: 'sdk.invalid_response', message: redact(e.message, secrets), traceId, ...where });
     }
-    return { data: data as T, pagination: (env.pagination ?? null) as Pagination | null, traceId, status: res.status };
+    const replayed = res.headers.get('idempotent-replayed') === 'true';
+    return { data: data as T, pagination: (env.pagination ?? null) as Pagination | null, traceId, status: res.status, ...(replayed ? { replayed } : {}) };
   }
 
   private url(spec: RequestSpec): string {
@@ -160,6 +169,15 @@ export class Transport {
       .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
     return `${this.#cfg.baseUrl}${this.#cfg.prefix}${spec.path}${qs ? `?${qs}` : ''}`;
   }
+}
+
+/**
+ * 128 random bits as 32 hex digits, from `crypto.getRandomValues` (Node 20 and every browser, also on a
+ * page that is not a secure context, where `randomUUID` is missing).
+ */
+export function newIdempotencyKey(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** Keeps the system error code (ECONNREFUSED…) of a fetch failure, and nothing else of it. */

@@ -21,4 +21,7 @@ export type * from './operator/market.ts';
 export type * from './operator/requests.ts';
 export type * from './operator/deposits.ts';
 export type * from './operator/reconciliation.ts';
+export type * from './operator/session.ts';
+export type * from './operator/staff.ts';
+export type * from './operator/policies.ts';
 export type { ClientStatus, ErrorCode, Permission, Scope } from '@cambio/contract';

@@ -1,4 +1,4 @@
-import { CambioError, ConfigurationError, ConnectionError, LostResponseError, TimeoutError } from './errors.ts';
+import { CambioError, ConfigurationError, ConnectionError, IdempotencyInProgressError, LostResponseError, TimeoutError } from './errors.ts';
 
 /**
  * Retries exactly as the spec's "Status codes" table says: 408/429/502/503/504 with exponential
@@ -27,10 +27,15 @@ export const RETRY_DEFAULTS = { maxRetries: 3, baseDelayMs: 250, maxDelayMs: 800
 
 export type RetryAdvice = 'never' | 'backoff' | 'once';
 
-/** The spec's table, plus: no response at all is transient; a request that could not be built is not. */
+/**
+ * The spec's table, plus: no response at all is transient; a request that could not be built is not;
+ * 409 idempotency.in_progress is transient.
+ */
 export function retryAdvice(err: CambioError): RetryAdvice {
   if (err instanceof ConfigurationError || err instanceof LostResponseError) return 'never';
   if (err instanceof ConnectionError || err instanceof TimeoutError) return 'backoff';
+  // The first attempt with the same Idempotency-Key is still running: its answer comes to a later retry.
+  if (err instanceof IdempotencyInProgressError) return 'backoff';
   if ([408, 429, 502, 503, 504].includes(err.status)) return 'backoff';
   if (err.status >= 500) return 'once';
   return 'never';

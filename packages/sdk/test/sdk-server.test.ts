@@ -74,7 +74,7 @@ for (const backend of backends()) {
       const first = await cambio.ledger.list({ page: 1, limit: 2 });
       const { asOf, ...rest } = first.pagination;
       assert.deepEqual(rest, { page: 1, limit: 2, total: 4, totalPages: 2 });
-      assert.match(String(asOf), /^[0-9]+$/, 'the walk\'s anchor');
+      assert.match(String(asOf), /^[A-Za-z0-9_-]{48}$/, 'the walk\'s anchor, opaque');
       assert.deepEqual(first.items.map((e) => [e.kind, e.assetSymbol, e.amountMinor]), [['adjustment', 'USD', -50n], ['adjustment', 'USD', 250n]]);
       // Entries made during a walk do not shift it: later pages are read as of the first one.
       const all = [];
@@ -120,11 +120,12 @@ for (const backend of backends()) {
       assert.deepEqual([q.amountBaseMinor, q.amountQuoteMinor, q.rateQuoteMinor], [50000000n, 3217500n, 6435000n]);
       assert.deepEqual(q.base, { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: 50000000n });
 
-      // The first POST /orders reaches the server but its answer is lost: the resend is refused as
-      // already used, and the SDK finds the order the lost attempt created.
+      // The first POST /orders reaches the server but its answer is lost: the resend carries the same
+      // Idempotency-Key, so the server answers the order the lost attempt created (replayed).
       const r = await cambio.orders.create({ quoteId: q.id });
       assert.equal(lossy.lost(), 1);
-      assert.equal(r.outcome, 'found_after_timeout');
+      assert.equal(r.outcome, 'resent_after_timeout');
+      assert.equal(r.replayed, true);
       assert.equal(r.data.quoteId, q.id);
       assert.equal(r.data.state, 'pending_approval');
       const page = await cambio.orders.list();
@@ -147,7 +148,8 @@ for (const backend of backends()) {
       assert.equal(await cambio.deposits.openDeclaration(), null);
       const d = await cambio.deposits.declare({ assetSymbol: 'BTC', assetDecimals: 8, declaredAmountMinor: 1_000_000n });
       assert.equal(lossy.lost(), 1);
-      assert.equal(d.outcome, 'found_after_timeout');
+      assert.equal(d.outcome, 'resent_after_timeout', 'the resend, with the same key, is answered with the lost declaration');
+      assert.equal(d.replayed, true);
       assert.equal(d.data.declaredAmountMinor, 1_000_000n);
       assert.ok(d.data.expectedAmountMinor > 1_000_000n && d.data.expectedAmountMinor < 1_010_000n);
       assert.equal(d.data.expectedAmount, Money.from({ assetSymbol: 'BTC', assetDecimals: 8, amountMinor: d.data.expectedAmountMinor }).toDecimal());

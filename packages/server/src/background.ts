@@ -1,5 +1,5 @@
-import type { AppDeps } from './app.ts';
-import { recoverApprovedOrdersTask } from './market/background.ts';
+import type { AppDeps } from './deps.ts';
+import { recoverApprovedOrdersTask } from './usecases/orders/recover-approved-task.ts';
 
 export const QUOTE_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -13,6 +13,8 @@ export const backgroundTasks: BackgroundTask[] = [
   recoverApprovedOrdersTask,
   // Quotes nobody accepted are purged a day after they expire; a late acceptance still answers 410 (quote-id.ts).
   { name: 'purge-quotes', everyMs: 60_000, run: async (d) => { await d.store.quotes.purgeExpired(new Date(d.clock.now().getTime() - QUOTE_RETENTION_MS)); } },
+  // Idempotency-Key answers are kept 24 h after they were given (CONTRACT §10), then forgotten.
+  { name: 'purge-idempotency-keys', everyMs: 60_000, run: async (d) => { await d.store.idempotency.purgeExpired(); } },
 ];
 
 /**

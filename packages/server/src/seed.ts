@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { AppDeps } from './app.ts';
+import type { AppDeps } from './deps.ts';
 import { generateApiKey, hashSecret } from './domain/keys/api-key.ts';
 import { hashPassword } from './domain/people/password.ts';
 import { newGeneratedPassword } from './domain/people/tokens.ts';
 import { seedExtras } from './seed-extras.ts';
 import type { Store } from './store/index.ts';
+import { adjustBalance } from './usecases/ledger/adjust.ts';
 
 export interface DemoSeed {
   organizationId: string; memberId: string; apiKey: string;
@@ -59,7 +60,7 @@ export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, op
   const balances = await store.accounts.balances(organizationId);
   for (const [symbol, , target] of FUNDING) {
     const have = balances.find((b) => b.assetSymbol === symbol)?.available ?? 0n;
-    if (have < target) await store.accounts.adjust(ACTOR, { organizationId, assetSymbol: symbol, amount: target - have, reason: 'sandbox demo funding' });
+    if (have < target) await adjustBalance(deps, ACTOR, { organizationId, assetSymbol: symbol, amount: target - have, reason: 'sandbox demo funding' });
   }
   // Sign-ins: a fresh password each attempt (an earlier attempt's was never shown). The admin has no TOTP yet:
   // the desk asks for it before the first decision.

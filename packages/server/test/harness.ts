@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp, type AppDeps } from '../src/app.ts';
+import { buildApp } from '../src/app.ts';
+import type { AppDeps } from '../src/deps.ts';
+import { venueFor } from '../src/market/index.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { hashOperatorToken } from '../src/http/plugins/operator-auth.ts';
 import { randomIds } from '../src/domain/ids.ts';
@@ -41,7 +43,7 @@ export interface Res {
   raw: string;
 }
 
-async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = process.env.DATABASE_URL!;
   const name = `cambio_test_${randomBytes(6).toString('hex')}`;
   const c = new pg.Client({ connectionString: admin });
@@ -61,20 +63,31 @@ async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<vo
   };
 }
 
-export async function makeHarness(opts: { backend?: Backend; manualClock?: boolean; env?: Record<string, string>; webApps?: AppDeps['webApps'] } = {}): Promise<Harness> {
+/**
+ * `storage`: open an existing store instead of a fresh one (a restart): `dataDir` for PGlite, `databaseUrl`
+ * for PostgreSQL (not dropped on close; the caller made it).
+ */
+export async function makeHarness(opts: {
+  backend?: Backend; manualClock?: boolean; env?: Record<string, string>; webApps?: AppDeps['webApps']; storage?: { dataDir?: string; databaseUrl?: string };
+} = {}): Promise<Harness> {
   const backend = opts.backend ?? 'pglite';
   const config = loadConfig({ CAMBIO_RATE_LIMIT_PER_MIN: '0', ...opts.env });
   const clock: Clock = opts.manualClock ? new ManualClock(Date.now()) : systemClock;
   let drop = async () => {};
   let databaseUrl: string | undefined;
-  if (backend === 'postgres') {
+  if (opts.storage?.databaseUrl) {
+    databaseUrl = opts.storage.databaseUrl;
+  } else if (backend === 'postgres') {
     const db = await createPgDatabase();
     databaseUrl = db.url;
     drop = db.drop;
   }
-  const opened = await openDatabase({ databaseUrl, dataDir: 'memory://', poolSize: 20 });
+  const opened = await openDatabase({ databaseUrl, dataDir: opts.storage?.dataDir ?? 'memory://', poolSize: 20 });
   const store = new Store(opened, randomIds, clock);
-  const deps: AppDeps = { config: { ...config, databaseUrl }, store, clock, ids: randomIds, secret: SECRET, operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN), ...(opts.webApps ? { webApps: opts.webApps } : {}) };
+  const deps: AppDeps = {
+    config: { ...config, databaseUrl }, store, clock, ids: randomIds, venue: venueFor(config.mode, store, clock),
+    secret: SECRET, operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN), ...(opts.webApps ? { webApps: opts.webApps } : {}),
+  };
   const app = await buildApp(deps);
   await app.ready();
   const inject = async (method: string, url: string, body: unknown, headers: Record<string, string>): Promise<Res> => {

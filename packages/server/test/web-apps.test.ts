@@ -47,6 +47,14 @@ test('a client-side route answers index.html; /portal redirects to /portal/', as
   assert.equal(r.headers.location, '/portal/');
 });
 
+test('a path under /portal/v1 is the API\'s: unknown there is a 404 in the envelope, never the app', async () => {
+  for (const url of ['/portal/v1/nothing-here', '/portal/v1', '/portal/v2/x']) {
+    const r = await get(url);
+    assert.equal(r.statusCode, 404, url);
+    assert.equal(r.json().code, 'request.not_found', url);
+  }
+});
+
 test('a built asset is served as itself, cached for ever (content-hashed name), with the same headers', async () => {
   const r = await get('/portal/assets/app-abc123.js');
   assert.equal(r.statusCode, 200);

@@ -20,10 +20,15 @@ const entries = {
   'request.invalid_path': { status: 400, en: 'The path is not valid: {detail}.', es: 'La ruta no es válida: {detail}.' },
   'request.bad_request': { status: 400, en: 'The request is malformed.', es: 'La solicitud está mal formada.' },
   'request.not_found': { status: 404, en: 'There is no such endpoint.', es: 'No existe ese recurso.' },
+  'request.method_not_allowed': { status: 405, en: 'This endpoint does not take {method}; it takes {allow}.', es: 'Este recurso no acepta {method}; acepta {allow}.' },
   'request.body_too_large': { status: 413, en: 'The body is too large.', es: 'El cuerpo es demasiado grande.' },
   'request.unsupported_media_type': { status: 415, en: 'Send the body as application/json.', es: 'Envíe el cuerpo como application/json.' },
   'request.timeout': { status: 408, en: 'The request took too long to arrive.', es: 'La solicitud tardó demasiado en llegar.' },
   'request.headers_too_large': { status: 431, en: 'The request headers are too large.', es: 'Los encabezados de la solicitud son demasiado grandes.' },
+  // Idempotency-Key (CONTRACT §10)
+  'idempotency.key_invalid': { status: 400, en: 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.', es: 'El encabezado Idempotency-Key debe tener de 1 a 255 caracteres ASCII imprimibles.' },
+  'idempotency.key_reused': { status: 422, en: 'This Idempotency-Key was already used with another request (method, path or body); use a new key for a new request.', es: 'Esta Idempotency-Key ya se usó con otra solicitud (método, ruta o cuerpo); use una clave nueva para una solicitud nueva.' },
+  'idempotency.in_progress': { status: 409, en: 'A request with this Idempotency-Key is still being processed; retry shortly to get its answer.', es: 'Una solicitud con esta Idempotency-Key todavía se está procesando; reintente en breve para obtener su respuesta.' },
   'rate_limit.exceeded': { status: 429, en: 'Too many requests from this address; wait and retry.', es: 'Demasiadas solicitudes desde esta dirección; espere y reintente.' },
   'internal.unexpected': { status: 500, en: 'Something went wrong on our side. Quote the traceId to support.', es: 'Algo salió mal de nuestro lado. Indique el traceId a soporte.' },
   // Raised when the database cannot be reached or refuses connections (nothing ran): transient, retry with backoff.
@@ -62,7 +67,7 @@ const entries = {
   'staff.token_not_found': { status: 404, en: 'No such token of yours.', es: 'No existe ese token suyo.' },
   'keys.not_found': { status: 404, en: 'No such API key.', es: 'No existe esa clave de API.' },
   'keys.scope_too_wide': { status: 403, en: 'You cannot issue a key with {scope}: it is wider than your own role.', es: 'No puede emitir una clave con {scope}: excede su propio rol.' },
-  'keys.expiry_in_past': { status: 422, en: 'expiresAt must be in the future.', es: 'expiresAt debe estar en el futuro.' },
+  'keys.expiry_in_past': { status: 422, en: 'expiresAt must be in the future: a key cannot be issued already expired.', es: 'expiresAt debe estar en el futuro: no se puede emitir una clave ya vencida.' },
   'keys.issuer_lacks_permission': { status: 403, en: 'The member does not hold portal:api_keys and cannot issue keys.', es: 'El miembro no tiene portal:api_keys y no puede emitir claves.' },
 
   // ledger and money
@@ -78,6 +83,7 @@ const entries = {
   'market.invalid_pair': { status: 422, en: 'The pair is not valid: {detail}.', es: 'El par no es válido: {detail}.' },
   'market.pair_not_found': { status: 404, en: 'That pair is not priced.', es: 'Ese par no tiene precio.' },
   'market.decimals_locked': { status: 409, en: 'The decimals of a listed asset with balances cannot change.', es: 'Los decimales de un activo listado con saldos no pueden cambiar.' },
+  'market.venue_simulated': { status: 409, en: 'This instance runs the simulated venue (sandbox): it fills orders and pays withdrawals out by itself; fills, payouts and failures are recorded by the desk only in production.', es: 'Esta instancia usa el mercado simulado (sandbox): ejecuta las órdenes y paga los retiros por sí mismo; la mesa registra ejecuciones, pagos y fallas solo en producción.' },
   'market.decimals_in_use': { status: 409, en: 'The decimals of {asset} cannot change while an open deposit declaration, an unexpired quote, or a pending order or withdrawal carries them.', es: 'Los decimales de {asset} no pueden cambiar mientras una declaración de depósito abierta, una cotización vigente o una orden o un retiro pendiente los usen.' },
 
   // quotes
@@ -95,6 +101,7 @@ const entries = {
   'orders.already_decided': { status: 409, en: 'The exchange request was already decided ({state}).', es: 'La solicitud de cambio ya fue decidida ({state}).' },
   'orders.already_approved_by_you': { status: 409, en: 'You already approved this exchange request; a second approval must come from another person.', es: 'Usted ya aprobó esta solicitud de cambio; la segunda aprobación debe venir de otra persona.' },
   'orders.approval_needs_person': { status: 403, en: 'This exchange request needs two approvals by staff persons; the bootstrap token cannot approve it.', es: 'Esta solicitud de cambio requiere dos aprobaciones de personas del equipo; el token de arranque no puede aprobarla.' },
+  'orders.not_awaiting_execution': { status: 409, en: 'The exchange request is not awaiting execution ({state}): a fill or a failure is recorded once, on an approved request.', es: 'La solicitud de cambio no espera ejecución ({state}): una ejecución o una falla se registra una vez, sobre una solicitud aprobada.' },
 
   // deposits
   'deposits.declaration_already_open': { status: 409, en: 'A deposit declaration is already open.', es: 'Ya hay una declaración de depósito abierta.' },
@@ -116,6 +123,7 @@ const entries = {
   'withdrawals.already_decided': { status: 409, en: 'The withdrawal was already decided ({state}).', es: 'El retiro ya fue decidido ({state}).' },
   'withdrawals.already_approved_by_you': { status: 409, en: 'You already approved this withdrawal; a second approval must come from another person.', es: 'Usted ya aprobó este retiro; la segunda aprobación debe venir de otra persona.' },
   'withdrawals.approval_needs_person': { status: 403, en: 'This withdrawal needs two approvals by staff persons; the bootstrap token cannot approve it.', es: 'Este retiro requiere dos aprobaciones de personas del equipo; el token de arranque no puede aprobarlo.' },
+  'withdrawals.not_awaiting_payout': { status: 409, en: 'The withdrawal is not awaiting payout ({state}): a payout or a failure is recorded once, on an approved withdrawal.', es: 'El retiro no espera pago ({state}): un pago o una falla se registra una vez, sobre un retiro aprobado.' },
   'destinations.not_found': { status: 404, en: 'No such destination.', es: 'No existe ese destino.' },
 } as const satisfies Record<string, Entry>;
 
@@ -141,8 +149,30 @@ export function errorMessage(code: ErrorCode, lang: Lang, params: Record<string,
   return errorCatalogue[code].messages[lang].replace(/\{(\w+)\}/g, (m, k: string) => params[k] ?? m);
 }
 
-/** `x-lang`: `en` or `es`; default `es`; anything else falls back to the default (CONTRACT §6). */
-export function pickLang(header: string | string[] | undefined): Lang {
-  const v = (Array.isArray(header) ? header[0] : header)?.trim().toLowerCase().slice(0, 2);
-  return v === 'en' ? 'en' : 'es';
+const first = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h);
+
+/**
+ * The language of messages (CONTRACT §6): `x-lang` (`en` or `es`) when sent and known; otherwise
+ * `Accept-Language`, its supported language of highest weight (`en-GB;q=0.8, es;q=0.5` is English);
+ * otherwise `es`.
+ */
+export function pickLang(xLang: string | string[] | undefined, acceptLanguage?: string | string[]): Lang {
+  const v = first(xLang)?.trim().toLowerCase().slice(0, 2);
+  if (v === 'en' || v === 'es') return v;
+  return fromAcceptLanguage(first(acceptLanguage)) ?? 'es';
+}
+
+function fromAcceptLanguage(header: string | undefined): Lang | undefined {
+  if (!header) return undefined;
+  let best: { lang: Lang; q: number } | undefined;
+  for (const part of header.slice(0, 500).split(',')) {
+    const [tag, ...params] = part.trim().split(';');
+    const lang = tag?.trim().toLowerCase().split('-')[0];
+    if (lang !== 'en' && lang !== 'es') continue;
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qp === undefined ? 1 : Number(qp.slice(2));
+    if (!(q > 0 && q <= 1)) continue;
+    if (!best || q > best.q) best = { lang, q };
+  }
+  return best?.lang;
 }

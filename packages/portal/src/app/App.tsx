@@ -61,6 +61,7 @@ function Shell({ children }: { children: ReactNode }) {
         <LanguageSwitch />
         {session && <button type="button" className="secondary" onClick={() => void signOut()}>{t('signout')}</button>}
       </header>
+      {session && !session.organization.canOperate && <div className="notice notice-warning" role="note">{t('app.cannotOperate')}</div>}
       {children}
     </>
   );

@@ -6,10 +6,21 @@ import { OperatorMarket, OperatorWallets } from './market.ts';
 import { OperatorKeys, OperatorMembers, OperatorOrganizations } from './organizations.ts';
 import { OperatorAudit, OperatorReconciliation } from './reconciliation.ts';
 import { OperatorDestinations, OperatorOrders, OperatorWithdrawals } from './requests.ts';
+import { OperatorPolicies } from './policies.ts';
+import { OperatorSession } from './session.ts';
+import { OperatorStaff, OperatorTokens } from './staff.ts';
 
 export interface CambioOperatorOptions {
-  /** `OPERATOR_TOKEN`; sent as `Authorization: Bearer …`, redacted from every error. */
-  token: string;
+  /**
+   * `OPERATOR_TOKEN` or a staff person's own token (`ops_…`); sent as `Authorization: Bearer …`,
+   * redacted from every error. Leave it out with `session: true`.
+   */
+  token?: string;
+  /**
+   * In a browser at the desk: the staff session cookie (`cambio_staff`, set by `session.signIn`) is the
+   * credential; requests go with `credentials: 'same-origin'` and no token.
+   */
+  session?: boolean;
   /** Root of the service; give this or `sandbox: true`, not both. */
   baseUrl?: string;
   /** The local sandbox started by `npm start` (http://127.0.0.1:8080). */
@@ -36,20 +47,34 @@ export class CambioOperator {
   readonly deposits: OperatorDeposits;
   readonly reconciliation: OperatorReconciliation;
   readonly audit: OperatorAudit;
+  readonly session: OperatorSession;
+  readonly staff: OperatorStaff;
+  readonly tokens: OperatorTokens;
+  readonly policies: OperatorPolicies;
   readonly baseUrl: string;
 
   constructor(opts: CambioOperatorOptions) {
-    if (!opts || typeof opts.token !== 'string' || opts.token.trim() === '') throw configError('CambioOperator: token is required');
+    if (!opts) throw configError('CambioOperator: give a token, or session: true in a signed-in browser');
+    const hasToken = typeof opts.token === 'string' && opts.token.trim() !== '';
+    if (opts.session && opts.token !== undefined) throw configError('CambioOperator: give a token or session: true, not both');
+    if (!opts.session && !hasToken) throw configError('CambioOperator: token is required (or session: true in a signed-in browser)');
     const root = resolveRoot('CambioOperator', opts);
-    const f = opts.fetch ?? (globalThis.fetch as FetchLike | undefined);
+    // Bound: a browser's fetch called as a method of another object throws "Illegal invocation".
+    const f = opts.fetch ?? (globalThis.fetch ? globalThis.fetch.bind(globalThis) as FetchLike : undefined);
     if (!f) throw configError('CambioOperator: no fetch available');
-    const token = opts.token.trim();
     this.baseUrl = normalizeBaseUrl(root, '/operator/v1', 'CambioOperator');
-    const auth: Record<string, string> = { authorization: `Bearer ${token}` };
+    const auth: Record<string, string> = {};
+    const secrets: string[] = [];
+    if (hasToken) {
+      const token = opts.token!.trim();
+      auth.authorization = `Bearer ${token}`;
+      secrets.push(token);
+    }
     if (opts.operatorName) auth['x-operator'] = opts.operatorName;
     const t = new Transport({
-      baseUrl: this.baseUrl, prefix: '/operator/v1', authHeaders: auth, secrets: [token], lang: opts.lang,
+      baseUrl: this.baseUrl, prefix: '/operator/v1', authHeaders: auth, secrets, lang: opts.lang,
       fetch: f, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, retry: opts.retry ?? {}, onEvent: opts.onEvent,
+      ...(opts.session ? { credentials: 'same-origin' as const } : {}),
     });
     this.organizations = new OperatorOrganizations(t);
     this.members = new OperatorMembers(t);
@@ -62,5 +87,9 @@ export class CambioOperator {
     this.deposits = new OperatorDeposits(t);
     this.reconciliation = new OperatorReconciliation(t);
     this.audit = new OperatorAudit(t);
+    this.session = new OperatorSession(t);
+    this.staff = new OperatorStaff(t);
+    this.tokens = new OperatorTokens(t);
+    this.policies = new OperatorPolicies(t);
   }
 }

@@ -4,12 +4,23 @@ import type {
 import type { Static } from '@sinclair/typebox';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
+import type { ListParams, Page } from '../paginate.ts';
+import type { Balance } from '../resources/balances.ts';
+import type { LedgerEntry } from '../resources/ledger.ts';
+import { listPage } from '../resources/list.ts';
 
 export type Organization = OrganizationRecord;
 export type Member = MemberRecord;
 export type ApiKey = IssuedApiKey;
 export type RevokedApiKey = Static<typeof WireRevoked>;
 export type Adjustment = Amounts<Static<typeof WireAdjustment>>;
+
+/** A member as the operator lists them; `status` and `totpEnrolled` come with people's sign-in. */
+export type OrganizationMember = MemberRecord & { status?: string; totpEnrolled?: boolean };
+export interface OrganizationKey {
+  id: string; prefix: string; scopes: string[]; memberId?: string; issuedBy?: { id: string; name: string };
+  createdAt: string; lastUsedAt?: string | null; expiresAt?: string | null; revokedAt?: string | null;
+}
 
 /** `{"BTC": {maxOrderMinor, maxWithdrawalMinor}}`; `{}` = loaded with no caps; null = not loaded (cannot operate). */
 export type LimitsInput = Record<string, { maxOrderMinor?: bigint | null; maxWithdrawalMinor?: bigint | null }> | null;
@@ -24,6 +35,30 @@ export class OperatorOrganizations {
 
   async get(id: string): Promise<Organization> {
     return (await this.t.get<Organization>(`/organizations/${enc(id)}`)).data;
+  }
+
+  /** Organizations, newest first; `search` matches the name or the id. */
+  list(q: ListParams & { search?: string; status?: ClientStatus } = {}): Promise<Page<Organization>> {
+    return listPage<Organization>(this.t, '/organizations', q, { search: q.search || undefined, status: q.status });
+  }
+
+  /** One organization's people and their roles. */
+  async members(id: string): Promise<OrganizationMember[]> {
+    return (await this.t.get<OrganizationMember[]>(`/organizations/${enc(id)}/members`)).data;
+  }
+
+  /** One organization's API keys (never the secret). */
+  async keys(id: string): Promise<OrganizationKey[]> {
+    return (await this.t.get<OrganizationKey[]>(`/organizations/${enc(id)}/api-keys`)).data;
+  }
+
+  /** Available, held and total per asset, as the organization sees them. */
+  async balances(id: string): Promise<Balance[]> {
+    return (await this.t.get<Balance[]>(`/organizations/${enc(id)}/balances`)).data;
+  }
+
+  ledger(id: string, q: ListParams = {}): Promise<Page<LedgerEntry>> {
+    return listPage<LedgerEntry>(this.t, `/organizations/${enc(id)}/ledger`, q);
   }
 
   async update(id: string, p: { status?: ClientStatus; limits?: LimitsInput }): Promise<Organization> {

@@ -25,11 +25,21 @@ export class OperatorReconciliation {
   }
 }
 
+export interface AuditQuery {
+  subjectId?: string; action?: string; actor?: string; organizationId?: string; from?: string; to?: string; page?: number; limit?: number;
+}
+
 /** Every operator decision: who, what, when, before, after. */
 export class OperatorAudit {
   constructor(private readonly t: Transport) {}
 
-  list(q: { subjectId?: string; action?: string; page?: number; limit?: number } = {}): Promise<Page<AuditRecord>> {
-    return listPage<AuditRecord>(this.t, '/audit', q, { subjectId: q.subjectId, action: q.action });
+  /**
+   * `actor`: `staff:<id>`, `bootstrap`…; `organizationId`: entries about that organization and its
+   * requests; `from`/`to`: ISO times, `from` inclusive, `to` exclusive.
+   */
+  list(q: AuditQuery = {}): Promise<Page<AuditRecord>> {
+    return listPage<AuditRecord>(this.t, '/audit', q, {
+      subjectId: q.subjectId, action: q.action, actor: q.actor, organizationId: q.organizationId, from: q.from, to: q.to,
+    });
   }
 }

@@ -9,7 +9,12 @@ import { enc } from './organizations.ts';
 export type OperatorOrder = Amounts<OperatorOrderRecord>;
 export type OperatorWithdrawal = Amounts<WireWithdrawal>;
 export type OperatorDestination = WireDestination;
-export interface RequestQuery { state?: string; page?: number; limit?: number }
+export interface RequestQuery { state?: string; organizationId?: string; page?: number; limit?: number }
+/**
+ * `idempotencyKey`: one per decision a person confirms (CONTRACT §10), so a double click or a re-sent
+ * request after a lost answer acts once. Without it a second decision is still refused with a 409.
+ */
+export interface DecisionOptions { idempotencyKey?: string }
 
 /**
  * Requests across organizations and the decisions on them. A decision happens once: a second one is a
@@ -19,35 +24,54 @@ class Decisions<T> {
   constructor(protected readonly t: Transport, private readonly base: string) {}
 
   list(q: RequestQuery = {}): Promise<Page<T>> {
-    return listPage<T>(this.t, this.base, q, { state: q.state });
+    return listPage<T>(this.t, this.base, q, { state: q.state, organizationId: q.organizationId });
   }
 
-  iterate(q: { state?: string; limit?: number } = {}): AsyncGenerator<T, void, undefined> {
-    return iterateList<T>(this.t, this.base, q, { state: q.state });
+  iterate(q: { state?: string; organizationId?: string; limit?: number } = {}): AsyncGenerator<T, void, undefined> {
+    return iterateList<T>(this.t, this.base, q, { state: q.state, organizationId: q.organizationId });
   }
 
-  async approve(id: string, reason?: string): Promise<T> {
-    return this.decide(id, 'approve', reason);
+  /** With four-eyes the first of two approvals answers the record still `pending_approval`, one approval listed. */
+  async approve(id: string, reason?: string, opts: DecisionOptions = {}): Promise<T> {
+    return this.decide(id, 'approve', reason ? { reason } : {}, opts);
   }
 
-  async reject(id: string, reason?: string): Promise<T> {
-    return this.decide(id, 'reject', reason);
+  async reject(id: string, reason?: string, opts: DecisionOptions = {}): Promise<T> {
+    return this.decide(id, 'reject', reason ? { reason } : {}, opts);
   }
 
-  private async decide(id: string, verb: 'approve' | 'reject', reason?: string): Promise<T> {
-    const body = reason ? { reason } : {};
-    return (await this.t.request<T>({ method: 'POST', path: `${this.base}/${enc(id)}/${verb}`, body }, { resendWhenUnknown: true })).value.data;
+  /** Production (CONTRACT §9): the approved request did not happen at the venue or the bank; the hold is released. */
+  async fail(id: string, reason: string, opts: DecisionOptions = {}): Promise<T> {
+    return this.decide(id, 'fail', { reason }, opts);
+  }
+
+  protected async decide(id: string, verb: string, body: object, opts: DecisionOptions): Promise<T> {
+    const headers = opts.idempotencyKey ? { 'idempotency-key': opts.idempotencyKey } : undefined;
+    return (await this.t.request<T>({ method: 'POST', path: `${this.base}/${enc(id)}/${verb}`, body, ...(headers ? { headers } : {}) }, { resendWhenUnknown: true })).value.data;
   }
 }
 
 /** Approve: executes at the market and settles; reject: releases the hold. */
 export class OperatorOrders extends Decisions<OperatorOrder> {
   constructor(t: Transport) { super(t, '/orders'); }
+
+  /**
+   * Production (CONTRACT §9): staff record what the venue paid for an approved order; it completes,
+   * the client receives the quoted amount and the difference to the proceeds is the platform's.
+   */
+  async fill(id: string, p: { venue: string; venueReference: string; proceedsQuoteMinor: bigint }, opts: DecisionOptions = {}): Promise<OperatorOrder> {
+    return this.decide(id, 'fill', p, opts);
+  }
 }
 
 /** Approve: the amount leaves (hold consumed); reject: releases the hold. */
 export class OperatorWithdrawals extends Decisions<OperatorWithdrawal> {
   constructor(t: Transport) { super(t, '/withdrawals'); }
+
+  /** Production (CONTRACT §9): the bank's reference of the payout of an approved withdrawal; it completes. */
+  async payout(id: string, p: { payoutReference: string }, opts: DecisionOptions = {}): Promise<OperatorWithdrawal> {
+    return this.decide(id, 'payout', p, opts);
+  }
 }
 
 export class OperatorDestinations {

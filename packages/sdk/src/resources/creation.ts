@@ -19,6 +19,11 @@ export interface Creation<T> {
   attempts: number;
   /** traceId of the answer that created it; null when it was found by reading. */
   traceId: string | null;
+  /**
+   * The server recognised a retry by its Idempotency-Key and answered what the first attempt created
+   * (`Idempotent-Replayed: true`): nothing was created twice.
+   */
+  replayed: boolean;
 }
 
 export function creationOf<T>(r: RetryResult<Reply<T>>): Creation<T> {
@@ -27,6 +32,7 @@ export function creationOf<T>(r: RetryResult<Reply<T>>): Creation<T> {
     outcome: r.found ? 'found_after_timeout' : r.lost ? 'resent_after_timeout' : 'created',
     attempts: r.attempts,
     traceId: r.found ? null : r.value.traceId,
+    replayed: r.value.replayed === true,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { clientAuth } from './plugins/client-auth.ts';
+import { idempotency } from './plugins/idempotency.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { balancesRoutes } from './routes/balances.ts';
 import { clientRoutes } from './routes/client.ts';
@@ -11,6 +12,7 @@ import { extraClientRoutes } from './routes/index.ts';
 export async function clientApi(app: FastifyInstance, deps: AppDeps) {
   await registerRateLimit(app, { perMinute: deps.config.rateLimitPerMin, redis: deps.redis });
   app.addHook('onRequest', clientAuth(deps));
+  idempotency(app, deps.store.idempotency, (req) => (req.principal ? `org:${req.principal.organization.id}` : undefined));
   await app.register(clientRoutes);
   await app.register(balancesRoutes(deps.store));
   await app.register(ledgerRoutes(deps.store));

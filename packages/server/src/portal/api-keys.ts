@@ -1,7 +1,7 @@
 import { PortalIssuedKey, PortalIssueKey, PortalKey } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../domain/errors.ts';
 import { generateApiKey, hashSecret } from '../domain/keys/api-key.ts';
 import { ok } from '../http/envelope.ts';

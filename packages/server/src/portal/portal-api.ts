@@ -1,6 +1,6 @@
 import { PortalSession } from '@cambio/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../domain/errors.ts';
 import { canOperate } from '../domain/organizations/organization.ts';
 import { registerRateLimit } from '../http/plugins/rate-limit.ts';

@@ -9,6 +9,7 @@ import type { Db, OpenedDb } from './db.ts';
 import { DeclarationsStore } from './declarations-store.ts';
 import { DepositsStore } from './deposits-store.ts';
 import { DestinationsStore } from './destinations-store.ts';
+import { IdempotencyStore } from './idempotency-store.ts';
 import { KeysStore } from './keys-store.ts';
 import { MarketAssetsStore } from './market-assets-store.ts';
 import { MarketPairsStore } from './market-pairs-store.ts';
@@ -18,6 +19,7 @@ import { PlatformStateStore } from './platform-state-store.ts';
 import { QuotesStore } from './quotes-store.ts';
 import { ReconciliationStore } from './reconciliation-store.ts';
 import { SettingsStore } from './settings-store.ts';
+import { KyselyUnitOfWork } from './unit-of-work.ts';
 import { WalletsStore } from './wallets-store.ts';
 import { WithdrawalsStore } from './withdrawals-store.ts';
 
@@ -44,10 +46,13 @@ export class Store {
   readonly destinations: DestinationsStore;
   readonly withdrawals: WithdrawalsStore;
   readonly reconciliation: ReconciliationStore;
+  /** One transaction around a use case's work (usecases/ports.ts UnitOfWork). */
+  readonly uow: KyselyUnitOfWork;
   readonly approvals: ApprovalsStore;
   readonly people: PeopleStore;
   readonly staff: StaffStore;
   readonly members: MembersStore;
+  readonly idempotency: IdempotencyStore;
   readonly #close: () => Promise<void>;
 
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
@@ -57,7 +62,7 @@ export class Store {
     this.settings = new SettingsStore(this.db);
     this.organizations = new OrganizationsStore(this.db, ids, clock);
     this.keys = new KeysStore(this.db, ids, clock);
-    this.accounts = new AccountsStore(this.db, ids, clock);
+    this.accounts = new AccountsStore(this.db);
     this.marketAssets = new MarketAssetsStore(this.db, ids, clock);
     this.marketPairs = new MarketPairsStore(this.db, ids, clock);
     this.quotes = new QuotesStore(this.db);
@@ -66,14 +71,16 @@ export class Store {
     this.audit = new AuditStore(this.db);
     this.wallets = new WalletsStore(this.db, ids, clock);
     this.declarations = new DeclarationsStore(this.db, ids, clock);
-    this.deposits = new DepositsStore(this.db, ids, clock);
+    this.deposits = new DepositsStore(this.db, ids);
     this.destinations = new DestinationsStore(this.db, ids, clock);
     this.withdrawals = new WithdrawalsStore(this.db, ids, clock);
     this.reconciliation = new ReconciliationStore(this.db, ids, clock);
+    this.uow = new KyselyUnitOfWork(this.db);
     this.approvals = new ApprovalsStore(this.db, ids, clock);
     this.people = new PeopleStore(this.db, ids, clock);
     this.staff = new StaffStore(this.db, ids, clock);
     this.members = new MembersStore(this.db, ids, clock);
+    this.idempotency = new IdempotencyStore(this.db, clock);
   }
 
   async close(): Promise<void> {

@@ -45,12 +45,41 @@ function InviteForm() {
   );
 }
 
-/** Members and their roles; invite and remove (portal:team), never oneself, never wider than one's role. */
+/** Change a member's role: only permissions one holds oneself are offered (the server checks ⊆ too). */
+function RoleEditor({ id, name, current, onDone }: { id: string; name: string; current: string[]; onDone: () => void }) {
+  const { sdk, t, session } = usePortal();
+  const qc = useQueryClient();
+  const own = session?.member.permissions ?? [];
+  const [chosen, setChosen] = useState(current);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true); setError(null);
+    try {
+      await sdk.team.setPermissions(id, chosen);
+      await qc.invalidateQueries({ queryKey: ['team'] });
+      onDone();
+    } catch (err) { setError(err); } finally { setBusy(false); }
+  };
+  return (
+    <form onSubmit={save} noValidate className="card">
+      <ErrorBox error={error} />
+      <ScopePicker legend={t('team.permissionsOf', { name })} offered={[...new Set([...own, ...current])].filter((p) => own.includes(p))} chosen={chosen.filter((p) => own.includes(p))}
+        onChange={(v) => setChosen([...v, ...current.filter((p) => !own.includes(p))])} />
+      <button type="submit" disabled={busy}>{t('team.saveRole')}</button>{' '}
+      <button type="button" className="secondary" onClick={onDone}>{t('common.cancel')}</button>
+    </form>
+  );
+}
+
+/** Members and their roles; invite, change roles and remove (portal:team), never oneself, never wider than one's role. */
 export function Team() {
   const { sdk, t, can, session } = usePortal();
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['team'], queryFn: () => sdk.team.members() });
   const [removing, setRemoving] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const mayManage = can('portal:team');
   const remove = async (id: string) => {
@@ -85,7 +114,12 @@ export function Team() {
                   <tr key={m.id}>
                     <th scope="row">{m.name}{me && <span className="muted"> ({t('team.you')})</span>}</th>
                     <td data-label={t('team.email')}>{m.email}</td>
-                    <td data-label={t('team.permissions')}>{m.permissions.join(', ')}</td>
+                    <td data-label={t('team.permissions')}>
+                      {editing === m.id ? <RoleEditor id={m.id} name={m.name} current={m.permissions} onDone={() => setEditing(null)} /> : m.permissions.join(', ')}
+                      {mayManage && !me && m.status !== 'removed' && editing !== m.id && (
+                        <> <button type="button" className="link" onClick={() => setEditing(m.id)}>{t('team.changeRole', { name: m.name })}</button></>
+                      )}
+                    </td>
                     <td data-label={t('team.status')}>
                       {t(`team.status.${m.status}`)}{m.totpEnrolled && <span className="small"> · {t('team.totp')}</span>}
                       {mayManage && !me && m.status !== 'removed' && (removing === m.id ? (

@@ -11,16 +11,17 @@ import { memberFromCookie } from '../../people/member-auth.ts';
 import type { Store } from '../../store/index.ts';
 import type { ClientRouteConfig, Principal } from '../route-config.ts';
 
-/** The key of the request: X-API-Key or Bearer; both present and different is no credential (401). */
+/**
+ * The key sent in `X-API-Key` or `Authorization: Bearer`. Both sent and different: no credential (401
+ * like any other cause, after the same hash and compare), never one of them chosen silently.
+ */
 function credential(req: FastifyRequest): string | undefined {
   const x = req.headers['x-api-key'];
+  const fromHeader = typeof x === 'string' && x !== '' ? x.trim() : undefined;
   const a = req.headers.authorization;
-  const bearer = typeof a === 'string' && /^Bearer /i.test(a) ? a.slice(7).trim() : undefined;
-  if (typeof x === 'string' && x !== '') {
-    if (bearer !== undefined && bearer !== x.trim()) return '';
-    return x.trim();
-  }
-  return bearer;
+  const fromBearer = typeof a === 'string' && /^Bearer /i.test(a) ? a.slice(7).trim() : undefined;
+  if (fromHeader !== undefined && fromBearer !== undefined && fromHeader !== fromBearer) return undefined;
+  return fromHeader ?? fromBearer;
 }
 
 /**

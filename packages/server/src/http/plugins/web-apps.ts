@@ -79,6 +79,8 @@ export async function webApps(app: FastifyInstance, apps: WebApp[] = defaultWebA
     const prefix = `/${web.name}/`;
     const index = join(web.dir, 'index.html');
     const serve = async (req: FastifyRequest, reply: FastifyReply, rest: string) => {
+      // /portal/v1 is an API (the people endpoints): an unknown path there is a 404 in the envelope, not the app.
+      if (/^v[0-9]+(\/|$)/.test(rest)) return sendError(req, reply, 'request.not_found');
       if (!existsSync(index)) {
         // The app was not built (its workspace has no build, or the build was skipped).
         return sendError(req, reply, 'request.not_found');

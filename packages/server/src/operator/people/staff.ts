@@ -2,7 +2,7 @@ import { CreatedStaff, CreateStaff, CreateStaffToken, IssuedStaffToken, PatchSta
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { hashOpaque, newStaffToken } from '../../domain/people/tokens.ts';
 import { ok } from '../../http/envelope.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { auditRoutes } from './audit.ts';
 import { operatorDepositRoutes } from './deposits.ts';
 import { adjustmentRoutes } from './ledger.ts';
@@ -7,6 +7,7 @@ import { marketAssetRoutes } from './market-assets.ts';
 import { marketPairRoutes } from './market-pairs.ts';
 import { operatorOrderRoutes } from './orders.ts';
 import { organizationRoutes } from './organizations.ts';
+import { organizationBookRoutes } from './organization-books.ts';
 import { walletRoutes } from './wallets.ts';
 import { destinationRoutes } from './destinations.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
@@ -16,6 +17,7 @@ import { operatorWithdrawalRoutes } from './withdrawals.ts';
 /** Every operator route plugin. Capabilities add theirs here. */
 export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   organizationRoutes,
+  organizationBookRoutes,
   adjustmentRoutes,
   marketAssetRoutes,
   marketPairRoutes,

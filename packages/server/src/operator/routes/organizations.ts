@@ -1,9 +1,9 @@
 import { CreateMember, CreateOrganization, IssueApiKey, IssuedApiKey, MemberRecord, OrganizationRecord, PatchMember, PatchOrganization, RevokedApiKey } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { generateApiKey, hashSecret } from '../../domain/keys/api-key.ts';
+import { generateApiKey, hashSecret, keyExpiry } from '../../domain/keys/api-key.ts';
 import { canOperate, limitsToWire, parseLimits, type Organization } from '../../domain/organizations/organization.ts';
 import { ok } from '../../http/envelope.ts';
 import { responses } from '../../http/schemas.ts';
@@ -57,7 +57,7 @@ export const organizationRoutes = ({ store, config, secret, clock }: AppDeps): F
     const g = generateApiKey(config.keyTag);
     const issued = await store.keys.issue(req.operatorActor!, {
       memberId: req.params.id, prefix: g.prefix, secretHash: hashSecret(secret, g.secret), scopes: req.body.scopes,
-      expiresAt: req.body.expiresAt ? new Date(req.body.expiresAt) : null, allowedIps: req.body.allowedIps ?? null,
+      expiresAt: keyExpiry(req.body.expiresAt, clock.now()), allowedIps: req.body.allowedIps ?? null,
     });
     return reply.code(201).send(ok(req.id, {
       id: issued.id, prefix: issued.prefix, scopes: issued.scopes, key: g.key, organizationId: issued.organizationId,

@@ -5,6 +5,8 @@ import * as m003 from './003-quote-expiry-index.ts';
 import * as m005 from './005-deposit-amount-quarantine.ts';
 import * as m006 from './006-four-eyes.ts';
 import * as m007 from './007-people.ts';
+import * as m008 from './008-desk-settlement.ts';
+import * as m010 from './010-idempotency-keys.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +16,8 @@ const migrations: Record<string, Migration> = {
   '005-deposit-amount-quarantine': m005,
   '006-four-eyes': m006,
   '007-people': m007,
+  '008-desk-settlement': m008,
+  '010-idempotency-keys': m010,
 };
 
 export const migrationProvider: MigrationProvider = {

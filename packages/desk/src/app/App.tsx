@@ -1,0 +1,72 @@
+import type { StaffPerson } from '@cambio/sdk';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApprovalsPage } from '../features/approvals/ApprovalsPage.tsx';
+import { AuditPage } from '../features/audit/AuditPage.tsx';
+import { DepositsPage } from '../features/deposits/DepositsPage.tsx';
+import { MarketPage } from '../features/market/MarketPage.tsx';
+import { OrganizationPage } from '../features/organizations/OrganizationPage.tsx';
+import { OrganizationsPage } from '../features/organizations/OrganizationsPage.tsx';
+import { ReconciliationPage } from '../features/reconciliation/ReconciliationPage.tsx';
+import { InvitationPage } from '../features/session/InvitationPage.tsx';
+import { SecurityPage } from '../features/session/SecurityPage.tsx';
+import { SignInPage } from '../features/session/SignInPage.tsx';
+import { StaffPage } from '../features/staff/StaffPage.tsx';
+import { op, readMode } from '../lib/api.ts';
+import { DeskContext } from '../lib/desk-context.ts';
+import { isUnauthenticated } from '../lib/errors.ts';
+import { ErrorNote } from '../components/ErrorNote.tsx';
+import { Layout } from './Layout.tsx';
+import { navigate, useLocation } from '../lib/router.tsx';
+
+/** Who is signed in: null when nobody is (401), re-read after sign-in, TOTP enrolment and sign-out. */
+function useSession() {
+  return useQuery({
+    queryKey: ['session'],
+    queryFn: async (): Promise<StaffPerson | null> => {
+      try { return (await op.session.get()).staff; } catch (e) { if (isUnauthenticated(e)) return null; throw e; }
+    },
+    staleTime: 60_000,
+  });
+}
+
+export function App() {
+  const loc = useLocation();
+  const qc = useQueryClient();
+  const session = useSession();
+  const mode = readMode();
+  const signedIn = (staff: StaffPerson) => {
+    qc.setQueryData(['session'], staff);
+    navigate(staff.totpEnrolled ? '/approvals' : '/security', { replace: true });
+  };
+
+  if (loc.path === '/invitation') return <InvitationPage token={loc.hash} onAccepted={signedIn} />;
+  if (session.isPending) return <main id="main"><p role="status">Loading the desk…</p></main>;
+  if (session.error) return <main id="main" className="narrow"><h1>The desk cannot reach the service</h1><ErrorNote error={session.error} /></main>;
+  if (!session.data) return <SignInPage onSignedIn={signedIn} />;
+
+  const staff = session.data;
+  return (
+    <DeskContext.Provider value={{ staff, mode }}>
+      <Layout onSignedOut={() => { qc.setQueryData(['session'], null); navigate('/', { replace: true }); }}>
+        <Route path={loc.path} admin={staff.role === 'admin'} />
+      </Layout>
+    </DeskContext.Provider>
+  );
+}
+
+function Route({ path, admin }: { path: string; admin: boolean }) {
+  const org = /^\/organizations\/([^/]+)$/.exec(path);
+  if (org) return <OrganizationPage id={decodeURIComponent(org[1]!)} />;
+  switch (path) {
+    case '/':
+    case '/approvals': return <ApprovalsPage />;
+    case '/deposits': return <DepositsPage />;
+    case '/reconciliation': return <ReconciliationPage />;
+    case '/organizations': return <OrganizationsPage />;
+    case '/market': return <MarketPage />;
+    case '/audit': return <AuditPage />;
+    case '/security': return <SecurityPage />;
+    case '/staff': if (admin) return <StaffPage />; break;
+  }
+  return <><h1 tabIndex={-1} id="page-title">Not found</h1><p>There is no page at this address.</p></>;
+}

@@ -1,0 +1,150 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { MoneyText } from '../../components/Amount.tsx';
+import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { ReadAt } from '../../components/ReadAt.tsx';
+import { Empty, Loading, Page } from '../../components/Section.tsx';
+import { StateBadge } from '../../components/StateBadge.tsx';
+import { useDesk } from '../../lib/desk-context.ts';
+import { useOrganizationNames } from '../../lib/organizations.ts';
+import { Link } from '../../lib/router.tsx';
+import { can } from '../../lib/roles.ts';
+import { age, when } from '../../lib/time.ts';
+import { DecisionDialog, type Decision } from './DecisionDialog.tsx';
+import { PoliciesPanel } from './PoliciesPanel.tsx';
+import { fourEyes, oldestFirst, type QueueItem } from './queue.ts';
+import { queueKey, useRequests } from './useQueue.ts';
+
+/** One queue of what waits for a person, oldest first; in production, also what waits for execution. */
+export function ApprovalsPage() {
+  const { staff, mode } = useDesk();
+  const qc = useQueryClient();
+  const waiting = useRequests('pending_approval');
+  const approved = useRequests('approved', mode === 'production');
+  const [decision, setDecision] = useState<Decision | null>(null);
+  const [done, setDone] = useState<{ text: string; id: string } | null>(null);
+  const now = useNow();
+
+  const queue = waiting.data ? oldestFirst(waiting.data.orders, waiting.data.withdrawals) : [];
+  const toExecute = approved.data ? oldestFirst(approved.data.orders, approved.data.withdrawals) : [];
+  const names = useOrganizationNames([...queue, ...toExecute].map((i) => i.record.organizationId));
+  const decides = can(staff.role, 'decide') && staff.totpEnrolled;
+
+  const finished = (text: string, id: string) => {
+    setDone({ text, id });
+    void qc.invalidateQueries({ queryKey: queueKey });
+  };
+
+  return (
+    <Page title="Approvals" intro="Every order and withdrawal waits here for a person. What waits longest is first. Each decision is recorded under your name.">
+      <div role="status" className="live">{done && <p className="ok-note">{done.text} <Link to={`/audit?subjectId=${encodeURIComponent(done.id)}`}>See its audit entries</Link></p>}</div>
+      {!can(staff.role, 'decide') && <p className="note">Your role ({staff.role}) reads the queue; deciding needs an approver or an admin.</p>}
+      {can(staff.role, 'decide') && !staff.totpEnrolled && <p className="note">Set up two-step sign-in (Your security) before deciding.</p>}
+
+      <section aria-labelledby="waiting-title">
+        <h2 id="waiting-title">Waiting for approval {waiting.data && <span className="count">({queue.length})</span>}</h2>
+        <ReadAt at={waiting.dataUpdatedAt} fetching={waiting.isFetching} />
+        {waiting.isPending ? <Loading what="the queue" /> : waiting.error ? <ErrorNote error={waiting.error} /> : queue.length === 0 ? <Empty>Nothing waits for approval.</Empty> : (
+          <QueueTable items={queue} names={names} now={now} caption="Requests waiting for approval, oldest first"
+            actions={(item) => {
+              const fe = fourEyes(item.record, staff.id);
+              if (!decides) return null;
+              return (
+                <>
+                  <button type="button" className="primary" disabled={fe.mine} onClick={() => setDecision({ verb: 'approve', item })}
+                    title={fe.mine ? 'You approved; the second approval must come from another person' : undefined}>
+                    Approve<span className="visually-hidden"> {item.kind} {item.record.id}</span>
+                  </button>
+                  <button type="button" className="danger" onClick={() => setDecision({ verb: 'reject', item })}>
+                    Reject<span className="visually-hidden"> {item.kind} {item.record.id}</span>
+                  </button>
+                  {fe.mine && <p className="small">You approved; another person must give the second approval.</p>}
+                </>
+              );
+            }} />
+        )}
+      </section>
+
+      {mode === 'production' && (
+        <section aria-labelledby="exec-title">
+          <h2 id="exec-title">Approved, waiting for execution {approved.data && <span className="count">({toExecute.length})</span>}</h2>
+          <p className="intro">Record what the venue paid for an order, or the bank's reference of a payout; or mark it failed, which releases the hold.</p>
+          <ReadAt at={approved.dataUpdatedAt} fetching={approved.isFetching} />
+          {approved.isPending ? <Loading what="approved requests" /> : approved.error ? <ErrorNote error={approved.error} /> : toExecute.length === 0 ? <Empty>Nothing waits for execution.</Empty> : (
+            <QueueTable items={toExecute} names={names} now={now} caption="Approved requests waiting for execution, oldest first"
+              actions={(item) => decides ? (
+                <>
+                  {item.kind === 'order'
+                    ? <button type="button" className="primary" onClick={() => setDecision({ verb: 'fill', item })}>Record fill<span className="visually-hidden"> {item.record.id}</span></button>
+                    : <button type="button" className="primary" onClick={() => setDecision({ verb: 'payout', item })}>Record payout<span className="visually-hidden"> {item.record.id}</span></button>}
+                  <button type="button" className="danger" onClick={() => setDecision({ verb: 'fail', item })}>Mark failed<span className="visually-hidden"> {item.kind} {item.record.id}</span></button>
+                </>
+              ) : null} />
+          )}
+        </section>
+      )}
+
+      <PoliciesPanel />
+
+      {decision && (
+        <DecisionDialog decision={decision} organization={names.get(decision.item.record.organizationId) ?? decision.item.record.organizationId}
+          onClose={() => setDecision(null)} onDone={finished} />
+      )}
+    </Page>
+  );
+}
+
+function QueueTable({ items, names, now, caption, actions }: {
+  items: QueueItem[]; names: Map<string, string>; now: number; caption: string; actions: (i: QueueItem) => React.ReactNode;
+}) {
+  const { staff } = useDesk();
+  return (
+    <table className="queue">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Request</th><th scope="col">Organization</th><th scope="col" className="num">Amount</th>
+          <th scope="col">Waiting</th><th scope="col">Approvals</th><th scope="col">Actions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item) => {
+          const r = item.record;
+          const fe = fourEyes(r, staff.id);
+          return (
+            <tr key={`${item.kind}:${r.id}`} data-request={r.id}>
+              <th scope="row">
+                <span className="kind">{item.kind === 'order' ? 'Order' : 'Withdrawal'}</span> <code>{r.id}</code>
+                <br /><StateBadge state={r.state} />
+              </th>
+              <td><Link to={`/organizations/${encodeURIComponent(r.organizationId)}`}>{names.get(r.organizationId) ?? r.organizationId}</Link></td>
+              <td className="num">
+                {item.kind === 'order' ? (
+                  <>
+                    <div>Delivers <MoneyText money={item.record.base} /></div>
+                    <div>Receives <MoneyText money={item.record.quote} /></div>
+                  </>
+                ) : (
+                  <>
+                    <div><MoneyText money={item.record.money} /></div>
+                    <div className="small">to {item.record.destinationSummary}</div>
+                  </>
+                )}
+              </td>
+              <td><span title={when(r.createdAt)}>{age(r.createdAt, now)}</span></td>
+              <td>{fe.text}<br /><Link className="small" to={`/audit?subjectId=${encodeURIComponent(r.id)}`}>Audit<span className="visually-hidden"> of {r.id}</span></Link></td>
+              <td className="row-actions"><div>{actions(item)}</div></td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** The clock the ages are counted on, ticking every 15 s. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => { const t = setInterval(() => setNow(Date.now()), 15_000); return () => clearInterval(t); }, []);
+  return now;
+}

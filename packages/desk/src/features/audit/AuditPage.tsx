@@ -1,0 +1,91 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { Field } from '../../components/Field.tsx';
+import { ReadAt } from '../../components/ReadAt.tsx';
+import { Empty, Loading, Page } from '../../components/Section.tsx';
+import { op } from '../../lib/api.ts';
+import { navigate, useLocation } from '../../lib/router.tsx';
+import { when } from '../../lib/time.ts';
+
+const FILTERS = ['actor', 'organizationId', 'action', 'subjectId', 'from', 'to'] as const;
+type Filter = typeof FILTERS[number];
+
+/**
+ * Who did what, when, with the record before and after. Filters live in the address (?actor=…), so a
+ * decision's "Audit" link opens its entries and any search can be shared.
+ */
+export function AuditPage() {
+  const { search } = useLocation();
+  const applied = Object.fromEntries(FILTERS.map((f) => [f, search.get(f) ?? ''])) as Record<Filter, string>;
+  const page = Number(search.get('page') ?? '1') || 1;
+  const [draft, setDraft] = useState(applied);
+  const key = search.toString();
+  // A link to other filters (a decision's "Audit") while this page is open: the boxes follow the address.
+  useEffect(() => { setDraft(Object.fromEntries(FILTERS.map((f) => [f, new URLSearchParams(key).get(f) ?? ''])) as Record<Filter, string>); }, [key]);
+  const q = useQuery({
+    queryKey: ['audit', applied, page],
+    placeholderData: (prev) => prev,
+    queryFn: () => op.audit.list({
+      ...(applied.actor ? { actor: applied.actor } : {}), ...(applied.organizationId ? { organizationId: applied.organizationId } : {}),
+      ...(applied.action ? { action: applied.action } : {}), ...(applied.subjectId ? { subjectId: applied.subjectId } : {}),
+      ...(applied.from ? { from: new Date(`${applied.from}T00:00:00`).toISOString() } : {}), ...(applied.to ? { to: endOfDay(applied.to) } : {}),
+      page, limit: 25,
+    }),
+  });
+  const go = (f: Record<Filter, string>, p = 1) => {
+    const s = new URLSearchParams();
+    for (const k of FILTERS) if (f[k].trim()) s.set(k, f[k].trim());
+    if (p > 1) s.set('page', String(p));
+    navigate(`/audit${s.size ? `?${s}` : ''}`);
+  };
+  const submit = (e: FormEvent) => { e.preventDefault(); go(draft); };
+  return (
+    <Page title="Audit" intro="Every decision and change at the operator: who, what, when, before and after. Newest first.">
+      <form onSubmit={submit} className="grid-form" role="search" aria-label="Search the audit trail">
+        <Field label="Person" value={draft.actor} onChange={(e) => setDraft({ ...draft, actor: e.target.value })} hint="staff:<id>, bootstrap, member:<id> or key:<id>" />
+        <Field label="Organization id" value={draft.organizationId} onChange={(e) => setDraft({ ...draft, organizationId: e.target.value })} />
+        <Field label="Kind" value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value })} hint="e.g. order.approve, deposit.attribute" />
+        <Field label="Record id" value={draft.subjectId} onChange={(e) => setDraft({ ...draft, subjectId: e.target.value })} />
+        <Field label="From date" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+        <Field label="To date" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+        <div className="actions">
+          <button type="submit" className="primary">Search</button>
+          <button type="button" onClick={() => { const empty = Object.fromEntries(FILTERS.map((f) => [f, ''])) as Record<Filter, string>; setDraft(empty); go(empty); }}>Clear</button>
+        </div>
+      </form>
+      <ReadAt at={q.dataUpdatedAt} fetching={q.isFetching} />
+      {q.isPending ? <Loading what="the audit trail" /> : q.error ? <ErrorNote error={q.error} /> : q.data.items.length === 0 ? <Empty>No entry matches.</Empty> : (
+        <>
+          <table className="audit">
+            <caption className="visually-hidden">Audit entries, newest first</caption>
+            <thead><tr><th scope="col">When</th><th scope="col">Person</th><th scope="col">Kind</th><th scope="col">Record</th><th scope="col">Change</th></tr></thead>
+            <tbody>
+              {q.data.items.map((a) => (
+                <tr key={a.id}>
+                  <td>{when(a.createdAt)}</td>
+                  <td>{a.actor}</td>
+                  <td>{a.action}</td>
+                  <td>{a.subjectType} <code>{a.subjectId}</code></td>
+                  <td><details><summary>Before and after</summary><pre>{JSON.stringify({ before: a.before, after: a.after }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}</pre></details></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <nav aria-label="Pages of the audit trail" className="pager">
+            <button type="button" disabled={page <= 1} onClick={() => go(applied, page - 1)}>Previous page</button>
+            <span>Page {q.data.pagination.page} of {Math.max(1, q.data.pagination.totalPages)} ({q.data.pagination.total} entries)</span>
+            <button type="button" disabled={page >= q.data.pagination.totalPages} onClick={() => go(applied, page + 1)}>Next page</button>
+          </nav>
+        </>
+      )}
+    </Page>
+  );
+}
+
+/** A date box means the whole day in the person's time zone: up to the next midnight, exclusive. */
+function endOfDay(date: string): string {
+  const d = new Date(`${date}T00:00:00`);
+  d.setDate(d.getDate() + 1);
+  return d.toISOString();
+}

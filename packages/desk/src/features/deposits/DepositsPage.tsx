@@ -1,0 +1,149 @@
+import type { Organization, OperatorDeposit } from '@cambio/sdk';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Amount, MoneyText } from '../../components/Amount.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { Field, SelectField } from '../../components/Field.tsx';
+import { ReadAt } from '../../components/ReadAt.tsx';
+import { Empty, Loading, Page } from '../../components/Section.tsx';
+import { StateBadge } from '../../components/StateBadge.tsx';
+import { op } from '../../lib/api.ts';
+import { decimalsOf, useAssets } from '../../lib/assets.ts';
+import { useDesk } from '../../lib/desk-context.ts';
+import { readAmount } from '../../lib/money.ts';
+import { OrganizationPicker } from '../../lib/OrganizationPicker.tsx';
+import { useOrganizationNames } from '../../lib/organizations.ts';
+import { Link } from '../../lib/router.tsx';
+import { can } from '../../lib/roles.ts';
+import { when } from '../../lib/time.ts';
+
+const depositsKey = ['deposits'] as const;
+
+/** Arrivals: those no declaration matched wait here to be attributed by hand; new ones are recorded here. */
+export function DepositsPage() {
+  const { staff } = useDesk();
+  const decides = can(staff.role, 'decide') && staff.totpEnrolled;
+  const stray = useQuery({ queryKey: [...depositsKey, 'unattributed'], queryFn: () => op.deposits.list({ state: 'unattributed', limit: 100 }), refetchInterval: 10_000 });
+  const credited = useQuery({ queryKey: [...depositsKey, 'credited'], queryFn: () => op.deposits.list({ state: 'credited', limit: 20 }) });
+  const names = useOrganizationNames((credited.data?.items ?? []).map((d) => d.organizationId));
+  const [attributing, setAttributing] = useState<OperatorDeposit | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  return (
+    <Page title="Deposits" intro="Money that arrived at the platform's wallets. An arrival whose amount matched an open declaration exactly was credited by itself; the others wait here until a person attributes them.">
+      <div role="status" className="live">{done && <p className="ok-note">{done}</p>}</div>
+      <section aria-labelledby="stray-title">
+        <h2 id="stray-title">Unattributed arrivals {stray.data && <span className="count">({stray.data.pagination.total})</span>}</h2>
+        <ReadAt at={stray.dataUpdatedAt} fetching={stray.isFetching} />
+        {stray.isPending ? <Loading what="arrivals" /> : stray.error ? <ErrorNote error={stray.error} /> : stray.data.items.length === 0 ? <Empty>Every arrival is attributed.</Empty> : (
+          <table>
+            <caption className="visually-hidden">Unattributed arrivals</caption>
+            <thead><tr><th scope="col">Arrival</th><th scope="col" className="num">Amount</th><th scope="col">Network</th><th scope="col">Transaction</th><th scope="col">Arrived</th><th scope="col">Actions</th></tr></thead>
+            <tbody>
+              {stray.data.items.map((d) => (
+                <tr key={d.id}>
+                  <th scope="row"><code>{d.id}</code></th>
+                  <td className="num"><MoneyText money={d.money} /></td>
+                  <td>{d.network}</td>
+                  <td><code className="break">{d.txid}</code></td>
+                  <td>{when(d.createdAt)}</td>
+                  <td>{decides && <button type="button" className="primary" onClick={() => setAttributing(d)}>Attribute<span className="visually-hidden"> {d.txid}</span></button>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {decides && <RecordArrival onDone={setDone} />}
+      <section aria-labelledby="credited-title">
+        <h2 id="credited-title">Recently credited</h2>
+        {credited.isPending ? <Loading what="credited deposits" /> : credited.error ? <ErrorNote error={credited.error} /> : credited.data.items.length === 0 ? <Empty>No deposit credited yet.</Empty> : (
+          <table>
+            <caption className="visually-hidden">Recently credited deposits</caption>
+            <thead><tr><th scope="col">Arrival</th><th scope="col">Organization</th><th scope="col" className="num">Amount</th><th scope="col">How</th><th scope="col">Updated</th></tr></thead>
+            <tbody>
+              {credited.data.items.map((d) => (
+                <tr key={d.id}>
+                  <th scope="row"><code>{d.id}</code> <StateBadge state={d.state} /></th>
+                  <td>{d.organizationId ? <Link to={`/organizations/${encodeURIComponent(d.organizationId)}`}>{names.get(d.organizationId) ?? d.organizationId}</Link> : '—'}</td>
+                  <td className="num"><MoneyText money={d.money} /></td>
+                  <td>{d.declarationId ? 'Matched its declaration' : <Link to={`/audit?subjectId=${encodeURIComponent(d.id)}`}>Attributed by hand</Link>}</td>
+                  <td>{when(d.updatedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      {attributing && <AttributeDialog deposit={attributing} onClose={() => setAttributing(null)} onDone={setDone} />}
+    </Page>
+  );
+}
+
+function AttributeDialog({ deposit, onClose, onDone }: { deposit: OperatorDeposit; onClose: () => void; onDone: (t: string) => void }) {
+  const qc = useQueryClient();
+  const [org, setOrg] = useState<Organization | null>(null);
+  return (
+    <ConfirmDialog title={`Attribute the arrival ${deposit.txid}?`} confirmLabel="Credit this organization" canConfirm={org !== null} onClose={onClose}
+      onConfirm={async () => {
+        await op.deposits.attribute(deposit.id, org!.id);
+        onDone(`${deposit.money.assetSymbol} arrival ${deposit.txid} credited to ${org!.name}.`);
+        await qc.invalidateQueries({ queryKey: depositsKey });
+      }}>
+      <dl className="summary">
+        <dt>Amount</dt><dd><MoneyText money={deposit.money} /></dd>
+        <dt>Network</dt><dd>{deposit.network}</dd>
+        <dt>Arrived</dt><dd>{when(deposit.createdAt)}</dd>
+      </dl>
+      <OrganizationPicker value={org} onChange={setOrg} />
+      {org && <p className="effect">The whole amount is credited to the available balance of <strong>{org.name}</strong>. This cannot be undone here.</p>}
+    </ConfirmDialog>
+  );
+}
+
+function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
+  const qc = useQueryClient();
+  const assets = useAssets();
+  const [asset, setAsset] = useState('');
+  const [network, setNetwork] = useState('');
+  const [amount, setAmount] = useState('');
+  const [txid, setTxid] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const [tried, setTried] = useState(false);
+  const symbol = asset || assets.data?.[0]?.symbol || '';
+  const decimals = decimalsOf(assets.data, symbol);
+  const parsed = decimals !== null ? readAmount(amount, decimals) : null;
+  const ready = !!parsed?.ok && network.trim() !== '' && txid.trim() !== '';
+  const submit = (e: FormEvent) => { e.preventDefault(); setTried(true); if (ready) setConfirming(true); };
+  return (
+    <section aria-labelledby="record-title" className="panel">
+      <h2 id="record-title">Record an arrival</h2>
+      {assets.error && <ErrorNote error={assets.error} />}
+      <form onSubmit={submit} noValidate className="grid-form">
+        <SelectField label="Asset" value={symbol} onChange={setAsset} options={(assets.data ?? []).map((a) => ({ value: a.symbol, label: `${a.symbol} (${a.decimals} decimals)` }))} />
+        <Field label="Network" value={network} onChange={(e) => setNetwork(e.target.value)} error={tried && !network.trim() ? 'Enter the network it arrived on.' : null} />
+        <Field label="Amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} error={tried && parsed && !parsed.ok ? parsed.error : null}
+          hint={decimals !== null ? `Up to ${decimals} decimals.` : undefined} />
+        <Field label="Transaction id" value={txid} onChange={(e) => setTxid(e.target.value)} error={tried && !txid.trim() ? 'Enter the transaction id.' : null} />
+        <div className="actions"><button type="submit">Record arrival</button></div>
+      </form>
+      {confirming && parsed?.ok && decimals !== null && (
+        <ConfirmDialog title="Record this arrival?" confirmLabel="Record arrival" onClose={() => setConfirming(false)}
+          onConfirm={async () => {
+            const d = await op.deposits.record({ assetSymbol: symbol, network: network.trim(), amountMinor: parsed.minor, txid: txid.trim() });
+            onDone(d.state === 'credited' ? `Arrival ${d.txid} matched a declaration and was credited.` : `Arrival ${d.txid} recorded; no declaration matched, it waits to be attributed.`);
+            setAmount(''); setTxid(''); setTried(false);
+            await qc.invalidateQueries({ queryKey: depositsKey });
+          }}>
+          <dl className="summary">
+            <dt>Amount</dt><dd><Amount minor={parsed.minor} decimals={decimals} symbol={symbol} /> ({parsed.minor.toString()} minor units)</dd>
+            <dt>Network</dt><dd>{network.trim()}</dd>
+            <dt>Transaction id</dt><dd><code className="break">{txid.trim()}</code></dd>
+          </dl>
+          <p className="effect">If an open declaration of {symbol} expects exactly this amount, its organization is credited now; otherwise the arrival waits to be attributed. A transaction id is recorded once.</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+import type { Organization } from '@cambio/sdk';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Amount } from '../../components/Amount.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { Field, SelectField } from '../../components/Field.tsx';
+import { Empty } from '../../components/Section.tsx';
+import { op } from '../../lib/api.ts';
+import { decimalsOf, useAssets } from '../../lib/assets.ts';
+import { useDesk } from '../../lib/desk-context.ts';
+import { can } from '../../lib/roles.ts';
+import { limitsToText, textToLimits, type Limits, type LimitsText } from './limits.ts';
+
+/** Caps per asset: the largest base amount of one order and the largest single withdrawal. */
+export function LimitsPanel({ org }: { org: Organization }) {
+  const { staff } = useDesk();
+  const assets = useAssets();
+  const qc = useQueryClient();
+  const dec = (s: string) => decimalsOf(assets.data, s);
+  const limits = org.limits as Limits | null;
+  const [text, setText] = useState<LimitsText | null>(null);
+  const [addAsset, setAddAsset] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<Limits | null>(null);
+  const admin = can(staff.role, 'manage') && staff.totpEnrolled;
+  const editing = text !== null;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    try { setConfirming(textToLimits(text ?? {}, dec)); setError(null); } catch (err) { setError((err as Error).message); }
+  };
+  const unused = (assets.data ?? []).filter((a) => !(a.symbol in (text ?? {})));
+
+  return (
+    <section aria-labelledby="limits-title" className="panel">
+      <h2 id="limits-title">Limits</h2>
+      {limits === null ? <p>No limits loaded: the organization cannot operate.</p> : Object.keys(limits).length === 0 ? <Empty>Limits loaded with no cap.</Empty> : !editing && (
+        <table>
+          <caption className="visually-hidden">Limits per asset</caption>
+          <thead><tr><th scope="col">Asset</th><th scope="col" className="num">Largest order (base)</th><th scope="col" className="num">Largest withdrawal</th></tr></thead>
+          <tbody>
+            {Object.entries(limits).map(([sym, caps]) => {
+              const d = dec(sym) ?? 0;
+              return (
+                <tr key={sym}>
+                  <th scope="row">{sym}</th>
+                  <td className="num">{caps.maxOrderMinor != null ? <Amount minor={caps.maxOrderMinor} decimals={d} symbol={sym} /> : 'no cap'}</td>
+                  <td className="num">{caps.maxWithdrawalMinor != null ? <Amount minor={caps.maxWithdrawalMinor} decimals={d} symbol={sym} /> : 'no cap'}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {admin && !editing && <button type="button" onClick={() => setText(limitsToText(limits, dec))}>Edit limits</button>}
+      {admin && editing && (
+        <form onSubmit={submit} noValidate>
+          {error && <p className="inline-error" role="alert">{error}</p>}
+          {Object.entries(text).map(([sym, t]) => (
+            <fieldset key={sym} className="grid-form">
+              <legend>{sym}</legend>
+              <Field label={`Largest order in ${sym}`} inputMode="decimal" value={t.maxOrder} hint="Empty: no cap." onChange={(e) => setText({ ...text, [sym]: { ...t, maxOrder: e.target.value } })} />
+              <Field label={`Largest withdrawal in ${sym}`} inputMode="decimal" value={t.maxWithdrawal} hint="Empty: no cap." onChange={(e) => setText({ ...text, [sym]: { ...t, maxWithdrawal: e.target.value } })} />
+            </fieldset>
+          ))}
+          {unused.length > 0 && (
+            <div className="inline-form">
+              <SelectField label="Add an asset" value={addAsset || unused[0]!.symbol} onChange={setAddAsset} options={unused.map((a) => ({ value: a.symbol, label: a.symbol }))} />
+              <button type="button" onClick={() => { const s = addAsset || unused[0]!.symbol; setText({ ...text, [s]: { maxOrder: '', maxWithdrawal: '' } }); setAddAsset(''); }}>Add asset</button>
+            </div>
+          )}
+          <div className="actions">
+            <button type="submit" className="primary">Save limits</button>
+            <button type="button" onClick={() => { setText(null); setError(null); }}>Cancel</button>
+          </div>
+        </form>
+      )}
+      {confirming && (
+        <ConfirmDialog title={`Load these limits for ${org.name}?`} confirmLabel="Load limits" onClose={() => setConfirming(null)}
+          onConfirm={async () => { await op.organizations.update(org.id, { limits: confirming }); setText(null); await qc.invalidateQueries({ queryKey: ['organization', org.id] }); }}>
+          <ul>
+            {Object.entries(confirming).map(([sym, c]) => (
+              <li key={sym}>{sym}: order {c.maxOrderMinor != null ? <Amount minor={c.maxOrderMinor} decimals={dec(sym) ?? 0} symbol={sym} /> : 'no cap'}, withdrawal {c.maxWithdrawalMinor != null ? <Amount minor={c.maxWithdrawalMinor} decimals={dec(sym) ?? 0} symbol={sym} /> : 'no cap'}</li>
+            ))}
+            {Object.keys(confirming).length === 0 && <li>Loaded with no cap.</li>}
+          </ul>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+import type { Organization } from '@cambio/sdk';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { SelectField } from '../../components/Field.tsx';
+import { Loading, Page } from '../../components/Section.tsx';
+import { StateBadge } from '../../components/StateBadge.tsx';
+import { op } from '../../lib/api.ts';
+import { useDesk } from '../../lib/desk-context.ts';
+import { Link } from '../../lib/router.tsx';
+import { can } from '../../lib/roles.ts';
+import { when } from '../../lib/time.ts';
+import { BalancesPanel, LedgerPanel, RequestsPanel } from './OrganizationBooks.tsx';
+import { KeysPanel, MembersPanel } from './OrganizationPeople.tsx';
+import { LimitsPanel } from './LimitsPanel.tsx';
+
+export const orgKey = (id: string) => ['organization', id] as const;
+
+/** One organization: status and limits, its people and keys, its balances, requests and ledger. */
+export function OrganizationPage({ id }: { id: string }) {
+  const org = useQuery({ queryKey: orgKey(id), queryFn: () => op.organizations.get(id) });
+  if (org.isPending) return <Loading what="the organization" />;
+  if (org.error) return <Page title="Organization"><ErrorNote error={org.error} /></Page>;
+  const o = org.data;
+  return (
+    <Page title={o.name} intro={<><code>{o.id}</code> · created {when(o.createdAt)} · <Link to={`/audit?organizationId=${encodeURIComponent(o.id)}`}>audit of this organization</Link></>}>
+      <StatusPanel org={o} />
+      <LimitsPanel org={o} />
+      <BalancesPanel id={o.id} />
+      <RequestsPanel id={o.id} />
+      <MembersPanel id={o.id} />
+      <KeysPanel id={o.id} />
+      <LedgerPanel id={o.id} />
+    </Page>
+  );
+}
+
+function StatusPanel({ org }: { org: Organization }) {
+  const { staff } = useDesk();
+  const qc = useQueryClient();
+  const [status, setStatus] = useState<string>(org.status);
+  const [confirming, setConfirming] = useState(false);
+  const admin = can(staff.role, 'manage') && staff.totpEnrolled;
+  return (
+    <section aria-labelledby="status-title" className="panel">
+      <h2 id="status-title">Status</h2>
+      <p><StateBadge state={org.status} /> · {org.canOperate ? 'Can operate.' : org.limits === null ? 'Cannot operate: no limits loaded.' : 'Cannot operate: not active.'}</p>
+      {admin && (
+        <form className="inline-form" onSubmit={(e) => { e.preventDefault(); if (status !== org.status) setConfirming(true); }}>
+          <SelectField label="New status" value={status} onChange={setStatus}
+            options={[{ value: 'draft', label: 'Draft' }, { value: 'active', label: 'Active' }, { value: 'suspended', label: 'Suspended' }]} />
+          <button type="submit" disabled={status === org.status}>Change status</button>
+        </form>
+      )}
+      {confirming && (
+        <ConfirmDialog title={`Set ${org.name} to ${status}?`} confirmLabel="Change status" danger={status === 'suspended'} onClose={() => setConfirming(false)}
+          onConfirm={async () => { await op.organizations.update(org.id, { status: status as Organization['status'] }); await qc.invalidateQueries({ queryKey: orgKey(org.id) }); }}>
+          <p>{status === 'active' ? 'With limits loaded, it can move money again.' : 'It keeps reading its records and quoting, but cannot place orders, withdraw, declare deposits or register destinations.'}</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

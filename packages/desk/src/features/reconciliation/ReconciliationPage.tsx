@@ -1,0 +1,133 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Amount } from '../../components/Amount.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { Field, TextArea } from '../../components/Field.tsx';
+import { ReadAt } from '../../components/ReadAt.tsx';
+import { Loading, Page } from '../../components/Section.tsx';
+import { op } from '../../lib/api.ts';
+import { decimalsOf, useAssets } from '../../lib/assets.ts';
+import { useDesk } from '../../lib/desk-context.ts';
+import { readAmount } from '../../lib/money.ts';
+import { Link } from '../../lib/router.tsx';
+import { can } from '../../lib/roles.ts';
+import { when } from '../../lib/time.ts';
+import { reconciliationKey } from './StopBanner.tsx';
+
+/**
+ * Compare the books with the market's balances; a difference stops every client operation that
+ * moves money until a person reviews it and resolves it with a note.
+ */
+export function ReconciliationPage() {
+  const { staff, mode } = useDesk();
+  const decides = can(staff.role, 'decide') && staff.totpEnrolled;
+  const state = useQuery({ queryKey: reconciliationKey, queryFn: () => op.reconciliation.get(), refetchInterval: 10_000 });
+  const assets = useAssets();
+  const qc = useQueryClient();
+  const [figures, setFigures] = useState<Record<string, string>>({});
+  const [fromVenue, setFromVenue] = useState(mode === 'sandbox');
+  const [tried, setTried] = useState(false);
+  const [confirmRun, setConfirmRun] = useState<Array<{ assetSymbol: string; amountMinor: bigint }> | null>(null);
+  const [resolving, setResolving] = useState(false);
+  const [note, setNote] = useState('');
+
+  const parsed = (assets.data ?? []).map((a) => ({ a, text: figures[a.symbol] ?? '', r: (figures[a.symbol] ?? '').trim() === '' ? null : readAmount(figures[a.symbol]!, a.decimals) }));
+  const given = parsed.filter((p) => p.r !== null);
+  const valid = given.every((p) => p.r!.ok);
+
+  const run = (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (fromVenue) { setConfirmRun([]); return; }
+    if (!valid || given.length === 0) return;
+    setConfirmRun(given.map((p) => ({ assetSymbol: p.a.symbol, amountMinor: (p.r as { ok: true; minor: bigint }).minor })));
+  };
+
+  const last = state.data?.lastRun;
+  return (
+    <Page title="Reconciliation" intro="The platform's books against the balances the market reports, asset by asset. While they disagree every client order, withdrawal, declaration and destination registration is refused.">
+      {state.isPending ? <Loading what="the reconciliation state" /> : state.error ? <ErrorNote error={state.error} /> : (
+        <section aria-labelledby="state-title" className={`panel ${state.data.reconciled ? 'ok-panel' : 'stop-panel'}`}>
+          <h2 id="state-title">{state.data.reconciled ? 'Reconciled: client operations run' : 'Stopped: the books and the market disagree'}</h2>
+          <ReadAt at={state.dataUpdatedAt} fetching={state.isFetching} />
+          <p>Since {when(state.data.changedAt)}.</p>
+          {!state.data.reconciled && decides && <button type="button" className="primary" onClick={() => setResolving(true)}>Resolve</button>}
+        </section>
+      )}
+
+      {last && (
+        <section aria-labelledby="last-title">
+          <h2 id="last-title">Last run: {last.matched ? 'every asset matched' : 'differences found'}</h2>
+          <p className="small">{when(last.createdAt)} by {last.actor} · market figures {last.source === 'given' ? 'entered by a person' : 'read from the venue'} · <Link to={`/audit?subjectId=${encodeURIComponent(last.id)}`}>audit</Link></p>
+          <table>
+            <caption className="visually-hidden">Books and market per asset</caption>
+            <thead><tr><th scope="col">Asset</th><th scope="col" className="num">Books</th><th scope="col" className="num">Market</th><th scope="col" className="num">Difference (market − books)</th><th scope="col">Result</th></tr></thead>
+            <tbody>
+              {last.figures.map((f) => {
+                const d = decimalsOf(assets.data, f.assetSymbol) ?? 0;
+                return (
+                  <tr key={f.assetSymbol} className={f.matched ? '' : 'row-bad'}>
+                    <th scope="row">{f.assetSymbol}</th>
+                    <td className="num"><Amount minor={f.booksMinor} decimals={d} symbol={f.assetSymbol} /></td>
+                    <td className="num"><Amount minor={f.marketMinor} decimals={d} symbol={f.assetSymbol} /></td>
+                    <td className="num"><Amount minor={f.differenceMinor} decimals={d} symbol={f.assetSymbol} /></td>
+                    <td>{f.matched ? 'Matched' : 'Differs'}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </section>
+      )}
+
+      {decides && (
+        <section aria-labelledby="run-title" className="panel">
+          <h2 id="run-title">Run a reconciliation</h2>
+          <form onSubmit={run} noValidate>
+            <fieldset>
+              <legend>Market balances</legend>
+              <label className="choice"><input type="radio" name="source" checked={fromVenue} onChange={() => setFromVenue(true)} /> Read them from the venue{mode === 'sandbox' ? ' (the simulated market)' : ''}</label>
+              <label className="choice"><input type="radio" name="source" checked={!fromVenue} onChange={() => setFromVenue(false)} /> Enter the balances the market reports</label>
+            </fieldset>
+            {!fromVenue && (
+              <div className="grid-form">
+                {parsed.map(({ a, text, r }) => (
+                  <Field key={a.symbol} label={`Market balance ${a.symbol}`} inputMode="decimal" value={text}
+                    onChange={(e) => setFigures({ ...figures, [a.symbol]: e.target.value })} error={tried && r && !r.ok ? r.error : null}
+                    hint={`Up to ${a.decimals} decimals; leave empty to skip.`} />
+                ))}
+              </div>
+            )}
+            {tried && !fromVenue && given.length === 0 && <p className="inline-error">Enter at least one market balance.</p>}
+            <button type="submit">Run reconciliation</button>
+          </form>
+        </section>
+      )}
+
+      {confirmRun && (
+        <ConfirmDialog title="Run the reconciliation?" confirmLabel="Run reconciliation" onClose={() => setConfirmRun(null)}
+          onConfirm={async () => {
+            await op.reconciliation.run(confirmRun.length ? { marketBalances: confirmRun } : {});
+            await qc.invalidateQueries({ queryKey: reconciliationKey });
+          }}>
+          {confirmRun.length === 0 ? <p>The market's balances are read from the venue.</p> : (
+            <ul>{confirmRun.map((b) => <li key={b.assetSymbol}><Amount minor={b.amountMinor} decimals={decimalsOf(assets.data, b.assetSymbol) ?? 0} symbol={b.assetSymbol} /></li>)}</ul>
+          )}
+          <p className="effect">Any difference stops client operations that move money at once, until resolved.</p>
+        </ConfirmDialog>
+      )}
+      {resolving && (
+        <ConfirmDialog title="Resolve the stop?" confirmLabel="Resolve and resume" canConfirm={note.trim() !== ''} onClose={() => setResolving(false)}
+          onConfirm={async () => {
+            await op.reconciliation.resolve({ note: note.trim() });
+            setNote('');
+            await qc.invalidateQueries({ queryKey: reconciliationKey });
+          }}>
+          <p>Client orders, withdrawals, declarations and destination registrations resume at once.</p>
+          <TextArea label="Note" required value={note} onChange={setNote} hint="What you reviewed and why operations may resume; kept in the audit trail." />
+        </ConfirmDialog>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,17 @@
+import { useQuery } from '@tanstack/react-query';
+import { op } from '../../lib/api.ts';
+import { when } from '../../lib/time.ts';
+
+export const reconciliationKey = ['reconciliation'] as const;
+
+/** The stop holds every client operation that moves money; it is shown on every page while it holds. */
+export function StopBanner({ linkTo }: { linkTo: (children: React.ReactNode) => React.ReactNode }) {
+  const state = useQuery({ queryKey: reconciliationKey, queryFn: () => op.reconciliation.get(), refetchInterval: 10_000 });
+  if (!state.data || state.data.reconciled) return null;
+  return (
+    <div className="banner banner-stop" role="alert">
+      <strong>Stopped: the books and the market disagree.</strong> Since {when(state.data.changedAt)} every client order, withdrawal,
+      declaration and destination registration is refused until a person resolves it. {linkTo('Review the reconciliation')}
+    </div>
+  );
+}

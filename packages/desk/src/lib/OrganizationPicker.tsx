@@ -1,0 +1,51 @@
+import type { Organization } from '@cambio/sdk';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { op } from './api.ts';
+import { shown } from './errors.ts';
+
+/**
+ * Search organizations by name or id and choose one (a radio list, keyboard-friendly). When the
+ * search endpoint is missing, an exact organization id still works: it is read back and shown.
+ */
+export function OrganizationPicker({ value, onChange }: { value: Organization | null; onChange: (o: Organization | null) => void }) {
+  const [text, setText] = useState('');
+  const id = useId();
+  const q = text.trim();
+  const found = useQuery({
+    queryKey: ['organizations', 'search', q],
+    enabled: q.length >= 2,
+    queryFn: async (): Promise<Organization[]> => {
+      try {
+        return (await op.organizations.list({ search: q, limit: 10 })).items;
+      } catch (e) {
+        if (shown(e).status !== 404) throw e;
+        return [await op.organizations.get(q)]; // no search on this server: an exact id
+      }
+    },
+  });
+  return (
+    <div className="picker">
+      <div className="field">
+        <label htmlFor={id}>Search organization</label>
+        <p className="hint" id={`${id}-hint`}>Name or id, at least two characters.</p>
+        <input id={id} type="search" value={text} onChange={(e) => setText(e.target.value)} aria-describedby={`${id}-hint`} autoComplete="off" />
+      </div>
+      {found.isFetching && <p role="status" className="small">Searching…</p>}
+      {found.error && q.length >= 2 && <p className="small" role="status">No organization matches “{q}”.</p>}
+      {found.data && (
+        found.data.length === 0 ? <p className="small" role="status">No organization matches “{q}”.</p> : (
+          <fieldset>
+            <legend>Matching organizations</legend>
+            {found.data.map((o) => (
+              <label key={o.id} className="choice">
+                <input type="radio" name={`${id}-org`} checked={value?.id === o.id} onChange={() => onChange(o)} />
+                {o.name} <code className="small">{o.id}</code> <span className="small">({o.status})</span>
+              </label>
+            ))}
+          </fieldset>
+        )
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+/** "4 min", "2 h 5 min", "3 d 1 h": how long something has waited. */
+export function age(fromIso: string, nowMs: number): string {
+  const ms = Math.max(0, nowMs - Date.parse(fromIso));
+  const min = Math.trunc(ms / 60_000);
+  if (min < 1) return `${Math.trunc(ms / 1000)} s`;
+  if (min < 60) return `${min} min`;
+  const h = Math.trunc(min / 60);
+  if (h < 24) return `${h} h ${min % 60} min`;
+  return `${Math.trunc(h / 24)} d ${h % 24} h`;
+}
+
+/** In the person's own time zone. */
+export function when(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+export function clock(ms: number): string {
+  return new Date(ms).toLocaleTimeString(undefined, { timeStyle: 'medium' });
+}

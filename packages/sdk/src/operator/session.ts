@@ -1,0 +1,59 @@
+import type { Transport } from '../http.ts';
+import type { Invitation, TotpEnrolment } from '../portal/types.ts';
+
+export type { Invitation, TotpEnrolment };
+
+/** A person of the operator (docs/design/people-and-apps.md). */
+export type StaffRole = 'viewer' | 'approver' | 'admin';
+export interface StaffPerson {
+  id: string;
+  name: string;
+  email: string;
+  role: StaffRole;
+  status: 'invited' | 'active' | 'removed';
+  totpEnrolled: boolean;
+  createdAt: string;
+}
+export interface StaffSessionInfo { staff: StaffPerson }
+
+/**
+ * The staff person's own session at `/operator/v1/session`: sign in (password, then a TOTP or recovery
+ * code when enrolled), who am I, sign out; accept an invitation; password and TOTP. In a browser the
+ * answer sets the `cambio_staff` cookie, which then authenticates every other call of this client.
+ */
+export class OperatorSession {
+  constructor(private readonly t: Transport) {}
+
+  /** 401 `auth.sign_in_failed` for any wrong part; 401 `auth.code_required` when a code is needed. */
+  async signIn(p: { email: string; password: string; code?: string }): Promise<StaffSessionInfo> {
+    return (await this.t.send<StaffSessionInfo>({ method: 'POST', path: '/session', body: p })).data;
+  }
+
+  /** Who is signed in; 401 without a session. */
+  async get(): Promise<StaffSessionInfo> {
+    return (await this.t.get<StaffSessionInfo>('/session')).data;
+  }
+
+  async signOut(): Promise<{ signedOut: boolean }> {
+    return (await this.t.send<{ signedOut: boolean }>({ method: 'DELETE', path: '/session' })).data;
+  }
+
+  /** The token is the fragment of the invitation url; the person is signed in by the answer. */
+  async acceptInvitation(p: { token: string; password: string }): Promise<StaffSessionInfo> {
+    return (await this.t.send<StaffSessionInfo>({ method: 'POST', path: '/invitations/accept', body: p })).data;
+  }
+
+  async changePassword(p: { currentPassword: string; newPassword: string }): Promise<{ changed: boolean }> {
+    return (await this.t.send<{ changed: boolean }>({ method: 'POST', path: '/password', body: p })).data;
+  }
+
+  /** The secret is shown once and is not active until `confirmTotp`. */
+  async enrolTotp(): Promise<TotpEnrolment> {
+    return (await this.t.send<TotpEnrolment>({ method: 'POST', path: '/totp/enrol' })).data;
+  }
+
+  /** Activates TOTP; the ten recovery codes are shown only in this answer. */
+  async confirmTotp(code: string): Promise<{ recoveryCodes: string[] }> {
+    return (await this.t.send<{ recoveryCodes: string[] }>({ method: 'POST', path: '/totp/confirm', body: { code } })).data;
+  }
+}

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../../domain/errors.ts';
+import type { IdempotencyStore } from '../../store/idempotency-store.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The body exactly as it arrived (app.ts's JSON parser keeps it): what an Idempotency-Key's fingerprint hashes. */
+    rawBody?: string;
+    /** The Idempotency-Key this request claimed; its answer is kept (or the claim released) when it is sent. */
+    idempotencyClaim?: { scope: string; key: string };
+  }
+}
+
+/** 1–255 printable ASCII characters (CONTRACT §10). */
+const KEY = /^[\x20-\x7e]{1,255}$/;
+
+/**
+ * Answers that decided nothing, so the same key may run again: a request that timed out or was
+ * throttled, a conflict that may clear (409: not reconciled, in flight…), any failure of ours (5xx).
+ */
+export const decidedNothing = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
+
+/**
+ * `Idempotency-Key` on every POST of the API it is registered in (CONTRACT §10). `scopeOf` says whose key
+ * space a request uses (an organization, a staff person); undefined: the request has no principal and
+ * the key is not used. The key is claimed in its own short transaction before the route runs: a new key
+ * runs the request and keeps its answer; the same key with the same method, path and body replays that
+ * answer with `Idempotent-Replayed: true`; with another body, 422; while the first is in flight, 409.
+ */
+export function idempotency(app: FastifyInstance, store: IdempotencyStore, scopeOf: (req: FastifyRequest) => string | undefined): void {
+  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.method !== 'POST') return;
+    const header = req.headers['idempotency-key'];
+    if (header === undefined) return;
+    const scope = scopeOf(req);
+    if (scope === undefined) return;
+    if (typeof header !== 'string' || !KEY.test(header)) throw new DomainError('idempotency.key_invalid');
+    const fingerprint = createHash('sha256').update(`${req.method} ${req.url}\n${req.rawBody ?? ''}`).digest('hex');
+    const claim = await store.claim({ scope, key: header, fingerprint });
+    switch (claim.kind) {
+      case 'claimed':
+        req.idempotencyClaim = { scope, key: header };
+        return;
+      case 'in_progress': throw new DomainError('idempotency.in_progress');
+      case 'key_reused': throw new DomainError('idempotency.key_reused');
+      case 'replay':
+        return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(claim.response);
+    }
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    const claim = req.idempotencyClaim;
+    if (!claim) return payload;
+    req.idempotencyClaim = undefined;
+    try {
+      if (decidedNothing(reply.statusCode)) await store.release(claim);
+      else await store.complete({ ...claim, status: reply.statusCode, response: typeof payload === 'string' ? payload : String(payload) });
+    } catch (err) {
+      // The request's own work is done and answered; an unkept answer leaves the claim to its lease.
+      req.log.error({ err }, 'idempotency: the answer could not be kept');
+    }
+    return payload;
+  });
+}

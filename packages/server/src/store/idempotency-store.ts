@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import type { Clock } from '../domain/ports.ts';
+import type { Db } from './db.ts';
+
+/** What a request carrying an Idempotency-Key meets (CONTRACT §10). */
+export type Claim =
+  | { kind: 'claimed' }
+  | { kind: 'in_progress' }
+  | { kind: 'key_reused' }
+  | { kind: 'replay'; status: number; response: string };
+
+export interface ClaimInput { scope: string; key: string; fingerprint: string }
+
+/** Answers are kept at least this long after they were given (CONTRACT §10: at least 24 hours). */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A claim older than this whose request never answered (the process died) is abandoned. */
+export const IDEMPOTENCY_LEASE_MS = 5 * 60 * 1000;
+
+/**
+ * Idempotency keys: claimed in their own short transaction before the request runs, completed with the
+ * answer after it, released when the answer says nothing was decided (so a retry runs again). A claim
+ * whose request died (a crash) is abandoned after `leaseMs` and may be taken by the next request.
+ */
+export class IdempotencyStore {
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly retentionMs = IDEMPOTENCY_RETENTION_MS, private readonly leaseMs = IDEMPOTENCY_LEASE_MS) {}
+
+  async claim(c: ClaimInput): Promise<Claim> {
+    const now = this.clock.now();
+    const row = { ...c, state: 'in_flight', lease_until: new Date(now.getTime() + this.leaseMs), status: null, response: null, created_at: now, expires_at: new Date(now.getTime() + this.retentionMs) };
+    // The common case is one statement: a new key.
+    const inserted = await this.db.insertInto('idempotency_keys').values(row)
+      .onConflict((oc) => oc.columns(['scope', 'key']).doNothing()).returning('key').executeTakeFirst();
+    if (inserted) return { kind: 'claimed' };
+    return this.db.transaction().execute(async (tx) => {
+      const held = await tx.selectFrom('idempotency_keys').selectAll().where('scope', '=', c.scope).where('key', '=', c.key).forUpdate().executeTakeFirst();
+      const abandoned = held && held.state === 'in_flight' && held.lease_until <= now;
+      if (!held || held.expires_at <= now || abandoned) {
+        // Gone since the insert (released), expired and not yet purged, or its request died: take it.
+        await tx.insertInto('idempotency_keys').values(row)
+          .onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet({ ...row })).execute();
+        return { kind: 'claimed' } as const;
+      }
+      if (held.fingerprint !== c.fingerprint) return { kind: 'key_reused' } as const;
+      if (held.state === 'in_flight') return { kind: 'in_progress' } as const;
+      return { kind: 'replay', status: held.status!, response: held.response! } as const;
+    });
+  }
+
+  /** Keeps the answer for the retention period, from now. */
+  async complete(c: { scope: string; key: string; status: number; response: string }): Promise<void> {
+    const now = this.clock.now();
+    await this.db.updateTable('idempotency_keys')
+      .set({ state: 'done', status: c.status, response: c.response, expires_at: new Date(now.getTime() + this.retentionMs) })
+      .where('scope', '=', c.scope).where('key', '=', c.key).where('state', '=', 'in_flight').execute();
+  }
+
+  /** Forgets a claim whose request decided nothing, so the same key may run again. */
+  async release(c: { scope: string; key: string }): Promise<void> {
+    await this.db.deleteFrom('idempotency_keys').where('scope', '=', c.scope).where('key', '=', c.key).where('state', '=', 'in_flight').execute();
+  }
+
+  /** Deletes keys past their retention (an abandoned claim too), at most `limit` at a time; returns how many. */
+  async purgeExpired(limit = 1000): Promise<number> {
+    const now = this.clock.now();
+    const r = await sql`delete from idempotency_keys where ctid in (
+      select ctid from idempotency_keys where expires_at <= ${now} and lease_until <= ${now} limit ${limit})`.execute(this.db);
+    return Number(r.numAffectedRows ?? 0n);
+  }
+}
