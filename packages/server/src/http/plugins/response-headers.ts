@@ -9,7 +9,7 @@ export function registerResponseHeaders(app: FastifyInstance) {
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     const path = req.url.split('?')[0] ?? '';
-    if (/^\/(api|operator)\/v1(\/|$)/.test(path) && path !== '/api/v1/openapi.json') reply.header('cache-control', 'no-store');
+    if (/^\/(api|operator|portal)\/v1(\/|$)/.test(path) && path !== '/api/v1/openapi.json') reply.header('cache-control', 'no-store');
     if (path === '/docs' || path.startsWith('/docs/')) reply.header('x-frame-options', 'DENY');
     return payload;
   });
