@@ -1,6 +1,6 @@
 import { CreateOrder, OrderRecord, OrdersQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Order } from '../../domain/orders/order.ts';
 import { QuoteIds } from '../../domain/quotes/quote-id.ts';

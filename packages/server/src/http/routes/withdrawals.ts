@@ -1,6 +1,6 @@
 import { RegisterBankDestination, RequestWithdrawal, Withdrawal, WithdrawalDestination, WithdrawalsQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { isUsable } from '../../domain/destinations/bank-destination.ts';
 import { prepareDestination } from '../../domain/destinations/register.ts';
 import { DestinationSealer } from '../../domain/destinations/sealer.ts';
