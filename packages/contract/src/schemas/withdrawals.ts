@@ -56,9 +56,9 @@ export const RequestWithdrawal = Type.Object({
 }, { additionalProperties: false });
 export type RequestWithdrawal = Static<typeof RequestWithdrawal>;
 
-/** CONTRACT §5: pending_approval → approved → completed, or rejected (hold released). */
-export const WithdrawalState = Type.Unsafe<'pending_approval' | 'approved' | 'completed' | 'rejected'>({
-  type: 'string', enum: ['pending_approval', 'approved', 'completed', 'rejected'],
+/** CONTRACT §5: pending_approval → approved → completed, or rejected (hold released), or cancelled by its organization (hold released). */
+export const WithdrawalState = Type.Unsafe<'pending_approval' | 'approved' | 'completed' | 'rejected' | 'cancelled'>({
+  type: 'string', enum: ['pending_approval', 'approved', 'completed', 'rejected', 'cancelled'],
 });
 export type WithdrawalState = Static<typeof WithdrawalState>;
 

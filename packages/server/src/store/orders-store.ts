@@ -210,6 +210,24 @@ export class OrdersStore implements OrderDecisions {
     });
   }
 
+  /**
+   * The organization withdraws its own request while it is still pending_approval: the hold is released in
+   * the same transaction. Another organization's order is not found; a decided one is 409. The UPDATE's
+   * `state = 'pending_approval'` condition (re-read after any row lock) makes a cancel racing an approval
+   * or a rejection settle exactly one of them.
+   */
+  async cancel(actor: string, organizationId: string, orderId: string): Promise<Order> {
+    const at = this.clock.now();
+    return this.db.transaction().execute(async (tx) => {
+      const mine = await tx.selectFrom('orders').select('id').where('id', '=', orderId).where('organization_id', '=', organizationId).executeTakeFirst();
+      if (!mine) throw new DomainError('orders.not_found');
+      const { before, after } = await this.#decide(tx, orderId, 'cancelled', at, null);
+      await releaseHold(tx, this.ids, at, after.holdId, 'order_release', orderId);
+      await recordAudit(tx, this.ids, at, { actor, action: 'order.cancel', subjectType: 'order', subjectId: orderId, before: auditView(before), after: auditView(after) });
+      return after;
+    });
+  }
+
   /** Rejection releases the hold in the same transaction as the decision. */
   async reject(actor: string, orderId: string, reason: string | null): Promise<Order> {
     const at = this.clock.now();

@@ -130,6 +130,34 @@ export class WithdrawalsStore {
   }
 
   /** Reject: the hold is released; nothing leaves. Allowed while not reconciled (it moves nothing out). */
+  /**
+   * The organization withdraws its own request while pending_approval; the hold is released in the same
+   * transaction. Another organization's is not found; a decided one is 409; racing a decision, one wins.
+   */
+  async cancel(actor: string, organizationId: string, id: string): Promise<WithdrawalRow> {
+    const at = this.clock.now();
+    return this.db.transaction().execute(async (tx) => {
+      const mine = await tx.selectFrom('withdrawals').select('id').where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+      if (!mine) throw new DomainError('withdrawals.not_found');
+      const w = await this.#decide(tx, id, 'cancelled', null, at);
+      await releaseHold(tx, this.ids, at, w.hold_id, 'withdrawal_release', id);
+      const after = toWithdrawal(w, await this.#summary(tx, w.destination_id));
+      await recordAudit(tx, this.ids, at, {
+        actor, action: 'withdrawal.cancel', subjectType: 'withdrawal', subjectId: id,
+        before: { ...audited(after), state: 'pending_approval', reason: null }, after: audited(after),
+      });
+      return after;
+    });
+  }
+
+  /** One withdrawal of one organization, with its destination's summary. */
+  async getFor(organizationId: string, id: string): Promise<WithdrawalRow | null> {
+    const r = await this.db.selectFrom('withdrawals as w').innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
+      .select(['w.id', 'w.organization_id', 'w.state', 'w.asset_symbol', 'w.asset_decimals', 'w.amount_minor', 'w.destination_id', 'w.reason', 'w.created_at', 'w.updated_at', 'd.summary'])
+      .where('w.id', '=', id).where('w.organization_id', '=', organizationId).executeTakeFirst();
+    return r ? toWithdrawal(r, r.summary) : null;
+  }
+
   async reject(actor: string, id: string, reason: string | null): Promise<WithdrawalRow> {
     const at = this.clock.now();
     return this.db.transaction().execute(async (tx) => {

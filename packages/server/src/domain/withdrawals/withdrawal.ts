@@ -3,7 +3,7 @@ import { PLATFORM, type Entry } from '../ledger/entry.ts';
 import type { Limits } from '../organizations/organization.ts';
 import { isUsable } from '../destinations/bank-destination.ts';
 
-export type WithdrawalState = 'pending_approval' | 'approved' | 'completed' | 'rejected';
+export type WithdrawalState = 'pending_approval' | 'approved' | 'completed' | 'rejected' | 'cancelled';
 
 export interface DestinationForWithdrawal {
   organizationId: string; assetSymbol: string; cooldownUntil: Date; registeredInMarketAt: Date | null;
