@@ -56,6 +56,20 @@ for (const backend of backends()) {
       assert.equal((await h.op('GET', '/organizations?status=closed')).status, 400);
     });
 
+    test('orders and withdrawals filter by ?organizationId= (with ?state=); another organization\'s are not listed', async () => {
+      const other = await seedOrg(h, { balances: { BTC: 100000000n } });
+      const q = await h.call(other.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' });
+      assert.equal((await h.call(other.key, 'POST', '/orders', { quoteId: q.body.data.id })).status, 201);
+      for (const [o, n] of [[org, 1], [other, 1]] as const) {
+        const r = await h.op('GET', `/orders?organizationId=${o.orgId}&state=pending_approval`);
+        assert.equal(r.status, 200, r.raw);
+        assert.deepEqual(r.body.data.map((x: { organizationId: string }) => x.organizationId), Array(n).fill(o.orgId));
+      }
+      assert.equal((await h.op('GET', `/orders?organizationId=${org.orgId}&state=completed`)).body.data.length, 0);
+      const w = await h.op('GET', `/withdrawals?organizationId=${org.orgId}`);
+      assert.deepEqual([w.status, w.body.data.length], [200, 0]);
+    });
+
     test('an unknown organization is 404; no token is 401; a bad page is 400', async () => {
       for (const path of ['balances', 'ledger']) {
         const r = await h.op('GET', `/organizations/org_nope/${path}`);

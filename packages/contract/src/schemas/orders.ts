@@ -38,7 +38,7 @@ export type OperatorOrderRecord = Static<typeof OperatorOrderRecord>;
 
 /** The client's list: one state, a creation window. */
 export const OrdersQuery = ListQuery({ state: Type.Optional(OrderState), ...CreatedRange });
-export const OperatorOrdersQuery = ListQuery({ state: Type.Optional(OrderState) });
+export const OperatorOrdersQuery = ListQuery({ state: Type.Optional(OrderState), organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) });
 
 /** Body of approve and reject; optional. The reason of a rejection is shown to the client. */
 export const DecideOrder = Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }, { additionalProperties: false });

@@ -146,8 +146,8 @@ export class OrdersStore implements OrderDecisions {
     return this.#page(p, { ...f, organizationId });
   }
 
-  /** Across organizations, for the operator; optionally one state. */
-  async list(p: PageParams, filter: { state?: OrderState }): Promise<Page<Order>> {
+  /** Across organizations, for the operator; optionally one state, one organization. */
+  async list(p: PageParams, filter: { state?: OrderState; organizationId?: string }): Promise<Page<Order>> {
     return this.#page(p, filter);
   }
 

@@ -26,9 +26,9 @@ export const operatorOrderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox =>
   const one = async (o: Order, reqId: string) => ok(reqId, wire(o, (await orderApprovals(store, [o]))[0]!));
 
   app.get('/orders', {
-    schema: { tags, security: sec, querystring: OperatorOrdersQuery, response: listResponses(OperatorOrderRecord), summary: 'Exchange requests of every organization, newest first; ?state= filters' },
+    schema: { tags, security: sec, querystring: OperatorOrdersQuery, response: listResponses(OperatorOrderRecord), summary: 'Exchange requests of every organization, newest first; ?state= and ?organizationId= filter' },
   }, async (req) => {
-    const page = await store.orders.list(pageParams(req.query), req.query.state ? { state: req.query.state } : {});
+    const page = await store.orders.list(pageParams(req.query), { ...(req.query.state ? { state: req.query.state } : {}), ...(req.query.organizationId ? { organizationId: req.query.organizationId } : {}) });
     const approvals = await orderApprovals(store, page.items);
     return ok(req.id, page.items.map((o, i) => wire(o, approvals[i]!)), page.pagination);
   });

@@ -22,9 +22,9 @@ export const operatorWithdrawalRoutes = ({ store }: AppDeps): FastifyPluginAsync
   const one = async (w: WithdrawalRow, reqId: string) => ok(reqId, wire(w, (await withdrawalApprovals(store, [w]))[0]!));
 
   app.get('/withdrawals', {
-    schema: { tags, security: sec, querystring: ListQuery({ state: Type.Optional(WithdrawalState) }), response: listResponses(OperatorWithdrawal) },
+    schema: { tags, security: sec, querystring: ListQuery({ state: Type.Optional(WithdrawalState), organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }), response: listResponses(OperatorWithdrawal), summary: 'Withdrawal requests of every organization, newest first; ?state= and ?organizationId= filter' },
   }, async (req) => {
-    const page = await store.withdrawals.list(pageParams(req.query), req.query.state ? { state: req.query.state } : {});
+    const page = await store.withdrawals.list(pageParams(req.query), { ...(req.query.state ? { state: req.query.state } : {}), ...(req.query.organizationId ? { organizationId: req.query.organizationId } : {}) });
     const approvals = await withdrawalApprovals(store, page.items);
     return ok(req.id, page.items.map((w, i) => wire(w, approvals[i]!)), page.pagination);
   });
