@@ -23,6 +23,9 @@ export interface Order {
   proceedsQuote: bigint | null;
   /** Why it was rejected or failed. */
   reason: string | null;
+  /** Where the desk executed it and the venue's reference (production, CONTRACT §9); null in sandbox. */
+  venue: string | null;
+  venueReference: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,6 +1,6 @@
 import { DeclareDeposit, DepositDeclaration, DepositRecord, DepositsQuery, DepositWallet, Nullable } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { declarationWire } from '../../domain/deposits/declaration.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';

@@ -1,9 +1,10 @@
 import { CreateOrder, OrderRecord, OrdersQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Order } from '../../domain/orders/order.ts';
 import { QuoteIds } from '../../domain/quotes/quote-id.ts';
+import { cancelOrder } from '../../usecases/orders/decide-order.ts';
 import { ok } from '../envelope.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
@@ -18,7 +19,8 @@ export const orderWire = (o: Order) => ({
 });
 
 /** Exchange requests: accepting a quote creates a request and holds the base amount; a person at the operator decides. */
-export const orderRoutes = ({ store, secret, ids, clock }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const orderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store, secret, ids, clock } = deps;
   const quoteIds = new QuoteIds(secret, ids);
   app.post('/orders', {
     config: { scope: 'portal:trade', operate: true, movesMoney: true },
@@ -55,7 +57,7 @@ export const orderRoutes = ({ store, secret, ids, clock }: AppDeps): FastifyPlug
     },
   }, async (req) => {
     const p = principalOf(req);
-    return ok(req.id, orderWire(await store.orders.cancel(`key:${p.keyId}`, p.organization.id, req.params.id)));
+    return ok(req.id, orderWire(await cancelOrder(deps, `key:${p.keyId}`, p.organization.id, req.params.id)));
   });
 
   app.get('/orders', {

@@ -1,11 +1,10 @@
 import { CreateQuote, Quote } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { quoteExpiry, type Quote as QuoteModel } from '../../domain/quotes/quote.ts';
 import { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { oneAmount, priceAtMarket } from '../../domain/quotes/request-quote.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { marketOf } from '../../market/index.ts';
 import { ok } from '../envelope.ts';
 import { principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, responses } from '../schemas.ts';
@@ -22,7 +21,7 @@ export const quoteWire = (q: QuoteModel) => ({
  * nothing, so it works while the organization cannot operate and while not reconciled (CONTRACT §6).
  */
 export const quoteRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const market = marketOf(deps);
+  const market = deps.venue;
   const quoteIds = new QuoteIds(deps.secret, deps.ids);
   app.get('/quotes/:id', {
     config: { scope: ['portal:trade', 'portal:read'] },

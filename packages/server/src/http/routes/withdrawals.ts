@@ -1,6 +1,6 @@
 import { RegisterBankDestination, RequestWithdrawal, Withdrawal, WithdrawalDestination, WithdrawalsQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { isUsable } from '../../domain/destinations/bank-destination.ts';
 import { prepareDestination } from '../../domain/destinations/register.ts';
 import { DestinationSealer } from '../../domain/destinations/sealer.ts';
@@ -8,6 +8,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
 import type { DestinationRow } from '../../store/destinations-store.ts';
 import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
+import { cancelWithdrawal } from '../../usecases/withdrawals/decide-withdrawal.ts';
 import { ok } from '../envelope.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
@@ -26,7 +27,8 @@ export const withdrawalWire = (w: WithdrawalRow) => ({
 });
 
 /** Withdrawal destinations and withdrawal requests of the caller's organization. */
-export const withdrawalRoutes = ({ store, clock, config, secret, ids }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store, clock, config, secret, ids } = deps;
   const tags = ['withdrawals'];
   const sealer = new DestinationSealer(secret);
 
@@ -82,7 +84,7 @@ export const withdrawalRoutes = ({ store, clock, config, secret, ids }: AppDeps)
     schema: { tags, security: apiKeySecurity, params: IdParam, response: responses(200, Withdrawal), summary: 'Cancel a withdrawal still pending_approval: the hold is released; a decided one is 409', operationId: 'cancelWithdrawal' },
   }, async (req) => {
     const p = principalOf(req);
-    return ok(req.id, withdrawalWire(await store.withdrawals.cancel(`key:${p.keyId}`, p.organization.id, req.params.id)));
+    return ok(req.id, withdrawalWire(await cancelWithdrawal(deps, `key:${p.keyId}`, p.organization.id, req.params.id)));
   });
 
   app.get('/withdrawals', {
