@@ -53,7 +53,7 @@ export function TotpEnrol() {
       ) : (
         <form onSubmit={confirm} noValidate>
           <p>Scan this code with your authenticator app, or type the setup key into it. Then enter the six digits it shows.</p>
-          <QrCode text={enrolment.otpauthUrl} label="Scannable image of the setup key, for your authenticator app" />
+          <QrCode text={enrolment.otpauthUrl} label="Image to scan with your authenticator app" />
           <div className="field">
             <label htmlFor="setup-key">Setup key</label>
             <input id="setup-key" readOnly value={enrolment.secret} className="mono" />
