@@ -4,43 +4,20 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
-import type { Config } from './config.ts';
+import type { AppDeps } from './deps.ts';
 import { DomainError } from './domain/errors.ts';
-import type { Clock, Ids, Market } from './domain/ports.ts';
 import { clientApi } from './http/client-api.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { InvalidJsonError, parseJsonBody } from './http/json-body.ts';
 import { requestForLog } from './http/log-request.ts';
+import { documentExtras, documentRoute } from './http/openapi-doc.ts';
 import { PageAnchors, registerPageAnchors } from './http/page-anchor.ts';
 import { registerErrorHandling, sendError } from './http/plugins/errors.ts';
 import { createMetrics } from './http/plugins/metrics.ts';
 import { docsCsp, registerResponseHeaders } from './http/plugins/response-headers.ts';
 import { validatorCompiler } from './http/validators.ts';
-import { webApps, type WebApp } from './http/plugins/web-apps.ts';
+import { webApps } from './http/plugins/web-apps.ts';
 import { operatorApi } from './operator/operator-api.ts';
-import type { Store } from './store/index.ts';
-
-export interface AppDeps {
-  config: Config;
-  store: Store;
-  clock: Clock;
-  ids: Ids;
-  /** Server secret for keyed hashes (API keys) and encryption at rest. */
-  secret: string;
-  /** SHA-256 of the operator token. */
-  operatorTokenHash: string;
-  redis?: Redis | undefined;
-  /** pino instance; absent: silent (tests). */
-  logger?: Logger | undefined;
-  /** How long a client may take to send a whole request (slow clients are cut with 408). Default 30 s. */
-  requestTimeoutMs?: number | undefined;
-  /** Where orders execute; absent: the simulated venue over the store (market/index.ts marketOf). */
-  market?: Market | undefined;
-  /** The built web apps to serve (/portal/, /desk/); absent: packages/portal/dist and packages/desk/dist. */
-  webApps?: WebApp[] | undefined;
-}
 
 export const BODY_LIMIT = 64 * 1024;
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
@@ -97,7 +74,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Cambio exchange API', version: '1.0.0', description: 'Client API (/api/v1) and operator API (/operator/v1). Every response is the envelope; amounts are digit strings of minimum units.' },
+      info: { title: 'Cambio exchange API', version: '1.0.0', description: 'Client API (/api/v1) and operator API (/operator/v1). Every response is the envelope; amounts are digit strings of minimum units.', license: documentExtras.license },
+      servers: documentExtras.servers,
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
@@ -106,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         },
       },
     },
+    transform: documentRoute,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, transformStaticCSP: docsCsp });
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

@@ -1,7 +1,7 @@
 import { AuditRecord, DateTime, ListQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { ok } from '../../http/envelope.ts';
 import { pageParams } from '../../http/page-params.ts';
 import { listResponses } from '../../http/schemas.ts';
