@@ -5,6 +5,7 @@ import * as m003 from './003-quote-expiry-index.ts';
 import * as m005 from './005-deposit-amount-quarantine.ts';
 import * as m006 from './006-four-eyes.ts';
 import * as m010 from './010-idempotency-keys.ts';
+import * as m011 from './011-events.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '005-deposit-amount-quarantine': m005,
   '006-four-eyes': m006,
   '010-idempotency-keys': m010,
+  '011-events': m011,
 };
 
 export const migrationProvider: MigrationProvider = {
