@@ -1,11 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { isUnauthenticated } from './lib/errors.ts';
 import './styles.css';
 
 // Server state is a cache (STYLE §14): lists refetch while something waits; a 4xx is not retried.
-const queryClient = new QueryClient({
+// A read answered 401 means the session ended (idle or absolute expiry, removal): back to sign-in.
+const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: (e) => { if (isUnauthenticated(e)) queryClient.setQueryData(['session'], null); } }),
   defaultOptions: {
     queries: { retry: false, refetchOnWindowFocus: true, staleTime: 2_000 },
     mutations: { retry: false },

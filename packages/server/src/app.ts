@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { pickLang } from '@cambio/contract';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { Type } from '@sinclair/typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -12,8 +13,10 @@ import { clientApi } from './http/client-api.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { InvalidJsonError, parseJsonBody } from './http/json-body.ts';
 import { requestForLog } from './http/log-request.ts';
+import { PageAnchors, registerPageAnchors } from './http/page-anchor.ts';
 import { registerErrorHandling, sendError } from './http/plugins/errors.ts';
 import { createMetrics } from './http/plugins/metrics.ts';
+import { docsCsp, registerResponseHeaders } from './http/plugins/response-headers.ts';
 import { validatorCompiler } from './http/validators.ts';
 import { webApps, type WebApp } from './http/plugins/web-apps.ts';
 import { operatorApi } from './operator/operator-api.ts';
@@ -40,6 +43,7 @@ export interface AppDeps {
 }
 
 export const BODY_LIMIT = 64 * 1024;
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
 
 /** Builds the whole service. Never listens: main.ts does, tests use inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -57,13 +61,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     // A URL the router cannot decode (`/api/v1/%`) never reaches a hook or a route: answer it in the envelope too.
     frameworkErrors: (_err, req, reply) => {
-      req.lang = pickLang(req.headers['x-lang']);
+      req.lang = pickLang(req.headers['x-lang'], req.headers['accept-language']);
       reply.header('x-trace-id', req.id);
       void sendError(req, reply, 'request.bad_request');
     },
   }) as unknown as FastifyInstance;
 
   app.setValidatorCompiler(validatorCompiler);
+  // A query parameter a route does not know is a 400, not ignored: a route of the APIs without a query schema takes none.
+  app.addHook('onRoute', (route) => {
+    if (!/^\/(api|operator)\/v1\//.test(route.url) || route.config?.public) return;
+    route.schema = { ...route.schema, querystring: route.schema?.querystring ?? NO_QUERY };
+  });
   // JSON only: any other media type is a 415 in the envelope.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
@@ -74,12 +83,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.decorateRequest('lang', 'es');
   app.addHook('onRequest', async (req, reply) => {
-    req.lang = pickLang(req.headers['x-lang']);
+    req.lang = pickLang(req.headers['x-lang'], req.headers['accept-language']);
     reply.header('x-trace-id', req.id);
     // PostgreSQL text cannot hold NUL: an id or query with one is malformed, not a database failure (500).
     if (req.url.includes('%00')) throw new DomainError('request.bad_request');
   });
   registerErrorHandling(app);
+  registerResponseHeaders(app);
+  registerPageAnchors(app, new PageAnchors(deps.secret));
   const metrics = createMetrics();
   metrics.instrument(app);
 
@@ -96,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, transformStaticCSP: docsCsp });
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   app.get('/health', { config: { public: true }, schema: { hide: true } }, async (req) => ({
     success: true, message: null, data: { status: 'ok', store: deps.store.kind }, code: null, timestamp: new Date().toISOString(), traceId: req.id, pagination: null,

@@ -19,7 +19,9 @@ for (const backend of backends()) {
       const revoked = await seedOrg(h);
       assert.equal((await h.op('POST', `/api-keys/${revoked.keyId}/revoke`)).status, 200);
       const expiring = await seedOrg(h);
-      const exp = await h.op('POST', `/members/${expiring.memberId}/api-keys`, { scopes: ['portal:read'], expiresAt: new Date(Date.now() - 1000).toISOString() });
+      // A key cannot be issued already expired (422): issue one that expires later, then let its time pass.
+      const exp = await h.op('POST', `/members/${expiring.memberId}/api-keys`, { scopes: ['portal:read'], expiresAt: new Date(Date.now() + 60_000).toISOString() });
+      await h.store.db.updateTable('api_keys').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', exp.body.data.id).execute();
       const ipBound = await h.op('POST', `/members/${good.memberId}/api-keys`, { scopes: ['portal:read'], allowedIps: ['10.9.8.7'] });
       const [tag, rest] = good.key.split('_live_') as [string, string];
       const [prefix] = rest.split('.') as [string];

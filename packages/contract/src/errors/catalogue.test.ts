@@ -96,3 +96,15 @@ test('messages fill their placeholders; x-lang falls back to Spanish', () => {
   assert.equal(pickLang(undefined), 'es');
   assert.equal(pickLang('fr'), 'es');
 });
+
+test('without x-lang, Accept-Language decides: its supported language of highest weight; x-lang wins when sent', () => {
+  assert.equal(pickLang(undefined, 'en'), 'en');
+  assert.equal(pickLang(undefined, 'en-US,en;q=0.9'), 'en');
+  assert.equal(pickLang(undefined, 'fr-FR, en;q=0.8, es;q=0.5'), 'en');
+  assert.equal(pickLang(undefined, 'es;q=0.9, en;q=0.4'), 'es');
+  assert.equal(pickLang(undefined, 'de, fr'), 'es');
+  assert.equal(pickLang(undefined, 'en;q=0'), 'es');
+  assert.equal(pickLang(undefined, '*'), 'es');
+  assert.equal(pickLang('es', 'en'), 'es');
+  assert.equal(pickLang('fr', 'en'), 'en', 'an unknown x-lang falls back to Accept-Language');
+});

@@ -20,6 +20,7 @@ const entries = {
   'request.invalid_path': { status: 400, en: 'The path is not valid: {detail}.', es: 'La ruta no es válida: {detail}.' },
   'request.bad_request': { status: 400, en: 'The request is malformed.', es: 'La solicitud está mal formada.' },
   'request.not_found': { status: 404, en: 'There is no such endpoint.', es: 'No existe ese recurso.' },
+  'request.method_not_allowed': { status: 405, en: 'This endpoint does not take {method}; it takes {allow}.', es: 'Este recurso no acepta {method}; acepta {allow}.' },
   'request.body_too_large': { status: 413, en: 'The body is too large.', es: 'El cuerpo es demasiado grande.' },
   'request.unsupported_media_type': { status: 415, en: 'Send the body as application/json.', es: 'Envíe el cuerpo como application/json.' },
   'request.timeout': { status: 408, en: 'The request took too long to arrive.', es: 'La solicitud tardó demasiado en llegar.' },
@@ -45,6 +46,7 @@ const entries = {
   'members.not_found': { status: 404, en: 'No such member.', es: 'No existe ese miembro.' },
   'members.email_taken': { status: 409, en: 'A member with that email already exists in the organization.', es: 'Ya existe un miembro con ese correo en la organización.' },
   'keys.not_found': { status: 404, en: 'No such API key.', es: 'No existe esa clave de API.' },
+  'keys.expiry_in_past': { status: 422, en: 'expiresAt must be in the future: a key cannot be issued already expired.', es: 'expiresAt debe estar en el futuro: no se puede emitir una clave ya vencida.' },
   'keys.issuer_lacks_permission': { status: 403, en: 'The member does not hold portal:api_keys and cannot issue keys.', es: 'El miembro no tiene portal:api_keys y no puede emitir claves.' },
 
   // ledger and money
@@ -125,8 +127,30 @@ export function errorMessage(code: ErrorCode, lang: Lang, params: Record<string,
   return errorCatalogue[code].messages[lang].replace(/\{(\w+)\}/g, (m, k: string) => params[k] ?? m);
 }
 
-/** `x-lang`: `en` or `es`; default `es`; anything else falls back to the default (CONTRACT §6). */
-export function pickLang(header: string | string[] | undefined): Lang {
-  const v = (Array.isArray(header) ? header[0] : header)?.trim().toLowerCase().slice(0, 2);
-  return v === 'en' ? 'en' : 'es';
+const first = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h);
+
+/**
+ * The language of messages (CONTRACT §6): `x-lang` (`en` or `es`) when sent and known; otherwise
+ * `Accept-Language`, its supported language of highest weight (`en-GB;q=0.8, es;q=0.5` is English);
+ * otherwise `es`.
+ */
+export function pickLang(xLang: string | string[] | undefined, acceptLanguage?: string | string[]): Lang {
+  const v = first(xLang)?.trim().toLowerCase().slice(0, 2);
+  if (v === 'en' || v === 'es') return v;
+  return fromAcceptLanguage(first(acceptLanguage)) ?? 'es';
+}
+
+function fromAcceptLanguage(header: string | undefined): Lang | undefined {
+  if (!header) return undefined;
+  let best: { lang: Lang; q: number } | undefined;
+  for (const part of header.slice(0, 500).split(',')) {
+    const [tag, ...params] = part.trim().split(';');
+    const lang = tag?.trim().toLowerCase().split('-')[0];
+    if (lang !== 'en' && lang !== 'es') continue;
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qp === undefined ? 1 : Number(qp.slice(2));
+    if (!(q > 0 && q <= 1)) continue;
+    if (!best || q > best.q) best = { lang, q };
+  }
+  return best?.lang;
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Money, SignedAmountString, DateTime, Nullable } from './common.ts';
+import { AssetSymbol, CreatedRange, DateTime, ListQuery, Money, Nullable, SignedAmountString } from './common.ts';
 
 export const ClientStatus = Type.Union([Type.Literal('draft'), Type.Literal('active'), Type.Literal('suspended')]);
 export type ClientStatus = Static<typeof ClientStatus>;
@@ -34,3 +34,6 @@ export const LedgerEntry = Type.Object({
   createdAt: DateTime,
 });
 export type LedgerEntry = Static<typeof LedgerEntry>;
+
+/** The ledger: one asset, a creation window. */
+export const LedgerQuery = ListQuery({ assetSymbol: Type.Optional(AssetSymbol), ...CreatedRange });

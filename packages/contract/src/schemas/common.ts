@@ -1,4 +1,4 @@
-import { Type, type TSchema, type Static } from '@sinclair/typebox';
+import { Type, type TProperties, type TSchema, type Static } from '@sinclair/typebox';
 
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -52,14 +52,23 @@ export const Pagination = Type.Object({
   limit: Type.Integer(),
   total: Type.Integer(),
   totalPages: Type.Integer(),
-  asOf: Type.Optional(Type.String({ description: 'the walk\'s anchor: send it back as ?asOf= on the next pages to see the list as it was when page 1 was read' })),
+  asOf: Type.Optional(Type.String({ description: 'the walk\'s anchor, opaque: send it back as ?asOf= on the next pages to see the list as it was when page 1 was read' })),
 });
 export type Pagination = Static<typeof Pagination>;
 
 /** `page` min 1 default 1; `limit` 1..100 default 10. Out of range is a 400, never clamped (CONTRACT §6). */
-export const PageQuery = Type.Object({
+const pageFields = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
-  asOf: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$', description: 'pagination.asOf of the walk\'s first page: records created since are left out, so no row repeats or shifts' })),
-});
+  asOf: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{48}$', description: 'opaque: pagination.asOf of the walk\'s first page: records created since are left out, so no row repeats or shifts' })),
+};
+/** The query of a list: the page fields and the list's own filters; any other parameter is a 400. */
+export const ListQuery = <P extends TProperties>(filters: P) => Type.Object({ ...pageFields, ...filters }, { additionalProperties: false });
+export const PageQuery = ListQuery({});
 export type PageQuery = Static<typeof PageQuery>;
+
+/** Filters by creation time on the client's lists: `createdFrom` inclusive, `createdTo` exclusive (RFC 3339 with a zone). */
+export const CreatedRange = {
+  createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'only records created at or after this instant' })),
+  createdTo: Type.Optional(Type.String({ format: 'date-time', description: 'only records created before this instant' })),
+};

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AmountInput, AmountString, AssetDecimals, AssetSymbol, DateTime, Id, Money, Nullable } from './common.ts';
+import { AmountInput, AmountString, AssetDecimals, AssetSymbol, CreatedRange, DateTime, Id, ListQuery, Money, Nullable } from './common.ts';
 
 /** Spec: Deposit wallet. An asset the platform cannot receive is absent, never listed blank. */
 export const DepositWallet = Type.Object({
@@ -75,8 +75,6 @@ export type AttributeDeposit = Static<typeof AttributeDeposit>;
 export const OperatorDepositRecord = Type.Composite([DepositRecord, Type.Object({ organizationId: Nullable(Type.String()) })]);
 export type OperatorDepositRecord = Static<typeof OperatorDepositRecord>;
 
-export const OperatorDepositQuery = Type.Object({
-  state: Type.Optional(DepositState),
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
-});
+/** The client's list: one state, a creation window. */
+export const DepositsQuery = ListQuery({ state: Type.Optional(DepositState), ...CreatedRange });
+export const OperatorDepositQuery = ListQuery({ state: Type.Optional(DepositState) });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AmountString, DateTime, Money, Nullable, PageQuery } from './common.ts';
+import { AmountString, CreatedRange, DateTime, ListQuery, Money, Nullable } from './common.ts';
 import { ApprovalFields } from './approvals.ts';
 
 export const CreateOrder = Type.Object({ quoteId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
@@ -36,7 +36,9 @@ export const OperatorOrderRecord = Type.Object({
 });
 export type OperatorOrderRecord = Static<typeof OperatorOrderRecord>;
 
-export const OperatorOrdersQuery = Type.Composite([PageQuery, Type.Object({ state: Type.Optional(OrderState) })]);
+/** The client's list: one state, a creation window. */
+export const OrdersQuery = ListQuery({ state: Type.Optional(OrderState), ...CreatedRange });
+export const OperatorOrdersQuery = ListQuery({ state: Type.Optional(OrderState) });
 
 /** Body of approve and reject; optional. The reason of a rejection is shown to the client. */
 export const DecideOrder = Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }, { additionalProperties: false });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AmountInput, AssetDecimals, AssetSymbol, DateTime, Id, Money, Nullable } from './common.ts';
+import { AmountInput, AssetDecimals, AssetSymbol, CreatedRange, DateTime, Id, ListQuery, Money, Nullable } from './common.ts';
 import { ApprovalFields } from './approvals.ts';
 
 // Printable text: no control characters (they would end up in logs and in the operator's screens).
@@ -61,6 +61,9 @@ export const WithdrawalState = Type.Unsafe<'pending_approval' | 'approved' | 'co
   type: 'string', enum: ['pending_approval', 'approved', 'completed', 'rejected'],
 });
 export type WithdrawalState = Static<typeof WithdrawalState>;
+
+/** The client's list: one state, a creation window. */
+export const WithdrawalsQuery = ListQuery({ state: Type.Optional(WithdrawalState), ...CreatedRange });
 
 export const Withdrawal = Type.Object({
   id: Type.String(),

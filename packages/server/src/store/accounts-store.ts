@@ -6,7 +6,7 @@ import { recordAudit } from './audit-store.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 import { postEntry } from './ledger-store.ts';
-import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
+import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 
 export interface BalanceRow { assetSymbol: string; assetDecimals: number; available: bigint; held: bigint }
 export interface PostingRow {
@@ -57,8 +57,9 @@ export class AccountsStore {
     return organizationIds.map((id) => [...(byOrg.get(id)?.values() ?? [])].map((b) => ({ ...b })));
   }
 
-  async postings(organizationId: string, p: PageParams): Promise<Page<PostingRow>> {
-    const base = this.db.selectFrom('postings as p').where('p.owner_id', '=', organizationId);
+  async postings(organizationId: string, p: PageParams, f: { assetSymbol?: string | undefined } & CreatedWindow = {}): Promise<Page<PostingRow>> {
+    let base = createdWithin(this.db.selectFrom('postings as p').where('p.owner_id', '=', organizationId), 'p.created_at', f);
+    if (f.assetSymbol) base = base.where('p.asset_symbol', '=', f.assetSymbol);
     const page = await readPage(base, 'p.id', p, (q) => q.innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
       .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
       .select(['p.id', 'p.entry_id', 'e.kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'e.reference_id', 'e.memo', 'p.created_at']));

@@ -5,7 +5,7 @@ import type { Clock, Ids } from '../domain/ports.ts';
 import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
 import { postEntry } from './ledger-store.ts';
-import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
+import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import type { Database } from './schema.ts';
 
 export type DepositState = 'credited' | 'unattributed';
@@ -105,8 +105,8 @@ export class DepositsStore {
   }
 
   /** Newest first; `organizationId` limits to one organization's deposits, `state` to one state. */
-  async list(p: PageParams, filter: { organizationId?: string; state?: DepositState } = {}): Promise<Page<Deposit>> {
-    let q = this.db.selectFrom('deposits');
+  async list(p: PageParams, filter: { organizationId?: string; state?: DepositState | undefined } & CreatedWindow = {}): Promise<Page<Deposit>> {
+    let q = createdWithin(this.db.selectFrom('deposits'), 'created_at', filter);
     if (filter.organizationId !== undefined) q = q.where('organization_id', '=', filter.organizationId);
     if (filter.state !== undefined) q = q.where('state', '=', filter.state);
     return mapPage(await readPage(q, 'seq', p, (x) => x.selectAll()), toDeposit);

@@ -15,7 +15,7 @@ import type { Db } from './db.ts';
 import { isBatchRetryable, placeBatch, type Placement } from './orders-batch.ts';
 import { captureHold, releaseHold } from './holds.ts';
 import { entryCtes, postEntry } from './ledger-store.ts';
-import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
+import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import { assertReconciled, reconciledSql } from './platform-state-store.ts';
 import { quoteDecimalsCurrent } from './quotes-store.ts';
 import type { Database } from './schema.ts';
@@ -142,8 +142,8 @@ export class OrdersStore implements OrderDecisions {
     return new DomainError('ledger.insufficient_balance');
   }
 
-  async listForOrganization(organizationId: string, p: PageParams): Promise<Page<Order>> {
-    return this.#page(p, { organizationId });
+  async listForOrganization(organizationId: string, p: PageParams, f: { state?: OrderState | undefined } & CreatedWindow = {}): Promise<Page<Order>> {
+    return this.#page(p, { ...f, organizationId });
   }
 
   /** Across organizations, for the operator; optionally one state. */
@@ -151,8 +151,8 @@ export class OrdersStore implements OrderDecisions {
     return this.#page(p, filter);
   }
 
-  async #page(p: PageParams, f: { organizationId?: string; state?: OrderState }): Promise<Page<Order>> {
-    let q = this.db.selectFrom('orders');
+  async #page(p: PageParams, f: { organizationId?: string; state?: OrderState | undefined } & CreatedWindow): Promise<Page<Order>> {
+    let q = createdWithin(this.db.selectFrom('orders'), 'created_at', f);
     if (f.organizationId) q = q.where('organization_id', '=', f.organizationId);
     if (f.state) q = q.where('state', '=', f.state);
     return mapPage(await readPage(q, 'seq', p, (x) => x.select(COLUMNS)), toOrder);

@@ -43,3 +43,13 @@ export async function readPage<Q extends Query, O>(base: Q, seq: string, p: Page
 }
 
 export const mapPage = <T, U>(page: Page<T>, f: (t: T) => U): Page<U> => ({ items: page.items.map(f), pagination: page.pagination });
+
+/** A creation window on a list: `from` inclusive, `to` exclusive. */
+export interface CreatedWindow { createdFrom?: Date | undefined; createdTo?: Date | undefined }
+
+export function createdWithin<Q extends Query>(q: Q, column: string, w: CreatedWindow): Q {
+  let r = q;
+  if (w.createdFrom) r = r.where(sql.ref(column), '>=', w.createdFrom) as Q;
+  if (w.createdTo) r = r.where(sql.ref(column), '<', w.createdTo) as Q;
+  return r;
+}

@@ -9,7 +9,7 @@ import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
 import { captureHold, releaseHold, takeHold } from './holds.ts';
 import { postEntry } from './ledger-store.ts';
-import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
+import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import { assertReconciled } from './platform-state-store.ts';
 import type { Database } from './schema.ts';
 
@@ -65,8 +65,8 @@ export class WithdrawalsStore {
   }
 
   /** Newest first; one organization's (client) or all, optionally in one state (operator). */
-  async list(p: PageParams, filter: { organizationId?: string; state?: string } = {}): Promise<Page<WithdrawalRow>> {
-    let q = this.db.selectFrom('withdrawals as w');
+  async list(p: PageParams, filter: { organizationId?: string; state?: string | undefined } & CreatedWindow = {}): Promise<Page<WithdrawalRow>> {
+    let q = createdWithin(this.db.selectFrom('withdrawals as w'), 'w.created_at', filter);
     if (filter.organizationId) q = q.where('w.organization_id', '=', filter.organizationId);
     if (filter.state) q = q.where('w.state', '=', filter.state);
     const page = await readPage(q, 'w.seq', p, (x) => x.innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')

@@ -43,7 +43,8 @@ export function DecisionDialog({ decision, organization, onClose, onDone }: {
     if (verb === 'approve') {
       const after = item.kind === 'order' ? await op.orders.approve(r.id, undefined, o) : await op.withdrawals.approve(r.id, undefined, o);
       const still = after.state === 'pending_approval';
-      text = still ? `Your approval of ${noun} ${r.id} is recorded; it needs a second person.` : `${cap(noun)} ${r.id} approved: ${after.state.replace('_', ' ')}.`;
+      text = still ? `Your approval of ${noun} ${r.id} is recorded; it needs a second person.`
+        : after.state === 'approved' ? `${cap(noun)} ${r.id} approved: waiting for execution.` : `${cap(noun)} ${r.id} approved: ${after.state}.`;
     } else if (verb === 'reject') {
       if (item.kind === 'order') await op.orders.reject(r.id, reason.trim(), o); else await op.withdrawals.reject(r.id, reason.trim(), o);
       text = `${cap(noun)} ${r.id} rejected; the hold is released and the client sees your reason.`;

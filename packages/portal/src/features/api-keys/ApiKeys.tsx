@@ -1,3 +1,4 @@
+import { SCOPES } from '@cambio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IssuedApiKey } from '@cambio/sdk';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
@@ -24,7 +25,9 @@ function ShownOnce({ issued, onDone }: { issued: IssuedApiKey; onDone: () => voi
 
 function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void; onCancel: () => void }) {
   const { sdk, t, session } = usePortal();
-  const offered = session?.member.permissions ?? [];
+  // What a key can carry (the contract's scopes), no wider than one's role; portal:team and portal:api_keys stay with people.
+  const own = session?.member.permissions ?? [];
+  const offered = (SCOPES as readonly string[]).filter((s) => own.includes(s));
   const [scopes, setScopes] = useState<string[]>([]);
   const [expires, setExpires] = useState('');
   const [ips, setIps] = useState('');

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { DomainError } from '../errors.ts';
 
 /**
  * API keys are `<tag>_live_<prefix>.<secret>` (spec: Authentication §1). The prefix finds the row;
@@ -37,6 +38,14 @@ export function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** A key's expiry as asked for at issue: none, or an instant still in the future (a key born expired is a mistake, 422). */
+export function keyExpiry(expiresAt: string | null | undefined, now: Date): Date | null {
+  if (!expiresAt) return null;
+  const at = new Date(expiresAt);
+  if (!(at.getTime() > now.getTime())) throw new DomainError('keys.expiry_in_past');
+  return at;
 }
 
 /** A hash no secret produces: compared against when the prefix is unknown, so every 401 costs the same. */

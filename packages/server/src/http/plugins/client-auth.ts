@@ -8,12 +8,17 @@ import { canOperate } from '../../domain/organizations/organization.ts';
 import type { Clock } from '../../domain/ports.ts';
 import type { Store } from '../../store/index.ts';
 
+/**
+ * The key sent in `X-API-Key` or `Authorization: Bearer`. Both sent and different: no credential (401
+ * like any other cause, after the same hash and compare), never one of them chosen silently.
+ */
 function credential(req: FastifyRequest): string | undefined {
   const x = req.headers['x-api-key'];
-  if (typeof x === 'string' && x !== '') return x.trim();
+  const fromHeader = typeof x === 'string' && x !== '' ? x.trim() : undefined;
   const a = req.headers.authorization;
-  if (typeof a === 'string' && /^Bearer /i.test(a)) return a.slice(7).trim();
-  return undefined;
+  const fromBearer = typeof a === 'string' && /^Bearer /i.test(a) ? a.slice(7).trim() : undefined;
+  if (fromHeader !== undefined && fromBearer !== undefined && fromHeader !== fromBearer) return undefined;
+  return fromHeader ?? fromBearer;
 }
 
 /**

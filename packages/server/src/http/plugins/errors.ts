@@ -66,16 +66,42 @@ const PROBLEMS: Record<string, (p: Record<string, unknown>) => Record<Lang, stri
 };
 const NOT_VALID = () => ({ en: 'is not valid', es: 'no es válido' });
 
-/** A short, safe description of the first validation problem: the field and what is wrong, in `lang`. */
-export function describe(v: AjvError[], context: string | undefined, lang: Lang): { field: string; detail: string } {
-  const first = v.find((e) => e.keyword !== 'anyOf') ?? v[0] ?? {};
-  const missing = first.keyword === 'required' ? String(first.params?.missingProperty ?? '') : '';
-  const extra = first.keyword === 'additionalProperties' ? String(first.params?.additionalProperty ?? '') : '';
-  const path = (first.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+/** Where a problem is: the field's dotted path, with the missing or extra property's name. */
+function fieldOf(e: AjvError, context: string | undefined): string {
+  const missing = e.keyword === 'required' ? String(e.params?.missingProperty ?? '') : '';
+  const extra = e.keyword === 'additionalProperties' ? String(e.params?.additionalProperty ?? '') : '';
+  const path = (e.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
   const leaf = missing || extra;
-  const field = (leaf ? (path ? `${path}.${leaf}` : leaf) : path || context || 'body').slice(0, 60);
-  const what = (PROBLEMS[first.keyword ?? ''] ?? NOT_VALID)(first.params ?? {})[lang];
-  return { field, detail: `${field} ${what}`.slice(0, 200) };
+  return (leaf ? (path ? `${path}.${leaf}` : leaf) : path || context || 'body').slice(0, 60);
+}
+
+/**
+ * A short, safe description of every validation problem: each bad field once, with what is wrong, in
+ * `lang`. A field that must be one of several literals (a union of `const`) names them all; for a field
+ * with alternatives (anyOf), the first concrete problem stands for it.
+ */
+export function describe(v: AjvError[], context: string | undefined, lang: Lang): { field: string; fields: string[]; detail: string } {
+  const byField = new Map<string, AjvError[]>();
+  for (const e of v) {
+    const f = fieldOf(e, context);
+    byField.set(f, [...(byField.get(f) ?? []), e]);
+  }
+  if (byField.size === 0) byField.set(context ?? 'body', [{}]);
+  const parts: string[] = [];
+  for (const [field, errs] of byField) {
+    const consts = errs.filter((e) => e.keyword === 'const');
+    const concrete = errs.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'const');
+    let what: string;
+    if (consts.length > 0 && concrete.every((e) => e.keyword === 'type')) {
+      what = PROBLEMS.enum!({ allowedValues: consts.map((e) => e.params?.allowedValue) })[lang];
+    } else {
+      const first = concrete[0] ?? errs[0] ?? {};
+      what = (PROBLEMS[first.keyword ?? ''] ?? NOT_VALID)(first.params ?? {})[lang];
+    }
+    parts.push(`${field} ${what}`);
+  }
+  const fields = [...byField.keys()];
+  return { field: fields[0]!, fields, detail: parts.join('; ').slice(0, 600) };
 }
 
 /** A SQLSTATE or socket error meaning the database could not be reached or undid the whole transaction: nothing happened, a retry is safe. */
@@ -87,6 +113,13 @@ const DATABASE_UNAVAILABLE = new Set([
 /** numeric_value_out_of_range: an amount or a balance past numeric(78,0). */
 const NUMERIC_OVERFLOW = '22003';
 
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** The methods the router has for a path (a parametric route matches its concrete paths). */
+function allowedMethods(app: FastifyInstance, path: string): string[] {
+  return METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+}
+
 /** Maps every failure to the envelope. Unknown errors become 500 with the traceId; details stay in the log. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
@@ -95,10 +128,11 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendError(req, reply, err.code, err.params, err);
     }
     if (err.validation) {
-      const { field, detail } = describe(err.validation as AjvError[], err.validationContext, req.lang ?? 'es');
+      const { fields, detail } = describe(err.validation as AjvError[], err.validationContext, req.lang ?? 'es');
       switch (err.validationContext) {
         case 'body':
-          if (/Minor$/.test(field)) return sendError(req, reply, 'request.invalid_amount', { field });
+          // Only bad amounts: the amount code, which says what an amount must look like.
+          if (fields.every((f) => /Minor$/.test(f))) return sendError(req, reply, 'request.invalid_amount', { field: fields.join(', ') });
           return sendError(req, reply, 'request.validation_failed', { detail });
         case 'params': return sendError(req, reply, 'request.invalid_path', { detail });
         case 'querystring': return sendError(req, reply, 'request.invalid_query', { detail });
@@ -128,5 +162,12 @@ export function registerErrorHandling(app: FastifyInstance) {
     return sendError(req, reply, 'internal.unexpected');
   });
 
-  app.setNotFoundHandler((req, reply) => sendError(req, reply, 'request.not_found'));
+  // A known path with another method: 405 with Allow; OPTIONS on it: 204 with Allow. An unknown path: 404.
+  app.setNotFoundHandler((req, reply) => {
+    const allow = allowedMethods(app, req.url.split('?')[0] ?? '');
+    if (allow.length === 0) return sendError(req, reply, 'request.not_found');
+    reply.header('allow', [...allow, 'OPTIONS'].join(', '));
+    if (req.method === 'OPTIONS') return reply.code(204).send();
+    return sendError(req, reply, 'request.method_not_allowed', { method: req.method, allow: allow.join(', ') });
+  });
 }

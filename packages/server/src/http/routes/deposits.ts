@@ -1,4 +1,4 @@
-import { DeclareDeposit, DepositDeclaration, DepositRecord, DepositWallet, Nullable, PageQuery } from '@cambio/contract';
+import { DeclareDeposit, DepositDeclaration, DepositRecord, DepositsQuery, DepositWallet, Nullable } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.ts';
 import { declarationWire } from '../../domain/deposits/declaration.ts';
@@ -6,7 +6,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
 import type { Deposit } from '../../store/deposits-store.ts';
 import { ok } from '../envelope.ts';
-import { pageParams } from '../page-params.ts';
+import { createdWindow, pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
 import { apiKeySecurity, listResponses, responses } from '../schemas.ts';
 
@@ -59,9 +59,9 @@ export const depositRoutes = ({ store, clock, config }: AppDeps): FastifyPluginA
 
   app.get('/deposits', {
     config: { scope: 'portal:read' },
-    schema: { tags, summary: 'Deposits that arrived for the organization, newest first', security: apiKeySecurity, querystring: PageQuery, response: listResponses(DepositRecord) },
+    schema: { tags, summary: 'Deposits that arrived for the organization, newest first', security: apiKeySecurity, querystring: DepositsQuery, response: listResponses(DepositRecord) },
   }, async (req) => {
-    const page = await store.deposits.list(pageParams(req.query), { organizationId: principalOf(req).organization.id });
+    const page = await store.deposits.list(pageParams(req.query), { organizationId: principalOf(req).organization.id, state: req.query.state, ...createdWindow(req.query) });
     return ok(req.id, page.items.map(depositWire), page.pagination);
   });
 };

@@ -1,11 +1,11 @@
-import { CreateOrder, OrderRecord, PageQuery } from '@cambio/contract';
+import { CreateOrder, OrderRecord, OrdersQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Order } from '../../domain/orders/order.ts';
 import { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { ok } from '../envelope.ts';
-import { pageParams } from '../page-params.ts';
+import { createdWindow, pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
 import { apiKeySecurity, listResponses, responses } from '../schemas.ts';
 
@@ -40,9 +40,9 @@ export const orderRoutes = ({ store, secret, ids, clock }: AppDeps): FastifyPlug
 
   app.get('/orders', {
     config: { scope: 'portal:read' },
-    schema: { tags: ['orders'], summary: 'Exchange requests of the organization, newest first', security: apiKeySecurity, querystring: PageQuery, response: listResponses(OrderRecord) },
+    schema: { tags: ['orders'], summary: 'Exchange requests of the organization, newest first', security: apiKeySecurity, querystring: OrdersQuery, response: listResponses(OrderRecord) },
   }, async (req) => {
-    const page = await store.orders.listForOrganization(principalOf(req).organization.id, pageParams(req.query));
+    const page = await store.orders.listForOrganization(principalOf(req).organization.id, pageParams(req.query), { state: req.query.state, ...createdWindow(req.query) });
     return ok(req.id, page.items.map(orderWire), page.pagination);
   });
 };

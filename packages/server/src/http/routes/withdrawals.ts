@@ -1,4 +1,4 @@
-import { PageQuery, RegisterBankDestination, RequestWithdrawal, Withdrawal, WithdrawalDestination } from '@cambio/contract';
+import { RegisterBankDestination, RequestWithdrawal, Withdrawal, WithdrawalDestination, WithdrawalsQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.ts';
 import { isUsable } from '../../domain/destinations/bank-destination.ts';
@@ -9,7 +9,7 @@ import { toMinor } from '../../domain/money.ts';
 import type { DestinationRow } from '../../store/destinations-store.ts';
 import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
 import { ok } from '../envelope.ts';
-import { pageParams } from '../page-params.ts';
+import { createdWindow, pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
 import { apiKeySecurity, listResponses, responses } from '../schemas.ts';
 
@@ -70,9 +70,9 @@ export const withdrawalRoutes = ({ store, clock, config, secret, ids }: AppDeps)
 
   app.get('/withdrawals', {
     config: { scope: 'portal:read' },
-    schema: { tags, security: apiKeySecurity, querystring: PageQuery, response: listResponses(Withdrawal), summary: 'The organization\'s withdrawals, newest first' },
+    schema: { tags, security: apiKeySecurity, querystring: WithdrawalsQuery, response: listResponses(Withdrawal), summary: 'The organization\'s withdrawals, newest first' },
   }, async (req) => {
-    const page = await store.withdrawals.list(pageParams(req.query), { organizationId: principalOf(req).organization.id });
+    const page = await store.withdrawals.list(pageParams(req.query), { organizationId: principalOf(req).organization.id, state: req.query.state, ...createdWindow(req.query) });
     return ok(req.id, page.items.map(withdrawalWire), page.pagination);
   });
 };

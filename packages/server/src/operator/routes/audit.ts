@@ -1,4 +1,4 @@
-import { AuditRecord, PageQuery } from '@cambio/contract';
+import { AuditRecord, ListQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../app.ts';
@@ -11,7 +11,7 @@ export const auditRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => as
   app.get('/audit', {
     schema: {
       tags: ['operator: audit'], security: [{ operator: [] }],
-      querystring: Type.Composite([PageQuery, Type.Object({ subjectId: Type.Optional(Type.String({ maxLength: 64 })), action: Type.Optional(Type.String({ maxLength: 64 })) })]),
+      querystring: ListQuery({ subjectId: Type.Optional(Type.String({ maxLength: 64 })), action: Type.Optional(Type.String({ maxLength: 64 })) }),
       response: listResponses(AuditRecord),
     },
   }, async (req) => {

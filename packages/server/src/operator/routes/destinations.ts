@@ -1,4 +1,4 @@
-import { OperatorDestination, PageQuery } from '@cambio/contract';
+import { OperatorDestination, ListQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../app.ts';
@@ -23,7 +23,7 @@ export const destinationRoutes = ({ store, clock }: AppDeps): FastifyPluginAsync
   app.get('/destinations', {
     schema: {
       tags, security: sec, response: listResponses(OperatorDestination),
-      querystring: Type.Composite([PageQuery, Type.Object({ organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) })]),
+      querystring: ListQuery({ organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }),
     },
   }, async (req) => {
     const page = await store.destinations.list(pageParams(req.query), req.query.organizationId ? { organizationId: req.query.organizationId } : {});

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../app.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { generateApiKey, hashSecret } from '../../domain/keys/api-key.ts';
+import { generateApiKey, hashSecret, keyExpiry } from '../../domain/keys/api-key.ts';
 import { canOperate, limitsToWire, parseLimits, type Organization } from '../../domain/organizations/organization.ts';
 import { ok } from '../../http/envelope.ts';
 import { responses } from '../../http/schemas.ts';
@@ -19,7 +19,7 @@ export const orgWire = (o: Organization) => ({
 const memberWire = (m: Member) => ({ ...m, createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString() });
 
 /** Organizations, their members (roles) and the keys members hold (CONTRACT §3). */
-export const organizationRoutes = ({ store, config, secret }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const organizationRoutes = ({ store, config, secret, clock }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
   const tags = ['operator: organizations'];
   app.post('/organizations', { schema: { tags, security: sec, body: CreateOrganization, response: responses(201, OrganizationRecord) } }, async (req, reply) => {
     const org = await store.organizations.create(req.operatorActor!, { name: req.body.name, status: req.body.status ?? 'draft', limits: parseLimits(req.body.limits) });
@@ -54,7 +54,7 @@ export const organizationRoutes = ({ store, config, secret }: AppDeps): FastifyP
     const g = generateApiKey(config.keyTag);
     const issued = await store.keys.issue(req.operatorActor!, {
       memberId: req.params.id, prefix: g.prefix, secretHash: hashSecret(secret, g.secret), scopes: req.body.scopes,
-      expiresAt: req.body.expiresAt ? new Date(req.body.expiresAt) : null, allowedIps: req.body.allowedIps ?? null,
+      expiresAt: keyExpiry(req.body.expiresAt, clock.now()), allowedIps: req.body.allowedIps ?? null,
     });
     return reply.code(201).send(ok(req.id, {
       id: issued.id, prefix: issued.prefix, scopes: issued.scopes, key: g.key, organizationId: issued.organizationId,

@@ -1,4 +1,4 @@
-import { DecideWithdrawal, OperatorWithdrawal, PageQuery, WithdrawalState } from '@cambio/contract';
+import { DecideWithdrawal, OperatorWithdrawal, ListQuery, WithdrawalState } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../app.ts';
@@ -22,7 +22,7 @@ export const operatorWithdrawalRoutes = ({ store }: AppDeps): FastifyPluginAsync
   const one = async (w: WithdrawalRow, reqId: string) => ok(reqId, wire(w, (await withdrawalApprovals(store, [w]))[0]!));
 
   app.get('/withdrawals', {
-    schema: { tags, security: sec, querystring: Type.Composite([PageQuery, Type.Object({ state: Type.Optional(WithdrawalState) })]), response: listResponses(OperatorWithdrawal) },
+    schema: { tags, security: sec, querystring: ListQuery({ state: Type.Optional(WithdrawalState) }), response: listResponses(OperatorWithdrawal) },
   }, async (req) => {
     const page = await store.withdrawals.list(pageParams(req.query), req.query.state ? { state: req.query.state } : {});
     const approvals = await withdrawalApprovals(store, page.items);

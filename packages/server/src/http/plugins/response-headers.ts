@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Headers every answer carries (issue 19): `X-Content-Type-Options: nosniff` everywhere; the APIs'
+ * answers are never stored by a cache or a browser (`Cache-Control: no-store`: balances, keys shown once,
+ * deposit addresses); the docs page may not be framed by another site.
+ */
+export function registerResponseHeaders(app: FastifyInstance) {
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    const path = req.url.split('?')[0] ?? '';
+    if (/^\/(api|operator)\/v1(\/|$)/.test(path) && path !== '/api/v1/openapi.json') reply.header('cache-control', 'no-store');
+    if (path === '/docs' || path.startsWith('/docs/')) reply.header('x-frame-options', 'DENY');
+    return payload;
+  });
+}
+
+/** The docs page's Content-Security-Policy (swagger-ui's own, with its inline hashes), framed by nobody, and plain http allowed (a local service). */
+export const docsCsp = (header: string) =>
+  header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, '');
