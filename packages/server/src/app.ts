@@ -4,11 +4,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
-import type { Config } from './config.ts';
+import type { AppDeps } from './deps.ts';
 import { DomainError } from './domain/errors.ts';
-import type { Clock, Ids, Market } from './domain/ports.ts';
 import { clientApi } from './http/client-api.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { InvalidJsonError, parseJsonBody } from './http/json-body.ts';
@@ -18,29 +15,8 @@ import { registerErrorHandling, sendError } from './http/plugins/errors.ts';
 import { createMetrics } from './http/plugins/metrics.ts';
 import { docsCsp, registerResponseHeaders } from './http/plugins/response-headers.ts';
 import { validatorCompiler } from './http/validators.ts';
-import { webApps, type WebApp } from './http/plugins/web-apps.ts';
+import { webApps } from './http/plugins/web-apps.ts';
 import { operatorApi } from './operator/operator-api.ts';
-import type { Store } from './store/index.ts';
-
-export interface AppDeps {
-  config: Config;
-  store: Store;
-  clock: Clock;
-  ids: Ids;
-  /** Server secret for keyed hashes (API keys) and encryption at rest. */
-  secret: string;
-  /** SHA-256 of the operator token. */
-  operatorTokenHash: string;
-  redis?: Redis | undefined;
-  /** pino instance; absent: silent (tests). */
-  logger?: Logger | undefined;
-  /** How long a client may take to send a whole request (slow clients are cut with 408). Default 30 s. */
-  requestTimeoutMs?: number | undefined;
-  /** Where orders execute; absent: the simulated venue over the store (market/index.ts marketOf). */
-  market?: Market | undefined;
-  /** The built web apps to serve (/portal/, /desk/); absent: packages/portal/dist and packages/desk/dist. */
-  webApps?: WebApp[] | undefined;
-}
 
 export const BODY_LIMIT = 64 * 1024;
 const NO_QUERY = Type.Object({}, { additionalProperties: false });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AppDeps } from './app.ts';
+import type { AppDeps } from './deps.ts';
 import { startBackground, type BackgroundTask } from './background.ts';
 
 test('stopping waits for a run in flight, and no run starts after it', async () => {

@@ -1,5 +1,5 @@
-import type { AppDeps } from './app.ts';
-import { recoverApprovedOrdersTask } from './market/background.ts';
+import type { AppDeps } from './deps.ts';
+import { recoverApprovedOrdersTask } from './usecases/orders/recover-approved-task.ts';
 
 export const QUOTE_RETENTION_MS = 24 * 60 * 60 * 1000;
 

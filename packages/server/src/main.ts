@@ -5,7 +5,9 @@ import { resolveSecrets } from './bootstrap.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 import { randomIds } from './domain/ids.ts';
 import { systemClock } from './domain/ports.ts';
+import type { AppDeps } from './deps.ts';
 import { rateLimitRedis } from './http/plugins/rate-limit.ts';
+import { venueFor } from './market/index.ts';
 import { seedDemo } from './seed.ts';
 import { DataDirLockedError, openDatabase } from './store/db.ts';
 import { Store } from './store/index.ts';
@@ -75,7 +77,9 @@ async function main() {
 
     const redis = config.redisUrl ? rateLimitRedis(config.redisUrl, logger) : undefined;
     if (redis) life.add('Redis connection', () => redis.quit().catch(() => redis.disconnect()));
-    const deps = { config, store, clock: systemClock, ids: randomIds, secret: secrets.secret, operatorTokenHash: secrets.operatorTokenHash, redis, logger };
+    // The venue is chosen here, once: the simulated one in sandbox, the desk in production (CONTRACT §9).
+    const venue = venueFor(config.mode, store, systemClock);
+    const deps: AppDeps = { config, store, clock: systemClock, ids: randomIds, venue, secret: secrets.secret, operatorTokenHash: secrets.operatorTokenHash, redis, logger };
     const app = await buildApp(deps);
     life.add('HTTP server', () => app.close()); // stops accepting, waits for requests in flight
     life.checkpoint();

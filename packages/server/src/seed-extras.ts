@@ -1,4 +1,4 @@
-import type { AppDeps } from './app.ts';
+import type { AppDeps } from './deps.ts';
 import { walletAddressFor } from './domain/deposits/wallet.ts';
 import { seedDemoPairs } from './market/demo-pairs.ts';
 import type { DemoSeed } from './seed.ts';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AppDeps } from './app.ts';
+import type { AppDeps } from './deps.ts';
 import { generateApiKey, hashSecret } from './domain/keys/api-key.ts';
 import { seedExtras } from './seed-extras.ts';
 import type { Store } from './store/index.ts';
+import { adjustBalance } from './usecases/ledger/adjust.ts';
 
 export interface DemoSeed { organizationId: string; memberId: string; apiKey: string }
 
@@ -51,7 +52,7 @@ export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, op
   const balances = await store.accounts.balances(organizationId);
   for (const [symbol, , target] of FUNDING) {
     const have = balances.find((b) => b.assetSymbol === symbol)?.available ?? 0n;
-    if (have < target) await store.accounts.adjust(ACTOR, { organizationId, assetSymbol: symbol, amount: target - have, reason: 'sandbox demo funding' });
+    if (have < target) await adjustBalance(deps, ACTOR, { organizationId, assetSymbol: symbol, amount: target - have, reason: 'sandbox demo funding' });
   }
   const demo = { organizationId, memberId, apiKey: g.key };
   await seedExtras(deps, demo);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Approver } from '../src/domain/approvals/four-eyes.ts';
-import { approveOrder } from '../src/domain/orders/approve-order.ts';
 import { DomainError } from '../src/domain/errors.ts';
-import { marketOf } from '../src/market/index.ts';
+import { approveOrder } from '../src/usecases/orders/decide-order.ts';
+import { approveWithdrawal } from '../src/usecases/withdrawals/decide-withdrawal.ts';
 import { available, backends, held, listAssets, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
 
 // BTC/USD at 65000.00: 0.01 BTC (1000000) → the client receives 64675 USD cents.
@@ -72,17 +72,16 @@ for (const backend of backends()) {
       assert.deepEqual([r.status, r.body.code], [403, 'orders.approval_needs_person']);
       assert.deepEqual([(await opOrder(id)).state, await held(h, o.key, 'BTC')], ['pending_approval', 5_000_000n]);
 
-      const market = marketOf(h.deps);
-      const first = await approveOrder(h.store.orders, market, ANA, id, null);
+      const first = await approveOrder(h.deps, ANA, id, null);
       assert.equal(first.state, 'pending_approval');
       const seen = await opOrder(id);
       assert.deepEqual([seen.state, seen.approvalsRequired, seen.approvals.map((a: { staffId: string; name: string }) => [a.staffId, a.name])], ['pending_approval', 2, [['stf_ana', 'Ana']]]);
-      assert.equal(await codeOf(approveOrder(h.store.orders, market, ANA, id, null)), 'orders.already_approved_by_you');
+      assert.equal(await codeOf(approveOrder(h.deps, ANA, id, null)), 'orders.already_approved_by_you');
       assert.equal(await held(h, o.key, 'BTC'), 5_000_000n);
       r = await h.op('POST', `/orders/${id}/approve`);
       assert.deepEqual([r.status, r.body.code], [403, 'orders.approval_needs_person']);
 
-      const done = await approveOrder(h.store.orders, market, BEA, id, null);
+      const done = await approveOrder(h.deps, BEA, id, null);
       assert.equal(done.state, 'completed');
       const final = await opOrder(id);
       assert.deepEqual([final.state, final.approvalsRequired, final.approvals.map((a: { staffId: string }) => a.staffId)], ['completed', 2, ['stf_ana', 'stf_bea']]);
@@ -95,9 +94,8 @@ for (const backend of backends()) {
     test('two persons at once on the last approval of an order: it settles once', async () => {
       const o = await seedOrg(h, { balances: { BTC: 10_000_000n } });
       const id = await order(o, '5000000');
-      const market = marketOf(h.deps);
-      await approveOrder(h.store.orders, market, ANA, id, null);
-      const codes = await Promise.all([BEA, CAL, BEA, CAL].map((p) => codeOf(approveOrder(h.store.orders, market, p, id, null))));
+      await approveOrder(h.deps, ANA, id, null);
+      const codes = await Promise.all([BEA, CAL, BEA, CAL].map((p) => codeOf(approveOrder(h.deps, p, id, null))));
       assert.deepEqual(codes.filter((c) => c === 'ok').length, 1, codes.join());
       for (const c of codes.filter((x) => x !== 'ok')) assert.ok(['orders.already_decided', 'orders.already_approved_by_you'].includes(c), c);
       const final = await opOrder(id);
@@ -122,11 +120,11 @@ for (const backend of backends()) {
       assert.equal((await opWithdrawal(id)).approvalsRequired, 2);
       const r = await h.op('POST', `/withdrawals/${id}/approve`);
       assert.deepEqual([r.status, r.body.code], [403, 'withdrawals.approval_needs_person']);
-      const first = await h.store.withdrawals.approve(ANA, id, null);
+      const first = await approveWithdrawal(h.deps, ANA, id, null);
       assert.equal(first.state, 'pending_approval');
-      assert.equal(await codeOf(h.store.withdrawals.approve(ANA, id, null)), 'withdrawals.already_approved_by_you');
+      assert.equal(await codeOf(approveWithdrawal(h.deps, ANA, id, null)), 'withdrawals.already_approved_by_you');
       assert.equal(await held(h, o.key, 'USD'), 50_000n);
-      const codes = await Promise.all([BEA, CAL, BEA, CAL].map((p) => codeOf(h.store.withdrawals.approve(p, id, null))));
+      const codes = await Promise.all([BEA, CAL, BEA, CAL].map((p) => codeOf(approveWithdrawal(h.deps, p, id, null))));
       assert.equal(codes.filter((c) => c === 'ok').length, 1, codes.join());
       const final = await opWithdrawal(id);
       assert.deepEqual([final.state, final.approvalsRequired, final.approvals.length, final.approvals[0].staffId], ['completed', 2, 2, 'stf_ana']);

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp, type AppDeps } from '../src/app.ts';
+import { buildApp } from '../src/app.ts';
+import type { AppDeps } from '../src/deps.ts';
+import { venueFor } from '../src/market/index.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { hashOperatorToken } from '../src/http/plugins/operator-auth.ts';
 import { randomIds } from '../src/domain/ids.ts';
@@ -81,7 +83,10 @@ export async function makeHarness(opts: {
   }
   const opened = await openDatabase({ databaseUrl, dataDir: opts.storage?.dataDir ?? 'memory://', poolSize: 20 });
   const store = new Store(opened, randomIds, clock);
-  const deps: AppDeps = { config: { ...config, databaseUrl }, store, clock, ids: randomIds, secret: SECRET, operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN), ...(opts.webApps ? { webApps: opts.webApps } : {}) };
+  const deps: AppDeps = {
+    config: { ...config, databaseUrl }, store, clock, ids: randomIds, venue: venueFor(config.mode, store, clock),
+    secret: SECRET, operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN), ...(opts.webApps ? { webApps: opts.webApps } : {}),
+  };
   const app = await buildApp(deps);
   await app.ready();
   const inject = async (method: string, url: string, body: unknown, headers: Record<string, string>): Promise<Res> => {

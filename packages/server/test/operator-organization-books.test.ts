@@ -36,6 +36,40 @@ for (const backend of backends()) {
       assert.equal(r.body.pagination.totalPages, 2);
     });
 
+    test('the list: newest first, ?search= a part of the name in any case or the whole id, ?status=; a pattern character is literal', async () => {
+      const a = (await h.op('POST', '/organizations', { name: 'Zeta 100% Capital', status: 'draft' })).body.data;
+      const b = (await h.op('POST', '/organizations', { name: 'zeta_holdings', status: 'active', limits: {} })).body.data;
+      const names = async (qs: string) => {
+        const r = await h.op('GET', `/organizations${qs}`);
+        assert.equal(r.status, 200, r.raw);
+        return r.body.data.map((o: { name: string }) => o.name);
+      };
+      assert.deepEqual(await names('?search=ZETA'), ['zeta_holdings', 'Zeta 100% Capital']);
+      assert.deepEqual(await names('?search=ZETA&status=draft'), ['Zeta 100% Capital']);
+      assert.deepEqual(await names('?search=%25'), ['Zeta 100% Capital']);
+      assert.deepEqual(await names('?search=a_h'), ['zeta_holdings']);
+      assert.deepEqual(await names('?search=ta h'), []);
+      assert.deepEqual(await names(`?search=${b.id}`), ['zeta_holdings']);
+      const all = await h.op('GET', '/organizations?limit=2');
+      assert.deepEqual(all.body.data.map((o: { id: string }) => o.id), [b.id, a.id]);
+      assert.equal(all.body.data[0].canOperate, true);
+      assert.equal((await h.op('GET', '/organizations?status=closed')).status, 400);
+    });
+
+    test('orders and withdrawals filter by ?organizationId= (with ?state=); another organization\'s are not listed', async () => {
+      const other = await seedOrg(h, { balances: { BTC: 100000000n } });
+      const q = await h.call(other.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' });
+      assert.equal((await h.call(other.key, 'POST', '/orders', { quoteId: q.body.data.id })).status, 201);
+      for (const [o, n] of [[org, 1], [other, 1]] as const) {
+        const r = await h.op('GET', `/orders?organizationId=${o.orgId}&state=pending_approval`);
+        assert.equal(r.status, 200, r.raw);
+        assert.deepEqual(r.body.data.map((x: { organizationId: string }) => x.organizationId), Array(n).fill(o.orgId));
+      }
+      assert.equal((await h.op('GET', `/orders?organizationId=${org.orgId}&state=completed`)).body.data.length, 0);
+      const w = await h.op('GET', `/withdrawals?organizationId=${org.orgId}`);
+      assert.deepEqual([w.status, w.body.data.length], [200, 0]);
+    });
+
     test('an unknown organization is 404; no token is 401; a bad page is 400', async () => {
       for (const path of ['balances', 'ledger']) {
         const r = await h.op('GET', `/organizations/org_nope/${path}`);

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { QUOTE_RETENTION_MS } from '../src/background.ts';
-import { recoverApproved } from '../src/domain/orders/recover-approved.ts';
 import type { ManualClock } from '../src/domain/ports.ts';
-import { marketOf } from '../src/market/index.ts';
+import { recoverApproved } from '../src/usecases/orders/execute-approved.ts';
 import { available, backends, held, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 
 // BTC/USD at 65000.00, spread 0.5%, venue fee 0.1% + 1.00 USD: 0.01 BTC (1000000) → client 64675, venue pays 64835.
@@ -63,7 +62,7 @@ for (const backend of backends()) {
       const list = await h.call(o.key, 'GET', '/orders');
       assert.equal(list.status, 200);
       assert.deepEqual(list.body.data, [d]);
-      assert.match(list.body.pagination.asOf, /^[0-9]+$/);
+      assert.match(list.body.pagination.asOf, /^[A-Za-z0-9_-]{48}$/);
       assert.deepEqual(list.body.pagination, { asOf: list.body.pagination.asOf, page: 1, limit: 10, total: 1, totalPages: 1 });
       const ledger = (await h.call(o.key, 'GET', '/ledger')).body.data;
       assert.deepEqual(ledger.slice(0, 2).map((p: { kind: string; account: string; amountMinor: string; referenceId: string }) => [p.kind, p.account, p.amountMinor, p.referenceId]).sort(),
@@ -329,13 +328,14 @@ for (const backend of backends()) {
 
     test('an order left approved by a crash is settled once by recovery, whether or not the venue had executed it', async () => {
       const o = await seedOrg(h, { balances: { BTC: 3_000_000n } });
-      const market = marketOf(h.deps);
+      const market = h.deps.venue;
+      const markApproved = (id: string) => h.store.uow.run(async (tx) => (await h.store.orders.decide(tx, id, 'approved', h.clock.now(), null)).after);
       // crash after the decision, before the venue
       const a = await placed(h, o);
-      await h.store.orders.markApproved({ actor: 'test', person: null }, a, null);
+      await markApproved(a);
       // crash after the venue filled, before the settlement
       const b = await placed(h, o);
-      const { order: approvedB } = await h.store.orders.markApproved({ actor: 'test', person: null }, b, null);
+      const approvedB = await markApproved(b);
       const fill = await market.execute({ orderId: b, baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: A, minProceedsQuoteMinor: Q });
       assert.deepEqual(fill, { filled: true, proceedsQuoteMinor: PROCEEDS });
       assert.equal(approvedB.state, 'approved');
@@ -347,9 +347,9 @@ for (const backend of backends()) {
       }
 
       // not yet: a live approval may still be settling it
-      assert.deepEqual(await recoverApproved(h.store.orders, market, h.clock), []);
+      assert.deepEqual(await recoverApproved(h.deps), []);
       (h.clock as ManualClock).advance(30_001);
-      const settled = await recoverApproved(h.store.orders, market, h.clock);
+      const settled = await recoverApproved(h.deps);
       assert.deepEqual(settled.filter((x) => x.organizationId === o.orgId).map((x) => [x.id, x.state]).sort(), [[a, 'completed'], [b, 'completed']].sort());
       assert.equal(await available(h, o.key, 'USD'), 2n * Q);
       assert.equal(await held(h, o.key, 'BTC'), 0n);
@@ -360,7 +360,7 @@ for (const backend of backends()) {
         const books = await platformBooks(h, asset);
         assert.equal(-books.market, books.venue, asset);
       }
-      assert.deepEqual(await recoverApproved(h.store.orders, market, h.clock), []);
+      assert.deepEqual(await recoverApproved(h.deps), []);
     });
 
     test('approval waits while the books are not reconciled; rejection does not', async () => {

@@ -62,6 +62,7 @@ const entries = {
   'market.invalid_pair': { status: 422, en: 'The pair is not valid: {detail}.', es: 'El par no es válido: {detail}.' },
   'market.pair_not_found': { status: 404, en: 'That pair is not priced.', es: 'Ese par no tiene precio.' },
   'market.decimals_locked': { status: 409, en: 'The decimals of a listed asset with balances cannot change.', es: 'Los decimales de un activo listado con saldos no pueden cambiar.' },
+  'market.venue_simulated': { status: 409, en: 'This instance runs the simulated venue (sandbox): it fills orders and pays withdrawals out by itself; fills, payouts and failures are recorded by the desk only in production.', es: 'Esta instancia usa el mercado simulado (sandbox): ejecuta las órdenes y paga los retiros por sí mismo; la mesa registra ejecuciones, pagos y fallas solo en producción.' },
   'market.decimals_in_use': { status: 409, en: 'The decimals of {asset} cannot change while an open deposit declaration, an unexpired quote, or a pending order or withdrawal carries them.', es: 'Los decimales de {asset} no pueden cambiar mientras una declaración de depósito abierta, una cotización vigente o una orden o un retiro pendiente los usen.' },
 
   // quotes
@@ -79,6 +80,7 @@ const entries = {
   'orders.already_decided': { status: 409, en: 'The exchange request was already decided ({state}).', es: 'La solicitud de cambio ya fue decidida ({state}).' },
   'orders.already_approved_by_you': { status: 409, en: 'You already approved this exchange request; a second approval must come from another person.', es: 'Usted ya aprobó esta solicitud de cambio; la segunda aprobación debe venir de otra persona.' },
   'orders.approval_needs_person': { status: 403, en: 'This exchange request needs two approvals by staff persons; the bootstrap token cannot approve it.', es: 'Esta solicitud de cambio requiere dos aprobaciones de personas del equipo; el token de arranque no puede aprobarla.' },
+  'orders.not_awaiting_execution': { status: 409, en: 'The exchange request is not awaiting execution ({state}): a fill or a failure is recorded once, on an approved request.', es: 'La solicitud de cambio no espera ejecución ({state}): una ejecución o una falla se registra una vez, sobre una solicitud aprobada.' },
 
   // deposits
   'deposits.declaration_already_open': { status: 409, en: 'A deposit declaration is already open.', es: 'Ya hay una declaración de depósito abierta.' },
@@ -100,6 +102,7 @@ const entries = {
   'withdrawals.already_decided': { status: 409, en: 'The withdrawal was already decided ({state}).', es: 'El retiro ya fue decidido ({state}).' },
   'withdrawals.already_approved_by_you': { status: 409, en: 'You already approved this withdrawal; a second approval must come from another person.', es: 'Usted ya aprobó este retiro; la segunda aprobación debe venir de otra persona.' },
   'withdrawals.approval_needs_person': { status: 403, en: 'This withdrawal needs two approvals by staff persons; the bootstrap token cannot approve it.', es: 'Este retiro requiere dos aprobaciones de personas del equipo; el token de arranque no puede aprobarlo.' },
+  'withdrawals.not_awaiting_payout': { status: 409, en: 'The withdrawal is not awaiting payout ({state}): a payout or a failure is recorded once, on an approved withdrawal.', es: 'El retiro no espera pago ({state}): un pago o una falla se registra una vez, sobre un retiro aprobado.' },
   // events
   'events.cursor_not_found': { status: 404, en: 'No event of this organization has that id; start again without after.', es: 'Ningún evento de esta organización tiene ese id; empiece de nuevo sin after.' },
   'destinations.not_found': { status: 404, en: 'No such destination.', es: 'No existe ese destino.' },

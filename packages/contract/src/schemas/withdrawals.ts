@@ -56,9 +56,9 @@ export const RequestWithdrawal = Type.Object({
 }, { additionalProperties: false });
 export type RequestWithdrawal = Static<typeof RequestWithdrawal>;
 
-/** CONTRACT §5: pending_approval → approved → completed, or rejected (hold released). */
-export const WithdrawalState = Type.Unsafe<'pending_approval' | 'approved' | 'completed' | 'rejected'>({
-  type: 'string', enum: ['pending_approval', 'approved', 'completed', 'rejected'],
+/** CONTRACT §5, §9: pending_approval → approved → completed | failed (hold released), or rejected (hold released), or cancelled by its organization (hold released). */
+export const WithdrawalState = Type.Unsafe<'pending_approval' | 'approved' | 'completed' | 'rejected' | 'failed' | 'cancelled'>({
+  type: 'string', enum: ['pending_approval', 'approved', 'completed', 'rejected', 'failed', 'cancelled'],
 });
 export type WithdrawalState = Static<typeof WithdrawalState>;
 
@@ -77,9 +77,17 @@ export const Withdrawal = Type.Object({
 });
 export type Withdrawal = Static<typeof Withdrawal>;
 
-export const OperatorWithdrawal = Type.Composite([Withdrawal, Type.Object({ organizationId: Type.String(), ...ApprovalFields })]);
+export const OperatorWithdrawal = Type.Composite([Withdrawal, Type.Object({
+  organizationId: Type.String(),
+  ...ApprovalFields,
+  payoutReference: Nullable(Type.String({ description: 'the bank transfer that paid it out (production); null in sandbox' })),
+})]);
 export type OperatorWithdrawal = Static<typeof OperatorWithdrawal>;
 
 /** Body of the operator's approve and reject (both optional). */
 export const DecideWithdrawal = Type.Object({ reason: Type.Optional(Text(1, 500)) }, { additionalProperties: false });
 export type DecideWithdrawal = Static<typeof DecideWithdrawal>;
+
+/** CONTRACT §9: staff paid an approved withdrawal out and record the transfer's reference. */
+export const RecordPayout = Type.Object({ payoutReference: Text(1, 200) }, { additionalProperties: false });
+export type RecordPayout = Static<typeof RecordPayout>;

@@ -33,15 +33,10 @@ export interface ExecutionRequest {
 export type Execution = { filled: true; proceedsQuoteMinor: bigint } | { filled: false; reason: string };
 
 /**
- * The market where orders execute (CONTRACT §3-§4). Sandbox: the simulated venue (market/). A real
- * venue goes behind the same interface.
+ * The market's prices (CONTRACT §4), what quoting needs. Execution and the venue's books sit behind
+ * the venue port (usecases/ports.ts), which extends this.
  */
 export interface Market {
   /** The pair as the market prices it now, with the decimals it reports; null when it is not priced. */
   pair(baseSymbol: string, quoteSymbol: string): Promise<MarketPair | null>;
-  /**
-   * Executes at the current price. Idempotent by orderId: a repeat returns the first outcome and never
-   * trades twice, so an order stuck between approval and settlement can be driven again safely.
-   */
-  execute(r: ExecutionRequest): Promise<Execution>;
 }

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { parsePairTerms } from '../domain/market/pair-terms.ts';
 
 /**

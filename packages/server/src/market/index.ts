@@ -1,16 +1,14 @@
 import type { Config } from '../config.ts';
-import type { Clock, Market } from '../domain/ports.ts';
+import type { Clock } from '../domain/ports.ts';
 import type { Store } from '../store/index.ts';
+import type { Venue } from '../usecases/ports.ts';
+import { DeskVenue } from './desk-venue.ts';
 import { SimulatedVenue } from './simulated-venue.ts';
-import { UnconnectedVenue } from './unconnected-venue.ts';
 
 /**
- * The market of a running app: the injected one; else, in sandbox, the simulated venue over the
- * app's store ("market off", CONTRACT §1); in production, no venue until an adapter is connected.
+ * The venue of an instance, chosen once (main.ts; tests through the app factory): sandbox runs the
+ * simulated venue over the store ("market off", CONTRACT §1); production, the desk (CONTRACT §9).
  */
-export function marketOf(deps: { market?: Market | undefined; store: Store; clock: Clock; config: Pick<Config, 'mode'> }): Market {
-  if (deps.market) return deps.market;
-  return deps.config.mode === 'sandbox'
-    ? new SimulatedVenue(deps.store.db, deps.store.marketPairs, deps.clock)
-    : new UnconnectedVenue(deps.store.marketPairs);
+export function venueFor(mode: Config['mode'], store: Store, clock: Clock): Venue {
+  return mode === 'sandbox' ? new SimulatedVenue(store.db, store.marketPairs, clock) : new DeskVenue(store.marketPairs);
 }

@@ -1,10 +1,10 @@
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { MarketPair } from '../domain/market/pair-terms.ts';
-import type { Clock, Execution, ExecutionRequest, Market } from '../domain/ports.ts';
+import type { Clock, Execution, ExecutionRequest } from '../domain/ports.ts';
 import { venueProceeds } from '../domain/quotes/pricing.ts';
 import type { Db } from '../store/db.ts';
 import type { MarketPairsStore } from '../store/market-pairs-store.ts';
-import type { Database } from '../store/schema.ts';
+import type { Tx, Venue } from '../usecases/ports.ts';
 
 /**
  * The sandbox market (CONTRACT §1 "market off: simulated venue"). It prices the pairs the operator
@@ -13,12 +13,35 @@ import type { Database } from '../store/schema.ts';
  * with minus the platform's `market` accounts.
  *
  * A fill is decided and recorded here (idempotent by order id), and booked into the venue's balances
- * by `bookVenueFill` inside the order's settlement transaction, beside the ledger entry that moves the
+ * (`fillSettled`) inside the order's settlement transaction, beside the ledger entry that moves the
  * `market` accounts: the two books change together, so no reconciliation, and no crash between
- * execution and settlement, ever sees one without the other.
+ * execution and settlement, ever sees one without the other. Deposits, adjustments and payouts reach
+ * the venue's books the same way (`fundsMoved`). Nothing else touches its tables.
  */
-export class SimulatedVenue implements Market {
+export class SimulatedVenue implements Venue {
+  readonly kind = 'simulated';
+  readonly paysOutOnApproval = true;
   constructor(private readonly db: Db, private readonly pairs: MarketPairsStore, private readonly clock: Clock) {}
+
+  async fundsMoved(tx: Tx, assetSymbol: string, amount: bigint): Promise<void> {
+    await tx.insertInto('venue_balances').values({ asset_symbol: assetSymbol, amount: amount.toString() })
+      .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ amount: sql`venue_balances.amount + excluded.amount` })).execute();
+  }
+
+  async fillSettled(tx: Tx, orderId: string, at: Date): Promise<void> {
+    await bookVenueFill(tx, orderId, at);
+  }
+
+  /**
+   * The venue's balances, with every writer of them shut out until the caller commits: a transaction
+   * that moved them has committed (so its books are visible too), and one that has not waits, so the
+   * books read next in the same transaction are of the same moment.
+   */
+  async holdings(tx: Tx): Promise<Map<string, bigint>> {
+    await sql`lock table venue_balances in share mode`.execute(tx);
+    const rows = await tx.selectFrom('venue_balances').select(['asset_symbol', 'amount']).execute();
+    return new Map(rows.map((r) => [r.asset_symbol, BigInt(r.amount)]));
+  }
 
   async pair(baseSymbol: string, quoteSymbol: string): Promise<MarketPair | null> {
     return this.pairs.get(baseSymbol, quoteSymbol);
@@ -68,7 +91,7 @@ export class SimulatedVenue implements Market {
  * settlement transaction. Returns false when the venue recorded no unbooked fill for the order (a
  * market other than this one executed it).
  */
-export async function bookVenueFill(tx: Transaction<Database>, orderId: string, at: Date): Promise<boolean> {
+async function bookVenueFill(tx: Tx, orderId: string, at: Date): Promise<boolean> {
   const fill = await tx.updateTable('venue_executions').set({ booked_at: at })
     .where('order_id', '=', orderId).where('state', '=', 'filled').where('booked_at', 'is', null)
     .returning(['base_symbol', 'quote_symbol', 'amount_base_minor', 'proceeds_quote_minor']).executeTakeFirst();

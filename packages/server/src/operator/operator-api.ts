@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { idempotency } from '../http/plugins/idempotency.ts';
 import { operatorAuth } from '../http/plugins/operator-auth.ts';
 import { operatorRoutes } from './routes/index.ts';

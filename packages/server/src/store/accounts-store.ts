@@ -1,12 +1,11 @@
 import { sql } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import { adjustmentEntry } from '../domain/ledger/entries.ts';
-import type { Clock, Ids } from '../domain/ports.ts';
-import { recordAudit } from './audit-store.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 import { postEntry } from './ledger-store.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
+import type { Tx } from './unit-of-work.ts';
 
 export interface BalanceRow { assetSymbol: string; assetDecimals: number; available: bigint; held: bigint }
 export interface PostingRow {
@@ -31,7 +30,7 @@ export class AccountsStore {
   // Requests reading balances at the same moment share one read (each still sees the committed balances of its moment).
   readonly #batch = new Batcher<string, BalanceRow[]>((orgs) => this.#read(orgs), { maxBatch: 64, maxInFlight: 4 });
 
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {
+  constructor(private readonly db: Db) {
     this.#balances = balancesQuery(db);
     if (this.#balances.parameters.length !== 1) throw new Error('the balances query must take the organizations as its only parameter');
   }
@@ -70,27 +69,16 @@ export class AccountsStore {
     }));
   }
 
-  /** A signed manual adjustment; never drives available below zero. The venue's books follow in sandbox. */
-  async adjust(actor: string, r: { organizationId: string; assetSymbol: string; amount: bigint; reason: string }): Promise<{ entryId: string; available: bigint }> {
-    const at = this.clock.now();
-    const entryId = this.ids.next('je');
-    return this.db.transaction().execute(async (tx) => {
-      const org = await tx.selectFrom('organizations').select('id').where('id', '=', r.organizationId).executeTakeFirst();
-      if (!org) throw new DomainError('organizations.not_found');
-      const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).executeTakeFirst();
-      if (!asset) throw new DomainError('market.asset_not_listed', { asset: r.assetSymbol });
-      const before = await tx.selectFrom('accounts').select('balance')
-        .where('owner_id', '=', r.organizationId).where('asset_symbol', '=', r.assetSymbol).where('kind', '=', 'available').executeTakeFirst();
-      await postEntry(tx, entryId, adjustmentEntry({ organizationId: r.organizationId, assetSymbol: r.assetSymbol, amount: r.amount, memo: r.reason }), at);
-      await tx.insertInto('venue_balances').values({ asset_symbol: r.assetSymbol, amount: r.amount.toString() })
-        .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ amount: sql`venue_balances.amount + excluded.amount` })).execute();
-      const after = BigInt(before?.balance ?? '0') + r.amount;
-      await recordAudit(tx, this.ids, at, {
-        actor, action: 'ledger.adjustment', subjectType: 'organization', subjectId: r.organizationId,
-        before: { assetSymbol: r.assetSymbol, availableMinor: before?.balance ?? '0' },
-        after: { assetSymbol: r.assetSymbol, availableMinor: after.toString(), amountMinor: r.amount.toString(), reason: r.reason, entryId },
-      });
-      return { entryId, available: after };
-    });
+  /** A signed manual adjustment in the caller's transaction; never drives available below zero. Answers the available balance before and after. */
+  async adjust(tx: Tx, entryId: string, at: Date, r: { organizationId: string; assetSymbol: string; amount: bigint; reason: string }): Promise<{ before: bigint; after: bigint }> {
+    const org = await tx.selectFrom('organizations').select('id').where('id', '=', r.organizationId).executeTakeFirst();
+    if (!org) throw new DomainError('organizations.not_found');
+    const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).executeTakeFirst();
+    if (!asset) throw new DomainError('market.asset_not_listed', { asset: r.assetSymbol });
+    const before = await tx.selectFrom('accounts').select('balance')
+      .where('owner_id', '=', r.organizationId).where('asset_symbol', '=', r.assetSymbol).where('kind', '=', 'available').executeTakeFirst();
+    await postEntry(tx, entryId, adjustmentEntry({ organizationId: r.organizationId, assetSymbol: r.assetSymbol, amount: r.amount, memo: r.reason }), at);
+    const b = BigInt(before?.balance ?? '0');
+    return { before: b, after: b + r.amount };
   }
 }

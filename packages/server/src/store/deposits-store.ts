@@ -1,12 +1,12 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { depositAttributionEntry, depositCreditEntry, depositUnattributedEntry } from '../domain/deposits/entries.ts';
 import { DomainError } from '../domain/errors.ts';
-import type { Clock, Ids } from '../domain/ports.ts';
-import { recordAudit } from './audit-store.ts';
+import type { Ids } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import { postEntry } from './ledger-store.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import type { Database } from './schema.ts';
+import type { Tx } from './unit-of-work.ts';
 
 export type DepositState = 'credited' | 'unattributed';
 export interface Deposit {
@@ -20,83 +20,63 @@ const toDeposit = (r: DepositRow): Deposit => ({
   amount: BigInt(r.amount_minor), txid: r.txid, state: r.state as DepositState, declarationId: r.declaration_id,
   createdAt: r.created_at, updatedAt: r.updated_at,
 });
-const auditDeposit = (d: Deposit) => ({
-  state: d.state, organizationId: d.organizationId, declarationId: d.declarationId, assetSymbol: d.assetSymbol,
-  amountMinor: d.amount.toString(), network: d.network, txid: d.txid,
-});
 
 /** Money that arrived at the platform's wallets: recorded once per txid, credited once. */
 export class DepositsStore {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+  constructor(private readonly db: Db, private readonly ids: Ids) {}
 
   /**
-   * Records an arrival in one transaction. It is credited only when its amount equals exactly the
+   * Records an arrival in the caller's transaction. It is credited only when its amount equals exactly the
    * expected amount of an open, unexpired declaration of the same asset and network (spec: the tail is
    * the whole recognition mechanism); anything else waits in the platform's `unattributed` account.
-   * Either way the simulated venue's books follow: the money is now at the platform's account.
    * The network is never a reason to refuse: money that arrived is recorded (CONTRACT §3, "otherwise it
    * waits, unattributed"). It is compared with the declaration's network, the one the client was told,
    * not the wallet's current one, so a wallet that moves to another network strands no open declaration.
    */
-  async recordArrival(actor: string, r: { assetSymbol: string; network: string; amount: bigint; txid: string }): Promise<Deposit> {
-    const at = this.clock.now();
-    const id = this.ids.next('dep');
-    return this.db.transaction().execute(async (tx) => {
-      // FOR SHARE: the decimals stored with the arrival cannot change under it (MarketAssetsStore.put).
-      const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).forShare().executeTakeFirst();
-      if (!asset) throw new DomainError('market.asset_not_listed', { asset: r.assetSymbol });
+  async recordArrival(tx: Tx, id: string, at: Date, r: { assetSymbol: string; network: string; amount: bigint; txid: string }): Promise<Deposit> {
+    // FOR SHARE: the decimals stored with the arrival cannot change under it (MarketAssetsStore.put).
+    const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).forShare().executeTakeFirst();
+    if (!asset) throw new DomainError('market.asset_not_listed', { asset: r.assetSymbol });
 
-      // The txid is recorded once: the unique constraint decides, even between concurrent calls.
-      const inserted = await tx.insertInto('deposits').values({
-        id, organization_id: null, asset_symbol: r.assetSymbol, asset_decimals: asset.decimals, network: r.network,
-        amount_minor: r.amount.toString(), txid: r.txid, state: 'unattributed', declaration_id: null, created_at: at, updated_at: at,
-      }).onConflict((oc) => oc.column('txid').doNothing()).returningAll().executeTakeFirst();
-      if (!inserted) throw new DomainError('deposits.txid_already_recorded');
+    // The txid is recorded once: the unique constraint decides, even between concurrent calls.
+    const inserted = await tx.insertInto('deposits').values({
+      id, organization_id: null, asset_symbol: r.assetSymbol, asset_decimals: asset.decimals, network: r.network,
+      amount_minor: r.amount.toString(), txid: r.txid, state: 'unattributed', declaration_id: null, created_at: at, updated_at: at,
+    }).onConflict((oc) => oc.column('txid').doNothing()).returningAll().executeTakeFirst();
+    if (!inserted) throw new DomainError('deposits.txid_already_recorded');
 
-      // At most one row can match (declarations_unique_open_amount); FOR UPDATE makes a second
-      // arrival of the same amount wait, then find the declaration matched and stay unattributed.
-      const decl = await tx.selectFrom('deposit_declarations').select(['id', 'organization_id'])
-        .where('asset_symbol', '=', r.assetSymbol).where('state', '=', 'open')
-        .where('expected_amount_minor', '=', r.amount.toString()).where('network', '=', r.network)
-        .where('expires_at', '>', at).forUpdate().executeTakeFirst();
+    // At most one row can match (declarations_unique_open_amount); FOR UPDATE makes a second
+    // arrival of the same amount wait, then find the declaration matched and stay unattributed.
+    const decl = await tx.selectFrom('deposit_declarations').select(['id', 'organization_id'])
+      .where('asset_symbol', '=', r.assetSymbol).where('state', '=', 'open')
+      .where('expected_amount_minor', '=', r.amount.toString()).where('network', '=', r.network)
+      .where('expires_at', '>', at).forUpdate().executeTakeFirst();
 
-      let row = inserted;
-      if (decl) {
-        await tx.updateTable('deposit_declarations').set({ state: 'matched', deposit_id: id, updated_at: at }).where('id', '=', decl.id).execute();
-        row = await tx.updateTable('deposits').set({ state: 'credited', organization_id: decl.organization_id, declaration_id: decl.id })
-          .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-        await postEntry(tx, this.ids.next('je'), depositCreditEntry({ organizationId: decl.organization_id, assetSymbol: r.assetSymbol, amount: r.amount, depositId: id }), at);
-      } else {
-        await postEntry(tx, this.ids.next('je'), depositUnattributedEntry({ assetSymbol: r.assetSymbol, amount: r.amount, depositId: id }), at);
-      }
-      await tx.insertInto('venue_balances').values({ asset_symbol: r.assetSymbol, amount: r.amount.toString() })
-        .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ amount: sql`venue_balances.amount + excluded.amount` })).execute();
-      const dep = toDeposit(row);
-      await recordAudit(tx, this.ids, at, { actor, action: 'deposit.arrival', subjectType: 'deposit', subjectId: id, before: null, after: auditDeposit(dep) });
-      return dep;
-    });
+    let row = inserted;
+    if (decl) {
+      await tx.updateTable('deposit_declarations').set({ state: 'matched', deposit_id: id, updated_at: at }).where('id', '=', decl.id).execute();
+      row = await tx.updateTable('deposits').set({ state: 'credited', organization_id: decl.organization_id, declaration_id: decl.id })
+        .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      await postEntry(tx, this.ids.next('je'), depositCreditEntry({ organizationId: decl.organization_id, assetSymbol: r.assetSymbol, amount: r.amount, depositId: id }), at);
+    } else {
+      await postEntry(tx, this.ids.next('je'), depositUnattributedEntry({ assetSymbol: r.assetSymbol, amount: r.amount, depositId: id }), at);
+    }
+    return toDeposit(row);
   }
 
-  /** A person credits an unattributed arrival, once: the guarded UPDATE lets one caller win. */
-  async attribute(actor: string, id: string, organizationId: string): Promise<Deposit> {
-    const at = this.clock.now();
-    return this.db.transaction().execute(async (tx) => {
-      const org = await tx.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
-      if (!org) throw new DomainError('organizations.not_found');
-      const row = await tx.updateTable('deposits').set({ state: 'credited', organization_id: organizationId, updated_at: at })
-        .where('id', '=', id).where('state', '=', 'unattributed').returningAll().executeTakeFirst();
-      if (!row) {
-        const exists = await tx.selectFrom('deposits').select('id').where('id', '=', id).executeTakeFirst();
-        throw new DomainError(exists ? 'deposits.already_attributed' : 'deposits.not_found');
-      }
-      const dep = toDeposit(row);
-      await postEntry(tx, this.ids.next('je'), depositAttributionEntry({ organizationId, assetSymbol: dep.assetSymbol, amount: dep.amount, depositId: id }), at);
-      await recordAudit(tx, this.ids, at, {
-        actor, action: 'deposit.attribute', subjectType: 'deposit', subjectId: id,
-        before: auditDeposit({ ...dep, state: 'unattributed', organizationId: null }), after: auditDeposit(dep),
-      });
-      return dep;
-    });
+  /** Credits an unattributed arrival in the caller's transaction, once: the guarded UPDATE lets one caller win. */
+  async attribute(tx: Tx, id: string, at: Date, organizationId: string): Promise<Deposit> {
+    const org = await tx.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
+    if (!org) throw new DomainError('organizations.not_found');
+    const row = await tx.updateTable('deposits').set({ state: 'credited', organization_id: organizationId, updated_at: at })
+      .where('id', '=', id).where('state', '=', 'unattributed').returningAll().executeTakeFirst();
+    if (!row) {
+      const exists = await tx.selectFrom('deposits').select('id').where('id', '=', id).executeTakeFirst();
+      throw new DomainError(exists ? 'deposits.already_attributed' : 'deposits.not_found');
+    }
+    const dep = toDeposit(row);
+    await postEntry(tx, this.ids.next('je'), depositAttributionEntry({ organizationId, assetSymbol: dep.assetSymbol, amount: dep.amount, depositId: id }), at);
+    return dep;
   }
 
   async get(id: string): Promise<Deposit | null> {

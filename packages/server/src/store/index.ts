@@ -17,6 +17,7 @@ import { PlatformStateStore } from './platform-state-store.ts';
 import { QuotesStore } from './quotes-store.ts';
 import { ReconciliationStore } from './reconciliation-store.ts';
 import { SettingsStore } from './settings-store.ts';
+import { KyselyUnitOfWork } from './unit-of-work.ts';
 import { WalletsStore } from './wallets-store.ts';
 import { WithdrawalsStore } from './withdrawals-store.ts';
 
@@ -43,6 +44,8 @@ export class Store {
   readonly destinations: DestinationsStore;
   readonly withdrawals: WithdrawalsStore;
   readonly reconciliation: ReconciliationStore;
+  /** One transaction around a use case's work (usecases/ports.ts UnitOfWork). */
+  readonly uow: KyselyUnitOfWork;
   readonly approvals: ApprovalsStore;
   readonly idempotency: IdempotencyStore;
   readonly events: EventsStore;
@@ -55,7 +58,7 @@ export class Store {
     this.settings = new SettingsStore(this.db);
     this.organizations = new OrganizationsStore(this.db, ids, clock);
     this.keys = new KeysStore(this.db, ids, clock);
-    this.accounts = new AccountsStore(this.db, ids, clock);
+    this.accounts = new AccountsStore(this.db);
     this.marketAssets = new MarketAssetsStore(this.db, ids, clock);
     this.marketPairs = new MarketPairsStore(this.db, ids, clock);
     this.quotes = new QuotesStore(this.db);
@@ -64,10 +67,11 @@ export class Store {
     this.audit = new AuditStore(this.db);
     this.wallets = new WalletsStore(this.db, ids, clock);
     this.declarations = new DeclarationsStore(this.db, ids, clock);
-    this.deposits = new DepositsStore(this.db, ids, clock);
+    this.deposits = new DepositsStore(this.db, ids);
     this.destinations = new DestinationsStore(this.db, ids, clock);
     this.withdrawals = new WithdrawalsStore(this.db, ids, clock);
     this.reconciliation = new ReconciliationStore(this.db, ids, clock);
+    this.uow = new KyselyUnitOfWork(this.db);
     this.approvals = new ApprovalsStore(this.db, ids, clock);
     this.idempotency = new IdempotencyStore(this.db, clock);
     this.events = new EventsStore(this.db);

@@ -90,7 +90,8 @@ export async function placeBatch(db: Db, ids: Ids, at: Date, ps: Placement[]): P
       select order_id, organization_id, id, hold_id, 'pending_approval', base_symbol, base_decimals, amount_base_minor,
         quote_symbol, quote_decimals, amount_quote_minor, rate_quote_minor, null, null, ${ts}, ${ts} from ok
       returning id, organization_id, quote_id, hold_id, state, base_symbol, base_decimals, amount_base_minor,
-        quote_symbol, quote_decimals, amount_quote_minor, rate_quote_minor, proceeds_quote_minor, reason, created_at, updated_at),
+        quote_symbol, quote_decimals, amount_quote_minor, rate_quote_minor, proceeds_quote_minor, reason, created_at, updated_at,
+        venue, venue_reference),
     -- Every part wrote one row per placed order (and one posting per posting of the entry), or the statement aborts
     -- (1/0) and nothing is written: the caller then decides each order alone.
     guard as materialized (
@@ -117,4 +118,5 @@ export interface OrderRowOut {
   id: string; organization_id: string; quote_id: string; hold_id: string; state: string; base_symbol: string; base_decimals: number;
   amount_base_minor: string; quote_symbol: string; quote_decimals: number; amount_quote_minor: string; rate_quote_minor: string;
   proceeds_quote_minor: string | null; reason: string | null; created_at: Date; updated_at: Date;
+  venue: string | null; venue_reference: string | null;
 }

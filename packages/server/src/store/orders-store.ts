@@ -1,26 +1,19 @@
-import { sql, type Selectable, type Transaction } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
-import type { Approver } from '../domain/approvals/four-eyes.ts';
-import type { OrderDecisions } from '../domain/orders/approve-order.ts';
-import { recordApproval } from './approvals-store.ts';
 import { holdEntry } from '../domain/ledger/entries.ts';
 import { assertWithinOrderLimit, orderCaps, type Order, type OrderState } from '../domain/orders/order.ts';
-import { orderSettlementEntry } from '../domain/orders/settlement-entry.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
-import { bookVenueFill } from '../market/simulated-venue.ts';
-import { recordAudit } from './audit-store.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 import { isBatchRetryable, placeBatch, type Placement } from './orders-batch.ts';
-import { captureHold, releaseHold } from './holds.ts';
-import { entryCtes, postEntry } from './ledger-store.ts';
+import { entryCtes } from './ledger-store.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
-import { assertReconciled, reconciledSql } from './platform-state-store.ts';
+import { reconciledSql } from './platform-state-store.ts';
 import { quoteDecimalsCurrent } from './quotes-store.ts';
 import type { Database } from './schema.ts';
+import type { Tx } from './unit-of-work.ts';
 
-type Tx = Transaction<Database>;
 type OrderRow = Selectable<Database['orders']>;
 
 const toOrder = (r: Omit<OrderRow, 'seq'>): Order => ({
@@ -28,26 +21,20 @@ const toOrder = (r: Omit<OrderRow, 'seq'>): Order => ({
   baseSymbol: r.base_symbol, baseDecimals: r.base_decimals, amountBase: BigInt(r.amount_base_minor),
   quoteSymbol: r.quote_symbol, quoteDecimals: r.quote_decimals, amountQuote: BigInt(r.amount_quote_minor),
   rateQuoteMinor: BigInt(r.rate_quote_minor), proceedsQuote: r.proceeds_quote_minor === null ? null : BigInt(r.proceeds_quote_minor),
-  reason: r.reason, createdAt: r.created_at, updatedAt: r.updated_at,
-});
-
-const auditView = (o: Order) => ({
-  state: o.state, organizationId: o.organizationId, baseSymbol: o.baseSymbol, amountBaseMinor: o.amountBase.toString(),
-  quoteSymbol: o.quoteSymbol, amountQuoteMinor: o.amountQuote.toString(),
-  ...(o.proceedsQuote !== null ? { proceedsQuoteMinor: o.proceedsQuote.toString() } : {}),
-  ...(o.reason !== null ? { reason: o.reason } : {}),
+  reason: r.reason, venue: r.venue, venueReference: r.venue_reference, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
 const COLUMNS = [
   'id', 'organization_id', 'quote_id', 'hold_id', 'state', 'base_symbol', 'base_decimals', 'amount_base_minor',
   'quote_symbol', 'quote_decimals', 'amount_quote_minor', 'rate_quote_minor', 'proceeds_quote_minor', 'reason', 'created_at', 'updated_at',
+  'venue', 'venue_reference',
 ] as const;
 
 /**
  * Exchange requests. Accepting a quote, checking limits, holding the base amount and writing the
  * order are one statement; every decision is a guarded UPDATE on the state, so it happens once.
  */
-export class OrdersStore implements OrderDecisions {
+export class OrdersStore {
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
 
   // Quotes accepted at the same moment are placed by one statement (orders-batch.ts).
@@ -146,8 +133,8 @@ export class OrdersStore implements OrderDecisions {
     return this.#page(p, { ...f, organizationId });
   }
 
-  /** Across organizations, for the operator; optionally one state. */
-  async list(p: PageParams, filter: { state?: OrderState }): Promise<Page<Order>> {
+  /** Across organizations, for the operator; optionally one state, one organization. */
+  async list(p: PageParams, filter: { state?: OrderState; organizationId?: string }): Promise<Page<Order>> {
     return this.#page(p, filter);
   }
 
@@ -156,6 +143,11 @@ export class OrdersStore implements OrderDecisions {
     if (f.organizationId) q = q.where('organization_id', '=', f.organizationId);
     if (f.state) q = q.where('state', '=', f.state);
     return mapPage(await readPage(q, 'seq', p, (x) => x.select(COLUMNS)), toOrder);
+  }
+
+  /** Whether the order is this organization's (a cancel of another's is not found, never revealed). */
+  async belongsTo(tx: Tx, orderId: string, organizationId: string): Promise<boolean> {
+    return (await tx.selectFrom('orders').select('id').where('id', '=', orderId).where('organization_id', '=', organizationId).executeTakeFirst()) !== undefined;
   }
 
   async get(id: string): Promise<Order | null> {
@@ -170,8 +162,19 @@ export class OrdersStore implements OrderDecisions {
     return rows.map(toOrder);
   }
 
-  /** Moves pending_approval → `to` once; whoever loses the race learns the state it found. */
-  async #decide(tx: Tx, orderId: string, to: OrderState, at: Date, reason: string | null): Promise<{ before: Order; after: Order }> {
+  /**
+   * The order awaiting a decision, its row locked until the caller's transaction ends: approvals of one
+   * order are serialized (four-eyes: two persons on the last approval decide it once).
+   */
+  async lockPending(tx: Tx, orderId: string): Promise<Order> {
+    const cur = await tx.selectFrom('orders').select(COLUMNS).where('id', '=', orderId).forUpdate().executeTakeFirst();
+    if (!cur) throw new DomainError('orders.not_found');
+    if (cur.state !== 'pending_approval') throw new DomainError('orders.already_decided', { state: cur.state });
+    return toOrder(cur);
+  }
+
+  /** Moves pending_approval → `to` once, in the caller's transaction; whoever loses the race learns the state it found. */
+  async decide(tx: Tx, orderId: string, to: 'approved' | 'rejected' | 'cancelled', at: Date, reason: string | null): Promise<{ before: Order; after: Order }> {
     const row = await tx.updateTable('orders').set({ state: to, updated_at: at, ...(reason !== null ? { reason } : {}) })
       .where('id', '=', orderId).where('state', '=', 'pending_approval')
       .returning(COLUMNS).executeTakeFirst();
@@ -184,85 +187,17 @@ export class OrdersStore implements OrderDecisions {
     return { before: { ...after, state: 'pending_approval', reason: null }, after };
   }
 
-  /**
-   * Refused while not reconciled: executing at a market whose balance disagrees with the books would
-   * compound the mismatch (`assertReconciled`).
-   */
-  async markApproved(approver: Approver, orderId: string, note: string | null): Promise<{ order: Order; decided: boolean }> {
-    const at = this.clock.now();
-    const { actor } = approver;
-    return this.db.transaction().execute(async (tx) => {
-      await assertReconciled(tx);
-      // The row lock serializes approvals of one order: two persons on the last approval decide it once.
-      const cur = await tx.selectFrom('orders').select(COLUMNS).where('id', '=', orderId).forUpdate().executeTakeFirst();
-      if (!cur) throw new DomainError('orders.not_found');
-      if (cur.state !== 'pending_approval') throw new DomainError('orders.already_decided', { state: cur.state });
-      const pending = toOrder(cur);
-      const { decides, state } = await recordApproval(tx, at, 'order', { id: orderId, asset: pending.baseSymbol, amount: pending.amountBase }, approver);
-      const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));
-      if (!decides) {
-        await recordAudit(tx, this.ids, at, { actor, action: 'order.approval', subjectType: 'order', subjectId: orderId, before: auditView(pending), after: { ...auditView(pending), approvals, approvalsRequired: state.approvalsRequired, ...(note ? { note } : {}) } });
-        return { order: pending, decided: false };
-      }
-      const { before, after } = await this.#decide(tx, orderId, 'approved', at, null);
-      await recordAudit(tx, this.ids, at, { actor, action: 'order.approve', subjectType: 'order', subjectId: orderId, before: auditView(before), after: { ...auditView(after), approvals, ...(note ? { note } : {}) } });
-      return { order: after, decided: true };
-    });
-  }
-
-  /** Rejection releases the hold in the same transaction as the decision. */
-  async reject(actor: string, orderId: string, reason: string | null): Promise<Order> {
-    const at = this.clock.now();
-    return this.db.transaction().execute(async (tx) => {
-      const { before, after } = await this.#decide(tx, orderId, 'rejected', at, reason);
-      await releaseHold(tx, this.ids, at, after.holdId, 'order_release', orderId);
-      await recordAudit(tx, this.ids, at, { actor, action: 'order.reject', subjectType: 'order', subjectId: orderId, before: auditView(before), after: auditView(after) });
-      return after;
-    });
-  }
-
-  /** approved → `to`, once; null when the order is no longer approved (someone else settled it). */
-  async #settle(tx: Tx, orderId: string, to: 'completed' | 'failed', at: Date, set: { proceeds?: bigint; reason?: string }): Promise<Order | null> {
+  /** approved → `to`, once, in the caller's transaction; null when the order is not approved (someone else settled it). */
+  async settle(tx: Tx, orderId: string, to: 'completed' | 'failed', at: Date, set: {
+    proceeds?: bigint; reason?: string; venue?: string; venueReference?: string;
+  }): Promise<Order | null> {
     const row = await tx.updateTable('orders').set({
       state: to, updated_at: at,
       ...(set.proceeds !== undefined ? { proceeds_quote_minor: set.proceeds.toString() } : {}),
       ...(set.reason !== undefined ? { reason: set.reason } : {}),
+      ...(set.venue !== undefined ? { venue: set.venue } : {}),
+      ...(set.venueReference !== undefined ? { venue_reference: set.venueReference } : {}),
     }).where('id', '=', orderId).where('state', '=', 'approved').returning(COLUMNS).executeTakeFirst();
     return row ? toOrder(row) : null;
-  }
-
-  async #current(orderId: string): Promise<Order> {
-    const o = await this.get(orderId);
-    if (!o) throw new DomainError('orders.not_found');
-    return o;
-  }
-
-  /** Filled at the venue: the hold is captured, the settlement entry posted and the venue's books moved, with the state, in one transaction. */
-  async complete(actor: string, orderId: string, proceeds: bigint): Promise<Order> {
-    const at = this.clock.now();
-    const done = await this.db.transaction().execute(async (tx) => {
-      const o = await this.#settle(tx, orderId, 'completed', at, { proceeds });
-      if (!o) return null;
-      await captureHold(tx, o.holdId, at);
-      await postEntry(tx, this.ids.next('je'), orderSettlementEntry(o, proceeds), at);
-      // The simulated venue's side of the same fill, in the same transaction: the books and the venue move together.
-      await bookVenueFill(tx, orderId, at);
-      await recordAudit(tx, this.ids, at, { actor, action: 'order.complete', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: auditView(o) });
-      return o;
-    });
-    return done ?? this.#current(orderId);
-  }
-
-  /** Refused at the venue: the hold goes back to available and nothing is credited. */
-  async fail(actor: string, orderId: string, reason: string): Promise<Order> {
-    const at = this.clock.now();
-    const done = await this.db.transaction().execute(async (tx) => {
-      const o = await this.#settle(tx, orderId, 'failed', at, { reason });
-      if (!o) return null;
-      await releaseHold(tx, this.ids, at, o.holdId, 'order_release', orderId);
-      await recordAudit(tx, this.ids, at, { actor, action: 'order.fail', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: auditView(o) });
-      return o;
-    });
-    return done ?? this.#current(orderId);
   }
 }

@@ -38,6 +38,8 @@ export interface Database {
     base_symbol: string; base_decimals: number; amount_base_minor: Numeric;
     quote_symbol: string; quote_decimals: number; amount_quote_minor: Numeric; rate_quote_minor: Numeric;
     proceeds_quote_minor: Numeric | null; reason: string | null; created_at: Ts; updated_at: Ts;
+    /** migrations/008: where the desk executed it (production). */
+    venue: string | null; venue_reference: string | null;
   };
   deposit_wallets: { asset_symbol: string; network: string; address: string; updated_at: Ts };
   deposit_declarations: {
@@ -57,6 +59,8 @@ export interface Database {
   withdrawals: {
     id: string; seq: Seq; organization_id: string; destination_id: string; hold_id: string; state: string;
     asset_symbol: string; asset_decimals: number; amount_minor: Numeric; reason: string | null; created_at: Ts; updated_at: Ts;
+    /** migrations/008: the bank transfer that paid it out (production). */
+    payout_reference: string | null;
   };
   reconciliation_runs: { id: string; seq: Seq; matched: boolean; figures: Json<unknown>; actor: string; created_at: Ts };
   platform_state: { id: number; reconciled: boolean; run_id: string | null; changed_at: Ts };

@@ -1,38 +1,26 @@
-import { sql, type Transaction } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
-import { checkWithdrawal, withdrawalSettlementEntry, type WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
-import type { Approver } from '../domain/approvals/four-eyes.ts';
-import { recordApproval } from './approvals-store.ts';
-import { recordAudit } from './audit-store.ts';
+import { checkWithdrawal, type WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
 import type { Db } from './db.ts';
-import { captureHold, releaseHold, takeHold } from './holds.ts';
-import { postEntry } from './ledger-store.ts';
+import { takeHold } from './holds.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import { assertReconciled } from './platform-state-store.ts';
-import type { Database } from './schema.ts';
-
-type Tx = Transaction<Database>;
+import type { Tx } from './unit-of-work.ts';
 
 export interface WithdrawalRow {
   id: string; organizationId: string; state: WithdrawalState; assetSymbol: string; assetDecimals: number; amount: bigint;
-  destinationId: string; destinationSummary: string; reason: string | null; createdAt: Date; updatedAt: Date;
+  destinationId: string; destinationSummary: string; reason: string | null; payoutReference: string | null; createdAt: Date; updatedAt: Date;
 }
 
 type Row = {
   id: string; organization_id: string; state: string; asset_symbol: string; asset_decimals: number; amount_minor: string;
-  destination_id: string; reason: string | null; created_at: Date; updated_at: Date;
+  destination_id: string; reason: string | null; payout_reference: string | null; created_at: Date; updated_at: Date;
 };
 const toWithdrawal = (r: Row, summary: string): WithdrawalRow => ({
   id: r.id, organizationId: r.organization_id, state: r.state as WithdrawalState, assetSymbol: r.asset_symbol,
   assetDecimals: r.asset_decimals, amount: BigInt(r.amount_minor), destinationId: r.destination_id, destinationSummary: summary,
-  reason: r.reason, createdAt: r.created_at, updatedAt: r.updated_at,
-});
-
-const audited = (w: WithdrawalRow) => ({
-  organizationId: w.organizationId, state: w.state, assetSymbol: w.assetSymbol, amountMinor: w.amount.toString(),
-  destinationId: w.destinationId, reason: w.reason,
+  reason: r.reason, payoutReference: r.payout_reference, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
 /** Withdrawal requests: the hold at request, the operator's one decision, the amount leaving. */
@@ -70,77 +58,65 @@ export class WithdrawalsStore {
     if (filter.organizationId) q = q.where('w.organization_id', '=', filter.organizationId);
     if (filter.state) q = q.where('w.state', '=', filter.state);
     const page = await readPage(q, 'w.seq', p, (x) => x.innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
-      .select(['w.id', 'w.organization_id', 'w.state', 'w.asset_symbol', 'w.asset_decimals', 'w.amount_minor', 'w.destination_id', 'w.reason', 'w.created_at', 'w.updated_at', 'd.summary']));
+      .select(['w.id', 'w.organization_id', 'w.state', 'w.asset_symbol', 'w.asset_decimals', 'w.amount_minor', 'w.destination_id', 'w.reason', 'w.payout_reference', 'w.created_at', 'w.updated_at', 'd.summary']));
     return mapPage(page, (r) => toWithdrawal(r, r.summary));
   }
 
+  /** Whether the withdrawal is this organization's (a cancel of another's is not found, never revealed). */
+  async belongsTo(tx: Tx, id: string, organizationId: string): Promise<boolean> {
+    return (await tx.selectFrom('withdrawals').select('id').where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst()) !== undefined;
+  }
+
+  /** One withdrawal of one organization, with its destination's summary (another organization's: null). */
+  async getFor(organizationId: string, id: string): Promise<WithdrawalRow | null> {
+    const r = await this.db.selectFrom('withdrawals as w').innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
+      .select(['w.id', 'w.organization_id', 'w.state', 'w.asset_symbol', 'w.asset_decimals', 'w.amount_minor', 'w.destination_id', 'w.reason', 'w.payout_reference', 'w.created_at', 'w.updated_at', 'd.summary'])
+      .where('w.id', '=', id).where('w.organization_id', '=', organizationId).executeTakeFirst();
+    return r ? toWithdrawal(r, r.summary) : null;
+  }
+
+  /**
+   * The withdrawal awaiting a decision, its row locked until the caller's transaction ends: approvals of
+   * one withdrawal are serialized (four-eyes: two persons on the last approval decide it once).
+   */
+  async lockPending(tx: Tx, id: string): Promise<WithdrawalRow> {
+    const cur = await tx.selectFrom('withdrawals').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!cur) throw new DomainError('withdrawals.not_found');
+    if (cur.state !== 'pending_approval') throw new DomainError('withdrawals.already_decided', { state: cur.state });
+    return toWithdrawal(cur, await this.#summary(tx, cur.destination_id));
+  }
+
   /** Only the caller whose UPDATE moves it out of pending_approval decides; every other gets 409. */
-  async #decide(tx: Tx, id: string, state: WithdrawalState, reason: string | null, at: Date): Promise<Row & { hold_id: string }> {
+  async decide(tx: Tx, id: string, state: 'approved' | 'rejected' | 'cancelled', reason: string | null, at: Date): Promise<WithdrawalRow & { holdId: string }> {
     const w = await tx.updateTable('withdrawals').set({ state, reason, updated_at: at })
       .where('id', '=', id).where('state', '=', 'pending_approval').returningAll().executeTakeFirst();
-    if (w) return w;
+    if (w) return { ...toWithdrawal(w, await this.#summary(tx, w.destination_id)), holdId: w.hold_id };
     const cur = await tx.selectFrom('withdrawals').select('state').where('id', '=', id).executeTakeFirst();
     if (!cur) throw new DomainError('withdrawals.not_found');
     throw new DomainError('withdrawals.already_decided', { state: cur.state });
   }
 
+  /**
+   * approved → `to`, once, in the caller's transaction (the payout recorded, or its failure); null when
+   * the withdrawal is not approved, so a second caller finds it settled.
+   */
+  async settle(tx: Tx, id: string, to: 'completed' | 'failed', at: Date, set: { payoutReference?: string; reason?: string }): Promise<(WithdrawalRow & { holdId: string }) | null> {
+    const w = await tx.updateTable('withdrawals').set({
+      state: to, updated_at: at,
+      ...(set.payoutReference !== undefined ? { payout_reference: set.payoutReference } : {}),
+      ...(set.reason !== undefined ? { reason: set.reason } : {}),
+    }).where('id', '=', id).where('state', '=', 'approved').returningAll().executeTakeFirst();
+    return w ? { ...toWithdrawal(w, await this.#summary(tx, w.destination_id)), holdId: w.hold_id } : null;
+  }
+
+  /** The state a withdrawal is in now (null: no such withdrawal), for the answer to a caller who lost a race. */
+  async stateIn(tx: Tx, id: string): Promise<WithdrawalState | null> {
+    const cur = await tx.selectFrom('withdrawals').select('state').where('id', '=', id).executeTakeFirst();
+    return (cur?.state as WithdrawalState | undefined) ?? null;
+  }
+
   async #summary(tx: Tx, destinationId: string): Promise<string> {
     const d = await tx.selectFrom('withdrawal_destinations').select('summary').where('id', '=', destinationId).executeTakeFirstOrThrow();
     return d.summary;
-  }
-
-  /**
-   * Approve: the hold is consumed and the amount leaves the platform's account at the market; the simulated
-   * venue's books follow. pending_approval → approved → completed in one transaction (the sandbox venue pays
-   * at once). Refused while not reconciled: money does not leave while the books and the market disagree.
-   */
-  async approve(approver: Approver, id: string, reason: string | null): Promise<WithdrawalRow> {
-    const at = this.clock.now();
-    const { actor } = approver;
-    return this.db.transaction().execute(async (tx) => {
-      await assertReconciled(tx);
-      // The row lock serializes approvals of one withdrawal: two persons on the last approval decide it once.
-      const cur = await tx.selectFrom('withdrawals').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!cur) throw new DomainError('withdrawals.not_found');
-      if (cur.state !== 'pending_approval') throw new DomainError('withdrawals.already_decided', { state: cur.state });
-      const { decides, state } = await recordApproval(tx, at, 'withdrawal', { id, asset: cur.asset_symbol, amount: BigInt(cur.amount_minor) }, approver);
-      const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));
-      if (!decides) {
-        const pending = toWithdrawal(cur, await this.#summary(tx, cur.destination_id));
-        await recordAudit(tx, this.ids, at, {
-          actor, action: 'withdrawal.approval', subjectType: 'withdrawal', subjectId: id,
-          before: audited(pending), after: { ...audited(pending), approvals, approvalsRequired: state.approvalsRequired },
-        });
-        return pending;
-      }
-      const w = await this.#decide(tx, id, 'approved', reason, at);
-      const amount = BigInt(w.amount_minor);
-      await captureHold(tx, w.hold_id, at);
-      await postEntry(tx, this.ids.next('je'), withdrawalSettlementEntry({ organizationId: w.organization_id, assetSymbol: w.asset_symbol, amount, referenceId: id }), at);
-      await tx.insertInto('venue_balances').values({ asset_symbol: w.asset_symbol, amount: (-amount).toString() })
-        .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ amount: sql`venue_balances.amount + excluded.amount` })).execute();
-      const done = await tx.updateTable('withdrawals').set({ state: 'completed', updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-      const after = toWithdrawal(done, await this.#summary(tx, w.destination_id));
-      await recordAudit(tx, this.ids, at, {
-        actor, action: 'withdrawal.approve', subjectType: 'withdrawal', subjectId: id,
-        before: { ...audited(after), state: 'pending_approval', reason: null }, after: { ...audited(after), approvals },
-      });
-      return after;
-    });
-  }
-
-  /** Reject: the hold is released; nothing leaves. Allowed while not reconciled (it moves nothing out). */
-  async reject(actor: string, id: string, reason: string | null): Promise<WithdrawalRow> {
-    const at = this.clock.now();
-    return this.db.transaction().execute(async (tx) => {
-      const w = await this.#decide(tx, id, 'rejected', reason, at);
-      await releaseHold(tx, this.ids, at, w.hold_id, 'withdrawal_release', id);
-      const after = toWithdrawal(w, await this.#summary(tx, w.destination_id));
-      await recordAudit(tx, this.ids, at, {
-        actor, action: 'withdrawal.reject', subjectType: 'withdrawal', subjectId: id,
-        before: { ...audited(after), state: 'pending_approval', reason: null }, after: audited(after),
-      });
-      return after;
-    });
   }
 }

@@ -1,6 +1,6 @@
 import { DeclareDeposit, DepositDeclaration, DepositRecord, DepositsQuery, DepositWallet, Nullable } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { declarationWire } from '../../domain/deposits/declaration.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
@@ -8,7 +8,7 @@ import type { Deposit } from '../../store/deposits-store.ts';
 import { ok } from '../envelope.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
-import { apiKeySecurity, listResponses, responses } from '../schemas.ts';
+import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
 export const depositWire = (d: Deposit) => ({
   id: d.id, state: d.state,
@@ -55,6 +55,15 @@ export const depositRoutes = ({ store, clock, config }: AppDeps): FastifyPluginA
     const d = await store.declarations.open(principalOf(req).organization.id);
     reply.header('cache-control', 'no-store');
     return ok(req.id, d ? declarationWire(d, clock.now()) : null);
+  });
+
+  app.get('/deposits/:id', {
+    config: { scope: 'portal:read' },
+    schema: { tags, summary: 'One deposit that arrived for the organization', operationId: 'getDeposit', security: apiKeySecurity, params: IdParam, response: responses(200, DepositRecord) },
+  }, async (req) => {
+    const d = await store.deposits.get(req.params.id);
+    if (!d || d.organizationId !== principalOf(req).organization.id) throw new DomainError('deposits.not_found');
+    return ok(req.id, depositWire(d));
   });
 
   app.get('/deposits', {

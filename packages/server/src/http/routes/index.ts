@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { depositRoutes } from './deposits.ts';
 import { eventRoutes } from './events.ts';
 import { orderRoutes } from './orders.ts';

@@ -1,13 +1,13 @@
 import { CreateQuote, Quote } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { quoteExpiry, type Quote as QuoteModel } from '../../domain/quotes/quote.ts';
 import { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { oneAmount, priceAtMarket } from '../../domain/quotes/request-quote.ts';
-import { marketOf } from '../../market/index.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { ok } from '../envelope.ts';
 import { principalOf } from '../route-config.ts';
-import { apiKeySecurity, responses } from '../schemas.ts';
+import { apiKeySecurity, IdParam, responses } from '../schemas.ts';
 
 export const quoteWire = (q: QuoteModel) => ({
   id: q.id, rateQuoteMinor: q.rateQuoteMinor.toString(), amountBaseMinor: q.amountBaseMinor.toString(),
@@ -21,8 +21,17 @@ export const quoteWire = (q: QuoteModel) => ({
  * nothing, so it works while the organization cannot operate and while not reconciled (CONTRACT §6).
  */
 export const quoteRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const market = marketOf(deps);
+  const market = deps.venue;
   const quoteIds = new QuoteIds(deps.secret, deps.ids);
+  app.get('/quotes/:id', {
+    config: { scope: ['portal:trade', 'portal:read'] },
+    schema: { tags: ['quotes'], summary: 'One quote of the organization (until some time after it expired)', operationId: 'getQuote', security: apiKeySecurity, params: IdParam, response: responses(200, Quote) },
+  }, async (req) => {
+    const q = await deps.store.quotes.get(principalOf(req).organization.id, req.params.id);
+    if (!q) throw new DomainError('orders.quote_not_found');
+    return ok(req.id, quoteWire(q));
+  });
+
   app.post('/quotes', {
     config: { scope: ['portal:trade', 'portal:read'] },
     schema: {

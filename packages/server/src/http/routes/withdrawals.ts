@@ -1,6 +1,6 @@
 import { RegisterBankDestination, RequestWithdrawal, Withdrawal, WithdrawalDestination, WithdrawalsQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { isUsable } from '../../domain/destinations/bank-destination.ts';
 import { prepareDestination } from '../../domain/destinations/register.ts';
 import { DestinationSealer } from '../../domain/destinations/sealer.ts';
@@ -8,10 +8,11 @@ import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
 import type { DestinationRow } from '../../store/destinations-store.ts';
 import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
+import { cancelWithdrawal } from '../../usecases/withdrawals/decide-withdrawal.ts';
 import { ok } from '../envelope.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
-import { apiKeySecurity, listResponses, responses } from '../schemas.ts';
+import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
 /** The client's view of a destination: masked, and `usable` computed at the moment it is read. */
 export const destinationWire = (d: DestinationRow, now: Date) => ({
@@ -26,7 +27,8 @@ export const withdrawalWire = (w: WithdrawalRow) => ({
 });
 
 /** Withdrawal destinations and withdrawal requests of the caller's organization. */
-export const withdrawalRoutes = ({ store, clock, config, secret, ids }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store, clock, config, secret, ids } = deps;
   const tags = ['withdrawals'];
   const sealer = new DestinationSealer(secret);
 
@@ -66,6 +68,23 @@ export const withdrawalRoutes = ({ store, clock, config, secret, ids }: AppDeps)
       destinationId: req.body.destinationId, assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, amount,
     });
     return reply.code(201).send(ok(req.id, withdrawalWire(w)));
+  });
+
+  app.get('/withdrawals/:id', {
+    config: { scope: 'portal:read' },
+    schema: { tags, security: apiKeySecurity, params: IdParam, response: responses(200, Withdrawal), summary: 'One withdrawal of the organization, to poll its state', operationId: 'getWithdrawal' },
+  }, async (req) => {
+    const w = await store.withdrawals.getFor(principalOf(req).organization.id, req.params.id);
+    if (!w) throw new DomainError('withdrawals.not_found');
+    return ok(req.id, withdrawalWire(w));
+  });
+
+  app.post('/withdrawals/:id/cancel', {
+    config: { scope: 'portal:withdraw' },
+    schema: { tags, security: apiKeySecurity, params: IdParam, response: responses(200, Withdrawal), summary: 'Cancel a withdrawal still pending_approval: the hold is released; a decided one is 409', operationId: 'cancelWithdrawal' },
+  }, async (req) => {
+    const p = principalOf(req);
+    return ok(req.id, withdrawalWire(await cancelWithdrawal(deps, `key:${p.keyId}`, p.organization.id, req.params.id)));
   });
 
   app.get('/withdrawals', {

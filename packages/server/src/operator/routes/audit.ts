@@ -1,7 +1,7 @@
-import { AuditRecord, ListQuery } from '@cambio/contract';
+import { AuditRecord, DateTime, ListQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { ok } from '../../http/envelope.ts';
 import { pageParams } from '../../http/page-params.ts';
 import { listResponses } from '../../http/schemas.ts';
@@ -11,11 +11,20 @@ export const auditRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => as
   app.get('/audit', {
     schema: {
       tags: ['operator: audit'], security: [{ operator: [] }],
-      querystring: ListQuery({ subjectId: Type.Optional(Type.String({ maxLength: 64 })), action: Type.Optional(Type.String({ maxLength: 64 })) }),
+      querystring: ListQuery({
+        subjectId: Type.Optional(Type.String({ maxLength: 64 })), action: Type.Optional(Type.String({ maxLength: 64 })),
+        actor: Type.Optional(Type.String({ minLength: 1, maxLength: 140 })), organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+        from: Type.Optional(DateTime), to: Type.Optional(DateTime),
+      }),
       response: listResponses(AuditRecord),
+      summary: 'The audit trail, newest first; ?subjectId=, ?action=, ?actor= (staff:<id>, bootstrap), ?organizationId= (it and its records), ?from= and ?to= (to exclusive) filter',
     },
   }, async (req) => {
-    const page = await store.audit.list(pageParams(req.query), { ...(req.query.subjectId ? { subjectId: req.query.subjectId } : {}), ...(req.query.action ? { action: req.query.action } : {}) });
+    const q = req.query;
+    const page = await store.audit.list(pageParams(q), {
+      ...(q.subjectId ? { subjectId: q.subjectId } : {}), ...(q.action ? { action: q.action } : {}), ...(q.actor ? { actor: q.actor } : {}),
+      ...(q.organizationId ? { organizationId: q.organizationId } : {}), ...(q.from ? { from: new Date(q.from) } : {}), ...(q.to ? { to: new Date(q.to) } : {}),
+    });
     return ok(req.id, page.items.map((a) => ({ ...a, createdAt: a.createdAt.toISOString() })), page.pagination);
   });
 };

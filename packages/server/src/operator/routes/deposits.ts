@@ -1,7 +1,7 @@
 import { AttributeDeposit, OperatorDepositQuery, OperatorDepositRecord, RecordArrival } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
 import { ok } from '../../http/envelope.ts';
@@ -9,26 +9,28 @@ import { pageParams } from '../../http/page-params.ts';
 import { depositWire } from '../../http/routes/deposits.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 import type { Deposit } from '../../store/deposits-store.ts';
+import { attributeArrival, recordArrival } from '../../usecases/deposits/record-arrival.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const sec = [{ operator: [] }];
 const wire = (d: Deposit) => ({ ...depositWire(d), organizationId: d.organizationId });
 
 /** Arrivals: recorded once per txid, matched by exact amount, or credited by hand (CONTRACT §3). */
-export const operatorDepositRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const operatorDepositRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store } = deps;
   const tags = ['operator: deposits'];
   app.post('/deposits', {
     schema: { tags, summary: 'Record money that arrived; matched to an open declaration by exact amount, else unattributed', security: sec, body: RecordArrival, response: responses(201, OperatorDepositRecord) },
   }, async (req, reply) => {
     const amount = toMinor(req.body.amountMinor);
     if (amount === null || amount === 0n) throw new DomainError('request.invalid_amount', { field: 'amountMinor' });
-    const d = await store.deposits.recordArrival(req.operatorActor!, { assetSymbol: req.body.assetSymbol, network: req.body.network, amount, txid: req.body.txid });
+    const d = await recordArrival(deps, req.operatorActor!, { assetSymbol: req.body.assetSymbol, network: req.body.network, amount, txid: req.body.txid });
     return reply.code(201).send(ok(req.id, wire(d)));
   });
 
   app.post('/deposits/:id/attribute', {
     schema: { tags, summary: 'Credit an unattributed arrival to an organization, once', security: sec, params: IdParam, body: AttributeDeposit, response: responses(200, OperatorDepositRecord) },
-  }, async (req) => ok(req.id, wire(await store.deposits.attribute(req.operatorActor!, req.params.id, req.body.organizationId))));
+  }, async (req) => ok(req.id, wire(await attributeArrival(deps, req.operatorActor!, req.params.id, req.body.organizationId))));
 
   app.get('/deposits', {
     schema: { tags, summary: 'Arrivals across organizations, newest first; ?state=unattributed for the ones waiting', security: sec, querystring: OperatorDepositQuery, response: listResponses(OperatorDepositRecord) },

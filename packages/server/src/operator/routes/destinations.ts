@@ -1,7 +1,7 @@
 import { OperatorDestination, ListQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { isUsable } from '../../domain/destinations/bank-destination.ts';
 import { ok } from '../../http/envelope.ts';
 import { pageParams } from '../../http/page-params.ts';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { auditRoutes } from './audit.ts';
 import { operatorDepositRoutes } from './deposits.ts';
 import { adjustmentRoutes } from './ledger.ts';

@@ -1,7 +1,7 @@
 import { MarketPairRecord, PutMarketPair } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { parsePairTerms } from '../../domain/market/pair-terms.ts';
 import { toMinor } from '../../domain/money.ts';

@@ -1,22 +1,38 @@
-import { Balance, LedgerEntry, PageQuery } from '@cambio/contract';
+import { Balance, ClientStatus, LedgerEntry, ListQuery, OrganizationRecord, PageQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { ok } from '../../http/envelope.ts';
 import { pageParams } from '../../http/page-params.ts';
 import { listResponses } from '../../http/schemas.ts';
+import { searchOrganizations } from '../../store/organization-search.ts';
+import { orgWire } from './organizations.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const sec = [{ operator: [] }];
 
+const OrganizationsQuery = ListQuery({
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  status: Type.Optional(ClientStatus),
+});
+
 /**
- * One organization's books as the desk shows them: the balances and the ledger its members see on
- * /api/v1, read by staff (any role) on behalf of the operator.
+ * What the desk reads about organizations (any staff role): the list with its search, and one
+ * organization's books, the balances and the ledger its members see on /api/v1.
  */
 export const organizationBookRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
   const tags = ['operator: organizations'];
   const known = async (id: string) => { if (!(await store.organizations.get(id))) throw new DomainError('organizations.not_found'); };
+
+  app.get('/organizations', {
+    schema: { tags, security: sec, querystring: OrganizationsQuery, response: listResponses(OrganizationRecord), summary: 'Organizations, newest first; ?search= matches a part of the name or the whole id, ?status= filters' },
+  }, async (req) => {
+    const page = await searchOrganizations(store.db, pageParams(req.query), {
+      ...(req.query.search ? { search: req.query.search } : {}), ...(req.query.status ? { status: req.query.status } : {}),
+    });
+    return ok(req.id, page.items.map(orgWire), page.pagination);
+  });
 
   app.get('/organizations/:id/balances', {
     schema: { tags, security: sec, params: IdParam, response: listResponses(Balance), summary: 'The organization\'s balances per asset: available (amountMinor), held and total' },

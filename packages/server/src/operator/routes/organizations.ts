@@ -1,7 +1,7 @@
 import { CreateMember, CreateOrganization, IssueApiKey, IssuedApiKey, MemberRecord, OrganizationRecord, PatchMember, PatchOrganization, RevokedApiKey } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { generateApiKey, hashSecret, keyExpiry } from '../../domain/keys/api-key.ts';
 import { canOperate, limitsToWire, parseLimits, type Organization } from '../../domain/organizations/organization.ts';

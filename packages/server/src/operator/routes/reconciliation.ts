@@ -1,13 +1,14 @@
 import { ReconciliationRunRecord, ReconciliationState, RunReconciliation } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
 import { marketBalancesOf, type Figure } from '../../domain/reconciliation/compare.ts';
 import { ok } from '../../http/envelope.ts';
 import { responses } from '../../http/schemas.ts';
 import type { PlatformStateRow, RunRow } from '../../store/reconciliation-store.ts';
+import { runReconciliation } from '../../usecases/reconciliation/run-reconciliation.ts';
 
 const sec = [{ operator: [] }];
 
@@ -20,7 +21,8 @@ const stateWire = (s: PlatformStateRow) => ({
 });
 
 /** Reconciliation (CONTRACT §3): compare the books with the market; a mismatch stops client money movements until resolved. */
-export const reconciliationRoutes = ({ store, config }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const reconciliationRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store } = deps;
   const tags = ['operator: reconciliation'];
   const optionalBody = async (req: { body: unknown }) => { req.body ??= {}; };
 
@@ -35,8 +37,6 @@ export const reconciliationRoutes = ({ store, config }: AppDeps): FastifyPluginA
     },
   }, async (req) => {
     let given: Map<string, bigint> | null = null;
-    // Only the sandbox has a venue whose books stand in for the market's; in production the desk reads the real balances.
-    if (!req.body.marketBalances && config.mode !== 'sandbox') throw new DomainError('reconciliation.market_balances_required');
     if (req.body.marketBalances) {
       const list = req.body.marketBalances.map((b, i) => {
         const amount = toMinor(b.amountMinor);
@@ -47,7 +47,7 @@ export const reconciliationRoutes = ({ store, config }: AppDeps): FastifyPluginA
       if (!(m instanceof Map)) throw new DomainError('request.validation_failed', { detail: `marketBalances lists ${m.duplicate} twice` });
       given = m;
     }
-    const r = await store.reconciliation.run(req.operatorActor!, given);
+    const r = await runReconciliation(deps, req.operatorActor!, given);
     return ok(req.id, { ...runWire(r.run), reconciled: r.reconciled });
   });
 

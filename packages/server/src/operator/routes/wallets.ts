@@ -1,7 +1,7 @@
 import { DepositWallet, PutDepositWallet } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { walletAddressFor, type DepositWallet as Wallet } from '../../domain/deposits/wallet.ts';
 import { ok } from '../../http/envelope.ts';
 import { listResponses, responses } from '../../http/schemas.ts';

@@ -4,6 +4,7 @@ import * as m002 from './002-venue-executions.ts';
 import * as m003 from './003-quote-expiry-index.ts';
 import * as m005 from './005-deposit-amount-quarantine.ts';
 import * as m006 from './006-four-eyes.ts';
+import * as m008 from './008-desk-settlement.ts';
 import * as m010 from './010-idempotency-keys.ts';
 import * as m011 from './011-events.ts';
 
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '003-quote-expiry-index': m003,
   '005-deposit-amount-quarantine': m005,
   '006-four-eyes': m006,
+  '008-desk-settlement': m008,
   '010-idempotency-keys': m010,
   '011-events': m011,
 };

@@ -1,0 +1,28 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Clock, Ids } from './domain/ports.ts';
+import type { WebApp } from './http/plugins/web-apps.ts';
+import type { Store } from './store/index.ts';
+import type { Venue } from './usecases/ports.ts';
+
+/** What the app is built from: main.ts makes the real ones, tests their own. Routes import this, never app.ts. */
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  ids: Ids;
+  /** Where orders execute and the platform's money sits: chosen once (market/index.ts venueFor). */
+  venue: Venue;
+  /** Server secret for keyed hashes (API keys) and encryption at rest. */
+  secret: string;
+  /** SHA-256 of the operator token. */
+  operatorTokenHash: string;
+  redis?: Redis | undefined;
+  /** pino instance; absent: silent (tests). */
+  logger?: Logger | undefined;
+  /** How long a client may take to send a whole request (slow clients are cut with 408). Default 30 s. */
+  requestTimeoutMs?: number | undefined;
+  /** The built web apps to serve (/portal/, /desk/); absent: packages/portal/dist and packages/desk/dist. */
+  webApps?: WebApp[] | undefined;
+}

@@ -1,0 +1,37 @@
+import type { Deposit } from '../../store/deposits-store.ts';
+import { recordAudit } from '../../store/audit-store.ts';
+import type { UseCaseDeps } from '../ports.ts';
+
+const depositAudit = (d: Deposit) => ({
+  state: d.state, organizationId: d.organizationId, declarationId: d.declarationId, assetSymbol: d.assetSymbol,
+  amountMinor: d.amount.toString(), network: d.network, txid: d.txid,
+});
+
+/**
+ * Money arrived at the platform's wallet (CONTRACT §3): recorded once per txid, credited when it
+ * matches an open declaration exactly, else unattributed; the venue's books follow in the same
+ * transaction (the money is now at the platform's account).
+ */
+export async function recordArrival(d: UseCaseDeps, actor: string, r: { assetSymbol: string; network: string; amount: bigint; txid: string }): Promise<Deposit> {
+  const at = d.clock.now();
+  const id = d.ids.next('dep');
+  return d.store.uow.run(async (tx) => {
+    const dep = await d.store.deposits.recordArrival(tx, id, at, r);
+    await d.venue.fundsMoved(tx, r.assetSymbol, r.amount);
+    await recordAudit(tx, d.ids, at, { actor, action: 'deposit.arrival', subjectType: 'deposit', subjectId: id, before: null, after: depositAudit(dep) });
+    return dep;
+  });
+}
+
+/** A person credits an unattributed arrival to an organization, once. */
+export async function attributeArrival(d: UseCaseDeps, actor: string, id: string, organizationId: string): Promise<Deposit> {
+  const at = d.clock.now();
+  return d.store.uow.run(async (tx) => {
+    const dep = await d.store.deposits.attribute(tx, id, at, organizationId);
+    await recordAudit(tx, d.ids, at, {
+      actor, action: 'deposit.attribute', subjectType: 'deposit', subjectId: id,
+      before: depositAudit({ ...dep, state: 'unattributed', organizationId: null }), after: depositAudit(dep),
+    });
+    return dep;
+  });
+}

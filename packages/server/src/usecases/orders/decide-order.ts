@@ -1,0 +1,65 @@
+import type { Approver } from '../../domain/approvals/four-eyes.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { Order } from '../../domain/orders/order.ts';
+import { recordApproval } from '../../store/approvals-store.ts';
+import { recordAudit } from '../../store/audit-store.ts';
+import { releaseHold } from '../../store/holds.ts';
+import { assertReconciled } from '../../store/platform-state-store.ts';
+import type { UseCaseDeps } from '../ports.ts';
+import { orderAudit } from './audit-view.ts';
+import { executeApproved } from './execute-approved.ts';
+
+/**
+ * Approval (CONTRACT §3, §5): decide once, then execute at the venue, then settle. The decision is
+ * committed before the venue is called, so twenty concurrent approvals reach the venue once; the
+ * venue is idempotent by order id, so a crash between the steps is recovered (recoverApproved).
+ * Refused while not reconciled: executing at a market whose balance disagrees with the books would
+ * compound the mismatch.
+ */
+export async function approveOrder(d: UseCaseDeps, approver: Approver, orderId: string, note: string | null): Promise<Order> {
+  const at = d.clock.now();
+  const { actor } = approver;
+  const { order, decided } = await d.store.uow.run(async (tx) => {
+    await assertReconciled(tx);
+    const pending = await d.store.orders.lockPending(tx, orderId);
+    const { decides, state } = await recordApproval(tx, at, 'order', { id: orderId, asset: pending.baseSymbol, amount: pending.amountBase }, approver);
+    const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));
+    if (!decides) {
+      // A first of two approvals (four-eyes): the order stays pending_approval.
+      await recordAudit(tx, d.ids, at, { actor, action: 'order.approval', subjectType: 'order', subjectId: orderId, before: orderAudit(pending), after: { ...orderAudit(pending), approvals, approvalsRequired: state.approvalsRequired, ...(note ? { note } : {}) } });
+      return { order: pending, decided: false };
+    }
+    const { before, after } = await d.store.orders.decide(tx, orderId, 'approved', at, null);
+    await recordAudit(tx, d.ids, at, { actor, action: 'order.approve', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: { ...orderAudit(after), approvals, ...(note ? { note } : {}) } });
+    return { order: after, decided: true };
+  });
+  return decided ? executeApproved(d, actor, order) : order;
+}
+
+/**
+ * The organization withdraws its own request while it is still pending_approval (issue 19): the hold is
+ * released in the same transaction. Another organization's order is not found; a decided one is 409. The
+ * decision's `state = 'pending_approval'` condition, re-read after an approval's row lock, makes a cancel
+ * racing an approval or a rejection settle exactly one of them.
+ */
+export async function cancelOrder(d: UseCaseDeps, actor: string, organizationId: string, orderId: string): Promise<Order> {
+  const at = d.clock.now();
+  return d.store.uow.run(async (tx) => {
+    if (!(await d.store.orders.belongsTo(tx, orderId, organizationId))) throw new DomainError('orders.not_found');
+    const { before, after } = await d.store.orders.decide(tx, orderId, 'cancelled', at, null);
+    await releaseHold(tx, d.ids, at, after.holdId, 'order_release', orderId);
+    await recordAudit(tx, d.ids, at, { actor, action: 'order.cancel', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: orderAudit(after) });
+    return after;
+  });
+}
+
+/** Rejection releases the hold in the same transaction as the decision. */
+export async function rejectOrder(d: UseCaseDeps, actor: string, orderId: string, reason: string | null): Promise<Order> {
+  const at = d.clock.now();
+  return d.store.uow.run(async (tx) => {
+    const { before, after } = await d.store.orders.decide(tx, orderId, 'rejected', at, reason);
+    await releaseHold(tx, d.ids, at, after.holdId, 'order_release', orderId);
+    await recordAudit(tx, d.ids, at, { actor, action: 'order.reject', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: orderAudit(after) });
+    return after;
+  });
+}

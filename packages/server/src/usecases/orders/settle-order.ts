@@ -1,0 +1,49 @@
+import { DomainError } from '../../domain/errors.ts';
+import type { Order } from '../../domain/orders/order.ts';
+import { orderSettlementEntry } from '../../domain/orders/settlement-entry.ts';
+import { recordAudit } from '../../store/audit-store.ts';
+import { captureHold, releaseHold } from '../../store/holds.ts';
+import { postEntry } from '../../store/ledger-store.ts';
+import type { UseCaseDeps } from '../ports.ts';
+import { orderAudit } from './audit-view.ts';
+
+export type Outcome =
+  | { filled: true; proceeds: bigint; venue?: string; venueReference?: string }
+  | { filled: false; reason: string };
+
+/**
+ * approved → completed or failed, once, in one transaction with its ledger entries, the venue's side
+ * and the audit entry. Completed: the hold is captured and the settlement posted (the client gets the
+ * quoted amount; proceeds minus it is the platform's revenue, or its loss). Failed: the hold goes back.
+ * Null when the order was no longer approved: someone else settled it first.
+ */
+export async function settleOrder(d: UseCaseDeps, actor: string, orderId: string, outcome: Outcome): Promise<Order | null> {
+  const at = d.clock.now();
+  return d.store.uow.run(async (tx) => {
+    if (outcome.filled) {
+      const o = await d.store.orders.settle(tx, orderId, 'completed', at, {
+        proceeds: outcome.proceeds,
+        ...(outcome.venue !== undefined ? { venue: outcome.venue, venueReference: outcome.venueReference ?? '' } : {}),
+      });
+      if (!o) return null;
+      await captureHold(tx, o.holdId, at);
+      await postEntry(tx, d.ids.next('je'), orderSettlementEntry(o, outcome.proceeds), at);
+      // The venue's side of the same fill, in the same transaction: the books and the venue move together.
+      await d.venue.fillSettled(tx, orderId, at);
+      await recordAudit(tx, d.ids, at, { actor, action: 'order.complete', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: orderAudit(o) });
+      return o;
+    }
+    const o = await d.store.orders.settle(tx, orderId, 'failed', at, { reason: outcome.reason });
+    if (!o) return null;
+    await releaseHold(tx, d.ids, at, o.holdId, 'order_release', orderId);
+    await recordAudit(tx, d.ids, at, { actor, action: 'order.fail', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: orderAudit(o) });
+    return o;
+  });
+}
+
+/** The order as it is now, for a caller whose settlement found it already settled. */
+export async function currentOrder(d: UseCaseDeps, orderId: string): Promise<Order> {
+  const o = await d.store.orders.get(orderId);
+  if (!o) throw new DomainError('orders.not_found');
+  return o;
+}

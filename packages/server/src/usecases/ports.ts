@@ -1,0 +1,48 @@
+import type { MarketPair } from '../domain/market/pair-terms.ts';
+import type { Clock, Execution, ExecutionRequest, Ids, Market } from '../domain/ports.ts';
+import type { Store } from '../store/index.ts';
+import type { Tx } from '../store/unit-of-work.ts';
+
+export type { Tx };
+
+/** The unit of work: a use case's writes (and its audit entry) commit together or not at all. */
+export interface UnitOfWork {
+  run<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Where orders execute and where the platform's money sits (CONTRACT §4, §9). Two adapters, chosen
+ * once in main.ts: the simulated venue (sandbox: fills at once, pays out on approval, keeps its own
+ * books) and the desk (production: staff execute at their venue and record the outcome). A use case
+ * tells the venue what moved at the platform's account, inside the transaction that books it, so the
+ * venue's books, when it keeps any, never disagree with the platform's.
+ */
+export interface Venue extends Market {
+  readonly kind: 'simulated' | 'desk';
+  /** Withdrawals complete on approval (sandbox); else they wait for the desk's payout reference. */
+  readonly paysOutOnApproval: boolean;
+  pair(baseSymbol: string, quoteSymbol: string): Promise<MarketPair | null>;
+  /**
+   * Executes now, idempotent by order id (a repeat returns the first outcome, never trades twice); null
+   * when a person executes it and records the fill or the failure (the desk).
+   */
+  execute(r: ExecutionRequest): Promise<Execution | null>;
+  /** Money arrived at (+) or left (−) the platform's account at the venue: a deposit, an adjustment, a payout. */
+  fundsMoved(tx: Tx, assetSymbol: string, amount: bigint): Promise<void>;
+  /** The settlement of this order's fill is being booked in `tx`: the venue's side of the same fill. */
+  fillSettled(tx: Tx, orderId: string, at: Date): Promise<void>;
+  /**
+   * What the platform holds at the venue per asset, as of `tx` (call it before reading the books in the
+   * same transaction: writers that move both wait, so both sides are one moment); null when only the
+   * desk can say (it sends the balances with the reconciliation).
+   */
+  holdings(tx: Tx): Promise<Map<string, bigint> | null>;
+}
+
+/** What every use case works with. */
+export interface UseCaseDeps {
+  store: Store;
+  venue: Venue;
+  clock: Clock;
+  ids: Ids;
+}

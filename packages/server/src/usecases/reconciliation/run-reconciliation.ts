@@ -1,0 +1,37 @@
+import { DomainError } from '../../domain/errors.ts';
+import { compareHoldings } from '../../domain/reconciliation/compare.ts';
+import { recordAudit } from '../../store/audit-store.ts';
+import { figureToJson, type RunRow } from '../../store/reconciliation-store.ts';
+import type { UseCaseDeps } from '../ports.ts';
+
+/**
+ * Reconciliation (CONTRACT §3): what the books say the platform holds at the market against the given
+ * balances or, absent, the venue's own books (only the simulated venue keeps any; the desk must send
+ * them). A mismatch stops every client operation that moves money until a person resolves it; a later
+ * matching run does not lift it.
+ */
+export async function runReconciliation(d: UseCaseDeps, actor: string, given: Map<string, bigint> | null): Promise<{ run: RunRow; reconciled: boolean }> {
+  const at = d.clock.now();
+  const id = d.ids.next('rec');
+  return d.store.uow.run(async (tx) => {
+    const state = await d.store.reconciliation.lockState(tx);
+    // The venue first: it shuts out writers of its books, so the books read next are of the same moment.
+    const market = given ?? (await d.venue.holdings(tx));
+    if (market === null) throw new DomainError('reconciliation.market_balances_required');
+    const books = await d.store.reconciliation.books(tx);
+    const { matched, figures } = compareHoldings(books, market);
+    const source = given ? 'given' as const : 'venue' as const;
+    const stop = state.reconciled && !matched;
+    await d.store.reconciliation.recordRun(tx, id, at, { actor, matched, source, figures, stop });
+    const reconciled = state.reconciled && matched;
+    await recordAudit(tx, d.ids, at, {
+      actor, action: matched ? 'reconciliation.run' : 'reconciliation.mismatch', subjectType: 'platform', subjectId: 'platform',
+      before: { reconciled: state.reconciled, stoppedByRunId: state.reconciled ? null : state.run_id },
+      after: {
+        reconciled, stoppedByRunId: reconciled ? null : state.reconciled ? id : state.run_id, runId: id, matched, source,
+        mismatches: figures.filter((f) => !f.matched).map(figureToJson),
+      },
+    });
+    return { run: { id, matched, source, figures, actor, createdAt: at }, reconciled };
+  });
+}

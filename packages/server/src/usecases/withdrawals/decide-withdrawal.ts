@@ -1,0 +1,82 @@
+import type { Approver } from '../../domain/approvals/four-eyes.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { recordApproval } from '../../store/approvals-store.ts';
+import { recordAudit } from '../../store/audit-store.ts';
+import { releaseHold } from '../../store/holds.ts';
+import { assertReconciled } from '../../store/platform-state-store.ts';
+import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
+import type { UseCaseDeps } from '../ports.ts';
+import { withdrawalAudit } from './audit-view.ts';
+import { payOut } from './pay-out.ts';
+
+/**
+ * Approve, once. Sandbox: the simulated venue pays at once, so pending_approval → approved → completed
+ * in one transaction. Production: it stays `approved`, its hold still held, until the desk records the
+ * payout or its failure (record-payout.ts). Refused while not reconciled: money does not leave while
+ * the books and the market disagree.
+ */
+export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: string, reason: string | null): Promise<WithdrawalRow> {
+  const at = d.clock.now();
+  const { actor } = approver;
+  return d.store.uow.run(async (tx) => {
+    await assertReconciled(tx);
+    const pending = await d.store.withdrawals.lockPending(tx, id);
+    const { decides, state } = await recordApproval(tx, at, 'withdrawal', { id, asset: pending.assetSymbol, amount: pending.amount }, approver);
+    const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));
+    if (!decides) {
+      // A first of two approvals (four-eyes): the withdrawal stays pending_approval.
+      await recordAudit(tx, d.ids, at, {
+        actor, action: 'withdrawal.approval', subjectType: 'withdrawal', subjectId: id,
+        before: withdrawalAudit(pending), after: { ...withdrawalAudit(pending), approvals, approvalsRequired: state.approvalsRequired },
+      });
+      return pending;
+    }
+    const w = await d.store.withdrawals.decide(tx, id, 'approved', reason, at);
+    let after: WithdrawalRow = w;
+    if (d.venue.paysOutOnApproval) {
+      await payOut(d, tx, at, w);
+      after = (await d.store.withdrawals.settle(tx, id, 'completed', at, {}))!;
+    }
+    await recordAudit(tx, d.ids, at, {
+      actor, action: 'withdrawal.approve', subjectType: 'withdrawal', subjectId: id,
+      before: { ...withdrawalAudit(after), state: 'pending_approval', reason: null }, after: { ...withdrawalAudit(after), approvals },
+    });
+    return strip(after);
+  });
+}
+
+/** Reject: the hold is released; nothing leaves. Allowed while not reconciled (it moves nothing out). */
+export async function rejectWithdrawal(d: UseCaseDeps, actor: string, id: string, reason: string | null): Promise<WithdrawalRow> {
+  const at = d.clock.now();
+  return d.store.uow.run(async (tx) => {
+    const w = await d.store.withdrawals.decide(tx, id, 'rejected', reason, at);
+    await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
+    await recordAudit(tx, d.ids, at, {
+      actor, action: 'withdrawal.reject', subjectType: 'withdrawal', subjectId: id,
+      before: { ...withdrawalAudit(w), state: 'pending_approval', reason: null }, after: withdrawalAudit(w),
+    });
+    return strip(w);
+  });
+}
+
+/**
+ * The organization withdraws its own request while pending_approval (issue 19): the hold is released in
+ * the same transaction. Another organization's is not found; a decided one is 409; racing a decision,
+ * exactly one of them happens.
+ */
+export async function cancelWithdrawal(d: UseCaseDeps, actor: string, organizationId: string, id: string): Promise<WithdrawalRow> {
+  const at = d.clock.now();
+  return d.store.uow.run(async (tx) => {
+    if (!(await d.store.withdrawals.belongsTo(tx, id, organizationId))) throw new DomainError('withdrawals.not_found');
+    const w = await d.store.withdrawals.decide(tx, id, 'cancelled', null, at);
+    await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
+    await recordAudit(tx, d.ids, at, {
+      actor, action: 'withdrawal.cancel', subjectType: 'withdrawal', subjectId: id,
+      before: { ...withdrawalAudit(w), state: 'pending_approval', reason: null }, after: withdrawalAudit(w),
+    });
+    return strip(w);
+  });
+}
+
+/** The record without the hold's id, which only the use cases need. */
+export const strip = ({ holdId: _holdId, ...w }: WithdrawalRow & { holdId?: string }): WithdrawalRow => w;

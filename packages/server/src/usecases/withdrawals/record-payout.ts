@@ -1,0 +1,47 @@
+import { DomainError } from '../../domain/errors.ts';
+import { recordAudit } from '../../store/audit-store.ts';
+import { releaseHold } from '../../store/holds.ts';
+import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
+import type { Tx, UseCaseDeps } from '../ports.ts';
+import { withdrawalAudit } from './audit-view.ts';
+import { strip } from './decide-withdrawal.ts';
+import { payOut } from './pay-out.ts';
+
+function assertDesk(d: UseCaseDeps): void {
+  if (d.venue.kind !== 'desk') throw new DomainError('market.venue_simulated');
+}
+
+/**
+ * CONTRACT §9: staff paid an approved withdrawal out by bank transfer: completed, once, with the
+ * transfer's reference; the hold is consumed and the amount leaves the platform's books. Not gated by
+ * reconciliation: it records money that already left. A second call is 409 and changes nothing.
+ */
+export async function recordPayout(d: UseCaseDeps, actor: string, id: string, payoutReference: string): Promise<WithdrawalRow> {
+  assertDesk(d);
+  const at = d.clock.now();
+  return d.store.uow.run(async (tx) => {
+    const w = await d.store.withdrawals.settle(tx, id, 'completed', at, { payoutReference });
+    if (!w) throw await lost(d, tx, id);
+    await payOut(d, tx, at, w);
+    await recordAudit(tx, d.ids, at, { actor, action: 'withdrawal.payout', subjectType: 'withdrawal', subjectId: id, before: { state: 'approved' }, after: withdrawalAudit(w) });
+    return strip(w);
+  });
+}
+
+/** CONTRACT §9: the payout did not happen: failed, hold released, once. */
+export async function recordWithdrawalFailure(d: UseCaseDeps, actor: string, id: string, reason: string): Promise<WithdrawalRow> {
+  assertDesk(d);
+  const at = d.clock.now();
+  return d.store.uow.run(async (tx) => {
+    const w = await d.store.withdrawals.settle(tx, id, 'failed', at, { reason });
+    if (!w) throw await lost(d, tx, id);
+    await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
+    await recordAudit(tx, d.ids, at, { actor, action: 'withdrawal.fail', subjectType: 'withdrawal', subjectId: id, before: { state: 'approved' }, after: withdrawalAudit(w) });
+    return strip(w);
+  });
+}
+
+async function lost(d: UseCaseDeps, tx: Tx, id: string): Promise<DomainError> {
+  const state = await d.store.withdrawals.stateIn(tx, id);
+  return state === null ? new DomainError('withdrawals.not_found') : new DomainError('withdrawals.not_awaiting_payout', { state });
+}
