@@ -1,6 +1,6 @@
 import { EventRecord, EventsQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { ok } from '../envelope.ts';
 import { principalOf } from '../route-config.ts';
