@@ -73,7 +73,8 @@ describe('the packed SDK and CLI, installed into an empty project outside the re
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'stranger', version: '1.0.0', private: true, type: 'module' }));
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', sdkTgz], { cwd: dir, env: cleanEnv() });
 
-    h = await makeHarness();
+    // npx installs the CLI afresh for each command (slow on a loaded machine): the quote must outlive that.
+    h = await makeHarness({ env: { CAMBIO_QUOTE_TTL_MS: '600000' } });
     base = await h.app.listen({ port: 0, host: '127.0.0.1' });
     await listAssets(h, { USD: 2, BTC: 8 });
     const pair = await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '65000.00', spreadBps: 100, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '10000', maxBaseMinor: '1000000000000' });

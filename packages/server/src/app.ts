@@ -10,6 +10,7 @@ import { clientApi } from './http/client-api.ts';
 import { clientErrorHandler } from './http/socket-errors.ts';
 import { InvalidJsonError, parseJsonBody } from './http/json-body.ts';
 import { requestForLog } from './http/log-request.ts';
+import { documentExtras, documentRoute } from './http/openapi-doc.ts';
 import { PageAnchors, registerPageAnchors } from './http/page-anchor.ts';
 import { registerErrorHandling, sendError } from './http/plugins/errors.ts';
 import { createMetrics } from './http/plugins/metrics.ts';
@@ -73,7 +74,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Cambio exchange API', version: '1.0.0', description: 'Client API (/api/v1) and operator API (/operator/v1). Every response is the envelope; amounts are digit strings of minimum units.' },
+      info: { title: 'Cambio exchange API', version: '1.0.0', description: 'Client API (/api/v1) and operator API (/operator/v1). Every response is the envelope; amounts are digit strings of minimum units.', license: documentExtras.license },
+      servers: documentExtras.servers,
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
@@ -82,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         },
       },
     },
+    transform: documentRoute,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, transformStaticCSP: docsCsp });
   app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

@@ -62,7 +62,7 @@ for (const backend of backends()) {
       const list = await h.call(o.key, 'GET', '/orders');
       assert.equal(list.status, 200);
       assert.deepEqual(list.body.data, [d]);
-      assert.match(list.body.pagination.asOf, /^[0-9]+$/);
+      assert.match(list.body.pagination.asOf, /^[A-Za-z0-9_-]{48}$/);
       assert.deepEqual(list.body.pagination, { asOf: list.body.pagination.asOf, page: 1, limit: 10, total: 1, totalPages: 1 });
       const ledger = (await h.call(o.key, 'GET', '/ledger')).body.data;
       assert.deepEqual(ledger.slice(0, 2).map((p: { kind: string; account: string; amountMinor: string; referenceId: string }) => [p.kind, p.account, p.amountMinor, p.referenceId]).sort(),

@@ -52,7 +52,7 @@ describe('query strings are strict', () => {
 
   test('an enum error names every allowed value, in both languages', async () => {
     const orders = await h.op('GET', '/orders?state=done');
-    assert.equal(orders.body.message, 'The query is not valid: state must be one of: pending_approval, approved, completed, rejected, failed.');
+    assert.equal(orders.body.message, 'The query is not valid: state must be one of: pending_approval, approved, completed, rejected, failed, cancelled.');
     const deposits = await h.op('GET', '/deposits?state=lost');
     assert.equal(deposits.body.message, 'The query is not valid: state must be one of: credited, unattributed.');
     const org = await h.op('POST', '/organizations', { name: 'X', status: 'live' });

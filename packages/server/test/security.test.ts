@@ -180,6 +180,12 @@ describe('security', () => {
     'GET /api/v1/withdrawals/destinations': ['portal:read'],
     'POST /api/v1/withdrawals': ['portal:withdraw'],
     'GET /api/v1/withdrawals': ['portal:read'],
+    'GET /api/v1/orders/{id}': ['portal:read'],
+    'POST /api/v1/orders/{id}/cancel': ['portal:trade'],
+    'GET /api/v1/withdrawals/{id}': ['portal:read'],
+    'POST /api/v1/withdrawals/{id}/cancel': ['portal:withdraw'],
+    'GET /api/v1/deposits/{id}': ['portal:read'],
+    'GET /api/v1/quotes/{id}': ['portal:trade', 'portal:read'],
   };
 
   test('scopes are enforced on every client endpoint', async () => {
@@ -284,7 +290,7 @@ describe('security', () => {
 
     const ids: Record<string, string> = {
       organizations: o.orgId, members: o.memberId, 'api-keys': o.keyId, orders: order.body.data.id, withdrawals: withdrawal.body.data.id,
-      destinations: waiting.body.data.id, deposits: arrival.body.data.id,
+      destinations: waiting.body.data.id, deposits: arrival.body.data.id, quotes: freshQuoteId,
     };
     const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD' };
     const fill = (path: string) => path.replace(/\/([\w-]+)\/\{id\}/g, (_m, coll: string) => {
@@ -315,6 +321,8 @@ describe('security', () => {
       'POST /api/v1/orders': { quoteId: freshQuoteId },
       'POST /api/v1/deposits/declarations': { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '10000' },
       'POST /api/v1/withdrawals/destinations/bank': bank('0003'),
+      'POST /api/v1/orders/{id}/cancel': {},
+      'POST /api/v1/withdrawals/{id}/cancel': {},
       'POST /api/v1/withdrawals': { destinationId: registered.body.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '100' },
     };
 

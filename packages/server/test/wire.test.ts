@@ -121,7 +121,7 @@ describe('wire: amounts, envelope, pagination, language', () => {
     const o = await seedOrg(h);
     for (let i = 1; i <= 5; i++) await h.op('POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: String(i), reason: `r${i}` });
     const p1 = await h.call(o.key, 'GET', '/ledger?limit=2');
-    assert.match(p1.body.pagination.asOf, /^[0-9]+$/);
+    assert.match(p1.body.pagination.asOf, /^[A-Za-z0-9_-]{48}$/);
     assert.deepEqual(p1.body.pagination, { asOf: p1.body.pagination.asOf, page: 1, limit: 2, total: 5, totalPages: 3 });
     assert.deepEqual(p1.body.data.map((e: { amountMinor: string }) => e.amountMinor), ['5', '4']);
     const p3 = await h.call(o.key, 'GET', '/ledger?limit=2&page=3');

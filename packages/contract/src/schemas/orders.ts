@@ -5,9 +5,9 @@ import { ApprovalFields } from './approvals.ts';
 export const CreateOrder = Type.Object({ quoteId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 export type CreateOrder = Static<typeof CreateOrder>;
 
-/** CONTRACT §5: pending_approval → approved → completed | failed; pending_approval → rejected. */
+/** CONTRACT §5: pending_approval → approved → completed | failed; pending_approval → rejected, or cancelled by its organization. */
 export const OrderState = Type.Union([
-  Type.Literal('pending_approval'), Type.Literal('approved'), Type.Literal('completed'), Type.Literal('rejected'), Type.Literal('failed'),
+  Type.Literal('pending_approval'), Type.Literal('approved'), Type.Literal('completed'), Type.Literal('rejected'), Type.Literal('failed'), Type.Literal('cancelled'),
 ]);
 export type OrderState = Static<typeof OrderState>;
 

@@ -56,9 +56,9 @@ export const RequestWithdrawal = Type.Object({
 }, { additionalProperties: false });
 export type RequestWithdrawal = Static<typeof RequestWithdrawal>;
 
-/** CONTRACT §5, §9: pending_approval → approved → completed | failed (hold released), or rejected (hold released). */
-export const WithdrawalState = Type.Unsafe<'pending_approval' | 'approved' | 'completed' | 'rejected' | 'failed'>({
-  type: 'string', enum: ['pending_approval', 'approved', 'completed', 'rejected', 'failed'],
+/** CONTRACT §5, §9: pending_approval → approved → completed | failed (hold released), or rejected (hold released), or cancelled by its organization (hold released). */
+export const WithdrawalState = Type.Unsafe<'pending_approval' | 'approved' | 'completed' | 'rejected' | 'failed' | 'cancelled'>({
+  type: 'string', enum: ['pending_approval', 'approved', 'completed', 'rejected', 'failed', 'cancelled'],
 });
 export type WithdrawalState = Static<typeof WithdrawalState>;
 

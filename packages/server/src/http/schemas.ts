@@ -10,4 +10,7 @@ export function listResponses<T extends TSchema>(item: T) {
   return responses(200, Type.Array(item));
 }
 
+/** `:id` of one record. */
+export const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
 export const apiKeySecurity: Array<Record<string, string[]>> = [{ apiKey: [] }, { bearer: [] }];

@@ -25,21 +25,36 @@ export interface KeyForAuth {
 
 export interface IssuedKey { id: string; prefix: string; scopes: string[]; organizationId: string; memberId: string; expiresAt: Date | null; allowedIps: string[] | null; createdAt: Date }
 
-function authQuery(db: Db) {
-  return db.selectFrom('api_keys as k')
-    .innerJoin('members as m', 'm.id', 'k.member_id')
-    .innerJoin('organizations as o', 'o.id', 'k.organization_id')
-    .select([
-      'k.prefix', 'k.id', 'k.secret_hash', 'k.scopes', 'k.expires_at', 'k.allowed_ips', 'k.revoked_at', 'k.member_id',
-      'm.permissions', 'o.id as org_id', 'o.name as org_name', 'o.status as org_status', 'o.limits as org_limits',
-      'o.created_at as org_created_at', 'o.updated_at as org_updated_at',
-      sql<boolean>`coalesce((select reconciled from platform_state where id = 1), true)`.as('reconciled'),
-    ])
-    .where('k.prefix', '=', sql<string>`any(${sql.val<string[]>([])}::text[])`)
-    .compile();
+interface AuthRow {
+  want: string; prefix: string; id: string; secret_hash: string; scopes: string[]; expires_at: Date | null; allowed_ips: string[] | null;
+  revoked_at: Date | null; member_id: string; permissions: string[]; org_id: string; org_name: string; org_status: string;
+  org_limits: unknown; org_created_at: Date; org_updated_at: Date; reconciled: boolean;
 }
-type AuthQuery = ReturnType<typeof authQuery>;
-type AuthRow = AuthQuery extends CompiledQuery<infer R> ? R : never;
+
+/**
+ * One row for every prefix asked for, known or not: the key of that prefix, or else a decoy (the first
+ * key of the table, found by its primary key). A wrong secret on a known prefix and an unknown prefix
+ * then cost the same: one index probe that hits, one row of the same shape joined, sent and decoded
+ * (issue 19 measured 65–90 µs more for a known prefix when an unknown one returned no row at all).
+ * The caller drops a decoy (`prefix <> want`) only after decoding it.
+ */
+function authQuery(db: Db): CompiledQuery<AuthRow> {
+  return sql<AuthRow>`
+    select w.want, k.prefix, k.id, k.secret_hash, k.scopes, k.expires_at, k.allowed_ips, k.revoked_at, k.member_id,
+           m.permissions, o.id as org_id, o.name as org_name, o.status as org_status, o.limits as org_limits,
+           o.created_at as org_created_at, o.updated_at as org_updated_at,
+           coalesce((select reconciled from platform_state where id = 1), true) as reconciled
+    from unnest(${sql.val<string[]>([])}::text[]) as w(want)
+    cross join lateral (
+      (select * from api_keys where prefix = w.want)
+      union all
+      (select * from api_keys where id = (select min(id) from api_keys))
+      limit 1
+    ) k
+    join members m on m.id = k.member_id
+    join organizations o on o.id = k.organization_id`.compile(db);
+}
+type AuthQuery = CompiledQuery<AuthRow>;
 
 function toKeyForAuth(r: AuthRow): KeyForAuth {
   return {
@@ -67,10 +82,12 @@ export class KeysStore {
 
   async #read(prefixes: string[]): Promise<(KeyForAuth | null)[]> {
     const query: AuthQuery = { ...this.#auth, parameters: [[...new Set(prefixes)]] };
-    const by = new Map((await this.db.executeQuery(query)).rows.map((r) => [r.prefix, r]));
+    const by = new Map((await this.db.executeQuery(query)).rows.map((r) => [r.want, r]));
     return prefixes.map((p) => {
       const r = by.get(p);
-      return r ? toKeyForAuth(r) : null;
+      if (!r) return null; // no key at all in the store: nothing to stand in
+      const key = toKeyForAuth(r); // decoded whether it is the key or the decoy: the same work either way
+      return r.prefix === p ? key : null;
     });
   }
 

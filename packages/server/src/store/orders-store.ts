@@ -145,6 +145,11 @@ export class OrdersStore {
     return mapPage(await readPage(q, 'seq', p, (x) => x.select(COLUMNS)), toOrder);
   }
 
+  /** Whether the order is this organization's (a cancel of another's is not found, never revealed). */
+  async belongsTo(tx: Tx, orderId: string, organizationId: string): Promise<boolean> {
+    return (await tx.selectFrom('orders').select('id').where('id', '=', orderId).where('organization_id', '=', organizationId).executeTakeFirst()) !== undefined;
+  }
+
   async get(id: string): Promise<Order | null> {
     const r = await this.db.selectFrom('orders').select(COLUMNS).where('id', '=', id).executeTakeFirst();
     return r ? toOrder(r) : null;
@@ -169,7 +174,7 @@ export class OrdersStore {
   }
 
   /** Moves pending_approval → `to` once, in the caller's transaction; whoever loses the race learns the state it found. */
-  async decide(tx: Tx, orderId: string, to: 'approved' | 'rejected', at: Date, reason: string | null): Promise<{ before: Order; after: Order }> {
+  async decide(tx: Tx, orderId: string, to: 'approved' | 'rejected' | 'cancelled', at: Date, reason: string | null): Promise<{ before: Order; after: Order }> {
     const row = await tx.updateTable('orders').set({ state: to, updated_at: at, ...(reason !== null ? { reason } : {}) })
       .where('id', '=', orderId).where('state', '=', 'pending_approval')
       .returning(COLUMNS).executeTakeFirst();

@@ -36,6 +36,16 @@ export class QuotesStore {
       ) as t(id, org, base, quote, bd, qd, rate, ab, aq, exp, created)`.execute(this.db);
   }
 
+  /** One quote of one organization (another organization's is not found). */
+  async get(organizationId: string, id: string): Promise<Quote | null> {
+    const r = await this.db.selectFrom('quotes').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+    return r ? {
+      id: r.id, organizationId: r.organization_id, baseSymbol: r.base_symbol, baseDecimals: r.base_decimals, quoteSymbol: r.quote_symbol, quoteDecimals: r.quote_decimals,
+      rateQuoteMinor: BigInt(r.rate_quote_minor), amountBaseMinor: BigInt(r.amount_base_minor), amountQuoteMinor: BigInt(r.amount_quote_minor),
+      expiresAt: r.expires_at, createdAt: r.created_at,
+    } : null;
+  }
+
   /**
    * Deletes unaccepted quotes that expired before `before`, at most `limit` at a time; returns how
    * many. Accepted quotes stay (their order points at them). Accepting a purged quote still answers

@@ -62,6 +62,19 @@ export class WithdrawalsStore {
     return mapPage(page, (r) => toWithdrawal(r, r.summary));
   }
 
+  /** Whether the withdrawal is this organization's (a cancel of another's is not found, never revealed). */
+  async belongsTo(tx: Tx, id: string, organizationId: string): Promise<boolean> {
+    return (await tx.selectFrom('withdrawals').select('id').where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst()) !== undefined;
+  }
+
+  /** One withdrawal of one organization, with its destination's summary (another organization's: null). */
+  async getFor(organizationId: string, id: string): Promise<WithdrawalRow | null> {
+    const r = await this.db.selectFrom('withdrawals as w').innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
+      .select(['w.id', 'w.organization_id', 'w.state', 'w.asset_symbol', 'w.asset_decimals', 'w.amount_minor', 'w.destination_id', 'w.reason', 'w.payout_reference', 'w.created_at', 'w.updated_at', 'd.summary'])
+      .where('w.id', '=', id).where('w.organization_id', '=', organizationId).executeTakeFirst();
+    return r ? toWithdrawal(r, r.summary) : null;
+  }
+
   /**
    * The withdrawal awaiting a decision, its row locked until the caller's transaction ends: approvals of
    * one withdrawal are serialized (four-eyes: two persons on the last approval decide it once).
@@ -74,7 +87,7 @@ export class WithdrawalsStore {
   }
 
   /** Only the caller whose UPDATE moves it out of pending_approval decides; every other gets 409. */
-  async decide(tx: Tx, id: string, state: 'approved' | 'rejected', reason: string | null, at: Date): Promise<WithdrawalRow & { holdId: string }> {
+  async decide(tx: Tx, id: string, state: 'approved' | 'rejected' | 'cancelled', reason: string | null, at: Date): Promise<WithdrawalRow & { holdId: string }> {
     const w = await tx.updateTable('withdrawals').set({ state, reason, updated_at: at })
       .where('id', '=', id).where('state', '=', 'pending_approval').returningAll().executeTakeFirst();
     if (w) return { ...toWithdrawal(w, await this.#summary(tx, w.destination_id)), holdId: w.hold_id };

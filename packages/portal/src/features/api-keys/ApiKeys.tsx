@@ -13,7 +13,7 @@ function ShownOnce({ issued, onDone }: { issued: IssuedApiKey; onDone: () => voi
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => { ref.current?.focus(); ref.current?.select(); }, []);
   return (
-    <div className="notice notice-warning" role="region" aria-label={t('keys.apiKey')}>
+    <div className="notice notice-warning">
       <label htmlFor={id}>{t('keys.apiKey')}</label>
       <input id={id} ref={ref} readOnly value={issued.key} className="secret" aria-describedby={`${id}-warn`} />
       <p id={`${id}-warn`}>{t('keys.shownOnce')}</p>

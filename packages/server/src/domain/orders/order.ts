@@ -1,8 +1,8 @@
 import { DomainError } from '../errors.ts';
 import type { Limits } from '../organizations/organization.ts';
 
-/** CONTRACT §5: pending_approval → approved → completed | failed; pending_approval → rejected. */
-export const ORDER_STATES = ['pending_approval', 'approved', 'completed', 'rejected', 'failed'] as const;
+/** CONTRACT §5: pending_approval → approved → completed | failed; pending_approval → rejected, or cancelled by its organization. */
+export const ORDER_STATES = ['pending_approval', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
 /** An exchange request: the client delivers amountBase of base and receives amountQuote of quote. */

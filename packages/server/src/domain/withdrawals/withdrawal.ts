@@ -3,8 +3,8 @@ import { PLATFORM, type Entry } from '../ledger/entry.ts';
 import type { Limits } from '../organizations/organization.ts';
 import { isUsable } from '../destinations/bank-destination.ts';
 
-/** CONTRACT §5, §9: pending_approval → approved → completed | failed; pending_approval → rejected. */
-export type WithdrawalState = 'pending_approval' | 'approved' | 'completed' | 'rejected' | 'failed';
+/** CONTRACT §5, §9: pending_approval → approved → completed | failed; pending_approval → rejected, or cancelled by its organization. */
+export type WithdrawalState = 'pending_approval' | 'approved' | 'completed' | 'rejected' | 'failed' | 'cancelled';
 
 export interface DestinationForWithdrawal {
   organizationId: string; assetSymbol: string; cooldownUntil: Date; registeredInMarketAt: Date | null;

@@ -7,7 +7,7 @@ import { ok } from '../envelope.ts';
 import { declarationWire, depositWire } from '../wire/deposits.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
-import { apiKeySecurity, listResponses, responses } from '../schemas.ts';
+import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
 
 /** Wallets, declarations and the deposits that arrived (spec: deposits; CONTRACT §6 for the rules per route). */
@@ -48,6 +48,15 @@ export const depositRoutes = ({ store, clock, config }: AppDeps): FastifyPluginA
     const d = await store.declarations.open(principalOf(req).organization.id);
     reply.header('cache-control', 'no-store');
     return ok(req.id, d ? declarationWire(d, clock.now()) : null);
+  });
+
+  app.get('/deposits/:id', {
+    config: { scope: 'portal:read' },
+    schema: { tags, summary: 'One deposit that arrived for the organization', operationId: 'getDeposit', security: apiKeySecurity, params: IdParam, response: responses(200, DepositRecord) },
+  }, async (req) => {
+    const d = await store.deposits.get(req.params.id);
+    if (!d || d.organizationId !== principalOf(req).organization.id) throw new DomainError('deposits.not_found');
+    return ok(req.id, depositWire(d));
   });
 
   app.get('/deposits', {

@@ -3,15 +3,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { QuoteIds } from '../../domain/quotes/quote-id.ts';
+import { cancelOrder } from '../../usecases/orders/decide-order.ts';
 import { ok } from '../envelope.ts';
 import { orderWire } from '../wire/orders.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
-import { apiKeySecurity, listResponses, responses } from '../schemas.ts';
+import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
 
 /** Exchange requests: accepting a quote creates a request and holds the base amount; a person at the operator decides. */
-export const orderRoutes = ({ store, secret, ids, clock }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const orderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store, secret, ids, clock } = deps;
   const quoteIds = new QuoteIds(secret, ids);
   app.post('/orders', {
     config: { scope: 'portal:trade', operate: true, movesMoney: true },
@@ -29,6 +31,26 @@ export const orderRoutes = ({ store, secret, ids, clock }: AppDeps): FastifyPlug
       throw e;
     });
     return reply.code(201).send(ok(req.id, orderWire(order)));
+  });
+
+  app.get('/orders/:id', {
+    config: { scope: 'portal:read' },
+    schema: { tags: ['orders'], summary: 'One exchange request of the organization, to poll its state', operationId: 'getOrder', security: apiKeySecurity, params: IdParam, response: responses(200, OrderRecord) },
+  }, async (req) => {
+    const o = await store.orders.get(req.params.id);
+    if (!o || o.organizationId !== principalOf(req).organization.id) throw new DomainError('orders.not_found');
+    return ok(req.id, orderWire(o));
+  });
+
+  app.post('/orders/:id/cancel', {
+    config: { scope: 'portal:trade' },
+    schema: {
+      tags: ['orders'], summary: 'Cancel an exchange request still pending_approval: the hold is released; a decided one is 409', operationId: 'cancelOrder',
+      security: apiKeySecurity, params: IdParam, response: responses(200, OrderRecord),
+    },
+  }, async (req) => {
+    const p = principalOf(req);
+    return ok(req.id, orderWire(await cancelOrder(deps, `key:${p.keyId}`, p.organization.id, req.params.id)));
   });
 
   app.get('/orders', {

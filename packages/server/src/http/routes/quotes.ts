@@ -4,10 +4,11 @@ import type { AppDeps } from '../../deps.ts';
 import { quoteExpiry, type Quote as QuoteModel } from '../../domain/quotes/quote.ts';
 import { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { oneAmount, priceAtMarket } from '../../domain/quotes/request-quote.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { ok } from '../envelope.ts';
 import { quoteWire } from '../wire/quotes.ts';
 import { principalOf } from '../route-config.ts';
-import { apiKeySecurity, responses } from '../schemas.ts';
+import { apiKeySecurity, IdParam, responses } from '../schemas.ts';
 
 
 /**
@@ -17,6 +18,15 @@ import { apiKeySecurity, responses } from '../schemas.ts';
 export const quoteRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
   const market = deps.venue;
   const quoteIds = new QuoteIds(deps.secret, deps.ids);
+  app.get('/quotes/:id', {
+    config: { scope: ['portal:trade', 'portal:read'] },
+    schema: { tags: ['quotes'], summary: 'One quote of the organization (until some time after it expired)', operationId: 'getQuote', security: apiKeySecurity, params: IdParam, response: responses(200, Quote) },
+  }, async (req) => {
+    const q = await deps.store.quotes.get(principalOf(req).organization.id, req.params.id);
+    if (!q) throw new DomainError('orders.quote_not_found');
+    return ok(req.id, quoteWire(q));
+  });
+
   app.post('/quotes', {
     config: { scope: ['portal:trade', 'portal:read'] },
     schema: {

@@ -5,16 +5,17 @@ import { prepareDestination } from '../../domain/destinations/register.ts';
 import { DestinationSealer } from '../../domain/destinations/sealer.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
+import { cancelWithdrawal } from '../../usecases/withdrawals/decide-withdrawal.ts';
 import { ok } from '../envelope.ts';
 import { destinationWire, withdrawalWire } from '../wire/withdrawals.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
-import { apiKeySecurity, listResponses, responses } from '../schemas.ts';
-
+import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
 
 /** Withdrawal destinations and withdrawal requests of the caller's organization. */
-export const withdrawalRoutes = ({ store, clock, config, secret, ids }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store, clock, config, secret, ids } = deps;
   const tags = ['withdrawals'];
   const sealer = new DestinationSealer(secret);
 
@@ -54,6 +55,23 @@ export const withdrawalRoutes = ({ store, clock, config, secret, ids }: AppDeps)
       destinationId: req.body.destinationId, assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, amount,
     });
     return reply.code(201).send(ok(req.id, withdrawalWire(w)));
+  });
+
+  app.get('/withdrawals/:id', {
+    config: { scope: 'portal:read' },
+    schema: { tags, security: apiKeySecurity, params: IdParam, response: responses(200, Withdrawal), summary: 'One withdrawal of the organization, to poll its state', operationId: 'getWithdrawal' },
+  }, async (req) => {
+    const w = await store.withdrawals.getFor(principalOf(req).organization.id, req.params.id);
+    if (!w) throw new DomainError('withdrawals.not_found');
+    return ok(req.id, withdrawalWire(w));
+  });
+
+  app.post('/withdrawals/:id/cancel', {
+    config: { scope: 'portal:withdraw' },
+    schema: { tags, security: apiKeySecurity, params: IdParam, response: responses(200, Withdrawal), summary: 'Cancel a withdrawal still pending_approval: the hold is released; a decided one is 409', operationId: 'cancelWithdrawal' },
+  }, async (req) => {
+    const p = principalOf(req);
+    return ok(req.id, withdrawalWire(await cancelWithdrawal(deps, `key:${p.keyId}`, p.organization.id, req.params.id)));
   });
 
   app.get('/withdrawals', {

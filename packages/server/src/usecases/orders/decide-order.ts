@@ -1,4 +1,5 @@
 import type { Approver } from '../../domain/approvals/four-eyes.ts';
+import { DomainError } from '../../domain/errors.ts';
 import type { Order } from '../../domain/orders/order.ts';
 import { recordApproval } from '../../store/approvals-store.ts';
 import { recordAudit } from '../../store/audit-store.ts';
@@ -33,6 +34,23 @@ export async function approveOrder(d: UseCaseDeps, approver: Approver, orderId: 
     return { order: after, decided: true };
   });
   return decided ? executeApproved(d, actor, order) : order;
+}
+
+/**
+ * The organization withdraws its own request while it is still pending_approval (issue 19): the hold is
+ * released in the same transaction. Another organization's order is not found; a decided one is 409. The
+ * decision's `state = 'pending_approval'` condition, re-read after an approval's row lock, makes a cancel
+ * racing an approval or a rejection settle exactly one of them.
+ */
+export async function cancelOrder(d: UseCaseDeps, actor: string, organizationId: string, orderId: string): Promise<Order> {
+  const at = d.clock.now();
+  return d.store.uow.run(async (tx) => {
+    if (!(await d.store.orders.belongsTo(tx, orderId, organizationId))) throw new DomainError('orders.not_found');
+    const { before, after } = await d.store.orders.decide(tx, orderId, 'cancelled', at, null);
+    await releaseHold(tx, d.ids, at, after.holdId, 'order_release', orderId);
+    await recordAudit(tx, d.ids, at, { actor, action: 'order.cancel', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: orderAudit(after) });
+    return after;
+  });
 }
 
 /** Rejection releases the hold in the same transaction as the decision. */

@@ -1,4 +1,5 @@
 import type { Approver } from '../../domain/approvals/four-eyes.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { recordApproval } from '../../store/approvals-store.ts';
 import { recordAudit } from '../../store/audit-store.ts';
 import { releaseHold } from '../../store/holds.ts';
@@ -52,6 +53,25 @@ export async function rejectWithdrawal(d: UseCaseDeps, actor: string, id: string
     await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
     await recordAudit(tx, d.ids, at, {
       actor, action: 'withdrawal.reject', subjectType: 'withdrawal', subjectId: id,
+      before: { ...withdrawalAudit(w), state: 'pending_approval', reason: null }, after: withdrawalAudit(w),
+    });
+    return strip(w);
+  });
+}
+
+/**
+ * The organization withdraws its own request while pending_approval (issue 19): the hold is released in
+ * the same transaction. Another organization's is not found; a decided one is 409; racing a decision,
+ * exactly one of them happens.
+ */
+export async function cancelWithdrawal(d: UseCaseDeps, actor: string, organizationId: string, id: string): Promise<WithdrawalRow> {
+  const at = d.clock.now();
+  return d.store.uow.run(async (tx) => {
+    if (!(await d.store.withdrawals.belongsTo(tx, id, organizationId))) throw new DomainError('withdrawals.not_found');
+    const w = await d.store.withdrawals.decide(tx, id, 'cancelled', null, at);
+    await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
+    await recordAudit(tx, d.ids, at, {
+      actor, action: 'withdrawal.cancel', subjectType: 'withdrawal', subjectId: id,
       before: { ...withdrawalAudit(w), state: 'pending_approval', reason: null }, after: withdrawalAudit(w),
     });
     return strip(w);
