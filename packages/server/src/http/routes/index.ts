@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { depositRoutes } from './deposits.ts';
+import { eventRoutes } from './events.ts';
 import { orderRoutes } from './orders.ts';
 import { quoteRoutes } from './quotes.ts';
 import { withdrawalRoutes } from './withdrawals.ts';
@@ -15,4 +16,5 @@ export const clientResourceRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> 
   orderRoutes,
   depositRoutes,
   withdrawalRoutes,
+  eventRoutes,
 ];
