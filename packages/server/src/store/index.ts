@@ -9,6 +9,7 @@ import type { Db, OpenedDb } from './db.ts';
 import { DeclarationsStore } from './declarations-store.ts';
 import { DepositsStore } from './deposits-store.ts';
 import { DestinationsStore } from './destinations-store.ts';
+import { EventsStore } from './events-store.ts';
 import { IdempotencyStore } from './idempotency-store.ts';
 import { KeysStore } from './keys-store.ts';
 import { MarketAssetsStore } from './market-assets-store.ts';
@@ -53,6 +54,7 @@ export class Store {
   readonly staff: StaffStore;
   readonly members: MembersStore;
   readonly idempotency: IdempotencyStore;
+  readonly events: EventsStore;
   readonly #close: () => Promise<void>;
 
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
@@ -81,6 +83,7 @@ export class Store {
     this.staff = new StaffStore(this.db, ids, clock);
     this.members = new MembersStore(this.db, ids, clock);
     this.idempotency = new IdempotencyStore(this.db, clock);
+    this.events = new EventsStore(this.db);
   }
 
   async close(): Promise<void> {

@@ -7,6 +7,7 @@ import * as m006 from './006-four-eyes.ts';
 import * as m007 from './007-people.ts';
 import * as m008 from './008-desk-settlement.ts';
 import * as m010 from './010-idempotency-keys.ts';
+import * as m011 from './011-events.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '007-people': m007,
   '008-desk-settlement': m008,
   '010-idempotency-keys': m010,
+  '011-events': m011,
 };
 
 export const migrationProvider: MigrationProvider = {
