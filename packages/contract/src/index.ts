@@ -9,5 +9,6 @@ export * from './schemas/orders.ts';
 export * from './schemas/market.ts';
 export * from './schemas/deposits.ts';
 export * from './schemas/withdrawals.ts';
+export * from './schemas/events.ts';
 export * from './schemas/reconciliation.ts';
 export * from './schemas/approvals.ts';

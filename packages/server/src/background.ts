@@ -13,6 +13,8 @@ export const backgroundTasks: BackgroundTask[] = [
   recoverApprovedOrdersTask,
   // Quotes nobody accepted are purged a day after they expire; a late acceptance still answers 410 (quote-id.ts).
   { name: 'purge-quotes', everyMs: 60_000, run: async (d) => { await d.store.quotes.purgeExpired(new Date(d.clock.now().getTime() - QUOTE_RETENTION_MS)); } },
+  // A destination becomes usable when its cooldown runs out: no write marks that moment, so this emits its event.
+  { name: 'destination-usable-events', everyMs: 5_000, run: async (d) => { await d.store.events.emitUsableDestinations(d.clock.now()); } },
   // Idempotency-Key answers are kept 24 h after they were given (CONTRACT §10), then forgotten.
   { name: 'purge-idempotency-keys', everyMs: 60_000, run: async (d) => { await d.store.idempotency.purgeExpired(); } },
 ];

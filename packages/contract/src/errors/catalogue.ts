@@ -103,6 +103,8 @@ const entries = {
   'withdrawals.already_approved_by_you': { status: 409, en: 'You already approved this withdrawal; a second approval must come from another person.', es: 'Usted ya aprobó este retiro; la segunda aprobación debe venir de otra persona.' },
   'withdrawals.approval_needs_person': { status: 403, en: 'This withdrawal needs two approvals by staff persons; the bootstrap token cannot approve it.', es: 'Este retiro requiere dos aprobaciones de personas del equipo; el token de arranque no puede aprobarlo.' },
   'withdrawals.not_awaiting_payout': { status: 409, en: 'The withdrawal is not awaiting payout ({state}): a payout or a failure is recorded once, on an approved withdrawal.', es: 'El retiro no espera pago ({state}): un pago o una falla se registra una vez, sobre un retiro aprobado.' },
+  // events
+  'events.cursor_not_found': { status: 404, en: 'No event of this organization has that id; start again without after.', es: 'Ningún evento de esta organización tiene ese id; empiece de nuevo sin after.' },
   'destinations.not_found': { status: 404, en: 'No such destination.', es: 'No existe ese destino.' },
 } as const satisfies Record<string, Entry>;
 

@@ -6,6 +6,7 @@ import type { Db, OpenedDb } from './db.ts';
 import { DeclarationsStore } from './declarations-store.ts';
 import { DepositsStore } from './deposits-store.ts';
 import { DestinationsStore } from './destinations-store.ts';
+import { EventsStore } from './events-store.ts';
 import { IdempotencyStore } from './idempotency-store.ts';
 import { KeysStore } from './keys-store.ts';
 import { MarketAssetsStore } from './market-assets-store.ts';
@@ -47,6 +48,7 @@ export class Store {
   readonly uow: KyselyUnitOfWork;
   readonly approvals: ApprovalsStore;
   readonly idempotency: IdempotencyStore;
+  readonly events: EventsStore;
   readonly #close: () => Promise<void>;
 
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
@@ -72,6 +74,7 @@ export class Store {
     this.uow = new KyselyUnitOfWork(this.db);
     this.approvals = new ApprovalsStore(this.db, ids, clock);
     this.idempotency = new IdempotencyStore(this.db, clock);
+    this.events = new EventsStore(this.db);
   }
 
   close(): Promise<void> { return this.#close(); }

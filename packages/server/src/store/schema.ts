@@ -71,6 +71,11 @@ export interface Database {
     id: string; seq: Seq; actor: string; action: string; subject_type: string; subject_id: string;
     before: Json<unknown> | null; after: Json<unknown> | null; created_at: Ts;
   };
+  /** migrations/011: state changes, written by triggers in the same transaction. */
+  events: {
+    seq: Generated<string>; txid: Generated<string>; organization_id: string; type: string; subject_id: string;
+    data: Json<Record<string, unknown>>; created_at: Ts;
+  };
   /** migrations/010: Idempotency-Key claims and the answers kept for them. */
   idempotency_keys: {
     scope: string; key: string; fingerprint: string; state: string; lease_until: Ts;

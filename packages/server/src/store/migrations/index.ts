@@ -6,6 +6,7 @@ import * as m005 from './005-deposit-amount-quarantine.ts';
 import * as m006 from './006-four-eyes.ts';
 import * as m008 from './008-desk-settlement.ts';
 import * as m010 from './010-idempotency-keys.ts';
+import * as m011 from './011-events.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '006-four-eyes': m006,
   '008-desk-settlement': m008,
   '010-idempotency-keys': m010,
+  '011-events': m011,
 };
 
 export const migrationProvider: MigrationProvider = {

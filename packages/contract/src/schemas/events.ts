@@ -1,0 +1,27 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime } from './common.ts';
+
+/** The event types (CONTRACT §10). */
+export const EventType = Type.Union([
+  ...(['created', 'approved', 'completed', 'rejected', 'failed'] as const).map((s) => Type.Literal(`order.${s}`)),
+  ...(['created', 'approved', 'completed', 'rejected', 'failed'] as const).map((s) => Type.Literal(`withdrawal.${s}`)),
+  Type.Literal('deposit.credited'),
+  ...(['created', 'matched', 'expired'] as const).map((s) => Type.Literal(`declaration.${s}`)),
+  Type.Literal('destination.registered'), Type.Literal('destination.usable'),
+]);
+export type EventType = Static<typeof EventType>;
+
+/** A state change of one of the organization's records; `data` is the record as its list endpoint shows it. */
+export const EventRecord = Type.Object({
+  id: Type.String(),
+  type: EventType,
+  createdAt: DateTime,
+  data: Type.Record(Type.String(), Type.Unknown()),
+});
+export type EventRecord = Static<typeof EventRecord>;
+
+export const EventsQuery = Type.Object({
+  after: Type.Optional(Type.String({ pattern: '^evt_[0-9]{1,18}$', description: 'the id of the last event already read; absent: from the first' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+});
+export type EventsQuery = Static<typeof EventsQuery>;

@@ -1,0 +1,22 @@
+import { EventRecord, EventsQuery } from '@cambio/contract';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../../deps.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { ok } from '../envelope.ts';
+import { principalOf } from '../route-config.ts';
+import { apiKeySecurity, listResponses } from '../schemas.ts';
+
+/** The organization's events, oldest first after a cursor (CONTRACT §10). */
+export const eventRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  app.get('/events', {
+    config: { scope: 'portal:read' },
+    schema: {
+      tags: ['events'], summary: 'State changes of orders, withdrawals, deposits, declarations and destinations, oldest first after ?after=<event id>',
+      security: apiKeySecurity, querystring: EventsQuery, response: listResponses(EventRecord),
+    },
+  }, async (req) => {
+    const events = await store.events.list(principalOf(req).organization.id, req.query.after, req.query.limit ?? 50);
+    if (!events) throw new DomainError('events.cursor_not_found');
+    return ok(req.id, events.map((e) => ({ id: e.id, type: e.type as EventRecord['type'], createdAt: e.createdAt.toISOString(), data: e.data })));
+  });
+};

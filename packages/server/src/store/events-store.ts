@@ -1,0 +1,50 @@
+import { sql } from 'kysely';
+import type { Db } from './db.ts';
+
+export interface StoredEvent { id: string; type: string; createdAt: Date; data: Record<string, unknown> }
+
+/** `evt_<seq>`: the id the API shows and takes back as a cursor. */
+const idOf = (seq: string) => `evt_${seq}`;
+
+/**
+ * Events are written by triggers in the transaction of each state change (migrations/011); this reads
+ * them, and emits `destination.usable`, which no write causes (a cooldown runs out).
+ */
+export class EventsStore {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * The organization's events after `after` (an event id of its own; absent: from the first), oldest
+   * first. Only events of transactions older than every one still running are shown, in the order of
+   * their transactions, so an event committed later never lands behind a cursor already handed out.
+   * Undefined when `after` is not an event of this organization.
+   */
+  async list(organizationId: string, after: string | undefined, limit: number): Promise<StoredEvent[] | undefined> {
+    let from = { txid: '-1', seq: '0' };
+    if (after !== undefined) {
+      const c = await this.db.selectFrom('events').select(['txid', 'seq'])
+        .where('seq', '=', after.slice(4)).where('organization_id', '=', organizationId).executeTakeFirst();
+      if (!c) return undefined;
+      from = { txid: String(c.txid), seq: String(c.seq) };
+    }
+    const rows = await sql<{ seq: string; type: string; created_at: Date; data: Record<string, unknown> }>`
+      select seq, type, created_at, data from events
+      where organization_id = ${organizationId}
+        and txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+        and (txid, seq) > (${from.txid}::bigint, ${from.seq}::bigint)
+      order by txid, seq limit ${limit}`.execute(this.db);
+    return rows.rows.map((r) => ({ id: idOf(String(r.seq)), type: r.type, createdAt: new Date(r.created_at), data: r.data }));
+  }
+
+  /** Emits `destination.usable` once for every destination registered in the market whose cooldown is over. */
+  async emitUsableDestinations(now: Date): Promise<number> {
+    const r = await sql`insert into events (organization_id, type, subject_id, data, created_at)
+      select d.organization_id, 'destination.usable', d.id, jsonb_build_object('id', d.id, 'label', d.label,
+          'assetSymbol', d.asset_symbol, 'summary', d.summary, 'usable', true, 'createdAt', cambio_iso(d.created_at)),
+        greatest(d.cooldown_until, d.registered_in_market_at)
+      from withdrawal_destinations d
+      where d.registered_in_market_at is not null and d.cooldown_until <= ${now}
+        and not exists (select 1 from events e where e.subject_id = d.id and e.type = 'destination.usable')`.execute(this.db);
+    return Number(r.numAffectedRows ?? 0n);
+  }
+}
