@@ -19,6 +19,36 @@ export default tseslint.config(
         { object: 'Math', property: 'pow', message: 'No Math on money: use bigint arithmetic.' }],
     },
   },
+  // Layer direction (STYLE.md): domain ← store ← use cases ← routes; main.ts picks the adapters.
+  {
+    files: ['packages/server/src/domain/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['fastify', 'fastify/*', '@fastify/*', 'kysely', 'pg', '@electric-sql/*', 'ioredis'], message: 'The domain knows no HTTP or SQL.' },
+        { group: ['**/http/**', '**/operator/**', '**/store/**', '**/usecases/**', '**/venues/**', '**/app.ts', '**/deps.ts'], message: 'The domain imports only the domain.' },
+      ] }],
+    },
+  },
+  {
+    files: ['packages/server/src/http/routes/**/*.ts', 'packages/server/src/operator/routes/**/*.ts'],
+    ignores: ['**/index.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['./*', '**/routes/*', '!**/routes/index.ts'], message: 'A route never imports another route: shared wire mapping lives in http/wire/.' },
+        { group: ['**/app.ts'], message: 'Routes take AppDeps from deps.ts, never app.ts (no import cycle).' },
+      ] }],
+    },
+  },
+  {
+    files: ['packages/server/src/store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/venues/**'], message: 'A store never imports a venue: use cases tell the venue what moved (usecases/ports.ts).' },
+        { group: ['**/usecases/**', '**/http/**', '**/operator/**', '**/app.ts'], message: 'Stores are repositories: they import only the domain and the store.' },
+      ] }],
+    },
+  },
   {
     files: ['**/*.test.ts', 'packages/*/test/**', 'bench/**', 'scripts/**', 'packages/sdk/src/retry.ts'],
     rules: { 'no-restricted-properties': 'off', '@typescript-eslint/no-explicit-any': 'off' },

@@ -7,7 +7,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AppDeps } from './deps.ts';
 import { DomainError } from './domain/errors.ts';
 import { clientApi } from './http/client-api.ts';
-import { clientErrorHandler } from './http/client-errors.ts';
+import { clientErrorHandler } from './http/socket-errors.ts';
 import { InvalidJsonError, parseJsonBody } from './http/json-body.ts';
 import { requestForLog } from './http/log-request.ts';
 import { documentExtras, documentRoute } from './http/openapi-doc.ts';

@@ -7,7 +7,7 @@ import { randomIds } from './domain/ids.ts';
 import { systemClock } from './domain/ports.ts';
 import type { AppDeps } from './deps.ts';
 import { rateLimitRedis } from './http/plugins/rate-limit.ts';
-import { venueFor } from './market/index.ts';
+import { venueFor } from './venues/index.ts';
 import { seedDemo } from './seed.ts';
 import { DataDirLockedError, openDatabase } from './store/db.ts';
 import { Store } from './store/index.ts';

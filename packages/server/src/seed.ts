@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from './deps.ts';
 import { generateApiKey, hashSecret } from './domain/keys/api-key.ts';
-import { seedExtras } from './seed-extras.ts';
+import { runDemoSteps } from './demo-steps.ts';
 import type { Store } from './store/index.ts';
 import { adjustBalance } from './usecases/ledger/adjust.ts';
 
@@ -18,7 +18,7 @@ export const SEED_TAKEOVER_MS = 60_000;
 /**
  * Sandbox demo on an empty store: an active organization with limits, a member with every
  * permission, a full-scope key, and balances in two assets with different decimals, plus the demo
- * steps of the other capabilities (seed-extras.ts). The key is shown through `show`, once.
+ * steps of the other capabilities (demo-steps.ts). The key is shown through `show`, once.
  *
  * Crash-safe: the `demo_seeded` setting is claimed as `seeding:<id>:<time>` and becomes `done:<org>`
  * only after the key was shown. A start that finds an unfinished claim (its own store on PGlite, where
@@ -55,7 +55,7 @@ export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, op
     if (have < target) await adjustBalance(deps, ACTOR, { organizationId, assetSymbol: symbol, amount: target - have, reason: 'sandbox demo funding' });
   }
   const demo = { organizationId, memberId, apiKey: g.key };
-  await seedExtras(deps, demo);
+  await runDemoSteps(deps, demo);
   show(demo);
   await store.db.updateTable('settings').set({ value: `done:${organizationId}` }).where('key', '=', CLAIM).where('value', '=', claim).execute();
   return demo;

@@ -46,7 +46,7 @@ for (const backend of backends()) {
       const live = await h.store.db.selectFrom('api_keys').select('id').where('member_id', '=', demo.memberId).where('revoked_at', 'is', null).execute();
       assert.equal(live.length, 1, 'the key of the dead attempt, never shown, is revoked');
       assert.equal(await h.store.settings.get('demo_seeded'), `done:${demo.organizationId}`);
-      // the pair and wallets of seed-extras are there
+      // the pair and wallets of the demo steps are there
       assert.ok(await h.store.marketPairs.get('BTC', 'USD'));
 
       assert.equal(await seedDemo(h.deps, (d) => shown.push(d)), null, 'a later start seeds nothing');

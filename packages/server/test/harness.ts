@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import type { AppDeps } from '../src/deps.ts';
-import { venueFor } from '../src/market/index.ts';
+import { venueFor } from '../src/venues/index.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { hashOperatorToken } from '../src/http/plugins/operator-auth.ts';
 import { randomIds } from '../src/domain/ids.ts';

@@ -6,7 +6,7 @@ import { registerRateLimit } from './plugins/rate-limit.ts';
 import { balancesRoutes } from './routes/balances.ts';
 import { clientRoutes } from './routes/client.ts';
 import { ledgerRoutes } from './routes/ledger.ts';
-import { extraClientRoutes } from './routes/index.ts';
+import { clientResourceRoutes } from './routes/index.ts';
 
 /** The client API at /api/v1: rate limit, then authentication and each route's rules, then the route. */
 export async function clientApi(app: FastifyInstance, deps: AppDeps) {
@@ -16,5 +16,5 @@ export async function clientApi(app: FastifyInstance, deps: AppDeps) {
   await app.register(clientRoutes);
   await app.register(balancesRoutes(deps.store));
   await app.register(ledgerRoutes(deps.store));
-  for (const r of extraClientRoutes) await app.register(r(deps));
+  for (const r of clientResourceRoutes) await app.register(r(deps));
 }

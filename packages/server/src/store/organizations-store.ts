@@ -1,6 +1,6 @@
 import type { Clock, Ids } from '../domain/ports.ts';
 import { DomainError } from '../domain/errors.ts';
-import { limitsToWire, type Limits, type Organization, type OrgStatus } from '../domain/organizations/organization.ts';
+import { limitsAsStrings, type Limits, type Organization, type OrgStatus } from '../domain/organizations/organization.ts';
 import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
@@ -28,7 +28,7 @@ const toMember = (r: { id: string; organization_id: string; name: string; email:
   id: r.id, organizationId: r.organization_id, name: r.name, email: r.email, permissions: r.permissions, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
-const auditOrg = (o: Organization) => ({ name: o.name, status: o.status, limits: limitsToWire(o.limits) });
+const auditOrg = (o: Organization) => ({ name: o.name, status: o.status, limits: limitsAsStrings(o.limits) });
 
 export class OrganizationsStore {
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
@@ -38,7 +38,7 @@ export class OrganizationsStore {
     const id = this.ids.next('org');
     return this.db.transaction().execute(async (tx) => {
       const row = await tx.insertInto('organizations').values({
-        id, name: r.name, status: r.status, limits: r.limits === null ? null : toJson(limitsToWire(r.limits)), created_at: at, updated_at: at,
+        id, name: r.name, status: r.status, limits: r.limits === null ? null : toJson(limitsAsStrings(r.limits)), created_at: at, updated_at: at,
       }).returningAll().executeTakeFirstOrThrow();
       const org = toOrganization(row);
       await recordAudit(tx, this.ids, at, { actor, action: 'organization.create', subjectType: 'organization', subjectId: id, before: null, after: auditOrg(org) });
@@ -59,7 +59,7 @@ export class OrganizationsStore {
       const before = toOrganization(cur);
       const row = await tx.updateTable('organizations').set({
         ...(patch.status !== undefined ? { status: patch.status } : {}),
-        ...(patch.limits !== undefined ? { limits: patch.limits === null ? null : toJson(limitsToWire(patch.limits)) } : {}),
+        ...(patch.limits !== undefined ? { limits: patch.limits === null ? null : toJson(limitsAsStrings(patch.limits)) } : {}),
         updated_at: at,
       }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
       const after = toOrganization(row);

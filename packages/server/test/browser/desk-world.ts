@@ -100,8 +100,8 @@ export async function join(br: BrowserHandle, svc: Service, s: Staff & { invitat
   await page.getByRole('heading', { name: 'Your security' }).waitFor();
   if (enrol) {
     await page.getByRole('button', { name: 'Set up two-step sign-in' }).click();
-    s.secret = await page.getByLabel('Setup key').inputValue();
-    await page.getByLabel('Code').fill(freshCode(s));
+    s.secret = await page.getByLabel('Setup key', { exact: true }).inputValue();
+    await page.getByLabel('Code', { exact: true }).fill(freshCode(s));
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('heading', { name: 'Two-step sign-in is on' }).waitFor();
   }

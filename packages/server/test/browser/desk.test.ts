@@ -68,7 +68,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     await page.getByLabel('Email').fill(ana.email);
     await page.getByLabel('Password').fill(ana.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByLabel('Code').fill(freshCode(ana));
+    await page.getByLabel('Code', { exact: true }).fill(freshCode(ana));
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor();
     await page.getByText('Sandbox.').waitFor();

@@ -14,7 +14,8 @@ export function SecurityPage() {
   const { staff } = useDesk();
   return (
     <Page title="Your security" intro={`${staff.name} · ${staff.email} · ${staff.role}`}>
-      {staff.totpEnrolled ? <p className="panel ok-note">Two-step sign-in is on.</p> : <TotpEnrol />}
+      {/* Always mounted: the recovery codes stay on screen after the session learns TOTP is on. */}
+      <TotpEnrol enrolled={staff.totpEnrolled} />
       <PasswordChange />
       <Tokens />
     </Page>

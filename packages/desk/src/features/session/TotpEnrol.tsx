@@ -7,7 +7,7 @@ import { op } from '../../lib/api.ts';
 import { QrCode } from './QrCode.tsx';
 
 /** Two-step sign-in (RFC 6238): scan the QR code or type the setup key, confirm with a code, keep the recovery codes. */
-export function TotpEnrol() {
+export function TotpEnrol({ enrolled }: { enrolled: boolean }) {
   const qc = useQueryClient();
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [code, setCode] = useState('');
@@ -41,6 +41,7 @@ export function TotpEnrol() {
       </section>
     );
   }
+  if (enrolled) return <p className="panel ok-note">Two-step sign-in is on.</p>;
   return (
     <section aria-labelledby="totp-title" className="panel">
       <h2 id="totp-title">Two-step sign-in</h2>
@@ -53,7 +54,7 @@ export function TotpEnrol() {
       ) : (
         <form onSubmit={confirm} noValidate>
           <p>Scan this code with your authenticator app, or type the setup key into it. Then enter the six digits it shows.</p>
-          <QrCode text={enrolment.otpauthUrl} label="QR code for your authenticator app" />
+          <QrCode text={enrolment.otpauthUrl} label="Image to scan with your authenticator app" />
           <div className="field">
             <label htmlFor="setup-key">Setup key</label>
             <input id="setup-key" readOnly value={enrolment.secret} className="mono" />

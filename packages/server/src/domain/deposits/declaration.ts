@@ -1,5 +1,3 @@
-import { formatDecimal } from '../money.ts';
-
 export type DeclarationState = 'open' | 'matched' | 'expired';
 
 export interface Declaration {
@@ -25,13 +23,3 @@ export function expiresInSeconds(expiresAt: Date, now: Date): number {
   return ms <= 0 ? 0 : Math.trunc((ms + 999) / 1000);
 }
 
-/** The wire form (spec: Deposit declaration), with the seconds left computed at response time. */
-export function declarationWire(d: Declaration, now: Date) {
-  return {
-    id: d.id, reference: d.reference, state: d.state, assetSymbol: d.assetSymbol, assetDecimals: d.assetDecimals,
-    declaredAmountMinor: d.declaredAmount.toString(), expectedAmountMinor: d.expectedAmount.toString(),
-    expectedAmount: formatDecimal(d.expectedAmount, d.assetDecimals),
-    network: d.network, address: d.address,
-    expiresAt: d.expiresAt.toISOString(), expiresInSeconds: expiresInSeconds(d.expiresAt, now),
-  };
-}

@@ -39,7 +39,8 @@ export function parseLimits(input: unknown): Limits {
   return out;
 }
 
-export function limitsToWire(l: Limits): Record<string, { maxOrderMinor?: string; maxWithdrawalMinor?: string }> | null {
+/** The limits with their amounts as digit strings: how they are stored (JSON) and shown. */
+export function limitsAsStrings(l: Limits): Record<string, { maxOrderMinor?: string; maxWithdrawalMinor?: string }> | null {
   if (l === null) return null;
   return Object.fromEntries(Object.entries(l).map(([k, v]) => [k, {
     ...(v.maxOrderMinor !== undefined ? { maxOrderMinor: v.maxOrderMinor.toString() } : {}),

@@ -1,21 +1,14 @@
 import { DeclareDeposit, DepositDeclaration, DepositRecord, DepositsQuery, DepositWallet, Nullable } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.ts';
-import { declarationWire } from '../../domain/deposits/declaration.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
-import type { Deposit } from '../../store/deposits-store.ts';
 import { ok } from '../envelope.ts';
+import { declarationWire, depositWire } from '../wire/deposits.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
-export const depositWire = (d: Deposit) => ({
-  id: d.id, state: d.state,
-  money: { assetSymbol: d.assetSymbol, assetDecimals: d.assetDecimals, amountMinor: d.amount.toString() },
-  txid: d.txid, network: d.network, declarationId: d.declarationId,
-  createdAt: d.createdAt.toISOString(), updatedAt: d.updatedAt.toISOString(),
-});
 
 /** Wallets, declarations and the deposits that arrived (spec: deposits; CONTRACT §6 for the rules per route). */
 export const depositRoutes = ({ store, clock, config }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {

@@ -7,10 +7,11 @@ import { quoteRoutes } from './quotes.ts';
 import { withdrawalRoutes } from './withdrawals.ts';
 
 /**
- * Client routes of the capabilities beyond the foundation (quotes, orders, deposits, withdrawals).
- * Each capability adds its plugin factory here.
+ * The client routes built from the app's dependencies (quotes, orders, deposits, withdrawals); client.ts,
+ * balances.ts and ledger.ts need only the store and are registered by client-api.ts. A new resource adds
+ * its plugin factory here.
  */
-export const extraClientRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
+export const clientResourceRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   quoteRoutes,
   orderRoutes,
   depositRoutes,

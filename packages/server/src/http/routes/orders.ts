@@ -2,21 +2,14 @@ import { CreateOrder, OrderRecord, OrdersQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
-import type { Order } from '../../domain/orders/order.ts';
 import { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { cancelOrder } from '../../usecases/orders/decide-order.ts';
 import { ok } from '../envelope.ts';
+import { orderWire } from '../wire/orders.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
-export const orderWire = (o: Order) => ({
-  id: o.id, state: o.state, quoteId: o.quoteId,
-  base: { assetSymbol: o.baseSymbol, assetDecimals: o.baseDecimals, amountMinor: o.amountBase.toString() },
-  quote: { assetSymbol: o.quoteSymbol, assetDecimals: o.quoteDecimals, amountMinor: o.amountQuote.toString() },
-  rateQuoteMinor: o.rateQuoteMinor.toString(), reason: o.reason,
-  createdAt: o.createdAt.toISOString(), updatedAt: o.updatedAt.toISOString(),
-});
 
 /** Exchange requests: accepting a quote creates a request and holds the base amount; a person at the operator decides. */
 export const orderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {

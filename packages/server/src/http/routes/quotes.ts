@@ -6,15 +6,10 @@ import { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { oneAmount, priceAtMarket } from '../../domain/quotes/request-quote.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { ok } from '../envelope.ts';
+import { quoteWire } from '../wire/quotes.ts';
 import { principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, responses } from '../schemas.ts';
 
-export const quoteWire = (q: QuoteModel) => ({
-  id: q.id, rateQuoteMinor: q.rateQuoteMinor.toString(), amountBaseMinor: q.amountBaseMinor.toString(),
-  amountQuoteMinor: q.amountQuoteMinor.toString(), expiresAt: q.expiresAt.toISOString(),
-  base: { assetSymbol: q.baseSymbol, assetDecimals: q.baseDecimals, amountMinor: q.amountBaseMinor.toString() },
-  quote: { assetSymbol: q.quoteSymbol, assetDecimals: q.quoteDecimals, amountMinor: q.amountQuoteMinor.toString() },
-});
 
 /**
  * POST /quotes: a price held until expiresAt (CAMBIO_QUOTE_TTL_MS). It commits to nothing and moves

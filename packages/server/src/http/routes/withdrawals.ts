@@ -1,30 +1,17 @@
 import { RegisterBankDestination, RequestWithdrawal, Withdrawal, WithdrawalDestination, WithdrawalsQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.ts';
-import { isUsable } from '../../domain/destinations/bank-destination.ts';
 import { prepareDestination } from '../../domain/destinations/register.ts';
 import { DestinationSealer } from '../../domain/destinations/sealer.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
-import type { DestinationRow } from '../../store/destinations-store.ts';
-import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
 import { cancelWithdrawal } from '../../usecases/withdrawals/decide-withdrawal.ts';
 import { ok } from '../envelope.ts';
+import { destinationWire, withdrawalWire } from '../wire/withdrawals.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
-/** The client's view of a destination: masked, and `usable` computed at the moment it is read. */
-export const destinationWire = (d: DestinationRow, now: Date) => ({
-  id: d.id, label: d.label, assetSymbol: d.assetSymbol, summary: d.summary, usable: isUsable(d, now), createdAt: d.createdAt.toISOString(),
-});
-
-export const withdrawalWire = (w: WithdrawalRow) => ({
-  id: w.id, state: w.state,
-  money: { assetSymbol: w.assetSymbol, assetDecimals: w.assetDecimals, amountMinor: w.amount.toString() },
-  destinationId: w.destinationId, destinationSummary: w.destinationSummary, reason: w.reason,
-  createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString(),
-});
 
 /** Withdrawal destinations and withdrawal requests of the caller's organization. */
 export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {

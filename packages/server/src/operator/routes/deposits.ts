@@ -6,7 +6,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
 import { ok } from '../../http/envelope.ts';
 import { pageParams } from '../../http/page-params.ts';
-import { depositWire } from '../../http/routes/deposits.ts';
+import { depositWire } from '../../http/wire/deposits.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 import type { Deposit } from '../../store/deposits-store.ts';
 import { attributeArrival, recordArrival } from '../../usecases/deposits/record-arrival.ts';

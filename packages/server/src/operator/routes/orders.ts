@@ -9,7 +9,7 @@ import { ok } from '../../http/envelope.ts';
 import { approverOf } from '../../http/plugins/operator-auth.ts';
 import { orderApprovals, type ApprovalsWire } from '../approvals-view.ts';
 import { pageParams } from '../../http/page-params.ts';
-import { orderWire } from '../../http/routes/orders.ts';
+import { orderWire } from '../../http/wire/orders.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 import { approveOrder, rejectOrder } from '../../usecases/orders/decide-order.ts';
 import { recordFill, recordOrderFailure } from '../../usecases/orders/record-fill.ts';

@@ -7,7 +7,7 @@ import { ok } from '../../http/envelope.ts';
 import { pageParams } from '../../http/page-params.ts';
 import { listResponses } from '../../http/schemas.ts';
 import { searchOrganizations } from '../../store/organization-search.ts';
-import { orgWire } from './organizations.ts';
+import { orgWire } from '../../http/wire/organizations.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const sec = [{ operator: [] }];

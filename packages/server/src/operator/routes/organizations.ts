@@ -4,7 +4,8 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { generateApiKey, hashSecret, keyExpiry } from '../../domain/keys/api-key.ts';
-import { canOperate, limitsToWire, parseLimits, type Organization } from '../../domain/organizations/organization.ts';
+import { parseLimits } from '../../domain/organizations/organization.ts';
+import { orgWire } from '../../http/wire/organizations.ts';
 import { ok } from '../../http/envelope.ts';
 import { responses } from '../../http/schemas.ts';
 import type { Member } from '../../store/organizations-store.ts';
@@ -12,10 +13,6 @@ import type { Member } from '../../store/organizations-store.ts';
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const sec = [{ operator: [] }];
 
-export const orgWire = (o: Organization) => ({
-  id: o.id, name: o.name, status: o.status, limits: limitsToWire(o.limits), canOperate: canOperate(o),
-  createdAt: o.createdAt.toISOString(), updatedAt: o.updatedAt.toISOString(),
-});
 const memberWire = (m: Member) => ({ ...m, createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString() });
 
 /** Organizations, their members (roles) and the keys members hold (CONTRACT §3). */

@@ -6,7 +6,7 @@ import { ok } from '../../http/envelope.ts';
 import { approverOf } from '../../http/plugins/operator-auth.ts';
 import { withdrawalApprovals, type ApprovalsWire } from '../approvals-view.ts';
 import { pageParams } from '../../http/page-params.ts';
-import { withdrawalWire } from '../../http/routes/withdrawals.ts';
+import { withdrawalWire } from '../../http/wire/withdrawals.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
 import { approveWithdrawal, rejectWithdrawal } from '../../usecases/withdrawals/decide-withdrawal.ts';

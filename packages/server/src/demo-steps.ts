@@ -1,10 +1,10 @@
 import type { AppDeps } from './deps.ts';
 import { walletAddressFor } from './domain/deposits/wallet.ts';
-import { seedDemoPairs } from './market/demo-pairs.ts';
+import { seedDemoPairs } from './venues/demo-pairs.ts';
 import type { DemoSeed } from './seed.ts';
 
 /**
- * Demo data of the capabilities beyond the foundation (priced pairs, deposit wallets…), run once
+ * Demo data beyond the organization itself (priced pairs, deposit wallets…), run once
  * after the demo organization is seeded. Each capability adds its step here.
  */
 export const demoSteps: Array<(deps: AppDeps, demo: DemoSeed) => Promise<void>> = [
@@ -17,6 +17,6 @@ export const demoSteps: Array<(deps: AppDeps, demo: DemoSeed) => Promise<void>> 
   seedDemoPairs,
 ];
 
-export async function seedExtras(deps: AppDeps, demo: DemoSeed): Promise<void> {
+export async function runDemoSteps(deps: AppDeps, demo: DemoSeed): Promise<void> {
   for (const step of demoSteps) await step(deps, demo);
 }
