@@ -169,6 +169,7 @@ describe('security', () => {
     'GET /api/v1/client': [],
     'GET /api/v1/balances': ['portal:read'],
     'GET /api/v1/ledger': ['portal:read'],
+    'GET /api/v1/events': ['portal:read'],
     'POST /api/v1/quotes': ['portal:trade', 'portal:read'],
     'POST /api/v1/orders': ['portal:trade'],
     'GET /api/v1/orders': ['portal:read'],
@@ -266,7 +267,7 @@ describe('security', () => {
   }
 
   /** The routes that answer without any credential, on purpose. The operator's /metrics is not one of them. */
-  const PUBLIC = (route: string) => ['GET /health', 'GET /api/v1/openapi.json'].includes(route) || /^GET \/docs(\/|$)/.test(route);
+  const PUBLIC = (route: string) => ['GET /health', 'GET /api/v1/openapi.json'].includes(route) || /^GET \/(docs|portal|desk)(\/|$)/.test(route); // the docs and the two web apps' pages
 
   test('every operator and client route answers a missing or wrong credential with the same 401, and changes nothing', async () => {
     // Real ids and valid bodies: if a route let a wrong credential through, it would act, and the tables would show it.
@@ -292,7 +293,7 @@ describe('security', () => {
       organizations: o.orgId, members: o.memberId, 'api-keys': o.keyId, orders: order.body.data.id, withdrawals: withdrawal.body.data.id,
       destinations: waiting.body.data.id, deposits: arrival.body.data.id, quotes: freshQuoteId,
     };
-    const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD' };
+    const params: Record<string, string> = { symbol: 'USD', asset: 'USD', base: 'BTC', quote: 'USD' };
     const fill = (path: string) => path.replace(/\/([\w-]+)\/\{id\}/g, (_m, coll: string) => {
       assert.ok(ids[coll], `no fixture id for ${path}: add one to this test`);
       return `/${coll}/${ids[coll]}`;
@@ -309,6 +310,11 @@ describe('security', () => {
       'PUT /operator/v1/market/pairs/{base}/{quote}': { midRate: '1', spreadBps: 0, feeBps: 0, fixedFeeQuoteMinor: '0', minBaseMinor: '1', maxBaseMinor: '10' },
       'POST /operator/v1/orders/{id}/approve': { reason: 'intruder' },
       'POST /operator/v1/orders/{id}/reject': { reason: 'intruder' },
+      'POST /operator/v1/orders/{id}/fill': { venue: 'otc', venueReference: 'r1', proceedsQuoteMinor: '1' },
+      'POST /operator/v1/orders/{id}/fail': { reason: 'intruder' },
+      'POST /operator/v1/withdrawals/{id}/payout': { payoutReference: 'r1' },
+      'POST /operator/v1/withdrawals/{id}/fail': { reason: 'intruder' },
+      'PUT /operator/v1/policies/approvals/{asset}': { secondApprovalFromMinor: '1' },
       'PUT /operator/v1/wallets/{symbol}': { network: 'ach', address: 'intruder' },
       'POST /operator/v1/deposits': { assetSymbol: 'USD', network: 'ach', amountMinor: '777', txid: 'intruder-tx' },
       'POST /operator/v1/deposits/{id}/attribute': { organizationId: other.orgId },
