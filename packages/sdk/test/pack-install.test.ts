@@ -38,7 +38,7 @@ export async function journey(c: Cambio): Promise<[Quote, Order]> {
   const q = await c.quotes.create({ baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: 1n });
   const base: bigint = q.base.amountMinor;
   const o = await c.orders.create({ quoteId: q.id });
-  const state: 'pending_approval' | 'approved' | 'completed' | 'rejected' | 'failed' = o.data.state;
+  const state: 'pending_approval' | 'approved' | 'completed' | 'rejected' | 'failed' | 'cancelled' = o.data.state;
   void base; void state; void CambioError;
   return [q, o.data];
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Clock } from '../domain/ports.ts';
+import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 
 /** What a request carrying an Idempotency-Key meets (CONTRACT §10). */
@@ -25,12 +26,10 @@ export class IdempotencyStore {
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly retentionMs = IDEMPOTENCY_RETENTION_MS, private readonly leaseMs = IDEMPOTENCY_LEASE_MS) {}
 
   async claim(c: ClaimInput): Promise<Claim> {
+    // The common case is a new key: claims arriving together share one statement.
+    if (await this.#claims.load(c)) return { kind: 'claimed' };
     const now = this.clock.now();
-    const row = { ...c, state: 'in_flight', lease_until: new Date(now.getTime() + this.leaseMs), status: null, response: null, created_at: now, expires_at: new Date(now.getTime() + this.retentionMs) };
-    // The common case is one statement: a new key.
-    const inserted = await this.db.insertInto('idempotency_keys').values(row)
-      .onConflict((oc) => oc.columns(['scope', 'key']).doNothing()).returning('key').executeTakeFirst();
-    if (inserted) return { kind: 'claimed' };
+    const row = this.#row(c, now);
     return this.db.transaction().execute(async (tx) => {
       const held = await tx.selectFrom('idempotency_keys').selectAll().where('scope', '=', c.scope).where('key', '=', c.key).forUpdate().executeTakeFirst();
       const abandoned = held && held.state === 'in_flight' && held.lease_until <= now;
@@ -46,13 +45,34 @@ export class IdempotencyStore {
     });
   }
 
+  #row(c: ClaimInput, now: Date) {
+    return { ...c, state: 'in_flight', lease_until: new Date(now.getTime() + this.leaseMs), status: null, response: null, created_at: now, expires_at: new Date(now.getTime() + this.retentionMs) };
+  }
+
+  /** Inserts the new keys of a batch in one statement; true for each that it claimed (the first of a key). */
+  readonly #claims = new Batcher<ClaimInput, boolean>(async (cs) => {
+    const now = this.clock.now();
+    const r = await sql<{ scope: string; key: string }>`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
+      select s, k, f, 'in_flight', ${new Date(now.getTime() + this.leaseMs)}, null, null, ${now}, ${new Date(now.getTime() + this.retentionMs)}
+      from unnest(${cs.map((c) => c.scope)}::text[], ${cs.map((c) => c.key)}::text[], ${cs.map((c) => c.fingerprint)}::text[]) as t(s, k, f)
+      on conflict (scope, key) do nothing returning scope, key`.execute(this.db);
+    const won = new Set(r.rows.map((x) => JSON.stringify([x.scope, x.key])));
+    // Two requests of one batch with one key: the first claimed it, the other meets it in flight.
+    return cs.map((c) => won.delete(JSON.stringify([c.scope, c.key])));
+  }, { maxBatch: 64, maxInFlight: 4 });
+
   /** Keeps the answer for the retention period, from now. */
   async complete(c: { scope: string; key: string; status: number; response: string }): Promise<void> {
-    const now = this.clock.now();
-    await this.db.updateTable('idempotency_keys')
-      .set({ state: 'done', status: c.status, response: c.response, expires_at: new Date(now.getTime() + this.retentionMs) })
-      .where('scope', '=', c.scope).where('key', '=', c.key).where('state', '=', 'in_flight').execute();
+    await this.#completions.load(c);
   }
+
+  readonly #completions = new Batcher<{ scope: string; key: string; status: number; response: string }, void>(async (cs) => {
+    const expires = new Date(this.clock.now().getTime() + this.retentionMs);
+    await sql`update idempotency_keys k set state = 'done', status = t.st, response = t.r, expires_at = ${expires}
+      from unnest(${cs.map((c) => c.scope)}::text[], ${cs.map((c) => c.key)}::text[], ${cs.map((c) => c.status)}::int[], ${cs.map((c) => c.response)}::text[]) as t(s, k, st, r)
+      where k.scope = t.s and k.key = t.k and k.state = 'in_flight'`.execute(this.db);
+    return cs.map(() => undefined);
+  }, { maxBatch: 64, maxInFlight: 4 });
 
   /** Forgets a claim whose request decided nothing, so the same key may run again. */
   async release(c: { scope: string; key: string }): Promise<void> {
