@@ -75,6 +75,28 @@ for (const backend of backends()) {
       assert.deepEqual(all[4]!.data, (await list(o, '/withdrawals'))[0]);
     });
 
+    test('a request its organization cancels: order.cancelled and withdrawal.cancelled, with the record as the list shows it', async () => {
+      const o = await seedOrg(h, { balances: { BTC: 10_000_000n, USD: 100_000n } });
+      const a = await order(o);
+      const c = await h.call(o.key, 'POST', `/orders/${a.id}/cancel`);
+      assert.equal(c.status, 200, c.raw);
+      const d = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', {
+        label: 'Cancel', assetSymbol: 'USD', bankName: 'Banco Río', accountKind: 'checking', accountNumber: '55557777', holderName: 'Acme SA', holderDocument: '30-1',
+      });
+      assert.equal((await h.op('POST', `/destinations/${d.body.data.id}/register-in-market`)).status, 200);
+      clock().advance(60_001);
+      const w = await h.call(o.key, 'POST', '/withdrawals', { destinationId: d.body.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '1000' });
+      assert.equal(w.status, 201, w.raw);
+      assert.equal((await h.call(o.key, 'POST', `/withdrawals/${w.body.data.id}/cancel`)).status, 200);
+      const all = await events(o);
+      const cancelled = all.filter((e) => e.type.endsWith('.cancelled'));
+      assert.deepEqual(cancelled.map((e) => [e.type, e.data.id, e.data.state]), [
+        ['order.cancelled', a.id, 'cancelled'], ['withdrawal.cancelled', w.body.data.id, 'cancelled'],
+      ]);
+      assert.deepEqual(cancelled[0]!.data, (await list(o, '/orders')).find((x) => x.id === a.id));
+      assert.deepEqual(cancelled[1]!.data, (await list(o, '/withdrawals')).find((x) => x.id === w.body.data.id));
+    });
+
     test('declarations and deposits: created, matched with deposit.credited; another expires', async () => {
       const o = await seedOrg(h);
       const decl = await h.call(o.key, 'POST', '/deposits/declarations', { assetSymbol: 'BTC', assetDecimals: 8, declaredAmountMinor: '5000000' });

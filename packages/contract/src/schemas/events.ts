@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from './common.ts';
 
-/** The event types (CONTRACT §10). */
+/** The event types (CONTRACT §10, and `cancelled` for a request its organization withdrew before a decision). */
 export const EventType = Type.Union([
-  ...(['created', 'approved', 'completed', 'rejected', 'failed'] as const).map((s) => Type.Literal(`order.${s}`)),
-  ...(['created', 'approved', 'completed', 'rejected', 'failed'] as const).map((s) => Type.Literal(`withdrawal.${s}`)),
+  ...(['created', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const).map((s) => Type.Literal(`order.${s}`)),
+  ...(['created', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const).map((s) => Type.Literal(`withdrawal.${s}`)),
   Type.Literal('deposit.credited'),
   ...(['created', 'matched', 'expired'] as const).map((s) => Type.Literal(`declaration.${s}`)),
   Type.Literal('destination.registered'), Type.Literal('destination.usable'),
