@@ -5,7 +5,9 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { checkOnce } from '../../../scripts/verify-bank/checker.ts';
 import { History } from '../../../scripts/verify-bank/history.ts';
-import { listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
+import type { SecretKind } from '../../../scripts/verify-bank/log-scan.ts';
+import { scanStore } from '../../../scripts/verify-bank/store-scan.ts';
+import { listAssets, makeHarness, PASSWORD, seedOrg, signedInMember, signedInStaff, withCookie, type Harness, type SeededOrg } from './harness.ts';
 
 /**
  * The short version of `npm run verify:bank` (fixed seeds, a few seconds each), and a test that its checker
@@ -174,6 +176,34 @@ describe('verify:bank checker catches each broken invariant', { skip }, () => {
     history.decisions.delete(withdrawalId);
     assert.deepEqual(named(ps, 'every 201 a client saw exists'), ['every 201 a client saw exists: order ord_never_written answered 201 but is not in the database']);
     assert.ok(named(ps, 'every decision that answered 200 is the state of its request')[0]?.includes(withdrawalId), ps.join('\n'));
+  });
+
+  test('the store scan: a person\'s secrets are nowhere readable after signing in, TOTP, keys and tokens; one stored readable is reported', async () => {
+    const member = await signedInMember(h, org.orgId);
+    const key = await withCookie(h, member.cookie, 'POST', '/portal/v1/api-keys', { scopes: ['portal:read'] }, { 'idempotency-key': 'scan-1' });
+    assert.equal(key.status, 201, key.raw);
+    const staff = await signedInStaff(h, 'admin');
+    const token = await withCookie(h, staff.cookie, 'POST', '/operator/v1/tokens', { name: 'scan' }, { 'idempotency-key': 'scan-2' });
+    assert.equal(token.status, 201, token.raw);
+    const invited = await h.op('POST', `/organizations/${org.orgId}/members`, { name: 'Later', email: 'later@scan.test', permissions: [] });
+    const secrets: Array<[string, SecretKind]> = [
+      [PASSWORD, 'password'], [member.cookie.split('=')[1]!, 'session id'], [staff.cookie.split('=')[1]!, 'session id'],
+      [staff.totpSecret!, 'TOTP secret'], [key.body.data.key, 'portal API key'], [token.body.data.token, 'staff token'],
+      [String(invited.body.data.invitation.url).split('#')[1]!, 'invitation token'], [org.key, 'API key'],
+    ];
+    const clean = await scanStore(client, secrets);
+    assert.deepEqual(clean.found, []);
+    assert.ok(clean.tables >= 20 && clean.rows >= 50 && clean.secrets === secrets.length, JSON.stringify({ ...clean, found: undefined }));
+    const t = token.body.data.token as string;
+    await client.query('update staff_tokens set name = $1 where id = $2', [t, token.body.data.id]);
+    try {
+      const found = (await scanStore(client, secrets)).found;
+      assert.equal(found.length, 1, found.join('\n'));
+      assert.match(found[0]!, /^the staff token ops_… is stored readable in staff_tokens: /);
+      assert.ok(!found[0]!.includes(t.split('.')[1]!), 'the report never shows the secret');
+    } finally {
+      await client.query('update staff_tokens set name = $1 where id = $2', ['scan', token.body.data.id]);
+    }
   });
 });
 
