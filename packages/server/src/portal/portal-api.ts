@@ -9,7 +9,7 @@ import { memberFromCookie, type MemberContext } from '../people/member-auth.ts';
 import { SELF_SERVICE, sessionRoutes } from '../people/session-routes.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { teamRoutes } from './team.ts';
-import { memberWire } from './wire.ts';
+import { memberWire } from '../http/wire/people.ts';
 
 const PREFIX = '/portal/v1';
 
