@@ -230,11 +230,17 @@ function logScan(out: string) {
   const m = /^log scan: (\d+) lines read \((\d+) request lines\); looked for (\d+) secrets of (\d+) kinds \((.*)\); (\d+) found$/m.exec(out);
   assert.ok(m, `no log scan line in:\n${out}`);
   const [lines, requestLines, , , kinds, found] = [Number(m[1]), Number(m[2]), m[3], m[4], m[5]!, Number(m[6])];
-  for (const kind of ['operator token', 'server secret', 'API key', 'API key secret', 'stored key hash', 'account number', 'account number digits', 'holder document']) {
+  for (const kind of ['operator token', 'server secret', 'API key', 'API key secret', 'stored key hash', 'account number', 'account number digits', 'holder document',
+    'password', 'session id', 'invitation token', 'TOTP secret', 'recovery code', 'portal API key', 'staff token']) {
     assert.match(kinds, new RegExp(`(^|, )${kind} ×[1-9]`), `the scan did not look for any ${kind}: ${m[0]}`);
   }
   assert.equal(found, 0, m[0]);
   assert.ok(requestLines > 0 && lines >= requestLines, m[0]);
+  // The same secrets in the store, every row of every table: none readable.
+  const st = /^store scan: (\d+) rows of (\d+) tables read; looked for (\d+) secrets; (\d+) found$/m.exec(out);
+  assert.ok(st, `no store scan line in:\n${out}`);
+  assert.ok(Number(st[1]) > 0 && Number(st[3]) >= 20, st[0]);
+  assert.equal(Number(st[4]), 0, st[0]);
   return { lines, requestLines };
 }
 
