@@ -12,7 +12,7 @@ import { clientResourceRoutes } from './routes/index.ts';
 export async function clientApi(app: FastifyInstance, deps: AppDeps) {
   await registerRateLimit(app, { perMinute: deps.config.rateLimitPerMin, redis: deps.redis });
   app.addHook('onRequest', clientAuth(deps));
-  idempotency(app, deps.store.idempotency, (req) => (req.principal ? `org:${req.principal.organization.id}` : undefined));
+  idempotency(app, deps.store.idempotency, (req) => (req.principal ? `org:${req.principal.organization.id}` : undefined), deps.secret);
   await app.register(clientRoutes(deps.store));
   await app.register(balancesRoutes(deps.store));
   await app.register(ledgerRoutes(deps.store));

@@ -6,17 +6,13 @@ import { DomainError } from '../domain/errors.ts';
 import { generateApiKey, hashSecret } from '../domain/keys/api-key.ts';
 import { ok } from '../http/envelope.ts';
 import { listResponses, responses } from '../http/schemas.ts';
+import { keyWire } from '../http/wire/people.ts';
 import { actorOf } from '../people/accounts.ts';
-import type { OrgKey } from '../store/members-store.ts';
 import { memberOf } from './portal-api.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const security = [{ memberSession: [] }];
 const iso = (d: Date | null) => d?.toISOString() ?? null;
-const keyWire = (k: OrgKey) => ({
-  id: k.id, prefix: k.prefix, scopes: k.scopes, issuedBy: k.issuedBy, createdAt: k.createdAt.toISOString(), lastUsedAt: iso(k.lastUsedAt),
-  expiresAt: iso(k.expiresAt), allowedIps: k.allowedIps, revokedAt: iso(k.revokedAt),
-});
 
 /** Team › API keys (CONTRACT §7): issue (scopes within one's role, shown once), list, revoke any key of the organization. */
 export const apiKeyRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {

@@ -3,12 +3,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../domain/errors.ts';
 import { canOperate } from '../domain/organizations/organization.ts';
+import { idempotency } from '../http/plugins/idempotency.ts';
 import { registerRateLimit } from '../http/plugins/rate-limit.ts';
 import { memberFromCookie, type MemberContext } from '../people/member-auth.ts';
 import { SELF_SERVICE, sessionRoutes } from '../people/session-routes.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { teamRoutes } from './team.ts';
-import { memberWire } from './wire.ts';
+import { memberWire } from '../http/wire/people.ts';
 
 const PREFIX = '/portal/v1';
 
@@ -35,6 +36,10 @@ export async function portalApi(app: FastifyInstance, deps: AppDeps) {
     if (m.organization.requireTotp && !m.totpEnrolled && !SELF_SERVICE.has(route)) throw new DomainError('auth.totp_required');
     if (rc?.portal && !rc.portal.some((p) => m.member.permissions.includes(p))) throw new DomainError('auth.scope_missing', { scope: rc.portal.join(' or ') });
   });
+  // Idempotency-Key on every POST (CONTRACT §10), per member: answers here carry secrets shown once to the
+  // person who asked (a key, an invitation, a TOTP secret), never replayed to another member. Signing in
+  // and accepting an invitation have no member yet: the header is not used there.
+  idempotency(app, deps.store.idempotency, (req) => (req.member ? `member:${req.member.member.id}` : undefined), deps.secret);
 
   const view = async (id: string) => {
     const m = await deps.store.organizations.getMember(id);

@@ -8,7 +8,7 @@ import { listResponses, responses } from '../http/schemas.ts';
 import { actorOf } from '../people/accounts.ts';
 import { newInvitation } from '../people/invitation.ts';
 import { memberOf } from './portal-api.ts';
-import { memberWire } from './wire.ts';
+import { memberWire } from '../http/wire/people.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const security = [{ memberSession: [] }];

@@ -8,9 +8,6 @@ import { balance, client, freshCode, go, invite, join, market, op, placeOrder, r
 import { axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, screenshot, startService, watch, type BrowserHandle, type Service } from './harness.ts';
 
 const skip = browserSkipReason();
-// TEMPORARY, until the people issue's staff sessions are on main (docs/design/people-and-apps.md): said, not hidden.
-const PENDING = 'the staff session endpoints (/operator/v1/session, /staff) are not on this build yet (people issue)';
-const staffSessionsMissing = async (svc: Service) => (await svc.h.app.inject({ method: 'GET', url: '/operator/v1/session' })).statusCode === 404;
 
 async function assertAccessible(page: Page): Promise<void> {
   const v = await axeSerious(page);
@@ -34,12 +31,10 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
   let org: SeededOrg;
   let ana: Staff, bo: Staff, vic: Staff, ada: Staff;
   const problems: string[][] = [];
-  let pending = false;
 
   before(async () => {
     requireBuilt('desk');
     svc = await startService();
-    if ((pending = await staffSessionsMissing(svc))) return;
     await market(svc);
     org = await seedOrg(svc.h, { name: 'Acme Treasury', balances: { BTC: 200000000n, USD: 1000000n } });
     const people = [await invite(svc, 'Ana Approver', 'approver'), await invite(svc, 'Bo Second', 'approver'), await invite(svc, 'Vic Viewer', 'viewer'), await invite(svc, 'Ada Admin', 'admin')];
@@ -54,8 +49,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     await svc?.close();
   });
 
-  test('signed out, the desk asks for Email and Password, then the Code; under its CSP, accessible, the sandbox said', async (t) => {
-    if (pending) return t.skip(PENDING);
+  test('signed out, the desk asks for Email and Password, then the Code; under its CSP, accessible, the sandbox said', async () => {
     const ctx = await br.context();
     const page = await ctx.newPage();
     const w = watch(page, svc.baseUrl);
@@ -79,8 +73,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     await ctx.close();
   });
 
-  test('an approver approves an order placed through the API: one request for a double click, and the client\'s balances change exactly', async (t) => {
-    if (pending) return t.skip(PENDING);
+  test('an approver approves an order placed through the API: one request for a double click, and the client\'s balances change exactly', async () => {
     const order = await placeOrder(svc, org.key, '50000000');
     assert.equal(order.quoteMinor, 2985000n); // 0.5 BTC at floor(60000 × 0.995) = 59,700.00 USD
     const page = ana.page!;
@@ -108,8 +101,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     assert.equal(listed.body.data.find((o: { id: string }) => o.id === order.id).state, 'completed');
   });
 
-  test('a rejection asks for a reason, releases the hold, and the client\'s list shows the reason', async (t) => {
-    if (pending) return t.skip(PENDING);
+  test('a rejection asks for a reason, releases the hold, and the client\'s list shows the reason', async () => {
     const order = await placeOrder(svc, org.key, '10000000');
     assert.deepEqual(await balance(svc, org.key, 'BTC'), { available: 140000000n, held: 10000000n });
     const page = ana.page!;
@@ -128,8 +120,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     assert.deepEqual(await balance(svc, org.key, 'BTC'), { available: 150000000n, held: 0n });
   });
 
-  test('four-eyes: the first approval leaves it waiting "1 of 2 approvals, by Ana Approver"; only another person completes it', async (t) => {
-    if (pending) return t.skip(PENDING);
+  test('four-eyes: the first approval leaves it waiting "1 of 2 approvals, by Ana Approver"; only another person completes it', async () => {
     await op(svc, 'PUT', '/policies/approvals/BTC', { secondApprovalFromMinor: '100000000' });
     const order = await placeOrder(svc, org.key, '100000000');
     const page = ana.page!;
@@ -156,8 +147,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     await op(svc, 'PUT', '/policies/approvals/BTC', { secondApprovalFromMinor: null });
   });
 
-  test('a viewer sees the queue but no decision; a decision forced from their browser is refused and changes nothing', async (t) => {
-    if (pending) return t.skip(PENDING);
+  test('a viewer sees the queue but no decision; a decision forced from their browser is refused and changes nothing', async () => {
     const order = await placeOrder(svc, org.key, '1000000');
     const page = vic.page!;
     await go(page, 'Approvals');
@@ -175,8 +165,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     assert.deepEqual(await balance(svc, org.key, 'BTC'), { available: 49000000n, held: 1000000n });
   });
 
-  test('reconciliation: a difference stops client operations with a banner on every page, until resolved with a note', async (t) => {
-    if (pending) return t.skip(PENDING);
+  test('reconciliation: a difference stops client operations with a banner on every page, until resolved with a note', async () => {
     const page = ana.page!;
     await go(page, 'Reconciliation');
     await page.getByRole('heading', { name: 'Reconciled: client operations run' }).waitFor();
@@ -210,8 +199,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     assert.ok(again.id);
   });
 
-  test('a stray arrival is attributed to the organization found by search, and credited exactly', async (t) => {
-    if (pending) return t.skip(PENDING);
+  test('a stray arrival is attributed to the organization found by search, and credited exactly', async () => {
     const arrival = await op(svc, 'POST', '/deposits', { assetSymbol: 'BTC', network: 'bitcoin', amountMinor: '12345678', txid: 'stray-tx-0001' });
     assert.equal(arrival.state, 'unattributed');
     const before = await balance(svc, org.key, 'BTC');
@@ -231,8 +219,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     await page.getByRole('row', { name: /stray-tx-0001/ }).waitFor({ state: 'detached' });
   });
 
-  test('every page of an admin is accessible and shows what it manages; the audit names who decided', async (t) => {
-    if (pending) return t.skip(PENDING);
+  test('every page of an admin is accessible and shows what it manages; the audit names who decided', async () => {
     const page = ada.page!;
     for (const name of ['Organizations', 'Market', 'Audit', 'Staff', 'Deposits', 'Approvals']) {
       await go(page, name);
@@ -251,12 +238,10 @@ describe('desk in Chromium (production: the desk executes)', { skip: skip ?? fal
   let svc: Service;
   let org: SeededOrg;
   let pia: Staff;
-  let pending = false;
 
   before(async () => {
     requireBuilt('desk');
     svc = await startService({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_DESTINATION_COOLDOWN_MS: '0', CAMBIO_SEED_DEMO: 'false' });
-    if ((pending = await staffSessionsMissing(svc))) return;
     await market(svc);
     org = await seedOrg(svc.h, { name: 'Prod Treasury', balances: { BTC: 5000000n, USD: 50000n } });
     const p = await invite(svc, 'Pia Production', 'approver');
@@ -265,8 +250,7 @@ describe('desk in Chromium (production: the desk executes)', { skip: skip ?? fal
   });
   after(async () => { await pia?.ctx?.close(); await svc?.close(); });
 
-  test('an approved order waits for execution; the fill shows the margin it implies before it is confirmed; the client gets the quote', async (t) => {
-    if (pending) return t.skip(PENDING);
+  test('an approved order waits for execution; the fill shows the margin it implies before it is confirmed; the client gets the quote', async () => {
     const order = await placeOrder(svc, org.key, '1000000');
     assert.equal(order.quoteMinor, 59700n);
     const page = pia.page!;
@@ -293,8 +277,7 @@ describe('desk in Chromium (production: the desk executes)', { skip: skip ?? fal
     assert.deepEqual(await balance(svc, org.key, 'BTC'), { available: 4000000n, held: 0n });
   });
 
-  test('an approved withdrawal waits for the payout reference, then completes', async (t) => {
-    if (pending) return t.skip(PENDING);
+  test('an approved withdrawal waits for the payout reference, then completes', async () => {
     const destinationId = await usableDestination(svc.h, org.key);
     const w = await client(svc, org.key, 'POST', '/withdrawals', { destinationId, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' });
     assert.equal(w.status, 201, JSON.stringify(w.body));

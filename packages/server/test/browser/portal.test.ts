@@ -14,7 +14,6 @@ import { acceptInvitation, ALL_ROLE, go, market, member, op, organization, type 
 
 const skip = browserSkipReason();
 const QUOTE_TTL_MS = 6000;
-const PENDING = 'the /portal/v1 endpoints are not on this build yet (people issue)';
 
 /** Serious or critical axe violations fail the test; so do script errors, CSP refusals and other origins. */
 async function checkPage(page: Page, problems: string[], what: string): Promise<void> {
@@ -35,18 +34,14 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
   let ctx: BrowserContext;
   let page: Page;
   let problems: string[];
-  let pendingPeople = false;
 
-  before(async (t) => {
+  before(async () => {
     requireBuilt('portal');
     svc = await startService({ CAMBIO_QUOTE_TTL_MS: String(QUOTE_TTL_MS), CAMBIO_DESTINATION_COOLDOWN_MS: '0' });
-    // TEMPORARY, until the people issue's /portal/v1 is on main (docs/design/people-and-apps.md): said, not hidden.
     br = await launchBrowser();
     ctx = await br.context();
     page = await ctx.newPage();
     problems = watch(page, svc.baseUrl).problems;
-    const probe = await svc.h.app.inject({ method: 'GET', url: '/portal/v1/session' });
-    if (probe.statusCode === 404) { pendingPeople = true; void t; return; }
     await market(svc);
     orgId = await organization(svc, 'Acme Treasury SA');
     owner = await member(svc, orgId, 'Ana Owner', ALL_ROLE);
@@ -70,8 +65,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await screenshot(page, 'portal-sign-in');
   });
 
-  test('an invitation is accepted in the browser: a password is chosen and the member is signed in; signing out and in again by keyboard', async (t) => {
-    if (pendingPeople) return t.skip(PENDING);
+  test('an invitation is accepted in the browser: a password is chosen and the member is signed in; signing out and in again by keyboard', async () => {
     await acceptInvitation(page, svc, owner);
     assert.ok(!page.url().includes('#'), 'the spent token left the address bar');
     for (const link of ['Balances', 'Exchange', 'Orders', 'Deposits', 'Withdrawals', 'Team', 'API keys', 'Ledger']) {
@@ -95,8 +89,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
   });
 
-  test('balances show available, held and total with each asset\'s decimals', async (t) => {
-    if (pendingPeople) return t.skip(PENDING);
+  test('balances show available, held and total with each asset\'s decimals', async () => {
     await go(page, 'Balances');
     assert.equal(await row(page, 'BTC'), 'BTC 2.00000000 BTC 0.00000000 BTC 2.00000000 BTC');
     assert.equal(await row(page, 'USD'), 'USD 10,000.00 USD 0.00 USD 10,000.00 USD');
@@ -104,8 +97,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await screenshot(page, 'portal-balances');
   });
 
-  test('a key issued in the portal is shown once and works against /api/v1 outside the browser', async (t) => {
-    if (pendingPeople) return t.skip(PENDING);
+  test('a key issued in the portal is shown once and works against /api/v1 outside the browser', async () => {
     await go(page, 'API keys');
     await page.getByRole('button', { name: 'Issue key' }).click();
     // One checkbox per key scope of the role, labelled with the scope's name; what only people do is not a key's.
@@ -138,8 +130,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: /^Revoke / }).waitFor();
   });
 
-  test('quote → order → approved by the operator → the balance in the portal changes', async (t) => {
-    if (pendingPeople) return t.skip(PENDING);
+  test('quote → order → approved by the operator → the balance in the portal changes', async () => {
     await go(page, 'Exchange');
     await page.getByLabel('You deliver').selectOption('BTC');
     await page.getByLabel('You receive').selectOption('USD');
@@ -184,8 +175,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await checkPage(page, problems, 'ledger');
   });
 
-  test('an expired quote says so and offers a new one; no price at the moment is said in words', async (t) => {
-    if (pendingPeople) return t.skip(PENDING);
+  test('an expired quote says so and offers a new one; no price at the moment is said in words', async () => {
     await go(page, 'Exchange');
     await page.getByLabel('Amount in BTC').fill('0.01');
     await page.getByRole('button', { name: 'Get quote' }).click();
@@ -208,8 +198,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await page.getByText('No price at the moment for this pair. Try again later.').waitFor();
   });
 
-  test('a deposit declaration: network as prominent as the address, the warning, the exact amount with copy and countdown; the arrival is listed', async (t) => {
-    if (pendingPeople) return t.skip(PENDING);
+  test('a deposit declaration: network as prominent as the address, the warning, the exact amount with copy and countdown; the arrival is listed', async () => {
     await go(page, 'Deposits');
     await page.getByText('Send only on the bitcoin network.').first().waitFor();
     await page.getByLabel('Amount').fill('0.1');
@@ -233,8 +222,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     assert.equal(await page.getByRole('region', { name: /Open declaration/ }).count(), 0, 'the matched declaration closed');
   });
 
-  test('a destination cools down until usable; a withdrawal only to a usable one, confirmed, and the hold shows at once', async (t) => {
-    if (pendingPeople) return t.skip(PENDING);
+  test('a destination cools down until usable; a withdrawal only to a usable one, confirmed, and the hold shows at once', async () => {
     await go(page, 'Withdrawals');
     await page.getByText('No destination is usable yet.').waitFor();
     await page.getByText('Register a bank destination').click();
@@ -267,8 +255,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await screenshot(page, 'portal-withdrawals');
   });
 
-  test('team: members and roles; an invitation no wider than one\'s role; TOTP enrolment shows a QR code and the setup key', async (t) => {
-    if (pendingPeople) return t.skip(PENDING);
+  test('team: members and roles; an invitation no wider than one\'s role; TOTP enrolment shows a QR code and the setup key', async () => {
     await go(page, 'Team');
     await page.getByRole('rowheader', { name: /Ana Owner/ }).waitFor();
     await page.getByText('Invite a member').click();
@@ -288,8 +275,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await checkPage(page, problems, 'account');
   });
 
-  test('a member with a narrower role sees fewer controls, and a forced call is refused', async (t) => {
-    if (pendingPeople) return t.skip(PENDING);
+  test('a member with a narrower role sees fewer controls, and a forced call is refused', async () => {
     const viewer = await member(svc, orgId, 'Carla Reader', ['portal:read']);
     const vctx = await br.context({ width: 375, height: 800 });
     const vpage = await vctx.newPage();
@@ -330,8 +316,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await vctx.close();
   });
 
-  test('Spanish: the portal in es, and the server\'s messages from the catalogue in es', async (t) => {
-    if (pendingPeople) return t.skip(PENDING);
+  test('Spanish: the portal in es, and the server\'s messages from the catalogue in es', async () => {
     const sctx = await br.context({ locale: 'es-AR' });
     const spage = await sctx.newPage();
     const sproblems = watch(spage, svc.baseUrl).problems;
@@ -355,8 +340,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await sctx.close();
   });
 
-  test('every page at 375 px: no horizontal scrolling, no serious accessibility violation', async (t) => {
-    if (pendingPeople) return t.skip(PENDING);
+  test('every page at 375 px: no horizontal scrolling, no serious accessibility violation', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     for (const link of ['Balances', 'Exchange', 'Orders', 'Deposits', 'Withdrawals', 'Ledger', 'Team', 'API keys', 'Account']) {
       await go(page, link);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import { AnswerSealer } from '../../domain/idempotency/answer-sealer.ts';
 import type { IdempotencyStore } from '../../store/idempotency-store.ts';
 
 declare module 'fastify' {
@@ -27,8 +28,10 @@ export const decidedNothing = (status: number) => status === 408 || status === 4
  * the key is not used. The key is claimed in its own short transaction before the route runs: a new key
  * runs the request and keeps its answer; the same key with the same method, path and body replays that
  * answer with `Idempotent-Replayed: true`; with another body, 422; while the first is in flight, 409.
+ * The kept answer is sealed under the server `secret` (it may carry a secret shown once).
  */
-export function idempotency(app: FastifyInstance, store: IdempotencyStore, scopeOf: (req: FastifyRequest) => string | undefined): void {
+export function idempotency(app: FastifyInstance, store: IdempotencyStore, scopeOf: (req: FastifyRequest) => string | undefined, secret: string): void {
+  const sealer = new AnswerSealer(secret);
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method !== 'POST') return;
     const header = req.headers['idempotency-key'];
@@ -45,7 +48,7 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
       case 'in_progress': throw new DomainError('idempotency.in_progress');
       case 'key_reused': throw new DomainError('idempotency.key_reused');
       case 'replay':
-        return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(claim.response);
+        return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(sealer.open(claim.response, { scope, key: header }));
     }
   });
 
@@ -55,7 +58,7 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
     req.idempotencyClaim = undefined;
     try {
       if (decidedNothing(reply.statusCode)) await store.release(claim);
-      else await store.complete({ ...claim, status: reply.statusCode, response: typeof payload === 'string' ? payload : String(payload) });
+      else await store.complete({ ...claim, status: reply.statusCode, response: sealer.seal(typeof payload === 'string' ? payload : String(payload), claim) });
     } catch (err) {
       // The request's own work is done and answered; an unkept answer leaves the claim to its lease.
       req.log.error({ err }, 'idempotency: the answer could not be kept');

@@ -8,6 +8,7 @@ import { marketPairRoutes } from './market-pairs.ts';
 import { operatorOrderRoutes } from './orders.ts';
 import { organizationRoutes } from './organizations.ts';
 import { organizationBookRoutes } from './organization-books.ts';
+import { organizationPeopleRoutes } from './organization-people.ts';
 import { walletRoutes } from './wallets.ts';
 import { destinationRoutes } from './destinations.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
@@ -18,6 +19,7 @@ import { operatorWithdrawalRoutes } from './withdrawals.ts';
 export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   organizationRoutes,
   organizationBookRoutes,
+  organizationPeopleRoutes,
   adjustmentRoutes,
   marketAssetRoutes,
   marketPairRoutes,
