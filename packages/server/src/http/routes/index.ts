@@ -5,6 +5,7 @@ import { eventRoutes } from './events.ts';
 import { marketRoutes } from './market.ts';
 import { orderRoutes } from './orders.ts';
 import { quoteRoutes } from './quotes.ts';
+import { webhookRoutes } from './webhooks.ts';
 import { withdrawalRoutes } from './withdrawals.ts';
 
 /**
@@ -19,4 +20,5 @@ export const clientResourceRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> 
   withdrawalRoutes,
   eventRoutes,
   marketRoutes,
+  webhookRoutes,
 ];
