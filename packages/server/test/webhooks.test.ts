@@ -89,6 +89,20 @@ for (const backend of backends()) {
       assert.equal((await h.call(o.key, 'GET', '/webhooks')).body.data.length, 0);
     });
 
+    test('at most 16 endpoints per organization, also when two registrations race for the last place', async () => {
+      const o = await seedOrg(h, { scopes: SCOPES });
+      for (let i = 0; i < 15; i++) await register(h, o, `https://hooks.example.test/${i}`);
+      const [a, b] = await Promise.all([0, 1].map((i) => h.call(o.key, 'POST', '/webhooks', { url: `https://hooks.example.test/race-${i}` })));
+      assert.deepEqual([a!.status, b!.status].sort(), [201, 409]);
+      assert.equal([a, b].find((r) => r!.status === 409)!.body.code, 'webhooks.too_many');
+      assert.equal((await h.call(o.key, 'GET', '/webhooks')).body.data.length, 16);
+      const refused = await h.call(o.key, 'POST', '/webhooks', { url: 'https://hooks.example.test/17' });
+      assert.equal(refused.status, 409);
+      assert.equal((await h.call(o.key, 'GET', '/webhooks')).body.data.length, 16, 'the refusal created nothing');
+      const other = await seedOrg(h, { scopes: SCOPES });
+      assert.equal((await h.call(other.key, 'POST', '/webhooks', { url: 'https://hooks.example.test/x' })).status, 201, 'per organization');
+    });
+
     test('a loopback receiver verifies every signature with standardwebhooks; the body is the event as GET /events shows it; types filter', async () => {
       const rx = await startReceiver();
       try {
