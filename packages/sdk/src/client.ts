@@ -7,6 +7,7 @@ import { DepositsResource } from './resources/deposits.ts';
 import { LedgerResource } from './resources/ledger.ts';
 import { OrdersResource } from './resources/orders.ts';
 import { QuotesResource } from './resources/quotes.ts';
+import { WebhooksResource } from './resources/webhooks.ts';
 import { WithdrawalsResource } from './resources/withdrawals.ts';
 
 /**
@@ -50,6 +51,8 @@ export class Cambio {
   readonly orders: OrdersResource;
   readonly deposits: DepositsResource;
   readonly withdrawals: WithdrawalsResource;
+  /** Webhook endpoints (key scope `portal:webhooks`); `verifyWebhook` checks what they receive. */
+  readonly webhooks: WebhooksResource;
   readonly baseUrl: string;
 
   constructor(opts: CambioOptions) {
@@ -71,6 +74,7 @@ export class Cambio {
     this.orders = new OrdersResource(t, skew);
     this.deposits = new DepositsResource(t);
     this.withdrawals = new WithdrawalsResource(t, skew);
+    this.webhooks = new WebhooksResource(t);
   }
 }
 

@@ -16,6 +16,7 @@ export type { LedgerEntry } from './resources/ledger.ts';
 export type { Quote, CreateQuoteParams } from './resources/quotes.ts';
 export type { Order } from './resources/orders.ts';
 export type { DepositWallet, DepositDeclaration, Deposit, DeclareDepositParams } from './resources/deposits.ts';
+export type { WebhookEndpoint, WebhookWithSecret, WebhookDelivery, WebhookEventType, WebhookReplay, CreateWebhookParams } from './resources/webhooks.ts';
 export type { WithdrawalDestination, Withdrawal, CreateWithdrawalParams, RegisterBankDestinationParams } from './resources/withdrawals.ts';
 export type * from './operator/organizations.ts';
 export type * from './operator/market.ts';

@@ -7,6 +7,7 @@ import { DepositsResource } from '../resources/deposits.ts';
 import { LedgerResource } from '../resources/ledger.ts';
 import { OrdersResource } from '../resources/orders.ts';
 import { QuotesResource } from '../resources/quotes.ts';
+import { WebhooksResource } from '../resources/webhooks.ts';
 import { WithdrawalsResource } from '../resources/withdrawals.ts';
 import { PortalApiKeysResource } from './api-keys.ts';
 import { PortalSessionResource } from './session.ts';
@@ -37,6 +38,8 @@ export class CambioPortal {
   readonly orders: OrdersResource;
   readonly deposits: DepositsResource;
   readonly withdrawals: WithdrawalsResource;
+  /** Webhook endpoints (permission `portal:webhooks`). */
+  readonly webhooks: WebhooksResource;
   readonly session: PortalSessionResource;
   readonly team: PortalTeamResource;
   readonly apiKeys: PortalApiKeysResource;
@@ -59,6 +62,7 @@ export class CambioPortal {
     this.orders = new OrdersResource(api, DEFAULT_CLOCK_SKEW_MS);
     this.deposits = new DepositsResource(api);
     this.withdrawals = new WithdrawalsResource(api, DEFAULT_CLOCK_SKEW_MS);
+    this.webhooks = new WebhooksResource(api);
     this.session = new PortalSessionResource(people);
     this.team = new PortalTeamResource(people);
     this.apiKeys = new PortalApiKeysResource(people);
