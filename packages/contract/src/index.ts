@@ -13,3 +13,4 @@ export * from './schemas/events.ts';
 export * from './schemas/reconciliation.ts';
 export * from './schemas/approvals.ts';
 export * from './schemas/people.ts';
+export * from './schemas/queues.ts';
