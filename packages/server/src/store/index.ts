@@ -23,6 +23,7 @@ import { ReconciliationStore } from './reconciliation-store.ts';
 import { SettingsStore } from './settings-store.ts';
 import { KyselyUnitOfWork } from './unit-of-work.ts';
 import { WalletsStore } from './wallets-store.ts';
+import { WebhooksStore } from './webhooks-store.ts';
 import { WithdrawalsStore } from './withdrawals-store.ts';
 
 /**
@@ -57,6 +58,7 @@ export class Store {
   readonly idempotency: IdempotencyStore;
   readonly events: EventsStore;
   readonly queues: QueueStore;
+  readonly webhooks: WebhooksStore;
   readonly #close: () => Promise<void>;
 
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
@@ -87,6 +89,7 @@ export class Store {
     this.idempotency = new IdempotencyStore(this.db, clock);
     this.events = new EventsStore(this.db);
     this.queues = new QueueStore(this.db);
+    this.webhooks = new WebhooksStore(this.db, ids, clock);
   }
 
   async close(): Promise<void> {
