@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DepositDeclaration } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { usePortal } from '../../app/context.tsx';
+import { usePortal, useActionKey } from '../../app/context.tsx';
 import { Amount, Countdown, CopyButton, DateTime, ErrorBox, Field, Loading, Notice, Pager, ReadAt, Select, StateBadge } from '../../components/ui.tsx';
 import { readAmount } from '../../lib/money.ts';
 
@@ -37,6 +37,7 @@ function OpenDeclaration({ d }: { d: DepositDeclaration }) {
 
 export function Deposits() {
   const { sdk, t, can } = usePortal();
+  const act = useActionKey();
   const qc = useQueryClient();
   const mayDeposit = can('portal:deposit');
   // Spec rule 6: the wallets are read before each deposit, never cached.
@@ -63,7 +64,8 @@ export function Deposits() {
     if (!reading?.ok || decimals === undefined) return;
     setBusy(true); setError(null);
     try {
-      const r = await sdk.deposits.declare({ assetSymbol: sym, assetDecimals: decimals, declaredAmountMinor: reading.minor });
+      const body = { assetSymbol: sym, assetDecimals: decimals, declaredAmountMinor: reading.minor };
+      const r = await act.run(body, (idempotencyKey) => sdk.deposits.declare(body, { idempotencyKey }));
       qc.setQueryData(['open-declaration'], r.data);
       setText(''); setTouched(false);
     } catch (err) {

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { usePortal } from '../../app/context.tsx';
+import { usePortal, useActionKey } from '../../app/context.tsx';
 import { Amount, DateTime, ErrorBox, Field, Loading, Notice, Pager, ReadAt, Select, StateBadge } from '../../components/ui.tsx';
 import { readAmount, showMoney } from '../../lib/money.ts';
 import { Destinations } from './Destinations.tsx';
@@ -8,6 +8,7 @@ import { Destinations } from './Destinations.tsx';
 /** Request a withdrawal to a usable destination: a summary and a confirming click; the hold shows at once. */
 function RequestWithdrawal() {
   const { sdk, t } = usePortal();
+  const act = useActionKey();
   const qc = useQueryClient();
   const destinations = useQuery({ queryKey: ['destinations'], queryFn: () => sdk.withdrawals.destinations() });
   const balances = useQuery({ queryKey: ['balances'], queryFn: () => sdk.balances.list() });
@@ -36,7 +37,8 @@ function RequestWithdrawal() {
     if (!reading?.ok || !balance) return;
     setBusy(true); setError(null);
     try {
-      await sdk.withdrawals.create({ destinationId: dest.id, assetSymbol: dest.assetSymbol, assetDecimals: balance.assetDecimals, amountMinor: reading.minor });
+      const body = { destinationId: dest.id, assetSymbol: dest.assetSymbol, assetDecimals: balance.assetDecimals, amountMinor: reading.minor };
+      await act.run(body, (idempotencyKey) => sdk.withdrawals.create(body, { idempotencyKey }));
       setDone(true); setConfirming(false); setText(''); setTouched(false);
       await qc.invalidateQueries({ queryKey: ['balances'] });
       await qc.invalidateQueries({ queryKey: ['withdrawals'] });
