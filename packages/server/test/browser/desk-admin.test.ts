@@ -37,6 +37,29 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
   });
   after(async () => { await ada?.ctx?.close(); await br?.close(); await svc?.close(); });
 
+  test('Spanish: the desk\'s frame and sign-in in es, and the server\'s refusal worded by the catalogue in es; English one click away', async () => {
+    const ctx = await br.context({ locale: 'es-AR' });
+    const es = await ctx.newPage();
+    const w = watch(es, svc.baseUrl);
+    await es.goto(`${svc.baseUrl}/desk/`);
+    await es.getByRole('heading', { name: 'Iniciar sesión en la mesa' }).waitFor();
+    assert.equal(await es.evaluate(() => document.documentElement.lang), 'es');
+    await es.getByLabel('Correo').fill(ada.email);
+    await es.getByLabel('Contraseña').fill('otra contraseña');
+    await es.getByRole('button', { name: 'Iniciar sesión' }).click();
+    const alert = es.getByRole('alert');
+    await alert.waitFor();
+    const refusal = (await svc.h.app.inject({ method: 'POST', url: '/operator/v1/session', headers: { 'x-lang': 'es', 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'nobody@operator.test', password: 'x' }) })).json() as { message: string; code: string };
+    assert.equal(refusal.code, 'auth.sign_in_failed');
+    assert.ok((await alert.innerText()).includes(refusal.message), `the catalogue's Spanish message: ${refusal.message}`);
+    await assertAccessible(es);
+    await es.getByRole('button', { name: 'English' }).click();
+    await es.getByRole('heading', { name: 'Sign in to the desk' }).waitFor();
+    assert.equal(await es.evaluate(() => document.documentElement.lang), 'en');
+    assert.deepEqual(w.problems, []);
+    await ctx.close();
+  });
+
   test('staff: an invitation link for a new colleague, a change of role, a removal; the server holds each', async () => {
     await go(page, 'Staff');
     await page.getByLabel('Name', { exact: true }).fill('Sam New');
