@@ -7,7 +7,7 @@ import type { Org, World } from './world.ts';
  */
 export interface OpKind { name: string; weight: number; needs: string[]; run: (w: World, rng: Rng, org: Org) => Promise<void> }
 
-const READS = ['/client', '/balances', '/ledger?limit=20', '/orders?limit=20', '/withdrawals?limit=20', '/deposits?limit=20', '/withdrawals/destinations?limit=20', '/deposits/open-declaration'];
+const READS = ['/client', '/balances', '/ledger?limit=20', '/orders?limit=20', '/withdrawals?limit=20', '/deposits?limit=20', '/withdrawals/destinations', '/deposits/open-declaration'];
 
 const read: OpKind = {
   name: 'read', weight: 3, needs: ['GET /api/v1/client'],
@@ -101,7 +101,7 @@ const destination: OpKind = {
 const withdraw: OpKind = {
   name: 'withdraw', weight: 3, needs: ['POST /api/v1/withdrawals', 'GET /api/v1/withdrawals/destinations'],
   run: async (w, rng, org) => {
-    const l = await w.send(rng, 'read', 'GET', '/api/v1/withdrawals/destinations?limit=100', { key: org.key });
+    const l = await w.send(rng, 'read', 'GET', '/api/v1/withdrawals/destinations', { key: org.key });
     if (l.kind !== 'answered' || l.status !== 200) return;
     const usable = (l.body.data as Array<{ id: string; assetSymbol: string; usable: boolean }>).filter((d) => d.usable);
     if (usable.length === 0) return;

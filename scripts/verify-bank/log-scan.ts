@@ -9,7 +9,8 @@
  */
 export type SecretKind =
   | 'API key' | 'API key secret' | 'stored key hash' | 'operator token' | 'server secret'
-  | 'account number' | 'account number digits' | 'holder document';
+  | 'account number' | 'account number digits' | 'holder document'
+  | 'password' | 'session id' | 'invitation token' | 'TOTP secret' | 'recovery code' | 'portal API key' | 'staff token';
 
 const ANCHOR = 6;
 const RECENT = 5000;
@@ -37,6 +38,11 @@ export class LogScan {
       this.#byAnchor.set(a, [...(this.#byAnchor.get(a) ?? []), value]);
     }
     for (const line of this.#recent) if (line.includes(value)) this.#report(value, line);
+  }
+
+  /** Every secret learned so far, with its kind (the store scan looks for them too). */
+  secrets(): Array<[string, SecretKind]> {
+    return [...this.#kinds];
   }
 
   /** One line of a process's output (`[instance] …`). */

@@ -10,8 +10,10 @@ import { call } from './http.ts';
 import { History } from './history.ts';
 import { LogScan } from './log-scan.ts';
 import { OPERATOR_OPS } from './operator-ops.ts';
+import { seedPeople } from './people-ops.ts';
 import { Rng } from './prng.ts';
 import { seed } from './seed.ts';
+import { scanStore } from './store-scan.ts';
 import { OPERATOR_TOKEN, SECRET, sleep, World } from './world.ts';
 
 export interface Options {
@@ -106,6 +108,7 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     }
     const orgCount = Math.max(2, Math.ceil(o.clients / 2));
     await seed(world, rng.fork(1), orgCount);
+    await seedPeople(world, print);
     const storedKeyHashes = async () => { for (const r of (await checker.query('select secret_hash from api_keys')).rows) scan.add('stored key hash', r.secret_hash); };
     await storedKeyHashes();
     const usable = <T extends { needs: string[] }>(k: T) => k.needs.every((n) => world.endpoints.has(n));
@@ -204,6 +207,11 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     tally.checks++;
     for (const f of scan.found) history.violate(f);
     if (scan.seen > scan.found.length) history.violate(`${scan.seen - scan.found.length} more log lines show a secret`);
+    // The same secrets in the store: every row of every table, as text.
+    const stored = await scanStore(checker, scan.secrets());
+    print(`store scan: ${stored.rows} rows of ${stored.tables} tables read; looked for ${stored.secrets} secrets; ${stored.found.length} found`);
+    tally.checks++;
+    for (const f of stored.found) history.violate(f);
 
     print(`checked invariants: ${INVARIANT_NAMES.length} per snapshot (${INVARIANT_NAMES.join('; ')})`);
     for (const [op, m] of [...history.outcomes].sort()) print(`  ${op.padEnd(22)} ${[...m].sort().map(([s, n]) => `${s}×${n}`).join(' ')}`);

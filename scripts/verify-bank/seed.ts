@@ -50,7 +50,10 @@ export async function seed(w: World, rng: Rng, orgCount: number): Promise<void> 
     const key = await must(w, rng, 'key', 'POST', `/operator/v1/members/${mem.id}/api-keys`, { scopes: ALL_SCOPES });
     w.secrets.add('API key', key.key);
     w.secrets.add('API key secret', String(key.key).split('.')[1]!);
-    w.orgs.push({ id: org.id, memberId: mem.id, key: key.key, keyId: key.id, small });
+    // The member's invitation (its token rides in the url's fragment): a secret the people workload uses.
+    const invitation = typeof mem.invitation?.url === 'string' ? String(mem.invitation.url).split('#')[1] : undefined;
+    if (invitation) w.secrets.add('invitation token', invitation);
+    w.orgs.push({ id: org.id, memberId: mem.id, key: key.key, keyId: key.id, small, ...(invitation ? { invitation } : {}) });
     for (const [asset, amount] of Object.entries(small ? FUNDING.small : FUNDING.large)) {
       const reason = w.unique('funding');
       const t = w.history.begin('adjustment', reason);

@@ -8,7 +8,7 @@ export const OPERATOR_TOKEN = 'verify-bank-operator-token-0123456789';
 export const SECRET = 'verify-bank-secret-0123456789abcdef0123456789';
 
 export interface Asset { symbol: string; decimals: number; network: string }
-export interface Org { id: string; memberId: string; key: string; keyId: string; small: boolean }
+export interface Org { id: string; memberId: string; key: string; keyId: string; small: boolean; invitation?: string }
 export interface Pair { base: string; quote: string; minBase: bigint; maxBase: bigint }
 
 /** Everything the workers share: the processes, what the clients saw, and work handed from clients to the operator. */

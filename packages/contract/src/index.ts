@@ -10,6 +10,7 @@ export * from './schemas/market.ts';
 export * from './schemas/deposits.ts';
 export * from './schemas/withdrawals.ts';
 export * from './schemas/events.ts';
+export * from './schemas/webhooks.ts';
 export * from './schemas/reconciliation.ts';
 export * from './schemas/approvals.ts';
 export * from './schemas/people.ts';

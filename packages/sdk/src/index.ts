@@ -9,6 +9,7 @@ export { paginate, collect, type Page, type ListParams } from './paginate.ts';
 export { RETRY_DEFAULTS, backoffDelay, parseRetryAfter, retryAdvice, outcomeUnknown, type RetryOptions, type RetryEvent } from './retry.ts';
 export { parseJsonLossless, quoteLargeIntegers, toAmounts, type Amounts } from './json.ts';
 export type { CambioEvent, FetchLike } from './http.ts';
+export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders, type VerifyWebhookOptions } from './webhooks.ts';
 export type { Creation, CreationOutcome } from './resources/creation.ts';
 export type { Client } from './resources/client.ts';
 export type { Balance } from './resources/balances.ts';

@@ -1,5 +1,7 @@
 import type { AppDeps } from './deps.ts';
 import { recoverApprovedOrdersTask } from './usecases/orders/recover-approved-task.ts';
+import { deliverDueWebhooks } from './usecases/webhooks/deliver-due.ts';
+import { webhookSenderOf } from './webhooks/http-sender.ts';
 
 export const QUOTE_RETENTION_MS = 24 * 60 * 60 * 1000;
 
@@ -17,6 +19,8 @@ export const backgroundTasks: BackgroundTask[] = [
   { name: 'destination-usable-events', everyMs: 5_000, run: async (d) => { await d.store.events.emitUsableDestinations(d.clock.now()); } },
   // Idempotency-Key answers are kept 24 h after they were given (CONTRACT §10), then forgotten.
   { name: 'purge-idempotency-keys', everyMs: 60_000, run: async (d) => { await d.store.idempotency.purgeExpired(); } },
+  // Webhook deliveries (CONTRACT §10): state in the store, claims with SKIP LOCKED, so any number of instances run it.
+  { name: 'deliver-webhooks', everyMs: 1_000, run: async (d) => { await deliverDueWebhooks(d, { sender: webhookSenderOf(d), batch: 16 }); } },
 ];
 
 /**

@@ -4,7 +4,8 @@ import type { Config } from './config.ts';
 import type { Clock, Ids } from './domain/ports.ts';
 import type { WebApp } from './http/plugins/web-apps.ts';
 import type { Store } from './store/index.ts';
-import type { Venue } from './usecases/ports.ts';
+import type { Venue, WebhookSender } from './usecases/ports.ts';
+import type { Resolve } from './webhooks/http-sender.ts';
 
 /** What the app is built from: main.ts makes the real ones, tests their own. Routes import this, never app.ts. */
 export interface AppDeps {
@@ -25,4 +26,8 @@ export interface AppDeps {
   requestTimeoutMs?: number | undefined;
   /** The built web apps to serve (/portal/, /desk/); absent: packages/portal/dist and packages/desk/dist. */
   webApps?: WebApp[] | undefined;
+  /** How webhook hosts resolve, at registration and at every attempt; absent: the system resolver (tests play DNS rebinding). */
+  webhookResolve?: Resolve | undefined;
+  /** Sends webhook attempts; absent: HTTP(S), private addresses refused in production (webhooks/http-sender.ts). */
+  webhookSender?: WebhookSender | undefined;
 }

@@ -38,7 +38,7 @@ for (const backend of backends()) {
       return r.body.data.id as string;
     };
 
-    test('places what it can for certain and leaves every other quote untouched for the one-order statement', async () => {
+    test('places what it can for certain, says why it refused every other quote, and leaves those untouched', async () => {
       const a = await seedOrg(h, { balances: { BTC: 6_000_000n } });
       const b = await seedOrg(h, { balances: { BTC: 3_000_000n }, limits: { BTC: { maxOrderMinor: '1500000' } } });
       const c = await seedOrg(h, { balances: { BTC: 1_500_000n } }); // backs one of its two orders, not their sum
@@ -53,18 +53,22 @@ for (const backend of backends()) {
         { org: A, quoteId: a1 }, { org: B, quoteId: b1 }, { org: A, quoteId: a2 }, { org: C, quoteId: c1 }, { org: B, quoteId: bOverCap },
         { org: A, quoteId: a3 }, { org: C, quoteId: c2 }, { org: A, quoteId: used }, { org: B, quoteId: a1 }, { org: A, quoteId: a1.replace(/.$/, (c) => (c === '0' ? '1' : '0')) }, { org: B, quoteId: c1 },
       ]);
-      assert.deepEqual(out.map((o) => o?.quote_id ?? null), [a1, b1, a2, null, null, a3, null, null, null, null, null]);
-      assert.equal(out[0]!.organization_id, A.id);
-      for (const o of out.filter((x) => x !== null)) assert.equal(o!.state, 'pending_approval');
+      assert.deepEqual(out.map((o) => ('row' in o ? o.row.quote_id : o.refusal.code)), [
+        a1, b1, a2, 'ledger.insufficient_balance', 'orders.limit_exceeded', a3, 'ledger.insufficient_balance', 'orders.quote_already_used',
+        'orders.quote_not_found', 'orders.quote_not_found', 'orders.quote_not_found',
+      ]);
+      const rows = out.flatMap((o) => ('row' in o ? [o.row] : []));
+      assert.equal(rows[0]!.organization_id, A.id);
+      for (const o of rows) assert.equal(o.state, 'pending_approval');
       // a: 4.5 more held (beside the 0.01 placed earlier); b: 1 of 3; c: nothing (its two did not fit together).
       assert.deepEqual([await available(h, a.key, 'BTC'), await held(h, a.key, 'BTC')], [500_000n, 5_500_000n]);
       assert.deepEqual([await available(h, b.key, 'BTC'), await held(h, b.key, 'BTC')], [2_000_000n, 1_000_000n]);
       assert.deepEqual([await available(h, c.key, 'BTC'), await held(h, c.key, 'BTC')], [1_500_000n, 0n]);
       const consumed = await h.store.db.selectFrom('quotes').select(['id', 'consumed_at']).where('id', 'in', [c1, c2, bOverCap]).execute();
-      assert.ok(consumed.every((q) => q.consumed_at === null), 'a quote left to the one-order statement is not consumed');
+      assert.ok(consumed.every((q) => q.consumed_at === null), 'a refused quote is not consumed');
       for (const o of [a, b, c]) await assertBooks(h, o.orgId, 'BTC');
 
-      // The one-order statement then decides each of the rest, with its reason.
+      // The same statement for an order alone decides each of the rest; c's sum did not fit, one of its orders does.
       const c1r = await h.call(c.key, 'POST', '/orders', { quoteId: c1 });
       const c2r = await h.call(c.key, 'POST', '/orders', { quoteId: c2 });
       assert.deepEqual([c1r.status, c2r.status, c2r.body.code], [201, 422, 'ledger.insufficient_balance']);
@@ -73,14 +77,15 @@ for (const backend of backends()) {
       await assertBooks(h, c.orgId, 'BTC');
     });
 
-    test('a quote priced in decimals the market no longer uses is placed by neither statement (410, nothing held)', async () => {
+    test('a quote priced in decimals the market no longer uses is placed neither in a batch nor alone (410, nothing held)', async () => {
       const a = await seedOrg(h, { balances: { BTC: 5_000_000n } });
       const qs = [await quote(a, 1_000_000n), await quote(a, 1_000_000n)];
       const A = await org(a);
       // A change of decimals racing the quote (the operator API refuses it while quotes are live).
       await sql`update market_assets set decimals = 6 where symbol = 'USD'`.execute(h.store.db);
       try {
-        assert.deepEqual(await placeBatch(h.store.db, randomIds, new Date(), qs.map((quoteId) => ({ org: A, quoteId }))), [null, null]);
+        const out = await placeBatch(h.store.db, randomIds, new Date(), qs.map((quoteId) => ({ org: A, quoteId })));
+        assert.deepEqual(out.map((o) => ('refusal' in o ? o.refusal.code : 'placed')), ['orders.quote_expired', 'orders.quote_expired']);
         const r = await h.call(a.key, 'POST', '/orders', { quoteId: qs[0] });
         assert.deepEqual([r.status, r.body.code], [410, 'orders.quote_expired']);
       } finally {
@@ -95,11 +100,24 @@ for (const backend of backends()) {
       const A = await org(a);
       await sql`update platform_state set reconciled = false where id = 1`.execute(h.store.db);
       try {
-        assert.deepEqual(await placeBatch(h.store.db, randomIds, new Date(), qs.map((quoteId) => ({ org: A, quoteId }))), [null, null]);
+        const out = await placeBatch(h.store.db, randomIds, new Date(), qs.map((quoteId) => ({ org: A, quoteId })));
+        assert.deepEqual(out.map((o) => ('refusal' in o ? o.refusal.code : 'placed')), ['ledger.ledger_not_reconciled', 'ledger.ledger_not_reconciled']);
       } finally {
         await sql`update platform_state set reconciled = true where id = 1`.execute(h.store.db);
       }
       assert.equal(await held(h, a.key, 'BTC'), 0n);
+    });
+
+    test('the same quote accepted by two statements at once: one places it, the other answers used (its reason read after the winner committed)', async () => {
+      const a = await seedOrg(h, { balances: { BTC: 6_000_000n } });
+      const A = await org(a);
+      for (let round = 0; round < 5; round++) {
+        const id = await quote(a, 1_000_000n);
+        const outs = (await Promise.all([1, 2].map(() => placeBatch(h.store.db, randomIds, new Date(), [{ org: A, quoteId: id }])))).flat();
+        assert.deepEqual(outs.map((o) => ('row' in o ? 'placed' : o.refusal.code)).sort(), ['orders.quote_already_used', 'placed']);
+      }
+      assert.deepEqual([await available(h, a.key, 'BTC'), await held(h, a.key, 'BTC')], [1_000_000n, 5_000_000n]);
+      await assertBooks(h, a.orgId, 'BTC');
     });
 
     test('many quotes of many organizations accepted at once: every order placed once, every hold exact', async () => {

@@ -187,6 +187,14 @@ describe('security', () => {
     'POST /api/v1/withdrawals/{id}/cancel': ['portal:withdraw'],
     'GET /api/v1/deposits/{id}': ['portal:read'],
     'GET /api/v1/quotes/{id}': ['portal:trade', 'portal:read'],
+    'POST /api/v1/webhooks': ['portal:webhooks'],
+    'GET /api/v1/webhooks': ['portal:webhooks'],
+    'GET /api/v1/webhooks/{id}': ['portal:webhooks'],
+    'DELETE /api/v1/webhooks/{id}': ['portal:webhooks'],
+    'POST /api/v1/webhooks/{id}/rotate-secret': ['portal:webhooks'],
+    'POST /api/v1/webhooks/{id}/enable': ['portal:webhooks'],
+    'GET /api/v1/webhooks/{id}/deliveries': ['portal:webhooks'],
+    'POST /api/v1/webhooks/{id}/deliveries/{eventId}/replay': ['portal:webhooks'],
   };
 
   test('scopes are enforced on every client endpoint', async () => {
@@ -296,11 +304,12 @@ describe('security', () => {
     const person = await signedInStaff(h, 'admin');
     const staffToken = await withCookie(h, person.cookie, 'POST', '/operator/v1/tokens', { name: 'fixture' });
     assert.equal(staffToken.status, 201, staffToken.raw);
+    const hook = await h.store.webhooks.create({ id: 'whk_fixture', organizationId: o.orgId, url: 'https://hooks.example.test/in', types: null, secretSealed: 'w1.fixture' });
     const ids: Record<string, string> = {
-      organizations: o.orgId, members: o.memberId, 'api-keys': o.keyId, orders: order.body.data.id, withdrawals: withdrawal.body.data.id,
+      webhooks: hook.id, organizations: o.orgId, members: o.memberId, 'api-keys': o.keyId, orders: order.body.data.id, withdrawals: withdrawal.body.data.id,
       destinations: waiting.body.data.id, deposits: arrival.body.data.id, quotes: freshQuoteId, staff: person.staffId, tokens: staffToken.body.data.id,
     };
-    const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD', asset: 'USD' };
+    const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD', asset: 'USD', eventId: 'evt_1' };
     const fill = (path: string) => path.replace(/\/([\w-]+)\/\{id\}/g, (_m, coll: string) => {
       assert.ok(ids[coll], `no fixture id for ${path}: add one to this test`);
       return `/${coll}/${ids[coll]}`;
@@ -351,6 +360,10 @@ describe('security', () => {
       'POST /api/v1/orders/{id}/cancel': {},
       'POST /api/v1/withdrawals/{id}/cancel': {},
       'POST /api/v1/withdrawals': { destinationId: registered.body.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '100' },
+      'POST /api/v1/webhooks': { url: 'https://hooks.example.test/intruder' },
+      'POST /api/v1/webhooks/{id}/rotate-secret': {},
+      'POST /api/v1/webhooks/{id}/enable': {},
+      'POST /api/v1/webhooks/{id}/deliveries/{eventId}/replay': {},
     };
 
     const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();

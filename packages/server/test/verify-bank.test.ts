@@ -5,7 +5,9 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { checkOnce } from '../../../scripts/verify-bank/checker.ts';
 import { History } from '../../../scripts/verify-bank/history.ts';
-import { listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
+import type { SecretKind } from '../../../scripts/verify-bank/log-scan.ts';
+import { scanStore } from '../../../scripts/verify-bank/store-scan.ts';
+import { listAssets, makeHarness, PASSWORD, seedOrg, signedInMember, signedInStaff, withCookie, type Harness, type SeededOrg } from './harness.ts';
 
 /**
  * The short version of `npm run verify:bank` (fixed seeds, a few seconds each), and a test that its checker
@@ -175,6 +177,34 @@ describe('verify:bank checker catches each broken invariant', { skip }, () => {
     assert.deepEqual(named(ps, 'every 201 a client saw exists'), ['every 201 a client saw exists: order ord_never_written answered 201 but is not in the database']);
     assert.ok(named(ps, 'every decision that answered 200 is the state of its request')[0]?.includes(withdrawalId), ps.join('\n'));
   });
+
+  test('the store scan: a person\'s secrets are nowhere readable after signing in, TOTP, keys and tokens; one stored readable is reported', async () => {
+    const member = await signedInMember(h, org.orgId);
+    const key = await withCookie(h, member.cookie, 'POST', '/portal/v1/api-keys', { scopes: ['portal:read'] }, { 'idempotency-key': 'scan-1' });
+    assert.equal(key.status, 201, key.raw);
+    const staff = await signedInStaff(h, 'admin');
+    const token = await withCookie(h, staff.cookie, 'POST', '/operator/v1/tokens', { name: 'scan' }, { 'idempotency-key': 'scan-2' });
+    assert.equal(token.status, 201, token.raw);
+    const invited = await h.op('POST', `/organizations/${org.orgId}/members`, { name: 'Later', email: 'later@scan.test', permissions: [] });
+    const secrets: Array<[string, SecretKind]> = [
+      [PASSWORD, 'password'], [member.cookie.split('=')[1]!, 'session id'], [staff.cookie.split('=')[1]!, 'session id'],
+      [staff.totpSecret!, 'TOTP secret'], [key.body.data.key, 'portal API key'], [token.body.data.token, 'staff token'],
+      [String(invited.body.data.invitation.url).split('#')[1]!, 'invitation token'], [org.key, 'API key'],
+    ];
+    const clean = await scanStore(client, secrets);
+    assert.deepEqual(clean.found, []);
+    assert.ok(clean.tables >= 20 && clean.rows >= 50 && clean.secrets === secrets.length, JSON.stringify({ ...clean, found: undefined }));
+    const t = token.body.data.token as string;
+    await client.query('update staff_tokens set name = $1 where id = $2', [t, token.body.data.id]);
+    try {
+      const found = (await scanStore(client, secrets)).found;
+      assert.equal(found.length, 1, found.join('\n'));
+      assert.match(found[0]!, /^the staff token ops_… is stored readable in staff_tokens: /);
+      assert.ok(!found[0]!.includes(t.split('.')[1]!), 'the report never shows the secret');
+    } finally {
+      await client.query('update staff_tokens set name = $1 where id = $2', ['scan', token.body.data.id]);
+    }
+  });
 });
 
 /** Runs the real command; resolves with its output and exit code. */
@@ -200,11 +230,17 @@ function logScan(out: string) {
   const m = /^log scan: (\d+) lines read \((\d+) request lines\); looked for (\d+) secrets of (\d+) kinds \((.*)\); (\d+) found$/m.exec(out);
   assert.ok(m, `no log scan line in:\n${out}`);
   const [lines, requestLines, , , kinds, found] = [Number(m[1]), Number(m[2]), m[3], m[4], m[5]!, Number(m[6])];
-  for (const kind of ['operator token', 'server secret', 'API key', 'API key secret', 'stored key hash', 'account number', 'account number digits', 'holder document']) {
+  for (const kind of ['operator token', 'server secret', 'API key', 'API key secret', 'stored key hash', 'account number', 'account number digits', 'holder document',
+    'password', 'session id', 'invitation token', 'TOTP secret', 'recovery code', 'portal API key', 'staff token']) {
     assert.match(kinds, new RegExp(`(^|, )${kind} ×[1-9]`), `the scan did not look for any ${kind}: ${m[0]}`);
   }
   assert.equal(found, 0, m[0]);
   assert.ok(requestLines > 0 && lines >= requestLines, m[0]);
+  // The same secrets in the store, every row of every table: none readable.
+  const st = /^store scan: (\d+) rows of (\d+) tables read; looked for (\d+) secrets; (\d+) found$/m.exec(out);
+  assert.ok(st, `no store scan line in:\n${out}`);
+  assert.ok(Number(st[1]) > 0 && Number(st[3]) >= 20, st[0]);
+  assert.equal(Number(st[4]), 0, st[0]);
   return { lines, requestLines };
 }
 

@@ -126,6 +126,11 @@ const entries = {
   'withdrawals.not_awaiting_payout': { status: 409, en: 'The withdrawal is not awaiting payout ({state}): a payout or a failure is recorded once, on an approved withdrawal.', es: 'El retiro no espera pago ({state}): un pago o una falla se registra una vez, sobre un retiro aprobado.' },
   // events
   'events.cursor_not_found': { status: 404, en: 'No event of this organization has that id; start again without after.', es: 'Ningún evento de esta organización tiene ese id; empiece de nuevo sin after.' },
+  'webhooks.not_found': { status: 404, en: 'No such webhook endpoint.', es: 'No existe ese endpoint de webhook.' },
+  'webhooks.url_invalid': { status: 422, en: 'The webhook url is not valid: {detail}.', es: 'La url del webhook no es válida: {detail}.' },
+  'webhooks.url_refused': { status: 422, en: 'The webhook url is refused: {detail}. Use a url that resolves to public addresses only; nothing was created.', es: 'La url del webhook fue rechazada: {detail}. Use una url que resuelva solo a direcciones públicas; no se creó nada.' },
+  'webhooks.too_many': { status: 409, en: 'The organization already has {max} webhook endpoints; delete one first.', es: 'La organización ya tiene {max} endpoints de webhook; elimine uno primero.' },
+  'webhooks.event_not_found': { status: 404, en: 'No event of this organization has that id.', es: 'Ningún evento de esta organización tiene ese id.' },
   'destinations.not_found': { status: 404, en: 'No such destination.', es: 'No existe ese destino.' },
 } as const satisfies Record<string, Entry>;
 

@@ -1,13 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from './common.ts';
 
-/** The event types (CONTRACT §10, and `cancelled` for a request its organization withdrew before a decision). */
+/**
+ * The event types (CONTRACT §10, `cancelled` for a request its organization withdrew before a decision, and
+ * `webhook.disabled` when a webhook endpoint that kept failing is switched off).
+ */
 export const EventType = Type.Union([
   ...(['created', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const).map((s) => Type.Literal(`order.${s}`)),
   ...(['created', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const).map((s) => Type.Literal(`withdrawal.${s}`)),
   Type.Literal('deposit.credited'),
   ...(['created', 'matched', 'expired'] as const).map((s) => Type.Literal(`declaration.${s}`)),
   Type.Literal('destination.registered'), Type.Literal('destination.usable'),
+  Type.Literal('webhook.disabled'),
 ]);
 export type EventType = Static<typeof EventType>;
 

@@ -22,6 +22,7 @@ import { ReconciliationStore } from './reconciliation-store.ts';
 import { SettingsStore } from './settings-store.ts';
 import { KyselyUnitOfWork } from './unit-of-work.ts';
 import { WalletsStore } from './wallets-store.ts';
+import { WebhooksStore } from './webhooks-store.ts';
 import { WithdrawalsStore } from './withdrawals-store.ts';
 
 /**
@@ -55,6 +56,7 @@ export class Store {
   readonly members: MembersStore;
   readonly idempotency: IdempotencyStore;
   readonly events: EventsStore;
+  readonly webhooks: WebhooksStore;
   readonly #close: () => Promise<void>;
 
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
@@ -84,6 +86,7 @@ export class Store {
     this.members = new MembersStore(this.db, ids, clock);
     this.idempotency = new IdempotencyStore(this.db, clock);
     this.events = new EventsStore(this.db);
+    this.webhooks = new WebhooksStore(this.db, ids, clock);
   }
 
   async close(): Promise<void> {

@@ -26,18 +26,13 @@ export async function postEntry(tx: Tx, entryId: string, entry: Entry, at: Date)
  * entries). A change to an organization account that goes down is a guarded UPDATE: when it cannot
  * back the change it returns no row, and every later link, the journal row and the postings see
  * nothing. The CHECK constraint on accounts is the last guard. Everything else is an upsert.
- *
- * `of` writes the entry's shape with its asset and amounts taken from a row of an earlier CTE (a
- * statement that learns them in SQL, e.g. from the quote it consumes): every posting's asset is
- * `of.asset` and its amount is its own amount (±1 for a plain transfer) times `of.amount`; the chain
- * starts only if `of.cte` produced its row.
  */
-export function entryCtes(entryId: string, entry: Entry, at: Date, of?: { cte: string; asset: string; amount: string }): Sql[] {
+function entryCtes(entryId: string, entry: Entry, at: Date): Sql[] {
   const changes = netChanges(entry).filter((c) => c.amount !== 0n);
-  const value = (amount: bigint) => (of ? sql`${amount.toString()}::numeric * (select ${sql.ref(of.amount)} from ${sql.table(of.cte)})` : sql`${amount.toString()}::numeric`);
-  const asset = (literal: string) => (of ? sql`(select ${sql.ref(of.asset)} from ${sql.table(of.cte)})` : sql`${literal}::text`);
-  const links = changes.map((c, i) => sql`${sql.raw(`c${i}`)} as (${changeSql(c, asset(c.assetSymbol), value(c.amount), i === 0 ? of?.cte ?? null : `c${i - 1}`)})`);
-  const last = changes.length > 0 ? `c${changes.length - 1}` : of?.cte ?? null;
+  const value = (amount: bigint) => sql`${amount.toString()}::numeric`;
+  const asset = (literal: string) => sql`${literal}::text`;
+  const links = changes.map((c, i) => sql`${sql.raw(`c${i}`)} as (${changeSql(c, asset(c.assetSymbol), value(c.amount), i === 0 ? null : `c${i - 1}`)})`);
+  const last = changes.length > 0 ? `c${changes.length - 1}` : null;
   const ts = sql`${at.toISOString()}::timestamptz`;
   const postings = sql.join(entry.postings.map((p) => sql`(${p.ownerId}::text, ${asset(p.assetSymbol)}, ${p.kind}::text, ${value(p.amount)})`));
   return [...links,

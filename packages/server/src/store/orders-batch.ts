@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { DomainError } from '../domain/errors.ts';
 import { holdEntry } from '../domain/ledger/entries.ts';
 import { netChanges } from '../domain/ledger/entry.ts';
 import { orderCaps } from '../domain/orders/order.ts';
@@ -10,7 +11,10 @@ import { quoteDecimalsCurrent } from './quotes-store.ts';
 
 export interface Placement { org: Pick<Organization, 'id' | 'limits'>; quoteId: string }
 
-// The hold entry of an order, as the domain writes it: what the batch posts for every order.
+/** What the statement decided for one placement: the order it wrote, or why it wrote nothing. */
+export type Placed = { row: OrderRowOut } | { refusal: DomainError };
+
+// The hold entry of an order, as the domain writes it: what the statement posts for every order.
 const SHAPE = holdEntry('order_hold', { organizationId: 'o', assetSymbol: 'A', amount: 1n, referenceId: 'r' });
 const NET = netChanges(SHAPE).map((c) => `${c.ownerId}:${c.kind}:${c.amount}`).join(' ');
 // The statement below moves `available` down and `held` up by the same amount; a different entry needs a different statement.
@@ -19,41 +23,56 @@ if (NET !== 'o:available:-1 o:held:1' || SHAPE.postings.some((p) => p.ownerId !=
 }
 const POSTINGS = sql.join(SHAPE.postings.map((p) => sql`(${p.kind}::text, ${p.amount.toString()}::numeric)`));
 
+interface Decided extends Partial<OrderRowOut> {
+  stopped: boolean; found: boolean; used: boolean | null; expired: boolean | null; over_cap: boolean | null; quote_base: string | null;
+}
+
 /**
- * Places several orders in one statement, for requests that accept quotes at the same moment (one
- * round trip and one commit for all of them; on one organization, one lock of its balance row for
- * all of them instead of one after the other).
+ * The one statement that places orders: a single order is a batch of one. Requests that accept
+ * quotes at the same moment share it (one round trip and one commit for all of them; on one
+ * organization, one lock of its balance row for all of them instead of one after the other).
  *
- * Every order of the batch that can be placed for certain is placed: its quote is this
- * organization's, unused, unexpired, in the market's current decimals and within its cap, the platform is reconciled, and the
- * organization's available balance backs the sum of the batch's orders in that asset. Anything
- * else is answered null and is decided alone by the one-order statement, which knows the exact
- * reason (or places it, when only the batch's sum did not fit). Each quote appears once: the caller
- * sends a quote accepted twice at once to the one-order statement.
+ * Every placement is decided by the rules of CONTRACT §5, in this order (the wire's order of
+ * checks): the platform is reconciled; the quote is this organization's (another's is not found);
+ * unused; unexpired and in the market's current decimals; within the organization's cap for the base
+ * asset; and the available balance backs the sum of the statement's orders in that asset. A placed
+ * order has consumed its quote, holds its base amount (the entry of `holdEntry`), and has its hold
+ * and order rows; a refusal writes nothing and a quote refused for the balance or a limit stays
+ * usable. Each quote appears once per statement (the caller decides a quote accepted twice at once
+ * alone, after).
  *
- * Locks are taken in one order in every statement: the quotes, then the `available` rows sorted by
- * owner and asset (all of them before any `held` row, because `held` is written from an aggregate),
- * as the one-order statement and `netChanges` do.
+ * A balance refusal is certain only for an order alone: in a batch, the sum of the organization's
+ * orders in that asset may be what did not fit (the caller then decides each of them alone).
+ *
+ * The quotes are read locked, in their latest committed version: a quote consumed by a statement
+ * that committed while this one waited is answered as used, not found free.
+ * Locks are taken in one order in every statement: the quotes sorted by id, then the `available` rows
+ * sorted by owner and asset (all of them before any `held` row, because `held` is written from an
+ * aggregate), as `netChanges` does.
  */
-export async function placeBatch(db: Db, ids: Ids, at: Date, ps: Placement[]): Promise<(OrderRowOut | null)[]> {
+export async function placeBatch(db: Db, ids: Ids, at: Date, ps: Placement[]): Promise<Placed[]> {
   const ts = sql`${at.toISOString()}::timestamptz`;
   const rows = ps.map((p) => ({
     orderId: ids.next('ord'), holdId: ids.next('hld'), entryId: ids.next('je'), quoteId: p.quoteId, orgId: p.org.id,
     caps: JSON.stringify(Object.fromEntries(orderCaps(p.org.limits).map((c) => [c.asset, c.cap.toString()]))),
   }));
   const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
-  const r = await sql<OrderRowOut & { ok: number }>`
+  const r = await sql<Decided & { n: number; ok: number }>`
     with input as materialized (
       select * from unnest(${col('orderId')}::text[], ${col('holdId')}::text[], ${col('entryId')}::text[],
-        ${col('quoteId')}::text[], ${col('orgId')}::text[], ${col('caps')}::jsonb[]) as i(order_id, hold_id, entry_id, quote_id, org_id, caps)),
-    q as materialized (
-      select q.id, q.organization_id, q.base_symbol, q.base_decimals, q.amount_base_minor, q.quote_symbol, q.quote_decimals,
-        q.amount_quote_minor, q.rate_quote_minor, i.order_id, i.hold_id, i.entry_id
+        ${col('quoteId')}::text[], ${col('orgId')}::text[], ${col('caps')}::jsonb[]) with ordinality as i(order_id, hold_id, entry_id, quote_id, org_id, caps, n)),
+    stop as materialized (select not ${reconciledSql} as stopped),
+    seen as materialized (
+      select i.n, q.id, q.organization_id, q.base_symbol, q.base_decimals, q.amount_base_minor, q.quote_symbol, q.quote_decimals,
+        q.amount_quote_minor, q.rate_quote_minor, i.order_id, i.hold_id, i.entry_id,
+        q.consumed_at is not null as used,
+        (q.expires_at <= ${ts} or not ${quoteDecimalsCurrent('q')}) as expired,
+        coalesce(q.amount_base_minor > (i.caps ->> q.base_symbol)::numeric, false) as over_cap
       from input i join quotes q on q.id = i.quote_id and q.organization_id = i.org_id
-      where q.consumed_at is null and q.expires_at > ${ts} and ${reconciledSql} and ${quoteDecimalsCurrent('q')}
-        and (i.caps ->> q.base_symbol is null or q.amount_base_minor <= (i.caps ->> q.base_symbol)::numeric)
+      where not (select stopped from stop)
       order by q.id
       for update of q),
+    q as materialized (select * from seen where not used and not expired and not over_cap),
     need as materialized (select organization_id, base_symbol, sum(amount_base_minor) as total from q group by 1, 2),
     locked as materialized (
       select a.owner_id, a.asset_symbol, n.total from accounts a
@@ -93,7 +112,7 @@ export async function placeBatch(db: Db, ids: Ids, at: Date, ps: Placement[]): P
         quote_symbol, quote_decimals, amount_quote_minor, rate_quote_minor, proceeds_quote_minor, reason, created_at, updated_at,
         venue, venue_reference),
     -- Every part wrote one row per placed order (and one posting per posting of the entry), or the statement aborts
-    -- (1/0) and nothing is written: the caller then decides each order alone.
+    -- (1/0) and nothing is written.
     guard as materialized (
       select 1 / (case when (select count(*) from o) = (select count(*) from ok)
         and (select count(*) from consume) = (select count(*) from ok)
@@ -101,16 +120,30 @@ export async function placeBatch(db: Db, ids: Ids, at: Date, ps: Placement[]): P
         and (select count(*) from je) = (select count(*) from ok)
         and (select count(*) from p) = ${sql.lit(SHAPE.postings.length)} * (select count(*) from ok)
         and (select count(*) from held) = (select count(*) from debit) then 1 else 0 end) as ok)
-    select o.*, guard.ok from guard left join o on true`.execute(db);
-  const key = (orgId: string, quoteId: string) => `${orgId}\n${quoteId}`;
-  const placed = new Map(r.rows.filter((row) => row.id !== null).map((row) => [key(row.organization_id, row.quote_id), row]));
-  return ps.map((p) => placed.get(key(p.org.id, p.quoteId)) ?? null);
+    select i.n::int as n, (select stopped from stop) as stopped, s.n is not null as found, s.used, s.expired, s.over_cap,
+      s.base_symbol as quote_base, o.*, guard.ok
+    from guard cross join input i left join seen s on s.n = i.n left join o on o.id = i.order_id
+    order by i.n`.execute(db);
+  return r.rows.map(decided);
+}
+
+/** The reason of a refusal, in the order of checks the wire promises. */
+function decided(d: Decided): Placed {
+  if (d.id) return { row: d as OrderRowOut };
+  if (d.stopped) return { refusal: new DomainError('ledger.ledger_not_reconciled') };
+  // Another organization's quote is indistinguishable from none (CONTRACT §6). A used quote says so even once expired.
+  if (!d.found) return { refusal: new DomainError('orders.quote_not_found') };
+  if (d.used) return { refusal: new DomainError('orders.quote_already_used') };
+  // A quote priced in decimals the market no longer uses is void, as if expired: ask for a new one.
+  if (d.expired) return { refusal: new DomainError('orders.quote_expired') };
+  if (d.over_cap) return { refusal: new DomainError('orders.limit_exceeded', { asset: d.quote_base ?? '' }) };
+  return { refusal: new DomainError('ledger.insufficient_balance') };
 }
 
 /**
- * A batch that aborted for a reason the one-order statement handles by itself: the guard (22012), a
- * deadlock with another batch (40P01) or a serialization failure (40001). Its orders are decided
- * alone. Any other failure is a fault and is not hidden.
+ * A batch that aborted for a reason its orders, decided alone, do not share: the guard (22012), a
+ * deadlock with another batch (40P01) or a serialization failure (40001). Any other failure is a
+ * fault and is not hidden.
  */
 export const isBatchRetryable = (e: unknown) => ['22012', '40P01', '40001'].includes((e as { code?: string }).code ?? '');
 

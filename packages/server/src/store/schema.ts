@@ -92,4 +92,16 @@ export interface Database {
     scope: string; key: string; fingerprint: string; state: string; lease_until: Ts;
     status: number | null; response: string | null; created_at: Ts; expires_at: Ts;
   };
+  /** migrations/012: webhook endpoints, one delivery per endpoint and event, and the log of attempts. */
+  webhook_endpoints: {
+    id: string; seq: Seq; organization_id: string; url: string; types: Json<string[]> | null;
+    secret_sealed: string; previous_secret_sealed: string | null; previous_secret_until: Ts | null;
+    status: string; failing_since: Ts | null; disabled_at: Ts | null; disabled_reason: string | null; created_at: Ts; updated_at: Ts;
+  };
+  webhook_deliveries: {
+    id: Generated<string>; endpoint_id: string; event_seq: string; state: string; attempts: Generated<number>; round_attempts: Generated<number>;
+    next_attempt_at: Ts; claim_token: string | null; claimed_until: Ts | null; last_status: number | null; last_error: string | null;
+    last_attempt_at: Ts | null; delivered_at: Ts | null; created_at: Ts; updated_at: Ts;
+  };
+  webhook_attempts: { delivery_id: string; attempt: number; started_at: Ts; duration_ms: number; status_code: number | null; error: string | null };
 }

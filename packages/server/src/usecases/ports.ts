@@ -46,3 +46,10 @@ export interface UseCaseDeps {
   clock: Clock;
   ids: Ids;
 }
+
+/** One webhook attempt to send: POST `body` to `url` with `headers`, answered within `timeoutMs`. */
+export interface WebhookPost { url: string; headers: Record<string, string>; body: string; timeoutMs: number }
+/** The receiver's status code, or why there is none (refused address, DNS, connection, timeout). */
+export type WebhookAnswer = { statusCode: number; error?: undefined } | { statusCode?: undefined; error: string };
+/** Sends webhook attempts (webhooks/http-sender.ts). */
+export interface WebhookSender { post(p: WebhookPost): Promise<WebhookAnswer> }

@@ -1,4 +1,3 @@
-import { DomainError } from '../errors.ts';
 import type { Limits } from '../organizations/organization.ts';
 
 /** CONTRACT §5: pending_approval → approved → completed | failed; pending_approval → rejected, or cancelled by its organization. */
@@ -30,13 +29,7 @@ export interface Order {
   updatedAt: Date;
 }
 
-/** CONTRACT §3: `maxOrderMinor` caps the base amount of one order in that asset; absent means no cap. */
-export function assertWithinOrderLimit(limits: Limits, baseSymbol: string, amountBase: bigint): void {
-  const cap = limits?.[baseSymbol]?.maxOrderMinor;
-  if (cap !== undefined && amountBase > cap) throw new DomainError('orders.limit_exceeded', { asset: baseSymbol });
-}
-
-/** The same caps as a list, for a store that checks them inside the statement that accepts the quote. */
+/** CONTRACT §3: `maxOrderMinor` caps the base amount of one order in that asset; absent means no cap. As a list, for the statement that accepts the quote. */
 export function orderCaps(limits: Limits): Array<{ asset: string; cap: bigint }> {
   return Object.entries(limits ?? {}).flatMap(([asset, c]) => (c.maxOrderMinor !== undefined ? [{ asset, cap: c.maxOrderMinor }] : []));
 }

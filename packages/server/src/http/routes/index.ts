@@ -4,6 +4,7 @@ import { depositRoutes } from './deposits.ts';
 import { eventRoutes } from './events.ts';
 import { orderRoutes } from './orders.ts';
 import { quoteRoutes } from './quotes.ts';
+import { webhookRoutes } from './webhooks.ts';
 import { withdrawalRoutes } from './withdrawals.ts';
 
 /**
@@ -17,4 +18,5 @@ export const clientResourceRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> 
   depositRoutes,
   withdrawalRoutes,
   eventRoutes,
+  webhookRoutes,
 ];

@@ -8,6 +8,7 @@ import * as m007 from './007-people.ts';
 import * as m008 from './008-desk-settlement.ts';
 import * as m010 from './010-idempotency-keys.ts';
 import * as m011 from './011-events.ts';
+import * as m012 from './012-webhooks.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '008-desk-settlement': m008,
   '010-idempotency-keys': m010,
   '011-events': m011,
+  '012-webhooks': m012,
 };
 
 export const migrationProvider: MigrationProvider = {

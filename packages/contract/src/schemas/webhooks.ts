@@ -1,0 +1,58 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, Nullable } from './common.ts';
+import { EventType } from './events.ts';
+
+/** `POST /api/v1/webhooks` (CONTRACT §10): where to send events, and which types (absent: every type). */
+export const CreateWebhook = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) URL that receives each event as a POST; in production it must resolve to public addresses only' }),
+  types: Type.Optional(Type.Array(EventType, { minItems: 1, maxItems: 32, uniqueItems: true, description: 'event types to send; absent: every type' })),
+}, { additionalProperties: false });
+export type CreateWebhook = Static<typeof CreateWebhook>;
+
+/** An endpoint; its secret is shown once, when created or rotated. */
+export const WebhookEndpoint = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  types: Nullable(Type.Array(EventType)),
+  status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], { description: 'disabled after failing for three days without a success; the organization gets a webhook.disabled event' }),
+  failingSince: Nullable(DateTime),
+  disabledAt: Nullable(DateTime),
+  disabledReason: Nullable(Type.String()),
+  previousSecretUntil: Nullable(DateTime),
+  createdAt: DateTime,
+});
+export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
+
+export const WebhookWithSecret = Type.Intersect([WebhookEndpoint, Type.Object({
+  secret: Type.String({ pattern: '^whsec_', description: 'the signing secret (Standard Webhooks), shown once' }),
+})]);
+export type WebhookWithSecret = Static<typeof WebhookWithSecret>;
+
+export const WebhookAttempt = Type.Object({
+  attempt: Type.Integer(),
+  startedAt: DateTime,
+  durationMs: Type.Integer(),
+  statusCode: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+});
+
+/** One event for one endpoint: its state and every attempt made. */
+export const WebhookDelivery = Type.Object({
+  eventId: Type.String(),
+  eventType: EventType,
+  state: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  attempts: Type.Integer(),
+  nextAttemptAt: Nullable(DateTime),
+  lastStatusCode: Nullable(Type.Integer()),
+  lastError: Nullable(Type.String()),
+  lastAttemptAt: Nullable(DateTime),
+  deliveredAt: Nullable(DateTime),
+  createdAt: DateTime,
+  log: Type.Array(WebhookAttempt),
+});
+export type WebhookDelivery = Static<typeof WebhookDelivery>;
+
+export const WebhookReplayParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  eventId: Type.String({ pattern: '^evt_[0-9]{1,18}$' }),
+});

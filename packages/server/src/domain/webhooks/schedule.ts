@@ -1,0 +1,31 @@
+/**
+ * When a failed delivery is tried again (CONTRACT §10: exponential backoff for about three days).
+ * After the n-th failed attempt of a round (1-based) the next waits 30 s · 2^(n−1), at most 12 h, times a
+ * jitter factor in [0.75, 1.25) so that deliveries failing together do not return together. Sixteen
+ * retries: 30 s, 1 min, 2 min … 8.5 h, then 12 h five times, about 77 h (3.2 days) in all; the
+ * seventeenth failure gives the delivery up (`failed`; it can still be replayed).
+ */
+export const RETRY_BASE_MS = 30_000;
+export const RETRY_CAP_MS = 12 * 3_600_000;
+export const MAX_ATTEMPTS = 17;
+
+/** An endpoint that has answered nothing but failures for this long is disabled (and its organization told). */
+export const DISABLE_AFTER_MS = 3 * 86_400_000;
+
+/** The longest an attempt may take (CONTRACT §10: a 2xx within 10 s is delivered). */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+
+/** How long a claim holds a delivery against other workers: well over one attempt, so a live attempt is never taken over. */
+export const CLAIM_LEASE_MS = 60_000;
+
+/** The un-jittered wait after the n-th failed attempt of a round. */
+export function baseDelayMs(failedAttempts: number): number {
+  const n = Math.max(1, failedAttempts);
+  return n > 20 ? RETRY_CAP_MS : Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** (n - 1));
+}
+
+/** The wait after the n-th failed attempt, jittered; null when the round is over (give up). `random` in [0, 1). */
+export function retryDelayMs(failedAttempts: number, random: number = Math.random()): number | null {
+  if (failedAttempts >= MAX_ATTEMPTS) return null;
+  return Math.trunc(baseDelayMs(failedAttempts) * (0.75 + random / 2));
+}

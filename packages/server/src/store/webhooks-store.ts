@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { DomainError } from '../domain/errors.ts';
+import type { Clock, Ids } from '../domain/ports.ts';
+import { endpointView, MAX_ENDPOINTS_PER_ORGANIZATION, type WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
+import { recordAudit } from './audit-store.ts';
+import type { Db } from './db.ts';
+import { toJson } from './json.ts';
+import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
+
+type EndpointRow = {
+  id: string; organization_id: string; url: string; types: string[] | null; status: string; failing_since: Date | null;
+  disabled_at: Date | null; disabled_reason: string | null; previous_secret_until: Date | null; created_at: Date; updated_at: Date;
+};
+const ENDPOINT_COLUMNS = ['id', 'organization_id', 'url', 'types', 'status', 'failing_since', 'disabled_at', 'disabled_reason', 'previous_secret_until', 'created_at', 'updated_at'] as const;
+const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
+  id: r.id, organizationId: r.organization_id, url: r.url, types: r.types, status: r.status as WebhookEndpoint['status'],
+  failingSince: r.failing_since, disabledAt: r.disabled_at, disabledReason: r.disabled_reason,
+  previousSecretUntil: r.previous_secret_until, createdAt: r.created_at, updatedAt: r.updated_at,
+});
+
+/** One event for one endpoint, with its attempts. */
+export interface WebhookDelivery {
+  eventId: string; eventType: string; state: 'pending' | 'delivered' | 'failed'; attempts: number;
+  nextAttemptAt: Date | null; lastStatusCode: number | null; lastError: string | null; lastAttemptAt: Date | null;
+  deliveredAt: Date | null; createdAt: Date;
+  log: Array<{ attempt: number; startedAt: Date; durationMs: number; statusCode: number | null; error: string | null }>;
+}
+
+/** A delivery a worker holds: one attempt to make, until `claimedUntil`. */
+export interface ClaimedDelivery {
+  deliveryId: string; claimToken: string; attempt: number; roundAttempt: number;
+  endpointId: string; organizationId: string; url: string;
+  secretSealed: string; previousSecretSealed: string | null; previousSecretUntil: Date | null;
+  event: { id: string; type: string; createdAt: Date; data: Record<string, unknown> };
+}
+
+/** What one attempt came to. */
+export interface AttemptOutcome { startedAt: Date; durationMs: number; statusCode: number | null; error: string | null }
+
+const eventIdOf = (seq: string | number) => `evt_${seq}`;
+const seqOf = (eventId: string) => (/^evt_[0-9]{1,18}$/.test(eventId) ? eventId.slice(4) : null);
+
+/**
+ * Webhook endpoints, their deliveries (written by a trigger on events, migrations/012) and the log of
+ * attempts. Workers claim with FOR UPDATE SKIP LOCKED and a lease; an attempt is finished only by the
+ * claim that made it (its token), so a worker whose lease ran out cannot overwrite the next one's outcome.
+ */
+export class WebhooksStore {
+  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+
+  /** At most MAX_ENDPOINTS_PER_ORGANIZATION: the organization's row is locked while counting, so two creations cannot both pass. */
+  async create(e: { id: string; organizationId: string; url: string; types: string[] | null; secretSealed: string }): Promise<WebhookEndpoint> {
+    const at = this.clock.now();
+    const row = await this.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('organizations').select('id').where('id', '=', e.organizationId).forUpdate().executeTakeFirstOrThrow();
+      const n = await tx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('n')).where('organization_id', '=', e.organizationId).executeTakeFirstOrThrow();
+      if (Number(n.n) >= MAX_ENDPOINTS_PER_ORGANIZATION) throw new DomainError('webhooks.too_many', { max: String(MAX_ENDPOINTS_PER_ORGANIZATION) });
+      return tx.insertInto('webhook_endpoints').values({
+        id: e.id, organization_id: e.organizationId, url: e.url, types: e.types === null ? null : toJson(e.types),
+        secret_sealed: e.secretSealed, previous_secret_sealed: null, previous_secret_until: null, status: 'enabled',
+        failing_since: null, disabled_at: null, disabled_reason: null, created_at: at, updated_at: at,
+      }).returning(ENDPOINT_COLUMNS).executeTakeFirstOrThrow();
+    });
+    return toEndpoint(row);
+  }
+
+  /** Every endpoint of the organization, newest first. */
+  async list(organizationId: string): Promise<WebhookEndpoint[]> {
+    const rows = await this.db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('organization_id', '=', organizationId).orderBy('seq', 'desc').execute();
+    return rows.map(toEndpoint);
+  }
+
+  async get(organizationId: string, id: string): Promise<WebhookEndpoint | undefined> {
+    const r = await this.db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+    return r && toEndpoint(r);
+  }
+
+  /** Deletes the endpoint with its deliveries and their log; false when the organization has no such endpoint. */
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('webhook_endpoints').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  /** The new secret signs from now on; the current one becomes the previous and signs too until `previousUntil`. */
+  async rotate(organizationId: string, id: string, newSealed: string, previousUntil: Date): Promise<WebhookEndpoint | undefined> {
+    const r = await this.db.updateTable('webhook_endpoints')
+      .set((eb) => ({ previous_secret_sealed: eb.ref('secret_sealed'), secret_sealed: newSealed, previous_secret_until: previousUntil, updated_at: this.clock.now() }))
+      .where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
+    return r && toEndpoint(r);
+  }
+
+  /** A disabled endpoint is enabled again, its failure streak forgotten; deliveries still pending are due at once. */
+  async enable(organizationId: string, id: string): Promise<WebhookEndpoint | undefined> {
+    const at = this.clock.now();
+    return this.db.transaction().execute(async (tx) => {
+      const r = await tx.updateTable('webhook_endpoints')
+        .set({ status: 'enabled', failing_since: null, disabled_at: null, disabled_reason: null, updated_at: at })
+        .where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
+      if (!r) return undefined;
+      await tx.updateTable('webhook_deliveries').set({ next_attempt_at: at, round_attempts: 0, updated_at: at })
+        .where('endpoint_id', '=', id).where('state', '=', 'pending').execute();
+      return toEndpoint(r);
+    });
+  }
+
+  /** The endpoint's deliveries, newest first, each with its attempts. */
+  async deliveries(organizationId: string, endpointId: string, p: PageParams): Promise<Page<WebhookDelivery>> {
+    const q = this.db.selectFrom('webhook_deliveries as d').innerJoin('events as ev', 'ev.seq', 'd.event_seq')
+      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+      .where('d.endpoint_id', '=', endpointId).where('e.organization_id', '=', organizationId);
+    const page = await readPage(q, 'd.id', p, (x) => x.select([
+      'd.id', 'd.event_seq', 'ev.type', 'd.state', 'd.attempts', 'd.next_attempt_at', 'd.last_status', 'd.last_error',
+      'd.last_attempt_at', 'd.delivered_at', 'd.created_at',
+    ]));
+    const ids = page.items.map((r) => r.id);
+    const log = ids.length === 0 ? [] : await this.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('attempt').execute();
+    return mapPage(page, (r) => ({
+      eventId: eventIdOf(r.event_seq), eventType: r.type, state: r.state as WebhookDelivery['state'], attempts: r.attempts,
+      nextAttemptAt: r.state === 'pending' ? r.next_attempt_at : null, lastStatusCode: r.last_status, lastError: r.last_error,
+      lastAttemptAt: r.last_attempt_at, deliveredAt: r.delivered_at, createdAt: r.created_at,
+      log: log.filter((a) => String(a.delivery_id) === String(r.id))
+        .map((a) => ({ attempt: a.attempt, startedAt: a.started_at, durationMs: a.duration_ms, statusCode: a.status_code, error: a.error })),
+    }));
+  }
+
+  /**
+   * Sends the event to the endpoint again, as a new round of attempts due now (the same webhook-id). The
+   * event must be the organization's; a delivery is created when the endpoint never had one (an event
+   * from before it was registered, or of a type it does not take).
+   */
+  async replay(organizationId: string, endpointId: string, eventId: string): Promise<'replayed' | 'no_endpoint' | 'no_event'> {
+    const at = this.clock.now();
+    const seq = seqOf(eventId);
+    return this.db.transaction().execute(async (tx) => {
+      const e = await tx.selectFrom('webhook_endpoints').select('id').where('organization_id', '=', organizationId).where('id', '=', endpointId).executeTakeFirst();
+      if (!e) return 'no_endpoint';
+      const ev = seq === null ? undefined
+        : await tx.selectFrom('events').select('seq').where('seq', '=', seq).where('organization_id', '=', organizationId).executeTakeFirst();
+      if (!ev) return 'no_event';
+      await tx.insertInto('webhook_deliveries').values({
+        endpoint_id: endpointId, event_seq: String(ev.seq), state: 'pending', next_attempt_at: at, created_at: at, updated_at: at,
+      }).onConflict((oc) => oc.columns(['endpoint_id', 'event_seq']).doUpdateSet({ state: 'pending', next_attempt_at: at, round_attempts: 0, updated_at: at }))
+        .execute();
+      return 'replayed';
+    });
+  }
+
+  /**
+   * Claims up to `limit` due deliveries of enabled endpoints for one attempt each, until `now + leaseMs`.
+   * Rows another worker holds are skipped (FOR UPDATE SKIP LOCKED), and a claim's lease keeps a delivery
+   * from being claimed again while its attempt runs; after the lease (a worker that died) it is due again.
+   */
+  async claim(now: Date, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
+    const token = randomUUID();
+    const until = new Date(now.getTime() + leaseMs);
+    const rows = await sql<{
+      id: string; attempts: number; round_attempts: number; endpoint_id: string; organization_id: string; url: string;
+      secret_sealed: string; previous_secret_sealed: string | null; previous_secret_until: Date | null;
+      seq: string; type: string; created_at: Date; data: Record<string, unknown>;
+    }>`with due as (
+        select w.id from webhook_deliveries w join webhook_endpoints e on e.id = w.endpoint_id
+        where w.state = 'pending' and w.next_attempt_at <= ${now} and (w.claimed_until is null or w.claimed_until <= ${now})
+          and e.status = 'enabled'
+        order by w.next_attempt_at, w.id limit ${limit}
+        for update of w skip locked
+      ), claimed as (
+        update webhook_deliveries d set claim_token = ${token}, claimed_until = ${until},
+          attempts = d.attempts + 1, round_attempts = d.round_attempts + 1, updated_at = ${now}
+        from due where d.id = due.id
+        returning d.id, d.attempts, d.round_attempts, d.endpoint_id, d.event_seq
+      )
+      select c.id, c.attempts, c.round_attempts, c.endpoint_id, e.organization_id, e.url, e.secret_sealed,
+        e.previous_secret_sealed, e.previous_secret_until, ev.seq, ev.type, ev.created_at, ev.data
+      from claimed c join webhook_endpoints e on e.id = c.endpoint_id join events ev on ev.seq = c.event_seq
+      order by c.id`.execute(this.db);
+    return rows.rows.map((r) => ({
+      deliveryId: String(r.id), claimToken: token, attempt: r.attempts, roundAttempt: r.round_attempts,
+      endpointId: r.endpoint_id, organizationId: r.organization_id, url: r.url,
+      secretSealed: r.secret_sealed, previousSecretSealed: r.previous_secret_sealed,
+      previousSecretUntil: r.previous_secret_until === null ? null : new Date(r.previous_secret_until),
+      event: { id: eventIdOf(r.seq), type: r.type, createdAt: new Date(r.created_at), data: r.data },
+    }));
+  }
+
+  /**
+   * Records a claimed attempt's outcome, all in one transaction: the log line, the delivery (delivered;
+   * pending again at `retryAt`; or failed when `retryAt` is null) and the endpoint's failure streak. An
+   * endpoint failing for `disableAfterMs` without a success (or half that when this delivery gives up) is disabled, and its organization told: a
+   * `webhook.disabled` event (sent to its other endpoints too) and an audit entry. False when the claim
+   * is no longer this worker's (its lease ran out and another claimed it): nothing is written.
+   */
+  async finish(c: ClaimedDelivery, o: AttemptOutcome, delivered: boolean, retryAt: Date | null, disableAfterMs: number): Promise<{ recorded: boolean; disabled: boolean }> {
+    const at = this.clock.now();
+    return this.db.transaction().execute(async (tx) => {
+      const d = await tx.updateTable('webhook_deliveries').set({
+        state: delivered ? 'delivered' : retryAt === null ? 'failed' : 'pending',
+        next_attempt_at: retryAt ?? at, claim_token: null, claimed_until: null,
+        last_status: o.statusCode, last_error: o.error, last_attempt_at: o.startedAt,
+        delivered_at: delivered ? at : null, updated_at: at,
+      }).where('id', '=', c.deliveryId).where('claim_token', '=', c.claimToken).returning('id').executeTakeFirst();
+      if (!d) return { recorded: false, disabled: false };
+      await tx.insertInto('webhook_attempts').values({
+        delivery_id: c.deliveryId, attempt: c.attempt, started_at: o.startedAt, duration_ms: o.durationMs, status_code: o.statusCode, error: o.error,
+      }).onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing()).execute();
+      if (delivered) {
+        await tx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', c.endpointId).where('failing_since', 'is not', null).execute();
+        return { recorded: true, disabled: false };
+      }
+      const e = await tx.updateTable('webhook_endpoints').set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<Date>`${o.startedAt}::timestamptz`) }))
+        .where('id', '=', c.endpointId).returning(['failing_since', 'status']).executeTakeFirst();
+      const failingMs = e && e.failing_since !== null ? at.getTime() - new Date(e.failing_since).getTime() : 0;
+      // Failing for disableAfterMs; or a round just given up (its jittered schedule may end a little sooner) after half of it.
+      if (!e || e.status !== 'enabled' || (failingMs < disableAfterMs && !(retryAt === null && failingMs >= disableAfterMs / 2))) return { recorded: true, disabled: false };
+      const reason = `failing since ${new Date(e.failing_since!).toISOString()} (last: ${o.statusCode ?? o.error ?? 'no answer'})`;
+      const off = await tx.updateTable('webhook_endpoints').set({ status: 'disabled', disabled_at: at, disabled_reason: reason, updated_at: at })
+        .where('id', '=', c.endpointId).where('status', '=', 'enabled').returning(ENDPOINT_COLUMNS).executeTakeFirst();
+      if (!off) return { recorded: true, disabled: false };
+      const view = endpointView(toEndpoint(off));
+      await tx.insertInto('events').values({ organization_id: off.organization_id, type: 'webhook.disabled', subject_id: off.id, data: toJson(view), created_at: at }).execute();
+      await recordAudit(tx, this.ids, at, { actor: 'system:webhooks', action: 'webhook.disabled', subjectType: 'webhook_endpoint', subjectId: off.id, before: { status: 'enabled' }, after: { status: 'disabled', reason } });
+      return { recorded: true, disabled: true };
+    });
+  }
+
+  /** A claim given back unattempted (the worker is stopping): due again at once, the attempt not counted. */
+  async release(c: ClaimedDelivery): Promise<void> {
+    await this.db.updateTable('webhook_deliveries')
+      .set((eb) => ({ claim_token: null, claimed_until: null, attempts: eb('attempts', '-', 1), round_attempts: eb('round_attempts', '-', 1) }))
+      .where('id', '=', c.deliveryId).where('claim_token', '=', c.claimToken).execute();
+  }
+}

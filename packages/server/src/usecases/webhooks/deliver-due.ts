@@ -1,0 +1,52 @@
+import type { Clock } from '../../domain/ports.ts';
+import { ATTEMPT_TIMEOUT_MS, CLAIM_LEASE_MS, DISABLE_AFTER_MS, retryDelayMs } from '../../domain/webhooks/schedule.ts';
+import { WebhookSecretSealer } from '../../domain/webhooks/secret.ts';
+import { webhookHeaders } from '../../domain/webhooks/sign.ts';
+import type { Store } from '../../store/index.ts';
+import type { ClaimedDelivery } from '../../store/webhooks-store.ts';
+import type { WebhookSender } from '../ports.ts';
+
+export interface DeliverDeps { store: Store; clock: Clock; secret: string }
+export interface DeliverOptions {
+  sender: WebhookSender;
+  /** Deliveries claimed (and sent in parallel) per run. */
+  batch?: number;
+  /** The moment put in `webhook-timestamp`: the wall clock, which receivers compare with theirs. */
+  wallClock?: () => Date;
+  /** The jitter's randomness, in [0, 1). */
+  random?: () => number;
+}
+
+/**
+ * One run of the delivery worker: claims the due deliveries (others' claims skipped), makes one attempt
+ * each and records it. Scheduling follows the injected clock. Returns how many attempts were made.
+ */
+export async function deliverDueWebhooks(deps: DeliverDeps, o: DeliverOptions): Promise<number> {
+  const claimed = await deps.store.webhooks.claim(deps.clock.now(), CLAIM_LEASE_MS, o.batch ?? 8);
+  const sealer = new WebhookSecretSealer(deps.secret);
+  await Promise.all(claimed.map((c) => attemptOne(deps, o, sealer, c)));
+  return claimed.length;
+}
+
+/** The event as it is POSTed: the same JSON as GET /api/v1/events shows it. */
+export const webhookBody = (c: ClaimedDelivery): string =>
+  JSON.stringify({ id: c.event.id, type: c.event.type, createdAt: c.event.createdAt.toISOString(), data: c.event.data });
+
+async function attemptOne(deps: DeliverDeps, o: DeliverOptions, sealer: WebhookSecretSealer, c: ClaimedDelivery): Promise<void> {
+  const row = { organizationId: c.organizationId, endpointId: c.endpointId };
+  const startedAt = deps.clock.now();
+  const secrets = [sealer.open(c.secretSealed, row)];
+  if (c.previousSecretSealed !== null && c.previousSecretUntil !== null && c.previousSecretUntil > startedAt) secrets.push(sealer.open(c.previousSecretSealed, row));
+  const body = webhookBody(c);
+  const headers = webhookHeaders(secrets, c.event.id, (o.wallClock ?? (() => new Date()))(), body);
+  const t0 = performance.now();
+  const answer = await o.sender.post({ url: c.url, headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS });
+  const durationMs = Math.trunc(performance.now() - t0);
+  const delivered = answer.statusCode !== undefined && answer.statusCode >= 200 && answer.statusCode < 300;
+  const delay = delivered ? null : retryDelayMs(c.roundAttempt, (o.random ?? Math.random)());
+  const retryAt = delay === null ? null : new Date(deps.clock.now().getTime() + delay);
+  await deps.store.webhooks.finish(c, {
+    startedAt, durationMs, statusCode: answer.statusCode ?? null,
+    error: answer.error ?? (delivered ? null : `answered ${answer.statusCode}`),
+  }, delivered, retryAt, DISABLE_AFTER_MS);
+}
