@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seedOrg, type SeededOrg } from '../harness.ts';
 import { client, go, invite, join, market, op, placeOrder, type Staff } from './desk-world.ts';
-import { axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, startService, watch, type BrowserHandle, type Service } from './harness.ts';
+import { axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, screenshot, startService, watch, type BrowserHandle, type Service } from './harness.ts';
 
 const skip = browserSkipReason();
 
@@ -115,6 +115,7 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
     await dialog.getByRole('checkbox', { name: 'portal:trade', exact: true }).check();
     await dialog.getByRole('button', { name: 'Change role' }).click();
     await nora.getByRole('cell', { name: 'portal:read, portal:trade', exact: true }).waitFor();
+    await screenshot(page, 'desk-organization');
     const listed = await op(svc, 'GET', `/organizations/${org.orgId}/members`);
     assert.deepEqual(listed.find((m: { name: string }) => m.name === 'Nora Member').permissions, ['portal:read', 'portal:trade']);
     assert.deepEqual(problems, []);
