@@ -12,7 +12,7 @@ for (const backend of backends()) {
       const o = await seedOrg(h, { name: 'Acme', scopes: ['portal:read', 'portal:trade'] });
       const r = await h.call(o.key, 'GET', '/client');
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body.data, { id: o.orgId, name: 'Acme', status: 'active', canOperate: true, permissions: ['portal:read', 'portal:trade'] });
+      assert.deepEqual(r.body.data, { id: o.orgId, name: 'Acme', status: 'active', canOperate: true, permissions: ['portal:read', 'portal:trade'], limits: [] });
       assert.equal(r.body.success, true);
       assert.equal(r.headers['x-trace-id'], r.body.traceId);
     });

@@ -95,7 +95,9 @@ export async function makeHarness(opts: {
       method: method as 'GET', url, headers: { 'x-lang': 'en', ...headers },
       ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)), headers: { 'content-type': 'application/json', 'x-lang': 'en', ...headers } } : {}),
     });
-    return { status: r.statusCode, body: r.json(), headers: r.headers, raw: r.body };
+    // A file (the ledger CSV) is not the envelope: `raw` has it, `body` is empty.
+    const json = /^application\/json/.test(String(r.headers['content-type'] ?? 'application/json'));
+    return { status: r.statusCode, body: json ? r.json() : ({} as Res['body']), headers: r.headers, raw: r.body };
   };
   return {
     app, store, clock, config: deps.config, deps, backend,

@@ -66,6 +66,9 @@ describe('query strings are strict', () => {
     const r = await h.op('POST', '/organizations', { name: '', status: 'live', extra: 1 });
     assert.equal(r.status, 422);
     assert.equal(r.body.message, 'The request is not valid: extra is not allowed; name must have at least 1 characters; status must be one of: draft, active, suspended.');
+    const w = await h.call(key, 'POST', '/withdrawals', { destinationId: '', assetSymbol: 'usd', assetDecimals: 'x', amountMinor: '1.5' });
+    assert.equal(w.status, 422);
+    assert.equal(w.body.message, 'The request is not valid: destinationId must have at least 1 characters; assetSymbol does not have the expected form; assetDecimals must be an integer; amountMinor does not have the expected form.');
     const q = await h.call(key, 'GET', '/ledger?page=0&limit=500');
     assert.equal(q.body.message, 'The query is not valid: page must be at least 1; limit must be at most 100.');
   });

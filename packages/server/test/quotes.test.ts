@@ -119,7 +119,7 @@ for (const backend of backends()) {
       assert.equal(edge.status, 201, edge.raw);
       assert.equal(edge.body.data.amountQuoteMinor, '24629');
       const oor = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '9999' });
-      assert.equal(oor.body.message, 'The base amount must be between 10000 and 1000000000 minimum units.');
+      assert.equal(oor.body.message, 'The base amount must be between 0.0001 BTC and 10 BTC (10000 to 1000000000 minimum units).');
     });
 
     test('quotes need portal:trade or portal:read, and keep working when the organization cannot operate or the books are not reconciled', async () => {

@@ -169,6 +169,8 @@ describe('security', () => {
     'GET /api/v1/client': [],
     'GET /api/v1/balances': ['portal:read'],
     'GET /api/v1/ledger': ['portal:read'],
+    'GET /api/v1/ledger.csv': ['portal:read'],
+    'GET /api/v1/market/pairs': ['portal:trade', 'portal:read'],
     'GET /api/v1/events': ['portal:read'],
     'POST /api/v1/quotes': ['portal:trade', 'portal:read'],
     'POST /api/v1/orders': ['portal:trade'],

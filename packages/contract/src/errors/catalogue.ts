@@ -88,7 +88,7 @@ const entries = {
 
   // quotes
   'quotes.pair_not_priced': { status: 422, en: 'There is no price for {base}/{quote} at the moment.', es: 'No hay precio para {base}/{quote} en este momento.' },
-  'quotes.amount_out_of_range': { status: 422, en: 'The base amount must be between {min} and {max} minimum units.', es: 'El monto base debe estar entre {min} y {max} unidades mínimas.' },
+  'quotes.amount_out_of_range': { status: 422, en: 'The base amount must be between {minUnits} {asset} and {maxUnits} {asset} ({min} to {max} minimum units).', es: 'El monto base debe estar entre {minUnits} {asset} y {maxUnits} {asset} (de {min} a {max} unidades mínimas).' },
   'quotes.exactly_one_amount': { status: 422, en: 'Send exactly one of amountBaseMinor and amountQuoteMinor.', es: 'Envíe exactamente uno de amountBaseMinor y amountQuoteMinor.' },
   'quotes.quote_below_executable_rate': { status: 422, en: 'No price at the moment: the offered price would be below the cost of execution.', es: 'Sin precio por el momento: el precio ofrecido quedaría por debajo del costo de ejecución.' },
 
@@ -105,7 +105,7 @@ const entries = {
 
   // deposits
   'deposits.declaration_already_open': { status: 409, en: 'A deposit declaration is already open.', es: 'Ya hay una declaración de depósito abierta.' },
-  'deposits.amount_too_small': { status: 422, en: 'The amount is too small to be made unique.', es: 'El monto es demasiado pequeño para hacerlo único.' },
+  'deposits.amount_too_small': { status: 422, en: 'The amount is too small to be made unique: declare at least {minUnits} {asset} ({min} minimum units).', es: 'El monto es demasiado pequeño para hacerlo único: declare al menos {minUnits} {asset} ({min} unidades mínimas).' },
   'deposits.asset_not_receivable': { status: 422, en: 'The platform cannot receive {asset} at the moment.', es: 'La plataforma no puede recibir {asset} en este momento.' },
   'deposits.no_unique_amount': { status: 503, en: 'No unique amount is free near that amount right now; retry later, or declare a different amount.', es: 'No hay un monto único libre cerca de ese monto en este momento; reintente más tarde o declare otro monto.' },
   'deposits.txid_already_recorded': { status: 409, en: 'That transaction id was already recorded.', es: 'Ese identificador de transacción ya fue registrado.' },

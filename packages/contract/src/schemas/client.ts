@@ -4,12 +4,25 @@ import { AssetSymbol, CreatedRange, DateTime, ListQuery, Money, Nullable, Signed
 export const ClientStatus = Type.Union([Type.Literal('draft'), Type.Literal('active'), Type.Literal('suspended')]);
 export type ClientStatus = Static<typeof ClientStatus>;
 
+/** One asset's caps on the organization (CONTRACT §3 `limits`); a cap that is null is not capped. */
+export const ClientLimit = Type.Object({
+  assetSymbol: Type.String(),
+  assetDecimals: Nullable(Type.Integer({ description: 'the market\'s decimals of the asset; null when the market does not list it' })),
+  maxOrderMinor: Nullable(Type.String({ pattern: '^[0-9]{1,78}$', description: 'the largest base amount of one order in this asset' })),
+  maxWithdrawalMinor: Nullable(Type.String({ pattern: '^[0-9]{1,78}$', description: 'the largest single withdrawal of this asset' })),
+});
+export type ClientLimit = Static<typeof ClientLimit>;
+
 export const Client = Type.Object({
   id: Type.String(),
   name: Type.String(),
   status: ClientStatus,
   canOperate: Type.Boolean(),
   permissions: Type.Array(Type.String()),
+  // Added to the spec's Client (issue 19), so a client stops guessing amount bounds; the spec's fields are unchanged.
+  limits: Nullable(Type.Array(ClientLimit), {
+    description: 'the organization\'s limits: null when none are loaded (it cannot operate); otherwise one row per capped asset, and an asset not listed here is not capped',
+  }),
 });
 export type Client = Static<typeof Client>;
 
@@ -37,3 +50,10 @@ export type LedgerEntry = Static<typeof LedgerEntry>;
 
 /** The ledger: one asset, a creation window. */
 export const LedgerQuery = ListQuery({ assetSymbol: Type.Optional(AssetSymbol), ...CreatedRange });
+
+/** GET /api/v1/ledger.csv: the ledger list's filters, no paging (the file is the whole filtered ledger). */
+export const LedgerCsvQuery = Type.Object({ assetSymbol: Type.Optional(AssetSymbol), ...CreatedRange }, { additionalProperties: false });
+export type LedgerCsvQuery = Static<typeof LedgerCsvQuery>;
+
+/** The columns of GET /api/v1/ledger.csv, in order: the ledger entry's fields, plus `amount` in the asset's units. */
+export const LEDGER_CSV_COLUMNS = ['createdAt', 'id', 'entryId', 'kind', 'account', 'assetSymbol', 'assetDecimals', 'amount', 'amountMinor', 'referenceId', 'memo'] as const;

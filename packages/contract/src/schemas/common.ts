@@ -1,6 +1,6 @@
 import { Type, type TProperties, type TSchema, type Static } from '@sinclair/typebox';
 
-export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const Nullable = <T extends TSchema>(t: T, options: { description?: string } = {}) => Type.Union([t, Type.Null()], options);
 
 /** Amounts on the wire (responses): a string of decimal digits, with a leading `-` only for signed ledger amounts. */
 export const AmountString = Type.String({ pattern: '^[0-9]{1,78}$', description: 'integer in minimum units, as decimal digits', examples: ['150000'] });

@@ -27,3 +27,17 @@ export const MarketPairRecord = Type.Object({
   updatedAt: DateTime,
 });
 export type MarketPairRecord = Static<typeof MarketPairRecord>;
+
+/**
+ * GET /api/v1/market/pairs: a pair a client can quote now, with the base amounts a quote accepts and
+ * the decimals of both sides. The operator's terms (mid rate, spread, fees) are not part of it.
+ */
+export const TradablePair = Type.Object({
+  baseSymbol: Type.String(),
+  quoteSymbol: Type.String(),
+  baseDecimals: Type.Integer(),
+  quoteDecimals: Type.Integer(),
+  minBaseMinor: Type.String({ pattern: '^[0-9]{1,78}$', description: 'the smallest base amount a quote accepts now (inclusive)' }),
+  maxBaseMinor: Type.String({ pattern: '^[0-9]{1,78}$', description: 'the largest base amount a quote accepts (inclusive)' }),
+});
+export type TradablePair = Static<typeof TradablePair>;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatDecimal, parseDecimal, toMinor } from './money.ts';
+import { formatDecimal, formatUnits, parseDecimal, toMinor } from './money.ts';
 
 test('toMinor accepts digit strings and safe integers, exactly', () => {
   assert.equal(toMinor('0'), 0n);
@@ -24,6 +24,10 @@ test('decimal text uses the decimals given', () => {
   assert.equal(formatDecimal(7n, 0), '7');
   assert.equal(formatDecimal(-150n, 2), '-1.50');
   assert.equal(formatDecimal(10n ** 18n + 1n, 18), '1.000000000000000001');
+  assert.equal(formatUnits(10_000n, 8), '0.0001', 'for a person: no trailing zeros');
+  assert.equal(formatUnits(1_000n, 2), '10');
+  assert.equal(formatUnits(1_000n, 0), '1000');
+  assert.equal(formatUnits(10n ** 40n + 5n, 36), '10000.000000000000000000000000000000000005');
   assert.equal(parseDecimal('123.45', 2), 12345n);
   assert.equal(parseDecimal('0.5', 8), 50000000n);
   assert.equal(parseDecimal('1', 0), 1n);

@@ -40,6 +40,15 @@ export function formatDecimal(minor: bigint, decimals: number): string {
   return `${neg ? '-' : ''}${s.slice(0, -decimals)}.${s.slice(-decimals)}`;
 }
 
+/**
+ * An amount for a person to read, in the asset's units without trailing zeros: `100000`, 8 → `"0.001"`;
+ * `1000`, 2 → `"10"`. Exact: string work on the digits, never a JS number.
+ */
+export function formatUnits(minor: bigint, decimals: number): string {
+  const s = formatDecimal(minor, decimals);
+  return s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
+}
+
 /** `"123.45"`, 2 → `12345n`. More fractional digits than decimals is refused (null), never rounded. */
 export function parseDecimal(text: string, decimals: number): bigint | null {
   const m = /^(-)?([0-9]+)(?:\.([0-9]+))?$/.exec(text.trim());

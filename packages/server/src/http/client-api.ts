@@ -13,7 +13,7 @@ export async function clientApi(app: FastifyInstance, deps: AppDeps) {
   await registerRateLimit(app, { perMinute: deps.config.rateLimitPerMin, redis: deps.redis });
   app.addHook('onRequest', clientAuth(deps));
   idempotency(app, deps.store.idempotency, (req) => (req.principal ? `org:${req.principal.organization.id}` : undefined), deps.secret);
-  await app.register(clientRoutes);
+  await app.register(clientRoutes(deps.store));
   await app.register(balancesRoutes(deps.store));
   await app.register(ledgerRoutes(deps.store));
   for (const r of clientResourceRoutes) await app.register(r(deps));

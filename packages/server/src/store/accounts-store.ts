@@ -13,6 +13,16 @@ export interface PostingRow {
   amount: bigint; referenceId: string | null; memo: string | null; createdAt: Date;
 }
 
+type PostingSelect = {
+  id: string | number | bigint; entry_id: string; kind: string; account_kind: string; asset_symbol: string; decimals: number | null;
+  amount: string; reference_id: string | null; memo: string | null; created_at: Date;
+};
+const toPostingRow = (r: PostingSelect): PostingRow => ({
+  id: String(r.id), entryId: r.entry_id, kind: r.kind, account: r.account_kind as 'available' | 'held',
+  assetSymbol: r.asset_symbol, assetDecimals: r.decimals ?? 0, amount: BigInt(r.amount),
+  referenceId: r.reference_id, memo: r.memo, createdAt: r.created_at,
+});
+
 function balancesQuery(db: Db) {
   return db.selectFrom('accounts as a')
     .innerJoin('market_assets as m', 'm.symbol', 'a.asset_symbol')
@@ -62,11 +72,36 @@ export class AccountsStore {
     const page = await readPage(base, 'p.id', p, (q) => q.innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
       .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
       .select(['p.id', 'p.entry_id', 'e.kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'e.reference_id', 'e.memo', 'p.created_at']));
-    return mapPage(page, (r) => ({
-      id: String(r.id), entryId: r.entry_id, kind: r.kind, account: r.account_kind as 'available' | 'held',
-      assetSymbol: r.asset_symbol, assetDecimals: r.decimals ?? 0, amount: BigInt(r.amount),
-      referenceId: r.reference_id, memo: r.memo, createdAt: r.created_at,
-    }));
+    return mapPage(page, toPostingRow);
+  }
+
+  /**
+   * Every posting of the organization that the filters keep, oldest first, read `batch` rows at a
+   * time (keyset on the posting id, by the postings_owner index), so an export of any size holds one
+   * batch in memory. The walk is anchored at the newest posting when it starts: a posting written
+   * during the export is not in it, and none repeats.
+   */
+  async *allPostings(organizationId: string, f: { assetSymbol?: string | undefined } & CreatedWindow = {}, batch = 500): AsyncGenerator<PostingRow[], void, undefined> {
+    const filtered = () => {
+      let q = createdWithin(this.db.selectFrom('postings as p').where('p.owner_id', '=', organizationId), 'p.created_at', f);
+      if (f.assetSymbol) q = q.where('p.asset_symbol', '=', f.assetSymbol);
+      return q;
+    };
+    const top = await filtered().select(sql<string | null>`max(p.id)`.as('top')).executeTakeFirst();
+    if (top?.top === null || top?.top === undefined) return;
+    let after = '0';
+    for (;;) {
+      const rows = await filtered()
+        .where('p.id', '>', sql<string>`${after}::bigint`).where('p.id', '<=', sql<string>`${top.top}::bigint`)
+        .innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
+        .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
+        .select(['p.id', 'p.entry_id', 'e.kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'e.reference_id', 'e.memo', 'p.created_at'])
+        .orderBy('p.id', 'asc').limit(batch).execute();
+      if (rows.length === 0) return;
+      yield rows.map(toPostingRow);
+      if (rows.length < batch) return;
+      after = String(rows[rows.length - 1]!.id);
+    }
   }
 
   /** A signed manual adjustment in the caller's transaction; never drives available below zero. Answers the available balance before and after. */

@@ -68,7 +68,7 @@ export class DeclarationsStore {
       }
       const wallet = await tx.selectFrom('deposit_wallets').select(['network', 'address']).where('asset_symbol', '=', r.assetSymbol).executeTakeFirst();
       if (!wallet) throw new DomainError('deposits.asset_not_receivable', { asset: r.assetSymbol });
-      const plan = tailPlan(asset.decimals, r.declaredAmount);
+      const plan = tailPlan(asset.decimals, r.declaredAmount, r.assetSymbol);
 
       // Expiry is exact even when the background task has not run yet: a stale declaration of this
       // organization must not block it, nor a stale one of this asset hold an amount.

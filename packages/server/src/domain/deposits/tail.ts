@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '../errors.ts';
-import { pow10 } from '../money.ts';
+import { formatUnits, pow10 } from '../money.ts';
 
 /**
  * The unique tail (spec: Deposit declaration). The expected amount is the declared amount plus a
@@ -36,9 +36,14 @@ export function tailWidth(decimals: number): number {
   return decimals === 0 ? INTEGER_TAIL_WIDTH : Math.min(decimals, MAX_TAIL_WIDTH);
 }
 
-export function tailPlan(decimals: number, declared: bigint): TailPlan {
+/** The smallest declared amount a tail can make unique, in minor units. */
+export const smallestDeclarable = (decimals: number): bigint => pow10(tailWidth(decimals) + 1);
+
+/** `assetSymbol` names the asset in the refusal, whose message states the bound in its units ("0.001 BTC"). */
+export function tailPlan(decimals: number, declared: bigint, assetSymbol = ''): TailPlan {
   const width = tailWidth(decimals);
-  if (width < 1 || declared < pow10(width + 1)) throw new DomainError('deposits.amount_too_small');
+  const smallest = smallestDeclarable(decimals);
+  if (declared < smallest) throw new DomainError('deposits.amount_too_small', { asset: assetSymbol, min: smallest.toString(), minUnits: formatUnits(smallest, decimals) });
   const max = pow10(width) - 1n;
   if (declared + max > MAX_AMOUNT) throw new DomainError('request.invalid_amount', { field: 'declaredAmountMinor' });
   return { width, min: 1n, max };

@@ -1,7 +1,7 @@
 import { DomainError } from '../errors.ts';
 import { BPS, type PairTerms } from '../market/pair-terms.ts';
 import { ceilDiv, floorDiv } from '../market/rational.ts';
-import { MAX_DIGITS, pow10 } from '../money.ts';
+import { formatUnits, MAX_DIGITS, pow10 } from '../money.ts';
 
 /**
  * The pricing rule of CONTRACT §4, exact: bigint and the rational midRate m = num/den, never a float.
@@ -43,15 +43,31 @@ const MAX_AMOUNT = pow10(MAX_DIGITS) - 1n;
  * would receive nothing) → quotes.amount_out_of_range; the venue would pay less than the client
  * receives → quotes.quote_below_executable_rate.
  */
-export function priceQuote(t: PairTerms, d: Decimals, amount: { base: bigint } | { quote: bigint }): PricedQuote {
+/**
+ * The base amounts a quote accepts now: from the pair's minimum, or from the smallest amount that
+ * receives one quote unit when that is larger, to the pair's maximum. Null when no amount is
+ * quotable (no usable rate, or the range is empty). These are the bounds that
+ * quotes.amount_out_of_range states, so publishing them (GET /api/v1/market/pairs) tells a client
+ * nothing a refused quote would not.
+ */
+export function quotableRange(t: PairTerms, d: Decimals): { rate: bigint; min: bigint; max: bigint } | null {
   const rate = offeredRate(t, d.quote);
-  if (rate === 0n) throw new DomainError('quotes.quote_below_executable_rate');
+  if (rate === 0n) return null;
   // Below this base amount the client would receive zero quote units: not a trade.
   const smallestPaying = baseForQuote(1n, rate, d.base);
   const min = t.minBaseMinor > smallestPaying ? t.minBaseMinor : smallestPaying;
-  if (min > t.maxBaseMinor) throw new DomainError('quotes.quote_below_executable_rate');
+  return min > t.maxBaseMinor ? null : { rate, min, max: t.maxBaseMinor };
+}
+
+export function priceQuote(t: PairTerms, d: Decimals, amount: { base: bigint } | { quote: bigint }, baseSymbol = ''): PricedQuote {
+  const range = quotableRange(t, d);
+  if (!range) throw new DomainError('quotes.quote_below_executable_rate');
+  const { rate, min } = range;
   const a = 'base' in amount ? amount.base : baseForQuote(amount.quote, rate, d.base);
-  const outOfRange = () => new DomainError('quotes.amount_out_of_range', { min: min.toString(), max: t.maxBaseMinor.toString() });
+  const outOfRange = () => new DomainError('quotes.amount_out_of_range', {
+    min: min.toString(), max: t.maxBaseMinor.toString(), asset: baseSymbol,
+    minUnits: formatUnits(min, d.base), maxUnits: formatUnits(t.maxBaseMinor, d.base),
+  });
   if (a < min || a > t.maxBaseMinor) throw outOfRange();
   const q = quoteForBase(a, rate, d.base);
   if (q > MAX_AMOUNT) throw outOfRange();

@@ -21,5 +21,5 @@ export function oneAmount(amountBaseMinor: unknown, amountQuoteMinor: unknown): 
 export async function priceAtMarket(market: Market, baseSymbol: string, quoteSymbol: string, amount: QuoteAmount): Promise<{ pair: MarketPair; priced: PricedQuote }> {
   const pair = await market.pair(baseSymbol, quoteSymbol);
   if (!pair) throw new DomainError('quotes.pair_not_priced', { base: baseSymbol, quote: quoteSymbol });
-  return { pair, priced: priceQuote(pair.terms, { base: pair.base.decimals, quote: pair.quote.decimals }, amount) };
+  return { pair, priced: priceQuote(pair.terms, { base: pair.base.decimals, quote: pair.quote.decimals }, amount, pair.base.symbol) };
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { depositRoutes } from './deposits.ts';
 import { eventRoutes } from './events.ts';
+import { marketRoutes } from './market.ts';
 import { orderRoutes } from './orders.ts';
 import { quoteRoutes } from './quotes.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -18,5 +19,6 @@ export const clientResourceRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> 
   depositRoutes,
   withdrawalRoutes,
   eventRoutes,
+  marketRoutes,
   webhookRoutes,
 ];
