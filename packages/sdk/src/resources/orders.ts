@@ -4,6 +4,7 @@ import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import { creationOf, foundReply, type Creation } from './creation.ts';
 import { findCreatedSince, iterateList, listPage } from './list.ts';
+import { keyOf, type WriteOptions } from '../action-key.ts';
 
 /**
  * An exchange request (CONTRACT §5): delivers `base`, receives `quote`; a request, not an execution,
@@ -23,9 +24,9 @@ export class OrdersResource {
    * `portal:read`; when it fails, or finds nothing after the retries ran out, a LostResponseError says
    * the outcome is unknown.
    */
-  async create(p: { quoteId: string }): Promise<Creation<Order>> {
+  async create(p: { quoteId: string }, opts: WriteOptions = {}): Promise<Creation<Order>> {
     const startedLocal = Date.now();
-    const r = await this.t.request<Order>({ method: 'POST', path: '/orders', body: { quoteId: p.quoteId } }, {
+    const r = await this.t.request<Order>({ method: 'POST', path: '/orders', body: { quoteId: p.quoteId }, ...keyOf(opts) }, {
       resendWhenUnknown: true,
       what: `order for quote ${p.quoteId}`,
       readBack: async () => {

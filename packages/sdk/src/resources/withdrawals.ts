@@ -6,6 +6,7 @@ import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import { creationOf, foundReply, type Creation } from './creation.ts';
 import { findCreatedSince, iterateList, listPage } from './list.ts';
+import { keyOf, type WriteOptions } from '../action-key.ts';
 
 export type WithdrawalDestination = WireDestination;
 export type Withdrawal = Amounts<WireWithdrawal>;
@@ -38,9 +39,9 @@ export class WithdrawalsResource {
    * the call started (`found_after_timeout`). That read needs `portal:read`; when it fails, or finds
    * nothing after the retries ran out, a LostResponseError says the outcome is unknown.
    */
-  async registerBankDestination(p: RegisterBankDestinationParams): Promise<Creation<WithdrawalDestination>> {
+  async registerBankDestination(p: RegisterBankDestinationParams, opts: WriteOptions = {}): Promise<Creation<WithdrawalDestination>> {
     const startedLocal = Date.now();
-    const r = await this.t.request<WithdrawalDestination>({ method: 'POST', path: '/withdrawals/destinations/bank', body: p }, {
+    const r = await this.t.request<WithdrawalDestination>({ method: 'POST', path: '/withdrawals/destinations/bank', body: p, ...keyOf(opts) }, {
       resendWhenUnknown: true,
       what: 'bank destination registration',
       readBack: async () => {
@@ -64,10 +65,10 @@ export class WithdrawalsResource {
    * final time; still nothing, or the read fails (it needs `portal:read`): a LostResponseError is
    * thrown and nothing more is sent. Read `withdrawals.list()` before deciding to try again.
    */
-  async create(p: CreateWithdrawalParams): Promise<Creation<Withdrawal>> {
+  async create(p: CreateWithdrawalParams, opts: WriteOptions = {}): Promise<Creation<Withdrawal>> {
     const startedLocal = Date.now();
     const body = { destinationId: p.destinationId, assetSymbol: p.assetSymbol, assetDecimals: p.assetDecimals, amountMinor: p.amountMinor };
-    const r = await this.t.request<Withdrawal>({ method: 'POST', path: '/withdrawals', body }, {
+    const r = await this.t.request<Withdrawal>({ method: 'POST', path: '/withdrawals', body, ...keyOf(opts) }, {
       resendWhenUnknown: false,
       what: 'withdrawal',
       readBack: async () => {
