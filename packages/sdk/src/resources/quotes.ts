@@ -1,6 +1,7 @@
 import type { Quote as WireQuote } from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
+import { idPath } from './list.ts';
 
 /**
  * Spec: Quote, plus `base` and `quote` as Money (their decimals travel with them). `rateQuoteMinor`:
@@ -28,5 +29,10 @@ export class QuotesResource {
       ...(p.amountQuoteMinor !== undefined ? { amountQuoteMinor: p.amountQuoteMinor } : {}),
     };
     return (await this.t.request<Quote>({ method: 'POST', path: '/quotes', body }, { resendWhenUnknown: true })).value.data;
+  }
+
+  /** `GET /api/v1/quotes/:id`: a quote of the organization (for some time after it expired). */
+  async get(id: string): Promise<Quote> {
+    return (await this.t.get<Quote>(idPath('/quotes', id))).data;
   }
 }
