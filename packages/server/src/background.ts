@@ -4,6 +4,7 @@ import { deliverDueWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
 
 export const QUOTE_RETENTION_MS = 24 * 60 * 60 * 1000;
+export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Periodic work that must happen whether or not anything reads (e.g. closing expired declarations). */
 export interface BackgroundTask { name: string; everyMs: number; run(deps: AppDeps): Promise<void> }
@@ -21,6 +22,8 @@ export const backgroundTasks: BackgroundTask[] = [
   { name: 'purge-idempotency-keys', everyMs: 60_000, run: async (d) => { await d.store.idempotency.purgeExpired(); } },
   // Webhook deliveries (CONTRACT §10): state in the store, claims with SKIP LOCKED, so any number of instances run it.
   { name: 'deliver-webhooks', everyMs: 1_000, run: async (d) => { await deliverDueWebhooks(d, { sender: webhookSenderOf(d), batch: 16 }); } },
+  // The delivery log is kept 30 days after a delivery finished (pending ones are never purged).
+  { name: 'purge-webhook-deliveries', everyMs: 3_600_000, run: async (d) => { await d.store.webhooks.purgeFinished(new Date(d.clock.now().getTime() - WEBHOOK_LOG_RETENTION_MS)); } },
 ];
 
 /**

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
+import { backgroundTasks } from '../src/background.ts';
 import type { ManualClock } from '../src/domain/ports.ts';
 import { deliverDueWebhooks } from '../src/usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from '../src/webhooks/http-sender.ts';
@@ -242,6 +243,35 @@ for (const backend of backends()) {
         assert.equal(rx.received.length, sent);
         const on = await h.call(o.key, 'POST', `/webhooks/${failing.id}/enable`);
         assert.equal(on.body.data.status, 'enabled');
+      } finally { await rx.close(); }
+    });
+
+    test('an attempt that cannot be signed is a logged failure, retried; finished deliveries are purged after 30 days, pending ones kept', async () => {
+      const rx = await startReceiver();
+      try {
+        const o = await seedOrg(h, { scopes: SCOPES });
+        const broken = await register(h, o, rx.url);
+        const fine = await register(h, o, `${rx.url}?fine`);
+        await h.store.db.updateTable('webhook_endpoints').set({ secret_sealed: 'w1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }).where('id', '=', broken.id).execute();
+        await emit(h, o);
+        assert.equal(await run(h), 2);
+        assert.equal(rx.received.length, 1, 'only the endpoint whose secret opens');
+        new Webhook(fine.secret).verify(rx.received[0]!.body, headersOf(rx.received[0]!));
+        const [d] = await deliveries(h, o, broken.id);
+        assert.equal(d!.state, 'pending');
+        assert.match(d!.lastError!, /^not sent: /);
+        assert.deepEqual(d!.log.map((a) => [a.attempt, a.statusCode]), [[1, null]]);
+
+        const purge = backgroundTasks.find((t) => t.name === 'purge-webhook-deliveries')!;
+        clockOf(h).advance(30 * 24 * HOUR - 1000);
+        await purge.run(h.deps);
+        assert.equal((await deliveries(h, o, fine.id)).length, 1, 'kept for 30 days');
+        clockOf(h).advance(2000);
+        await purge.run(h.deps);
+        assert.equal((await deliveries(h, o, fine.id)).length, 0, 'then forgotten');
+        assert.equal((await deliveries(h, o, broken.id)).length, 1, 'a pending delivery is never purged');
+        assert.equal((await h.call(o.key, 'DELETE', `/webhooks/${broken.id}`)).status, 200);
+        assert.equal(await run(h), 0, 'deleted: its pending delivery went with it');
       } finally { await rx.close(); }
     });
 

@@ -223,10 +223,9 @@ export class WebhooksStore {
     });
   }
 
-  /** A claim given back unattempted (the worker is stopping): due again at once, the attempt not counted. */
-  async release(c: ClaimedDelivery): Promise<void> {
-    await this.db.updateTable('webhook_deliveries')
-      .set((eb) => ({ claim_token: null, claimed_until: null, attempts: eb('attempts', '-', 1), round_attempts: eb('round_attempts', '-', 1) }))
-      .where('id', '=', c.deliveryId).where('claim_token', '=', c.claimToken).execute();
+  /** Forgets deliveries finished (delivered or given up) before `before`, with their attempts. */
+  async purgeFinished(before: Date): Promise<number> {
+    const r = await this.db.deleteFrom('webhook_deliveries').where('state', '<>', 'pending').where('updated_at', '<', before).executeTakeFirst();
+    return Number(r.numDeletedRows);
   }
 }

@@ -4,7 +4,7 @@ import { WebhookSecretSealer } from '../../domain/webhooks/secret.ts';
 import { webhookHeaders } from '../../domain/webhooks/sign.ts';
 import type { Store } from '../../store/index.ts';
 import type { ClaimedDelivery } from '../../store/webhooks-store.ts';
-import type { WebhookSender } from '../ports.ts';
+import type { WebhookAnswer, WebhookSender } from '../ports.ts';
 
 export interface DeliverDeps { store: Store; clock: Clock; secret: string }
 export interface DeliverOptions {
@@ -35,12 +35,18 @@ export const webhookBody = (c: ClaimedDelivery): string =>
 async function attemptOne(deps: DeliverDeps, o: DeliverOptions, sealer: WebhookSecretSealer, c: ClaimedDelivery): Promise<void> {
   const row = { organizationId: c.organizationId, endpointId: c.endpointId };
   const startedAt = deps.clock.now();
-  const secrets = [sealer.open(c.secretSealed, row)];
-  if (c.previousSecretSealed !== null && c.previousSecretUntil !== null && c.previousSecretUntil > startedAt) secrets.push(sealer.open(c.previousSecretSealed, row));
-  const body = webhookBody(c);
-  const headers = webhookHeaders(secrets, c.event.id, (o.wallClock ?? (() => new Date()))(), body);
   const t0 = performance.now();
-  const answer = await o.sender.post({ url: c.url, headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS });
+  let answer: WebhookAnswer;
+  try {
+    const secrets = [sealer.open(c.secretSealed, row)];
+    if (c.previousSecretSealed !== null && c.previousSecretUntil !== null && c.previousSecretUntil > startedAt) secrets.push(sealer.open(c.previousSecretSealed, row));
+    const body = webhookBody(c);
+    const headers = webhookHeaders(secrets, c.event.id, (o.wallClock ?? (() => new Date()))(), body);
+    answer = await o.sender.post({ url: c.url, headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS });
+  } catch (e) {
+    // Nothing was sent (e.g. a secret sealed under another CAMBIO_SECRET): a failed attempt like any other, logged.
+    answer = { error: `not sent: ${e instanceof Error ? e.message : String(e)}`.slice(0, 300) };
+  }
   const durationMs = Math.trunc(performance.now() - t0);
   const delivered = answer.statusCode !== undefined && answer.statusCode >= 200 && answer.statusCode < 300;
   const delay = delivered ? null : retryDelayMs(c.roundAttempt, (o.random ?? Math.random)());
