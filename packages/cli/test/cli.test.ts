@@ -275,6 +275,7 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.equal(blockedPort.code, 1, 'a port fetch refuses to use is a configuration error, not retried as a network failure');
     assert.match(blockedPort.stderr, /^error: sdk\.configuration_error: the request cannot be sent/);
   });
+
   test('issue 19: pairs, limits, show and cancel by id, list filters, the ledger as CSV', async () => {
     const pairs = await cambio(['pairs'], env);
     assert.equal(pairs.code, 0, pairs.stderr);
