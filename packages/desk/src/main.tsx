@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { isUnauthenticated } from './lib/errors.ts';
+import { LANG } from './lib/i18n.ts';
 import './styles.css';
 
 // Server state is a cache (STYLE §14): lists refetch while something waits; a 4xx is not retried.
@@ -14,6 +15,8 @@ const queryClient: QueryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+document.documentElement.lang = LANG;
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

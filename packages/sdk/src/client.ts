@@ -1,14 +1,7 @@
+import { ClientApiResources } from './client-resources.ts';
 import { ConfigurationError } from './errors.ts';
 import { normalizeBaseUrl, Transport, type CambioEvent, type FetchLike } from './http.ts';
 import type { RetryOptions } from './retry.ts';
-import { BalancesResource } from './resources/balances.ts';
-import { ClientResource } from './resources/client.ts';
-import { DepositsResource } from './resources/deposits.ts';
-import { LedgerResource } from './resources/ledger.ts';
-import { MarketResource } from './resources/market.ts';
-import { OrdersResource } from './resources/orders.ts';
-import { QuotesResource } from './resources/quotes.ts';
-import { WithdrawalsResource } from './resources/withdrawals.ts';
 
 /**
  * `sandbox: true`: the local sandbox that `npm start` runs on this machine (the same endpoints and
@@ -43,37 +36,20 @@ export interface CambioOptions {
 }
 
 /** The client API, one method per endpoint, grouped by resource. */
-export class Cambio {
-  readonly client: ClientResource;
-  readonly balances: BalancesResource;
-  readonly ledger: LedgerResource;
-  readonly market: MarketResource;
-  readonly quotes: QuotesResource;
-  readonly orders: OrdersResource;
-  readonly deposits: DepositsResource;
-  readonly withdrawals: WithdrawalsResource;
+export class Cambio extends ClientApiResources {
   readonly baseUrl: string;
 
   constructor(opts: CambioOptions) {
     if (!opts || typeof opts.apiKey !== 'string' || opts.apiKey.trim() === '') throw configError('Cambio: apiKey is required');
-    const root = resolveRoot('Cambio', opts);
     const f = opts.fetch ?? (globalThis.fetch as FetchLike | undefined);
     if (!f) throw configError('Cambio: no fetch available (Node 20 or later has one)');
     const apiKey = opts.apiKey.trim();
-    this.baseUrl = normalizeBaseUrl(root, '/api/v1', 'Cambio');
-    const t = new Transport({
-      baseUrl: this.baseUrl, prefix: '/api/v1', authHeaders: { 'x-api-key': apiKey }, secrets: [apiKey],
+    const baseUrl = normalizeBaseUrl(resolveRoot('Cambio', opts), '/api/v1', 'Cambio');
+    super(new Transport({
+      baseUrl, prefix: '/api/v1', authHeaders: { 'x-api-key': apiKey }, secrets: [apiKey],
       lang: opts.lang, fetch: f, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, retry: opts.retry ?? {}, onEvent: opts.onEvent,
-    });
-    const skew = opts.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS;
-    this.client = new ClientResource(t);
-    this.balances = new BalancesResource(t);
-    this.ledger = new LedgerResource(t);
-    this.market = new MarketResource(t);
-    this.quotes = new QuotesResource(t);
-    this.orders = new OrdersResource(t, skew);
-    this.deposits = new DepositsResource(t);
-    this.withdrawals = new WithdrawalsResource(t, skew);
+    }), opts.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS);
+    this.baseUrl = baseUrl;
   }
 }
 

@@ -96,6 +96,15 @@ export class Transport {
     }, this.#cfg.retry);
   }
 
+  /**
+   * A write carrying the caller's Idempotency-Key when one is given (a POST without one gets a fresh key,
+   * see request()); re-sent after a lost answer only with `resendWhenUnknown` (then the key makes it act once).
+   */
+  async write<T>(spec: RequestSpec, opts: { idempotencyKey?: string | undefined } = {}, resendWhenUnknown = false): Promise<Reply<T>> {
+    const keyed = opts.idempotencyKey !== undefined ? { ...spec, idempotencyKey: opts.idempotencyKey } : spec;
+    return (await this.request<T>(keyed, { resendWhenUnknown })).value;
+  }
+
   /** One attempt, no retry. */
   async send<T>(spec: RequestSpec): Promise<Reply<T>> {
     const cfg = this.#cfg;

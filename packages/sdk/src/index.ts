@@ -3,6 +3,7 @@ export { CambioOperator, type CambioOperatorOptions } from './operator/client.ts
 export { CambioPortal, type CambioPortalOptions } from './portal/client.ts';
 export type * from './portal/types.ts';
 export * from './errors.ts';
+export { ActionKey, type WriteOptions } from './action-key.ts';
 export { Money, formatMinor, parseDecimal, type MoneyLike } from './money.ts';
 export { paginate, collect, type Page, type ListParams } from './paginate.ts';
 export { RETRY_DEFAULTS, backoffDelay, parseRetryAfter, retryAdvice, outcomeUnknown, type RetryOptions, type RetryEvent } from './retry.ts';

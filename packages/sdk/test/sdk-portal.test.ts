@@ -31,7 +31,7 @@ test('calls go to /portal/v1 and /api/v1 with the cookie (credentials same-origi
   assert.deepEqual(JSON.parse(r.calls[0]!.body!), { email: 'ana@x.test', password: 'pw' });
 });
 
-test('sign-in refusals keep their code (a TOTP code is asked for); issuing a key is never re-sent after a lost answer', async () => {
+test('sign-in refusals keep their code (a TOTP code is asked for); issuing a key after a lost answer is re-sent only with the same Idempotency-Key', async () => {
   const r = routedFetch({
     'POST /portal/v1/session': [() => fail(401, 'auth.code_required', 'A code is required.')],
     'POST /portal/v1/api-keys': [() => fail(502, 'http.502', 'bad gateway'), () => ok({ id: 'key_2', prefix: 'p', scopes: ['portal:read'], key: 'cmb_live_p.s', expiresAt: null, allowedIps: null, createdAt: 'x' }, {}, 201)],
@@ -39,8 +39,10 @@ test('sign-in refusals keep their code (a TOTP code is asked for); issuing a key
   });
   const portal = new CambioPortal({ baseUrl: 'https://cambio.test', fetch: r.fetch });
   await assert.rejects(portal.session.signIn({ email: 'a', password: 'b' }), (e: { code: string; status: number }) => e.code === 'auth.code_required' && e.status === 401);
-  await assert.rejects(portal.apiKeys.issue({ scopes: ['portal:read'] }), (e: { status: number }) => e.status === 502);
-  assert.equal(r.count('POST /portal/v1/api-keys'), 1, 'a second key is never issued behind the person\'s back');
+  const issued = await portal.apiKeys.issue({ scopes: ['portal:read'] }, { idempotencyKey: 'portal-issue-1' });
+  assert.equal(issued.id, 'key_2');
+  const sent = r.calls.filter((c) => c.url.endsWith('/portal/v1/api-keys'));
+  assert.deepEqual(sent.map((c) => c.headers['idempotency-key']), ['portal-issue-1', 'portal-issue-1'], 'the re-send is the same act: the server answers what the first one issued');
   await portal.apiKeys.revoke('key_1');
   assert.equal(r.calls.at(-1)!.url, 'https://cambio.test/portal/v1/api-keys/key_1/revoke');
 });

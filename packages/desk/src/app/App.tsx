@@ -16,6 +16,7 @@ import { DeskContext } from '../lib/desk-context.ts';
 import { isUnauthenticated } from '../lib/errors.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { Layout } from './Layout.tsx';
+import { t } from '../lib/i18n.ts';
 import { navigate, useLocation } from '../lib/router.tsx';
 
 /** Who is signed in: null when nobody is (401), re-read after sign-in, TOTP enrolment and sign-out. */
@@ -40,8 +41,8 @@ export function App() {
   };
 
   if (loc.path === '/invitation') return <InvitationPage token={loc.hash} onAccepted={signedIn} />;
-  if (session.isPending) return <main id="main"><p role="status">Loading the desk…</p></main>;
-  if (session.error) return <main id="main" className="narrow"><h1>The desk cannot reach the service</h1><ErrorNote error={session.error} /></main>;
+  if (session.isPending) return <main id="main"><p role="status">{t('app.loading')}</p></main>;
+  if (session.error) return <main id="main" className="narrow"><h1>{t('app.unreachable')}</h1><ErrorNote error={session.error} /></main>;
   if (!session.data) return <SignInPage onSignedIn={signedIn} />;
 
   const staff = session.data;
@@ -68,5 +69,5 @@ function Route({ path, admin }: { path: string; admin: boolean }) {
     case '/security': return <SecurityPage />;
     case '/staff': if (admin) return <StaffPage />; break;
   }
-  return <><h1 tabIndex={-1} id="page-title">Not found</h1><p>There is no page at this address.</p></>;
+  return <><h1 tabIndex={-1} id="page-title">{t('app.notFound')}</h1><p>{t('app.notFoundText')}</p></>;
 }

@@ -1,19 +1,21 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { StopBanner } from '../features/reconciliation/StopBanner.tsx';
+import { LanguageSwitch } from '../components/LanguageSwitch.tsx';
 import { op } from '../lib/api.ts';
+import { t, type MessageKey } from '../lib/i18n.ts';
 import { useDesk } from '../lib/desk-context.ts';
 import { Link, useLocation } from '../lib/router.tsx';
 
-/** CONTRACT §8 fixes these names; Staff is offered to admins only. */
-const NAV: Array<{ to: string; label: string; admin?: boolean }> = [
-  { to: '/approvals', label: 'Approvals' },
-  { to: '/deposits', label: 'Deposits' },
-  { to: '/reconciliation', label: 'Reconciliation' },
-  { to: '/organizations', label: 'Organizations' },
-  { to: '/market', label: 'Market' },
-  { to: '/audit', label: 'Audit' },
-  { to: '/staff', label: 'Staff', admin: true },
+/** CONTRACT §8 fixes these names (in English); Staff is offered to admins only. */
+const NAV: Array<{ to: string; label: MessageKey; admin?: boolean }> = [
+  { to: '/approvals', label: 'nav.approvals' },
+  { to: '/deposits', label: 'nav.deposits' },
+  { to: '/reconciliation', label: 'nav.reconciliation' },
+  { to: '/organizations', label: 'nav.organizations' },
+  { to: '/market', label: 'nav.market' },
+  { to: '/audit', label: 'nav.audit' },
+  { to: '/staff', label: 'nav.staff', admin: true },
 ];
 
 export function Layout({ children, onSignedOut }: { children: ReactNode; onSignedOut: () => void }) {
@@ -30,26 +32,27 @@ export function Layout({ children, onSignedOut }: { children: ReactNode; onSigne
 
   return (
     <>
-      <a className="skip" href="#main">Skip to content</a>
-      {mode === 'sandbox' && <div className="banner banner-sandbox" role="note"><strong>Sandbox.</strong> Simulated market and deposit addresses; no real money moves.</div>}
+      <a className="skip" href="#main">{t('app.skip')}</a>
+      {mode === 'sandbox' && <div className="banner banner-sandbox" role="note"><strong>{t('app.sandbox')}</strong> {t('app.sandboxText')}</div>}
       <StopBanner linkTo={(c) => <Link to="/reconciliation">{c}</Link>} />
       {!staff.totpEnrolled && (
         <div className="banner banner-warn" role="note">
-          Set up two-step sign-in before your first decision: <Link to="/security">Your security</Link>.
+          {t('app.totp')} <Link to="/security">{t('app.security')}</Link>.
         </div>
       )}
       <header className="top">
-        <span className="brand">Cambio desk</span>
-        <nav aria-label="Desk">
+        <span className="brand">{t('app.brand')}</span>
+        <nav aria-label={t('app.nav')}>
           <ul>
             {NAV.filter((n) => !n.admin || staff.role === 'admin').map((n) => (
-              <li key={n.to}><Link to={n.to} aria-current={path.startsWith(n.to) ? 'page' : undefined}>{n.label}</Link></li>
+              <li key={n.to}><Link to={n.to} aria-current={path.startsWith(n.to) ? 'page' : undefined}>{t(n.label)}</Link></li>
             ))}
           </ul>
         </nav>
         <div className="me">
           <Link to="/security" aria-current={path === '/security' ? 'page' : undefined}>{staff.name} <span className="role">({staff.role})</span></Link>
-          <button type="button" onClick={signOut}>Sign out</button>
+          <button type="button" onClick={signOut}>{t('app.signOut')}</button>
+          <LanguageSwitch />
         </div>
       </header>
       <main id="main">{children}</main>

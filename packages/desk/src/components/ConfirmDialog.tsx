@@ -1,13 +1,14 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { newIdempotencyKey } from '../lib/idempotency.ts';
+import { ActionKey } from '@cambio/sdk';
 import { ErrorNote } from './ErrorNote.tsx';
 
 /**
  * An irreversible act: a summary, a confirming click, the button disabled while the request is in
- * flight, and one Idempotency-Key per confirmation (a double click or a re-sent request acts once).
+ * flight, and one Idempotency-Key per confirmation (a double click or a re-sent request acts once; a
+ * second try after an answer that never came reuses it while `content`, what the act sends, is the same).
  * `onConfirm` throws to keep the dialog open with the error; `canConfirm` false keeps the button off.
  */
-export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose, canConfirm = true, danger = false }: {
+export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose, canConfirm = true, danger = false, content = null }: {
   title: string;
   children: ReactNode;
   confirmLabel: string;
@@ -15,9 +16,11 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
   onClose: () => void;
   canConfirm?: boolean;
   danger?: boolean;
+  content?: unknown;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const inFlight = useRef(false);
+  const [key] = useState(() => new ActionKey('desk-'));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const titleId = useId();
@@ -35,7 +38,7 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
     setBusy(true);
     setError(null);
     try {
-      await onConfirm(newIdempotencyKey());
+      await key.run(content, onConfirm);
       onClose();
     } catch (err) {
       setError(err);

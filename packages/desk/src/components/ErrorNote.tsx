@@ -1,4 +1,5 @@
 import { shown } from '../lib/errors.ts';
+import { t } from '../lib/i18n.ts';
 
 /** The server's message for the error, its code, and the traceId in small print for support. */
 export function ErrorNote({ error, id }: { error: unknown; id?: string }) {
@@ -7,7 +8,7 @@ export function ErrorNote({ error, id }: { error: unknown; id?: string }) {
   return (
     <div className="error-note" role="alert" id={id}>
       <p>{e.message}</p>
-      {(e.code || e.traceId) && <p className="small">{e.code}{e.traceId ? ` · trace ${e.traceId}` : ''}</p>}
+      {(e.code || e.traceId) && <p className="small">{e.code}{e.traceId ? ` · ${t('error.trace')} ${e.traceId}` : ''}</p>}
     </div>
   );
 }

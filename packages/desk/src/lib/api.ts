@@ -1,4 +1,5 @@
 import { CambioOperator } from '@cambio/sdk';
+import { LANG } from './i18n.ts';
 
 /**
  * The one way to the server: the SDK's operator client on this origin, authenticated by the staff
@@ -8,7 +9,7 @@ import { CambioOperator } from '@cambio/sdk';
 export const op = new CambioOperator({
   session: true,
   baseUrl: window.location.origin,
-  lang: 'en',
+  lang: LANG,
   timeoutMs: 20_000,
   retry: { maxRetries: 2 },
 });

@@ -1,6 +1,6 @@
 import type { Lang } from '@cambio/contract';
-import { CambioPortal, type PortalSession } from '@cambio/sdk';
-import { createContext, useContext } from 'react';
+import { ActionKey, CambioPortal, type PortalSession } from '@cambio/sdk';
+import { createContext, useContext, useState } from 'react';
 import { translator, type Translate } from '../lib/i18n.ts';
 
 export interface PortalContextValue {
@@ -21,6 +21,15 @@ export function usePortal(): PortalContextValue {
   const v = useContext(PortalContext);
   if (!v) throw new Error('usePortal outside the portal');
   return v;
+}
+
+/**
+ * The Idempotency-Key of one kind of action of a component (CONTRACT §10): fresh per action a person
+ * takes, the same when they try that action again after an answer that never came (see ActionKey).
+ */
+export function useActionKey(): ActionKey {
+  const [k] = useState(() => new ActionKey('portal-'));
+  return k;
 }
 
 export function makeSdk(lang: Lang): CambioPortal {

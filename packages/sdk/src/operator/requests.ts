@@ -4,6 +4,7 @@ import type { Amounts } from '../json.ts';
 import type { Page } from '../paginate.ts';
 import { iterateList, listPage } from '../resources/list.ts';
 import { enc } from './organizations.ts';
+import type { WriteOptions } from '../action-key.ts';
 
 /** Adds the organization and what the venue paid (`proceedsQuoteMinor`; the difference is revenue). */
 export type OperatorOrder = Amounts<OperatorOrderRecord>;
@@ -14,7 +15,7 @@ export interface RequestQuery { state?: string; organizationId?: string; page?: 
  * `idempotencyKey`: one per decision a person confirms (CONTRACT §10), so a double click or a re-sent
  * request after a lost answer acts once. Without it a second decision is still refused with a 409.
  */
-export interface DecisionOptions { idempotencyKey?: string }
+export type DecisionOptions = WriteOptions;
 
 /**
  * Requests across organizations and the decisions on them. A decision happens once: a second one is a

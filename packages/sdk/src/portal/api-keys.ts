@@ -1,3 +1,4 @@
+import type { WriteOptions } from '../action-key.ts';
 import type { Transport } from '../http.ts';
 import type { ApiKeyRecord, IssueApiKeyParams, IssuedApiKey } from './types.ts';
 
@@ -11,15 +12,16 @@ export class PortalApiKeysResource {
   }
 
   /**
-   * `POST /portal/v1/api-keys`. The answer's `key` is the whole secret and is shown only here. Never
-   * re-sent after a lost response (that would issue a second key): read `list()` and revoke what is not wanted.
+   * `POST /portal/v1/api-keys`. The answer's `key` is the whole secret and is shown only here. It carries an
+   * Idempotency-Key (the caller's, or a fresh one), so the re-send after a lost response gets the kept
+   * answer of the first attempt instead of issuing a second key.
    */
-  async issue(p: IssueApiKeyParams): Promise<IssuedApiKey> {
-    return (await this.t.send<IssuedApiKey>({ method: 'POST', path: '/api-keys', body: p })).data;
+  async issue(p: IssueApiKeyParams, opts: WriteOptions = {}): Promise<IssuedApiKey> {
+    return (await this.t.write<IssuedApiKey>({ method: 'POST', path: '/api-keys', body: p }, opts, true)).data;
   }
 
   /** `POST /portal/v1/api-keys/:id/revoke`: stops at once. */
-  async revoke(id: string): Promise<ApiKeyRecord> {
-    return (await this.t.send<ApiKeyRecord>({ method: 'POST', path: `/api-keys/${encodeURIComponent(id)}/revoke`, body: {} })).data;
+  async revoke(id: string, opts: WriteOptions = {}): Promise<ApiKeyRecord> {
+    return (await this.t.write<ApiKeyRecord>({ method: 'POST', path: `/api-keys/${encodeURIComponent(id)}/revoke`, body: {} }, opts, true)).data;
   }
 }

@@ -1,13 +1,7 @@
 import { DEFAULT_CLOCK_SKEW_MS, DEFAULT_TIMEOUT_MS, configError } from '../client.ts';
+import { ClientApiResources } from '../client-resources.ts';
 import { normalizeBaseUrl, Transport, type CambioEvent, type FetchLike } from '../http.ts';
 import type { RetryOptions } from '../retry.ts';
-import { BalancesResource } from '../resources/balances.ts';
-import { ClientResource } from '../resources/client.ts';
-import { DepositsResource } from '../resources/deposits.ts';
-import { LedgerResource } from '../resources/ledger.ts';
-import { OrdersResource } from '../resources/orders.ts';
-import { QuotesResource } from '../resources/quotes.ts';
-import { WithdrawalsResource } from '../resources/withdrawals.ts';
 import { PortalApiKeysResource } from './api-keys.ts';
 import { PortalSessionResource } from './session.ts';
 import { PortalTeamResource } from './team.ts';
@@ -29,14 +23,7 @@ export interface CambioPortalOptions {
  * member's whole role) and the people endpoints (`/portal/v1`). No key: the browser sends the
  * `cambio_member` cookie (`credentials: 'same-origin'`), and the server checks the Origin of writes.
  */
-export class CambioPortal {
-  readonly client: ClientResource;
-  readonly balances: BalancesResource;
-  readonly ledger: LedgerResource;
-  readonly quotes: QuotesResource;
-  readonly orders: OrdersResource;
-  readonly deposits: DepositsResource;
-  readonly withdrawals: WithdrawalsResource;
+export class CambioPortal extends ClientApiResources {
   readonly session: PortalSessionResource;
   readonly team: PortalTeamResource;
   readonly apiKeys: PortalApiKeysResource;
@@ -45,20 +32,14 @@ export class CambioPortal {
   constructor(opts: CambioPortalOptions) {
     const f = opts.fetch ?? (globalThis.fetch ? globalThis.fetch.bind(globalThis) as FetchLike : undefined);
     if (!f) throw configError('CambioPortal: no fetch available');
-    this.baseUrl = normalizeBaseUrl(opts.baseUrl, '/api/v1', 'CambioPortal');
+    const baseUrl = normalizeBaseUrl(opts.baseUrl, '/api/v1', 'CambioPortal');
     const common = {
-      baseUrl: this.baseUrl, authHeaders: {}, secrets: [], lang: opts.lang, fetch: f, credentials: 'same-origin' as const,
+      baseUrl, authHeaders: {}, secrets: [], lang: opts.lang, fetch: f, credentials: 'same-origin' as const,
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, retry: opts.retry ?? {}, onEvent: opts.onEvent,
     };
-    const api = new Transport({ ...common, prefix: '/api/v1' });
+    super(new Transport({ ...common, prefix: '/api/v1' }), DEFAULT_CLOCK_SKEW_MS);
+    this.baseUrl = baseUrl;
     const people = new Transport({ ...common, prefix: '/portal/v1' });
-    this.client = new ClientResource(api);
-    this.balances = new BalancesResource(api);
-    this.ledger = new LedgerResource(api);
-    this.quotes = new QuotesResource(api);
-    this.orders = new OrdersResource(api, DEFAULT_CLOCK_SKEW_MS);
-    this.deposits = new DepositsResource(api);
-    this.withdrawals = new WithdrawalsResource(api, DEFAULT_CLOCK_SKEW_MS);
     this.session = new PortalSessionResource(people);
     this.team = new PortalTeamResource(people);
     this.apiKeys = new PortalApiKeysResource(people);

@@ -1,17 +1,23 @@
-import type { Transport } from '../http.ts';
+import type { WriteOptions } from '../action-key.ts';
+import { newIdempotencyKey, type Transport } from '../http.ts';
 import type { PortalSession, TotpEnrolment } from './types.ts';
 
 /**
  * A member's own session and credentials at `/portal/v1`. Signing in sets the `cambio_member` cookie
  * (HttpOnly: the browser keeps it; this code never sees it). Calls that change credentials are not
- * re-sent after a lost response: the person sees the failure and tries again.
+ * re-sent after a lost response: the person sees the failure and tries again (with the same
+ * Idempotency-Key when the caller passes the one of that action).
  */
 export class PortalSessionResource {
   constructor(private readonly t: Transport) {}
 
+  private async post<T>(path: string, body: unknown, opts: WriteOptions): Promise<T> {
+    return (await this.t.send<T>({ method: 'POST', path, body, idempotencyKey: opts.idempotencyKey ?? newIdempotencyKey() })).data;
+  }
+
   /** `POST /portal/v1/session`. `401 auth.code_required`: ask for the TOTP (or a recovery code). */
-  async signIn(p: { email: string; password: string; code?: string }): Promise<PortalSession> {
-    return (await this.t.send<PortalSession>({ method: 'POST', path: '/session', body: p })).data;
+  async signIn(p: { email: string; password: string; code?: string }, opts: WriteOptions = {}): Promise<PortalSession> {
+    return this.post<PortalSession>('/session', p, opts);
   }
 
   /** `GET /portal/v1/session`: who is signed in; `401` when nobody is. */
@@ -25,22 +31,22 @@ export class PortalSessionResource {
   }
 
   /** `POST /portal/v1/invitations/accept`: choose a password; answers signed in. */
-  async acceptInvitation(p: { token: string; password: string }): Promise<PortalSession> {
-    return (await this.t.send<PortalSession>({ method: 'POST', path: '/invitations/accept', body: p })).data;
+  async acceptInvitation(p: { token: string; password: string }, opts: WriteOptions = {}): Promise<PortalSession> {
+    return this.post<PortalSession>('/invitations/accept', p, opts);
   }
 
   /** `POST /portal/v1/password`: the member's other sessions end. */
-  async changePassword(p: { currentPassword: string; newPassword: string }): Promise<void> {
-    await this.t.send({ method: 'POST', path: '/password', body: p });
+  async changePassword(p: { currentPassword: string; newPassword: string }, opts: WriteOptions = {}): Promise<void> {
+    await this.post('/password', p, opts);
   }
 
   /** `POST /portal/v1/totp/enrol`: a secret to put in an authenticator; not active until confirmed. */
-  async enrolTotp(): Promise<TotpEnrolment> {
-    return (await this.t.send<TotpEnrolment>({ method: 'POST', path: '/totp/enrol', body: {} })).data;
+  async enrolTotp(opts: WriteOptions = {}): Promise<TotpEnrolment> {
+    return this.post<TotpEnrolment>('/totp/enrol', {}, opts);
   }
 
   /** `POST /portal/v1/totp/confirm`: activates TOTP; the recovery codes are shown only here. */
-  async confirmTotp(p: { code: string }): Promise<{ recoveryCodes: string[] }> {
-    return (await this.t.send<{ recoveryCodes: string[] }>({ method: 'POST', path: '/totp/confirm', body: p })).data;
+  async confirmTotp(p: { code: string }, opts: WriteOptions = {}): Promise<{ recoveryCodes: string[] }> {
+    return this.post<{ recoveryCodes: string[] }>('/totp/confirm', p, opts);
   }
 }

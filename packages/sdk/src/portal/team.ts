@@ -1,3 +1,4 @@
+import type { WriteOptions } from '../action-key.ts';
 import type { Transport } from '../http.ts';
 import type { Invitation, PortalMember } from './types.ts';
 
@@ -11,17 +12,17 @@ export class PortalTeamResource {
   }
 
   /** `POST /portal/v1/team/members`: the invitation url is for the new member only; it is shown once. */
-  async invite(p: { name: string; email: string; permissions: string[] }): Promise<{ member: PortalMember; invitation: Invitation }> {
-    return (await this.t.send<{ member: PortalMember; invitation: Invitation }>({ method: 'POST', path: '/team/members', body: p })).data;
+  async invite(p: { name: string; email: string; permissions: string[] }, opts: WriteOptions = {}): Promise<{ member: PortalMember; invitation: Invitation }> {
+    return (await this.t.write<{ member: PortalMember; invitation: Invitation }>({ method: 'POST', path: '/team/members', body: p }, opts, true)).data;
   }
 
   /** `PATCH /portal/v1/team/members/:id`: takes effect on that person's keys at their next request. */
-  async setPermissions(id: string, permissions: string[]): Promise<PortalMember> {
-    return (await this.t.send<PortalMember>({ method: 'PATCH', path: `/team/members/${encodeURIComponent(id)}`, body: { permissions } })).data;
+  async setPermissions(id: string, permissions: string[], opts: WriteOptions = {}): Promise<PortalMember> {
+    return (await this.t.write<PortalMember>({ method: 'PATCH', path: `/team/members/${encodeURIComponent(id)}`, body: { permissions } }, opts, true)).data;
   }
 
   /** `DELETE /portal/v1/team/members/:id`: the member's keys and sessions stop at once. */
-  async remove(id: string): Promise<PortalMember> {
-    return (await this.t.send<PortalMember>({ method: 'DELETE', path: `/team/members/${encodeURIComponent(id)}` })).data;
+  async remove(id: string, opts: WriteOptions = {}): Promise<PortalMember> {
+    return (await this.t.write<PortalMember>({ method: 'DELETE', path: `/team/members/${encodeURIComponent(id)}` }, opts)).data;
   }
 }

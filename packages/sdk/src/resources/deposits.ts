@@ -6,6 +6,7 @@ import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import { creationOf, foundReply, type Creation } from './creation.ts';
 import { filterQuery, idPath, iterateList, listPage, type CreatedFilters } from './list.ts';
+import { keyOf, type WriteOptions } from '../action-key.ts';
 
 export type DepositWallet = WireWallet;
 export type DepositDeclaration = Amounts<WireDeclaration>;
@@ -37,9 +38,9 @@ export class DepositsResource {
    * `found_after_timeout` when it is the one asked for (same asset and declared amount). When that read
    * fails, or finds nothing after the retries ran out, a LostResponseError says the outcome is unknown.
    */
-  async declare(p: DeclareDepositParams): Promise<Creation<DepositDeclaration>> {
+  async declare(p: DeclareDepositParams, opts: WriteOptions = {}): Promise<Creation<DepositDeclaration>> {
     const body = { assetSymbol: p.assetSymbol, assetDecimals: p.assetDecimals, declaredAmountMinor: p.declaredAmountMinor };
-    const r = await this.t.request<DepositDeclaration>({ method: 'POST', path: '/deposits/declarations', body }, {
+    const r = await this.t.request<DepositDeclaration>({ method: 'POST', path: '/deposits/declarations', body, ...keyOf(opts) }, {
       resendWhenUnknown: true,
       what: 'deposit declaration',
       readBack: async () => {

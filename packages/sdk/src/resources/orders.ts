@@ -4,6 +4,7 @@ import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import { creationOf, foundReply, type Creation } from './creation.ts';
 import { filterQuery, findCreatedSince, idPath, iterateList, listPage, type CreatedFilters } from './list.ts';
+import { keyOf, type WriteOptions } from '../action-key.ts';
 
 /**
  * An exchange request (CONTRACT §5): delivers `base`, receives `quote`; a request, not an execution,
@@ -26,9 +27,9 @@ export class OrdersResource {
    * `portal:read`; when it fails, or finds nothing after the retries ran out, a LostResponseError says
    * the outcome is unknown.
    */
-  async create(p: { quoteId: string }): Promise<Creation<Order>> {
+  async create(p: { quoteId: string }, opts: WriteOptions = {}): Promise<Creation<Order>> {
     const startedLocal = Date.now();
-    const r = await this.t.request<Order>({ method: 'POST', path: '/orders', body: { quoteId: p.quoteId } }, {
+    const r = await this.t.request<Order>({ method: 'POST', path: '/orders', body: { quoteId: p.quoteId }, ...keyOf(opts) }, {
       resendWhenUnknown: true,
       what: `order for quote ${p.quoteId}`,
       readBack: async () => {
@@ -58,8 +59,8 @@ export class OrdersResource {
    * is released; a decided one is a 409. Resent after a lost answer under the same Idempotency-Key, so
    * the server answers the first outcome again.
    */
-  async cancel(id: string): Promise<Order> {
-    return (await this.t.request<Order>({ method: 'POST', path: idPath('/orders', id, '/cancel') }, { resendWhenUnknown: true })).value.data;
+  async cancel(id: string, opts: WriteOptions = {}): Promise<Order> {
+    return (await this.t.request<Order>({ method: 'POST', path: idPath('/orders', id, '/cancel'), ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
   }
 
   /** `GET /api/v1/orders`: one page, newest first, optionally filtered by state and creation time. */

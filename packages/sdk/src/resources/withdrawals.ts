@@ -6,6 +6,7 @@ import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import { creationOf, foundReply, type Creation } from './creation.ts';
 import { filterQuery, findCreatedSince, idPath, iterateList, listPage, type CreatedFilters } from './list.ts';
+import { keyOf, type WriteOptions } from '../action-key.ts';
 
 export type WithdrawalDestination = WireDestination;
 export type Withdrawal = Amounts<WireWithdrawal>;
@@ -41,9 +42,9 @@ export class WithdrawalsResource {
    * the call started (`found_after_timeout`). That read needs `portal:read`; when it fails, or finds
    * nothing after the retries ran out, a LostResponseError says the outcome is unknown.
    */
-  async registerBankDestination(p: RegisterBankDestinationParams): Promise<Creation<WithdrawalDestination>> {
+  async registerBankDestination(p: RegisterBankDestinationParams, opts: WriteOptions = {}): Promise<Creation<WithdrawalDestination>> {
     const startedLocal = Date.now();
-    const r = await this.t.request<WithdrawalDestination>({ method: 'POST', path: '/withdrawals/destinations/bank', body: p }, {
+    const r = await this.t.request<WithdrawalDestination>({ method: 'POST', path: '/withdrawals/destinations/bank', body: p, ...keyOf(opts) }, {
       resendWhenUnknown: true,
       what: 'bank destination registration',
       readBack: async () => {
@@ -67,10 +68,10 @@ export class WithdrawalsResource {
    * final time; still nothing, or the read fails (it needs `portal:read`): a LostResponseError is
    * thrown and nothing more is sent. Read `withdrawals.list()` before deciding to try again.
    */
-  async create(p: CreateWithdrawalParams): Promise<Creation<Withdrawal>> {
+  async create(p: CreateWithdrawalParams, opts: WriteOptions = {}): Promise<Creation<Withdrawal>> {
     const startedLocal = Date.now();
     const body = { destinationId: p.destinationId, assetSymbol: p.assetSymbol, assetDecimals: p.assetDecimals, amountMinor: p.amountMinor };
-    const r = await this.t.request<Withdrawal>({ method: 'POST', path: '/withdrawals', body }, {
+    const r = await this.t.request<Withdrawal>({ method: 'POST', path: '/withdrawals', body, ...keyOf(opts) }, {
       resendWhenUnknown: false,
       what: 'withdrawal',
       readBack: async () => {
@@ -97,8 +98,8 @@ export class WithdrawalsResource {
    * `POST /api/v1/withdrawals/:id/cancel`: a withdrawal still `pending_approval` becomes `cancelled` and
    * its hold is released; a decided one is a 409. A lost answer is resent under the same Idempotency-Key.
    */
-  async cancel(id: string): Promise<Withdrawal> {
-    return (await this.t.request<Withdrawal>({ method: 'POST', path: idPath('/withdrawals', id, '/cancel') }, { resendWhenUnknown: true })).value.data;
+  async cancel(id: string, opts: WriteOptions = {}): Promise<Withdrawal> {
+    return (await this.t.request<Withdrawal>({ method: 'POST', path: idPath('/withdrawals', id, '/cancel'), ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
   }
 
   iterate(opts: { limit?: number } & WithdrawalFilters = {}): AsyncGenerator<Withdrawal, void, undefined> {

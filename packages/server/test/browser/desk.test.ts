@@ -34,7 +34,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
 
   before(async () => {
     requireBuilt('desk');
-    svc = await startService();
+    svc = await startService({ CAMBIO_DESTINATION_COOLDOWN_MS: '0' });
     await market(svc);
     org = await seedOrg(svc.h, { name: 'Acme Treasury', balances: { BTC: 200000000n, USD: 1000000n } });
     const people = [await invite(svc, 'Ana Approver', 'approver'), await invite(svc, 'Bo Second', 'approver'), await invite(svc, 'Vic Viewer', 'viewer'), await invite(svc, 'Ada Admin', 'admin')];
@@ -118,6 +118,43 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     const o = listed.body.data.find((x: { id: string }) => x.id === order.id);
     assert.deepEqual([o.state, o.reason], ['rejected', 'Outside the agreed trading window']);
     assert.deepEqual(await balance(svc, org.key, 'BTC'), { available: 150000000n, held: 0n });
+  });
+
+  test('a withdrawal rejected with a reason: the hold is released, and the client\'s portal lists it rejected with that reason', async () => {
+    const destinationId = await usableDestination(svc.h, org.key);
+    const usd = await balance(svc, org.key, 'USD');
+    const w = await client(svc, org.key, 'POST', '/withdrawals', { destinationId, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '12345' });
+    assert.equal(w.status, 201, JSON.stringify(w.body));
+    const id: string = w.body.data.id;
+    assert.deepEqual(await balance(svc, org.key, 'USD'), { available: usd.available - 12345n, held: 12345n });
+    const page = ana.page!;
+    await go(page, 'Approvals');
+    const r = row(page, id);
+    await r.getByText('123.45 USD').waitFor();
+    await r.getByRole('button', { name: /^Reject/ }).click();
+    const dialog = page.getByRole('dialog', { name: `Reject withdrawal ${id}?` });
+    const confirm = dialog.getByRole('button', { name: 'Confirm rejection of the withdrawal' });
+    assert.equal(await confirm.isDisabled(), true, 'no rejection without a reason');
+    await dialog.getByLabel('Reason').fill('The destination account is under review');
+    await confirm.click();
+    await page.getByText(`Withdrawal ${id} rejected`).waitFor();
+    await r.waitFor({ state: 'detached' });
+    assert.deepEqual(await balance(svc, org.key, 'USD'), usd, 'the hold is released, nothing left');
+
+    // What the client sees: a member of the organization signed in to the portal.
+    const m = await op(svc, 'POST', `/organizations/${org.orgId}/members`, { name: 'Carla Client', email: 'carla.client@example.test', permissions: ['portal:read'] });
+    const token = new URL(m.invitation.url).hash.slice(1);
+    const accepted = await svc.h.app.inject({ method: 'POST', url: '/portal/v1/invitations/accept', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ token, password: 'Carla client long passphrase 42!' }) });
+    assert.equal(accepted.statusCode, 200, accepted.body);
+    const [name, value] = String(accepted.headers['set-cookie']).split(';')[0]!.split('=');
+    const ctx = await br.context();
+    await ctx.addCookies([{ name: name!, value: value!, url: svc.baseUrl }]);
+    const portal = await ctx.newPage();
+    await portal.goto(`${svc.baseUrl}/portal/withdrawals`);
+    const listed = portal.getByRole('row').filter({ hasText: '123.45 USD' });
+    await listed.getByText('— The destination account is under review').waitFor();
+    assert.match(await listed.innerText(), /Rejected/);
+    await ctx.close();
   });
 
   test('four-eyes: the first approval leaves it waiting "1 of 2 approvals, by Ana Approver"; only another person completes it', async () => {

@@ -34,6 +34,8 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
   let ctx: BrowserContext;
   let page: Page;
   let problems: string[];
+  /** Every write the page sent, with its Idempotency-Key. */
+  const writes: Array<{ what: string; key: string | undefined }> = [];
 
   before(async () => {
     requireBuilt('portal');
@@ -42,6 +44,10 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     ctx = await br.context();
     page = await ctx.newPage();
     problems = watch(page, svc.baseUrl).problems;
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (r.method() !== 'GET' && /^\/(api|portal)\/v1\//.test(path)) writes.push({ what: `${r.method()} ${path}`, key: r.headers()['idempotency-key'] });
+    });
     await market(svc);
     orgId = await organization(svc, 'Acme Treasury SA');
     owner = await member(svc, orgId, 'Ana Owner', ALL_ROLE);
@@ -338,6 +344,15 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await spage.getByRole('button', { name: 'English' }).click();
     await spage.getByRole('columnheader', { name: 'Available' }).waitFor();
     await sctx.close();
+  });
+
+  test('every POST the portal sent carried an Idempotency-Key of its own (CONTRACT §10): one per action a person took', async () => {
+    const posts = writes.filter((w) => w.what.startsWith('POST '));
+    for (const what of ['POST /portal/v1/api-keys', 'POST /api/v1/quotes', 'POST /api/v1/orders', 'POST /api/v1/deposits/declarations', 'POST /api/v1/withdrawals/destinations/bank', 'POST /api/v1/withdrawals', 'POST /portal/v1/team/members']) {
+      assert.ok(posts.some((w) => w.what === what), `${what} was sent`);
+    }
+    for (const w of posts) assert.match(w.key ?? '', /^portal-[0-9a-f]{32}$/, `${w.what} carries a key`);
+    assert.equal(new Set(posts.map((w) => w.key)).size, posts.length, 'no two actions share a key');
   });
 
   test('every page at 375 px: no horizontal scrolling, no serious accessibility violation', async () => {

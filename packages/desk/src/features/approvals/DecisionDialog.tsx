@@ -64,7 +64,7 @@ export function DecisionDialog({ decision, organization, onClose, onDone }: {
 
   return (
     <ConfirmDialog title={`${TITLES[verb]} ${noun} ${r.id}?`} onClose={onClose} onConfirm={confirm} canConfirm={ready}
-      danger={verb === 'reject' || verb === 'fail'} confirmLabel={CONFIRM[verb](noun)}>
+      danger={verb === 'reject' || verb === 'fail'} confirmLabel={CONFIRM[verb](noun)} content={{ verb, reason, venue, reference, proceeds }}>
       <dl className="summary">
         <dt>Organization</dt><dd>{organization}</dd>
         {item.kind === 'order' ? (

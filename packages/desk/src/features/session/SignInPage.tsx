@@ -2,7 +2,9 @@ import { CambioError, type StaffPerson } from '@cambio/sdk';
 import { useRef, useState, type FormEvent } from 'react';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Field } from '../../components/Field.tsx';
+import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { op } from '../../lib/api.ts';
+import { t } from '../../lib/i18n.ts';
 
 /**
  * Email and password; when the server asks for it (401 auth.code_required), the TOTP code or a
@@ -39,17 +41,18 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (staff: StaffPerson) =>
 
   return (
     <main className="narrow" id="main">
-      <h1>Sign in to the desk</h1>
-      <p className="intro">For the operator's staff. Every decision you take here is recorded under your name.</p>
+      <LanguageSwitch />
+      <h1>{t('signIn.title')}</h1>
+      <p className="intro">{t('signIn.intro')}</p>
       <form onSubmit={submit} noValidate>
         <ErrorNote error={error} />
-        <Field label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Field label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Field label={t('signIn.email')} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field label={t('signIn.password')} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         {askCode && (
-          <Field label="Code" ref={codeRef} inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)}
-            hint="The six digits of your authenticator app, or one of your recovery codes." />
+          <Field label={t('signIn.code')} ref={codeRef} inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)}
+            hint={t('signIn.codeHint')} />
         )}
-        <button type="submit" className="primary" disabled={busy}>Sign in</button>
+        <button type="submit" className="primary" disabled={busy}>{t('signIn.submit')}</button>
       </form>
     </main>
   );

@@ -2,7 +2,7 @@ import { SCOPES } from '@cambio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IssuedApiKey } from '@cambio/sdk';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { usePortal } from '../../app/context.tsx';
+import { usePortal, useActionKey } from '../../app/context.tsx';
 import { ScopePicker } from '../../components/ScopePicker.tsx';
 import { CopyButton, DateTime, ErrorBox, Field, Loading, Notice } from '../../components/ui.tsx';
 
@@ -25,6 +25,7 @@ function ShownOnce({ issued, onDone }: { issued: IssuedApiKey; onDone: () => voi
 
 function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void; onCancel: () => void }) {
   const { sdk, t, session } = usePortal();
+  const act = useActionKey();
   // What a key can carry (the contract's scopes), no wider than one's role; portal:team and portal:api_keys stay with people.
   const own = session?.member.permissions ?? [];
   const offered = (SCOPES as readonly string[]).filter((s) => own.includes(s));
@@ -41,9 +42,8 @@ function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void
     setBusy(true); setError(null);
     try {
       const allowedIps = ips.split(',').map((s) => s.trim()).filter(Boolean);
-      onIssued(await sdk.apiKeys.issue({
-        scopes, ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}), ...(allowedIps.length ? { allowedIps } : {}),
-      }));
+      const body = { scopes, ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}), ...(allowedIps.length ? { allowedIps } : {}) };
+      onIssued(await act.run(body, (idempotencyKey) => sdk.apiKeys.issue(body, { idempotencyKey })));
     } catch (err) { setError(err); } finally { setBusy(false); }
   };
   return (
@@ -60,6 +60,7 @@ function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void
 
 export function ApiKeys() {
   const { sdk, t, can } = usePortal();
+  const revokeKey = useActionKey();
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['api-keys'], queryFn: () => sdk.apiKeys.list() });
   const [issuing, setIssuing] = useState(false);
@@ -71,7 +72,7 @@ export function ApiKeys() {
   const revoke = async (id: string) => {
     setError(null);
     try {
-      await sdk.apiKeys.revoke(id);
+      await revokeKey.run(id, (idempotencyKey) => sdk.apiKeys.revoke(id, { idempotencyKey }));
       setRevoking(null);
       await qc.invalidateQueries({ queryKey: ['api-keys'] });
     } catch (err) { setError(err); }

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { usePortal } from '../../app/context.tsx';
+import { usePortal, useActionKey } from '../../app/context.tsx';
 import { ErrorBox, Field } from '../../components/ui.tsx';
 import { useRouter } from '../../lib/router.tsx';
 
 /** `/portal/invitation#<token>`: the token lives in the fragment, so it never reaches a server log. */
 export function AcceptInvitation() {
   const { sdk, t, setSession } = usePortal();
+  const act = useActionKey();
   const { navigate } = useRouter();
   const [token] = useState(() => decodeURIComponent(window.location.hash.replace(/^#/, '')));
   const [password, setPassword] = useState('');
@@ -21,7 +22,7 @@ export function AcceptInvitation() {
     setBusy(true);
     setError(null);
     try {
-      const s = await sdk.session.acceptInvitation({ token, password });
+      const s = await act.run({ token, password }, (idempotencyKey) => sdk.session.acceptInvitation({ token, password }, { idempotencyKey }));
       // The token is spent: drop it from the address bar and the history.
       window.history.replaceState(null, '', '/portal/');
       setSession(s);

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import QRCode from 'qrcode';
 import type { TotpEnrolment } from '@cambio/sdk';
-import { usePortal } from '../../app/context.tsx';
+import { usePortal, useActionKey } from '../../app/context.tsx';
 import { CopyButton, ErrorBox, Field, Notice } from '../../components/ui.tsx';
 
 /** The QR code drawn as SVG elements (no inline markup, no data: URL: the CSP stays strict). */
@@ -20,6 +20,7 @@ function QrCode({ text, label }: { text: string; label: string }) {
 
 function ChangePassword() {
   const { sdk, t } = usePortal();
+  const act = useActionKey();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -29,7 +30,8 @@ function ChangePassword() {
     e.preventDefault();
     setBusy(true); setError(null); setDone(false);
     try {
-      await sdk.session.changePassword({ currentPassword: current, newPassword: next });
+      const body = { currentPassword: current, newPassword: next };
+      await act.run(body, (idempotencyKey) => sdk.session.changePassword(body, { idempotencyKey }));
       setDone(true); setCurrent(''); setNext('');
     } catch (err) { setError(err); } finally { setBusy(false); }
   };
@@ -49,6 +51,8 @@ function ChangePassword() {
 
 function Totp() {
   const { sdk, t, session, setSession } = usePortal();
+  const enrolKey = useActionKey();
+  const confirmKey = useActionKey();
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState<string[] | null>(null);
@@ -57,13 +61,13 @@ function Totp() {
   const enrolled = session?.member.totpEnrolled ?? false;
   const start = async () => {
     setBusy(true); setError(null);
-    try { setEnrolment(await sdk.session.enrolTotp()); } catch (err) { setError(err); } finally { setBusy(false); }
+    try { setEnrolment(await enrolKey.run('enrol', (idempotencyKey) => sdk.session.enrolTotp({ idempotencyKey }))); } catch (err) { setError(err); } finally { setBusy(false); }
   };
   const confirm = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true); setError(null);
     try {
-      const r = await sdk.session.confirmTotp({ code: code.trim() });
+      const r = await confirmKey.run(code.trim(), (idempotencyKey) => sdk.session.confirmTotp({ code: code.trim() }, { idempotencyKey }));
       setRecovery(r.recoveryCodes);
       setEnrolment(null);
       setSession(await sdk.session.current());

@@ -1,11 +1,12 @@
 import { CambioError } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { usePortal } from '../../app/context.tsx';
+import { usePortal, useActionKey } from '../../app/context.tsx';
 import { ErrorBox, Field } from '../../components/ui.tsx';
 
 /** Sign in (CONTRACT §8: fields Email, Password and, when asked, Code; button Sign in). */
 export function SignIn() {
   const { sdk, t, setSession } = usePortal();
+  const act = useActionKey();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -18,7 +19,8 @@ export function SignIn() {
     setBusy(true);
     setError(null);
     try {
-      setSession(await sdk.session.signIn({ email: email.trim(), password, ...(askCode && code.trim() ? { code: code.trim() } : {}) }));
+      const body = { email: email.trim(), password, ...(askCode && code.trim() ? { code: code.trim() } : {}) };
+      setSession(await act.run(body, (idempotencyKey) => sdk.session.signIn(body, { idempotencyKey })));
     } catch (err) {
       if (err instanceof CambioError && err.code === 'auth.code_required' && !askCode) setAskCode(true);
       else setError(err);

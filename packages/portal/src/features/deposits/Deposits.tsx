@@ -1,8 +1,9 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DepositDeclaration } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { usePortal } from '../../app/context.tsx';
-import { Amount, Countdown, CopyButton, DateTime, ErrorBox, Field, Loading, Notice, Pager, ReadAt, Select, StateBadge } from '../../components/ui.tsx';
+import { usePortal, useActionKey } from '../../app/context.tsx';
+import { PagedTable } from '../../components/PagedTable.tsx';
+import { Amount, Countdown, CopyButton, DateTime, ErrorBox, Field, Loading, Notice, ReadAt, Select, StateBadge } from '../../components/ui.tsx';
 import { readAmount } from '../../lib/money.ts';
 
 /** The open declaration: the exact amount to send, where, on which network, until when. */
@@ -37,14 +38,13 @@ function OpenDeclaration({ d }: { d: DepositDeclaration }) {
 
 export function Deposits() {
   const { sdk, t, can } = usePortal();
+  const act = useActionKey();
   const qc = useQueryClient();
   const mayDeposit = can('portal:deposit');
   // Spec rule 6: the wallets are read before each deposit, never cached.
   const wallets = useQuery({ queryKey: ['wallets'], queryFn: () => sdk.deposits.wallets(), enabled: mayDeposit, staleTime: 0, gcTime: 0, refetchOnMount: 'always' });
   const open = useQuery({ queryKey: ['open-declaration'], queryFn: () => sdk.deposits.openDeclaration() });
   const balances = useQuery({ queryKey: ['balances'], queryFn: () => sdk.balances.list() });
-  const [page, setPage] = useState(1);
-  const arrived = useQuery({ queryKey: ['deposits', page], queryFn: () => sdk.deposits.list({ page, limit: 10 }), placeholderData: keepPreviousData, refetchInterval: open.data ? 5000 : false });
 
   const [asset, setAsset] = useState('');
   const [text, setText] = useState('');
@@ -63,7 +63,8 @@ export function Deposits() {
     if (!reading?.ok || decimals === undefined) return;
     setBusy(true); setError(null);
     try {
-      const r = await sdk.deposits.declare({ assetSymbol: sym, assetDecimals: decimals, declaredAmountMinor: reading.minor });
+      const body = { assetSymbol: sym, assetDecimals: decimals, declaredAmountMinor: reading.minor };
+      const r = await act.run(body, (idempotencyKey) => sdk.deposits.declare(body, { idempotencyKey }));
       qc.setQueryData(['open-declaration'], r.data);
       setText(''); setTouched(false);
     } catch (err) {
@@ -117,35 +118,14 @@ export function Deposits() {
 
       <section aria-labelledby="arrived-h">
         <h2 id="arrived-h">{t('deposits.arrived')}</h2>
-        <ErrorBox error={arrived.error} />
-        {arrived.isPending ? <Loading /> : arrived.data && (arrived.data.items.length === 0 ? <p>{t('common.none')}</p> : (
-          <>
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">{t('deposits.arrived')}</caption>
-                <thead><tr>
-                  <th scope="col">{t('common.created')}</th>
-                  <th scope="col" className="num">{t('common.amount')}</th>
-                  <th scope="col">{t('deposits.network')}</th>
-                  <th scope="col">{t('deposits.txid')}</th>
-                  <th scope="col">{t('common.state')}</th>
-                </tr></thead>
-                <tbody>
-                  {arrived.data.items.map((d) => (
-                    <tr key={d.id}>
-                      <td data-label={t('common.created')}><DateTime iso={d.createdAt} /></td>
-                      <td className="num" data-label={t('common.amount')}><Amount minor={d.money.amountMinor} decimals={d.money.assetDecimals} symbol={d.money.assetSymbol} /></td>
-                      <td data-label={t('deposits.network')}>{d.network}</td>
-                      <td data-label={t('deposits.txid')}><code className="break">{d.txid}</code></td>
-                      <td data-label={t('common.state')}><StateBadge state={d.state} /></td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={page} totalPages={arrived.data.pagination.totalPages} onPage={setPage} />
-          </>
-        ))}
+        <PagedTable caption={t('deposits.arrived')} queryKey="deposits" read={(p) => sdk.deposits.list(p)} refreshMs={open.data ? 5000 : false}
+          columns={[
+            { label: t('common.created'), cell: (d) => <DateTime iso={d.createdAt} /> },
+            { label: t('common.amount'), num: true, cell: (d) => <Amount minor={d.money.amountMinor} decimals={d.money.assetDecimals} symbol={d.money.assetSymbol} /> },
+            { label: t('deposits.network'), cell: (d) => d.network },
+            { label: t('deposits.txid'), cell: (d) => <code className="break">{d.txid}</code> },
+            { label: t('common.state'), cell: (d) => <StateBadge state={d.state} /> },
+          ]} />
       </section>
     </>
   );

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CambioError, type Order, type Quote } from '@cambio/sdk';
 import { useCallback, useState, type FormEvent } from 'react';
-import { usePortal } from '../../app/context.tsx';
+import { usePortal, useActionKey } from '../../app/context.tsx';
 import { Amount, Countdown, ErrorBox, Field, Loading, Notice, Select } from '../../components/ui.tsx';
 import { readAmount, showMoney } from '../../lib/money.ts';
 import { Link } from '../../lib/router.tsx';
@@ -14,6 +14,8 @@ type Side = 'give' | 'get';
  */
 export function Exchange() {
   const { sdk, t, can } = usePortal();
+  const quoteKey = useActionKey();
+  const orderKey = useActionKey();
   const qc = useQueryClient();
   const balances = useQuery({ queryKey: ['balances'], queryFn: () => sdk.balances.list() });
   // What one can receive: the assets one holds, and those the platform has a wallet for (when allowed to read them).
@@ -48,9 +50,10 @@ export function Exchange() {
     if (!reading?.ok) return;
     setBusy(true); setError(null); setNoPrice(false); setPlaced(null); setExpired(false); setQuote(null);
     try {
-      setQuote(await sdk.quotes.create(side === 'give'
+      const body = side === 'give'
         ? { baseSymbol: giveSym, quoteSymbol: getSym, amountBaseMinor: reading.minor }
-        : { baseSymbol: giveSym, quoteSymbol: getSym, amountQuoteMinor: reading.minor }));
+        : { baseSymbol: giveSym, quoteSymbol: getSym, amountQuoteMinor: reading.minor };
+      setQuote(await quoteKey.run(body, (idempotencyKey) => sdk.quotes.create(body, { idempotencyKey })));
     } catch (err) {
       if (err instanceof CambioError && err.code === 'quotes.quote_below_executable_rate') setNoPrice(true);
       else setError(err);
@@ -62,7 +65,7 @@ export function Exchange() {
     if (!quote) return;
     setBusy(true); setError(null);
     try {
-      const r = await sdk.orders.create({ quoteId: quote.id });
+      const r = await orderKey.run(quote.id, (idempotencyKey) => sdk.orders.create({ quoteId: quote.id }, { idempotencyKey }));
       setPlaced(r.data);
       setQuote(null);
       await qc.invalidateQueries({ queryKey: ['balances'] });

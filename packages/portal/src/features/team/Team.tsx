@@ -1,12 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Invitation } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { usePortal } from '../../app/context.tsx';
+import { usePortal, useActionKey } from '../../app/context.tsx';
 import { ScopePicker } from '../../components/ScopePicker.tsx';
 import { CopyButton, DateTime, ErrorBox, Field, Loading, Notice } from '../../components/ui.tsx';
 
 function InviteForm() {
   const { sdk, t, session } = usePortal();
+  const act = useActionKey();
   const qc = useQueryClient();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -18,7 +19,8 @@ function InviteForm() {
     e.preventDefault();
     setBusy(true); setError(null); setInvited(null);
     try {
-      const r = await sdk.team.invite({ name: name.trim(), email: email.trim(), permissions });
+      const body = { name: name.trim(), email: email.trim(), permissions };
+      const r = await act.run(body, (idempotencyKey) => sdk.team.invite(body, { idempotencyKey }));
       setInvited({ name: r.member.name, invitation: r.invitation });
       setName(''); setEmail('');
       await qc.invalidateQueries({ queryKey: ['team'] });
@@ -48,6 +50,7 @@ function InviteForm() {
 /** Change a member's role: only permissions one holds oneself are offered (the server checks ⊆ too). */
 function RoleEditor({ id, name, current, onDone }: { id: string; name: string; current: string[]; onDone: () => void }) {
   const { sdk, t, session } = usePortal();
+  const act = useActionKey();
   const qc = useQueryClient();
   const own = session?.member.permissions ?? [];
   const [chosen, setChosen] = useState(current);
@@ -57,7 +60,7 @@ function RoleEditor({ id, name, current, onDone }: { id: string; name: string; c
     e.preventDefault();
     setBusy(true); setError(null);
     try {
-      await sdk.team.setPermissions(id, chosen);
+      await act.run([id, chosen], (idempotencyKey) => sdk.team.setPermissions(id, chosen, { idempotencyKey }));
       await qc.invalidateQueries({ queryKey: ['team'] });
       onDone();
     } catch (err) { setError(err); } finally { setBusy(false); }
@@ -76,6 +79,7 @@ function RoleEditor({ id, name, current, onDone }: { id: string; name: string; c
 /** Members and their roles; invite, change roles and remove (portal:team), never oneself, never wider than one's role. */
 export function Team() {
   const { sdk, t, can, session } = usePortal();
+  const removeKey = useActionKey();
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['team'], queryFn: () => sdk.team.members() });
   const [removing, setRemoving] = useState<string | null>(null);
@@ -85,7 +89,7 @@ export function Team() {
   const remove = async (id: string) => {
     setError(null);
     try {
-      await sdk.team.remove(id);
+      await removeKey.run(id, (idempotencyKey) => sdk.team.remove(id, { idempotencyKey }));
       setRemoving(null);
       await qc.invalidateQueries({ queryKey: ['team'] });
     } catch (err) { setError(err); }

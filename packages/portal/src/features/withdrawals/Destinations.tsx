@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { usePortal } from '../../app/context.tsx';
+import { usePortal, useActionKey } from '../../app/context.tsx';
 import { ErrorBox, Field, Loading, Notice, Select } from '../../components/ui.tsx';
 
 const EMPTY = { label: '', assetSymbol: '', bankName: '', accountKind: 'checking', accountNumber: '', holderName: '', holderDocument: '' };
@@ -8,6 +8,7 @@ const EMPTY = { label: '', assetSymbol: '', bankName: '', accountKind: 'checking
 /** Bank destinations: masked, cooling down until `usable` (read, never deduced); register a new one. */
 export function Destinations() {
   const { sdk, t, can } = usePortal();
+  const act = useActionKey();
   const qc = useQueryClient();
   const list = useQuery({
     queryKey: ['destinations'], queryFn: () => sdk.withdrawals.destinations(),
@@ -25,7 +26,8 @@ export function Destinations() {
     e.preventDefault();
     setBusy(true); setError(null); setDone(false);
     try {
-      await sdk.withdrawals.registerBankDestination({ ...form, assetSymbol: assetSym, accountKind: form.accountKind as 'checking' | 'savings' });
+      const body = { ...form, assetSymbol: assetSym, accountKind: form.accountKind as 'checking' | 'savings' };
+      await act.run(body, (idempotencyKey) => sdk.withdrawals.registerBankDestination(body, { idempotencyKey }));
       setForm(EMPTY); setDone(true);
       await qc.invalidateQueries({ queryKey: ['destinations'] });
     } catch (err) { setError(err); } finally { setBusy(false); }

@@ -1,13 +1,15 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { usePortal } from '../../app/context.tsx';
-import { Amount, DateTime, ErrorBox, Field, Loading, Notice, Pager, ReadAt, Select, StateBadge } from '../../components/ui.tsx';
+import { usePortal, useActionKey } from '../../app/context.tsx';
+import { PagedTable } from '../../components/PagedTable.tsx';
+import { Amount, DateTime, ErrorBox, Field, Loading, Notice, Select, StateBadge } from '../../components/ui.tsx';
 import { readAmount, showMoney } from '../../lib/money.ts';
 import { Destinations } from './Destinations.tsx';
 
 /** Request a withdrawal to a usable destination: a summary and a confirming click; the hold shows at once. */
 function RequestWithdrawal() {
   const { sdk, t } = usePortal();
+  const act = useActionKey();
   const qc = useQueryClient();
   const destinations = useQuery({ queryKey: ['destinations'], queryFn: () => sdk.withdrawals.destinations() });
   const balances = useQuery({ queryKey: ['balances'], queryFn: () => sdk.balances.list() });
@@ -36,7 +38,8 @@ function RequestWithdrawal() {
     if (!reading?.ok || !balance) return;
     setBusy(true); setError(null);
     try {
-      await sdk.withdrawals.create({ destinationId: dest.id, assetSymbol: dest.assetSymbol, assetDecimals: balance.assetDecimals, amountMinor: reading.minor });
+      const body = { destinationId: dest.id, assetSymbol: dest.assetSymbol, assetDecimals: balance.assetDecimals, amountMinor: reading.minor };
+      await act.run(body, (idempotencyKey) => sdk.withdrawals.create(body, { idempotencyKey }));
       setDone(true); setConfirming(false); setText(''); setTouched(false);
       await qc.invalidateQueries({ queryKey: ['balances'] });
       await qc.invalidateQueries({ queryKey: ['withdrawals'] });
@@ -73,11 +76,6 @@ function RequestWithdrawal() {
 
 export function Withdrawals() {
   const { sdk, t, can } = usePortal();
-  const [page, setPage] = useState(1);
-  const q = useQuery({
-    queryKey: ['withdrawals', page], queryFn: () => sdk.withdrawals.list({ page, limit: 10 }), placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.items.some((w) => w.state === 'pending_approval' || w.state === 'approved') ? 3000 : false),
-  });
   return (
     <>
       <h1>{t('withdrawals.title')}</h1>
@@ -90,34 +88,14 @@ export function Withdrawals() {
       )}
       <section aria-labelledby="wdl-h">
         <h2 id="wdl-h">{t('withdrawals.list')}</h2>
-        <ErrorBox error={q.error} />
-        {q.isPending ? <Loading /> : q.data && (q.data.items.length === 0 ? <p>{t('common.none')}</p> : (
-          <>
-            <div className="table-wrap">
-              <table>
-                <caption className="visually-hidden">{t('withdrawals.list')}</caption>
-                <thead><tr>
-                  <th scope="col">{t('common.created')}</th>
-                  <th scope="col" className="num">{t('common.amount')}</th>
-                  <th scope="col">{t('withdrawals.destination')}</th>
-                  <th scope="col">{t('common.state')}</th>
-                </tr></thead>
-                <tbody>
-                  {q.data.items.map((w) => (
-                    <tr key={w.id}>
-                      <td data-label={t('common.created')}><DateTime iso={w.createdAt} /></td>
-                      <td className="num" data-label={t('common.amount')}><Amount minor={w.money.amountMinor} decimals={w.money.assetDecimals} symbol={w.money.assetSymbol} /></td>
-                      <td data-label={t('withdrawals.destination')}><code>{w.destinationSummary}</code></td>
-                      <td data-label={t('common.state')}><StateBadge state={w.state} />{w.reason && <span className="small"> — {w.reason}</span>}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={page} totalPages={q.data.pagination.totalPages} onPage={setPage} />
-            <ReadAt at={q.dataUpdatedAt} />
-          </>
-        ))}
+        <PagedTable caption={t('withdrawals.list')} queryKey="withdrawals" read={(p) => sdk.withdrawals.list(p)}
+          waiting={(w) => w.state === 'pending_approval' || w.state === 'approved'}
+          columns={[
+            { label: t('common.created'), cell: (w) => <DateTime iso={w.createdAt} /> },
+            { label: t('common.amount'), num: true, cell: (w) => <Amount minor={w.money.amountMinor} decimals={w.money.assetDecimals} symbol={w.money.assetSymbol} /> },
+            { label: t('withdrawals.destination'), cell: (w) => <code>{w.destinationSummary}</code> },
+            { label: t('common.state'), cell: (w) => <><StateBadge state={w.state} />{w.reason && <span className="small"> — {w.reason}</span>}</> },
+          ]} />
       </section>
     </>
   );

@@ -1,0 +1,35 @@
+import type { Transport } from './http.ts';
+import { BalancesResource } from './resources/balances.ts';
+import { ClientResource } from './resources/client.ts';
+import { DepositsResource } from './resources/deposits.ts';
+import { LedgerResource } from './resources/ledger.ts';
+import { MarketResource } from './resources/market.ts';
+import { OrdersResource } from './resources/orders.ts';
+import { QuotesResource } from './resources/quotes.ts';
+import { WithdrawalsResource } from './resources/withdrawals.ts';
+
+/**
+ * The client API at /api/v1, one resource per group of endpoints, on one transport: what a program
+ * with a key (`Cambio`) and a member signed in to the portal (`CambioPortal`) both call.
+ */
+export class ClientApiResources {
+  readonly client: ClientResource;
+  readonly balances: BalancesResource;
+  readonly ledger: LedgerResource;
+  readonly market: MarketResource;
+  readonly quotes: QuotesResource;
+  readonly orders: OrdersResource;
+  readonly deposits: DepositsResource;
+  readonly withdrawals: WithdrawalsResource;
+
+  constructor(t: Transport, clockSkewMs: number) {
+    this.client = new ClientResource(t);
+    this.balances = new BalancesResource(t);
+    this.ledger = new LedgerResource(t);
+    this.market = new MarketResource(t);
+    this.quotes = new QuotesResource(t);
+    this.orders = new OrdersResource(t, clockSkewMs);
+    this.deposits = new DepositsResource(t);
+    this.withdrawals = new WithdrawalsResource(t, clockSkewMs);
+  }
+}
