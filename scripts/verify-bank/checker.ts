@@ -7,13 +7,26 @@ import type { Created, History } from './history.ts';
  */
 type Q = (text: string, values?: unknown[]) => Promise<any[]>;
 type Invariant = { name: string; run: (q: Q, ctx: Ctx) => Promise<string[]> };
-interface Ctx { seen: Map<Created, Map<string, string>>; decisions: Map<string, { approved: number; rejected: number }>; history: History; final: boolean }
+/** sandbox: the simulated venue keeps its own books; production: the desk executes and pays out (CONTRACT §9), no venue books. */
+export type Mode = 'sandbox' | 'production';
+interface Ctx { seen: Map<Created, Map<string, string>>; decisions: Map<string, { approved: number; rejected: number }>; history: History; final: boolean; mode: Mode }
 
 const big = (v: unknown) => BigInt(String(v ?? '0'));
 const add = (m: Map<string, bigint>, k: string, v: bigint) => m.set(k, (m.get(k) ?? 0n) + v);
 
 /** Order and withdrawal states in which the hold is still active (the amount is held, nothing left yet). */
 const HELD_STATES = ['pending_approval', 'approved'];
+
+/** Per asset, what the recorded flows say the platform holds at the market: arrivals and adjustments in, completed withdrawals out, fills (base out, proceeds in). */
+async function recordedFlows(q: Q): Promise<Map<string, bigint>> {
+  const flows = new Map<string, bigint>();
+  for (const r of await q(`select p.asset_symbol, sum(p.amount)::text as s from postings p join journal_entries e on e.id = p.entry_id where e.kind = 'adjustment' and p.account_kind = 'available' group by 1`)) add(flows, r.asset_symbol, big(r.s));
+  for (const r of await q(`select asset_symbol, sum(amount_minor)::text as s from deposits group by 1`)) add(flows, r.asset_symbol, big(r.s));
+  for (const r of await q(`select asset_symbol, sum(amount_minor)::text as s from withdrawals where state = 'completed' group by 1`)) add(flows, r.asset_symbol, -big(r.s));
+  for (const r of await q(`select base_symbol, sum(amount_base_minor)::text as s from orders where state = 'completed' group by 1`)) add(flows, r.base_symbol, -big(r.s));
+  for (const r of await q(`select quote_symbol, sum(proceeds_quote_minor)::text as s from orders where state = 'completed' group by 1`)) add(flows, r.quote_symbol, big(r.s));
+  return flows;
+}
 
 const invariants: Invariant[] = [
   {
@@ -130,7 +143,8 @@ const invariants: Invariant[] = [
   },
   {
     name: 'the books agree with the venue (minus the market account = venue balance)',
-    run: async (q) => (await q(`
+    // Production has no venue books: the desk reports its balances to a reconciliation (the invariant below).
+    run: async (q, ctx) => ctx.mode === 'production' ? [] : (await q(`
         select coalesce(a.asset_symbol, v.asset_symbol) as asset, coalesce(-a.balance, 0)::text as books, coalesce(v.amount, 0)::text as venue
         from (select asset_symbol, balance from accounts where owner_id = 'platform' and kind = 'market') a
         full join venue_balances v on v.asset_symbol = a.asset_symbol
@@ -142,15 +156,30 @@ const invariants: Invariant[] = [
     run: async (q) => {
       const owed = new Map<string, bigint>();
       for (const r of await q(`select asset_symbol, sum(balance)::text as s from accounts where kind <> 'market' group by 1`)) add(owed, r.asset_symbol, big(r.s));
-      const flows = new Map<string, bigint>();
-      for (const r of await q(`select p.asset_symbol, sum(p.amount)::text as s from postings p join journal_entries e on e.id = p.entry_id where e.kind = 'adjustment' and p.account_kind = 'available' group by 1`)) add(flows, r.asset_symbol, big(r.s));
-      for (const r of await q(`select asset_symbol, sum(amount_minor)::text as s from deposits group by 1`)) add(flows, r.asset_symbol, big(r.s));
-      for (const r of await q(`select asset_symbol, sum(amount_minor)::text as s from withdrawals where state = 'completed' group by 1`)) add(flows, r.asset_symbol, -big(r.s));
-      for (const r of await q(`select base_symbol, sum(amount_base_minor)::text as s from orders where state = 'completed' group by 1`)) add(flows, r.base_symbol, -big(r.s));
-      for (const r of await q(`select quote_symbol, sum(proceeds_quote_minor)::text as s from orders where state = 'completed' group by 1`)) add(flows, r.quote_symbol, big(r.s));
+      const flows = await recordedFlows(q);
       const out: string[] = [];
       for (const a of new Set([...owed.keys(), ...flows.keys()])) {
         if ((owed.get(a) ?? 0n) !== (flows.get(a) ?? 0n)) out.push(`${a}: accounts total ${owed.get(a) ?? 0n}, recorded flows total ${flows.get(a) ?? 0n}`);
+      }
+      return out;
+    },
+  },
+  {
+    name: 'the platform\'s margin accounts balance (revenue is proceeds minus the quoted amounts of completed orders; minus the market account is what the recorded flows say)',
+    run: async (q) => {
+      const out: string[] = [];
+      const revenue = new Map<string, bigint>();
+      const margin = new Map<string, bigint>();
+      for (const r of await q(`select asset_symbol, balance::text as b from accounts where owner_id = 'platform' and kind = 'revenue'`)) add(revenue, r.asset_symbol, big(r.b));
+      for (const r of await q(`select quote_symbol, sum(proceeds_quote_minor - amount_quote_minor)::text as s from orders where state = 'completed' group by 1`)) add(margin, r.quote_symbol, big(r.s));
+      for (const a of new Set([...revenue.keys(), ...margin.keys()])) {
+        if ((revenue.get(a) ?? 0n) !== (margin.get(a) ?? 0n)) out.push(`${a}: revenue ${revenue.get(a) ?? 0n}, margin of completed orders ${margin.get(a) ?? 0n}`);
+      }
+      const market = new Map<string, bigint>();
+      for (const r of await q(`select asset_symbol, balance::text as b from accounts where owner_id = 'platform' and kind = 'market'`)) add(market, r.asset_symbol, -big(r.b));
+      const flows = await recordedFlows(q);
+      for (const a of new Set([...market.keys(), ...flows.keys()])) {
+        if ((market.get(a) ?? 0n) !== (flows.get(a) ?? 0n)) out.push(`${a}: the books say the platform holds ${market.get(a) ?? 0n} at the market, its recorded flows ${flows.get(a) ?? 0n}`);
       }
       return out;
     },
@@ -227,7 +256,7 @@ export async function stuck(client: pg.Client): Promise<string[]> {
 }
 
 /** Runs every invariant on one snapshot. */
-export async function checkOnce(client: pg.Client, history: History, final: boolean): Promise<{ checks: number; problems: string[] }> {
+export async function checkOnce(client: pg.Client, history: History, final: boolean, mode: Mode = 'sandbox'): Promise<{ checks: number; problems: string[] }> {
   const seen = history.snapshotCreated();
   const decisions = new Map([...history.decisions].map(([k, v]) => [k, { ...v }]));
   const q: Q = async (text, values) => (await client.query(text, values as unknown[])).rows;
@@ -238,7 +267,7 @@ export async function checkOnce(client: pg.Client, history: History, final: bool
     await q('select 1'); // the snapshot is taken here, after `seen` was copied
     for (const inv of invariants) {
       checks++;
-      for (const p of await inv.run(q, { seen, decisions, history, final })) problems.push(`${inv.name}: ${p}`);
+      for (const p of await inv.run(q, { seen, decisions, history, final, mode })) problems.push(`${inv.name}: ${p}`);
     }
   } finally {
     await client.query('rollback');

@@ -30,6 +30,8 @@ const parse = () => parseArgs({
     'keep-db': { type: 'boolean', default: false },
     // `info`: every request writes its line, and the secret scan reads each one.
     'log-level': { type: 'string', default: 'info' },
+    // production: the desk executes (CONTRACT §9); the run's simulated desk records fills and payouts.
+    mode: { type: 'string', default: 'sandbox' },
   },
 });
 try { ({ values } = parse()); } catch (e) { end(2, (e as Error).message); }
@@ -52,6 +54,7 @@ const o: Options = {
   redisUrl: values['redis-url'] ?? (instances > 1 ? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' : null),
   keepDb: values['keep-db'] ?? false,
   logLevel: values['log-level'] ?? 'info',
+  mode: values.mode === 'production' ? 'production' : values.mode === 'sandbox' ? 'sandbox' : end(2, `--mode must be sandbox or production (got ${values.mode})`),
 };
 
 // Interrupted: the processes are killed, the summary says how far it got.
@@ -62,7 +65,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-console.log(`verify:bank seed ${o.seed}: ${o.seconds} s, ${o.clients} clients, ${o.instances} instance(s)${o.killEveryMs ? `, SIGKILL every ~${o.killEveryMs} ms` : ''}, log level ${o.logLevel}`);
+console.log(`verify:bank seed ${o.seed}: ${o.mode}, ${o.seconds} s, ${o.clients} clients, ${o.instances} instance(s)${o.killEveryMs ? `, SIGKILL every ~${o.killEveryMs} ms` : ''}, log level ${o.logLevel}`);
 void runBank(o, (l) => console.log(l), tally).then((t) => {
   if (t.failure) {
     console.log(`replay with: ${replayCommand(o)}`);

@@ -7,7 +7,7 @@ import type { World } from './world.ts';
  * approve and reject the same one at once: only one may win), record arrivals (sometimes a repeated
  * txid, sometimes an amount nobody declared), attribute, register destinations, adjust, reconcile.
  */
-type OperatorOp = Omit<OpKind, 'run'> & { run: (w: World, rng: Rng) => Promise<void> };
+type OperatorOp = Omit<OpKind, 'run'> & { run: (w: World, rng: Rng) => Promise<void>; mode?: 'sandbox' | 'production' };
 
 function decide(kind: 'orders' | 'withdrawals'): OperatorOp {
   return {
@@ -105,7 +105,7 @@ const adjust: OperatorOp = {
 
 /** The service compares its books with the simulated venue while money moves: it must find them equal. */
 const reconcile: OperatorOp = {
-  name: 'reconcile', weight: 0.3, needs: ['POST /operator/v1/reconciliation/run', 'POST /operator/v1/reconciliation/resolve'],
+  name: 'reconcile', weight: 0.3, mode: 'sandbox', needs: ['POST /operator/v1/reconciliation/run', 'POST /operator/v1/reconciliation/resolve'],
   run: async (w, rng) => {
     const r = await w.send(rng, 'reconcile', 'POST', '/operator/v1/reconciliation/run', { operator: true, body: {} });
     if (r.kind !== 'answered' || r.status >= 300) return;
@@ -116,4 +116,46 @@ const reconcile: OperatorOp = {
   },
 };
 
-export const OPERATOR_OPS: OperatorOp[] = [decide('orders'), decide('withdrawals'), arrival, attribute, register, adjust, reconcile];
+/**
+ * Production (CONTRACT §9): the simulated desk works through what waits for it, approved orders and
+ * withdrawals, and records each outcome: a fill (proceeds around the quoted amount, sometimes below it:
+ * the platform's loss) or a failure; a payout or a failure. Sometimes two people record the same one at
+ * once: exactly one may win, the other is 409.
+ */
+function desk(kind: 'orders' | 'withdrawals'): OperatorOp {
+  const done = kind === 'orders' ? 'fill' : 'payout';
+  return {
+    name: `desk-${kind}`, weight: 3, mode: 'production', needs: [`GET /operator/v1/${kind}`, `POST /operator/v1/${kind}/{id}/${done}`, `POST /operator/v1/${kind}/{id}/fail`],
+    run: async (w, rng) => { await drainDesk(w, rng, kind, rng.int(1, 4)); },
+  };
+}
+
+/** Records the outcome of up to `n` approved requests of `kind`; how many were approved when listed. */
+export async function drainDesk(w: World, rng: Rng, kind: 'orders' | 'withdrawals', n: number): Promise<number> {
+  const l = await w.send(rng, 'operator-read', 'GET', `/operator/v1/${kind}?state=approved&limit=50`, { operator: true });
+  if (l.kind !== 'answered' || l.status !== 200) return -1;
+  const items = l.body.data as Array<{ id: string; quote?: { amountMinor: string } }>;
+  const listed = items.length;
+  for (let left = Math.min(items.length, n); left > 0; left--) {
+    const item = items.splice(rng.int(0, items.length - 1), 1)[0]!;
+    const record = (): { path: string; body: object; to: 'completed' | 'failed' } => {
+      if (rng.chance(0.15)) return { path: 'fail', body: { reason: 'verify-bank desk' }, to: 'failed' };
+      if (kind === 'withdrawals') return { path: 'payout', body: { payoutReference: w.unique('wire') }, to: 'completed' };
+      const quoted = BigInt(item.quote?.amountMinor ?? '0');
+      const proceeds = quoted + rng.big(0n, quoted / 50n + 1n) - quoted / 200n;
+      return { path: 'fill', body: { venue: 'verify-bank OTC', venueReference: w.unique('fill'), proceedsQuoteMinor: (proceeds < 0n ? 0n : proceeds).toString() }, to: 'completed' };
+    };
+    const calls = rng.chance(0.15) ? [record(), record()] : [record()];
+    const results = await Promise.all(calls.map(async (c) => {
+      const r = await w.send(rng, `desk-${c.path}-${kind}`, 'POST', `/operator/v1/${kind}/${item.id}/${c.path}`, { operator: true, body: c.body });
+      if (r.kind === 'answered' && r.status === 200 && r.body.data.state !== c.to) w.history.violate(`${c.path} ${kind} ${item.id} answered 200 but is ${r.body.data.state}`);
+      else if (r.kind === 'answered' && r.status !== 200 && r.status !== 409) w.history.violate(`${c.path} ${kind} ${item.id} answered ${r.status} ${r.body.code}`);
+      return r;
+    }));
+    const wins = results.filter((r) => r.kind === 'answered' && r.status === 200).length;
+    if (wins > 1) w.history.violate(`${kind} ${item.id}: ${wins} desk records answered 200`);
+  }
+  return listed;
+}
+
+export const OPERATOR_OPS: OperatorOp[] = [decide('orders'), decide('withdrawals'), arrival, attribute, register, adjust, reconcile, desk('orders'), desk('withdrawals')];

@@ -2,14 +2,14 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { checkOnce, stuck, INVARIANT_NAMES } from './checker.ts';
+import { checkOnce, stuck, INVARIANT_NAMES, type Mode } from './checker.ts';
 import { CLIENT_OPS, type OpKind } from './client-ops.ts';
 import { Cluster } from './cluster.ts';
 import { createDatabase } from './database.ts';
 import { call } from './http.ts';
 import { History } from './history.ts';
 import { LogScan } from './log-scan.ts';
-import { OPERATOR_OPS } from './operator-ops.ts';
+import { drainDesk, OPERATOR_OPS } from './operator-ops.ts';
 import { seedPeople } from './people-ops.ts';
 import { Rng } from './prng.ts';
 import { seed } from './seed.ts';
@@ -19,6 +19,8 @@ import { OPERATOR_TOKEN, SECRET, sleep, World } from './world.ts';
 export interface Options {
   seconds: number; clients: number; seed: number; killEveryMs: number; instances: number;
   checkEveryMs: number; adminUrl: string; redisUrl: string | null; keepDb: boolean; logLevel: string;
+  /** production: the desk executes and pays out (CONTRACT §9); the run's simulated desk records fills and payouts. */
+  mode: Mode;
 }
 
 /**
@@ -46,7 +48,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 export function replayCommand(o: Options): string {
   return `npm run verify:bank -- --seconds ${o.seconds} --clients ${o.clients} --seed ${o.seed}` +
-    (o.killEveryMs ? ` --kill-every ${o.killEveryMs}` : '') + (o.instances > 1 ? ` --instances ${o.instances}` : '');
+    (o.killEveryMs ? ` --kill-every ${o.killEveryMs}` : '') + (o.instances > 1 ? ` --instances ${o.instances}` : '') + (o.mode === 'production' ? ' --mode production' : '');
 }
 
 /** The whole run: database, processes, seed, workload with faults and periodic checks, recovery, final check. Never throws: a failure is `tally.failure`. */
@@ -81,7 +83,7 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
   const cluster = new Cluster({
     root, instances: o.instances,
     env: {
-      DATABASE_URL: db.url, OPERATOR_TOKEN, CAMBIO_SECRET: SECRET, CAMBIO_SEED_DEMO: 'false', CAMBIO_MODE: 'sandbox',
+      DATABASE_URL: db.url, OPERATOR_TOKEN, CAMBIO_SECRET: SECRET, CAMBIO_SEED_DEMO: 'false', CAMBIO_MODE: o.mode,
       CAMBIO_QUOTE_TTL_MS: '5000', CAMBIO_DECLARATION_TTL_MS: '20000', CAMBIO_DESTINATION_COOLDOWN_MS: '0',
       ...(o.redisUrl ? { REDIS_URL: o.redisUrl, CAMBIO_RATE_LIMIT_PER_MIN: String(SHARED_LIMIT_PER_MIN) } : { REDIS_URL: '', CAMBIO_RATE_LIMIT_PER_MIN: '0' }),
       LOG_LEVEL: o.logLevel, DB_POOL_SIZE: '10',
@@ -113,8 +115,9 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     await storedKeyHashes();
     const usable = <T extends { needs: string[] }>(k: T) => k.needs.every((n) => world.endpoints.has(n));
     const clientOps = CLIENT_OPS.filter(usable);
-    const operatorOps = OPERATOR_OPS.filter(usable);
-    const skipped = [...CLIENT_OPS, ...OPERATOR_OPS].filter((k) => !usable(k)).map((k) => k.name);
+    // The desk's records exist in production only; a run against the simulated venue reconciles with it.
+    const operatorOps = OPERATOR_OPS.filter((k) => (k.mode ?? o.mode) === o.mode).filter(usable);
+    const skipped = [...CLIENT_OPS, ...OPERATOR_OPS.filter((k) => (k.mode ?? o.mode) === o.mode)].filter((k) => !usable(k)).map((k) => k.name);
     print(`seeded ${orgCount} organizations; operation kinds: ${[...clientOps, ...operatorOps].map((k) => k.name).join(', ')}${skipped.length ? `; not available yet: ${skipped.join(', ')}` : ''}`);
 
     (world as { deadline: number }).deadline = Date.now() + o.seconds * 1000;
@@ -151,7 +154,7 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     const periodic = async () => {
       while (world.running()) {
         await sleep(o.checkEveryMs);
-        const c = await checkOnce(checker, history, false);
+        const c = await checkOnce(checker, history, false, o.mode);
         tally.checks += c.checks;
         c.problems.forEach(report);
       }
@@ -165,6 +168,17 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
 
     // Recovery: the service finishes what a kill interrupted (e.g. an approved order not yet settled).
     // The orders engineer's recovery re-drives an order left `approved` 30 s after its approval, every 15 s.
+    if (o.mode === 'production') {
+      // The desk works through what the load left approved: every approved request is the desk's to record.
+      const d0 = Date.now();
+      const r = rng.fork(77);
+      let waiting = 1;
+      while (waiting !== 0 && Date.now() - d0 < 60_000) {
+        const [orders, withdrawals] = [await drainDesk(world, r, 'orders', 50), await drainDesk(world, r, 'withdrawals', 50)];
+        waiting = orders < 0 || withdrawals < 0 ? -1 : orders + withdrawals;
+      }
+      print(`desk: ${waiting === 0 ? 'recorded the outcome of every approved request' : 'still had approved requests'} ${((Date.now() - d0) / 1000).toFixed(0)} s after the load stopped`);
+    }
     let left = await stuck(checker);
     const leftAtEnd = left.length;
     const t0 = Date.now();
@@ -174,7 +188,7 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     }
     if (leftAtEnd > 0) print(`recovery: ${leftAtEnd} request(s) left half-done when the load stopped; ${leftAtEnd - left.length} finished by the service within ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     left.forEach((p) => history.violate(`half-done: ${p}`));
-    const last = await checkOnce(checker, history, true);
+    const last = await checkOnce(checker, history, true, o.mode);
     tally.checks += last.checks;
     last.problems.forEach(report);
 

@@ -14,3 +14,4 @@ export * from './schemas/webhooks.ts';
 export * from './schemas/reconciliation.ts';
 export * from './schemas/approvals.ts';
 export * from './schemas/people.ts';
+export * from './schemas/queues.ts';

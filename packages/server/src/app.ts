@@ -69,8 +69,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerResponseHeaders(app);
   registerPageAnchors(app, new PageAnchors(deps.secret));
-  const metrics = createMetrics();
+  const metrics = createMetrics(deps.store, deps.clock);
   metrics.instrument(app);
+  // Every route and use case counts into this app's registry.
+  deps = { ...deps, tally: metrics.tally };
 
   await app.register(swagger, {
     openapi: {

@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 import type { Clock, Ids } from './domain/ports.ts';
 import type { WebApp } from './http/plugins/web-apps.ts';
 import type { Store } from './store/index.ts';
-import type { Venue, WebhookSender } from './usecases/ports.ts';
+import type { Tally, Venue, WebhookSender } from './usecases/ports.ts';
 import type { Resolve } from './webhooks/http-sender.ts';
 
 /** What the app is built from: main.ts makes the real ones, tests their own. Routes import this, never app.ts. */
@@ -15,6 +15,8 @@ export interface AppDeps {
   ids: Ids;
   /** Where orders execute and the platform's money sits: chosen once (market/index.ts venueFor). */
   venue: Venue;
+  /** Counts what the business did for the operator's metrics; buildApp sets its own. */
+  tally?: Tally | undefined;
   /** Server secret for keyed hashes (API keys) and encryption at rest. */
   secret: string;
   /** SHA-256 of the operator token. */

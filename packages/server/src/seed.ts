@@ -41,15 +41,15 @@ export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, op
   if (claim === null) return null;
 
   for (const [symbol, decimals] of FUNDING) await store.marketAssets.put(ACTOR, symbol, decimals);
-  const organizationId = (await store.db.selectFrom('organizations').select('id').where('name', '=', ORG_NAME).orderBy('created_at').executeTakeFirst())?.id
+  const organizationId = (await store.organizations.firstNamed(ORG_NAME))?.id
     ?? (await store.organizations.create(ACTOR, { name: ORG_NAME, status: 'active', limits: {} })).id;
-  const memberId = (await store.db.selectFrom('members').select('id').where('organization_id', '=', organizationId).where('email', '=', EMAIL).executeTakeFirst())?.id
+  const memberId = (await store.members.team(organizationId)).find((m) => m.email === EMAIL)?.id
     ?? (await store.organizations.addMember(ACTOR, organizationId, {
       name: 'Demo Admin', email: EMAIL,
       permissions: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:webhooks', 'portal:api_keys', 'portal:team'],
     })).id;
   // Keys an earlier attempt issued were never shown: nobody can hold them, and none stays valid.
-  const unseen = await store.db.selectFrom('api_keys').select('id').where('member_id', '=', memberId).where('revoked_at', 'is', null).execute();
+  const unseen = (await store.members.keys(organizationId)).filter((k) => k.issuedBy.id === memberId && k.revokedAt === null);
   for (const k of unseen) await store.keys.revoke(ACTOR, k.id);
   const g = generateApiKey(config.keyTag);
   await store.keys.issue(ACTOR, {
@@ -67,7 +67,7 @@ export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, op
   const memberPassword = newGeneratedPassword();
   await store.people.setInitialPassword('member', memberId, await hashPassword(memberPassword), { actor: ACTOR, action: 'password.set', subjectType: 'member', subjectId: memberId, before: null, after: { status: 'active' } });
   const operatorPassword = newGeneratedPassword();
-  const adminId = (await store.db.selectFrom('staff').select('id').where('email', '=', OPERATOR_EMAIL).executeTakeFirst())?.id
+  const adminId = (await store.staff.list()).find((s) => s.email === OPERATOR_EMAIL)?.id
     ?? (await store.staff.create(ACTOR, { name: 'Operator Admin', email: OPERATOR_EMAIL, role: 'admin' }, { passwordHash: await hashPassword(operatorPassword) })).id;
   await store.people.setInitialPassword('staff', adminId, await hashPassword(operatorPassword), { actor: ACTOR, action: 'password.set', subjectType: 'staff', subjectId: adminId, before: null, after: { status: 'active' } });
   const demo = {
@@ -76,7 +76,7 @@ export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, op
   };
   await runDemoSteps(deps, demo);
   show(demo);
-  await store.db.updateTable('settings').set({ value: `done:${organizationId}` }).where('key', '=', CLAIM).where('value', '=', claim).execute();
+  await store.settings.replace(CLAIM, claim, `done:${organizationId}`);
   return demo;
 }
 
@@ -88,6 +88,5 @@ async function claimSeed(store: Store, takeoverAfterMs: number): Promise<string 
   // Anything else (`done:…`, or `claimed:…` written by versions that set the claim only once) is a finished seed.
   const m = /^seeding:[^:]+:([0-9]+)$/.exec(stored);
   if (!m || Date.now() - Number(m[1]) < takeoverAfterMs) return null;
-  const r = await store.db.updateTable('settings').set({ value: mine }).where('key', '=', CLAIM).where('value', '=', stored).executeTakeFirst();
-  return r.numUpdatedRows === 1n ? mine : null;
+  return (await store.settings.replace(CLAIM, stored, mine)) ? mine : null;
 }

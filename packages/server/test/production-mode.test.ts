@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { available, backends, held, listAssets, makeHarness, SECRET, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
+import { available, backends, held, listAssets, makeHarness, SECRET, seedOrg, usableDestination, type Backend, type Harness, type SeededOrg } from './harness.ts';
 
 // BTC/USD at 60000 with a 0.5% spread: 0.01 BTC (1000000) → the client is owed 59700 USD minor units.
 const A = 1_000_000n;
@@ -24,15 +24,28 @@ async function approvedOrder(h: Harness, o: SeededOrg): Promise<string> {
   return order.body.data.id;
 }
 
+/** A production store with BTC/USD listed at 60000, 0.5 % spread. */
+async function productionHarness(backend: Backend): Promise<Harness> {
+  const h = await makeHarness({ backend, env: { CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
+  await listAssets(h, { USD: 2, BTC: 8 });
+  const pair = await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '100000000' });
+  assert.equal(pair.status, 200, pair.raw);
+  return h;
+}
+
+/** A USD withdrawal of `amount` minor units to a usable destination of the organization, pending approval. */
+async function requestedWithdrawal(h: Harness, o: SeededOrg, amount: bigint): Promise<string> {
+  const dst = await usableDestination(h, o.key);
+  const w = await h.call(o.key, 'POST', '/withdrawals', { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: amount.toString() });
+  assert.equal(w.status, 201, w.raw);
+  return w.body.data.id;
+}
+
 /** Production (CONTRACT §9): nothing is simulated; the desk executes and pays out, and records it once. */
 for (const backend of backends()) {
   describe(`production: the desk executes [${backend}]`, () => {
     let h: Harness;
-    before(async () => {
-      h = await makeHarness({ backend, env: { CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
-      await listAssets(h, { USD: 2, BTC: 8 });
-      await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '100000000' });
-    });
+    before(async () => { h = await productionHarness(backend); });
     after(async () => h?.close());
 
     test('an approved order waits for the desk; the fill completes it: the client gets the quote, the platform books its margin', async () => {
@@ -136,16 +149,15 @@ for (const backend of backends()) {
 
     test('an approved withdrawal waits for the payout; the payout completes it once; concurrent payouts settle once', async () => {
       const o = await seedOrg(h, { balances: { USD: 100_000n } });
-      const dst = await usableDestination(h, o.key);
-      const w = (await h.call(o.key, 'POST', '/withdrawals', { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' })).body.data;
-      const ap = await h.op('POST', `/withdrawals/${w.id}/approve`);
+      const w = await requestedWithdrawal(h, o, 25_000n);
+      const ap = await h.op('POST', `/withdrawals/${w}/approve`);
       assert.equal(ap.status, 200, ap.raw);
       assert.equal(ap.body.data.state, 'approved');
       assert.equal(ap.body.data.payoutReference, null);
       assert.equal(await held(h, o.key, 'USD'), 25_000n);
       const marketBefore = await platform(h, 'USD', 'market');
 
-      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => h.op('POST', `/withdrawals/${w.id}/payout`, { payoutReference: `wire-${i}` })));
+      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => h.op('POST', `/withdrawals/${w}/payout`, { payoutReference: `wire-${i}` })));
       const won = results.filter((r) => r.status === 200);
       assert.equal(won.length, 1);
       assert.equal(won[0]!.body.data.state, 'completed');
@@ -155,24 +167,23 @@ for (const backend of backends()) {
       assert.equal(await available(h, o.key, 'USD'), 75_000n);
       assert.equal(await platform(h, 'USD', 'market') - marketBefore, 25_000n);
       assert.equal((await h.call(o.key, 'GET', '/withdrawals')).body.data[0].state, 'completed');
-      const fail = await h.op('POST', `/withdrawals/${w.id}/fail`, { reason: 'bounced' });
+      const fail = await h.op('POST', `/withdrawals/${w}/fail`, { reason: 'bounced' });
       assert.deepEqual([fail.status, fail.body.code], [409, 'withdrawals.not_awaiting_payout']);
     });
 
     test('a payout failure releases the hold, once; a pending withdrawal cannot be paid out', async () => {
       const o = await seedOrg(h, { balances: { USD: 100_000n } });
-      const dst = await usableDestination(h, o.key);
-      const w = (await h.call(o.key, 'POST', '/withdrawals', { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '40000' })).body.data;
-      const early = await h.op('POST', `/withdrawals/${w.id}/payout`, { payoutReference: 'wire-1' });
+      const w = await requestedWithdrawal(h, o, 40_000n);
+      const early = await h.op('POST', `/withdrawals/${w}/payout`, { payoutReference: 'wire-1' });
       assert.deepEqual([early.status, early.body.code], [409, 'withdrawals.not_awaiting_payout']);
-      await h.op('POST', `/withdrawals/${w.id}/approve`);
-      const r = await h.op('POST', `/withdrawals/${w.id}/fail`, { reason: 'the bank returned the transfer' });
+      await h.op('POST', `/withdrawals/${w}/approve`);
+      const r = await h.op('POST', `/withdrawals/${w}/fail`, { reason: 'the bank returned the transfer' });
       assert.equal(r.status, 200, r.raw);
       assert.equal(r.body.data.state, 'failed');
       assert.equal(r.body.data.reason, 'the bank returned the transfer');
       assert.equal(await available(h, o.key, 'USD'), 100_000n);
       assert.equal(await held(h, o.key, 'USD'), 0n);
-      const again = await h.op('POST', `/withdrawals/${w.id}/payout`, { payoutReference: 'wire-2' });
+      const again = await h.op('POST', `/withdrawals/${w}/payout`, { payoutReference: 'wire-2' });
       assert.deepEqual([again.status, again.body.code], [409, 'withdrawals.not_awaiting_payout']);
       assert.equal((await h.op('POST', '/withdrawals/wdr_nope/payout', { payoutReference: 'x' })).status, 404);
     });
@@ -181,11 +192,7 @@ for (const backend of backends()) {
 
   describe(`production: reconciliation after the desk's fills and payouts [${backend}]`, () => {
     let h: Harness;
-    before(async () => {
-      h = await makeHarness({ backend, env: { CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
-      await listAssets(h, { USD: 2, BTC: 8 });
-      await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '100000000' });
-    });
+    before(async () => { h = await productionHarness(backend); });
     after(async () => h?.close());
 
     test('compares like with like: what the desk holds after a fill and a payout matches the books to the unit', async () => {
@@ -194,10 +201,9 @@ for (const backend of backends()) {
       const o = await seedOrg(h, { balances: { BTC: 5_000_000n, USD: 100_000n } });
       const id = await approvedOrder(h, o);
       assert.equal((await h.op('POST', `/orders/${id}/fill`, FILL)).status, 200);
-      const dst = await usableDestination(h, o.key);
-      const w = (await h.call(o.key, 'POST', '/withdrawals', { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' })).body.data;
-      await h.op('POST', `/withdrawals/${w.id}/approve`);
-      assert.equal((await h.op('POST', `/withdrawals/${w.id}/payout`, { payoutReference: 'wire-9' })).status, 200);
+      const w = await requestedWithdrawal(h, o, 25_000n);
+      assert.equal((await h.op('POST', `/withdrawals/${w}/approve`)).status, 200);
+      assert.equal((await h.op('POST', `/withdrawals/${w}/payout`, { payoutReference: 'wire-9' })).status, 200);
       // The desk sold 0.01 BTC for 599.40 USD and wired 250.00 USD out.
       const desk = [{ assetSymbol: 'BTC', amountMinor: '4000000' }, { assetSymbol: 'USD', amountMinor: (100_000n - 25_000n + 59_940n).toString() }];
       const run = await h.op('POST', '/reconciliation/run', { marketBalances: desk });

@@ -142,6 +142,28 @@ describe('verify:bank checker catches each broken invariant', { skip }, () => {
     assert.equal(named(ps, 'the books agree with the venue (minus the market account = venue balance)').length, 1, ps.join('\n'));
   });
 
+  test('revenue that is not the margin of the fills, and a market account that is not the recorded flows (checked in both modes)', async () => {
+    const revenue = await whileBroken(
+      `insert into accounts (owner_id, asset_symbol, kind, balance) values ('platform', $1, 'revenue', 5) on conflict (owner_id, asset_symbol, kind) do update set balance = accounts.balance + 5`,
+      `update accounts set balance = balance - 5 where owner_id = 'platform' and kind = 'revenue' and asset_symbol = $1`, ['USD']);
+    const margin = (ps: string[]) => ps.filter((p) => p.startsWith('the platform\'s margin accounts balance'));
+    assert.deepEqual(margin(revenue).map((p) => p.split(': ').slice(1).join(': ')), ['USD: revenue 5, margin of completed orders 0'], revenue.join('\n'));
+    const market = await whileBroken(
+      `update accounts set balance = balance + 3 where owner_id = 'platform' and kind = 'market' and asset_symbol = $1`,
+      `update accounts set balance = balance - 3 where owner_id = 'platform' and kind = 'market' and asset_symbol = $1`, ['USD']);
+    assert.equal(margin(market).length, 1, market.join('\n'));
+    assert.match(margin(market)[0]!, /USD: the books say the platform holds -?\d+ at the market, its recorded flows \d+/);
+    // Production has no venue books: only the desk's figures, through the margin invariant, speak for the market.
+    await client.query(`update venue_balances set amount = amount + 1 where asset_symbol = 'USD'`);
+    try {
+      assert.equal(named(await problems(), 'the books agree with the venue (minus the market account = venue balance)').length, 1);
+      assert.deepEqual((await checkOnce(client, history, true, 'production')).problems, []);
+    } finally {
+      await client.query(`update venue_balances set amount = amount - 1 where asset_symbol = 'USD'`);
+    }
+    assert.deepEqual(await problems(), []);
+  });
+
   test('an arrival credited twice', async () => {
     const [breakIt, repair] = duplicateEntry('deposit');
     const ps = await whileBroken(breakIt, repair, [depositId]);
@@ -272,6 +294,22 @@ describe('verify:bank, short runs with fixed seeds', { skip }, () => {
     assert.equal(r.code, 0, r.out);
     assert.ok(s.kills >= 1, r.out);
     assert.equal(s.violations, 0, r.out);
+    logScan(r.out);
+  });
+
+  test('production: 8 clients for 8 s with kills, the simulated desk records fills and payouts: no violation, nothing left approved', { timeout: 180_000 }, async () => {
+    const r = await verifyBank(['--seconds', '8', '--clients', '8', '--seed', '5', '--kill-every', '4000', '--mode', 'production', '--log-level', 'info']);
+    const s = summary(r.out);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /^verify:bank seed 5: production,/m);
+    assert.ok(s.kills >= 1, r.out);
+    assert.equal(s.violations, 0, r.out);
+    assert.match(r.out, /^desk: recorded the outcome of every approved request /m, r.out);
+    // The desk recorded fills, payouts and failures; no reconciliation against a venue ran (there is none).
+    for (const op of ['desk-fill-orders', 'approve-orders']) assert.match(r.out, new RegExp(`^  ${op} +.*200×`, 'm'), r.out);
+    // Every withdrawal approved during the run was paid out or failed by the desk (the drain at the end included).
+    if (/^ {2}approve-withdrawals +.*200×/m.test(r.out)) assert.match(r.out, /^ {2}desk-(payout|fail)-withdrawals +.*200×/m, r.out);
+    assert.doesNotMatch(r.out, /^ {2}reconcile /m, r.out);
     logScan(r.out);
   });
 

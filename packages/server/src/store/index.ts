@@ -17,6 +17,7 @@ import { MarketPairsStore } from './market-pairs-store.ts';
 import { OrdersStore } from './orders-store.ts';
 import { OrganizationsStore } from './organizations-store.ts';
 import { PlatformStateStore } from './platform-state-store.ts';
+import { QueueStore } from './queue-store.ts';
 import { QuotesStore } from './quotes-store.ts';
 import { ReconciliationStore } from './reconciliation-store.ts';
 import { SettingsStore } from './settings-store.ts';
@@ -56,6 +57,7 @@ export class Store {
   readonly members: MembersStore;
   readonly idempotency: IdempotencyStore;
   readonly events: EventsStore;
+  readonly queues: QueueStore;
   readonly webhooks: WebhooksStore;
   readonly #close: () => Promise<void>;
 
@@ -86,6 +88,7 @@ export class Store {
     this.members = new MembersStore(this.db, ids, clock);
     this.idempotency = new IdempotencyStore(this.db, clock);
     this.events = new EventsStore(this.db);
+    this.queues = new QueueStore(this.db);
     this.webhooks = new WebhooksStore(this.db, ids, clock);
   }
 

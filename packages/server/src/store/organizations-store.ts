@@ -46,6 +46,12 @@ export class OrganizationsStore {
     });
   }
 
+  /** The first organization created with this name (names are not unique). */
+  async firstNamed(name: string): Promise<Organization | null> {
+    const r = await this.db.selectFrom('organizations').selectAll().where('name', '=', name).orderBy('created_at').orderBy('id').executeTakeFirst();
+    return r ? toOrganization(r) : null;
+  }
+
   async get(id: string): Promise<Organization | null> {
     const r = await this.db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
     return r ? toOrganization(r) : null;

@@ -11,6 +11,11 @@ export class SettingsStore {
     await this.db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
     return (await this.get(key))!;
   }
+  /** Replaces the value only when it is still `expected` (a claim handed over once); whether it did. */
+  async replace(key: string, expected: string, value: string): Promise<boolean> {
+    const r = await this.db.updateTable('settings').set({ value }).where('key', '=', key).where('value', '=', expected).executeTakeFirst();
+    return r.numUpdatedRows === 1n;
+  }
   async set(key: string, value: string): Promise<void> {
     await this.db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
   }

@@ -39,12 +39,24 @@ export interface Venue extends Market {
   holdings(tx: Tx): Promise<Map<string, bigint> | null>;
 }
 
+/**
+ * What the business did, counted for the operator's metrics (/operator/v1/metrics). Told after the
+ * change committed, so a rolled-back change is never counted; absent, nothing is counted.
+ */
+export interface Tally {
+  /** An exchange request or a withdrawal entered this state. */
+  transition(subject: 'order' | 'withdrawal', to: string): void;
+  /** The desk recorded an execution (fill or failure) or a payout (payout or failure), CONTRACT §9. */
+  recorded(what: 'fill' | 'order_failure' | 'payout' | 'payout_failure'): void;
+}
+
 /** What every use case works with. */
 export interface UseCaseDeps {
   store: Store;
   venue: Venue;
   clock: Clock;
   ids: Ids;
+  tally?: Tally | undefined;
 }
 
 /** One webhook attempt to send: POST `body` to `url` with `headers`, answered within `timeoutMs`. */

@@ -1,8 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Store } from '../../store/index.ts';
+import { QUEUES } from '../../store/queue-store.ts';
+import type { Clock } from '../../domain/ports.ts';
+import type { Tally } from '../../usecases/ports.ts';
 
-/** Prometheus metrics: the process defaults and one histogram of request durations by route and status. */
-export function createMetrics() {
+/**
+ * Prometheus metrics: the process defaults, request durations by route and status, and the business
+ * (issue 14): state transitions of orders and withdrawals and the desk's records, counted in process as
+ * they commit (counters restart at 0 with the process, as Prometheus expects); the desk's queues and the
+ * last reconciliation, read from the store at each scrape.
+ */
+export function createMetrics(store: Store, clock: Clock) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -12,8 +21,47 @@ export function createMetrics() {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  const transitions = {
+    order: new Counter({ name: 'cambio_order_transitions_total', help: 'Exchange requests that entered a state, by state', labelNames: ['to'] as const, registers: [registry] }),
+    withdrawal: new Counter({ name: 'cambio_withdrawal_transitions_total', help: 'Withdrawals that entered a state, by state', labelNames: ['to'] as const, registers: [registry] }),
+  };
+  const records = new Counter({
+    name: 'cambio_desk_records_total', help: 'What the desk recorded (CONTRACT §9): fill, order_failure, payout, payout_failure', labelNames: ['what'] as const, registers: [registry],
+  });
+  new Gauge({
+    name: 'cambio_queue_requests', help: 'Requests waiting for the desk, by queue', labelNames: ['queue'] as const, registers: [registry],
+    async collect() {
+      const s = await store.queues.summary();
+      for (const q of QUEUES) this.set({ queue: q }, s[q].count);
+    },
+  });
+  new Gauge({
+    name: 'cambio_queue_oldest_age_seconds', help: 'How long the oldest request of each queue has waited (0 when none waits)', labelNames: ['queue'] as const, registers: [registry],
+    async collect() {
+      const s = await store.queues.summary();
+      const now = clock.now().getTime();
+      for (const q of QUEUES) this.set({ queue: q }, s[q].oldestSince ? Math.max(0, (now - s[q].oldestSince.getTime()) / 1000) : 0);
+    },
+  });
+  new Gauge({
+    name: 'cambio_reconciled', help: '1 while the books agree with the market; 0 while client money movements are stopped', registers: [registry],
+    async collect() { this.set((await store.reconciliation.state()).reconciled ? 1 : 0); },
+  });
+  new Gauge({
+    name: 'cambio_reconciliation_difference_minor', help: 'The last reconciliation run\'s market − books per asset, in minimum units (float: for alerting, not for money)',
+    labelNames: ['asset'] as const, registers: [registry],
+    async collect() {
+      this.reset();
+      for (const f of (await store.reconciliation.state()).lastRun?.figures ?? []) this.set({ asset: f.assetSymbol }, Number(f.difference));
+    },
+  });
+  const tally: Tally = {
+    transition: (subject, to) => transitions[subject].inc({ to }),
+    recorded: (what) => records.inc({ what }),
+  };
   return {
     registry,
+    tally,
     /** Times every request; the route label is the route pattern, never the raw URL (bounded cardinality). */
     instrument(app: FastifyInstance) {
       app.addHook('onResponse', async (req, reply) => {

@@ -30,6 +30,7 @@ export const orderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
       }
       throw e;
     });
+    deps.tally?.transition('order', order.state);
     return reply.code(201).send(ok(req.id, orderWire(order)));
   });
 

@@ -54,6 +54,7 @@ export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => as
     const w = await store.withdrawals.request(principalOf(req).organization, {
       destinationId: req.body.destinationId, assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, amount,
     });
+    deps.tally?.transition('withdrawal', w.state);
     return reply.code(201).send(ok(req.id, withdrawalWire(w)));
   });
 

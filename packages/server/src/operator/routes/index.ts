@@ -13,6 +13,7 @@ import { walletRoutes } from './wallets.ts';
 import { destinationRoutes } from './destinations.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
 import { policyRoutes } from './policies.ts';
+import { queueRoutes } from './queue.ts';
 import { operatorWithdrawalRoutes } from './withdrawals.ts';
 
 /** Every operator route plugin. Capabilities add theirs here. */
@@ -31,4 +32,5 @@ export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   operatorWithdrawalRoutes,
   reconciliationRoutes,
   policyRoutes,
+  queueRoutes,
 ];

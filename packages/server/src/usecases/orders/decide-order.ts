@@ -33,7 +33,9 @@ export async function approveOrder(d: UseCaseDeps, approver: Approver, orderId: 
     await recordAudit(tx, d.ids, at, { actor, action: 'order.approve', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: { ...orderAudit(after), approvals, ...(note ? { note } : {}) } });
     return { order: after, decided: true };
   });
-  return decided ? executeApproved(d, actor, order) : order;
+  if (!decided) return order;
+  d.tally?.transition('order', 'approved');
+  return executeApproved(d, actor, order);
 }
 
 /**
@@ -44,22 +46,28 @@ export async function approveOrder(d: UseCaseDeps, approver: Approver, orderId: 
  */
 export async function cancelOrder(d: UseCaseDeps, actor: string, organizationId: string, orderId: string): Promise<Order> {
   const at = d.clock.now();
-  return d.store.uow.run(async (tx) => {
+  return counted(d, await d.store.uow.run(async (tx) => {
     if (!(await d.store.orders.belongsTo(tx, orderId, organizationId))) throw new DomainError('orders.not_found');
     const { before, after } = await d.store.orders.decide(tx, orderId, 'cancelled', at, null);
     await releaseHold(tx, d.ids, at, after.holdId, 'order_release', orderId);
     await recordAudit(tx, d.ids, at, { actor, action: 'order.cancel', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: orderAudit(after) });
     return after;
-  });
+  }));
 }
 
 /** Rejection releases the hold in the same transaction as the decision. */
 export async function rejectOrder(d: UseCaseDeps, actor: string, orderId: string, reason: string | null): Promise<Order> {
   const at = d.clock.now();
-  return d.store.uow.run(async (tx) => {
+  return counted(d, await d.store.uow.run(async (tx) => {
     const { before, after } = await d.store.orders.decide(tx, orderId, 'rejected', at, reason);
     await releaseHold(tx, d.ids, at, after.holdId, 'order_release', orderId);
     await recordAudit(tx, d.ids, at, { actor, action: 'order.reject', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: orderAudit(after) });
     return after;
-  });
+  }));
+}
+
+/** The order's new state, counted once its transaction committed. */
+export function counted(d: UseCaseDeps, o: Order): Order {
+  d.tally?.transition('order', o.state);
+  return o;
 }

@@ -23,12 +23,16 @@ async function lost(d: UseCaseDeps, orderId: string): Promise<never> {
 export async function recordFill(d: UseCaseDeps, actor: string, orderId: string, f: { venue: string; venueReference: string; proceeds: bigint }): Promise<Order> {
   assertDesk(d);
   const o = await settleOrder(d, actor, orderId, { filled: true, proceeds: f.proceeds, venue: f.venue, venueReference: f.venueReference });
-  return o ?? lost(d, orderId);
+  if (!o) return lost(d, orderId);
+  d.tally?.recorded('fill');
+  return o;
 }
 
 /** CONTRACT §9: the desk could not execute an approved order: failed, hold released, once. */
 export async function recordOrderFailure(d: UseCaseDeps, actor: string, orderId: string, reason: string): Promise<Order> {
   assertDesk(d);
   const o = await settleOrder(d, actor, orderId, { filled: false, reason });
-  return o ?? lost(d, orderId);
+  if (!o) return lost(d, orderId);
+  d.tally?.recorded('order_failure');
+  return o;
 }

@@ -19,7 +19,7 @@ export type Outcome =
  */
 export async function settleOrder(d: UseCaseDeps, actor: string, orderId: string, outcome: Outcome): Promise<Order | null> {
   const at = d.clock.now();
-  return d.store.uow.run(async (tx) => {
+  const settled = await d.store.uow.run(async (tx) => {
     if (outcome.filled) {
       const o = await d.store.orders.settle(tx, orderId, 'completed', at, {
         proceeds: outcome.proceeds,
@@ -39,6 +39,8 @@ export async function settleOrder(d: UseCaseDeps, actor: string, orderId: string
     await recordAudit(tx, d.ids, at, { actor, action: 'order.fail', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: orderAudit(o) });
     return o;
   });
+  if (settled) d.tally?.transition('order', settled.state);
+  return settled;
 }
 
 /** The order as it is now, for a caller whose settlement found it already settled. */

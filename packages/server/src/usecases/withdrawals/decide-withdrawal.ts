@@ -18,7 +18,7 @@ import { payOut } from './pay-out.ts';
 export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: string, reason: string | null): Promise<WithdrawalRow> {
   const at = d.clock.now();
   const { actor } = approver;
-  return d.store.uow.run(async (tx) => {
+  const { row, decided } = await d.store.uow.run(async (tx) => {
     await assertReconciled(tx);
     const pending = await d.store.withdrawals.lockPending(tx, id);
     const { decides, state } = await recordApproval(tx, at, 'withdrawal', { id, asset: pending.assetSymbol, amount: pending.amount }, approver);
@@ -29,7 +29,7 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
         actor, action: 'withdrawal.approval', subjectType: 'withdrawal', subjectId: id,
         before: withdrawalAudit(pending), after: { ...withdrawalAudit(pending), approvals, approvalsRequired: state.approvalsRequired },
       });
-      return pending;
+      return { row: pending, decided: false };
     }
     const w = await d.store.withdrawals.decide(tx, id, 'approved', reason, at);
     let after: WithdrawalRow = w;
@@ -41,14 +41,19 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
       actor, action: 'withdrawal.approve', subjectType: 'withdrawal', subjectId: id,
       before: { ...withdrawalAudit(after), state: 'pending_approval', reason: null }, after: { ...withdrawalAudit(after), approvals },
     });
-    return strip(after);
+    return { row: strip(after), decided: true };
   });
+  if (decided) {
+    d.tally?.transition('withdrawal', 'approved');
+    if (row.state !== 'approved') d.tally?.transition('withdrawal', row.state);
+  }
+  return row;
 }
 
 /** Reject: the hold is released; nothing leaves. Allowed while not reconciled (it moves nothing out). */
 export async function rejectWithdrawal(d: UseCaseDeps, actor: string, id: string, reason: string | null): Promise<WithdrawalRow> {
   const at = d.clock.now();
-  return d.store.uow.run(async (tx) => {
+  return countedWithdrawal(d, await d.store.uow.run(async (tx) => {
     const w = await d.store.withdrawals.decide(tx, id, 'rejected', reason, at);
     await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
     await recordAudit(tx, d.ids, at, {
@@ -56,7 +61,7 @@ export async function rejectWithdrawal(d: UseCaseDeps, actor: string, id: string
       before: { ...withdrawalAudit(w), state: 'pending_approval', reason: null }, after: withdrawalAudit(w),
     });
     return strip(w);
-  });
+  }));
 }
 
 /**
@@ -66,7 +71,7 @@ export async function rejectWithdrawal(d: UseCaseDeps, actor: string, id: string
  */
 export async function cancelWithdrawal(d: UseCaseDeps, actor: string, organizationId: string, id: string): Promise<WithdrawalRow> {
   const at = d.clock.now();
-  return d.store.uow.run(async (tx) => {
+  return countedWithdrawal(d, await d.store.uow.run(async (tx) => {
     if (!(await d.store.withdrawals.belongsTo(tx, id, organizationId))) throw new DomainError('withdrawals.not_found');
     const w = await d.store.withdrawals.decide(tx, id, 'cancelled', null, at);
     await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
@@ -75,7 +80,13 @@ export async function cancelWithdrawal(d: UseCaseDeps, actor: string, organizati
       before: { ...withdrawalAudit(w), state: 'pending_approval', reason: null }, after: withdrawalAudit(w),
     });
     return strip(w);
-  });
+  }));
+}
+
+/** The withdrawal's new state, counted once its transaction committed. */
+export function countedWithdrawal(d: UseCaseDeps, w: WithdrawalRow): WithdrawalRow {
+  d.tally?.transition('withdrawal', w.state);
+  return w;
 }
 
 /** The record without the hold's id, which only the use cases need. */

@@ -4,7 +4,7 @@ import { releaseHold } from '../../store/holds.ts';
 import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
 import type { Tx, UseCaseDeps } from '../ports.ts';
 import { withdrawalAudit } from './audit-view.ts';
-import { strip } from './decide-withdrawal.ts';
+import { countedWithdrawal, strip } from './decide-withdrawal.ts';
 import { payOut } from './pay-out.ts';
 
 function assertDesk(d: UseCaseDeps): void {
@@ -19,26 +19,30 @@ function assertDesk(d: UseCaseDeps): void {
 export async function recordPayout(d: UseCaseDeps, actor: string, id: string, payoutReference: string): Promise<WithdrawalRow> {
   assertDesk(d);
   const at = d.clock.now();
-  return d.store.uow.run(async (tx) => {
+  const paid = await d.store.uow.run(async (tx) => {
     const w = await d.store.withdrawals.settle(tx, id, 'completed', at, { payoutReference });
     if (!w) throw await lost(d, tx, id);
     await payOut(d, tx, at, w);
     await recordAudit(tx, d.ids, at, { actor, action: 'withdrawal.payout', subjectType: 'withdrawal', subjectId: id, before: { state: 'approved' }, after: withdrawalAudit(w) });
     return strip(w);
   });
+  d.tally?.recorded('payout');
+  return countedWithdrawal(d, paid);
 }
 
 /** CONTRACT §9: the payout did not happen: failed, hold released, once. */
 export async function recordWithdrawalFailure(d: UseCaseDeps, actor: string, id: string, reason: string): Promise<WithdrawalRow> {
   assertDesk(d);
   const at = d.clock.now();
-  return d.store.uow.run(async (tx) => {
+  const failed = await d.store.uow.run(async (tx) => {
     const w = await d.store.withdrawals.settle(tx, id, 'failed', at, { reason });
     if (!w) throw await lost(d, tx, id);
     await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
     await recordAudit(tx, d.ids, at, { actor, action: 'withdrawal.fail', subjectType: 'withdrawal', subjectId: id, before: { state: 'approved' }, after: withdrawalAudit(w) });
     return strip(w);
   });
+  d.tally?.recorded('payout_failure');
+  return countedWithdrawal(d, failed);
 }
 
 async function lost(d: UseCaseDeps, tx: Tx, id: string): Promise<DomainError> {
