@@ -8,7 +8,9 @@ import * as depositDeclare from './commands/deposit-declare.ts';
 import * as depositList from './commands/deposit-list.ts';
 import * as depositOpen from './commands/deposit-open.ts';
 import * as depositWallets from './commands/deposit-wallets.ts';
+import * as ledgerCsv from './commands/ledger-csv.ts';
 import * as ledgerList from './commands/ledger-list.ts';
+import * as marketPairs from './commands/market-pairs.ts';
 import * as operatorAssetsList from './commands/operator-assets-list.ts';
 import * as operatorAssetsPut from './commands/operator-assets-put.ts';
 import * as operatorAudit from './commands/operator-audit.ts';
@@ -43,6 +45,8 @@ import * as operatorWithdrawalsReject from './commands/operator-withdrawals-reje
 import * as orderCreate from './commands/order-create.ts';
 import * as ordersList from './commands/orders-list.ts';
 import * as quoteCreate from './commands/quote-create.ts';
+import * as recordShow from './commands/record-show.ts';
+import * as requestCancel from './commands/request-cancel.ts';
 import * as withdrawCreate from './commands/withdraw-create.ts';
 import * as withdrawDestinations from './commands/withdraw-destinations.ts';
 import * as withdrawList from './commands/withdraw-list.ts';
@@ -120,7 +124,7 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
     .configureOutput({ writeOut: io.stdout, writeErr: json ? () => {} : io.stderr });
 
   const ctx = new Ctx(program, io);
-  for (const c of [clientShow, balancesList, ledgerList, quoteCreate, orderCreate, ordersList]) c.register(program, ctx);
+  for (const c of [clientShow, balancesList, ledgerList, ledgerCsv, marketPairs, quoteCreate, orderCreate, ordersList, recordShow, requestCancel]) c.register(program, ctx);
   const deposit = program.command('deposit').description('deposit wallets and declarations');
   for (const c of [depositWallets, depositDeclare, depositOpen, depositList]) c.register(deposit, ctx);
   const withdraw = program.command('withdraw').description('withdrawal destinations and requests');

@@ -275,6 +275,44 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.equal(blockedPort.code, 1, 'a port fetch refuses to use is a configuration error, not retried as a network failure');
     assert.match(blockedPort.stderr, /^error: sdk\.configuration_error: the request cannot be sent/);
   });
+
+  test('issue 19: pairs, limits, show and cancel by id, list filters, the ledger as CSV', async () => {
+    const pairs = await cambio(['pairs'], env);
+    assert.equal(pairs.code, 0, pairs.stderr);
+    assert.match(pairs.stdout, /^BASE\s+QUOTE\s+MIN\s+MAX\nBTC\s+USD\s+0\.00010000 BTC\s+10000\.00000000 BTC\n$/);
+    const client = await cambio(['client'], env);
+    assert.match(client.stdout, /limits\s+no caps/);
+
+    const q = JSON.parse((await cambio(['quote', 'BTC', 'USD', '--sell', '0.001', '--json'], env)).stdout);
+    const order = JSON.parse((await cambio(['order', q.id, '--json'], env)).stdout);
+    const shown = await cambio(['show', 'order', order.id], env);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /state\s+pending_approval/);
+    assert.match(shown.stdout, /deliver\s+0\.00100000 BTC/);
+    const cancelled = await cambio(['cancel', 'order', order.id], env);
+    assert.equal(cancelled.code, 0, cancelled.stderr);
+    assert.match(cancelled.stdout, /state\s+cancelled\nreleased\s+0\.00100000 BTC/);
+    const again = await cambio(['cancel', 'order', order.id, '--json'], env);
+    assert.equal(again.code, 2, 'a decided request is a 409 refusal');
+    assert.equal(JSON.parse(again.stderr).error.status, 409);
+    assert.equal((await cambio(['show', 'order', 'ord_nope'], env)).code, 2);
+    assert.equal((await cambio(['show', 'thing', 'x'], env)).code, 1, 'an unknown kind is a usage error');
+
+    const listed = JSON.parse((await cambio(['orders', '--state', 'cancelled', '--json'], env)).stdout);
+    assert.ok(listed.some((o: { id: string }) => o.id === order.id));
+    assert.ok(listed.every((o: { state: string }) => o.state === 'cancelled'));
+    assert.deepEqual(JSON.parse((await cambio(['orders', '--all', '--from', '2999-01-01T00:00:00Z', '--json'], env)).stdout), []);
+    assert.equal((await cambio(['orders', '--state', 'done'], env)).code, 2, 'the server refuses an unknown state');
+
+    const csv = await cambio(['ledger-csv', '--asset', 'btc'], env);
+    assert.equal(csv.code, 0, csv.stderr);
+    const lines = csv.stdout.split('\r\n');
+    assert.equal(lines[0], 'createdAt,id,entryId,kind,account,assetSymbol,assetDecimals,amount,amountMinor,referenceId,memo');
+    assert.match(lines[1]!, /,adjustment,available,BTC,8,1\.00000000,100000000,,funding$/);
+    assert.ok(lines.slice(1, -1).every((l) => l.includes(',BTC,8,')));
+    const ledgerUsd = JSON.parse((await cambio(['ledger', '--asset', 'USD', '--json'], env)).stdout);
+    assert.ok(ledgerUsd.every((e: { assetSymbol: string }) => e.assetSymbol === 'USD'));
+  });
 });
 
 describe('the cambio CLI when a withdrawal\'s answer is lost', () => {
@@ -313,4 +351,5 @@ describe('the cambio CLI when a withdrawal\'s answer is lost', () => {
       rmSync(home, { recursive: true, force: true });
     }
   });
+
 });

@@ -3,6 +3,7 @@ import { BalancesResource } from './resources/balances.ts';
 import { ClientResource } from './resources/client.ts';
 import { DepositsResource } from './resources/deposits.ts';
 import { LedgerResource } from './resources/ledger.ts';
+import { MarketResource } from './resources/market.ts';
 import { OrdersResource } from './resources/orders.ts';
 import { QuotesResource } from './resources/quotes.ts';
 import { WithdrawalsResource } from './resources/withdrawals.ts';
@@ -15,6 +16,7 @@ export class ClientApiResources {
   readonly client: ClientResource;
   readonly balances: BalancesResource;
   readonly ledger: LedgerResource;
+  readonly market: MarketResource;
   readonly quotes: QuotesResource;
   readonly orders: OrdersResource;
   readonly deposits: DepositsResource;
@@ -24,6 +26,7 @@ export class ClientApiResources {
     this.client = new ClientResource(t);
     this.balances = new BalancesResource(t);
     this.ledger = new LedgerResource(t);
+    this.market = new MarketResource(t);
     this.quotes = new QuotesResource(t);
     this.orders = new OrdersResource(t, clockSkewMs);
     this.deposits = new DepositsResource(t);

@@ -39,6 +39,8 @@ export interface RequestSpec {
   idempotencyKey?: string;
   /** Extra headers of this call (e.g. an `idempotency-key` the caller chose: then none is generated). */
   headers?: Record<string, string>;
+  /** A file, not the envelope (e.g. `text/csv`): a success answers its text as `data`; a failure is still the envelope. */
+  accept?: string;
 }
 
 export interface Reply<T> {
@@ -107,7 +109,7 @@ export class Transport {
   async send<T>(spec: RequestSpec): Promise<Reply<T>> {
     const cfg = this.#cfg;
     const where = { method: spec.method, path: cfg.prefix + spec.path };
-    const headers: Record<string, string> = { accept: 'application/json', ...(cfg.credentials ? {} : { 'user-agent': USER_AGENT }), ...spec.headers, ...cfg.authHeaders };
+    const headers: Record<string, string> = { accept: spec.accept ? `${spec.accept}, application/json` : 'application/json', ...(cfg.credentials ? {} : { 'user-agent': USER_AGENT }), ...spec.headers, ...cfg.authHeaders };
     if (cfg.lang) headers['x-lang'] = cfg.lang;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     if (spec.idempotencyKey !== undefined) headers['idempotency-key'] = spec.idempotencyKey;
@@ -133,6 +135,9 @@ export class Transport {
       throw new ConnectionError({ status: 0, code: 'sdk.network_error', message: `network error: ${msg}`, ...where, cause: causeOf(e) });
     } finally {
       clearTimeout(timer);
+    }
+    if (spec.accept && res.ok && (res.headers.get('content-type') ?? '').startsWith(spec.accept)) {
+      return { data: text as T, pagination: null, traceId: res.headers.get('x-trace-id'), status: res.status };
     }
     return this.interpret<T>(res, text, where);
   }

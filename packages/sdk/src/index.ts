@@ -13,11 +13,13 @@ export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type Webhoo
 export type { Creation, CreationOutcome } from './resources/creation.ts';
 export type { Client } from './resources/client.ts';
 export type { Balance } from './resources/balances.ts';
-export type { LedgerEntry } from './resources/ledger.ts';
+export type { LedgerEntry, LedgerFilters } from './resources/ledger.ts';
+export type { MarketPair } from './resources/market.ts';
+export type { CreatedFilters } from './resources/list.ts';
 export type { Quote, CreateQuoteParams } from './resources/quotes.ts';
-export type { Order } from './resources/orders.ts';
-export type { DepositWallet, DepositDeclaration, Deposit, DeclareDepositParams } from './resources/deposits.ts';
-export type { WithdrawalDestination, Withdrawal, CreateWithdrawalParams, RegisterBankDestinationParams } from './resources/withdrawals.ts';
+export type { Order, OrderFilters } from './resources/orders.ts';
+export type { DepositWallet, DepositDeclaration, Deposit, DeclareDepositParams, DepositFilters } from './resources/deposits.ts';
+export type { WithdrawalDestination, Withdrawal, CreateWithdrawalParams, RegisterBankDestinationParams, WithdrawalFilters } from './resources/withdrawals.ts';
 export type * from './operator/organizations.ts';
 export type * from './operator/market.ts';
 export type * from './operator/requests.ts';

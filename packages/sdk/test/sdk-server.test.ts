@@ -6,7 +6,7 @@ import type { ManualClock } from '../../server/src/domain/ports.ts';
 import { backends, makeHarness, OPERATOR_TOKEN, type Harness } from '../../server/test/harness.ts';
 import {
   AuthenticationError, Cambio, CambioError, CambioOperator, ClientCannotOperateError, DeclarationAlreadyOpenError, DestinationAlreadyRegisteredError,
-  DestinationNotUsableError, LedgerNotReconciledError, Money, PermissionError, QuoteAlreadyUsedError, QuoteBelowExecutableRateError,
+  ConflictError, DestinationNotUsableError, LedgerNotReconciledError, Money, NotFoundError, PermissionError, QuoteAlreadyUsedError, QuoteBelowExecutableRateError,
   QuoteExpiredError, type FetchLike, type LimitsInput,
 } from '../src/index.ts';
 
@@ -66,7 +66,7 @@ for (const backend of backends()) {
       const { cambio, org } = await newClient({ scopes: ['portal:read'], funding: { USD: 100n, BTC: 2n * 10n ** 8n } });
       await op.organizations.adjust(org.id, { assetSymbol: 'USD', amountMinor: 250n, reason: 'second' });
       await op.organizations.adjust(org.id, { assetSymbol: 'USD', amountMinor: -50n, reason: 'correction' });
-      assert.deepEqual(await cambio.client.get(), { id: org.id, name: org.name, status: 'active', canOperate: true, permissions: ['portal:read'] });
+      assert.deepEqual(await cambio.client.get(), { id: org.id, name: org.name, status: 'active', canOperate: true, permissions: ['portal:read'], limits: [] });
       assert.deepEqual(await cambio.balances.list(), [
         { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: 200000000n, heldMinor: 0n, totalMinor: 200000000n },
         { assetSymbol: 'USD', assetDecimals: 2, amountMinor: 300n, heldMinor: 0n, totalMinor: 300n },
@@ -84,6 +84,53 @@ for (const backend of backends()) {
       }
       assert.deepEqual(all.map((e) => e.amountMinor), [-50n, 250n, 200000000n, 100n]);
       assert.equal(Money.from(all[0]!).toString(), '-0.50 USD');
+    });
+
+    test('what a client can trade and its limits; one record by id; cancel; the list filters; the ledger as CSV (issue 19)', async () => {
+      const { cambio, org } = await newClient({ funding: { BTC: 3n * 10n ** 8n }, limits: { BTC: { maxOrderMinor: 2n * 10n ** 8n } } });
+      assert.deepEqual(await cambio.market.pairs(), [
+        { baseSymbol: 'BTC', quoteSymbol: 'USD', baseDecimals: 8, quoteDecimals: 2, minBaseMinor: 10_000n, maxBaseMinor: 10n ** 12n },
+      ]);
+      assert.deepEqual((await cambio.client.get()).limits, [{ assetSymbol: 'BTC', assetDecimals: 8, maxOrderMinor: 200_000_000n, maxWithdrawalMinor: null }]);
+
+      const q = await cambio.quotes.create({ baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: 10n ** 8n });
+      assert.deepEqual(await cambio.quotes.get(q.id), q);
+      const first = (await cambio.orders.create({ quoteId: q.id })).data;
+      const got = await cambio.orders.get(first.id);
+      assert.equal(got.state, 'pending_approval');
+      assert.equal(got.base.amountMinor, 10n ** 8n);
+      clock().advance(60_000);
+      const split = new Date(clock().now());
+      const q2 = await cambio.quotes.create({ baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: 5n * 10n ** 7n });
+      const second = (await cambio.orders.create({ quoteId: q2.id })).data;
+      const cancelled = await cambio.orders.cancel(second.id);
+      assert.equal(cancelled.state, 'cancelled');
+      await assert.rejects(cambio.orders.cancel(second.id), (e: unknown) => e instanceof ConflictError && e.status === 409);
+      assert.deepEqual((await cambio.balances.list()).find((b) => b.assetSymbol === 'BTC'),
+        { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: 2n * 10n ** 8n, heldMinor: 10n ** 8n, totalMinor: 3n * 10n ** 8n }, 'the cancelled hold is released');
+      await assert.rejects(cambio.orders.get('ord_nope'), NotFoundError);
+
+      assert.deepEqual((await cambio.orders.list({ state: 'cancelled' })).items.map((o) => o.id), [second.id]);
+      assert.deepEqual((await cambio.orders.list({ createdTo: split })).items.map((o) => o.id), [first.id]);
+      const walked = [];
+      for await (const o of cambio.orders.iterate({ state: 'pending_approval', createdFrom: split.toISOString() })) walked.push(o.id);
+      assert.deepEqual(walked, [], 'the one pending order was created before the split');
+      assert.equal((await cambio.ledger.list({ assetSymbol: 'USD' })).items.length, 0);
+      assert.equal((await cambio.withdrawals.list({ state: 'completed' })).items.length, 0);
+      assert.equal((await cambio.deposits.list({ state: 'credited', createdFrom: split })).items.length, 0);
+
+      await op.organizations.adjust(org.id, { assetSymbol: 'BTC', amountMinor: -12_300n, reason: '=fee, "Q1"' });
+      const file = await cambio.ledger.csv({ assetSymbol: 'BTC', createdFrom: split });
+      const lines = file.split('\r\n');
+      assert.equal(lines[0], 'createdAt,id,entryId,kind,account,assetSymbol,assetDecimals,amount,amountMinor,referenceId,memo');
+      assert.deepEqual(lines.slice(1, -1).map((l) => l.split(',').slice(3, 9)), [
+        ['order_hold', 'available', 'BTC', '8', '-0.50000000', '-50000000'],
+        ['order_hold', 'held', 'BTC', '8', '0.50000000', '50000000'],
+        ['order_release', 'held', 'BTC', '8', '-0.50000000', '-50000000'],
+        ['order_release', 'available', 'BTC', '8', '0.50000000', '50000000'],
+        ['adjustment', 'available', 'BTC', '8', '-0.00012300', '-12300'],
+      ]);
+      assert.ok(file.endsWith(',"\'=fee, ""Q1"""\r\n'), file);
     });
 
     test('errors carry status, code and traceId: 401, 403 scope, 403 cannot operate (quotes still work)', async () => {

@@ -3,7 +3,25 @@ import type { Command } from 'commander';
 import type { Ctx } from '../context.ts';
 import { wholeNumber } from '../context.ts';
 
-export interface ListFlags { page?: number; limit?: number; all?: boolean }
+export interface ListFlags { page?: number; limit?: number; all?: boolean; state?: string; from?: string; to?: string; asset?: string }
+
+/** The list's filters as the SDK takes them (issue 19): `--state`, `--from` (inclusive), `--to` (exclusive), `--asset`. */
+export function filtersOf(flags: ListFlags): { state?: never; createdFrom?: string; createdTo?: string; assetSymbol?: string } {
+  return {
+    ...(flags.state !== undefined ? { state: flags.state as never } : {}),
+    ...(flags.from !== undefined ? { createdFrom: flags.from } : {}),
+    ...(flags.to !== undefined ? { createdTo: flags.to } : {}),
+    ...(flags.asset !== undefined ? { assetSymbol: flags.asset.trim().toUpperCase() } : {}),
+  };
+}
+
+/** `--from` / `--to` (RFC 3339 date-times, e.g. 2026-01-31T00:00:00Z) and, for lists with states, `--state`. */
+export function withFilters(cmd: Command, states: string[] | null): Command {
+  if (states) cmd.option('--state <state>', `only this state: ${states.join(', ')}`);
+  return cmd
+    .option('--from <date-time>', 'only records created at or after this instant (e.g. 2026-01-01T00:00:00Z)')
+    .option('--to <date-time>', 'only records created before this instant');
+}
 
 /** `--page`, `--limit` (one page, as the API pages) or `--all` (every page, newest first). */
 export function withListOptions(cmd: Command): Command {

@@ -1,7 +1,9 @@
 import type { Client as WireClient } from '@cambio/contract';
 import type { Transport } from '../http.ts';
+import type { Amounts } from '../json.ts';
 
-export type Client = WireClient;
+/** The spec's Client, plus `limits`: null when none are loaded, else each capped asset (caps as bigint, null = no cap). */
+export type Client = Amounts<WireClient>;
 
 /** `GET /api/v1/client`: the organization behind the key and the key's effective permissions. */
 export class ClientResource {

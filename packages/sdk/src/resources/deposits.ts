@@ -1,16 +1,19 @@
 import type {
-  DepositDeclaration as WireDeclaration, DepositRecord as WireDeposit, DepositWallet as WireWallet,
+  DepositDeclaration as WireDeclaration, DepositRecord as WireDeposit, DepositState, DepositWallet as WireWallet,
 } from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import { creationOf, foundReply, type Creation } from './creation.ts';
-import { iterateList, listPage } from './list.ts';
+import { filterQuery, idPath, iterateList, listPage, type CreatedFilters } from './list.ts';
 import { keyOf, type WriteOptions } from '../action-key.ts';
 
 export type DepositWallet = WireWallet;
 export type DepositDeclaration = Amounts<WireDeclaration>;
 export type Deposit = Amounts<WireDeposit>;
+
+/** Filters of `GET /api/v1/deposits`. */
+export interface DepositFilters extends CreatedFilters { state?: DepositState }
 
 export interface DeclareDepositParams {
   assetSymbol: string;
@@ -55,11 +58,16 @@ export class DepositsResource {
   }
 
   /** `GET /api/v1/deposits`: one page of deposits that arrived, newest first. */
-  list(params: ListParams = {}): Promise<Page<Deposit>> {
-    return listPage<Deposit>(this.t, '/deposits', params);
+  list(params: ListParams & DepositFilters = {}): Promise<Page<Deposit>> {
+    return listPage<Deposit>(this.t, '/deposits', params, filterQuery(params));
   }
 
-  iterate(opts: { limit?: number } = {}): AsyncGenerator<Deposit, void, undefined> {
-    return iterateList<Deposit>(this.t, '/deposits', opts);
+  iterate(opts: { limit?: number } & DepositFilters = {}): AsyncGenerator<Deposit, void, undefined> {
+    return iterateList<Deposit>(this.t, '/deposits', opts, filterQuery(opts));
+  }
+
+  /** `GET /api/v1/deposits/:id`: one deposit that arrived for the organization. */
+  async get(id: string): Promise<Deposit> {
+    return (await this.t.get<Deposit>(idPath('/deposits', id))).data;
   }
 }

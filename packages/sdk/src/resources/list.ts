@@ -1,6 +1,22 @@
 import type { Transport } from '../http.ts';
 import { paginate, type ListParams, type Page } from '../paginate.ts';
 
+/**
+ * The client lists' filters (issue 19): `createdFrom` inclusive, `createdTo` exclusive, as a Date or an
+ * RFC 3339 date-time with a zone; each list adds its own (`state`, the ledger's `assetSymbol`).
+ */
+export interface CreatedFilters { createdFrom?: Date | string; createdTo?: Date | string }
+
+const instant = (v: Date | string | undefined) => (v instanceof Date ? v.toISOString() : v);
+
+/** The filters as query parameters; an unset one is left out. */
+export function filterQuery(f: CreatedFilters & { state?: string; assetSymbol?: string }): Record<string, string | undefined> {
+  return { state: f.state, assetSymbol: f.assetSymbol, createdFrom: instant(f.createdFrom), createdTo: instant(f.createdTo) };
+}
+
+/** `encodeURIComponent` of a record id in a path. */
+export const idPath = (base: string, id: string, tail = '') => `${base}/${encodeURIComponent(id)}${tail}`;
+
 /** One page of a list endpoint (`page`, `limit` as the spec's list parameters). */
 export async function listPage<T>(t: Transport, path: string, params: ListParams = {}, extra: Record<string, string | undefined> = {}): Promise<Page<T>> {
   const r = await t.get<T[]>(path, { page: params.page, limit: params.limit, asOf: params.asOf, ...extra });

@@ -1,9 +1,9 @@
-import type { OrderRecord } from '@cambio/contract';
+import type { OrderRecord, OrderState } from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import { creationOf, foundReply, type Creation } from './creation.ts';
-import { findCreatedSince, iterateList, listPage } from './list.ts';
+import { filterQuery, findCreatedSince, idPath, iterateList, listPage, type CreatedFilters } from './list.ts';
 import { keyOf, type WriteOptions } from '../action-key.ts';
 
 /**
@@ -11,6 +11,9 @@ import { keyOf, type WriteOptions } from '../action-key.ts';
  * until a person approves it. States: pending_approval → approved → completed | failed; or rejected.
  */
 export type Order = Amounts<OrderRecord>;
+
+/** Filters of `GET /api/v1/orders`. */
+export interface OrderFilters extends CreatedFilters { state?: OrderState }
 
 export class OrdersResource {
   constructor(private readonly t: Transport, private readonly clockSkewMs: number) {}
@@ -46,13 +49,27 @@ export class OrdersResource {
     return undefined;
   }
 
-  /** `GET /api/v1/orders`: one page, newest first. */
-  list(params: ListParams = {}): Promise<Page<Order>> {
-    return listPage<Order>(this.t, '/orders', params);
+  /** `GET /api/v1/orders/:id`: one order, to poll its state; another organization's id is a NotFoundError. */
+  async get(id: string): Promise<Order> {
+    return (await this.t.get<Order>(idPath('/orders', id))).data;
   }
 
-  /** `for await (const o of cambio.orders.iterate())` walks every page. */
-  iterate(opts: { limit?: number } = {}): AsyncGenerator<Order, void, undefined> {
-    return iterateList<Order>(this.t, '/orders', opts);
+  /**
+   * `POST /api/v1/orders/:id/cancel`: an order still `pending_approval` becomes `cancelled` and its hold
+   * is released; a decided one is a 409. Resent after a lost answer under the same Idempotency-Key, so
+   * the server answers the first outcome again.
+   */
+  async cancel(id: string, opts: WriteOptions = {}): Promise<Order> {
+    return (await this.t.request<Order>({ method: 'POST', path: idPath('/orders', id, '/cancel'), ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+  }
+
+  /** `GET /api/v1/orders`: one page, newest first, optionally filtered by state and creation time. */
+  list(params: ListParams & OrderFilters = {}): Promise<Page<Order>> {
+    return listPage<Order>(this.t, '/orders', params, filterQuery(params));
+  }
+
+  /** `for await (const o of cambio.orders.iterate())` walks every page (with the same filters as `list`). */
+  iterate(opts: { limit?: number } & OrderFilters = {}): AsyncGenerator<Order, void, undefined> {
+    return iterateList<Order>(this.t, '/orders', opts, filterQuery(opts));
   }
 }

@@ -1,6 +1,7 @@
 import type { Quote as WireQuote } from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
+import { idPath } from './list.ts';
 import { keyOf, type WriteOptions } from '../action-key.ts';
 
 /**
@@ -29,5 +30,10 @@ export class QuotesResource {
       ...(p.amountQuoteMinor !== undefined ? { amountQuoteMinor: p.amountQuoteMinor } : {}),
     };
     return (await this.t.request<Quote>({ method: 'POST', path: '/quotes', body, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+  }
+
+  /** `GET /api/v1/quotes/:id`: a quote of the organization (for some time after it expired). */
+  async get(id: string): Promise<Quote> {
+    return (await this.t.get<Quote>(idPath('/quotes', id))).data;
   }
 }

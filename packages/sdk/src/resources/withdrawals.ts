@@ -1,16 +1,19 @@
 import type {
-  RegisterBankDestination as WireRegister, Withdrawal as WireWithdrawal, WithdrawalDestination as WireDestination,
+  RegisterBankDestination as WireRegister, Withdrawal as WireWithdrawal, WithdrawalDestination as WireDestination, WithdrawalState,
 } from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import { creationOf, foundReply, type Creation } from './creation.ts';
-import { findCreatedSince, iterateList, listPage } from './list.ts';
+import { filterQuery, findCreatedSince, idPath, iterateList, listPage, type CreatedFilters } from './list.ts';
 import { keyOf, type WriteOptions } from '../action-key.ts';
 
 export type WithdrawalDestination = WireDestination;
 export type Withdrawal = Amounts<WireWithdrawal>;
 export type RegisterBankDestinationParams = WireRegister;
+
+/** Filters of `GET /api/v1/withdrawals`. */
+export interface WithdrawalFilters extends CreatedFilters { state?: WithdrawalState }
 
 export interface CreateWithdrawalParams {
   /** A destination whose `usable` is true. */
@@ -82,11 +85,24 @@ export class WithdrawalsResource {
   }
 
   /** `GET /api/v1/withdrawals`: one page, newest first. */
-  list(params: ListParams = {}): Promise<Page<Withdrawal>> {
-    return listPage<Withdrawal>(this.t, '/withdrawals', params);
+  list(params: ListParams & WithdrawalFilters = {}): Promise<Page<Withdrawal>> {
+    return listPage<Withdrawal>(this.t, '/withdrawals', params, filterQuery(params));
   }
 
-  iterate(opts: { limit?: number } = {}): AsyncGenerator<Withdrawal, void, undefined> {
-    return iterateList<Withdrawal>(this.t, '/withdrawals', opts);
+  /** `GET /api/v1/withdrawals/:id`: one withdrawal, to poll its state. */
+  async get(id: string): Promise<Withdrawal> {
+    return (await this.t.get<Withdrawal>(idPath('/withdrawals', id))).data;
+  }
+
+  /**
+   * `POST /api/v1/withdrawals/:id/cancel`: a withdrawal still `pending_approval` becomes `cancelled` and
+   * its hold is released; a decided one is a 409. A lost answer is resent under the same Idempotency-Key.
+   */
+  async cancel(id: string, opts: WriteOptions = {}): Promise<Withdrawal> {
+    return (await this.t.request<Withdrawal>({ method: 'POST', path: idPath('/withdrawals', id, '/cancel'), ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+  }
+
+  iterate(opts: { limit?: number } & WithdrawalFilters = {}): AsyncGenerator<Withdrawal, void, undefined> {
+    return iterateList<Withdrawal>(this.t, '/withdrawals', opts, filterQuery(opts));
   }
 }
