@@ -12,12 +12,13 @@ import { Exchange } from '../features/exchange/Exchange.tsx';
 import { Ledger } from '../features/ledger/Ledger.tsx';
 import { Orders } from '../features/orders/Orders.tsx';
 import { Team } from '../features/team/Team.tsx';
+import { Webhooks } from '../features/webhooks/Webhooks.tsx';
 import { Withdrawals } from '../features/withdrawals/Withdrawals.tsx';
 import { initialLang, translator, type MessageKey } from '../lib/i18n.ts';
 import { Link, Router, useRouter } from '../lib/router.tsx';
 import { makeSdk, PortalContext, usePortal, type PortalContextValue } from './context.tsx';
 
-const PAGES: Array<{ route: string; label: MessageKey; page: () => ReactNode }> = [
+const PAGES: Array<{ route: string; label: MessageKey; page: () => ReactNode; permission?: string }> = [
   { route: '', label: 'nav.balances', page: Balances },
   { route: 'exchange', label: 'nav.exchange', page: Exchange },
   { route: 'orders', label: 'nav.orders', page: Orders },
@@ -26,6 +27,7 @@ const PAGES: Array<{ route: string; label: MessageKey; page: () => ReactNode }> 
   { route: 'ledger', label: 'nav.ledger', page: Ledger },
   { route: 'team', label: 'nav.team', page: Team },
   { route: 'api-keys', label: 'nav.apiKeys', page: ApiKeys },
+  { route: 'webhooks', label: 'nav.webhooks', page: Webhooks, permission: 'portal:webhooks' },
   { route: 'account', label: 'nav.account', page: Account },
 ];
 
@@ -68,7 +70,7 @@ function Shell({ children }: { children: ReactNode }) {
 }
 
 function SignedIn() {
-  const { t } = usePortal();
+  const { t, can } = usePortal();
   const { route } = useRouter();
   const page = PAGES.find((p) => p.route === route) ?? PAGES[0]!;
   const mainRef = useRef<HTMLElement>(null);
@@ -80,7 +82,7 @@ function SignedIn() {
     <div className="layout">
       <nav aria-label={t('app.nav')} className="side">
         <ul>
-          {PAGES.map((p) => <li key={p.route}><Link to={p.route}>{t(p.label)}</Link></li>)}
+          {PAGES.filter((p) => !p.permission || can(p.permission)).map((p) => <li key={p.route}><Link to={p.route}>{t(p.label)}</Link></li>)}
         </ul>
       </nav>
       <main id="main" tabIndex={-1} ref={mainRef}><Page /></main>

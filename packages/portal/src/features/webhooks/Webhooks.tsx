@@ -1,0 +1,201 @@
+import type { EventType } from '@cambio/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { WebhookEndpoint, WebhookWithSecret } from '@cambio/sdk';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { usePortal, useActionKey } from '../../app/context.tsx';
+import { ScopePicker } from '../../components/ScopePicker.tsx';
+import { CopyButton, DateTime, ErrorBox, Field, Loading, Notice } from '../../components/ui.tsx';
+
+/** The event types an endpoint can take (CONTRACT §10); none chosen: every type. */
+const EVENT_TYPES: EventType[] = [
+  'order.created', 'order.approved', 'order.completed', 'order.rejected', 'order.failed', 'order.cancelled',
+  'withdrawal.created', 'withdrawal.approved', 'withdrawal.completed', 'withdrawal.rejected', 'withdrawal.failed', 'withdrawal.cancelled',
+  'deposit.credited', 'declaration.created', 'declaration.matched', 'declaration.expired',
+  'destination.registered', 'destination.usable', 'webhook.disabled',
+];
+
+/** The signing secret, shown once (after creating or rotating), read-only, with a copy button and a warning. */
+function SecretShownOnce({ hook, onDone }: { hook: WebhookWithSecret; onDone: () => void }) {
+  const { t } = usePortal();
+  const id = useId();
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => { ref.current?.focus(); ref.current?.select(); }, []);
+  return (
+    <div className="notice notice-warning">
+      <label htmlFor={id}>{t('hooks.secret', { url: hook.url })}</label>
+      <input id={id} ref={ref} readOnly value={hook.secret} className="secret" aria-describedby={`${id}-warn`} />
+      <p id={`${id}-warn`}>{t('hooks.shownOnce')}</p>
+      <CopyButton text={hook.secret} label={t('hooks.secretLabel')} />{' '}
+      <button type="button" className="secondary" onClick={onDone}>{t('keys.done')}</button>
+    </div>
+  );
+}
+
+function CreateForm({ onCreated, onCancel }: { onCreated: (h: WebhookWithSecret) => void; onCancel: () => void }) {
+  const { sdk, t } = usePortal();
+  const act = useActionKey();
+  const [url, setUrl] = useState('');
+  const [types, setTypes] = useState<string[]>([]);
+  const [touched, setTouched] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (url.trim() === '') return;
+    setBusy(true); setError(null);
+    try {
+      const body = { url: url.trim(), ...(types.length ? { types: types as EventType[] } : {}) };
+      onCreated(await act.run(body, (idempotencyKey) => sdk.webhooks.create(body, { idempotencyKey })));
+    } catch (err) { setError(err); } finally { setBusy(false); }
+  };
+  return (
+    <form onSubmit={submit} noValidate className="card">
+      <ErrorBox error={error} />
+      <Field label={t('hooks.url')} type="url" value={url} onChange={setUrl} autoComplete="off" error={touched && url.trim() === '' ? t('hooks.urlRequired') : null} />
+      <ScopePicker legend={t('hooks.types')} offered={EVENT_TYPES} chosen={types} onChange={setTypes} />
+      <button type="submit" disabled={busy}>{t('hooks.create')}</button>{' '}
+      <button type="button" className="secondary" onClick={onCancel}>{t('common.cancel')}</button>
+    </form>
+  );
+}
+
+/** The endpoint's deliveries, newest first, with a replay for each. */
+function Deliveries({ hook }: { hook: WebhookEndpoint }) {
+  const { sdk, t } = usePortal();
+  const act = useActionKey();
+  const qc = useQueryClient();
+  const key = ['webhook-deliveries', hook.id];
+  const list = useQuery({ queryKey: key, queryFn: () => sdk.webhooks.deliveries(hook.id, { limit: 20 }) });
+  const [error, setError] = useState<unknown>(null);
+  const [replayed, setReplayed] = useState<string | null>(null);
+  const replay = async (eventId: string) => {
+    setError(null);
+    try {
+      await act.run(eventId, (idempotencyKey) => sdk.webhooks.replay(hook.id, eventId, { idempotencyKey }));
+      setReplayed(eventId);
+      await qc.invalidateQueries({ queryKey: key });
+    } catch (err) { setError(err); }
+  };
+  return (
+    <section aria-label={t('hooks.deliveriesOf', { url: hook.url })}>
+      <h2>{t('hooks.deliveriesOf', { url: hook.url })}</h2>
+      <ErrorBox error={error ?? list.error} />
+      {replayed && <Notice tone="success">{t('hooks.replayed', { id: replayed })}</Notice>}
+      {list.isPending ? <Loading /> : (list.data?.items ?? []).length === 0 ? <p>{t('common.none')}</p> : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">{t('hooks.deliveriesOf', { url: hook.url })}</caption>
+            <thead><tr>
+              <th scope="col">{t('hooks.event')}</th>
+              <th scope="col">{t('common.state')}</th>
+              <th scope="col">{t('hooks.attempts')}</th>
+              <th scope="col">{t('hooks.lastAnswer')}</th>
+              <th scope="col">{t('common.created')}</th>
+              <th scope="col"><span className="visually-hidden">{t('hooks.replay')}</span></th>
+            </tr></thead>
+            <tbody>
+              {(list.data?.items ?? []).map((d) => (
+                <tr key={d.eventId}>
+                  <td data-label={t('hooks.event')}><code>{d.eventId}</code> {d.eventType}</td>
+                  <td data-label={t('common.state')}>{t(`hooks.state.${d.state}`)}</td>
+                  <td data-label={t('hooks.attempts')}>{d.attempts}</td>
+                  <td data-label={t('hooks.lastAnswer')}>{d.lastStatusCode ?? d.lastError ?? '—'}</td>
+                  <td data-label={t('common.created')}><DateTime iso={d.createdAt} /></td>
+                  <td><button type="button" className="secondary" onClick={() => void replay(d.eventId)}>{t('hooks.replayEvent', { id: d.eventId })}</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function Webhooks() {
+  const { sdk, t, can } = usePortal();
+  const deleteKey = useActionKey();
+  const rotateKey = useActionKey();
+  const qc = useQueryClient();
+  const allowed = can('portal:webhooks');
+  const list = useQuery({ queryKey: ['webhooks'], queryFn: () => sdk.webhooks.list(), enabled: allowed });
+  const [creating, setCreating] = useState(false);
+  const [shown, setShown] = useState<WebhookWithSecret | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  if (!allowed) return (<><h1>{t('hooks.title')}</h1><Notice>{t('hooks.notAllowed')}</Notice></>);
+
+  const refresh = () => qc.invalidateQueries({ queryKey: ['webhooks'] });
+  const remove = async (id: string) => {
+    setError(null);
+    try {
+      await deleteKey.run(id, (idempotencyKey) => sdk.webhooks.delete(id, { idempotencyKey }));
+      setDeleting(null);
+      if (open === id) setOpen(null);
+      await refresh();
+    } catch (err) { setError(err); }
+  };
+  const rotate = async (id: string) => {
+    setError(null);
+    try {
+      setShown(await rotateKey.run(id, (idempotencyKey) => sdk.webhooks.rotateSecret(id, { idempotencyKey })));
+      await refresh();
+    } catch (err) { setError(err); }
+  };
+  const hooks = list.data ?? [];
+  const opened = hooks.find((h) => h.id === open);
+
+  return (
+    <>
+      <h1>{t('hooks.title')}</h1>
+      <ErrorBox error={error ?? list.error} />
+      {shown && <SecretShownOnce hook={shown} onDone={() => setShown(null)} />}
+      {!creating && !shown && <button type="button" onClick={() => setCreating(true)}>{t('hooks.add')}</button>}
+      {creating && <CreateForm onCancel={() => setCreating(false)} onCreated={(h) => { setShown(h); setCreating(false); void refresh(); }} />}
+      {list.isPending ? <Loading /> : hooks.length === 0 ? <p>{t('common.none')}</p> : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">{t('hooks.title')}</caption>
+            <thead><tr>
+              <th scope="col">{t('hooks.url')}</th>
+              <th scope="col">{t('hooks.types')}</th>
+              <th scope="col">{t('common.state')}</th>
+              <th scope="col">{t('common.created')}</th>
+              <th scope="col"><span className="visually-hidden">{t('hooks.actions')}</span></th>
+            </tr></thead>
+            <tbody>
+              {hooks.map((h) => (
+                <tr key={h.id}>
+                  <td data-label={t('hooks.url')}><code>{h.url}</code></td>
+                  <td data-label={t('hooks.types')}>{h.types ? h.types.join(', ') : t('hooks.allTypes')}</td>
+                  <td data-label={t('common.state')}>
+                    <span className={`badge ${h.status === 'enabled' ? 'badge-completed' : 'badge-rejected'}`}>{t(`hooks.status.${h.status}`)}</span>
+                    {h.failingSince && <span className="small"> {t('hooks.failingSince')} <DateTime iso={h.failingSince} /></span>}
+                  </td>
+                  <td data-label={t('common.created')}><DateTime iso={h.createdAt} /></td>
+                  <td>
+                    <button type="button" className="secondary" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>{t('hooks.deliveries', { url: h.url })}</button>{' '}
+                    <button type="button" className="secondary" onClick={() => void rotate(h.id)}>{t('hooks.rotate', { url: h.url })}</button>{' '}
+                    {deleting === h.id ? (
+                      <span role="group" aria-label={t('hooks.confirmDelete', { url: h.url })}>
+                        <span className="small">{t('hooks.confirmDelete', { url: h.url })}</span>{' '}
+                        <button type="button" className="danger" onClick={() => void remove(h.id)}>{t('hooks.confirmDeleteSubmit')}</button>{' '}
+                        <button type="button" className="secondary" onClick={() => setDeleting(null)}>{t('common.cancel')}</button>
+                      </span>
+                    ) : (
+                      <button type="button" className="secondary" onClick={() => setDeleting(h.id)}>{t('hooks.delete', { url: h.url })}</button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {opened && <Deliveries hook={opened} />}
+    </>
+  );
+}
