@@ -1,0 +1,17 @@
+import { sql } from 'kysely';
+import type { Db } from './db.ts';
+
+/** The tables every order, quote and balance read or write: their dead rows and statistics matter most. */
+export const HOT_TABLES = ['quotes', 'orders', 'holds', 'accounts', 'journal_entries', 'postings', 'events', 'idempotency_keys'] as const;
+
+/**
+ * What PostgreSQL's autovacuum does for us, done for the embedded store, which runs none (issue 18):
+ * VACUUM reclaims the dead rows that consumed and purged quotes leave, ANALYZE keeps the statistics
+ * the planner reads. One table at a time, so a request waits at most for one table's pass. On
+ * PostgreSQL it does nothing: autovacuum is there.
+ */
+export async function maintainEmbedded(db: Db, kind: 'postgres' | 'pglite'): Promise<string[]> {
+  if (kind !== 'pglite') return [];
+  for (const t of HOT_TABLES) await sql`vacuum (analyze) ${sql.table(t)}`.execute(db);
+  return [...HOT_TABLES];
+}
