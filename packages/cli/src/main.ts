@@ -51,6 +51,9 @@ import * as withdrawCreate from './commands/withdraw-create.ts';
 import * as withdrawDestinations from './commands/withdraw-destinations.ts';
 import * as withdrawList from './commands/withdraw-list.ts';
 import * as withdrawRegister from './commands/withdraw-register.ts';
+import * as webhooksCreate from './commands/webhooks-create.ts';
+import * as webhooksDelete from './commands/webhooks-delete.ts';
+import * as webhooksList from './commands/webhooks-list.ts';
 
 const EPILOG = `
 Settings: CAMBIO_API_KEY (or "apiKey" in ~/.config/cambio/config.json, or the file named by CAMBIO_CONFIG),
@@ -129,6 +132,8 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
   for (const c of [depositWallets, depositDeclare, depositOpen, depositList]) c.register(deposit, ctx);
   const withdraw = program.command('withdraw').description('withdrawal destinations and requests');
   for (const c of [withdrawDestinations, withdrawRegister, withdrawCreate, withdrawList]) c.register(withdraw, ctx);
+  const webhooks = program.command('webhooks').description('webhook endpoints (key scope portal:webhooks): list, create, delete');
+  for (const c of [webhooksList, webhooksCreate, webhooksDelete]) c.register(webhooks, ctx);
   const operator = program.command('operator').description('the operator API (needs OPERATOR_TOKEN): organizations, members, keys, approvals, market, wallets, deposits, reconciliation');
   for (const [noun, description, verbs] of OPERATOR_GROUPS) {
     const group = operator.command(noun).description(description);

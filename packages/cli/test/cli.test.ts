@@ -255,6 +255,37 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.match(badDecimals.stderr, /decimals must be a whole number/);
   });
 
+  test('webhooks create shows the whsec_ secret once; list shows the endpoint without it; delete; a narrower key exits 3', async () => {
+    const member = await op.members.add(orgId, { name: 'Hooks', email: 'hooks@terminal.test', permissions: ['portal:read', 'portal:webhooks', 'portal:api_keys'] });
+    const wenv = { ...env, CAMBIO_API_KEY: (await op.keys.issue(member.id, { scopes: ['portal:webhooks'] })).key };
+    const created = await cambio(['webhooks', 'create', 'https://hooks.terminal.test/in', '--type', 'order.completed', 'withdrawal.completed'], wenv);
+    assert.equal(created.code, 0, created.stderr);
+    const secret = /^secret\s+(whsec_[A-Za-z0-9+/]{43}=)$/m.exec(created.stdout)?.[1];
+    assert.ok(secret, created.stdout);
+    const id = /^webhook\s+(\S+)$/m.exec(created.stdout)![1]!;
+    assert.match(created.stdout, /^url\s+https:\/\/hooks\.terminal\.test\/in\nevents\s+order\.completed, withdrawal\.completed\nstatus\s+enabled\n/m);
+    assert.match(created.stderr, /not shown again/);
+    const [human, json, narrow] = await Promise.all([
+      cambio(['webhooks', 'list'], wenv),
+      cambio(['webhooks', 'list', '--json'], wenv),
+      cambio(['webhooks', 'create', 'https://hooks.terminal.test/x'], env),
+    ]);
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, new RegExp(`^WEBHOOK\\s+URL\\s+EVENTS\\s+STATUS\\s+FAILING SINCE\n${id}\\s+https://hooks\\.terminal\\.test/in\\s+order\\.completed, withdrawal\\.completed\\s+enabled\\s+-\n$`));
+    assert.deepEqual(JSON.parse(json.stdout).map((w: { id: string; status: string; secret?: string }) => [w.id, w.status, w.secret]), [[id, 'enabled', undefined]]);
+    for (const r of [human, json]) assert.ok(!r.stdout.includes(secret.slice(6)), 'the secret is never shown again');
+    assert.equal(narrow.code, 3, 'a key without portal:webhooks is a permission failure');
+    assert.match(narrow.stderr, /^error: auth\.scope_missing: /);
+    const deleted = await cambio(['webhooks', 'delete', id], wenv);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.equal(deleted.stdout, `deleted: ${id} (https://hooks.terminal.test/in)\n`);
+    const after = await cambio(['webhooks', 'list', '--json'], wenv);
+    assert.deepEqual(JSON.parse(after.stdout), []);
+    const again = await cambio(['webhooks', 'delete', id], wenv);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /^error: webhooks\.not_found: /);
+  });
+
   test('--json: Commander\'s usage errors are JSON on stderr too; configuration errors exit 1', async () => {
     const [missingArg, unknownOption, missingCommand, badUrl, blockedPort] = await Promise.all([
       cambio(['--json', 'quote', 'BTC'], env),

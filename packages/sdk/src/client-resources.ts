@@ -6,6 +6,7 @@ import { LedgerResource } from './resources/ledger.ts';
 import { MarketResource } from './resources/market.ts';
 import { OrdersResource } from './resources/orders.ts';
 import { QuotesResource } from './resources/quotes.ts';
+import { WebhooksResource } from './resources/webhooks.ts';
 import { WithdrawalsResource } from './resources/withdrawals.ts';
 
 /**
@@ -21,6 +22,8 @@ export class ClientApiResources {
   readonly orders: OrdersResource;
   readonly deposits: DepositsResource;
   readonly withdrawals: WithdrawalsResource;
+  /** Webhook endpoints (key scope or member permission `portal:webhooks`); `verifyWebhook` checks what they receive. */
+  readonly webhooks: WebhooksResource;
 
   constructor(t: Transport, clockSkewMs: number) {
     this.client = new ClientResource(t);
@@ -31,5 +34,6 @@ export class ClientApiResources {
     this.orders = new OrdersResource(t, clockSkewMs);
     this.deposits = new DepositsResource(t);
     this.withdrawals = new WithdrawalsResource(t, clockSkewMs);
+    this.webhooks = new WebhooksResource(t);
   }
 }

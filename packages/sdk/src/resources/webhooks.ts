@@ -1,0 +1,80 @@
+import type {
+  CreateWebhook, EventType, WebhookDelivery as WireDelivery, WebhookEndpoint as WireEndpoint, WebhookWithSecret as WireWithSecret,
+} from '@cambio/contract';
+import type { Transport } from '../http.ts';
+import type { ListParams, Page } from '../paginate.ts';
+import { iterateList, listPage } from './list.ts';
+
+export type WebhookEndpoint = WireEndpoint;
+/** What creating or rotating answers: the endpoint and its `whsec_…` signing secret, shown only here. */
+export type WebhookWithSecret = WireWithSecret;
+export type WebhookDelivery = WireDelivery;
+export type WebhookEventType = EventType;
+export type CreateWebhookParams = CreateWebhook;
+
+/** What a replay answers: the delivery is pending again, due now. */
+export interface WebhookReplay {
+  eventId: string;
+  state: 'pending';
+  nextAttemptAt: string;
+}
+
+const at = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
+
+/** Webhook endpoints of the organization (CONTRACT §10), scope `portal:webhooks`. */
+export class WebhooksResource {
+  constructor(private readonly t: Transport) {}
+
+  /**
+   * `POST /api/v1/webhooks`. The answer's `secret` (`whsec_…`) is shown only here: keep it to verify
+   * deliveries with `verifyWebhook`. Sent with an Idempotency-Key, the same on every retry, so a lost
+   * response is re-sent and answers the kept answer (with the same secret) instead of a second endpoint.
+   */
+  async create(p: CreateWebhookParams): Promise<WebhookWithSecret> {
+    const body = { url: p.url, ...(p.types !== undefined ? { types: p.types } : {}) };
+    return (await this.t.request<WebhookWithSecret>({ method: 'POST', path: '/webhooks', body }, { resendWhenUnknown: true })).value.data;
+  }
+
+  /** `GET /api/v1/webhooks`: every endpoint, newest first, never a secret. */
+  async list(): Promise<WebhookEndpoint[]> {
+    return (await this.t.get<WebhookEndpoint[]>('/webhooks')).data;
+  }
+
+  /** `GET /api/v1/webhooks/:id`: its status (`disabled` after failing for three days) and since when it fails. */
+  async get(id: string): Promise<WebhookEndpoint> {
+    return (await this.t.get<WebhookEndpoint>(at(id))).data;
+  }
+
+  /** `DELETE /api/v1/webhooks/:id`: nothing more is sent to it; answers the endpoint as it was. */
+  async delete(id: string): Promise<WebhookEndpoint> {
+    return (await this.t.send<WebhookEndpoint>({ method: 'DELETE', path: at(id) })).data;
+  }
+
+  /**
+   * `POST /api/v1/webhooks/:id/rotate-secret`: a new secret, shown only here; for 24 hours every
+   * attempt carries both signatures (`previousSecretUntil`). Idempotency-Key as `create`.
+   */
+  async rotateSecret(id: string): Promise<WebhookWithSecret> {
+    return (await this.t.request<WebhookWithSecret>({ method: 'POST', path: `${at(id)}/rotate-secret`, body: {} }, { resendWhenUnknown: true })).value.data;
+  }
+
+  /** `POST /api/v1/webhooks/:id/enable`: a disabled endpoint again; its pending deliveries are due at once. */
+  async enable(id: string): Promise<WebhookEndpoint> {
+    return (await this.t.request<WebhookEndpoint>({ method: 'POST', path: `${at(id)}/enable`, body: {} }, { resendWhenUnknown: true })).value.data;
+  }
+
+  /** `GET /api/v1/webhooks/:id/deliveries`: one page, newest first, each with its attempts. */
+  deliveries(id: string, params: ListParams = {}): Promise<Page<WebhookDelivery>> {
+    return listPage<WebhookDelivery>(this.t, `${at(id)}/deliveries`, params);
+  }
+
+  iterateDeliveries(id: string, opts: { limit?: number } = {}): AsyncGenerator<WebhookDelivery, void, undefined> {
+    return iterateList<WebhookDelivery>(this.t, `${at(id)}/deliveries`, opts);
+  }
+
+  /** `POST /api/v1/webhooks/:id/deliveries/:eventId/replay`: sends the event again now, same `webhook-id`. */
+  async replay(id: string, eventId: string): Promise<WebhookReplay> {
+    const path = `${at(id)}/deliveries/${encodeURIComponent(eventId)}/replay`;
+    return (await this.t.request<WebhookReplay>({ method: 'POST', path, body: {} }, { resendWhenUnknown: true })).value.data;
+  }
+}
