@@ -97,6 +97,11 @@ describe('SDK webhook endpoints against the real server', () => {
     const list = await cambio.webhooks.list();
     assert.deepEqual(list.map((w) => w.id), [created.id], 'one endpoint, not two');
     assert.match(created.secret, /^whsec_/);
+    // The caller's own key (an app's one action): the same key again answers the kept answer, nothing new.
+    const again = await cambio.webhooks.create({ url: 'https://hooks.example.test/mine' }, { idempotencyKey: 'portal-action-1' });
+    const repeat = await cambio.webhooks.create({ url: 'https://hooks.example.test/mine' }, { idempotencyKey: 'portal-action-1' });
+    assert.deepEqual([repeat.id, repeat.secret], [again.id, again.secret]);
+    assert.equal((await cambio.webhooks.list()).length, 2);
   });
 
   test('a key without portal:webhooks is refused and creates nothing', async () => {

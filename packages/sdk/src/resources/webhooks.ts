@@ -1,6 +1,7 @@
 import type {
   CreateWebhook, EventType, WebhookDelivery as WireDelivery, WebhookEndpoint as WireEndpoint, WebhookWithSecret as WireWithSecret,
 } from '@cambio/contract';
+import type { WriteOptions } from '../action-key.ts';
 import type { Transport } from '../http.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import { iterateList, listPage } from './list.ts';
@@ -27,12 +28,13 @@ export class WebhooksResource {
 
   /**
    * `POST /api/v1/webhooks`. The answer's `secret` (`whsec_…`) is shown only here: keep it to verify
-   * deliveries with `verifyWebhook`. Sent with an Idempotency-Key, the same on every retry, so a lost
-   * response is re-sent and answers the kept answer (with the same secret) instead of a second endpoint.
+   * deliveries with `verifyWebhook`. It carries an Idempotency-Key (the caller's, or a fresh one, the same on
+   * every retry), so a lost response is re-sent and gets the kept answer (with the same secret) instead of
+   * registering a second endpoint.
    */
-  async create(p: CreateWebhookParams): Promise<WebhookWithSecret> {
+  async create(p: CreateWebhookParams, opts: WriteOptions = {}): Promise<WebhookWithSecret> {
     const body = { url: p.url, ...(p.types !== undefined ? { types: p.types } : {}) };
-    return (await this.t.request<WebhookWithSecret>({ method: 'POST', path: '/webhooks', body }, { resendWhenUnknown: true })).value.data;
+    return (await this.t.write<WebhookWithSecret>({ method: 'POST', path: '/webhooks', body }, opts, true)).data;
   }
 
   /** `GET /api/v1/webhooks`: every endpoint, newest first, never a secret. */
@@ -46,21 +48,21 @@ export class WebhooksResource {
   }
 
   /** `DELETE /api/v1/webhooks/:id`: nothing more is sent to it; answers the endpoint as it was. */
-  async delete(id: string): Promise<WebhookEndpoint> {
-    return (await this.t.send<WebhookEndpoint>({ method: 'DELETE', path: at(id) })).data;
+  async delete(id: string, opts: WriteOptions = {}): Promise<WebhookEndpoint> {
+    return (await this.t.write<WebhookEndpoint>({ method: 'DELETE', path: at(id) }, opts)).data;
   }
 
   /**
    * `POST /api/v1/webhooks/:id/rotate-secret`: a new secret, shown only here; for 24 hours every
    * attempt carries both signatures (`previousSecretUntil`). Idempotency-Key as `create`.
    */
-  async rotateSecret(id: string): Promise<WebhookWithSecret> {
-    return (await this.t.request<WebhookWithSecret>({ method: 'POST', path: `${at(id)}/rotate-secret`, body: {} }, { resendWhenUnknown: true })).value.data;
+  async rotateSecret(id: string, opts: WriteOptions = {}): Promise<WebhookWithSecret> {
+    return (await this.t.write<WebhookWithSecret>({ method: 'POST', path: `${at(id)}/rotate-secret`, body: {} }, opts, true)).data;
   }
 
   /** `POST /api/v1/webhooks/:id/enable`: a disabled endpoint again; its pending deliveries are due at once. */
-  async enable(id: string): Promise<WebhookEndpoint> {
-    return (await this.t.request<WebhookEndpoint>({ method: 'POST', path: `${at(id)}/enable`, body: {} }, { resendWhenUnknown: true })).value.data;
+  async enable(id: string, opts: WriteOptions = {}): Promise<WebhookEndpoint> {
+    return (await this.t.write<WebhookEndpoint>({ method: 'POST', path: `${at(id)}/enable`, body: {} }, opts, true)).data;
   }
 
   /** `GET /api/v1/webhooks/:id/deliveries`: one page, newest first, each with its attempts. */
@@ -73,8 +75,8 @@ export class WebhooksResource {
   }
 
   /** `POST /api/v1/webhooks/:id/deliveries/:eventId/replay`: sends the event again now, same `webhook-id`. */
-  async replay(id: string, eventId: string): Promise<WebhookReplay> {
+  async replay(id: string, eventId: string, opts: WriteOptions = {}): Promise<WebhookReplay> {
     const path = `${at(id)}/deliveries/${encodeURIComponent(eventId)}/replay`;
-    return (await this.t.request<WebhookReplay>({ method: 'POST', path, body: {} }, { resendWhenUnknown: true })).value.data;
+    return (await this.t.write<WebhookReplay>({ method: 'POST', path, body: {} }, opts, true)).data;
   }
 }
