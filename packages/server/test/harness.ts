@@ -69,6 +69,8 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
  */
 export async function makeHarness(opts: {
   backend?: Backend; manualClock?: boolean; env?: Record<string, string>; webApps?: AppDeps['webApps']; storage?: { dataDir?: string; databaseUrl?: string };
+  /** Adapters a test stands in (the app copies its deps when built, so set them here, not on `h.deps` later). */
+  deps?: Pick<AppDeps, 'webhookResolve'>;
 } = {}): Promise<Harness> {
   const backend = opts.backend ?? 'pglite';
   const config = loadConfig({ CAMBIO_RATE_LIMIT_PER_MIN: '0', ...opts.env });
@@ -86,7 +88,7 @@ export async function makeHarness(opts: {
   const store = new Store(opened, randomIds, clock);
   const deps: AppDeps = {
     config: { ...config, databaseUrl }, store, clock, ids: randomIds, venue: venueFor(config.mode, store, clock),
-    secret: SECRET, operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN), ...(opts.webApps ? { webApps: opts.webApps } : {}),
+    secret: SECRET, operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN), ...(opts.webApps ? { webApps: opts.webApps } : {}), ...opts.deps,
   };
   const app = await buildApp(deps);
   await app.ready();

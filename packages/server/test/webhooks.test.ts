@@ -341,15 +341,19 @@ for (const backend of backends()) {
 
   describe(`webhooks in production: private addresses refused, checked again at delivery [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend: backend as Backend, manualClock: true, env: { CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET } }); });
+    let answer = '93.184.216.34'; // what hooks.example.test resolves to; every other name is private
+    before(async () => {
+      h = await makeHarness({
+        backend: backend as Backend, manualClock: true, env: { CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET },
+        deps: { webhookResolve: async (host) => (host === 'hooks.example.test' ? [{ address: answer, family: 4 }] : [{ address: '10.1.2.3', family: 4 }]) },
+      });
+    });
     after(async () => h?.close());
 
     test('a url on a loopback, private or link-local address is refused at registration; a name that later resolves to one is refused at delivery', async () => {
       const rx = await startReceiver();
       try {
         const o = await seedOrg(h, { scopes: SCOPES });
-        let answer = '93.184.216.34';
-        h.deps.webhookResolve = async (host) => (host === 'hooks.example.test' ? [{ address: answer, family: 4 }] : [{ address: '10.1.2.3', family: 4 }]);
         const before = await countRows(h, 'webhook_endpoints');
         for (const url of [rx.url, 'http://[::1]:9/x', 'http://169.254.169.254/latest/meta-data', 'http://internal.example.test/', 'http://[::ffff:127.0.0.1]/']) {
           const r = await h.call(o.key, 'POST', '/webhooks', { url });
