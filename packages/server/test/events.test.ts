@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { ManualClock } from '../src/domain/ports.ts';
-import { backends, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
+import { backends, eventsSettled, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 
 interface Ev { id: string; type: string; createdAt: string; data: Record<string, unknown> }
 
@@ -21,6 +21,7 @@ for (const backend of backends()) {
     after(async () => h?.close());
 
     async function events(o: SeededOrg, query = ''): Promise<Ev[]> {
+      await eventsSettled(h, o.orgId);
       const r = await h.call(o.key, 'GET', `/events${query}`);
       assert.equal(r.status, 200, r.raw);
       return r.body.data;

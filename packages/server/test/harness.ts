@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import type { AppDeps } from '../src/deps.ts';
@@ -215,4 +216,19 @@ export async function signedInStaff(h: Harness, role: 'viewer' | 'approver' | 'a
     if (c.status !== 200) throw new Error(`totp: ${c.raw}`);
   }
   return { staffId: s.body.data.staff.id, email, name, cookie, totpSecret };
+}
+
+/**
+ * Events are listed once every transaction older than theirs has ended (a cursor never skips a late
+ * commit). On PostgreSQL that horizon is the server's, so a transaction in another test's database can
+ * hold a fresh event back for a moment: wait until the organization's newest event is behind it.
+ */
+export async function eventsSettled(h: Harness, orgId: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const r = await sql<{ ok: boolean }>`select coalesce(max(txid), 0) < pg_snapshot_xmin(pg_current_snapshot())::text::bigint as ok
+      from events where organization_id = ${orgId}`.execute(h.store.db);
+    if (r.rows[0]!.ok) return;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error(`the events of ${orgId} stayed behind a running transaction for 10 s`);
 }

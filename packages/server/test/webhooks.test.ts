@@ -9,7 +9,7 @@ import { backgroundTasks } from '../src/background.ts';
 import type { ManualClock } from '../src/domain/ports.ts';
 import { deliverDueWebhooks } from '../src/usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from '../src/webhooks/http-sender.ts';
-import { ALL_SCOPES, backends, createPgDatabase, listAssets, makeHarness, SECRET, seedOrg, type Backend, type Harness, type SeededOrg } from './harness.ts';
+import { ALL_SCOPES, backends, createPgDatabase, eventsSettled, listAssets, makeHarness, SECRET, seedOrg, type Backend, type Harness, type SeededOrg } from './harness.ts';
 import { startReceiver, type Received } from './webhook-receiver.ts';
 
 const SCOPES = [...ALL_SCOPES, 'portal:webhooks'];
@@ -114,6 +114,7 @@ for (const backend of backends()) {
         assert.equal(await run(h), 3);
         assert.equal(await run(h), 0, 'each delivered once');
         assert.equal(rx.received.length, 3);
+        await eventsSettled(h, o.orgId);
         const events = (await h.call(o.key, 'GET', '/events')).body.data as Array<{ id: string }>;
         for (const r of rx.received) {
           const verified = new Webhook(all.secret).verify(r.body, headersOf(r)) as { id: string; type: string; data: { id: string } };
@@ -161,6 +162,7 @@ for (const backend of backends()) {
         // A refused replay (an event of another organization, an unknown endpoint) changes nothing.
         const other = await seedOrg(h, { scopes: SCOPES });
         await emit(h, other);
+        await eventsSettled(h, other.orgId);
         const theirs = ((await h.call(other.key, 'GET', '/events')).body.data as Array<{ id: string }>)[0]!.id;
         const before = await deliveries(h, o, w.id);
         const refused = await h.call(o.key, 'POST', `/webhooks/${w.id}/deliveries/${theirs}/replay`);
@@ -228,6 +230,7 @@ for (const backend of backends()) {
         const e = (await h.call(o.key, 'GET', `/webhooks/${failing.id}`)).body.data;
         assert.equal(e.status, 'disabled');
         assert.match(e.disabledReason, /failing since/);
+        await eventsSettled(h, o.orgId);
         const told = ((await h.call(o.key, 'GET', '/events')).body.data as Array<{ type: string; data: { id: string; status: string } }>).filter((x) => x.type === 'webhook.disabled');
         assert.deepEqual(told.map((x) => [x.data.id, x.data.status]), [[failing.id, 'disabled']]);
         assert.equal(await run(h), 1, 'the other endpoint is sent webhook.disabled');
