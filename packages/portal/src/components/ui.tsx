@@ -88,6 +88,23 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
   );
 }
 
+/** A secret shown once (a new API key, a webhook signing secret): read-only, selected, with a copy button and a warning. */
+export function SecretShownOnce({ label, secret, warning, copyLabel, onDone }: { label: string; secret: string; warning: string; copyLabel: string; onDone: () => void }) {
+  const { t } = usePortal();
+  const id = useId();
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => { ref.current?.focus(); ref.current?.select(); }, []);
+  return (
+    <div className="notice notice-warning">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} ref={ref} readOnly value={secret} className="secret" aria-describedby={`${id}-warn`} />
+      <p id={`${id}-warn`}>{warning}</p>
+      <CopyButton text={secret} label={copyLabel} />{' '}
+      <button type="button" className="secondary" onClick={onDone}>{t('keys.done')}</button>
+    </div>
+  );
+}
+
 /** Seconds left until `at`, ticking each second; 0 once passed. */
 export function useSecondsLeft(at: string | null | undefined): number | null {
   const [now, setNow] = useState(() => Date.now());

@@ -1,28 +1,12 @@
 import { SCOPES } from '@cambio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IssuedApiKey } from '@cambio/sdk';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { usePortal, useActionKey } from '../../app/context.tsx';
 import { ScopePicker } from '../../components/ScopePicker.tsx';
-import { CopyButton, DateTime, ErrorBox, Field, Loading, Notice } from '../../components/ui.tsx';
+import { DateTime, ErrorBox, Field, Loading, Notice, SecretShownOnce } from '../../components/ui.tsx';
 
 /** The new key, shown once, read-only, with a copy button and a warning (CONTRACT §8: field `API key`). */
-function ShownOnce({ issued, onDone }: { issued: IssuedApiKey; onDone: () => void }) {
-  const { t } = usePortal();
-  const id = useId();
-  const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => { ref.current?.focus(); ref.current?.select(); }, []);
-  return (
-    <div className="notice notice-warning">
-      <label htmlFor={id}>{t('keys.apiKey')}</label>
-      <input id={id} ref={ref} readOnly value={issued.key} className="secret" aria-describedby={`${id}-warn`} />
-      <p id={`${id}-warn`}>{t('keys.shownOnce')}</p>
-      <CopyButton text={issued.key} label={t('keys.apiKey')} />{' '}
-      <button type="button" className="secondary" onClick={onDone}>{t('keys.done')}</button>
-    </div>
-  );
-}
-
 function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void; onCancel: () => void }) {
   const { sdk, t, session } = usePortal();
   const act = useActionKey();
@@ -83,7 +67,7 @@ export function ApiKeys() {
       <h1>{t('keys.title')}</h1>
       <ErrorBox error={error ?? list.error} />
       {!mayIssue && <Notice>{t('role.readOnly')}</Notice>}
-      {issued && <ShownOnce issued={issued} onDone={() => setIssued(null)} />}
+      {issued && <SecretShownOnce label={t('keys.apiKey')} secret={issued.key} warning={t('keys.shownOnce')} copyLabel={t('keys.apiKey')} onDone={() => setIssued(null)} />}
       {mayIssue && !issuing && !issued && <button type="button" onClick={() => setIssuing(true)}>{t('keys.issueKey')}</button>}
       {mayIssue && issuing && (
         <IssueForm onCancel={() => setIssuing(false)} onIssued={(k) => { setIssued(k); setIssuing(false); void qc.invalidateQueries({ queryKey: ['api-keys'] }); }} />

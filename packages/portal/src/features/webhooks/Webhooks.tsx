@@ -1,10 +1,10 @@
 import type { EventType } from '@cambio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { WebhookEndpoint, WebhookWithSecret } from '@cambio/sdk';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { usePortal, useActionKey } from '../../app/context.tsx';
 import { ScopePicker } from '../../components/ScopePicker.tsx';
-import { CopyButton, DateTime, ErrorBox, Field, Loading, Notice } from '../../components/ui.tsx';
+import { DateTime, ErrorBox, Field, Loading, Notice, SecretShownOnce } from '../../components/ui.tsx';
 
 /** The event types an endpoint can take (CONTRACT §10); none chosen: every type. */
 const EVENT_TYPES: EventType[] = [
@@ -13,23 +13,6 @@ const EVENT_TYPES: EventType[] = [
   'deposit.credited', 'declaration.created', 'declaration.matched', 'declaration.expired',
   'destination.registered', 'destination.usable', 'webhook.disabled',
 ];
-
-/** The signing secret, shown once (after creating or rotating), read-only, with a copy button and a warning. */
-function SecretShownOnce({ hook, onDone }: { hook: WebhookWithSecret; onDone: () => void }) {
-  const { t } = usePortal();
-  const id = useId();
-  const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => { ref.current?.focus(); ref.current?.select(); }, []);
-  return (
-    <div className="notice notice-warning">
-      <label htmlFor={id}>{t('hooks.secret', { url: hook.url })}</label>
-      <input id={id} ref={ref} readOnly value={hook.secret} className="secret" aria-describedby={`${id}-warn`} />
-      <p id={`${id}-warn`}>{t('hooks.shownOnce')}</p>
-      <CopyButton text={hook.secret} label={t('hooks.secretLabel')} />{' '}
-      <button type="button" className="secondary" onClick={onDone}>{t('keys.done')}</button>
-    </div>
-  );
-}
 
 function CreateForm({ onCreated, onCancel }: { onCreated: (h: WebhookWithSecret) => void; onCancel: () => void }) {
   const { sdk, t } = usePortal();
@@ -152,7 +135,7 @@ export function Webhooks() {
     <>
       <h1>{t('hooks.title')}</h1>
       <ErrorBox error={error ?? list.error} />
-      {shown && <SecretShownOnce hook={shown} onDone={() => setShown(null)} />}
+      {shown && <SecretShownOnce label={t('hooks.secret', { url: shown.url })} secret={shown.secret} warning={t('hooks.shownOnce')} copyLabel={t('hooks.secretLabel')} onDone={() => setShown(null)} />}
       {!creating && !shown && <button type="button" onClick={() => setCreating(true)}>{t('hooks.add')}</button>}
       {creating && <CreateForm onCancel={() => setCreating(false)} onCreated={(h) => { setShown(h); setCreating(false); void refresh(); }} />}
       {list.isPending ? <Loading /> : hooks.length === 0 ? <p>{t('common.none')}</p> : (

@@ -5,7 +5,7 @@ import { recordAudit } from '../../store/audit-store.ts';
 import { releaseHold } from '../../store/holds.ts';
 import { assertReconciled } from '../../store/platform-state-store.ts';
 import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
-import type { UseCaseDeps } from '../ports.ts';
+import type { Tx, UseCaseDeps } from '../ports.ts';
 import { withdrawalAudit } from './audit-view.ts';
 import { payOut } from './pay-out.ts';
 
@@ -50,37 +50,21 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
   return row;
 }
 
-/** Reject: the hold is released; nothing leaves. Allowed while not reconciled (it moves nothing out). */
-export async function rejectWithdrawal(d: UseCaseDeps, actor: string, id: string, reason: string | null): Promise<WithdrawalRow> {
+/** Ends a pending withdrawal without paying it (reject or cancel): the hold is released; nothing leaves. */
+async function releaseWithdrawal(d: UseCaseDeps, tx: Tx, actor: string, id: string, to: 'rejected' | 'cancelled', reason: string | null): Promise<WithdrawalRow> {
   const at = d.clock.now();
-  return countedWithdrawal(d, await d.store.uow.run(async (tx) => {
-    const w = await d.store.withdrawals.decide(tx, id, 'rejected', reason, at);
-    await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
-    await recordAudit(tx, d.ids, at, {
-      actor, action: 'withdrawal.reject', subjectType: 'withdrawal', subjectId: id,
-      before: { ...withdrawalAudit(w), state: 'pending_approval', reason: null }, after: withdrawalAudit(w),
-    });
-    return strip(w);
-  }));
+  const w = await d.store.withdrawals.decide(tx, id, to, reason, at);
+  await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
+  await recordAudit(tx, d.ids, at, {
+    actor, action: to === 'rejected' ? 'withdrawal.reject' : 'withdrawal.cancel', subjectType: 'withdrawal', subjectId: id,
+    before: { ...withdrawalAudit(w), state: 'pending_approval', reason: null }, after: withdrawalAudit(w),
+  });
+  return strip(w);
 }
 
-/**
- * The organization withdraws its own request while pending_approval (issue 19): the hold is released in
- * the same transaction. Another organization's is not found; a decided one is 409; racing a decision,
- * exactly one of them happens.
- */
-export async function cancelWithdrawal(d: UseCaseDeps, actor: string, organizationId: string, id: string): Promise<WithdrawalRow> {
-  const at = d.clock.now();
-  return countedWithdrawal(d, await d.store.uow.run(async (tx) => {
-    if (!(await d.store.withdrawals.belongsTo(tx, id, organizationId))) throw new DomainError('withdrawals.not_found');
-    const w = await d.store.withdrawals.decide(tx, id, 'cancelled', null, at);
-    await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
-    await recordAudit(tx, d.ids, at, {
-      actor, action: 'withdrawal.cancel', subjectType: 'withdrawal', subjectId: id,
-      before: { ...withdrawalAudit(w), state: 'pending_approval', reason: null }, after: withdrawalAudit(w),
-    });
-    return strip(w);
-  }));
+/** Reject: the hold is released; nothing leaves. Allowed while not reconciled (it moves nothing out). */
+export async function rejectWithdrawal(d: UseCaseDeps, actor: string, id: string, reason: string | null): Promise<WithdrawalRow> {
+  return countedWithdrawal(d, await d.store.uow.run((tx) => releaseWithdrawal(d, tx, actor, id, 'rejected', reason)));
 }
 
 /** The withdrawal's new state, counted once its transaction committed. */
@@ -91,3 +75,15 @@ export function countedWithdrawal(d: UseCaseDeps, w: WithdrawalRow): WithdrawalR
 
 /** The record without the hold's id, which only the use cases need. */
 export const strip = ({ holdId: _holdId, ...w }: WithdrawalRow & { holdId?: string }): WithdrawalRow => w;
+
+/**
+ * The organization withdraws its own request while pending_approval (issue 19): the hold is released in
+ * the same transaction. Another organization's is not found; a decided one is 409; racing a decision,
+ * exactly one of them happens.
+ */
+export async function cancelWithdrawal(d: UseCaseDeps, actor: string, organizationId: string, id: string): Promise<WithdrawalRow> {
+  return countedWithdrawal(d, await d.store.uow.run(async (tx) => {
+    if (!(await d.store.withdrawals.belongsTo(tx, id, organizationId))) throw new DomainError('withdrawals.not_found');
+    return releaseWithdrawal(d, tx, actor, id, 'cancelled', null);
+  }));
+}
