@@ -58,10 +58,8 @@ export async function callJson(s: ChildService, method: string, path: string, bo
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await r.text();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let json: any = null;
   try { json = JSON.parse(text); } catch { /* not JSON: the caller sees the status and raw text */ }
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-member-access
   return { status: r.status, data: json?.data, raw: text };
 }
 

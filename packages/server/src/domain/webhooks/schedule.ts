@@ -23,7 +23,7 @@ export const CLAIM_LEASE_MS = 60_000;
  * the lease is shorter than two of those (CAMBIO_WEBHOOK_LEASE_MS), so an attempt still ends inside its claim.
  */
 export function attemptTimeoutMs(leaseMs: number): number {
-  return Math.min(ATTEMPT_TIMEOUT_MS, Math.floor(leaseMs / 2));
+  return Math.min(ATTEMPT_TIMEOUT_MS, Math.trunc(leaseMs / 2));
 }
 
 /** The un-jittered wait after the n-th failed attempt of a round. */
