@@ -11,6 +11,8 @@ import { randomIds } from '../src/domain/ids.ts';
 import { ManualClock, systemClock, type Clock } from '../src/domain/ports.ts';
 import { openDatabase } from '../src/store/db.ts';
 import { Store } from '../src/store/index.ts';
+import { NotifiedAuthCache, noAuthCache } from '../src/store/auth-cache.ts';
+import type { KeyForAuth } from '../src/store/keys-store.ts';
 import { totpCode } from '../src/domain/people/totp.ts';
 
 export type Backend = 'pglite' | 'postgres';
@@ -72,6 +74,8 @@ export async function makeHarness(opts: {
   backend?: Backend; manualClock?: boolean; env?: Record<string, string>; webApps?: AppDeps['webApps']; storage?: { dataDir?: string; databaseUrl?: string };
   /** Adapters a test stands in (the app copies its deps when built, so set them here, not on `h.deps` later). */
   deps?: Pick<AppDeps, 'webhookResolve'>;
+  /** How soon a dropped auth-listening connection is opened again (PostgreSQL). */
+  authListenRetryMs?: number;
 } = {}): Promise<Harness> {
   const backend = opts.backend ?? 'pglite';
   const config = loadConfig({ CAMBIO_RATE_LIMIT_PER_MIN: '0', ...opts.env });
@@ -86,7 +90,9 @@ export async function makeHarness(opts: {
     drop = db.drop;
   }
   const opened = await openDatabase({ databaseUrl, dataDir: opts.storage?.dataDir ?? 'memory://', poolSize: 20 });
-  const store = new Store(opened, randomIds, clock);
+  // As main.ts chooses it: the auth cache unless CAMBIO_AUTH_CACHE_TTL_MS=0.
+  const authCache = config.authCacheTtlMs > 0 ? new NotifiedAuthCache<KeyForAuth>(await opened.authChanges(opts.authListenRetryMs === undefined ? {} : { retryMs: opts.authListenRetryMs }), config.authCacheTtlMs) : noAuthCache;
+  const store = new Store(opened, randomIds, clock, { authCache });
   const deps: AppDeps = {
     config: { ...config, databaseUrl }, store, clock, ids: randomIds, venue: venueFor(config.mode, store, clock),
     secret: SECRET, operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN), ...(opts.webApps ? { webApps: opts.webApps } : {}), ...opts.deps,
