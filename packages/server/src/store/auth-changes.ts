@@ -4,17 +4,18 @@ import pg from 'pg';
 export const AUTH_CHANNEL = 'cambio_auth';
 
 export interface AuthChangeListener {
-  /** A change to what authentication reads was committed (here or by another instance). */
-  changed(): void;
+  /** A change to what authentication reads was committed (here or by another instance); `what`: the table. */
+  changed(what: string): void;
   /** Whether every change is certain to be heard from now on; while false, nothing may be cached. */
   hearing(live: boolean): void;
 }
 
 /**
- * Where the store's notifications arrive. Every connection of the store listens (PostgreSQL hands a
- * session its own notification before its COMMIT returns, so a change made here reaches the cache before
- * the request that made it is answered), and on PostgreSQL one connection of its own listens all the time:
- * while that one is down, changes committed elsewhere could be missed, so `live` is false.
+ * Where the store's notifications arrive. Every connection of the store listens and passes on its own
+ * notifications (PostgreSQL hands a session its own notification before its COMMIT returns, so a change
+ * made here reaches the cache before the request that made it is answered). On PostgreSQL one more
+ * connection listens all the time and passes on the others' (other instances', psql's): while it is
+ * down, such a change could be missed, so `live` is false.
  */
 export class AuthChanges {
   readonly #listeners = new Set<AuthChangeListener>();
@@ -28,7 +29,7 @@ export class AuthChanges {
     return () => { this.#listeners.delete(l); };
   }
 
-  changed = (): void => { for (const l of this.#listeners) l.changed(); };
+  changed = (what = ''): void => { for (const l of this.#listeners) l.changed(what); };
 
   setLive(live: boolean): void {
     if (live === this.#live) return;
@@ -40,14 +41,15 @@ export class AuthChanges {
 /**
  * PostgreSQL: a dedicated connection that LISTENs, reconnecting after `retryMs` when it drops. `live`
  * turns true only once its LISTEN has returned (a change committed after that is heard) and false the
- * moment the connection reports an error or its end.
+ * moment the connection reports an error or its end. A notification sent by one of this instance's own
+ * listening connections (`ours`) was already passed on by that connection before its COMMIT returned.
  */
 export class PgAuthListener {
   #client: pg.Client | null = null;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
 
-  constructor(private readonly url: string, private readonly changes: AuthChanges, private readonly retryMs = 1000) {}
+  constructor(private readonly url: string, private readonly changes: AuthChanges, private readonly ours: (pid: number) => boolean, private readonly retryMs = 1000) {}
 
   /** The first attempt; a failure leaves `live` false and retries. */
   async start(): Promise<void> { await this.#connect(); }
@@ -68,7 +70,7 @@ export class PgAuthListener {
     };
     client.on('error', onLost);
     client.on('end', onLost);
-    client.on('notification', (n) => { if (n.channel === AUTH_CHANNEL) this.changes.changed(); });
+    client.on('notification', (n) => { if (n.channel === AUTH_CHANNEL && !this.ours(n.processId)) this.changes.changed(n.payload); });
     try {
       await client.connect();
       await client.query(`listen ${AUTH_CHANNEL}`);

@@ -32,13 +32,18 @@ export async function openDatabase(opts: { databaseUrl?: string | undefined; dat
     // An idle connection the server terminates (restart, failover) must not take the process down;
     // the pool drops it and the next query opens a new one.
     pool.on('error', (e) => { console.error(`postgres: idle connection lost: ${e.message}`); });
-    // Every connection hears the auth notifications: a session gets its own before its COMMIT returns, so
-    // a change made by this instance reaches its cache before the change's request is answered.
+    // Every connection hears the auth notifications and passes on its own: a session gets them before its
+    // COMMIT returns, so a change made by this instance reaches its cache before the change's request is
+    // answered. `ours`: the backends doing so (their LISTEN ran before any other statement on them).
     const changes = new AuthChanges(false);
+    const ours = new Set<number>();
+    const pidOf = (c: pg.PoolClient) => (c as unknown as { processID?: number }).processID;
     pool.on('connect', (client) => {
-      client.on('notification', (n) => { if (n.channel === AUTH_CHANNEL) changes.changed(); });
-      client.query(`listen ${AUTH_CHANNEL}`).catch(() => {});
+      const pid = pidOf(client);
+      client.on('notification', (n) => { if (n.channel === AUTH_CHANNEL && n.processId === pid) changes.changed(n.payload); });
+      client.query(`listen ${AUTH_CHANNEL}`).then(() => { if (pid !== undefined) ours.add(pid); }, () => {});
     });
+    pool.on('remove', (client) => { const pid = pidOf(client); if (pid !== undefined) ours.delete(pid); });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db);
     let listener: PgAuthListener | null = null;
@@ -47,7 +52,7 @@ export async function openDatabase(opts: { databaseUrl?: string | undefined; dat
       db, kind: 'postgres',
       authChanges: async (o = {}) => {
         if (!listener) {
-          listener = new PgAuthListener(url, changes, o.retryMs);
+          listener = new PgAuthListener(url, changes, (pid) => ours.has(pid), o.retryMs);
           await listener.start();
         }
         return changes;
