@@ -1,6 +1,6 @@
 import pg from 'pg';
 
-/** The channel migration 013 notifies on every committed change to what authentication reads. */
+/** The channel migration 014 notifies on every committed change to what authentication reads. */
 export const AUTH_CHANNEL = 'cambio_auth';
 
 export interface AuthChangeListener {

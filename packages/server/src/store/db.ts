@@ -14,7 +14,7 @@ export interface OpenedDb {
   db: Db;
   kind: 'postgres' | 'pglite';
   /**
-   * Starts hearing the store's notifications of changes to what authentication reads (migration 013),
+   * Starts hearing the store's notifications of changes to what authentication reads (migration 014),
    * once; on PostgreSQL that opens one more connection, kept until close. `retryMs`: how soon a dropped
    * listening connection is opened again.
    */
