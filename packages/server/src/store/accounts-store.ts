@@ -75,7 +75,8 @@ export class AccountsStore {
       .innerJoinLateral((eb) => eb.selectFrom('journal_entries').whereRef('journal_entries.id', '=', 'p.entry_id')
         .select(['journal_entries.kind', 'journal_entries.reference_id', 'journal_entries.memo']).limit(1).as('e'), (j) => j.onTrue())
       .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
-      .select(['p.id', 'p.entry_id', 'e.kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'e.reference_id', 'e.memo', 'p.created_at']));
+      .select(['p.id', 'p.entry_id', 'e.kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'e.reference_id', 'e.memo', 'p.created_at']),
+    !f.assetSymbol && !f.createdFrom && !f.createdTo ? { list: 'postings', owner: organizationId } : undefined);
     return mapPage(page, toPostingRow);
   }
 
