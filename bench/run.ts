@@ -10,7 +10,10 @@ import { ROOT, startCambio, type Served } from './src/processes.ts';
 import { findPgbench, helloWorld, pgbench } from './src/references.ts';
 import { printTable, recordOf, type References, type ScenarioRecord, type StoreKind } from './src/report.ts';
 import { needsPricing, ScenarioRunner, type ScenarioName } from './src/scenarios.ts';
-import { routeExists, seed, type Seeded } from './src/seed.ts';
+import { BASE, QUOTE, QUOTE_BASE_MINOR, routeExists, seed, type Seeded } from './src/seed.ts';
+import { counts, seedEarlier, withPglite, withPostgres, type Exec } from './src/bulk-seed.ts';
+import { judge, printGrowth, type GrowthStep } from './src/growth.ts';
+import { growthSvg } from './src/svg-plot.ts';
 
 const log = (s: string) => console.log(`· ${s}`);
 const cleanups = new Set<() => Promise<void>>();
@@ -46,28 +49,33 @@ function newestProfile(dir: string, since: number): string | null {
   return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] ?? null;
 }
 
-async function storeRun(store: StoreKind, o: Options, refs: References, adminUrl: string, pgFigures: Map<ScenarioName, number>, skipped: Skipped[], extra: { profile?: string }): Promise<ScenarioRecord[]> {
-  const records: ScenarioRecord[] = [];
-  let start: () => Promise<Served>;
-  let check: (orders: OrderCounts | null) => Promise<InvariantReport>;
-  let database: string | undefined;
-  const profileDir = resolve(ROOT, 'bench/results');
-  const profiling = o.profile && store === 'postgres';
+interface Opened { start: () => Promise<Served>; check: (orders: OrderCounts | null) => Promise<InvariantReport>; database?: string; exec: <T>(f: (e: Exec) => Promise<T>) => Promise<T> }
+
+/** A fresh store of that kind: how to start Cambio on it, check its ledger, and run SQL on it (PGlite: with Cambio stopped). */
+async function openStore(store: StoreKind, o: Options, adminUrl: string, profileDir: string): Promise<Opened> {
   if (store === 'postgres') {
     const db = await createDatabase(adminUrl, 'cambio_bench');
     cleanups.add(db.drop);
-    database = db.name;
-    start = () => startCambio({ databaseUrl: db.url }, {
-      nodeArgs: profiling ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
-      preload: o.experimentPrepared ? ['./bench/src/prepared-preload.ts'] : [],
-    });
-    check = (n) => checkPostgres(db.url, n);
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'cambio-bench-'));
-    cleanups.add(async () => rmSync(dir, { recursive: true, force: true }));
-    start = () => startCambio({ dataDir: dir });
-    check = (n) => checkPglite(dir, n);
+    return {
+      database: db.name,
+      start: () => startCambio({ databaseUrl: db.url }, {
+        nodeArgs: o.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+        preload: o.experimentPrepared ? ['./bench/src/prepared-preload.ts'] : [],
+      }),
+      check: (n) => checkPostgres(db.url, n),
+      exec: (f) => withPostgres(db.url, f),
+    };
   }
+  const dir = mkdtempSync(join(tmpdir(), 'cambio-bench-'));
+  cleanups.add(async () => rmSync(dir, { recursive: true, force: true }));
+  return { start: () => startCambio({ dataDir: dir }), check: (n) => checkPglite(dir, n), exec: (f) => withPglite(dir, f) };
+}
+
+async function storeRun(store: StoreKind, o: Options, refs: References, adminUrl: string, pgFigures: Map<ScenarioName, number>, skipped: Skipped[], extra: { profile?: string }): Promise<ScenarioRecord[]> {
+  const records: ScenarioRecord[] = [];
+  const profileDir = resolve(ROOT, 'bench/results');
+  const profiling = o.profile && store === 'postgres';
+  const { start, check, database } = await openStore(store, { ...o, profile: profiling }, adminUrl, profileDir);
   const began = Date.now();
   const windows: Array<{ start: number; end: number }> = [];
   let server = await start();
@@ -112,6 +120,73 @@ async function storeRun(store: StoreKind, o: Options, refs: References, adminUrl
   return records;
 }
 
+/**
+ * --growth on one store: Cambio seeded through the API as in every run, then at each size the earlier
+ * quotes (and their orders, holds, entries, postings, events) written in bulk in SQL up to that size, the
+ * scenarios measured there, and the ledger checked. PGlite's directory is one process's: Cambio stops
+ * for the bulk writes and the check.
+ */
+async function growthRun(store: StoreKind, o: Options, refs: References, adminUrl: string, pgFigures: Map<string, number>, skipped: Skipped[]): Promise<GrowthStep[]> {
+  const steps: GrowthStep[] = [];
+  const { start, check, database, exec } = await openStore(store, { ...o, profile: false }, adminUrl, resolve(ROOT, 'bench/results'));
+  let server = await start();
+  cleanups.add(server.stop);
+  log(`${store}: cambio at ${server.url}; seeding ${o.orgs} + 1 organizations through the operator API`);
+  const seeded = await seed(server.url, o.orgs);
+  const { list } = await runnable(server.url, seeded, o, store, skipped);
+  // The template of every bulk-written quote: one the API made (pair, decimals, rate, amounts).
+  const made = await fetch(`${server.url}/api/v1/quotes`, { method: 'POST', headers: { 'x-api-key': seeded.orgs[0]!.key, 'content-type': 'application/json' }, body: JSON.stringify({ baseSymbol: BASE, quoteSymbol: QUOTE, amountBaseMinor: QUOTE_BASE_MINOR }) });
+  const template = ((await made.json()) as { data?: { id?: string } }).data?.id;
+  if (!template) throw new Error(`growth: the template quote was refused (${made.status})`);
+  const runner = new ScenarioRunner(seeded, { url: server.url, pid: server.child.pid, database, connections: o.connections, duration: o.duration, warmup: o.warmup });
+  const orgIds = [...seeded.orgs.map((x) => x.id), seeded.hot.id];
+  let stored = 0;
+  let seededOrders = 0;
+  const stopped = async () => { await server.stop(); cleanups.delete(server.stop); };
+  for (const size of o.sizes) {
+    if (store === 'pglite') await stopped();
+    const t0 = Date.now();
+    log(`${store}: writing ${size - stored} earlier quotes in bulk (to ${size})`);
+    const { added, c } = await exec(async (e) => {
+      const added = await seedEarlier(e, { templateQuoteId: template, orgIds, count: size - stored, salt: `${Date.now().toString(36)}${steps.length}`, now: new Date() });
+      return { added, c: await counts(e) };
+    });
+    stored = size;
+    seededOrders += added.orders;
+    const seedSec = Math.round((Date.now() - t0) / 100) / 10;
+    log(`${store}: ${size}: quotes ${c.quotes}, orders ${c.orders}, postings ${c.postings}, events ${c.events} (${seedSec} s)`);
+    if (store === 'pglite') {
+      server = await start();
+      cleanups.add(server.stop);
+      runner.opts.url = server.url;
+      runner.opts.pid = server.child.pid;
+    }
+    const outs: Array<{ s: ScenarioName; out: Awaited<ReturnType<ScenarioRunner['run']>> }> = [];
+    for (const s of list) {
+      log(`${store} @ ${size}: ${s} (${o.warmup} s warm-up, ${o.duration} s measured, ${o.connections} connections)`);
+      try {
+        outs.push({ s, out: await runner.run(s) });
+      } catch (e) {
+        skipped.push({ name: s, store, reason: `failed at ${size}: ${(e as Error).message}` });
+      }
+    }
+    if (store === 'pglite') await stopped();
+    const n = runner.orders;
+    const inv = await check({ created: n.created + seededOrders, unanswered: n.sent - n.answered });
+    const records = outs.map(({ s, out }) => {
+      const key = `${size}/${s}`;
+      const rec = recordOf(s, store, out.result, out.cpu, refs, inv, out.notes, pgFigures.get(key) ?? null);
+      if (store === 'postgres') pgFigures.set(key, rec.reqPerSec);
+      log(`${store} @ ${size}: ${s}: ${rec.reqPerSec.toFixed(0)} req/s, p99 ${rec.p99Ms} ms, ${rec.errors} errors, ledger ${inv.ok ? 'ok' : 'BROKEN'}`);
+      return rec;
+    });
+    steps.push({ store, size, counts: c, seedSec, scenarios: records });
+  }
+  await server.stop();
+  cleanups.delete(server.stop);
+  return steps;
+}
+
 async function main() {
   let o: Options | null;
   try { o = parseOptions(process.argv.slice(2)); } catch (e) {
@@ -128,6 +203,7 @@ async function main() {
   const skipped: Skipped[] = [];
   const extra: { profile?: string } = {};
   const records: ScenarioRecord[] = [];
+  const steps: GrowthStep[] = [];
   const threads = Math.min(o.pgbenchClients, availableParallelism());
   try {
     if (o.hello) {
@@ -146,16 +222,27 @@ async function main() {
         cleanups.delete(db.drop);
       }
     }
-    const pgFigures = new Map<ScenarioName, number>();
-    records.push(...(await storeRun('postgres', o, refs, adminUrl, pgFigures, skipped, extra)));
-    await cleanup();
-    if (o.pglite) records.push(...(await storeRun('pglite', o, refs, adminUrl, pgFigures, skipped, extra)));
+    if (o.mode === 'growth') {
+      const pgFigures = new Map<string, number>();
+      steps.push(...(await growthRun('postgres', o, refs, adminUrl, pgFigures, skipped)));
+      await cleanup();
+      if (o.pglite) steps.push(...(await growthRun('pglite', o, refs, adminUrl, pgFigures, skipped)));
+      records.push(...steps.flatMap((s) => s.scenarios));
+    } else {
+      const pgFigures = new Map<ScenarioName, number>();
+      records.push(...(await storeRun('postgres', o, refs, adminUrl, pgFigures, skipped, extra)));
+      await cleanup();
+      if (o.pglite) records.push(...(await storeRun('pglite', o, refs, adminUrl, pgFigures, skipped, extra)));
+    }
   } finally {
     await cleanup();
   }
 
   console.log('');
+  console.log(`${o.mode} run: ${o.mode === 'cold' ? 'a fresh database, orders first' : o.mode === 'growth' ? `sizes ${o.sizes.join(', ')} (each size's scenarios against issue 7's targets, then the growth table)` : 'every scenario'}`);
   printTable(records, refs);
+  const verdicts = o.mode === 'growth' ? judge(steps) : [];
+  if (o.mode === 'growth') printGrowth(steps, verdicts);
   for (const s of skipped) console.log(`  skipped ${s.store}/${s.name}: ${s.reason}`);
   for (const n of notes) console.log(`  note: ${n}`);
   if (extra.profile) console.log(`\n${extra.profile}`);
@@ -170,13 +257,20 @@ async function main() {
     machine,
     settings: { durationSec: o.duration, warmupSec: o.warmup, connections: o.connections, organizations: o.orgs, pgbenchClients: o.pgbenchClients, pgbenchThreads: threads, pgbenchScale: o.pgbenchScale },
     references: { helloWorldReqPerSec: refs.helloWorld, pgbench: refs.pgbench },
-    scenarios: records,
+    mode: o.mode,
+    scenarios: o.mode === 'growth' ? [] : records,
+    ...(o.mode === 'growth' ? { growth: { sizes: o.sizes, steps, verdicts } } : {}),
     skipped,
     notes,
     ...(extra.profile ? { profile: extra.profile } : {}),
     elapsedSec,
   }, null, 2)}\n`);
   console.log(`written to ${o.out}`);
+  if (o.mode === 'growth') {
+    const svg = out.replace(/\.json$/, '') + '.svg';
+    writeFileSync(svg, growthSvg(verdicts, `${o.label ? `${o.label}; ` : ''}${o.duration} s windows, ${o.connections} connections, ${new Date().toISOString().slice(0, 10)}`));
+    console.log(`plot written to ${svg.startsWith(ROOT) ? svg.slice(ROOT.length) : svg}`);
+  }
   // A broken invariant or a scenario that failed fails the run; a scenario whose endpoint is not built yet does not.
   const broken = records.some((r) => !r.invariants.ok) || skipped.some((s) => s.reason.startsWith('failed'));
   process.exit(broken ? 1 : 0);

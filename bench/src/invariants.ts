@@ -44,6 +44,15 @@ const CHECKS: Array<{ name: string; sql: string }> = [
     name: 'every accepted quote is consumed, once',
     sql: `select o.id, o.quote_id from orders o left join quotes q on q.id = o.quote_id where q.id is null or q.consumed_at is null or q.organization_id <> o.organization_id limit 5`,
   },
+  {
+    name: 'every list\'s kept count equals its rows (issue 18: the pages\' totals)',
+    sql: `with c as (select 'orders' as list, organization_id as owner_id, count(*) as n from orders group by 2
+                     union all select 'withdrawals', organization_id, count(*) from withdrawals group by 2
+                     union all select 'postings', owner_id, count(*) from postings where owner_id <> 'platform' group by 2)
+          select coalesce(c.list, k.list) as list, coalesce(c.owner_id, k.owner_id) as owner, coalesce(c.n, 0)::text as rows, coalesce(k.n, 0)::text as kept
+          from c full join list_counts k on k.list = c.list and k.owner_id = c.owner_id
+          where coalesce(c.n, 0) <> coalesce(k.n, 0) limit 5`,
+  },
 ];
 
 /** POST /orders answered 201, and sent but never answered (in flight when a run stopped): see the last check. */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { SCENARIOS, type ScenarioName } from './scenarios.ts';
+import { COLD, FULL, GROWTH, SCENARIOS, type ScenarioName } from './scenarios.ts';
 
 export interface Options {
   duration: number;
@@ -16,14 +16,25 @@ export interface Options {
   out: string;
   pgbenchClients: number;
   pgbenchScale: number;
+  /** full: every scenario in its order; cold: orders first on a fresh database; growth: the same scenarios at each store size. */
+  mode: 'full' | 'cold' | 'growth';
+  /** --growth: earlier quotes in the store at each step (cumulative). */
+  sizes: number[];
 }
 
 export const USAGE = `npm run bench -- [options]
 
+  --cold                a fresh database, orders first, no earlier scenario (default out: bench/results/cold.json)
+  --growth              cost per request against rows already stored: at each --sizes step, earlier quotes
+                        (half of them accepted: orders, holds, journal entries, postings, events) are written
+                        in bulk in SQL, then ${GROWTH.join(', ')} run (default out: bench/results/growth.json
+                        and growth.svg; --duration 5 --warmup 2 unless given)
+  --sizes <a,b,…>       --growth's steps, earlier quotes in the store (default 10000,100000,1000000)
   --duration <s>        measured seconds per scenario and per reference (default 10)
   --warmup <s>          warm-up seconds before each measured window, not counted (default 3)
   --connections <n>     autocannon connections (default 64)
   --only <scenario>     run only these scenarios (repeat, or comma-separated): ${SCENARIOS.join(', ')}
+                        (default: ${FULL.join(', ')}; with --cold: ${COLD.join(', ')})
   --orgs <n>            organizations the spread scenarios rotate over (default 64)
   --no-pglite           skip the embedded store's run
   --no-pgbench          skip the pgbench references
@@ -55,16 +66,21 @@ export function parseOptions(argv: string[]): Options | null {
       'no-pglite': { type: 'boolean' }, 'no-pgbench': { type: 'boolean' }, 'no-hello': { type: 'boolean' },
       profile: { type: 'boolean' }, 'experiment-prepared': { type: 'boolean' }, label: { type: 'string' }, out: { type: 'string' },
       'pgbench-clients': { type: 'string' }, 'pgbench-scale': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      cold: { type: 'boolean' }, growth: { type: 'boolean' }, sizes: { type: 'string' },
     },
   });
   if (values.help) return null;
   const only = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  if (values.cold && values.growth) throw new Error('--cold and --growth are two different runs: one at a time');
+  const mode = values.cold ? 'cold' : values.growth ? 'growth' : 'full';
+  const sizes = (values.sizes ?? '10000,100000,1000000').split(',').map((x) => x.trim()).filter(Boolean).map((x) => Math.trunc(positive('sizes', x, 0, 1)));
+  for (let i = 1; i < sizes.length; i++) if (sizes[i]! <= sizes[i - 1]!) throw new Error('--sizes must grow: each step adds rows to the one before');
   for (const s of only) if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario "${s}"; one of ${SCENARIOS.join(', ')}`);
   return {
-    duration: positive('duration', values.duration, 10),
-    warmup: positive('warmup', values.warmup, 3, 0),
+    duration: positive('duration', values.duration, mode === 'growth' ? 5 : 10),
+    warmup: positive('warmup', values.warmup, mode === 'growth' ? 2 : 3, 0),
     connections: Math.trunc(positive('connections', values.connections, 64)),
-    only: only.length ? (only as ScenarioName[]) : [...SCENARIOS],
+    only: only.length ? (only as ScenarioName[]) : [...(mode === 'cold' ? COLD : mode === 'growth' ? GROWTH : FULL)],
     orgs: Math.trunc(positive('orgs', values.orgs, 64)),
     pglite: !values['no-pglite'],
     pgbench: !values['no-pgbench'],
@@ -72,8 +88,10 @@ export function parseOptions(argv: string[]): Options | null {
     profile: values.profile ?? false,
     experimentPrepared: values['experiment-prepared'] ?? false,
     label: values.label ?? '',
-    out: values.out ?? 'bench/results/latest.json',
+    out: values.out ?? `bench/results/${mode === 'full' ? 'latest' : mode}.json`,
     pgbenchClients: Math.trunc(positive('pgbench-clients', values['pgbench-clients'], 16)),
     pgbenchScale: Math.trunc(positive('pgbench-scale', values['pgbench-scale'], 10)),
+    mode,
+    sizes,
   };
 }

@@ -15,6 +15,7 @@ export const TARGETS: Record<ScenarioName, { reference: 'selectOnly' | 'tpcb' | 
   'orders-spread': { reference: 'tpcb', ratio: 0.6, p99Ms: 50 },
   'orders-hot': { reference: 'sameRow', ratio: 0.6, p99Ms: 100 },
   mix: { reference: 'helloWorld', ratio: null, p99Ms: null },
+  lists: { reference: 'helloWorld', ratio: null, p99Ms: null },
 };
 
 const REFERENCE_NAMES = {

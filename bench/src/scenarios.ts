@@ -3,8 +3,15 @@ import { runLoad, type LoadResult, type LoadSpec, type Shot } from './load.ts';
 import { QuotePool } from './quote-pool.ts';
 import type { Seeded } from './seed.ts';
 
-export const SCENARIOS = ['balances', 'quotes', 'orders-spread', 'orders-hot', 'mix'] as const;
+export const SCENARIOS = ['balances', 'quotes', 'orders-spread', 'orders-hot', 'mix', 'lists'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
+/** What a run without --only runs: the full run's scenarios, in its order. */
+export const FULL: ScenarioName[] = ['balances', 'quotes', 'orders-spread', 'orders-hot', 'mix'];
+/** --cold: orders first on a fresh database, before any other scenario has written or read the tables. */
+export const COLD: ScenarioName[] = ['orders-spread', 'orders-hot', 'quotes', 'balances', 'mix'];
+/** --growth: the order path, quoting, the balances and the lists' first page at each size. */
+export const GROWTH: ScenarioName[] = ['orders-spread', 'quotes', 'balances', 'lists'];
+const LISTS = ['/api/v1/orders', '/api/v1/withdrawals', '/api/v1/ledger', '/api/v1/events'];
 
 /** What each scenario exercises, for the report. */
 export const DESCRIPTIONS: Record<ScenarioName, string> = {
@@ -13,9 +20,10 @@ export const DESCRIPTIONS: Record<ScenarioName, string> = {
   'orders-spread': 'POST /api/v1/orders accepting a fresh quote, organizations in turn: consume quote + hold + journal, one transaction',
   'orders-hot': 'POST /api/v1/orders, all on one organization: every hold updates the same balance row',
   mix: '70% GET /balances, 20% POST /quotes, 10% POST /orders, organizations in turn',
+  lists: 'the first page of GET /api/v1/orders, /withdrawals, /ledger and /events in turn, organizations in turn',
 };
 
-export const needsPricing = (s: ScenarioName) => s !== 'balances';
+export const needsPricing = (s: ScenarioName) => s !== 'balances' && s !== 'lists';
 
 export interface RunOpts { url: string; connections: number; duration: number; warmup: number; /** Cambio's pid and its PostgreSQL database, for their CPU time. */ pid?: number | undefined; database?: string | undefined }
 export interface ScenarioOutcome { result: LoadResult; cpu: CpuPerRequest | null; notes: string[]; /** The measured window (epoch ms). */ window: { start: number; end: number } }
@@ -27,6 +35,7 @@ export class ScenarioRunner {
   /** POST /orders sent, answered, and answered 201, warm-ups included: the invariant check compares them with the orders table. */
   readonly orders = { sent: 0, answered: 0, created: 0 };
   #read = 0;
+  #list = 0;
   #mixTurn = 0;
 
   constructor(private readonly seeded: Seeded, readonly opts: RunOpts) {
@@ -37,6 +46,12 @@ export class ScenarioRunner {
   #balancesShot = (): Shot => {
     const org = this.#read++ % this.seeded.orgs.length;
     return { method: 'GET', path: '/api/v1/balances', key: this.seeded.orgs[org]!.key, kind: 'read', org };
+  };
+
+  #listShot = (): Shot => {
+    const n = this.#list++;
+    const org = Math.floor(n / LISTS.length) % this.seeded.orgs.length;
+    return { method: 'GET', path: LISTS[n % LISTS.length]!, key: this.seeded.orgs[org]!.key, kind: 'read', org };
   };
 
   #onBody = (shot: Shot, status: number, body: string) => {
@@ -95,6 +110,9 @@ export class ScenarioRunner {
     switch (name) {
       case 'balances': {
         return { ...(await this.#measure(this.#balancesShot)), notes: [] };
+      }
+      case 'lists': {
+        return { ...(await this.#measure(this.#listShot)), notes: [] };
       }
       case 'quotes': {
         return { ...(await this.#measure(() => this.spread.quoteShot())), notes: ['the quotes made here feed the orders-spread pool'] };

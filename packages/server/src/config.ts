@@ -30,6 +30,11 @@ export interface Config {
   sessionIdleMs: number;
   /** A session ends this long after sign-in whatever happens (CAMBIO_SESSION_MAX_MS, 12 h). */
   sessionMaxMs: number;
+  /**
+   * How long a webhook delivery's claim holds it (CAMBIO_WEBHOOK_LEASE_MS, 60 s): an attempt cut off by a
+   * crash is made again once it runs out. Under 20 s an attempt's timeout is half of it instead of 10 s.
+   */
+  webhookLeaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -109,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     sessionIdleMs: int('CAMBIO_SESSION_IDLE_MS', 30 * 60_000, 1000, 30 * 86_400_000),
     sessionMaxMs: int('CAMBIO_SESSION_MAX_MS', 12 * 3_600_000, 1000, 90 * 86_400_000),
+    webhookLeaseMs: int('CAMBIO_WEBHOOK_LEASE_MS', 60_000, 1000, 3_600_000),
   };
   if (problems.length) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -246,6 +246,8 @@ for (const backend of backends()) {
         assert.equal(rx.received.length, sent);
         const on = await h.call(o.key, 'POST', `/webhooks/${failing.id}/enable`);
         assert.equal(on.body.data.status, 'enabled');
+        const enabled = (await h.op('GET', `/audit?subjectId=${failing.id}&action=webhook.enabled`)).body.data as Array<{ actor: string; before: { status: string }; after: { status: string } }>;
+        assert.deepEqual(enabled.map((a) => [a.actor, a.before.status, a.after.status]), [[`key:${o.keyId}`, 'disabled', 'enabled']], 'enabling it is audited, with who did it');
       } finally { await rx.close(); }
     });
 

@@ -3,16 +3,19 @@ import { DateTime } from './common.ts';
 
 /**
  * The event types (CONTRACT §10, `cancelled` for a request its organization withdrew before a decision, and
- * `webhook.disabled` when a webhook endpoint that kept failing is switched off).
+ * `webhook.disabled` when a webhook endpoint that kept failing is switched off): the one list, which the
+ * schema below and the portal's choice of types are made from.
  */
-export const EventType = Type.Union([
-  ...(['created', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const).map((s) => Type.Literal(`order.${s}`)),
-  ...(['created', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const).map((s) => Type.Literal(`withdrawal.${s}`)),
-  Type.Literal('deposit.credited'),
-  ...(['created', 'matched', 'expired'] as const).map((s) => Type.Literal(`declaration.${s}`)),
-  Type.Literal('destination.registered'), Type.Literal('destination.usable'),
-  Type.Literal('webhook.disabled'),
-]);
+export const EVENT_TYPES = [
+  ...(['created', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const).map((s) => `order.${s}` as const),
+  ...(['created', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const).map((s) => `withdrawal.${s}` as const),
+  'deposit.credited',
+  ...(['created', 'matched', 'expired'] as const).map((s) => `declaration.${s}` as const),
+  'destination.registered', 'destination.usable',
+  'webhook.disabled',
+] as const;
+
+export const EventType = Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)));
 export type EventType = Static<typeof EventType>;
 
 /** A state change of one of the organization's records; `data` is the record as its list endpoint shows it. */

@@ -4,8 +4,8 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  * A value sealed at rest under the server secret, bound to where it is stored: AES-256-GCM with a fresh
  * 96-bit IV, the key derived by HKDF-SHA256 (salt `cambio`, `info` naming what it seals), and the
  * associated data naming the row (a value copied to another row does not open). Stored as
- * `<format><base64 of iv ‖ tag ‖ ciphertext>`. The scheme of domain/people/seal.ts and
- * domain/idempotency/answer-sealer.ts, which may move onto it.
+ * `<format><base64 of iv ‖ tag ‖ ciphertext>`. Used by the TOTP (people/seal.ts), Idempotency-Key answer
+ * (idempotency/answer-sealer.ts) and webhook secret (webhooks/secret.ts) sealers.
  */
 export class SealedBox {
   readonly #key: Buffer;

@@ -83,7 +83,8 @@ export class OrdersStore {
     let q = createdWithin(this.db.selectFrom('orders'), 'created_at', f);
     if (f.organizationId) q = q.where('organization_id', '=', f.organizationId);
     if (f.state) q = q.where('state', '=', f.state);
-    return mapPage(await readPage(q, 'seq', p, (x) => x.select(COLUMNS)), toOrder);
+    const counter = f.organizationId && !f.state && !f.createdFrom && !f.createdTo ? { list: 'orders' as const, owner: f.organizationId } : undefined;
+    return mapPage(await readPage(q, 'seq', p, (x) => x.select(COLUMNS), counter), toOrder);
   }
 
   /** Whether the order is this organization's (a cancel of another's is not found, never revealed). */

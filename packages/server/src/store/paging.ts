@@ -14,6 +14,26 @@ export function pageOf<T>(items: T[], total: number | string | bigint, p: PagePa
 }
 
 type Counted = { page_total: string | number | bigint; page_top: string | number | bigint | null };
+
+/**
+ * An unfiltered list of one owner whose rows `list_counts` counts (migration 013): its total is read
+ * there, not counted over every row, so a page costs the same however many rows the owner has (issue 18).
+ */
+export interface Counter { list: 'orders' | 'withdrawals' | 'postings'; owner: string }
+
+/**
+ * The total and the anchor from the count: rows are never deleted, so the total as of the anchor is the
+ * count now less the rows written after it (few: those of the walk's own time), and the newest
+ * position is one step down the index. Both are read in the page's own statement, in its snapshot.
+ */
+function countedBy(base: Query, seq: string, p: PageParams, c: Counter) {
+  const now = sql<string>`(select coalesce(sum(n), 0) from list_counts where list = ${c.list} and owner_id = ${c.owner})`;
+  if (p.asOf === undefined) {
+    return [now.as('page_total'), sql<string>`(${base.select(sql<string>`max(${sql.ref(seq)})`.as('top'))})`.as('page_top')];
+  }
+  const newer = base.where(sql.ref(seq), '>', sql<string>`${p.asOf}::bigint`).select(sql<string>`count(*)`.as('newer'));
+  return [sql<string>`${now} - (${newer})`.as('page_total'), sql<string>`${p.asOf}::bigint`.as('page_top')];
+}
 // Kysely cannot type a query builder over any table; each store keeps its own types through `select`.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Query<O = any> = SelectQueryBuilder<any, any, O>;
@@ -26,10 +46,10 @@ type Query<O = any> = SelectQueryBuilder<any, any, O>;
  * meanwhile neither repeats a row nor pushes one off a page. Only a page past the end needs a second
  * read, for the total.
  */
-export async function readPage<Q extends Query, O>(base: Q, seq: string, p: PageParams, select: (q: Q) => Query<O>): Promise<Page<O>> {
+export async function readPage<Q extends Query, O>(base: Q, seq: string, p: PageParams, select: (q: Q) => Query<O>, counter?: Counter): Promise<Page<O>> {
   const q = p.asOf === undefined ? base : (base.where(sql.ref(seq), '<=', sql<string>`${p.asOf}::bigint`) as Q);
   const rows = (await select(q)
-    .select([sql<string>`count(*) over ()`.as('page_total'), sql<string>`max(${sql.ref(seq)}) over ()`.as('page_top')])
+    .select(counter ? countedBy(base, seq, p, counter) : [sql<string>`count(*) over ()`.as('page_total'), sql<string>`max(${sql.ref(seq)}) over ()`.as('page_top')])
     .orderBy(sql.ref(seq), 'desc').limit(p.limit).offset(offsetOf(p)).execute()) as (O & Counted)[];
   let counted: Counted | undefined = rows[0] && { page_total: rows[0].page_total, page_top: rows[0].page_top };
   if (!counted) {

@@ -91,15 +91,22 @@ export class WebhooksStore {
   }
 
   /** A disabled endpoint is enabled again, its failure streak forgotten; deliveries still pending are due at once. */
-  async enable(organizationId: string, id: string): Promise<WebhookEndpoint | undefined> {
+  async enable(organizationId: string, id: string, actor: string): Promise<WebhookEndpoint | undefined> {
     const at = this.clock.now();
     return this.db.transaction().execute(async (tx) => {
+      const before = await tx.selectFrom('webhook_endpoints').select(['status', 'disabled_reason'])
+        .where('organization_id', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!before) return undefined;
       const r = await tx.updateTable('webhook_endpoints')
         .set({ status: 'enabled', failing_since: null, disabled_at: null, disabled_reason: null, updated_at: at })
         .where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
       if (!r) return undefined;
       await tx.updateTable('webhook_deliveries').set({ next_attempt_at: at, round_attempts: 0, updated_at: at })
         .where('endpoint_id', '=', id).where('state', '=', 'pending').execute();
+      await recordAudit(tx, this.ids, at, {
+        actor, action: 'webhook.enabled', subjectType: 'webhook_endpoint', subjectId: id,
+        before: { status: before.status, reason: before.disabled_reason }, after: { status: 'enabled' },
+      });
       return toEndpoint(r);
     });
   }

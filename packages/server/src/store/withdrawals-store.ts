@@ -58,7 +58,8 @@ export class WithdrawalsStore {
     if (filter.organizationId) q = q.where('w.organization_id', '=', filter.organizationId);
     if (filter.state) q = q.where('w.state', '=', filter.state);
     const page = await readPage(q, 'w.seq', p, (x) => x.innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
-      .select(['w.id', 'w.organization_id', 'w.state', 'w.asset_symbol', 'w.asset_decimals', 'w.amount_minor', 'w.destination_id', 'w.reason', 'w.payout_reference', 'w.created_at', 'w.updated_at', 'd.summary']));
+      .select(['w.id', 'w.organization_id', 'w.state', 'w.asset_symbol', 'w.asset_decimals', 'w.amount_minor', 'w.destination_id', 'w.reason', 'w.payout_reference', 'w.created_at', 'w.updated_at', 'd.summary']),
+    filter.organizationId && !filter.state && !filter.createdFrom && !filter.createdTo ? { list: 'withdrawals', owner: filter.organizationId } : undefined);
     return mapPage(page, (r) => toWithdrawal(r, r.summary));
   }
 

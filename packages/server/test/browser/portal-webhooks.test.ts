@@ -1,6 +1,7 @@
 /**
  * The portal's Webhooks page in Chromium against the real service: the secret is shown once, the
- * endpoint appears in the list (never its secret), rotation shows a new one, delete removes it; a
+ * endpoint appears in the list (never its secret), rotation shows a new one, a disabled endpoint is
+ * enabled again, delete removes it; a
  * member without portal:webhooks is not offered the page.
  */
 import assert from 'node:assert/strict';
@@ -31,7 +32,7 @@ describe('portal webhooks in Chromium', { skip: skip ?? false }, () => {
   });
   after(async () => { await br?.close(); await svc?.close(); });
 
-  test('create: the whsec_ secret is shown once, the endpoint appears in the list without it; rotate; delete', async () => {
+  test('create: the whsec_ secret is shown once, the endpoint appears in the list without it; rotate; enable once disabled; delete', async () => {
     const ctx = await br.context();
     const page = await ctx.newPage();
     const problems = watch(page, svc.baseUrl).problems;
@@ -70,6 +71,22 @@ describe('portal webhooks in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'Deliveries to https://erp.example.test/cambio/hooks' }).click();
     await page.getByRole('heading', { name: 'Deliveries to https://erp.example.test/cambio/hooks' }).waitFor();
     await checkPage(page, problems, 'deliveries');
+
+    // Disabled after failing for days (the worker's doing, tested in webhooks.test.ts; set here in the store):
+    // the row says so, and Enable turns it on again.
+    const days = new Date(Date.now() - 3 * 86_400_000);
+    await svc.h.store.db.updateTable('webhook_endpoints')
+      .set({ status: 'disabled', failing_since: days, disabled_at: new Date(), disabled_reason: 'failing since 3 days ago' }).execute();
+    await page.reload();
+    await row.waitFor();
+    assert.match((await row.innerText()).replace(/\s+/g, ' '), /Disabled .*disabled since/);
+    const enable = page.getByRole('button', { name: 'Enable https://erp.example.test/cambio/hooks' });
+    await checkPage(page, problems, 'disabled endpoint');
+    await enable.click();
+    await enable.waitFor({ state: 'detached' });
+    assert.match((await row.innerText()).replace(/\s+/g, ' '), /withdrawal\.completed Enabled/);
+    const status = await page.evaluate(`fetch('/api/v1/webhooks').then((r) => r.json()).then((b) => b.data[0].status)`);
+    assert.equal(status, 'enabled');
 
     await page.getByRole('button', { name: 'Delete https://erp.example.test/cambio/hooks' }).click();
     await page.getByRole('button', { name: 'Delete endpoint' }).click();

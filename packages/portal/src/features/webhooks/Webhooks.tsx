@@ -1,18 +1,10 @@
-import type { EventType } from '@cambio/contract';
+import { EVENT_TYPES, type EventType } from '@cambio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { WebhookEndpoint, WebhookWithSecret } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
 import { usePortal, useActionKey } from '../../app/context.tsx';
 import { ScopePicker } from '../../components/ScopePicker.tsx';
 import { DateTime, ErrorBox, Field, Loading, Notice, SecretShownOnce } from '../../components/ui.tsx';
-
-/** The event types an endpoint can take (CONTRACT §10); none chosen: every type. */
-const EVENT_TYPES: EventType[] = [
-  'order.created', 'order.approved', 'order.completed', 'order.rejected', 'order.failed', 'order.cancelled',
-  'withdrawal.created', 'withdrawal.approved', 'withdrawal.completed', 'withdrawal.rejected', 'withdrawal.failed', 'withdrawal.cancelled',
-  'deposit.credited', 'declaration.created', 'declaration.matched', 'declaration.expired',
-  'destination.registered', 'destination.usable', 'webhook.disabled',
-];
 
 function CreateForm({ onCreated, onCancel }: { onCreated: (h: WebhookWithSecret) => void; onCancel: () => void }) {
   const { sdk, t } = usePortal();
@@ -36,7 +28,7 @@ function CreateForm({ onCreated, onCancel }: { onCreated: (h: WebhookWithSecret)
     <form onSubmit={submit} noValidate className="card">
       <ErrorBox error={error} />
       <Field label={t('hooks.url')} type="url" value={url} onChange={setUrl} autoComplete="off" error={touched && url.trim() === '' ? t('hooks.urlRequired') : null} />
-      <ScopePicker legend={t('hooks.types')} offered={EVENT_TYPES} chosen={types} onChange={setTypes} />
+      <ScopePicker legend={t('hooks.types')} offered={[...EVENT_TYPES]} chosen={types} onChange={setTypes} />
       <button type="submit" disabled={busy}>{t('hooks.create')}</button>{' '}
       <button type="button" className="secondary" onClick={onCancel}>{t('common.cancel')}</button>
     </form>
@@ -100,6 +92,7 @@ export function Webhooks() {
   const { sdk, t, can } = usePortal();
   const deleteKey = useActionKey();
   const rotateKey = useActionKey();
+  const enableKey = useActionKey();
   const qc = useQueryClient();
   const allowed = can('portal:webhooks');
   const list = useQuery({ queryKey: ['webhooks'], queryFn: () => sdk.webhooks.list(), enabled: allowed });
@@ -125,6 +118,13 @@ export function Webhooks() {
     setError(null);
     try {
       setShown(await rotateKey.run(id, (idempotencyKey) => sdk.webhooks.rotateSecret(id, { idempotencyKey })));
+      await refresh();
+    } catch (err) { setError(err); }
+  };
+  const enable = async (id: string) => {
+    setError(null);
+    try {
+      await enableKey.run(id, (idempotencyKey) => sdk.webhooks.enable(id, { idempotencyKey }));
       await refresh();
     } catch (err) { setError(err); }
   };
@@ -157,9 +157,11 @@ export function Webhooks() {
                   <td data-label={t('common.state')}>
                     <span className={`badge ${h.status === 'enabled' ? 'badge-completed' : 'badge-rejected'}`}>{t(`hooks.status.${h.status}`)}</span>
                     {h.failingSince && <span className="small"> {t('hooks.failingSince')} <DateTime iso={h.failingSince} /></span>}
+                    {h.disabledAt && <span className="small"> {t('hooks.disabledAt')} <DateTime iso={h.disabledAt} />{h.disabledReason ? ` (${h.disabledReason})` : ''}</span>}
                   </td>
                   <td data-label={t('common.created')}><DateTime iso={h.createdAt} /></td>
                   <td>
+                    {h.status === 'disabled' && <><button type="button" onClick={() => void enable(h.id)}>{t('hooks.enable', { url: h.url })}</button>{' '}</>}
                     <button type="button" className="secondary" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>{t('hooks.deliveries', { url: h.url })}</button>{' '}
                     <button type="button" className="secondary" onClick={() => void rotate(h.id)}>{t('hooks.rotate', { url: h.url })}</button>{' '}
                     {deleting === h.id ? (

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DISABLE_AFTER_MS, MAX_ATTEMPTS, retryDelayMs } from './schedule.ts';
+import { attemptTimeoutMs, CLAIM_LEASE_MS, DISABLE_AFTER_MS, MAX_ATTEMPTS, retryDelayMs } from './schedule.ts';
 
 const HOUR = 3_600_000;
 const total = (random: number) => { let t = 0; for (let n = 1; n < MAX_ATTEMPTS; n++) t += retryDelayMs(n, random)!; return t; };
@@ -15,4 +15,11 @@ test('exponential backoff with jitter over about three days, then the round give
   // Even with the least jitter the round lasts past half the disable threshold, so a round given up disables (webhooks-store.ts).
   assert.ok(total(0) > DISABLE_AFTER_MS / 2 && total(0) > 55 * HOUR, `${total(0) / HOUR} h`);
   assert.ok(total(0.999999) < 100 * HOUR);
+});
+
+test('an attempt always ends inside its claim: 10 s under the default lease, half a short one (CAMBIO_WEBHOOK_LEASE_MS)', () => {
+  assert.equal(attemptTimeoutMs(CLAIM_LEASE_MS), 10_000);
+  assert.equal(attemptTimeoutMs(20_000), 10_000);
+  assert.equal(attemptTimeoutMs(5_000), 2_500);
+  assert.equal(attemptTimeoutMs(1_001), 500);
 });

@@ -18,6 +18,14 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** How long a claim holds a delivery against other workers: well over one attempt, so a live attempt is never taken over. */
 export const CLAIM_LEASE_MS = 60_000;
 
+/**
+ * The longest an attempt under a lease of `leaseMs` may take: ATTEMPT_TIMEOUT_MS, or half the lease when
+ * the lease is shorter than two of those (CAMBIO_WEBHOOK_LEASE_MS), so an attempt still ends inside its claim.
+ */
+export function attemptTimeoutMs(leaseMs: number): number {
+  return Math.min(ATTEMPT_TIMEOUT_MS, Math.trunc(leaseMs / 2));
+}
+
 /** The un-jittered wait after the n-th failed attempt of a round. */
 export function baseDelayMs(failedAttempts: number): number {
   const n = Math.max(1, failedAttempts);

@@ -90,7 +90,8 @@ export const webhookRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async
     config: scope,
     schema: { tags, security: apiKeySecurity, params: IdParam, response: responses(200, WebhookEndpoint), operationId: 'enableWebhook', summary: 'Enables a disabled endpoint again; its pending deliveries are due at once' },
   }, async (req) => {
-    const e = await store.webhooks.enable(principalOf(req).organization.id, req.params.id);
+    const p = principalOf(req);
+    const e = await store.webhooks.enable(p.organization.id, req.params.id, p.keyId ? `key:${p.keyId}` : `member:${p.memberId}`);
     if (!e) throw new DomainError('webhooks.not_found');
     return ok(req.id, endpointWire(e));
   });

@@ -9,6 +9,7 @@ import * as m008 from './008-desk-settlement.ts';
 import * as m010 from './010-idempotency-keys.ts';
 import * as m011 from './011-events.ts';
 import * as m012 from './012-webhooks.ts';
+import * as m013 from './013-list-counts.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '010-idempotency-keys': m010,
   '011-events': m011,
   '012-webhooks': m012,
+  '013-list-counts': m013,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,5 @@
 import type { Clock } from '../../domain/ports.ts';
-import { ATTEMPT_TIMEOUT_MS, CLAIM_LEASE_MS, DISABLE_AFTER_MS, retryDelayMs } from '../../domain/webhooks/schedule.ts';
+import { attemptTimeoutMs, CLAIM_LEASE_MS, DISABLE_AFTER_MS, retryDelayMs } from '../../domain/webhooks/schedule.ts';
 import { WebhookSecretSealer } from '../../domain/webhooks/secret.ts';
 import { webhookHeaders } from '../../domain/webhooks/sign.ts';
 import type { Store } from '../../store/index.ts';
@@ -11,6 +11,8 @@ export interface DeliverOptions {
   sender: WebhookSender;
   /** Deliveries claimed (and sent in parallel) per run. */
   batch?: number;
+  /** How long a claim holds a delivery (CAMBIO_WEBHOOK_LEASE_MS); after it a dead worker's claim is due again. */
+  leaseMs?: number;
   /** The moment put in `webhook-timestamp`: the wall clock, which receivers compare with theirs. */
   wallClock?: () => Date;
   /** The jitter's randomness, in [0, 1). */
@@ -22,7 +24,7 @@ export interface DeliverOptions {
  * each and records it. Scheduling follows the injected clock. Returns how many attempts were made.
  */
 export async function deliverDueWebhooks(deps: DeliverDeps, o: DeliverOptions): Promise<number> {
-  const claimed = await deps.store.webhooks.claim(deps.clock.now(), CLAIM_LEASE_MS, o.batch ?? 8);
+  const claimed = await deps.store.webhooks.claim(deps.clock.now(), o.leaseMs ?? CLAIM_LEASE_MS, o.batch ?? 8);
   const sealer = new WebhookSecretSealer(deps.secret);
   await Promise.all(claimed.map((c) => attemptOne(deps, o, sealer, c)));
   return claimed.length;
@@ -42,7 +44,7 @@ async function attemptOne(deps: DeliverDeps, o: DeliverOptions, sealer: WebhookS
     if (c.previousSecretSealed !== null && c.previousSecretUntil !== null && c.previousSecretUntil > startedAt) secrets.push(sealer.open(c.previousSecretSealed, row));
     const body = webhookBody(c);
     const headers = webhookHeaders(secrets, c.event.id, (o.wallClock ?? (() => new Date()))(), body);
-    answer = await o.sender.post({ url: c.url, headers, body, timeoutMs: ATTEMPT_TIMEOUT_MS });
+    answer = await o.sender.post({ url: c.url, headers, body, timeoutMs: attemptTimeoutMs(o.leaseMs ?? CLAIM_LEASE_MS) });
   } catch (e) {
     // Nothing was sent (e.g. a secret sealed under another CAMBIO_SECRET): a failed attempt like any other, logged.
     answer = { error: `not sent: ${e instanceof Error ? e.message : String(e)}`.slice(0, 300) };

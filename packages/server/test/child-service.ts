@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Cluster } from '../../../scripts/verify-bank/cluster.ts';
+import { openDatabase, type OpenedDb } from '../src/store/db.ts';
+import { createPgDatabase, type Backend } from './harness.ts';
+
+const root = new URL('../../../', import.meta.url).pathname;
+
+/**
+ * The service as `npm start` runs it (verify-bank's Cluster: a child process, SIGKILL for a crash) on a
+ * store of its own: a fresh PGlite directory, or a fresh PostgreSQL database. The first start seeds the
+ * demo; its key and the operator token are read from what it prints.
+ */
+export async function childService(backend: Backend, env: Record<string, string> = {}) {
+  const pg = backend === 'postgres' ? await createPgDatabase() : null;
+  const dataDir = pg ? null : mkdtempSync(join(tmpdir(), 'cambio-kill-'));
+  const lines: string[] = [];
+  const cluster = new Cluster({
+    root, instances: 1, onLog: (_i, line) => lines.push(line),
+    env: { DATABASE_URL: pg?.url ?? '', DATA_DIR: dataDir ?? '', LOG_LEVEL: 'warn', CAMBIO_RATE_LIMIT_PER_MIN: '0', CAMBIO_SEED_DEMO: 'true', ...env },
+  });
+  const instance = cluster.instances[0]!;
+  await instance.start();
+  const printed = (re: RegExp) => {
+    for (const l of lines) { const m = re.exec(l); if (m) return m[1]!; }
+    throw new Error(`not printed: ${re} in\n${lines.join('\n')}`);
+  };
+  return {
+    apiKey: printed(/demo API key \(shown once\): (\S+)/),
+    operatorToken: printed(/operator token \(shown once\): (\S+)/),
+    lines,
+    url: () => { if (!instance.url) throw new Error('the service is down'); return instance.url; },
+    /** SIGKILL: no shutdown hook runs; resolves once the process is gone. */
+    kill: () => instance.kill(),
+    start: () => instance.start(),
+    /** SIGTERM, waiting for the clean exit. */
+    stop: () => cluster.stop(),
+    /** The store itself, opened by the test (PGlite: only while the service is stopped, one process per directory). */
+    openStore: (): Promise<OpenedDb> => openDatabase({ databaseUrl: pg?.url, dataDir: dataDir ?? 'memory://' }),
+    cleanup: async () => {
+      await cluster.killAll();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      await pg?.drop();
+    },
+  };
+}
+export type ChildService = Awaited<ReturnType<typeof childService>>;
+
+/** A JSON call to the running service; the envelope's `data` and the status. */
+export async function callJson(s: ChildService, method: string, path: string, body?: unknown, auth: 'key' | 'operator' = 'key') {
+  const r = await fetch(`${s.url()}${path}`, {
+    method,
+    headers: {
+      ...(auth === 'key' ? { 'x-api-key': s.apiKey } : { authorization: `Bearer ${s.operatorToken}`, 'x-operator': 'kill@test' }),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await r.text();
+  let json: any = null;
+  try { json = JSON.parse(text); } catch { /* not JSON: the caller sees the status and raw text */ }
+  return { status: r.status, data: json?.data, raw: text };
+}
+
+/** Polls `check` until it returns something other than undefined (the test's own timeout bounds the wait). */
+export async function until<T>(check: () => Promise<T | undefined>, everyMs = 100): Promise<T> {
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
