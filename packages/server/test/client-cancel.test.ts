@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { available, backends, held, listAssets, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
+import { available, backends, held, listAssets, makeHarness, seedOrg, signedInMember, usableDestination, withCookie, type Harness, type SeededOrg } from './harness.ts';
 
 const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
 
@@ -72,6 +72,22 @@ for (const backend of backends()) {
       assert.deepEqual((await h.call(a.key, 'POST', `/orders/${done}/cancel`)).body.code, 'orders.already_decided');
       const list = await h.call(a.key, 'GET', '/orders?state=cancelled');
       assert.deepEqual(list.body.data.map((o: { id: string }) => o.id), [orderId]);
+    });
+
+    test('the audit trail names who cancelled: the key, or the member signed in to the portal', async () => {
+      const { orderId: byKey } = await placeOrder(a);
+      assert.equal((await h.call(a.key, 'POST', `/orders/${byKey}/cancel`)).status, 200);
+      const { orderId: bySession } = await placeOrder(a);
+      const person = await signedInMember(h, a.orgId);
+      const c = await withCookie(h, person.cookie, 'POST', `/api/v1/orders/${bySession}/cancel`);
+      assert.deepEqual([c.status, c.body.data?.state], [200, 'cancelled'], c.raw);
+      const dest = await usableDestination(h, a.key, { accountNumber: '12121212' });
+      const w = await h.call(a.key, 'POST', '/withdrawals', { destinationId: dest, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '300' });
+      assert.equal((await withCookie(h, person.cookie, 'POST', `/api/v1/withdrawals/${w.body.data.id}/cancel`)).status, 200);
+      const actor = async (id: string, action: string) => ((await h.op('GET', `/audit?subjectId=${id}&action=${action}`)).body.data as Array<{ actor: string }>).map((x) => x.actor);
+      assert.deepEqual(await actor(byKey, 'order.cancel'), [`key:${a.keyId}`]);
+      assert.deepEqual(await actor(bySession, 'order.cancel'), [`member:${person.memberId}`]);
+      assert.deepEqual(await actor(w.body.data.id, 'withdrawal.cancel'), [`member:${person.memberId}`]);
     });
 
     test('cancel of a pending withdrawal releases the hold; another organization\'s is 404; a decided one 409', async () => {

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { ManualClock } from '../src/domain/ports.ts';
-import { IDEMPOTENCY_RETENTION_MS } from '../src/store/idempotency-store.ts';
+import { systemClock, type ManualClock } from '../src/domain/ports.ts';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from '../src/store/idempotency-store.ts';
+import { openDatabase } from '../src/store/db.ts';
+import { sql } from 'kysely';
 import { available, backends, createPgDatabase, held, listAssets, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
 
 const ENV = { CAMBIO_DESTINATION_COOLDOWN_MS: '0' };
@@ -161,6 +164,25 @@ for (const backend of backends()) {
       assert.equal(after.headers['idempotent-replayed'], undefined);
       assert.equal(await withdrawals(h, o), 2);
     });
+
+    // Last of these: it moves the shared clock past the lease.
+    test('a request that claimed its key and died before deciding: 409 until its lease lapses, then the key runs once', async () => {
+      const { o, withdraw } = await client();
+      const key = freshKey();
+      // What a process that crashed between the claim and the request's work leaves: a claim, no answer.
+      const body = JSON.stringify({ destinationId: (await h.call(o.key, 'GET', '/withdrawals/destinations')).body.data[0].id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' });
+      const fingerprint = createHash('sha256').update(`POST /api/v1/withdrawals\n${body}`).digest('hex');
+      assert.deepEqual(await h.store.idempotency.claim({ scope: `org:${o.orgId}`, key, fingerprint }), { kind: 'claimed' });
+      const early = await withdraw(key, '25000');
+      assert.equal(early.status, 409, early.raw);
+      assert.equal(early.body.code, 'idempotency.in_progress');
+      (h.clock as ManualClock).advance(IDEMPOTENCY_LEASE_MS + 1000);
+      const retried = await withdraw(key, '25000');
+      assert.equal(retried.status, 201, retried.raw);
+      assert.equal((await withdraw(key, '25000')).headers['idempotent-replayed'], 'true');
+      assert.equal(await withdrawals(h, o), 1);
+      assert.equal(await held(h, o.key, 'USD'), 25_000n);
+    });
   });
 
   test(`Idempotency-Key survives a restart between the two requests [${backend}]`, async () => {
@@ -191,6 +213,25 @@ for (const backend of backends()) {
     } finally {
       if (dir) rmSync(dir, { recursive: true, force: true });
       await pg?.drop();
+    }
+  });
+}
+
+if (process.env.DATABASE_URL) {
+  test('a claim commits without waiting for the disk, and only its own transaction does [postgres]', async () => {
+    const pg = await createPgDatabase();
+    const opened = await openDatabase({ databaseUrl: pg.url, dataDir: 'memory://', poolSize: 1 });
+    try {
+      const store = new IdempotencyStore(opened.db, systemClock);
+      const c = { scope: 'org:x', key: 'k-1', fingerprint: 'f' };
+      assert.deepEqual(await store.claim(c), { kind: 'claimed' });
+      // Seen at once by the next request, on the same (only) connection, whose own commits stay synchronous.
+      assert.deepEqual(await store.claim(c), { kind: 'in_progress' });
+      const r = await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(opened.db);
+      assert.equal(r.rows[0]!.s, 'on');
+    } finally {
+      await opened.close();
+      await pg.drop();
     }
   });
 }

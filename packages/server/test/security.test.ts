@@ -306,7 +306,7 @@ describe('security', () => {
     const person = await signedInStaff(h, 'admin');
     const staffToken = await withCookie(h, person.cookie, 'POST', '/operator/v1/tokens', { name: 'fixture' });
     assert.equal(staffToken.status, 201, staffToken.raw);
-    const hook = await h.store.webhooks.create({ id: 'whk_fixture', organizationId: o.orgId, url: 'https://hooks.example.test/in', types: null, secretSealed: 'w1.fixture' });
+    const hook = await h.store.webhooks.create({ id: 'whk_fixture', organizationId: o.orgId, url: 'https://hooks.example.test/in', types: null, secretSealed: 'w1.fixture' }, 'system:test');
     const ids: Record<string, string> = {
       webhooks: hook.id, organizations: o.orgId, members: o.memberId, 'api-keys': o.keyId, orders: order.body.data.id, withdrawals: withdrawal.body.data.id,
       destinations: waiting.body.data.id, deposits: arrival.body.data.id, quotes: freshQuoteId, staff: person.staffId, tokens: staffToken.body.data.id,

@@ -88,6 +88,11 @@ for (const backend of backends()) {
       assert.equal((await h.call(other.key, 'DELETE', `/webhooks/${r.body.data.id}`)).status, 404);
       assert.equal((await h.call(o.key, 'DELETE', `/webhooks/${r.body.data.id}`)).status, 200);
       assert.equal((await h.call(o.key, 'GET', '/webhooks')).body.data.length, 0);
+      const trail = await h.op('GET', `/audit?subjectId=${r.body.data.id}`);
+      const acts = (trail.body.data as Array<{ action: string; actor: string; before: unknown; after: unknown }>).map((a) => [a.action, a.actor]).sort();
+      assert.deepEqual(acts, [['webhook.created', `key:${o.keyId}`], ['webhook.deleted', `key:${o.keyId}`]], 'registration and deletion are audited with the key that made them, once each');
+      assert.ok(trail.raw.includes('https://hooks.example.test/in'));
+      assert.ok(!trail.raw.includes(r.body.data.secret.slice(6)), 'the audit trail never holds the secret');
     });
 
     test('at most 16 endpoints per organization, also when two registrations race for the last place', async () => {
@@ -184,6 +189,10 @@ for (const backend of backends()) {
         const fresh = rot.body.data.secret as string;
         assert.notEqual(fresh, w.secret);
         assert.equal(Date.parse(rot.body.data.previousSecretUntil) - clockOf(h).now().getTime(), 24 * HOUR);
+        const rotated = await h.op('GET', `/audit?subjectId=${w.id}&action=webhook.secret_rotated`);
+        assert.equal(rotated.body.data.length, 1, rotated.raw);
+        assert.equal(rotated.body.data[0].after.previousSecretUntil, rot.body.data.previousSecretUntil);
+        assert.ok(!rotated.raw.includes(fresh.slice(6)) && !rotated.raw.includes(w.secret.slice(6)), 'no secret in the audit trail');
         await emit(h, o);
         assert.equal(await run(h), 1);
         const r = rx.received[0]!;

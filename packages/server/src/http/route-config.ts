@@ -48,3 +48,6 @@ export function principalOf(req: { principal?: Principal }): Principal {
   if (!req.principal) throw new Error('route reached without authentication');
   return req.principal;
 }
+
+/** The audit trail's actor of a client request: the key that made it (`key:<id>`), or the member signed in (`member:<id>`). */
+export const actorOfPrincipal = (p: Principal): string => (p.keyId ? `key:${p.keyId}` : `member:${p.memberId}`);

@@ -50,17 +50,19 @@ export class WebhooksStore {
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
 
   /** At most MAX_ENDPOINTS_PER_ORGANIZATION: the organization's row is locked while counting, so two creations cannot both pass. */
-  async create(e: { id: string; organizationId: string; url: string; types: string[] | null; secretSealed: string }): Promise<WebhookEndpoint> {
+  async create(e: { id: string; organizationId: string; url: string; types: string[] | null; secretSealed: string }, actor: string): Promise<WebhookEndpoint> {
     const at = this.clock.now();
     const row = await this.db.transaction().execute(async (tx) => {
       await tx.selectFrom('organizations').select('id').where('id', '=', e.organizationId).forUpdate().executeTakeFirstOrThrow();
       const n = await tx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('n')).where('organization_id', '=', e.organizationId).executeTakeFirstOrThrow();
       if (Number(n.n) >= MAX_ENDPOINTS_PER_ORGANIZATION) throw new DomainError('webhooks.too_many', { max: String(MAX_ENDPOINTS_PER_ORGANIZATION) });
-      return tx.insertInto('webhook_endpoints').values({
+      const created = await tx.insertInto('webhook_endpoints').values({
         id: e.id, organization_id: e.organizationId, url: e.url, types: e.types === null ? null : toJson(e.types),
         secret_sealed: e.secretSealed, previous_secret_sealed: null, previous_secret_until: null, status: 'enabled',
         failing_since: null, disabled_at: null, disabled_reason: null, created_at: at, updated_at: at,
       }).returning(ENDPOINT_COLUMNS).executeTakeFirstOrThrow();
+      await recordAudit(tx, this.ids, at, { actor, action: 'webhook.created', subjectType: 'webhook_endpoint', subjectId: e.id, before: null, after: { url: e.url, types: e.types } });
+      return created;
     });
     return toEndpoint(row);
   }
@@ -76,18 +78,28 @@ export class WebhooksStore {
     return r && toEndpoint(r);
   }
 
-  /** Deletes the endpoint with its deliveries and their log; false when the organization has no such endpoint. */
-  async delete(organizationId: string, id: string): Promise<boolean> {
-    const r = await this.db.deleteFrom('webhook_endpoints').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+  /** Deletes the endpoint with its deliveries and their log, audited; undefined when the organization has no such endpoint. */
+  async delete(organizationId: string, id: string, actor: string): Promise<WebhookEndpoint | undefined> {
+    const at = this.clock.now();
+    return this.db.transaction().execute(async (tx) => {
+      const r = await tx.deleteFrom('webhook_endpoints').where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
+      if (!r) return undefined;
+      await recordAudit(tx, this.ids, at, { actor, action: 'webhook.deleted', subjectType: 'webhook_endpoint', subjectId: id, before: { url: r.url, status: r.status }, after: null });
+      return toEndpoint(r);
+    });
   }
 
-  /** The new secret signs from now on; the current one becomes the previous and signs too until `previousUntil`. */
-  async rotate(organizationId: string, id: string, newSealed: string, previousUntil: Date): Promise<WebhookEndpoint | undefined> {
-    const r = await this.db.updateTable('webhook_endpoints')
-      .set((eb) => ({ previous_secret_sealed: eb.ref('secret_sealed'), secret_sealed: newSealed, previous_secret_until: previousUntil, updated_at: this.clock.now() }))
-      .where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
-    return r && toEndpoint(r);
+  /** The new secret signs from now on; the current one becomes the previous and signs too until `previousUntil`. Audited (never the secrets). */
+  async rotate(organizationId: string, id: string, newSealed: string, previousUntil: Date, actor: string): Promise<WebhookEndpoint | undefined> {
+    const at = this.clock.now();
+    return this.db.transaction().execute(async (tx) => {
+      const r = await tx.updateTable('webhook_endpoints')
+        .set((eb) => ({ previous_secret_sealed: eb.ref('secret_sealed'), secret_sealed: newSealed, previous_secret_until: previousUntil, updated_at: at }))
+        .where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
+      if (!r) return undefined;
+      await recordAudit(tx, this.ids, at, { actor, action: 'webhook.secret_rotated', subjectType: 'webhook_endpoint', subjectId: id, before: null, after: { previousSecretUntil: previousUntil.toISOString() } });
+      return toEndpoint(r);
+    });
   }
 
   /** A disabled endpoint is enabled again, its failure streak forgotten; deliveries still pending are due at once. */

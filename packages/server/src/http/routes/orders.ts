@@ -7,7 +7,7 @@ import { cancelOrder } from '../../usecases/orders/decide-order.ts';
 import { ok } from '../envelope.ts';
 import { orderWire } from '../wire/orders.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
-import { principalOf } from '../route-config.ts';
+import { actorOfPrincipal, principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
 
@@ -51,7 +51,7 @@ export const orderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
     },
   }, async (req) => {
     const p = principalOf(req);
-    return ok(req.id, orderWire(await cancelOrder(deps, `key:${p.keyId}`, p.organization.id, req.params.id)));
+    return ok(req.id, orderWire(await cancelOrder(deps, actorOfPrincipal(p), p.organization.id, req.params.id)));
   });
 
   app.get('/orders', {

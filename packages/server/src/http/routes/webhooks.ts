@@ -8,7 +8,7 @@ import { newWebhookSecret, WebhookSecretSealer } from '../../domain/webhooks/sec
 import { resolveForDelivery } from '../../webhooks/http-sender.ts';
 import { ok } from '../envelope.ts';
 import { pageParams } from '../page-params.ts';
-import { principalOf } from '../route-config.ts';
+import { actorOfPrincipal, principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 import { deliveryWire, endpointWire } from '../wire/webhooks.ts';
 
@@ -44,7 +44,7 @@ export const webhookRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async
     const e = await store.webhooks.create({
       id, organizationId: org.id, url: req.body.url, types: req.body.types ?? null,
       secretSealed: sealer.seal(plain, { organizationId: org.id, endpointId: id }),
-    });
+    }, actorOfPrincipal(principalOf(req)));
     return reply.code(201).send(ok(req.id, { ...endpointWire(e), secret: plain }));
   });
 
@@ -66,9 +66,8 @@ export const webhookRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async
     config: scope,
     schema: { tags, security: apiKeySecurity, params: IdParam, response: responses(200, WebhookEndpoint), operationId: 'deleteWebhook', summary: 'Deletes an endpoint: nothing more is sent to it; its delivery log goes with it' },
   }, async (req) => {
-    const org = principalOf(req).organization.id;
-    const e = await store.webhooks.get(org, req.params.id);
-    if (!e || !(await store.webhooks.delete(org, req.params.id))) throw new DomainError('webhooks.not_found');
+    const e = await store.webhooks.delete(principalOf(req).organization.id, req.params.id, actorOfPrincipal(principalOf(req)));
+    if (!e) throw new DomainError('webhooks.not_found');
     return ok(req.id, endpointWire(e));
   });
 
@@ -81,7 +80,7 @@ export const webhookRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async
   }, async (req) => {
     const org = principalOf(req).organization.id;
     const plain = newWebhookSecret();
-    const e = await store.webhooks.rotate(org, req.params.id, sealer.seal(plain, { organizationId: org, endpointId: req.params.id }), new Date(clock.now().getTime() + ROTATION_OVERLAP_MS));
+    const e = await store.webhooks.rotate(org, req.params.id, sealer.seal(plain, { organizationId: org, endpointId: req.params.id }), new Date(clock.now().getTime() + ROTATION_OVERLAP_MS), actorOfPrincipal(principalOf(req)));
     if (!e) throw new DomainError('webhooks.not_found');
     return ok(req.id, { ...endpointWire(e), secret: plain });
   });
@@ -90,8 +89,7 @@ export const webhookRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async
     config: scope,
     schema: { tags, security: apiKeySecurity, params: IdParam, response: responses(200, WebhookEndpoint), operationId: 'enableWebhook', summary: 'Enables a disabled endpoint again; its pending deliveries are due at once' },
   }, async (req) => {
-    const p = principalOf(req);
-    const e = await store.webhooks.enable(p.organization.id, req.params.id, p.keyId ? `key:${p.keyId}` : `member:${p.memberId}`);
+    const e = await store.webhooks.enable(principalOf(req).organization.id, req.params.id, actorOfPrincipal(principalOf(req)));
     if (!e) throw new DomainError('webhooks.not_found');
     return ok(req.id, endpointWire(e));
   });

@@ -9,7 +9,7 @@ import { cancelWithdrawal } from '../../usecases/withdrawals/decide-withdrawal.t
 import { ok } from '../envelope.ts';
 import { destinationWire, withdrawalWire } from '../wire/withdrawals.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
-import { principalOf } from '../route-config.ts';
+import { actorOfPrincipal, principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
 
@@ -72,7 +72,7 @@ export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => as
     schema: { tags, security: apiKeySecurity, params: IdParam, response: responses(200, Withdrawal), summary: 'Cancel a withdrawal still pending_approval: the hold is released; a decided one is 409', operationId: 'cancelWithdrawal' },
   }, async (req) => {
     const p = principalOf(req);
-    return ok(req.id, withdrawalWire(await cancelWithdrawal(deps, `key:${p.keyId}`, p.organization.id, req.params.id)));
+    return ok(req.id, withdrawalWire(await cancelWithdrawal(deps, actorOfPrincipal(p), p.organization.id, req.params.id)));
   });
 
   app.get('/withdrawals', {
