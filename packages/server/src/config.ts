@@ -24,6 +24,11 @@ export interface Config {
   /** Keyed-hash and encryption secret. Unset: generated once and kept in the store. */
   secret: string | undefined;
   dbPoolSize: number;
+  /**
+   * How long an authenticated key may be kept between requests at most (CAMBIO_AUTH_CACHE_TTL_MS, 10 s);
+   * every change to it is notified and drops it sooner. 0: no cache, every request reads its key.
+   */
+  authCacheTtlMs: number;
   /** The service's own origin (cookie writes must come from it; invitation links start with it). Default http://<HOST>:<PORT>. */
   publicUrl: string;
   /** A session ends after this long without a request (CAMBIO_SESSION_IDLE_MS, 30 min). */
@@ -111,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     secret,
     dbPoolSize: int('DB_POOL_SIZE', 16, 1, 500),
+    authCacheTtlMs: int('CAMBIO_AUTH_CACHE_TTL_MS', 10_000, 0, 3_600_000),
     publicUrl,
     sessionIdleMs: int('CAMBIO_SESSION_IDLE_MS', 30 * 60_000, 1000, 30 * 86_400_000),
     sessionMaxMs: int('CAMBIO_SESSION_MAX_MS', 12 * 3_600_000, 1000, 90 * 86_400_000),

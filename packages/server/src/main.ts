@@ -11,6 +11,8 @@ import { venueFor } from './venues/index.ts';
 import { seedDemo } from './seed.ts';
 import { DataDirLockedError, openDatabase } from './store/db.ts';
 import { Store } from './store/index.ts';
+import { NotifiedAuthCache, noAuthCache } from './store/auth-cache.ts';
+import type { KeyForAuth } from './store/keys-store.ts';
 
 class StopRequested extends Error {}
 
@@ -64,7 +66,10 @@ async function main() {
 
   try {
     const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
-    const store = new Store(opened, randomIds, systemClock);
+    // Authenticated keys are kept between requests unless CAMBIO_AUTH_CACHE_TTL_MS=0; every committed change to
+    // a key, a member, an organization or the reconciliation flag is notified and drops them (store/auth-cache.ts).
+    const authCache = config.authCacheTtlMs > 0 ? new NotifiedAuthCache<KeyForAuth>(await opened.authChanges(), config.authCacheTtlMs) : noAuthCache;
+    const store = new Store(opened, randomIds, systemClock, { authCache });
     life.add('store', () => store.close());
     life.checkpoint();
 

@@ -11,6 +11,9 @@ import { randomIds } from '../src/domain/ids.ts';
 import { ManualClock, systemClock, type Clock } from '../src/domain/ports.ts';
 import { openDatabase } from '../src/store/db.ts';
 import { Store } from '../src/store/index.ts';
+import { NotifiedAuthCache, noAuthCache } from '../src/store/auth-cache.ts';
+import type { AuthChanges } from '../src/store/auth-changes.ts';
+import type { KeyForAuth } from '../src/store/keys-store.ts';
 import { totpCode } from '../src/domain/people/totp.ts';
 
 export type Backend = 'pglite' | 'postgres';
@@ -30,6 +33,9 @@ export interface Harness {
   config: Config;
   deps: AppDeps;
   backend: Backend;
+  /** The auth cache and the notifications it hears (null with CAMBIO_AUTH_CACHE_TTL_MS=0). */
+  authCache: NotifiedAuthCache<KeyForAuth> | null;
+  authChanges: AuthChanges | null;
   /** Calls the operator API; returns the parsed envelope and status. */
   op(method: string, url: string, body?: unknown): Promise<Res>;
   /** Calls the client API with a key. */
@@ -72,6 +78,8 @@ export async function makeHarness(opts: {
   backend?: Backend; manualClock?: boolean; env?: Record<string, string>; webApps?: AppDeps['webApps']; storage?: { dataDir?: string; databaseUrl?: string };
   /** Adapters a test stands in (the app copies its deps when built, so set them here, not on `h.deps` later). */
   deps?: Pick<AppDeps, 'webhookResolve'>;
+  /** How soon a dropped auth-listening connection is opened again (PostgreSQL). */
+  authListenRetryMs?: number;
 } = {}): Promise<Harness> {
   const backend = opts.backend ?? 'pglite';
   const config = loadConfig({ CAMBIO_RATE_LIMIT_PER_MIN: '0', ...opts.env });
@@ -86,7 +94,10 @@ export async function makeHarness(opts: {
     drop = db.drop;
   }
   const opened = await openDatabase({ databaseUrl, dataDir: opts.storage?.dataDir ?? 'memory://', poolSize: 20 });
-  const store = new Store(opened, randomIds, clock);
+  // As main.ts chooses it: the auth cache unless CAMBIO_AUTH_CACHE_TTL_MS=0.
+  const authChanges = config.authCacheTtlMs > 0 ? await opened.authChanges(opts.authListenRetryMs === undefined ? {} : { retryMs: opts.authListenRetryMs }) : null;
+  const authCache = authChanges ? new NotifiedAuthCache<KeyForAuth>(authChanges, config.authCacheTtlMs) : null;
+  const store = new Store(opened, randomIds, clock, { authCache: authCache ?? noAuthCache });
   const deps: AppDeps = {
     config: { ...config, databaseUrl }, store, clock, ids: randomIds, venue: venueFor(config.mode, store, clock),
     secret: SECRET, operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN), ...(opts.webApps ? { webApps: opts.webApps } : {}), ...opts.deps,
@@ -103,7 +114,7 @@ export async function makeHarness(opts: {
     return { status: r.statusCode, body: json ? r.json() : ({} as Res['body']), headers: r.headers, raw: r.body };
   };
   return {
-    app, store, clock, config: deps.config, deps, backend,
+    app, store, clock, config: deps.config, deps, backend, authCache, authChanges,
     op: (m, u, b) => inject(m, `/operator/v1${u}`, b, { authorization: `Bearer ${OPERATOR_TOKEN}` }),
     call: (k, m, u, b, h = {}) => inject(m, `/api/v1${u}`, b, { ...(k ? { 'x-api-key': k } : {}), ...h }),
     close: async () => { await app.close(); await store.close(); await drop(); },

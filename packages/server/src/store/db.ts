@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { AUTH_CHANNEL, AuthChanges, PgAuthListener } from './auth-changes.ts';
 import { lockDirectory } from './data-dir-lock.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
@@ -9,7 +10,17 @@ import { preparingClient } from './prepared-client.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
-export interface OpenedDb { db: Db; kind: 'postgres' | 'pglite'; close(): Promise<void> }
+export interface OpenedDb {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  /**
+   * Starts hearing the store's notifications of changes to what authentication reads (migration 014),
+   * once; on PostgreSQL that opens one more connection, kept until close. `retryMs`: how soon a dropped
+   * listening connection is opened again.
+   */
+  authChanges(opts?: { retryMs?: number }): Promise<AuthChanges>;
+  close(): Promise<void>;
+}
 
 // numeric and int8 stay strings: amounts become bigint in the store, never a JS number.
 pg.types.setTypeParser(1700, (v: string) => v);
@@ -21,16 +32,47 @@ export async function openDatabase(opts: { databaseUrl?: string | undefined; dat
     // An idle connection the server terminates (restart, failover) must not take the process down;
     // the pool drops it and the next query opens a new one.
     pool.on('error', (e) => { console.error(`postgres: idle connection lost: ${e.message}`); });
+    // Every connection hears the auth notifications and passes on its own: a session gets them before its
+    // COMMIT returns, so a change made by this instance reaches its cache before the change's request is
+    // answered. `ours`: the backends doing so (their LISTEN ran before any other statement on them).
+    const changes = new AuthChanges(false);
+    const ours = new Set<number>();
+    const pidOf = (c: pg.PoolClient) => (c as unknown as { processID?: number }).processID;
+    pool.on('connect', (client) => {
+      const pid = pidOf(client);
+      client.on('notification', (n) => { if (n.channel === AUTH_CHANNEL && n.processId === pid) changes.changed(n.payload); });
+      client.query(`listen ${AUTH_CHANNEL}`).then(() => { if (pid !== undefined) ours.add(pid); }, () => {});
+    });
+    pool.on('remove', (client) => { const pid = pidOf(client); if (pid !== undefined) ours.delete(pid); });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db);
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    let listener: PgAuthListener | null = null;
+    const url = opts.databaseUrl;
+    return {
+      db, kind: 'postgres',
+      authChanges: async (o = {}) => {
+        if (!listener) {
+          listener = new PgAuthListener(url, changes, (pid) => ours.has(pid), o.retryMs);
+          await listener.start();
+        }
+        return changes;
+      },
+      close: async () => { try { await listener?.close(); } finally { await db.destroy(); } },
+    };
   }
   const { PGlite } = await import('@electric-sql/pglite');
+  // One connection, in this process: it hears its own notifications before each COMMIT returns, always.
+  const hearing = async (client: InstanceType<typeof PGlite>) => {
+    const changes = new AuthChanges(true);
+    await client.listen(AUTH_CHANNEL, changes.changed);
+    return changes;
+  };
   if (opts.dataDir === 'memory://') {
     const client = await PGlite.create();
     const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
     await migrate(db);
-    return { db, kind: 'pglite', close: () => db.destroy() };
+    const changes = await hearing(client);
+    return { db, kind: 'pglite', authChanges: async () => changes, close: () => db.destroy() };
   }
   const dir = resolve(opts.dataDir);
   mkdirSync(dir, { recursive: true });
@@ -39,8 +81,9 @@ export async function openDatabase(opts: { databaseUrl?: string | undefined; dat
     const client = await PGlite.create(join(dir, 'pgdata'));
     const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
     await migrate(db);
+    const changes = await hearing(client);
     // The lock is released even when closing the database fails.
-    return { db, kind: 'pglite', close: async () => { try { await db.destroy(); } finally { unlock(); } } };
+    return { db, kind: 'pglite', authChanges: async () => changes, close: async () => { try { await db.destroy(); } finally { unlock(); } } };
   } catch (e) {
     unlock();
     throw e;

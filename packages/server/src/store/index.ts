@@ -11,7 +11,8 @@ import { DepositsStore } from './deposits-store.ts';
 import { DestinationsStore } from './destinations-store.ts';
 import { EventsStore } from './events-store.ts';
 import { IdempotencyStore } from './idempotency-store.ts';
-import { KeysStore } from './keys-store.ts';
+import type { AuthCache } from './auth-cache.ts';
+import { KeysStore, type KeyForAuth } from './keys-store.ts';
 import { MarketAssetsStore } from './market-assets-store.ts';
 import { MarketPairsStore } from './market-pairs-store.ts';
 import { OrdersStore } from './orders-store.ts';
@@ -61,13 +62,14 @@ export class Store {
   readonly webhooks: WebhooksStore;
   readonly #close: () => Promise<void>;
 
-  constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock) {
+  /** `authCache`: authenticated keys kept between requests (store/auth-cache.ts); none by default. */
+  constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock, opts: { authCache?: AuthCache<KeyForAuth> } = {}) {
     this.db = opened.db;
     this.kind = opened.kind;
     this.#close = opened.close;
     this.settings = new SettingsStore(this.db);
     this.organizations = new OrganizationsStore(this.db, ids, clock);
-    this.keys = new KeysStore(this.db, ids, clock);
+    this.keys = new KeysStore(this.db, ids, clock, opts.authCache);
     this.accounts = new AccountsStore(this.db);
     this.marketAssets = new MarketAssetsStore(this.db, ids, clock);
     this.marketPairs = new MarketPairsStore(this.db, ids, clock);

@@ -3,6 +3,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import { recordAudit } from './audit-store.ts';
+import { noAuthCache, type AuthCache } from './auth-cache.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
@@ -73,13 +74,25 @@ export class KeysStore {
   // Requests authenticating at the same moment share one read (every request still reads its key, role and organization).
   readonly #batch = new Batcher<string, KeyForAuth | null>((prefixes) => this.#read(prefixes), { maxBatch: 64, maxInFlight: 4 });
 
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {
+  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock, private readonly cache: AuthCache<KeyForAuth> = noAuthCache) {
     this.#auth = authQuery(db);
     if (this.#auth.parameters.length !== 1) throw new Error('the auth query must take the prefixes as its only parameter');
   }
 
-  findForAuth(prefix: string): Promise<KeyForAuth | null> {
-    return this.#batch.load(prefix);
+  /**
+   * The key of `prefix` as committed now, or as kept by the cache since it was last read (kept only under
+   * the full credential: the prefix and the keyed hash of the secret presented). A wrong secret is never
+   * found in the cache, so it costs the read an unknown prefix costs; only a key read with its right
+   * secret is kept.
+   */
+  async findForAuth(prefix: string, presentedHash: string): Promise<KeyForAuth | null> {
+    const id = `${prefix}.${presentedHash}`;
+    const kept = this.cache.get(id);
+    if (kept !== undefined) return kept;
+    const token = this.cache.begin();
+    const key = await this.#batch.load(prefix);
+    if (key !== null && key.secretHash === presentedHash) this.cache.keep(token, id, key);
+    return key;
   }
 
   // When each key was last used: noted in memory on every request, written in one statement every few

@@ -27,7 +27,9 @@ function credential(req: FastifyRequest): string | undefined {
 /**
  * Authenticates every client route and applies its rules, in the order a caller should meet them:
  * 401 (one answer for every cause), 403 missing scope, 403 cannot operate, 409 not reconciled.
- * Permissions are read on every request: a role reduced now reduces the key on its next call.
+ * Permissions are evaluated on every request against the key, role and organization as last committed
+ * (read, or kept by the auth cache until the next change is notified): a role reduced now reduces the key
+ * on its next call.
  */
 export function clientAuth(deps: { store: Store; config: Config; clock: Clock; secret: string }) {
   const { store, config, clock, secret } = deps;
@@ -41,9 +43,10 @@ export function clientAuth(deps: { store: Store; config: Config; clock: Clock; s
       if (m) return applyRules(req, rc, { keyId: null, memberId: m.member.id, organization: m.organization, permissions: effectivePermissions(SCOPES, m.member.permissions) }, m.reconciled, m.organization.requireTotp && !m.totpEnrolled);
     }
     const parsed = parseApiKey(raw, config.keyTag);
-    const row = parsed ? await store.keys.findForAuth(parsed.prefix) : null;
     // Always hash and compare, so an unknown prefix costs what a wrong secret costs.
-    const match = sameHash(hashSecret(secret, parsed?.secret ?? ''), row?.secretHash ?? DUMMY_HASH);
+    const presented = hashSecret(secret, parsed?.secret ?? '');
+    const row = parsed ? await store.keys.findForAuth(parsed.prefix, presented) : null;
+    const match = sameHash(presented, row?.secretHash ?? DUMMY_HASH);
     const now = clock.now();
     if (!row || !match || row.revokedAt || row.memberRemoved || (row.expiresAt && row.expiresAt <= now) || !ipAllowed(row.allowedIps, req.ip)) {
       throw new DomainError('auth.unauthenticated');

@@ -10,6 +10,7 @@ import * as m010 from './010-idempotency-keys.ts';
 import * as m011 from './011-events.ts';
 import * as m012 from './012-webhooks.ts';
 import * as m013 from './013-list-counts.ts';
+import * as m014 from './014-auth-notify.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '011-events': m011,
   '012-webhooks': m012,
   '013-list-counts': m013,
+  '014-auth-notify': m014,
 };
 
 export const migrationProvider: MigrationProvider = {
