@@ -69,12 +69,11 @@ for (const backend of backends()) {
 
     test('two at once with one key: one 201, one 409 idempotency.in_progress, one withdrawal', async () => {
       const { o, withdraw } = await client();
-      const store = h.store.idempotency;
-      // Hold the first request's answer until the second has been refused.
+      // Hold the first request's work (it keeps its answer in its own transaction) until the second has been refused.
       let open!: () => void;
       const gate = new Promise<void>((r) => { open = r; });
-      const complete = store.complete.bind(store);
-      store.complete = async (c) => { await gate; return complete(c); };
+      const request = h.store.withdrawals.request.bind(h.store.withdrawals);
+      h.store.withdrawals.request = async (...args) => { await gate; return request(...args); };
       try {
         const key = freshKey();
         const both = [withdraw(key, '25000'), withdraw(key, '25000')];
@@ -87,7 +86,7 @@ for (const backend of backends()) {
         const third = await withdraw(key, '25000');
         assert.equal(third.headers['idempotent-replayed'], 'true');
       } finally {
-        store.complete = complete;
+        h.store.withdrawals.request = request;
         open();
       }
       assert.equal(await withdrawals(h, o), 1);

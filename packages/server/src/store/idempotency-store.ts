@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Clock } from '../domain/ports.ts';
+import { keepAnswersSql, type KeptAnswer } from './answers-in-work.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 
@@ -69,17 +70,19 @@ export class IdempotencyStore {
     return cs.map((c) => won.delete(JSON.stringify([c.scope, c.key])));
   }, { maxBatch: 64, maxInFlight: 4 });
 
-  /** Keeps the answer for the retention period, from now. */
-  async complete(c: { scope: string; key: string; status: number; response: string }): Promise<void> {
-    await this.#completions.load(c);
+  /** Until when an answer kept now is kept. */
+  keptUntil(): Date {
+    return new Date(this.clock.now().getTime() + this.retentionMs);
   }
 
-  readonly #completions = new Batcher<{ scope: string; key: string; status: number; response: string }, void>(async (cs) => {
-    const expires = new Date(this.clock.now().getTime() + this.retentionMs);
-    await sql`update idempotency_keys k set state = 'done', status = t.st, response = t.r, expires_at = ${expires}
-      from unnest(${cs.map((c) => c.scope)}::text[], ${cs.map((c) => c.key)}::text[], ${cs.map((c) => c.status)}::int[], ${cs.map((c) => c.response)}::text[]) as t(s, k, st, r)
-      where k.scope = t.s and k.key = t.k and k.state = 'in_flight'`.execute(this.db);
-    return cs.map(() => undefined);
+  /** Keeps the answer (IdempotencyClaim.keep) of a request whose work did not keep it. */
+  async complete(a: KeptAnswer): Promise<void> {
+    await this.#completions.load(a);
+  }
+
+  readonly #completions = new Batcher<KeptAnswer, void>(async (as) => {
+    await keepAnswersSql(as).execute(this.db);
+    return as.map(() => undefined);
   }, { maxBatch: 64, maxInFlight: 4 });
 
   /** Forgets a claim whose request decided nothing, so the same key may run again. */

@@ -3,12 +3,16 @@ import { DomainError } from '../domain/errors.ts';
 import type { Order, OrderState } from '../domain/orders/order.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
+import { keepAnswers, type AnswerInWork } from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
-import { isBatchRetryable, placeBatch, type Placement } from './orders-batch.ts';
+import { isBatchRetryable, placeBatch, type Placed, type Placement } from './orders-batch.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import type { Database } from './schema.ts';
 import type { Tx } from './unit-of-work.ts';
+
+/** A placement, and the Idempotency-Key's answer to keep with it when it was asked with one. */
+interface KeyedPlacement extends Placement { keep?: AnswerInWork<Order> | undefined }
 
 type OrderRow = Selectable<Database['orders']>;
 
@@ -34,13 +38,13 @@ export class OrdersStore {
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
 
   // Quotes accepted at the same moment are placed by one statement (orders-batch.ts); alone, by the same statement.
-  readonly #batch = new Batcher<Placement, Order | null>(async (ps) => {
+  readonly #batch = new Batcher<KeyedPlacement, Order | null>(async (ps) => {
     if (ps.length === 1) return [null];
     // A quote accepted twice at once is decided alone, after the batch: one of the two finds it used.
     const first = new Map<string, number>();
     ps.forEach((p, i) => { if (!first.has(p.quoteId)) first.set(p.quoteId, i); });
     const unique = [...first.values()].map((i) => ps[i]!);
-    const placed = await placeBatch(this.db, this.ids, this.clock.now(), unique).catch((e: unknown) => {
+    const placed = await this.#placeKeeping(unique).catch((e: unknown) => {
       if (isBatchRetryable(e)) return unique.map(() => null);
       throw e;
     });
@@ -58,16 +62,38 @@ export class OrdersStore {
    * Accepts a quote (CONTRACT §5): with the others accepted at the same moment, else alone, by the one
    * placing statement, which also says why a refusal is one. A refusal writes nothing.
    */
-  async place(org: Pick<Organization, 'id' | 'limits'>, quoteId: string): Promise<Order> {
-    return (await this.#batch.load({ org, quoteId })) ?? this.#placeAlone(org, quoteId);
+  async place(org: Pick<Organization, 'id' | 'limits'>, quoteId: string, keep?: AnswerInWork<Order>): Promise<Order> {
+    const p = { org, quoteId, keep };
+    return (await this.#batch.load(p)) ?? this.#placeAlone(p);
   }
 
   /** A batch of one: every refusal it answers is certain. */
-  async #placeAlone(org: Pick<Organization, 'id' | 'limits'>, quoteId: string): Promise<Order> {
-    const [out] = await placeBatch(this.db, this.ids, this.clock.now(), [{ org, quoteId }]);
+  async #placeAlone(p: KeyedPlacement): Promise<Order> {
+    const [out] = await this.#placeKeeping([p]);
     if (!out) throw new Error('the placing statement answered nothing');
     if ('row' in out) return toOrder(out.row);
     throw out.refusal;
+  }
+
+  /**
+   * The placing statement; when some placements carry an Idempotency-Key, in one transaction with the
+   * answers of those it placed (answers-in-work.ts), told kept once it committed.
+   */
+  async #placeKeeping(ps: KeyedPlacement[]): Promise<Placed[]> {
+    if (!ps.some((p) => p.keep)) return placeBatch(this.db, this.ids, this.clock.now(), ps);
+    const kept: AnswerInWork<Order>[] = [];
+    const placed = await this.db.transaction().execute(async (tx) => {
+      const out = await placeBatch(tx, this.ids, this.clock.now(), ps);
+      const answers = ps.flatMap((p, i) => {
+        const o = out[i];
+        return p.keep && o && 'row' in o ? [{ keep: p.keep, answer: p.keep.answer(toOrder(o.row)) }] : [];
+      });
+      const done = await keepAnswers(tx, answers.map((a) => a.answer));
+      kept.push(...answers.filter((a) => done.includes(a.answer)).map((a) => a.keep));
+      return out;
+    });
+    for (const k of kept) k.kept();
+    return placed;
   }
 
   async listForOrganization(organizationId: string, p: PageParams, f: { state?: OrderState | undefined } & CreatedWindow = {}): Promise<Page<Order>> {

@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
 import type { Quote } from '../domain/quotes/quote.ts';
+import { answered, keepAnswersSql, type AnswerInWork } from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
+
+/** A quote to write, and the Idempotency-Key's answer to keep with it when it was asked with one. */
+interface NewQuote { quote: Quote; keep: AnswerInWork<Quote> | undefined }
 
 const column = <K extends keyof Quote>(qs: Quote[], k: K, f: (v: Quote[K]) => string | number = String) => qs.map((q) => f(q[k]));
 
@@ -14,26 +18,37 @@ export class QuotesStore {
    * statement (one commit for all); a batch that fails is written again one quote at a time, so one
    * quote's failure is its own.
    */
-  async create(q: Quote): Promise<void> {
-    await this.#batch.load(q);
+  async create(quote: Quote, keep?: AnswerInWork<Quote>): Promise<void> {
+    await this.#batch.load({ quote, keep });
   }
 
-  readonly #batch = new Batcher<Quote, void>(async (qs) => {
-    if (qs.length > 1 && await this.#insert(qs).then(() => true, () => false)) return qs.map(() => undefined);
+  readonly #batch = new Batcher<NewQuote, void>(async (ns) => {
+    if (ns.length > 1 && await this.#insert(ns).then(() => true, () => false)) return ns.map(() => undefined);
     // Alone, or isolating the one that failed: each quote is answered with its own outcome.
-    const outcomes = await Promise.allSettled(qs.map((q) => this.#insert([q])));
+    const outcomes = await Promise.allSettled(ns.map((n) => this.#insert([n])));
     return outcomes.map((o) => (o.status === 'rejected' ? new Failed(o.reason) : undefined));
   }, { maxBatch: 64, maxInFlight: 4 });
 
-  async #insert(qs: Quote[]): Promise<void> {
-    await sql`insert into quotes (id, organization_id, base_symbol, quote_symbol, base_decimals, quote_decimals,
+  /** Writes the quotes and, in the same statement, the answers of those asked with an Idempotency-Key. */
+  async #insert(ns: NewQuote[]): Promise<void> {
+    const keyed = ns.filter((n) => n.keep !== undefined).map((n) => ({ keep: n.keep!, answer: n.keep!.answer(n.quote) }));
+    const qs = ns.map((n) => n.quote);
+    const insert = sql`insert into quotes (id, organization_id, base_symbol, quote_symbol, base_decimals, quote_decimals,
         rate_quote_minor, amount_base_minor, amount_quote_minor, expires_at, consumed_at, created_at)
       select id, org, base, quote, bd, qd, rate, ab, aq, exp, null, created from unnest(
         ${column(qs, 'id')}::text[], ${column(qs, 'organizationId')}::text[], ${column(qs, 'baseSymbol')}::text[],
         ${column(qs, 'quoteSymbol')}::text[], ${column(qs, 'baseDecimals', Number)}::int[], ${column(qs, 'quoteDecimals', Number)}::int[],
         ${column(qs, 'rateQuoteMinor')}::numeric[], ${column(qs, 'amountBaseMinor')}::numeric[], ${column(qs, 'amountQuoteMinor')}::numeric[],
         ${column(qs, 'expiresAt', (d) => d.toISOString())}::timestamptz[], ${column(qs, 'createdAt', (d) => d.toISOString())}::timestamptz[]
-      ) as t(id, org, base, quote, bd, qd, rate, ab, aq, exp, created)`.execute(this.db);
+      ) as t(id, org, base, quote, bd, qd, rate, ab, aq, exp, created)`;
+    if (keyed.length === 0) {
+      await insert.execute(this.db);
+      return;
+    }
+    const r = await sql<{ scope: string; key: string }>`with kept as (${keepAnswersSql(keyed.map((k) => k.answer))}), written as (${insert})
+      select scope, key from kept`.execute(this.db);
+    const done = answered(keyed.map((k) => k.answer), r.rows);
+    for (const k of keyed) if (done.includes(k.answer)) k.keep.kept();
   }
 
   /** One quote of one organization (another organization's is not found). */

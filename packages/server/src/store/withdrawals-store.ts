@@ -2,6 +2,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { checkWithdrawal, type WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
+import { keepAnswers, type AnswerInWork } from './answers-in-work.ts';
 import type { Db } from './db.ts';
 import { takeHold } from './holds.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
@@ -28,10 +29,11 @@ export class WithdrawalsStore {
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
 
   /** The hold is taken in the same transaction that writes the request (CONTRACT §2). */
-  async request(org: Organization, r: { destinationId: string; assetSymbol: string; assetDecimals: number; amount: bigint }): Promise<WithdrawalRow> {
+  async request(org: Organization, r: { destinationId: string; assetSymbol: string; assetDecimals: number; amount: bigint }, keep?: AnswerInWork<WithdrawalRow>): Promise<WithdrawalRow> {
     const at = this.clock.now();
     const id = this.ids.next('wdr');
-    return this.db.transaction().execute(async (tx) => {
+    let kept = false;
+    const w = await this.db.transaction().execute(async (tx) => {
       await assertReconciled(tx);
       const d = await tx.selectFrom('withdrawal_destinations')
         .select(['organization_id', 'asset_symbol', 'cooldown_until', 'registered_in_market_at', 'summary'])
@@ -48,8 +50,12 @@ export class WithdrawalsStore {
           asset_symbol: r.assetSymbol, asset_decimals: r.assetDecimals, amount_minor: r.amount.toString(), reason: null,
           created_at: at, updated_at: at,
         }).returningAll().executeTakeFirstOrThrow());
-      return toWithdrawal(row, d!.summary);
+      const w = toWithdrawal(row, d!.summary);
+      if (keep) kept = (await keepAnswers(tx, [keep.answer(w)])).length === 1;
+      return w;
     });
+    if (kept) keep!.kept();
+    return w;
   }
 
   /** Newest first; one organization's (client) or all, optionally in one state (operator). */

@@ -2,15 +2,29 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { AnswerSealer } from '../../domain/idempotency/answer-sealer.ts';
+import type { KeptAnswer } from '../../store/answers-in-work.ts';
 import type { IdempotencyStore } from '../../store/idempotency-store.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The body exactly as it arrived (app.ts's JSON parser keeps it): what an Idempotency-Key's fingerprint hashes. */
     rawBody?: string;
-    /** The Idempotency-Key this request claimed; its answer is kept (or the claim released) when it is sent. */
-    idempotencyClaim?: { scope: string; key: string };
+    /**
+     * The Idempotency-Key this request claimed: its answer is kept (or the claim released) when it is
+     * sent, unless the request's work kept it already (answer-in-work.ts).
+     */
+    idempotencyClaim?: IdempotencyClaim;
   }
+}
+
+/** A claimed key, as its request carries it. */
+export interface IdempotencyClaim {
+  scope: string;
+  key: string;
+  /** The answer to keep for this payload, sealed, kept from now for the retention period. */
+  keep(status: number, payload: string): KeptAnswer;
+  /** Set once the request's work committed with its answer kept: nothing is left to keep when it is sent. */
+  keptInWork?: boolean;
 }
 
 /** 1–255 printable ASCII characters (CONTRACT §10). */
@@ -43,7 +57,10 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
     const claim = await store.claim({ scope, key: header, fingerprint });
     switch (claim.kind) {
       case 'claimed':
-        req.idempotencyClaim = { scope, key: header };
+        req.idempotencyClaim = {
+          scope, key: header,
+          keep: (status, payload) => ({ scope, key: header, status, response: sealer.seal(payload, { scope, key: header }), expiresAt: store.keptUntil() }),
+        };
         return;
       case 'in_progress': throw new DomainError('idempotency.in_progress');
       case 'key_reused': throw new DomainError('idempotency.key_reused');
@@ -54,11 +71,11 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
 
   app.addHook('onSend', async (req, reply, payload) => {
     const claim = req.idempotencyClaim;
-    if (!claim) return payload;
+    if (!claim || claim.keptInWork) return payload;
     req.idempotencyClaim = undefined;
     try {
       if (decidedNothing(reply.statusCode)) await store.release(claim);
-      else await store.complete({ ...claim, status: reply.statusCode, response: sealer.seal(typeof payload === 'string' ? payload : String(payload), claim) });
+      else await store.complete(claim.keep(reply.statusCode, typeof payload === 'string' ? payload : String(payload)));
     } catch (err) {
       // The request's own work is done and answered; an unkept answer leaves the claim to its lease.
       req.log.error({ err }, 'idempotency: the answer could not be kept');

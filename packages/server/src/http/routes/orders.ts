@@ -2,9 +2,11 @@ import { CreateOrder, OrderRecord, OrdersQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
+import type { Order } from '../../domain/orders/order.ts';
 import { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { cancelOrder } from '../../usecases/orders/decide-order.ts';
 import { ok } from '../envelope.ts';
+import { answerInWork } from '../plugins/answer-in-work.ts';
 import { orderWire } from '../wire/orders.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { actorOfPrincipal, principalOf } from '../route-config.ts';
@@ -23,7 +25,8 @@ export const orderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
     },
   }, async (req, reply) => {
     const org = principalOf(req).organization;
-    const order = await store.orders.place(org, req.body.quoteId).catch((e: unknown) => {
+    const answer = answerInWork(req, reply, 201, (o: Order) => ok(req.id, orderWire(o)));
+    const order = await store.orders.place(org, req.body.quoteId, answer.keep).catch((e: unknown) => {
       // An unaccepted quote purged after its expiry is still this organization's expired quote.
       if (e instanceof DomainError && e.code === 'orders.quote_not_found' && quoteIds.expiredFor(org.id, req.body.quoteId, clock.now())) {
         throw new DomainError('orders.quote_expired');
@@ -31,7 +34,7 @@ export const orderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
       throw e;
     });
     deps.tally?.transition('order', order.state);
-    return reply.code(201).send(ok(req.id, orderWire(order)));
+    return answer.send(order);
   });
 
   app.get('/orders/:id', {

@@ -6,6 +6,7 @@ import { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { oneAmount, priceAtMarket } from '../../domain/quotes/request-quote.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { ok } from '../envelope.ts';
+import { answerInWork } from '../plugins/answer-in-work.ts';
 import { quoteWire } from '../wire/quotes.ts';
 import { principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, responses } from '../schemas.ts';
@@ -45,7 +46,8 @@ export const quoteRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
       rateQuoteMinor: priced.rateQuoteMinor, amountBaseMinor: priced.amountBaseMinor, amountQuoteMinor: priced.amountQuoteMinor,
       expiresAt, createdAt: now,
     };
-    await deps.store.quotes.create(quote);
-    return reply.code(201).send(ok(req.id, quoteWire(quote)));
+    const answer = answerInWork(req, reply, 201, (q: QuoteModel) => ok(req.id, quoteWire(q)));
+    await deps.store.quotes.create(quote, answer.keep);
+    return answer.send(quote);
   });
 };

@@ -5,8 +5,10 @@ import { prepareDestination } from '../../domain/destinations/register.ts';
 import { DestinationSealer } from '../../domain/destinations/sealer.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
+import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
 import { cancelWithdrawal } from '../../usecases/withdrawals/decide-withdrawal.ts';
 import { ok } from '../envelope.ts';
+import { answerInWork } from '../plugins/answer-in-work.ts';
 import { destinationWire, withdrawalWire } from '../wire/withdrawals.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { actorOfPrincipal, principalOf } from '../route-config.ts';
@@ -51,11 +53,12 @@ export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => as
   }, async (req, reply) => {
     const amount = toMinor(req.body.amountMinor);
     if (amount === null) throw new DomainError('request.invalid_amount', { field: 'amountMinor' });
+    const answer = answerInWork(req, reply, 201, (w: WithdrawalRow) => ok(req.id, withdrawalWire(w)));
     const w = await store.withdrawals.request(principalOf(req).organization, {
       destinationId: req.body.destinationId, assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, amount,
-    });
+    }, answer.keep);
     deps.tally?.transition('withdrawal', w.state);
-    return reply.code(201).send(ok(req.id, withdrawalWire(w)));
+    return answer.send(w);
   });
 
   app.get('/withdrawals/:id', {

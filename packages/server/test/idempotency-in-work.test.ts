@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { available, backends, held, listAssets, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
+
+const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
+let n = 0;
+const freshKey = () => `in-work-${Date.now()}-${++n}`;
+
+/**
+ * Quotes, orders and withdrawals keep an Idempotency-Key's answer in the work's own statement or
+ * transaction (store/answers-in-work.ts): the answer exists exactly when the work committed.
+ */
+for (const backend of backends()) {
+  describe(`Idempotency-Key answers kept by the work itself [${backend}]`, () => {
+    let h: Harness;
+    before(async () => {
+      h = await makeHarness({ backend, env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
+      await listAssets(h, { USD: 2, BTC: 8 });
+      assert.equal((await h.op('PUT', '/market/pairs/BTC/USD', BTC_USD)).status, 200);
+    });
+    after(async () => h?.close());
+
+    const quote = async (o: SeededOrg, key?: string) => h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' }, key ? { 'idempotency-key': key } : {});
+    const count = async (o: SeededOrg, path: string) => (await h.call(o.key, 'GET', path)).body.pagination.total as number;
+
+    /**
+     * What a crash right after the work committed leaves: no answer kept after the response. With the
+     * answer in the work's transaction, the retry still replays it instead of meeting a claim in flight
+     * (and, once its lease lapsed, running the request a second time).
+     */
+    async function withoutLateKeeping<T>(run: () => Promise<T>): Promise<T> {
+      const store = h.store.idempotency;
+      const complete = store.complete.bind(store);
+      store.complete = async () => { throw new Error('the process died before keeping the answer'); };
+      try { return await run(); } finally { store.complete = complete; }
+    }
+
+    test('a quote, an order and a withdrawal replay their first answer byte for byte with nothing kept after the response', async () => {
+      const o = await seedOrg(h, { balances: { BTC: 5_000_000n, USD: 100_000n } });
+      const dst = await usableDestination(h, o.key);
+      const [kq, ko, kw] = [freshKey(), freshKey(), freshKey()];
+      const withdraw = () => h.call(o.key, 'POST', '/withdrawals', { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' }, { 'idempotency-key': kw });
+      const first = await withoutLateKeeping(async () => {
+        const q = await quote(o, kq);
+        const order = await h.call(o.key, 'POST', '/orders', { quoteId: q.body.data.id }, { 'idempotency-key': ko });
+        return { q, order, w: await withdraw() };
+      });
+      assert.deepEqual([first.q.status, first.order.status, first.w.status], [201, 201, 201], first.order.raw);
+      const again = { q: await quote(o, kq), order: await h.call(o.key, 'POST', '/orders', { quoteId: first.q.body.data.id }, { 'idempotency-key': ko }), w: await withdraw() };
+      for (const k of ['q', 'order', 'w'] as const) {
+        assert.equal(again[k].status, 201, again[k].raw);
+        assert.equal(again[k].headers['idempotent-replayed'], 'true', k);
+        assert.equal(again[k].raw, first[k].raw, `${k}: byte for byte the first answer`);
+      }
+      assert.equal(await count(o, '/orders'), 1);
+      assert.equal(await count(o, '/withdrawals'), 1);
+      assert.equal(await held(h, o.key, 'BTC'), 1_000_000n);
+      assert.equal(await held(h, o.key, 'USD'), 25_000n);
+    });
+
+    test('a refused order keeps its refusal after the response, and holds nothing', async () => {
+      const o = await seedOrg(h, { balances: { BTC: 500_000n } });
+      const q = (await quote(o)).body.data.id as string;
+      const key = freshKey();
+      const first = await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key });
+      assert.equal(first.status, 422, first.raw);
+      assert.equal(first.body.code, 'ledger.insufficient_balance');
+      const again = await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key });
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal(again.raw, first.raw);
+      assert.equal(await available(h, o.key, 'BTC'), 500_000n);
+      assert.equal(await held(h, o.key, 'BTC'), 0n);
+    });
+
+    test('keyed orders placed at the same moment each keep their own answer, and each order is placed once', async () => {
+      const o = await seedOrg(h, { balances: { BTC: 100_000_000n } });
+      const quotes = await Promise.all(Array.from({ length: 24 }, async () => (await quote(o)).body.data.id as string));
+      const keys = quotes.map(() => freshKey());
+      // Half of them keyed, all at once: they share placing statements (orders-batch.ts) with unkeyed ones.
+      const place = (i: number) => h.call(o.key, 'POST', '/orders', { quoteId: quotes[i] }, i % 2 === 0 ? { 'idempotency-key': keys[i]! } : {});
+      const first = await Promise.all(quotes.map((_, i) => place(i)));
+      assert.deepEqual(first.map((r) => r.status), quotes.map(() => 201));
+      const replays = await Promise.all(quotes.map((_, i) => i).filter((i) => i % 2 === 0).map(async (i) => ({ i, r: await place(i) })));
+      for (const { i, r } of replays) {
+        assert.equal(r.headers['idempotent-replayed'], 'true');
+        assert.equal(r.raw, first[i]!.raw);
+        assert.equal(r.body.data.quoteId, quotes[i]);
+      }
+      assert.equal(new Set(first.map((r) => r.body.data.id)).size, 24);
+      assert.equal(await count(o, '/orders'), 24);
+      assert.equal(await held(h, o.key, 'BTC'), 24_000_000n);
+    });
+
+    test('work that rolls back keeps no answer: the same key then runs again', async () => {
+      const o = await seedOrg(h, { balances: { USD: 100_000n } });
+      const dst = await usableDestination(h, o.key);
+      const key = freshKey();
+      const body = { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' };
+      // The answer is asked inside the transaction; a failure there rolls the withdrawal back with it.
+      const request = h.store.withdrawals.request.bind(h.store.withdrawals);
+      h.store.withdrawals.request = (org, r, keep) => request(org, r, keep && { answer: () => { throw new Error('lost inside the transaction'); }, kept: keep.kept });
+      try {
+        assert.equal((await h.call(o.key, 'POST', '/withdrawals', body, { 'idempotency-key': key })).status, 500);
+      } finally {
+        h.store.withdrawals.request = request;
+      }
+      assert.equal(await count(o, '/withdrawals'), 0);
+      assert.equal(await held(h, o.key, 'USD'), 0n);
+      const retry = await h.call(o.key, 'POST', '/withdrawals', body, { 'idempotency-key': key });
+      assert.equal(retry.status, 201, retry.raw);
+      assert.equal(retry.headers['idempotent-replayed'], undefined);
+      assert.equal(await count(o, '/withdrawals'), 1);
+    });
+  });
+}
