@@ -2,17 +2,13 @@ import { sql } from 'kysely';
 import type { Db } from './db.ts';
 
 /** An Idempotency-Key's answer, sealed, as it is kept (CONTRACT §10). */
-export interface KeptAnswer {
-  scope: string; key: string; fingerprint: string; status: number; response: string; keptAt: Date; expiresAt: Date;
-  /** The request claimed the key before its work (a row in flight is its own); false: keeping the answer claims it. */
-  claimed: boolean;
-}
+export interface KeptAnswer { scope: string; key: string; status: number; response: string; expiresAt: Date }
 
 /**
- * The answer of a request that carries an Idempotency-Key, kept by the request's own work in the
- * work's own statement or transaction: a keyed call then commits once, and a crash can never leave
- * work done with its answer unkept (a retry after the claim's lease would run it again). A refusal
- * keeps nothing here: the work wrote nothing, and the answer is kept after it is sent.
+ * The answer of a request that carries a claimed Idempotency-Key, kept by the request's own work in
+ * the work's own statement or transaction: a keyed call then commits once, and a crash can never
+ * leave work done with its answer unkept (a retry after the claim's lease would run it again).
+ * A refusal keeps nothing here: the work wrote nothing, and the answer is kept after it is sent.
  */
 export interface AnswerInWork<T> {
   /** The answer to keep for this result; asked inside the work's transaction, before it commits. */
@@ -22,9 +18,9 @@ export interface AnswerInWork<T> {
 }
 
 /**
- * One UPDATE that marks claimed keys done with their answers, returning the scope and key of each
- * claim it answered. A claim no longer in flight (released, or its lease lapsed and another request
- * took it) is left as it is.
+ * Marks claimed keys done with their answers; returns the SQL of one UPDATE that answers the scope and
+ * key of each claim it answered. A claim that is no longer in flight (it was released, or its lease
+ * lapsed and another request took it) is left as it is.
  */
 export const keepAnswersSql = (as: KeptAnswer[]) => sql<{ scope: string; key: string }>`update idempotency_keys k
     set state = 'done', status = t.st, response = t.r, expires_at = t.e
@@ -33,26 +29,14 @@ export const keepAnswersSql = (as: KeptAnswer[]) => sql<{ scope: string; key: st
     where k.scope = t.s and k.key = t.k and k.state = 'in_flight'
     returning k.scope, k.key`;
 
-/**
- * One INSERT that claims unclaimed keys already answered, returning the scope and key of each it
- * claimed: a key someone holds (in flight, answered, or expired and not yet purged) is left as it is.
- */
-export const claimAnsweredSql = (as: KeptAnswer[]) => sql<{ scope: string; key: string }>`insert into idempotency_keys
-    (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
-    select s, k, f, 'done', at, st, r, at, e from unnest(${as.map((a) => a.scope)}::text[], ${as.map((a) => a.key)}::text[],
-      ${as.map((a) => a.fingerprint)}::text[], ${as.map((a) => a.status)}::int[], ${as.map((a) => a.response)}::text[],
-      ${as.map((a) => a.keptAt.toISOString())}::timestamptz[], ${as.map((a) => a.expiresAt.toISOString())}::timestamptz[]) as t(s, k, f, st, r, at, e)
-    on conflict (scope, key) do nothing
-    returning scope, key`;
-
-/** Keeps claimed keys' answers in `db` (the work's transaction); the answers it kept. */
+/** Runs keepAnswersSql in `db` (the work's transaction); the answers whose claims it answered. */
 export async function keepAnswers(db: Db, as: KeptAnswer[]): Promise<KeptAnswer[]> {
   if (as.length === 0) return [];
-  if (as.some((a) => !a.claimed)) throw new Error('keepAnswers answers claimed keys only');
-  return answered(as, (await keepAnswersSql(as).execute(db)).rows);
+  const r = await keepAnswersSql(as).execute(db);
+  return answered(as, r.rows);
 }
 
-/** The answers among `as` whose scope and key are in `rows` (what the statements above returned). */
+/** The answers among `as` whose scope and key are in `rows` (what keepAnswersSql returned). */
 export function answered(as: KeptAnswer[], rows: { scope: string; key: string }[]): KeptAnswer[] {
   const done = new Set(rows.map((x) => JSON.stringify([x.scope, x.key])));
   return as.filter((a) => done.has(JSON.stringify([a.scope, a.key])));

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Clock } from '../domain/ports.ts';
-import { claimAnsweredSql, keepAnswersSql, type KeptAnswer } from './answers-in-work.ts';
+import { keepAnswersSql, type KeptAnswer } from './answers-in-work.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 
@@ -47,7 +47,7 @@ export class IdempotencyStore {
   }
 
   #row(c: ClaimInput, now: Date) {
-    return { scope: c.scope, key: c.key, fingerprint: c.fingerprint, state: 'in_flight', lease_until: new Date(now.getTime() + this.leaseMs), status: null, response: null, created_at: now, expires_at: new Date(now.getTime() + this.retentionMs) };
+    return { ...c, state: 'in_flight', lease_until: new Date(now.getTime() + this.leaseMs), status: null, response: null, created_at: now, expires_at: new Date(now.getTime() + this.retentionMs) };
   }
 
   /**
@@ -70,10 +70,9 @@ export class IdempotencyStore {
     return cs.map((c) => won.delete(JSON.stringify([c.scope, c.key])));
   }, { maxBatch: 64, maxInFlight: 4 });
 
-  /** When an answer kept now is kept, and until when. */
-  keeping(): { keptAt: Date; expiresAt: Date } {
-    const keptAt = this.clock.now();
-    return { keptAt, expiresAt: new Date(keptAt.getTime() + this.retentionMs) };
+  /** Until when an answer kept now is kept. */
+  keptUntil(): Date {
+    return new Date(this.clock.now().getTime() + this.retentionMs);
   }
 
   /** Keeps the answer (IdempotencyClaim.keep) of a request whose work did not keep it. */
@@ -82,10 +81,7 @@ export class IdempotencyStore {
   }
 
   readonly #completions = new Batcher<KeptAnswer, void>(async (as) => {
-    const claimed = as.filter((a) => a.claimed);
-    const unclaimed = as.filter((a) => !a.claimed);
-    if (claimed.length) await keepAnswersSql(claimed).execute(this.db);
-    if (unclaimed.length) await claimAnsweredSql(unclaimed).execute(this.db);
+    await keepAnswersSql(as).execute(this.db);
     return as.map(() => undefined);
   }, { maxBatch: 64, maxInFlight: 4 });
 

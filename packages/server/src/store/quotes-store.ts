@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Quote } from '../domain/quotes/quote.ts';
-import { answered, claimAnsweredSql, keepAnswersSql, type AnswerInWork } from './answers-in-work.ts';
+import { answered, keepAnswersSql, type AnswerInWork } from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
 
@@ -16,75 +16,39 @@ export class QuotesStore {
   /**
    * Stores a quote so that it can be accepted once. Quotes made at the same moment are written by one
    * statement (one commit for all); a batch that fails is written again one quote at a time, so one
-   * quote's failure is its own. With `keep`, the same statement keeps the Idempotency-Key's answer,
-   * claiming the key when the request has not: false when the key was held by another request (then
-   * nothing is written).
+   * quote's failure is its own.
    */
-  async create(quote: Quote, keep?: AnswerInWork<Quote>): Promise<boolean> {
-    return this.#batch.load({ quote, keep });
+  async create(quote: Quote, keep?: AnswerInWork<Quote>): Promise<void> {
+    await this.#batch.load({ quote, keep });
   }
 
-  readonly #batch = new Batcher<NewQuote, boolean>(async (ns) => {
-    if (ns.length > 1) {
-      const all = await this.#insert(ns).catch(() => null);
-      if (all) return all;
-    }
+  readonly #batch = new Batcher<NewQuote, void>(async (ns) => {
+    if (ns.length > 1 && await this.#insert(ns).then(() => true, () => false)) return ns.map(() => undefined);
     // Alone, or isolating the one that failed: each quote is answered with its own outcome.
-    const outcomes = await Promise.allSettled(ns.map(async (n) => (await this.#insert([n]))[0]!));
-    return outcomes.map((o) => (o.status === 'rejected' ? new Failed(o.reason) : o.value));
+    const outcomes = await Promise.allSettled(ns.map((n) => this.#insert([n])));
+    return outcomes.map((o) => (o.status === 'rejected' ? new Failed(o.reason) : undefined));
   }, { maxBatch: 64, maxInFlight: 4 });
 
-  /**
-   * Writes the quotes and, in the same statement, the answers of those asked with an Idempotency-Key;
-   * a quote whose unclaimed key another request holds is not written (false).
-   */
-  async #insert(ns: NewQuote[]): Promise<boolean[]> {
-    // A key claimed twice in one batch: the first claims it; the other meets it held, as if it came after.
-    const claiming = new Set<string>();
-    const plan = ns.map((n) => {
-      const answer = n.keep?.answer(n.quote);
-      if (answer && !answer.claimed) {
-        const id = JSON.stringify([answer.scope, answer.key]);
-        if (claiming.has(id)) return null;
-        claiming.add(id);
-      }
-      return { ...n, answer };
-    });
-    const rows = plan.filter((p) => p !== null);
-    const qs = rows.map((p) => p.quote);
-    // A quote whose key it claims is written only if the claim is made: its scope and key, else nulls.
-    const claimOf = rows.map((p) => (p.answer && !p.answer.claimed ? p.answer : null));
+  /** Writes the quotes and, in the same statement, the answers of those asked with an Idempotency-Key. */
+  async #insert(ns: NewQuote[]): Promise<void> {
+    const keyed = ns.filter((n) => n.keep !== undefined).map((n) => ({ keep: n.keep!, answer: n.keep!.answer(n.quote) }));
+    const qs = ns.map((n) => n.quote);
     const insert = sql`insert into quotes (id, organization_id, base_symbol, quote_symbol, base_decimals, quote_decimals,
         rate_quote_minor, amount_base_minor, amount_quote_minor, expires_at, consumed_at, created_at)
       select id, org, base, quote, bd, qd, rate, ab, aq, exp, null, created from unnest(
         ${column(qs, 'id')}::text[], ${column(qs, 'organizationId')}::text[], ${column(qs, 'baseSymbol')}::text[],
         ${column(qs, 'quoteSymbol')}::text[], ${column(qs, 'baseDecimals', Number)}::int[], ${column(qs, 'quoteDecimals', Number)}::int[],
         ${column(qs, 'rateQuoteMinor')}::numeric[], ${column(qs, 'amountBaseMinor')}::numeric[], ${column(qs, 'amountQuoteMinor')}::numeric[],
-        ${column(qs, 'expiresAt', (d) => d.toISOString())}::timestamptz[], ${column(qs, 'createdAt', (d) => d.toISOString())}::timestamptz[],
-        ${claimOf.map((a) => a?.scope ?? null)}::text[], ${claimOf.map((a) => a?.key ?? null)}::text[]
-      ) as t(id, org, base, quote, bd, qd, rate, ab, aq, exp, created, s, k)`;
-    const answers = rows.flatMap((p) => (p.answer ? [p.answer] : []));
-    if (answers.length === 0 && rows.length === ns.length) {
+        ${column(qs, 'expiresAt', (d) => d.toISOString())}::timestamptz[], ${column(qs, 'createdAt', (d) => d.toISOString())}::timestamptz[]
+      ) as t(id, org, base, quote, bd, qd, rate, ab, aq, exp, created)`;
+    if (keyed.length === 0) {
       await insert.execute(this.db);
-      return ns.map(() => true);
+      return;
     }
-    const fresh = answers.filter((a) => !a.claimed);
-    const claimed = answers.filter((a) => a.claimed);
-    const none = sql`select null::text as scope, null::text as key where false`;
-    const r = await sql<{ scope: string; key: string }>`with
-        fresh as (${fresh.length ? claimAnsweredSql(fresh) : none}),
-        kept as (${claimed.length ? keepAnswersSql(claimed) : none}),
-        written as (${insert} where t.s is null or exists (select 1 from fresh where fresh.scope = t.s and fresh.key = t.k))
-      select scope, key from fresh union all select scope, key from kept`.execute(this.db);
-    const done = answered(answers, r.rows);
-    return plan.map((p) => {
-      if (p === null) return false;
-      if (!p.answer) return true;
-      const kept = done.includes(p.answer);
-      if (kept) p.keep!.kept();
-      // A claimed key's quote is written whether or not its answer could be kept (its claim lapsed meanwhile).
-      return p.answer.claimed || kept;
-    });
+    const r = await sql<{ scope: string; key: string }>`with kept as (${keepAnswersSql(keyed.map((k) => k.answer))}), written as (${insert})
+      select scope, key from kept`.execute(this.db);
+    const done = answered(keyed.map((k) => k.answer), r.rows);
+    for (const k of keyed) if (done.includes(k.answer)) k.keep.kept();
   }
 
   /** One quote of one organization (another organization's is not found). */

@@ -2,12 +2,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AnswerInWork } from '../../store/answers-in-work.ts';
 
 /**
- * For a creating route whose store keeps an Idempotency-Key's answer in the work's own statement or
- * transaction (store/answers-in-work.ts): `keep` is what the store is given (undefined without a key),
- * `send` answers the result, and `claimNow` is for a route that claims its key in its work
- * (IdempotencyClaim.claimNow: false when an earlier answer was replayed). The answer kept is the route's response serialized
- * by its own schema for `status`; when the work kept it, those very bytes are sent, so a replay is
- * byte for byte the first answer (its timestamp too).
+ * For a creating route whose store keeps an Idempotency-Key's answer in the work's own transaction
+ * (store/answers-in-work.ts): `keep` is what the store is given (undefined without a claimed key), and
+ * `send` answers the result. The answer kept is the route's response serialized by its own schema for
+ * `status`, and when the work kept it, those very bytes are what is sent, so a replay is byte for byte
+ * the first answer (its timestamp too).
  */
 export function answerInWork<T>(req: FastifyRequest, reply: FastifyReply, status: 200 | 201, render: (result: T) => { [key: string]: unknown }) {
   const claim = req.idempotencyClaim;
@@ -28,6 +27,5 @@ export function answerInWork<T>(req: FastifyRequest, reply: FastifyReply, status
     send: (result: T) => (kept !== undefined
       ? reply.code(status).type('application/json; charset=utf-8').send(kept)
       : reply.code(status).send(render(result))),
-    claimNow: async () => (claim && !claim.claimed ? claim.claimNow() : true),
   };
 }

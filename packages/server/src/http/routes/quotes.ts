@@ -1,5 +1,5 @@
 import { CreateQuote, Quote } from '@cambio/contract';
-import type { FastifyPluginAsyncTypebox, Static } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.ts';
 import { quoteExpiry, type Quote as QuoteModel } from '../../domain/quotes/quote.ts';
 import { QuoteIds } from '../../domain/quotes/quote-id.ts';
@@ -28,40 +28,26 @@ export const quoteRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
     return ok(req.id, quoteWire(q));
   });
 
-  const priceQuote = async (organizationId: string, body: Static<typeof CreateQuote>): Promise<QuoteModel> => {
-    const amount = oneAmount(body.amountBaseMinor, body.amountQuoteMinor);
-    const { pair, priced } = await priceAtMarket(market, body.baseSymbol, body.quoteSymbol, amount);
-    const now = deps.clock.now();
-    const expiresAt = quoteExpiry(now, deps.config.quoteTtlMs);
-    return {
-      id: quoteIds.next(organizationId, expiresAt), organizationId,
-      baseSymbol: pair.base.symbol, baseDecimals: pair.base.decimals, quoteSymbol: pair.quote.symbol, quoteDecimals: pair.quote.decimals,
-      rateQuoteMinor: priced.rateQuoteMinor, amountBaseMinor: priced.amountBaseMinor, amountQuoteMinor: priced.amountQuoteMinor,
-      expiresAt, createdAt: now,
-    };
-  };
-
   app.post('/quotes', {
-    config: { scope: ['portal:trade', 'portal:read'], claimsKeyInWork: true },
+    config: { scope: ['portal:trade', 'portal:read'] },
     schema: {
       tags: ['quotes'], summary: 'Price an exchange: deliver baseSymbol, receive quoteSymbol; send exactly one amount',
       security: apiKeySecurity, body: CreateQuote, response: responses(201, Quote),
     },
   }, async (req, reply) => {
     const org = principalOf(req).organization;
+    const amount = oneAmount(req.body.amountBaseMinor, req.body.amountQuoteMinor);
+    const { pair, priced } = await priceAtMarket(market, req.body.baseSymbol, req.body.quoteSymbol, amount);
+    const now = deps.clock.now();
+    const expiresAt = quoteExpiry(now, deps.config.quoteTtlMs);
+    const quote: QuoteModel = {
+      id: quoteIds.next(org.id, expiresAt), organizationId: org.id,
+      baseSymbol: pair.base.symbol, baseDecimals: pair.base.decimals, quoteSymbol: pair.quote.symbol, quoteDecimals: pair.quote.decimals,
+      rateQuoteMinor: priced.rateQuoteMinor, amountBaseMinor: priced.amountBaseMinor, amountQuoteMinor: priced.amountQuoteMinor,
+      expiresAt, createdAt: now,
+    };
     const answer = answerInWork(req, reply, 201, (q: QuoteModel) => ok(req.id, quoteWire(q)));
-    const quote = await priceQuote(org.id, req.body).catch(async (e: unknown) => {
-      // A refusal answers a key that is this request's; an earlier answer, or a 409 or 422 for the key, come first.
-      if (!(await answer.claimNow())) return null;
-      throw e;
-    });
-    if (!quote) return reply;
-    // The key is claimed by the statement that writes the quote. Held by an earlier request: its answer
-    // is replayed, or the key is refused, or it was free again (expired) and is now this request's.
-    if (!(await deps.store.quotes.create(quote, answer.keep))) {
-      if (!(await answer.claimNow())) return reply;
-      await deps.store.quotes.create(quote, answer.keep);
-    }
+    await deps.store.quotes.create(quote, answer.keep);
     return answer.send(quote);
   });
 };
