@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { available, backends, held, listAssets, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
 
 const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
@@ -89,6 +90,37 @@ for (const backend of backends()) {
       assert.equal(new Set(first.map((r) => r.body.data.id)).size, 24);
       assert.equal(await count(o, '/orders'), 24);
       assert.equal(await held(h, o.key, 'BTC'), 24_000_000n);
+    });
+
+    test('a refused quote keeps its refusal, and the key used for another call is 422 before any refusal', async () => {
+      const o = await seedOrg(h, {});
+      const key = freshKey();
+      const body = { baseSymbol: 'BTC', quoteSymbol: 'EUR', amountBaseMinor: '1000000' };
+      const first = await h.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key });
+      assert.equal(first.status, 422, first.raw);
+      assert.equal(first.body.code, 'quotes.pair_not_priced');
+      const again = await h.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key });
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal(again.raw, first.raw);
+      const used = freshKey();
+      assert.equal((await quote(o, used)).status, 201);
+      const other = await h.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': used });
+      assert.equal(other.status, 422, other.raw);
+      assert.equal(other.body.code, 'idempotency.key_reused');
+    });
+
+    test('a quote key past its retention and not yet purged makes a new quote', async () => {
+      const o = await seedOrg(h, {});
+      const key = freshKey();
+      const first = await quote(o, key);
+      await sql`update idempotency_keys set expires_at = ${new Date(Date.now() - 1000)} where key = ${key}`.execute(h.store.db);
+      const later = await quote(o, key);
+      assert.equal(later.status, 201, later.raw);
+      assert.equal(later.headers['idempotent-replayed'], undefined);
+      assert.notEqual(later.body.data.id, first.body.data.id);
+      const again = await quote(o, key);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal(again.body.data.id, later.body.data.id);
     });
 
     test('work that rolls back keeps no answer: the same key then runs again', async () => {
