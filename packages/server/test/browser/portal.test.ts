@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import {
   axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, screenshot, startService, watch,
   type BrowserHandle, type Service,
@@ -20,6 +20,12 @@ async function checkPage(page: Page, problems: string[], what: string): Promise<
   const v = await axeSerious(page);
   assert.deepEqual(v, [], `${what}: ${describeViolations(v)}`);
   assert.deepEqual(problems, [], what);
+}
+
+/** A slow connection for the balances: each read of them takes 1.5 s. */
+async function slowBalances(route: Route): Promise<void> {
+  await new Promise((r) => setTimeout(r, 1500));
+  await route.continue();
 }
 
 async function row(page: Page, asset: string): Promise<string> {
@@ -170,12 +176,14 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await quote.getByText(/Expires in 0:0\d/).waitFor();
     await checkPage(page, problems, 'exchange with a quote');
     await screenshot(page, 'portal-exchange');
+    // The portal's own act: Balances, visited before, shows the hold at once, not its last answer first,
+    // even on a slow connection.
+    await page.route('**/api/v1/balances', slowBalances);
     await page.getByRole('button', { name: 'Accept quote' }).click();
     await page.getByText('Order placed: waiting for the operator; the amount is held.').waitFor();
-
-    // The portal's own act: Balances, visited before, shows the hold at once, not its last answer first.
     await go(page, 'Balances');
     assert.equal(await row(page, 'BTC'), 'BTC 1.50000000 BTC 0.50000000 BTC 2.00000000 BTC');
+    await page.unroute('**/api/v1/balances', slowBalances);
 
     await go(page, 'Orders');
     await page.getByText('Waiting for the operator; the amount is held').waitFor();
@@ -269,9 +277,12 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await page.getByLabel('Amount in USD').fill('100');
     await page.getByRole('button', { name: 'Request withdrawal' }).click();
     await page.getByText(/Withdraw 100\.00 USD to Payroll/).waitFor();
+    // The hold shows with the confirmation, not after it, even on a slow connection.
+    await page.route('**/api/v1/balances', slowBalances);
     await page.getByRole('button', { name: 'Confirm withdrawal' }).click();
     await page.getByText('Withdrawal requested: waiting for the operator; the amount is held.').waitFor();
-    await page.getByText(/Available: 39,750\.00 USD · Held: 100\.00 USD/).waitFor();
+    assert.match(await page.getByText(/^Available: /).innerText(), /Available: 39,750\.00 USD · Held: 100\.00 USD/);
+    await page.unroute('**/api/v1/balances', slowBalances);
     await page.getByRole('cell', { name: /Waiting for the operator/ }).waitFor();
     await checkPage(page, problems, 'withdrawals');
     await screenshot(page, 'portal-withdrawals');
