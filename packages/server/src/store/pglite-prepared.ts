@@ -1,6 +1,7 @@
+import type * as PgliteModule from '@electric-sql/pglite';
 import type { PGlite, Results } from '@electric-sql/pglite';
 
-type Pglite = typeof import('@electric-sql/pglite');
+type Pglite = typeof PgliteModule;
 /** Names are unique in the process, so two users of one PGlite never take each other's. */
 let named = 0;
 interface Prepared { name: string; paramTypes: number[] }
