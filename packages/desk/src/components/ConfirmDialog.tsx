@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { ActionKey } from '@cambio/sdk';
 import { ErrorNote } from './ErrorNote.tsx';
+import { useActionKey } from '../lib/action-key.ts';
 
 /**
  * An irreversible act: a summary, a confirming click, the button disabled while the request is in
@@ -20,7 +20,7 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const inFlight = useRef(false);
-  const [key] = useState(() => new ActionKey('desk-'));
+  const key = useActionKey();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const titleId = useId();

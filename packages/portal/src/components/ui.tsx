@@ -73,6 +73,18 @@ export function StateBadge({ state }: { state: string }) {
   return <span className={`badge badge-${state}`}>{text}</span>;
 }
 
+/** The confirming click of an irreversible act on one row (revoke, remove, delete): the question, the act, a way back. */
+export function ConfirmInline({ question, confirm, onConfirm, onCancel }: { question: string; confirm: string; onConfirm: () => void; onCancel: () => void }) {
+  const { t } = usePortal();
+  return (
+    <span role="group" aria-label={question}>
+      <span className="small">{question}</span>{' '}
+      <button type="button" className="danger" onClick={onConfirm}>{confirm}</button>{' '}
+      <button type="button" className="secondary" onClick={onCancel}>{t('common.cancel')}</button>
+    </span>
+  );
+}
+
 export function CopyButton({ text, label }: { text: string; label?: string }) {
   const { t } = usePortal();
   const [copied, setCopied] = useState(false);

@@ -4,6 +4,7 @@ import type { Amounts } from '../json.ts';
 import type { Page } from '../paginate.ts';
 import { listPage } from '../resources/list.ts';
 import { enc } from './organizations.ts';
+import { keyOf, type WriteOptions } from '../action-key.ts';
 
 export type OperatorDeposit = Amounts<OperatorDepositRecord>;
 
@@ -11,12 +12,12 @@ export type OperatorDeposit = Amounts<OperatorDepositRecord>;
 export class OperatorDeposits {
   constructor(private readonly t: Transport) {}
 
-  async record(p: { assetSymbol: string; network: string; amountMinor: bigint; txid: string }): Promise<OperatorDeposit> {
-    return (await this.t.request<OperatorDeposit>({ method: 'POST', path: '/deposits', body: p }, { resendWhenUnknown: true })).value.data;
+  async record(p: { assetSymbol: string; network: string; amountMinor: bigint; txid: string }, opts: WriteOptions = {}): Promise<OperatorDeposit> {
+    return (await this.t.request<OperatorDeposit>({ method: 'POST', path: '/deposits', body: p, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
   }
 
-  async attribute(id: string, organizationId: string): Promise<OperatorDeposit> {
-    return (await this.t.request<OperatorDeposit>({ method: 'POST', path: `/deposits/${enc(id)}/attribute`, body: { organizationId } }, { resendWhenUnknown: true })).value.data;
+  async attribute(id: string, organizationId: string, opts: WriteOptions = {}): Promise<OperatorDeposit> {
+    return (await this.t.request<OperatorDeposit>({ method: 'POST', path: `/deposits/${enc(id)}/attribute`, body: { organizationId }, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
   }
 
   async get(id: string): Promise<OperatorDeposit> {

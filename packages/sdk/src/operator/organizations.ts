@@ -8,6 +8,7 @@ import type { ListParams, Page } from '../paginate.ts';
 import type { Balance } from '../resources/balances.ts';
 import type { LedgerEntry } from '../resources/ledger.ts';
 import { listPage } from '../resources/list.ts';
+import { keyOf, type WriteOptions } from '../action-key.ts';
 
 export type Organization = OrganizationRecord;
 export type Member = MemberRecord;
@@ -29,8 +30,8 @@ export type LimitsInput = Record<string, { maxOrderMinor?: bigint | null; maxWit
 export class OperatorOrganizations {
   constructor(private readonly t: Transport) {}
 
-  async create(p: { name: string; status?: ClientStatus; limits?: LimitsInput }): Promise<Organization> {
-    return (await this.t.request<Organization>({ method: 'POST', path: '/organizations', body: p }, { resendWhenUnknown: false })).value.data;
+  async create(p: { name: string; status?: ClientStatus; limits?: LimitsInput }, opts: WriteOptions = {}): Promise<Organization> {
+    return (await this.t.request<Organization>({ method: 'POST', path: '/organizations', body: p, ...keyOf(opts) }, { resendWhenUnknown: false })).value.data;
   }
 
   async get(id: string): Promise<Organization> {
@@ -66,16 +67,16 @@ export class OperatorOrganizations {
   }
 
   /** A signed manual ledger adjustment (sandbox funding, corrections); never drives available below zero. */
-  async adjust(id: string, p: { assetSymbol: string; amountMinor: bigint; reason: string }): Promise<Adjustment> {
-    return (await this.t.request<Adjustment>({ method: 'POST', path: `/organizations/${enc(id)}/adjustments`, body: p }, { resendWhenUnknown: false })).value.data;
+  async adjust(id: string, p: { assetSymbol: string; amountMinor: bigint; reason: string }, opts: WriteOptions = {}): Promise<Adjustment> {
+    return (await this.t.request<Adjustment>({ method: 'POST', path: `/organizations/${enc(id)}/adjustments`, body: p, ...keyOf(opts) }, { resendWhenUnknown: false })).value.data;
   }
 }
 
 export class OperatorMembers {
   constructor(private readonly t: Transport) {}
 
-  async add(organizationId: string, p: { name: string; email: string; permissions: Permission[] }): Promise<Member> {
-    return (await this.t.request<Member>({ method: 'POST', path: `/organizations/${enc(organizationId)}/members`, body: p }, { resendWhenUnknown: false })).value.data;
+  async add(organizationId: string, p: { name: string; email: string; permissions: Permission[] }, opts: WriteOptions = {}): Promise<Member> {
+    return (await this.t.request<Member>({ method: 'POST', path: `/organizations/${enc(organizationId)}/members`, body: p, ...keyOf(opts) }, { resendWhenUnknown: false })).value.data;
   }
 
   /** Changes the person's role; it takes effect on that person's keys at their next request. */
@@ -88,12 +89,12 @@ export class OperatorKeys {
   constructor(private readonly t: Transport) {}
 
   /** Issues a key on behalf of a member holding `portal:api_keys`. `key` is shown only in this answer. */
-  async issue(memberId: string, p: { scopes: Scope[]; expiresAt?: string | null; allowedIps?: string[] | null }): Promise<ApiKey> {
-    return (await this.t.request<ApiKey>({ method: 'POST', path: `/members/${enc(memberId)}/api-keys`, body: p }, { resendWhenUnknown: false })).value.data;
+  async issue(memberId: string, p: { scopes: Scope[]; expiresAt?: string | null; allowedIps?: string[] | null }, opts: WriteOptions = {}): Promise<ApiKey> {
+    return (await this.t.request<ApiKey>({ method: 'POST', path: `/members/${enc(memberId)}/api-keys`, body: p, ...keyOf(opts) }, { resendWhenUnknown: false })).value.data;
   }
 
-  async revoke(keyId: string): Promise<RevokedApiKey> {
-    return (await this.t.request<RevokedApiKey>({ method: 'POST', path: `/api-keys/${enc(keyId)}/revoke` }, { resendWhenUnknown: true })).value.data;
+  async revoke(keyId: string, opts: WriteOptions = {}): Promise<RevokedApiKey> {
+    return (await this.t.request<RevokedApiKey>({ method: 'POST', path: `/api-keys/${enc(keyId)}/revoke`, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
   }
 }
 

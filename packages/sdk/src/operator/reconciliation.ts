@@ -3,6 +3,7 @@ import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
 import type { Page } from '../paginate.ts';
 import { listPage } from '../resources/list.ts';
+import { keyOf, type WriteOptions } from '../action-key.ts';
 
 export type ReconciliationRun = Amounts<ReconciliationRunRecord>;
 export type Reconciliation = Amounts<ReconciliationState>;
@@ -11,13 +12,13 @@ export type Reconciliation = Amounts<ReconciliationState>;
 export class OperatorReconciliation {
   constructor(private readonly t: Transport) {}
 
-  async run(p: { marketBalances?: Array<{ assetSymbol: string; amountMinor: bigint }> } = {}): Promise<ReconciliationRun> {
-    return (await this.t.request<ReconciliationRun>({ method: 'POST', path: '/reconciliation/run', body: p }, { resendWhenUnknown: true })).value.data;
+  async run(p: { marketBalances?: Array<{ assetSymbol: string; amountMinor: bigint }> } = {}, opts: WriteOptions = {}): Promise<ReconciliationRun> {
+    return (await this.t.request<ReconciliationRun>({ method: 'POST', path: '/reconciliation/run', body: p, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
   }
 
   /** A person reviewed the mismatch: client operations resume. */
-  async resolve(p: { note?: string } = {}): Promise<Reconciliation> {
-    return (await this.t.request<Reconciliation>({ method: 'POST', path: '/reconciliation/resolve', body: p }, { resendWhenUnknown: true })).value.data;
+  async resolve(p: { note?: string } = {}, opts: WriteOptions = {}): Promise<Reconciliation> {
+    return (await this.t.request<Reconciliation>({ method: 'POST', path: '/reconciliation/resolve', body: p, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
   }
 
   async get(): Promise<Reconciliation> {

@@ -4,7 +4,7 @@ import type { Amounts } from '../json.ts';
 import type { Page } from '../paginate.ts';
 import { iterateList, listPage } from '../resources/list.ts';
 import { enc } from './organizations.ts';
-import type { WriteOptions } from '../action-key.ts';
+import { keyOf, type WriteOptions } from '../action-key.ts';
 
 /** Adds the organization and what the venue paid (`proceedsQuoteMinor`; the difference is revenue). */
 export type OperatorOrder = Amounts<OperatorOrderRecord>;
@@ -79,8 +79,8 @@ export class OperatorDestinations {
   constructor(private readonly t: Transport) {}
 
   /** Records that the destination is registered in the market; with the cooldown passed it becomes usable. */
-  async registerInMarket(id: string): Promise<OperatorDestination> {
-    return (await this.t.request<OperatorDestination>({ method: 'POST', path: `/destinations/${enc(id)}/register-in-market` }, { resendWhenUnknown: true })).value.data;
+  async registerInMarket(id: string, opts: WriteOptions = {}): Promise<OperatorDestination> {
+    return (await this.t.request<OperatorDestination>({ method: 'POST', path: `/destinations/${enc(id)}/register-in-market`, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
   }
 
   list(q: { page?: number; limit?: number; organizationId?: string } = {}): Promise<Page<OperatorDestination>> {

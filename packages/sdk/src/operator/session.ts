@@ -1,3 +1,4 @@
+import { keyOf, type WriteOptions } from '../action-key.ts';
 import type { Transport } from '../http.ts';
 import type { Invitation, TotpEnrolment } from '../portal/types.ts';
 
@@ -20,13 +21,15 @@ export interface StaffSessionInfo { staff: StaffPerson }
  * The staff person's own session at `/operator/v1/session`: sign in (password, then a TOTP or recovery
  * code when enrolled), who am I, sign out; accept an invitation; password and TOTP. In a browser the
  * answer sets the `cambio_staff` cookie, which then authenticates every other call of this client.
+ * `opts.idempotencyKey`: the key of the person's action (the desk's ActionKey); these are sent once, never
+ * re-sent after a lost answer, so without one they carry none.
  */
 export class OperatorSession {
   constructor(private readonly t: Transport) {}
 
   /** 401 `auth.sign_in_failed` for any wrong part; 401 `auth.code_required` when a code is needed. */
-  async signIn(p: { email: string; password: string; code?: string }): Promise<StaffSessionInfo> {
-    return (await this.t.send<StaffSessionInfo>({ method: 'POST', path: '/session', body: p })).data;
+  async signIn(p: { email: string; password: string; code?: string }, opts: WriteOptions = {}): Promise<StaffSessionInfo> {
+    return (await this.t.send<StaffSessionInfo>({ method: 'POST', path: '/session', body: p, ...keyOf(opts) })).data;
   }
 
   /** Who is signed in; 401 without a session. */
@@ -39,21 +42,21 @@ export class OperatorSession {
   }
 
   /** The token is the fragment of the invitation url; the person is signed in by the answer. */
-  async acceptInvitation(p: { token: string; password: string }): Promise<StaffSessionInfo> {
-    return (await this.t.send<StaffSessionInfo>({ method: 'POST', path: '/invitations/accept', body: p })).data;
+  async acceptInvitation(p: { token: string; password: string }, opts: WriteOptions = {}): Promise<StaffSessionInfo> {
+    return (await this.t.send<StaffSessionInfo>({ method: 'POST', path: '/invitations/accept', body: p, ...keyOf(opts) })).data;
   }
 
-  async changePassword(p: { currentPassword: string; newPassword: string }): Promise<{ changed: boolean }> {
-    return (await this.t.send<{ changed: boolean }>({ method: 'POST', path: '/password', body: p })).data;
+  async changePassword(p: { currentPassword: string; newPassword: string }, opts: WriteOptions = {}): Promise<{ changed: boolean }> {
+    return (await this.t.send<{ changed: boolean }>({ method: 'POST', path: '/password', body: p, ...keyOf(opts) })).data;
   }
 
   /** The secret is shown once and is not active until `confirmTotp`. */
-  async enrolTotp(): Promise<TotpEnrolment> {
-    return (await this.t.send<TotpEnrolment>({ method: 'POST', path: '/totp/enrol' })).data;
+  async enrolTotp(opts: WriteOptions = {}): Promise<TotpEnrolment> {
+    return (await this.t.send<TotpEnrolment>({ method: 'POST', path: '/totp/enrol', ...keyOf(opts) })).data;
   }
 
   /** Activates TOTP; the ten recovery codes are shown only in this answer. */
-  async confirmTotp(code: string): Promise<{ recoveryCodes: string[] }> {
-    return (await this.t.send<{ recoveryCodes: string[] }>({ method: 'POST', path: '/totp/confirm', body: { code } })).data;
+  async confirmTotp(code: string, opts: WriteOptions = {}): Promise<{ recoveryCodes: string[] }> {
+    return (await this.t.send<{ recoveryCodes: string[] }>({ method: 'POST', path: '/totp/confirm', body: { code }, ...keyOf(opts) })).data;
   }
 }

@@ -1,6 +1,7 @@
 import type { Transport } from '../http.ts';
 import { enc } from './organizations.ts';
 import type { Invitation, StaffPerson, StaffRole } from './session.ts';
+import { keyOf, type WriteOptions } from '../action-key.ts';
 
 /** The operator's staff (admin only for changes): invite, change a role, remove. */
 export class OperatorStaff {
@@ -11,8 +12,8 @@ export class OperatorStaff {
   }
 
   /** The invitation url (`…/desk/invitation#<token>`) is shown only in this answer. */
-  async invite(p: { name: string; email: string; role: StaffRole }): Promise<{ staff: StaffPerson; invitation: Invitation }> {
-    return (await this.t.request<{ staff: StaffPerson; invitation: Invitation }>({ method: 'POST', path: '/staff', body: p }, { resendWhenUnknown: false })).value.data;
+  async invite(p: { name: string; email: string; role: StaffRole }, opts: WriteOptions = {}): Promise<{ staff: StaffPerson; invitation: Invitation }> {
+    return (await this.t.request<{ staff: StaffPerson; invitation: Invitation }>({ method: 'POST', path: '/staff', body: p, ...keyOf(opts) }, { resendWhenUnknown: false })).value.data;
   }
 
   async setRole(id: string, role: StaffRole): Promise<StaffPerson> {
@@ -36,11 +37,11 @@ export class OperatorTokens {
   }
 
   /** `token` is shown only in this answer. */
-  async issue(p: { name: string }): Promise<StaffToken & { token: string }> {
-    return (await this.t.request<StaffToken & { token: string }>({ method: 'POST', path: '/tokens', body: p }, { resendWhenUnknown: false })).value.data;
+  async issue(p: { name: string }, opts: WriteOptions = {}): Promise<StaffToken & { token: string }> {
+    return (await this.t.request<StaffToken & { token: string }>({ method: 'POST', path: '/tokens', body: p, ...keyOf(opts) }, { resendWhenUnknown: false })).value.data;
   }
 
-  async revoke(id: string): Promise<StaffToken> {
-    return (await this.t.request<StaffToken>({ method: 'POST', path: `/tokens/${enc(id)}/revoke` }, { resendWhenUnknown: true })).value.data;
+  async revoke(id: string, opts: WriteOptions = {}): Promise<StaffToken> {
+    return (await this.t.request<StaffToken>({ method: 'POST', path: `/tokens/${enc(id)}/revoke`, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
   }
 }

@@ -23,6 +23,8 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
   let ada: Staff;
   let page: Page;
   let problems: string[];
+  /** Every POST the admin's page sent after joining, with its Idempotency-Key. */
+  const writes: Array<{ what: string; key: string | undefined }> = [];
 
   before(async () => {
     requireBuilt('desk');
@@ -33,6 +35,10 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
     const a = await invite(svc, 'Ada Admin', 'admin');
     page = await join(br, svc, a);
     problems = watch(page, svc.baseUrl).problems;
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (r.method() === 'POST' && path.startsWith('/operator/v1/')) writes.push({ what: path, key: r.headers()['idempotency-key'] });
+    });
     ada = a;
   });
   after(async () => { await ada?.ctx?.close(); await br?.close(); await svc?.close(); });
@@ -157,5 +163,13 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
     assert.equal((await client(svc, org.key, 'GET', '/balances')).status, 401);
     await assertAccessible(page);
     assert.deepEqual(problems, []);
+  });
+
+  test('every POST the desk sent carried an Idempotency-Key of its own (CONTRACT §10): one per action confirmed', () => {
+    for (const what of [/^\/operator\/v1\/staff$/, /^\/operator\/v1\/organizations\/[^/]+\/members$/, /^\/operator\/v1\/api-keys\/[^/]+\/revoke$/]) {
+      assert.ok(writes.some((w) => what.test(w.what)), `${what} was sent`);
+    }
+    for (const w of writes) assert.match(w.key ?? '', /^desk-[0-9a-f]{32}$/, `${w.what} carries a key`);
+    assert.equal(new Set(writes.map((w) => w.key)).size, writes.length, 'no two actions share a key');
   });
 });

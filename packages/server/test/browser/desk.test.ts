@@ -31,6 +31,8 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
   let org: SeededOrg;
   let ana: Staff, bo: Staff, vic: Staff, ada: Staff;
   const problems: string[][] = [];
+  /** Every POST the approvers' and the admin's pages sent after joining, with its Idempotency-Key. */
+  const writes: Array<Array<{ url: string; key: string | undefined }>> = [];
 
   before(async () => {
     requireBuilt('desk');
@@ -43,6 +45,8 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
       problems.push(watch(p.page!, svc.baseUrl).problems);
     }
     [ana, bo, vic, ada] = [people[0]!, people[1]!, people[2]!, people[3]!];
+    // The viewer's page also sends a forced decision by hand (no key): what the desk itself sends is the others'.
+    for (const p of [ana, bo, ada]) writes.push(posts(p.page!, /^\/operator\/v1\//));
   });
   after(async () => {
     for (const p of [ana, bo, vic, ada]) await p?.ctx?.close();
@@ -53,6 +57,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     const ctx = await br.context();
     const page = await ctx.newPage();
     const w = watch(page, svc.baseUrl);
+    writes.push(posts(page, /^\/operator\/v1\//));
     const res = await page.goto(`${svc.baseUrl}/desk/approvals`);
     assert.equal(res?.status(), 200);
     assert.match(res!.headers()['content-security-policy']!, /script-src 'self'/);
@@ -268,6 +273,15 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('cell', { name: `staff:${ana.id}` }).first().waitFor();
     for (const p of problems) assert.deepEqual(p, []);
+  });
+
+  test('every POST the desk sent carried an Idempotency-Key of its own (CONTRACT §10): one per action confirmed, sign-in included', () => {
+    const sent = writes.flat().map((w) => ({ what: new URL(w.url).pathname, key: w.key }));
+    for (const what of [/^\/operator\/v1\/session$/, /\/approve$/, /\/reject$/, /^\/operator\/v1\/reconciliation\/run$/, /^\/operator\/v1\/reconciliation\/resolve$/, /\/attribute$/]) {
+      assert.ok(sent.some((w) => what.test(w.what)), `${what} was sent`);
+    }
+    for (const w of sent) assert.match(w.key ?? '', /^desk-[0-9a-f]{32}$/, `${w.what} carries a key`);
+    assert.equal(new Set(sent.map((w) => w.key)).size, sent.length, 'no two actions share a key');
   });
 });
 

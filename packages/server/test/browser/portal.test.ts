@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import {
   axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, screenshot, startService, watch,
   type BrowserHandle, type Service,
@@ -22,13 +22,20 @@ async function checkPage(page: Page, problems: string[], what: string): Promise<
   assert.deepEqual(problems, [], what);
 }
 
+/** A slow connection for the balances: each read of them takes 1.5 s. */
+async function slowBalances(route: Route): Promise<void> {
+  await new Promise((r) => setTimeout(r, 1500));
+  await route.continue();
+}
+
 async function row(page: Page, asset: string): Promise<string> {
   return (await page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: asset, exact: true }) }).innerText()).replace(/\s+/g, ' ');
 }
 
 /**
- * The asset's row once it shows `expected`, or as it stands after 10 s. A page visited before shows its
- * last answer at once and the fresh one a moment later (the balances are read again on every visit).
+ * The asset's row once it shows `expected`, or as it stands after 10 s: after what someone else did (the
+ * operator), a page visited before shows its last answer at once and the fresh one a moment later (the
+ * balances are read again on every visit). After the portal's own act it shows the fresh one at once.
  */
 async function rowShows(page: Page, asset: string, expected: string): Promise<string> {
   const until = Date.now() + 10_000;
@@ -169,11 +176,14 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await quote.getByText(/Expires in 0:0\d/).waitFor();
     await checkPage(page, problems, 'exchange with a quote');
     await screenshot(page, 'portal-exchange');
+    // The portal's own act: Balances, visited before, shows the hold at once, not its last answer first,
+    // even on a slow connection.
+    await page.route('**/api/v1/balances', slowBalances);
     await page.getByRole('button', { name: 'Accept quote' }).click();
     await page.getByText('Order placed: waiting for the operator; the amount is held.').waitFor();
-
     await go(page, 'Balances');
-    assert.equal(await rowShows(page, 'BTC', 'BTC 1.50000000 BTC 0.50000000 BTC 2.00000000 BTC'), 'BTC 1.50000000 BTC 0.50000000 BTC 2.00000000 BTC');
+    assert.equal(await row(page, 'BTC'), 'BTC 1.50000000 BTC 0.50000000 BTC 2.00000000 BTC');
+    await page.unroute('**/api/v1/balances', slowBalances);
 
     await go(page, 'Orders');
     await page.getByText('Waiting for the operator; the amount is held').waitFor();
@@ -267,12 +277,17 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await page.getByLabel('Amount in USD').fill('100');
     await page.getByRole('button', { name: 'Request withdrawal' }).click();
     await page.getByText(/Withdraw 100\.00 USD to Payroll/).waitFor();
+    // The hold shows with the confirmation, not after it, even on a slow connection.
+    await page.route('**/api/v1/balances', slowBalances);
     await page.getByRole('button', { name: 'Confirm withdrawal' }).click();
     await page.getByText('Withdrawal requested: waiting for the operator; the amount is held.').waitFor();
-    await page.getByText(/Available: 39,750\.00 USD · Held: 100\.00 USD/).waitFor();
+    assert.match(await page.getByText(/^Available: /).innerText(), /Available: 39,750\.00 USD · Held: 100\.00 USD/);
+    await page.unroute('**/api/v1/balances', slowBalances);
     await page.getByRole('cell', { name: /Waiting for the operator/ }).waitFor();
     await checkPage(page, problems, 'withdrawals');
     await screenshot(page, 'portal-withdrawals');
+    await go(page, 'Balances');
+    assert.equal(await row(page, 'USD'), 'USD 39,750.00 USD 100.00 USD 39,850.00 USD', 'the hold shows at once');
   });
 
   test('team: members and roles; an invitation no wider than one\'s role; TOTP enrolment shows a QR code and the setup key', async () => {

@@ -86,8 +86,8 @@ function AttributeDialog({ deposit, onClose, onDone }: { deposit: OperatorDeposi
   const [org, setOrg] = useState<Organization | null>(null);
   return (
     <ConfirmDialog title={`Attribute the arrival ${deposit.txid}?`} confirmLabel="Credit this organization" canConfirm={org !== null} onClose={onClose}
-      onConfirm={async () => {
-        await op.deposits.attribute(deposit.id, org!.id);
+      content={org?.id} onConfirm={async (idempotencyKey) => {
+        await op.deposits.attribute(deposit.id, org!.id, { idempotencyKey });
         onDone(`${deposit.money.assetSymbol} arrival ${deposit.txid} credited to ${org!.name}.`);
         await qc.invalidateQueries({ queryKey: depositsKey });
       }}>
@@ -130,8 +130,8 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
       </form>
       {confirming && parsed?.ok && decimals !== null && (
         <ConfirmDialog title="Record this arrival?" confirmLabel="Record arrival" onClose={() => setConfirming(false)}
-          onConfirm={async () => {
-            const d = await op.deposits.record({ assetSymbol: symbol, network: network.trim(), amountMinor: parsed.minor, txid: txid.trim() });
+          content={[symbol, network.trim(), parsed.minor, txid.trim()]} onConfirm={async (idempotencyKey) => {
+            const d = await op.deposits.record({ assetSymbol: symbol, network: network.trim(), amountMinor: parsed.minor, txid: txid.trim() }, { idempotencyKey });
             onDone(d.state === 'credited' ? `Arrival ${d.txid} matched a declaration and was credited.` : `Arrival ${d.txid} recorded; no declaration matched, it waits to be attributed.`);
             setAmount(''); setTxid(''); setTried(false);
             await qc.invalidateQueries({ queryKey: depositsKey });

@@ -80,8 +80,8 @@ function InviteMember({ id }: { id: string }) {
       </form>
       {confirming && (
         <ConfirmDialog title={`Invite ${name.trim()}?`} confirmLabel="Invite member" onClose={() => setConfirming(false)}
-          onConfirm={async () => {
-            const r = await op.members.add(id, { name: name.trim(), email: email.trim(), permissions: perms as never }) as unknown as { invitation?: { url: string; expiresAt: string } };
+          content={[name.trim(), email.trim(), perms]} onConfirm={async (idempotencyKey) => {
+            const r = await op.members.add(id, { name: name.trim(), email: email.trim(), permissions: perms as never }, { idempotencyKey }) as unknown as { invitation?: { url: string; expiresAt: string } };
             setInvitation(r.invitation ?? null);
             setName(''); setEmail(''); setTried(false);
             await qc.invalidateQueries({ queryKey: ['organization', id, 'members'] });
@@ -121,7 +121,7 @@ export function KeysPanel({ id }: { id: string }) {
       )}
       {revoking && (
         <ConfirmDialog title={`Revoke the key ${revoking.prefix}?`} confirmLabel="Revoke key" danger onClose={() => setRevoking(null)}
-          onConfirm={async () => { await op.keys.revoke(revoking.id); await qc.invalidateQueries({ queryKey: ['organization', id, 'keys'] }); }}>
+          content={revoking.id} onConfirm={async (idempotencyKey) => { await op.keys.revoke(revoking.id, { idempotencyKey }); await qc.invalidateQueries({ queryKey: ['organization', id, 'keys'] }); }}>
           <p>Every program using it is refused from its next request. This cannot be undone.</p>
         </ConfirmDialog>
       )}

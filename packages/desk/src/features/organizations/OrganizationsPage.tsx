@@ -76,7 +76,7 @@ function CreateOrganization() {
       </form>
       {confirming && (
         <ConfirmDialog title={`Create ${name.trim()}?`} confirmLabel="Create organization" onClose={() => setConfirming(false)}
-          onConfirm={async () => { const o = await op.organizations.create({ name: name.trim(), status }); navigate(`/organizations/${encodeURIComponent(o.id)}`); }}>
+          content={[name.trim(), status]} onConfirm={async (idempotencyKey) => { const o = await op.organizations.create({ name: name.trim(), status }, { idempotencyKey }); navigate(`/organizations/${encodeURIComponent(o.id)}`); }}>
           <p>It starts {status} with no limits loaded: it cannot move money until limits are set on its page.</p>
         </ConfirmDialog>
       )}

@@ -107,8 +107,8 @@ export function ReconciliationPage() {
 
       {confirmRun && (
         <ConfirmDialog title="Run the reconciliation?" confirmLabel="Run reconciliation" onClose={() => setConfirmRun(null)}
-          onConfirm={async () => {
-            await op.reconciliation.run(confirmRun.length ? { marketBalances: confirmRun } : {});
+          content={confirmRun} onConfirm={async (idempotencyKey) => {
+            await op.reconciliation.run(confirmRun.length ? { marketBalances: confirmRun } : {}, { idempotencyKey });
             await qc.invalidateQueries({ queryKey: reconciliationKey });
           }}>
           {confirmRun.length === 0 ? <p>The market's balances are read from the venue.</p> : (
@@ -119,8 +119,8 @@ export function ReconciliationPage() {
       )}
       {resolving && (
         <ConfirmDialog title="Resolve the stop?" confirmLabel="Resolve and resume" canConfirm={note.trim() !== ''} onClose={() => setResolving(false)}
-          onConfirm={async () => {
-            await op.reconciliation.resolve({ note: note.trim() });
+          content={note.trim()} onConfirm={async (idempotencyKey) => {
+            await op.reconciliation.resolve({ note: note.trim() }, { idempotencyKey });
             setNote('');
             await qc.invalidateQueries({ queryKey: reconciliationKey });
           }}>

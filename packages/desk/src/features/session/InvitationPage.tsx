@@ -2,6 +2,7 @@ import type { StaffPerson } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Field } from '../../components/Field.tsx';
+import { useActionKey } from '../../lib/action-key.ts';
 import { op } from '../../lib/api.ts';
 
 /**
@@ -14,6 +15,7 @@ export function InvitationPage({ token, onAccepted }: { token: string; onAccepte
   const [mismatch, setMismatch] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const act = useActionKey();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -23,7 +25,7 @@ export function InvitationPage({ token, onAccepted }: { token: string; onAccepte
     setBusy(true);
     setError(null);
     try {
-      const r = await op.session.acceptInvitation({ token, password });
+      const r = await act.run({ token, password }, (idempotencyKey) => op.session.acceptInvitation({ token, password }, { idempotencyKey }));
       window.history.replaceState(null, '', window.location.pathname); // the token leaves the address bar
       onAccepted(r.staff);
     } catch (err) {

@@ -4,6 +4,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Field } from '../../components/Field.tsx';
 import { Empty, Loading, Page } from '../../components/Section.tsx';
+import { useActionKey } from '../../lib/action-key.ts';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { when } from '../../lib/time.ts';
@@ -23,6 +24,7 @@ export function SecurityPage() {
 }
 
 function PasswordChange() {
+  const passwordKey = useActionKey();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [done, setDone] = useState(false);
@@ -32,7 +34,7 @@ function PasswordChange() {
     e.preventDefault();
     if (busy) return;
     setBusy(true); setError(null); setDone(false);
-    try { await op.session.changePassword({ currentPassword: current, newPassword: next }); setDone(true); setCurrent(''); setNext(''); } catch (err) { setError(err); } finally { setBusy(false); }
+    try { const body = { currentPassword: current, newPassword: next }; await passwordKey.run(body, (idempotencyKey) => op.session.changePassword(body, { idempotencyKey })); setDone(true); setCurrent(''); setNext(''); } catch (err) { setError(err); } finally { setBusy(false); }
   };
   return (
     <section aria-labelledby="pw-title" className="panel">
@@ -56,11 +58,12 @@ function Tokens() {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
+  const issueKey = useActionKey();
   const issue = async (e: FormEvent) => {
     e.preventDefault();
     if (busy || !name.trim()) return;
     setBusy(true); setError(null);
-    try { const t = await op.tokens.issue({ name: name.trim() }); setIssued(t.token); setName(''); await qc.invalidateQueries({ queryKey: ['tokens'] }); } catch (err) { setError(err); } finally { setBusy(false); }
+    try { const body = { name: name.trim() }; const t = await issueKey.run(body, (idempotencyKey) => op.tokens.issue(body, { idempotencyKey })); setIssued(t.token); setName(''); await qc.invalidateQueries({ queryKey: ['tokens'] }); } catch (err) { setError(err); } finally { setBusy(false); }
   };
   return (
     <section aria-labelledby="tokens-title" className="panel">
@@ -96,7 +99,7 @@ function Tokens() {
       )}
       {revoking && (
         <ConfirmDialog title={`Revoke the token ${revoking.name}?`} confirmLabel="Revoke token" danger onClose={() => setRevoking(null)}
-          onConfirm={async () => { await op.tokens.revoke(revoking.id); await qc.invalidateQueries({ queryKey: ['tokens'] }); }}>
+          content={revoking.id} onConfirm={async (idempotencyKey) => { await op.tokens.revoke(revoking.id, { idempotencyKey }); await qc.invalidateQueries({ queryKey: ['tokens'] }); }}>
           <p>Scripts using it stop at their next request.</p>
         </ConfirmDialog>
       )}

@@ -3,6 +3,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Field } from '../../components/Field.tsx';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
+import { useActionKey } from '../../lib/action-key.ts';
 import { op } from '../../lib/api.ts';
 import { t } from '../../lib/i18n.ts';
 
@@ -18,6 +19,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (staff: StaffPerson) =>
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const codeRef = useRef<HTMLInputElement>(null);
+  const act = useActionKey();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -25,7 +27,8 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (staff: StaffPerson) =>
     setBusy(true);
     setError(null);
     try {
-      const r = await op.session.signIn({ email: email.trim(), password, ...(askCode && code.trim() ? { code: code.trim() } : {}) });
+      const body = { email: email.trim(), password, ...(askCode && code.trim() ? { code: code.trim() } : {}) };
+      const r = await act.run(body, (idempotencyKey) => op.session.signIn(body, { idempotencyKey }));
       onSignedIn(r.staff);
     } catch (err) {
       if (err instanceof CambioError && err.code === 'auth.code_required') {

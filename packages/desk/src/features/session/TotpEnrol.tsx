@@ -3,12 +3,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Field } from '../../components/Field.tsx';
+import { useActionKey } from '../../lib/action-key.ts';
 import { op } from '../../lib/api.ts';
 import { QrCode } from './QrCode.tsx';
 
 /** Two-step sign-in (RFC 6238): scan the QR code or type the setup key, confirm with a code, keep the recovery codes. */
 export function TotpEnrol({ enrolled }: { enrolled: boolean }) {
   const qc = useQueryClient();
+  const enrolKey = useActionKey();
+  const confirmKey = useActionKey();
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState<string[] | null>(null);
@@ -18,14 +21,14 @@ export function TotpEnrol({ enrolled }: { enrolled: boolean }) {
   const start = async () => {
     if (busy) return;
     setBusy(true); setError(null);
-    try { setEnrolment(await op.session.enrolTotp()); } catch (e) { setError(e); } finally { setBusy(false); }
+    try { setEnrolment(await enrolKey.run('enrol', (idempotencyKey) => op.session.enrolTotp({ idempotencyKey }))); } catch (e) { setError(e); } finally { setBusy(false); }
   };
   const confirm = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
     setBusy(true); setError(null);
     try {
-      const r = await op.session.confirmTotp(code.trim());
+      const r = await confirmKey.run(code.trim(), (idempotencyKey) => op.session.confirmTotp(code.trim(), { idempotencyKey }));
       setRecovery(r.recoveryCodes);
       setEnrolment(null);
       await qc.invalidateQueries({ queryKey: ['session'] });

@@ -94,8 +94,8 @@ function Invite() {
       </form>
       {confirming && (
         <ConfirmDialog title={`Invite ${name.trim()} as ${role}?`} confirmLabel="Send invitation" onClose={() => setConfirming(false)}
-          onConfirm={async () => {
-            const r = await op.staff.invite({ name: name.trim(), email: email.trim(), role });
+          content={[name.trim(), email.trim(), role]} onConfirm={async (idempotencyKey) => {
+            const r = await op.staff.invite({ name: name.trim(), email: email.trim(), role }, { idempotencyKey });
             setInvitation(r.invitation); setName(''); setEmail(''); setTried(false);
             await qc.invalidateQueries({ queryKey: ['staff'] });
           }}>

@@ -3,8 +3,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IssuedApiKey } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
 import { usePortal, useActionKey } from '../../app/context.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { ScopePicker } from '../../components/ScopePicker.tsx';
-import { DateTime, ErrorBox, Field, Loading, Notice, SecretShownOnce } from '../../components/ui.tsx';
+import { ConfirmInline, DateTime, ErrorBox, Field, Loading, Notice, SecretShownOnce } from '../../components/ui.tsx';
 
 /** The new key, shown once, read-only, with a copy button and a warning (CONTRACT §8: field `API key`). */
 function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void; onCancel: () => void }) {
@@ -73,48 +74,25 @@ export function ApiKeys() {
         <IssueForm onCancel={() => setIssuing(false)} onIssued={(k) => { setIssued(k); setIssuing(false); void qc.invalidateQueries({ queryKey: ['api-keys'] }); }} />
       )}
       {list.isPending ? <Loading /> : (list.data ?? []).length === 0 ? <p>{t('common.none')}</p> : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">{t('keys.title')}</caption>
-            <thead><tr>
-              <th scope="col">{t('keys.prefix')}</th>
-              <th scope="col">{t('keys.scopes')}</th>
-              <th scope="col">{t('keys.issuedBy')}</th>
-              <th scope="col">{t('common.created')}</th>
-              <th scope="col">{t('keys.lastUsed')}</th>
-              <th scope="col">{t('keys.expires')}</th>
-              <th scope="col">{t('common.state')}</th>
-            </tr></thead>
-            <tbody>
-              {(list.data ?? []).map((k) => (
-                <tr key={k.id}>
-                  <td data-label={t('keys.prefix')}><code>{k.prefix}</code></td>
-                  <td data-label={t('keys.scopes')}>{k.scopes.join(', ')}</td>
-                  <td data-label={t('keys.issuedBy')}>{k.issuedBy?.name ?? '—'}</td>
-                  <td data-label={t('common.created')}><DateTime iso={k.createdAt} /></td>
-                  <td data-label={t('keys.lastUsed')}>{k.lastUsedAt ? <DateTime iso={k.lastUsedAt} /> : t('keys.never')}</td>
-                  <td data-label={t('keys.expires')}>{k.expiresAt ? <DateTime iso={k.expiresAt} /> : t('keys.never')}</td>
-                  <td data-label={t('common.state')}>
-                    {k.revokedAt ? <span className="badge badge-rejected">{t('keys.revoked')}</span> : (
-                      <>
-                        <span className="badge badge-completed">{t('keys.active')}</span>{' '}
-                        {mayIssue && (revoking === k.id ? (
-                          <span role="group" aria-label={t('keys.confirmRevoke', { prefix: k.prefix })}>
-                            <span className="small">{t('keys.confirmRevoke', { prefix: k.prefix })}</span>{' '}
-                            <button type="button" className="danger" onClick={() => void revoke(k.id)}>{t('keys.confirmRevokeSubmit')}</button>{' '}
-                            <button type="button" className="secondary" onClick={() => setRevoking(null)}>{t('common.cancel')}</button>
-                          </span>
-                        ) : (
-                          <button type="button" className="secondary" onClick={() => setRevoking(k.id)}>{t('keys.revoke', { prefix: k.prefix })}</button>
-                        ))}
-                      </>
-                    )}
-                  </td>
-                </tr>
+        <DataTable caption={t('keys.title')} rows={list.data ?? []} rowKey={(k) => k.id} columns={[
+          { label: t('keys.prefix'), cell: (k) => <code>{k.prefix}</code> },
+          { label: t('keys.scopes'), cell: (k) => k.scopes.join(', ') },
+          { label: t('keys.issuedBy'), cell: (k) => k.issuedBy?.name ?? '—' },
+          { label: t('common.created'), cell: (k) => <DateTime iso={k.createdAt} /> },
+          { label: t('keys.lastUsed'), cell: (k) => k.lastUsedAt ? <DateTime iso={k.lastUsedAt} /> : t('keys.never') },
+          { label: t('keys.expires'), cell: (k) => k.expiresAt ? <DateTime iso={k.expiresAt} /> : t('keys.never') },
+          { label: t('common.state'), cell: (k) => k.revokedAt ? <span className="badge badge-rejected">{t('keys.revoked')}</span> : (
+            <>
+              <span className="badge badge-completed">{t('keys.active')}</span>{' '}
+              {mayIssue && (revoking === k.id ? (
+                <ConfirmInline question={t('keys.confirmRevoke', { prefix: k.prefix })} confirm={t('keys.confirmRevokeSubmit')}
+                  onConfirm={() => void revoke(k.id)} onCancel={() => setRevoking(null)} />
+              ) : (
+                <button type="button" className="secondary" onClick={() => setRevoking(k.id)}>{t('keys.revoke', { prefix: k.prefix })}</button>
               ))}
-            </tbody>
-          </table>
-        </div>
+            </>
+          ) },
+        ]} />
       )}
     </>
   );

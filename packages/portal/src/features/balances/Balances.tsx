@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { usePortal } from '../../app/context.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { Amount, ErrorBox, Loading, ReadAt } from '../../components/ui.tsx';
 
 /** Available, held and total per asset, with the asset's decimals from the response. */
@@ -12,27 +13,12 @@ export function Balances() {
       <ErrorBox error={q.error} />
       {q.isPending ? <Loading /> : q.data && (q.data.length === 0 ? <p>{t('balances.empty')}</p> : (
         <>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">{t('balances.title')}</caption>
-              <thead><tr>
-                <th scope="col">{t('common.asset')}</th>
-                <th scope="col" className="num">{t('balances.available')}</th>
-                <th scope="col" className="num">{t('balances.held')}</th>
-                <th scope="col" className="num">{t('balances.total')}</th>
-              </tr></thead>
-              <tbody>
-                {q.data.map((b) => (
-                  <tr key={b.assetSymbol}>
-                    <th scope="row">{b.assetSymbol}</th>
-                    <td className="num" data-label={t('balances.available')}><Amount minor={b.amountMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} /></td>
-                    <td className="num" data-label={t('balances.held')}><Amount minor={b.heldMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} /></td>
-                    <td className="num" data-label={t('balances.total')}><Amount minor={b.totalMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} /></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption={t('balances.title')} rows={q.data} rowKey={(b) => b.assetSymbol} columns={[
+            { label: t('common.asset'), rowHeader: true, cell: (b) => b.assetSymbol },
+            { label: t('balances.available'), num: true, cell: (b) => <Amount minor={b.amountMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} /> },
+            { label: t('balances.held'), num: true, cell: (b) => <Amount minor={b.heldMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} /> },
+            { label: t('balances.total'), num: true, cell: (b) => <Amount minor={b.totalMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} /> },
+          ]} />
           <p className="small muted">{t('balances.heldHint')}</p>
           <ReadAt at={q.dataUpdatedAt} />
         </>

@@ -4,6 +4,7 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { usePortal, useActionKey } from '../../app/context.tsx';
 import { Amount, Countdown, ErrorBox, Field, Loading, Notice, Select } from '../../components/ui.tsx';
 import { readAmount, showMoney } from '../../lib/money.ts';
+import { refreshAfterHold } from '../../lib/money-moved.ts';
 import { Link } from '../../lib/router.tsx';
 
 type Side = 'give' | 'get';
@@ -66,10 +67,9 @@ export function Exchange() {
     setBusy(true); setError(null);
     try {
       const r = await orderKey.run(quote.id, (idempotencyKey) => sdk.orders.create({ quoteId: quote.id }, { idempotencyKey }));
+      await refreshAfterHold(qc, 'orders');
       setPlaced(r.data);
       setQuote(null);
-      await qc.invalidateQueries({ queryKey: ['balances'] });
-      await qc.invalidateQueries({ queryKey: ['orders'] });
     } catch (err) {
       if (err instanceof CambioError && (err.code === 'orders.quote_expired' || err.code === 'quotes.quote_expired')) setExpired(true);
       else setError(err);

@@ -2,8 +2,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Invitation } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
 import { usePortal, useActionKey } from '../../app/context.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { ScopePicker } from '../../components/ScopePicker.tsx';
-import { CopyButton, DateTime, ErrorBox, Field, Loading, Notice } from '../../components/ui.tsx';
+import { ConfirmInline, CopyButton, DateTime, ErrorBox, Field, Loading, Notice } from '../../components/ui.tsx';
 
 function InviteForm() {
   const { sdk, t, session } = usePortal();
@@ -86,6 +87,8 @@ export function Team() {
   const [editing, setEditing] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const mayManage = can('portal:team');
+  // Never oneself, never one already removed.
+  const manageable = (m: { id: string; status: string }) => mayManage && m.id !== session?.member.id && m.status !== 'removed';
   const remove = async (id: string) => {
     setError(null);
     try {
@@ -101,48 +104,30 @@ export function Team() {
       {!mayManage && <Notice>{t('role.readOnly')}</Notice>}
       {mayManage && <InviteForm />}
       {list.isPending ? <Loading /> : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">{t('team.title')}</caption>
-            <thead><tr>
-              <th scope="col">{t('team.name')}</th>
-              <th scope="col">{t('team.email')}</th>
-              <th scope="col">{t('team.permissions')}</th>
-              <th scope="col">{t('team.status')}</th>
-              <th scope="col">{t('common.created')}</th>
-            </tr></thead>
-            <tbody>
-              {(list.data ?? []).map((m) => {
-                const me = m.id === session?.member.id;
-                return (
-                  <tr key={m.id}>
-                    <th scope="row">{m.name}{me && <span className="muted"> ({t('team.you')})</span>}</th>
-                    <td data-label={t('team.email')}>{m.email}</td>
-                    <td data-label={t('team.permissions')}>
-                      {editing === m.id ? <RoleEditor id={m.id} name={m.name} current={m.permissions} onDone={() => setEditing(null)} /> : m.permissions.join(', ')}
-                      {mayManage && !me && m.status !== 'removed' && editing !== m.id && (
-                        <> <button type="button" className="link" onClick={() => setEditing(m.id)}>{t('team.changeRole', { name: m.name })}</button></>
-                      )}
-                    </td>
-                    <td data-label={t('team.status')}>
-                      {t(`team.status.${m.status}`)}{m.totpEnrolled && <span className="small"> · {t('team.totp')}</span>}
-                      {mayManage && !me && m.status !== 'removed' && (removing === m.id ? (
-                        <span role="group" aria-label={t('team.confirmRemove', { name: m.name })}>
-                          {' '}<span className="small">{t('team.confirmRemove', { name: m.name })}</span>{' '}
-                          <button type="button" className="danger" onClick={() => void remove(m.id)}>{t('team.confirmRemoveSubmit')}</button>{' '}
-                          <button type="button" className="secondary" onClick={() => setRemoving(null)}>{t('common.cancel')}</button>
-                        </span>
-                      ) : (
-                        <>{' '}<button type="button" className="secondary" onClick={() => setRemoving(m.id)}>{t('team.remove', { name: m.name })}</button></>
-                      ))}
-                    </td>
-                    <td data-label={t('common.created')}><DateTime iso={m.createdAt} /></td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption={t('team.title')} rows={list.data ?? []} rowKey={(m) => m.id} columns={[
+          { label: t('team.name'), rowHeader: true, cell: (m) => <>{m.name}{m.id === session?.member.id && <span className="muted"> ({t('team.you')})</span>}</> },
+          { label: t('team.email'), cell: (m) => m.email },
+          { label: t('team.permissions'), cell: (m) => (
+            <>
+              {editing === m.id ? <RoleEditor id={m.id} name={m.name} current={m.permissions} onDone={() => setEditing(null)} /> : m.permissions.join(', ')}
+              {manageable(m) && editing !== m.id && (
+                <> <button type="button" className="link" onClick={() => setEditing(m.id)}>{t('team.changeRole', { name: m.name })}</button></>
+              )}
+            </>
+          ) },
+          { label: t('team.status'), cell: (m) => (
+            <>
+              {t(`team.status.${m.status}`)}{m.totpEnrolled && <span className="small"> · {t('team.totp')}</span>}
+              {manageable(m) && <>{' '}{removing === m.id ? (
+                <ConfirmInline question={t('team.confirmRemove', { name: m.name })} confirm={t('team.confirmRemoveSubmit')}
+                  onConfirm={() => void remove(m.id)} onCancel={() => setRemoving(null)} />
+              ) : (
+                <button type="button" className="secondary" onClick={() => setRemoving(m.id)}>{t('team.remove', { name: m.name })}</button>
+              )}</>}
+            </>
+          ) },
+          { label: t('common.created'), cell: (m) => <DateTime iso={m.createdAt} /> },
+        ]} />
       )}
     </>
   );

@@ -3,8 +3,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { WebhookEndpoint, WebhookWithSecret } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
 import { usePortal, useActionKey } from '../../app/context.tsx';
+import { DataTable } from '../../components/DataTable.tsx';
 import { ScopePicker } from '../../components/ScopePicker.tsx';
-import { DateTime, ErrorBox, Field, Loading, Notice, SecretShownOnce } from '../../components/ui.tsx';
+import { ConfirmInline, DateTime, ErrorBox, Field, Loading, Notice, SecretShownOnce } from '../../components/ui.tsx';
 
 function CreateForm({ onCreated, onCancel }: { onCreated: (h: WebhookWithSecret) => void; onCancel: () => void }) {
   const { sdk, t } = usePortal();
@@ -58,31 +59,14 @@ function Deliveries({ hook }: { hook: WebhookEndpoint }) {
       <ErrorBox error={error ?? list.error} />
       {replayed && <Notice tone="success">{t('hooks.replayed', { id: replayed })}</Notice>}
       {list.isPending ? <Loading /> : (list.data?.items ?? []).length === 0 ? <p>{t('common.none')}</p> : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">{t('hooks.deliveriesOf', { url: hook.url })}</caption>
-            <thead><tr>
-              <th scope="col">{t('hooks.event')}</th>
-              <th scope="col">{t('common.state')}</th>
-              <th scope="col">{t('hooks.attempts')}</th>
-              <th scope="col">{t('hooks.lastAnswer')}</th>
-              <th scope="col">{t('common.created')}</th>
-              <th scope="col"><span className="visually-hidden">{t('hooks.replay')}</span></th>
-            </tr></thead>
-            <tbody>
-              {(list.data?.items ?? []).map((d) => (
-                <tr key={d.eventId}>
-                  <td data-label={t('hooks.event')}><code>{d.eventId}</code> {d.eventType}</td>
-                  <td data-label={t('common.state')}>{t(`hooks.state.${d.state}`)}</td>
-                  <td data-label={t('hooks.attempts')}>{d.attempts}</td>
-                  <td data-label={t('hooks.lastAnswer')}>{d.lastStatusCode ?? d.lastError ?? '—'}</td>
-                  <td data-label={t('common.created')}><DateTime iso={d.createdAt} /></td>
-                  <td><button type="button" className="secondary" onClick={() => void replay(d.eventId)}>{t('hooks.replayEvent', { id: d.eventId })}</button></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption={t('hooks.deliveriesOf', { url: hook.url })} rows={list.data?.items ?? []} rowKey={(d) => d.eventId} columns={[
+          { label: t('hooks.event'), cell: (d) => <><code>{d.eventId}</code> {d.eventType}</> },
+          { label: t('common.state'), cell: (d) => t(`hooks.state.${d.state}`) },
+          { label: t('hooks.attempts'), cell: (d) => d.attempts },
+          { label: t('hooks.lastAnswer'), cell: (d) => d.lastStatusCode ?? d.lastError ?? '—' },
+          { label: t('common.created'), cell: (d) => <DateTime iso={d.createdAt} /> },
+          { label: t('hooks.replay'), actions: true, cell: (d) => <button type="button" className="secondary" onClick={() => void replay(d.eventId)}>{t('hooks.replayEvent', { id: d.eventId })}</button> },
+        ]} />
       )}
     </section>
   );
@@ -139,46 +123,31 @@ export function Webhooks() {
       {!creating && !shown && <button type="button" onClick={() => setCreating(true)}>{t('hooks.add')}</button>}
       {creating && <CreateForm onCancel={() => setCreating(false)} onCreated={(h) => { setShown(h); setCreating(false); void refresh(); }} />}
       {list.isPending ? <Loading /> : hooks.length === 0 ? <p>{t('common.none')}</p> : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">{t('hooks.title')}</caption>
-            <thead><tr>
-              <th scope="col">{t('hooks.url')}</th>
-              <th scope="col">{t('hooks.types')}</th>
-              <th scope="col">{t('common.state')}</th>
-              <th scope="col">{t('common.created')}</th>
-              <th scope="col"><span className="visually-hidden">{t('hooks.actions')}</span></th>
-            </tr></thead>
-            <tbody>
-              {hooks.map((h) => (
-                <tr key={h.id}>
-                  <td data-label={t('hooks.url')}><code>{h.url}</code></td>
-                  <td data-label={t('hooks.types')}>{h.types ? h.types.join(', ') : t('hooks.allTypes')}</td>
-                  <td data-label={t('common.state')}>
-                    <span className={`badge ${h.status === 'enabled' ? 'badge-completed' : 'badge-rejected'}`}>{t(`hooks.status.${h.status}`)}</span>
-                    {h.failingSince && <span className="small"> {t('hooks.failingSince')} <DateTime iso={h.failingSince} /></span>}
-                    {h.disabledAt && <span className="small"> {t('hooks.disabledAt')} <DateTime iso={h.disabledAt} />{h.disabledReason ? ` (${h.disabledReason})` : ''}</span>}
-                  </td>
-                  <td data-label={t('common.created')}><DateTime iso={h.createdAt} /></td>
-                  <td>
-                    {h.status === 'disabled' && <><button type="button" onClick={() => void enable(h.id)}>{t('hooks.enable', { url: h.url })}</button>{' '}</>}
-                    <button type="button" className="secondary" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>{t('hooks.deliveries', { url: h.url })}</button>{' '}
-                    <button type="button" className="secondary" onClick={() => void rotate(h.id)}>{t('hooks.rotate', { url: h.url })}</button>{' '}
-                    {deleting === h.id ? (
-                      <span role="group" aria-label={t('hooks.confirmDelete', { url: h.url })}>
-                        <span className="small">{t('hooks.confirmDelete', { url: h.url })}</span>{' '}
-                        <button type="button" className="danger" onClick={() => void remove(h.id)}>{t('hooks.confirmDeleteSubmit')}</button>{' '}
-                        <button type="button" className="secondary" onClick={() => setDeleting(null)}>{t('common.cancel')}</button>
-                      </span>
-                    ) : (
-                      <button type="button" className="secondary" onClick={() => setDeleting(h.id)}>{t('hooks.delete', { url: h.url })}</button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption={t('hooks.title')} rows={hooks} rowKey={(h) => h.id} columns={[
+          { label: t('hooks.url'), cell: (h) => <code>{h.url}</code> },
+          { label: t('hooks.types'), cell: (h) => h.types ? h.types.join(', ') : t('hooks.allTypes') },
+          { label: t('common.state'), cell: (h) => (
+            <>
+              <span className={`badge ${h.status === 'enabled' ? 'badge-completed' : 'badge-rejected'}`}>{t(`hooks.status.${h.status}`)}</span>
+              {h.failingSince && <span className="small"> {t('hooks.failingSince')} <DateTime iso={h.failingSince} /></span>}
+              {h.disabledAt && <span className="small"> {t('hooks.disabledAt')} <DateTime iso={h.disabledAt} />{h.disabledReason ? ` (${h.disabledReason})` : ''}</span>}
+            </>
+          ) },
+          { label: t('common.created'), cell: (h) => <DateTime iso={h.createdAt} /> },
+          { label: t('hooks.actions'), actions: true, cell: (h) => (
+            <>
+              {h.status === 'disabled' && <><button type="button" onClick={() => void enable(h.id)}>{t('hooks.enable', { url: h.url })}</button>{' '}</>}
+              <button type="button" className="secondary" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>{t('hooks.deliveries', { url: h.url })}</button>{' '}
+              <button type="button" className="secondary" onClick={() => void rotate(h.id)}>{t('hooks.rotate', { url: h.url })}</button>{' '}
+              {deleting === h.id ? (
+                <ConfirmInline question={t('hooks.confirmDelete', { url: h.url })} confirm={t('hooks.confirmDeleteSubmit')}
+                  onConfirm={() => void remove(h.id)} onCancel={() => setDeleting(null)} />
+              ) : (
+                <button type="button" className="secondary" onClick={() => setDeleting(h.id)}>{t('hooks.delete', { url: h.url })}</button>
+              )}
+            </>
+          ) },
+        ]} />
       )}
       {opened && <Deliveries hook={opened} />}
     </>

@@ -4,6 +4,7 @@ import { usePortal, useActionKey } from '../../app/context.tsx';
 import { PagedTable } from '../../components/PagedTable.tsx';
 import { Amount, DateTime, ErrorBox, Field, Loading, Notice, Select, StateBadge } from '../../components/ui.tsx';
 import { readAmount, showMoney } from '../../lib/money.ts';
+import { refreshAfterHold } from '../../lib/money-moved.ts';
 import { Destinations } from './Destinations.tsx';
 
 /** Request a withdrawal to a usable destination: a summary and a confirming click; the hold shows at once. */
@@ -40,9 +41,8 @@ function RequestWithdrawal() {
     try {
       const body = { destinationId: dest.id, assetSymbol: dest.assetSymbol, assetDecimals: balance.assetDecimals, amountMinor: reading.minor };
       await act.run(body, (idempotencyKey) => sdk.withdrawals.create(body, { idempotencyKey }));
+      await refreshAfterHold(qc, 'withdrawals');
       setDone(true); setConfirming(false); setText(''); setTouched(false);
-      await qc.invalidateQueries({ queryKey: ['balances'] });
-      await qc.invalidateQueries({ queryKey: ['withdrawals'] });
     } catch (err) { setError(err); setConfirming(false); } finally { setBusy(false); }
   };
 
