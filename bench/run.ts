@@ -68,16 +68,15 @@ async function openStore(store: StoreKind, o: Options, adminUrl: string, profile
   }
   const dir = mkdtempSync(join(tmpdir(), 'cambio-bench-'));
   cleanups.add(async () => rmSync(dir, { recursive: true, force: true }));
-  return { start: () => startCambio({ dataDir: dir }), check: (n) => checkPglite(dir, n), exec: (f) => withPglite(dir, f) };
+  return { start: () => startCambio({ dataDir: dir }, { nodeArgs: o.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] }), check: (n) => checkPglite(dir, n), exec: (f) => withPglite(dir, f) };
 }
 
 async function storeRun(store: StoreKind, o: Options, refs: References, adminUrl: string, pgFigures: Map<ScenarioName, number>, skipped: Skipped[], extra: { profile?: string }): Promise<ScenarioRecord[]> {
   const records: ScenarioRecord[] = [];
   const profileDir = resolve(ROOT, 'bench/results');
-  const profiling = o.profile && store === 'postgres';
-  const { start, check, database } = await openStore(store, { ...o, profile: profiling }, adminUrl, profileDir);
-  const began = Date.now();
-  const windows: Array<{ start: number; end: number }> = [];
+  const { start, check, database } = await openStore(store, o, adminUrl, profileDir);
+  let began = Date.now();
+  let windows: Array<{ start: number; end: number }> = [];
   let server = await start();
   cleanups.add(server.stop);
   log(`${store}: cambio at ${server.url}; seeding ${o.orgs} + 1 organizations through the operator API`);
@@ -103,6 +102,8 @@ async function storeRun(store: StoreKind, o: Options, refs: References, adminUrl
       log(`${store}: ${s} failed: ${(e as Error).message}`);
     }
     if (store === 'pglite' && i < list.length - 1 && (server.child.exitCode !== null || server.child.signalCode !== null)) {
+      began = Date.now();
+      windows = [];
       server = await start();
       cleanups.add(server.stop);
       runner.opts.url = server.url;
@@ -111,13 +112,20 @@ async function storeRun(store: StoreKind, o: Options, refs: References, adminUrl
   }
   await server.stop();
   cleanups.delete(server.stop);
-  if (profiling) {
-    const file = newestProfile(profileDir, began);
-    // Only the measured windows: start-up, seeding, pool filling and warm-ups are left out.
-    const window = windows.length ? { fromMs: windows[0]!.start - began, toMs: windows[windows.length - 1]!.end - began } : undefined;
-    extra.profile = file ? summarize(file, 30, window) : 'no .cpuprofile was written';
-  }
+  if (o.profile) addProfile(extra, store, profileDir, began, windows);
   return records;
+}
+
+/**
+ * The summary of the newest profile of a Cambio process started at `began`, its measured windows only
+ * (start-up, seeding, pool filling and warm-ups are left out). On PGlite every restart is a new process
+ * and a new profile: the summary is the last one's.
+ */
+function addProfile(extra: { profile?: string }, store: StoreKind, dir: string, began: number, windows: Array<{ start: number; end: number }>) {
+  const file = newestProfile(dir, began);
+  const window = windows.length ? { fromMs: windows[0]!.start - began, toMs: windows[windows.length - 1]!.end - began } : undefined;
+  const summary = `${store}: ${file ? summarize(file, 30, window) : 'no .cpuprofile was written'}`;
+  extra.profile = extra.profile ? `${extra.profile}\n\n${summary}` : summary;
 }
 
 /**
@@ -126,9 +134,12 @@ async function storeRun(store: StoreKind, o: Options, refs: References, adminUrl
  * scenarios measured there, and the ledger checked. PGlite's directory is one process's: Cambio stops
  * for the bulk writes and the check.
  */
-async function growthRun(store: StoreKind, o: Options, refs: References, adminUrl: string, pgFigures: Map<string, number>, skipped: Skipped[]): Promise<GrowthStep[]> {
+async function growthRun(store: StoreKind, o: Options, refs: References, adminUrl: string, pgFigures: Map<string, number>, skipped: Skipped[], extra: { profile?: string }): Promise<GrowthStep[]> {
   const steps: GrowthStep[] = [];
-  const { start, check, database, exec } = await openStore(store, { ...o, profile: false }, adminUrl, resolve(ROOT, 'bench/results'));
+  const profileDir = resolve(ROOT, 'bench/results');
+  const { start, check, database, exec } = await openStore(store, o, adminUrl, profileDir);
+  let began = Date.now();
+  let windows: Array<{ start: number; end: number }> = [];
   let server = await start();
   cleanups.add(server.stop);
   log(`${store}: cambio at ${server.url}; seeding ${o.orgs} + 1 organizations through the operator API`);
@@ -149,6 +160,8 @@ async function growthRun(store: StoreKind, o: Options, refs: References, adminUr
     log(`${store}: writing ${size - stored} earlier quotes in bulk (to ${size})`);
     const { added, c } = await exec(async (e) => {
       const added = await seedEarlier(e, { templateQuoteId: template, orgIds, count: size - stored, salt: `${Date.now().toString(36)}${steps.length}`, now: new Date() });
+      // The upkeep a store would have done by then (autovacuum; PGlite's maintenance task): measured after it, not during it.
+      await e('vacuum (analyze)', []);
       return { added, c: await counts(e) };
     });
     stored = size;
@@ -156,6 +169,8 @@ async function growthRun(store: StoreKind, o: Options, refs: References, adminUr
     const seedSec = Math.round((Date.now() - t0) / 100) / 10;
     log(`${store}: ${size}: quotes ${c.quotes}, orders ${c.orders}, postings ${c.postings}, events ${c.events} (${seedSec} s)`);
     if (store === 'pglite') {
+      began = Date.now();
+      windows = [];
       server = await start();
       cleanups.add(server.stop);
       runner.opts.url = server.url;
@@ -165,7 +180,9 @@ async function growthRun(store: StoreKind, o: Options, refs: References, adminUr
     for (const s of list) {
       log(`${store} @ ${size}: ${s} (${o.warmup} s warm-up, ${o.duration} s measured, ${o.connections} connections)`);
       try {
-        outs.push({ s, out: await runner.run(s) });
+        const out = await runner.run(s);
+        windows.push(out.window);
+        outs.push({ s, out });
       } catch (e) {
         skipped.push({ name: s, store, reason: `failed at ${size}: ${(e as Error).message}` });
       }
@@ -184,6 +201,7 @@ async function growthRun(store: StoreKind, o: Options, refs: References, adminUr
   }
   await server.stop();
   cleanups.delete(server.stop);
+  if (o.profile) addProfile(extra, store, profileDir, began, windows);
   return steps;
 }
 
@@ -224,9 +242,9 @@ async function main() {
     }
     if (o.mode === 'growth') {
       const pgFigures = new Map<string, number>();
-      steps.push(...(await growthRun('postgres', o, refs, adminUrl, pgFigures, skipped)));
+      steps.push(...(await growthRun('postgres', o, refs, adminUrl, pgFigures, skipped, extra)));
       await cleanup();
-      if (o.pglite) steps.push(...(await growthRun('pglite', o, refs, adminUrl, pgFigures, skipped)));
+      if (o.pglite) steps.push(...(await growthRun('pglite', o, refs, adminUrl, pgFigures, skipped, extra)));
       records.push(...steps.flatMap((s) => s.scenarios));
     } else {
       const pgFigures = new Map<ScenarioName, number>();

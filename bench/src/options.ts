@@ -39,7 +39,7 @@ export const USAGE = `npm run bench -- [options]
   --no-pglite           skip the embedded store's run
   --no-pgbench          skip the pgbench references
   --no-hello            skip the Fastify hello-world reference
-  --profile             run Cambio (PostgreSQL run) under node --cpu-prof and summarize the profile
+  --profile             run Cambio under node --cpu-prof and summarize each store's profile
   --experiment-prepared what-if: Cambio's PostgreSQL queries as named prepared statements (a preload
                         rewrites pg's query calls); labelled as an experiment in the JSON
   --label <text>        recorded in the JSON (e.g. "smoke: disturbed machine")

@@ -7,6 +7,14 @@ export interface Page<T> { items: T[]; pagination: Pagination }
 
 export const offsetOf = (p: PageParams) => (p.page - 1) * p.limit;
 
+/**
+ * The page size written into the statement, not sent as a parameter (it is a validated integer, 1 to 100),
+ * and no OFFSET on the first page: a prepared statement whose LIMIT is known gets a plan PostgreSQL keeps
+ * (a generic one), where a parameter LIMIT is planned again on every call (issue 18; on PGlite, planning
+ * opened every index of the tables again). Later pages keep their offset as a parameter.
+ */
+const pageLimit = (limit: number) => (Number.isSafeInteger(limit) && limit > 0 && limit <= 1000 ? sql.lit(limit) : limit);
+
 export function pageOf<T>(items: T[], total: number | string | bigint, p: PageParams, asOf: string): Page<T> {
   const t = BigInt(total);
   const pages = (t + BigInt(p.limit) - 1n) / BigInt(p.limit);
@@ -48,11 +56,15 @@ type Query<O = any> = SelectQueryBuilder<any, any, O>;
  */
 export async function readPage<Q extends Query, O>(base: Q, seq: string, p: PageParams, select: (q: Q) => Query<O>, counter?: Counter): Promise<Page<O>> {
   const q = p.asOf === undefined ? base : (base.where(sql.ref(seq), '<=', sql<string>`${p.asOf}::bigint`) as Q);
-  const rows = (await select(q)
+  const offset = offsetOf(p);
+  let page = select(q)
     .select(counter ? countedBy(base, seq, p, counter) : [sql<string>`count(*) over ()`.as('page_total'), sql<string>`max(${sql.ref(seq)}) over ()`.as('page_top')])
-    .orderBy(sql.ref(seq), 'desc').limit(p.limit).offset(offsetOf(p)).execute()) as (O & Counted)[];
+    .orderBy(sql.ref(seq), 'desc').limit(pageLimit(p.limit));
+  if (offset > 0) page = page.offset(offset);
+  const rows = (await page.execute()) as (O & Counted)[];
   let counted: Counted | undefined = rows[0] && { page_total: rows[0].page_total, page_top: rows[0].page_top };
-  if (!counted) {
+  // An empty first page is an empty list (as of the anchor): nothing to count. Past the end, the total is read.
+  if (!counted && offset > 0) {
     counted = (await q.select([sql<string>`count(*)`.as('page_total'), sql<string>`max(${sql.ref(seq)})`.as('page_top')]).executeTakeFirst()) as Counted | undefined;
   }
   for (const r of rows) {

@@ -3,6 +3,7 @@ import {
   CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
   type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
 } from 'kysely';
+import { PglitePrepared } from './pglite-prepared.ts';
 
 /**
  * Kysely over PGlite. PGlite is one connection, so the driver hands it out to one user at a time:
@@ -47,7 +48,8 @@ class PGliteDriver implements Driver {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly db: PGlite) {}
+  readonly #prepared: PglitePrepared;
+  constructor(private readonly db: PGlite) { this.#prepared = new PglitePrepared(db); }
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
     // The extended protocol takes one statement; parameterless scripts (migrations) go through exec.
     if (q.parameters.length === 0 && q.sql.includes(';')) {
@@ -55,7 +57,8 @@ class PGliteConnection implements DatabaseConnection {
       const last = all[all.length - 1];
       return { rows: (last?.rows ?? []) as R[] };
     }
-    const r = await this.db.query<R>(q.sql, q.parameters as unknown[]);
+    // A parameterized statement is prepared once (pglite-prepared.ts); BEGIN, COMMIT and the like go as they are.
+    const r = q.parameters.length > 0 ? await this.#prepared.query<R>(q.sql, q.parameters) : await this.db.query<R>(q.sql);
     return {
       rows: r.rows,
       ...(r.affectedRows !== undefined ? { numAffectedRows: BigInt(r.affectedRows) } : {}),
