@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { available, backends, held, listAssets, makeHarness, seedOrg, signedInMember, usableDestination, withCookie, type Harness, type SeededOrg } from './harness.ts';
+import { available, backends, btcUsdMarket, held, makeHarness, seedOrg, signedInMember, usableDestination, withCookie, type Harness, type SeededOrg } from './harness.ts';
 
-const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
 
 /** Issue 19: one record by id, and the client's own cancel of a request still pending_approval. */
 for (const backend of backends()) {
@@ -12,8 +11,7 @@ for (const backend of backends()) {
     let b: SeededOrg;
     before(async () => {
       h = await makeHarness({ backend, env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
-      await listAssets(h, { USD: 2, BTC: 8 });
-      assert.equal((await h.op('PUT', '/market/pairs/BTC/USD', BTC_USD)).status, 200);
+      await btcUsdMarket(h);
       a = await seedOrg(h, { name: 'A', balances: { BTC: 100_000_000n, USD: 1_000_000n } });
       b = await seedOrg(h, { name: 'B', balances: { BTC: 100_000_000n } });
     });

@@ -4,10 +4,9 @@ import type { Approver } from '../src/domain/approvals/four-eyes.ts';
 import { DomainError } from '../src/domain/errors.ts';
 import { approveOrder } from '../src/usecases/orders/decide-order.ts';
 import { approveWithdrawal } from '../src/usecases/withdrawals/decide-withdrawal.ts';
-import { available, backends, held, listAssets, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
+import { available, backends, btcUsdMarket, held, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
 
 // BTC/USD at 65000.00: 0.01 BTC (1000000) → the client receives 64675 USD cents.
-const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
 const person = (id: string, name: string): Approver => ({ actor: `staff:${id}`, person: { id, name, email: `${name.toLowerCase()}@desk.test` } });
 const ANA = person('stf_ana', 'Ana');
 const BEA = person('stf_bea', 'Bea');
@@ -23,8 +22,7 @@ for (const backend of backends()) {
     let h: Harness;
     before(async () => {
       h = await makeHarness({ backend, env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
-      await listAssets(h, { USD: 2, BTC: 8 });
-      assert.equal((await h.op('PUT', '/market/pairs/BTC/USD', BTC_USD)).status, 200);
+      await btcUsdMarket(h);
     });
     after(async () => h?.close());
 

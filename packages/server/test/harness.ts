@@ -134,6 +134,16 @@ export async function listAssets(h: Harness, assets: Record<string, number>): Pr
   }
 }
 
+/** The BTC/USD pair most tests trade: 50 bps spread, 10 bps fee, 1.00 USD fixed fee, 0.0001–10 BTC. */
+export const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
+
+/** USD (2 decimals) and BTC (8) listed, and BTC/USD priced as BTC_USD. */
+export async function btcUsdMarket(h: Harness): Promise<void> {
+  await listAssets(h, { USD: 2, BTC: 8 });
+  const r = await h.op('PUT', '/market/pairs/BTC/USD', BTC_USD);
+  if (r.status !== 200) throw new Error(`pricing BTC/USD: ${r.raw}`);
+}
+
 /** A fresh organization with a member, a key and balances, all through the operator API. */
 export async function seedOrg(h: Harness, o: {
   name?: string; status?: string; limits?: unknown; permissions?: string[]; scopes?: string[]; balances?: Record<string, bigint | string>;

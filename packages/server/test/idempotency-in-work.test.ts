@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { available, backends, held, listAssets, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
+import { available, backends, btcUsdMarket, held, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
 
-const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
 let n = 0;
 const freshKey = () => `in-work-${Date.now()}-${++n}`;
 
@@ -16,8 +15,7 @@ for (const backend of backends()) {
     let h: Harness;
     before(async () => {
       h = await makeHarness({ backend, env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
-      await listAssets(h, { USD: 2, BTC: 8 });
-      assert.equal((await h.op('PUT', '/market/pairs/BTC/USD', BTC_USD)).status, 200);
+      await btcUsdMarket(h);
     });
     after(async () => h?.close());
 

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ManualClock } from '../src/domain/ports.ts';
-import { backends, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
+import { backends, btcUsdMarket, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 
-const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
 
 /** Filters on the client's lists (issue 19): state, a creation window; the ledger by asset and date. */
 for (const backend of backends()) {
@@ -15,8 +14,7 @@ for (const backend of backends()) {
     let t1: Date;
     before(async () => {
       h = await makeHarness({ backend, manualClock: true, env: { CAMBIO_QUOTE_TTL_MS: '15000' } });
-      await listAssets(h, { USD: 2, BTC: 8 });
-      assert.equal((await h.op('PUT', '/market/pairs/BTC/USD', BTC_USD)).status, 200);
+      await btcUsdMarket(h);
       o = await seedOrg(h, { balances: { BTC: 10_000_000n, USD: 5000n } });
       const place = async () => {
         const q = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' });

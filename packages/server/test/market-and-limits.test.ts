@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { backends, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
+import { backends, BTC_USD, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 
-const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
 
 /**
  * What a client can trade and within which bounds (issue 19): GET /market/pairs lists the pairs priced

@@ -4,9 +4,8 @@ import { sql } from 'kysely';
 import { randomIds } from '../src/domain/ids.ts';
 import type { Organization } from '../src/domain/organizations/organization.ts';
 import { placeBatch } from '../src/store/orders-batch.ts';
-import { available, backends, held, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
+import { available, backends, btcUsdMarket, held, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 
-const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
 
 /** The ledger's own invariants for one organization and asset: balances are the sums of their postings, held the sum of active holds. */
 async function assertBooks(h: Harness, orgId: string, asset: string) {
@@ -26,8 +25,7 @@ for (const backend of backends()) {
     let org = async (_o: SeededOrg): Promise<Organization> => { throw new Error('unset'); };
     before(async () => {
       h = await makeHarness({ backend });
-      await listAssets(h, { USD: 2, BTC: 8 });
-      assert.equal((await h.op('PUT', '/market/pairs/BTC/USD', BTC_USD)).status, 200);
+      await btcUsdMarket(h);
       org = async (o) => (await h.store.organizations.get(o.orgId))!;
     });
     after(async () => h?.close());

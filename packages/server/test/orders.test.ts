@@ -3,10 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import { QUOTE_RETENTION_MS } from '../src/background.ts';
 import type { ManualClock } from '../src/domain/ports.ts';
 import { recoverApproved } from '../src/usecases/orders/execute-approved.ts';
-import { available, backends, held, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
+import { available, backends, BTC_USD, held, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 
 // BTC/USD at 65000.00, spread 0.5%, venue fee 0.1% + 1.00 USD: 0.01 BTC (1000000) → client 64675, venue pays 64835.
-const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
 const A = 1_000_000n;
 const Q = 64_675n;
 const PROCEEDS = 64_835n;

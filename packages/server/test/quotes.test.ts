@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ManualClock } from '../src/domain/ports.ts';
-import { available, backends, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
+import { available, backends, BTC_USD, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 
-const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
 
 /** Sets the platform's reconciliation stop directly: the run that would set it belongs to another suite. */
 const setReconciled = (h: Harness, reconciled: boolean) =>
