@@ -29,15 +29,34 @@ export const keepAnswersSql = (as: KeptAnswer[]) => sql<{ scope: string; key: st
     where k.scope = t.s and k.key = t.k and k.state = 'in_flight'
     returning k.scope, k.key`;
 
-/** Runs keepAnswersSql in `db` (the work's transaction); the answers whose claims it answered. */
-export async function keepAnswers(db: Db, as: KeptAnswer[]): Promise<KeptAnswer[]> {
-  if (as.length === 0) return [];
-  const r = await keepAnswersSql(as).execute(db);
-  return answered(as, r.rows);
-}
+/**
+ * The answers one piece of work keeps: each keyed result's answer, asked inside the work's transaction,
+ * and, once the work committed, each request whose claim the work answered is told so.
+ */
+export class AnswersOfWork {
+  readonly #pending: Array<{ answer: KeptAnswer; tell: () => void }> = [];
+  readonly #kept: Array<() => void> = [];
 
-/** The answers among `as` whose scope and key are in `rows` (what keepAnswersSql returned). */
-export function answered(as: KeptAnswer[], rows: { scope: string; key: string }[]): KeptAnswer[] {
-  const done = new Set(rows.map((x) => JSON.stringify([x.scope, x.key])));
-  return as.filter((a) => done.has(JSON.stringify([a.scope, a.key])));
+  /** The answer of `result` when its request carries a key (`keep`); nothing without one. */
+  add<T>(keep: AnswerInWork<T> | undefined, result: T): void {
+    if (keep) this.#pending.push({ answer: keep.answer(result), tell: () => keep.kept() });
+  }
+
+  get answers(): KeptAnswer[] { return this.#pending.map((p) => p.answer); }
+
+  /** The rows keepAnswersSql returned, run by the work's own statement: the claims it answered. */
+  answered(rows: { scope: string; key: string }[]): void {
+    const done = new Set(rows.map((x) => JSON.stringify([x.scope, x.key])));
+    for (const p of this.#pending) if (done.has(JSON.stringify([p.answer.scope, p.answer.key]))) this.#kept.push(p.tell);
+  }
+
+  /** Keeps the answers by a statement of their own in `db`, the work's transaction. */
+  async keepIn(db: Db): Promise<void> {
+    if (this.#pending.length > 0) this.answered((await keepAnswersSql(this.answers).execute(db)).rows);
+  }
+
+  /** After the work committed: its requests send the answers it kept, and keep nothing more. */
+  tell(): void {
+    for (const tell of this.#kept) tell();
+  }
 }

@@ -3,7 +3,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { Order, OrderState } from '../domain/orders/order.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
-import { keepAnswers, type AnswerInWork } from './answers-in-work.ts';
+import { AnswersOfWork, type AnswerInWork } from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
 import { isBatchRetryable, placeBatch, type Placed, type Placement } from './orders-batch.ts';
@@ -81,18 +81,17 @@ export class OrdersStore {
    */
   async #placeKeeping(ps: KeyedPlacement[]): Promise<Placed[]> {
     if (!ps.some((p) => p.keep)) return placeBatch(this.db, this.ids, this.clock.now(), ps);
-    const kept: AnswerInWork<Order>[] = [];
+    const answers = new AnswersOfWork();
     const placed = await this.db.transaction().execute(async (tx) => {
       const out = await placeBatch(tx, this.ids, this.clock.now(), ps);
-      const answers = ps.flatMap((p, i) => {
+      ps.forEach((p, i) => {
         const o = out[i];
-        return p.keep && o && 'row' in o ? [{ keep: p.keep, answer: p.keep.answer(toOrder(o.row)) }] : [];
+        if (o && 'row' in o) answers.add(p.keep, toOrder(o.row));
       });
-      const done = await keepAnswers(tx, answers.map((a) => a.answer));
-      kept.push(...answers.filter((a) => done.includes(a.answer)).map((a) => a.keep));
+      await answers.keepIn(tx);
       return out;
     });
-    for (const k of kept) k.kept();
+    answers.tell();
     return placed;
   }
 

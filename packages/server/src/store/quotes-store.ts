@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Quote } from '../domain/quotes/quote.ts';
-import { answered, keepAnswersSql, type AnswerInWork } from './answers-in-work.ts';
+import { AnswersOfWork, keepAnswersSql, type AnswerInWork } from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
 
@@ -31,7 +31,8 @@ export class QuotesStore {
 
   /** Writes the quotes and, in the same statement, the answers of those asked with an Idempotency-Key. */
   async #insert(ns: NewQuote[]): Promise<void> {
-    const keyed = ns.filter((n) => n.keep !== undefined).map((n) => ({ keep: n.keep!, answer: n.keep!.answer(n.quote) }));
+    const answers = new AnswersOfWork();
+    for (const n of ns) answers.add(n.keep, n.quote);
     const qs = ns.map((n) => n.quote);
     const insert = sql`insert into quotes (id, organization_id, base_symbol, quote_symbol, base_decimals, quote_decimals,
         rate_quote_minor, amount_base_minor, amount_quote_minor, expires_at, consumed_at, created_at)
@@ -41,14 +42,14 @@ export class QuotesStore {
         ${column(qs, 'rateQuoteMinor')}::numeric[], ${column(qs, 'amountBaseMinor')}::numeric[], ${column(qs, 'amountQuoteMinor')}::numeric[],
         ${column(qs, 'expiresAt', (d) => d.toISOString())}::timestamptz[], ${column(qs, 'createdAt', (d) => d.toISOString())}::timestamptz[]
       ) as t(id, org, base, quote, bd, qd, rate, ab, aq, exp, created)`;
-    if (keyed.length === 0) {
+    if (answers.answers.length === 0) {
       await insert.execute(this.db);
       return;
     }
-    const r = await sql<{ scope: string; key: string }>`with kept as (${keepAnswersSql(keyed.map((k) => k.answer))}), written as (${insert})
+    const r = await sql<{ scope: string; key: string }>`with kept as (${keepAnswersSql(answers.answers)}), written as (${insert})
       select scope, key from kept`.execute(this.db);
-    const done = answered(keyed.map((k) => k.answer), r.rows);
-    for (const k of keyed) if (done.includes(k.answer)) k.keep.kept();
+    answers.answered(r.rows);
+    answers.tell();
   }
 
   /** One quote of one organization (another organization's is not found). */

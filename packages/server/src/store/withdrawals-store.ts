@@ -2,7 +2,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { checkWithdrawal, type WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
-import { keepAnswers, type AnswerInWork } from './answers-in-work.ts';
+import { AnswersOfWork, type AnswerInWork } from './answers-in-work.ts';
 import type { Db } from './db.ts';
 import { takeHold } from './holds.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
@@ -32,7 +32,7 @@ export class WithdrawalsStore {
   async request(org: Organization, r: { destinationId: string; assetSymbol: string; assetDecimals: number; amount: bigint }, keep?: AnswerInWork<WithdrawalRow>): Promise<WithdrawalRow> {
     const at = this.clock.now();
     const id = this.ids.next('wdr');
-    let kept = false;
+    const answers = new AnswersOfWork();
     const w = await this.db.transaction().execute(async (tx) => {
       await assertReconciled(tx);
       const d = await tx.selectFrom('withdrawal_destinations')
@@ -51,10 +51,11 @@ export class WithdrawalsStore {
           created_at: at, updated_at: at,
         }).returningAll().executeTakeFirstOrThrow());
       const w = toWithdrawal(row, d!.summary);
-      if (keep) kept = (await keepAnswers(tx, [keep.answer(w)])).length === 1;
+      answers.add(keep, w);
+      await answers.keepIn(tx);
       return w;
     });
-    if (kept) keep!.kept();
+    answers.tell();
     return w;
   }
 
