@@ -73,7 +73,7 @@ export class IdempotencyStore {
     const now = this.clock.now();
     const r = await sql<{ scope: string; key: string }>`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
       select s, k, f, 'in_flight', ${new Date(now.getTime() + this.leaseMs)}, null, null, ${now}, ${this.#expiry(now)}
-      from unnest(${cs.map((c) => c.scope)}::text[], ${cs.map((c) => c.key)}::text[], ${cs.map((c) => c.fingerprint)}::text[]) as t(s, k, f),
+      from json_to_recordset(${JSON.stringify(cs.map((c) => ({ s: c.scope, k: c.key, f: c.fingerprint })))}::json) as t(s text, k text, f text),
         (select set_config('synchronous_commit', 'off', true)) as async_commit
       on conflict (scope, key) do nothing returning scope, key`.execute(this.db);
     const won = new Set(r.rows.map((x) => JSON.stringify([x.scope, x.key])));
