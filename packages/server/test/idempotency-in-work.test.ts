@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../src/store/idempotency-store.ts';
 import { available, backends, btcUsdMarket, held, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
 
 let n = 0;
@@ -105,6 +106,16 @@ for (const backend of backends()) {
       const other = await h.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': used });
       assert.equal(other.status, 422, other.raw);
       assert.equal(other.body.code, 'idempotency.key_reused');
+    });
+
+    test('keeping the answer leaves the key\'s expiry as its claim set it (the answer\'s update changes no indexed column)', async () => {
+      const o = await seedOrg(h, {});
+      const key = freshKey();
+      assert.equal((await quote(o, key)).status, 201);
+      const [row] = (await sql<{ state: string; kept_ms: number }>`select state, extract(epoch from expires_at - created_at) * 1000 as kept_ms
+        from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
+      assert.equal(row?.state, 'done');
+      assert.equal(Number(row?.kept_ms), IDEMPOTENCY_RETENTION_MS + IDEMPOTENCY_LEASE_MS);
     });
 
     test('a quote key past its retention and not yet purged makes a new quote', async () => {

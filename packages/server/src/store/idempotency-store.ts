@@ -18,6 +18,7 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A claim older than this whose request never answered (the process died) is abandoned. */
 export const IDEMPOTENCY_LEASE_MS = 5 * 60 * 1000;
 
+
 /**
  * Idempotency keys: claimed in their own short transaction before the request runs, completed with the
  * answer after it, released when the answer says nothing was decided (so a retry runs again). A claim
@@ -47,7 +48,17 @@ export class IdempotencyStore {
   }
 
   #row(c: ClaimInput, now: Date) {
-    return { ...c, state: 'in_flight', lease_until: new Date(now.getTime() + this.leaseMs), status: null, response: null, created_at: now, expires_at: new Date(now.getTime() + this.retentionMs) };
+    return { ...c, state: 'in_flight', lease_until: new Date(now.getTime() + this.leaseMs), status: null, response: null, created_at: now, expires_at: this.#expiry(now) };
+  }
+
+  /**
+   * When a key claimed at `now` expires: the retention after the lease, the longest its request may
+   * take. Set once by the claim and never moved by the answer, so keeping the answer changes no indexed
+   * column and is a HOT update (migration 015); an answer given within the lease is still kept at least
+   * the retention period after it was given.
+   */
+  #expiry(now: Date): Date {
+    return new Date(now.getTime() + this.retentionMs + this.leaseMs);
   }
 
   /**
@@ -61,19 +72,14 @@ export class IdempotencyStore {
   readonly #claims = new Batcher<ClaimInput, boolean>(async (cs) => {
     const now = this.clock.now();
     const r = await sql<{ scope: string; key: string }>`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
-      select s, k, f, 'in_flight', ${new Date(now.getTime() + this.leaseMs)}, null, null, ${now}, ${new Date(now.getTime() + this.retentionMs)}
-      from unnest(${cs.map((c) => c.scope)}::text[], ${cs.map((c) => c.key)}::text[], ${cs.map((c) => c.fingerprint)}::text[]) as t(s, k, f),
+      select s, k, f, 'in_flight', ${new Date(now.getTime() + this.leaseMs)}, null, null, ${now}, ${this.#expiry(now)}
+      from json_to_recordset(${JSON.stringify(cs.map((c) => ({ s: c.scope, k: c.key, f: c.fingerprint })))}::json) as t(s text, k text, f text),
         (select set_config('synchronous_commit', 'off', true)) as async_commit
       on conflict (scope, key) do nothing returning scope, key`.execute(this.db);
     const won = new Set(r.rows.map((x) => JSON.stringify([x.scope, x.key])));
     // Two requests of one batch with one key: the first claimed it, the other meets it in flight.
     return cs.map((c) => won.delete(JSON.stringify([c.scope, c.key])));
   }, { maxBatch: 64, maxInFlight: 4 });
-
-  /** Until when an answer kept now is kept. */
-  keptUntil(): Date {
-    return new Date(this.clock.now().getTime() + this.retentionMs);
-  }
 
   /** Keeps the answer (IdempotencyClaim.keep) of a request whose work did not keep it. */
   async complete(a: KeptAnswer): Promise<void> {

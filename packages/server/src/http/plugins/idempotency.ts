@@ -21,7 +21,7 @@ declare module 'fastify' {
 export interface IdempotencyClaim {
   scope: string;
   key: string;
-  /** The answer to keep for this payload, sealed, kept from now for the retention period. */
+  /** The answer to keep for this payload, sealed (kept until the claim's `expires_at`). */
   keep(status: number, payload: string): KeptAnswer;
   /** Set once the request's work committed with its answer kept: nothing is left to keep when it is sent. */
   keptInWork?: boolean;
@@ -59,7 +59,7 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
       case 'claimed':
         req.idempotencyClaim = {
           scope, key: header,
-          keep: (status, payload) => ({ scope, key: header, status, response: sealer.seal(payload, { scope, key: header }), expiresAt: store.keptUntil() }),
+          keep: (status, payload) => ({ scope, key: header, status, response: sealer.seal(payload, { scope, key: header }) }),
         };
         return;
       case 'in_progress': throw new DomainError('idempotency.in_progress');

@@ -11,6 +11,7 @@ import * as m011 from './011-events.ts';
 import * as m012 from './012-webhooks.ts';
 import * as m013 from './013-list-counts.ts';
 import * as m014 from './014-auth-notify.ts';
+import * as m015 from './015-idempotency-hot.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '012-webhooks': m012,
   '013-list-counts': m013,
   '014-auth-notify': m014,
+  '015-idempotency-hot': m015,
 };
 
 export const migrationProvider: MigrationProvider = {
