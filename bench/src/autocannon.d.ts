@@ -25,6 +25,8 @@ declare module 'autocannon' {
     body?: string;
     requests?: Request[];
     initialContext?: Record<string, unknown>;
+    /** Called with each connection's client before it sends: `setRequests` gives that connection its own requests. */
+    setupClient?: (client: { setRequests(requests: Request[]): void }) => void;
     excludeErrorStats?: boolean;
   }
   export interface Histogram { average: number; p50: number; p90: number; p99: number; max: number; min: number }

@@ -1,4 +1,4 @@
-import autocannon, { type Instance, type RequestParams } from 'autocannon';
+import autocannon, { type Instance, type Request, type RequestParams } from 'autocannon';
 
 /** One request the load generator sends; `kind` labels it in the per-kind counts (e.g. the mix). */
 export interface Shot { method: 'GET' | 'POST'; path: string; key: string; body?: string; kind: string; org?: number }
@@ -10,7 +10,15 @@ export interface LoadSpec {
   duration?: number;
   amount?: number;
   /** The next request; null when the work is used up (for example the quote pool): the run stops there. */
-  next: () => Shot | null;
+  next?: () => Shot | null;
+  /**
+   * Requests that depend on no earlier answer (reads) may instead be given as a cycle, all of one kind:
+   * each connection sends them in turn, built once, and no callback runs per request or per body. That
+   * is a third less of the load generator's CPU per request, CPU the server it measures then has. Each
+   * connection starts at its own place in the cycle, so the connections' requests stay spread over it,
+   * as the shared `next` spreads them.
+   */
+  cycle?: Shot[];
   /** Sees every response body (e.g. to collect quote ids). */
   onBody?: (shot: Shot, status: number, body: string) => void;
 }
@@ -47,7 +55,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const started = Date.now();
 
   const setupRequest = (req: RequestParams, ctx: Record<string, unknown>): RequestParams => {
-    let shot = exhaustedAt === null ? spec.next() : null;
+    let shot = exhaustedAt === null ? spec.next?.() ?? null : null;
     if (!shot) {
       if (exhaustedAt === null) {
         exhaustedAt = Date.now();
@@ -57,13 +65,26 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
       shot = IDLE;
     }
     ctx.shot = shot;
-    const headers: Record<string, string> = shot.key ? { 'x-api-key': shot.key } : {};
-    if (shot.body !== undefined) headers['content-type'] = 'application/json';
-    return { ...req, method: shot.method, path: shot.path, headers, body: shot.body ?? '' };
+    return { ...req, method: shot.method, path: shot.path, headers: headersOf(shot), body: shot.body ?? '' };
   };
   const onResponse = (status: number, body: string, ctx: Record<string, unknown>) => {
     lastShot = (ctx.shot as Shot | undefined) ?? IDLE;
     if (lastShot.kind !== 'idle') spec.onBody?.(lastShot, status, body);
+  };
+
+  const cycle = spec.cycle;
+  if (cycle) {
+    if (cycle.length === 0 || cycle.some((s) => s.kind !== cycle[0]!.kind || s.kind === 'idle' || spec.onBody)) throw new Error('a cycle is one kind of request, with no body seen');
+    lastShot = cycle[0]!;
+  }
+  const built: Request[] | undefined = cycle?.map((shot) => ({ method: shot.method, path: shot.path, headers: headersOf(shot), ...(shot.body !== undefined ? { body: shot.body } : {}) }));
+  let connection = 0;
+  const perConnection = built && {
+    requests: built,
+    setupClient: (client: { setRequests(r: Request[]): void }) => {
+      const at = Math.floor((connection++ * built.length) / spec.connections) % built.length;
+      client.setRequests([...built.slice(at), ...built.slice(0, at)]);
+    },
   };
 
   return new Promise((resolve, reject) => {
@@ -73,7 +94,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
       pipelining: 1,
       timeout: 30,
       ...(spec.amount !== undefined ? { amount: spec.amount } : { duration: spec.duration ?? 10 }),
-      requests: [{ setupRequest, onResponse }],
+      ...(perConnection ?? { requests: [{ setupRequest, onResponse }] }),
     }, (err, result) => {
       if (err) return reject(err);
       const end = exhaustedAt ?? started + result.duration * 1000;
@@ -100,6 +121,12 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
       times.push(ms);
     });
   });
+}
+
+function headersOf(shot: Shot): Record<string, string> {
+  const headers: Record<string, string> = shot.key ? { 'x-api-key': shot.key } : {};
+  if (shot.body !== undefined) headers['content-type'] = 'application/json';
+  return headers;
 }
 
 export function percentile(sorted: number[], q: number): number {

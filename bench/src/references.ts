@@ -12,9 +12,9 @@ const run = promisify(execFile);
 export async function helloWorld(o: { connections: number; duration: number; warmup: number }): Promise<LoadResult> {
   const server = await startHelloWorld();
   try {
-    const next = () => ({ method: 'GET' as const, path: '/', key: '', kind: 'hello' });
-    if (o.warmup > 0) await runLoad({ url: server.url, connections: o.connections, duration: o.warmup, next });
-    return await runLoad({ url: server.url, connections: o.connections, duration: o.duration, next });
+    const cycle = [{ method: 'GET' as const, path: '/', key: '', kind: 'hello' }];
+    if (o.warmup > 0) await runLoad({ url: server.url, connections: o.connections, duration: o.warmup, cycle });
+    return await runLoad({ url: server.url, connections: o.connections, duration: o.duration, cycle });
   } finally {
     await server.stop();
   }

@@ -35,7 +35,6 @@ export class ScenarioRunner {
   /** POST /orders sent, answered, and answered 201, warm-ups included: the invariant check compares them with the orders table. */
   readonly orders = { sent: 0, answered: 0, created: 0 };
   #read = 0;
-  #list = 0;
   #mixTurn = 0;
 
   constructor(private readonly seeded: Seeded, readonly opts: RunOpts) {
@@ -43,15 +42,19 @@ export class ScenarioRunner {
     this.hot = new QuotePool([seeded.hot]);
   }
 
+  /** Every organization's balances, in turn: what #balancesShot sends, as a cycle. */
+  get #balancesCycle(): Shot[] {
+    return this.seeded.orgs.map((o, org) => ({ method: 'GET', path: '/api/v1/balances', key: o.key, kind: 'read', org }));
+  }
+
+  /** Each organization's lists, one organization after the other: the lists scenario's requests. */
+  get #listsCycle(): Shot[] {
+    return this.seeded.orgs.flatMap((o, org) => LISTS.map((path): Shot => ({ method: 'GET', path, key: o.key, kind: 'read', org })));
+  }
+
   #balancesShot = (): Shot => {
     const org = this.#read++ % this.seeded.orgs.length;
     return { method: 'GET', path: '/api/v1/balances', key: this.seeded.orgs[org]!.key, kind: 'read', org };
-  };
-
-  #listShot = (): Shot => {
-    const n = this.#list++;
-    const org = Math.floor(n / LISTS.length) % this.seeded.orgs.length;
-    return { method: 'GET', path: LISTS[n % LISTS.length]!, key: this.seeded.orgs[org]!.key, kind: 'read', org };
   };
 
   #onBody = (shot: Shot, status: number, body: string) => {
@@ -80,11 +83,11 @@ export class ScenarioRunner {
     return { result, cpu: cpuPerRequest(a, cpuSnapshot(this.opts.pid, this.opts.database), result.ok), window };
   }
 
-  /** Warm-up (not measured, same shape), then the measured window. */
-  async #measure(next: () => Shot | null): Promise<Omit<ScenarioOutcome, 'notes'>> {
-    const base = { url: this.opts.url, connections: this.opts.connections, onBody: this.#onBody };
-    if (this.opts.warmup > 0) await runLoad({ ...base, duration: this.opts.warmup, next });
-    return this.#window({ ...base, duration: this.opts.duration, next });
+  /** Warm-up (not measured, same shape), then the measured window: a request after another, or a cycle of reads. */
+  async #measure(work: { next: () => Shot | null } | { cycle: Shot[] }): Promise<Omit<ScenarioOutcome, 'notes'>> {
+    const base = { url: this.opts.url, connections: this.opts.connections, ...('next' in work ? { ...work, onBody: this.#onBody } : work) };
+    if (this.opts.warmup > 0) await runLoad({ ...base, duration: this.opts.warmup });
+    return this.#window({ ...base, duration: this.opts.duration });
   }
 
   /**
@@ -109,13 +112,13 @@ export class ScenarioRunner {
   async run(name: ScenarioName): Promise<ScenarioOutcome> {
     switch (name) {
       case 'balances': {
-        return { ...(await this.#measure(this.#balancesShot)), notes: [] };
+        return { ...(await this.#measure({ cycle: this.#balancesCycle })), notes: [] };
       }
       case 'lists': {
-        return { ...(await this.#measure(this.#listShot)), notes: [] };
+        return { ...(await this.#measure({ cycle: this.#listsCycle })), notes: [] };
       }
       case 'quotes': {
-        return { ...(await this.#measure(() => this.spread.quoteShot())), notes: ['the quotes made here feed the orders-spread pool'] };
+        return { ...(await this.#measure({ next: () => this.spread.quoteShot() })), notes: ['the quotes made here feed the orders-spread pool'] };
       }
       case 'orders-spread':
         return this.#orders(this.spread, () => this.spread.orderShot(), 1);

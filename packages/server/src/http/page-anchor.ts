@@ -50,18 +50,29 @@ const NOT_OURS = {
   es: 'asOf no es un ancla que esta lista haya dado (devuelva pagination.asOf de la primera página)',
 };
 
-/** Opens `?asOf=` before the handler and seals `pagination.asOf` in every list answer. */
+/**
+ * Opens `?asOf=` before the handler and seals `pagination.asOf` in every list answer: the hooks of the
+ * lists only (the routes whose query takes `asOf`), so no other request passes through them.
+ */
 export function registerPageAnchors(app: FastifyInstance, anchors: PageAnchors) {
-  app.addHook('preHandler', async (req) => {
+  const open = async (req: FastifyRequest) => {
     const q = req.query as { asOf?: unknown } | undefined;
     if (typeof q?.asOf !== 'string') return;
     const position = anchors.open(q.asOf, scopeOf(req));
     if (position === null) throw new DomainError('request.invalid_query', { detail: NOT_OURS[req.lang] });
     q.asOf = position;
-  });
-  app.addHook('preSerialization', async (req, _reply, payload: unknown) => {
+  };
+  const seal = async (req: FastifyRequest, _reply: unknown, payload: unknown) => {
     const p = (payload as { pagination?: { asOf?: unknown } | null } | null)?.pagination;
     if (p && typeof p.asOf === 'string') p.asOf = anchors.seal(p.asOf, scopeOf(req));
     return payload;
+  };
+  app.addHook('onRoute', (route) => {
+    const query = route.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
+    if (query?.properties?.asOf === undefined) return;
+    route.preHandler = [open, ...hooksOf(route.preHandler)];
+    route.preSerialization = [seal, ...hooksOf(route.preSerialization)];
   });
 }
+
+const hooksOf = <T>(h: T | T[] | undefined): T[] => (h === undefined ? [] : Array.isArray(h) ? h : [h]);

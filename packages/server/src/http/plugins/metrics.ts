@@ -64,8 +64,15 @@ export function createMetrics(store: Store, clock: Clock) {
     tally,
     /** Times every request; the route label is the route pattern, never the raw URL (bounded cardinality). */
     instrument(app: FastifyInstance) {
-      app.addHook('onResponse', async (req, reply) => {
-        duration.observe({ method: req.method, route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+      // One labelled child per method, route and status, found by a string: no label object hashed per request.
+      const children = new Map<string, { observe(v: number): void }>();
+      app.addHook('onResponse', (req, reply, done) => {
+        const route = req.routeOptions.url ?? 'unknown';
+        const id = `${req.method} ${reply.statusCode} ${route}`;
+        let child = children.get(id);
+        if (child === undefined) children.set(id, (child = duration.labels({ method: req.method, route, status: String(reply.statusCode) })));
+        child.observe(reply.elapsedTime / 1000);
+        done();
       });
     },
   };

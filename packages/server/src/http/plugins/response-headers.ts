@@ -6,14 +6,16 @@ import type { FastifyInstance } from 'fastify';
  * deposit addresses); the docs page may not be framed by another site.
  */
 export function registerResponseHeaders(app: FastifyInstance) {
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     const path = req.url.split('?')[0] ?? '';
-    if (/^\/(api|operator|portal)\/v1(\/|$)/.test(path) && path !== '/api/v1/openapi.json') reply.header('cache-control', 'no-store');
+    if (API.test(path) && path !== '/api/v1/openapi.json') reply.header('cache-control', 'no-store');
     if (path === '/docs' || path.startsWith('/docs/')) reply.header('x-frame-options', 'DENY');
-    return payload;
+    done(null, payload);
   });
 }
+
+const API = /^\/(api|operator|portal)\/v1(\/|$)/;
 
 /** The docs page's Content-Security-Policy (swagger-ui's own, with its inline hashes), framed by nobody, and plain http allowed (a local service). */
 export const docsCsp = (header: string) =>
