@@ -2,7 +2,11 @@ import { sql } from 'kysely';
 import type { Db } from './db.ts';
 
 /** An Idempotency-Key's answer, sealed, as it is kept (CONTRACT §10). */
-export interface KeptAnswer { scope: string; key: string; status: number; response: string }
+export interface KeptAnswer {
+  scope: string; key: string; fingerprint: string; status: number; response: string;
+  /** When it is kept, and until when, for a key whose claim has no row (PGlite: claims in memory). */
+  at: Date; expiresAt: Date;
+}
 
 /**
  * The answer of a request that carries a claimed Idempotency-Key, kept by the request's own work in
@@ -18,18 +22,32 @@ export interface AnswerInWork<T> {
 }
 
 /**
- * Marks claimed keys done with their answers; returns the SQL of one UPDATE that answers the scope and
- * key of each claim it answered. A claim that is no longer in flight (it was released, or its lease
- * lapsed and another request took it) is left as it is. It changes no indexed column (`expires_at` was
- * set by the claim, migration 015), so PostgreSQL updates the row in place on its page (a HOT update):
- * no new entry in the primary key or the expiry index. The answers go as one JSON parameter: on PGlite
- * that costs a fraction of four text arrays (serialized by PGlite's JavaScript, parsed by its array_in).
+ * Marks claimed keys done with their answers; returns the SQL of one statement that answers the scope and
+ * key of each claim it answered. On PostgreSQL the claim is a row in flight, which this updates; it changes
+ * no indexed column (`expires_at` was set by the claim, migration 015), so PostgreSQL updates the row in
+ * place on its page (a HOT update): no new entry in the primary key or the expiry index. On PGlite a claim
+ * is held in memory (idempotency-store.ts), and this inserts the answered row. A key whose row is no longer
+ * in flight (its lease lapsed and another request took it and answered) is left as it is. The answers go
+ * as one JSON parameter: on PGlite that costs a fraction of text arrays (serialized by PGlite's
+ * JavaScript, parsed by its array_in).
  */
-export const keepAnswersSql = (as: KeptAnswer[]) => sql<{ scope: string; key: string }>`update idempotency_keys k
-    set state = 'done', status = t.st, response = t.r
-    from json_to_recordset(${JSON.stringify(as.map((a) => ({ s: a.scope, k: a.key, st: a.status, r: a.response })))}::json) as t(s text, k text, st int, r text)
-    where k.scope = t.s and k.key = t.k and k.state = 'in_flight'
+export const keepAnswersSql = (as: KeptAnswer[]) => sql<{ scope: string; key: string }>`insert into idempotency_keys as k
+      (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
+    select t.s, t.k, t.f, 'done', t.at, t.st, t.r, t.at, t.e
+    from json_to_recordset(${JSON.stringify(oncePerKey(as).map((a) => ({ s: a.scope, k: a.key, f: a.fingerprint, st: a.status, r: a.response, at: a.at.toISOString(), e: a.expiresAt.toISOString() })))}::json)
+      as t(s text, k text, f text, st int, r text, at timestamptz, e timestamptz)
+    on conflict (scope, key) do update set state = 'done', status = excluded.status, response = excluded.response
+      where k.state = 'in_flight'
     returning k.scope, k.key`;
+
+/** One answer per key (the first): a statement may not update one row twice. */
+function oncePerKey(as: KeptAnswer[]): KeptAnswer[] {
+  const seen = new Set<string>();
+  return as.filter((a) => {
+    const id = JSON.stringify([a.scope, a.key]);
+    return !seen.has(id) && Boolean(seen.add(id));
+  });
+}
 
 /**
  * The answers one piece of work keeps: each keyed result's answer, asked inside the work's transaction,

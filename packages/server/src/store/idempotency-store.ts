@@ -25,11 +25,55 @@ export const IDEMPOTENCY_LEASE_MS = 5 * 60 * 1000;
  * whose request died (a crash) is abandoned after `leaseMs` and may be taken by the next request.
  */
 export class IdempotencyStore {
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly retentionMs = IDEMPOTENCY_RETENTION_MS, private readonly leaseMs = IDEMPOTENCY_LEASE_MS) {}
+  /**
+   * `claimsInMemory`: PGlite, whose data one process owns (data-dir-lock.ts). A claim is then held in
+   * this process only (`#held`, until it is answered or released, or its lease lapses) and costs the
+   * database one batched lookup of the key; the answer's row is inserted by the work (answers-in-work.ts)
+   * instead of a claim's row being inserted and then updated. A crash forgets the claims with the work
+   * they were for. On PostgreSQL other instances must see the claim: it is a row.
+   */
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly retentionMs = IDEMPOTENCY_RETENTION_MS, private readonly leaseMs = IDEMPOTENCY_LEASE_MS,
+    private readonly claimsInMemory = false) {}
+
+  /** Keys claimed in this process (claimsInMemory): scope and key → when the claim's lease lapses (ms). */
+  readonly #held = new Map<string, number>();
 
   async claim(c: ClaimInput): Promise<Claim> {
+    if (this.claimsInMemory) return this.#claimInMemory(c);
     // The common case is a new key: claims arriving together share one statement.
     if (await this.#claims.load(c)) return { kind: 'claimed' };
+    return this.#claimHeld(c);
+  }
+
+  async #claimInMemory(c: ClaimInput): Promise<Claim> {
+    const id = JSON.stringify([c.scope, c.key]);
+    const now = this.clock.now().getTime();
+    const lapses = this.#held.get(id);
+    if (lapses !== undefined && lapses > now) return { kind: 'in_progress' };
+    // Held before the lookup: a request with the same key arriving meanwhile meets it in flight.
+    this.#held.set(id, now + this.leaseMs);
+    try {
+      if (!(await this.#lookups.load(c))) return { kind: 'claimed' };
+      const claim = await this.#claimHeld(c);
+      if (claim.kind !== 'claimed') this.#held.delete(id);
+      return claim;
+    } catch (e) {
+      this.#held.delete(id);
+      throw e;
+    }
+  }
+
+  /** Whether each key has a row (claimsInMemory): one statement for the lookups arriving together. */
+  readonly #lookups = new Batcher<ClaimInput, boolean>(async (cs) => {
+    const r = await sql<{ s: string; k: string }>`select t.s, t.k
+      from json_to_recordset(${JSON.stringify(cs.map((c) => ({ s: c.scope, k: c.key })))}::json) as t(s text, k text)
+      cross join lateral (select 1 from idempotency_keys i where i.scope = t.s and i.key = t.k limit 1) i`.execute(this.db);
+    const found = new Set(r.rows.map((x) => JSON.stringify([x.s, x.k])));
+    return cs.map((c) => found.has(JSON.stringify([c.scope, c.key])));
+  }, { maxBatch: 64, maxInFlight: 4 });
+
+  /** A key that has a row: a replay, another body's key, one in flight, or one to take (expired, abandoned). */
+  async #claimHeld(c: ClaimInput): Promise<Claim> {
     const now = this.clock.now();
     const row = this.#row(c, now);
     return this.db.transaction().execute(async (tx) => {
@@ -45,6 +89,17 @@ export class IdempotencyStore {
       if (held.state === 'in_flight') return { kind: 'in_progress' } as const;
       return { kind: 'replay', status: held.status!, response: held.response! } as const;
     });
+  }
+
+  /** The request that claimed the key has answered (its answer kept or the claim released): a claim in memory ends. */
+  settled(c: { scope: string; key: string }): void {
+    if (this.claimsInMemory) this.#held.delete(JSON.stringify([c.scope, c.key]));
+  }
+
+  /** When an answer kept now is kept and until when, for a key with no row yet (claimsInMemory). */
+  keptTimes(): { at: Date; expiresAt: Date } {
+    const at = this.clock.now();
+    return { at, expiresAt: this.#expiry(at) };
   }
 
   #row(c: ClaimInput, now: Date) {
@@ -99,6 +154,8 @@ export class IdempotencyStore {
   /** Deletes keys past their retention (an abandoned claim too), at most `limit` at a time; returns how many. */
   async purgeExpired(limit = 1000): Promise<number> {
     const now = this.clock.now();
+    // Claims in memory whose request never answered (it was lost before its reply): their lease lapsed.
+    for (const [id, lapses] of this.#held) if (lapses <= now.getTime()) this.#held.delete(id);
     const r = await sql`delete from idempotency_keys where ctid in (
       select ctid from idempotency_keys where expires_at <= ${now} and lease_until <= ${now} limit ${limit})`.execute(this.db);
     return Number(r.numAffectedRows ?? 0n);

@@ -59,7 +59,7 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
       case 'claimed':
         req.idempotencyClaim = {
           scope, key: header,
-          keep: (status, payload) => ({ scope, key: header, status, response: sealer.seal(payload, { scope, key: header }) }),
+          keep: (status, payload) => ({ scope, key: header, fingerprint, status, response: sealer.seal(payload, { scope, key: header }), ...store.keptTimes() }),
         };
         return;
       case 'in_progress': throw new DomainError('idempotency.in_progress');
@@ -71,11 +71,14 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
 
   app.addHook('onSend', async (req, reply, payload) => {
     const claim = req.idempotencyClaim;
-    if (!claim || claim.keptInWork) return payload;
+    if (!claim) return payload;
     req.idempotencyClaim = undefined;
     try {
-      if (decidedNothing(reply.statusCode)) await store.release(claim);
-      else await store.complete(claim.keep(reply.statusCode, typeof payload === 'string' ? payload : String(payload)));
+      if (!claim.keptInWork) {
+        if (decidedNothing(reply.statusCode)) await store.release(claim);
+        else await store.complete(claim.keep(reply.statusCode, typeof payload === 'string' ? payload : String(payload)));
+      }
+      store.settled(claim);
     } catch (err) {
       // The request's own work is done and answered; an unkept answer leaves the claim to its lease.
       req.log.error({ err }, 'idempotency: the answer could not be kept');

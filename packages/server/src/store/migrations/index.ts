@@ -12,6 +12,7 @@ import * as m012 from './012-webhooks.ts';
 import * as m013 from './013-list-counts.ts';
 import * as m014 from './014-auth-notify.ts';
 import * as m015 from './015-idempotency-hot.ts';
+import * as m016 from './016-idempotency-pglite-fill.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '013-list-counts': m013,
   '014-auth-notify': m014,
   '015-idempotency-hot': m015,
+  '016-idempotency-pglite-fill': m016,
 };
 
 export const migrationProvider: MigrationProvider = {
