@@ -47,13 +47,23 @@ function tpsOf(out: string): number {
   return Number(m[1]);
 }
 
+/** pgbench select-only (-S) for `duration` seconds in a database `pgbench -i` made: its TPS. */
+export async function selectOnlyTps(bin: string, url: string, o: { duration: number; clients: number; threads: number }): Promise<number> {
+  return tpsOf((await run(bin, ['-c', String(o.clients), '-j', String(o.threads), '-T', String(o.duration), '-S', url], { maxBuffer: 1 << 24 })).stdout);
+}
+
+/** pgbench -i at that scale: the tables the references read and write. */
+export async function pgbenchInit(bin: string, url: string, scale: number): Promise<void> {
+  await run(bin, ['-i', '-q', '-s', String(scale), url], { maxBuffer: 1 << 24 });
+}
+
 /** TPC-B (built in), select-only (-S) and same-row updates, each for `duration` seconds, in a database of their own. */
 export async function pgbench(bin: string, url: string, o: { duration: number; clients: number; threads: number; scale: number }): Promise<PgbenchFigures> {
   const version = (await run(bin, ['--version'])).stdout.trim();
-  await run(bin, ['-i', '-q', '-s', String(o.scale), url], { maxBuffer: 1 << 24 });
+  await pgbenchInit(bin, url, o.scale);
   const common = ['-c', String(o.clients), '-j', String(o.threads), '-T', String(o.duration)];
   const tpcb = tpsOf((await run(bin, [...common, url], { maxBuffer: 1 << 24 })).stdout);
-  const selectOnly = tpsOf((await run(bin, [...common, '-S', url], { maxBuffer: 1 << 24 })).stdout);
+  const selectOnly = await selectOnlyTps(bin, url, o);
   const script = join(tmpdir(), `cambio-bench-same-row-${process.pid}.sql`);
   writeFileSync(script, SAME_ROW_SCRIPT);
   const sameRow = tpsOf((await run(bin, [...common, '-n', '-f', script, url], { maxBuffer: 1 << 24 })).stdout);

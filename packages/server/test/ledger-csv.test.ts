@@ -64,7 +64,7 @@ for (const backend of backends()) {
       assert.deepEqual(await memos(`?createdTo=${encodeURIComponent(t1)}`), ['a']);
       assert.deepEqual(await memos(`?assetSymbol=USD&createdFrom=${encodeURIComponent(t0)}&createdTo=${encodeURIComponent(t1)}`), ['a']);
       assert.equal((await csv(o.key, '?assetSymbol=EUR')).body, HEADER, 'nothing matches: the header alone');
-      assert.doesNotMatch((await csv(o.key)).body, /not yours|777/);
+      assert.doesNotMatch((await csv(o.key)).body, /not yours|,7\.77,|,777,/); // an id may hold 777 by chance: the amount's own columns
     });
 
     test('refusals are the JSON envelope: unknown or paging parameters 400, no portal:read 403, no key 401', async () => {
