@@ -18,7 +18,6 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A claim older than this whose request never answered (the process died) is abandoned. */
 export const IDEMPOTENCY_LEASE_MS = 5 * 60 * 1000;
 
-
 /**
  * Idempotency keys: claimed in their own short transaction before the request runs, completed with the
  * answer after it, released when the answer says nothing was decided (so a retry runs again). A claim
