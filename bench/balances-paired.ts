@@ -10,9 +10,10 @@
 import { availableParallelism } from 'node:os';
 import { cpuPerRequest, cpuSnapshot } from './src/cpu.ts';
 import { createDatabase, DEFAULT_ADMIN_URL } from './src/databases.ts';
-import { percentile, runLoad, type Shot } from './src/load.ts';
+import { median, percentile, runLoad } from './src/load.ts';
 import { startCambio } from './src/processes.ts';
 import { findPgbench, pgbenchInit, selectOnlyTps } from './src/references.ts';
+import { balancesCycle } from './src/scenarios.ts';
 import { seed } from './src/seed.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
@@ -21,11 +22,6 @@ const admin = process.env.DATABASE_URL || DEFAULT_ADMIN_URL;
 const bin = await findPgbench();
 if (!bin) throw new Error('pgbench is not installed');
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const pgb = await createDatabase(admin, 'cambio_bench_pgbench');
 const db = await createDatabase(admin, 'cambio_bench');
@@ -33,7 +29,7 @@ const server = await startCambio({ databaseUrl: db.url });
 try {
   await pgbenchInit(bin, pgb.url, 10);
   const seeded = await seed(server.url, 64);
-  const cycle: Shot[] = seeded.orgs.map((o, org) => ({ method: 'GET', path: '/api/v1/balances', key: o.key, kind: 'read', org }));
+  const cycle = balancesCycle(seeded.orgs);
   const select = () => selectOnlyTps(bin, pgb.url, { duration: seconds, clients: 16, threads: availableParallelism() });
   const balances = async () => {
     const a = cpuSnapshot(server.child.pid, db.name);

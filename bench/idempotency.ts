@@ -5,6 +5,7 @@
 // Usage: node --import tsx bench/idempotency.ts [seconds-per-leg=1.5] [rounds=9] (DATABASE_URL: also PostgreSQL)
 import { randomUUID } from 'node:crypto';
 import { backends, listAssets, makeHarness, seedOrg, usableDestination } from '../packages/server/test/harness.ts';
+import { median } from './src/load.ts';
 
 const seconds = Number(process.argv[2] ?? 1.5);
 const rounds = Number(process.argv[3] ?? 9);
@@ -30,11 +31,6 @@ async function leg(s: Scenario, keyed: boolean, expected: number): Promise<numbe
   return done / ((Date.now() - start) / 1000);
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 for (const backend of backends()) {
   const h = await makeHarness({ backend, env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0', CAMBIO_QUOTE_TTL_MS: '600000' } });

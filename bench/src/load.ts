@@ -74,7 +74,8 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
 
   const cycle = spec.cycle;
   if (cycle) {
-    if (cycle.length === 0 || cycle.some((s) => s.kind !== cycle[0]!.kind || s.kind === 'idle' || spec.onBody)) throw new Error('a cycle is one kind of request, with no body seen');
+    if (spec.onBody) throw new Error('a cycle sees no bodies: give `next` to see them');
+    if (cycle.length === 0 || cycle.some((s) => s.kind !== cycle[0]!.kind || s.kind === 'idle')) throw new Error('a cycle is one kind of request');
     lastShot = cycle[0]!;
   }
   const built: Request[] | undefined = cycle?.map((shot) => ({ method: shot.method, path: shot.path, headers: headersOf(shot), ...(shot.body !== undefined ? { body: shot.body } : {}) }));
@@ -127,6 +128,12 @@ function headersOf(shot: Shot): Record<string, string> {
   const headers: Record<string, string> = shot.key ? { 'x-api-key': shot.key } : {};
   if (shot.body !== undefined) headers['content-type'] = 'application/json';
   return headers;
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 export function percentile(sorted: number[], q: number): number {

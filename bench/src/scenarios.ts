@@ -1,7 +1,7 @@
 import { cpuPerRequest, cpuSnapshot, type CpuPerRequest } from './cpu.ts';
 import { runLoad, type LoadResult, type LoadSpec, type Shot } from './load.ts';
 import { QuotePool } from './quote-pool.ts';
-import type { Seeded } from './seed.ts';
+import type { BenchOrg, Seeded } from './seed.ts';
 
 export const SCENARIOS = ['balances', 'quotes', 'orders-spread', 'orders-hot', 'mix', 'lists'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -28,23 +28,24 @@ export const needsPricing = (s: ScenarioName) => s !== 'balances' && s !== 'list
 export interface RunOpts { url: string; connections: number; duration: number; warmup: number; /** Cambio's pid and its PostgreSQL database, for their CPU time. */ pid?: number | undefined; database?: string | undefined }
 export interface ScenarioOutcome { result: LoadResult; cpu: CpuPerRequest | null; notes: string[]; /** The measured window (epoch ms). */ window: { start: number; end: number } }
 
+/** Every organization's balances, in turn: the balances scenario's requests (and the mix's reads). */
+export const balancesCycle = (orgs: BenchOrg[]): Shot[] =>
+  orgs.map((o, org) => ({ method: 'GET', path: '/api/v1/balances', key: o.key, kind: 'read', org }));
+
 /** One store's run: the pools carry quotes from one scenario to the next (quotes feed orders-spread). */
 export class ScenarioRunner {
   readonly spread: QuotePool;
   readonly hot: QuotePool;
   /** POST /orders sent, answered, and answered 201, warm-ups included: the invariant check compares them with the orders table. */
   readonly orders = { sent: 0, answered: 0, created: 0 };
+  readonly #balances: Shot[];
   #read = 0;
   #mixTurn = 0;
 
   constructor(private readonly seeded: Seeded, readonly opts: RunOpts) {
     this.spread = new QuotePool(seeded.orgs);
     this.hot = new QuotePool([seeded.hot]);
-  }
-
-  /** Every organization's balances, in turn: what #balancesShot sends, as a cycle. */
-  get #balancesCycle(): Shot[] {
-    return this.seeded.orgs.map((o, org) => ({ method: 'GET', path: '/api/v1/balances', key: o.key, kind: 'read', org }));
+    this.#balances = balancesCycle(seeded.orgs);
   }
 
   /** Each organization's lists, one organization after the other: the lists scenario's requests. */
@@ -52,10 +53,7 @@ export class ScenarioRunner {
     return this.seeded.orgs.flatMap((o, org) => LISTS.map((path): Shot => ({ method: 'GET', path, key: o.key, kind: 'read', org })));
   }
 
-  #balancesShot = (): Shot => {
-    const org = this.#read++ % this.seeded.orgs.length;
-    return { method: 'GET', path: '/api/v1/balances', key: this.seeded.orgs[org]!.key, kind: 'read', org };
-  };
+  #balancesShot = (): Shot => this.#balances[this.#read++ % this.#balances.length]!;
 
   #onBody = (shot: Shot, status: number, body: string) => {
     if (shot.kind === 'quote') this.spread.collect(shot, status, body);
@@ -112,7 +110,7 @@ export class ScenarioRunner {
   async run(name: ScenarioName): Promise<ScenarioOutcome> {
     switch (name) {
       case 'balances': {
-        return { ...(await this.#measure({ cycle: this.#balancesCycle })), notes: [] };
+        return { ...(await this.#measure({ cycle: this.#balances })), notes: [] };
       }
       case 'lists': {
         return { ...(await this.#measure({ cycle: this.#listsCycle })), notes: [] };

@@ -40,11 +40,14 @@ export const keepAnswersSql = (as: KeptAnswer[]) => sql<{ scope: string; key: st
       where k.state = 'in_flight'
     returning k.scope, k.key`;
 
+/** One Idempotency-Key, scope and key, as one string (a Map's or a Set's key). */
+export const keyOf = (k: { scope: string; key: string }) => JSON.stringify([k.scope, k.key]);
+
 /** One answer per key (the first): a statement may not update one row twice. */
 function oncePerKey(as: KeptAnswer[]): KeptAnswer[] {
   const seen = new Set<string>();
   return as.filter((a) => {
-    const id = JSON.stringify([a.scope, a.key]);
+    const id = keyOf(a);
     return !seen.has(id) && Boolean(seen.add(id));
   });
 }
@@ -66,8 +69,8 @@ export class AnswersOfWork {
 
   /** The rows keepAnswersSql returned, run by the work's own statement: the claims it answered. */
   answered(rows: { scope: string; key: string }[]): void {
-    const done = new Set(rows.map((x) => JSON.stringify([x.scope, x.key])));
-    for (const p of this.#pending) if (done.has(JSON.stringify([p.answer.scope, p.answer.key]))) this.#kept.push(p.tell);
+    const done = new Set(rows.map((x) => keyOf(x)));
+    for (const p of this.#pending) if (done.has(keyOf(p.answer))) this.#kept.push(p.tell);
   }
 
   /** Keeps the answers by a statement of their own in `db`, the work's transaction. */

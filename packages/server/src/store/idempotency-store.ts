@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Clock } from '../domain/ports.ts';
-import { keepAnswersSql, type KeptAnswer } from './answers-in-work.ts';
+import { keepAnswersSql, keyOf, type KeptAnswer } from './answers-in-work.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 
@@ -21,7 +21,7 @@ export const IDEMPOTENCY_LEASE_MS = 5 * 60 * 1000;
 /**
  * Idempotency keys: claimed in their own short transaction before the request runs, completed with the
  * answer after it, released when the answer says nothing was decided (so a retry runs again). A claim
- * whose request died (a crash) is abandoned after `leaseMs` and may be taken by the next request.
+ * whose request died (a crash) is abandoned after IDEMPOTENCY_LEASE_MS and may be taken by the next request.
  */
 export class IdempotencyStore {
   /**
@@ -31,8 +31,7 @@ export class IdempotencyStore {
    * instead of a claim's row being inserted and then updated. A crash forgets the claims with the work
    * they were for. On PostgreSQL other instances must see the claim: it is a row.
    */
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly retentionMs = IDEMPOTENCY_RETENTION_MS, private readonly leaseMs = IDEMPOTENCY_LEASE_MS,
-    private readonly claimsInMemory = false) {}
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly claimsInMemory = false) {}
 
   /** Keys claimed in this process (claimsInMemory): scope and key → when the claim's lease lapses (ms). */
   readonly #held = new Map<string, number>();
@@ -45,12 +44,12 @@ export class IdempotencyStore {
   }
 
   async #claimInMemory(c: ClaimInput): Promise<Claim> {
-    const id = JSON.stringify([c.scope, c.key]);
+    const id = keyOf(c);
     const now = this.clock.now().getTime();
     const lapses = this.#held.get(id);
     if (lapses !== undefined && lapses > now) return { kind: 'in_progress' };
     // Held before the lookup: a request with the same key arriving meanwhile meets it in flight.
-    this.#held.set(id, now + this.leaseMs);
+    this.#held.set(id, now + IDEMPOTENCY_LEASE_MS);
     try {
       if (!(await this.#lookups.load(c))) return { kind: 'claimed' };
       const claim = await this.#claimHeld(c);
@@ -64,11 +63,11 @@ export class IdempotencyStore {
 
   /** Whether each key has a row (claimsInMemory): one statement for the lookups arriving together. */
   readonly #lookups = new Batcher<ClaimInput, boolean>(async (cs) => {
-    const r = await sql<{ s: string; k: string }>`select t.s, t.k
+    const r = await sql<{ scope: string; key: string }>`select t.s as scope, t.k as key
       from json_to_recordset(${JSON.stringify(cs.map((c) => ({ s: c.scope, k: c.key })))}::json) as t(s text, k text)
       cross join lateral (select 1 from idempotency_keys i where i.scope = t.s and i.key = t.k limit 1) i`.execute(this.db);
-    const found = new Set(r.rows.map((x) => JSON.stringify([x.s, x.k])));
-    return cs.map((c) => found.has(JSON.stringify([c.scope, c.key])));
+    const found = new Set(r.rows.map((x) => keyOf(x)));
+    return cs.map((c) => found.has(keyOf(c)));
   }, { maxBatch: 64, maxInFlight: 4 });
 
   /** A key that has a row: a replay, another body's key, one in flight, or one to take (expired, abandoned). */
@@ -92,7 +91,7 @@ export class IdempotencyStore {
 
   /** The request that claimed the key has answered (its answer kept or the claim released): a claim in memory ends. */
   settled(c: { scope: string; key: string }): void {
-    if (this.claimsInMemory) this.#held.delete(JSON.stringify([c.scope, c.key]));
+    if (this.claimsInMemory) this.#held.delete(keyOf(c));
   }
 
   /** When an answer kept now is kept and until when, for a key with no row yet (claimsInMemory). */
@@ -102,7 +101,7 @@ export class IdempotencyStore {
   }
 
   #row(c: ClaimInput, now: Date) {
-    return { ...c, state: 'in_flight', lease_until: new Date(now.getTime() + this.leaseMs), status: null, response: null, created_at: now, expires_at: this.#expiry(now) };
+    return { ...c, state: 'in_flight', lease_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS), status: null, response: null, created_at: now, expires_at: this.#expiry(now) };
   }
 
   /**
@@ -112,7 +111,7 @@ export class IdempotencyStore {
    * the retention period after it was given.
    */
   #expiry(now: Date): Date {
-    return new Date(now.getTime() + this.retentionMs + this.leaseMs);
+    return new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS + IDEMPOTENCY_LEASE_MS);
   }
 
   /**
@@ -126,13 +125,13 @@ export class IdempotencyStore {
   readonly #claims = new Batcher<ClaimInput, boolean>(async (cs) => {
     const now = this.clock.now();
     const r = await sql<{ scope: string; key: string }>`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
-      select s, k, f, 'in_flight', ${new Date(now.getTime() + this.leaseMs)}, null, null, ${now}, ${this.#expiry(now)}
+      select s, k, f, 'in_flight', ${new Date(now.getTime() + IDEMPOTENCY_LEASE_MS)}, null, null, ${now}, ${this.#expiry(now)}
       from json_to_recordset(${JSON.stringify(cs.map((c) => ({ s: c.scope, k: c.key, f: c.fingerprint })))}::json) as t(s text, k text, f text),
         (select set_config('synchronous_commit', 'off', true)) as async_commit
       on conflict (scope, key) do nothing returning scope, key`.execute(this.db);
-    const won = new Set(r.rows.map((x) => JSON.stringify([x.scope, x.key])));
+    const won = new Set(r.rows.map((x) => keyOf(x)));
     // Two requests of one batch with one key: the first claimed it, the other meets it in flight.
-    return cs.map((c) => won.delete(JSON.stringify([c.scope, c.key])));
+    return cs.map((c) => won.delete(keyOf(c)));
   }, { maxBatch: 64, maxInFlight: 4 });
 
   /** Keeps the answer (IdempotencyClaim.keep) of a request whose work did not keep it. */

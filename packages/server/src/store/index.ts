@@ -88,7 +88,7 @@ export class Store {
     this.people = new PeopleStore(this.db, ids, clock);
     this.staff = new StaffStore(this.db, ids, clock);
     this.members = new MembersStore(this.db, ids, clock);
-    this.idempotency = new IdempotencyStore(this.db, clock, undefined, undefined, this.kind === 'pglite');
+    this.idempotency = new IdempotencyStore(this.db, clock, this.kind === 'pglite');
     this.events = new EventsStore(this.db);
     this.queues = new QueueStore(this.db);
     this.webhooks = new WebhooksStore(this.db, ids, clock);
