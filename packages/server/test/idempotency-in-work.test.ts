@@ -58,6 +58,27 @@ for (const backend of backends()) {
       assert.equal(await held(h, o.key, 'USD'), 25_000n);
     });
 
+    test('an order\'s answer is kept by reference to the order, and its replay is the order as created after it was cancelled', async () => {
+      const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
+      const q = (await quote(o)).body.data.id as string;
+      const key = freshKey();
+      const first = await withoutLateKeeping(async () => h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key }));
+      assert.equal(first.status, 201, first.raw);
+      const [row] = (await sql<{ state: string; response: string }>`select state, response from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
+      assert.equal(row?.state, 'done');
+      assert.match(row?.response ?? '', /^r1\./);
+      assert.ok(row?.response.includes(first.body.data.id as string));
+      const cancelled = await h.call(o.key, 'POST', `/orders/${first.body.data.id}/cancel`);
+      assert.equal(cancelled.body.data.state, 'cancelled', cancelled.raw);
+      const again = await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key });
+      assert.equal(again.status, 201);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal(again.raw, first.raw, 'byte for byte the first answer: pending_approval, its trace id and timestamp');
+      assert.equal(again.body.data.state, 'pending_approval');
+      assert.equal(await count(o, '/orders'), 1);
+      assert.equal(await held(h, o.key, 'BTC'), 0n);
+    });
+
     test('a refused order keeps its refusal after the response, and holds nothing', async () => {
       const o = await seedOrg(h, { balances: { BTC: 500_000n } });
       const q = (await quote(o)).body.data.id as string;

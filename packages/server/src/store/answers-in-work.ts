@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './db.ts';
 
 /** An Idempotency-Key's answer, sealed, as it is kept (CONTRACT §10). */
@@ -6,6 +6,11 @@ export interface KeptAnswer {
   scope: string; key: string; fingerprint: string; status: number; response: string;
   /** When it is kept, and until when, for a key whose claim has no row (PGlite: claims in memory). */
   at: Date; expiresAt: Date;
+  /**
+   * The id of the record the work writes, for an answer kept by reference (domain/idempotency/answer-ref.ts):
+   * keepAnswersSql then keeps it only if the work wrote that record (`written`).
+   */
+  work?: string;
 }
 
 /**
@@ -29,13 +34,15 @@ export interface AnswerInWork<T> {
  * is held in memory (idempotency-store.ts), and this inserts the answered row. A key whose row is no longer
  * in flight (its lease lapsed and another request took it and answered) is left as it is. The answers go
  * as one JSON parameter: on PGlite that costs a fraction of text arrays (serialized by PGlite's
- * JavaScript, parsed by its array_in).
+ * JavaScript, parsed by its array_in). `written`: a query of the ids of the records the statement wrote, for
+ * answers kept by reference (`work`); an answer whose record was not written is not kept.
  */
-export const keepAnswersSql = (as: KeptAnswer[]) => sql<{ scope: string; key: string }>`insert into idempotency_keys as k
+export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) => sql<{ scope: string; key: string }>`insert into idempotency_keys as k
       (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
     select t.s, t.k, t.f, 'done', t.at, t.st, t.r, t.at, t.e
-    from json_to_recordset(${JSON.stringify(oncePerKey(as).map((a) => ({ s: a.scope, k: a.key, f: a.fingerprint, st: a.status, r: a.response, at: a.at.toISOString(), e: a.expiresAt.toISOString() })))}::json)
-      as t(s text, k text, f text, st int, r text, at timestamptz, e timestamptz)
+    from json_to_recordset(${JSON.stringify(oncePerKey(as).map((a) => ({ s: a.scope, k: a.key, f: a.fingerprint, st: a.status, r: a.response, at: a.at.toISOString(), e: a.expiresAt.toISOString(), ...(a.work === undefined ? {} : { w: a.work }) })))}::json)
+      as t(s text, k text, f text, st int, r text, at timestamptz, e timestamptz, w text)
+    ${written ? sql`where t.w in (${written})` : sql``}
     on conflict (scope, key) do update set state = 'done', status = excluded.status, response = excluded.response
       where k.state = 'in_flight'
     returning k.scope, k.key`;

@@ -5,11 +5,16 @@ import { netChanges } from '../domain/ledger/entry.ts';
 import { orderCaps } from '../domain/orders/order.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Ids } from '../domain/ports.ts';
+import { AnswersOfWork, keepAnswersSql, type AnswerInWork } from './answers-in-work.ts';
 import type { Db } from './db.ts';
 import { reconciledSql } from './platform-state-store.ts';
 import { quoteDecimalsCurrent } from './quotes-store.ts';
 
-export interface Placement { org: Pick<Organization, 'id' | 'limits'>; quoteId: string }
+/**
+ * A quote to accept. `keep`: the request carries an Idempotency-Key whose answer is kept by reference to
+ * the order (domain/idempotency/answer-ref.ts), in the placing statement itself.
+ */
+export interface Placement { org: Pick<Organization, 'id' | 'limits'>; quoteId: string; keep?: AnswerInWork<string> | undefined }
 
 /** What the statement decided for one placement: the order it wrote, or why it wrote nothing. */
 export type Placed = { row: OrderRowOut } | { refusal: DomainError };
@@ -51,19 +56,33 @@ interface Decided extends Partial<OrderRowOut> {
  * aggregate), as `netChanges` does.
  */
 export async function placeBatch(db: Db, ids: Ids, at: Date, ps: Placement[]): Promise<Placed[]> {
-  const r = await placingStatement(ids, at, ps).execute(db);
+  const answers = new AnswersOfWork();
+  const r = await placingStatement(ids, at, ps, answers).execute(db);
+  // The statement committed on its own: the keyed requests whose answer it kept send it and keep nothing more.
+  const kept = r.rows[0]?.kept;
+  answers.answered(kept ? JSON.parse(kept) as { scope: string; key: string }[] : []);
+  answers.tell();
   return r.rows.map(decided);
 }
 
-/** The placing statement itself (placeBatch runs it; a test reads its plan). */
-export function placingStatement(ids: Ids, at: Date, ps: Placement[]) {
+/**
+ * The placing statement itself (placeBatch runs it; a test reads its plan). With keyed placements it also
+ * keeps their answers, by reference to their orders (`kept`), for the orders it wrote: a keyed order is
+ * still one statement and one commit, and its answer exists exactly when it does.
+ */
+export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = new AnswersOfWork()) {
   const ts = sql`${at.toISOString()}::timestamptz`;
-  const rows = ps.map((p) => ({
-    orderId: ids.next('ord'), holdId: ids.next('hld'), entryId: ids.next('je'), quoteId: p.quoteId, orgId: p.org.id,
-    caps: JSON.stringify(Object.fromEntries(orderCaps(p.org.limits).map((c) => [c.asset, c.cap.toString()]))),
-  }));
+  const rows = ps.map((p) => {
+    const orderId = ids.next('ord');
+    answers.add(p.keep, orderId);
+    return {
+      orderId, holdId: ids.next('hld'), entryId: ids.next('je'), quoteId: p.quoteId, orgId: p.org.id,
+      caps: JSON.stringify(Object.fromEntries(orderCaps(p.org.limits).map((c) => [c.asset, c.cap.toString()]))),
+    };
+  });
+  const keyed = answers.answers.length > 0;
   const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
-  return sql<Decided & { n: number; ok: number }>`
+  return sql<Decided & { n: number; ok: number; kept?: string | null }>`
     with input as materialized (
       select * from unnest(${col('orderId')}::text[], ${col('holdId')}::text[], ${col('entryId')}::text[],
         ${col('quoteId')}::text[], ${col('orgId')}::text[], ${col('caps')}::jsonb[]) with ordinality as i(order_id, hold_id, entry_id, quote_id, org_id, caps, n)),
@@ -118,6 +137,7 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[]) {
       returning id, organization_id, quote_id, hold_id, state, base_symbol, base_decimals, amount_base_minor,
         quote_symbol, quote_decimals, amount_quote_minor, rate_quote_minor, proceeds_quote_minor, reason, created_at, updated_at,
         venue, venue_reference),
+    ${keyed ? sql`kept as (${keepAnswersSql(answers.answers, sql`select order_id from ok`)}),` : sql``}
     -- Every part wrote one row per placed order (and one posting per posting of the entry), or the statement aborts
     -- (1/0) and nothing is written.
     guard as materialized (
@@ -129,6 +149,7 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[]) {
         and (select count(*) from held) = (select count(*) from debit) then 1 else 0 end) as ok)
     select i.n::int as n, (select stopped from stop) as stopped, s.n is not null as found, s.used, s.expired, s.over_cap,
       s.base_symbol as quote_base, o.*, guard.ok
+      ${keyed ? sql`, (select json_agg(json_build_object('scope', scope, 'key', key))::text from kept) as kept` : sql``}
     from guard cross join input i left join seen s on s.n = i.n left join o on o.id = i.order_id
     order by i.n`;
 }

@@ -3,16 +3,13 @@ import { DomainError } from '../domain/errors.ts';
 import type { Order, OrderState } from '../domain/orders/order.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
-import { AnswersOfWork, type AnswerInWork } from './answers-in-work.ts';
+import type { AnswerInWork } from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
-import { isBatchRetryable, placeBatch, type Placed, type Placement } from './orders-batch.ts';
+import { isBatchRetryable, placeBatch, type Placement } from './orders-batch.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import type { Database } from './schema.ts';
 import type { Tx } from './unit-of-work.ts';
-
-/** A placement, and the Idempotency-Key's answer to keep with it when it was asked with one. */
-interface KeyedPlacement extends Placement { keep?: AnswerInWork<Order> | undefined }
 
 type OrderRow = Selectable<Database['orders']>;
 
@@ -38,13 +35,13 @@ export class OrdersStore {
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
 
   // Quotes accepted at the same moment are placed by one statement (orders-batch.ts); alone, by the same statement.
-  readonly #batch = new Batcher<KeyedPlacement, Order | null>(async (ps) => {
+  readonly #batch = new Batcher<Placement, Order | null>(async (ps) => {
     if (ps.length === 1) return [null];
     // A quote accepted twice at once is decided alone, after the batch: one of the two finds it used.
     const first = new Map<string, number>();
     ps.forEach((p, i) => { if (!first.has(p.quoteId)) first.set(p.quoteId, i); });
     const unique = [...first.values()].map((i) => ps[i]!);
-    const placed = await this.#placeKeeping(unique).catch((e: unknown) => {
+    const placed = await placeBatch(this.db, this.ids, this.clock.now(), unique).catch((e: unknown) => {
       if (isBatchRetryable(e)) return unique.map(() => null);
       throw e;
     });
@@ -60,39 +57,20 @@ export class OrdersStore {
 
   /**
    * Accepts a quote (CONTRACT §5): with the others accepted at the same moment, else alone, by the one
-   * placing statement, which also says why a refusal is one. A refusal writes nothing.
+   * placing statement, which also says why a refusal is one. A refusal writes nothing. `keep`: an
+   * Idempotency-Key's answer, kept by reference to the order (its id) by the same statement.
    */
-  async place(org: Pick<Organization, 'id' | 'limits'>, quoteId: string, keep?: AnswerInWork<Order>): Promise<Order> {
+  async place(org: Pick<Organization, 'id' | 'limits'>, quoteId: string, keep?: AnswerInWork<string>): Promise<Order> {
     const p = { org, quoteId, keep };
     return (await this.#batch.load(p)) ?? this.#placeAlone(p);
   }
 
   /** A batch of one: every refusal it answers is certain. */
-  async #placeAlone(p: KeyedPlacement): Promise<Order> {
-    const [out] = await this.#placeKeeping([p]);
+  async #placeAlone(p: Placement): Promise<Order> {
+    const [out] = await placeBatch(this.db, this.ids, this.clock.now(), [p]);
     if (!out) throw new Error('the placing statement answered nothing');
     if ('row' in out) return toOrder(out.row);
     throw out.refusal;
-  }
-
-  /**
-   * The placing statement; when some placements carry an Idempotency-Key, in one transaction with the
-   * answers of those it placed (answers-in-work.ts), told kept once it committed.
-   */
-  async #placeKeeping(ps: KeyedPlacement[]): Promise<Placed[]> {
-    if (!ps.some((p) => p.keep)) return placeBatch(this.db, this.ids, this.clock.now(), ps);
-    const answers = new AnswersOfWork();
-    const placed = await this.db.transaction().execute(async (tx) => {
-      const out = await placeBatch(tx, this.ids, this.clock.now(), ps);
-      ps.forEach((p, i) => {
-        const o = out[i];
-        if (o && 'row' in o) answers.add(p.keep, toOrder(o.row));
-      });
-      await answers.keepIn(tx);
-      return out;
-    });
-    answers.tell();
-    return placed;
   }
 
   async listForOrganization(organizationId: string, p: PageParams, f: { state?: OrderState | undefined } & CreatedWindow = {}): Promise<Page<Order>> {

@@ -44,15 +44,20 @@ export class WithdrawalsStore {
         marketDecimals: m?.decimals ?? null, limits: org.limits, now: at,
         destination: d ? { organizationId: d.organization_id, assetSymbol: d.asset_symbol, cooldownUntil: d.cooldown_until, registeredInMarketAt: d.registered_in_market_at } : null,
       });
-      const row = await takeHold(tx, this.ids, at, { organizationId: org.id, assetSymbol: r.assetSymbol, amount: r.amount, kind: 'withdrawal_hold', referenceId: id },
-        (holdId) => tx.insertInto('withdrawals').values({
-          id, organization_id: org.id, destination_id: r.destinationId, hold_id: holdId, state: 'pending_approval',
-          asset_symbol: r.assetSymbol, asset_decimals: r.assetDecimals, amount_minor: r.amount.toString(), reason: null,
-          created_at: at, updated_at: at,
-        }).returningAll().executeTakeFirstOrThrow());
-      const w = toWithdrawal(row, d!.summary);
+      // The request as it is written, and its answer kept before the hold: the balance row the hold locks
+      // stays locked only from the hold's entry to COMMIT, not while the answer is written too.
+      const w: WithdrawalRow = {
+        id, organizationId: org.id, state: 'pending_approval', assetSymbol: r.assetSymbol, assetDecimals: r.assetDecimals, amount: r.amount,
+        destinationId: r.destinationId, destinationSummary: d!.summary, reason: null, payoutReference: null, createdAt: at, updatedAt: at,
+      };
       answers.add(keep, w);
       await answers.keepIn(tx);
+      await takeHold(tx, this.ids, at, { organizationId: org.id, assetSymbol: r.assetSymbol, amount: r.amount, kind: 'withdrawal_hold', referenceId: id },
+        (holdId) => tx.insertInto('withdrawals').values({
+          id, organization_id: org.id, destination_id: r.destinationId, hold_id: holdId, state: w.state,
+          asset_symbol: r.assetSymbol, asset_decimals: r.assetDecimals, amount_minor: r.amount.toString(), reason: null,
+          created_at: at, updated_at: at,
+        }).execute());
       return w;
     });
     answers.tell();

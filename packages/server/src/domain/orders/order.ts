@@ -29,6 +29,14 @@ export interface Order {
   updatedAt: Date;
 }
 
+/**
+ * The order as accepting its quote wrote it: what the organization was answered then. Every later
+ * change (a decision, a settlement) moves only the state, the reason, the execution and `updatedAt`.
+ */
+export const asCreated = (o: Order): Order => ({
+  ...o, state: 'pending_approval', reason: null, proceedsQuote: null, venue: null, venueReference: null, updatedAt: o.createdAt,
+});
+
 /** CONTRACT §3: `maxOrderMinor` caps the base amount of one order in that asset; absent means no cap. As a list, for the statement that accepts the quote. */
 export function orderCaps(limits: Limits): Array<{ asset: string; cap: bigint }> {
   return Object.entries(limits ?? {}).flatMap(([asset, c]) => (c.maxOrderMinor !== undefined ? [{ asset, cap: c.maxOrderMinor }] : []));

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import { decodeAnswerRef, encodeAnswerRef, type AnswerRef } from '../../domain/idempotency/answer-ref.ts';
 import { AnswerSealer } from '../../domain/idempotency/answer-sealer.ts';
 import type { KeptAnswer } from '../../store/answers-in-work.ts';
 import type { IdempotencyStore } from '../../store/idempotency-store.ts';
@@ -15,6 +16,14 @@ declare module 'fastify' {
      */
     idempotencyClaim?: IdempotencyClaim;
   }
+  interface FastifyContextConfig {
+    /**
+     * A route that keeps its answer by reference (domain/idempotency/answer-ref.ts): the body of the
+     * first answer again, rendered from the record the reference names, as it was created. It is sent
+     * with the kept status and serialized by the route's own schema, as the first answer was.
+     */
+    replayRef?: (ref: AnswerRef, req: FastifyRequest) => Promise<unknown>;
+  }
 }
 
 /** A claimed key, as its request carries it. */
@@ -23,6 +32,8 @@ export interface IdempotencyClaim {
   key: string;
   /** The answer to keep for this payload, sealed (kept until the claim's `expires_at`). */
   keep(status: number, payload: string): KeptAnswer;
+  /** The answer to keep as a reference to the record the work writes (the route has `replayRef`). */
+  keepRef(status: number, ref: AnswerRef): KeptAnswer;
   /** Set once the request's work committed with its answer kept: nothing is left to keep when it is sent. */
   keptInWork?: boolean;
 }
@@ -60,12 +71,20 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
         req.idempotencyClaim = {
           scope, key: header,
           keep: (status, payload) => ({ scope, key: header, fingerprint, status, response: sealer.seal(payload, { scope, key: header }), ...store.keptTimes() }),
+          keepRef: (status, ref) => ({ scope, key: header, fingerprint, status, response: encodeAnswerRef(ref), work: ref.id, ...store.keptTimes() }),
         };
         return;
       case 'in_progress': throw new DomainError('idempotency.in_progress');
       case 'key_reused': throw new DomainError('idempotency.key_reused');
-      case 'replay':
-        return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(sealer.open(claim.response, { scope, key: header }));
+      case 'replay': {
+        const kept = sealer.open(claim.response, { scope, key: header });
+        const ref = decodeAnswerRef(kept);
+        reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8');
+        if (!ref) return reply.send(kept);
+        const replayRef = req.routeOptions.config.replayRef;
+        if (!replayRef) throw new Error(`idempotency: ${req.url} kept an answer by reference and cannot replay one`);
+        return reply.send(await replayRef(ref, req));
+      }
     }
   });
 

@@ -2,11 +2,11 @@ import { CreateOrder, OrderRecord, OrdersQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
-import type { Order } from '../../domain/orders/order.ts';
+import { asCreated, type Order } from '../../domain/orders/order.ts';
 import { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { cancelOrder } from '../../usecases/orders/decide-order.ts';
 import { ok } from '../envelope.ts';
-import { answerInWork } from '../plugins/answer-in-work.ts';
+import { answerByRef } from '../plugins/answer-in-work.ts';
 import { orderWire } from '../wire/orders.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { actorOfPrincipal, principalOf } from '../route-config.ts';
@@ -17,15 +17,20 @@ import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts
 export const orderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
   const { store, secret, ids, clock } = deps;
   const quoteIds = new QuoteIds(secret, ids);
+  // A keyed order's answer is kept by reference to the order, by the placing statement itself.
+  const answers = answerByRef(201, (o: Order) => orderWire(o), async (id, req) => {
+    const o = await store.orders.get(id);
+    return o && o.organizationId === principalOf(req).organization.id ? asCreated(o) : null;
+  });
   app.post('/orders', {
-    config: { scope: 'portal:trade', operate: true, movesMoney: true },
+    config: { scope: 'portal:trade', operate: true, movesMoney: true, replayRef: answers.replay },
     schema: {
       tags: ['orders'], summary: 'Accept a quote once: creates an exchange request (pending_approval) and holds the base amount',
       security: apiKeySecurity, body: CreateOrder, response: responses(201, OrderRecord),
     },
   }, async (req, reply) => {
     const org = principalOf(req).organization;
-    const answer = answerInWork(req, reply, 201, (o: Order) => ok(req.id, orderWire(o)));
+    const answer = answers.inWork(req, reply);
     const order = await store.orders.place(org, req.body.quoteId, answer.keep).catch((e: unknown) => {
       // An unaccepted quote purged after its expiry is still this organization's expired quote.
       if (e instanceof DomainError && e.code === 'orders.quote_not_found' && quoteIds.expiredFor(org.id, req.body.quoteId, clock.now())) {
