@@ -13,6 +13,16 @@ export type Claim =
 
 export interface ClaimInput { scope: string; key: string; fingerprint: string }
 
+/** The most key hashes a PGlite process keeps to skip lookups of keys that have no row (some 30 MB). */
+const KNOWN_CAP = 1_000_000;
+
+/** FNV-1a of a string's UTF-16 code units, 30 bits (a V8 small integer). */
+function hash30(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h & 0x3fffffff;
+}
+
 /** Answers are kept at least this long after they were given (CONTRACT §10: at least 24 hours). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A claim older than this whose request never answered (the process died) is abandoned. */
@@ -51,6 +61,8 @@ export class IdempotencyStore {
     // Held before the lookup: a request with the same key arriving meanwhile meets it in flight.
     this.#held.set(id, now + IDEMPOTENCY_LEASE_MS);
     try {
+      // A key this process never claimed and did not find at its start has no row: no lookup.
+      if (!(await this.#mayHaveRow(id))) return { kind: 'claimed' };
       if (!(await this.#lookups.load(c))) return { kind: 'claimed' };
       const claim = await this.#claimHeld(c);
       if (claim.kind !== 'claimed') this.#held.delete(id);
@@ -59,6 +71,33 @@ export class IdempotencyStore {
       this.#held.delete(id);
       throw e;
     }
+  }
+
+  /**
+   * claimsInMemory: a hash of every key that may have a row, as a filter in front of the lookup. Only this
+   * process writes the table (data-dir-lock.ts), so the rows found at the first claim and the keys claimed
+   * since are all there can be; a key whose hash is absent has no row. A hash shared by two keys, or a key
+   * purged since, costs a lookup, never a wrong answer. Past KNOWN_CAP hashes the filter is dropped for
+   * good (a lookup every time) rather than grow without bound.
+   */
+  #known: Set<number> | null | undefined;
+  #knownLoading: Promise<Set<number> | null> | undefined;
+
+  /** Whether the key may have a row; it may from now on (its claim may write one). */
+  async #mayHaveRow(id: string): Promise<boolean> {
+    const known = this.#known !== undefined ? this.#known : await (this.#knownLoading ??= this.#loadKnown().catch((e: unknown) => { this.#knownLoading = undefined; throw e; }));
+    if (known === null) return true;
+    const h = hash30(id);
+    if (known.has(h)) return true;
+    if (known.size >= KNOWN_CAP) this.#known = null;
+    else known.add(h);
+    return false;
+  }
+
+  async #loadKnown(): Promise<Set<number> | null> {
+    const r = await sql<{ scope: string; key: string }>`select scope, key from idempotency_keys`.execute(this.db);
+    this.#known = r.rows.length < KNOWN_CAP ? new Set(r.rows.map((x) => hash30(keyOf(x)))) : null;
+    return this.#known;
   }
 
   /** Whether each key has a row (claimsInMemory): one statement for the lookups arriving together. */
