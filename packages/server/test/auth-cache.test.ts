@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { backends, createPgDatabase, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
@@ -101,6 +103,25 @@ for (const backend of backends()) {
       const wrong = `${o.key.slice(0, -1)}${o.key.endsWith('A') ? 'B' : 'A'}`;
       assert.equal((await h.call(wrong, 'GET', '/balances')).status, 401);
       assert.equal((await h.call(o.key, 'GET', '/balances')).status, 200);
+    });
+
+    test('a kept key is found by the digest of its secret, without its keyed hash; a wrong secret still pays it', async () => {
+      const o = await seedOrg(h);
+      await kept(h, o.key);
+      const realHmac = crypto.createHmac;
+      let hmacs = 0;
+      crypto.createHmac = ((...args: Parameters<typeof crypto.createHmac>) => { hmacs++; return realHmac(...args); }) as typeof crypto.createHmac;
+      syncBuiltinESMExports();
+      try {
+        assert.equal((await h.call(o.key, 'GET', '/balances')).status, 200);
+        assert.equal(hmacs, 0, 'the kept key was not hashed again');
+        const wrong = `${o.key.slice(0, -1)}${o.key.endsWith('A') ? 'B' : 'A'}`;
+        assert.equal((await h.call(wrong, 'GET', '/balances')).status, 401);
+        assert.equal(hmacs, 1, 'a secret never kept is hashed and compared');
+      } finally {
+        crypto.createHmac = realHmac;
+        syncBuiltinESMExports();
+      }
     });
 
     test('a last-use write is not a change: the cache keeps its keys', async () => {

@@ -80,18 +80,22 @@ export class KeysStore {
   }
 
   /**
-   * The key of `prefix` as committed now, or as kept by the cache since it was last read (kept only under
-   * the full credential: the prefix and the keyed hash of the secret presented). A wrong secret is never
-   * found in the cache, so it costs the read an unknown prefix costs; only a key read with its right
-   * secret is kept.
+   * A key authenticated before, as the cache keeps it, under the prefix and the digest of the secret that
+   * was presented with it (domain/keys/api-key.ts, secretDigest); undefined when it is not kept.
    */
-  async findForAuth(prefix: string, presentedHash: string): Promise<KeyForAuth | null> {
-    const id = `${prefix}.${presentedHash}`;
-    const kept = this.cache.get(id);
-    if (kept !== undefined) return kept;
+  kept(prefix: string, digest: string): KeyForAuth | undefined {
+    return this.cache.get(`${prefix}.${digest}`);
+  }
+
+  /**
+   * The key of `prefix` as committed now, kept by the cache (under `digest`) when the secret presented
+   * matches it: only a key read with its right secret is kept, so a wrong secret is never found kept and
+   * costs the keyed hash and the read an unknown prefix costs.
+   */
+  async findForAuth(prefix: string, presentedHash: string, digest: string): Promise<KeyForAuth | null> {
     const token = this.cache.begin();
     const key = await this.#batch.load(prefix);
-    if (key !== null && key.secretHash === presentedHash) this.cache.keep(token, id, key);
+    if (key !== null && key.secretHash === presentedHash) this.cache.keep(token, `${prefix}.${digest}`, key);
     return key;
   }
 

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DomainError } from '../errors.ts';
 
 /**
@@ -31,6 +31,16 @@ export function generateApiKey(tag: string): { prefix: string; secret: string; k
 
 export function hashSecret(serverSecret: string, secret: string): string {
   return createHmac('sha256', serverSecret).update(secret).digest('hex');
+}
+
+/**
+ * An unkeyed SHA-256 of a presented secret: the index under which the auth cache keeps a key it
+ * authenticated (store/auth-cache.ts), in memory only, never stored nor logged. A key seen before is found
+ * by it without its keyed hash (HMAC costs a fresh key schedule per request); SHA-256's collision resistance
+ * makes equal digests the same secret, the one that was checked by hashSecret and sameHash when it was kept.
+ */
+export function secretDigest(secret: string): string {
+  return hash('sha256', secret, 'base64');
 }
 
 /** Constant-time comparison of two hex digests of equal length. */

@@ -2,7 +2,7 @@ import { SCOPES } from '@cambio/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { DUMMY_HASH, hashSecret, parseApiKey, sameHash } from '../../domain/keys/api-key.ts';
+import { DUMMY_HASH, hashSecret, parseApiKey, sameHash, secretDigest } from '../../domain/keys/api-key.ts';
 import { ipAllowed } from '../../domain/keys/ip-allow.ts';
 import { effectivePermissions } from '../../domain/keys/permissions.ts';
 import { canOperate } from '../../domain/organizations/organization.ts';
@@ -43,10 +43,16 @@ export function clientAuth(deps: { store: Store; config: Config; clock: Clock; s
       if (m) return applyRules(req, rc, { keyId: null, memberId: m.member.id, organization: m.organization, permissions: effectivePermissions(SCOPES, m.member.permissions) }, m.reconciled, m.organization.requireTotp && !m.totpEnrolled);
     }
     const parsed = parseApiKey(raw, config.keyTag);
-    // Always hash and compare, so an unknown prefix costs what a wrong secret costs.
-    const presented = hashSecret(secret, parsed?.secret ?? '');
-    const row = parsed ? await store.keys.findForAuth(parsed.prefix, presented) : null;
-    const match = sameHash(presented, row?.secretHash ?? DUMMY_HASH);
+    const digest = secretDigest(parsed?.secret ?? '');
+    // A key authenticated before with this very secret is kept; any other is hashed and compared, always,
+    // so an unknown prefix costs what a wrong secret costs.
+    let row = parsed ? store.keys.kept(parsed.prefix, digest) ?? null : null;
+    let match = row !== null;
+    if (!match) {
+      const presented = hashSecret(secret, parsed?.secret ?? '');
+      row = parsed ? await store.keys.findForAuth(parsed.prefix, presented, digest) : null;
+      match = sameHash(presented, row?.secretHash ?? DUMMY_HASH);
+    }
     const now = clock.now();
     if (!row || !match || row.revokedAt || row.memberRemoved || (row.expiresAt && row.expiresAt <= now) || !ipAllowed(row.allowedIps, req.ip)) {
       throw new DomainError('auth.unauthenticated');
