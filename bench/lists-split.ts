@@ -36,6 +36,7 @@ try {
   const c = await exec(async (e) => {
     await seedEarlier(e, { templateQuoteId: template, orgIds: [...seeded.orgs.map((o) => o.id), seeded.hot.id], count: size, salt: 'x', now: new Date() });
     await e('vacuum (analyze)', []);
+    if (db) await e('checkpoint', []); // as the growth run: the bulk write flushed before the windows
     return counts(e);
   });
   console.log(store, size, JSON.stringify(c));
