@@ -63,8 +63,8 @@ export async function seedEarlier(exec: Exec, o: { templateQuoteId: string; orgI
       select 'je_' || tail, 'order_hold', org, 'ord_' || tail, null, placed_at from c order by i
       returning 1),
     p as (
-      insert into postings (entry_id, owner_id, asset_symbol, account_kind, amount, created_at)
-      select 'je_' || c.tail, c.org, c.base_symbol, v.kind, v.unit * c.amount_base_minor, c.placed_at
+      insert into postings (entry_id, owner_id, asset_symbol, account_kind, amount, created_at, entry_kind, reference_id, memo)
+      select 'je_' || c.tail, c.org, c.base_symbol, v.kind, v.unit * c.amount_base_minor, c.placed_at, 'order_hold', 'ord_' || c.tail, null
       from c cross join (values ('available', -1, 1), ('held', 1, 2)) as v(kind, unit, k) order by c.i, v.k
       returning 1),
     o as (

@@ -91,6 +91,15 @@ for (const backend of backends()) {
       ['the ledger\'s first page', 'GET', '/ledger'],
       ['the events\' first page', 'GET', '/events'],
     ];
+    test('the ledger\'s first page reads the postings alone: no lookup of each posting\'s journal entry', async () => {
+      let page: { data: Array<{ kind?: string; entryKind?: string }> } | undefined;
+      const qs = await statementsOf(h, async () => { page = (await h.call(key, 'GET', '/ledger')).body; });
+      assert.ok((page?.data.length ?? 0) > 0, 'the ledger has rows');
+      const reading = qs.filter((q) => /\bpostings\b/.test(q.sql));
+      assert.ok(reading.length > 0);
+      for (const q of reading) assert.doesNotMatch(q.sql, /\bjournal_entries\b/, q.sql);
+    });
+
     for (const [what, method, path, body] of requests) {
       test(`${what}: every statement reads ${BIG.join(', ')} by index, never by Seq Scan`, async () => {
         let status = 0;

@@ -80,8 +80,8 @@ describe('verify:bank checker catches each broken invariant', { skip }, () => {
   const duplicateEntry = (kind: string): [string, string] => [
     `with e as (insert into journal_entries (id, kind, organization_id, reference_id, memo, created_at)
        select id || '_dup', kind, organization_id, reference_id, memo, created_at from journal_entries where reference_id = $1 and kind = '${kind}' returning id)
-     insert into postings (entry_id, owner_id, asset_symbol, account_kind, amount, created_at)
-       select j.id || '_dup', p.owner_id, p.asset_symbol, p.account_kind, p.amount, p.created_at
+     insert into postings (entry_id, owner_id, asset_symbol, account_kind, amount, created_at, entry_kind, reference_id, memo)
+       select j.id || '_dup', p.owner_id, p.asset_symbol, p.account_kind, p.amount, p.created_at, p.entry_kind, p.reference_id, p.memo
        from postings p join journal_entries j on j.id = p.entry_id where j.reference_id = $1 and j.kind = '${kind}' and exists (select 1 from e)`,
     `with p as (delete from postings where entry_id in (select id from journal_entries where reference_id = $1 and id like '%\\_dup'))
      delete from journal_entries where reference_id = $1 and id like '%\\_dup'`,
@@ -112,7 +112,7 @@ describe('verify:bank checker catches each broken invariant', { skip }, () => {
 
   test('an entry that does not sum to zero', async () => {
     const ps = await whileBroken(
-      `insert into postings (entry_id, owner_id, asset_symbol, account_kind, amount, created_at) select id, 'platform', 'USD', 'revenue', 1, now() from journal_entries where kind = 'adjustment' and organization_id = $1 limit 1`,
+      `insert into postings (entry_id, owner_id, asset_symbol, account_kind, amount, created_at, entry_kind, reference_id, memo) select id, 'platform', 'USD', 'revenue', 1, now(), kind, reference_id, memo from journal_entries where kind = 'adjustment' and organization_id = $1 limit 1`,
       `delete from postings where account_kind = 'revenue' and owner_id = 'platform' and amount = 1 and $1::text is not null`, [org.orgId]);
     assert.equal(named(ps, 'every journal entry sums to zero per asset').length, 1, ps.join('\n'));
   });

@@ -69,13 +69,11 @@ export class AccountsStore {
   async postings(organizationId: string, p: PageParams, f: { assetSymbol?: string | undefined } & CreatedWindow = {}): Promise<Page<PostingRow>> {
     let base = createdWithin(this.db.selectFrom('postings as p').where('p.owner_id', '=', organizationId), 'p.created_at', f);
     if (f.assetSymbol) base = base.where('p.asset_symbol', '=', f.assetSymbol);
-    // Each posting's entry by primary key (a lateral lookup with a limit is never turned into a hash join
-    // that scans every journal entry, whatever the table's statistics say; issue 18).
+    // Each posting carries its entry's kind, reference and memo (migration 017): the page is one range of
+    // the owner's index, with no lookup of an entry per posting, whatever the journal's size (issue 18).
     const page = await readPage(base, 'p.id', p, (q) => q
-      .innerJoinLateral((eb) => eb.selectFrom('journal_entries').whereRef('journal_entries.id', '=', 'p.entry_id')
-        .select(['journal_entries.kind', 'journal_entries.reference_id', 'journal_entries.memo']).limit(1).as('e'), (j) => j.onTrue())
       .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
-      .select(['p.id', 'p.entry_id', 'e.kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'e.reference_id', 'e.memo', 'p.created_at']),
+      .select(['p.id', 'p.entry_id', 'p.entry_kind as kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'p.reference_id', 'p.memo', 'p.created_at']),
     !f.assetSymbol && !f.createdFrom && !f.createdTo ? { list: 'postings', owner: organizationId } : undefined);
     return mapPage(page, toPostingRow);
   }
@@ -98,9 +96,8 @@ export class AccountsStore {
     for (;;) {
       const rows = await filtered()
         .where('p.id', '>', sql<string>`${after}::bigint`).where('p.id', '<=', sql<string>`${top.top}::bigint`)
-        .innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
         .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
-        .select(['p.id', 'p.entry_id', 'e.kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'e.reference_id', 'e.memo', 'p.created_at'])
+        .select(['p.id', 'p.entry_id', 'p.entry_kind as kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'p.reference_id', 'p.memo', 'p.created_at'])
         .orderBy('p.id', 'asc').limit(batch).execute();
       if (rows.length === 0) return;
       yield rows.map(toPostingRow);

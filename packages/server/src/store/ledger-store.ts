@@ -39,8 +39,9 @@ function entryCtes(entryId: string, entry: Entry, at: Date): Sql[] {
     sql`je as (insert into journal_entries (id, kind, organization_id, reference_id, memo, created_at)
       select ${entryId}::text, ${entry.kind}::text, ${entry.organizationId}::text, ${entry.referenceId}::text, ${entry.memo}::text, ${ts}${last ? sql.raw(` from ${last}`) : sql``}
       returning id)`,
-    sql`p as (insert into postings (entry_id, owner_id, asset_symbol, account_kind, amount, created_at)
-      select je.id, v.o, v.a, v.k, v.amt, ${ts} from je cross join (values ${postings}) as v(o, a, k, amt)
+    sql`p as (insert into postings (entry_id, owner_id, asset_symbol, account_kind, amount, created_at, entry_kind, reference_id, memo)
+      select je.id, v.o, v.a, v.k, v.amt, ${ts}, ${entry.kind}::text, ${entry.referenceId}::text, ${entry.memo}::text
+      from je cross join (values ${postings}) as v(o, a, k, amt)
       returning 1)`,
   ];
 }

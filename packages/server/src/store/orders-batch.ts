@@ -121,8 +121,8 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
       select entry_id, ${SHAPE.kind}::text, organization_id, order_id, null, ${ts} from ok
       returning id),
     p as (
-      insert into postings (entry_id, owner_id, asset_symbol, account_kind, amount, created_at)
-      select je.id, ok.organization_id, ok.base_symbol, v.kind, v.unit * ok.amount_base_minor, ${ts}
+      insert into postings (entry_id, owner_id, asset_symbol, account_kind, amount, created_at, entry_kind, reference_id, memo)
+      select je.id, ok.organization_id, ok.base_symbol, v.kind, v.unit * ok.amount_base_minor, ${ts}, ${SHAPE.kind}::text, ok.order_id, null
       from ok join je on je.id = ok.entry_id cross join (values ${POSTINGS}) as v(kind, unit)
       returning 1),
     h as (

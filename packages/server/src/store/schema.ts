@@ -17,7 +17,7 @@ export interface Database {
   };
   accounts: { owner_id: string; asset_symbol: string; kind: string; balance: Numeric };
   journal_entries: { id: string; seq: Seq; kind: string; organization_id: string | null; reference_id: string | null; memo: string | null; created_at: Ts };
-  postings: { id: Generated<string>; entry_id: string; owner_id: string; asset_symbol: string; account_kind: string; amount: Numeric; created_at: Ts };
+  postings: { id: Generated<string>; entry_id: string; owner_id: string; asset_symbol: string; account_kind: string; amount: Numeric; created_at: Ts; entry_kind: string; reference_id: string | null; memo: string | null };
   holds: { id: string; organization_id: string; asset_symbol: string; amount: Numeric; state: string; created_at: Ts; updated_at: Ts };
   market_assets: { symbol: string; decimals: number; updated_at: Ts };
   market_pairs: {

@@ -13,6 +13,7 @@ import * as m013 from './013-list-counts.ts';
 import * as m014 from './014-auth-notify.ts';
 import * as m015 from './015-idempotency-hot.ts';
 import * as m016 from './016-idempotency-pglite-fill.ts';
+import * as m017 from './017-postings-carry-entry.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '014-auth-notify': m014,
   '015-idempotency-hot': m015,
   '016-idempotency-pglite-fill': m016,
+  '017-postings-carry-entry': m017,
 };
 
 export const migrationProvider: MigrationProvider = {
