@@ -17,6 +17,11 @@ type PostingSelect = {
   id: string | number | bigint; entry_id: string; kind: string; account_kind: string; asset_symbol: string; decimals: number | null;
   amount: string; reference_id: string | null; memo: string | null; created_at: Date;
 };
+/**
+ * What a ledger line shows, from the posting alone (it carries its entry's kind, reference and memo,
+ * migration 017) and its asset's decimals (`m`).
+ */
+const POSTING_COLUMNS = ['p.id', 'p.entry_id', 'p.entry_kind as kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'p.reference_id', 'p.memo', 'p.created_at'] as const;
 const toPostingRow = (r: PostingSelect): PostingRow => ({
   id: String(r.id), entryId: r.entry_id, kind: r.kind, account: r.account_kind as 'available' | 'held',
   assetSymbol: r.asset_symbol, assetDecimals: r.decimals ?? 0, amount: BigInt(r.amount),
@@ -66,14 +71,18 @@ export class AccountsStore {
     return organizationIds.map((id) => [...(byOrg.get(id)?.values() ?? [])].map((b) => ({ ...b })));
   }
 
+  /** The organization's postings that the filters keep (the ledger's page and its export). */
+  #postingsOf(organizationId: string, f: { assetSymbol?: string | undefined } & CreatedWindow) {
+    const q = createdWithin(this.db.selectFrom('postings as p').where('p.owner_id', '=', organizationId), 'p.created_at', f);
+    return f.assetSymbol ? q.where('p.asset_symbol', '=', f.assetSymbol) : q;
+  }
+
   async postings(organizationId: string, p: PageParams, f: { assetSymbol?: string | undefined } & CreatedWindow = {}): Promise<Page<PostingRow>> {
-    let base = createdWithin(this.db.selectFrom('postings as p').where('p.owner_id', '=', organizationId), 'p.created_at', f);
-    if (f.assetSymbol) base = base.where('p.asset_symbol', '=', f.assetSymbol);
-    // Each posting carries its entry's kind, reference and memo (migration 017): the page is one range of
-    // the owner's index, with no lookup of an entry per posting, whatever the journal's size (issue 18).
-    const page = await readPage(base, 'p.id', p, (q) => q
+    // The page is one range of the owner's index, with no lookup of an entry per posting, whatever the
+    // journal's size (issue 18).
+    const page = await readPage(this.#postingsOf(organizationId, f), 'p.id', p, (q) => q
       .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
-      .select(['p.id', 'p.entry_id', 'p.entry_kind as kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'p.reference_id', 'p.memo', 'p.created_at']),
+      .select(POSTING_COLUMNS),
     !f.assetSymbol && !f.createdFrom && !f.createdTo ? { list: 'postings', owner: organizationId } : undefined);
     return mapPage(page, toPostingRow);
   }
@@ -85,11 +94,7 @@ export class AccountsStore {
    * during the export is not in it, and none repeats.
    */
   async *allPostings(organizationId: string, f: { assetSymbol?: string | undefined } & CreatedWindow = {}, batch = 500): AsyncGenerator<PostingRow[], void, undefined> {
-    const filtered = () => {
-      let q = createdWithin(this.db.selectFrom('postings as p').where('p.owner_id', '=', organizationId), 'p.created_at', f);
-      if (f.assetSymbol) q = q.where('p.asset_symbol', '=', f.assetSymbol);
-      return q;
-    };
+    const filtered = () => this.#postingsOf(organizationId, f);
     const top = await filtered().select(sql<string | null>`max(p.id)`.as('top')).executeTakeFirst();
     if (top?.top === null || top?.top === undefined) return;
     let after = '0';
@@ -97,7 +102,7 @@ export class AccountsStore {
       const rows = await filtered()
         .where('p.id', '>', sql<string>`${after}::bigint`).where('p.id', '<=', sql<string>`${top.top}::bigint`)
         .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
-        .select(['p.id', 'p.entry_id', 'p.entry_kind as kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'p.reference_id', 'p.memo', 'p.created_at'])
+        .select(POSTING_COLUMNS)
         .orderBy('p.id', 'asc').limit(batch).execute();
       if (rows.length === 0) return;
       yield rows.map(toPostingRow);

@@ -68,6 +68,9 @@ function toKeyForAuth(r: AuthRow): KeyForAuth {
   };
 }
 
+/** Where the auth cache keeps a key: its prefix and the digest of the secret presented with it. */
+const cacheId = (prefix: string, digest: string) => `${prefix}.${digest}`;
+
 export class KeysStore {
   // Compiled once: it runs on every request, and building a query in Kysely costs more CPU than running it.
   readonly #auth: AuthQuery;
@@ -84,7 +87,7 @@ export class KeysStore {
    * was presented with it (domain/keys/api-key.ts, secretDigest); undefined when it is not kept.
    */
   kept(prefix: string, digest: string): KeyForAuth | undefined {
-    return this.cache.get(`${prefix}.${digest}`);
+    return this.cache.get(cacheId(prefix, digest));
   }
 
   /**
@@ -95,7 +98,7 @@ export class KeysStore {
   async findForAuth(prefix: string, presentedHash: string, digest: string): Promise<KeyForAuth | null> {
     const token = this.cache.begin();
     const key = await this.#batch.load(prefix);
-    if (key !== null && key.secretHash === presentedHash) this.cache.keep(token, `${prefix}.${digest}`, key);
+    if (key !== null && key.secretHash === presentedHash) this.cache.keep(token, cacheId(prefix, digest), key);
     return key;
   }
 
