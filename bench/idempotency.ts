@@ -2,7 +2,8 @@
 // /withdrawals with a fresh key each versus none. Each round runs one leg of each, alternating which goes
 // first (ABBA), and legs are short, so a shared machine's drift hits both alike; the figure is the median
 // of the rounds' ratios.
-// Usage: node --import tsx bench/idempotency.ts [seconds-per-leg=1.5] [rounds=9] (DATABASE_URL: also PostgreSQL)
+// Usage: node --import tsx bench/idempotency.ts [seconds-per-leg=1.5] [rounds=9] [calls=quotes,orders,withdrawals]
+// (DATABASE_URL: also PostgreSQL)
 import { randomUUID } from 'node:crypto';
 import { backends, listAssets, makeHarness, seedOrg, usableDestination } from '../packages/server/test/harness.ts';
 import { median } from './src/load.ts';
@@ -10,6 +11,7 @@ import { median } from './src/load.ts';
 const seconds = Number(process.argv[2] ?? 1.5);
 const rounds = Number(process.argv[3] ?? 9);
 const CONCURRENCY = 16;
+const only = new Set((process.argv[4] ?? 'quotes,orders,withdrawals').split(','));
 
 /** One creating call; `prepare` makes (unmeasured) what the next leg's calls consume, given how many may run. */
 interface Scenario { call: (keyed: boolean) => Promise<number>; prepare?: (calls: number) => Promise<void> }
@@ -64,6 +66,7 @@ for (const backend of backends()) {
     withdrawals: { call: post('/withdrawals', { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '1' }) },
   };
   for (const [name, s] of Object.entries(scenarios)) {
+    if (!only.has(name)) continue;
     // Warm-up of both paths (the keyed one has code of its own to compile); also sizes what a leg prepares.
     const warm = Math.max(await leg(s, false, 1000 / seconds), await leg(s, true, 1000 / seconds));
     const without: number[] = [];

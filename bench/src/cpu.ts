@@ -6,7 +6,15 @@ import { readdirSync, readFileSync } from 'node:fs';
  * server are not ours), this process (the load generator) and the whole machine. Divided by the requests of a
  * window, it says where each request's cost goes, and how much of the machine others used meanwhile.
  */
-export interface CpuSnapshot { at: number; cambio: number; postgres: number; loadGenerator: number; machineBusy: number; machineTotal: number }
+export interface CpuSnapshot {
+  at: number; cambio: number; loadGenerator: number; machineBusy: number; machineTotal: number;
+  /**
+   * Each PostgreSQL process's CPU so far (ms) by pid: a window counts what the processes alive at its end
+   * spent in it. A backend that exits during the window (the pool closes an idle connection) takes its
+   * ticks with it; summed over all processes, that made the window's PostgreSQL CPU negative.
+   */
+  postgres: Map<string, number>;
+}
 
 const TICK_MS = 10; // USER_HZ is 100 on every Linux build that matters
 
@@ -32,20 +40,20 @@ export function cpuSnapshot(cambioPid: number | undefined, database: string | un
     const stat = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
     const idle = (stat[3] ?? 0) + (stat[4] ?? 0);
     const total = stat.reduce((a, b) => a + b, 0);
-    let postgres = 0;
+    const postgres = new Map<string, number>();
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
       const p = procTicks(pid);
       if (!p || p.comm !== 'postgres' || !database) continue;
       // The process title is "postgres: <user> <database> <client> <state>" for a backend.
       const title = cmdline(pid);
-      if (title.includes(` ${database} `) || title.includes('walwriter')) postgres += p.ticks;
+      if (title.includes(` ${database} `) || title.includes('walwriter')) postgres.set(pid, p.ticks * TICK_MS);
     }
     const u = process.cpuUsage();
     return {
       at: Date.now(),
       cambio: cambioPid ? (procTicks(String(cambioPid))?.ticks ?? 0) * TICK_MS : 0,
-      postgres: postgres * TICK_MS,
+      postgres,
       loadGenerator: (u.user + u.system) / 1000,
       machineBusy: (total - idle) * TICK_MS,
       machineTotal: total * TICK_MS,
@@ -65,7 +73,8 @@ export interface CpuPerRequest {
 export function cpuPerRequest(a: CpuSnapshot | null, b: CpuSnapshot | null, requests: number): CpuPerRequest | null {
   if (!a || !b || requests <= 0) return null;
   const cambio = b.cambio - a.cambio;
-  const postgres = b.postgres - a.postgres;
+  let postgres = 0;
+  for (const [pid, ms] of b.postgres) postgres += ms - (a.postgres.get(pid) ?? 0);
   const gen = b.loadGenerator - a.loadGenerator;
   const busy = b.machineBusy - a.machineBusy;
   const total = Math.max(1, b.machineTotal - a.machineTotal);

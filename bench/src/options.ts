@@ -20,6 +20,8 @@ export interface Options {
   mode: 'full' | 'cold' | 'growth';
   /** --growth: earlier quotes in the store at each step (cumulative). */
   sizes: number[];
+  /** --growth: measured windows of each scenario at each size, in rounds; its figure is the median window's. */
+  rounds: number;
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -30,6 +32,8 @@ export const USAGE = `npm run bench -- [options]
                         in bulk in SQL, then ${GROWTH.join(', ')} run (default out: bench/results/growth.json
                         and growth.svg; --duration 5 --warmup 2 unless given)
   --sizes <a,b,…>       --growth's steps, earlier quotes in the store (default 10000,100000,1000000)
+  --rounds <n>          --growth: each size measures every scenario in n rounds and takes the median
+                        window (default 3: one 5 s window moves ±20 % on a shared 2-core machine)
   --duration <s>        measured seconds per scenario and per reference (default 10)
   --warmup <s>          warm-up seconds before each measured window, not counted (default 3)
   --connections <n>     autocannon connections (default 64)
@@ -66,7 +70,7 @@ export function parseOptions(argv: string[]): Options | null {
       'no-pglite': { type: 'boolean' }, 'no-pgbench': { type: 'boolean' }, 'no-hello': { type: 'boolean' },
       profile: { type: 'boolean' }, 'experiment-prepared': { type: 'boolean' }, label: { type: 'string' }, out: { type: 'string' },
       'pgbench-clients': { type: 'string' }, 'pgbench-scale': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      cold: { type: 'boolean' }, growth: { type: 'boolean' }, sizes: { type: 'string' },
+      cold: { type: 'boolean' }, growth: { type: 'boolean' }, sizes: { type: 'string' }, rounds: { type: 'string' },
     },
   });
   if (values.help) return null;
@@ -93,5 +97,6 @@ export function parseOptions(argv: string[]): Options | null {
     pgbenchScale: Math.trunc(positive('pgbench-scale', values['pgbench-scale'], 10)),
     mode,
     sizes,
+    rounds: Math.trunc(positive('rounds', values.rounds, mode === 'growth' ? 3 : 1)),
   };
 }
