@@ -1,10 +1,16 @@
 import type { AppDeps } from './deps.ts';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from './store/idempotency-store.ts';
 import { maintainEmbedded } from './store/maintenance.ts';
 import { recoverApprovedOrdersTask } from './usecases/orders/recover-approved-task.ts';
 import { deliverDueWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
 
-export const QUOTE_RETENTION_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long after its expiry an unaccepted quote is kept: a day, plus an Idempotency-Key's lease. A keyed
+ * quote's kept answer names the quote (routes/quotes.ts) and lives IDEMPOTENCY_RETENTION_MS +
+ * IDEMPOTENCY_LEASE_MS from its claim, before the quote was made, so the quote it names outlives it.
+ */
+export const QUOTE_RETENTION_MS = IDEMPOTENCY_RETENTION_MS + IDEMPOTENCY_LEASE_MS;
 export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Periodic work that must happen whether or not anything reads (e.g. closing expired declarations). */
@@ -15,7 +21,7 @@ export const backgroundTasks: BackgroundTask[] = [
   // An expired declaration is closed whether or not anything reads it (it frees its amount too).
   { name: 'expire-declarations', everyMs: 5_000, run: async (d) => { await d.store.declarations.expireDue(); } },
   recoverApprovedOrdersTask,
-  // Quotes nobody accepted are purged a day after they expire; a late acceptance still answers 410 (quote-id.ts).
+  // Quotes nobody accepted are purged a day (and a key's lease) after they expire; a late acceptance still answers 410 (quote-id.ts).
   { name: 'purge-quotes', everyMs: 60_000, run: async (d) => { await d.store.quotes.purgeExpired(new Date(d.clock.now().getTime() - QUOTE_RETENTION_MS)); } },
   // A destination becomes usable when its cooldown runs out: no write marks that moment, so this emits its event.
   { name: 'destination-usable-events', everyMs: 5_000, run: async (d) => { await d.store.events.emitUsableDestinations(d.clock.now()); } },

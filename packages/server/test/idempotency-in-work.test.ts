@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { QUOTE_RETENTION_MS } from '../src/background.ts';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../src/store/idempotency-store.ts';
 import { available, backends, btcUsdMarket, held, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
 
@@ -77,6 +78,51 @@ for (const backend of backends()) {
       assert.equal(again.body.data.state, 'pending_approval');
       assert.equal(await count(o, '/orders'), 1);
       assert.equal(await held(h, o.key, 'BTC'), 0n);
+    });
+
+    test('a quote\'s answer is kept by reference to the quote, which outlives it: accepted, or past the purge of unaccepted quotes, its replay is the first answer', async () => {
+      const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
+      const [accepted, unaccepted] = [freshKey(), freshKey()];
+      const first = { accepted: await quote(o, accepted), unaccepted: await quote(o, unaccepted) };
+      const rows = (await sql<{ key: string; response: string; expires_at: Date }>`select key, response, expires_at from idempotency_keys
+        where key in (${accepted}, ${unaccepted})`.execute(h.store.db)).rows;
+      assert.equal(rows.length, 2);
+      for (const row of rows) {
+        assert.match(row.response, /^r1\./, 'a reference, not the sealed answer');
+        assert.ok(row.response.includes(first[row.key === accepted ? 'accepted' : 'unaccepted'].body.data.id as string));
+      }
+      assert.equal((await h.call(o.key, 'POST', '/orders', { quoteId: first.accepted.body.data.id })).status, 201);
+      // The purge as the background task runs it the moment before the unaccepted quote's key expires.
+      const keyLapses = rows.find((r) => r.key === unaccepted)!.expires_at.getTime();
+      await h.store.quotes.purgeExpired(new Date(keyLapses - 1 - QUOTE_RETENTION_MS));
+      for (const [key, was] of [[accepted, first.accepted], [unaccepted, first.unaccepted]] as const) {
+        const again = await quote(o, key);
+        assert.equal(again.status, 201, again.raw);
+        assert.equal(again.headers['idempotent-replayed'], 'true');
+        assert.equal(again.raw, was.raw, 'byte for byte the first answer');
+      }
+    });
+
+    test('a withdrawal\'s answer is kept by reference to it, and its replay is the request as made after it was cancelled', async () => {
+      const o = await seedOrg(h, { balances: { USD: 100_000n } });
+      const dst = await usableDestination(h, o.key);
+      const key = freshKey();
+      const body = { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' };
+      const first = await withoutLateKeeping(async () => h.call(o.key, 'POST', '/withdrawals', body, { 'idempotency-key': key }));
+      assert.equal(first.status, 201, first.raw);
+      const [row] = (await sql<{ response: string }>`select response from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
+      assert.match(row?.response ?? '', /^r1\./);
+      assert.ok(row?.response.includes(first.body.data.id as string));
+      const cancelled = await h.call(o.key, 'POST', `/withdrawals/${first.body.data.id}/cancel`);
+      assert.equal(cancelled.body.data.state, 'cancelled', cancelled.raw);
+      const again = await h.call(o.key, 'POST', '/withdrawals', body, { 'idempotency-key': key });
+      assert.equal(again.status, 201);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal(again.raw, first.raw, 'byte for byte the first answer: pending_approval, its trace id and timestamp');
+      assert.equal(again.body.data.state, 'pending_approval');
+      assert.equal(await count(o, '/withdrawals'), 1);
+      assert.equal(await held(h, o.key, 'USD'), 0n);
+      assert.equal(await available(h, o.key, 'USD'), 100_000n);
     });
 
     test('a refused order keeps its refusal after the response, and holds nothing', async () => {

@@ -4,8 +4,11 @@ import { AnswersOfWork, keepAnswersSql, type AnswerInWork } from './answers-in-w
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
 
-/** A quote to write, and the Idempotency-Key's answer to keep with it when it was asked with one. */
-interface NewQuote { quote: Quote; keep: AnswerInWork<Quote> | undefined }
+/**
+ * A quote to write, and the Idempotency-Key's answer to keep with it when it was asked with one: by
+ * reference to the quote's id (domain/idempotency/answer-ref.ts).
+ */
+interface NewQuote { quote: Quote; keep: AnswerInWork<string> | undefined }
 
 const column = <K extends keyof Quote>(qs: Quote[], k: K, f: (v: Quote[K]) => string | number = String) => qs.map((q) => f(q[k]));
 
@@ -18,7 +21,7 @@ export class QuotesStore {
    * statement (one commit for all); a batch that fails is written again one quote at a time, so one
    * quote's failure is its own.
    */
-  async create(quote: Quote, keep?: AnswerInWork<Quote>): Promise<void> {
+  async create(quote: Quote, keep?: AnswerInWork<string>): Promise<void> {
     await this.#batch.load({ quote, keep });
   }
 
@@ -32,7 +35,7 @@ export class QuotesStore {
   /** Writes the quotes and, in the same statement, the answers of those asked with an Idempotency-Key. */
   async #insert(ns: NewQuote[]): Promise<void> {
     const answers = new AnswersOfWork();
-    for (const n of ns) answers.add(n.keep, n.quote);
+    for (const n of ns) answers.add(n.keep, n.quote.id);
     const qs = ns.map((n) => n.quote);
     const insert = sql`insert into quotes (id, organization_id, base_symbol, quote_symbol, base_decimals, quote_decimals,
         rate_quote_minor, amount_base_minor, amount_quote_minor, expires_at, consumed_at, created_at)
@@ -41,12 +44,14 @@ export class QuotesStore {
         ${column(qs, 'quoteSymbol')}::text[], ${column(qs, 'baseDecimals', Number)}::int[], ${column(qs, 'quoteDecimals', Number)}::int[],
         ${column(qs, 'rateQuoteMinor')}::numeric[], ${column(qs, 'amountBaseMinor')}::numeric[], ${column(qs, 'amountQuoteMinor')}::numeric[],
         ${column(qs, 'expiresAt', (d) => d.toISOString())}::timestamptz[], ${column(qs, 'createdAt', (d) => d.toISOString())}::timestamptz[]
-      ) as t(id, org, base, quote, bd, qd, rate, ab, aq, exp, created)`;
+      ) as t(id, org, base, quote, bd, qd, rate, ab, aq, exp, created)
+      returning id`;
     if (answers.answers.length === 0) {
       await insert.execute(this.db);
       return;
     }
-    const r = await sql<{ scope: string; key: string }>`with kept as (${keepAnswersSql(answers.answers)}), written as (${insert})
+    const r = await sql<{ scope: string; key: string }>`with written as (${insert}),
+      kept as (${keepAnswersSql(answers.answers, sql`select id from written`)})
       select scope, key from kept`.execute(this.db);
     answers.answered(r.rows);
     answers.tell();

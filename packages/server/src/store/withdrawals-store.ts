@@ -29,7 +29,7 @@ export class WithdrawalsStore {
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
 
   /** The hold is taken in the same transaction that writes the request (CONTRACT §2). */
-  async request(org: Organization, r: { destinationId: string; assetSymbol: string; assetDecimals: number; amount: bigint }, keep?: AnswerInWork<WithdrawalRow>): Promise<WithdrawalRow> {
+  async request(org: Organization, r: { destinationId: string; assetSymbol: string; assetDecimals: number; amount: bigint }, keep?: AnswerInWork<string>): Promise<WithdrawalRow> {
     const at = this.clock.now();
     const id = this.ids.next('wdr');
     const answers = new AnswersOfWork();
@@ -44,13 +44,13 @@ export class WithdrawalsStore {
         marketDecimals: m?.decimals ?? null, limits: org.limits, now: at,
         destination: d ? { organizationId: d.organization_id, assetSymbol: d.asset_symbol, cooldownUntil: d.cooldown_until, registeredInMarketAt: d.registered_in_market_at } : null,
       });
-      // The request as it is written, and its answer kept before the hold: the balance row the hold locks
+      // The request as it is written, and its answer (by reference to it) kept before the hold: the balance row the hold locks
       // stays locked only from the hold's entry to COMMIT, not while the answer is written too.
       const w: WithdrawalRow = {
         id, organizationId: org.id, state: 'pending_approval', assetSymbol: r.assetSymbol, assetDecimals: r.assetDecimals, amount: r.amount,
         destinationId: r.destinationId, destinationSummary: d!.summary, reason: null, payoutReference: null, createdAt: at, updatedAt: at,
       };
-      answers.add(keep, w);
+      answers.add(keep, id);
       await answers.keepIn(tx);
       await takeHold(tx, this.ids, at, { organizationId: org.id, assetSymbol: r.assetSymbol, amount: r.amount, kind: 'withdrawal_hold', referenceId: id },
         (holdId) => tx.insertInto('withdrawals').values({

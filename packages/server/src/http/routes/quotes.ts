@@ -6,7 +6,7 @@ import { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { oneAmount, priceAtMarket } from '../../domain/quotes/request-quote.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { ok } from '../envelope.ts';
-import { answerInWork } from '../plugins/answer-in-work.ts';
+import { answerByRef } from '../plugins/answer-in-work.ts';
 import { quoteWire } from '../wire/quotes.ts';
 import { principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, responses } from '../schemas.ts';
@@ -19,6 +19,9 @@ import { apiKeySecurity, IdParam, responses } from '../schemas.ts';
 export const quoteRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
   const market = deps.venue;
   const quoteIds = new QuoteIds(deps.secret, deps.ids);
+  // A keyed quote's answer is kept by reference to the quote, in the statement that writes it. A quote
+  // never changes once written, and one a kept answer names outlives the answer (QUOTE_RETENTION_MS).
+  const answers = answerByRef(201, (q: QuoteModel) => quoteWire(q), (id, req) => deps.store.quotes.get(principalOf(req).organization.id, id));
   app.get('/quotes/:id', {
     config: { scope: ['portal:trade', 'portal:read'] },
     schema: { tags: ['quotes'], summary: 'One quote of the organization (until some time after it expired)', operationId: 'getQuote', security: apiKeySecurity, params: IdParam, response: responses(200, Quote) },
@@ -29,7 +32,7 @@ export const quoteRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
   });
 
   app.post('/quotes', {
-    config: { scope: ['portal:trade', 'portal:read'] },
+    config: { scope: ['portal:trade', 'portal:read'], replayRef: answers.replay },
     schema: {
       tags: ['quotes'], summary: 'Price an exchange: deliver baseSymbol, receive quoteSymbol; send exactly one amount',
       security: apiKeySecurity, body: CreateQuote, response: responses(201, Quote),
@@ -46,7 +49,7 @@ export const quoteRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
       rateQuoteMinor: priced.rateQuoteMinor, amountBaseMinor: priced.amountBaseMinor, amountQuoteMinor: priced.amountQuoteMinor,
       expiresAt, createdAt: now,
     };
-    const answer = answerInWork(req, reply, 201, (q: QuoteModel) => ok(req.id, quoteWire(q)));
+    const answer = answers.inWork(req, reply);
     await deps.store.quotes.create(quote, answer.keep);
     return answer.send(quote);
   });

@@ -8,8 +8,8 @@ import { toMinor } from '../../domain/money.ts';
 import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
 import { cancelWithdrawal } from '../../usecases/withdrawals/decide-withdrawal.ts';
 import { ok } from '../envelope.ts';
-import { answerInWork } from '../plugins/answer-in-work.ts';
-import { destinationWire, withdrawalWire } from '../wire/withdrawals.ts';
+import { answerByRef } from '../plugins/answer-in-work.ts';
+import { asRequested, destinationWire, withdrawalWire } from '../wire/withdrawals.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { actorOfPrincipal, principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
@@ -20,6 +20,11 @@ export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => as
   const { store, clock, config, secret, ids } = deps;
   const tags = ['withdrawals'];
   const sealer = new DestinationSealer(secret);
+  // A keyed withdrawal's answer is kept by reference to the withdrawal, in the transaction that requests it.
+  const answers = answerByRef(201, (w: WithdrawalRow) => withdrawalWire(w), async (id, req) => {
+    const w = await store.withdrawals.getFor(principalOf(req).organization.id, id);
+    return w && asRequested(w);
+  });
 
   app.post('/withdrawals/destinations/bank', {
     config: { scope: 'portal:destinations', operate: true, movesMoney: true },
@@ -45,7 +50,7 @@ export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => as
   });
 
   app.post('/withdrawals', {
-    config: { scope: 'portal:withdraw', operate: true, movesMoney: true },
+    config: { scope: 'portal:withdraw', operate: true, movesMoney: true, replayRef: answers.replay },
     schema: {
       tags, security: apiKeySecurity, body: RequestWithdrawal, response: responses(201, Withdrawal),
       summary: 'Requests a withdrawal: the amount is held until a person at the operator approves or rejects it. Not safe to repeat: read GET /withdrawals first',
@@ -53,7 +58,7 @@ export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => as
   }, async (req, reply) => {
     const amount = toMinor(req.body.amountMinor);
     if (amount === null) throw new DomainError('request.invalid_amount', { field: 'amountMinor' });
-    const answer = answerInWork(req, reply, 201, (w: WithdrawalRow) => ok(req.id, withdrawalWire(w)));
+    const answer = answers.inWork(req, reply);
     const w = await store.withdrawals.request(principalOf(req).organization, {
       destinationId: req.body.destinationId, assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, amount,
     }, answer.keep);

@@ -13,3 +13,12 @@ export const withdrawalWire = (w: WithdrawalRow) => ({
   destinationId: w.destinationId, destinationSummary: w.destinationSummary, reason: w.reason,
   createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString(),
 });
+
+/**
+ * The withdrawal as requesting it wrote it: what the organization was answered then. Every later change
+ * (a decision, the payout, a cancellation) moves only the state, the reason, the payout reference and
+ * `updatedAt`; the destination's summary never changes.
+ */
+export const asRequested = (w: WithdrawalRow): WithdrawalRow => ({
+  ...w, state: 'pending_approval', reason: null, payoutReference: null, updatedAt: w.createdAt,
+});
