@@ -1,5 +1,4 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from './db.ts';
 
 /** An Idempotency-Key's answer, sealed, as it is kept (CONTRACT §10). */
 export interface KeptAnswer {
@@ -78,11 +77,6 @@ export class AnswersOfWork {
   answered(rows: { scope: string; key: string }[]): void {
     const done = new Set(rows.map((x) => keyOf(x)));
     for (const p of this.#pending) if (done.has(keyOf(p.answer))) this.#kept.push(p.tell);
-  }
-
-  /** Keeps the answers by a statement of their own in `db`, the work's transaction. */
-  async keepIn(db: Db): Promise<void> {
-    if (this.#pending.length > 0) this.answered((await keepAnswersSql(this.answers).execute(db)).rows);
   }
 
   /** After the work committed: its requests send the answers it kept, and keep nothing more. */

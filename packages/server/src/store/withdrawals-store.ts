@@ -2,7 +2,8 @@ import { DomainError } from '../domain/errors.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { checkWithdrawal, type WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
-import { AnswersOfWork, type AnswerInWork } from './answers-in-work.ts';
+import { sql } from 'kysely';
+import { AnswersOfWork, keepAnswersSql, type AnswerInWork } from './answers-in-work.ts';
 import type { Db } from './db.ts';
 import { takeHold } from './holds.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
@@ -44,20 +45,26 @@ export class WithdrawalsStore {
         marketDecimals: m?.decimals ?? null, limits: org.limits, now: at,
         destination: d ? { organizationId: d.organization_id, assetSymbol: d.asset_symbol, cooldownUntil: d.cooldown_until, registeredInMarketAt: d.registered_in_market_at } : null,
       });
-      // The request as it is written, and its answer (by reference to it) kept before the hold: the balance row the hold locks
-      // stays locked only from the hold's entry to COMMIT, not while the answer is written too.
       const w: WithdrawalRow = {
         id, organizationId: org.id, state: 'pending_approval', assetSymbol: r.assetSymbol, assetDecimals: r.assetDecimals, amount: r.amount,
         destinationId: r.destinationId, destinationSummary: d!.summary, reason: null, payoutReference: null, createdAt: at, updatedAt: at,
       };
       answers.add(keep, id);
-      await answers.keepIn(tx);
       await takeHold(tx, this.ids, at, { organizationId: org.id, assetSymbol: r.assetSymbol, amount: r.amount, kind: 'withdrawal_hold', referenceId: id },
-        (holdId) => tx.insertInto('withdrawals').values({
-          id, organization_id: org.id, destination_id: r.destinationId, hold_id: holdId, state: w.state,
-          asset_symbol: r.assetSymbol, asset_decimals: r.assetDecimals, amount_minor: r.amount.toString(), reason: null,
-          created_at: at, updated_at: at,
-        }).execute());
+        async (holdId) => {
+          const row = {
+            id, organization_id: org.id, destination_id: r.destinationId, hold_id: holdId, state: w.state,
+            asset_symbol: r.assetSymbol, asset_decimals: r.assetDecimals, amount_minor: r.amount.toString(), reason: null,
+            created_at: at, updated_at: at,
+          };
+          if (answers.answers.length === 0) return void await tx.insertInto('withdrawals').values(row).execute();
+          // A keyed request's answer (a reference to it) rides on the request's own INSERT: no statement of its
+          // own in the transaction, and still before the hold's entry locks the balance row.
+          const written = await tx.with('kept', () => sql`(${keepAnswersSql(answers.answers)})`).insertInto('withdrawals').values(row)
+            .returning(sql<Array<{ scope: string; key: string }>>`(select coalesce(json_agg(json_build_object('scope', kept.scope, 'key', kept.key)), '[]'::json) from kept)`.as('kept'))
+            .executeTakeFirstOrThrow();
+          answers.answered(written.kept);
+        });
       return w;
     });
     answers.tell();
