@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 
-/** An Idempotency-Key's answer, sealed, as it is kept (CONTRACT §10). */
+/** An Idempotency-Key's answer as it is kept (CONTRACT §10): sealed, or a reference to the record the work wrote. */
 export interface KeptAnswer {
   scope: string; key: string; fingerprint: string; status: number; response: string;
   /** When it is kept, and until when, for a key whose claim has no row (PGlite: claims in memory). */
