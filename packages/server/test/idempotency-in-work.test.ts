@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { QUOTE_RETENTION_MS } from '../src/background.ts';
@@ -23,6 +24,7 @@ for (const backend of backends()) {
 
     const quote = async (o: SeededOrg, key?: string) => h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' }, key ? { 'idempotency-key': key } : {});
     const count = async (o: SeededOrg, path: string) => (await h.call(o.key, 'GET', path)).body.pagination.total as number;
+    const quoteRows = async (o: SeededOrg) => Number((await sql<{ n: string }>`select count(*) as n from quotes where organization_id = ${o.orgId}`.execute(h.store.db)).rows[0]!.n);
 
     /**
      * What a crash right after the work committed leaves: no answer kept after the response. With the
@@ -124,6 +126,64 @@ for (const backend of backends()) {
       assert.equal(await held(h, o.key, 'USD'), 0n);
       assert.equal(await available(h, o.key, 'USD'), 100_000n);
     });
+
+    test('two quotes at once with one key: one quote written, each answer that is not 409 the same quote', async () => {
+      const o = await seedOrg(h, {});
+      const before = await quoteRows(o);
+      for (let round = 0; round < 5; round++) {
+        const key = freshKey();
+        const answers = await Promise.all(Array.from({ length: 6 }, async () => quote(o, key)));
+        const ok = answers.filter((a) => a.status === 201);
+        assert.ok(ok.length >= 1, answers.map((a) => a.raw).join('\n'));
+        for (const a of answers.filter((x) => x.status !== 201)) assert.deepEqual([a.status, a.body.code], [409, 'idempotency.in_progress'], a.raw);
+        assert.equal(new Set(ok.map((a) => a.body.data.id as string)).size, 1, 'every 201 is the one quote');
+        assert.equal(ok.filter((a) => a.headers['idempotent-replayed'] === undefined).length, 1, 'one first answer; the others replay it');
+        assert.equal((await quote(o, key)).body.data.id, ok[0]!.body.data.id);
+      }
+      assert.equal(await quoteRows(o), before + 5);
+    });
+
+    test('a quote whose key has a claim in flight (another request, another instance) is 409 and writes nothing', async () => {
+      const o = await seedOrg(h, {});
+      const key = freshKey();
+      const body = { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' };
+      const fingerprint = createHash('sha256').update(`POST /api/v1/quotes\n${JSON.stringify(body)}`).digest('hex');
+      // What another request (on PostgreSQL, of another instance) leaves while it runs: the key claimed, no answer.
+      assert.deepEqual(await h.store.idempotency.claim({ scope: `org:${o.orgId}`, key, fingerprint }), { kind: 'claimed' });
+      const before = await quoteRows(o);
+      const r = await quote(o, key);
+      assert.deepEqual([r.status, r.body.code], [409, 'idempotency.in_progress'], r.raw);
+      assert.equal(await quoteRows(o), before);
+      if (backend === 'postgres') {
+        const [row] = (await sql<{ state: string }>`select state from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
+        assert.equal(row?.state, 'in_flight', 'the other request\'s claim is left as it was');
+      }
+    });
+
+    if (backend === 'postgres') {
+      test('PostgreSQL: the quote\'s statement claims its key; while another statement holds the key\'s lock, 409 and nothing written', async () => {
+        const o = await seedOrg(h, {});
+        const key = freshKey();
+        const lock = sql`hashtextextended(${`org:${o.orgId}`} || chr(10) || ${key}, 0)`;
+        const before = await quoteRows(o);
+        await h.store.db.connection().execute(async (other) => {
+          await sql`select pg_advisory_lock(${lock})`.execute(other);
+          try {
+            const r = await quote(o, key);
+            assert.deepEqual([r.status, r.body.code], [409, 'idempotency.in_progress'], r.raw);
+          } finally {
+            await sql`select pg_advisory_unlock(${lock})`.execute(other);
+          }
+        });
+        assert.equal(await quoteRows(o), before);
+        assert.equal((await sql`select 1 from idempotency_keys where key = ${key}`.execute(h.store.db)).rows.length, 0, 'nothing claimed');
+        const first = await quote(o, key);
+        assert.equal(first.status, 201, first.raw);
+        assert.equal(first.headers['idempotent-replayed'], undefined);
+        assert.equal((await quote(o, key)).raw, first.raw);
+        assert.equal(await quoteRows(o), before + 1);
+      });
+    }
 
     test('a refused order keeps its refusal after the response, and holds nothing', async () => {
       const o = await seedOrg(h, { balances: { BTC: 500_000n } });

@@ -10,6 +10,8 @@ export interface KeptAnswer {
    * keepAnswersSql then keeps it only if the work wrote that record (`written`).
    */
   work?: string;
+  /** PostgreSQL: the key is claimed by the work's own statement (claimInWorkCtes), not before the work. */
+  claimInWork?: boolean;
 }
 
 /**
@@ -23,6 +25,12 @@ export interface AnswerInWork<T> {
   answer(result: T): KeptAnswer;
   /** Told after the work committed with its answer kept. */
   kept(): void;
+  /**
+   * Told after the work committed without writing this result, because its key, to be claimed by the
+   * work (KeptAnswer.claimInWork), was not: `busy`, another statement was claiming it at that moment;
+   * otherwise the key has a row the route must read (a replay, another body's key, a claim in flight).
+   */
+  unclaimed?(busy: boolean): void;
 }
 
 /**
@@ -46,6 +54,38 @@ export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) 
       where k.state = 'in_flight'
     returning k.scope, k.key`;
 
+/**
+ * PostgreSQL, for work that is one statement (a quote): claims the keys in the work's own statement and
+ * keeps their answers there, so a keyed call costs no round trip of its own. Two CTEs: `claim_try`, each
+ * key once (the first answer of a key in the batch), with `got`: this transaction took the key's advisory
+ * lock, which every statement claiming a key this way takes first and holds to its commit, so a second
+ * request with the key while the first one's statement runs is told `busy` (409) instead of waiting for it;
+ * and `claimed`: the keys whose answer row it wrote, new ones, or one past its retention or an abandoned
+ * claim, taken over. A key with a live row is not claimed: the route reads the row (a replay, 422, 409).
+ * The work must write the record of a claimed key only (`claimedWork`) and of every key claimed here
+ * none other (`claimInWorkIds`).
+ */
+export const claimInWorkCtes = (as: KeptAnswer[]) => sql`claim_try as (
+      select t.*, pg_try_advisory_xact_lock(hashtextextended(t.s || chr(10) || t.k, 0)) as got
+      from json_to_recordset(${JSON.stringify(oncePerKey(as).map((a) => ({ s: a.scope, k: a.key, f: a.fingerprint, st: a.status, r: a.response, at: a.at.toISOString(), e: a.expiresAt.toISOString(), w: a.work ?? null })))}::json)
+        as t(s text, k text, f text, st int, r text, at timestamptz, e timestamptz, w text)),
+    claimed as (
+      insert into idempotency_keys as k (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
+      select c.s, c.k, c.f, 'done', c.at, c.st, c.r, c.at, c.e from claim_try c where c.got
+      on conflict (scope, key) do update set fingerprint = excluded.fingerprint, state = 'done', lease_until = excluded.lease_until,
+        status = excluded.status, response = excluded.response, created_at = excluded.created_at, expires_at = excluded.expires_at
+        where k.expires_at <= excluded.created_at or (k.state = 'in_flight' and k.lease_until <= excluded.created_at)
+      returning k.scope, k.key)`;
+
+/** The ids of the records whose keys claimInWorkCtes claimed. */
+export const claimedWork = sql`select c.w from claim_try c join claimed x on x.scope = c.s and x.key = c.k`;
+
+/** The ids of every record whose key is claimed in the work (a key twice in a batch: both). */
+export const claimInWorkIds = (as: KeptAnswer[]) => as.filter((a) => a.claimInWork).map((a) => a.work ?? '');
+
+/** What claimInWorkCtes did with each key, for AnswersOfWork.answered. */
+export const claimOutcomes = sql`select c.s as scope, c.k as key, exists (select 1 from claimed x where x.scope = c.s and x.key = c.k) as kept, not c.got as busy from claim_try c`;
+
 /** One Idempotency-Key, scope and key, as one string (a Map's or a Set's key). */
 export const keyOf = (k: { scope: string; key: string }) => JSON.stringify([k.scope, k.key]);
 
@@ -63,20 +103,31 @@ function oncePerKey(as: KeptAnswer[]): KeptAnswer[] {
  * and, once the work committed, each request whose claim the work answered is told so.
  */
 export class AnswersOfWork {
-  readonly #pending: Array<{ answer: KeptAnswer; tell: () => void }> = [];
+  readonly #pending: Array<{ answer: KeptAnswer; tell: () => void; unclaimed: (busy: boolean) => void }> = [];
   readonly #kept: Array<() => void> = [];
 
   /** The answer of `result` when its request carries a key (`keep`); nothing without one. */
   add<T>(keep: AnswerInWork<T> | undefined, result: T): void {
-    if (keep) this.#pending.push({ answer: keep.answer(result), tell: () => keep.kept() });
+    if (keep) this.#pending.push({ answer: keep.answer(result), tell: () => keep.kept(), unclaimed: (busy) => keep.unclaimed?.(busy) });
   }
 
   get answers(): KeptAnswer[] { return this.#pending.map((p) => p.answer); }
 
-  /** The rows keepAnswersSql returned, run by the work's own statement: the claims it answered. */
-  answered(rows: { scope: string; key: string }[]): void {
-    const done = new Set(rows.map((x) => keyOf(x)));
-    for (const p of this.#pending) if (done.has(keyOf(p.answer))) this.#kept.push(p.tell);
+  /**
+   * The rows the work's own statement returned for the keys it answered: keepAnswersSql's (each one
+   * kept) or claimOutcomes' (`kept`, or not, and why). A key claimed in the work that another answer of
+   * the same batch already took is busy.
+   */
+  answered(rows: Array<{ scope: string; key: string; kept?: boolean; busy?: boolean }>): void {
+    const outcome = new Map(rows.map((x) => [keyOf(x), x]));
+    const seen = new Set<string>();
+    for (const p of this.#pending) {
+      const id = keyOf(p.answer);
+      const o = seen.has(id) ? undefined : outcome.get(id);
+      seen.add(id);
+      if (o && o.kept !== false) this.#kept.push(p.tell);
+      else if (p.answer.claimInWork) this.#kept.push(() => p.unclaimed(o?.busy !== false));
+    }
   }
 
   /** After the work committed: its requests send the answers it kept, and keep nothing more. */

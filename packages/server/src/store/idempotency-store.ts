@@ -43,6 +43,12 @@ export class IdempotencyStore {
    */
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly claimsInMemory = false) {}
 
+  /**
+   * Whether a route whose work is one statement may leave the claim to that statement (answers-in-work.ts,
+   * claimInWorkCtes): on PostgreSQL. On PGlite a claim costs no round trip (claimsInMemory).
+   */
+  get claimsInWork(): boolean { return !this.claimsInMemory; }
+
   /** Keys claimed in this process (claimsInMemory): scope and key → when the claim's lease lapses (ms). */
   readonly #held = new Map<string, number>();
 

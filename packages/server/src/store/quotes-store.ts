@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Quote } from '../domain/quotes/quote.ts';
-import { AnswersOfWork, keepAnswersSql, type AnswerInWork } from './answers-in-work.ts';
+import { AnswersOfWork, claimedWork, claimInWorkCtes, claimInWorkIds, claimOutcomes, keepAnswersSql, type AnswerInWork } from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
 
@@ -32,12 +32,16 @@ export class QuotesStore {
     return outcomes.map((o) => (o.status === 'rejected' ? new Failed(o.reason) : undefined));
   }, { maxBatch: 64, maxInFlight: 4 });
 
-  /** Writes the quotes and, in the same statement, the answers of those asked with an Idempotency-Key. */
+  /**
+   * Writes the quotes and, in the same statement, the answers of those asked with an Idempotency-Key. On
+   * PostgreSQL that statement claims their keys too (claimInWorkCtes): a quote whose key it could not claim
+   * is not written, and its request is told why (AnswerInWork.unclaimed).
+   */
   async #insert(ns: NewQuote[]): Promise<void> {
     const answers = new AnswersOfWork();
     for (const n of ns) answers.add(n.keep, n.quote.id);
     const qs = ns.map((n) => n.quote);
-    const insert = sql`insert into quotes (id, organization_id, base_symbol, quote_symbol, base_decimals, quote_decimals,
+    const insert = (where = sql``) => sql`insert into quotes (id, organization_id, base_symbol, quote_symbol, base_decimals, quote_decimals,
         rate_quote_minor, amount_base_minor, amount_quote_minor, expires_at, consumed_at, created_at)
       select id, org, base, quote, bd, qd, rate, ab, aq, exp, null, created from unnest(
         ${column(qs, 'id')}::text[], ${column(qs, 'organizationId')}::text[], ${column(qs, 'baseSymbol')}::text[],
@@ -45,14 +49,24 @@ export class QuotesStore {
         ${column(qs, 'rateQuoteMinor')}::numeric[], ${column(qs, 'amountBaseMinor')}::numeric[], ${column(qs, 'amountQuoteMinor')}::numeric[],
         ${column(qs, 'expiresAt', (d) => d.toISOString())}::timestamptz[], ${column(qs, 'createdAt', (d) => d.toISOString())}::timestamptz[]
       ) as t(id, org, base, quote, bd, qd, rate, ab, aq, exp, created)
+      ${where}
       returning id`;
-    if (answers.answers.length === 0) {
-      await insert.execute(this.db);
+    const all = answers.answers;
+    if (all.length === 0) {
+      await insert().execute(this.db);
       return;
     }
-    const r = await sql<{ scope: string; key: string }>`with written as (${insert}),
-      kept as (${keepAnswersSql(answers.answers, sql`select id from written`)})
-      select scope, key from kept`.execute(this.db);
+    const inWork = all.filter((a) => a.claimInWork);
+    const claimedBefore = all.filter((a) => !a.claimInWork);
+    const r = inWork.length === 0
+      ? await sql<{ scope: string; key: string }>`with written as (${insert()}),
+          kept as (${keepAnswersSql(claimedBefore, sql`select id from written`)})
+          select scope, key from kept`.execute(this.db)
+      : await sql<{ scope: string; key: string; kept: boolean; busy: boolean }>`with ${claimInWorkCtes(inWork)},
+          written as (${insert(sql`where t.id <> all(${claimInWorkIds(inWork)}::text[]) or t.id in (${claimedWork})`)})
+          ${claimedBefore.length > 0 ? sql`, kept as (${keepAnswersSql(claimedBefore, sql`select id from written`)})` : sql``}
+          ${claimOutcomes}
+          ${claimedBefore.length > 0 ? sql`union all select scope, key, true, false from kept` : sql``}`.execute(this.db);
     answers.answered(r.rows);
     answers.tell();
   }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AnswerRef } from '../../domain/idempotency/answer-ref.ts';
 import type { AnswerInWork } from '../../store/answers-in-work.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { ok } from '../envelope.ts';
 
 /**
@@ -22,11 +23,32 @@ export function answerByRef<T>(status: 200 | 201, render: (result: T) => unknown
     inWork: (req: FastifyRequest, reply: FastifyReply) => {
       const claim = req.idempotencyClaim;
       const timestamp = new Date().toISOString();
+      let unclaimed: 'busy' | 'found' | undefined;
       const keep: AnswerInWork<string> | undefined = claim && {
         answer: (id) => claim.keepRef(status, { id, traceId: req.id, timestamp }),
         kept: () => { claim.keptInWork = true; },
+        unclaimed: (busy) => { unclaimed = busy ? 'busy' : 'found'; },
       };
-      return { keep, send: (result: T) => reply.code(status).send(envelope(req.id, timestamp, result)) };
+      return {
+        keep,
+        /**
+         * Before the route refuses a request whose key its work was to claim (route config `claimInWork`):
+         * the key is claimed now, and what the key already answers wins over the refusal (a replay: true,
+         * sent; 409 or 422: thrown). False: the refusal is this key's answer.
+         */
+        refusing: async (): Promise<boolean> => (claim?.deferred ? claim.deferred.claimNow() : false),
+        /** The result, or, when the work could not claim the request's key, what the key answers. */
+        send: async (result: T): Promise<FastifyReply> => {
+          if (unclaimed === 'busy') throw new DomainError('idempotency.in_progress');
+          if (unclaimed === 'found') {
+            if (claim?.deferred && await claim.deferred.claimNow()) return reply;
+            // The row the work met is gone since (released or purged): the key is this request's now, yet
+            // its work wrote nothing. It decided nothing: 409, and the claim is released when it is sent.
+            throw new DomainError('idempotency.in_progress');
+          }
+          return reply.code(status).send(envelope(req.id, timestamp, result));
+        },
+      };
     },
   };
 }

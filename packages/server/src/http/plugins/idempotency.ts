@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { decodeAnswerRef, encodeAnswerRef, type AnswerRef } from '../../domain/idempotency/answer-ref.ts';
 import { AnswerSealer } from '../../domain/idempotency/answer-sealer.ts';
 import type { KeptAnswer } from '../../store/answers-in-work.ts';
-import type { IdempotencyStore } from '../../store/idempotency-store.ts';
+import type { Claim, IdempotencyStore } from '../../store/idempotency-store.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,6 +23,12 @@ declare module 'fastify' {
      * with the kept status and serialized by the route's own schema, as the first answer was.
      */
     replayRef?: (ref: AnswerRef, req: FastifyRequest) => Promise<unknown>;
+    /**
+     * A route whose work is one statement that can claim the key itself (the store's `claimsInWork`:
+     * PostgreSQL). The key is then not claimed before the route runs: the work's statement claims it and
+     * keeps the answer, and the route settles a key it could not claim (answer-in-work.ts).
+     */
+    claimInWork?: boolean;
   }
 }
 
@@ -36,6 +42,13 @@ export interface IdempotencyClaim {
   keepRef(status: number, ref: AnswerRef): KeptAnswer;
   /** Set once the request's work committed with its answer kept: nothing is left to keep when it is sent. */
   keptInWork?: boolean;
+  /**
+   * Set while the key is to be claimed by the work's own statement (route config `claimInWork`): nothing is
+   * claimed yet, so nothing is kept or released when the answer is sent. `claimNow` claims it as every other
+   * route does, for a request refused before its work: true when it answered the request (a replay);
+   * throws the refusal that replaces the request's own (409 in flight, 422 another body).
+   */
+  deferred?: { claimNow(): Promise<boolean> };
 }
 
 /** 1–255 printable ASCII characters (CONTRACT §10). */
@@ -50,8 +63,9 @@ export const decidedNothing = (status: number) => status === 408 || status === 4
 /**
  * `Idempotency-Key` on every POST of the API it is registered in (CONTRACT §10). `scopeOf` says whose key
  * space a request uses (an organization, a staff person); undefined: the request has no principal and
- * the key is not used. The key is claimed in its own short transaction before the route runs: a new key
- * runs the request and keeps its answer; the same key with the same method, path and body replays that
+ * the key is not used. The key is claimed in its own short transaction before the route runs (or, for a
+ * route whose config says `claimInWork`, on PostgreSQL, by the route's own statement): a new key runs the
+ * request and keeps its answer; the same key with the same method, path and body replays that
  * answer with `Idempotent-Replayed: true`; with another body, 422; while the first is in flight, 409.
  * The kept answer is sealed under the server `secret` (it may carry a secret shown once).
  */
@@ -65,33 +79,62 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
     if (scope === undefined) return;
     if (typeof header !== 'string' || !KEY.test(header)) throw new DomainError('idempotency.key_invalid');
     const fingerprint = createHash('sha256').update(`${req.method} ${req.url}\n${req.rawBody ?? ''}`).digest('hex');
-    const claim = await store.claim({ scope, key: header, fingerprint });
+    const c = { scope, key: header, fingerprint };
+    const inWork = req.routeOptions.config.claimInWork === true && store.claimsInWork;
+    const claim: IdempotencyClaim = {
+      scope, key: header,
+      keep: (status, payload) => ({ ...c, status, response: sealer.seal(payload, { scope, key: header }), ...store.keptTimes() }),
+      keepRef: (status, ref) => ({ ...c, status, response: encodeAnswerRef(ref), work: ref.id, ...(claim.deferred ? { claimInWork: true } : {}), ...store.keptTimes() }),
+    };
+    if (inWork) {
+      claim.deferred = {
+        claimNow: async () => {
+          const found = await store.claim(c);
+          if (found.kind === 'claimed') {
+            claim.deferred = undefined;
+            return false;
+          }
+          // Not this request's key: nothing of it is kept or released when the answer is sent.
+          req.idempotencyClaim = undefined;
+          return settle(found, c, req, reply);
+        },
+      };
+      req.idempotencyClaim = claim;
+      return;
+    }
+    if (await settle(await store.claim(c), c, req, reply)) return reply;
+    req.idempotencyClaim = claim;
+  });
+
+  /** What a key that was not claimed answers: a replay (true: sent) or a refusal (thrown); false: claimed. */
+  async function settle(claim: Claim, at: { scope: string; key: string }, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     switch (claim.kind) {
-      case 'claimed':
-        req.idempotencyClaim = {
-          scope, key: header,
-          keep: (status, payload) => ({ scope, key: header, fingerprint, status, response: sealer.seal(payload, { scope, key: header }), ...store.keptTimes() }),
-          keepRef: (status, ref) => ({ scope, key: header, fingerprint, status, response: encodeAnswerRef(ref), work: ref.id, ...store.keptTimes() }),
-        };
-        return;
+      case 'claimed': return false;
       case 'in_progress': throw new DomainError('idempotency.in_progress');
       case 'key_reused': throw new DomainError('idempotency.key_reused');
       case 'replay': {
-        const kept = sealer.open(claim.response, { scope, key: header });
+        const kept = sealer.open(claim.response, at);
         const ref = decodeAnswerRef(kept);
         reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8');
-        if (!ref) return reply.send(kept);
+        if (!ref) {
+          reply.send(kept);
+          return true;
+        }
         const replayRef = req.routeOptions.config.replayRef;
         if (!replayRef) throw new Error(`idempotency: ${req.url} kept an answer by reference and cannot replay one`);
-        return reply.send(await replayRef(ref, req));
+        reply.send(await replayRef(ref, req));
+        return true;
       }
     }
-  });
+  }
 
   app.addHook('onSend', async (req, reply, payload) => {
     const claim = req.idempotencyClaim;
     if (!claim) return payload;
     req.idempotencyClaim = undefined;
+    // Still to be claimed by the work: the work claimed nothing (it did not run, or rolled back), or the
+    // route answered the key it found (a replay, 409, 422). Nothing of this request is kept.
+    if (claim.deferred) return payload;
     try {
       if (!claim.keptInWork) {
         if (decidedNothing(reply.statusCode)) await store.release(claim);

@@ -32,24 +32,32 @@ export const quoteRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
   });
 
   app.post('/quotes', {
-    config: { scope: ['portal:trade', 'portal:read'], replayRef: answers.replay },
+    // A keyed quote's key is claimed by the statement that writes the quote (on PostgreSQL): no round trip of its own.
+    config: { scope: ['portal:trade', 'portal:read'], replayRef: answers.replay, claimInWork: true },
     schema: {
       tags: ['quotes'], summary: 'Price an exchange: deliver baseSymbol, receive quoteSymbol; send exactly one amount',
       security: apiKeySecurity, body: CreateQuote, response: responses(201, Quote),
     },
   }, async (req, reply) => {
     const org = principalOf(req).organization;
-    const amount = oneAmount(req.body.amountBaseMinor, req.body.amountQuoteMinor);
-    const { pair, priced } = await priceAtMarket(market, req.body.baseSymbol, req.body.quoteSymbol, amount);
-    const now = deps.clock.now();
-    const expiresAt = quoteExpiry(now, deps.config.quoteTtlMs);
-    const quote: QuoteModel = {
-      id: quoteIds.next(org.id, expiresAt), organizationId: org.id,
-      baseSymbol: pair.base.symbol, baseDecimals: pair.base.decimals, quoteSymbol: pair.quote.symbol, quoteDecimals: pair.quote.decimals,
-      rateQuoteMinor: priced.rateQuoteMinor, amountBaseMinor: priced.amountBaseMinor, amountQuoteMinor: priced.amountQuoteMinor,
-      expiresAt, createdAt: now,
-    };
     const answer = answers.inWork(req, reply);
+    let quote: QuoteModel;
+    try {
+      const amount = oneAmount(req.body.amountBaseMinor, req.body.amountQuoteMinor);
+      const { pair, priced } = await priceAtMarket(market, req.body.baseSymbol, req.body.quoteSymbol, amount);
+      const now = deps.clock.now();
+      const expiresAt = quoteExpiry(now, deps.config.quoteTtlMs);
+      quote = {
+        id: quoteIds.next(org.id, expiresAt), organizationId: org.id,
+        baseSymbol: pair.base.symbol, baseDecimals: pair.base.decimals, quoteSymbol: pair.quote.symbol, quoteDecimals: pair.quote.decimals,
+        rateQuoteMinor: priced.rateQuoteMinor, amountBaseMinor: priced.amountBaseMinor, amountQuoteMinor: priced.amountQuoteMinor,
+        expiresAt, createdAt: now,
+      };
+    } catch (e) {
+      // Refused before its work: the key's own answer first (a replay, 409, 422), else this refusal is kept.
+      if (await answer.refusing()) return reply;
+      throw e;
+    }
     await deps.store.quotes.create(quote, answer.keep);
     return answer.send(quote);
   });
