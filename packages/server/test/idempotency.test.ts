@@ -70,10 +70,26 @@ for (const backend of backends()) {
     test('two at once with one key: one 201, one 409 idempotency.in_progress, one withdrawal', async () => {
       const { o, withdraw } = await client();
       // Hold the first request's work (it keeps its answer in its own transaction) until the second has been refused.
+      // On PGlite the key is claimed before the work: the work waits at a gate. On PostgreSQL the work's own
+      // transaction claims the key: it waits for the organization's balance row, which another connection holds,
+      // with the key claimed (its hold's entry comes after the claim).
       let open!: () => void;
       const gate = new Promise<void>((r) => { open = r; });
       const request = h.store.withdrawals.request.bind(h.store.withdrawals);
-      h.store.withdrawals.request = async (...args) => { await gate; return request(...args); };
+      if (backend === 'postgres') {
+        let locked!: () => void;
+        const holding = new Promise<void>((r) => { locked = r; });
+        void h.store.db.connection().execute(async (other) => {
+          await sql`begin`.execute(other);
+          await sql`select 1 from accounts where owner_id = ${o.orgId} and asset_symbol = 'USD' for update`.execute(other);
+          locked();
+          await gate;
+          await sql`commit`.execute(other);
+        });
+        await holding;
+      } else {
+        h.store.withdrawals.request = async (...args) => { await gate; return request(...args); };
+      }
       try {
         const key = freshKey();
         const both = [withdraw(key, '25000'), withdraw(key, '25000')];

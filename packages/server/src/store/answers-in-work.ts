@@ -55,8 +55,9 @@ export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) 
     returning k.scope, k.key`;
 
 /**
- * PostgreSQL, for work that is one statement (a quote): claims the keys in the work's own statement and
- * keeps their answers there, so a keyed call costs no round trip of its own. Two CTEs: `claim_try`, each
+ * PostgreSQL: claims the keys in the work's own statement (a quote) or in a statement of its transaction
+ * before anything is written (a withdrawal, with the destination's read) and keeps their answers there, so
+ * a keyed call costs no round trip of its own. Two CTEs: `claim_try`, each
  * key once (the first answer of a key in the batch), with `got`: this transaction took the key's advisory
  * lock, which every statement claiming a key this way takes first and holds to its commit, so a second
  * request with the key while the first one's statement runs is told `busy` (409) instead of waiting for it;

@@ -3,7 +3,7 @@ import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { checkWithdrawal, type WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
 import { sql } from 'kysely';
-import { AnswersOfWork, keepAnswersSql, type AnswerInWork } from './answers-in-work.ts';
+import { AnswersOfWork, claimInWorkCtes, claimOutcomes, keepAnswersSql, type AnswerInWork, type KeptAnswer } from './answers-in-work.ts';
 import type { Db } from './db.ts';
 import { takeHold } from './holds.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
@@ -14,6 +14,9 @@ export interface WithdrawalRow {
   id: string; organizationId: string; state: WithdrawalState; assetSymbol: string; assetDecimals: number; amount: bigint;
   destinationId: string; destinationSummary: string; reason: string | null; payoutReference: string | null; createdAt: Date; updatedAt: Date;
 }
+
+/** What a withdrawal request reads of its destination. */
+interface DestinationForRequest { organization_id: string; asset_symbol: string; cooldown_until: Date; registered_in_market_at: Date | null; summary: string }
 
 type Row = {
   id: string; organization_id: string; state: string; asset_symbol: string; asset_decimals: number; amount_minor: string;
@@ -29,16 +32,22 @@ const toWithdrawal = (r: Row, summary: string): WithdrawalRow => ({
 export class WithdrawalsStore {
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
 
-  /** The hold is taken in the same transaction that writes the request (CONTRACT §2). */
-  async request(org: Organization, r: { destinationId: string; assetSymbol: string; assetDecimals: number; amount: bigint }, keep?: AnswerInWork<string>): Promise<WithdrawalRow> {
+  /**
+   * The hold is taken in the same transaction that writes the request (CONTRACT §2). A keyed request's
+   * answer, a reference to the request, is written in that transaction too; on PostgreSQL its key is
+   * claimed there as well (KeptAnswer.claimInWork), by the statement that reads the destination: null
+   * when the key could not be claimed, and nothing was written (the request is told why: `unclaimed`).
+   */
+  async request(org: Organization, r: { destinationId: string; assetSymbol: string; assetDecimals: number; amount: bigint }, keep?: AnswerInWork<string>): Promise<WithdrawalRow | null> {
     const at = this.clock.now();
     const id = this.ids.next('wdr');
     const answers = new AnswersOfWork();
     const w = await this.db.transaction().execute(async (tx) => {
       await assertReconciled(tx);
-      const d = await tx.selectFrom('withdrawal_destinations')
-        .select(['organization_id', 'asset_symbol', 'cooldown_until', 'registered_in_market_at', 'summary'])
-        .where('id', '=', r.destinationId).executeTakeFirst();
+      answers.add(keep, id);
+      const inWork = answers.answers.filter((a) => a.claimInWork);
+      const d = inWork.length === 0 ? await this.#destination(tx, r.destinationId) : await this.#claimingDestination(tx, r.destinationId, inWork, answers);
+      if (d === null) return null;
       const m = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).executeTakeFirst();
       checkWithdrawal({
         organizationId: org.id, assetSymbol: r.assetSymbol, assetDecimals: r.assetDecimals, amount: r.amount,
@@ -49,7 +58,7 @@ export class WithdrawalsStore {
         id, organizationId: org.id, state: 'pending_approval', assetSymbol: r.assetSymbol, assetDecimals: r.assetDecimals, amount: r.amount,
         destinationId: r.destinationId, destinationSummary: d!.summary, reason: null, payoutReference: null, createdAt: at, updatedAt: at,
       };
-      answers.add(keep, id);
+      const claimedBefore = answers.answers.filter((a) => !a.claimInWork);
       await takeHold(tx, this.ids, at, { organizationId: org.id, assetSymbol: r.assetSymbol, amount: r.amount, kind: 'withdrawal_hold', referenceId: id },
         async (holdId) => {
           const row = {
@@ -57,10 +66,10 @@ export class WithdrawalsStore {
             asset_symbol: r.assetSymbol, asset_decimals: r.assetDecimals, amount_minor: r.amount.toString(), reason: null,
             created_at: at, updated_at: at,
           };
-          if (answers.answers.length === 0) return void await tx.insertInto('withdrawals').values(row).execute();
+          if (claimedBefore.length === 0) return void await tx.insertInto('withdrawals').values(row).execute();
           // A keyed request's answer (a reference to it) rides on the request's own INSERT: no statement of its
           // own in the transaction, and still before the hold's entry locks the balance row.
-          const written = await tx.with('kept', () => sql`(${keepAnswersSql(answers.answers)})`).insertInto('withdrawals').values(row)
+          const written = await tx.with('kept', () => sql`(${keepAnswersSql(claimedBefore)})`).insertInto('withdrawals').values(row)
             .returning(sql<Array<{ scope: string; key: string }>>`(select coalesce(json_agg(json_build_object('scope', kept.scope, 'key', kept.key)), '[]'::json) from kept)`.as('kept'))
             .executeTakeFirstOrThrow();
           answers.answered(written.kept);
@@ -69,6 +78,27 @@ export class WithdrawalsStore {
     });
     answers.tell();
     return w;
+  }
+
+  #destination(tx: Tx, id: string): Promise<DestinationForRequest | undefined> {
+    return tx.selectFrom('withdrawal_destinations')
+      .select(['organization_id', 'asset_symbol', 'cooldown_until', 'registered_in_market_at', 'summary'])
+      .where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * The destination, read by the statement that claims the request's key and keeps its answer
+   * (claimInWorkCtes): undefined when there is none; null when the key was not claimed.
+   */
+  async #claimingDestination(tx: Tx, id: string, inWork: KeptAnswer[], answers: AnswersOfWork): Promise<DestinationForRequest | undefined | null> {
+    const r = await sql<{ claims: Array<{ scope: string; key: string; kept: boolean; busy: boolean }>; d: { organization_id: string; asset_symbol: string; cooldown_until: string; registered_in_market_at: string | null; summary: string } | null }>`with ${claimInWorkCtes(inWork)}
+      select (select coalesce(json_agg(o), '[]'::json) from (${claimOutcomes}) o) as claims,
+        (select row_to_json(x) from (select organization_id, asset_symbol, cooldown_until, registered_in_market_at, summary
+          from withdrawal_destinations where id = ${id}) x) as d`.execute(tx);
+    const { claims, d } = r.rows[0]!;
+    answers.answered(claims);
+    if (!claims.every((c) => c.kept)) return null;
+    return d ? { ...d, cooldown_until: new Date(d.cooldown_until), registered_in_market_at: d.registered_in_market_at === null ? null : new Date(d.registered_in_market_at) } : undefined;
   }
 
   /** Newest first; one organization's (client) or all, optionally in one state (operator). */

@@ -38,7 +38,7 @@ export function answerByRef<T>(status: 200 | 201, render: (result: T) => unknown
          */
         refusing: async (): Promise<boolean> => (claim?.deferred ? claim.deferred.claimNow() : false),
         /** The result, or, when the work could not claim the request's key, what the key answers. */
-        send: async (result: T): Promise<FastifyReply> => {
+        send: async (result: T | null): Promise<FastifyReply> => {
           if (unclaimed === 'busy') throw new DomainError('idempotency.in_progress');
           if (unclaimed === 'found') {
             if (claim?.deferred && await claim.deferred.claimNow()) return reply;
@@ -46,6 +46,7 @@ export function answerByRef<T>(status: 200 | 201, render: (result: T) => unknown
             // its work wrote nothing. It decided nothing: 409, and the claim is released when it is sent.
             throw new DomainError('idempotency.in_progress');
           }
+          if (result === null) throw new Error('idempotency: no result, and the key was not reported unclaimed');
           return reply.code(status).send(envelope(req.id, timestamp, result));
         },
       };

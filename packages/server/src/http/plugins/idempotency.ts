@@ -24,9 +24,10 @@ declare module 'fastify' {
      */
     replayRef?: (ref: AnswerRef, req: FastifyRequest) => Promise<unknown>;
     /**
-     * A route whose work is one statement that can claim the key itself (the store's `claimsInWork`:
-     * PostgreSQL). The key is then not claimed before the route runs: the work's statement claims it and
-     * keeps the answer, and the route settles a key it could not claim (answer-in-work.ts).
+     * A route whose work can claim the key itself (the store's `claimsInWork`: PostgreSQL), in its one
+     * statement or in its transaction before it writes anything. The key is then not claimed before the
+     * route runs: the work claims it and keeps the answer, and the route settles a key it could not claim
+     * and claims it before a refusal (answer-in-work.ts).
      */
     claimInWork?: boolean;
   }

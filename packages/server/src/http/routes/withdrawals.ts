@@ -50,7 +50,8 @@ export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => as
   });
 
   app.post('/withdrawals', {
-    config: { scope: 'portal:withdraw', operate: true, movesMoney: true, replayRef: answers.replay },
+    // On PostgreSQL a keyed request's key is claimed inside the request's own transaction: no round trip of its own.
+    config: { scope: 'portal:withdraw', operate: true, movesMoney: true, replayRef: answers.replay, claimInWork: true },
     schema: {
       tags, security: apiKeySecurity, body: RequestWithdrawal, response: responses(201, Withdrawal),
       summary: 'Requests a withdrawal: the amount is held until a person at the operator approves or rejects it. Not safe to repeat: read GET /withdrawals first',
@@ -59,10 +60,17 @@ export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => as
     const amount = toMinor(req.body.amountMinor);
     if (amount === null) throw new DomainError('request.invalid_amount', { field: 'amountMinor' });
     const answer = answers.inWork(req, reply);
-    const w = await store.withdrawals.request(principalOf(req).organization, {
-      destinationId: req.body.destinationId, assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, amount,
-    }, answer.keep);
-    deps.tally?.transition('withdrawal', w.state);
+    let w: WithdrawalRow | null;
+    try {
+      w = await store.withdrawals.request(principalOf(req).organization, {
+        destinationId: req.body.destinationId, assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, amount,
+      }, answer.keep);
+    } catch (e) {
+      // Refused (its work rolled back with the key's claim): the key's own answer first, else this refusal is kept.
+      if (e instanceof DomainError && await answer.refusing()) return reply;
+      throw e;
+    }
+    if (w) deps.tally?.transition('withdrawal', w.state);
     return answer.send(w);
   });
 
