@@ -24,6 +24,19 @@ for (const backend of backends()) {
 
     const quote = async (o: SeededOrg, key?: string) => h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' }, key ? { 'idempotency-key': key } : {});
     const count = async (o: SeededOrg, path: string) => (await h.call(o.key, 'GET', path)).body.pagination.total as number;
+    /** The key's kept answer is a reference (`r1.…`) naming the record `id`, not a sealed copy. */
+    async function keptByRef(key: string, id: string): Promise<void> {
+      const [row] = (await sql<{ state: string; response: string }>`select state, response from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
+      assert.equal(row?.state, 'done');
+      assert.match(row?.response ?? '', /^r1\./, 'a reference, not the sealed answer');
+      assert.ok(row?.response.includes(id));
+    }
+    /** A replay of `first`: 201, marked replayed, byte for byte the first answer (its trace id and timestamp too). */
+    function assertReplay(again: Awaited<ReturnType<Harness['call']>>, first: Awaited<ReturnType<Harness['call']>>): void {
+      assert.equal(again.status, 201, again.raw);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.equal(again.raw, first.raw, 'byte for byte the first answer');
+    }
     const quoteRows = async (o: SeededOrg) => Number((await sql<{ n: string }>`select count(*) as n from quotes where organization_id = ${o.orgId}`.execute(h.store.db)).rows[0]!.n);
 
     /**
@@ -67,16 +80,11 @@ for (const backend of backends()) {
       const key = freshKey();
       const first = await withoutLateKeeping(async () => h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key }));
       assert.equal(first.status, 201, first.raw);
-      const [row] = (await sql<{ state: string; response: string }>`select state, response from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
-      assert.equal(row?.state, 'done');
-      assert.match(row?.response ?? '', /^r1\./);
-      assert.ok(row?.response.includes(first.body.data.id as string));
+      await keptByRef(key, first.body.data.id as string);
       const cancelled = await h.call(o.key, 'POST', `/orders/${first.body.data.id}/cancel`);
       assert.equal(cancelled.body.data.state, 'cancelled', cancelled.raw);
       const again = await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key });
-      assert.equal(again.status, 201);
-      assert.equal(again.headers['idempotent-replayed'], 'true');
-      assert.equal(again.raw, first.raw, 'byte for byte the first answer: pending_approval, its trace id and timestamp');
+      assertReplay(again, first);
       assert.equal(again.body.data.state, 'pending_approval');
       assert.equal(await count(o, '/orders'), 1);
       assert.equal(await held(h, o.key, 'BTC'), 0n);
@@ -86,23 +94,13 @@ for (const backend of backends()) {
       const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
       const [accepted, unaccepted] = [freshKey(), freshKey()];
       const first = { accepted: await quote(o, accepted), unaccepted: await quote(o, unaccepted) };
-      const rows = (await sql<{ key: string; response: string; expires_at: Date }>`select key, response, expires_at from idempotency_keys
-        where key in (${accepted}, ${unaccepted})`.execute(h.store.db)).rows;
-      assert.equal(rows.length, 2);
-      for (const row of rows) {
-        assert.match(row.response, /^r1\./, 'a reference, not the sealed answer');
-        assert.ok(row.response.includes(first[row.key === accepted ? 'accepted' : 'unaccepted'].body.data.id as string));
-      }
+      await keptByRef(accepted, first.accepted.body.data.id as string);
+      await keptByRef(unaccepted, first.unaccepted.body.data.id as string);
       assert.equal((await h.call(o.key, 'POST', '/orders', { quoteId: first.accepted.body.data.id })).status, 201);
       // The purge as the background task runs it the moment before the unaccepted quote's key expires.
-      const keyLapses = rows.find((r) => r.key === unaccepted)!.expires_at.getTime();
-      await h.store.quotes.purgeExpired(new Date(keyLapses - 1 - QUOTE_RETENTION_MS));
-      for (const [key, was] of [[accepted, first.accepted], [unaccepted, first.unaccepted]] as const) {
-        const again = await quote(o, key);
-        assert.equal(again.status, 201, again.raw);
-        assert.equal(again.headers['idempotent-replayed'], 'true');
-        assert.equal(again.raw, was.raw, 'byte for byte the first answer');
-      }
+      const [lapse] = (await sql<{ expires_at: Date }>`select expires_at from idempotency_keys where key = ${unaccepted}`.execute(h.store.db)).rows;
+      await h.store.quotes.purgeExpired(new Date(lapse!.expires_at.getTime() - 1 - QUOTE_RETENTION_MS));
+      for (const [key, was] of [[accepted, first.accepted], [unaccepted, first.unaccepted]] as const) assertReplay(await quote(o, key), was);
     });
 
     test('a withdrawal\'s answer is kept by reference to it, and its replay is the request as made after it was cancelled', async () => {
@@ -112,15 +110,11 @@ for (const backend of backends()) {
       const body = { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' };
       const first = await withoutLateKeeping(async () => h.call(o.key, 'POST', '/withdrawals', body, { 'idempotency-key': key }));
       assert.equal(first.status, 201, first.raw);
-      const [row] = (await sql<{ response: string }>`select response from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
-      assert.match(row?.response ?? '', /^r1\./);
-      assert.ok(row?.response.includes(first.body.data.id as string));
+      await keptByRef(key, first.body.data.id as string);
       const cancelled = await h.call(o.key, 'POST', `/withdrawals/${first.body.data.id}/cancel`);
       assert.equal(cancelled.body.data.state, 'cancelled', cancelled.raw);
       const again = await h.call(o.key, 'POST', '/withdrawals', body, { 'idempotency-key': key });
-      assert.equal(again.status, 201);
-      assert.equal(again.headers['idempotent-replayed'], 'true');
-      assert.equal(again.raw, first.raw, 'byte for byte the first answer: pending_approval, its trace id and timestamp');
+      assertReplay(again, first);
       assert.equal(again.body.data.state, 'pending_approval');
       assert.equal(await count(o, '/withdrawals'), 1);
       assert.equal(await held(h, o.key, 'USD'), 0n);

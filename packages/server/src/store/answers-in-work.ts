@@ -39,16 +39,14 @@ export interface AnswerInWork<T> {
  * no indexed column (`expires_at` was set by the claim, migration 015), so PostgreSQL updates the row in
  * place on its page (a HOT update): no new entry in the primary key or the expiry index. On PGlite a claim
  * is held in memory (idempotency-store.ts), and this inserts the answered row. A key whose row is no longer
- * in flight (its lease lapsed and another request took it and answered) is left as it is. The answers go
- * as one JSON parameter: on PGlite that costs a fraction of text arrays (serialized by PGlite's
- * JavaScript, parsed by its array_in). `written`: a query of the ids of the records the statement wrote, for
+ * in flight (its lease lapsed and another request took it and answered) is left as it is (answerRows).
+ * `written`: a query of the ids of the records the statement wrote, for
  * answers kept by reference (`work`); an answer whose record was not written is not kept.
  */
 export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) => sql<{ scope: string; key: string }>`insert into idempotency_keys as k
       (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
     select t.s, t.k, t.f, 'done', t.at, t.st, t.r, t.at, t.e
-    from json_to_recordset(${JSON.stringify(oncePerKey(as).map((a) => ({ s: a.scope, k: a.key, f: a.fingerprint, st: a.status, r: a.response, at: a.at.toISOString(), e: a.expiresAt.toISOString(), ...(a.work === undefined ? {} : { w: a.work }) })))}::json)
-      as t(s text, k text, f text, st int, r text, at timestamptz, e timestamptz, w text)
+    from ${answerRows(as)}
     ${written ? sql`where t.w in (${written})` : sql``}
     on conflict (scope, key) do update set state = 'done', status = excluded.status, response = excluded.response
       where k.state = 'in_flight'
@@ -68,8 +66,7 @@ export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) 
  */
 export const claimInWorkCtes = (as: KeptAnswer[]) => sql`claim_try as (
       select t.*, pg_try_advisory_xact_lock(hashtextextended(t.s || chr(10) || t.k, 0)) as got
-      from json_to_recordset(${JSON.stringify(oncePerKey(as).map((a) => ({ s: a.scope, k: a.key, f: a.fingerprint, st: a.status, r: a.response, at: a.at.toISOString(), e: a.expiresAt.toISOString(), w: a.work ?? null })))}::json)
-        as t(s text, k text, f text, st int, r text, at timestamptz, e timestamptz, w text)),
+      from ${answerRows(as)}),
     claimed as (
       insert into idempotency_keys as k (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
       select c.s, c.k, c.f, 'done', c.at, c.st, c.r, c.at, c.e from claim_try c where c.got
@@ -82,13 +79,21 @@ export const claimInWorkCtes = (as: KeptAnswer[]) => sql`claim_try as (
 export const claimedWork = sql`select c.w from claim_try c join claimed x on x.scope = c.s and x.key = c.k`;
 
 /** The ids of every record whose key is claimed in the work (a key twice in a batch: both). */
-export const claimInWorkIds = (as: KeptAnswer[]) => as.filter((a) => a.claimInWork).map((a) => a.work ?? '');
+export const claimInWorkIds = (as: KeptAnswer[]) => as.map((a) => a.work ?? '');
 
 /** What claimInWorkCtes did with each key, for AnswersOfWork.answered. */
 export const claimOutcomes = sql`select c.s as scope, c.k as key, exists (select 1 from claimed x where x.scope = c.s and x.key = c.k) as kept, not c.got as busy from claim_try c`;
 
 /** One Idempotency-Key, scope and key, as one string (a Map's or a Set's key). */
 export const keyOf = (k: { scope: string; key: string }) => JSON.stringify([k.scope, k.key]);
+
+/**
+ * The answers as rows `t(s, k, f, st, r, at, e, w)`, one per key (the first), from one JSON parameter: on
+ * PGlite that costs a fraction of text arrays (serialized by PGlite's JavaScript, parsed by its array_in).
+ */
+const answerRows = (as: KeptAnswer[]) => sql`json_to_recordset(${JSON.stringify(oncePerKey(as).map((a) => ({
+  s: a.scope, k: a.key, f: a.fingerprint, st: a.status, r: a.response, at: a.at.toISOString(), e: a.expiresAt.toISOString(), w: a.work ?? null,
+})))}::json) as t(s text, k text, f text, st int, r text, at timestamptz, e timestamptz, w text)`;
 
 /** One answer per key (the first): a statement may not update one row twice. */
 function oncePerKey(as: KeptAnswer[]): KeptAnswer[] {

@@ -44,8 +44,8 @@ export class IdempotencyStore {
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly claimsInMemory = false) {}
 
   /**
-   * Whether a route whose work is one statement may leave the claim to that statement (answers-in-work.ts,
-   * claimInWorkCtes): on PostgreSQL. On PGlite a claim costs no round trip (claimsInMemory).
+   * Whether a route may leave the claim to its work (its one statement, or its transaction before it
+   * writes anything: answers-in-work.ts, claimInWorkCtes): on PostgreSQL. On PGlite a claim costs no round trip (claimsInMemory).
    */
   get claimsInWork(): boolean { return !this.claimsInMemory; }
 

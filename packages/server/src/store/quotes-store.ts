@@ -56,17 +56,16 @@ export class QuotesStore {
       await insert().execute(this.db);
       return;
     }
+    // One store claims every key one way: before the work (PGlite) or in it (PostgreSQL, claimInWork).
     const inWork = all.filter((a) => a.claimInWork);
-    const claimedBefore = all.filter((a) => !a.claimInWork);
+    if (inWork.length > 0 && inWork.length < all.length) throw new Error('quotes: a batch mixes keys claimed before the work and in it');
     const r = inWork.length === 0
       ? await sql<{ scope: string; key: string }>`with written as (${insert()}),
-          kept as (${keepAnswersSql(claimedBefore, sql`select id from written`)})
+          kept as (${keepAnswersSql(all, sql`select id from written`)})
           select scope, key from kept`.execute(this.db)
       : await sql<{ scope: string; key: string; kept: boolean; busy: boolean }>`with ${claimInWorkCtes(inWork)},
           written as (${insert(sql`where t.id <> all(${claimInWorkIds(inWork)}::text[]) or t.id in (${claimedWork})`)})
-          ${claimedBefore.length > 0 ? sql`, kept as (${keepAnswersSql(claimedBefore, sql`select id from written`)})` : sql``}
-          ${claimOutcomes}
-          ${claimedBefore.length > 0 ? sql`union all select scope, key, true, false from kept` : sql``}`.execute(this.db);
+          ${claimOutcomes}`.execute(this.db);
     answers.answered(r.rows);
     answers.tell();
   }

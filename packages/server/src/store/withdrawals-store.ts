@@ -1,8 +1,8 @@
+import { sql } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { checkWithdrawal, type WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
-import { sql } from 'kysely';
 import { AnswersOfWork, claimInWorkCtes, claimOutcomes, keepAnswersSql, type AnswerInWork, type KeptAnswer } from './answers-in-work.ts';
 import type { Db } from './db.ts';
 import { takeHold } from './holds.ts';

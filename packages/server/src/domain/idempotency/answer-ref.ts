@@ -1,8 +1,8 @@
 /**
  * An Idempotency-Key's answer kept by reference: instead of the answer's bytes, the id of the record
  * the request created, with the envelope's trace id and timestamp. A route whose answer is the record
- * exactly as it was created (an order, nothing secret in it) keeps this in the very statement that
- * writes the record, before the record's fields are known to the process; a replay renders the record
+ * exactly as it was created (a quote, an order, a withdrawal: nothing secret in them) keeps this in the
+ * statement or transaction that writes the record, before the record's fields are known to the process; a replay renders the record
  * as created again, by the same serializer, so it is byte for byte the first answer. Stored as `r1.…`.
  */
 export interface AnswerRef { id: string; traceId: string; timestamp: string }
