@@ -33,7 +33,7 @@ export const USAGE = `npm run bench -- [options]
                         and growth.svg; --duration 5 --warmup 2 unless given)
   --sizes <a,b,…>       --growth's steps, earlier quotes in the store (default 10000,100000,1000000)
   --rounds <n>          --growth: each size measures every scenario in n rounds and takes the median
-                        window (default 3: one 5 s window moves ±20 % on a shared 2-core machine)
+                        window (default 5: one 5 s window moves ±20 % on a shared 2-core machine)
   --duration <s>        measured seconds per scenario and per reference (default 10)
   --warmup <s>          warm-up seconds before each measured window, not counted (default 3)
   --connections <n>     autocannon connections (default 64)
@@ -97,6 +97,6 @@ export function parseOptions(argv: string[]): Options | null {
     pgbenchScale: Math.trunc(positive('pgbench-scale', values['pgbench-scale'], 10)),
     mode,
     sizes,
-    rounds: Math.trunc(positive('rounds', values.rounds, mode === 'growth' ? 3 : 1)),
+    rounds: Math.trunc(positive('rounds', values.rounds, mode === 'growth' ? 5 : 1)),
   };
 }
