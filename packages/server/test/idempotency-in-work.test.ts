@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { QUOTE_RETENTION_MS } from '../src/background.ts';
+import type { ManualClock } from '../src/domain/ports.ts';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../src/store/idempotency-store.ts';
 import { available, backends, btcUsdMarket, held, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
 
@@ -272,6 +273,32 @@ for (const backend of backends()) {
       assert.equal(retry.status, 201, retry.raw);
       assert.equal(retry.headers['idempotent-replayed'], undefined);
       assert.equal(await count(o, '/withdrawals'), 1);
+    });
+
+    // PGlite holds claims in memory and inserts the answer's row (KeptAnswer.rowless): a key that has a row by
+    // then was taken by another request after this one's lease lapsed, and this one's work must not land.
+    if (backend === 'pglite') test('a request whose claim lapsed while its work ran, the key since taken and answered by another: its work fails and writes nothing', async () => {
+      const m = await makeHarness({ backend, manualClock: true });
+      try {
+        await btcUsdMarket(m);
+        const o = await seedOrg(m, {});
+        const key = freshKey();
+        const body = { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' };
+        const c = { scope: `org:${o.orgId}`, key, fingerprint: createHash('sha256').update(`POST /api/v1/quotes\n${JSON.stringify(body)}`).digest('hex') };
+        assert.deepEqual(await m.store.idempotency.claim(c), { kind: 'claimed' }, 'the slow request\'s claim');
+        (m.clock as ManualClock).advance(IDEMPOTENCY_LEASE_MS + 1000);
+        const taken = await m.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key });
+        assert.equal(taken.status, 201, taken.raw);
+        assert.equal(taken.headers['idempotent-replayed'], undefined);
+        // The slow request's work arrives now: a quote of its own, with its answer for the same key.
+        const own = { ...(await m.store.quotes.get(o.orgId, taken.body.data.id))!, id: `${taken.body.data.id as string}late` };
+        const answer = { ...c, status: 201, response: 'r1.late', work: own.id, ...m.store.idempotency.keptTimes() };
+        await assert.rejects(m.store.quotes.create(own, { answer: () => answer, kept: () => assert.fail('kept') }));
+        assert.equal(await m.store.quotes.get(o.orgId, own.id), null);
+        assertReplay(await m.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key }), taken);
+      } finally {
+        await m.close();
+      }
     });
   });
 }

@@ -12,6 +12,11 @@ export interface KeptAnswer {
   work?: string;
   /** PostgreSQL: the key is claimed by the work's own statement (claimInWorkCtes), not before the work. */
   claimInWork?: boolean;
+  /**
+   * PGlite: the key's claim is held in this process only and the key has no row (idempotency-store.ts,
+   * claimsInMemory), so its answer's row is inserted, never an update of a claim's row.
+   */
+  rowless?: boolean;
 }
 
 /**
@@ -37,20 +42,40 @@ export interface AnswerInWork<T> {
  * Marks claimed keys done with their answers; returns the SQL of one statement that answers the scope and
  * key of each claim it answered. On PostgreSQL the claim is a row in flight, which this updates; it changes
  * no indexed column (`expires_at` was set by the claim, migration 015), so PostgreSQL updates the row in
- * place on its page (a HOT update): no new entry in the primary key or the expiry index. On PGlite a claim
- * is held in memory (idempotency-store.ts), and this inserts the answered row. A key whose row is no longer
- * in flight (its lease lapsed and another request took it and answered) is left as it is (answerRows).
+ * place on its page (a HOT update): no new entry in the primary key or the expiry index. A key whose row
+ * is no longer in flight (its lease lapsed and another request took it and answered) is left as it is
+ * (answerRows). On PGlite a claim is held in memory (idempotency-store.ts) and its key has no row
+ * (`rowless`): this inserts the answered row (insertAnswersSql).
  * `written`: a query of the ids of the records the statement wrote, for
  * answers kept by reference (`work`); an answer whose record was not written is not kept.
  */
-export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) => sql<{ scope: string; key: string }>`insert into idempotency_keys as k
+export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) => (as.length > 0 && as.every((a) => a.rowless) ? insertAnswersSql(as, written) : sql<{ scope: string; key: string }>`insert into idempotency_keys as k
       (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
     select t.s, t.k, t.f, 'done', t.at, t.st, t.r, t.at, t.e
     from ${answerRows(as)}
     ${written ? sql`where t.w in (${written})` : sql``}
     on conflict (scope, key) do update set state = 'done', status = excluded.status, response = excluded.response
       where k.state = 'in_flight'
-    returning k.scope, k.key`;
+    returning k.scope, k.key`);
+
+/**
+ * keepAnswersSql's statement on PGlite, where no key it answers has a row (`rowless`): a plain insert, one
+ * time for the batch (the latest answer's; each answer is then kept at least as long as it asked), and no
+ * conflict to look for. It costs a keyed quote some 10 µs less than the upsert with per-row times
+ * (measured on PGlite, batches of 16: 59.7 → 48.7 µs a row, the quote's own insert being 24). Should a
+ * key have a row after all (a claim whose lease lapsed during its request, taken and answered by
+ * another), the insert fails and the work with it: the key's work is not done twice.
+ */
+function insertAnswersSql(as: KeptAnswer[], written?: RawBuilder<unknown>) {
+  const latest = (f: (a: KeptAnswer) => Date) => as.map(f).reduce((m, d) => (d > m ? d : m));
+  const at = latest((a) => a.at);
+  return sql<{ scope: string; key: string }>`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
+    select t.s, t.k, t.f, 'done', ${at}::timestamptz, t.st, t.r, ${at}::timestamptz, ${latest((a) => a.expiresAt)}::timestamptz
+    from json_to_recordset(${JSON.stringify(oncePerKey(as).map((a) => ({ s: a.scope, k: a.key, f: a.fingerprint, st: a.status, r: a.response, w: a.work ?? null })))}::json)
+      as t(s text, k text, f text, st int, r text, w text)
+    ${written ? sql`where t.w in (${written})` : sql``}
+    returning scope, key`;
+}
 
 /**
  * PostgreSQL: claims the keys in the work's own statement (a quote) or in a statement of its transaction

@@ -123,9 +123,10 @@ export class IdempotencyStore {
       const held = await tx.selectFrom('idempotency_keys').selectAll().where('scope', '=', c.scope).where('key', '=', c.key).forUpdate().executeTakeFirst();
       const abandoned = held && held.state === 'in_flight' && held.lease_until <= now;
       if (!held || held.expires_at <= now || abandoned) {
-        // Gone since the insert (released), expired and not yet purged, or its request died: take it.
-        await tx.insertInto('idempotency_keys').values(row)
-          .onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet({ ...row })).execute();
+        // Gone since the insert (released), expired and not yet purged, or its request died: take it. A
+        // claim held in memory takes it by deleting the row: its answer's row is inserted (KeptAnswer.rowless).
+        if (this.claimsInMemory) await tx.deleteFrom('idempotency_keys').where('scope', '=', c.scope).where('key', '=', c.key).execute();
+        else await tx.insertInto('idempotency_keys').values(row).onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet({ ...row })).execute();
         return { kind: 'claimed' } as const;
       }
       if (held.fingerprint !== c.fingerprint) return { kind: 'key_reused' } as const;
@@ -139,10 +140,13 @@ export class IdempotencyStore {
     if (this.claimsInMemory) this.#held.delete(keyOf(c));
   }
 
-  /** When an answer kept now is kept and until when, for a key with no row yet (claimsInMemory). */
-  keptTimes(): { at: Date; expiresAt: Date } {
+  /**
+   * When an answer kept now is kept and until when, for a key with no row yet (claimsInMemory), and
+   * whether it has none (`rowless`: a claim held in memory, whose answer's row is inserted).
+   */
+  keptTimes(): { at: Date; expiresAt: Date; rowless?: true } {
     const at = this.clock.now();
-    return { at, expiresAt: this.#expiry(at) };
+    return { at, expiresAt: this.#expiry(at), ...(this.claimsInMemory ? { rowless: true as const } : {}) };
   }
 
   #row(c: ClaimInput, now: Date) {
