@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Quote } from '../domain/quotes/quote.ts';
-import { AnswersOfWork, claimedWork, claimInWorkCtes, claimInWorkIds, claimOutcomes, keepAnswersSql, type AnswerInWork } from './answers-in-work.ts';
+import { allRowless, AnswersOfWork, claimedWork, claimInWorkCtes, claimInWorkIds, claimOutcomes, rowlessAnswersSql, type AnswerInWork } from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
 
@@ -41,7 +41,7 @@ export class QuotesStore {
     const answers = new AnswersOfWork();
     for (const n of ns) answers.add(n.keep, n.quote.id);
     const qs = ns.map((n) => n.quote);
-    const insert = (where = sql``) => sql`insert into quotes (id, organization_id, base_symbol, quote_symbol, base_decimals, quote_decimals,
+    const insert = (where = sql``, returning = true) => sql`insert into quotes (id, organization_id, base_symbol, quote_symbol, base_decimals, quote_decimals,
         rate_quote_minor, amount_base_minor, amount_quote_minor, expires_at, consumed_at, created_at)
       select id, org, base, quote, bd, qd, rate, ab, aq, exp, null, created from unnest(
         ${column(qs, 'id')}::text[], ${column(qs, 'organizationId')}::text[], ${column(qs, 'baseSymbol')}::text[],
@@ -50,21 +50,23 @@ export class QuotesStore {
         ${column(qs, 'expiresAt', (d) => d.toISOString())}::timestamptz[], ${column(qs, 'createdAt', (d) => d.toISOString())}::timestamptz[]
       ) as t(id, org, base, quote, bd, qd, rate, ab, aq, exp, created)
       ${where}
-      returning id`;
+      ${returning ? sql`returning id` : sql``}`;
     const all = answers.answers;
     if (all.length === 0) {
       await insert().execute(this.db);
       return;
     }
-    // One store claims every key one way: before the work (PGlite) or in it (PostgreSQL, claimInWork).
-    const inWork = all.filter((a) => a.claimInWork);
-    if (inWork.length > 0 && inWork.length < all.length) throw new Error('quotes: a batch mixes keys claimed before the work and in it');
-    const r = inWork.length === 0
-      ? await sql<{ scope: string; key: string }>`with written as (${insert()}),
-          kept as (${keepAnswersSql(all, sql`select id from written`)})
-          select scope, key from kept`.execute(this.db)
-      : await sql<{ scope: string; key: string; kept: boolean; busy: boolean }>`with ${claimInWorkCtes(inWork)},
-          written as (${insert(sql`where t.id <> all(${claimInWorkIds(inWork)}::text[]) or t.id in (${claimedWork})`)})
+    if (allRowless(all)) {
+      // PGlite: the statement writes every quote or none, so each key is kept with its quote.
+      await sql`with kept as (${rowlessAnswersSql(all)}) ${insert(sql``, false)}`.execute(this.db);
+      answers.answered(all);
+      answers.tell();
+      return;
+    }
+    // PostgreSQL: every keyed quote's key is claimed by this statement (claimInWork).
+    if (!all.every((a) => a.claimInWork)) throw new Error('quotes: a keyed quote whose key is claimed neither in memory nor by its statement');
+    const r = await sql<{ scope: string; key: string; kept: boolean; busy: boolean }>`with ${claimInWorkCtes(all)},
+          written as (${insert(sql`where t.id <> all(${claimInWorkIds(all)}::text[]) or t.id in (${claimedWork})`)})
           ${claimOutcomes}`.execute(this.db);
     answers.answered(r.rows);
     answers.tell();
