@@ -61,18 +61,16 @@ export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) 
 /**
  * keepAnswersSql's statement on PGlite, where no key it answers has a row (`rowless`): a plain insert, one
  * time for the batch (the latest answer's; each answer is then kept at least as long as it asked), and no
- * conflict to look for. It costs a keyed quote some 10 µs less than the upsert with per-row times
- * (measured on PGlite, batches of 16: 59.7 → 48.7 µs a row, the quote's own insert being 24). Should a
- * key have a row after all (a claim whose lease lapsed during its request, taken and answered by
- * another), the insert fails and the work with it: the key's work is not done twice.
+ * conflict to look for: some 10 µs less a keyed quote than the upsert with per-row times (bench/README.md,
+ * Idempotency-Key). Should a key have a row after all (a claim whose lease lapsed during its request,
+ * taken and answered by another), the insert fails and the work with it: the key's work is not done twice.
  */
 function insertAnswersSql(as: KeptAnswer[], written?: RawBuilder<unknown>, returning = true) {
   const latest = (f: (a: KeptAnswer) => Date) => as.map(f).reduce((m, d) => (d > m ? d : m));
   const at = latest((a) => a.at);
   return sql<{ scope: string; key: string }>`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
     select t.s, t.k, t.f, 'done', ${at}::timestamptz, t.st, t.r, ${at}::timestamptz, ${latest((a) => a.expiresAt)}::timestamptz
-    from json_to_recordset(${JSON.stringify(oncePerKey(as).map((a) => ({ s: a.scope, k: a.key, f: a.fingerprint, st: a.status, r: a.response, w: a.work ?? null })))}::json)
-      as t(s text, k text, f text, st int, r text, w text)
+    from ${answerRows(as, false)}
     ${written ? sql`where t.w in (${written})` : sql``}
     ${returning ? sql`returning scope, key` : sql``}`;
 }
@@ -125,9 +123,11 @@ export const keyOf = (k: { scope: string; key: string }) => JSON.stringify([k.sc
 /**
  * The answers as rows `t(s, k, f, st, r, at, e, w)`, one per key (the first), from one JSON parameter: on
  * PGlite that costs a fraction of text arrays (serialized by PGlite's JavaScript, parsed by its array_in).
+ * Without `times`, `at` and `e` are left out of the JSON (null, nothing to parse): insertAnswersSql's one
+ * time for the batch stands for them.
  */
-const answerRows = (as: KeptAnswer[]) => sql`json_to_recordset(${JSON.stringify(oncePerKey(as).map((a) => ({
-  s: a.scope, k: a.key, f: a.fingerprint, st: a.status, r: a.response, at: a.at.toISOString(), e: a.expiresAt.toISOString(), w: a.work ?? null,
+const answerRows = (as: KeptAnswer[], times = true) => sql`json_to_recordset(${JSON.stringify(oncePerKey(as).map((a) => ({
+  s: a.scope, k: a.key, f: a.fingerprint, st: a.status, r: a.response, ...(times ? { at: a.at.toISOString(), e: a.expiresAt.toISOString() } : {}), w: a.work ?? null,
 })))}::json) as t(s text, k text, f text, st int, r text, at timestamptz, e timestamptz, w text)`;
 
 /** One answer per key (the first): a statement may not update one row twice. */

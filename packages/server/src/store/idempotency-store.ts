@@ -118,7 +118,6 @@ export class IdempotencyStore {
   /** A key that has a row: a replay, another body's key, one in flight, or one to take (expired, abandoned). */
   async #claimHeld(c: ClaimInput): Promise<Claim> {
     const now = this.clock.now();
-    const row = this.#row(c, now);
     return this.db.transaction().execute(async (tx) => {
       const held = await tx.selectFrom('idempotency_keys').selectAll().where('scope', '=', c.scope).where('key', '=', c.key).forUpdate().executeTakeFirst();
       const abandoned = held && held.state === 'in_flight' && held.lease_until <= now;
@@ -126,7 +125,10 @@ export class IdempotencyStore {
         // Gone since the insert (released), expired and not yet purged, or its request died: take it. A
         // claim held in memory takes it by deleting the row: its answer's row is inserted (KeptAnswer.rowless).
         if (this.claimsInMemory) await tx.deleteFrom('idempotency_keys').where('scope', '=', c.scope).where('key', '=', c.key).execute();
-        else await tx.insertInto('idempotency_keys').values(row).onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet({ ...row })).execute();
+        else {
+          const row = this.#row(c, now);
+          await tx.insertInto('idempotency_keys').values(row).onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet({ ...row })).execute();
+        }
         return { kind: 'claimed' } as const;
       }
       if (held.fingerprint !== c.fingerprint) return { kind: 'key_reused' } as const;
