@@ -180,6 +180,82 @@ for (const backend of backends()) {
       });
     }
 
+    test('orders at once with one key: one order placed and held once, each answer that is not 409 that order', async () => {
+      const o = await seedOrg(h, { balances: { BTC: 50_000_000n } });
+      for (let round = 0; round < 5; round++) {
+        const q = (await quote(o)).body.data.id as string;
+        const key = freshKey();
+        const answers = await Promise.all(Array.from({ length: 6 }, async () => h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key })));
+        const ok = answers.filter((a) => a.status === 201);
+        assert.ok(ok.length >= 1, answers.map((a) => a.raw).join('\n'));
+        for (const a of answers.filter((x) => x.status !== 201)) assert.deepEqual([a.status, a.body.code], [409, 'idempotency.in_progress'], a.raw);
+        assert.equal(new Set(ok.map((a) => a.body.data.id as string)).size, 1, 'every 201 is the one order');
+        assert.equal(ok.filter((a) => a.headers['idempotent-replayed'] === undefined).length, 1, 'one first answer; the others replay it');
+        assert.equal((await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key })).body.data.id, ok[0]!.body.data.id);
+      }
+      assert.equal(await count(o, '/orders'), 5);
+      assert.equal(await held(h, o.key, 'BTC'), 5_000_000n);
+      assert.equal(await available(h, o.key, 'BTC'), 45_000_000n);
+    });
+
+    if (backend === 'postgres') {
+      const orderFingerprint = (quoteId: string) => createHash('sha256').update(`POST /api/v1/orders\n${JSON.stringify({ quoteId })}`).digest('hex');
+
+      test('PostgreSQL: the placing statement claims the order\'s key; while another statement holds the key\'s lock, 409, nothing placed or held', async () => {
+        const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
+        const q = (await quote(o)).body.data.id as string;
+        const key = freshKey();
+        const lock = sql`hashtextextended(${`org:${o.orgId}`} || chr(10) || ${key}, 0)`;
+        await h.store.db.connection().execute(async (other) => {
+          await sql`select pg_advisory_lock(${lock})`.execute(other);
+          try {
+            const r = await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key });
+            assert.deepEqual([r.status, r.body.code], [409, 'idempotency.in_progress'], r.raw);
+          } finally {
+            await sql`select pg_advisory_unlock(${lock})`.execute(other);
+          }
+        });
+        assert.equal(await count(o, '/orders'), 0);
+        assert.deepEqual([await available(h, o.key, 'BTC'), await held(h, o.key, 'BTC')], [5_000_000n, 0n]);
+        assert.equal((await sql`select 1 from idempotency_keys where key = ${key}`.execute(h.store.db)).rows.length, 0, 'nothing claimed');
+        const first = await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key });
+        assert.equal(first.status, 201, first.raw);
+        assert.equal(first.headers['idempotent-replayed'], undefined);
+        await keptByRef(key, first.body.data.id as string);
+        assertReplay(await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key }), first);
+        assert.deepEqual([await available(h, o.key, 'BTC'), await held(h, o.key, 'BTC')], [4_000_000n, 1_000_000n]);
+      });
+
+      test('PostgreSQL: a claim of the order\'s key committed while its placing statement ran: the statement places nothing, the order is 409, the quote stays usable', async () => {
+        const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
+        const q = (await quote(o)).body.data.id as string;
+        const key = freshKey();
+        const claimRow = sql`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
+          values (${`org:${o.orgId}`}, ${key}, ${orderFingerprint(q)}, 'in_flight', now() + interval '5 minutes', null, null, now(), now() + interval '1 day')`;
+        let answer: Awaited<ReturnType<Harness['call']>> | undefined;
+        await h.store.db.connection().execute(async (other) => {
+          // Another request's claim (the refusal path's, another instance's), inserted and not yet committed.
+          await sql`begin`.execute(other);
+          await claimRow.execute(other);
+          const pending = h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key });
+          // The placing statement began without seeing the claim, took the key's lock, and now waits on the claim's row.
+          for (let i = 0; i < 200; i++) {
+            const waiting = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%claim_try%'`.execute(h.store.db);
+            if (Number(waiting.rows[0]!.n) > 0) break;
+            await new Promise((r) => setTimeout(r, 10));
+          }
+          await sql`commit`.execute(other);
+          answer = await pending;
+        });
+        assert.deepEqual([answer?.status, answer?.body.code], [409, 'idempotency.in_progress'], answer?.raw);
+        assert.equal(await count(o, '/orders'), 0, 'no order without its key\'s answer');
+        assert.deepEqual([await available(h, o.key, 'BTC'), await held(h, o.key, 'BTC')], [5_000_000n, 0n]);
+        const [row] = (await sql<{ state: string }>`select state from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
+        assert.equal(row?.state, 'in_flight', 'the other request\'s claim is left as it was');
+        assert.equal((await h.call(o.key, 'POST', '/orders', { quoteId: q })).status, 201, 'the quote was not consumed');
+      });
+    }
+
     test('a refused order keeps its refusal after the response, and holds nothing', async () => {
       const o = await seedOrg(h, { balances: { BTC: 500_000n } });
       const q = (await quote(o)).body.data.id as string;

@@ -21,15 +21,20 @@ for (const backend of backends()) {
     before(async () => { h = await makeHarness({ backend }); });
     after(async () => h?.close());
 
-    for (const n of [1, 3, 64]) {
-      test(`${n} placement(s): no Seq Scan on ${HOT.join(', ')}; quotes read by primary key`, async () => {
+    for (const [n, keyed] of [[1, false], [3, false], [64, false], [1, true], [64, true]] as const) {
+      test(`${n} placement(s)${keyed ? ', each with an Idempotency-Key' : ''}: no Seq Scan on ${HOT.join(', ')}${keyed ? ', idempotency_keys' : ''}; quotes read by primary key`, async () => {
         const org = { id: 'org_plan', limits: {} };
-        const ps = Array.from({ length: n }, (_, i) => ({ org, quoteId: `quo_plan_${i}` }));
+        // A key as the route gives it: claimed by the statement (PostgreSQL) or held in memory (PGlite).
+        const keep = (i: number) => ({
+          answer: (id: string) => ({ scope: 'org:org_plan', key: `k${i}`, fingerprint: 'f', status: 201, response: 'r1.x', work: id, ...(backend === 'postgres' ? { claimInWork: true } : {}), ...h.store.idempotency.keptTimes() }),
+          kept: () => undefined,
+        });
+        const ps = Array.from({ length: n }, (_, i) => ({ org, quoteId: `quo_plan_${i}`, ...(keyed ? { keep: keep(i) } : {}) }));
         const r = await sql<{ 'QUERY PLAN': unknown }>`explain (format json) ${placingStatement(randomIds, new Date(), ps)}`.execute(h.store.db);
         const raw = r.rows[0]!['QUERY PLAN'];
         const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
         const all = nodes(plan[0]!.Plan);
-        const scans = all.filter((x) => x['Node Type'] === 'Seq Scan' && HOT.includes(x['Relation Name'] ?? '')).map((x) => x['Relation Name']);
+        const scans = all.filter((x) => x['Node Type'] === 'Seq Scan' && [...HOT, 'idempotency_keys'].includes(x['Relation Name'] ?? '')).map((x) => x['Relation Name']);
         assert.deepEqual(scans, [], JSON.stringify(plan));
         const quoteReads = all.filter((x) => x['Relation Name'] === 'quotes' && x['Node Type'] !== 'ModifyTable');
         assert.ok(quoteReads.length >= 2, JSON.stringify(plan));

@@ -97,16 +97,57 @@ export const rowlessAnswersSql = (as: KeptAnswer[]) => insertAnswersSql(as, unde
  * The work must write the record of a claimed key only (`claimedWork`) and of every key claimed here
  * none other (`claimInWorkIds`).
  */
-export const claimInWorkCtes = (as: KeptAnswer[]) => sql`claim_try as (
-      select t.*, pg_try_advisory_xact_lock(hashtextextended(t.s || chr(10) || t.k, 0)) as got
-      from ${answerRows(as)}),
+export const claimInWorkCtes = (as: KeptAnswer[]) => sql`${claimTry(as)},
     claimed as (
       insert into idempotency_keys as k (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
       select c.s, c.k, c.f, 'done', c.at, c.st, c.r, c.at, c.e from claim_try c where c.got
-      on conflict (scope, key) do update set fingerprint = excluded.fingerprint, state = 'done', lease_until = excluded.lease_until,
-        status = excluded.status, response = excluded.response, created_at = excluded.created_at, expires_at = excluded.expires_at
-        where k.expires_at <= excluded.created_at or (k.state = 'in_flight' and k.lease_until <= excluded.created_at)
+      ${takeOverLapsed}
       returning k.scope, k.key)`;
+
+/** Each key once, with `got`: this transaction took the key's advisory lock (claimInWorkCtes). */
+const claimTry = (as: KeptAnswer[]) => sql`claim_try as (
+      select t.*, pg_try_advisory_xact_lock(hashtextextended(t.s || chr(10) || t.k, 0)) as got
+      from ${answerRows(as)})`;
+
+/** A key's row is taken over only when it is past its retention or an abandoned claim: a live row stays. */
+const takeOverLapsed = sql`on conflict (scope, key) do update set fingerprint = excluded.fingerprint, state = 'done', lease_until = excluded.lease_until,
+        status = excluded.status, response = excluded.response, created_at = excluded.created_at, expires_at = excluded.expires_at
+        where k.expires_at <= excluded.created_at or (k.state = 'in_flight' and k.lease_until <= excluded.created_at)`;
+
+/**
+ * PostgreSQL, for work that may refuse inside its own statement (a batch of orders, orders-batch.ts): the
+ * claim gates the work, and only the work's written records keep their keys' answers. `claim_try` as in
+ * claimInWorkCtes; `claimable`: the keys whose lock it took and which have no live row in the statement's
+ * snapshot (none, or one past its retention or abandoned). The work runs for those keys only
+ * (`claimableWork`); `keptAfterGate` keeps the answers of the records it wrote. A key whose work the
+ * statement refused keeps nothing: its request claims it before answering the refusal (answer-in-work.ts,
+ * `refusing`). A row another request inserted after the snapshot is not taken over: that key's answer is
+ * not kept though its record was written, and the work must then abort (compare the counts).
+ */
+export const claimGateCtes = (as: KeptAnswer[]) => sql`${claimTry(as)},
+    claimable as materialized (
+      -- One primary-key lookup per key whatever the statistics say: a lateral subquery with a limit is never
+      -- turned into an anti-join that scans every key.
+      select c.* from claim_try c
+      left join lateral (select 1 as live from idempotency_keys k where k.scope = c.s and k.key = c.k
+        and k.expires_at > c.at and (k.state <> 'in_flight' or k.lease_until > c.at) limit 1) l on true
+      where c.got and l.live is null)`;
+
+/** The ids of the records whose keys claimGateCtes found claimable. */
+export const claimableWork = sql`select c.w from claimable c`;
+
+/** claimGateCtes' answers of the records `written`: the statement of a CTE (`kept`) that returns each key it kept. */
+export const keptAfterGate = (written: RawBuilder<unknown>) => sql`insert into idempotency_keys as k (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
+      select c.s, c.k, c.f, 'done', c.at, c.st, c.r, c.at, c.e from claimable c where c.w in (${written})
+      ${takeOverLapsed}
+      returning k.scope, k.key`;
+
+/**
+ * What claimGateCtes and keptAfterGate (a CTE named `kept`) did with each key, for AnswersOfWork.answered:
+ * `open`, the key was claimable and its work refused (nothing kept; the request claims it with its refusal).
+ */
+export const gateOutcomes = sql`select c.s as scope, c.k as key, exists (select 1 from kept x where x.scope = c.s and x.key = c.k) as kept,
+      not c.got as busy, exists (select 1 from claimable y where y.s = c.s and y.k = c.k) as open from claim_try c`;
 
 /** The ids of the records whose keys claimInWorkCtes claimed. */
 export const claimedWork = sql`select c.w from claim_try c join claimed x on x.scope = c.s and x.key = c.k`;
@@ -156,10 +197,10 @@ export class AnswersOfWork {
 
   /**
    * The rows the work's own statement returned for the keys it answered: keepAnswersSql's (each one
-   * kept) or claimOutcomes' (`kept`, or not, and why). A key claimed in the work that another answer of
+   * kept) or claimOutcomes' and gateOutcomes' (`kept`, or not, and why). A key claimed in the work that another answer of
    * the same batch already took is busy.
    */
-  answered(rows: Array<{ scope: string; key: string; kept?: boolean; busy?: boolean }>): void {
+  answered(rows: Array<{ scope: string; key: string; kept?: boolean; busy?: boolean; open?: boolean }>): void {
     const outcome = new Map(rows.map((x) => [keyOf(x), x]));
     const seen = new Set<string>();
     for (const p of this.#pending) {
@@ -167,6 +208,8 @@ export class AnswersOfWork {
       const o = seen.has(id) ? undefined : outcome.get(id);
       seen.add(id);
       if (o && o.kept !== false) this.#kept.push(p.tell);
+      // Free, and its work refused (claimGateCtes): the request claims the key with its refusal; nothing to tell.
+      else if (o?.open) continue;
       else if (p.answer.claimInWork) this.#kept.push(() => p.unclaimed(o?.busy !== false));
     }
   }

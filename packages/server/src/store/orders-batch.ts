@@ -5,7 +5,7 @@ import { netChanges } from '../domain/ledger/entry.ts';
 import { orderCaps } from '../domain/orders/order.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Ids } from '../domain/ports.ts';
-import { AnswersOfWork, keepAnswersSql, type AnswerInWork } from './answers-in-work.ts';
+import { allRowless, AnswersOfWork, claimableWork, claimGateCtes, claimInWorkIds, gateOutcomes, keepAnswersSql, keptAfterGate, type AnswerInWork } from './answers-in-work.ts';
 import type { Db } from './db.ts';
 import { reconciledSql } from './platform-state-store.ts';
 import { quoteDecimalsCurrent } from './quotes-store.ts';
@@ -16,8 +16,12 @@ import { quoteDecimalsCurrent } from './quotes-store.ts';
  */
 export interface Placement { org: Pick<Organization, 'id' | 'limits'>; quoteId: string; keep?: AnswerInWork<string> | undefined }
 
-/** What the statement decided for one placement: the order it wrote, or why it wrote nothing. */
-export type Placed = { row: OrderRowOut } | { refusal: DomainError };
+/**
+ * What the statement decided for one placement: the order it wrote, or why it wrote nothing; `unclaimed`:
+ * nothing, because its Idempotency-Key, to be claimed by the statement (PostgreSQL), was not (its request
+ * was told why: AnswerInWork.unclaimed).
+ */
+export type Placed = { row: OrderRowOut } | { refusal: DomainError } | { unclaimed: true };
 
 // The hold entry of an order, as the domain writes it: what the statement posts for every order.
 const SHAPE = holdEntry('order_hold', { organizationId: 'o', assetSymbol: 'A', amount: 1n, referenceId: 'r' });
@@ -29,7 +33,7 @@ if (NET !== 'o:available:-1 o:held:1' || SHAPE.postings.some((p) => p.ownerId !=
 const POSTINGS = sql.join(SHAPE.postings.map((p) => sql`(${p.kind}::text, ${p.amount.toString()}::numeric)`));
 
 interface Decided extends Partial<OrderRowOut> {
-  stopped: boolean; found: boolean; used: boolean | null; expired: boolean | null; over_cap: boolean | null; quote_base: string | null;
+  blocked: boolean; stopped: boolean; found: boolean; used: boolean | null; expired: boolean | null; over_cap: boolean | null; quote_base: string | null;
 }
 
 /**
@@ -60,7 +64,7 @@ export async function placeBatch(db: Db, ids: Ids, at: Date, ps: Placement[]): P
   const r = await placingStatement(ids, at, ps, answers).execute(db);
   // The statement committed on its own: the keyed requests whose answer it kept send it and keep nothing more.
   const kept = r.rows[0]?.kept;
-  answers.answered(kept ? JSON.parse(kept) as { scope: string; key: string }[] : []);
+  answers.answered(kept ? JSON.parse(kept) as Parameters<AnswersOfWork['answered']>[0] : []);
   answers.tell();
   return r.rows.map(decided);
 }
@@ -68,7 +72,10 @@ export async function placeBatch(db: Db, ids: Ids, at: Date, ps: Placement[]): P
 /**
  * The placing statement itself (placeBatch runs it; a test reads its plan). With keyed placements it also
  * keeps their answers, by reference to their orders (`kept`), for the orders it wrote: a keyed order is
- * still one statement and one commit, and its answer exists exactly when it does.
+ * still one statement and one commit, and its answer exists exactly when it does. On PostgreSQL it claims
+ * their keys too (claimGateCtes): a placement whose key it cannot claim is not decided at all (`blocked`),
+ * and the guard aborts the statement should a placed order's answer not be kept (a row inserted for its
+ * key since the statement began: the caller decides that order again, alone, and then finds the row).
  */
 export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = new AnswersOfWork()) {
   const ts = sql`${at.toISOString()}::timestamptz`;
@@ -80,12 +87,18 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
       caps: JSON.stringify(Object.fromEntries(orderCaps(p.org.limits).map((c) => [c.asset, c.cap.toString()]))),
     };
   });
-  const keyed = answers.answers.length > 0;
+  const all = answers.answers;
+  const keyed = all.length > 0;
+  // PGlite: each key's claim is held in memory and its answer's row is inserted. PostgreSQL: claimed here.
+  const gate = keyed && !allRowless(all);
+  if (gate && !all.every((a) => a.claimInWork)) throw new Error('orders: a keyed placement whose key is claimed neither in memory nor by its statement');
+  const open = gate ? sql`(i.order_id <> all(${claimInWorkIds(all)}::text[]) or i.order_id in (${claimableWork}))` : sql`true`;
   const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
   return sql<Decided & { n: number; ok: number; kept?: string | null }>`
     with input as materialized (
       select * from unnest(${col('orderId')}::text[], ${col('holdId')}::text[], ${col('entryId')}::text[],
         ${col('quoteId')}::text[], ${col('orgId')}::text[], ${col('caps')}::jsonb[]) with ordinality as i(order_id, hold_id, entry_id, quote_id, org_id, caps, n)),
+    ${gate ? sql`${claimGateCtes(all)},` : sql``}
     stop as materialized (select not ${reconciledSql} as stopped),
     seen as materialized (
       select i.n, q.id, q.organization_id, q.base_symbol, q.base_decimals, q.amount_base_minor, q.quote_symbol, q.quote_decimals,
@@ -97,7 +110,7 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
       -- table's statistics say: a lateral subquery with a limit is never turned into a join that scans quotes.
       from (select * from input order by quote_id) i
       cross join lateral (select * from quotes where id = i.quote_id and organization_id = i.org_id limit 1 for update) q
-      where not (select stopped from stop)),
+      where not (select stopped from stop) and ${open}),
     q as materialized (select * from seen where not used and not expired and not over_cap),
     need as materialized (select organization_id, base_symbol, sum(amount_base_minor) as total from q group by 1, 2),
     locked as materialized (
@@ -137,7 +150,7 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
       returning id, organization_id, quote_id, hold_id, state, base_symbol, base_decimals, amount_base_minor,
         quote_symbol, quote_decimals, amount_quote_minor, rate_quote_minor, proceeds_quote_minor, reason, created_at, updated_at,
         venue, venue_reference),
-    ${keyed ? sql`kept as (${keepAnswersSql(answers.answers, sql`select order_id from ok`)}),` : sql``}
+    ${keyed ? sql`kept as (${gate ? keptAfterGate(sql`select order_id from ok`) : keepAnswersSql(all, sql`select order_id from ok`)}),` : sql``}
     -- Every part wrote one row per placed order (and one posting per posting of the entry), or the statement aborts
     -- (1/0) and nothing is written.
     guard as materialized (
@@ -146,10 +159,13 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
         and (select count(*) from h) = (select count(*) from ok)
         and (select count(*) from je) = (select count(*) from ok)
         and (select count(*) from p) = ${sql.lit(SHAPE.postings.length)} * (select count(*) from ok)
-        and (select count(*) from held) = (select count(*) from debit) then 1 else 0 end) as ok)
-    select i.n::int as n, (select stopped from stop) as stopped, s.n is not null as found, s.used, s.expired, s.over_cap,
+        and (select count(*) from held) = (select count(*) from debit)
+        -- and every keyed order placed has its key's answer kept (a row inserted for a key since the statement began is not taken over).
+        ${gate ? sql`and (select count(*) from kept) = (select count(*) from ok where order_id in (${claimableWork}))` : sql``} then 1 else 0 end) as ok)
+    select i.n::int as n, not ${open} as blocked, (select stopped from stop) as stopped, s.n is not null as found, s.used, s.expired, s.over_cap,
       s.base_symbol as quote_base, o.*, guard.ok
-      ${keyed ? sql`, (select json_agg(json_build_object('scope', scope, 'key', key))::text from kept) as kept` : sql``}
+      ${gate ? sql`, (select json_agg(g)::text from (${gateOutcomes}) g) as kept`
+        : keyed ? sql`, (select json_agg(json_build_object('scope', scope, 'key', key))::text from kept) as kept` : sql``}
     from guard cross join input i left join seen s on s.n = i.n left join o on o.id = i.order_id
     order by i.n`;
 }
@@ -157,6 +173,7 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
 /** The reason of a refusal, in the order of checks the wire promises. */
 function decided(d: Decided): Placed {
   if (d.id) return { row: d as OrderRowOut };
+  if (d.blocked) return { unclaimed: true };
   if (d.stopped) return { refusal: new DomainError('ledger.ledger_not_reconciled') };
   // Another organization's quote is indistinguishable from none (CONTRACT §6). A used quote says so even once expired.
   if (!d.found) return { refusal: new DomainError('orders.quote_not_found') };

@@ -13,6 +13,9 @@ import type { Tx } from './unit-of-work.ts';
 
 type OrderRow = Selectable<Database['orders']>;
 
+/** A placement of a batch whose Idempotency-Key the statement could not claim (orders-batch.ts, Placed). */
+const UNCLAIMED = Symbol('unclaimed');
+
 const toOrder = (r: Omit<OrderRow, 'seq'>): Order => ({
   id: r.id, organizationId: r.organization_id, quoteId: r.quote_id, holdId: r.hold_id, state: r.state as OrderState,
   baseSymbol: r.base_symbol, baseDecimals: r.base_decimals, amountBase: BigInt(r.amount_base_minor),
@@ -35,7 +38,7 @@ export class OrdersStore {
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
 
   // Quotes accepted at the same moment are placed by one statement (orders-batch.ts); alone, by the same statement.
-  readonly #batch = new Batcher<Placement, Order | null>(async (ps) => {
+  readonly #batch = new Batcher<Placement, Order | typeof UNCLAIMED | null>(async (ps) => {
     if (ps.length === 1) return [null];
     // A quote accepted twice at once is decided alone, after the batch: one of the two finds it used.
     const first = new Map<string, number>();
@@ -50,6 +53,7 @@ export class OrdersStore {
       const out = byIndex.get(i);
       if (!out) return null;
       if ('row' in out) return toOrder(out.row);
+      if ('unclaimed' in out) return UNCLAIMED;
       // Only the batch's sum can make a balance refusal wrong for one of its orders: that one is decided alone.
       return out.refusal.code === 'ledger.insufficient_balance' ? null : new Failed(out.refusal);
     });
@@ -58,18 +62,30 @@ export class OrdersStore {
   /**
    * Accepts a quote (CONTRACT §5): with the others accepted at the same moment, else alone, by the one
    * placing statement, which also says why a refusal is one. A refusal writes nothing. `keep`: an
-   * Idempotency-Key's answer, kept by reference to the order (its id) by the same statement.
+   * Idempotency-Key's answer, kept by reference to the order (its id) by the same statement; on PostgreSQL
+   * the statement claims the key too, and null means it could not (nothing placed; `keep` was told why).
    */
-  async place(org: Pick<Organization, 'id' | 'limits'>, quoteId: string, keep?: AnswerInWork<string>): Promise<Order> {
+  async place(org: Pick<Organization, 'id' | 'limits'>, quoteId: string, keep?: AnswerInWork<string>): Promise<Order | null> {
     const p = { org, quoteId, keep };
-    return (await this.#batch.load(p)) ?? this.#placeAlone(p);
+    const out = await this.#batch.load(p);
+    if (out === UNCLAIMED) return null;
+    return out ?? this.#placeAlone(p);
   }
 
-  /** A batch of one: every refusal it answers is certain. */
-  async #placeAlone(p: Placement): Promise<Order> {
-    const [out] = await placeBatch(this.db, this.ids, this.clock.now(), [p]);
+  /**
+   * A batch of one: every refusal it answers is certain. A statement that aborted for a reason it may not
+   * meet again (a deadlock with a batch; a row inserted for its key while it ran: orders-batch.ts) runs once more.
+   */
+  async #placeAlone(p: Placement, again = true): Promise<Order | null> {
+    const placed = await placeBatch(this.db, this.ids, this.clock.now(), [p]).catch((e: unknown) => {
+      if (again && isBatchRetryable(e)) return null;
+      throw e;
+    });
+    if (placed === null) return this.#placeAlone(p, false);
+    const [out] = placed;
     if (!out) throw new Error('the placing statement answered nothing');
     if ('row' in out) return toOrder(out.row);
+    if ('unclaimed' in out) return null;
     throw out.refusal;
   }
 

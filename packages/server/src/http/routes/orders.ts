@@ -23,7 +23,8 @@ export const orderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
     return o && o.organizationId === principalOf(req).organization.id ? asCreated(o) : null;
   });
   app.post('/orders', {
-    config: { scope: 'portal:trade', operate: true, movesMoney: true, replayRef: answers.replay },
+    // On PostgreSQL a keyed order's key is claimed by the placing statement itself: no round trip of its own.
+    config: { scope: 'portal:trade', operate: true, movesMoney: true, replayRef: answers.replay, claimInWork: true },
     schema: {
       tags: ['orders'], summary: 'Accept a quote once: creates an exchange request (pending_approval) and holds the base amount',
       security: apiKeySecurity, body: CreateOrder, response: responses(201, OrderRecord),
@@ -31,14 +32,18 @@ export const orderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
   }, async (req, reply) => {
     const org = principalOf(req).organization;
     const answer = answers.inWork(req, reply);
-    const order = await store.orders.place(org, req.body.quoteId, answer.keep).catch((e: unknown) => {
+    let order: Order | null;
+    try {
+      order = await store.orders.place(org, req.body.quoteId, answer.keep);
+    } catch (e) {
+      if (!(e instanceof DomainError)) throw e;
+      // Refused by the placing statement, which claimed no key for it: the key's own answer first, else this refusal is kept.
+      if (await answer.refusing()) return reply;
       // An unaccepted quote purged after its expiry is still this organization's expired quote.
-      if (e instanceof DomainError && e.code === 'orders.quote_not_found' && quoteIds.expiredFor(org.id, req.body.quoteId, clock.now())) {
-        throw new DomainError('orders.quote_expired');
-      }
+      if (e.code === 'orders.quote_not_found' && quoteIds.expiredFor(org.id, req.body.quoteId, clock.now())) throw new DomainError('orders.quote_expired');
       throw e;
-    });
-    deps.tally?.transition('order', order.state);
+    }
+    if (order) deps.tally?.transition('order', order.state);
     return answer.send(order);
   });
 
