@@ -3,7 +3,7 @@
 // first (ABBA), and legs are short, so a shared machine's drift hits both alike; the figure is the median
 // of the rounds' ratios.
 // Usage: node --import tsx bench/idempotency.ts [seconds-per-leg=1.5] [rounds=9] [calls=quotes,orders,withdrawals]
-// (DATABASE_URL: also PostgreSQL)
+// (DATABASE_URL: also PostgreSQL; BENCH_STORES=postgres or pglite: that store alone)
 import { randomUUID } from 'node:crypto';
 import { backends, listAssets, makeHarness, seedOrg, usableDestination } from '../packages/server/test/harness.ts';
 import { median } from './src/load.ts';
@@ -34,7 +34,8 @@ async function leg(s: Scenario, keyed: boolean, expected: number): Promise<numbe
 }
 
 
-for (const backend of backends()) {
+const stores = process.env.BENCH_STORES?.split(',');
+for (const backend of backends().filter((b) => !stores || stores.includes(b))) {
   const h = await makeHarness({ backend, env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0', CAMBIO_QUOTE_TTL_MS: '600000' } });
   const base = await h.app.listen({ port: 0, host: '127.0.0.1' });
   await listAssets(h, { USD: 2, BTC: 8 });
