@@ -76,7 +76,7 @@ function insertAnswersSql(as: KeptAnswer[], written?: RawBuilder<unknown>, retur
 }
 
 /** Whether every answer's key has no row (KeptAnswer.rowless: PGlite), so its row is a plain insert. */
-export const allRowless = (as: KeptAnswer[]) => as.length > 0 && as.every((a) => a.rowless);
+const allRowless = (as: KeptAnswer[]) => as.length > 0 && as.every((a) => a.rowless);
 
 /**
  * insertAnswersSql for work that writes every record of its statement or fails (a batch of quotes): each
@@ -94,25 +94,29 @@ export const rowlessAnswersSql = (as: KeptAnswer[]) => insertAnswersSql(as, unde
  * request with the key while the first one's statement runs is told `busy` (409) instead of waiting for it;
  * and `claimed`: the keys whose answer row it wrote, new ones, or one past its retention or an abandoned
  * claim, taken over. A key with a live row is not claimed: the route reads the row (a replay, 422, 409).
- * The work must write the record of a claimed key only (`claimedWork`) and of every key claimed here
- * none other (`claimInWorkIds`).
+ * The work must write the record of a claimed key only, and of every other key claimed here none
+ * (`mayWrite` with claimedWork).
  */
 export const claimInWorkCtes = (as: KeptAnswer[]) => sql`${claimTry(as)},
-    claimed as (
-      insert into idempotency_keys as k (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
-      select c.s, c.k, c.f, 'done', c.at, c.st, c.r, c.at, c.e from claim_try c where c.got
-      ${takeOverLapsed}
-      returning k.scope, k.key)`;
+    claimed as (${insertAnswered(sql`claim_try`, sql`c.got`)})`;
 
 /** Each key once, with `got`: this transaction took the key's advisory lock (claimInWorkCtes). */
 const claimTry = (as: KeptAnswer[]) => sql`claim_try as (
       select t.*, pg_try_advisory_xact_lock(hashtextextended(t.s || chr(10) || t.k, 0)) as got
       from ${answerRows(as)})`;
 
-/** A key's row is taken over only when it is past its retention or an abandoned claim: a live row stays. */
-const takeOverLapsed = sql`on conflict (scope, key) do update set fingerprint = excluded.fingerprint, state = 'done', lease_until = excluded.lease_until,
+/**
+ * Inserts the answered rows of the keys of `from` (claim_try's rows, `c`) that pass `where`; returns each
+ * key it wrote. A key's row is taken over only when it is past its retention or an abandoned claim: a live
+ * row stays, and its key is not returned.
+ */
+const insertAnswered = (from: RawBuilder<unknown>, where: RawBuilder<unknown>) => sql`insert into idempotency_keys as k
+        (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
+      select c.s, c.k, c.f, 'done', c.at, c.st, c.r, c.at, c.e from ${from} c where ${where}
+      on conflict (scope, key) do update set fingerprint = excluded.fingerprint, state = 'done', lease_until = excluded.lease_until,
         status = excluded.status, response = excluded.response, created_at = excluded.created_at, expires_at = excluded.expires_at
-        where k.expires_at <= excluded.created_at or (k.state = 'in_flight' and k.lease_until <= excluded.created_at)`;
+        where k.expires_at <= excluded.created_at or (k.state = 'in_flight' and k.lease_until <= excluded.created_at)
+      returning k.scope, k.key`;
 
 /**
  * PostgreSQL, for work that may refuse inside its own statement (a batch of orders, orders-batch.ts): the
@@ -137,26 +141,43 @@ export const claimGateCtes = (as: KeptAnswer[]) => sql`${claimTry(as)},
 export const claimableWork = sql`select c.w from claimable c`;
 
 /** claimGateCtes' answers of the records `written`: the statement of a CTE (`kept`) that returns each key it kept. */
-export const keptAfterGate = (written: RawBuilder<unknown>) => sql`insert into idempotency_keys as k (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
-      select c.s, c.k, c.f, 'done', c.at, c.st, c.r, c.at, c.e from claimable c where c.w in (${written})
-      ${takeOverLapsed}
-      returning k.scope, k.key`;
+export const keptAfterGate = (written: RawBuilder<unknown>) => insertAnswered(sql`claimable`, sql`c.w in (${written})`);
 
 /**
  * What claimGateCtes and keptAfterGate (a CTE named `kept`) did with each key, for AnswersOfWork.answered:
  * `open`, the key was claimable and its work refused (nothing kept; the request claims it with its refusal).
  */
-export const gateOutcomes = sql`select c.s as scope, c.k as key, exists (select 1 from kept x where x.scope = c.s and x.key = c.k) as kept,
-      not c.got as busy, exists (select 1 from claimable y where y.s = c.s and y.k = c.k) as open from claim_try c`;
+export const gateOutcomes = outcomesOf(sql`kept`, sql`, exists (select 1 from claimable y where y.s = c.s and y.k = c.k) as open`);
 
 /** The ids of the records whose keys claimInWorkCtes claimed. */
 export const claimedWork = sql`select c.w from claim_try c join claimed x on x.scope = c.s and x.key = c.k`;
 
-/** The ids of every record whose key is claimed in the work (a key twice in a batch: both). */
-export const claimInWorkIds = (as: KeptAnswer[]) => as.map((a) => a.work ?? '');
+/**
+ * Whether the work may write the record whose id is `id` (a column): it has no key claimed in the work (a key
+ * twice in a batch: both records have), or its key is among `claimedIds` (claimedWork, claimableWork).
+ */
+export const mayWrite = (id: string, as: KeptAnswer[], claimedIds: RawBuilder<unknown>) =>
+  sql`(${sql.ref(id)} <> all(${as.map((a) => a.work ?? '')}::text[]) or ${sql.ref(id)} in (${claimedIds}))`;
 
 /** What claimInWorkCtes did with each key, for AnswersOfWork.answered. */
-export const claimOutcomes = sql`select c.s as scope, c.k as key, exists (select 1 from claimed x where x.scope = c.s and x.key = c.k) as kept, not c.got as busy from claim_try c`;
+export const claimOutcomes = outcomesOf(sql`claimed`);
+
+/** Each key of claim_try: `kept` (its row is among those `written` returned) and `busy` (its lock was not got). */
+function outcomesOf(written: RawBuilder<unknown>, more = sql``) {
+  return sql`select c.s as scope, c.k as key, exists (select 1 from ${written} x where x.scope = c.s and x.key = c.k) as kept,
+      not c.got as busy${more} from claim_try c`;
+}
+
+/**
+ * How the keys of one statement's keyed answers are claimed: `memory`, held in this process, their rows
+ * inserted with the work (KeptAnswer.rowless: PGlite); `statement`, by the work's own statement
+ * (KeptAnswer.claimInWork: PostgreSQL). A store claims every key one way, so a mix is a fault.
+ */
+export function claimedHow(as: KeptAnswer[], work: string): 'memory' | 'statement' {
+  if (allRowless(as)) return 'memory';
+  if (as.every((a) => a.claimInWork)) return 'statement';
+  throw new Error(`${work}: a keyed answer whose key is claimed neither in memory nor by its statement`);
+}
 
 /** One Idempotency-Key, scope and key, as one string (a Map's or a Set's key). */
 export const keyOf = (k: { scope: string; key: string }) => JSON.stringify([k.scope, k.key]);

@@ -5,7 +5,7 @@ import { netChanges } from '../domain/ledger/entry.ts';
 import { orderCaps } from '../domain/orders/order.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Ids } from '../domain/ports.ts';
-import { allRowless, AnswersOfWork, claimableWork, claimGateCtes, claimInWorkIds, gateOutcomes, keepAnswersSql, keptAfterGate, type AnswerInWork } from './answers-in-work.ts';
+import { AnswersOfWork, claimableWork, claimedHow, claimGateCtes, gateOutcomes, keepAnswersSql, keptAfterGate, mayWrite, type AnswerInWork } from './answers-in-work.ts';
 import type { Db } from './db.ts';
 import { reconciledSql } from './platform-state-store.ts';
 import { quoteDecimalsCurrent } from './quotes-store.ts';
@@ -90,9 +90,8 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
   const all = answers.answers;
   const keyed = all.length > 0;
   // PGlite: each key's claim is held in memory and its answer's row is inserted. PostgreSQL: claimed here.
-  const gate = keyed && !allRowless(all);
-  if (gate && !all.every((a) => a.claimInWork)) throw new Error('orders: a keyed placement whose key is claimed neither in memory nor by its statement');
-  const open = gate ? sql`(i.order_id <> all(${claimInWorkIds(all)}::text[]) or i.order_id in (${claimableWork}))` : sql`true`;
+  const gate = keyed && claimedHow(all, 'orders') === 'statement';
+  const open = gate ? mayWrite('i.order_id', all, claimableWork) : sql`true`;
   const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
   return sql<Decided & { n: number; ok: number; kept?: string | null }>`
     with input as materialized (

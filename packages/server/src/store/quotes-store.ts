@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Quote } from '../domain/quotes/quote.ts';
-import { allRowless, AnswersOfWork, claimedWork, claimInWorkCtes, claimInWorkIds, claimOutcomes, rowlessAnswersSql, type AnswerInWork } from './answers-in-work.ts';
+import { AnswersOfWork, claimedHow, claimedWork, claimInWorkCtes, claimOutcomes, mayWrite, rowlessAnswersSql, type AnswerInWork } from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
 
@@ -56,7 +56,7 @@ export class QuotesStore {
       await insert().execute(this.db);
       return;
     }
-    if (allRowless(all)) {
+    if (claimedHow(all, 'quotes') === 'memory') {
       // PGlite: the statement writes every quote or none, so each key is kept with its quote.
       await sql`with kept as (${rowlessAnswersSql(all)}) ${insert(sql``, false)}`.execute(this.db);
       answers.answered(all);
@@ -64,9 +64,8 @@ export class QuotesStore {
       return;
     }
     // PostgreSQL: every keyed quote's key is claimed by this statement (claimInWork).
-    if (!all.every((a) => a.claimInWork)) throw new Error('quotes: a keyed quote whose key is claimed neither in memory nor by its statement');
     const r = await sql<{ scope: string; key: string; kept: boolean; busy: boolean }>`with ${claimInWorkCtes(all)},
-          written as (${insert(sql`where t.id <> all(${claimInWorkIds(all)}::text[]) or t.id in (${claimedWork})`)})
+          written as (${insert(sql`where ${mayWrite('t.id', all, claimedWork)}`)})
           ${claimOutcomes}`.execute(this.db);
     answers.answered(r.rows);
     answers.tell();
