@@ -49,6 +49,33 @@ export default tseslint.config(
       ] }],
     },
   },
+  // The adapters below the use cases never reach up into the HTTP layers or the composition root.
+  {
+    files: ['packages/server/src/people/**/*.ts', 'packages/server/src/venues/**/*.ts', 'packages/server/src/webhooks/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/http/**', '**/operator/**', '**/portal/**', '**/app.ts', '**/deps.ts', '**/main.ts', '**/background.ts', '**/seed.ts'], message: 'Use cases and adapters never import the HTTP layers or the composition root.' },
+      ] }],
+    },
+  },
+  {
+    files: ['packages/server/src/usecases/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/venues/**', '**/http/**', '**/operator/**', '**/portal/**', '**/app.ts', '**/deps.ts', '**/main.ts', '**/background.ts', '**/seed.ts'], message: 'A use case sees adapters only through its ports (usecases/ports.ts) and never imports the HTTP layers or the composition root.' },
+      ] }],
+    },
+  },
+  {
+    files: ['packages/server/src/deps.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/http/**', '**/operator/**', '**/portal/**', '**/app.ts'], message: 'deps.ts is what the app is built from: it names ports and adapters, never the HTTP layers.' },
+      ] }],
+    },
+  },
   {
     files: ['**/*.test.ts', 'packages/*/test/**', 'bench/**', 'scripts/**', 'packages/sdk/src/retry.ts'],
     rules: { 'no-restricted-properties': 'off', '@typescript-eslint/no-explicit-any': 'off' },

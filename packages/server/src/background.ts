@@ -1,7 +1,7 @@
 import type { AppDeps } from './deps.ts';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from './store/idempotency-store.ts';
 import { maintainEmbedded } from './store/maintenance.ts';
-import { recoverApprovedOrdersTask } from './usecases/orders/recover-approved-task.ts';
+import { recoverApproved } from './usecases/orders/execute-approved.ts';
 import { deliverDueWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
 
@@ -15,6 +15,17 @@ export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Periodic work that must happen whether or not anything reads (e.g. closing expired declarations). */
 export interface BackgroundTask { name: string; everyMs: number; run(deps: AppDeps): Promise<void> }
+
+/** Settles orders a crash left between approval and settlement (also soon after a restart). Sandbox only: the desk's orders wait for staff. */
+const recoverApprovedOrdersTask: BackgroundTask = {
+  name: 'recover-approved-orders',
+  everyMs: 15_000,
+  run: async (deps) => {
+    const settled = await recoverApproved(deps, undefined,
+      (orderId, err) => deps.logger?.error({ err, orderId }, 'could not settle an order left approved; will retry'));
+    for (const o of settled) deps.logger?.warn({ orderId: o.id, state: o.state }, 'recovered an order left approved');
+  },
+};
 
 /** Capabilities add their tasks here. */
 export const backgroundTasks: BackgroundTask[] = [

@@ -1,7 +1,7 @@
 import type { AppDeps } from './deps.ts';
 import { walletAddressFor } from './domain/deposits/wallet.ts';
 import { seedDemoPairs } from './venues/demo-pairs.ts';
-import type { DemoSeed } from './seed.ts';
+import type { DemoSeed } from './demo-seed.ts';
 
 /**
  * Demo data beyond the organization itself (priced pairs, deposit wallets…), run once
@@ -14,7 +14,7 @@ export const demoSteps: Array<(deps: AppDeps, demo: DemoSeed) => Promise<void>> 
     await store.wallets.put('system:seed', { assetSymbol: 'BTC', network: 'bitcoin', address: walletAddressFor(config.mode, 'btc-bc1q-demo-0001') });
   },
   // BTC/USD priced at the simulated market, so the demo key can quote, order and be approved.
-  seedDemoPairs,
+  async ({ store }) => { await seedDemoPairs(store.marketPairs); },
 ];
 
 export async function runDemoSteps(deps: AppDeps, demo: DemoSeed): Promise<void> {

@@ -2,7 +2,6 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock, Ids } from './domain/ports.ts';
-import type { WebApp } from './http/plugins/web-apps.ts';
 import type { Store } from './store/index.ts';
 import type { Tally, Venue, WebhookSender } from './usecases/ports.ts';
 import type { Resolve } from './webhooks/http-sender.ts';
@@ -32,4 +31,12 @@ export interface AppDeps {
   webhookResolve?: Resolve | undefined;
   /** Sends webhook attempts; absent: HTTP(S), private addresses refused in production (webhooks/http-sender.ts). */
   webhookSender?: WebhookSender | undefined;
+}
+
+/** A web app the service serves (CONTRACT §8): `/<name>/` from its built files. */
+export interface WebApp {
+  /** URL prefix without slashes: `portal`, `desk`. */
+  name: string;
+  /** The app's built `dist/` directory. */
+  dir: string;
 }

@@ -3,16 +3,12 @@ import type { AppDeps } from './deps.ts';
 import { generateApiKey, hashSecret } from './domain/keys/api-key.ts';
 import { hashPassword } from './domain/people/password.ts';
 import { newGeneratedPassword } from './domain/people/tokens.ts';
+import type { DemoSeed } from './demo-seed.ts';
 import { runDemoSteps } from './demo-steps.ts';
 import type { Store } from './store/index.ts';
 import { adjustBalance } from './usecases/ledger/adjust.ts';
 
-export interface DemoSeed {
-  organizationId: string; memberId: string; apiKey: string;
-  /** The demo member's and the first operator admin's sign-ins (CONTRACT §7), shown once with the key. */
-  memberSignIn: { email: string; password: string };
-  operatorSignIn: { email: string; password: string };
-}
+export type { DemoSeed };
 
 const ACTOR = 'system:seed';
 const CLAIM = 'demo_seeded';

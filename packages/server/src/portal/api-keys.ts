@@ -8,7 +8,7 @@ import { ok } from '../http/envelope.ts';
 import { listResponses, responses } from '../http/schemas.ts';
 import { keyWire } from '../http/wire/people.ts';
 import { actorOf } from '../people/accounts.ts';
-import { memberOf } from './portal-api.ts';
+import { memberOf } from './member-of.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const security = [{ memberSession: [] }];

@@ -1,23 +1,18 @@
 import { PortalSession } from '@cambio/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../domain/errors.ts';
 import { canOperate } from '../domain/organizations/organization.ts';
 import { idempotency } from '../http/plugins/idempotency.ts';
 import { registerRateLimit } from '../http/plugins/rate-limit.ts';
-import { memberFromCookie, type MemberContext } from '../people/member-auth.ts';
-import { SELF_SERVICE, sessionRoutes } from '../people/session-routes.ts';
+import { memberFromCookie } from '../people/member-auth.ts';
+import { SELF_SERVICE, sessionRoutes } from '../http/session-routes.ts';
 import { apiKeyRoutes } from './api-keys.ts';
+import { memberOf } from './member-of.ts';
 import { teamRoutes } from './team.ts';
 import { memberWire } from '../http/wire/people.ts';
 
 const PREFIX = '/portal/v1';
-
-/** The signed-in member; the portal's hook guarantees it on every non-public route. */
-export function memberOf(req: FastifyRequest): MemberContext {
-  if (!req.member) throw new Error('portal route reached without a session');
-  return req.member;
-}
 
 /**
  * /portal/v1: what only people do (CONTRACT §7). Every route but sign-in and accepting an invitation

@@ -7,7 +7,7 @@ import { ok } from '../http/envelope.ts';
 import { listResponses, responses } from '../http/schemas.ts';
 import { actorOf } from '../people/accounts.ts';
 import { newInvitation } from '../people/invitation.ts';
-import { memberOf } from './portal-api.ts';
+import { memberOf } from './member-of.ts';
 import { memberWire } from '../http/wire/people.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -3,6 +3,7 @@ import { join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { WebApp } from '../../deps.ts';
 import { sendError } from './errors.ts';
 
 /**
@@ -10,12 +11,7 @@ import { sendError } from './errors.ts';
  * (scripts/build.mjs): the portal at /portal/ and the desk at /desk/. Same origin, nothing from a CDN.
  * Any path under an app that is not one of its files answers its index.html (client-side routes).
  */
-export interface WebApp {
-  /** URL prefix without slashes: `portal`, `desk`. */
-  name: string;
-  /** The app's built `dist/` directory. */
-  dir: string;
-}
+export type { WebApp };
 
 const packagesDir = fileURLToPath(new URL('../../../../', import.meta.url));
 

@@ -8,7 +8,7 @@ import { hashOpaque, newStaffToken } from '../../domain/people/tokens.ts';
 import { ok } from '../../http/envelope.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 import { newInvitation } from '../../people/invitation.ts';
-import { sessionRoutes } from '../../people/session-routes.ts';
+import { sessionRoutes } from '../../http/session-routes.ts';
 import type { Staff, StaffToken } from '../../store/staff-store.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });

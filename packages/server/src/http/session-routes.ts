@@ -4,12 +4,12 @@ import type { TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.ts';
 import { hashOpaque } from '../domain/people/tokens.ts';
-import { ok } from '../http/envelope.ts';
-import { responses } from '../http/schemas.ts';
+import { ok } from './envelope.ts';
+import { responses } from './schemas.ts';
 import type { PersonKind } from '../store/people-store.ts';
-import { acceptInvitation, changePassword, confirmTotp, enrolTotp, signIn, type NewSession, type PeopleDeps } from './accounts.ts';
-import { clearedCookie, cookieOf, readCookie, sessionCookie } from './cookies.ts';
-import { assertForeignOriginAbsent } from './origin.ts';
+import { acceptInvitation, changePassword, confirmTotp, enrolTotp, signIn, type NewSession, type PeopleDeps } from '../people/accounts.ts';
+import { clearedCookie, cookieOf, readCookie, sessionCookie } from '../people/cookies.ts';
+import { assertForeignOriginAbsent } from '../people/origin.ts';
 
 export interface SessionRouteOptions {
   kind: PersonKind;
