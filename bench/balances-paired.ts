@@ -1,5 +1,5 @@
 /**
- * Balances against pgbench select-only, paired (issue 18): the full run measures its references first and
+ * Balances against pgbench select-only, paired: the full run measures its references first and
  * the scenarios minutes later, so on a machine whose speed drifts (a shared VM) one ratio can land far
  * from another. Here each round runs both legs back to back, alternating which goes first (ABBA), and the
  * figure is the median of the rounds' ratios, as bench/idempotency.ts does for Idempotency-Key.

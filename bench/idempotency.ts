@@ -1,4 +1,4 @@
-// Short A/B bench of Idempotency-Key (issue 17): the creating calls POST /api/v1/quotes, /orders and
+// Short A/B bench of Idempotency-Key: the creating calls POST /api/v1/quotes, /orders and
 // /withdrawals with a fresh key each versus none. Each round runs one leg of each, alternating which goes
 // first (ABBA), and legs are short, so a shared machine's drift hits both alike; the figure is the median
 // of the rounds' ratios.

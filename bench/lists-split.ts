@@ -1,6 +1,6 @@
 /**
  * Each list of the `lists` scenario alone (and the balances, for scale) on one store, after a bulk write of
- * `size` earlier quotes as the growth run writes them: req/s, p99 and CPU per request (issue 18).
+ * `size` earlier quotes as the growth run writes them: req/s, p99 and CPU per request.
  * `node --import tsx bench/lists-split.ts [pglite|postgres] [size] [seconds] [connections]`; `PATHS=a,b` only
  * those paths; `PROFILE_DIR=<dir>` Cambio under --cpu-prof (prints where each window starts); `KEEP_DIR=<dir>`
  * the PGlite store in that directory, kept afterwards. Run it under `flock /tmp/cambio-bench.lock`.

@@ -281,7 +281,7 @@ async function main() {
   }
 
   console.log('');
-  console.log(`${o.mode} run: ${o.mode === 'cold' ? 'a fresh database, orders first' : o.mode === 'growth' ? `sizes ${o.sizes.join(', ')}, median of ${o.rounds} rounds (each size's scenarios against issue 7's targets, then the growth table)` : 'every scenario'}`);
+  console.log(`${o.mode} run: ${o.mode === 'cold' ? 'a fresh database, orders first' : o.mode === 'growth' ? `sizes ${o.sizes.join(', ')}, median of ${o.rounds} rounds (each size's scenarios against the targets, then the growth table)` : 'every scenario'}`);
   printTable(records, refs);
   const verdicts = o.mode === 'growth' ? judge(steps) : [];
   if (o.mode === 'growth') printGrowth(steps, verdicts);

@@ -5,7 +5,7 @@ import type { ScenarioName } from './scenarios.ts';
 /** One step of a growth run on one store: what the store held, and each scenario measured there. */
 export interface GrowthStep { store: StoreKind; size: number; counts: StoreCounts; seedSec: number; scenarios: ScenarioRecord[] }
 
-/** Issue 18: at every size within 20 % of the smallest size's figure; PGlite at ≥ 0.4× PostgreSQL's figure of the same size. */
+/** At every size within 20 % of the smallest size's figure; PGlite at ≥ 0.4× PostgreSQL's figure of the same size. */
 export const FLAT_WITHIN = 0.2;
 export const PGLITE_SHARE = 0.4;
 

@@ -45,7 +45,7 @@ const CHECKS: Array<{ name: string; sql: string }> = [
     sql: `select o.id, o.quote_id from orders o left join quotes q on q.id = o.quote_id where q.id is null or q.consumed_at is null or q.organization_id <> o.organization_id limit 5`,
   },
   {
-    name: 'every list\'s kept count equals its rows (issue 18: the pages\' totals)',
+    name: 'every list\'s kept count equals its rows (the pages\' totals)',
     sql: `with c as (select 'orders' as list, organization_id as owner_id, count(*) as n from orders group by 2
                      union all select 'withdrawals', organization_id, count(*) from withdrawals group by 2
                      union all select 'postings', owner_id, count(*) from postings where owner_id <> 'platform' group by 2)

@@ -8,7 +8,7 @@ export type StoreKind = 'postgres' | 'pglite';
 
 export interface References { helloWorld: number | null; pgbench: PgbenchFigures | null }
 
-/** Issue 7's targets (PostgreSQL, 64 connections): a ratio to a reference measured in the same run, and a p99. */
+/** The targets (PostgreSQL, 64 connections): a ratio to a reference measured in the same run, and a p99. */
 export const TARGETS: Record<ScenarioName, { reference: 'selectOnly' | 'tpcb' | 'sameRow' | 'helloWorld'; ratio: number | null; p99Ms: number | null }> = {
   balances: { reference: 'selectOnly', ratio: 0.6, p99Ms: 20 },
   quotes: { reference: 'tpcb', ratio: 1.0, p99Ms: 25 },

@@ -3,7 +3,7 @@ import { totpCode } from '../../packages/server/src/domain/people/totp.ts';
 import { OPERATOR_TOKEN, type World } from './world.ts';
 
 /**
- * People before the load (issue 13): members accept their invitations, enrol TOTP, sign in with a
+ * People before the load: members accept their invitations, enrol TOTP, sign in with a
  * recovery code and issue a key in the portal; a staff person is invited, enrols TOTP and issues a
  * personal token; keys and tokens are issued with an Idempotency-Key (their kept answers hold them).
  * Each secret shown (password, session id, TOTP secret, recovery codes, key, token) joins the secrets

@@ -307,7 +307,7 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.match(blockedPort.stderr, /^error: sdk\.configuration_error: the request cannot be sent/);
   });
 
-  test('issue 19: pairs, limits, show and cancel by id, list filters, the ledger as CSV', async () => {
+  test('pairs, limits, show and cancel by id, list filters, the ledger as CSV', async () => {
     const pairs = await cambio(['pairs'], env);
     assert.equal(pairs.code, 0, pairs.stderr);
     assert.match(pairs.stdout, /^BASE\s+QUOTE\s+MIN\s+MAX\nBTC\s+USD\s+0\.00010000 BTC\s+10000\.00000000 BTC\n$/);

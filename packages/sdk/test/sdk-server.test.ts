@@ -86,7 +86,7 @@ for (const backend of backends()) {
       assert.equal(Money.from(all[0]!).toString(), '-0.50 USD');
     });
 
-    test('what a client can trade and its limits; one record by id; cancel; the list filters; the ledger as CSV (issue 19)', async () => {
+    test('what a client can trade and its limits; one record by id; cancel; the list filters; the ledger as CSV', async () => {
       const { cambio, org } = await newClient({ funding: { BTC: 3n * 10n ** 8n }, limits: { BTC: { maxOrderMinor: 2n * 10n ** 8n } } });
       assert.deepEqual(await cambio.market.pairs(), [
         { baseSymbol: 'BTC', quoteSymbol: 'USD', baseDecimals: 8, quoteDecimals: 2, minBaseMinor: 10_000n, maxBaseMinor: 10n ** 12n },

@@ -40,7 +40,7 @@ export const backgroundTasks: BackgroundTask[] = [
   { name: 'purge-idempotency-keys', everyMs: 60_000, run: async (d) => { await d.store.idempotency.purgeExpired(); } },
   // Webhook deliveries (CONTRACT §10): state in the store, claims with SKIP LOCKED, so any number of instances run it.
   { name: 'deliver-webhooks', everyMs: 1_000, run: async (d) => { await deliverDueWebhooks(d, { sender: webhookSenderOf(d), batch: 16, leaseMs: d.config.webhookLeaseMs }); } },
-  // PGlite runs no autovacuum: dead rows of consumed and purged quotes and the planner's statistics are looked after here (issue 18).
+  // PGlite runs no autovacuum: dead rows of consumed and purged quotes and the planner's statistics are looked after here.
   { name: 'maintain-embedded-store', everyMs: 600_000, run: async (d) => { await maintainEmbedded(d.store.db, d.store.kind); } },
   // The delivery log is kept 30 days after a delivery finished (pending ones are never purged).
   { name: 'purge-webhook-deliveries', everyMs: 3_600_000, run: async (d) => { await d.store.webhooks.purgeFinished(new Date(d.clock.now().getTime() - WEBHOOK_LOG_RETENTION_MS)); } },

@@ -5,7 +5,7 @@ import { backends, listAssets, makeHarness, seedOrg, type Harness } from './harn
 
 /**
  * CONTRACT §6: a 401 takes the same time whether the prefix exists or not. Measured from outside, a known
- * prefix with a wrong secret took 65–90 µs longer than an unknown prefix (issue 19): the key's row came
+ * prefix with a wrong secret took 65–90 µs longer than an unknown prefix: the key's row came
  * back from the database, joined, sent and decoded, while an unknown prefix returned no row at all.
  * Timing on a shared two-core machine is too noisy for a test that must never flake, so this compares
  * the work done instead, which is what the time follows: the rows the auth read returns (count, columns,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ALL_PERMISSIONS, listAssets, makeHarness, OPERATOR_TOKEN, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 
-/** Credentials at their edges, tried from outside (issue 19). */
+/** Credentials at their edges, tried from outside. */
 describe('credentials at their edges', () => {
   let h: Harness;
   let a: SeededOrg;

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { available, backends, btcUsdMarket, held, makeHarness, seedOrg, signedInMember, usableDestination, withCookie, type Harness, type SeededOrg } from './harness.ts';
 
 
-/** Issue 19: one record by id, and the client's own cancel of a request still pending_approval. */
+/** One record by id, and the client's own cancel of a request still pending_approval. */
 for (const backend of backends()) {
   describe(`records by id and client cancel [${backend}]`, () => {
     let h: Harness;

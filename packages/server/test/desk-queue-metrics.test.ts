@@ -13,7 +13,7 @@ async function samples(h: Harness, ...names: string[]): Promise<string[]> {
   return r.body.split('\n').filter((l) => names.some((n) => l.startsWith(`${n}{`) || l.startsWith(`${n} `)));
 }
 
-/** The desk's queues and the business metrics after a production journey (issue 14). */
+/** The desk's queues and the business metrics after a production journey. */
 for (const backend of backends()) {
   describe(`the desk's queue summary and business metrics [${backend}]`, () => {
     let h: Harness;

@@ -5,7 +5,7 @@ import { backgroundTasks } from '../src/background.ts';
 import { HOT_TABLES, maintainEmbedded } from '../src/store/maintenance.ts';
 import { backends, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 
-/** Issue 18: PGlite runs no autovacuum; a background task vacuums and analyses the hot tables instead. */
+/** PGlite runs no autovacuum; a background task vacuums and analyses the hot tables instead. */
 for (const backend of backends()) {
   describe(`the embedded store's maintenance [${backend}]`, () => {
     let h: Harness;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { listAssets, makeHarness, OPERATOR_TOKEN, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 
-/** What a browser, a proxy or a curious client notices from outside (issue 19). */
+/** What a browser, a proxy or a curious client notices from outside. */
 describe('HTTP hygiene', () => {
   let h: Harness;
   let o: SeededOrg;

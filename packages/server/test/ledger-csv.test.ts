@@ -6,7 +6,7 @@ import { backends, listAssets, makeHarness, seedOrg, type Harness } from './harn
 const HEADER = 'createdAt,id,entryId,kind,account,assetSymbol,assetDecimals,amount,amountMinor,referenceId,memo\r\n';
 
 /**
- * The ledger as a CSV file for accountants (issue 19): GET /api/v1/ledger.csv takes the list's filters,
+ * The ledger as a CSV file for accountants: GET /api/v1/ledger.csv takes the list's filters,
  * writes exact amounts in the asset's units and in minimum units, quotes as RFC 4180 says, neutralises
  * cells a spreadsheet would run as formulas, and walks the ledger in batches anchored at its start.
  */

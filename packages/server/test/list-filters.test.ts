@@ -4,7 +4,7 @@ import type { ManualClock } from '../src/domain/ports.ts';
 import { backends, btcUsdMarket, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 
 
-/** Filters on the client's lists (issue 19): state, a creation window; the ledger by asset and date. */
+/** Filters on the client's lists: state, a creation window; the ledger by asset and date. */
 for (const backend of backends()) {
   describe(`client list filters [${backend}]`, () => {
     let h: Harness;

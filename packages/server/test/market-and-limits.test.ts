@@ -4,7 +4,7 @@ import { backends, BTC_USD, listAssets, makeHarness, seedOrg, type Harness } fro
 
 
 /**
- * What a client can trade and within which bounds (issue 19): GET /market/pairs lists the pairs priced
+ * What a client can trade and within which bounds: GET /market/pairs lists the pairs priced
  * now with their amount bounds and decimals and nothing of the operator's terms; GET /client carries
  * the organization's limits; the two refusals about amount bounds say the bound in the asset's units.
  */

@@ -11,7 +11,7 @@ import { makeHarness, type Harness } from './harness.ts';
 const TSC = fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url));
 
 /**
- * A client generated from the OpenAPI document (issue 19): `openapi-typescript` turns
+ * A client generated from the OpenAPI document: `openapi-typescript` turns
  * /api/v1/openapi.json into a `paths` type, and a small journey written against it (quote → order →
  * the order by id, with plain fetch) type-checks. The `@ts-expect-error` lines make the check cut
  * both ways: a body missing a required field, or a state the API does not have, must not compile.

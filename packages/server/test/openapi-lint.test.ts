@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { makeHarness, type Harness } from './harness.ts';
 
 /**
- * The OpenAPI document against the rules of Redocly's `recommended` set that it failed (issue 19: 19
+ * The OpenAPI document against the rules of Redocly's `recommended` set that it failed (19
  * operations without a summary, an empty `servers`, /operator/v1/metrics without security, 47
  * operations without an operationId), checked here because the Redocly CLI cannot run offline in CI:
  * operation-summary, operation-operationId, operation-operationId-unique, operation-operationId-url-safe,

@@ -57,7 +57,7 @@ for (const backend of backends()) {
   });
 }
 
-/** Issue 19: the anchor is opaque, so a client cannot read how much the rest of the platform did. */
+/** The anchor is opaque, so a client cannot read how much the rest of the platform did. */
 describe('the page anchor tells nothing of other organizations', () => {
   let h: Harness;
   before(async () => { h = await makeHarness(); await listAssets(h, { USD: 2 }); });

@@ -10,7 +10,7 @@ import type { ManualClock } from '../src/domain/ports.ts';
 import { ALL_PERMISSIONS, listAssets, makeHarness, OPERATOR_TOKEN, ORIGIN, SECRET, type Harness } from './harness.ts';
 
 /**
- * Issue 13: no secret of a person (password, TOTP secret or code, recovery code, session id, invitation
+ * No secret of a person (password, TOTP secret or code, recovery code, session id, invitation
  * token, API key, staff token) appears in a log line, or in any answer but the one that creates it. A
  * whole journey runs through an app logging at `trace` into memory: invitations accepted, TOTP enrolled
  * and used, signing in and failing to, a password changed, a key issued in the portal and used, a staff

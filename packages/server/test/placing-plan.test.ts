@@ -10,7 +10,7 @@ const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)
 const HOT = ['quotes', 'orders', 'postings', 'events', 'accounts', 'holds', 'journal_entries'];
 
 /**
- * Issue 18: the cost of placing an order must not depend on table statistics. On a fresh store (never
+ * The cost of placing an order must not depend on table statistics. On a fresh store (never
  * analysed; PGlite never analyses by itself) the planner guesses a few hundred rows per table, and a
  * join over quotes then became a hash join that scans every quote ever made. The placing statement's
  * plan, for one order and for a full batch, reads every hot table through an index.
@@ -69,7 +69,7 @@ async function planOf(h: Harness, q: CompiledQuery): Promise<PlanNode> {
 }
 
 /**
- * Issue 18: quoting, the balances and each list's first page cost the same however many rows the store
+ * Quoting, the balances and each list's first page cost the same however many rows the store
  * holds, on a store never analysed. Each statement the request sends that reads one of the growing
  * tables reads it through an index: a Seq Scan there would read every row ever written.
  */

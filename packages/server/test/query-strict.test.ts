@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 
 /**
- * Query strings from outside (issue 19): every list takes `page`, `limit` and `asOf` as plain decimal
+ * Query strings from outside: every list takes `page`, `limit` and `asOf` as plain decimal
  * integers or answers 400 request.invalid_query (CONTRACT §6), never a 500 or a 422; unknown
  * parameters are refused, not ignored; a filter named in the query really filters.
  */

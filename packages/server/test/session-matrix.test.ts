@@ -4,7 +4,7 @@ import { SCOPES } from '@cambio/contract';
 import { ALL_PERMISSIONS, backends, listAssets, makeHarness, ORIGIN, seedOrg, signedInMember, signedInStaff, withCookie, type Harness } from './harness.ts';
 
 /**
- * The permission matrix through sessions (issue 13: "exercised through sessions as well as keys"). Every
+ * The permission matrix through sessions ("exercised through sessions as well as keys"). Every
  * route is read from the OpenAPI document, so a new one is in the matrix at once. Ids are unknown and
  * bodies empty: a request that passes the gate meets a 404 or a 400 and changes nothing; one that does not
  * meets the gate's 403. What is compared is the gate: `past`, or the refusal's status and code.

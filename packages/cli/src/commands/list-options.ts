@@ -5,7 +5,7 @@ import { wholeNumber } from '../context.ts';
 
 export interface ListFlags { page?: number; limit?: number; all?: boolean; state?: string; from?: string; to?: string; asset?: string }
 
-/** The list's filters as the SDK takes them (issue 19): `--state`, `--from` (inclusive), `--to` (exclusive), `--asset`. */
+/** The list's filters as the SDK takes them: `--state`, `--from` (inclusive), `--to` (exclusive), `--asset`. */
 export function filtersOf(flags: ListFlags): { state?: never; createdFrom?: string; createdTo?: string; assetSymbol?: string } {
   return {
     ...(flags.state !== undefined ? { state: flags.state as never } : {}),

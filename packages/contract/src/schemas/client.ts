@@ -19,7 +19,7 @@ export const Client = Type.Object({
   status: ClientStatus,
   canOperate: Type.Boolean(),
   permissions: Type.Array(Type.String()),
-  // Added to the spec's Client (issue 19), so a client stops guessing amount bounds; the spec's fields are unchanged.
+  // Added to the spec's Client, so a client stops guessing amount bounds; the spec's fields are unchanged.
   limits: Nullable(Type.Array(ClientLimit), {
     description: 'the organization\'s limits: null when none are loaded (it cannot operate); otherwise one row per capped asset, and an asset not listed here is not capped',
   }),

@@ -2,7 +2,7 @@ import type { Transport } from '../http.ts';
 import { paginate, type ListParams, type Page } from '../paginate.ts';
 
 /**
- * The client lists' filters (issue 19): `createdFrom` inclusive, `createdTo` exclusive, as a Date or an
+ * The client lists' filters: `createdFrom` inclusive, `createdTo` exclusive, as a Date or an
  * RFC 3339 date-time with a zone; each list adds its own (`state`, the ledger's `assetSymbol`).
  */
 export interface CreatedFilters { createdFrom?: Date | string; createdTo?: Date | string }

@@ -1,6 +1,6 @@
 /**
  * What the OpenAPI document needs beyond the routes' own schemas so that Redocly's recommended rules
- * pass (issue 19) and client generators name their methods: every operation has an `operationId`
+ * pass and client generators name their methods: every operation has an `operationId`
  * (derived from its method and path unless the route names one) and a `summary`; the document has
  * a server and a license; an operator route without `security` declares the operator token.
  */

@@ -79,7 +79,7 @@ export class AccountsStore {
 
   async postings(organizationId: string, p: PageParams, f: { assetSymbol?: string | undefined } & CreatedWindow = {}): Promise<Page<PostingRow>> {
     // The page is one range of the owner's index, with no lookup of an entry per posting, whatever the
-    // journal's size (issue 18).
+    // journal's size.
     const page = await readPage(this.#postingsOf(organizationId, f), 'p.id', p, (q) => q
       .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
       .select(POSTING_COLUMNS),

@@ -28,7 +28,7 @@ export class EventsStore {
       from = { txid: String(c.txid), seq: String(c.seq) };
     }
     // The page as one JSON text (one field to decode, not four per event: on PGlite, decoding each
-    // field of each row cost more than the query; issue 18), parsed once here.
+    // field of each row cost more than the query), parsed once here.
     const r = await sql<{ page: string }>`
       select coalesce(json_agg(json_build_array(e.seq::text, e.type, e.created_at, e.data) order by e.txid, e.seq), '[]')::text as page
       from (select txid, seq, type, created_at, data from events

@@ -5,7 +5,7 @@ import type { Db } from './db.ts';
 export const HOT_TABLES = ['quotes', 'orders', 'holds', 'accounts', 'journal_entries', 'postings', 'events', 'idempotency_keys'] as const;
 
 /**
- * What PostgreSQL's autovacuum does for us, done for the embedded store, which runs none (issue 18):
+ * What PostgreSQL's autovacuum does for us, done for the embedded store, which runs none:
  * VACUUM reclaims the dead rows that consumed and purged quotes leave, ANALYZE keeps the statistics
  * the planner reads. One table at a time, so a request waits at most for one table's pass. On
  * PostgreSQL it does nothing: autovacuum is there.

@@ -10,7 +10,7 @@ export const offsetOf = (p: PageParams) => (p.page - 1) * p.limit;
 /**
  * The page size written into the statement, not sent as a parameter (it is a validated integer, 1 to 100),
  * and no OFFSET on the first page: a prepared statement whose LIMIT is known gets a plan PostgreSQL keeps
- * (a generic one), where a parameter LIMIT is planned again on every call (issue 18; on PGlite, planning
+ * (a generic one), where a parameter LIMIT is planned again on every call (on PGlite, planning
  * opened every index of the tables again). Later pages keep their offset as a parameter.
  */
 const pageLimit = (limit: number) => (Number.isSafeInteger(limit) && limit > 0 && limit <= 1000 ? sql.lit(limit) : limit);
@@ -25,7 +25,7 @@ type Counted = { page_total: string | number | bigint; page_top: string | number
 
 /**
  * An unfiltered list of one owner whose rows `list_counts` counts (migration 013): its total is read
- * there, not counted over every row, so a page costs the same however many rows the owner has (issue 18).
+ * there, not counted over every row, so a page costs the same however many rows the owner has.
  */
 export interface Counter { list: 'orders' | 'withdrawals' | 'postings'; owner: string }
 

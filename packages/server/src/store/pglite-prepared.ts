@@ -11,7 +11,7 @@ interface Prepared { name: string; paramTypes: number[] }
  * PostgreSQL: each distinct SQL text is parsed and described once, then every call is one trip into
  * PGlite (bind, describe, execute, sync) instead of PGlite's six (parse, describe, bind, describe,
  * execute, sync), and PostgreSQL can keep the statement's plan instead of planning it on every call
- * (issue 18: planning a list's page cost more than running it). Values are serialized and rows parsed
+ * (planning a list's page cost more than running it). Values are serialized and rows parsed
  * by PGlite's own serializers and parsers, as `PGlite.query` does, so the rows are the same.
  * Past `maxNames` distinct texts, new ones go through `PGlite.query` as before.
  *

@@ -1,6 +1,6 @@
 /**
  * The customer portal end to end: Debian's Chromium, driven by playwright-core, against the real
- * service on the embedded store (issue 15). One browser for the file; one context per person.
+ * service on the embedded store. One browser for the file; one context per person.
  * Screenshots for the docs: CAMBIO_SCREENSHOTS=docs/screenshots node scripts/test.mjs browser/portal
  */
 import assert from 'node:assert/strict';

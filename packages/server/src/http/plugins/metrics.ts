@@ -6,8 +6,8 @@ import type { Clock } from '../../domain/ports.ts';
 import type { Tally } from '../../usecases/ports.ts';
 
 /**
- * Prometheus metrics: the process defaults, request durations by route and status, and the business
- * (issue 14): state transitions of orders and withdrawals and the desk's records, counted in process as
+ * Prometheus metrics: the process defaults, request durations by route and status, and the business's
+ * own: state transitions of orders and withdrawals and the desk's records, counted in process as
  * they commit (counters restart at 0 with the process, as Prometheus expects); the desk's queues and the
  * last reconciliation, read from the store at each scrape.
  */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Headers every answer carries (issue 19): `X-Content-Type-Options: nosniff` everywhere; the APIs'
+ * Headers every answer carries: `X-Content-Type-Options: nosniff` everywhere; the APIs'
  * answers are never stored by a cache or a browser (`Cache-Control: no-store`: balances, keys shown once,
  * deposit addresses); the docs page may not be framed by another site.
  */

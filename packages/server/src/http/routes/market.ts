@@ -6,7 +6,7 @@ import { ok } from '../envelope.ts';
 import { apiKeySecurity, listResponses } from '../schemas.ts';
 
 /**
- * GET /market/pairs (issue 19): what can be traded now, so a client stops guessing amount bounds.
+ * GET /market/pairs: what can be traded now, so a client stops guessing amount bounds.
  *
  * What is shown, and why no more: the decimals of both sides and the base amounts a quote accepts,
  * which are exactly the bounds a refused quote states (quotes.amount_out_of_range); a pair that no

@@ -13,7 +13,7 @@ const queueWire = (q: Queue, at: Date) => ({
   oldestAgeSeconds: q.oldestSince ? Math.max(0, Math.trunc((at.getTime() - q.oldestSince.getTime()) / 1000)) : null,
 });
 
-/** What waits for the desk (issue 14): counts and the oldest wait of each queue, for a viewer and up. */
+/** What waits for the desk: counts and the oldest wait of each queue, for a viewer and up. */
 export const queueRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/queue/summary', {
     schema: {

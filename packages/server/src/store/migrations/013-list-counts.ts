@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Issue 18: a list's first page must cost the same however many rows the organization has. The page's
+ * A list's first page must cost the same however many rows the organization has. The page's
  * total (CONTRACT §6) was a count over every row of the organization; it is now kept as a count per
  * organization, written by the same statement that writes the rows (statement triggers, one upsert per
  * organization and statement, in owner order), so it is exact and committed with them. Orders,

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Each posting carries its journal entry's kind, reference and memo (entries are never changed once
  * written), so the ledger's page is one range of the owner's postings index with no lookup of each
- * posting's entry (issue 18: those lookups cost one B-tree descent each, deeper as the journal grows).
+ * posting's entry (those lookups cost one B-tree descent each, deeper as the journal grows).
  * Rows written before are filled from their entries here.
  */
 // Migrations take Kysely<any>, never the app's types (they are frozen in time).

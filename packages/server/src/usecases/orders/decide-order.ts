@@ -39,7 +39,7 @@ export async function approveOrder(d: UseCaseDeps, approver: Approver, orderId: 
 }
 
 /**
- * The organization withdraws its own request while it is still pending_approval (issue 19): the hold is
+ * The organization withdraws its own request while it is still pending_approval: the hold is
  * released in the same transaction. Another organization's order is not found; a decided one is 409. The
  * decision's `state = 'pending_approval'` condition, re-read after an approval's row lock, makes a cancel
  * racing an approval or a rejection settle exactly one of them.

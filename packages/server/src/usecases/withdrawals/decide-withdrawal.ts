@@ -77,7 +77,7 @@ export function countedWithdrawal(d: UseCaseDeps, w: WithdrawalRow): WithdrawalR
 export const strip = ({ holdId: _holdId, ...w }: WithdrawalRow & { holdId?: string }): WithdrawalRow => w;
 
 /**
- * The organization withdraws its own request while pending_approval (issue 19): the hold is released in
+ * The organization withdraws its own request while pending_approval: the hold is released in
  * the same transaction. Another organization's is not found; a decided one is 409; racing a decision,
  * exactly one of them happens.
  */
