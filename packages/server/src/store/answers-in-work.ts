@@ -61,8 +61,8 @@ export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) 
 /**
  * keepAnswersSql's statement on PGlite, where no key it answers has a row (`rowless`): a plain insert, one
  * time for the batch (the latest answer's; each answer is then kept at least as long as it asked), and no
- * conflict to look for: some 10 µs less a keyed quote than the upsert with per-row times (bench/README.md,
- * Idempotency-Key). Should a key have a row after all (a claim whose lease lapsed during its request,
+ * conflict to look for, which is cheaper than an upsert with per-row times (bench/README.md measures it).
+ * Should a key have a row after all (a claim whose lease lapsed during its request,
  * taken and answered by another), the insert fails and the work with it: the key's work is not done twice.
  */
 function insertAnswersSql(as: KeptAnswer[], written?: RawBuilder<unknown>, returning = true) {
@@ -80,8 +80,8 @@ const allRowless = (as: KeptAnswer[]) => as.length > 0 && as.every((a) => a.rowl
 
 /**
  * insertAnswersSql for work that writes every record of its statement or fails (a batch of quotes): each
- * answer is kept exactly when the statement succeeds, so nothing is filtered or read back (on PGlite,
- * decoding the returned keys cost a keyed quote some 4 µs more).
+ * answer is kept exactly when the statement succeeds, so nothing is filtered or read back (decoding
+ * returned keys would only cost time).
  */
 export const rowlessAnswersSql = (as: KeptAnswer[]) => insertAnswersSql(as, undefined, false);
 
