@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Amount, MoneyText } from '../../components/Amount.tsx';
+import { Amount, MoneyText, StateBadge } from '@cambio/web-kit';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
 import { Empty, Loading } from '../../components/Section.tsx';
-import { StateBadge } from '../../components/StateBadge.tsx';
 import { op } from '../../lib/api.ts';
-import { Link } from '../../lib/router.tsx';
+import { Link } from '../../lib/router.ts';
 import { when } from '../../lib/time.ts';
 
 /** Available, held and total per asset, exactly as the organization sees them in the portal. */
