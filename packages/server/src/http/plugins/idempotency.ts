@@ -138,7 +138,9 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
     if (claim.deferred) return payload;
     try {
       if (!claim.keptInWork) {
-        if (decidedNothing(reply.statusCode)) await store.release(claim);
+        // A lost connection may have lost only the COMMIT's reply: releasing the key could let a retry do it twice.
+        if (req.storeUnavailable) req.log.warn({ key: claim.key }, 'idempotency: the store was lost mid-request; the claim is kept until its lease ends');
+        else if (decidedNothing(reply.statusCode)) await store.release(claim);
         else await store.complete(claim.keep(reply.statusCode, typeof payload === 'string' ? payload : String(payload)));
       }
       store.settled(claim);
