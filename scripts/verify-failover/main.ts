@@ -6,7 +6,8 @@ import { runFailover, Tally, type Options } from './run.ts';
  * `npm run verify:failover -- [--kills 3] [--load-between 20] [--clients 6] [--seed S] [--dir D] [--keep]`
  * A pg_auto_failover formation on loopback (monitor on 6000, nodes on 6001 and 6002), two Cambio
  * instances on its multi-host URL, the bank workload of verify:bank with Idempotency-Key retries, and the
- * primary's postmaster killed with SIGKILL `--kills` times (each once the pair is primary/secondary again).
+ * primary's postmaster killed with SIGKILL until `--kills` failovers happened (each kill once the pair is
+ * primary/secondary again).
  * Installs nothing: says what is missing. Exits 0 with no violation, 1 with any (a 500, a lost
  * acknowledged operation, a broken invariant, a recovery over 30 s), 2 when it could not run. The last
  * line is the summary.
@@ -63,7 +64,7 @@ for (const port of [MONITOR_PORT, ...NODE_PORTS]) {
 formation = new Formation(o.dir, (l) => console.log(l));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void end(2, `interrupted by ${signal}`); });
 
-console.log(`verify:failover seed ${o.seed}: ${o.kills} SIGKILLs of the primary, ${o.loadBetweenMs / 1000} s of load before each, ${o.clients} clients, 2 instances, formation in ${o.dir}`);
+console.log(`verify:failover seed ${o.seed}: ${o.kills} failovers by SIGKILL of the primary, ${o.loadBetweenMs / 1000} s of load before each, ${o.clients} clients, 2 instances, formation in ${o.dir}`);
 try {
   await runFailover(o, (l) => console.log(l), tally, formation);
 } catch (e) {
