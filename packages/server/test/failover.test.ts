@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { backends, btcUsdMarket, createPgDatabase, held, makeHarness, seedOrg, type Harness, type Res, type SeededOrg } from './harness.ts';
+import { available, backends, btcUsdMarket, createPgDatabase, held, listAssets, makeHarness, OPERATOR_TOKEN, seedOrg, type Harness, type Res, type SeededOrg } from './harness.ts';
 import { closedPort, FaultProxy } from './fault-proxy.ts';
 
 /** Readiness and liveness on every store: /ready reads the store, /health never does. */
@@ -123,5 +123,38 @@ if (process.env.DATABASE_URL) {
       assert.equal(await orderCount(), 3);
       assert.equal(await held(h, org.key, 'BTC'), 3_000_000n);
     });
+  });
+}
+
+/**
+ * A keyed request whose work meets a lost store may have committed with only the COMMIT's reply lost:
+ * its key is not released, so a retry cannot do it a second time; it answers 409 in flight (read the
+ * state first) until the claim's lease ends. A new key runs as usual.
+ */
+for (const backend of backends()) {
+  test(`a keyed write cut by a lost store keeps its key: the retry answers 409 idempotency.in_progress and does nothing [${backend}]`, async () => {
+    const h = await makeHarness({ backend });
+    try {
+      await listAssets(h, { USD: 2 });
+      const o = await seedOrg(h);
+      const adjust = (key: string) => h.app.inject({
+        method: 'POST', url: `/operator/v1/organizations/${o.orgId}/adjustments`, payload: { assetSymbol: 'USD', amountMinor: '500', reason: 'x' },
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'idempotency-key': key, 'x-lang': 'en' },
+      });
+      const original = h.store.accounts.adjust.bind(h.store.accounts);
+      h.store.accounts.adjust = async () => { throw new Error('Connection terminated unexpectedly'); };
+      let cut;
+      try { cut = await adjust('adj-1'); } finally { h.store.accounts.adjust = original; }
+      assert.equal(cut.statusCode, 503);
+      assert.equal(cut.json().code, 'store.unavailable');
+      const retry = await adjust('adj-1');
+      assert.equal(retry.statusCode, 409, retry.body);
+      assert.equal(retry.json().code, 'idempotency.in_progress');
+      assert.equal(await available(h, o.key, 'USD'), 0n);
+      assert.equal((await adjust('adj-2')).statusCode, 201);
+      assert.equal(await available(h, o.key, 'USD'), 500n);
+    } finally {
+      await h.close();
+    }
   });
 }

@@ -136,11 +136,16 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
     // Still to be claimed by the work: the work claimed nothing (it did not run, or rolled back), or the
     // route answered the key it found (a replay, 409, 422). Nothing of this request is kept.
     if (claim.deferred) return payload;
+    // The store was lost mid-request: the work may have committed with only the COMMIT's reply lost, so
+    // releasing the key could let a retry do it twice. The claim stays (409 in flight to a retry, which
+    // reads the state first) until its lease ends.
+    if (req.storeUnavailable && !claim.keptInWork) {
+      req.log.warn({ key: claim.key }, 'idempotency: the store was lost mid-request; the claim is kept until its lease ends');
+      return payload;
+    }
     try {
       if (!claim.keptInWork) {
-        // A lost connection may have lost only the COMMIT's reply: releasing the key could let a retry do it twice.
-        if (req.storeUnavailable) req.log.warn({ key: claim.key }, 'idempotency: the store was lost mid-request; the claim is kept until its lease ends');
-        else if (decidedNothing(reply.statusCode)) await store.release(claim);
+        if (decidedNothing(reply.statusCode)) await store.release(claim);
         else await store.complete(claim.keep(reply.statusCode, typeof payload === 'string' ? payload : String(payload)));
       }
       store.settled(claim);
