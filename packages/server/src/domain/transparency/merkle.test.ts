@@ -3,49 +3,10 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { appendLeaves, consistencyProof, EMPTY_ROOT, inclusionProof, leafHash, MemoryNodes, rootAt } from './merkle.ts';
 
-// An independent verifier, written from RFC 9162 alone (§2.1.1 hashing, §2.1.3.2 inclusion, §2.1.4.2
-// consistency): it shares no code with merkle.ts, so a bug there cannot hide here.
-const sha = (...p: Buffer[]) => createHash('sha256').update(Buffer.concat(p)).digest();
-const H_LEAF = (d: Buffer) => sha(Buffer.from([0]), d);
-const H_NODE = (l: Buffer, r: Buffer) => sha(Buffer.from([1]), l, r);
-function mth(d: Buffer[]): Buffer {
-  if (d.length === 0) return sha();
-  if (d.length === 1) return H_LEAF(d[0]!);
-  let k = 1;
-  while (k * 2 < d.length) k *= 2;
-  return H_NODE(mth(d.slice(0, k)), mth(d.slice(k)));
-}
-function verifyInclusion(leafIndex: number, treeSize: number, leaf: Buffer, path: Buffer[], root: Buffer): boolean {
-  if (leafIndex >= treeSize) return false;
-  let fn = leafIndex; let sn = treeSize - 1; let r = leaf;
-  for (const p of path) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      r = H_NODE(p, r);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
-    } else r = H_NODE(r, p);
-    fn = Math.floor(fn / 2); sn = Math.floor(sn / 2);
-  }
-  return sn === 0 && r.equals(root);
-}
-function verifyConsistency(first: number, second: number, firstHash: Buffer, secondHash: Buffer, proof: Buffer[]): boolean {
-  if (first === second) return proof.length === 0 && firstHash.equals(secondHash);
-  if (first > second || first === 0 || proof.length === 0) return false;
-  const path = (first & (first - 1)) === 0 ? [firstHash, ...proof] : [...proof];
-  let fn = first - 1; let sn = second - 1;
-  while (fn % 2 === 1) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
-  let fr = path[0]!; let sr = path[0]!;
-  for (const c of path.slice(1)) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      fr = H_NODE(c, fr); sr = H_NODE(c, sr);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
-    } else sr = H_NODE(sr, c);
-    fn = Math.floor(fn / 2); sn = Math.floor(sn / 2);
-  }
-  return fr.equals(firstHash) && sr.equals(secondHash) && sn === 0;
-}
+// The independent verifier (test/transparency-verifier.ts) shares no code with merkle.ts.
+import { H_LEAF, mth, verifyConsistency, verifyInclusion, H_NODE } from '../../../test/transparency-verifier.ts';
 
+const sha = (...p: Buffer[]) => createHash('sha256').update(Buffer.concat(p)).digest();
 const hex = (b: Buffer) => b.toString('hex');
 const unhex = (s: string) => Buffer.from(s, 'hex');
 
@@ -108,7 +69,7 @@ const data = (n: number, salt = 0) => Array.from({ length: n }, (_, i) => Buffer
 test('every inclusion and consistency proof of every size 1–300 verifies independently; a flipped bit fails', async () => {
   const d = data(300);
   const store = grow(d);
-  const roots = [sha()];
+  const roots: Buffer[] = [sha()];
   for (let n = 1; n <= 300; n++) roots.push(mth(d.slice(0, n)));
   let checked = 0;
   for (let n = 1; n <= 300; n++) {
