@@ -139,30 +139,32 @@ for (const backend of backends()) {
       test('an entry whose transaction is still open holds back the entries committed after it began, and joins the log before them', async () => {
         const h = await makeHarness({ backend });
         try {
-          await listAssets(h, { USD: 2 });
+          await listAssets(h, { USD: 2, BTC: 8 });
           const org = await seedOrg(h, { balances: { USD: 100n } });
-          await appendUntil(h, 1);
+          const other = await seedOrg(h, { balances: { USD: 100n } });
+          await appendUntil(h, 2);
           let release!: () => void;
           const gate = new Promise<void>((r) => { release = r; });
           let written!: () => void;
           const wrote = new Promise<void>((r) => { written = r; });
           const held = h.store.db.transaction().execute(async (tx) => {
-            await postEntry(tx, 'je_held_open', adjustmentEntry({ organizationId: org.orgId, assetSymbol: 'USD', amount: 1n, memo: 'slow' }), new Date());
+            await postEntry(tx, 'je_held_open', adjustmentEntry({ organizationId: org.orgId, assetSymbol: 'BTC', amount: 1n, memo: 'slow' }), new Date());
             written();
             await gate;
           });
           await wrote;
           try {
-            await adjust(h, org.orgId, 2n); // commits while the first is still open
+            // Commits while the first is still open (another organization and asset: no row in common, no lock to wait for).
+            await adjust(h, other.orgId, 2n);
             assert.equal(await appendJournalLog(h.deps), 0, 'the later entry waits for the open transaction');
           } finally {
             // Never left open: an open transaction holds back every log (and every event reader) on the server.
             release();
             await held;
           }
-          await appendUntil(h, 3);
+          await appendUntil(h, 4);
           const entries = await h.store.transparency.entries(0, 10);
-          assert.equal(entries[1]!.entryId, 'je_held_open', 'the entry of the older transaction comes first');
+          assert.equal(entries[2]!.entryId, 'je_held_open', 'the entry of the older transaction comes first');
           await checkWholeLog(h);
         } finally { await h.close(); }
       });

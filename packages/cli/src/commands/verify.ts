@@ -1,3 +1,4 @@
+import { APIError, ConnectionError } from '@cambio/sdk';
 import type { Command } from 'commander';
 import type { Ctx } from '../context.ts';
 import { BooksMismatch } from '../output.ts';
@@ -18,9 +19,20 @@ export function register(program: Command, ctx: Ctx): void {
     .action(async () => {
       const s = ctx.settings();
       const op = ctx.operator(); // refuses without OPERATOR_TOKEN
+      // Plain GETs (a text/plain answer is not the SDK's envelope); failures become the SDK's errors, so the exit code says what failed.
       const get = async (path: string, operator: boolean): Promise<Response> => {
-        const r = await fetch(`${s.baseUrl}${path}`, { headers: operator ? { authorization: `Bearer ${s.operatorToken}` } : {} });
-        if (!r.ok) throw new Error(`GET ${path}: HTTP ${r.status} ${await r.text()}`);
+        let r: Response;
+        try {
+          r = await fetch(`${s.baseUrl}${path}`, { headers: operator ? { authorization: `Bearer ${s.operatorToken}` } : {} });
+        } catch (e) {
+          throw new ConnectionError({ status: 0, code: 'sdk.network_error', message: `network error: ${e instanceof Error ? e.message : String(e)}`, method: 'GET', path, cause: e });
+        }
+        if (!r.ok) {
+          const body = await r.text();
+          let code = 'http.error';
+          try { code = (JSON.parse(body) as { code?: string }).code ?? code; } catch { /* not the envelope */ }
+          throw new APIError({ status: r.status, code, message: `GET ${path}: HTTP ${r.status}`, method: 'GET', path });
+        }
         return r;
       };
       const key = parseNoteKey(await (await get('/transparency/key', false)).text());
