@@ -26,8 +26,12 @@ export const transparencyPublicRoutes = (deps: AppDeps): FastifyPluginAsyncTypeb
     schema: { tags, operationId: 'getTransparencyCheckpoint', summary: 'The latest signed checkpoint of the journal log (C2SP tlog-checkpoint signed note), text/plain', response: text('the signed note') },
   }, async (_req, reply) => {
     const latest = await store.transparency.latestCheckpoint();
-    // Before any entry: the empty tree, signed now (Ed25519 is deterministic: the same note every time).
-    const note = latest?.note ?? (await logIdentity(deps)).signer.sign(checkpointText((await logIdentity(deps)).origin, 0, EMPTY_ROOT));
+    let note = latest?.note;
+    if (note === undefined) {
+      // Before any entry: the empty tree, signed now (Ed25519 is deterministic: the same note every time).
+      const id = await logIdentity(deps);
+      note = id.signer.sign(checkpointText(id.origin, 0, EMPTY_ROOT));
+    }
     return reply.type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(note);
   });
 
