@@ -54,6 +54,7 @@ import * as withdrawRegister from './commands/withdraw-register.ts';
 import * as webhooksCreate from './commands/webhooks-create.ts';
 import * as webhooksDelete from './commands/webhooks-delete.ts';
 import * as webhooksList from './commands/webhooks-list.ts';
+import * as verify from './commands/verify.ts';
 
 const EPILOG = `
 Settings: CAMBIO_API_KEY (or "apiKey" in ~/.config/cambio/config.json, or the file named by CAMBIO_CONFIG),
@@ -75,6 +76,7 @@ Exit codes:
   6   outcome unknown: a creating call (withdraw create, order, deposit declare, withdraw register, an
       operator POST) lost its answer and may have been applied. Do not simply run it again: read
       \`cambio withdraw list\` / \`cambio orders\` / \`cambio deposit open\` first. Looking it up needs portal:read.
+  8   cambio verify: the books do not match the signed journal log (the first bad entry is named)
   70  internal error: a bug in cambio (run again with --verbose for the stack, and report it)`;
 
 type Registrar = { register: (parent: Command, ctx: Ctx) => void };
@@ -127,7 +129,7 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
     .configureOutput({ writeOut: io.stdout, writeErr: json ? () => {} : io.stderr });
 
   const ctx = new Ctx(program, io);
-  for (const c of [clientShow, balancesList, ledgerList, ledgerCsv, marketPairs, quoteCreate, orderCreate, ordersList, recordShow, requestCancel]) c.register(program, ctx);
+  for (const c of [clientShow, balancesList, ledgerList, ledgerCsv, marketPairs, quoteCreate, orderCreate, ordersList, recordShow, requestCancel, verify]) c.register(program, ctx);
   const deposit = program.command('deposit').description('deposit wallets and declarations');
   for (const c of [depositWallets, depositDeclare, depositOpen, depositList]) c.register(deposit, ctx);
   const withdraw = program.command('withdraw').description('withdrawal destinations and requests');

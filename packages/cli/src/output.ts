@@ -21,6 +21,8 @@ export const EXIT = {
    * (`cambio withdraw list`, `cambio orders`…) first.
    */
   unknown: 6,
+  /** `cambio verify`: the books do not match the signed log (the first bad entry is named). */
+  books: 8,
   /** A bug in the CLI itself (an unexpected exception): report it with the output of --verbose. */
   internal: 70,
 } as const;
@@ -46,7 +48,13 @@ export function outcomeIsUnknown(e: unknown): e is CambioError {
   return e instanceof LostResponseError || (e instanceof CambioError && createsSomething(e) && outcomeUnknown(e));
 }
 
+/** `cambio verify` found the books wrong; `entryId`: the first entry that does not hold, when one does. */
+export class BooksMismatch extends Error {
+  constructor(message: string, readonly entryId: string | null) { super(message); }
+}
+
 export function exitCodeOf(e: unknown): number {
+  if (e instanceof BooksMismatch) return EXIT.books;
   if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
   if (e instanceof UsageError || e instanceof ConfigurationError) return EXIT.usage;
   if (outcomeIsUnknown(e)) return EXIT.unknown;
@@ -107,6 +115,9 @@ export function errorText(e: unknown, json: boolean, verbose = false): string {
     return `error: ${e.code}: ${e.message}${e.traceId ? ` (traceId ${e.traceId})` : ''}${hint ? `\n${hint}` : ''}`;
   }
   const message = e instanceof Error ? e.message : String(e);
+  if (e instanceof BooksMismatch) {
+    return json ? jsonText({ error: { status: null, code: 'cli.books_mismatch', message, entryId: e.entryId, traceId: null } }) : `FAILED: ${message}${e.entryId ? `\nfirst bad entry: ${e.entryId}` : ''}`;
+  }
   if (e instanceof UsageError || e instanceof CommanderError) {
     return json ? jsonText({ error: { status: null, code: 'cli.usage', message, traceId: null } }) : `error: ${message}`;
   }

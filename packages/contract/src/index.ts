@@ -15,3 +15,4 @@ export * from './schemas/reconciliation.ts';
 export * from './schemas/approvals.ts';
 export * from './schemas/people.ts';
 export * from './schemas/queues.ts';
+export * from './schemas/transparency.ts';

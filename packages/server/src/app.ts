@@ -12,6 +12,7 @@ import { clientErrorHandler } from './http/socket-errors.ts';
 import { InvalidJsonError, parseJsonBody } from './http/json-body.ts';
 import { requestForLog } from './http/log-request.ts';
 import { documentExtras, documentRoute } from './http/openapi-doc.ts';
+import { transparencyPublicRoutes } from './http/routes/transparency-public.ts';
 import { PageAnchors, registerPageAnchors } from './http/page-anchor.ts';
 import { registerErrorHandling, sendError } from './http/plugins/errors.ts';
 import { createMetrics } from './http/plugins/metrics.ts';
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return { success: true, message: null, data: { status: 'ready', store: deps.store.kind }, code: null, timestamp: new Date().toISOString(), traceId: req.id, pagination: null };
   });
 
+  await app.register(transparencyPublicRoutes(deps), { prefix: '/transparency' });
   await app.register(async (api) => clientApi(api, deps), { prefix: '/api/v1' });
   await app.register(async (portal) => portalApi(portal, deps), { prefix: '/portal/v1' });
   await app.register(async (op) => {

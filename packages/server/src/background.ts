@@ -3,6 +3,7 @@ import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from './store/idempote
 import { maintainEmbedded } from './store/maintenance.ts';
 import { isStoreUnavailable } from './store/store-unavailable.ts';
 import { recoverApproved } from './usecases/orders/execute-approved.ts';
+import { appendJournalLog } from './usecases/transparency/append-log.ts';
 import { deliverDueWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
 
@@ -39,6 +40,8 @@ export const backgroundTasks: BackgroundTask[] = [
   { name: 'destination-usable-events', everyMs: 5_000, run: async (d) => { await d.store.events.emitUsableDestinations(d.clock.now()); } },
   // Idempotency-Key answers are kept 24 h after they were given (CONTRACT §10), then forgotten.
   { name: 'purge-idempotency-keys', everyMs: 60_000, run: async (d) => { await d.store.idempotency.purgeExpired(); } },
+  // The journal log (CONTRACT §12): committed entries join it within seconds, a checkpoint signed after each batch.
+  { name: 'append-journal-log', everyMs: 1_000, run: async (d) => { await appendJournalLog(d); } },
   // Webhook deliveries (CONTRACT §10): state in the store, claims with SKIP LOCKED, so any number of instances run it.
   { name: 'deliver-webhooks', everyMs: 1_000, run: async (d) => { await deliverDueWebhooks(d, { sender: webhookSenderOf(d), batch: 16, leaseMs: d.config.webhookLeaseMs }); } },
   // PGlite runs no autovacuum: dead rows of consumed and purged quotes and the planner's statistics are looked after here.

@@ -85,3 +85,15 @@ test('.env is read when present; a Node without loadEnvFile is told which Node i
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the journal log: its name from CAMBIO_LOG_NAME, else the public URL\'s host, else localhost; a signing key is a base64 32-byte seed', () => {
+  assert.equal(loadConfig({}).logName, 'localhost');
+  assert.equal(loadConfig({}).logSigningKey, undefined);
+  assert.equal(loadConfig({ CAMBIO_PUBLIC_URL: 'https://books.example.com' }).logName, 'books.example.com');
+  assert.equal(loadConfig({ CAMBIO_PUBLIC_URL: 'https://books.example.com', CAMBIO_LOG_NAME: 'ledger.example' }).logName, 'ledger.example');
+  const seed = Buffer.alloc(32, 1).toString('base64');
+  assert.deepEqual(loadConfig({ CAMBIO_LOG_SIGNING_KEY: seed }).logSigningKey, Buffer.alloc(32, 1));
+  refusal({ CAMBIO_LOG_SIGNING_KEY: Buffer.alloc(31).toString('base64') }, /CAMBIO_LOG_SIGNING_KEY must be the base64 of a 32-byte/);
+  refusal({ CAMBIO_LOG_NAME: 'two words' }, /CAMBIO_LOG_NAME must be printable ASCII/);
+  refusal({ CAMBIO_LOG_NAME: 'a+b' }, /CAMBIO_LOG_NAME/);
+});

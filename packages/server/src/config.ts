@@ -40,6 +40,10 @@ export interface Config {
    * crash is made again once it runs out. Under 20 s an attempt's timeout is half of it instead of 10 s.
    */
   webhookLeaseMs: number;
+  /** The journal log's name: its checkpoints' origin is `cambio/<logName>` (CAMBIO_LOG_NAME; default the host of CAMBIO_PUBLIC_URL, else localhost). */
+  logName: string;
+  /** The log's Ed25519 seed (CAMBIO_LOG_SIGNING_KEY, base64 of 32 bytes); unset: generated once and kept sealed in the store. */
+  logSigningKey: Buffer | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +103,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch {
     problems.push(`CAMBIO_PUBLIC_URL must be an origin such as https://cambio.example.com (scheme, host, optional port; no path) (got "${publicUrl}")`);
   }
+  const explicitUrl = str('CAMBIO_PUBLIC_URL');
+  const logName = str('CAMBIO_LOG_NAME') ?? (explicitUrl && URL.canParse(explicitUrl) ? new URL(explicitUrl).host : 'localhost');
+  // The origin is a note key name: no space, no '+' (C2SP signed-note).
+  if (!/^[\x21-\x7e]+$/.test(logName) || logName.includes('+')) problems.push(`CAMBIO_LOG_NAME must be printable ASCII without spaces or "+" (got "${logName}")`);
+  const seedText = str('CAMBIO_LOG_SIGNING_KEY');
+  const logSigningKey = seedText === undefined ? undefined : Buffer.from(seedText, 'base64');
+  if (seedText !== undefined && (logSigningKey!.length !== 32 || logSigningKey!.toString('base64') !== seedText)) {
+    problems.push('CAMBIO_LOG_SIGNING_KEY must be the base64 of a 32-byte Ed25519 seed (e.g. `openssl rand -base64 32`)');
+  }
   const config: Config = {
     port,
     host,
@@ -121,6 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: int('CAMBIO_SESSION_IDLE_MS', 30 * 60_000, 1000, 30 * 86_400_000),
     sessionMaxMs: int('CAMBIO_SESSION_MAX_MS', 12 * 3_600_000, 1000, 90 * 86_400_000),
     webhookLeaseMs: int('CAMBIO_WEBHOOK_LEASE_MS', 60_000, 1000, 3_600_000),
+    logName,
+    logSigningKey,
   };
   if (problems.length) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -78,6 +78,10 @@ const entries = {
   'reconciliation.market_balances_required': { status: 422, en: 'No market venue is connected in production: send marketBalances as the desk read them.', es: 'No hay un mercado conectado en producción: envíe marketBalances tal como los leyó la mesa.' },
   'ledger.amount_overflow': { status: 422, en: 'An amount or a balance would exceed 78 digits of minimum units; nothing was changed.', es: 'Un monto o un saldo superaría 78 dígitos en unidades mínimas; no se cambió nada.' },
   'ledger.unbalanced_entry': { status: 500, internal: true, en: 'A ledger entry did not balance and was refused.', es: 'Un asiento contable no cuadraba y fue rechazado.' },
+  // the journal log (CONTRACT §12)
+  'transparency.entry_not_found': { status: 404, en: 'No journal entry of this organization has that id.', es: 'Ningún asiento de esta organización tiene ese id.' },
+  'transparency.not_yet_logged': { status: 409, en: 'The entry has not joined the log yet; it does within seconds of its commit. Retry after Retry-After seconds.', es: 'El asiento todavía no entró en el registro; lo hace segundos después de confirmarse. Reintente pasados los segundos de Retry-After.' },
+  'transparency.bad_tree_size': { status: 422, en: 'The tree size is not valid here: {detail}.', es: 'El tamaño de árbol no es válido aquí: {detail}.' },
 
   // market
   'market.asset_not_listed': { status: 422, en: 'The asset {asset} is not listed at the market.', es: 'El activo {asset} no está listado en el mercado.' },

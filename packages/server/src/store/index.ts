@@ -22,6 +22,7 @@ import { QueueStore } from './queue-store.ts';
 import { QuotesStore } from './quotes-store.ts';
 import { ReconciliationStore } from './reconciliation-store.ts';
 import { SettingsStore } from './settings-store.ts';
+import { TransparencyStore } from './transparency-store.ts';
 import { KyselyUnitOfWork } from './unit-of-work.ts';
 import { WalletsStore } from './wallets-store.ts';
 import { WebhooksStore } from './webhooks-store.ts';
@@ -60,6 +61,8 @@ export class Store {
   readonly events: EventsStore;
   readonly queues: QueueStore;
   readonly webhooks: WebhooksStore;
+  /** The journal log (CONTRACT §12). */
+  readonly transparency: TransparencyStore;
   readonly #close: () => Promise<void>;
 
   /** `authCache`: authenticated keys kept between requests (store/auth-cache.ts); none by default. */
@@ -92,6 +95,7 @@ export class Store {
     this.events = new EventsStore(this.db);
     this.queues = new QueueStore(this.db);
     this.webhooks = new WebhooksStore(this.db, ids, clock);
+    this.transparency = new TransparencyStore(this.db, clock);
   }
 
   async close(): Promise<void> {

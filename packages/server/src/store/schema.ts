@@ -16,7 +16,7 @@ export interface Database {
     last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   };
   accounts: { owner_id: string; asset_symbol: string; kind: string; balance: Numeric };
-  journal_entries: { id: string; seq: Seq; kind: string; organization_id: string | null; reference_id: string | null; memo: string | null; created_at: Ts };
+  journal_entries: { id: string; seq: Seq; kind: string; organization_id: string | null; reference_id: string | null; memo: string | null; created_at: Ts; txid: Generated<string> };
   postings: { id: Generated<string>; entry_id: string; owner_id: string; asset_symbol: string; account_kind: string; amount: Numeric; created_at: Ts; entry_kind: string; reference_id: string | null; memo: string | null };
   holds: { id: string; organization_id: string; asset_symbol: string; amount: Numeric; state: string; created_at: Ts; updated_at: Ts };
   market_assets: { symbol: string; decimals: number; updated_at: Ts };
@@ -103,5 +103,10 @@ export interface Database {
     next_attempt_at: Ts; claim_token: string | null; claimed_until: Ts | null; last_status: number | null; last_error: string | null;
     last_attempt_at: Ts | null; delivered_at: Ts | null; created_at: Ts; updated_at: Ts;
   };
+  /** migrations/022: the journal log (store/transparency-store.ts). */
+  log_leaves: { idx: string; entry_id: string; leaf_hash: Uint8Array };
+  log_nodes: { level: number; idx: string; hash: Uint8Array };
+  log_head: { id: number; size: string; frontier: Uint8Array; last_txid: string; last_seq: string };
+  log_checkpoints: { size: string; root: Uint8Array; note: string; created_at: Ts };
   webhook_attempts: { delivery_id: string; attempt: number; started_at: Ts; duration_ms: number; status_code: number | null; error: string | null };
 }

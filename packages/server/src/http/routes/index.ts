@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
 import { depositRoutes } from './deposits.ts';
 import { eventRoutes } from './events.ts';
+import { ledgerProofRoutes } from './ledger-proof.ts';
 import { marketRoutes } from './market.ts';
 import { orderRoutes } from './orders.ts';
 import { quoteRoutes } from './quotes.ts';
@@ -21,4 +22,5 @@ export const clientResourceRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> 
   eventRoutes,
   marketRoutes,
   webhookRoutes,
+  ledgerProofRoutes,
 ];

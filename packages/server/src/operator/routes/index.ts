@@ -15,6 +15,7 @@ import { reconciliationRoutes } from './reconciliation.ts';
 import { policyRoutes } from './policies.ts';
 import { queueRoutes } from './queue.ts';
 import { operatorWithdrawalRoutes } from './withdrawals.ts';
+import { operatorTransparencyRoutes } from './transparency.ts';
 
 /** Every operator route plugin. Capabilities add theirs here. */
 export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
@@ -33,4 +34,5 @@ export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   reconciliationRoutes,
   policyRoutes,
   queueRoutes,
+  operatorTransparencyRoutes,
 ];

@@ -1,0 +1,40 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** The journal log (CONTRACT §12). Hashes are lowercase hex; a tree size or a leaf index is a JSON integer. */
+const Hex = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, lowercase hex' });
+const Size = Type.Integer({ minimum: 0 });
+
+export const InclusionProof = Type.Object({
+  leafIndex: Size,
+  treeSize: Size,
+  leaf: Type.String({ description: 'the entry\'s canonical JSON (CONTRACT §12), whose SHA-256 after a 0x00 byte is the leaf hash' }),
+  auditPath: Type.Array(Hex, { description: 'RFC 9162 §2.1.3, from the leaf up' }),
+});
+export type InclusionProof = Static<typeof InclusionProof>;
+export const InclusionProofQuery = Type.Object({
+  treeSize: Type.Optional(Type.Integer({ minimum: 1, description: 'a checkpoint\'s size; default the latest checkpoint' })),
+}, { additionalProperties: false });
+
+export const ConsistencyProof = Type.Object({ from: Size, to: Size, proof: Type.Array(Hex, { description: 'RFC 9162 §2.1.4' }) });
+export type ConsistencyProof = Static<typeof ConsistencyProof>;
+export const ConsistencyQuery = Type.Object({ from: Type.Integer({ minimum: 0 }), to: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+
+export const LogCheckpoint = Type.Object({
+  treeSize: Size,
+  rootHash: Hex,
+  note: Type.String({ description: 'the signed checkpoint exactly as GET /transparency/checkpoint served it' }),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type LogCheckpoint = Static<typeof LogCheckpoint>;
+
+export const LogEntry = Type.Object({
+  index: Size,
+  entryId: Type.String(),
+  leaf: Type.String({ description: 'rebuilt from the postings as stored now' }),
+  leafHash: Hex,
+});
+export type LogEntry = Static<typeof LogEntry>;
+export const LogRangeQuery = Type.Object({
+  from: Type.Optional(Type.Integer({ minimum: 0, description: 'first tree size (checkpoints) or leaf index (entries); default 0' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'default 100, at most 1000' })),
+}, { additionalProperties: false });

@@ -1,0 +1,135 @@
+import { sql } from 'kysely';
+import { canonicalLeaf, type LeafPosting } from '../domain/transparency/leaf.ts';
+import { appendLeaves, foldRight, HASH_BYTES, leafHash, nodeKey, type NodeKey, type NodeReader } from '../domain/transparency/merkle.ts';
+import type { Clock } from '../domain/ports.ts';
+import type { Db } from './db.ts';
+import type { Tx } from './unit-of-work.ts';
+
+export interface Checkpoint { size: number; root: Buffer; note: string; createdAt: Date }
+export interface LoggedEntry { index: number; entryId: string; leaf: string; leafHash: Buffer }
+/** Signs the checkpoint of a tree of `size` leaves whose root is `root`: the note as served. */
+export type SignCheckpoint = (size: number, root: Buffer) => string;
+
+/** Entries appended per transaction: a batch's nodes and leaves are one insert each. */
+export const APPEND_BATCH = 1000;
+
+const hexes = (b: Buffer): Buffer[] => Array.from({ length: b.length / HASH_BYTES }, (_, i) => b.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES));
+
+/**
+ * The journal log's store (migration 022). Every `order by` names its table: a bare name would be the
+ * select list's text column of that name, and sort 10 before 9. Hashes travel as hex text and are encoded in SQL, so the two
+ * drivers' differing bytea values never reach the domain.
+ */
+export class TransparencyStore implements NodeReader {
+  constructor(private readonly db: Db, private readonly clock: Clock) {}
+
+  /**
+   * Appends the next entries whose transactions are all over, in (txid, seq) order, at most `limit`, and
+   * signs the checkpoint of the new size, in one transaction that holds the log's head row: a second
+   * appender (another instance) waits for it, then continues from the head it left. Answers how many
+   * entries joined the log (0: nothing new was committed).
+   */
+  async appendNext(sign: SignCheckpoint, limit = APPEND_BATCH): Promise<number> {
+    return this.db.transaction().execute(async (tx) => {
+      const head = (await sql<{ size: string; frontier: string; last_txid: string; last_seq: string }>`
+        select size::text, encode(frontier, 'hex') as frontier, last_txid::text, last_seq::text from log_head where id = 1 for update`.execute(tx)).rows[0];
+      if (!head) throw new Error('the log has no head row (migration 022)');
+      // A transaction older than every running one is over: its entries are final, and no entry it wrote
+      // can still appear behind this cursor (migration 022).
+      const entries = (await sql<{ id: string; seq: string; txid: string; kind: string; created_at: Date }>`
+        select e.id, e.seq::text, e.txid::text, e.kind, e.created_at from journal_entries e
+        where e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+          and (e.txid, e.seq) > (${head.last_txid}::bigint, ${head.last_seq}::bigint)
+        order by e.txid, e.seq limit ${limit}`.execute(tx)).rows;
+      if (entries.length === 0) return 0;
+      const size = Number(head.size);
+      const postings = await postingsOf(tx, entries.map((e) => e.id));
+      const leafHashes = entries.map((e, i) => leafHash(Buffer.from(canonicalLeaf({
+        index: size + i, entryId: e.id, createdAt: e.created_at, kind: e.kind, postings: postings.get(e.id) ?? [],
+      }), 'utf8')));
+      const grown = appendLeaves(size, hexes(Buffer.from(head.frontier, 'hex')), leafHashes);
+      const newSize = size + entries.length;
+      const root = foldRight(grown.frontier);
+      const last = entries[entries.length - 1]!;
+      await sql`insert into log_leaves (idx, entry_id, leaf_hash)
+        select i, e, decode(h, 'hex') from unnest(${entries.map((_, i) => String(size + i))}::bigint[], ${entries.map((e) => e.id)}::text[], ${leafHashes.map((h) => h.toString('hex'))}::text[]) as t(i, e, h)`.execute(tx);
+      await sql`insert into log_nodes (level, idx, hash)
+        select l, i, decode(h, 'hex') from unnest(${grown.nodes.map((n) => n.level)}::smallint[], ${grown.nodes.map((n) => String(n.index))}::bigint[], ${grown.nodes.map((n) => n.hash.toString('hex'))}::text[]) as t(l, i, h)`.execute(tx);
+      await sql`update log_head set size = ${String(newSize)}::bigint, frontier = decode(${Buffer.concat(grown.frontier).toString('hex')}, 'hex'),
+        last_txid = ${last.txid}::bigint, last_seq = ${last.seq}::bigint where id = 1`.execute(tx);
+      await sql`insert into log_checkpoints (size, root, note, created_at)
+        values (${String(newSize)}::bigint, decode(${root.toString('hex')}, 'hex'), ${sign(newSize, root)}, ${this.clock.now().toISOString()}::timestamptz)`.execute(tx);
+      return entries.length;
+    });
+  }
+
+  async nodes(keys: readonly NodeKey[]): Promise<Map<string, Buffer>> {
+    const rows = (await sql<{ level: number; idx: string; hash: string }>`
+      select n.level, n.idx::text, encode(n.hash, 'hex') as hash from log_nodes n
+      join unnest(${keys.map((k) => k.level)}::smallint[], ${keys.map((k) => String(k.index))}::bigint[]) as k(l, i) on n.level = k.l and n.idx = k.i`.execute(this.db)).rows;
+    return new Map(rows.map((r) => [nodeKey({ level: Number(r.level), index: Number(r.idx) }), Buffer.from(r.hash, 'hex')]));
+  }
+
+  async latestCheckpoint(): Promise<Checkpoint | null> {
+    const r = (await sql<CheckpointRow>`select size::text, encode(root, 'hex') as root, note, created_at from log_checkpoints c order by c.size desc limit 1`.execute(this.db)).rows[0];
+    return r ? toCheckpoint(r) : null;
+  }
+
+  async checkpoint(size: number): Promise<Checkpoint | null> {
+    const r = (await sql<CheckpointRow>`select size::text, encode(root, 'hex') as root, note, created_at from log_checkpoints where size = ${String(size)}::bigint`.execute(this.db)).rows[0];
+    return r ? toCheckpoint(r) : null;
+  }
+
+  /** Checkpoints from the size `fromSize` on, oldest first. */
+  async checkpoints(fromSize: number, limit: number): Promise<Checkpoint[]> {
+    const rows = (await sql<CheckpointRow>`select size::text, encode(root, 'hex') as root, note, created_at from log_checkpoints c
+      where c.size >= ${String(fromSize)}::bigint order by c.size limit ${limit}`.execute(this.db)).rows;
+    return rows.map(toCheckpoint);
+  }
+
+  /** The entry's leaf index, or null while it is not in the log; `owned`: one of its postings is the organization's. */
+  async leafOf(entryId: string, organizationId: string): Promise<{ exists: boolean; owned: boolean; index: number | null }> {
+    const r = (await sql<{ owned: boolean; idx: string | null }>`
+      select exists (select 1 from postings p where p.entry_id = e.id and p.owner_id = ${organizationId}) as owned,
+        (select l.idx::text from log_leaves l where l.entry_id = e.id) as idx
+      from journal_entries e where e.id = ${entryId}`.execute(this.db)).rows[0];
+    if (!r) return { exists: false, owned: false, index: null };
+    return { exists: true, owned: r.owned, index: r.idx === null ? null : Number(r.idx) };
+  }
+
+  /** Logged entries from leaf index `from`, each leaf rebuilt from the postings as stored now, and its hash as logged. */
+  async entries(from: number, limit: number): Promise<LoggedEntry[]> {
+    const rows = (await sql<{ idx: string; entry_id: string; leaf_hash: string; kind: string; created_at: Date }>`
+      select l.idx::text, l.entry_id, encode(l.leaf_hash, 'hex') as leaf_hash, e.kind, e.created_at
+      from log_leaves l join journal_entries e on e.id = l.entry_id
+      where l.idx >= ${String(from)}::bigint order by l.idx limit ${limit}`.execute(this.db)).rows;
+    const postings = await postingsOf(this.db, rows.map((r) => r.entry_id));
+    return rows.map((r) => ({
+      index: Number(r.idx), entryId: r.entry_id, leafHash: Buffer.from(r.leaf_hash, 'hex'),
+      leaf: canonicalLeaf({ index: Number(r.idx), entryId: r.entry_id, createdAt: r.created_at, kind: r.kind, postings: postings.get(r.entry_id) ?? [] }),
+    }));
+  }
+
+  /** How many entries are logged (the head's size: it may be ahead of the latest checkpoint by nothing, both move in one transaction). */
+  async size(): Promise<number> {
+    const r = (await sql<{ size: string }>`select size::text from log_head where id = 1`.execute(this.db)).rows[0];
+    return Number(r?.size ?? 0);
+  }
+}
+
+type CheckpointRow = { size: string; root: string; note: string; created_at: Date };
+const toCheckpoint = (r: CheckpointRow): Checkpoint => ({ size: Number(r.size), root: Buffer.from(r.root, 'hex'), note: r.note, createdAt: r.created_at });
+
+/** Each entry's postings in their stored order. */
+async function postingsOf(db: Db | Tx, entryIds: string[]): Promise<Map<string, LeafPosting[]>> {
+  const out = new Map<string, LeafPosting[]>();
+  if (entryIds.length === 0) return out;
+  const rows = (await sql<{ entry_id: string; owner_id: string; account_kind: string; asset_symbol: string; amount: string }>`
+    select entry_id, owner_id, account_kind, asset_symbol, amount::text from postings where entry_id = any(${entryIds}::text[]) order by postings.id`.execute(db)).rows;
+  for (const r of rows) {
+    let list = out.get(r.entry_id);
+    if (!list) out.set(r.entry_id, (list = []));
+    list.push({ ownerId: r.owner_id, accountKind: r.account_kind, assetSymbol: r.asset_symbol, amount: BigInt(r.amount) });
+  }
+  return out;
+}

@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { adjustmentEntry } from '../src/domain/ledger/entries.ts';
+import { postEntry } from '../src/store/ledger-store.ts';
+import { appendJournalLog } from '../src/usecases/transparency/append-log.ts';
+import { logIdentity } from '../src/usecases/transparency/log-signer.ts';
+import { appendUntil } from './log-append.ts';
+import { backends, createPgDatabase, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
+import { H_LEAF, mthOfHashes, openNote, parseCheckpoint, verifyConsistency } from './transparency-verifier.ts';
+
+const adjust = async (h: Harness, orgId: string, amount: bigint) => {
+  const r = await h.op('POST', `/organizations/${orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: amount.toString(), reason: 'log test' });
+  assert.equal(r.status, 201, r.raw);
+};
+
+/**
+ * Checks the whole log from the store, independently: leaves 0..n-1 with every journal entry once, each
+ * leaf hash the hash of its leaf, each checkpoint signed and its root the MTH of its leaves, and each
+ * checkpoint consistent with the next (proofs made by the store, checked by the independent verifier).
+ */
+async function checkWholeLog(h: Harness): Promise<{ size: number; entryIds: string[] }> {
+  const t = h.store.transparency;
+  const entries = await t.entries(0, 1_000_000);
+  const journal = await h.store.db.selectFrom('journal_entries').select('id').execute();
+  assert.deepEqual(entries.map((e) => e.index), entries.map((_, i) => i), 'no gap');
+  assert.deepEqual([...entries.map((e) => e.entryId)].sort(), journal.map((j) => j.id).sort(), 'every entry exactly once');
+  for (const e of entries) {
+    assert.ok(e.leafHash.equals(H_LEAF(Buffer.from(e.leaf, 'utf8'))), `leaf ${e.index}`);
+    assert.equal((JSON.parse(e.leaf) as { index: number }).index, e.index);
+  }
+  const { signer } = await logIdentity(h.deps);
+  const cps = await t.checkpoints(0, 1_000_000);
+  assert.ok(cps.length > 0);
+  assert.equal(cps[cps.length - 1]!.size, entries.length, JSON.stringify({ cps: cps.map((c) => c.size), head: await t.size() }));
+  let prev: { size: number; root: Buffer } | null = null;
+  for (const c of cps) {
+    const cp = parseCheckpoint(openNote(c.note, signer.verifierKey()));
+    assert.equal(cp.origin, 'cambio/localhost');
+    assert.equal(cp.size, c.size);
+    assert.ok(cp.root.equals(mthOfHashes(entries.slice(0, c.size).map((e) => e.leafHash))), `root at ${c.size}`);
+    if (prev) {
+      const { consistencyProof } = await import('../src/domain/transparency/merkle.ts');
+      assert.ok(verifyConsistency(prev.size, cp.size, prev.root, cp.root, await consistencyProof(prev.size, cp.size, t)), `${prev.size} → ${cp.size}`);
+    }
+    prev = cp;
+  }
+  return { size: entries.length, entryIds: entries.map((e) => e.entryId) };
+}
+
+for (const backend of backends()) {
+  describe(`journal log (${backend})`, () => {
+    test('committed entries join the log in order; every checkpoint is signed, its root recomputes, each is consistent with the next', async () => {
+      const h = await makeHarness({ backend });
+      try {
+        await listAssets(h, { USD: 2 });
+        const org = await seedOrg(h, { balances: { USD: 1000n } });
+        await appendUntil(h, 1);
+        for (let i = 1; i <= 5; i++) await adjust(h, org.orgId, BigInt(i));
+        await appendUntil(h, 6);
+        await adjust(h, org.orgId, -3n);
+        await appendUntil(h, 7);
+        const checkpoints = (await h.store.transparency.checkpoints(0, 100)).map((c) => c.size);
+        assert.equal(await appendJournalLog(h.deps), 0);
+        assert.deepEqual((await h.store.transparency.checkpoints(0, 100)).map((c) => c.size), checkpoints, 'nothing new: no new checkpoint');
+        const log = await checkWholeLog(h);
+        assert.equal(log.size, 7);
+        // The leaf is the entry as CONTRACT §12 writes it.
+        const [first] = await h.store.transparency.entries(0, 1);
+        const ledger = await h.call(org.key, 'GET', '/ledger?limit=100');
+        const row = (ledger.body.data as Array<{ entryId: string; createdAt: string }>).find((r) => r.entryId === first!.entryId)!;
+        assert.equal(first!.leaf, `{"index":0,"entryId":"${row.entryId}","createdAt":"${row.createdAt}","kind":"adjustment","postings":[`
+          + `{"account":"org:${org.orgId}:available","assetSymbol":"USD","amountMinor":"1000"},{"account":"platform:market","assetSymbol":"USD","amountMinor":"-1000"}]}`);
+        assert.ok(checkpoints.includes(1) && checkpoints.includes(7));
+      } finally { await h.close(); }
+    });
+
+    test('a restart keeps the log and continues it: same leaves, consistent checkpoints, one key', async () => {
+      const dir = backend === 'pglite' ? mkdtempSync(join(tmpdir(), 'cambio-log-')) : undefined;
+      const pg = backend === 'postgres' ? await createPgDatabase() : undefined;
+      const storage = pg ? { databaseUrl: pg.url } : { dataDir: dir! };
+      try {
+        const a = await makeHarness({ backend, storage });
+        await listAssets(a, { USD: 2 });
+        const org = await seedOrg(a, { balances: { USD: 50n } });
+        await adjust(a, org.orgId, 7n);
+        await appendUntil(a, 2);
+        const before = await a.store.transparency.entries(0, 100);
+        const keyBefore = (await logIdentity(a.deps)).signer.verifierKey();
+        await a.close();
+
+        const b = await makeHarness({ backend, storage });
+        try {
+          assert.equal((await logIdentity(b.deps)).signer.verifierKey(), keyBefore, 'the sealed key is kept');
+          await adjust(b, org.orgId, 9n);
+          await appendUntil(b, 3);
+          const after = await b.store.transparency.entries(0, 100);
+          assert.deepEqual(after.slice(0, before.length).map((e) => e.leafHash.toString('hex')), before.map((e) => e.leafHash.toString('hex')));
+          assert.equal((await checkWholeLog(b)).size, 3);
+        } finally { await b.close(); }
+      } finally {
+        if (dir) rmSync(dir, { recursive: true, force: true });
+        await pg?.drop();
+      }
+    });
+
+    test('two appenders over one store, racing each other and the writers, make one log: no gap, no fork', async () => {
+      const pg = backend === 'postgres' ? await createPgDatabase() : undefined;
+      const a = await makeHarness({ backend, ...(pg ? { storage: { databaseUrl: pg.url } } : {}) });
+      // PostgreSQL: a second instance over the same database. PGlite is one process's store: both appenders run in it.
+      const b = pg ? await makeHarness({ backend, storage: { databaseUrl: pg.url } }) : a;
+      try {
+        await listAssets(a, { USD: 2 });
+        const org = await seedOrg(a, { balances: { USD: 1_000_000n } });
+        const writers = Promise.all([0, 1, 2, 3].map(async (w) => { for (let i = 0; i < 10; i++) await adjust(w % 2 ? b : a, org.orgId, BigInt(w * 100 + i + 1)); }));
+        let writing = true;
+        void writers.finally(() => { writing = false; });
+        // Each appender runs again and again while the writers write, as the background task does (without its pause).
+        const appender = async (h: Harness) => {
+          while (writing) { await appendJournalLog(h.deps); await new Promise((r) => setImmediate(r)); }
+          await appendJournalLog(h.deps);
+        };
+        await Promise.all([writers, appender(a), appender(b), appender(a)]);
+        await appendUntil(b, 41);
+        const log = await checkWholeLog(a);
+        assert.equal(log.size, 41);
+        if (b !== a) assert.deepEqual((await checkWholeLog(b)).entryIds, log.entryIds);
+      } finally {
+        if (b !== a) await b.close();
+        await a.close();
+        await pg?.drop();
+      }
+    });
+
+    if (backend === 'postgres') {
+      test('an entry whose transaction is still open holds back the entries committed after it began, and joins the log before them', async () => {
+        const h = await makeHarness({ backend });
+        try {
+          await listAssets(h, { USD: 2, BTC: 8 });
+          const org = await seedOrg(h, { balances: { USD: 100n } });
+          const other = await seedOrg(h, { balances: { USD: 100n } });
+          await appendUntil(h, 2);
+          let release!: () => void;
+          const gate = new Promise<void>((r) => { release = r; });
+          let written!: () => void;
+          const wrote = new Promise<void>((r) => { written = r; });
+          const held = h.store.db.transaction().execute(async (tx) => {
+            await postEntry(tx, 'je_held_open', adjustmentEntry({ organizationId: org.orgId, assetSymbol: 'BTC', amount: 1n, memo: 'slow' }), new Date());
+            written();
+            await gate;
+          });
+          await wrote;
+          try {
+            // Commits while the first is still open (another organization and asset: no row in common, no lock to wait for).
+            await adjust(h, other.orgId, 2n);
+            assert.equal(await appendJournalLog(h.deps), 0, 'the later entry waits for the open transaction');
+          } finally {
+            // Never left open: an open transaction holds back every log (and every event reader) on the server.
+            release();
+            await held;
+          }
+          await appendUntil(h, 4);
+          const entries = await h.store.transparency.entries(0, 10);
+          assert.equal(entries[2]!.entryId, 'je_held_open', 'the entry of the older transaction comes first');
+          await checkWholeLog(h);
+        } finally { await h.close(); }
+      });
+    }
+  });
+}
+
+test('the log name and the signing key come from the configuration', async () => {
+  const seed = Buffer.alloc(32, 7).toString('base64');
+  const h = await makeHarness({ env: { CAMBIO_LOG_NAME: 'books.example', CAMBIO_LOG_SIGNING_KEY: seed } });
+  try {
+    const id = await logIdentity(h.deps);
+    assert.equal(id.origin, 'cambio/books.example');
+    assert.match(id.signer.verifierKey(), /^cambio\/books\.example\+[0-9a-f]{8}\+/);
+    // Nothing sealed was stored: the key is the one provided.
+    const stored = await sql<{ n: string }>`select count(*)::text as n from settings where key = 'log_signing_key'`.execute(h.store.db);
+    assert.equal(stored.rows[0]!.n, '0');
+  } finally { await h.close(); }
+});
