@@ -1,4 +1,5 @@
-import type { AppDeps } from '../../deps.ts';
+import type { Config } from '../../config.ts';
+import type { Store } from '../../store/index.ts';
 import { APPEND_BATCH } from '../../store/transparency-store.ts';
 import { logIdentity } from './log-signer.ts';
 
@@ -7,7 +8,7 @@ import { logIdentity } from './log-signer.ts';
  * checkpoint after each batch (so a checkpoint follows every write within one run of the task).
  * Any number of instances may run it: the store serializes them on the log's head row.
  */
-export async function appendJournalLog(deps: Pick<AppDeps, 'config' | 'store' | 'secret'>): Promise<number> {
+export async function appendJournalLog(deps: { config: Pick<Config, 'logName' | 'logSigningKey'>; store: Store; secret: string }): Promise<number> {
   const id = await logIdentity(deps);
   let total = 0;
   for (;;) {
