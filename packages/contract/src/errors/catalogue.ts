@@ -88,7 +88,7 @@ const entries = {
 
   // quotes
   'quotes.pair_not_priced': { status: 422, en: 'There is no price for {base}/{quote} at the moment.', es: 'No hay precio para {base}/{quote} en este momento.' },
-  'quotes.amount_out_of_range': { status: 422, en: 'The base amount must be between {minUnits} {asset} and {maxUnits} {asset} ({min} to {max} minimum units).', es: 'El monto base debe estar entre {minUnits} {asset} y {maxUnits} {asset} (de {min} a {max} unidades mínimas).' },
+  'quotes.amount_out_of_range': { status: 422, en: 'The base amount must be between {minUnits} {asset} and {maxUnits} {asset} ({min} to {max} minimum units){bound}.', es: 'El monto base debe estar entre {minUnits} {asset} y {maxUnits} {asset} (de {min} a {max} unidades mínimas){limite}.' },
   'quotes.exactly_one_amount': { status: 422, en: 'Send exactly one of amountBaseMinor and amountQuoteMinor.', es: 'Envíe exactamente uno de amountBaseMinor y amountQuoteMinor.' },
   'quotes.quote_below_executable_rate': { status: 422, en: 'No price at the moment: the offered price would be below the cost of execution.', es: 'Sin precio por el momento: el precio ofrecido quedaría por debajo del costo de ejecución.' },
 
