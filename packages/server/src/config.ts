@@ -40,6 +40,28 @@ export interface Config {
    * crash is made again once it runs out. Under 20 s an attempt's timeout is half of it instead of 10 s.
    */
   webhookLeaseMs: number;
+  /** The market behind production (CONTRACT §11): the desk, or an exchange through CCXT. Sandbox: always the simulated venue. */
+  venue: VenueConfig;
+}
+
+/** The exchanges whose answers Cambio reads exactly (venues/ccxt): their raw JSON differs per exchange. */
+export const CCXT_EXCHANGES = ['binance'] as const;
+
+export type VenueConfig =
+  | { kind: 'desk' }
+  | { kind: 'ccxt'; exchange: (typeof CCXT_EXCHANGES)[number]; url: string | undefined; apiKey: Hidden; secret: Hidden };
+
+/**
+ * A credential held in memory: it prints, logs and serializes as `[hidden]`, so neither a log line nor
+ * an answer that happens to carry the configuration can show it. Only `reveal()` gives it.
+ */
+export class Hidden {
+  readonly #value: string;
+  constructor(value: string) { this.#value = value; }
+  reveal(): string { return this.#value; }
+  toJSON(): string { return '[hidden]'; }
+  toString(): string { return '[hidden]'; }
+  [Symbol.for('nodejs.util.inspect.custom')](): string { return '[hidden]'; }
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch {
     problems.push(`CAMBIO_PUBLIC_URL must be an origin such as https://cambio.example.com (scheme, host, optional port; no path) (got "${publicUrl}")`);
   }
+  const venue = venueConfig(mode, str, problems);
   const config: Config = {
     port,
     host,
@@ -121,9 +144,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: int('CAMBIO_SESSION_IDLE_MS', 30 * 60_000, 1000, 30 * 86_400_000),
     sessionMaxMs: int('CAMBIO_SESSION_MAX_MS', 12 * 3_600_000, 1000, 90 * 86_400_000),
     webhookLeaseMs: int('CAMBIO_WEBHOOK_LEASE_MS', 60_000, 1000, 3_600_000),
+    venue,
   };
   if (problems.length) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
+}
+
+/** CAMBIO_VENUE and its companions (CONTRACT §11). The problems never quote a credential. */
+function venueConfig(mode: string, str: (k: string) => string | undefined, problems: string[]): VenueConfig {
+  const v = str('CAMBIO_VENUE') ?? 'desk';
+  if (v === 'desk') return { kind: 'desk' };
+  const m = /^ccxt:([a-z0-9]+)$/.exec(v);
+  if (!m) {
+    problems.push(`CAMBIO_VENUE must be desk or ccxt:<exchange id>, e.g. ccxt:binance (got "${v}")`);
+    return { kind: 'desk' };
+  }
+  if (mode !== 'production') {
+    problems.push('CAMBIO_VENUE=ccxt:… is for CAMBIO_MODE=production: the sandbox always trades at its simulated venue');
+    return { kind: 'desk' };
+  }
+  const exchange = CCXT_EXCHANGES.find((e) => e === m[1]);
+  if (!exchange) problems.push(`CAMBIO_VENUE=${v}: Cambio reads the exact answers of ${CCXT_EXCHANGES.join(', ')} only`);
+  const apiKey = str('CAMBIO_VENUE_API_KEY');
+  const secret = str('CAMBIO_VENUE_SECRET');
+  if (apiKey === undefined || secret === undefined) problems.push(`CAMBIO_VENUE=${v} needs CAMBIO_VENUE_API_KEY and CAMBIO_VENUE_SECRET (the venue account's credentials)`);
+  const url = str('CAMBIO_VENUE_URL');
+  if (url !== undefined) {
+    try {
+      const u = new URL(url);
+      if (!['http:', 'https:'].includes(u.protocol)) throw new Error('scheme');
+    } catch {
+      problems.push(`CAMBIO_VENUE_URL must be an http(s) origin such as https://testnet.binance.vision (got "${url}")`);
+    }
+  }
+  return { kind: 'ccxt', exchange: exchange ?? 'binance', url, apiKey: new Hidden(apiKey ?? ''), secret: new Hidden(secret ?? '') };
 }
 
 /**

@@ -18,13 +18,15 @@ export interface UnitOfWork {
  * venue's books, when it keeps any, never disagree with the platform's.
  */
 export interface Venue extends Market {
-  readonly kind: 'simulated' | 'desk';
+  /** simulated (sandbox), desk (production, staff execute) or ccxt (production at an exchange, CONTRACT §11). */
+  readonly kind: 'simulated' | 'desk' | 'ccxt';
   /** Withdrawals complete on approval (sandbox); else they wait for the desk's payout reference. */
   readonly paysOutOnApproval: boolean;
   pair(baseSymbol: string, quoteSymbol: string): Promise<MarketPair | null>;
   /**
    * Executes now, idempotent by order id (a repeat returns the first outcome, never trades twice); null
-   * when a person executes it and records the fill or the failure (the desk).
+   * when a person executes it and records the fill or the failure (the desk), or when the outcome at a
+   * real venue is not known yet (it is asked again later, never sent twice).
    */
   execute(r: ExecutionRequest): Promise<Execution | null>;
   /** Money arrived at (+) or left (−) the platform's account at the venue: a deposit, an adjustment, a payout. */
