@@ -1,34 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ManualClock } from '../src/domain/ports.ts';
-import { backends, listAssets, makeHarness, SECRET, seedOrg, type Harness, type SeededOrg } from './harness.ts';
-import { DOUBLE_KEY, DOUBLE_SECRET, startBinanceDouble, type BinanceDouble } from './venue-double/binance-double.ts';
-
-/** Production at the loopback Binance double through CCXT (CONTRACT §11). */
-export function venueEnv(origin: string): Record<string, string> {
-  return {
-    CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'ccxt:binance', CAMBIO_VENUE_URL: origin,
-    CAMBIO_VENUE_API_KEY: DOUBLE_KEY, CAMBIO_VENUE_SECRET: DOUBLE_SECRET, CAMBIO_DESTINATION_COOLDOWN_MS: '0',
-  };
-}
-
-// The book of the domain tests (book-pricing.test.ts), whose figures were worked with exact fractions.
-export const BOOK = {
-  bids: [['65000.00', '0.5'], ['64990.00', '1.0'], ['64900.00', '2']] as Array<[string, string]>,
-  asks: [['65010.00', '0.5'], ['65020.00', '1.0']] as Array<[string, string]>,
-};
-export const SELL_PAIR = { source: 'venue', venueSymbol: 'BTC/USDT', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '500000000' };
-export const BUY_PAIR = { source: 'venue', venueSymbol: 'BTC/USDT', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '1000', minBaseMinor: '100', maxBaseMinor: '10000000' };
-
-export async function venueHarness(backend: 'pglite' | 'postgres', double: BinanceDouble): Promise<Harness> {
-  const h = await makeHarness({ backend, manualClock: true, env: venueEnv(double.origin) });
-  await listAssets(h, { BTC: 8, USDT: 2 });
-  for (const [path, body] of [['/market/pairs/BTC/USDT', SELL_PAIR], ['/market/pairs/USDT/BTC', BUY_PAIR]] as const) {
-    const r = await h.op('PUT', path, body);
-    assert.equal(r.status, 200, r.raw);
-  }
-  return h;
-}
+import { backends, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
+import { startBinanceDouble, type BinanceDouble } from './venue-double/binance-double.ts';
+import { BOOK, SELL_PAIR, venueHarness } from './venue-double/venue-harness.ts';
 
 const quoteCount = async (h: Harness) => Number((await h.store.db.selectFrom('quotes').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
 
@@ -82,14 +57,14 @@ for (const backend of backends()) {
       const thin = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USDT', amountBaseMinor: '400000000' });
       assert.equal(thin.status, 422);
       assert.equal(thin.body.code, 'quotes.amount_out_of_range');
-      assert.match(thin.body.message, /order book cannot fill/);
+      assert.match(thin.body.message ?? '', /order book cannot fill/);
       const step = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USDT', amountBaseMinor: '100000001' });
       assert.equal(step.status, 422);
       assert.equal(step.body.code, 'quotes.amount_out_of_range');
-      assert.match(step.body.message, /steps of 0\.00001 BTC/);
+      assert.match(step.body.message ?? '', /steps of 0\.00001 BTC/);
       const small = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'USDT', quoteSymbol: 'BTC', amountBaseMinor: '499' });
       assert.equal(small.status, 422);
-      assert.match(small.body.message, /smallest order is worth 5 USDT/);
+      assert.match(small.body.message ?? '', /smallest order is worth 5 USDT/);
     });
 
     test('a book older than maxBookAgeMs that cannot be read again: 503 market.unavailable, Retry-After 1, nothing created', async () => {
