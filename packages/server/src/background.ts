@@ -4,6 +4,7 @@ import { maintainEmbedded } from './store/maintenance.ts';
 import { recoverApprovedOrdersTask } from './usecases/orders/recover-approved-task.ts';
 import { deliverDueWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
+import { pollVenueBooksTask } from './venues/ccxt/poll-books-task.ts';
 
 /**
  * How long after its expiry an unaccepted quote is kept: a day, plus an Idempotency-Key's lease. A keyed
@@ -21,6 +22,8 @@ export const backgroundTasks: BackgroundTask[] = [
   // An expired declaration is closed whether or not anything reads it (it frees its amount too).
   { name: 'expire-declarations', everyMs: 5_000, run: async (d) => { await d.store.declarations.expireDue(); } },
   recoverApprovedOrdersTask,
+  // Production at a CCXT venue: the books quoted lately are read again every second.
+  pollVenueBooksTask,
   // Quotes nobody accepted are purged a day (and a key's lease) after they expire; a late acceptance still answers 410 (quote-id.ts).
   { name: 'purge-quotes', everyMs: 60_000, run: async (d) => { await d.store.quotes.purgeExpired(new Date(d.clock.now().getTime() - QUOTE_RETENTION_MS)); } },
   // A destination becomes usable when its cooldown runs out: no write marks that moment, so this emits its event.
