@@ -10,8 +10,8 @@ import { formatDecimal } from '../../domain/money.ts';
 import type { Clock, Execution, ExecutionRequest } from '../../domain/ports.ts';
 import type { PricedQuote } from '../../domain/quotes/pricing.ts';
 import type { Store } from '../../store/index.ts';
-import type { Venue } from '../../usecases/ports.ts';
-import { fetchBook, loadMarkets, lookupOrder, orderCommissions, submitOrder, type VenueMarket, type VenueOrderReport } from './binance.ts';
+import type { Tx, Venue } from '../../usecases/ports.ts';
+import { fetchBalances, fetchBook, loadMarkets, lookupOrder, orderCommissions, submitOrder, type VenueMarket, type VenueOrderReport } from './binance.ts';
 import { BookCache } from './book-cache.ts';
 import { classifyVenueError, venueErrorLabel } from './errors.ts';
 import { VenueOrders, type VenueOrderRow } from './venue-orders.ts';
@@ -245,5 +245,25 @@ export class CcxtVenue implements Venue {
 
   async fundsMoved(): Promise<void> {}
   async fillSettled(): Promise<void> {}
-  async holdings(): Promise<null> { return null; }
+  /**
+   * The venue account's spot balances (free + locked) of every asset listed at Cambio, truncated to the
+   * asset's decimals (a remainder below one minor unit is the platform's and not counted). Orders sent
+   * but not yet settled make a difference of their own: run it when none is waiting for an outcome.
+   */
+  async holdings(tx: Tx): Promise<Map<string, bigint>> {
+    let balances: Awaited<ReturnType<typeof fetchBalances>>;
+    try {
+      balances = await fetchBalances(this.ex);
+    } catch (err) {
+      this.#venueError('balances', err);
+      throw unavailable('the venue\'s balances could not be read');
+    }
+    const listed = await tx.selectFrom('market_assets').select(['symbol', 'decimals']).execute();
+    const out = new Map<string, bigint>();
+    for (const a of listed) {
+      const b = balances.get(a.symbol);
+      if (b) out.set(a.symbol, truncateToMinor(add(b.free, b.locked), a.decimals));
+    }
+    return out;
+  }
 }
