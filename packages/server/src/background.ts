@@ -5,6 +5,7 @@ import { recoverApprovedOrdersTask } from './usecases/orders/recover-approved-ta
 import { deliverDueWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
 import { pollVenueBooksTask } from './venues/ccxt/poll-books-task.ts';
+import { pollVenueDepositsTask } from './venues/ccxt/poll-deposits-task.ts';
 
 /**
  * How long after its expiry an unaccepted quote is kept: a day, plus an Idempotency-Key's lease. A keyed
@@ -24,6 +25,8 @@ export const backgroundTasks: BackgroundTask[] = [
   recoverApprovedOrdersTask,
   // Production at a CCXT venue: the books quoted lately are read again every second.
   pollVenueBooksTask,
+  // ... and its completed deposits are recorded as arrivals, once per txid.
+  pollVenueDepositsTask,
   // Quotes nobody accepted are purged a day (and a key's lease) after they expire; a late acceptance still answers 410 (quote-id.ts).
   { name: 'purge-quotes', everyMs: 60_000, run: async (d) => { await d.store.quotes.purgeExpired(new Date(d.clock.now().getTime() - QUOTE_RETENTION_MS)); } },
   // A destination becomes usable when its cooldown runs out: no write marks that moment, so this emits its event.

@@ -191,6 +191,8 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
     clearFaults() { faults.length = 0; },
     setDepositAddress(coin: string, network: string, address: string) { addresses.set(`${coin}:${network}`, address); },
     addDeposit(d: Omit<Deposit, 'insertTime' | 'address'> & { address?: string }) { deposits.push({ address: 'addr', insertTime: Date.now(), ...d }); },
+    /** A deposit in the history completes (Binance status 1). */
+    completeDeposit(txId: string) { for (const d of deposits) if (d.txId === txId) d.status = 1; },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -108,3 +108,21 @@ export async function fetchBalances(ex: Exchange): Promise<Map<string, { free: R
   const raw = (await call(ex, 'privateGetAccount', {})) as { balances?: Raw[] };
   return new Map((raw.balances ?? []).map((b) => [String(b['asset']), { free: readDecimal(b['free'], 'free balance'), locked: readDecimal(b['locked'], 'locked balance') }]));
 }
+
+/** A deposit in the venue account's history; `completed` is Binance status 1 (credited there). */
+export interface VenueDeposit { coin: string; network: string; amount: Rational; txid: string; completed: boolean }
+
+/** GET /sapi/v1/capital/deposit/hisrec: the account's recent deposits. */
+export async function fetchDeposits(ex: Exchange, sinceMs: number): Promise<VenueDeposit[]> {
+  const raw = (await call(ex, 'sapiGetCapitalDepositHisrec', { startTime: sinceMs, limit: 1000 })) as Raw[];
+  return raw.map((d) => ({
+    coin: String(d['coin']), network: String(d['network']), amount: readDecimal(d['amount'], 'deposit amount'),
+    txid: String(d['txId']), completed: Number(d['status']) === 1,
+  }));
+}
+
+/** GET /sapi/v1/capital/deposit/address of a coin on a network. */
+export async function fetchDepositAddress(ex: Exchange, coin: string, network: string): Promise<{ address: string; tag: string }> {
+  const raw = (await call(ex, 'sapiGetCapitalDepositAddress', { coin, network })) as Raw;
+  return { address: String(raw['address'] ?? ''), tag: String(raw['tag'] ?? '') };
+}

@@ -11,7 +11,7 @@ import type { Clock, Execution, ExecutionRequest } from '../../domain/ports.ts';
 import type { PricedQuote } from '../../domain/quotes/pricing.ts';
 import type { Store } from '../../store/index.ts';
 import type { Tx, Venue } from '../../usecases/ports.ts';
-import { fetchBalances, fetchBook, loadMarkets, lookupOrder, orderCommissions, submitOrder, type VenueMarket, type VenueOrderReport } from './binance.ts';
+import { fetchBalances, fetchBook, fetchDeposits, loadMarkets, lookupOrder, orderCommissions, submitOrder, type VenueMarket, type VenueOrderReport } from './binance.ts';
 import { BookCache } from './book-cache.ts';
 import { classifyVenueError, venueErrorLabel } from './errors.ts';
 import { VenueOrders, type VenueOrderRow } from './venue-orders.ts';
@@ -241,6 +241,16 @@ export class CcxtVenue implements Venue {
     }
     if (row.state === 'refused') return { filled: false, reason: row.reason ?? 'the market refused the order' };
     return null;
+  }
+
+  /** The venue account's deposit history since `sinceMs`. */
+  async deposits(sinceMs: number): Promise<Awaited<ReturnType<typeof fetchDeposits>>> {
+    try {
+      return await fetchDeposits(this.ex, sinceMs);
+    } catch (err) {
+      this.#venueError('deposits', err);
+      throw err;
+    }
   }
 
   async fundsMoved(): Promise<void> {}
