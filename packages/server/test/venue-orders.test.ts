@@ -90,6 +90,7 @@ for (const backend of backends()) {
       const { id, approve } = await approvedAtVenue(h, o);
       assert.equal(approve.body.data.state, 'approved');
       assert.equal(ordersFor(double, id).length, 1);
+      assert.match((await h.op('GET', '/metrics')).raw, /cambio_venue_orders_awaiting_outcome 1\n/);
       // Two instances run the task at once (each its own CCXT client and lease owner).
       const other = new CcxtVenue(makeExchange({ id: 'binance', apiKey: DOUBLE_KEY, secret: DOUBLE_SECRET, url: double.origin, recvWindowMs: 5000 }), h.store, h.clock, { recvWindowMs: 5000 });
       (h.clock as ManualClock).advance(1);
@@ -99,6 +100,7 @@ for (const backend of backends()) {
       assert.equal(rec?.proceedsQuote, PROCEEDS); // the commissions read from the order's trades
       assert.equal(ordersFor(double, id).length, 1);
       assert.equal(await available(h, o.key, 'USDT'), usdt + OWED);
+      assert.match((await h.op('GET', '/metrics')).raw, /cambio_venue_orders_awaiting_outcome 0\n/);
       (h.clock as ManualClock).advance(60_000);
       await recover(h);
       assert.equal(ordersFor(double, id).length, 1);

@@ -81,6 +81,9 @@ for (const backend of backends()) {
       assert.equal(stale.body.code, 'market.unavailable');
       assert.equal(stale.headers['retry-after'], '1');
       assert.equal(await quoteCount(h), before + 1);
+      const metrics = (await h.op('GET', '/metrics')).raw;
+      assert.match(metrics, /cambio_venue_errors_total\{kind="book:[A-Za-z]+"\} [1-9]/);
+      assert.match(metrics, /cambio_venue_book_age_seconds\{market="BTCUSDT"\} 2\.1/);
       // The venue answers again: a new book, priced from its new figures.
       double.clearFaults();
       double.setBook('BTCUSDT', { bids: [['70000.00', '10']], asks: BOOK.asks });

@@ -39,7 +39,11 @@ export interface Venue extends Market {
    * desk can say (it sends the balances with the reconciliation).
    */
   holdings(tx: Tx): Promise<Map<string, bigint> | null>;
+  /** A real venue's health for the metrics: each book's age, its errors by kind so far, orders sent whose outcome is not known. */
+  health?(): Promise<VenueHealth>;
 }
+
+export interface VenueHealth { bookAgesMs: Map<string, number>; errors: Map<string, number>; awaitingOutcome: number }
 
 /**
  * What the business did, counted for the operator's metrics (/operator/v1/metrics). Told after the

@@ -10,7 +10,7 @@ import { formatDecimal } from '../../domain/money.ts';
 import type { Clock, Execution, ExecutionRequest } from '../../domain/ports.ts';
 import type { PricedQuote } from '../../domain/quotes/pricing.ts';
 import type { Store } from '../../store/index.ts';
-import type { Tx, Venue } from '../../usecases/ports.ts';
+import type { Tx, Venue, VenueHealth } from '../../usecases/ports.ts';
 import { fetchBalances, fetchBook, fetchDeposits, loadMarkets, lookupOrder, orderCommissions, submitOrder, type VenueMarket, type VenueOrderReport } from './binance.ts';
 import { BookCache } from './book-cache.ts';
 import { classifyVenueError, venueErrorLabel } from './errors.ts';
@@ -72,8 +72,15 @@ export class CcxtVenue implements Venue {
     return this.store.marketPairs.get(baseSymbol, quoteSymbol);
   }
 
+  readonly #errors = new Map<string, number>();
+
+  async health(): Promise<VenueHealth> {
+    return { bookAgesMs: this.books.ages(), errors: new Map(this.#errors), awaitingOutcome: await this.orders.awaitingOutcome() };
+  }
+
   #venueError(where: string, err: unknown) {
     const kind = `${where}:${venueErrorLabel(err)}`;
+    this.#errors.set(kind, (this.#errors.get(kind) ?? 0) + 1);
     this.opts.onVenueError?.(kind);
     this.opts.logger?.warn({ venue: this.ex.id, kind, detail: classifyVenueError(err).reason }, 'venue request failed');
   }
