@@ -6,6 +6,7 @@ import { deliverDueWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
 import { pollVenueBooksTask } from './venues/ccxt/poll-books-task.ts';
 import { pollVenueDepositsTask } from './venues/ccxt/poll-deposits-task.ts';
+import { refreshVenueWalletsTask } from './venues/ccxt/refresh-wallets-task.ts';
 
 /**
  * How long after its expiry an unaccepted quote is kept: a day, plus an Idempotency-Key's lease. A keyed
@@ -27,6 +28,7 @@ export const backgroundTasks: BackgroundTask[] = [
   pollVenueBooksTask,
   // ... and its completed deposits are recorded as arrivals, once per txid.
   pollVenueDepositsTask,
+  refreshVenueWalletsTask,
   // Quotes nobody accepted are purged a day (and a key's lease) after they expire; a late acceptance still answers 410 (quote-id.ts).
   { name: 'purge-quotes', everyMs: 60_000, run: async (d) => { await d.store.quotes.purgeExpired(new Date(d.clock.now().getTime() - QUOTE_RETENTION_MS)); } },
   // A destination becomes usable when its cooldown runs out: no write marks that moment, so this emits its event.

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { formatDecimal } from '../src/domain/money.ts';
 import { pollVenueDepositsTask } from '../src/venues/ccxt/poll-deposits-task.ts';
+import { refreshVenueWalletsTask } from '../src/venues/ccxt/refresh-wallets-task.ts';
 import { available, backends, seedOrg, type Harness } from './harness.ts';
 import { startBinanceDouble, type BinanceDouble } from './venue-double/binance-double.ts';
 import { venueHarness } from './venue-double/venue-harness.ts';
@@ -48,6 +49,24 @@ for (const backend of backends()) {
       assert.equal(await available(h, o.key, 'BTC'), expected);
       const all = await h.store.db.selectFrom('deposits').select('txid').execute();
       assert.equal(all.length, 3);
+    });
+
+    test('a venue wallet shows the venue account\'s deposit address and follows it when it changes there', async () => {
+      double.setDepositAddress('USDT', 'TRX', 'TVenueAddressOne1111');
+      const put = await h.op('PUT', '/wallets/USDT', { source: 'venue', network: 'TRX' });
+      assert.equal(put.status, 200, put.raw);
+      assert.equal(put.body.data.address, 'TVenueAddressOne1111');
+      const o = await seedOrg(h);
+      const shown = async () => ((await h.call(o.key, 'GET', '/deposits/wallets')).body.data as Array<{ assetSymbol: string; address: string }>).find((w) => w.assetSymbol === 'USDT')?.address;
+      assert.equal(await shown(), 'TVenueAddressOne1111');
+      double.setDepositAddress('USDT', 'TRX', 'TVenueAddressTwo2222');
+      await refreshVenueWalletsTask.run(h.deps);
+      assert.equal(await shown(), 'TVenueAddressTwo2222');
+      // A network the venue gives no address on, or an address with the venue's, is refused.
+      const none = await h.op('PUT', '/wallets/BTC', { source: 'venue', network: 'LIGHTNING' });
+      assert.equal(none.status, 422, none.raw);
+      const both = await h.op('PUT', '/wallets/USDT', { source: 'venue', network: 'TRX', address: 'x' });
+      assert.equal(both.status, 422);
     });
   });
 }

@@ -50,7 +50,7 @@ export interface Database {
     /** migrations/008: where the desk executed it (production). */
     venue: string | null; venue_reference: string | null;
   };
-  deposit_wallets: { asset_symbol: string; network: string; address: string; updated_at: Ts };
+  deposit_wallets: { asset_symbol: string; network: string; address: string; updated_at: Ts; source: ColumnType<string, string | undefined, string> };
   deposit_declarations: {
     id: string; seq: Seq; organization_id: string; reference: string; asset_symbol: string; asset_decimals: number;
     declared_amount_minor: Numeric; expected_amount_minor: Numeric; network: string | null; address: string | null;

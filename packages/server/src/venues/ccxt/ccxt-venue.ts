@@ -11,7 +11,7 @@ import type { Clock, Execution, ExecutionRequest } from '../../domain/ports.ts';
 import type { PricedQuote } from '../../domain/quotes/pricing.ts';
 import type { Store } from '../../store/index.ts';
 import type { Tx, Venue, VenueHealth } from '../../usecases/ports.ts';
-import { fetchBalances, fetchBook, fetchDeposits, loadMarkets, lookupOrder, orderCommissions, submitOrder, type VenueMarket, type VenueOrderReport } from './binance.ts';
+import { fetchBalances, fetchBook, fetchDepositAddress, fetchDeposits, loadMarkets, lookupOrder, orderCommissions, submitOrder, type VenueMarket, type VenueOrderReport } from './binance.ts';
 import { BookCache } from './book-cache.ts';
 import { classifyVenueError, venueErrorLabel } from './errors.ts';
 import { VenueOrders, type VenueOrderRow } from './venue-orders.ts';
@@ -248,6 +248,24 @@ export class CcxtVenue implements Venue {
     }
     if (row.state === 'refused') return { filled: false, reason: row.reason ?? 'the market refused the order' };
     return null;
+  }
+
+  /**
+   * The venue account's deposit address of an asset on a network. An asset that needs a memo or tag
+   * there is refused: one shared address without its tag cannot tell the senders apart.
+   */
+  async depositAddress(coin: string, network: string): Promise<string> {
+    let a: { address: string; tag: string };
+    try {
+      a = await fetchDepositAddress(this.ex, coin, network);
+    } catch (err) {
+      this.#venueError('deposit_address', err);
+      if (classifyVenueError(err).kind === 'refused') throw new DomainError('request.validation_failed', { detail: `the venue gives no ${coin} deposit address on ${network}: ${classifyVenueError(err).reason}` });
+      throw unavailable('the venue\'s deposit address could not be read');
+    }
+    if (a.tag !== '') throw new DomainError('request.validation_failed', { detail: `${coin} on ${network} needs a memo or tag at the venue: not offered as a venue wallet` });
+    if (a.address === '') throw new DomainError('request.validation_failed', { detail: `the venue gives no ${coin} deposit address on ${network}` });
+    return a.address;
   }
 
   /** The venue account's deposit history since `sinceMs`. */
