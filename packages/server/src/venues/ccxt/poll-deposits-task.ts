@@ -8,7 +8,10 @@ export const pollVenueDepositsTask: BackgroundTask = {
   everyMs: 10_000,
   run: async (deps) => {
     if (!(deps.venue instanceof CcxtVenue)) return;
-    const n = await recordVenueDeposits(deps, await deps.venue.deposits(deps.clock.now().getTime() - DEPOSIT_LOOKBACK_MS));
+    // An unreadable history was logged and counted by the venue already; the next pass reads it again.
+    const history = await deps.venue.deposits(deps.clock.now().getTime() - DEPOSIT_LOOKBACK_MS).catch(() => null);
+    if (!history) return;
+    const n = await recordVenueDeposits(deps, history);
     if (n > 0) deps.logger?.info({ recorded: n }, 'venue deposits recorded as arrivals');
   },
 };
