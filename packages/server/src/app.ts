@@ -73,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerResponseHeaders(app);
   registerPageAnchors(app, new PageAnchors(deps.secret));
-  const metrics = createMetrics(deps.store, deps.clock);
+  const metrics = createMetrics(deps.store, deps.clock, deps.venue);
   metrics.instrument(app);
   // Every route and use case counts into this app's registry.
   deps = { ...deps, tally: metrics.tally };

@@ -1,4 +1,7 @@
 import type { AppDeps } from './deps.ts';
+import type { BackgroundTask } from './background-task.ts';
+
+export type { BackgroundTask };
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from './store/idempotency-store.ts';
 import { maintainEmbedded } from './store/maintenance.ts';
 import { isStoreUnavailable } from './store/store-unavailable.ts';
@@ -6,6 +9,7 @@ import { recoverApproved } from './usecases/orders/execute-approved.ts';
 import { appendJournalLog } from './usecases/transparency/append-log.ts';
 import { deliverDueWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
+import { pollVenueBooksTask, pollVenueDepositsTask, refreshVenueWalletsTask } from './venue-tasks.ts';
 
 /**
  * How long after its expiry an unaccepted quote is kept: a day, plus an Idempotency-Key's lease. A keyed
@@ -15,8 +19,6 @@ import { webhookSenderOf } from './webhooks/http-sender.ts';
 export const QUOTE_RETENTION_MS = IDEMPOTENCY_RETENTION_MS + IDEMPOTENCY_LEASE_MS;
 export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Periodic work that must happen whether or not anything reads (e.g. closing expired declarations). */
-export interface BackgroundTask { name: string; everyMs: number; run(deps: AppDeps): Promise<void> }
 
 /** Settles orders a crash left between approval and settlement (also soon after a restart). Sandbox only: the desk's orders wait for staff. */
 const recoverApprovedOrdersTask: BackgroundTask = {
@@ -34,6 +36,11 @@ export const backgroundTasks: BackgroundTask[] = [
   // An expired declaration is closed whether or not anything reads it (it frees its amount too).
   { name: 'expire-declarations', everyMs: 5_000, run: async (d) => { await d.store.declarations.expireDue(); } },
   recoverApprovedOrdersTask,
+  // Production at a CCXT venue: the books quoted lately are read again every second.
+  pollVenueBooksTask,
+  // ... and its completed deposits are recorded as arrivals, once per txid.
+  pollVenueDepositsTask,
+  refreshVenueWalletsTask,
   // Quotes nobody accepted are purged a day (and a key's lease) after they expire; a late acceptance still answers 410 (quote-id.ts).
   { name: 'purge-quotes', everyMs: 60_000, run: async (d) => { await d.store.quotes.purgeExpired(new Date(d.clock.now().getTime() - QUOTE_RETENTION_MS)); } },
   // A destination becomes usable when its cooldown runs out: no write marks that moment, so this emits its event.

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 
 const SECRET = 'x'.repeat(32);
@@ -96,4 +97,20 @@ test('the journal log: its name from CAMBIO_LOG_NAME, else the public URL\'s hos
   refusal({ CAMBIO_LOG_SIGNING_KEY: Buffer.alloc(31).toString('base64') }, /CAMBIO_LOG_SIGNING_KEY must be the base64 of a 32-byte/);
   refusal({ CAMBIO_LOG_NAME: 'two words' }, /CAMBIO_LOG_NAME must be printable ASCII/);
   refusal({ CAMBIO_LOG_NAME: 'a+b' }, /CAMBIO_LOG_NAME/);
+});
+
+test('CAMBIO_VENUE: desk by default; ccxt:binance in production with its credentials, which never print', () => {
+  assert.deepEqual(loadConfig({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET }).venue, { kind: 'desk' });
+  const c = loadConfig({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'ccxt:binance', CAMBIO_VENUE_API_KEY: 'key-abc-123', CAMBIO_VENUE_SECRET: 'secret-xyz-789', CAMBIO_VENUE_URL: 'http://127.0.0.1:9999' });
+  assert.equal(c.venue.kind, 'ccxt');
+  if (c.venue.kind !== 'ccxt') return;
+  assert.equal(c.venue.apiKey.reveal(), 'key-abc-123');
+  assert.equal(c.venue.secret.reveal(), 'secret-xyz-789');
+  const shown = `${JSON.stringify(c)} ${String(c.venue.secret)} ${inspect(c)}`;
+  assert.ok(!shown.includes('key-abc-123') && !shown.includes('secret-xyz-789'), shown);
+  refusal({ CAMBIO_VENUE: 'ccxt:binance' }, /CAMBIO_VENUE=ccxt:… is for CAMBIO_MODE=production/);
+  refusal({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'ccxt:binance' }, /needs CAMBIO_VENUE_API_KEY and CAMBIO_VENUE_SECRET/);
+  refusal({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'ccxt:kraken', CAMBIO_VENUE_API_KEY: 'k', CAMBIO_VENUE_SECRET: 's' }, /reads the exact answers of binance only/);
+  refusal({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'binance' }, /CAMBIO_VENUE must be desk or ccxt:<exchange id>/);
+  refusal({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'ccxt:binance', CAMBIO_VENUE_API_KEY: 'k', CAMBIO_VENUE_SECRET: 's', CAMBIO_VENUE_URL: 'ftp://x' }, /CAMBIO_VENUE_URL must be an http\(s\) origin/);
 });

@@ -44,6 +44,28 @@ export interface Config {
   logName: string;
   /** The log's Ed25519 seed (CAMBIO_LOG_SIGNING_KEY, base64 of 32 bytes); unset: generated once and kept sealed in the store. */
   logSigningKey: Buffer | undefined;
+  /** The market behind production (CONTRACT §11): the desk, or an exchange through CCXT. Sandbox: always the simulated venue. */
+  venue: VenueConfig;
+}
+
+/** The exchanges whose answers Cambio reads exactly (venues/ccxt): their raw JSON differs per exchange. */
+export const CCXT_EXCHANGES = ['binance'] as const;
+
+export type VenueConfig =
+  | { kind: 'desk' }
+  | { kind: 'ccxt'; exchange: (typeof CCXT_EXCHANGES)[number]; url: string | undefined; apiKey: Hidden; secret: Hidden };
+
+/**
+ * A credential held in memory: it prints, logs and serializes as `[hidden]`, so neither a log line nor
+ * an answer that happens to carry the configuration can show it. Only `reveal()` gives it.
+ */
+export class Hidden {
+  readonly #value: string;
+  constructor(value: string) { this.#value = value; }
+  reveal(): string { return this.#value; }
+  toJSON(): string { return '[hidden]'; }
+  toString(): string { return '[hidden]'; }
+  [Symbol.for('nodejs.util.inspect.custom')](): string { return '[hidden]'; }
 }
 
 export class ConfigError extends Error {}
@@ -112,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (seedText !== undefined && (logSigningKey!.length !== 32 || logSigningKey!.toString('base64') !== seedText)) {
     problems.push('CAMBIO_LOG_SIGNING_KEY must be the base64 of a 32-byte Ed25519 seed (e.g. `openssl rand -base64 32`)');
   }
+  const venue = venueConfig(mode, str, problems);
   const config: Config = {
     port,
     host,
@@ -136,9 +159,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookLeaseMs: int('CAMBIO_WEBHOOK_LEASE_MS', 60_000, 1000, 3_600_000),
     logName,
     logSigningKey,
+    venue,
   };
   if (problems.length) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
+}
+
+/** CAMBIO_VENUE and its companions (CONTRACT §11). The problems never quote a credential. */
+function venueConfig(mode: string, str: (k: string) => string | undefined, problems: string[]): VenueConfig {
+  const v = str('CAMBIO_VENUE') ?? 'desk';
+  if (v === 'desk') return { kind: 'desk' };
+  const m = /^ccxt:([a-z0-9]+)$/.exec(v);
+  if (!m) {
+    problems.push(`CAMBIO_VENUE must be desk or ccxt:<exchange id>, e.g. ccxt:binance (got "${v}")`);
+    return { kind: 'desk' };
+  }
+  if (mode !== 'production') {
+    problems.push('CAMBIO_VENUE=ccxt:… is for CAMBIO_MODE=production: the sandbox always trades at its simulated venue');
+    return { kind: 'desk' };
+  }
+  const exchange = CCXT_EXCHANGES.find((e) => e === m[1]);
+  if (!exchange) problems.push(`CAMBIO_VENUE=${v}: Cambio reads the exact answers of ${CCXT_EXCHANGES.join(', ')} only`);
+  const apiKey = str('CAMBIO_VENUE_API_KEY');
+  const secret = str('CAMBIO_VENUE_SECRET');
+  if (apiKey === undefined || secret === undefined) problems.push(`CAMBIO_VENUE=${v} needs CAMBIO_VENUE_API_KEY and CAMBIO_VENUE_SECRET (the venue account's credentials)`);
+  const url = str('CAMBIO_VENUE_URL');
+  if (url !== undefined) {
+    try {
+      const u = new URL(url);
+      if (!['http:', 'https:'].includes(u.protocol)) throw new Error('scheme');
+    } catch {
+      problems.push(`CAMBIO_VENUE_URL must be an http(s) origin such as https://testnet.binance.vision (got "${url}")`);
+    }
+  }
+  return { kind: 'ccxt', exchange: exchange ?? 'binance', url, apiKey: new Hidden(apiKey ?? ''), secret: new Hidden(secret ?? '') };
 }
 
 /**

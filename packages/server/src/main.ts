@@ -82,8 +82,8 @@ async function main() {
 
     const redis = config.redisUrl ? rateLimitRedis(config.redisUrl, logger) : undefined;
     if (redis) life.add('Redis connection', () => redis.quit().catch(() => redis.disconnect()));
-    // The venue is chosen here, once: the simulated one in sandbox, the desk in production (CONTRACT §9).
-    const venue = venueFor(config.mode, store, systemClock);
+    // The venue is chosen here, once: the simulated one in sandbox; in production the desk (CONTRACT §9) or an exchange through CCXT (§11).
+    const venue = venueFor(config, store, systemClock, logger);
     const deps: AppDeps = { config, store, clock: systemClock, ids: randomIds, venue, secret: secrets.secret, operatorTokenHash: secrets.operatorTokenHash, redis, logger };
     const app = await buildApp(deps);
     life.add('HTTP server', () => app.close()); // stops accepting, waits for requests in flight

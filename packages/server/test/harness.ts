@@ -77,7 +77,7 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
 export async function makeHarness(opts: {
   backend?: Backend; manualClock?: boolean; env?: Record<string, string>; webApps?: AppDeps['webApps']; storage?: { dataDir?: string; databaseUrl?: string };
   /** Adapters a test stands in (the app copies its deps when built, so set them here, not on `h.deps` later). */
-  deps?: Pick<AppDeps, 'webhookResolve'>;
+  deps?: Pick<AppDeps, 'webhookResolve' | 'logger'>;
   /** How soon a dropped auth-listening connection is opened again (PostgreSQL). */
   authListenRetryMs?: number;
 } = {}): Promise<Harness> {
@@ -99,7 +99,7 @@ export async function makeHarness(opts: {
   const authCache = authChanges ? new NotifiedAuthCache<KeyForAuth>(authChanges, config.authCacheTtlMs) : null;
   const store = new Store(opened, randomIds, clock, { authCache: authCache ?? noAuthCache });
   const deps: AppDeps = {
-    config: { ...config, databaseUrl }, store, clock, ids: randomIds, venue: venueFor(config.mode, store, clock),
+    config: { ...config, databaseUrl }, store, clock, ids: randomIds, venue: venueFor(config, store, clock, opts.deps?.logger),
     secret: SECRET, operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN), ...(opts.webApps ? { webApps: opts.webApps } : {}), ...opts.deps,
   };
   const app = await buildApp(deps);

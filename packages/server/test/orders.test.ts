@@ -335,7 +335,7 @@ for (const backend of backends()) {
       // crash after the venue filled, before the settlement
       const b = await placed(h, o);
       const approvedB = await markApproved(b);
-      const fill = await market.execute({ orderId: b, baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: A, minProceedsQuoteMinor: Q });
+      const fill = await market.execute({ orderId: b, baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: A, minProceedsQuoteMinor: Q, baseDecimals: 8, quoteDecimals: 2 });
       assert.deepEqual(fill, { filled: true, proceedsQuoteMinor: PROCEEDS });
       assert.equal(approvedB.state, 'approved');
       assert.equal(await available(h, o.key, 'USD'), 0n);

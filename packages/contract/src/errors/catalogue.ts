@@ -90,11 +90,14 @@ const entries = {
   'market.pair_not_found': { status: 404, en: 'That pair is not priced.', es: 'Ese par no tiene precio.' },
   'market.decimals_locked': { status: 409, en: 'The decimals of a listed asset with balances cannot change.', es: 'Los decimales de un activo listado con saldos no pueden cambiar.' },
   'market.venue_simulated': { status: 409, en: 'This instance runs the simulated venue (sandbox): it fills orders and pays withdrawals out by itself; fills, payouts and failures are recorded by the desk only in production.', es: 'Esta instancia usa el mercado simulado (sandbox): ejecuta las órdenes y paga los retiros por sí mismo; la mesa registra ejecuciones, pagos y fallas solo en producción.' },
+  // CONTRACT §11: no fresh enough order book could be had from the venue (or it cannot be reached): nothing was created; retry after Retry-After.
+  'market.unavailable': { status: 503, en: 'The market cannot price this now: its order book could not be read fresh enough; retry in a moment.', es: 'El mercado no puede cotizar esto ahora: no se pudo leer su libro de órdenes con la frescura necesaria; reintente en un momento.' },
+  'market.venue_unknown_symbol': { status: 422, en: 'The venue has no spot market {symbol} trading between {base} and {quote}.', es: 'El mercado no tiene un mercado spot {symbol} entre {base} y {quote}.' },
   'market.decimals_in_use': { status: 409, en: 'The decimals of {asset} cannot change while an open deposit declaration, an unexpired quote, or a pending order or withdrawal carries them.', es: 'Los decimales de {asset} no pueden cambiar mientras una declaración de depósito abierta, una cotización vigente o una orden o un retiro pendiente los usen.' },
 
   // quotes
   'quotes.pair_not_priced': { status: 422, en: 'There is no price for {base}/{quote} at the moment.', es: 'No hay precio para {base}/{quote} en este momento.' },
-  'quotes.amount_out_of_range': { status: 422, en: 'The base amount must be between {minUnits} {asset} and {maxUnits} {asset} ({min} to {max} minimum units).', es: 'El monto base debe estar entre {minUnits} {asset} y {maxUnits} {asset} (de {min} a {max} unidades mínimas).' },
+  'quotes.amount_out_of_range': { status: 422, en: 'The base amount must be between {minUnits} {asset} and {maxUnits} {asset} ({min} to {max} minimum units){bound}.', es: 'El monto base debe estar entre {minUnits} {asset} y {maxUnits} {asset} (de {min} a {max} unidades mínimas){limite}.' },
   'quotes.exactly_one_amount': { status: 422, en: 'Send exactly one of amountBaseMinor and amountQuoteMinor.', es: 'Envíe exactamente uno de amountBaseMinor y amountQuoteMinor.' },
   'quotes.quote_below_executable_rate': { status: 422, en: 'No price at the moment: the offered price would be below the cost of execution.', es: 'Sin precio por el momento: el precio ofrecido quedaría por debajo del costo de ejecución.' },
 

@@ -57,7 +57,8 @@ export type DepositRecord = Static<typeof DepositRecord>;
 
 export const PutDepositWallet = Type.Object({
   network: Type.String({ minLength: 1, maxLength: 64, pattern: '^\\S(.*\\S)?$' }),
-  address: Type.String({ minLength: 1, maxLength: 256, pattern: '^\\S+$' }),
+  address: Type.Optional(Type.String({ minLength: 1, maxLength: 256, pattern: '^\\S+$', description: 'required unless source is "venue"' })),
+  source: Type.Optional(Type.Literal('venue', { description: 'production with a CCXT venue: the address is the venue account\'s, read from it (CONTRACT §11)' })),
 }, { additionalProperties: false });
 export type PutDepositWallet = Static<typeof PutDepositWallet>;
 

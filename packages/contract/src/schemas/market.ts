@@ -1,9 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AmountInput, AmountString, DateTime } from './common.ts';
 
-/** PUT /operator/v1/market/pairs/:base/:quote (CONTRACT §3): how the simulated market prices the pair. */
+/**
+ * PUT /operator/v1/market/pairs/:base/:quote (CONTRACT §3, §11): how the market prices the pair: by a
+ * `midRate`, or (production with a CCXT venue) from the venue's order book with `source: "venue"`.
+ */
 export const PutMarketPair = Type.Object({
-  midRate: Type.String({ pattern: '^[0-9]{1,40}(\\.[0-9]{1,36})?$', description: 'whole quote units per one whole base unit, as a decimal string, e.g. "65000.00"' }),
+  midRate: Type.Optional(Type.String({ pattern: '^[0-9]{1,40}(\\.[0-9]{1,36})?$', description: 'whole quote units per one whole base unit, as a decimal string, e.g. "65000.00"; left out with source "venue"' })),
+  source: Type.Optional(Type.Union([Type.Literal('venue'), Type.Literal('static')], { description: '"venue": priced from the venue\'s order book (CONTRACT §11); left out or "static": by midRate' })),
+  venueSymbol: Type.Optional(Type.String({ description: 'the venue\'s market, CCXT\'s unified symbol, e.g. "BTC/USDT"' })),
+  maxBookAgeMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 60000, description: 'the oldest book a quote may use (default 2000)' })),
   spreadBps: Type.Integer({ minimum: 0, maximum: 9999 }),
   feeBps: Type.Integer({ minimum: 0, maximum: 9999 }),
   fixedFeeQuoteMinor: AmountInput,
@@ -17,7 +23,10 @@ export const MarketPairRecord = Type.Object({
   quoteSymbol: Type.String(),
   baseDecimals: Type.Integer(),
   quoteDecimals: Type.Integer(),
-  midRate: Type.String(),
+  midRate: Type.String({ description: 'empty for a pair priced from the venue\'s book' }),
+  source: Type.Optional(Type.Literal('venue')),
+  venueSymbol: Type.Optional(Type.String()),
+  maxBookAgeMs: Type.Optional(Type.Integer()),
   spreadBps: Type.Integer(),
   feeBps: Type.Integer(),
   fixedFeeQuoteMinor: AmountString,

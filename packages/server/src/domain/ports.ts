@@ -1,5 +1,6 @@
 /** The small interfaces the domain depends on. Implementations: store/, market/, and the ones below. */
 import type { MarketPair } from './market/pair-terms.ts';
+import type { PricedQuote } from './quotes/pricing.ts';
 
 export interface Clock {
   now(): Date;
@@ -27,10 +28,14 @@ export interface ExecutionRequest {
   baseSymbol: string;
   quoteSymbol: string;
   amountBaseMinor: bigint;
+  /** The order's decimals (a venue's answer is truncated to them). */
+  baseDecimals: number;
+  quoteDecimals: number;
   /** What the order owes the client: the venue refuses to fill for less (the platform never pays out more than it receives). */
   minProceedsQuoteMinor: bigint;
 }
-export type Execution = { filled: true; proceedsQuoteMinor: bigint } | { filled: false; reason: string };
+/** A fill, with where it happened when a real venue executed it (the exchange id and its order id). */
+export type Execution = { filled: true; proceedsQuoteMinor: bigint; venue?: string; venueReference?: string } | { filled: false; reason: string };
 
 /**
  * The market's prices (CONTRACT §4), what quoting needs. Execution and the venue's books sit behind
@@ -39,4 +44,9 @@ export type Execution = { filled: true; proceedsQuoteMinor: bigint } | { filled:
 export interface Market {
   /** The pair as the market prices it now, with the decimals it reports; null when it is not priced. */
   pair(baseSymbol: string, quoteSymbol: string): Promise<MarketPair | null>;
+  /**
+   * Prices a pair whose terms name a venue market (terms.venue) from that venue's order book (CONTRACT
+   * §11). Absent when this market has no book to read: such a pair is then unavailable.
+   */
+  priceFromBook?(pair: MarketPair, amount: { base: bigint } | { quote: bigint }): Promise<PricedQuote>;
 }

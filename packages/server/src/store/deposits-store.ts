@@ -33,7 +33,8 @@ export class DepositsStore {
    * waits, unattributed"). It is compared with the declaration's network, the one the client was told,
    * not the wallet's current one, so a wallet that moves to another network strands no open declaration.
    */
-  async recordArrival(tx: Tx, id: string, at: Date, r: { assetSymbol: string; network: string; amount: bigint; txid: string }): Promise<Deposit> {
+  /** `unmatchable`: the arrival waits unattributed whatever its amount (the venue reported more decimals than the asset has). */
+  async recordArrival(tx: Tx, id: string, at: Date, r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean }): Promise<Deposit> {
     // FOR SHARE: the decimals stored with the arrival cannot change under it (MarketAssetsStore.put).
     const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).forShare().executeTakeFirst();
     if (!asset) throw new DomainError('market.asset_not_listed', { asset: r.assetSymbol });
@@ -47,7 +48,7 @@ export class DepositsStore {
 
     // At most one row can match (declarations_unique_open_amount); FOR UPDATE makes a second
     // arrival of the same amount wait, then find the declaration matched and stay unattributed.
-    const decl = await tx.selectFrom('deposit_declarations').select(['id', 'organization_id'])
+    const decl = r.unmatchable ? undefined : await tx.selectFrom('deposit_declarations').select(['id', 'organization_id'])
       .where('asset_symbol', '=', r.assetSymbol).where('state', '=', 'open')
       .where('expected_amount_minor', '=', r.amount.toString()).where('network', '=', r.network)
       .where('expires_at', '>', at).forUpdate().executeTakeFirst();

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
-import type { MarketPair, PairTerms } from '../domain/market/pair-terms.ts';
+import { DEFAULT_MAX_BOOK_AGE_MS, type MarketPair, type PairTerms } from '../domain/market/pair-terms.ts';
 import { parseDecimalRational } from '../domain/market/rational.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { recordAudit } from './audit-store.ts';
@@ -12,17 +12,18 @@ export interface PricedPair extends MarketPair { updatedAt: Date }
 type PairRow = {
   base_symbol: string; quote_symbol: string; mid_rate: string; spread_bps: number; fee_bps: number;
   fixed_fee_quote_minor: string; min_base_minor: string; max_base_minor: string; updated_at: Date;
-  base_decimals: number; quote_decimals: number;
+  base_decimals: number; quote_decimals: number; venue_symbol: string | null; max_book_age_ms: number | null;
 };
 
 function toPair(r: PairRow): PricedPair {
-  const midRate = parseDecimalRational(r.mid_rate);
+  const venue = r.venue_symbol !== null ? { symbol: r.venue_symbol, maxBookAgeMs: r.max_book_age_ms ?? DEFAULT_MAX_BOOK_AGE_MS } : undefined;
+  const midRate = venue ? { num: 0n, den: 1n } : parseDecimalRational(r.mid_rate);
   if (!midRate) throw new Error(`stored mid rate of ${r.base_symbol}/${r.quote_symbol} is not a decimal`);
   return {
     base: { symbol: r.base_symbol, decimals: r.base_decimals },
     quote: { symbol: r.quote_symbol, decimals: r.quote_decimals },
     terms: {
-      midRateText: r.mid_rate, midRate, spreadBps: r.spread_bps, feeBps: r.fee_bps,
+      midRateText: r.mid_rate, midRate, venue, spreadBps: r.spread_bps, feeBps: r.fee_bps,
       fixedFeeQuoteMinor: BigInt(r.fixed_fee_quote_minor), minBaseMinor: BigInt(r.min_base_minor), maxBaseMinor: BigInt(r.max_base_minor),
     },
     updatedAt: r.updated_at,
@@ -30,6 +31,7 @@ function toPair(r: PairRow): PricedPair {
 }
 
 const auditTerms = (t: PairTerms) => ({
+  ...(t.venue ? { source: 'venue', venueSymbol: t.venue.symbol, maxBookAgeMs: t.venue.maxBookAgeMs } : {}),
   midRate: t.midRateText, spreadBps: t.spreadBps, feeBps: t.feeBps, fixedFeeQuoteMinor: t.fixedFeeQuoteMinor.toString(),
   minBaseMinor: t.minBaseMinor.toString(), maxBaseMinor: t.maxBaseMinor.toString(),
 });
@@ -78,12 +80,13 @@ export class MarketPairsStore {
       const row = {
         mid_rate: t.midRateText, spread_bps: t.spreadBps, fee_bps: t.feeBps, fixed_fee_quote_minor: t.fixedFeeQuoteMinor.toString(),
         min_base_minor: t.minBaseMinor.toString(), max_base_minor: t.maxBaseMinor.toString(), updated_at: at,
+        venue_symbol: t.venue?.symbol ?? null, max_book_age_ms: t.venue?.maxBookAgeMs ?? null,
       };
       await tx.insertInto('market_pairs').values({ base_symbol: base, quote_symbol: quote, ...row })
         .onConflict((oc) => oc.columns(['base_symbol', 'quote_symbol']).doUpdateSet(row)).execute();
       await recordAudit(tx, this.ids, at, {
         actor, action: 'market.pair.put', subjectType: 'pair', subjectId: `${base}/${quote}`,
-        before: before ? { midRate: before.mid_rate, spreadBps: before.spread_bps, feeBps: before.fee_bps, fixedFeeQuoteMinor: before.fixed_fee_quote_minor, minBaseMinor: before.min_base_minor, maxBaseMinor: before.max_base_minor } : null,
+        before: before ? { ...(before.venue_symbol ? { source: 'venue', venueSymbol: before.venue_symbol, maxBookAgeMs: before.max_book_age_ms } : {}), midRate: before.mid_rate, spreadBps: before.spread_bps, feeBps: before.fee_bps, fixedFeeQuoteMinor: before.fixed_fee_quote_minor, minBaseMinor: before.min_base_minor, maxBaseMinor: before.max_base_minor } : null,
         after: auditTerms(t),
       });
     });

@@ -23,6 +23,14 @@ export interface Database {
   market_pairs: {
     base_symbol: string; quote_symbol: string; mid_rate: string; spread_bps: number; fee_bps: number;
     fixed_fee_quote_minor: Numeric; min_base_minor: Numeric; max_base_minor: Numeric; updated_at: Ts;
+    /** migrations/018: set when the pair is priced from a venue's order book (mid_rate is then empty). */
+    venue_symbol: string | null; max_book_age_ms: number | null;
+  };
+  /** migrations/018: one row per approved order sent to a CCXT venue (venues/ccxt). */
+  venue_orders: {
+    order_id: string; venue: string; venue_symbol: string; side: string; amount_text: string; state: string; attempts: number;
+    sent_at: Ts | null; recv_window_ms: number; venue_order_id: string | null; executed_qty: string | null; quote_qty: string | null;
+    proceeds_quote_minor: Numeric | null; reason: string | null; lease_owner: string | null; lease_until: Ts | null; created_at: Ts; updated_at: Ts;
   };
   venue_balances: { asset_symbol: string; amount: Numeric };
   /** migrations/002: one row per order executed (or refused) at the simulated venue. */
@@ -42,7 +50,7 @@ export interface Database {
     /** migrations/008: where the desk executed it (production). */
     venue: string | null; venue_reference: string | null;
   };
-  deposit_wallets: { asset_symbol: string; network: string; address: string; updated_at: Ts };
+  deposit_wallets: { asset_symbol: string; network: string; address: string; updated_at: Ts; source: ColumnType<string, string | undefined, string> };
   deposit_declarations: {
     id: string; seq: Seq; organization_id: string; reference: string; asset_symbol: string; asset_decimals: number;
     declared_amount_minor: Numeric; expected_amount_minor: Numeric; network: string | null; address: string | null;

@@ -1,3 +1,4 @@
+import type { Rational } from '../domain/market/rational.ts';
 import type { MarketPair } from '../domain/market/pair-terms.ts';
 import type { Clock, Execution, ExecutionRequest, Ids, Market } from '../domain/ports.ts';
 import type { Store } from '../store/index.ts';
@@ -18,13 +19,15 @@ export interface UnitOfWork {
  * venue's books, when it keeps any, never disagree with the platform's.
  */
 export interface Venue extends Market {
-  readonly kind: 'simulated' | 'desk';
+  /** simulated (sandbox), desk (production, staff execute) or ccxt (production at an exchange, CONTRACT §11). */
+  readonly kind: 'simulated' | 'desk' | 'ccxt';
   /** Withdrawals complete on approval (sandbox); else they wait for the desk's payout reference. */
   readonly paysOutOnApproval: boolean;
   pair(baseSymbol: string, quoteSymbol: string): Promise<MarketPair | null>;
   /**
    * Executes now, idempotent by order id (a repeat returns the first outcome, never trades twice); null
-   * when a person executes it and records the fill or the failure (the desk).
+   * when a person executes it and records the fill or the failure (the desk), or when the outcome at a
+   * real venue is not known yet (it is asked again later, never sent twice).
    */
   execute(r: ExecutionRequest): Promise<Execution | null>;
   /** Money arrived at (+) or left (−) the platform's account at the venue: a deposit, an adjustment, a payout. */
@@ -37,7 +40,11 @@ export interface Venue extends Market {
    * desk can say (it sends the balances with the reconciliation).
    */
   holdings(tx: Tx): Promise<Map<string, bigint> | null>;
+  /** A real venue's health for the metrics: each book's age, its errors by kind so far, orders sent whose outcome is not known. */
+  health?(): Promise<VenueHealth>;
 }
+
+export interface VenueHealth { bookAgesMs: Map<string, number>; errors: Map<string, number>; awaitingOutcome: number }
 
 /**
  * What the business did, counted for the operator's metrics (/operator/v1/metrics). Told after the
@@ -65,3 +72,6 @@ export interface WebhookPost { url: string; headers: Record<string, string>; bod
 export type WebhookAnswer = { statusCode: number; error?: undefined } | { statusCode?: undefined; error: string };
 /** Sends webhook attempts (webhooks/http-sender.ts). */
 export interface WebhookSender { post(p: WebhookPost): Promise<WebhookAnswer> }
+
+/** A deposit in the venue account's history (CONTRACT §11): recorded as an arrival once it is completed. */
+export interface VenueDeposit { coin: string; network: string; amount: Rational; txid: string; completed: boolean }

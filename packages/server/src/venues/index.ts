@@ -1,14 +1,25 @@
+import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Clock } from '../domain/ports.ts';
 import type { Store } from '../store/index.ts';
 import type { Venue } from '../usecases/ports.ts';
+import { CcxtVenue } from './ccxt/ccxt-venue.ts';
+import { makeExchange } from './ccxt/exchange.ts';
 import { DeskVenue } from './desk-venue.ts';
 import { SimulatedVenue } from './simulated-venue.ts';
 
+/** Binance's recvWindow on every signed request (its default). */
+export const RECV_WINDOW_MS = 5000;
+
 /**
  * The venue of an instance, chosen once (main.ts; tests through the app factory): sandbox runs the
- * simulated venue over the store ("market off", CONTRACT §1); production, the desk (CONTRACT §9).
+ * simulated venue over the store ("market off", CONTRACT §1); production, the desk (CONTRACT §9) or an
+ * exchange through CCXT (CAMBIO_VENUE=ccxt:<id>, CONTRACT §11).
  */
-export function venueFor(mode: Config['mode'], store: Store, clock: Clock): Venue {
-  return mode === 'sandbox' ? new SimulatedVenue(store.db, store.marketPairs, clock) : new DeskVenue(store.marketPairs);
+export function venueFor(config: Pick<Config, 'mode' | 'venue'>, store: Store, clock: Clock, logger?: Logger): Venue {
+  if (config.mode === 'sandbox') return new SimulatedVenue(store.db, store.marketPairs, clock);
+  const v = config.venue;
+  if (v.kind === 'desk') return new DeskVenue(store.marketPairs);
+  const ex = makeExchange({ id: v.exchange, apiKey: v.apiKey.reveal(), secret: v.secret.reveal(), url: v.url, recvWindowMs: RECV_WINDOW_MS });
+  return new CcxtVenue(ex, store, clock, { recvWindowMs: RECV_WINDOW_MS, logger });
 }

@@ -49,7 +49,7 @@ describe('pricing (CONTRACT §4)', () => {
     const wide = terms('65000.00', 50, 10, 0n, 10_000n, 1_000_000_000n);
     assert.equal(priceQuote(wide, d8to2, { base: 10_000n }).amountQuoteMinor, 646n);
     assert.equal(priceQuote(wide, d8to2, { base: 1_000_000_000n }).amountQuoteMinor, 64_675_000n);
-    assert.throws(() => priceQuote(wide, d8to2, { base: 9_999n }), refusedWith('quotes.amount_out_of_range', { min: '10000', max: '1000000000', asset: '', minUnits: '0.0001', maxUnits: '10' }));
+    assert.throws(() => priceQuote(wide, d8to2, { base: 9_999n }), refusedWith('quotes.amount_out_of_range', { min: '10000', max: '1000000000', asset: '', minUnits: '0.0001', maxUnits: '10', bound: '', limite: '' }));
     assert.throws(() => priceQuote(wide, d8to2, { base: 1_000_000_001n }), refusedWith('quotes.amount_out_of_range'));
     // a quote amount that needs more than the maximum base amount
     assert.throws(() => priceQuote(wide, d8to2, { quote: 64_675_001n }), refusedWith('quotes.amount_out_of_range'));
@@ -96,7 +96,7 @@ describe('pricing (CONTRACT §4)', () => {
     assert.throws(() => priceQuote(terms('0.001', 50, 0, 0n), { base: 2, quote: 0 }, { base: 100_000n }), refusedWith('quotes.quote_below_executable_rate'));
     // BTC(8)/XYZ(0) at 65000: below ceil(10^8 / 65000) = 1539 satoshi the client would receive 0
     const t = terms('65000', 0, 0, 0n, 1_000n, 10n ** 9n);
-    assert.throws(() => priceQuote(t, { base: 8, quote: 0 }, { base: 1_538n }), refusedWith('quotes.amount_out_of_range', { min: '1539', max: '1000000000', asset: '', minUnits: '0.00001539', maxUnits: '10' }));
+    assert.throws(() => priceQuote(t, { base: 8, quote: 0 }, { base: 1_538n }), refusedWith('quotes.amount_out_of_range', { min: '1539', max: '1000000000', asset: '', minUnits: '0.00001539', maxUnits: '10', bound: '', limite: '' }));
     assert.equal(priceQuote(t, { base: 8, quote: 0 }, { base: 1_539n }).amountQuoteMinor, 1n);
   });
 

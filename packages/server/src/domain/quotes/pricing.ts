@@ -66,7 +66,7 @@ export function priceQuote(t: PairTerms, d: Decimals, amount: { base: bigint } |
   const a = 'base' in amount ? amount.base : baseForQuote(amount.quote, rate, d.base);
   const outOfRange = () => new DomainError('quotes.amount_out_of_range', {
     min: min.toString(), max: t.maxBaseMinor.toString(), asset: baseSymbol,
-    minUnits: formatUnits(min, d.base), maxUnits: formatUnits(t.maxBaseMinor, d.base),
+    minUnits: formatUnits(min, d.base), maxUnits: formatUnits(t.maxBaseMinor, d.base), bound: '', limite: '',
   });
   if (a < min || a > t.maxBaseMinor) throw outOfRange();
   const q = quoteForBase(a, rate, d.base);

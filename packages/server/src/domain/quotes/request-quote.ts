@@ -21,5 +21,10 @@ export function oneAmount(amountBaseMinor: unknown, amountQuoteMinor: unknown): 
 export async function priceAtMarket(market: Market, baseSymbol: string, quoteSymbol: string, amount: QuoteAmount): Promise<{ pair: MarketPair; priced: PricedQuote }> {
   const pair = await market.pair(baseSymbol, quoteSymbol);
   if (!pair) throw new DomainError('quotes.pair_not_priced', { base: baseSymbol, quote: quoteSymbol });
+  if (pair.terms.venue) {
+    // Priced from a venue's book: only a market that reads one can price it.
+    if (!market.priceFromBook) throw new DomainError('market.unavailable', { detail: 'this instance reads no venue book' });
+    return { pair, priced: await market.priceFromBook(pair, amount) };
+  }
   return { pair, priced: priceQuote(pair.terms, { base: pair.base.decimals, quote: pair.quote.decimals }, amount, pair.base.symbol) };
 }

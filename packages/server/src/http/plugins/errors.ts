@@ -133,6 +133,12 @@ function allowedMethods(app: FastifyInstance, path: string): string[] {
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
     if (err instanceof DomainError) {
+      // The venue's book will be read again within a second (CONTRACT §11: Retry-After is 1 s).
+      if (err.code === 'market.unavailable') {
+        req.log.warn({ code: err.code, detail: err.params.detail }, 'market unavailable');
+        reply.header('retry-after', '1');
+        return sendError(req, reply, err.code, err.params, err);
+      }
       if (errorCatalogue[err.code].status >= 500) req.log.error({ err }, 'domain error with status 5xx');
       return sendError(req, reply, err.code, err.params, err);
     }

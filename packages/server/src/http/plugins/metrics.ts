@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Store } from '../../store/index.ts';
 import { QUEUES } from '../../store/queue-store.ts';
 import type { Clock } from '../../domain/ports.ts';
-import type { Tally } from '../../usecases/ports.ts';
+import type { Tally, Venue } from '../../usecases/ports.ts';
 
 /**
  * Prometheus metrics: the process defaults, request durations by route and status, and the business's
@@ -11,7 +11,7 @@ import type { Tally } from '../../usecases/ports.ts';
  * they commit (counters restart at 0 with the process, as Prometheus expects); the desk's queues and the
  * last reconciliation, read from the store at each scrape.
  */
-export function createMetrics(store: Store, clock: Clock) {
+export function createMetrics(store: Store, clock: Clock, venue?: Venue) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -55,6 +55,32 @@ export function createMetrics(store: Store, clock: Clock) {
       for (const f of (await store.reconciliation.state()).lastRun?.figures ?? []) this.set({ asset: f.assetSymbol }, Number(f.difference));
     },
   });
+  if (venue?.health) {
+    // Production at a CCXT venue (CONTRACT §11): the venue's health is a business metric.
+    const health = venue.health.bind(venue);
+    new Gauge({
+      name: 'cambio_venue_book_age_seconds', help: 'Age of the held order book of each venue market, from the receipt of its answer', labelNames: ['market'] as const, registers: [registry],
+      async collect() {
+        this.reset();
+        for (const [m, ms] of (await health()).bookAgesMs) this.set({ market: m }, ms / 1000);
+      },
+    });
+    new Gauge({
+      name: 'cambio_venue_orders_awaiting_outcome', help: 'Orders sent to the venue whose outcome is not known yet (looked up until it is)', registers: [registry],
+      async collect() { this.set((await health()).awaitingOutcome); },
+    });
+    const seen = new Map<string, number>();
+    new Counter({
+      name: 'cambio_venue_errors_total', help: 'Failed venue requests by where (book, order, lookup, balances, deposits, markets) and CCXT error kind', labelNames: ['kind'] as const, registers: [registry],
+      async collect() {
+        for (const [kind, n] of (await health()).errors) {
+          const more = n - (seen.get(kind) ?? 0);
+          if (more > 0) this.inc({ kind }, more);
+          seen.set(kind, n);
+        }
+      },
+    });
+  }
   const tally: Tally = {
     transition: (subject, to) => transitions[subject].inc({ to }),
     recorded: (what) => records.inc({ what }),

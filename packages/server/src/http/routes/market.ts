@@ -24,7 +24,8 @@ export const marketRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => a
     },
   }, async (req) => {
     const pairs = (await store.marketPairs.list()).flatMap((p) => {
-      const range = quotableRange(p.terms, { base: p.base.decimals, quote: p.quote.decimals });
+      // A venue-priced pair's bounds are its terms' (the book decides each quote within them).
+      const range = p.terms.venue ? { min: p.terms.minBaseMinor, max: p.terms.maxBaseMinor } : quotableRange(p.terms, { base: p.base.decimals, quote: p.quote.decimals });
       return range ? [{
         baseSymbol: p.base.symbol, quoteSymbol: p.quote.symbol, baseDecimals: p.base.decimals, quoteDecimals: p.quote.decimals,
         minBaseMinor: range.min.toString(), maxBaseMinor: range.max.toString(),

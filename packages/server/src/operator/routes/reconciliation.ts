@@ -33,7 +33,7 @@ export const reconciliationRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox =
     preValidation: optionalBody,
     schema: {
       tags, security: sec, body: RunReconciliation, response: responses(200, ReconciliationRunRecord),
-      summary: 'Compares per asset what the books say the platform holds at the market with the given balances (absent: the simulated venue\'s, sandbox only)',
+      summary: 'Compares per asset what the books say the platform holds at the market with the given balances (absent: the venue\'s own, from the simulated venue in sandbox or the CCXT venue account\'s free + locked in production; 503 market.unavailable when it cannot be read)',
     },
   }, async (req) => {
     let given: Map<string, bigint> | null = null;

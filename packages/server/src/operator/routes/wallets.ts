@@ -3,7 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.ts';
 import { walletAddressFor, type DepositWallet as Wallet } from '../../domain/deposits/wallet.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { ok } from '../../http/envelope.ts';
+import { CcxtVenue } from '../../venues/ccxt/ccxt-venue.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 
 const SymbolParam = Type.Object({ symbol: Type.String({ pattern: '^[A-Z0-9]{2,12}$' }) });
@@ -11,11 +13,20 @@ const sec = [{ operator: [] }];
 const wire = (w: Wallet) => ({ assetSymbol: w.assetSymbol, network: w.network, address: w.address });
 
 /** The deposit wallet of each asset (CONTRACT §3). In the sandbox every address is marked as not real. */
-export const walletRoutes = ({ store, config }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const walletRoutes = ({ store, config, venue }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
   const tags = ['operator: deposits'];
   app.put('/wallets/:symbol', { schema: { tags, security: sec, params: SymbolParam, body: PutDepositWallet, response: responses(200, DepositWallet) } }, async (req) => {
+    const b = req.body;
+    if (b.source === 'venue') {
+      // CONTRACT §11: the venue account's own deposit address, read from it (and followed when it changes there).
+      if (b.address !== undefined) throw new DomainError('request.validation_failed', { detail: 'a venue wallet takes its address from the venue: leave address out' });
+      if (!(venue instanceof CcxtVenue)) throw new DomainError('request.validation_failed', { detail: '"source": "venue" needs CAMBIO_MODE=production with CAMBIO_VENUE=ccxt:<exchange>' });
+      const address = await venue.depositAddress(req.params.symbol, b.network);
+      return ok(req.id, wire(await store.wallets.put(req.operatorActor!, { assetSymbol: req.params.symbol, network: b.network, address, source: 'venue' })));
+    }
+    if (b.address === undefined) throw new DomainError('request.validation_failed', { detail: 'address is required (or "source": "venue")' });
     const w = await store.wallets.put(req.operatorActor!, {
-      assetSymbol: req.params.symbol, network: req.body.network, address: walletAddressFor(config.mode, req.body.address),
+      assetSymbol: req.params.symbol, network: b.network, address: walletAddressFor(config.mode, b.address),
     });
     return ok(req.id, wire(w));
   });

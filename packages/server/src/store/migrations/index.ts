@@ -14,6 +14,8 @@ import * as m014 from './014-auth-notify.ts';
 import * as m015 from './015-idempotency-hot.ts';
 import * as m016 from './016-idempotency-pglite-fill.ts';
 import * as m017 from './017-postings-carry-entry.ts';
+import * as m018 from './018-venue-market.ts';
+import * as m019 from './019-venue-wallets.ts';
 import * as m022 from './022-journal-log.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
@@ -33,6 +35,8 @@ const migrations: Record<string, Migration> = {
   '015-idempotency-hot': m015,
   '016-idempotency-pglite-fill': m016,
   '017-postings-carry-entry': m017,
+  '018-venue-market': m018,
+  '019-venue-wallets': m019,
   '022-journal-log': m022,
 };
 

@@ -12,7 +12,7 @@ const depositAudit = (d: Deposit) => ({
  * matches an open declaration exactly, else unattributed; the venue's books follow in the same
  * transaction (the money is now at the platform's account).
  */
-export async function recordArrival(d: UseCaseDeps, actor: string, r: { assetSymbol: string; network: string; amount: bigint; txid: string }): Promise<Deposit> {
+export async function recordArrival(d: UseCaseDeps, actor: string, r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean }): Promise<Deposit> {
   const at = d.clock.now();
   const id = d.ids.next('dep');
   return d.store.uow.run(async (tx) => {

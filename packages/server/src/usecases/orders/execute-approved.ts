@@ -5,14 +5,18 @@ import { currentOrder, settleOrder } from './settle-order.ts';
 /**
  * Executes an approved order at the venue and settles it: completed with the proceeds, or failed with
  * the hold released. The desk's venue executes nothing here: the order stays `approved` until staff
- * record the fill or the failure (record-fill.ts).
+ * record the fill or the failure (record-fill.ts). A CCXT venue whose outcome is not known yet (no
+ * answer, a partial fill) leaves it `approved` too: recoverApproved asks again.
  */
 export async function executeApproved(d: UseCaseDeps, actor: string, o: Order): Promise<Order> {
   const ex = await d.venue.execute({
     orderId: o.id, baseSymbol: o.baseSymbol, quoteSymbol: o.quoteSymbol, amountBaseMinor: o.amountBase, minProceedsQuoteMinor: o.amountQuote,
+    baseDecimals: o.baseDecimals, quoteDecimals: o.quoteDecimals,
   });
   if (ex === null) return o;
-  const settled = await settleOrder(d, actor, o.id, ex.filled ? { filled: true, proceeds: ex.proceedsQuoteMinor } : { filled: false, reason: ex.reason });
+  const settled = await settleOrder(d, actor, o.id, ex.filled
+    ? { filled: true, proceeds: ex.proceedsQuoteMinor, ...(ex.venue !== undefined ? { venue: ex.venue, venueReference: ex.venueReference ?? '' } : {}) }
+    : { filled: false, reason: ex.reason });
   return settled ?? currentOrder(d, o.id);
 }
 

@@ -3,9 +3,12 @@ import type { Order } from '../../domain/orders/order.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { settleOrder } from './settle-order.ts';
 
-/** Only the desk records executions; the simulated venue settles its own (a hand-made fill would leave its books behind). */
+/**
+ * Only the desk records executions; the simulated venue settles its own (a hand-made fill would leave its
+ * books behind). At a CCXT venue the desk completes what the venue left open (a partial fill).
+ */
 function assertDesk(d: UseCaseDeps): void {
-  if (d.venue.kind !== 'desk') throw new DomainError('market.venue_simulated');
+  if (d.venue.kind === 'simulated') throw new DomainError('market.venue_simulated');
 }
 
 async function lost(d: UseCaseDeps, orderId: string): Promise<never> {

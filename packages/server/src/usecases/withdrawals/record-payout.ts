@@ -8,7 +8,7 @@ import { countedWithdrawal, strip } from './decide-withdrawal.ts';
 import { payOut } from './pay-out.ts';
 
 function assertDesk(d: UseCaseDeps): void {
-  if (d.venue.kind !== 'desk') throw new DomainError('market.venue_simulated');
+  if (d.venue.kind === 'simulated') throw new DomainError('market.venue_simulated');
 }
 
 /**

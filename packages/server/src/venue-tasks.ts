@@ -1,0 +1,54 @@
+import type { BackgroundTask } from './background-task.ts';
+import { recordVenueDeposits, DEPOSIT_LOOKBACK_MS } from './usecases/deposits/record-venue-deposits.ts';
+import { CcxtVenue } from './venues/ccxt/ccxt-venue.ts';
+
+// The background work of a venue reached through CCXT (CONTRACT §11); each task does nothing under another venue.
+/**
+ * Keeps the books of the venue markets quoted in the last minute fresh between quotes (CONTRACT §11), so a
+ * quote rarely waits for the venue. Read over REST, every second: under the default maxBookAgeMs of 2 s.
+ */
+export const pollVenueBooksTask: BackgroundTask = {
+  name: 'poll-venue-books',
+  everyMs: 1_000,
+  run: async (deps) => {
+    if (!(deps.venue instanceof CcxtVenue)) return;
+    await deps.venue.books.poll(60_000);
+  },
+};
+
+/** Reads the venue's deposit history every 10 s, so a completed deposit is recorded within 30 s (CONTRACT §11). */
+export const pollVenueDepositsTask: BackgroundTask = {
+  name: 'poll-venue-deposits',
+  everyMs: 10_000,
+  run: async (deps) => {
+    if (!(deps.venue instanceof CcxtVenue)) return;
+    // An unreadable history was logged and counted by the venue already; the next pass reads it again.
+    const history = await deps.venue.deposits(deps.clock.now().getTime() - DEPOSIT_LOOKBACK_MS).catch(() => null);
+    if (!history) return;
+    const n = await recordVenueDeposits(deps, history);
+    if (n > 0) deps.logger?.info({ recorded: n }, 'venue deposits recorded as arrivals');
+  },
+};
+
+/**
+ * The venue account's deposit addresses may change (the spec's wallets "belong to an account that the
+ * platform uses and that may change"): venue wallets are read again every minute and follow the venue.
+ */
+export const refreshVenueWalletsTask: BackgroundTask = {
+  name: 'refresh-venue-wallets',
+  everyMs: 60_000,
+  run: async (deps) => {
+    const venue = deps.venue;
+    if (!(venue instanceof CcxtVenue)) return;
+    for (const w of await deps.store.wallets.venueWallets()) {
+      try {
+        const address = await venue.depositAddress(w.assetSymbol, w.network);
+        if (await deps.store.wallets.refreshVenueAddress(w.assetSymbol, w.network, address)) {
+          deps.logger?.warn({ asset: w.assetSymbol, network: w.network }, 'the venue changed a deposit address: the wallet follows it');
+        }
+      } catch (err) {
+        deps.logger?.warn({ err, asset: w.assetSymbol }, 'could not read a venue deposit address; the wallet keeps its last one');
+      }
+    }
+  },
+};

@@ -1,0 +1,130 @@
+import type { Exchange } from 'ccxt';
+import type { OrderBook, VenueRules } from '../../domain/market/book-pricing.ts';
+import { readDecimal, rat } from '../../domain/market/decimal-text.ts';
+import type { Rational } from '../../domain/market/rational.ts';
+import { pow10 } from '../../domain/money.ts';
+import type { VenueDeposit } from '../../usecases/ports.ts';
+
+/**
+ * Binance spot as CCXT reaches it, read from the raw JSON of CCXT's implicit API methods: every price,
+ * quantity and fee is decimal text there, read exactly (CCXT's unified structures are floats and are
+ * never used for money). Another exchange would get a module like this one.
+ */
+
+/** A spot market of the venue, with the rules an order must meet. */
+export interface VenueMarket { id: string; symbol: string; base: string; quote: string; rules: VenueRules; tickSize: Rational }
+
+/** What the venue says about one order of ours. */
+export interface VenueOrderReport {
+  venueOrderId: string;
+  /** NEW, PARTIALLY_FILLED, FILLED, CANCELED, REJECTED, EXPIRED, EXPIRED_IN_MATCH. */
+  status: string;
+  executedQty: Rational;
+  quoteQty: Rational;
+  /** The fills' commissions, when the answer carried them (an order's FULL answer does; a lookup does not). */
+  commissions: Array<{ amount: Rational; asset: string }> | null;
+}
+
+type Raw = Record<string, unknown>;
+
+function call(ex: Exchange, method: string, params: Record<string, string | number>): Promise<unknown> {
+  const fn = (ex as unknown as Record<string, ((p: object) => Promise<unknown>) | undefined>)[method];
+  if (typeof fn !== 'function') throw new Error(`CCXT ${ex.id} has no method ${method}`);
+  return fn.call(ex, params);
+}
+
+const filter = (filters: Raw[], type: string): Raw | undefined => filters.find((f) => f['filterType'] === type);
+
+/** GET /api/v3/exchangeInfo → the spot markets by CCXT's unified symbol ("BTC/USDT"). */
+export async function loadMarkets(ex: Exchange): Promise<Map<string, VenueMarket>> {
+  const raw = (await call(ex, 'publicGetExchangeInfo', {})) as { symbols?: Raw[] };
+  const out = new Map<string, VenueMarket>();
+  for (const s of raw.symbols ?? []) {
+    if (s['status'] !== 'TRADING' || s['isSpotTradingAllowed'] === false) continue;
+    const filters = (s['filters'] ?? []) as Raw[];
+    const lot = filter(filters, 'LOT_SIZE');
+    const notional = filter(filters, 'NOTIONAL') ?? filter(filters, 'MIN_NOTIONAL');
+    const price = filter(filters, 'PRICE_FILTER');
+    const quotePrecision = Number(s['quoteAssetPrecision'] ?? s['quotePrecision'] ?? 8);
+    const base = String(s['baseAsset']);
+    const quote = String(s['quoteAsset']);
+    out.set(`${base}/${quote}`, {
+      id: String(s['symbol']), symbol: `${base}/${quote}`, base, quote,
+      rules: {
+        baseStep: readDecimal(lot?.['stepSize'] ?? '0', 'step size'),
+        minBaseQty: readDecimal(lot?.['minQty'] ?? '0', 'minimum quantity'),
+        quoteStep: rat(1n, pow10(Number.isInteger(quotePrecision) && quotePrecision >= 0 && quotePrecision <= 36 ? quotePrecision : 8)),
+        minNotional: readDecimal(notional?.['minNotional'] ?? '0', 'minimum notional'),
+      },
+      tickSize: readDecimal(price?.['tickSize'] ?? '0', 'tick size'),
+    });
+  }
+  return out;
+}
+
+/** GET /api/v3/depth: bids and asks as [price, qty] decimal text, best first. */
+export async function fetchBook(ex: Exchange, m: VenueMarket, limit: number): Promise<OrderBook> {
+  const raw = (await call(ex, 'publicGetDepth', { symbol: m.id, limit })) as { bids?: unknown[]; asks?: unknown[] };
+  const side = (levels: unknown[] | undefined) => (levels ?? []).map((l) => {
+    const [p, q] = l as [unknown, unknown];
+    return { price: readDecimal(p, 'price'), qty: readDecimal(q, 'quantity') };
+  }).filter((l) => l.qty.num > 0n);
+  return { bids: side(raw.bids), asks: side(raw.asks) };
+}
+
+function report(raw: Raw, commissions: VenueOrderReport['commissions']): VenueOrderReport {
+  return {
+    venueOrderId: String(raw['orderId']), status: String(raw['status']),
+    executedQty: readDecimal(raw['executedQty'], 'executed quantity'), quoteQty: readDecimal(raw['cummulativeQuoteQty'], 'quote quantity'),
+    commissions,
+  };
+}
+
+/**
+ * POST /api/v3/order: a MARKET order with our client order id. Selling the market's base: `quantity`;
+ * buying it with the quote currency: `quoteOrderQty`. Both exact decimal text.
+ */
+export async function submitOrder(ex: Exchange, m: VenueMarket, side: 'sell' | 'buy', amountText: string, clientOrderId: string): Promise<VenueOrderReport> {
+  const raw = (await call(ex, 'privatePostOrder', {
+    symbol: m.id, side: side === 'sell' ? 'SELL' : 'BUY', type: 'MARKET', newClientOrderId: clientOrderId, newOrderRespType: 'FULL',
+    ...(side === 'sell' ? { quantity: amountText } : { quoteOrderQty: amountText }),
+  })) as Raw;
+  const fills = Array.isArray(raw['fills']) ? (raw['fills'] as Raw[]) : null;
+  return report(raw, fills && fills.map((f) => ({ amount: readDecimal(f['commission'], 'commission'), asset: String(f['commissionAsset']) })));
+}
+
+/** GET /api/v3/order by our client order id. Throws CCXT's OrderNotFound on Binance's -2013. */
+export async function lookupOrder(ex: Exchange, m: VenueMarket, clientOrderId: string): Promise<VenueOrderReport> {
+  return report((await call(ex, 'privateGetOrder', { symbol: m.id, origClientOrderId: clientOrderId })) as Raw, null);
+}
+
+/** GET /api/v3/myTrades of one order: its commissions, which a lookup does not carry. */
+export async function orderCommissions(ex: Exchange, m: VenueMarket, venueOrderId: string): Promise<Array<{ amount: Rational; asset: string }>> {
+  const raw = (await call(ex, 'privateGetMyTrades', { symbol: m.id, orderId: venueOrderId })) as Raw[];
+  return raw.map((t) => ({ amount: readDecimal(t['commission'], 'commission'), asset: String(t['commissionAsset']) }));
+}
+
+/** GET /api/v3/account: each asset's free + locked. */
+export async function fetchBalances(ex: Exchange): Promise<Map<string, { free: Rational; locked: Rational }>> {
+  const raw = (await call(ex, 'privateGetAccount', {})) as { balances?: Raw[] };
+  return new Map((raw.balances ?? []).map((b) => [String(b['asset']), { free: readDecimal(b['free'], 'free balance'), locked: readDecimal(b['locked'], 'locked balance') }]));
+}
+
+/** A deposit in the venue account's history; `completed` is Binance status 1 (credited there). */
+
+/** GET /sapi/v1/capital/deposit/hisrec: the account's recent deposits. */
+export type { VenueDeposit };
+
+export async function fetchDeposits(ex: Exchange, sinceMs: number): Promise<VenueDeposit[]> {
+  const raw = (await call(ex, 'sapiGetCapitalDepositHisrec', { startTime: sinceMs, limit: 1000 })) as Raw[];
+  return raw.map((d) => ({
+    coin: String(d['coin']), network: String(d['network']), amount: readDecimal(d['amount'], 'deposit amount'),
+    txid: String(d['txId']), completed: Number(d['status']) === 1,
+  }));
+}
+
+/** GET /sapi/v1/capital/deposit/address of a coin on a network. */
+export async function fetchDepositAddress(ex: Exchange, coin: string, network: string): Promise<{ address: string; tag: string }> {
+  const raw = (await call(ex, 'sapiGetCapitalDepositAddress', { coin, network })) as Raw;
+  return { address: String(raw['address'] ?? ''), tag: String(raw['tag'] ?? '') };
+}

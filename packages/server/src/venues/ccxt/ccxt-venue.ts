@@ -1,0 +1,304 @@
+import { randomBytes } from 'node:crypto';
+import type { Exchange } from 'ccxt';
+import type { Logger } from 'pino';
+import { priceFromBook } from '../../domain/market/book-pricing.ts';
+import { add, sub, toDecimalText, truncateToMinor, ZERO } from '../../domain/market/decimal-text.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { MarketPair } from '../../domain/market/pair-terms.ts';
+import type { Rational } from '../../domain/market/rational.ts';
+import { formatDecimal } from '../../domain/money.ts';
+import type { Clock, Execution, ExecutionRequest } from '../../domain/ports.ts';
+import type { PricedQuote } from '../../domain/quotes/pricing.ts';
+import type { Store } from '../../store/index.ts';
+import type { Tx, Venue, VenueHealth } from '../../usecases/ports.ts';
+import { fetchBalances, fetchBook, fetchDepositAddress, fetchDeposits, loadMarkets, lookupOrder, orderCommissions, submitOrder, type VenueMarket, type VenueOrderReport } from './binance.ts';
+import { BookCache } from './book-cache.ts';
+import { classifyVenueError, venueErrorLabel } from './errors.ts';
+import { VenueOrders, type VenueOrderRow } from './venue-orders.ts';
+
+export interface CcxtVenueOptions {
+  /** Binance's recvWindow sent with every signed request: after it, a request that never arrived cannot execute any more. */
+  recvWindowMs: number;
+  /** How long one instance holds an order's row while it talks to the venue. */
+  leaseMs?: number;
+  /** Levels of the book read per request. */
+  bookDepth?: number;
+  logger?: Logger | undefined;
+  /** Counts venue errors by kind (metrics). */
+  onVenueError?: (kind: string) => void;
+}
+
+const MARKETS_TTL_MS = 3_600_000;
+const unavailable = (detail: string) => new DomainError('market.unavailable', { detail });
+
+/**
+ * Production at an exchange through CCXT (CONTRACT §11). Quotes of pairs with `source: venue` are priced
+ * from the venue's order book; an approved order is sent as a market order with the order's id as the
+ * client order id and settled from the venue's exact answer. When the answer is lost the order stays
+ * `approved`: the next attempt (recoverApproved) looks it up by its client id and sends it again only
+ * after the venue says it does not exist and the first request's recvWindow has passed. Withdrawals
+ * still wait for the desk's payout.
+ */
+export class CcxtVenue implements Venue {
+  readonly kind = 'ccxt';
+  readonly paysOutOnApproval = false;
+  readonly books: BookCache;
+  readonly orders: VenueOrders;
+  readonly #owner = `inst_${randomBytes(6).toString('hex')}`;
+  #markets: { at: number; byS: Promise<Map<string, VenueMarket>> } | null = null;
+  readonly #leaseMs: number;
+  readonly #depth: number;
+
+  constructor(private readonly ex: Exchange, private readonly store: Store, private readonly clock: Clock, private readonly opts: CcxtVenueOptions) {
+    this.#leaseMs = opts.leaseMs ?? 30_000;
+    this.#depth = opts.bookDepth ?? 100;
+    this.orders = new VenueOrders(store.db);
+    this.books = new BookCache(async (marketId) => {
+      const m = [...(await this.#marketsNow()).values()].find((x) => x.id === marketId);
+      if (!m) throw new Error(`no venue market ${marketId}`);
+      try {
+        return await fetchBook(this.ex, m, this.#depth);
+      } catch (err) {
+        this.#venueError('book', err);
+        throw err;
+      }
+    }, clock);
+  }
+
+  /** The exchange id, written as the order's `venue`. */
+  get exchangeId(): string { return this.ex.id; }
+
+  pair(baseSymbol: string, quoteSymbol: string): Promise<MarketPair | null> {
+    return this.store.marketPairs.get(baseSymbol, quoteSymbol);
+  }
+
+  readonly #errors = new Map<string, number>();
+
+  async health(): Promise<VenueHealth> {
+    return { bookAgesMs: this.books.ages(), errors: new Map(this.#errors), awaitingOutcome: await this.orders.awaitingOutcome() };
+  }
+
+  #venueError(where: string, err: unknown) {
+    const kind = `${where}:${venueErrorLabel(err)}`;
+    this.#errors.set(kind, (this.#errors.get(kind) ?? 0) + 1);
+    this.opts.onVenueError?.(kind);
+    this.opts.logger?.warn({ venue: this.ex.id, kind, detail: classifyVenueError(err).reason }, 'venue request failed');
+  }
+
+  #marketsNow(): Promise<Map<string, VenueMarket>> {
+    const now = this.clock.now().getTime();
+    if (!this.#markets || now - this.#markets.at > MARKETS_TTL_MS) {
+      const byS = loadMarkets(this.ex);
+      this.#markets = { at: now, byS };
+      // A failed read is not kept: the next call tries again.
+      byS.catch((err: unknown) => { if (this.#markets?.byS === byS) this.#markets = null; this.#venueError('markets', err); });
+    }
+    return this.#markets.byS;
+  }
+
+  /** The venue market of a venue symbol; market.unavailable when the venue cannot be read. */
+  async market(symbol: string): Promise<VenueMarket | null> {
+    try {
+      return (await this.#marketsNow()).get(symbol) ?? null;
+    } catch {
+      throw unavailable('the venue\'s markets could not be read');
+    }
+  }
+
+  /** Which way the platform trades for a pair on a venue market; null when the pair is not that market's two assets. */
+  static sideFor(base: string, quote: string, m: VenueMarket): 'sell' | 'buy' | null {
+    if (base === m.base && quote === m.quote) return 'sell';
+    if (base === m.quote && quote === m.base) return 'buy';
+    return null;
+  }
+
+  /** Checks, when a pair is priced from the venue, that the venue trades exactly its two assets there. */
+  async checkPair(base: string, quote: string, symbol: string): Promise<void> {
+    const m = await this.market(symbol);
+    if (!m || !CcxtVenue.sideFor(base, quote, m)) throw new DomainError('market.venue_unknown_symbol', { symbol, base, quote });
+  }
+
+  async priceFromBook(pair: MarketPair, amount: { base: bigint } | { quote: bigint }): Promise<PricedQuote> {
+    const v = pair.terms.venue;
+    if (!v) throw unavailable('the pair is not priced from the venue');
+    const m = await this.market(v.symbol);
+    const side = m && CcxtVenue.sideFor(pair.base.symbol, pair.quote.symbol, m);
+    if (!m || !side) throw unavailable(`the venue no longer trades ${v.symbol}`);
+    const held = await this.books.get(m.id, v.maxBookAgeMs);
+    if (!held) throw unavailable(`no ${v.symbol} book younger than ${v.maxBookAgeMs} ms`);
+    return priceFromBook({
+      book: held.book, side, rules: m.rules, terms: pair.terms, decimals: { base: pair.base.decimals, quote: pair.quote.decimals },
+      baseSymbol: pair.base.symbol, venueQuoteSymbol: m.quote,
+    }, amount);
+  }
+
+  /**
+   * Sends the order once and reads its outcome (CONTRACT §11). Null while the outcome is not known, or
+   * when a partial fill waits for the desk; the row in venue_orders says where it stands.
+   */
+  async execute(r: ExecutionRequest): Promise<Execution | null> {
+    const prior = await this.orders.get(r.orderId);
+    if (prior && !['new', 'sending', 'unknown'].includes(prior.state)) return this.#outcomeOf(prior);
+    let init = prior;
+    if (!init) {
+      const pair = await this.store.marketPairs.get(r.baseSymbol, r.quoteSymbol);
+      const v = pair?.terms.venue;
+      if (!v) return { filled: false, reason: `the market no longer prices ${r.baseSymbol}/${r.quoteSymbol} from the venue` };
+      let m: VenueMarket | null;
+      try { m = await this.market(v.symbol); } catch { return null; }
+      const side = m && CcxtVenue.sideFor(r.baseSymbol, r.quoteSymbol, m);
+      if (!m || !side) return { filled: false, reason: `the venue does not trade ${v.symbol}` };
+      init = {
+        orderId: r.orderId, venue: this.ex.id, venueSymbol: v.symbol, side, amountText: formatDecimal(r.amountBaseMinor, r.baseDecimals),
+        state: 'new', attempts: 0, sentAt: null, recvWindowMs: this.opts.recvWindowMs, venueOrderId: null, executedQty: null, quoteQty: null,
+        proceedsQuoteMinor: null, reason: null,
+      };
+    }
+    const now = this.clock.now();
+    const row = await this.orders.claim(init, this.#owner, now, new Date(now.getTime() + this.#leaseMs));
+    if (!row) {
+      const cur = await this.orders.get(r.orderId);
+      return cur ? this.#outcomeOf(cur) : null;
+    }
+    try {
+      return await this.#work(row, r.quoteDecimals);
+    } catch (err) {
+      await this.orders.release(r.orderId, this.#owner);
+      throw err;
+    }
+  }
+
+  async #work(row: VenueOrderRow, quoteDecimals: number): Promise<Execution | null> {
+    let m: VenueMarket | null;
+    try { m = await this.market(row.venueSymbol); } catch { m = null; }
+    if (!m) {
+      await this.orders.release(row.orderId, this.#owner);
+      return null;
+    }
+    if (row.state === 'sending' || row.state === 'unknown') {
+      // Sent before with no answer we kept: ask the venue what became of it.
+      try {
+        const found = await lookupOrder(this.ex, m, row.orderId);
+        return await this.#record(row, m, found, quoteDecimals);
+      } catch (err) {
+        const c = classifyVenueError(err);
+        this.#venueError('lookup', err);
+        const sentAt = row.sentAt?.getTime() ?? 0;
+        // A second order is sent only when the venue says there is none and the first request can no
+        // longer arrive in time to execute (its recvWindow, and a second of clock slack, have passed).
+        const late = this.clock.now().getTime() > sentAt + row.recvWindowMs + 1000;
+        if (c.kind !== 'not_found' || !late) {
+          await this.orders.settle(row.orderId, this.#owner, this.clock.now(), { state: 'unknown' });
+          return null;
+        }
+      }
+    }
+    if (!(await this.orders.markSending(row.orderId, this.#owner, this.clock.now()))) return null;
+    try {
+      const answer = await submitOrder(this.ex, m, row.side, row.amountText, row.orderId);
+      return await this.#record(row, m, answer, quoteDecimals);
+    } catch (err) {
+      const c = classifyVenueError(err);
+      this.#venueError('order', err);
+      if (c.kind === 'refused') {
+        const reason = `the market refused the order: ${c.reason}`;
+        await this.orders.settle(row.orderId, this.#owner, this.clock.now(), { state: 'refused', reason });
+        return { filled: false, reason };
+      }
+      await this.orders.settle(row.orderId, this.#owner, this.clock.now(), { state: 'unknown', reason: c.reason });
+      this.opts.logger?.warn({ orderId: row.orderId, detail: c.reason }, 'venue order outcome unknown: it stays approved and is looked up');
+      return null;
+    }
+  }
+
+  /** Reads the venue's report of the order into the row, and the order's outcome from it. */
+  async #record(row: VenueOrderRow, m: VenueMarket, rep: VenueOrderReport, quoteDecimals: number): Promise<Execution | null> {
+    const at = this.clock.now();
+    const figures = { venueOrderId: rep.venueOrderId, executedQty: toDecimalText(rep.executedQty) ?? '', quoteQty: toDecimalText(rep.quoteQty) ?? '' };
+    if (rep.status === 'NEW' || rep.status === 'PARTIALLY_FILLED' || rep.status === 'PENDING_NEW') {
+      await this.orders.settle(row.orderId, this.#owner, at, { state: 'unknown', ...figures });
+      return null;
+    }
+    if (rep.status !== 'FILLED') {
+      if (rep.executedQty.num > 0n) {
+        // Part of it traded: the desk completes it by hand, with the venue's figures in front of it.
+        await this.orders.settle(row.orderId, this.#owner, at, { state: 'partial', ...figures, reason: `the market filled ${figures.executedQty} of ${row.amountText} (${rep.status})` });
+        this.opts.logger?.warn({ orderId: row.orderId, ...figures, status: rep.status }, 'venue order partly filled: waits for the desk');
+        return null;
+      }
+      const reason = `the market order ended ${rep.status} with nothing filled`;
+      await this.orders.settle(row.orderId, this.#owner, at, { state: 'refused', ...figures, reason });
+      return { filled: false, reason };
+    }
+    const commissions = rep.commissions ?? await orderCommissions(this.ex, m, rep.venueOrderId);
+    // What was received, in the pair's quote currency: a sell receives the venue's quote, a buy its base;
+    // fees charged in that currency come off it. A fee in a third asset is not netted here.
+    const receivedAsset = row.side === 'sell' ? m.quote : m.base;
+    const gross: Rational = row.side === 'sell' ? rep.quoteQty : rep.executedQty;
+    const fees = commissions.filter((c) => c.asset === receivedAsset).reduce((s, c) => add(s, c.amount), ZERO);
+    const net = sub(gross, fees);
+    const proceeds = net.num > 0n ? truncateToMinor(net, quoteDecimals) : 0n;
+    await this.orders.settle(row.orderId, this.#owner, at, { state: 'filled', ...figures, proceedsQuoteMinor: proceeds });
+    return { filled: true, proceedsQuoteMinor: proceeds, venue: this.ex.id, venueReference: rep.venueOrderId };
+  }
+
+  #outcomeOf(row: VenueOrderRow): Execution | null {
+    if (row.state === 'filled' && row.proceedsQuoteMinor !== null) {
+      return { filled: true, proceedsQuoteMinor: row.proceedsQuoteMinor, venue: row.venue, venueReference: row.venueOrderId ?? '' };
+    }
+    if (row.state === 'refused') return { filled: false, reason: row.reason ?? 'the market refused the order' };
+    return null;
+  }
+
+  /**
+   * The venue account's deposit address of an asset on a network. An asset that needs a memo or tag
+   * there is refused: one shared address without its tag cannot tell the senders apart.
+   */
+  async depositAddress(coin: string, network: string): Promise<string> {
+    let a: { address: string; tag: string };
+    try {
+      a = await fetchDepositAddress(this.ex, coin, network);
+    } catch (err) {
+      this.#venueError('deposit_address', err);
+      if (classifyVenueError(err).kind === 'refused') throw new DomainError('request.validation_failed', { detail: `the venue gives no ${coin} deposit address on ${network}: ${classifyVenueError(err).reason}` });
+      throw unavailable('the venue\'s deposit address could not be read');
+    }
+    if (a.tag !== '') throw new DomainError('request.validation_failed', { detail: `${coin} on ${network} needs a memo or tag at the venue: not offered as a venue wallet` });
+    if (a.address === '') throw new DomainError('request.validation_failed', { detail: `the venue gives no ${coin} deposit address on ${network}` });
+    return a.address;
+  }
+
+  /** The venue account's deposit history since `sinceMs`. */
+  async deposits(sinceMs: number): Promise<Awaited<ReturnType<typeof fetchDeposits>>> {
+    try {
+      return await fetchDeposits(this.ex, sinceMs);
+    } catch (err) {
+      this.#venueError('deposits', err);
+      throw err;
+    }
+  }
+
+  async fundsMoved(): Promise<void> {}
+  async fillSettled(): Promise<void> {}
+  /**
+   * The venue account's spot balances (free + locked) of every asset listed at Cambio, truncated to the
+   * asset's decimals (a remainder below one minor unit is the platform's and not counted). Orders sent
+   * but not yet settled make a difference of their own: run it when none is waiting for an outcome.
+   */
+  async holdings(tx: Tx): Promise<Map<string, bigint>> {
+    let balances: Awaited<ReturnType<typeof fetchBalances>>;
+    try {
+      balances = await fetchBalances(this.ex);
+    } catch (err) {
+      this.#venueError('balances', err);
+      throw unavailable('the venue\'s balances could not be read');
+    }
+    const listed = await tx.selectFrom('market_assets').select(['symbol', 'decimals']).execute();
+    const out = new Map<string, bigint>();
+    for (const a of listed) {
+      const b = balances.get(a.symbol);
+      if (b) out.set(a.symbol, truncateToMinor(add(b.free, b.locked), a.decimals));
+    }
+    return out;
+  }
+}

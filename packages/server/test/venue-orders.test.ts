@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import type { ManualClock } from '../src/domain/ports.ts';
+import { recoverApproved } from '../src/usecases/orders/execute-approved.ts';
+import { CcxtVenue } from '../src/venues/ccxt/ccxt-venue.ts';
+import { makeExchange } from '../src/venues/ccxt/exchange.ts';
+import { available, backends, held, seedOrg, type Harness, type SeededOrg } from './harness.ts';
+import { DOUBLE_KEY, DOUBLE_SECRET, startBinanceDouble, type BinanceDouble } from './venue-double/binance-double.ts';
+import { BOOK, venueHarness } from './venue-double/venue-harness.ts';
+
+// Selling 1 BTC into BOOK: 0.5 @ 65000 + 0.5 @ 64990 = 64995 USDT, the double's 0.1 % commission in USDT
+// (32.5 + 32.495) leaves 64930.005: proceeds 6493000 USDT minor units, truncated to the asset's 2 decimals.
+// The quote owes the client 6467002 (book-pricing.test.ts); the difference is the platform's.
+const ONE_BTC = 100_000_000n;
+const OWED = 6_467_002n;
+const PROCEEDS = 6_493_000n;
+
+async function approvedAtVenue(h: Harness, o: SeededOrg): Promise<{ id: string; approve: Awaited<ReturnType<Harness['op']>> }> {
+  const q = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USDT', amountBaseMinor: ONE_BTC.toString() });
+  assert.equal(q.status, 201, q.raw);
+  assert.equal(q.body.data.amountQuoteMinor, OWED.toString());
+  const order = await h.call(o.key, 'POST', '/orders', { quoteId: q.body.data.id });
+  assert.equal(order.status, 201, order.raw);
+  const approve = await h.op('POST', `/orders/${order.body.data.id}/approve`);
+  assert.equal(approve.status, 200, approve.raw);
+  return { id: order.body.data.id, approve };
+}
+
+/** The recovery task's pass, a moment after the approval (it takes orders approved before now). */
+async function recover(h: Harness, deps: Harness['deps'] = h.deps): Promise<void> {
+  (h.clock as ManualClock).advance(1);
+  await recoverApproved(deps, 0);
+}
+
+const ordersFor = (double: BinanceDouble, id: string) => double.orders.filter((x) => x.clientOrderId === id);
+
+for (const backend of backends()) {
+  describe(`execution at the venue after approval (${backend})`, () => {
+    let double: BinanceDouble;
+    let h: Harness;
+    let o: SeededOrg;
+    before(async () => {
+      double = await startBinanceDouble();
+      h = await venueHarness(backend, double);
+      o = await seedOrg(h, { balances: { BTC: 10n * ONE_BTC } });
+    });
+    beforeEach(() => {
+      double.setBook('BTCUSDT', BOOK);
+      double.setBalance('BTC', '100');
+      double.clearFaults();
+    });
+    after(async () => { await h.close(); await double.close(); });
+
+    test('approval sends exactly one market order with the order id as client id; completed with the venue\'s figures', async () => {
+      const btc = await available(h, o.key, 'BTC');
+      const usdt = await available(h, o.key, 'USDT');
+      const { id, approve } = await approvedAtVenue(h, o);
+      assert.equal(approve.body.data.state, 'completed');
+      const sent = ordersFor(double, id);
+      assert.equal(sent.length, 1);
+      assert.deepEqual({ side: sent[0]!.side, type: sent[0]!.type, origQty: sent[0]!.origQty, status: sent[0]!.status }, { side: 'SELL', type: 'MARKET', origQty: '1', status: 'FILLED' });
+      const rec = await h.store.orders.get(id);
+      assert.equal(rec?.state, 'completed');
+      assert.equal(rec?.venue, 'binance');
+      assert.equal(rec?.venueReference, String(sent[0]!.orderId));
+      assert.equal(rec?.proceedsQuote, PROCEEDS);
+      // The client gets exactly the quoted amount; the held BTC is gone.
+      assert.equal(await available(h, o.key, 'USDT'), usdt + OWED);
+      assert.equal(await available(h, o.key, 'BTC'), btc - ONE_BTC);
+      assert.equal(await held(h, o.key, 'BTC'), 0n);
+      // Asked again, the venue is not: the first outcome stands.
+      await recover(h);
+      assert.equal(ordersFor(double, id).length, 1);
+    });
+
+    test('a refusal by the venue fails the order with its reason and releases the hold exactly', async () => {
+      const btc = await available(h, o.key, 'BTC');
+      double.refuseNextOrder(-2010, 'Account has insufficient balance for requested action.');
+      const { id, approve } = await approvedAtVenue(h, o);
+      assert.equal(approve.body.data.state, 'failed');
+      assert.match(approve.body.data.reason ?? (await h.store.orders.get(id))!.reason!, /insufficient balance/);
+      assert.equal(await available(h, o.key, 'BTC'), btc);
+      assert.equal(await held(h, o.key, 'BTC'), 0n);
+      assert.equal(ordersFor(double, id).length, 0);
+    });
+
+    test('the connection cut after the venue recorded the order: approved, then completed once by looking it up, never a second order', async () => {
+      const usdt = await available(h, o.key, 'USDT');
+      double.dropAfterNextOrder();
+      const { id, approve } = await approvedAtVenue(h, o);
+      assert.equal(approve.body.data.state, 'approved');
+      assert.equal(ordersFor(double, id).length, 1);
+      assert.match((await h.op('GET', '/metrics')).raw, /cambio_venue_orders_awaiting_outcome 1\n/);
+      // Two instances run the task at once (each its own CCXT client and lease owner).
+      const other = new CcxtVenue(makeExchange({ id: 'binance', apiKey: DOUBLE_KEY, secret: DOUBLE_SECRET, url: double.origin, recvWindowMs: 5000 }), h.store, h.clock, { recvWindowMs: 5000 });
+      (h.clock as ManualClock).advance(1);
+      await Promise.all([recoverApproved(h.deps, 0), recoverApproved({ ...h.deps, venue: other }, 0)]);
+      const rec = await h.store.orders.get(id);
+      assert.equal(rec?.state, 'completed');
+      assert.equal(rec?.proceedsQuote, PROCEEDS); // the commissions read from the order's trades
+      assert.equal(ordersFor(double, id).length, 1);
+      assert.equal(await available(h, o.key, 'USDT'), usdt + OWED);
+      assert.match((await h.op('GET', '/metrics')).raw, /cambio_venue_orders_awaiting_outcome 0\n/);
+      (h.clock as ManualClock).advance(60_000);
+      await recover(h);
+      assert.equal(ordersFor(double, id).length, 1);
+    });
+
+    test('no answer and no order at the venue: sent again, with the same client id, only after the recvWindow has passed', async () => {
+      double.fail('/api/v3/order', 503, 1); // the venue failed before recording anything
+      const { id, approve } = await approvedAtVenue(h, o);
+      assert.equal(approve.body.data.state, 'approved');
+      assert.equal(ordersFor(double, id).length, 0);
+      // The venue says it has no such order, but the first request could still arrive in time: wait.
+      await recover(h);
+      assert.equal((await h.store.orders.get(id))?.state, 'approved');
+      assert.equal(ordersFor(double, id).length, 0);
+      (h.clock as ManualClock).advance(6_001);
+      const other = new CcxtVenue(makeExchange({ id: 'binance', apiKey: DOUBLE_KEY, secret: DOUBLE_SECRET, url: double.origin, recvWindowMs: 5000 }), h.store, h.clock, { recvWindowMs: 5000 });
+      (h.clock as ManualClock).advance(1);
+      await Promise.all([recoverApproved(h.deps, 0), recoverApproved({ ...h.deps, venue: other }, 0)]);
+      assert.equal((await h.store.orders.get(id))?.state, 'completed');
+      assert.equal(ordersFor(double, id).length, 1);
+    });
+
+    test('a partial fill waits for the desk with the venue\'s figures; the desk completes it', async () => {
+      double.expireNextOrderAfter('0.4');
+      const { id, approve } = await approvedAtVenue(h, o);
+      assert.equal(approve.body.data.state, 'approved');
+      await recover(h);
+      assert.equal((await h.store.orders.get(id))?.state, 'approved');
+      assert.equal(ordersFor(double, id).length, 1);
+      const row = await h.store.db.selectFrom('venue_orders').selectAll().where('order_id', '=', id).executeTakeFirstOrThrow();
+      assert.equal(row.state, 'partial');
+      assert.equal(row.executed_qty, '0.4');
+      assert.equal(row.quote_qty, '26000');
+      const fill = await h.op('POST', `/orders/${id}/fill`, { venue: 'binance', venueReference: row.venue_order_id, proceedsQuoteMinor: '6490000' });
+      assert.equal(fill.status, 200, fill.raw);
+      assert.equal(fill.body.data.state, 'completed');
+    });
+  });
+}
