@@ -1,7 +1,5 @@
 import type { AppDeps } from './deps.ts';
 import type { BackgroundTask } from './background-task.ts';
-
-export type { BackgroundTask };
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from './store/idempotency-store.ts';
 import { maintainEmbedded } from './store/maintenance.ts';
 import { isStoreUnavailable } from './store/store-unavailable.ts';
@@ -10,6 +8,8 @@ import { appendJournalLog } from './usecases/transparency/append-log.ts';
 import { deliverDueWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
 import { pollVenueBooksTask, pollVenueDepositsTask, refreshVenueWalletsTask } from './venue-tasks.ts';
+
+export type { BackgroundTask };
 
 /**
  * How long after its expiry an unaccepted quote is kept: a day, plus an Idempotency-Key's lease. A keyed
