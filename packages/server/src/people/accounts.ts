@@ -31,28 +31,32 @@ async function openSession(d: PeopleDeps, kind: PersonKind, id: string, previous
  */
 export async function signIn(d: PeopleDeps, kind: PersonKind, body: { email: string; password: string; code?: string | undefined }, ip: string, previous: string | null): Promise<{ person: PersonCredentials } & NewSession> {
   const email = body.email.trim().toLowerCase();
-  const keys = [accountKey(kind, email), addressKey(kind, ip)];
-  const locked = await d.store.people.lockedUntil(keys);
+  const account = { key: accountKey(kind, email), limit: THROTTLE.account.failures, lockMs: THROTTLE.account.lockMs };
+  const address = { key: addressKey(kind, ip), limit: THROTTLE.address.failures, lockMs: THROTTLE.address.lockMs };
+  // The attempt is counted before the password is verified, so parallel attempts cannot all pass a lock
+  // read before any failure is written: a wrong answer keeps its count, a right one gives it back.
+  const locked = await d.store.people.reserveAttempt([account, address]);
   if (locked) throw lockedError(locked, d.clock.now());
   const candidates = await d.store.people.activeByEmail(kind, email);
   let person: PersonCredentials | null = null;
   if (candidates.length === 0) await verifyPassword(body.password, null);
   for (const c of candidates) if (!person && (await verifyPassword(body.password, c.passwordHash))) person = c;
   const failed = async (reason: string) => {
-    await d.store.people.failed([
-      { key: keys[0]!, limit: THROTTLE.account.failures, lockMs: THROTTLE.account.lockMs },
-      { key: keys[1]!, limit: THROTTLE.address.failures, lockMs: THROTTLE.address.lockMs },
-    ]);
     await d.store.people.audit({ actor: 'anonymous', action: 'sign_in.failed', subjectType: kind, subjectId: person?.id ?? candidates[0]?.id ?? 'unknown', before: null, after: { email, address: ip, reason } });
     return new DomainError('auth.sign_in_failed');
   };
   if (!person) throw await failed('password');
   if (person.totpSealed) {
     const code = body.code?.trim();
-    if (!code) throw new DomainError('auth.code_required');
+    if (!code) {
+      // The password was right: asking for the code is not a failure.
+      await d.store.people.releaseAttempt([account, address]);
+      throw new DomainError('auth.code_required');
+    }
     if (!(await acceptSecondFactor(d, person, code))) throw await failed('code');
   }
-  await d.store.people.clearFailures(keys[0]!);
+  await d.store.people.clearFailures(account.key);
+  await d.store.people.releaseAttempt([address]);
   const s = await openSession(d, kind, person.id, previous);
   await d.store.people.audit({ actor: actorOf(kind, person.id), action: 'sign_in', subjectType: kind, subjectId: person.id, before: null, after: { address: ip, secondFactor: person.totpSealed !== null } });
   return { person, ...s };
