@@ -75,6 +75,11 @@ export class PeopleStore {
     });
   }
 
+  /** The same password hashed again (its email's salt, today's cost); sessions go on. */
+  async rehashPassword(kind: PersonKind, id: string, hash: string): Promise<void> {
+    await this.#upsert(this.db, kind, id, { password_hash: hash });
+  }
+
   async setTotpPending(kind: PersonKind, id: string, sealed: string): Promise<void> {
     await this.#upsert(this.db, kind, id, { totp_pending_sealed: sealed });
   }
@@ -118,6 +123,14 @@ export class PeopleStore {
 
   async createInvitation(db: Db, kind: PersonKind, id: string, tokenHash: string, expiresAt: Date): Promise<void> {
     await db.insertInto('invitations').values({ token_hash: tokenHash, subject_type: kind, subject_id: id, expires_at: expiresAt, used_at: null, created_at: this.clock.now() }).execute();
+  }
+
+  /** The email of the person an unused, unexpired invitation is for (still invited), or null. */
+  async invitedEmail(kind: PersonKind, tokenHash: string): Promise<string | null> {
+    const r = await this.db.selectFrom('invitations as i').innerJoin(`${table(kind)} as p` as 'members as p', 'p.id', 'i.subject_id')
+      .select('p.email').where('i.token_hash', '=', tokenHash).where('i.subject_type', '=', kind).where('i.used_at', 'is', null)
+      .where('i.expires_at', '>', this.clock.now()).where('p.status', '=', 'invited').executeTakeFirst();
+    return r?.email ?? null;
   }
 
   /**
