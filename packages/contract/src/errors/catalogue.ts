@@ -15,6 +15,7 @@ const entries = {
   // request shape
   'request.invalid_json': { status: 400, en: 'The body is not valid JSON.', es: 'El cuerpo no es JSON válido.' },
   'request.validation_failed': { status: 422, en: 'The request is not valid: {detail}.', es: 'La solicitud no es válida: {detail}.' },
+  'request.invalid_text': { status: 422, en: 'The text in {field} is not well-formed Unicode (a lone UTF-16 surrogate such as \\ud800): send each character whole.', es: 'El texto de {field} no es Unicode bien formado (un sustituto UTF-16 suelto como \\ud800): envíe cada carácter completo.' },
   'request.invalid_amount': { status: 422, en: 'The amount {field} is not valid: send an integer of minimum units (a JSON integer or a string of at most 78 digits, no fraction or exponent); only a signed amount, such as an adjustment, may be negative, and an adjustment cannot be zero.', es: 'El monto {field} no es válido: envíe un entero en unidades mínimas (un entero JSON o un texto de hasta 78 dígitos, sin fracción ni exponente); solo un monto con signo, como un ajuste, puede ser negativo, y un ajuste no puede ser cero.' },
   'request.invalid_query': { status: 400, en: 'The query is not valid: {detail}.', es: 'Los parámetros de consulta no son válidos: {detail}.' },
   'request.invalid_path': { status: 400, en: 'The path is not valid: {detail}.', es: 'La ruta no es válida: {detail}.' },
