@@ -30,5 +30,5 @@ export type EventRecord = Static<typeof EventRecord>;
 export const EventsQuery = Type.Object({
   after: Type.Optional(Type.String({ pattern: '^evt_[0-9]{1,18}$', description: 'the id of the last event already read; absent: from the first' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-});
+}, { additionalProperties: false });
 export type EventsQuery = Static<typeof EventsQuery>;
