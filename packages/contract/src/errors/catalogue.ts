@@ -70,7 +70,7 @@ const entries = {
   'staff.removed': { status: 409, en: 'The staff person was removed.', es: 'La persona del equipo fue dada de baja.' },
   'staff.token_not_found': { status: 404, en: 'No such token of yours.', es: 'No existe ese token suyo.' },
   'keys.not_found': { status: 404, en: 'No such API key.', es: 'No existe esa clave de API.' },
-  'keys.scope_too_wide': { status: 403, en: 'You cannot issue a key with {scope}: it is wider than your own role.', es: 'No puede emitir una clave con {scope}: excede su propio rol.' },
+  'keys.scope_too_wide': { status: 403, en: 'A key with {scope} cannot be issued: it is wider than the role of the member who holds it.', es: 'No se puede emitir una clave con {scope}: excede el rol del miembro que la tiene.' },
   'keys.expiry_in_past': { status: 422, en: 'expiresAt must be in the future: a key cannot be issued already expired.', es: 'expiresAt debe estar en el futuro: no se puede emitir una clave ya vencida.' },
   'keys.issuer_lacks_permission': { status: 403, en: 'The member does not hold portal:api_keys and cannot issue keys.', es: 'El miembro no tiene portal:api_keys y no puede emitir claves.' },
 
