@@ -313,7 +313,7 @@ describe('security', () => {
       webhooks: hook.id, organizations: o.orgId, members: o.memberId, 'api-keys': o.keyId, orders: order.body.data.id, withdrawals: withdrawal.body.data.id,
       destinations: waiting.body.data.id, deposits: arrival.body.data.id, quotes: freshQuoteId, staff: person.staffId, tokens: staffToken.body.data.id,
     };
-    const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD', asset: 'USD', eventId: 'evt_1' };
+    const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD', asset: 'USD', eventId: 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa' };
     const fill = (path: string) => path.replace(/\/([\w-]+)\/\{id\}/g, (_m, coll: string) => {
       assert.ok(ids[coll], `no fixture id for ${path}: add one to this test`);
       return `/${coll}/${ids[coll]}`;

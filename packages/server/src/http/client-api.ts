@@ -17,6 +17,6 @@ export async function clientApi(app: FastifyInstance, deps: AppDeps) {
     (req) => `member:${req.principal!.memberId}`);
   await app.register(clientRoutes(deps.store));
   await app.register(balancesRoutes(deps.store));
-  await app.register(ledgerRoutes(deps.store));
+  await app.register(ledgerRoutes(deps.store, deps.secret));
   for (const r of clientResourceRoutes) await app.register(r(deps));
 }
