@@ -40,7 +40,7 @@ export async function signIn(d: PeopleDeps, kind: PersonKind, body: { email: str
   const candidates = await d.store.people.activeByEmail(kind, email);
   // One derivation whatever the number of accounts with this email: they share its salt (emailSalt).
   const matched = await verifyAgainst(body.password, candidates.map((c) => c.passwordHash));
-  let person: PersonCredentials | null = matched < 0 ? null : candidates[matched]!;
+  const person: PersonCredentials | null = matched < 0 ? null : candidates[matched]!;
   const failed = async (reason: string) => {
     await d.store.people.audit({ actor: 'anonymous', action: 'sign_in.failed', subjectType: kind, subjectId: person?.id ?? candidates[0]?.id ?? 'unknown', before: null, after: { email, address: ip, reason } });
     return new DomainError('auth.sign_in_failed');
