@@ -58,7 +58,7 @@ describe('SDK webhook endpoints against the real server', () => {
       assert.equal(rx.received.length, 2);
       assert.equal(rx.received[1]!.id, event.id, 'the same webhook-id again');
       await verifyWebhook(secret, rx.received[1]!.headers, rx.received[1]!.body);
-      await assert.rejects(cambio.webhooks.replay(created.id, 'evt_999999999'), (e: unknown) => e instanceof NotFoundError && e.code === 'webhooks.event_not_found');
+      await assert.rejects(cambio.webhooks.replay(created.id, 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa'), (e: unknown) => e instanceof NotFoundError && e.code === 'webhooks.event_not_found');
     } finally { await rx.close(); }
   });
 

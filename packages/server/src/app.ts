@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
 import { pickLang } from '@cambio/contract';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -25,6 +26,12 @@ import { portalApi } from './portal/portal-api.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 const NO_QUERY = Type.Object({}, { additionalProperties: false });
+
+/** http://<address>:<port> of a listening socket; the wildcard addresses are reached on loopback. */
+export function boundOrigin(address: string, port: number): string {
+  const host = address === '0.0.0.0' ? '127.0.0.1' : address === '::' ? '::1' : address;
+  return `http://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
+}
 
 /** Builds the whole service. Never listens: main.ts does, tests use inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -69,6 +76,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-trace-id', req.id);
     // PostgreSQL text cannot hold NUL: an id or query with one is malformed, not a database failure (500).
     done(req.url.includes('%00') ? new DomainError('request.bad_request') : undefined);
+  });
+  // Unless CAMBIO_PUBLIC_URL says otherwise, the service's origin is the address actually bound (with
+  // PORT=0 the port picked, never 0): invitation links and the cross-origin check read it per request.
+  app.addHook('onListen', (done) => {
+    const bound = app.server.address();
+    if (!deps.config.publicUrlSet && bound !== null && typeof bound === 'object') deps.config.publicUrl = boundOrigin(bound.address, bound.port);
+    done();
   });
   registerErrorHandling(app);
   registerResponseHeaders(app);

@@ -29,8 +29,14 @@ export interface Config {
    * every change to it is notified and drops it sooner. 0: no cache, every request reads its key.
    */
   authCacheTtlMs: number;
-  /** The service's own origin (cookie writes must come from it; invitation links start with it). Default http://<HOST>:<PORT>. */
+  /**
+   * The service's own origin (cookie writes must come from it; invitation links start with it):
+   * CAMBIO_PUBLIC_URL, else http://<HOST>:<PORT> until the server listens, then the address actually
+   * bound (with PORT=0, the port picked): see app.ts.
+   */
   publicUrl: string;
+  /** CAMBIO_PUBLIC_URL was set: the origin is exactly that one, and a request's Host never stands in for it. */
+  publicUrlSet: boolean;
   /** A session ends after this long without a request (CAMBIO_SESSION_IDLE_MS, 30 min). */
   sessionIdleMs: number;
   /** A session ends this long after sign-in whatever happens (CAMBIO_SESSION_MAX_MS, 12 h). */
@@ -154,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: int('DB_POOL_SIZE', 16, 1, 500),
     authCacheTtlMs: int('CAMBIO_AUTH_CACHE_TTL_MS', 10_000, 0, 3_600_000),
     publicUrl,
+    publicUrlSet: str('CAMBIO_PUBLIC_URL') !== undefined,
     sessionIdleMs: int('CAMBIO_SESSION_IDLE_MS', 30 * 60_000, 1000, 30 * 86_400_000),
     sessionMaxMs: int('CAMBIO_SESSION_MAX_MS', 12 * 3_600_000, 1000, 90 * 86_400_000),
     webhookLeaseMs: int('CAMBIO_WEBHOOK_LEASE_MS', 60_000, 1000, 3_600_000),

@@ -9,6 +9,7 @@ import type { AppDeps } from './deps.ts';
 import { rateLimitRedis } from './http/plugins/rate-limit.ts';
 import { venueFor } from './venues/index.ts';
 import { seedDemo } from './seed.ts';
+import { SignalGate } from './signal-gate.ts';
 import { DataDirLockedError, openDatabase } from './store/db.ts';
 import { Store } from './store/index.ts';
 import { NotifiedAuthCache, noAuthCache } from './store/auth-cache.ts';
@@ -52,8 +53,11 @@ async function main() {
   const life = new Lifecycle(logger);
 
   // Installed before the long start-up work (migrations, seeding): a stop request never kills it halfway.
+  const gate = new SignalGate();
   const onSignal = (signal: string) => {
-    if (life.signal !== null) {
+    const verdict = gate.receive(signal);
+    if (verdict === 'echo') return; // the same signal forwarded by npm: already shutting down
+    if (verdict === 'force') {
       logger.warn({ signal }, 'second signal: exiting without waiting');
       process.exit(1); // the directory lock is still released on exit (store/db.ts)
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from './deps.ts';
 import { generateApiKey, hashSecret } from './domain/keys/api-key.ts';
-import { hashPassword } from './domain/people/password.ts';
+import { emailSalt, hashPassword } from './domain/people/password.ts';
 import { newGeneratedPassword } from './domain/people/tokens.ts';
 import type { DemoSeed } from './demo-seed.ts';
 import { runDemoSteps } from './demo-steps.ts';
@@ -62,11 +62,11 @@ export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, op
   // Sign-ins: a fresh password each attempt (an earlier attempt's was never shown). The admin has no TOTP yet:
   // the desk asks for it before the first decision.
   const memberPassword = newGeneratedPassword();
-  await store.people.setInitialPassword('member', memberId, await hashPassword(memberPassword), { actor: ACTOR, action: 'password.set', subjectType: 'member', subjectId: memberId, before: null, after: { status: 'active' } });
+  await store.people.setInitialPassword('member', memberId, await hashPassword(memberPassword, emailSalt(secret, 'member', EMAIL)), { actor: ACTOR, action: 'password.set', subjectType: 'member', subjectId: memberId, before: null, after: { status: 'active' } });
   const operatorPassword = newGeneratedPassword();
   const adminId = (await store.staff.list()).find((s) => s.email === OPERATOR_EMAIL)?.id
-    ?? (await store.staff.create(ACTOR, { name: 'Operator Admin', email: OPERATOR_EMAIL, role: 'admin' }, { passwordHash: await hashPassword(operatorPassword) })).id;
-  await store.people.setInitialPassword('staff', adminId, await hashPassword(operatorPassword), { actor: ACTOR, action: 'password.set', subjectType: 'staff', subjectId: adminId, before: null, after: { status: 'active' } });
+    ?? (await store.staff.create(ACTOR, { name: 'Operator Admin', email: OPERATOR_EMAIL, role: 'admin' }, { passwordHash: await hashPassword(operatorPassword, emailSalt(secret, 'staff', OPERATOR_EMAIL)) })).id;
+  await store.people.setInitialPassword('staff', adminId, await hashPassword(operatorPassword, emailSalt(secret, 'staff', OPERATOR_EMAIL)), { actor: ACTOR, action: 'password.set', subjectType: 'staff', subjectId: adminId, before: null, after: { status: 'active' } });
   const demo = {
     organizationId, memberId, apiKey: g.key,
     memberSignIn: { email: EMAIL, password: memberPassword }, operatorSignIn: { email: OPERATOR_EMAIL, password: operatorPassword },

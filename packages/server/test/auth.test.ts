@@ -68,9 +68,22 @@ for (const backend of backends()) {
     });
 
     test('a key carries only what both its scopes and the role allow', async () => {
-      const o = await seedOrg(h, { permissions: ['portal:read', 'portal:api_keys'], scopes: ['portal:read', 'portal:trade', 'portal:withdraw'] });
+      const o = await seedOrg(h, { scopes: ['portal:read', 'portal:trade', 'portal:withdraw'] });
+      await h.op('PATCH', `/members/${o.memberId}`, { permissions: ['portal:read', 'portal:api_keys'] });
       const c = await h.call(o.key, 'GET', '/client');
       assert.deepEqual(c.body.data.permissions, ['portal:read']);
+    });
+
+    test('the operator cannot issue a key wider than the member\'s role (as the portal cannot): 403 keys.scope_too_wide', async () => {
+      const o = await seedOrg(h, { permissions: ['portal:read', 'portal:api_keys'], scopes: ['portal:read'] });
+      const r = await h.op('POST', `/members/${o.memberId}/api-keys`, { scopes: ['portal:read', 'portal:trade'] });
+      assert.deepEqual([r.status, r.body.code], [403, 'keys.scope_too_wide']);
+      assert.match(String(r.body.message), /portal:trade/);
+      const keys = await h.op('GET', `/organizations/${o.orgId}/api-keys`);
+      if (keys.status === 200) assert.equal(keys.body.data.length, 1, 'nothing was issued');
+      // the role grows later: no key of the member gained the scope
+      await h.op('PATCH', `/members/${o.memberId}`, { permissions: ['portal:read', 'portal:api_keys', 'portal:trade'] });
+      assert.deepEqual((await h.call(o.key, 'GET', '/client')).body.data.permissions, ['portal:read']);
     });
 
     test('a member without portal:api_keys cannot be issued a key', async () => {

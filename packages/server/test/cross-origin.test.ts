@@ -18,6 +18,8 @@ const WRONG: Record<string, Record<string, string>> = {
   'a foreign Origin': { origin: 'http://evil.example' },
   'a foreign Referer and no Origin': { referer: 'http://evil.example/page' },
   'Origin null': { origin: 'null' },
+  'our host under the other scheme': { origin: ORIGIN.replace('http:', 'https:'), host: ORIGIN.slice('http://'.length) },
+  'our Referer under the other scheme': { referer: `${ORIGIN.replace('http:', 'https:')}/portal/`, host: ORIGIN.slice('http://'.length) },
   'an Origin our own is a prefix of': { origin: `${ORIGIN}.evil.example` },
   'a foreign Origin beside our own Referer': { origin: 'http://evil.example', referer: `${ORIGIN}/portal/` },
   'neither Origin nor Referer': {},

@@ -50,7 +50,7 @@ for (const backend of backends()) {
       assert.deepEqual(all[3]!.data, now.find((x) => x.id === a.id));
       assert.deepEqual(all[4]!.data, now.find((x) => x.id === b.id));
       assert.equal(all[2]!.data.state, 'approved');
-      for (const e of all) assert.match(e.id, /^evt_[0-9]+$/);
+      for (const e of all) assert.match(e.id, /^evt_[a-z2-7]{26}$/);
       assert.equal(new Set(all.map((e) => e.id)).size, all.length);
     });
 

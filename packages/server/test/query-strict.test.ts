@@ -22,6 +22,14 @@ describe('query strings are strict', () => {
     assert.equal((await h.op('GET', '/deposits?page=1&limit=5')).status, 200);
   });
 
+  test('the events list refuses unknown and invalid parameters like every other list', async () => {
+    for (const q of ['foo=1', 'page=1', 'limit=0', 'limit=101', 'limit=abc', 'limit=1e1', 'limit=5&limit=6', 'after=', 'after=nope', 'after=evt_1&after=evt_2']) {
+      const r = await h.call(key, 'GET', `/events?${q}`, undefined, { 'x-api-key': key });
+      assert.deepEqual([r.status, r.body.code], [400, 'request.invalid_query'], `/events?${q}: ${r.raw}`);
+    }
+    assert.equal((await h.call(key, 'GET', '/events?limit=5')).status, 200);
+  });
+
   test('page and limit take plain decimal integers only, on client and operator lists', async () => {
     const bad = ['limit=0x10', 'page=1e2', 'limit=%2B5', 'limit=05', 'limit=%20%205', 'limit=5%20', 'page=1.0', 'page=', 'page[]=1', 'page=1&page=2', 'limit=1&limit=1'];
     for (const path of ['/ledger', '/orders', '/deposits', '/withdrawals']) {

@@ -211,9 +211,11 @@ describe('security', () => {
     const keyWith = async (scopes: Scope[], role: string[] = ALL_PERMISSIONS) => {
       const id = `${scopes.join(',')}|${role.join(',')}`;
       if (!keys.has(id)) {
-        const m = await h.op('POST', `/organizations/${o.orgId}/members`, { name: 'K', email: `k${keys.size}@x.test`, permissions: role });
+        // Issued within the member's whole role (a key is never wider than its role), then the role narrows.
+        const m = await h.op('POST', `/organizations/${o.orgId}/members`, { name: 'K', email: `k${keys.size}@x.test`, permissions: ALL_PERMISSIONS });
         const k = await h.op('POST', `/members/${m.body.data.id}/api-keys`, { scopes });
         assert.equal(k.status, 201, k.raw);
+        if (role !== ALL_PERMISSIONS) assert.equal((await h.op('PATCH', `/members/${m.body.data.id}`, { permissions: role })).status, 200);
         keys.set(id, k.body.data.key);
       }
       return keys.get(id)!;
@@ -311,7 +313,7 @@ describe('security', () => {
       webhooks: hook.id, organizations: o.orgId, members: o.memberId, 'api-keys': o.keyId, orders: order.body.data.id, withdrawals: withdrawal.body.data.id,
       destinations: waiting.body.data.id, deposits: arrival.body.data.id, quotes: freshQuoteId, staff: person.staffId, tokens: staffToken.body.data.id,
     };
-    const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD', asset: 'USD', eventId: 'evt_1' };
+    const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD', asset: 'USD', eventId: 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa' };
     const fill = (path: string) => path.replace(/\/([\w-]+)\/\{id\}/g, (_m, coll: string) => {
       assert.ok(ids[coll], `no fixture id for ${path}: add one to this test`);
       return `/${coll}/${ids[coll]}`;

@@ -369,7 +369,8 @@ for (const backend of backends()) {
       try {
         const o = await seedOrg(h, { scopes: SCOPES });
         const before = await countRows(h, 'webhook_endpoints');
-        for (const url of [rx.url, 'http://[::1]:9/x', 'http://169.254.169.254/latest/meta-data', 'http://internal.example.test/', 'http://[::ffff:127.0.0.1]/']) {
+        for (const url of [rx.url, 'http://[::1]:9/x', 'http://169.254.169.254/latest/meta-data', 'http://internal.example.test/', 'http://[::ffff:127.0.0.1]/',
+          'http://[::127.0.0.1]/', 'http://[::ffff:0:127.0.0.1]/', 'http://[2002:7f00:1::]/', 'http://[64:ff9b:1::a00:1]/']) {
           const r = await h.call(o.key, 'POST', '/webhooks', { url });
           assert.equal(r.status, 422, `${url}: ${r.raw}`);
           assert.equal(r.body.code, 'webhooks.url_refused');

@@ -15,6 +15,7 @@ const entries = {
   // request shape
   'request.invalid_json': { status: 400, en: 'The body is not valid JSON.', es: 'El cuerpo no es JSON válido.' },
   'request.validation_failed': { status: 422, en: 'The request is not valid: {detail}.', es: 'La solicitud no es válida: {detail}.' },
+  'request.invalid_text': { status: 422, en: 'The text in {field} is not well-formed Unicode (a lone UTF-16 surrogate such as \\ud800): send each character whole.', es: 'El texto de {field} no es Unicode bien formado (un sustituto UTF-16 suelto como \\ud800): envíe cada carácter completo.' },
   'request.invalid_amount': { status: 422, en: 'The amount {field} is not valid: send an integer of minimum units (a JSON integer or a string of at most 78 digits, no fraction or exponent); only a signed amount, such as an adjustment, may be negative, and an adjustment cannot be zero.', es: 'El monto {field} no es válido: envíe un entero en unidades mínimas (un entero JSON o un texto de hasta 78 dígitos, sin fracción ni exponente); solo un monto con signo, como un ajuste, puede ser negativo, y un ajuste no puede ser cero.' },
   'request.invalid_query': { status: 400, en: 'The query is not valid: {detail}.', es: 'Los parámetros de consulta no son válidos: {detail}.' },
   'request.invalid_path': { status: 400, en: 'The path is not valid: {detail}.', es: 'La ruta no es válida: {detail}.' },
@@ -48,6 +49,9 @@ const entries = {
   'auth.sign_in_locked': { status: 429, en: 'Too many failed sign-ins; try again after {until} (in {seconds} s).', es: 'Demasiados intentos fallidos; vuelva a intentar después de {until} (en {seconds} s).' },
   'auth.invitation_invalid': { status: 410, en: 'This invitation is not valid any more (unknown, used or expired); ask for a new one.', es: 'Esta invitación ya no es válida (desconocida, usada o vencida); solicite una nueva.' },
   'auth.password_weak': { status: 422, en: 'The password is too weak: use 12 to 200 characters, not one of the most common passwords.', es: 'La contraseña es demasiado débil: use de 12 a 200 caracteres y no una de las contraseñas más comunes.' },
+  'auth.password_repetitive': { status: 422, en: 'The password is too repetitive: a short group of characters repeated is easy to guess.', es: 'La contraseña es demasiado repetitiva: un grupo corto de caracteres repetido es fácil de adivinar.' },
+  'auth.password_contains_email': { status: 422, en: 'The password must not contain the account\'s email address or its name part.', es: 'La contraseña no debe contener la dirección de correo de la cuenta ni su nombre de usuario.' },
+  'auth.password_unchanged': { status: 422, en: 'The new password must differ from the current one.', es: 'La nueva contraseña debe ser distinta de la actual.' },
   'auth.current_password_wrong': { status: 422, en: 'The current password is not right; nothing was changed.', es: 'La contraseña actual no es correcta; no se cambió nada.' },
   'auth.totp_not_started': { status: 409, en: 'Start with POST …/totp/enrol, then confirm with a code.', es: 'Comience con POST …/totp/enrol y luego confirme con un código.' },
   'auth.totp_already_enrolled': { status: 409, en: 'A second factor is already enrolled.', es: 'Ya hay un segundo factor registrado.' },
@@ -68,7 +72,7 @@ const entries = {
   'staff.removed': { status: 409, en: 'The staff person was removed.', es: 'La persona del equipo fue dada de baja.' },
   'staff.token_not_found': { status: 404, en: 'No such token of yours.', es: 'No existe ese token suyo.' },
   'keys.not_found': { status: 404, en: 'No such API key.', es: 'No existe esa clave de API.' },
-  'keys.scope_too_wide': { status: 403, en: 'You cannot issue a key with {scope}: it is wider than your own role.', es: 'No puede emitir una clave con {scope}: excede su propio rol.' },
+  'keys.scope_too_wide': { status: 403, en: 'A key with {scope} cannot be issued: it is wider than the role of the member who holds it.', es: 'No se puede emitir una clave con {scope}: excede el rol del miembro que la tiene.' },
   'keys.expiry_in_past': { status: 422, en: 'expiresAt must be in the future: a key cannot be issued already expired.', es: 'expiresAt debe estar en el futuro: no se puede emitir una clave ya vencida.' },
   'keys.issuer_lacks_permission': { status: 403, en: 'The member does not hold portal:api_keys and cannot issue keys.', es: 'El miembro no tiene portal:api_keys y no puede emitir claves.' },
 

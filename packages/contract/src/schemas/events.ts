@@ -28,7 +28,7 @@ export const EventRecord = Type.Object({
 export type EventRecord = Static<typeof EventRecord>;
 
 export const EventsQuery = Type.Object({
-  after: Type.Optional(Type.String({ pattern: '^evt_[0-9]{1,18}$', description: 'the id of the last event already read; absent: from the first' })),
+  after: Type.Optional(Type.String({ pattern: '^evt_[a-z2-7]{26}$', description: 'the id of the last event already read; absent: from the first' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-});
+}, { additionalProperties: false });
 export type EventsQuery = Static<typeof EventsQuery>;

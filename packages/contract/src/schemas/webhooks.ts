@@ -54,5 +54,5 @@ export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
 export const WebhookReplayParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 64 }),
-  eventId: Type.String({ pattern: '^evt_[0-9]{1,18}$' }),
+  eventId: Type.String({ pattern: '^evt_[a-z2-7]{26}$' }),
 });

@@ -12,9 +12,11 @@ import { clientResourceRoutes } from './routes/index.ts';
 export async function clientApi(app: FastifyInstance, deps: AppDeps) {
   await registerRateLimit(app, { perMinute: deps.config.rateLimitPerMin, redis: deps.redis });
   app.addHook('onRequest', clientAuth(deps));
-  idempotency(app, deps.store.idempotency, (req) => (req.principal ? `org:${req.principal.organization.id}` : undefined), deps.secret);
+  // Keys per organization (CONTRACT §10); the member behind the key or the session is part of the request.
+  idempotency(app, deps.store.idempotency, (req) => (req.principal ? `org:${req.principal.organization.id}` : undefined), deps.secret,
+    (req) => `member:${req.principal!.memberId}`);
   await app.register(clientRoutes(deps.store));
   await app.register(balancesRoutes(deps.store));
-  await app.register(ledgerRoutes(deps.store));
+  await app.register(ledgerRoutes(deps.store, deps.secret));
   for (const r of clientResourceRoutes) await app.register(r(deps));
 }

@@ -12,7 +12,8 @@ import { parse } from 'lossless-json';
  *   are decimal strings), and `1e5` in an amount is refused, never read as 100000 or as "1e5".
  *
  * Nesting deeper than MAX_DEPTH, `__proto__`, `constructor.prototype` (as Fastify's own parser) and NUL
- * are refused; every failure is an InvalidJsonError (400 request.invalid_json), never a 500.
+ * are refused; every failure is an InvalidJsonError (400 request.invalid_json), never a 500. A lone UTF-16
+ * surrogate in a string is IllFormedTextError (422 request.invalid_text).
  */
 export const MAX_DEPTH = 64;
 const INT = /^-?[0-9]+$/;
@@ -31,8 +32,16 @@ function parseNumber(text: string): number | bigint | symbol {
   return Symbol(text.slice(0, 100));
 }
 
+/** No lone surrogate (String.prototype.isWellFormed, which the compiled-for lib does not declare): with `u`, a pair is one code point and never matches. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+export const wellFormed = (s: string): boolean => !LONE_SURROGATE.test(s);
+
 export class InvalidJsonError extends Error {}
 export class PoisonedJsonError extends InvalidJsonError {}
+/** A string (or a key) holding a lone UTF-16 surrogate: valid JSON, but no text; 422 request.invalid_text. */
+export class IllFormedTextError extends InvalidJsonError {
+  constructor(readonly field: string) { super(`lone surrogate in ${field}`); }
+}
 
 /** True when arrays/objects nest deeper than `limit`; a single pass that skips string contents. */
 export function nestsDeeperThan(text: string, limit: number): boolean {
@@ -59,6 +68,9 @@ export function parseJsonBody(text: string): unknown {
       if (key === '__proto__') throw new PoisonedJsonError('__proto__');
       // PostgreSQL text cannot hold NUL: a body with one is refused here, never a database failure (500).
       if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) throw new PoisonedJsonError('NUL');
+      // A lone surrogate (`"\\ud800"`) is no character: PostgreSQL would refuse it (a 500) or it would be
+      // stored as U+FFFD, silently not what was sent. Refused here, for every string of every body.
+      if (!wellFormed(key) || (typeof value === 'string' && !wellFormed(value))) throw new IllFormedTextError(wellFormed(key) ? key : 'a key');
       if (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype')) {
         throw new PoisonedJsonError('constructor.prototype');
       }

@@ -38,9 +38,9 @@ export function sessionRoutes(d: PeopleDeps, o: SessionRouteOptions): FastifyPlu
   return async (app) => {
     app.post('/session', {
       config: { public: true },
-      schema: { tags, body: SignIn, response: responses(200, o.viewSchema), summary: 'Sign in: sets the session cookie (a new id every time). 401 auth.sign_in_failed for a wrong email, password or code alike; 401 auth.code_required when TOTP is enrolled and no code was sent; 429 auth.sign_in_locked with Retry-After' },
+      schema: { tags, security: [], body: SignIn, response: responses(200, o.viewSchema), summary: 'Sign in: sets the session cookie (a new id every time). 401 auth.sign_in_failed for a wrong email, password or code alike; 401 auth.code_required when TOTP is enrolled and no code was sent; 429 auth.sign_in_locked with Retry-After' },
     }, async (req, reply) => {
-      assertForeignOriginAbsent(req, d.config.publicUrl);
+      assertForeignOriginAbsent(req, d.config);
       try {
         const s = await signIn(d, o.kind, req.body, req.ip, previous(req));
         setCookie(reply, s);
@@ -63,9 +63,9 @@ export function sessionRoutes(d: PeopleDeps, o: SessionRouteOptions): FastifyPlu
 
     app.post('/invitations/accept', {
       config: { public: true },
-      schema: { tags, body: AcceptInvitation, response: responses(200, o.viewSchema), summary: 'Choose a password with the invitation\'s token: the person is active and signed in. 410 auth.invitation_invalid when unknown, used or expired; 422 auth.password_weak' },
+      schema: { tags, security: [], body: AcceptInvitation, response: responses(200, o.viewSchema), summary: 'Choose a password with the invitation\'s token: the person is active and signed in. 410 auth.invitation_invalid when unknown, used or expired; 422 auth.password_weak' },
     }, async (req, reply) => {
-      assertForeignOriginAbsent(req, d.config.publicUrl);
+      assertForeignOriginAbsent(req, d.config);
       const s = await acceptInvitation(d, o.kind, req.body.token, req.body.password, previous(req));
       setCookie(reply, s);
       return ok(req.id, await o.view(s.id));

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
-import { assertPasswordStrong, hashPassword, verifyPassword } from '../domain/people/password.ts';
+import { assertPasswordStrong, emailSalt, hashPassword, needsRehash, verifyAgainst, verifyPassword } from '../domain/people/password.ts';
 import { TotpSealer } from '../domain/people/seal.ts';
 import { accountKey, addressKey, THROTTLE } from '../domain/people/throttle.ts';
 import { hashOpaque, newOpaque } from '../domain/people/tokens.ts';
@@ -31,28 +31,34 @@ async function openSession(d: PeopleDeps, kind: PersonKind, id: string, previous
  */
 export async function signIn(d: PeopleDeps, kind: PersonKind, body: { email: string; password: string; code?: string | undefined }, ip: string, previous: string | null): Promise<{ person: PersonCredentials } & NewSession> {
   const email = body.email.trim().toLowerCase();
-  const keys = [accountKey(kind, email), addressKey(kind, ip)];
-  const locked = await d.store.people.lockedUntil(keys);
+  const account = { key: accountKey(kind, email), limit: THROTTLE.account.failures, lockMs: THROTTLE.account.lockMs };
+  const address = { key: addressKey(kind, ip), limit: THROTTLE.address.failures, lockMs: THROTTLE.address.lockMs };
+  // The attempt is counted before the password is verified, so parallel attempts cannot all pass a lock
+  // read before any failure is written: a wrong answer keeps its count, a right one gives it back.
+  const locked = await d.store.people.reserveAttempt([account, address]);
   if (locked) throw lockedError(locked, d.clock.now());
   const candidates = await d.store.people.activeByEmail(kind, email);
-  let person: PersonCredentials | null = null;
-  if (candidates.length === 0) await verifyPassword(body.password, null);
-  for (const c of candidates) if (!person && (await verifyPassword(body.password, c.passwordHash))) person = c;
+  // One derivation whatever the number of accounts with this email: they share its salt (emailSalt).
+  const matched = await verifyAgainst(body.password, candidates.map((c) => c.passwordHash));
+  const person: PersonCredentials | null = matched < 0 ? null : candidates[matched]!;
   const failed = async (reason: string) => {
-    await d.store.people.failed([
-      { key: keys[0]!, limit: THROTTLE.account.failures, lockMs: THROTTLE.account.lockMs },
-      { key: keys[1]!, limit: THROTTLE.address.failures, lockMs: THROTTLE.address.lockMs },
-    ]);
     await d.store.people.audit({ actor: 'anonymous', action: 'sign_in.failed', subjectType: kind, subjectId: person?.id ?? candidates[0]?.id ?? 'unknown', before: null, after: { email, address: ip, reason } });
     return new DomainError('auth.sign_in_failed');
   };
   if (!person) throw await failed('password');
   if (person.totpSealed) {
     const code = body.code?.trim();
-    if (!code) throw new DomainError('auth.code_required');
+    if (!code) {
+      // The password was right: asking for the code is not a failure.
+      await d.store.people.releaseAttempt([account, address]);
+      throw new DomainError('auth.code_required');
+    }
     if (!(await acceptSecondFactor(d, person, code))) throw await failed('code');
   }
-  await d.store.people.clearFailures(keys[0]!);
+  await d.store.people.clearFailures(account.key);
+  await d.store.people.releaseAttempt([address]);
+  const salt = emailSalt(d.secret, kind, person.email);
+  if (needsRehash(person.passwordHash, salt)) await d.store.people.rehashPassword(kind, person.id, await hashPassword(body.password, salt));
   const s = await openSession(d, kind, person.id, previous);
   await d.store.people.audit({ actor: actorOf(kind, person.id), action: 'sign_in', subjectType: kind, subjectId: person.id, before: null, after: { address: ip, secondFactor: person.totpSealed !== null } });
   return { person, ...s };
@@ -85,8 +91,12 @@ async function acceptSecondFactor(d: PeopleDeps, p: PersonCredentials, code: str
 /** Accepts an invitation: the person chooses a password, becomes active and is signed in. */
 export async function acceptInvitation(d: PeopleDeps, kind: PersonKind, token: string, password: string, previous: string | null): Promise<{ id: string } & NewSession> {
   assertPasswordStrong(password);
-  const hash = await hashPassword(password);
-  const id = await d.store.people.acceptInvitation(kind, hashOpaque(d.secret, 'invitation', token), hash,
+  const tokenHash = hashOpaque(d.secret, 'invitation', token);
+  const email = await d.store.people.invitedEmail(kind, tokenHash);
+  if (email === null) throw new DomainError('auth.invitation_invalid');
+  assertPasswordStrong(password, { email });
+  const hash = await hashPassword(password, emailSalt(d.secret, kind, email));
+  const id = await d.store.people.acceptInvitation(kind, tokenHash, hash,
     (pid) => ({ actor: actorOf(kind, pid), action: 'invitation.accept', subjectType: kind, subjectId: pid, before: { status: 'invited' }, after: { status: 'active' } }));
   if (!id) throw new DomainError('auth.invitation_invalid');
   return { id, ...(await openSession(d, kind, id, previous)) };
@@ -96,8 +106,8 @@ export async function acceptInvitation(d: PeopleDeps, kind: PersonKind, token: s
 export async function changePassword(d: PeopleDeps, kind: PersonKind, id: string, current: string, next: string, sessionId: string): Promise<void> {
   const p = await d.store.people.credentialsOf(kind, id);
   if (!p || !(await verifyPassword(current, p.passwordHash))) throw new DomainError('auth.current_password_wrong');
-  assertPasswordStrong(next);
-  await d.store.people.setPassword(kind, id, await hashPassword(next), hashOpaque(d.secret, 'session', sessionId),
+  assertPasswordStrong(next, { email: p.email, current });
+  await d.store.people.setPassword(kind, id, await hashPassword(next, emailSalt(d.secret, kind, p.email)), hashOpaque(d.secret, 'session', sessionId),
     { actor: actorOf(kind, id), action: 'password.change', subjectType: kind, subjectId: id, before: null, after: { otherSessionsEnded: true } });
 }
 

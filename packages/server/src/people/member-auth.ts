@@ -25,7 +25,7 @@ declare module 'fastify' {
  * unknown, ended, idle too long or past its absolute expiry, or its member is no longer active. A write
  * must come from the service's own origin (403 auth.cross_origin) before anything else happens.
  */
-export async function memberFromCookie(deps: { store: Store; secret: string; config: { publicUrl: string; sessionIdleMs: number } }, req: FastifyRequest): Promise<MemberContext | null> {
+export async function memberFromCookie(deps: { store: Store; secret: string; config: { publicUrl: string; publicUrlSet: boolean; sessionIdleMs: number } }, req: FastifyRequest): Promise<MemberContext | null> {
   const raw = req.headers.cookie;
   if (raw === undefined || !raw.includes(MEMBER_COOKIE)) return null;
   const sessionId = readCookie(raw, MEMBER_COOKIE);
@@ -34,7 +34,7 @@ export async function memberFromCookie(deps: { store: Store; secret: string; con
   const s = await deps.store.people.memberSession(idHash);
   const now = deps.store.clock.now().getTime();
   if (!s || s.session.expiresAt.getTime() <= now || s.session.lastSeenAt.getTime() + deps.config.sessionIdleMs <= now) throw new DomainError('auth.unauthenticated');
-  assertSameOrigin(req, deps.config.publicUrl);
+  assertSameOrigin(req, deps.config);
   // The last use moves forward at most every minute (or a quarter of the idle time, when shorter).
   if (now - s.session.lastSeenAt.getTime() > Math.min(60_000, deps.config.sessionIdleMs / 4)) await deps.store.people.touchSession(idHash);
   return { member: s.member, organization: s.organization, totpEnrolled: s.totpEnrolled, reconciled: s.reconciled, sessionId };

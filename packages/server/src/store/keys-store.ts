@@ -142,6 +142,10 @@ export class KeysStore {
       const m = await tx.selectFrom('members').select(['organization_id', 'permissions']).where('id', '=', r.memberId).executeTakeFirst();
       if (!m) throw new DomainError('members.not_found');
       if (!m.permissions.includes('portal:api_keys')) throw new DomainError('keys.issuer_lacks_permission');
+      // No wider than the member's role, whoever issues it (the member in the portal, or the operator):
+      // a wider key would gain the rest the day the role grows.
+      const wider = r.scopes.find((sc) => !m.permissions.includes(sc));
+      if (wider) throw new DomainError('keys.scope_too_wide', { scope: wider });
       await tx.insertInto('api_keys').values({
         id, organization_id: m.organization_id, member_id: r.memberId, prefix: r.prefix, secret_hash: r.secretHash,
         scopes: toJson(r.scopes), expires_at: r.expiresAt, allowed_ips: r.allowedIps ? toJson(r.allowedIps) : null,

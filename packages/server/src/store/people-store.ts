@@ -9,6 +9,9 @@ import { toStaff } from './staff-store.ts';
 
 export type PersonKind = 'member' | 'staff';
 
+/** Rolls back an attempt's reservation when one of its keys is locked. */
+class KeyLocked extends Error {}
+
 /** What signing in needs of a person: who, and their credentials. */
 export interface PersonCredentials {
   kind: PersonKind; id: string; name: string; email: string; status: string;
@@ -72,6 +75,11 @@ export class PeopleStore {
     });
   }
 
+  /** The same password hashed again (its email's salt, today's cost); sessions go on. */
+  async rehashPassword(kind: PersonKind, id: string, hash: string): Promise<void> {
+    await this.#upsert(this.db, kind, id, { password_hash: hash });
+  }
+
   async setTotpPending(kind: PersonKind, id: string, sealed: string): Promise<void> {
     await this.#upsert(this.db, kind, id, { totp_pending_sealed: sealed });
   }
@@ -115,6 +123,14 @@ export class PeopleStore {
 
   async createInvitation(db: Db, kind: PersonKind, id: string, tokenHash: string, expiresAt: Date): Promise<void> {
     await db.insertInto('invitations').values({ token_hash: tokenHash, subject_type: kind, subject_id: id, expires_at: expiresAt, used_at: null, created_at: this.clock.now() }).execute();
+  }
+
+  /** The email of the person an unused, unexpired invitation is for (still invited), or null. */
+  async invitedEmail(kind: PersonKind, tokenHash: string): Promise<string | null> {
+    const r = await this.db.selectFrom('invitations as i').innerJoin(`${table(kind)} as p` as 'members as p', 'p.id', 'i.subject_id')
+      .select('p.email').where('i.token_hash', '=', tokenHash).where('i.subject_type', '=', kind).where('i.used_at', 'is', null)
+      .where('i.expires_at', '>', this.clock.now()).where('p.status', '=', 'invited').executeTakeFirst();
+    return r?.email ?? null;
   }
 
   /**
@@ -206,19 +222,45 @@ export class PeopleStore {
     return ts.length ? new Date(Math.max(...ts)) : null;
   }
 
-  /** Counts a failure on each key; a key reaching its limit in the window is locked. */
-  async failed(keys: Array<{ key: string; limit: number; lockMs: number }>): Promise<void> {
+  /**
+   * Reserves one sign-in attempt on every key, before the password is verified: each key's count goes up
+   * at once (an attempt in flight counts as a failure), and the attempt that reaches a key's limit locks
+   * it. The row's lock (ON CONFLICT DO UPDATE) orders parallel attempts, so at most `limit` of them are
+   * ever verified in a window however many arrive together. A key already locked reserves nothing: the
+   * answer is its lock's end, and no other key is counted either (one transaction).
+   */
+  async reserveAttempt(keys: Array<{ key: string; limit: number; lockMs: number }>): Promise<Date | null> {
     const now = this.clock.now();
     const windowStart = new Date(now.getTime() - THROTTLE.windowMs);
+    try {
+      await this.db.transaction().execute(async (tx) => {
+        for (const k of keys) {
+          const lockUntil = new Date(now.getTime() + k.lockMs);
+          const counted = sql`case when sign_in_failures.window_start < ${windowStart} then 1 else sign_in_failures.failures + 1 end`;
+          const r = await sql<{ key: string }>`
+            insert into sign_in_failures (key, failures, window_start, locked_until) values (${k.key}, 1, ${now}, ${k.limit <= 1 ? lockUntil : null})
+            on conflict (key) do update set
+              failures = ${counted},
+              window_start = case when sign_in_failures.window_start < ${windowStart} then ${now} else sign_in_failures.window_start end,
+              locked_until = case when ${counted} >= ${k.limit} then ${lockUntil} else sign_in_failures.locked_until end
+            where sign_in_failures.locked_until is null or sign_in_failures.locked_until <= ${now}
+            returning key`.execute(tx);
+          if (r.rows.length === 0) throw new KeyLocked();
+        }
+      });
+      return null;
+    } catch (e) {
+      if (!(e instanceof KeyLocked)) throw e;
+      return (await this.lockedUntil(keys.map((k) => k.key))) ?? new Date(now.getTime() + 1000);
+    }
+  }
+
+  /** Gives back an attempt reserved on each key (it was not a failure): one less, and no lock below the limit. */
+  async releaseAttempt(keys: Array<{ key: string; limit: number }>): Promise<void> {
     for (const k of keys) {
-      const lockUntil = new Date(now.getTime() + k.lockMs);
-      await sql`
-        insert into sign_in_failures (key, failures, window_start, locked_until) values (${k.key}, 1, ${now}, ${k.limit <= 1 ? lockUntil : null})
-        on conflict (key) do update set
-          failures = case when sign_in_failures.window_start < ${windowStart} then 1 else sign_in_failures.failures + 1 end,
-          window_start = case when sign_in_failures.window_start < ${windowStart} then ${now} else sign_in_failures.window_start end,
-          locked_until = case when (case when sign_in_failures.window_start < ${windowStart} then 1 else sign_in_failures.failures + 1 end) >= ${k.limit}
-            then ${lockUntil} else sign_in_failures.locked_until end`.execute(this.db);
+      await sql`update sign_in_failures set failures = greatest(failures - 1, 0),
+          locked_until = case when failures - 1 < ${k.limit} then null else locked_until end
+        where key = ${k.key}`.execute(this.db);
     }
   }
 

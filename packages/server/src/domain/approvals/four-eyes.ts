@@ -26,7 +26,9 @@ export type ApprovalSubject = 'order' | 'withdrawal';
  * bootstrap token on a request that needs two persons, and the same person twice.
  */
 export function nextApproval(kind: ApprovalSubject, required: 1 | 2, recorded: readonly Approval[], approver: Approver): { record: boolean; decides: boolean } {
-  if (required === 1) return { record: approver.person !== null, decides: true };
+  // One approval decides. A person who approved while two were required (the policy since removed) has
+  // their approval recorded already: it is not written twice.
+  if (required === 1) return { record: approver.person !== null && !recorded.some((a) => a.staffId === approver.person!.id), decides: true };
   if (!approver.person) throw new DomainError(kind === 'order' ? 'orders.approval_needs_person' : 'withdrawals.approval_needs_person');
   if (recorded.some((a) => a.staffId === approver.person!.id)) {
     throw new DomainError(kind === 'order' ? 'orders.already_approved_by_you' : 'withdrawals.already_approved_by_you');

@@ -1,40 +1,26 @@
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Addresses a webhook must never reach in production (CONTRACT §10: private, loopback, link-local),
- * with the other ranges that are not the public internet (unspecified, shared CGNAT, multicast,
- * reserved, documentation, benchmarking).
+ * Addresses a webhook must never reach in production (CONTRACT §10: private, loopback, link-local), nor
+ * anything else that is not the public internet. Judged by a maintained classifier (ipaddr.js): only
+ * its `unicast` range passes. An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`, and `::a.b.c.d`) is judged
+ * as the IPv4 address it carries; every other form that embeds an IPv4 address (6to4 `2002::/16`, NAT64
+ * `64:ff9b::/96` and `64:ff9b:1::/48`, SIIT `::ffff:0:0/96`, Teredo) is refused whatever it carries,
+ * since a gateway on the way may deliver it to that address, private or loopback alike.
  */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96], ['100::', 64],
-] as const) blocked.addSubnet(net, prefix, 'ipv6');
-
-/** Why an address is refused (`loopback`, `private`…), or null when it is public. */
 export function refusedAddress(ip: string): string | null {
-  const family = isIP(ip);
-  if (family === 0) return 'not an address';
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible forms are judged as the IPv4 address they carry.
-  const mapped = /^::(ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return refusedAddress(mapped[2]!);
-  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(ip);
-  if (mappedHex) {
-    const hi = parseInt(mappedHex[1]!, 16);
-    const lo = parseInt(mappedHex[2]!, 16);
-    return refusedAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
+  if (!ipaddr.isValid(ip)) return 'not an address';
+  let addr = ipaddr.parse(ip);
+  if (addr.kind() === 'ipv6') {
+    const v6 = addr as ipaddr.IPv6;
+    const parts = v6.parts;
+    // ::a.b.c.d (IPv4-compatible, deprecated) is read like ::ffff:a.b.c.d; `::` and `::1` are not IPv4.
+    const compatible = parts.slice(0, 6).every((p) => p === 0) && (parts[6] !== 0 || parts[7]! > 1);
+    if (v6.isIPv4MappedAddress() || compatible) addr = ipaddr.IPv4.parse(`${parts[6]! >> 8}.${parts[6]! & 255}.${parts[7]! >> 8}.${parts[7]! & 255}`);
   }
-  if (!blocked.check(ip, family === 4 ? 'ipv4' : 'ipv6')) return null;
-  if (family === 4) {
-    if (ip.startsWith('127.')) return 'loopback';
-    if (ip.startsWith('169.254.')) return 'link-local';
-    return 'private or reserved';
-  }
-  if (ip === '::1') return 'loopback';
-  if (/^fe[89ab]/i.test(ip)) return 'link-local';
+  const range = addr.range();
+  if (range === 'unicast') return null;
+  if (range === 'loopback') return 'loopback';
+  if (range === 'linkLocal') return 'link-local';
   return 'private or reserved';
 }

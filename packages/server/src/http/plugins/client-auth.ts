@@ -37,8 +37,11 @@ export function clientAuth(deps: { store: Store; config: Config; clock: Clock; s
     const rc = req.routeOptions.config;
     if (rc?.public) return;
     const raw = credential(req);
-    // No key: a member's session cookie is the second credential kind (a key with the member's whole role).
-    if (raw === undefined && req.headers.cookie !== undefined) {
+    // No key header at all: a member's session cookie is the second credential kind (a key with the
+    // member's whole role). A key header sent, even a bad or conflicting one, is what is judged: a cookie
+    // riding along never turns a refused key into a session.
+    const keySent = req.headers['x-api-key'] !== undefined || req.headers.authorization !== undefined;
+    if (!keySent && req.headers.cookie !== undefined) {
       const m = await memberFromCookie(deps, req);
       if (m) return applyRules(req, rc, { keyId: null, memberId: m.member.id, organization: m.organization, permissions: effectivePermissions(SCOPES, m.member.permissions) }, m.reconciled, m.organization.requireTotp && !m.totpEnrolled);
     }

@@ -2,7 +2,7 @@ import { errorCatalogue, errorMessage, isErrorCode, type ErrorCode, type Lang } 
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../../store/store-unavailable.ts';
-import { InvalidJsonError } from '../json-body.ts';
+import { IllFormedTextError, InvalidJsonError } from '../json-body.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -154,6 +154,7 @@ export function registerErrorHandling(app: FastifyInstance) {
         default: return sendError(req, reply, 'request.bad_request');
       }
     }
+    if (err instanceof IllFormedTextError) return sendError(req, reply, 'request.invalid_text', { field: err.field || 'the body' });
     if (err instanceof InvalidJsonError) return sendError(req, reply, 'request.invalid_json');
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE': return sendError(req, reply, 'request.body_too_large');

@@ -68,9 +68,10 @@ export const decidedNothing = (status: number) => status === 408 || status === 4
  * route whose config says `claimInWork`, on PostgreSQL, by the route's own statement): a new key runs the
  * request and keeps its answer; the same key with the same method, path and body replays that
  * answer with `Idempotent-Replayed: true`; with another body, 422; while the first is in flight, 409.
- * The kept answer is sealed under the server `secret` (it may carry a secret shown once).
+ * The kept answer is sealed under the server `secret` (it may carry a secret shown once). `requesterOf`
+ * names the person within a shared key space: the same key from another person is another body (422).
  */
-export function idempotency(app: FastifyInstance, store: IdempotencyStore, scopeOf: (req: FastifyRequest) => string | undefined, secret: string): void {
+export function idempotency(app: FastifyInstance, store: IdempotencyStore, scopeOf: (req: FastifyRequest) => string | undefined, secret: string, requesterOf: (req: FastifyRequest) => string = () => ''): void {
   const sealer = new AnswerSealer(secret);
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method !== 'POST') return;
@@ -79,7 +80,11 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
     const scope = scopeOf(req);
     if (scope === undefined) return;
     if (typeof header !== 'string' || !KEY.test(header)) throw new DomainError('idempotency.key_invalid');
-    const fingerprint = createHash('sha256').update(`${req.method} ${req.url}\n${req.rawBody ?? ''}`).digest('hex');
+    // Who asks is part of the request: in a key space shared by an organization's members, another
+    // member's same key and body is another request (422), so no member is handed an answer, and a
+    // secret shown once in it, that another member caused.
+    const requester = requesterOf(req);
+    const fingerprint = createHash('sha256').update(`${req.method} ${req.url}\n${requester === '' ? '' : `${requester}\n`}${req.rawBody ?? ''}`).digest('hex');
     const c = { scope, key: header, fingerprint };
     const inWork = req.routeOptions.config.claimInWork === true && store.claimsInWork;
     const claim: IdempotencyClaim = {

@@ -19,7 +19,7 @@ export interface OperatorAuthDeps {
   store: Store;
   secret: string;
   operatorTokenHash: string;
-  config: { publicUrl: string; sessionIdleMs: number };
+  config: { publicUrl: string; publicUrlSet: boolean; sessionIdleMs: number };
 }
 
 declare module 'fastify' {
@@ -72,7 +72,7 @@ async function authenticate(deps: OperatorAuthDeps, req: FastifyRequest): Promis
   const s = await deps.store.people.staffSession(idHash);
   const now = deps.store.clock.now().getTime();
   if (!s || s.session.expiresAt.getTime() <= now || s.session.lastSeenAt.getTime() + deps.config.sessionIdleMs <= now) throw new DomainError('auth.unauthenticated');
-  assertSameOrigin(req, deps.config.publicUrl);
+  assertSameOrigin(req, deps.config);
   if (now - s.session.lastSeenAt.getTime() > Math.min(60_000, deps.config.sessionIdleMs / 4)) await deps.store.people.touchSession(idHash);
   req.staffSessionId = sessionId;
   return { kind: 'staff', staff: s.staff, totpEnrolled: s.totpEnrolled };

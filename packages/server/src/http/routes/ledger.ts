@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Store } from '../../store/index.ts';
 import type { PostingRow } from '../../store/accounts-store.ts';
+import { showPostingId } from '../../domain/opaque-ids.ts';
 import { ledgerCsv } from '../csv/ledger-csv.ts';
 import { ok } from '../envelope.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
@@ -13,14 +14,14 @@ import { apiKeySecurity, listResponses } from '../schemas.ts';
 /** Rows read from the store at a time while a CSV export streams. */
 export const CSV_BATCH = 500;
 
-export const ledgerRoutes = (store: Store): FastifyPluginAsyncTypebox => async (app) => {
+export const ledgerRoutes = (store: Store, secret: string): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/ledger', {
     config: { scope: 'portal:read' },
     schema: { tags: ['ledger'], summary: 'Movements of the organization\'s accounts, newest first', security: apiKeySecurity, querystring: LedgerQuery, response: listResponses(LedgerEntry) },
   }, async (req) => {
     const page = await store.accounts.postings(principalOf(req).organization.id, pageParams(req.query), { assetSymbol: req.query.assetSymbol, ...createdWindow(req.query) });
     return ok(req.id, page.items.map((p) => ({
-      id: p.id, entryId: p.entryId, kind: p.kind, account: p.account, assetSymbol: p.assetSymbol, assetDecimals: p.assetDecimals,
+      id: showPostingId(secret, p.id), entryId: p.entryId, kind: p.kind, account: p.account, assetSymbol: p.assetSymbol, assetDecimals: p.assetDecimals,
       amountMinor: p.amount.toString(), referenceId: p.referenceId, memo: p.memo, createdAt: p.createdAt.toISOString(),
     })), page.pagination);
   });
@@ -44,8 +45,10 @@ export const ledgerRoutes = (store: Store): FastifyPluginAsyncTypebox => async (
     const first = await batches.next();
     async function* all(): AsyncGenerator<PostingRow[], void, undefined> {
       if (first.done) return;
-      yield first.value;
-      yield* batches;
+      // Posting ids as the list shows them (opaque: domain/opaque-ids.ts).
+      const shown = (rows: PostingRow[]) => rows.map((p) => ({ ...p, id: showPostingId(secret, p.id) }));
+      yield shown(first.value);
+      for await (const rows of batches) yield shown(rows);
     }
     const day = new Date().toISOString().slice(0, 10);
     // The type provider types the payload from the schema (text); Fastify streams a Readable as it is.

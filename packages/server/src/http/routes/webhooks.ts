@@ -1,3 +1,4 @@
+import { readEventId } from '../../domain/opaque-ids.ts';
 import { CreateWebhook, PageQuery, WebhookDelivery, WebhookEndpoint, WebhookReplayParams, WebhookWithSecret } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -104,7 +105,7 @@ export const webhookRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async
     const org = principalOf(req).organization.id;
     if (!(await store.webhooks.get(org, req.params.id))) throw new DomainError('webhooks.not_found');
     const page = await store.webhooks.deliveries(org, req.params.id, pageParams(req.query));
-    return ok(req.id, page.items.map(deliveryWire), page.pagination);
+    return ok(req.id, page.items.map(deliveryWire(secret)), page.pagination);
   });
 
   app.post('/webhooks/:id/deliveries/:eventId/replay', {
@@ -114,7 +115,8 @@ export const webhookRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async
       summary: 'Sends one of the organization\'s events to the endpoint again, now, with the same webhook-id (also an event it never had)',
     },
   }, async (req) => {
-    const r = await store.webhooks.replay(principalOf(req).organization.id, req.params.id, req.params.eventId);
+    const internal = readEventId(secret, req.params.eventId);
+    const r = internal === null ? 'no_event' : await store.webhooks.replay(principalOf(req).organization.id, req.params.id, internal);
     if (r === 'no_endpoint') throw new DomainError('webhooks.not_found');
     if (r === 'no_event') throw new DomainError('webhooks.event_not_found');
     return ok(req.id, { eventId: req.params.eventId, state: 'pending' as const, nextAttemptAt: clock.now().toISOString() });

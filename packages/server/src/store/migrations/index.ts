@@ -16,6 +16,7 @@ import * as m016 from './016-idempotency-pglite-fill.ts';
 import * as m017 from './017-postings-carry-entry.ts';
 import * as m018 from './018-venue-market.ts';
 import * as m019 from './019-venue-wallets.ts';
+import * as m020 from './020-members-email-while-present.ts';
 import * as m022 from './022-journal-log.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '017-postings-carry-entry': m017,
   '018-venue-market': m018,
   '019-venue-wallets': m019,
+  '020-members-email-while-present': m020,
   '022-journal-log': m022,
 };
 

@@ -1,3 +1,4 @@
+import { showEventId } from '../../domain/opaque-ids.ts';
 import type { Clock } from '../../domain/ports.ts';
 import { attemptTimeoutMs, CLAIM_LEASE_MS, DISABLE_AFTER_MS, retryDelayMs } from '../../domain/webhooks/schedule.ts';
 import { WebhookSecretSealer } from '../../domain/webhooks/secret.ts';
@@ -31,8 +32,8 @@ export async function deliverDueWebhooks(deps: DeliverDeps, o: DeliverOptions): 
 }
 
 /** The event as it is POSTed: the same JSON as GET /api/v1/events shows it. */
-export const webhookBody = (c: ClaimedDelivery): string =>
-  JSON.stringify({ id: c.event.id, type: c.event.type, createdAt: c.event.createdAt.toISOString(), data: c.event.data });
+export const webhookBody = (c: ClaimedDelivery, id: string): string =>
+  JSON.stringify({ id, type: c.event.type, createdAt: c.event.createdAt.toISOString(), data: c.event.data });
 
 async function attemptOne(deps: DeliverDeps, o: DeliverOptions, sealer: WebhookSecretSealer, c: ClaimedDelivery): Promise<void> {
   const row = { organizationId: c.organizationId, endpointId: c.endpointId };
@@ -42,8 +43,10 @@ async function attemptOne(deps: DeliverDeps, o: DeliverOptions, sealer: WebhookS
   try {
     const secrets = [sealer.open(c.secretSealed, row)];
     if (c.previousSecretSealed !== null && c.previousSecretUntil !== null && c.previousSecretUntil > startedAt) secrets.push(sealer.open(c.previousSecretSealed, row));
-    const body = webhookBody(c);
-    const headers = webhookHeaders(secrets, c.event.id, (o.wallClock ?? (() => new Date()))(), body);
+    // The event's id as GET /events shows it: the same on every retry and after a restart (the secret's).
+    const id = showEventId(deps.secret, c.event.id);
+    const body = webhookBody(c, id);
+    const headers = webhookHeaders(secrets, id, (o.wallClock ?? (() => new Date()))(), body);
     answer = await o.sender.post({ url: c.url, headers, body, timeoutMs: attemptTimeoutMs(o.leaseMs ?? CLAIM_LEASE_MS) });
   } catch (e) {
     // Nothing was sent (e.g. a secret sealed under another CAMBIO_SECRET): a failed attempt like any other, logged.
