@@ -2,7 +2,7 @@ import type { AppDeps } from './deps.ts';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from './store/idempotency-store.ts';
 import { maintainEmbedded } from './store/maintenance.ts';
 import { recoverApproved } from './usecases/orders/execute-approved.ts';
-import { deliverDueWebhooks } from './usecases/webhooks/deliver-due.ts';
+import { dispatchWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
 
 /**
@@ -13,8 +13,8 @@ import { webhookSenderOf } from './webhooks/http-sender.ts';
 export const QUOTE_RETENTION_MS = IDEMPOTENCY_RETENTION_MS + IDEMPOTENCY_LEASE_MS;
 export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** Periodic work that must happen whether or not anything reads (e.g. closing expired declarations). */
-export interface BackgroundTask { name: string; everyMs: number; run(deps: AppDeps): Promise<void> }
+/** Periodic work that must happen whether or not anything reads (e.g. closing expired declarations). A run that loops watches `signal`: aborted at shutdown. */
+export interface BackgroundTask { name: string; everyMs: number; run(deps: AppDeps, signal?: AbortSignal): Promise<void> }
 
 /** Settles orders a crash left between approval and settlement (also soon after a restart). Sandbox only: the desk's orders wait for staff. */
 const recoverApprovedOrdersTask: BackgroundTask = {
@@ -39,7 +39,14 @@ export const backgroundTasks: BackgroundTask[] = [
   // Idempotency-Key answers are kept 24 h after they were given (CONTRACT §10), then forgotten.
   { name: 'purge-idempotency-keys', everyMs: 60_000, run: async (d) => { await d.store.idempotency.purgeExpired(); } },
   // Webhook deliveries (CONTRACT §10): state in the store, claims with SKIP LOCKED, so any number of instances run it.
-  { name: 'deliver-webhooks', everyMs: 1_000, run: async (d) => { await deliverDueWebhooks(d, { sender: webhookSenderOf(d), batch: 16, leaseMs: d.config.webhookLeaseMs }); } },
+  // A run keeps attempts going while any are due (a few per endpoint, so a slow receiver holds back only its own);
+  // idle, it looks again every 200 ms, which bounds an event's wait for its first attempt.
+  {
+    name: 'deliver-webhooks', everyMs: 200,
+    run: async (d, signal) => {
+      await dispatchWebhooks(d, { sender: webhookSenderOf(d), leaseMs: d.config.webhookLeaseMs, inFlight: 64, perEndpoint: 8, pollMs: 100, signal });
+    },
+  },
   // PGlite runs no autovacuum: dead rows of consumed and purged quotes and the planner's statistics are looked after here.
   { name: 'maintain-embedded-store', everyMs: 600_000, run: async (d) => { await maintainEmbedded(d.store.db, d.store.kind); } },
   // The delivery log is kept 30 days after a delivery finished (pending ones are never purged).
@@ -52,13 +59,14 @@ export const backgroundTasks: BackgroundTask[] = [
  */
 export function startBackground(deps: AppDeps, tasks: readonly BackgroundTask[] = backgroundTasks): () => Promise<void> {
   const inFlight = new Set<Promise<void>>();
+  const stopping = new AbortController();
   let stopped = false;
   const timers = tasks.map((t) => {
     let running = false;
     const timer = setInterval(() => {
       if (running || stopped) return;
       running = true;
-      const run = t.run(deps)
+      const run = t.run(deps, stopping.signal)
         .catch((err: unknown) => deps.logger?.error({ err }, `background task ${t.name} failed`))
         .finally(() => { running = false; inFlight.delete(run); });
       inFlight.add(run);
@@ -68,6 +76,7 @@ export function startBackground(deps: AppDeps, tasks: readonly BackgroundTask[] 
   });
   return async () => {
     stopped = true;
+    stopping.abort();
     timers.forEach(clearInterval);
     await Promise.allSettled([...inFlight]);
   };

@@ -166,11 +166,13 @@ export class WebhooksStore {
   }
 
   /**
-   * Claims up to `limit` due deliveries of enabled endpoints for one attempt each, until `now + leaseMs`.
-   * Rows another worker holds are skipped (FOR UPDATE SKIP LOCKED), and a claim's lease keeps a delivery
-   * from being claimed again while its attempt runs; after the lease (a worker that died) it is due again.
+   * Claims up to `limit` due deliveries of enabled endpoints for one attempt each, until `now + leaseMs`,
+   * oldest due first, but never more than `perEndpoint` in flight for one endpoint (counting every
+   * worker's live claims), so a receiver that is slow or down ties up only its own deliveries. Rows
+   * another worker holds are skipped (FOR UPDATE SKIP LOCKED), and a claim's lease keeps a delivery from
+   * being claimed again while its attempt runs; after the lease (a worker that died) it is due again.
    */
-  async claim(now: Date, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
+  async claim(now: Date, leaseMs: number, limit: number, perEndpoint = limit): Promise<ClaimedDelivery[]> {
     const token = randomUUID();
     const until = new Date(now.getTime() + leaseMs);
     const rows = await sql<{
@@ -178,11 +180,18 @@ export class WebhooksStore {
       secret_sealed: string; previous_secret_sealed: string | null; previous_secret_until: Date | null;
       seq: string; type: string; created_at: Date; data: Record<string, unknown>;
     }>`with due as (
-        select w.id from webhook_deliveries w join webhook_endpoints e on e.id = w.endpoint_id
-        where w.state = 'pending' and w.next_attempt_at <= ${now} and (w.claimed_until is null or w.claimed_until <= ${now})
-          and e.status = 'enabled'
-        order by w.next_attempt_at, w.id limit ${limit}
-        for update of w skip locked
+        select d.id from webhook_endpoints e
+        cross join lateral (
+          select w.id, w.next_attempt_at from webhook_deliveries w
+          where w.endpoint_id = e.id and w.state = 'pending' and w.next_attempt_at <= ${now}
+            and (w.claimed_until is null or w.claimed_until <= ${now})
+          order by w.next_attempt_at, w.id
+          limit greatest(0, ${perEndpoint}::int - (select count(*) from webhook_deliveries f
+            where f.endpoint_id = e.id and f.claimed_until is not null and f.claimed_until > ${now})::int)
+          for update of w skip locked
+        ) d
+        where e.status = 'enabled'
+        order by d.next_attempt_at, d.id limit ${limit}
       ), claimed as (
         update webhook_deliveries d set claim_token = ${token}, claimed_until = ${until},
           attempts = d.attempts + 1, round_attempts = d.round_attempts + 1, updated_at = ${now}

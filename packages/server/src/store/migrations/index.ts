@@ -14,6 +14,7 @@ import * as m014 from './014-auth-notify.ts';
 import * as m015 from './015-idempotency-hot.ts';
 import * as m016 from './016-idempotency-pglite-fill.ts';
 import * as m017 from './017-postings-carry-entry.ts';
+import * as m024 from './024-webhook-claims-per-endpoint.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '015-idempotency-hot': m015,
   '016-idempotency-pglite-fill': m016,
   '017-postings-carry-entry': m017,
+  '024-webhook-claims-per-endpoint': m024,
 };
 
 export const migrationProvider: MigrationProvider = {
