@@ -4,6 +4,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { endpointView, MAX_ENDPOINTS_PER_ORGANIZATION, type WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
 import { recordAudit } from './audit-store.ts';
+import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
@@ -47,7 +48,15 @@ const seqOf = (eventId: string) => (/^evt_[0-9]{1,18}$/.test(eventId) ? eventId.
  * claim that made it (its token), so a worker whose lease ran out cannot overwrite the next one's outcome.
  */
 export class WebhooksStore {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+  /**
+   * Successful attempts that end together are recorded in one statement: at volume, one transaction of
+   * three statements per delivery would cost more than the attempt itself.
+   */
+  readonly #delivered: Batcher<{ c: ClaimedDelivery; o: AttemptOutcome }, boolean>;
+
+  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {
+    this.#delivered = new Batcher((items) => this.#recordDelivered(items), { maxBatch: 128, maxInFlight: 2 });
+  }
 
   /** At most MAX_ENDPOINTS_PER_ORGANIZATION: the organization's row is locked while counting, so two creations cannot both pass. */
   async create(e: { id: string; organizationId: string; url: string; types: string[] | null; secretSealed: string }, actor: string): Promise<WebhookEndpoint> {
@@ -219,6 +228,7 @@ export class WebhooksStore {
    * is no longer this worker's (its lease ran out and another claimed it): nothing is written.
    */
   async finish(c: ClaimedDelivery, o: AttemptOutcome, delivered: boolean, retryAt: Date | null, disableAfterMs: number): Promise<{ recorded: boolean; disabled: boolean }> {
+    if (delivered) return { recorded: await this.#delivered.load({ c, o }), disabled: false };
     const at = this.clock.now();
     return this.db.transaction().execute(async (tx) => {
       const d = await tx.updateTable('webhook_deliveries').set({
@@ -249,6 +259,36 @@ export class WebhooksStore {
       await recordAudit(tx, this.ids, at, { actor: 'system:webhooks', action: 'webhook.disabled', subjectType: 'webhook_endpoint', subjectId: off.id, before: { status: 'enabled' }, after: { status: 'disabled', reason } });
       return { recorded: true, disabled: true };
     });
+  }
+
+  /**
+   * finish() for successful attempts, many at once, in one statement (so one transaction): each delivery
+   * still this claim's becomes delivered, its attempt is logged, and its endpoint's failure streak ends.
+   * Answers, per attempt, whether it was recorded (false: the claim had lapsed and another took it).
+   */
+  async #recordDelivered(items: Array<{ c: ClaimedDelivery; o: AttemptOutcome }>): Promise<boolean[]> {
+    const at = this.clock.now();
+    const rows = JSON.stringify(items.map(({ c, o }) => ({
+      id: c.deliveryId, token: c.claimToken, attempt: c.attempt, started: o.startedAt.toISOString(), duration: o.durationMs, status: o.statusCode,
+    })));
+    const r = await sql<{ id: string }>`with v as (
+        select * from json_to_recordset(${rows}::json) as x(id bigint, token text, attempt int, started timestamptz, duration int, status int)
+      ), done as (
+        update webhook_deliveries d set state = 'delivered', next_attempt_at = ${at}, claim_token = null, claimed_until = null,
+          last_status = v.status, last_error = null, last_attempt_at = v.started, delivered_at = ${at}, updated_at = ${at}
+        from v where d.id = v.id and d.claim_token = v.token
+        returning d.id, d.endpoint_id
+      ), logged as (
+        insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error)
+        select v.id, v.attempt, v.started, v.duration, v.status, null from v join done on done.id = v.id
+        on conflict (delivery_id, attempt) do nothing
+      ), healed as (
+        update webhook_endpoints e set failing_since = null
+        where e.id in (select endpoint_id from done) and e.failing_since is not null
+      )
+      select id::text as id from done`.execute(this.db);
+    const recorded = new Set(r.rows.map((x) => String(x.id)));
+    return items.map(({ c }) => recorded.has(String(c.deliveryId)));
   }
 
   /** Forgets deliveries finished (delivered or given up) before `before`, with their attempts. */
