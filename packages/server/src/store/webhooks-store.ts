@@ -37,6 +37,11 @@ export interface ClaimedDelivery {
 }
 
 /** What one attempt came to. */
+/** WebhooksStore.health: counts, the next retry, the last success and the last failure. */
+export interface EndpointHealth {
+  attempts: number; succeeded: number; successRatePct: number | null; pending: number; retrying: number;
+  nextRetryAt: Date | null; lastSuccessAt: Date | null; lastFailure: { at: Date; statusCode: number | null; error: string | null } | null;
+}
 export interface AttemptOutcome { startedAt: Date; durationMs: number; statusCode: number | null; error: string | null }
 
 const eventIdOf = (seq: string | number) => `evt_${seq}`;
@@ -130,6 +135,43 @@ export class WebhooksStore {
       });
       return toEndpoint(r);
     });
+  }
+
+  /**
+   * How an endpoint is doing (the caller checked it is the organization's): attempts since `since` and
+   * how many were answered 2xx, the deliveries still pending and retrying, the next retry, the last success
+   * and the last failure. The rate is computed here, in integers.
+   */
+  async health(endpointId: string, since: Date): Promise<EndpointHealth> {
+    const r = await sql<{
+      attempts: string; succeeded: string; rate: number | null; pending: string; retrying: string; next_retry_at: Date | null;
+      last_success_at: Date | null; failure: { at: string; status_code: number | null; error: string | null } | null;
+    }>`with recent as (
+        select a.started_at, a.status_code, a.error from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+        where d.endpoint_id = ${endpointId} and a.started_at >= ${since}
+      ), counts as (
+        select count(*) as attempts, count(*) filter (where status_code between 200 and 299) as succeeded from recent
+      ), waiting as (
+        select count(*) as pending, count(*) filter (where attempts > 0) as retrying,
+          min(next_attempt_at) filter (where attempts > 0) as next_retry_at
+        from webhook_deliveries where endpoint_id = ${endpointId} and state = 'pending'
+      )
+      select c.attempts::text, c.succeeded::text,
+        case when c.attempts = 0 then null else (c.succeeded * 100 / c.attempts)::int end as rate,
+        w.pending::text, w.retrying::text, w.next_retry_at,
+        (select max(a.started_at) from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+          where d.endpoint_id = ${endpointId} and a.status_code between 200 and 299) as last_success_at,
+        (select json_build_object('at', a.started_at, 'status_code', a.status_code, 'error', a.error)
+          from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+          where d.endpoint_id = ${endpointId} and (a.status_code is null or a.status_code not between 200 and 299)
+          order by a.started_at desc limit 1) as failure
+      from counts c, waiting w`.execute(this.db);
+    const x = r.rows[0]!;
+    return {
+      attempts: Number(x.attempts), succeeded: Number(x.succeeded), successRatePct: x.rate, pending: Number(x.pending), retrying: Number(x.retrying),
+      nextRetryAt: x.next_retry_at === null ? null : new Date(x.next_retry_at), lastSuccessAt: x.last_success_at === null ? null : new Date(x.last_success_at),
+      lastFailure: x.failure === null ? null : { at: new Date(x.failure.at), statusCode: x.failure.status_code, error: x.failure.error },
+    };
   }
 
   /** The endpoint's deliveries, newest first, each with its attempts. */
