@@ -76,6 +76,26 @@ export default tseslint.config(
       ] }],
     },
   },
+  // The web apps: the shell (app/) composes features; a feature, a component or a helper never reaches
+  // up into it (what they need comes through the kit's context, the app's own lib/ context, or props).
+  {
+    files: ['packages/portal/src/**/*.{ts,tsx}', 'packages/desk/src/**/*.{ts,tsx}'],
+    ignores: ['packages/*/src/app/**', 'packages/*/src/main.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/app/**', '**/app/*'], message: 'Features, components and lib/ never import the app shell (app/): take what you need from the web kit\'s context, lib/, or props.' },
+        { group: ['@cambio/portal', '@cambio/desk', '**/portal/src/**', '**/desk/src/**'], message: 'One web app never imports the other: share through @cambio/web-kit.' },
+      ] }],
+    },
+  },
+  {
+    files: ['packages/web-kit/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@cambio/portal', '@cambio/desk', '**/portal/**', '**/desk/**', '@cambio/server', '**/server/**'], message: 'The web kit knows neither app: what differs comes in through its context or props.' },
+      ] }],
+    },
+  },
   {
     files: ['**/*.test.ts', 'packages/*/test/**', 'bench/**', 'scripts/**', 'packages/sdk/src/retry.ts'],
     rules: { 'no-restricted-properties': 'off', '@typescript-eslint/no-explicit-any': 'off' },

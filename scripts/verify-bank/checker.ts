@@ -238,7 +238,7 @@ const invariants: Invariant[] = [
   },
 ];
 
-const TABLES: Record<Created, { table: string; id: string; sig: string; where?: string }> = {
+export const TABLES: Record<Created, { table: string; id: string; sig: string; where?: string }> = {
   order: { table: 'orders', id: 'id', sig: 'quote_id' },
   withdrawal: { table: 'withdrawals', id: 'id', sig: `organization_id || '|' || destination_id || '|' || amount_minor::text` },
   declaration: { table: 'deposit_declarations', id: 'id', sig: `organization_id || '|' || asset_symbol || '|' || declared_amount_minor::text` },

@@ -4,7 +4,7 @@
  * no answer: it may or may not have been carried out, so the checker allows for it).
  */
 export type Outcome =
-  | { kind: 'answered'; status: number; body: Envelope; raw: string }
+  | { kind: 'answered'; status: number; body: Envelope; raw: string; retryAfter: string | null }
   | { kind: 'refused' }
   | { kind: 'lost'; error: string };
 
@@ -36,7 +36,7 @@ export async function call(base: string, method: string, path: string, opts: { h
     const raw = await r.text();
     let body: Envelope;
     try { body = JSON.parse(raw) as Envelope; } catch { body = { success: false, message: raw, data: null, code: null, timestamp: '', traceId: null, pagination: null }; }
-    return { kind: 'answered', status: r.status, body, raw };
+    return { kind: 'answered', status: r.status, body, raw, retryAfter: r.headers.get('retry-after') };
   } catch (e) {
     const cause = (e as { cause?: { code?: string } }).cause;
     if (cause?.code === 'ECONNREFUSED') return { kind: 'refused' };

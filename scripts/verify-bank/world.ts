@@ -46,9 +46,45 @@ export class World {
     const headers: Record<string, string> = {};
     if (o.key) headers['x-api-key'] = o.key;
     if (o.operator) { headers.authorization = `Bearer ${OPERATOR_TOKEN}`; headers['x-operator'] = 'verify-bank'; }
+    this.sent++;
+    if (!this.outages) return this.#sendOnce(rng, op, method, path, headers, o.body);
+    return this.#sendThroughOutages(rng, op, method, path, headers, o.body, this.outages);
+  }
+
+  /** Logical operations sent (each may be several requests when outages are retried). */
+  sent = 0;
+  /** Requests sent again after a store outage (503 store.unavailable or no answer). */
+  retries = 0;
+  /**
+   * Set: the database may lose its primary (verify:failover). A POST carries an Idempotency-Key; an answer
+   * `503 store.unavailable` or none at all is retried with the same key after Retry-After, for at most
+   * `budgetMs`. Once the outcome was uncertain, a `409 idempotency.in_progress` (the key held by the
+   * interrupted attempt) is retried too; if it still holds at the end, the operation counts as lost (it
+   * may or may not have happened, and the checker allows for both), as does a 503 at the end.
+   */
+  outages: { budgetMs: number } | null = null;
+
+  async #sendThroughOutages(rng: Rng, op: string, method: string, path: string, headers: Record<string, string>, body: unknown, o: { budgetMs: number }): Promise<Exclude<Outcome, { kind: 'refused' }>> {
+    if (method === 'POST') headers = { ...headers, 'idempotency-key': this.unique('idem') };
+    const t0 = Date.now();
+    let uncertain = false;
+    for (;;) {
+      const r = await this.#sendOnce(rng, op, method, path, headers, body);
+      const outage = r.kind === 'lost' || (r.status === 503 && r.body.code === 'store.unavailable');
+      const held = uncertain && r.kind === 'answered' && r.status === 409 && r.body.code === 'idempotency.in_progress';
+      if (outage) uncertain = true;
+      if (!outage && !held) return r;
+      if (Date.now() - t0 > o.budgetMs) return { kind: 'lost', error: outage ? 'no primary within the retry budget' : 'its Idempotency-Key stayed in flight' };
+      this.retries++;
+      const after = r.kind === 'answered' ? Number(r.retryAfter ?? '1') : 1;
+      await sleep(Math.min(Math.max(after, 0.2), 5) * 1000);
+    }
+  }
+
+  async #sendOnce(rng: Rng, op: string, method: string, path: string, headers: Record<string, string>, body: unknown): Promise<Exclude<Outcome, { kind: 'refused' }>> {
     for (let attempt = 0; ; attempt++) {
       const url = this.cluster.url((n) => rng.int(0, n - 1));
-      const r: Outcome = url ? await call(url, method, path, { headers, body: o.body }) : { kind: 'refused' };
+      const r: Outcome = url ? await call(url, method, path, { headers, body }) : { kind: 'refused' };
       if (r.kind === 'refused') {
         if (attempt > 600) return { kind: 'lost', error: 'no instance came back within a minute' };
         await sleep(100);
@@ -58,7 +94,7 @@ export class World {
       this.history.count(op, String(r.status));
       const bad = envelopeProblem(r.status, r.raw);
       if (bad) this.history.violate(`${op} ${method} ${path}: ${bad}`);
-      if (r.status >= 500 && r.body.code !== 'deposits.no_unique_amount') {
+      if (r.status >= 500 && r.body.code !== 'deposits.no_unique_amount' && !(this.outages && r.status === 503 && r.body.code === 'store.unavailable')) {
         this.history.violate(`${op} ${method} ${path} answered ${r.status} ${r.body.code} (traceId ${r.body.traceId})`);
       }
       return r;

@@ -1,9 +1,12 @@
+import { WebKitContext, type WebKit } from '@cambio/web-kit';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
+import { ErrorNote } from './components/ErrorNote.tsx';
 import { isUnauthenticated } from './lib/errors.ts';
 import { LANG } from './lib/i18n.ts';
+import { stateWord } from './lib/states.ts';
 import './styles.css';
 
 // Server state is a cache (STYLE §14): lists refetch while something waits; a 4xx is not retried.
@@ -18,10 +21,15 @@ const queryClient: QueryClient = new QueryClient({
 
 document.documentElement.lang = LANG;
 
+/** Every POST of the desk carries a `desk-` Idempotency-Key; failed calls show as an ErrorNote. */
+const kit: WebKit = { keyPrefix: 'desk-', stateWord, ErrorView: ErrorNote };
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <App />
-    </QueryClientProvider>
+    <WebKitContext.Provider value={kit}>
+      <QueryClientProvider client={queryClient}>
+        <App />
+      </QueryClientProvider>
+    </WebKitContext.Provider>
   </StrictMode>,
 );

@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { AppDeps } from './deps.ts';
 import { DomainError } from './domain/errors.ts';
 import { clientApi } from './http/client-api.ts';
@@ -18,6 +19,7 @@ import { docsCsp, registerResponseHeaders } from './http/plugins/response-header
 import { validatorCompiler } from './http/validators.ts';
 import { webApps } from './http/plugins/web-apps.ts';
 import { operatorApi } from './operator/operator-api.ts';
+import { STORE_RETRY_AFTER_S } from './store/store-unavailable.ts';
 import { portalApi } from './portal/portal-api.ts';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -97,6 +99,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/health', { config: { public: true }, schema: { hide: true } }, async (req) => ({
     success: true, message: null, data: { status: 'ok', store: deps.store.kind }, code: null, timestamp: new Date().toISOString(), traceId: req.id, pagination: null,
   }));
+
+  // Readiness, for a load balancer: 200 while the store answers (on PostgreSQL: the primary), else 503
+  // store.unavailable with Retry-After. /health is liveness: it never touches the store.
+  app.get('/ready', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
+    try {
+      await sql`select 1`.execute(deps.store.db);
+    } catch (err) {
+      req.log.warn({ detail: (err as Error).message }, 'not ready: the store does not answer');
+      reply.header('retry-after', String(STORE_RETRY_AFTER_S));
+      return sendError(req, reply, 'store.unavailable');
+    }
+    return { success: true, message: null, data: { status: 'ready', store: deps.store.kind }, code: null, timestamp: new Date().toISOString(), traceId: req.id, pagination: null };
+  });
 
   await app.register(async (api) => clientApi(api, deps), { prefix: '/api/v1' });
   await app.register(async (portal) => portalApi(portal, deps), { prefix: '/portal/v1' });

@@ -33,3 +33,21 @@ test('a failing run is logged and does not stop the next ones; stop resolves', a
   assert.ok(errors.length >= 2);
   assert.match(errors[0]!, /background task flaky failed/);
 });
+
+test('while the store does not answer, a task pauses (said once, no error logged) and resumes when it answers', async () => {
+  const said: string[] = [];
+  let runs = 0;
+  let down = true;
+  const task: BackgroundTask = {
+    name: 'expire', everyMs: 5,
+    run: async () => { runs++; if (down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }); },
+  };
+  const log = (level: string) => (o: unknown, msg?: string) => said.push(`${level} ${typeof o === 'string' ? o : msg}`);
+  const stop = startBackground({ logger: { error: log('error'), warn: log('warn'), info: log('info') } } as unknown as AppDeps, [task]);
+  while (runs < 4) await new Promise((r) => setTimeout(r, 5));
+  down = false;
+  const at = runs;
+  while (runs < at + 3) await new Promise((r) => setTimeout(r, 5));
+  await stop();
+  assert.deepEqual(said, ['warn background task expire paused: the store does not answer', 'info background task expire resumed: the store answers again']);
+});

@@ -1,6 +1,7 @@
 import type { AppDeps } from './deps.ts';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from './store/idempotency-store.ts';
 import { maintainEmbedded } from './store/maintenance.ts';
+import { isStoreUnavailable } from './store/store-unavailable.ts';
 import { recoverApproved } from './usecases/orders/execute-approved.ts';
 import { dispatchWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
@@ -54,7 +55,8 @@ export const backgroundTasks: BackgroundTask[] = [
 ];
 
 /**
- * Runs each task every `everyMs` (never two runs of one task at once). The returned stop clears the
+ * Runs each task every `everyMs` (never two runs of one task at once); a run that finds no store pauses
+ * the task until a later run finds it again. The returned stop clears the
  * timers and resolves once every run in flight has finished, so the store is closed under no task.
  */
 export function startBackground(deps: AppDeps, tasks: readonly BackgroundTask[] = backgroundTasks): () => Promise<void> {
@@ -63,11 +65,21 @@ export function startBackground(deps: AppDeps, tasks: readonly BackgroundTask[] 
   let stopped = false;
   const timers = tasks.map((t) => {
     let running = false;
+    // While no primary answers, a task's runs fail at once and it tries again at its next tick: said once
+    // when it pauses and once when it resumes, not at every tick.
+    let paused = false;
     const timer = setInterval(() => {
       if (running || stopped) return;
       running = true;
       const run = t.run(deps, stopping.signal)
-        .catch((err: unknown) => deps.logger?.error({ err }, `background task ${t.name} failed`))
+        .then(() => {
+          if (paused) deps.logger?.info(`background task ${t.name} resumed: the store answers again`);
+          paused = false;
+        }, (err: unknown) => {
+          if (!isStoreUnavailable(err)) return deps.logger?.error({ err }, `background task ${t.name} failed`);
+          if (!paused) deps.logger?.warn({ detail: (err as Error).message }, `background task ${t.name} paused: the store does not answer`);
+          paused = true;
+        })
         .finally(() => { running = false; inFlight.delete(run); });
       inFlight.add(run);
     }, t.everyMs);

@@ -128,7 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /**
  * Reads `./.env` into process.env when present; variables already set win. process.loadEnvFile came
- * with Node 20.12 (the engines floor); an older Node is told so instead of failing obscurely.
+ * with Node 20.12 (the engines floor is higher); an older Node is told so instead of failing obscurely.
  */
 export function loadDotEnv(path = '.env', proc: Pick<NodeJS.Process, 'loadEnvFile' | 'version'> = process): void {
   if (!existsSync(path)) return;

@@ -65,7 +65,7 @@ async function main() {
   process.on('SIGINT', () => onSignal('SIGINT'));
 
   try {
-    const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+    const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize, log: (m) => logger.warn(m) });
     // Authenticated keys are kept between requests unless CAMBIO_AUTH_CACHE_TTL_MS=0; every committed change to
     // a key, a member, an organization or the reconciliation flag is notified and drops them (store/auth-cache.ts).
     const authCache = config.authCacheTtlMs > 0 ? new NotifiedAuthCache<KeyForAuth>(await opened.authChanges(), config.authCacheTtlMs) : noAuthCache;

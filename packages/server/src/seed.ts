@@ -50,7 +50,7 @@ export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, op
   const g = generateApiKey(config.keyTag);
   await store.keys.issue(ACTOR, {
     memberId, prefix: g.prefix, secretHash: hashSecret(secret, g.secret),
-    // Every API scope of the demo walkthrough, webhooks included (README: Webhooks uses this $KEY).
+    // Every API scope of the demo walkthrough, webhooks included (docs/api-guide.md: Webhooks uses this $KEY).
     scopes: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:webhooks'], expiresAt: null, allowedIps: null,
   });
   // Funded up to the target, so a retry after a crash between the two adjustments never pays twice.

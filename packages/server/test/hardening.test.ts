@@ -188,8 +188,23 @@ describe('unexpected errors are masked; details only in the log', () => {
     assert.ok(logged.logs.some((l) => l.includes(r.json().traceId) && l.includes('ledger.unbalanced_entry')));
   });
 
-  test('a database that cannot be reached is 503 service.unavailable (transient), not a 500', async () => {
-    const r = await adjustWith(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+  test('a database that cannot be reached is 503 store.unavailable with Retry-After, not a 500', async () => {
+    for (const e of [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      new Error('Connection terminated unexpectedly'),
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' }),
+      Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+    ]) {
+      const r = await adjustWith(e);
+      assert.equal(r.statusCode, 503, e.message);
+      assert.equal(r.json().code, 'store.unavailable');
+      assert.ok(Number(r.headers['retry-after']) > 0);
+    }
+  });
+
+  test('a transaction the database rolled back (deadlock) is 503 service.unavailable, not a 500', async () => {
+    const r = await adjustWith(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
     assert.equal(r.statusCode, 503);
     assert.equal(r.json().code, 'service.unavailable');
   });

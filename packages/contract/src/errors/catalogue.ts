@@ -32,6 +32,8 @@ const entries = {
   'rate_limit.exceeded': { status: 429, en: 'Too many requests from this address; wait and retry.', es: 'Demasiadas solicitudes desde esta dirección; espere y reintente.' },
   'internal.unexpected': { status: 500, en: 'Something went wrong on our side. Quote the traceId to support.', es: 'Algo salió mal de nuestro lado. Indique el traceId a soporte.' },
   // Raised when the database cannot be reached or refuses connections (nothing ran): transient, retry with backoff.
+  // No primary database answers (CONTRACT §13: a failover in progress): nothing was done or the outcome is held under the Idempotency-Key; retry after Retry-After.
+  'store.unavailable': { status: 503, en: 'The database is not reachable right now (a failover may be in progress); nothing was changed by this answer. Retry after the Retry-After seconds, with the same Idempotency-Key for a write.', es: 'La base de datos no está accesible en este momento (puede haber una conmutación en curso); esta respuesta no cambió nada. Reintente pasados los segundos de Retry-After, con la misma Idempotency-Key para una escritura.' },
   'service.unavailable': { status: 503, en: 'The service is temporarily unavailable; retry shortly.', es: 'El servicio no está disponible por el momento; reintente en breve.' },
 
   // authentication and permissions

@@ -17,7 +17,7 @@ import { isUnauthenticated } from '../lib/errors.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { Layout } from './Layout.tsx';
 import { t } from '../lib/i18n.ts';
-import { navigate, useLocation } from '../lib/router.tsx';
+import { navigate, useLocation } from '../lib/router.ts';
 
 /** Who is signed in: null when nobody is (401), re-read after sign-in, TOTP enrolment and sign-out. */
 function useSession() {

@@ -1,11 +1,11 @@
+import { LanguageSwitch } from '@cambio/web-kit';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { StopBanner } from '../features/reconciliation/StopBanner.tsx';
-import { LanguageSwitch } from '../components/LanguageSwitch.tsx';
 import { op } from '../lib/api.ts';
-import { t, type MessageKey } from '../lib/i18n.ts';
+import { chooseLang, LANG, t, type MessageKey } from '../lib/i18n.ts';
 import { useDesk } from '../lib/desk-context.ts';
-import { Link, useLocation } from '../lib/router.tsx';
+import { Link, useLocation } from '../lib/router.ts';
 
 /** CONTRACT §8 fixes these names (in English); Staff is offered to admins only. */
 const NAV: Array<{ to: string; label: MessageKey; admin?: boolean }> = [
@@ -52,7 +52,7 @@ export function Layout({ children, onSignedOut }: { children: ReactNode; onSigne
         <div className="me">
           <Link to="/security" aria-current={path === '/security' ? 'page' : undefined}>{staff.name} <span className="role">({staff.role})</span></Link>
           <button type="button" onClick={signOut}>{t('app.signOut')}</button>
-          <LanguageSwitch />
+          <LanguageSwitch label={t('app.language')} current={LANG} onChoose={chooseLang} />
         </div>
       </header>
       <main id="main">{children}</main>

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useActionKey } from '@cambio/web-kit';
 import { ErrorNote } from './ErrorNote.tsx';
-import { useActionKey } from '../lib/action-key.ts';
 
 /**
  * An irreversible act: a summary, a confirming click, the button disabled while the request is in

@@ -1,7 +1,8 @@
 import type { Lang } from '@cambio/contract';
+import { savedLang, saveLang, translator, type Translate } from '@cambio/web-kit';
 
 /**
- * The desk's words in `en` and `es`: its frame (navigation, banners, sign-in) and every error, which
+ * The desk's words in `en` and `es`, looked up by the web kit's i18n: its frame (navigation, banners, sign-in) and every error, which
  * the server words from the error catalogue in the chosen language (the SDK sends it as `x-lang`).
  * The language is chosen once per page load (saved; the switch reloads the page).
  */
@@ -57,25 +58,16 @@ const es: Record<MessageKey, string> = {
   'error.trace': 'traza',
 };
 
-const KEY = 'cambio.desk.lang';
-
-function chosen(): Lang {
-  const saved = typeof localStorage !== 'undefined' ? localStorage.getItem(KEY) : null;
-  if (saved === 'en' || saved === 'es') return saved;
-  return (typeof navigator !== 'undefined' ? navigator.language ?? '' : '').toLowerCase().startsWith('es') ? 'es' : 'en';
-}
+const LANG_KEY = 'cambio.desk.lang';
 
 /** The language of this page load. */
-export const LANG: Lang = chosen();
+export const LANG: Lang = savedLang(LANG_KEY);
 
-export const LANGS: Array<{ lang: Lang; name: string }> = [{ lang: 'en', name: 'English' }, { lang: 'es', name: 'Español' }];
-
-export function t(key: MessageKey): string {
-  return (LANG === 'es' ? es : en)[key];
-}
+export const t: Translate<MessageKey> = translator({ en, es }, LANG);
 
 /** Saves the choice and reloads the page: every word and every server message follow it. */
 export function chooseLang(l: Lang): void {
-  localStorage.setItem(KEY, l);
+  if (l === LANG) return;
+  saveLang(LANG_KEY, l);
   window.location.reload();
 }

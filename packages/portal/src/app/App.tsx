@@ -1,5 +1,6 @@
 import type { Lang } from '@cambio/contract';
 import { CambioError, type PortalSession } from '@cambio/sdk';
+import { LanguageSwitch, WebKitContext, type WebKit } from '@cambio/web-kit';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Account } from '../features/auth/Account.tsx';
@@ -14,42 +15,30 @@ import { Orders } from '../features/orders/Orders.tsx';
 import { Team } from '../features/team/Team.tsx';
 import { Webhooks } from '../features/webhooks/Webhooks.tsx';
 import { Withdrawals } from '../features/withdrawals/Withdrawals.tsx';
-import { initialLang, translator, type MessageKey } from '../lib/i18n.ts';
-import { Link, Router, useRouter } from '../lib/router.tsx';
-import { makeSdk, PortalContext, usePortal, type PortalContextValue } from './context.tsx';
+import { ErrorBox } from '../components/ui.tsx';
+import { initialLang, rememberLang, stateWord, translator, type MessageKey } from '../lib/i18n.ts';
+import { makeSdk, PortalContext, usePortal, type PortalContextValue } from '../lib/portal-context.ts';
+import { Link, useLocation } from '../lib/router.ts';
 
 const PAGES: Array<{ route: string; label: MessageKey; page: () => ReactNode; permission?: string }> = [
-  { route: '', label: 'nav.balances', page: Balances },
-  { route: 'exchange', label: 'nav.exchange', page: Exchange },
-  { route: 'orders', label: 'nav.orders', page: Orders },
-  { route: 'deposits', label: 'nav.deposits', page: Deposits },
-  { route: 'withdrawals', label: 'nav.withdrawals', page: Withdrawals },
-  { route: 'ledger', label: 'nav.ledger', page: Ledger },
-  { route: 'team', label: 'nav.team', page: Team },
-  { route: 'api-keys', label: 'nav.apiKeys', page: ApiKeys },
-  { route: 'webhooks', label: 'nav.webhooks', page: Webhooks, permission: 'portal:webhooks' },
-  { route: 'account', label: 'nav.account', page: Account },
+  { route: '/', label: 'nav.balances', page: Balances },
+  { route: '/exchange', label: 'nav.exchange', page: Exchange },
+  { route: '/orders', label: 'nav.orders', page: Orders },
+  { route: '/deposits', label: 'nav.deposits', page: Deposits },
+  { route: '/withdrawals', label: 'nav.withdrawals', page: Withdrawals },
+  { route: '/ledger', label: 'nav.ledger', page: Ledger },
+  { route: '/team', label: 'nav.team', page: Team },
+  { route: '/api-keys', label: 'nav.apiKeys', page: ApiKeys },
+  { route: '/webhooks', label: 'nav.webhooks', page: Webhooks, permission: 'portal:webhooks' },
+  { route: '/account', label: 'nav.account', page: Account },
 ];
 
 function sandboxMode(): boolean {
   return document.querySelector('meta[name="cambio-mode"]')?.getAttribute('content') === 'sandbox';
 }
 
-function LanguageSwitch() {
-  const { lang, setLang, t } = usePortal();
-  return (
-    <div className="lang" role="group" aria-label={t('app.language')}>
-      {(['en', 'es'] as const).map((l) => (
-        <button key={l} type="button" className="link" lang={l} aria-pressed={lang === l} onClick={() => setLang(l)}>
-          {l === 'en' ? 'English' : 'Español'}
-        </button>
-      ))}
-    </div>
-  );
-}
-
 function Shell({ children }: { children: ReactNode }) {
-  const { t, sandbox, session, sdk, setSession } = usePortal();
+  const { t, sandbox, session, sdk, setSession, lang, setLang } = usePortal();
   const signOut = async () => {
     try { await sdk.session.signOut(); } finally { setSession(null); }
   };
@@ -60,7 +49,7 @@ function Shell({ children }: { children: ReactNode }) {
       <header className="top">
         <span className="brand">{t('app.title')}</span>
         {session && <span className="who">{session.organization.name} · {t('signin.signedInAs', { name: session.member.name })}</span>}
-        <LanguageSwitch />
+        <LanguageSwitch label={t('app.language')} current={lang} onChoose={setLang} />
         {session && <button type="button" className="secondary" onClick={() => void signOut()}>{t('signout')}</button>}
       </header>
       {session && !session.organization.canOperate && <div className="notice notice-warning" role="note">{t('app.cannotOperate')}</div>}
@@ -71,18 +60,18 @@ function Shell({ children }: { children: ReactNode }) {
 
 function SignedIn() {
   const { t, can } = usePortal();
-  const { route } = useRouter();
-  const page = PAGES.find((p) => p.route === route) ?? PAGES[0]!;
+  const { path } = useLocation();
+  const page = PAGES.find((p) => p.route === path) ?? PAGES[0]!;
   const mainRef = useRef<HTMLElement>(null);
   const first = useRef(true);
   // Move focus to the new page's content on navigation, so keyboard and screen-reader users follow.
-  useEffect(() => { if (first.current) { first.current = false; return; } mainRef.current?.focus(); }, [route]);
+  useEffect(() => { if (first.current) { first.current = false; return; } mainRef.current?.focus(); }, [path]);
   const Page = page.page;
   return (
     <div className="layout">
       <nav aria-label={t('app.nav')} className="side">
         <ul>
-          {PAGES.filter((p) => !p.permission || can(p.permission)).map((p) => <li key={p.route}><Link to={p.route}>{t(p.label)}</Link></li>)}
+          {PAGES.filter((p) => !p.permission || can(p.permission)).map((p) => <li key={p.route}><Link to={p.route} aria-current={path === p.route ? 'page' : undefined}>{t(p.label)}</Link></li>)}
         </ul>
       </nav>
       <main id="main" tabIndex={-1} ref={mainRef}><Page /></main>
@@ -92,8 +81,8 @@ function SignedIn() {
 
 function Content({ checked }: { checked: boolean }) {
   const { session } = usePortal();
-  const { route } = useRouter();
-  if (route === 'invitation') return <AcceptInvitation />;
+  const { path } = useLocation();
+  if (path === '/invitation') return <AcceptInvitation />;
   if (!checked) return null;
   return session ? <SignedIn /> : <SignIn />;
 }
@@ -128,17 +117,18 @@ export function App() {
 
   const value: PortalContextValue = {
     sdk, lang, session, sandbox: sandboxMode(), t: translator(lang),
-    setLang: (l) => { localStorage.setItem('cambio.lang', l); setLangState(l); void queryClient.invalidateQueries(); },
+    setLang: (l) => { rememberLang(l); setLangState(l); void queryClient.invalidateQueries(); },
     setSession,
     can: (p) => session?.member.permissions.includes(p) ?? false,
   };
+  const kit = useMemo<WebKit>(() => ({ keyPrefix: 'portal-', stateWord: (s) => stateWord(lang, s), ErrorView: ErrorBox }), [lang]);
   return (
     <PortalContext.Provider value={value}>
-      <QueryClientProvider client={queryClient}>
-        <Router>
+      <WebKitContext.Provider value={kit}>
+        <QueryClientProvider client={queryClient}>
           <Shell><Content checked={checked} /></Shell>
-        </Router>
-      </QueryClientProvider>
+        </QueryClientProvider>
+      </WebKitContext.Provider>
     </PortalContext.Provider>
   );
 }

@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Page } from '@cambio/sdk';
 import { useState } from 'react';
-import { usePortal } from '../app/context.tsx';
-import { DataTable, type Column } from './DataTable.tsx';
+import { DataTable, type Column } from '@cambio/web-kit';
+import { usePortal } from '../lib/portal-context.ts';
 import { ErrorBox, Loading, Pager, ReadAt } from './ui.tsx';
 
 /**

@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { usePortal } from '../app/context.tsx';
 import { describeError } from '../lib/i18n.ts';
-import { showMoney } from '../lib/money.ts';
+import { usePortal } from '../lib/portal-context.ts';
 
 /** An error summary at the top of a form or a page (GOV.UK pattern): focused, so it is read out. */
 export function ErrorBox({ error }: { error: unknown }) {
@@ -21,56 +20,6 @@ export function ErrorBox({ error }: { error: unknown }) {
 
 export function Notice({ children, tone = 'info' }: { children: ReactNode; tone?: 'info' | 'success' | 'warning' }) {
   return <div className={`notice notice-${tone}`} role="status">{children}</div>;
-}
-
-/** A labelled input with its hint and inline error, tied together for assistive technology. */
-export function Field(props: {
-  label: string; value: string; onChange: (v: string) => void; type?: string; hint?: ReactNode; error?: string | null;
-  autoComplete?: string; inputMode?: 'text' | 'decimal' | 'numeric' | 'email'; required?: boolean; readOnly?: boolean; name?: string;
-  autoFocus?: boolean;
-}) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errId = `${id}-error`;
-  const describedBy = [props.hint ? hintId : null, props.error ? errId : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className={`field${props.error ? ' field-error' : ''}`}>
-      <label htmlFor={id}>{props.label}</label>
-      {props.hint && <p id={hintId} className="hint">{props.hint}</p>}
-      {props.error && <p id={errId} className="inline-error">{props.error}</p>}
-      <input
-        id={id} name={props.name} type={props.type ?? 'text'} value={props.value} onChange={(e) => props.onChange(e.target.value)}
-        aria-describedby={describedBy} aria-invalid={props.error ? true : undefined} autoComplete={props.autoComplete}
-        inputMode={props.inputMode} required={props.required} readOnly={props.readOnly} autoFocus={props.autoFocus}
-      />
-    </div>
-  );
-}
-
-export function Select(props: { label: string; value: string; onChange: (v: string) => void; options: Array<{ value: string; label: string }> }) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <select id={id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
-        {props.options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
-      </select>
-    </div>
-  );
-}
-
-/** Right-aligned, tabular, every decimal of the asset, the symbol beside it (UI.md: Money). */
-export function Amount({ minor, decimals, symbol }: { minor: bigint; decimals: number; symbol: string }) {
-  return <span className="amount">{showMoney(minor, decimals)} <span className="symbol">{symbol}</span></span>;
-}
-
-/** A state as words a treasurer understands, never colour alone. */
-export function StateBadge({ state }: { state: string }) {
-  const { t } = usePortal();
-  const key = `state.${state}` as Parameters<typeof t>[0];
-  let text: string;
-  try { text = t(key); } catch { text = state; }
-  return <span className={`badge badge-${state}`}>{text}</span>;
 }
 
 /** The confirming click of an irreversible act on one row (revoke, remove, delete): the question, the act, a way back. */

@@ -1,9 +1,12 @@
-import { errorMessage, isErrorCode, type Lang } from '@cambio/contract';
-import { CambioError } from '@cambio/sdk';
+import type { Lang } from '@cambio/contract';
+import {
+  describeError as kitDescribeError, savedLang, saveLang, translator as kitTranslator, wordFor,
+  type Catalogues, type ShownError, type Translate as KitTranslate,
+} from '@cambio/web-kit';
 
 /**
- * The portal's words in `en` and `es`. Errors from the server are worded by the error catalogue of
- * @cambio/contract in the chosen language (the same one the server uses), never by the portal.
+ * The portal's words in `en` and `es`, looked up by the web kit's i18n. Errors from the server are worded
+ * by the error catalogue of @cambio/contract in the chosen language (the same one the server uses).
  */
 const en = {
   'app.title': 'Cambio portal',
@@ -181,31 +184,20 @@ const es: Record<MessageKey, string> = {
   'error.network': 'No se puede contactar al servicio. Revise su conexión e intente de nuevo.',
 };
 
-const dictionaries: Record<Lang, Record<MessageKey, string>> = { en, es };
+const CATALOGUES: Catalogues<MessageKey> = { en, es };
 
-export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
+export type Translate = KitTranslate<MessageKey>;
 
-export function translator(lang: Lang): Translate {
-  const d = dictionaries[lang];
-  return (key, params = {}) => d[key].replace(/\{(\w+)\}/g, (m, k: string) => (params[k] !== undefined ? String(params[k]) : m));
+export const translator = (lang: Lang): Translate => kitTranslator(CATALOGUES, lang);
+
+/** The words of a record state (`state.<name>`), or undefined for a state the portal has no words for. */
+export const stateWord = (lang: Lang, state: string): string | undefined => wordFor(CATALOGUES, lang, `state.${state}`);
+
+/** What to tell a person about a failed call, in the chosen language (see the kit's describeError). */
+export function describeError(e: unknown, lang: Lang, t: Translate): ShownError {
+  return kitDescribeError(e, lang, t('error.network'));
 }
 
-/**
- * What to tell a person about a failed call: the catalogue's message for the code in the chosen
- * language (the server sent the same words, with the details filled in, which are preferred).
- */
-export function describeError(e: unknown, lang: Lang, t: Translate): { message: string; code: string | null; traceId: string | null } {
-  if (e instanceof CambioError) {
-    if (e.status === 0) return { message: t('error.network'), code: e.code, traceId: null };
-    const fromServer = e.message && !/^HTTP \d+/.test(e.message) ? e.message : null;
-    const fromCatalogue = isErrorCode(e.code) ? errorMessage(e.code, lang) : null;
-    return { message: fromServer ?? fromCatalogue ?? e.message, code: e.code, traceId: e.traceId };
-  }
-  return { message: e instanceof Error ? e.message : String(e), code: null, traceId: null };
-}
-
-export function initialLang(): Lang {
-  const saved = typeof localStorage !== 'undefined' ? localStorage.getItem('cambio.lang') : null;
-  if (saved === 'en' || saved === 'es') return saved;
-  return (navigator.language ?? '').toLowerCase().startsWith('es') ? 'es' : 'en';
-}
+const LANG_KEY = 'cambio.lang';
+export const initialLang = (): Lang => savedLang(LANG_KEY);
+export const rememberLang = (lang: Lang): void => saveLang(LANG_KEY, lang);

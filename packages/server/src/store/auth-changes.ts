@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 
 /** The channel migration 014 notifies on every committed change to what authentication reads. */
 export const AUTH_CHANNEL = 'cambio_auth';
@@ -49,7 +49,8 @@ export class PgAuthListener {
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
 
-  constructor(private readonly url: string, private readonly changes: AuthChanges, private readonly ours: (pid: number) => boolean, private readonly retryMs = 1000) {}
+  /** `open`: a new, connected client on the primary (store/failover-pool.ts), or a rejection while there is none. */
+  constructor(private readonly open: () => Promise<pg.Client>, private readonly changes: AuthChanges, private readonly ours: (pid: number) => boolean, private readonly retryMs = 1000) {}
 
   /** The first attempt; a failure leaves `live` false and retries. */
   async start(): Promise<void> { await this.#connect(); }
@@ -57,7 +58,14 @@ export class PgAuthListener {
   async #connect(): Promise<void> {
     this.#timer = null;
     if (this.#closed) return;
-    const client = new pg.Client({ connectionString: this.url, application_name: 'cambio-auth-listener' });
+    let client: pg.Client;
+    try {
+      client = await this.open();
+    } catch {
+      if (!this.#closed) this.#timer = setTimeout(() => { void this.#connect(); }, this.retryMs).unref();
+      return;
+    }
+    if (this.#closed) { await client.end().catch(() => {}); return; }
     this.#client = client;
     let lost = false;
     const onLost = () => {
@@ -72,7 +80,6 @@ export class PgAuthListener {
     client.on('end', onLost);
     client.on('notification', (n) => { if (n.channel === AUTH_CHANNEL && !this.ours(n.processId)) this.changes.changed(n.payload); });
     try {
-      await client.connect();
       await client.query(`listen ${AUTH_CHANNEL}`);
       if (!lost && !this.#closed) this.changes.setLive(true);
     } catch {

@@ -4,7 +4,9 @@ import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { AUTH_CHANNEL, AuthChanges, PgAuthListener } from './auth-changes.ts';
 import { lockDirectory } from './data-dir-lock.ts';
+import { FailoverPool } from './failover-pool.ts';
 import { migrationProvider } from './migrations/index.ts';
+import { parsePgHosts } from './pg-hosts.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { preparingClient } from './prepared-client.ts';
 import type { Database } from './schema.ts';
@@ -26,33 +28,44 @@ export interface OpenedDb {
 pg.types.setTypeParser(1700, (v: string) => v);
 pg.types.setTypeParser(20, (v: string) => v);
 
-export async function openDatabase(opts: { databaseUrl?: string | undefined; dataDir: string; poolSize?: number }): Promise<OpenedDb> {
+const CONNECT_TIMEOUT_MS = 3000;
+
+/** `log`: where PostgreSQL's failovers are told (a lost primary, a new one). */
+export async function openDatabase(opts: { databaseUrl?: string | undefined; dataDir: string; poolSize?: number; log?: (message: string) => void }): Promise<OpenedDb> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 16, Client: preparingClient() });
-    // An idle connection the server terminates (restart, failover) must not take the process down;
-    // the pool drops it and the next query opens a new one.
-    pool.on('error', (e) => { console.error(`postgres: idle connection lost: ${e.message}`); });
-    // Every connection hears the auth notifications and passes on its own: a session gets them before its
-    // COMMIT returns, so a change made by this instance reaches its cache before the change's request is
-    // answered. `ours`: the backends doing so (their LISTEN ran before any other statement on them).
     const changes = new AuthChanges(false);
     const ours = new Set<number>();
     const pidOf = (c: pg.PoolClient) => (c as unknown as { processID?: number }).processID;
-    pool.on('connect', (client) => {
-      const pid = pidOf(client);
-      client.on('notification', (n) => { if (n.channel === AUTH_CHANNEL && n.processId === pid) changes.changed(n.payload); });
-      client.query(`listen ${AUTH_CHANNEL}`).then(() => { if (pid !== undefined) ours.add(pid); }, () => {});
+    const Prepared = preparingClient();
+    // A host that does not answer (not even with a refusal) counts as down after this long.
+    class Client extends Prepared { constructor(c?: pg.ClientConfig) { super({ ...c, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }); } }
+    // One pg pool on the primary at a time (failover-pool.ts): a multi-host DATABASE_URL is followed
+    // through a failover without a restart, and a standby is never written to.
+    const pool = new FailoverPool({
+      hosts: parsePgHosts(opts.databaseUrl), connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      ...(opts.log ? { log: opts.log } : {}),
+      makePool: (connectionString, check) => {
+        const p = new pg.Pool({ connectionString, max: opts.poolSize ?? 16, Client, onConnect: check, keepAlive: true });
+        // Every connection hears the auth notifications and passes on its own: a session gets them before its
+        // COMMIT returns, so a change made by this instance reaches its cache before the change's request is
+        // answered. `ours`: the backends doing so (their LISTEN ran before any other statement on them).
+        p.on('connect', (client) => {
+          const pid = pidOf(client);
+          client.on('notification', (n) => { if (n.channel === AUTH_CHANNEL && n.processId === pid) changes.changed(n.payload); });
+          client.query(`listen ${AUTH_CHANNEL}`).then(() => { if (pid !== undefined) ours.add(pid); }, () => {});
+        });
+        p.on('remove', (client) => { const pid = pidOf(client); if (pid !== undefined) ours.delete(pid); });
+        return p;
+      },
     });
-    pool.on('remove', (client) => { const pid = pidOf(client); if (pid !== undefined) ours.delete(pid); });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db);
     let listener: PgAuthListener | null = null;
-    const url = opts.databaseUrl;
     return {
       db, kind: 'postgres',
       authChanges: async (o = {}) => {
         if (!listener) {
-          listener = new PgAuthListener(url, changes, (pid) => ours.has(pid), o.retryMs);
+          listener = new PgAuthListener(() => pool.connectClient('cambio-auth-listener'), changes, (pid) => ours.has(pid), o.retryMs);
           await listener.start();
         }
         return changes;

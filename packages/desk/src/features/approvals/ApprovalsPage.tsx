@@ -1,13 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { MoneyText } from '../../components/Amount.tsx';
+import { MoneyText, StateBadge } from '@cambio/web-kit';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
 import { Empty, Loading, Page } from '../../components/Section.tsx';
-import { StateBadge } from '../../components/StateBadge.tsx';
 import { useDesk } from '../../lib/desk-context.ts';
 import { useOrganizationNames } from '../../lib/organizations.ts';
-import { Link } from '../../lib/router.tsx';
+import { Link } from '../../lib/router.ts';
 import { can } from '../../lib/roles.ts';
 import { age, when } from '../../lib/time.ts';
 import { DecisionDialog, type Decision } from './DecisionDialog.tsx';

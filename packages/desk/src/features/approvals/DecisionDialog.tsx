@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Amount, MoneyText } from '../../components/Amount.tsx';
+import { Amount, Field, MoneyText } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { Field, TextArea } from '../../components/Field.tsx';
+import { TextArea } from '../../components/TextArea.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { readAmount } from '../../lib/money.ts';
@@ -88,9 +88,9 @@ export function DecisionDialog({ decision, organization, onClose, onDone }: {
       )}
       {verb === 'fill' && quote && (
         <>
-          <Field label="Venue" value={venue} onChange={(e) => setVenue(e.target.value)} hint="Where the order was executed." />
-          <Field label="Venue reference" value={reference} onChange={(e) => setReference(e.target.value)} />
-          <Field label={`Proceeds (${quote.assetSymbol})`} inputMode="decimal" value={proceeds} onChange={(e) => setProceeds(e.target.value)}
+          <Field label="Venue" value={venue} onChange={setVenue} hint="Where the order was executed." />
+          <Field label="Venue reference" value={reference} onChange={setReference} />
+          <Field label={`Proceeds (${quote.assetSymbol})`} inputMode="decimal" value={proceeds} onChange={setProceeds}
             hint={`What the venue paid, in ${quote.assetSymbol} with up to ${quote.assetDecimals} decimals.`}
             error={parsedProceeds && !parsedProceeds.ok ? parsedProceeds.error : null} />
           {margin && parsedProceeds?.ok && (
@@ -103,7 +103,7 @@ export function DecisionDialog({ decision, organization, onClose, onDone }: {
           )}
         </>
       )}
-      {verb === 'payout' && <Field label="Payout reference" value={reference} onChange={(e) => setReference(e.target.value)} hint="The bank's reference of the transfer." />}
+      {verb === 'payout' && <Field label="Payout reference" value={reference} onChange={setReference} hint="The bank's reference of the transfer." />}
     </ConfirmDialog>
   );
 }

@@ -1,9 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Amount } from '../../components/Amount.tsx';
+import { Amount, Field, SelectField } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Field, SelectField } from '../../components/Field.tsx';
 import { Empty } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { decimalsOf, useAssets } from '../../lib/assets.ts';
@@ -45,7 +44,7 @@ export function PoliciesPanel() {
       {admin && assets.data && assets.data.length > 0 && (
         <form className="inline-form" onSubmit={(e) => { e.preventDefault(); if (parsed?.ok) setConfirming({ asset: symbol, minor: parsed.minor }); }} noValidate>
           <SelectField label="Asset" value={symbol} onChange={setAsset} options={assets.data.map((a) => ({ value: a.symbol, label: a.symbol }))} />
-          <Field label="Second approval from" inputMode="decimal" value={from} onChange={(e) => setFrom(e.target.value)} error={parsed && !parsed.ok ? parsed.error : null} />
+          <Field label="Second approval from" inputMode="decimal" value={from} onChange={setFrom} error={parsed && !parsed.ok ? parsed.error : null} />
           <button type="submit" disabled={!parsed?.ok}>Set rule</button>
         </form>
       )}

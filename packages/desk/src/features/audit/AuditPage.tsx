@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
+import { Field } from '@cambio/web-kit';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Field } from '../../components/Field.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
 import { Empty, Loading, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
-import { navigate, useLocation } from '../../lib/router.tsx';
+import { navigate, useLocation } from '../../lib/router.ts';
 import { when } from '../../lib/time.ts';
 
 const FILTERS = ['actor', 'organizationId', 'action', 'subjectId', 'from', 'to'] as const;
@@ -43,12 +43,12 @@ export function AuditPage() {
   return (
     <Page title="Audit" intro="Every decision and change at the operator: who, what, when, before and after. Newest first.">
       <form onSubmit={submit} className="grid-form" role="search" aria-label="Search the audit trail">
-        <Field label="Person" value={draft.actor} onChange={(e) => setDraft({ ...draft, actor: e.target.value })} hint="staff:<id>, bootstrap, member:<id> or key:<id>" />
-        <Field label="Organization id" value={draft.organizationId} onChange={(e) => setDraft({ ...draft, organizationId: e.target.value })} />
-        <Field label="Kind" value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value })} hint="e.g. order.approve, deposit.attribute" />
-        <Field label="Record id" value={draft.subjectId} onChange={(e) => setDraft({ ...draft, subjectId: e.target.value })} />
-        <Field label="From date" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
-        <Field label="To date" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+        <Field label="Person" value={draft.actor} onChange={(v) => setDraft({ ...draft, actor: v })} hint="staff:<id>, bootstrap, member:<id> or key:<id>" />
+        <Field label="Organization id" value={draft.organizationId} onChange={(v) => setDraft({ ...draft, organizationId: v })} />
+        <Field label="Kind" value={draft.action} onChange={(v) => setDraft({ ...draft, action: v })} hint="e.g. order.approve, deposit.attribute" />
+        <Field label="Record id" value={draft.subjectId} onChange={(v) => setDraft({ ...draft, subjectId: v })} />
+        <Field label="From date" type="date" value={draft.from} onChange={(v) => setDraft({ ...draft, from: v })} />
+        <Field label="To date" type="date" value={draft.to} onChange={(v) => setDraft({ ...draft, to: v })} />
         <div className="actions">
           <button type="submit" className="primary">Search</button>
           <button type="button" onClick={() => { const empty = Object.fromEntries(FILTERS.map((f) => [f, ''])) as Record<Filter, string>; setDraft(empty); go(empty); }}>Clear</button>

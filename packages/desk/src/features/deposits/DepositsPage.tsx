@@ -1,20 +1,18 @@
 import type { Organization, OperatorDeposit } from '@cambio/sdk';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Amount, MoneyText } from '../../components/Amount.tsx';
+import { Amount, Field, MoneyText, SelectField, StateBadge } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Field, SelectField } from '../../components/Field.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
 import { Empty, Loading, Page } from '../../components/Section.tsx';
-import { StateBadge } from '../../components/StateBadge.tsx';
 import { op } from '../../lib/api.ts';
 import { decimalsOf, useAssets } from '../../lib/assets.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { readAmount } from '../../lib/money.ts';
 import { OrganizationPicker } from '../../lib/OrganizationPicker.tsx';
 import { useOrganizationNames } from '../../lib/organizations.ts';
-import { Link } from '../../lib/router.tsx';
+import { Link } from '../../lib/router.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
 
@@ -122,10 +120,10 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
       {assets.error && <ErrorNote error={assets.error} />}
       <form onSubmit={submit} noValidate className="grid-form">
         <SelectField label="Asset" value={symbol} onChange={setAsset} options={(assets.data ?? []).map((a) => ({ value: a.symbol, label: `${a.symbol} (${a.decimals} decimals)` }))} />
-        <Field label="Network" value={network} onChange={(e) => setNetwork(e.target.value)} error={tried && !network.trim() ? 'Enter the network it arrived on.' : null} />
-        <Field label="Amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} error={tried && parsed && !parsed.ok ? parsed.error : null}
+        <Field label="Network" value={network} onChange={setNetwork} error={tried && !network.trim() ? 'Enter the network it arrived on.' : null} />
+        <Field label="Amount" inputMode="decimal" value={amount} onChange={setAmount} error={tried && parsed && !parsed.ok ? parsed.error : null}
           hint={decimals !== null ? `Up to ${decimals} decimals.` : undefined} />
-        <Field label="Transaction id" value={txid} onChange={(e) => setTxid(e.target.value)} error={tried && !txid.trim() ? 'Enter the transaction id.' : null} />
+        <Field label="Transaction id" value={txid} onChange={setTxid} error={tried && !txid.trim() ? 'Enter the transaction id.' : null} />
         <div className="actions"><button type="submit">Record arrival</button></div>
       </form>
       {confirming && parsed?.ok && decimals !== null && (

@@ -1,9 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Amount } from '../../components/Amount.tsx';
+import { Amount, Field } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Field } from '../../components/Field.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
 import { Empty, Loading, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
@@ -45,8 +44,8 @@ function Assets({ admin }: { admin: boolean }) {
       )}
       {admin && (
         <form className="inline-form" noValidate onSubmit={(e: FormEvent) => { e.preventDefault(); if (sOk && dOk) setConfirming(true); }}>
-          <Field label="Asset symbol" value={symbol} onChange={(e) => setSymbol(e.target.value.toUpperCase())} />
-          <Field label="Decimals" inputMode="numeric" value={decimals} onChange={(e) => setDecimals(e.target.value)} error={decimals && !dOk ? 'A whole number from 0 to 36.' : null} />
+          <Field label="Asset symbol" value={symbol} onChange={(v) => setSymbol(v.toUpperCase())} />
+          <Field label="Decimals" inputMode="numeric" value={decimals} onChange={setDecimals} error={decimals && !dOk ? 'A whole number from 0 to 36.' : null} />
           <button type="submit" disabled={!sOk || !dOk}>List asset</button>
         </form>
       )}
@@ -109,10 +108,10 @@ function Wallets({ admin }: { admin: boolean }) {
       )}
       {admin && (
         <form className="inline-form" noValidate onSubmit={(e: FormEvent) => { e.preventDefault(); if (ready) setConfirming(true); }}>
-          <Field label="Wallet asset" list="wallet-assets" value={form.symbol} onChange={(e) => setForm({ ...form, symbol: e.target.value.toUpperCase() })} />
+          <Field label="Wallet asset" list="wallet-assets" value={form.symbol} onChange={(v) => setForm({ ...form, symbol: v.toUpperCase() })} />
           <datalist id="wallet-assets">{(assets.data ?? []).map((a) => <option key={a.symbol} value={a.symbol} />)}</datalist>
-          <Field label="Wallet network" value={form.network} onChange={(e) => setForm({ ...form, network: e.target.value })} />
-          <Field label="Wallet address" value={form.address} onChange={(e) => setForm({ ...form, address: e.target.value })} />
+          <Field label="Wallet network" value={form.network} onChange={(v) => setForm({ ...form, network: v })} />
+          <Field label="Wallet address" value={form.address} onChange={(v) => setForm({ ...form, address: v })} />
           <button type="submit" disabled={!ready}>Set wallet</button>
         </form>
       )}

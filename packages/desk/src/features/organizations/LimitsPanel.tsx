@@ -1,9 +1,8 @@
 import type { Organization } from '@cambio/sdk';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Amount } from '../../components/Amount.tsx';
+import { Amount, Field, SelectField } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { Field, SelectField } from '../../components/Field.tsx';
 import { Empty } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { decimalsOf, useAssets } from '../../lib/assets.ts';
@@ -59,8 +58,8 @@ export function LimitsPanel({ org }: { org: Organization }) {
           {Object.entries(text).map(([sym, t]) => (
             <fieldset key={sym} className="grid-form">
               <legend>{sym}</legend>
-              <Field label={`Largest order in ${sym}`} inputMode="decimal" value={t.maxOrder} hint="Empty: no cap." onChange={(e) => setText({ ...text, [sym]: { ...t, maxOrder: e.target.value } })} />
-              <Field label={`Largest withdrawal in ${sym}`} inputMode="decimal" value={t.maxWithdrawal} hint="Empty: no cap." onChange={(e) => setText({ ...text, [sym]: { ...t, maxWithdrawal: e.target.value } })} />
+              <Field label={`Largest order in ${sym}`} inputMode="decimal" value={t.maxOrder} hint="Empty: no cap." onChange={(v) => setText({ ...text, [sym]: { ...t, maxOrder: v } })} />
+              <Field label={`Largest withdrawal in ${sym}`} inputMode="decimal" value={t.maxWithdrawal} hint="Empty: no cap." onChange={(v) => setText({ ...text, [sym]: { ...t, maxWithdrawal: v } })} />
             </fieldset>
           ))}
           {unused.length > 0 && (

@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Amount, MoneyText } from '../../components/Amount.tsx';
+import { Amount, DataTable, MoneyText, StateBadge } from '@cambio/web-kit';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
 import { Empty, Loading } from '../../components/Section.tsx';
-import { StateBadge } from '../../components/StateBadge.tsx';
 import { op } from '../../lib/api.ts';
-import { Link } from '../../lib/router.tsx';
+import { Link } from '../../lib/router.ts';
 import { when } from '../../lib/time.ts';
 
 /** Available, held and total per asset, exactly as the organization sees them in the portal. */
@@ -17,20 +16,12 @@ export function BalancesPanel({ id }: { id: string }) {
       <h2 id="balances-title">Balances</h2>
       <ReadAt at={b.dataUpdatedAt} fetching={b.isFetching} />
       {b.isPending ? <Loading what="balances" /> : b.error ? <ErrorNote error={b.error} /> : b.data.length === 0 ? <Empty>No balance yet.</Empty> : (
-        <table>
-          <caption className="visually-hidden">Balances per asset</caption>
-          <thead><tr><th scope="col">Asset</th><th scope="col" className="num">Available</th><th scope="col" className="num">Held</th><th scope="col" className="num">Total</th></tr></thead>
-          <tbody>
-            {b.data.map((r) => (
-              <tr key={r.assetSymbol}>
-                <th scope="row">{r.assetSymbol}</th>
-                <td className="num"><Amount minor={r.amountMinor} decimals={r.assetDecimals} symbol={r.assetSymbol} /></td>
-                <td className="num"><Amount minor={r.heldMinor} decimals={r.assetDecimals} symbol={r.assetSymbol} /></td>
-                <td className="num"><Amount minor={r.totalMinor} decimals={r.assetDecimals} symbol={r.assetSymbol} /></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable caption="Balances per asset" rows={b.data} rowKey={(r) => r.assetSymbol} columns={[
+          { label: 'Asset', rowHeader: true, cell: (r) => r.assetSymbol },
+          { label: 'Available', num: true, cell: (r) => <Amount minor={r.amountMinor} decimals={r.assetDecimals} symbol={r.assetSymbol} /> },
+          { label: 'Held', num: true, cell: (r) => <Amount minor={r.heldMinor} decimals={r.assetDecimals} symbol={r.assetSymbol} /> },
+          { label: 'Total', num: true, cell: (r) => <Amount minor={r.totalMinor} decimals={r.assetDecimals} symbol={r.assetSymbol} /> },
+        ]} />
       )}
     </section>
   );
@@ -45,37 +36,25 @@ export function RequestsPanel({ id }: { id: string }) {
       <h2 id="requests-title">Requests</h2>
       <h3>Orders</h3>
       {orders.isPending ? <Loading what="orders" /> : orders.error ? <ErrorNote error={orders.error} /> : orders.data.items.length === 0 ? <Empty>No order.</Empty> : (
-        <table>
-          <caption className="visually-hidden">Orders, newest first</caption>
-          <thead><tr><th scope="col">Order</th><th scope="col">State</th><th scope="col" className="num">Delivers</th><th scope="col" className="num">Receives</th><th scope="col">Created</th><th scope="col">Reason</th></tr></thead>
-          <tbody>
-            {orders.data.items.map((o) => (
-              <tr key={o.id}>
-                <th scope="row"><Link to={`/audit?subjectId=${encodeURIComponent(o.id)}`}><code>{o.id}</code></Link></th>
-                <td><StateBadge state={o.state} /></td>
-                <td className="num"><MoneyText money={o.base} /></td><td className="num"><MoneyText money={o.quote} /></td>
-                <td>{when(o.createdAt)}</td><td>{o.reason ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable caption="Orders, newest first" rows={orders.data.items} rowKey={(o) => o.id} columns={[
+          { label: 'Order', rowHeader: true, cell: (o) => <Link to={`/audit?subjectId=${encodeURIComponent(o.id)}`}><code>{o.id}</code></Link> },
+          { label: 'State', cell: (o) => <StateBadge state={o.state} /> },
+          { label: 'Delivers', num: true, cell: (o) => <MoneyText money={o.base} /> },
+          { label: 'Receives', num: true, cell: (o) => <MoneyText money={o.quote} /> },
+          { label: 'Created', cell: (o) => when(o.createdAt) },
+          { label: 'Reason', cell: (o) => o.reason ?? '' },
+        ]} />
       )}
       <h3>Withdrawals</h3>
       {withdrawals.isPending ? <Loading what="withdrawals" /> : withdrawals.error ? <ErrorNote error={withdrawals.error} /> : withdrawals.data.items.length === 0 ? <Empty>No withdrawal.</Empty> : (
-        <table>
-          <caption className="visually-hidden">Withdrawals, newest first</caption>
-          <thead><tr><th scope="col">Withdrawal</th><th scope="col">State</th><th scope="col" className="num">Amount</th><th scope="col">To</th><th scope="col">Created</th><th scope="col">Reason</th></tr></thead>
-          <tbody>
-            {withdrawals.data.items.map((w) => (
-              <tr key={w.id}>
-                <th scope="row"><Link to={`/audit?subjectId=${encodeURIComponent(w.id)}`}><code>{w.id}</code></Link></th>
-                <td><StateBadge state={w.state} /></td>
-                <td className="num"><MoneyText money={w.money} /></td><td>{w.destinationSummary}</td>
-                <td>{when(w.createdAt)}</td><td>{w.reason ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable caption="Withdrawals, newest first" rows={withdrawals.data.items} rowKey={(w) => w.id} columns={[
+          { label: 'Withdrawal', rowHeader: true, cell: (w) => <Link to={`/audit?subjectId=${encodeURIComponent(w.id)}`}><code>{w.id}</code></Link> },
+          { label: 'State', cell: (w) => <StateBadge state={w.state} /> },
+          { label: 'Amount', num: true, cell: (w) => <MoneyText money={w.money} /> },
+          { label: 'To', cell: (w) => w.destinationSummary },
+          { label: 'Created', cell: (w) => when(w.createdAt) },
+          { label: 'Reason', cell: (w) => w.reason ?? '' },
+        ]} />
       )}
     </section>
   );
@@ -101,19 +80,14 @@ export function LedgerPanel({ id }: { id: string }) {
       <h2 id="ledger-title">Ledger</h2>
       {l.isPending ? <Loading what="the ledger" /> : l.error ? <ErrorNote error={l.error} /> : l.data.items.length === 0 ? <Empty>No movement yet.</Empty> : (
         <>
-          <table>
-            <caption className="visually-hidden">Ledger postings, newest first</caption>
-            <thead><tr><th scope="col">When</th><th scope="col">Kind</th><th scope="col">Account</th><th scope="col" className="num">Amount</th><th scope="col">Reference</th><th scope="col">Memo</th></tr></thead>
-            <tbody>
-              {l.data.items.map((e) => (
-                <tr key={e.id}>
-                  <td>{when(e.createdAt)}</td><td>{e.kind}</td><td>{e.account}</td>
-                  <td className="num"><Amount minor={e.amountMinor} decimals={e.assetDecimals} symbol={e.assetSymbol} /></td>
-                  <td>{e.referenceId ? <code>{e.referenceId}</code> : ''}</td><td>{e.memo ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable caption="Ledger postings, newest first" rows={l.data.items} rowKey={(e) => e.id} columns={[
+            { label: 'When', cell: (e) => when(e.createdAt) },
+            { label: 'Kind', cell: (e) => e.kind },
+            { label: 'Account', cell: (e) => e.account },
+            { label: 'Amount', num: true, cell: (e) => <Amount minor={e.amountMinor} decimals={e.assetDecimals} symbol={e.assetSymbol} /> },
+            { label: 'Reference', cell: (e) => (e.referenceId ? <code>{e.referenceId}</code> : '') },
+            { label: 'Memo', cell: (e) => e.memo ?? '' },
+          ]} />
           <nav aria-label="Pages of the ledger" className="pager">
             <button type="button" disabled={page <= 1} onClick={() => go(page - 1)}>Previous page</button>
             <span>Page {l.data.pagination.page} of {Math.max(1, l.data.pagination.totalPages)}</span>

@@ -1,14 +1,13 @@
 import type { Organization } from '@cambio/sdk';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { SelectField, StateBadge } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { SelectField } from '../../components/Field.tsx';
 import { Loading, Page } from '../../components/Section.tsx';
-import { StateBadge } from '../../components/StateBadge.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
-import { Link } from '../../lib/router.tsx';
+import { Link } from '../../lib/router.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
 import { BalancesPanel, LedgerPanel, RequestsPanel } from './OrganizationBooks.tsx';

@@ -1,11 +1,10 @@
 import type { OrganizationMember } from '@cambio/sdk';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Field, StateBadge } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Field } from '../../components/Field.tsx';
 import { Empty, Loading } from '../../components/Section.tsx';
-import { StateBadge } from '../../components/StateBadge.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { can } from '../../lib/roles.ts';
@@ -72,8 +71,8 @@ function InviteMember({ id }: { id: string }) {
       )}
       <form onSubmit={submit} noValidate>
         <div className="grid-form">
-          <Field label="Member name" value={name} onChange={(e) => setName(e.target.value)} error={tried && !name.trim() ? 'Enter a name.' : null} />
-          <Field label="Member email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={tried && !/^[^@\s]+@[^@\s]+$/.test(email.trim()) ? 'Enter an email address.' : null} />
+          <Field label="Member name" value={name} onChange={setName} error={tried && !name.trim() ? 'Enter a name.' : null} />
+          <Field label="Member email" type="email" value={email} onChange={setEmail} error={tried && !/^[^@\s]+@[^@\s]+$/.test(email.trim()) ? 'Enter an email address.' : null} />
         </div>
         <PermissionsPicker legend="Permissions of the new member" value={perms} onChange={setPerms} />
         <button type="submit">Invite member</button>

@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Field, SelectField, StateBadge } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Field, SelectField } from '../../components/Field.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
 import { Empty, Loading, Page } from '../../components/Section.tsx';
-import { StateBadge } from '../../components/StateBadge.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
-import { Link, navigate } from '../../lib/router.tsx';
+import { Link, navigate } from '../../lib/router.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
 
@@ -26,7 +25,7 @@ export function OrganizationsPage() {
   return (
     <Page title="Organizations" intro="The client organizations, their status and whether they can operate (active, with limits loaded).">
       <form className="inline-form" role="search" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Search" type="search" value={search} onChange={(e) => { setSearch(e.target.value); setPage(1); }} hint="Name or id." />
+        <Field label="Search" type="search" value={search} onChange={(v) => { setSearch(v); setPage(1); }} hint="Name or id." />
         <SelectField label="Status" value={status} onChange={(v) => { setStatus(v); setPage(1); }}
           options={[{ value: '', label: 'Any' }, { value: 'active', label: 'Active' }, { value: 'draft', label: 'Draft' }, { value: 'suspended', label: 'Suspended' }]} />
       </form>
@@ -69,7 +68,7 @@ function CreateOrganization() {
     <section aria-labelledby="create-title" className="panel">
       <h2 id="create-title">New organization</h2>
       <form onSubmit={submit} noValidate className="inline-form">
-        <Field label="Organization name" value={name} onChange={(e) => setName(e.target.value)} error={tried && !name.trim() ? 'Enter a name.' : null} />
+        <Field label="Organization name" value={name} onChange={setName} error={tried && !name.trim() ? 'Enter a name.' : null} />
         <SelectField label="Initial status" value={status} onChange={(v) => setStatus(v as 'draft' | 'active')}
           options={[{ value: 'draft', label: 'Draft (cannot operate yet)' }, { value: 'active', label: 'Active' }]} />
         <button type="submit">Create organization</button>

@@ -1,16 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Amount } from '../../components/Amount.tsx';
+import { Amount, Field } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Field, TextArea } from '../../components/Field.tsx';
+import { TextArea } from '../../components/TextArea.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
 import { Loading, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { decimalsOf, useAssets } from '../../lib/assets.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { readAmount } from '../../lib/money.ts';
-import { Link } from '../../lib/router.tsx';
+import { Link } from '../../lib/router.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
 import { reconciliationKey } from './StopBanner.tsx';
@@ -94,7 +94,7 @@ export function ReconciliationPage() {
               <div className="grid-form">
                 {parsed.map(({ a, text, r }) => (
                   <Field key={a.symbol} label={`Market balance ${a.symbol}`} inputMode="decimal" value={text}
-                    onChange={(e) => setFigures({ ...figures, [a.symbol]: e.target.value })} error={tried && r && !r.ok ? r.error : null}
+                    onChange={(v) => setFigures({ ...figures, [a.symbol]: v })} error={tried && r && !r.ok ? r.error : null}
                     hint={`Up to ${a.decimals} decimals; leave empty to skip.`} />
                 ))}
               </div>

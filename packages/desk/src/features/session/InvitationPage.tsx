@@ -1,8 +1,7 @@
 import type { StaffPerson } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
+import { Field, useActionKey } from '@cambio/web-kit';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Field } from '../../components/Field.tsx';
-import { useActionKey } from '../../lib/action-key.ts';
 import { op } from '../../lib/api.ts';
 
 /**
@@ -49,9 +48,9 @@ export function InvitationPage({ token, onAccepted }: { token: string; onAccepte
       <p className="intro">Choose the password you will sign in with. Next you set up two-step sign-in with an authenticator app; the desk asks for it before your first decision.</p>
       <form onSubmit={submit} noValidate>
         <ErrorNote error={error} />
-        <Field label="New password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)}
+        <Field label="New password" type="password" autoComplete="new-password" required value={password} onChange={setPassword}
           hint="At least 12 characters; a passphrase of a few unrelated words is easiest." />
-        <Field label="Repeat the password" type="password" autoComplete="new-password" required value={again} onChange={(e) => setAgain(e.target.value)} error={mismatch} />
+        <Field label="Repeat the password" type="password" autoComplete="new-password" required value={again} onChange={setAgain} error={mismatch} />
         <button type="submit" className="primary" disabled={busy}>Accept invitation</button>
       </form>
     </main>

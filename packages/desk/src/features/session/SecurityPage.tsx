@@ -1,10 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Field, useActionKey } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Field } from '../../components/Field.tsx';
 import { Empty, Loading, Page } from '../../components/Section.tsx';
-import { useActionKey } from '../../lib/action-key.ts';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { when } from '../../lib/time.ts';
@@ -42,8 +41,8 @@ function PasswordChange() {
       <form onSubmit={submit} noValidate>
         <ErrorNote error={error} />
         {done && <p role="status" className="ok-note">Password changed; your other sessions have ended.</p>}
-        <Field label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
-        <Field label="New password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />
+        <Field label="Current password" type="password" autoComplete="current-password" value={current} onChange={setCurrent} />
+        <Field label="New password" type="password" autoComplete="new-password" value={next} onChange={setNext} />
         <button type="submit" disabled={busy}>Change password</button>
       </form>
     </section>
@@ -79,7 +78,7 @@ function Tokens() {
       )}
       <form onSubmit={issue} className="inline-form" noValidate>
         <ErrorNote error={error} />
-        <Field label="Token name" value={name} onChange={(e) => setName(e.target.value)} hint="What the token is for, e.g. nightly reconciliation script." />
+        <Field label="Token name" value={name} onChange={setName} hint="What the token is for, e.g. nightly reconciliation script." />
         <button type="submit" disabled={busy || !name.trim()}>Issue token</button>
       </form>
       {tokens.isPending ? <Loading what="tokens" /> : tokens.error ? <ErrorNote error={tokens.error} /> : tokens.data.length === 0 ? <Empty>No tokens.</Empty> : (

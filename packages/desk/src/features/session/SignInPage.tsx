@@ -1,62 +1,20 @@
-import { CambioError, type StaffPerson } from '@cambio/sdk';
-import { useRef, useState, type FormEvent } from 'react';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Field } from '../../components/Field.tsx';
-import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
-import { useActionKey } from '../../lib/action-key.ts';
+import type { StaffPerson } from '@cambio/sdk';
+import { LanguageSwitch, SignIn } from '@cambio/web-kit';
 import { op } from '../../lib/api.ts';
-import { t } from '../../lib/i18n.ts';
+import { chooseLang, LANG, t } from '../../lib/i18n.ts';
 
 /**
- * Email and password; when the server asks for it (401 auth.code_required), the TOTP code or a
- * recovery code. The server answers one way for any wrong part and throttles; we only relay it.
+ * The desk's sign-in: the kit's form (Email, Password, then the Code when the server asks for it) on
+ * the operator API, with the language switch above it.
  */
 export function SignInPage({ onSignedIn }: { onSignedIn: (staff: StaffPerson) => void }) {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [askCode, setAskCode] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const codeRef = useRef<HTMLInputElement>(null);
-  const act = useActionKey();
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const body = { email: email.trim(), password, ...(askCode && code.trim() ? { code: code.trim() } : {}) };
-      const r = await act.run(body, (idempotencyKey) => op.session.signIn(body, { idempotencyKey }));
-      onSignedIn(r.staff);
-    } catch (err) {
-      if (err instanceof CambioError && err.code === 'auth.code_required') {
-        setAskCode(true);
-        setTimeout(() => codeRef.current?.focus(), 0);
-      } else {
-        setError(err);
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <main className="narrow" id="main">
-      <LanguageSwitch />
-      <h1>{t('signIn.title')}</h1>
-      <p className="intro">{t('signIn.intro')}</p>
-      <form onSubmit={submit} noValidate>
-        <ErrorNote error={error} />
-        <Field label={t('signIn.email')} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Field label={t('signIn.password')} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        {askCode && (
-          <Field label={t('signIn.code')} ref={codeRef} inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)}
-            hint={t('signIn.codeHint')} />
-        )}
-        <button type="submit" className="primary" disabled={busy}>{t('signIn.submit')}</button>
-      </form>
-    </main>
+    <SignIn
+      top={<LanguageSwitch label={t('app.language')} current={LANG} onChoose={chooseLang} />}
+      texts={{ title: t('signIn.title'), email: t('signIn.email'), password: t('signIn.password'), code: t('signIn.code'), codeHint: t('signIn.codeHint'), submit: t('signIn.submit') }}
+      intro={t('signIn.intro')}
+      submitClassName="primary"
+      signIn={async (body, idempotencyKey) => onSignedIn((await op.session.signIn(body, { idempotencyKey })).staff)}
+    />
   );
 }

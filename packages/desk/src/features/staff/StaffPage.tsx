@@ -1,14 +1,13 @@
 import type { StaffPerson, StaffRole } from '@cambio/sdk';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { Field, SelectField, StateBadge } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Field, SelectField } from '../../components/Field.tsx';
 import { Empty, Loading, Page } from '../../components/Section.tsx';
-import { StateBadge } from '../../components/StateBadge.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
-import { Link } from '../../lib/router.tsx';
+import { Link } from '../../lib/router.ts';
 import { ROLE_WORDS } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
 
@@ -87,8 +86,8 @@ function Invite() {
         </div>
       )}
       <form onSubmit={submit} noValidate className="grid-form">
-        <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} error={tried && !name.trim() ? 'Enter a name.' : null} />
-        <Field label="Email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={tried && !emailOk ? 'Enter an email address.' : null} />
+        <Field label="Name" value={name} onChange={setName} error={tried && !name.trim() ? 'Enter a name.' : null} />
+        <Field label="Email" type="email" value={email} onChange={setEmail} error={tried && !emailOk ? 'Enter an email address.' : null} />
         <SelectField label="Role" value={role} onChange={(v) => setRole(v as StaffRole)} options={ROLES} />
         <div className="actions"><button type="submit">Invite</button></div>
       </form>

@@ -2,10 +2,10 @@ import { SCOPES } from '@cambio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IssuedApiKey } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { usePortal, useActionKey } from '../../app/context.tsx';
-import { DataTable } from '../../components/DataTable.tsx';
+import { DataTable, Field, useActionKey } from '@cambio/web-kit';
+import { usePortal } from '../../lib/portal-context.ts';
 import { ScopePicker } from '../../components/ScopePicker.tsx';
-import { ConfirmInline, DateTime, ErrorBox, Field, Loading, Notice, SecretShownOnce } from '../../components/ui.tsx';
+import { ConfirmInline, DateTime, ErrorBox, Loading, Notice, SecretShownOnce } from '../../components/ui.tsx';
 
 /** The new key, shown once, read-only, with a copy button and a warning (CONTRACT §8: field `API key`). */
 function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void; onCancel: () => void }) {

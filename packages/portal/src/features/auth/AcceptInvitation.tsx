@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { usePortal, useActionKey } from '../../app/context.tsx';
-import { ErrorBox, Field } from '../../components/ui.tsx';
-import { useRouter } from '../../lib/router.tsx';
+import { Field, useActionKey } from '@cambio/web-kit';
+import { usePortal } from '../../lib/portal-context.ts';
+import { ErrorBox } from '../../components/ui.tsx';
+import { navigate } from '../../lib/router.ts';
 
 /** `/portal/invitation#<token>`: the token lives in the fragment, so it never reaches a server log. */
 export function AcceptInvitation() {
   const { sdk, t, setSession } = usePortal();
   const act = useActionKey();
-  const { navigate } = useRouter();
   const [token] = useState(() => decodeURIComponent(window.location.hash.replace(/^#/, '')));
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -23,10 +23,9 @@ export function AcceptInvitation() {
     setError(null);
     try {
       const s = await act.run({ token, password }, (idempotencyKey) => sdk.session.acceptInvitation({ token, password }, { idempotencyKey }));
-      // The token is spent: drop it from the address bar and the history.
-      window.history.replaceState(null, '', '/portal/');
       setSession(s);
-      navigate('');
+      // The token is spent: the address bar and the history drop it.
+      navigate('/', { replace: true });
     } catch (err) {
       setError(err);
     } finally {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { usePortal } from '../../app/context.tsx';
-import { DataTable } from '../../components/DataTable.tsx';
-import { Amount, ErrorBox, Loading, ReadAt } from '../../components/ui.tsx';
+import { Amount, DataTable } from '@cambio/web-kit';
+import { usePortal } from '../../lib/portal-context.ts';
+import { ErrorBox, Loading, ReadAt } from '../../components/ui.tsx';
 
 /** Available, held and total per asset, with the asset's decimals from the response. */
 export function Balances() {

@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DepositDeclaration } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { usePortal, useActionKey } from '../../app/context.tsx';
+import { Amount, Field, readAmount, SelectField, StateBadge, useActionKey } from '@cambio/web-kit';
+import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
-import { Amount, Countdown, CopyButton, DateTime, ErrorBox, Field, Loading, Notice, ReadAt, Select, StateBadge } from '../../components/ui.tsx';
-import { readAmount } from '../../lib/money.ts';
+import { Countdown, CopyButton, DateTime, ErrorBox, Loading, Notice, ReadAt } from '../../components/ui.tsx';
 
 /** The open declaration: the exact amount to send, where, on which network, until when. */
 function OpenDeclaration({ d }: { d: DepositDeclaration }) {
@@ -54,7 +54,7 @@ export function Deposits() {
   const declarable = (wallets.data ?? []).filter((w) => balances.data?.some((b) => b.assetSymbol === w.assetSymbol));
   const sym = asset || declarable[0]?.assetSymbol || '';
   const decimals = balances.data?.find((b) => b.assetSymbol === sym)?.assetDecimals;
-  const reading = decimals !== undefined ? readAmount(text, decimals) : null;
+  const reading = decimals !== undefined ? readAmount(text, decimals, { positive: true }) : null;
   const amountError = touched && reading && !reading.ok ? t(`amount.${reading.reason}`, { asset: sym, decimals: decimals ?? 0 }) : null;
 
   const declare = async (e: FormEvent) => {
@@ -108,7 +108,7 @@ export function Deposits() {
           <h2 id="declare-h">{t('deposits.declare')}</h2>
           <p className="hint">{t('deposits.declareHint')}</p>
           <form onSubmit={declare} noValidate>
-            <Select label={t('common.asset')} value={sym} onChange={setAsset} options={declarable.map((w) => ({ value: w.assetSymbol, label: w.assetSymbol }))} />
+            <SelectField label={t('common.asset')} value={sym} onChange={setAsset} options={declarable.map((w) => ({ value: w.assetSymbol, label: w.assetSymbol }))} />
             <Field label={t('common.amount')} value={text} onChange={setText} inputMode="decimal" autoComplete="off" error={amountError}
               hint={reading?.ok ? t('amount.willSend', { minor: reading.minor.toString() }) : undefined} />
             <button type="submit" disabled={busy}>{t('deposits.declareSubmit')}</button>

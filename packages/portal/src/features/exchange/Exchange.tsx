@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CambioError, type Order, type Quote } from '@cambio/sdk';
 import { useCallback, useState, type FormEvent } from 'react';
-import { usePortal, useActionKey } from '../../app/context.tsx';
-import { Amount, Countdown, ErrorBox, Field, Loading, Notice, Select } from '../../components/ui.tsx';
-import { readAmount, showMoney } from '../../lib/money.ts';
+import { Amount, Field, readAmount, SelectField, showMoney, useActionKey } from '@cambio/web-kit';
+import { usePortal } from '../../lib/portal-context.ts';
+import { Countdown, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 import { refreshAfterHold } from '../../lib/money-moved.ts';
-import { Link } from '../../lib/router.tsx';
+import { Link } from '../../lib/router.ts';
 
 type Side = 'give' | 'get';
 
@@ -40,7 +40,7 @@ export function Exchange() {
   // Decimals come from a response (the balance rows); an asset one holds no account in can only be received.
   const amountAsset = assets.find((a) => a.assetSymbol === (side === 'give' ? giveSym : getSym));
   const canTypeGet = assets.some((a) => a.assetSymbol === getSym);
-  const reading = amountAsset ? readAmount(text, amountAsset.assetDecimals) : null;
+  const reading = amountAsset ? readAmount(text, amountAsset.assetDecimals, { positive: true }) : null;
   const amountError = touched && reading && !reading.ok
     ? t(`amount.${reading.reason}`, { asset: amountAsset!.assetSymbol, decimals: amountAsset!.assetDecimals }) : null;
   const onExpire = useCallback(() => setExpired(true), []);
@@ -85,8 +85,8 @@ export function Exchange() {
       {!can('portal:trade') && <Notice>{t('exchange.cannotTrade')}</Notice>}
       <form onSubmit={submit} noValidate className="card">
         <div className="row">
-          <Select label={t('exchange.give')} value={giveSym} onChange={(v) => { setGive(v); setQuote(null); }} options={options} />
-          <Select label={t('exchange.get')} value={getSym} onChange={(v) => { setGet(v); setQuote(null); if (!assets.some((a) => a.assetSymbol === v)) setSide('give'); }}
+          <SelectField label={t('exchange.give')} value={giveSym} onChange={(v) => { setGive(v); setQuote(null); }} options={options} />
+          <SelectField label={t('exchange.get')} value={getSym} onChange={(v) => { setGet(v); setQuote(null); if (!assets.some((a) => a.assetSymbol === v)) setSide('give'); }}
             options={receivable.map((s) => ({ value: s, label: s }))} />
         </div>
         {touched && giveSym === getSym && <p className="inline-error">{t('exchange.sameAsset')}</p>}
@@ -107,7 +107,7 @@ export function Exchange() {
       {placed && (
         <Notice tone="success">
           <p>{t('exchange.placed')}</p>
-          <p><Link to="orders">{t('exchange.seeOrders')}</Link></p>
+          <p><Link to="/orders">{t('exchange.seeOrders')}</Link></p>
         </Notice>
       )}
       {quote && (

@@ -1,6 +1,7 @@
-import { usePortal } from '../../app/context.tsx';
+import { Amount } from '@cambio/web-kit';
+import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
-import { Amount, DateTime } from '../../components/ui.tsx';
+import { DateTime } from '../../components/ui.tsx';
 
 /** Every movement of the organization's accounts, newest first, paged. */
 export function Ledger() {

@@ -1,6 +1,7 @@
-import { usePortal } from '../../app/context.tsx';
+import { Amount, StateBadge } from '@cambio/web-kit';
+import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
-import { Amount, DateTime, StateBadge } from '../../components/ui.tsx';
+import { DateTime } from '../../components/ui.tsx';
 
 /** Exchange requests, newest first, paged; refreshes by itself while one waits for the operator. */
 export function Orders() {

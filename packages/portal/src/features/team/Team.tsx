@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Invitation } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { usePortal, useActionKey } from '../../app/context.tsx';
-import { DataTable } from '../../components/DataTable.tsx';
+import { DataTable, Field, useActionKey } from '@cambio/web-kit';
+import { usePortal } from '../../lib/portal-context.ts';
 import { ScopePicker } from '../../components/ScopePicker.tsx';
-import { ConfirmInline, CopyButton, DateTime, ErrorBox, Field, Loading, Notice } from '../../components/ui.tsx';
+import { ConfirmInline, CopyButton, DateTime, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 
 function InviteForm() {
   const { sdk, t, session } = usePortal();

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { usePortal, useActionKey } from '../../app/context.tsx';
-import { ErrorBox, Field, Loading, Notice, Select } from '../../components/ui.tsx';
+import { Field, SelectField, useActionKey } from '@cambio/web-kit';
+import { usePortal } from '../../lib/portal-context.ts';
+import { ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 
 const EMPTY = { label: '', assetSymbol: '', bankName: '', accountKind: 'checking', accountNumber: '', holderName: '', holderDocument: '' };
 
@@ -55,9 +56,9 @@ export function Destinations() {
           {done && <Notice tone="success">{t('withdrawals.registered')}</Notice>}
           <form onSubmit={register} noValidate>
             <Field label={t('withdrawals.label')} value={form.label} onChange={set('label')} required />
-            <Select label={t('common.asset')} value={assetSym} onChange={set('assetSymbol')} options={(balances.data ?? []).map((b) => ({ value: b.assetSymbol, label: b.assetSymbol }))} />
+            <SelectField label={t('common.asset')} value={assetSym} onChange={set('assetSymbol')} options={(balances.data ?? []).map((b) => ({ value: b.assetSymbol, label: b.assetSymbol }))} />
             <Field label={t('withdrawals.bankName')} value={form.bankName} onChange={set('bankName')} required />
-            <Select label={t('withdrawals.accountKind')} value={form.accountKind} onChange={set('accountKind')}
+            <SelectField label={t('withdrawals.accountKind')} value={form.accountKind} onChange={set('accountKind')}
               options={[{ value: 'checking', label: t('withdrawals.checking') }, { value: 'savings', label: t('withdrawals.savings') }]} />
             <Field label={t('withdrawals.accountNumber')} value={form.accountNumber} onChange={set('accountNumber')} inputMode="numeric" autoComplete="off" required />
             <Field label={t('withdrawals.holderName')} value={form.holderName} onChange={set('holderName')} required />

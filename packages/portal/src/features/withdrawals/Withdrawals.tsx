@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { usePortal, useActionKey } from '../../app/context.tsx';
+import { Amount, Field, readAmount, SelectField, showMoney, StateBadge, useActionKey } from '@cambio/web-kit';
+import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
-import { Amount, DateTime, ErrorBox, Field, Loading, Notice, Select, StateBadge } from '../../components/ui.tsx';
-import { readAmount, showMoney } from '../../lib/money.ts';
+import { DateTime, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 import { refreshAfterHold } from '../../lib/money-moved.ts';
 import { Destinations } from './Destinations.tsx';
 
@@ -24,7 +24,7 @@ function RequestWithdrawal() {
   const [busy, setBusy] = useState(false);
   const dest = usable.find((d) => d.id === destId) ?? usable[0];
   const balance = balances.data?.find((b) => b.assetSymbol === dest?.assetSymbol);
-  const reading = balance ? readAmount(text, balance.assetDecimals) : null;
+  const reading = balance ? readAmount(text, balance.assetDecimals, { positive: true }) : null;
   const amountError = touched && reading && !reading.ok ? t(`amount.${reading.reason}`, { asset: balance!.assetSymbol, decimals: balance!.assetDecimals }) : null;
 
   if (destinations.isPending || balances.isPending) return <Loading />;
@@ -64,7 +64,7 @@ function RequestWithdrawal() {
         </div>
       ) : (
         <form onSubmit={review} noValidate>
-          <Select label={t('withdrawals.destination')} value={dest.id} onChange={setDestId} options={usable.map((d) => ({ value: d.id, label: `${d.label} — ${d.assetSymbol} — ${d.summary}` }))} />
+          <SelectField label={t('withdrawals.destination')} value={dest.id} onChange={setDestId} options={usable.map((d) => ({ value: d.id, label: `${d.label} — ${d.assetSymbol} — ${d.summary}` }))} />
           <Field label={t('exchange.amount', { asset: dest.assetSymbol })} value={text} onChange={setText} inputMode="decimal" autoComplete="off" error={amountError}
             hint={reading?.ok ? t('amount.willSend', { minor: reading.minor.toString() }) : undefined} />
           <button type="submit">{t('withdrawals.requestSubmit')}</button>

@@ -1,7 +1,18 @@
 import { errorCatalogue, errorMessage, isErrorCode, type ErrorCode, type Lang } from '@cambio/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../../store/store-unavailable.ts';
 import { InvalidJsonError } from '../json-body.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The request failed because no primary database answered. A write being committed at that moment may
+     * have been committed: its Idempotency-Key is not released (idempotency.ts), its lease keeps it.
+     */
+    storeUnavailable?: boolean;
+  }
+}
 
 /**
  * The error envelope: success=false, data=null, a stable code and the message in the caller's language.
@@ -104,10 +115,8 @@ export function describe(v: AjvError[], context: string | undefined, lang: Lang)
   return { field: fields[0]!, fields, detail: parts.join('; ').slice(0, 600) };
 }
 
-/** A SQLSTATE or socket error meaning the database could not be reached or undid the whole transaction: nothing happened, a retry is safe. */
-const DATABASE_UNAVAILABLE = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', // no connection could be opened
-  '08001', '08004', '53300', '57P03', // unable to connect, connection rejected, too many connections, starting up
+/** A SQLSTATE meaning the database undid the whole transaction: nothing happened, a retry is safe. */
+const ROLLED_BACK = new Set([
   '40001', '40P01', // serialization failure, deadlock: the transaction was rolled back
 ]);
 /** numeric_value_out_of_range: an amount or a balance past numeric(78,0). */
@@ -149,8 +158,15 @@ export function registerErrorHandling(app: FastifyInstance) {
         req.log.warn({ sqlstate: err.code, detail: err.message }, 'numeric overflow refused');
         return sendError(req, reply, 'ledger.amount_overflow');
     }
-    if (typeof err.code === 'string' && DATABASE_UNAVAILABLE.has(err.code)) {
-      req.log.warn({ code: err.code, detail: err.message }, 'database unavailable');
+    // No primary answers (a lost connection, a failover, a standby): 503 with Retry-After, never a 500.
+    if (isStoreUnavailable(err)) {
+      req.log.warn({ code: err.code, detail: err.message }, 'store unavailable');
+      req.storeUnavailable = true;
+      reply.header('retry-after', String(STORE_RETRY_AFTER_S));
+      return sendError(req, reply, 'store.unavailable');
+    }
+    if (typeof err.code === 'string' && ROLLED_BACK.has(err.code)) {
+      req.log.warn({ code: err.code, detail: err.message }, 'transaction rolled back by the database');
       return sendError(req, reply, 'service.unavailable');
     }
     if (err.statusCode === 429) return sendError(req, reply, 'rate_limit.exceeded');

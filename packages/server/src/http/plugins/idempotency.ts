@@ -136,6 +136,13 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
     // Still to be claimed by the work: the work claimed nothing (it did not run, or rolled back), or the
     // route answered the key it found (a replay, 409, 422). Nothing of this request is kept.
     if (claim.deferred) return payload;
+    // The store was lost mid-request: the work may have committed with only the COMMIT's reply lost, so
+    // releasing the key could let a retry do it twice. The claim stays (409 in flight to a retry, which
+    // reads the state first) until its lease ends.
+    if (req.storeUnavailable && !claim.keptInWork) {
+      req.log.warn({ key: claim.key }, 'idempotency: the store was lost mid-request; the claim is kept until its lease ends');
+      return payload;
+    }
     try {
       if (!claim.keptInWork) {
         if (decidedNothing(reply.statusCode)) await store.release(claim);

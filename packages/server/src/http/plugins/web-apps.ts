@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, normalize, sep } from 'node:path';
+import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -13,7 +13,17 @@ import { sendError } from './errors.ts';
  */
 export type { WebApp };
 
-const packagesDir = fileURLToPath(new URL('../../../../', import.meta.url));
+/**
+ * packages/: four levels above this file in the sources (server/src/http/plugins/), two above the built
+ * service (server/dist/main.js, packages/server/build.mjs); the nearest ancestor holding server/package.json.
+ */
+function findPackagesDir(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'server', 'package.json'))) return dir;
+    if (dirname(dir) === dir) return fileURLToPath(new URL('../../../../', import.meta.url));
+  }
+}
+const packagesDir = findPackagesDir(dirname(fileURLToPath(import.meta.url)));
 
 /** Where the workspaces build them: packages/portal/dist and packages/desk/dist. */
 export function defaultWebApps(): WebApp[] {

@@ -16,7 +16,7 @@ export function QrCode({ text, label }: { text: string; label: string }) {
     return { size: n + 8, d: path };
   }, [text]);
   return (
-    <svg className="qr" viewBox={`0 0 ${size} ${size}`} role="img" aria-label={label} shapeRendering="crispEdges">
+    <svg className="qr" viewBox={`0 0 ${size} ${size}`} width="200" height="200" role="img" aria-label={label} shapeRendering="crispEdges">
       <rect width={size} height={size} fill="#fff" />
       <path d={d} fill="#000" />
     </svg>

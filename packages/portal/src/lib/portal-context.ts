@@ -1,8 +1,9 @@
 import type { Lang } from '@cambio/contract';
-import { ActionKey, CambioPortal, type PortalSession } from '@cambio/sdk';
-import { createContext, useContext, useState } from 'react';
-import { translator, type Translate } from '../lib/i18n.ts';
+import { CambioPortal, type PortalSession } from '@cambio/sdk';
+import { createContext, useContext } from 'react';
+import type { Translate } from './i18n.ts';
 
+/** Who is signed in, in which language, with which client; provided by the app shell, read by every feature. */
 export interface PortalContextValue {
   sdk: CambioPortal;
   lang: Lang;
@@ -23,17 +24,6 @@ export function usePortal(): PortalContextValue {
   return v;
 }
 
-/**
- * The Idempotency-Key of one kind of action of a component (CONTRACT §10): fresh per action a person
- * takes, the same when they try that action again after an answer that never came (see ActionKey).
- */
-export function useActionKey(): ActionKey {
-  const [k] = useState(() => new ActionKey('portal-'));
-  return k;
-}
-
 export function makeSdk(lang: Lang): CambioPortal {
   return new CambioPortal({ baseUrl: window.location.origin, lang, retry: { maxRetries: 1 } });
 }
-
-export { translator };

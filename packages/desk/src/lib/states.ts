@@ -1,4 +1,4 @@
-/** States in words staff and treasurers share; the colour is never the only signal. */
+/** States in words staff and treasurers share (StateBadge); the colour is never the only signal. */
 const WORDS: Record<string, string> = {
   pending_approval: 'Waiting for approval — amount held',
   approved: 'Approved — waiting for execution',
@@ -18,6 +18,6 @@ const WORDS: Record<string, string> = {
   expired: 'Expired',
 };
 
-export function StateBadge({ state }: { state: string }) {
-  return <span className={`badge badge-${state}`}>{WORDS[state] ?? state}</span>;
+export function stateWord(state: string): string | undefined {
+  return Object.hasOwn(WORDS, state) ? WORDS[state] : undefined;
 }

@@ -1,0 +1,11 @@
+import { showMoney } from './money.ts';
+
+/** An amount in the asset's own decimals, never rounded, grouped, the symbol beside it (UI.md: Money). */
+export function Amount({ minor, decimals, symbol }: { minor: bigint; decimals: number; symbol: string }) {
+  return <span className="amount"><span className="figure">{showMoney(minor, decimals)}</span> <span className="symbol">{symbol}</span></span>;
+}
+
+/** The same for any response object that carries the Money fields. */
+export function MoneyText({ money }: { money: { amountMinor: bigint; assetDecimals: number; assetSymbol: string } }) {
+  return <Amount minor={money.amountMinor} decimals={money.assetDecimals} symbol={money.assetSymbol} />;
+}
