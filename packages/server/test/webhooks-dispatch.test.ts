@@ -66,7 +66,7 @@ for (const backend of backends()) {
       const run = dispatchWebhooks(h.deps, { sender, inFlight: 6, perEndpoint: 2, pollMs: 20, signal: stop.signal });
 
       // The healthy endpoint's twelve are all delivered while the stuck receiver still holds its two.
-      for (const end = Date.now() + 30_000; Date.now() < end && (await states(h, o, healthyId)).filter((s) => s === 'delivered').length < EVENTS; i++) {
+      for (const end = Date.now() + 30_000; Date.now() < end && (await states(h, o, healthyId)).filter((s) => s === 'delivered').length < EVENTS;) {
         await new Promise((r) => setTimeout(r, 20));
       }
       assert.deepEqual(await states(h, o, healthyId), Array(EVENTS).fill('delivered'));
@@ -75,7 +75,7 @@ for (const backend of backends()) {
       assert.equal((await states(h, o, stuckId)).filter((s) => s === 'delivered').length, 0);
 
       // Released one by one (each answer frees a slot for the next), the stuck endpoint catches up.
-      for (const end = Date.now() + 30_000; Date.now() < end && (await states(h, o, stuckId)).filter((s) => s === 'delivered').length < EVENTS; i++) {
+      for (const end = Date.now() + 30_000; Date.now() < end && (await states(h, o, stuckId)).filter((s) => s === 'delivered').length < EVENTS;) {
         held.splice(0).forEach((release) => release());
         await new Promise((r) => setTimeout(r, 20));
       }
