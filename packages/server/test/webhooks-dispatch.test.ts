@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import type { WebhookAnswer, WebhookPost, WebhookSender } from '../src/usecases/ports.ts';
 import { dispatchWebhooks } from '../src/usecases/webhooks/deliver-due.ts';
 import { ALL_SCOPES, backends, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
@@ -96,6 +97,43 @@ for (const backend of backends()) {
       const foreign = await h.call(other.key, 'GET', `/webhooks/${stuckId}/health`);
       assert.equal(foreign.status, 404, 'another organization\'s endpoint is not found');
       assert.equal(foreign.body.code, 'webhooks.not_found');
+    });
+  });
+}
+
+/**
+ * Deleting an endpoint while one of its attempts is being recorded: the recording holds the delivery and
+ * then takes the endpoint (its failure streak); the deletion takes the deliveries before the endpoint, so
+ * it waits for the recording instead of deadlocking with it (a deadlock would answer 503 to the client).
+ */
+if (backends().includes('postgres')) {
+  describe('deleting an endpoint during a recording [postgres]', () => {
+    let h: Harness;
+    before(async () => {
+      h = await makeHarness({ backend: 'postgres', env: { CAMBIO_DESTINATION_COOLDOWN_MS: '60000' } });
+      await listAssets(h, { USD: 2 });
+    });
+    after(async () => h?.close());
+
+    test('the deletion waits for the recording, and both succeed', { timeout: 30_000 }, async () => {
+      const o = await seedOrg(h, { scopes: SCOPES });
+      const id = await register(h, o, 'https://gone.example.test/in');
+      await emit(h, o);
+      const recording = new pg.Client({ connectionString: h.config.databaseUrl! });
+      await recording.connect();
+      try {
+        await recording.query('begin');
+        await recording.query(`update webhook_deliveries set updated_at = now() where endpoint_id = $1`, [id]);
+        const deleting = h.call(o.key, 'DELETE', `/webhooks/${id}`);
+        await new Promise((r) => setTimeout(r, 300));
+        await recording.query(`update webhook_endpoints set failing_since = coalesce(failing_since, now()) where id = $1`, [id]);
+        await recording.query('commit');
+        const d = await deleting;
+        assert.equal(d.status, 200, d.raw);
+        assert.equal((await h.call(o.key, 'GET', `/webhooks/${id}`)).status, 404);
+      } finally {
+        await recording.end();
+      }
     });
   });
 }

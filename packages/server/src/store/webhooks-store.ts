@@ -96,6 +96,10 @@ export class WebhooksStore {
   async delete(organizationId: string, id: string, actor: string): Promise<WebhookEndpoint | undefined> {
     const at = this.clock.now();
     return this.db.transaction().execute(async (tx) => {
+      // Deliveries first, then the endpoint: the order in which recording an attempt takes them (its delivery,
+      // then its endpoint's failure streak), so a deletion during deliveries waits instead of deadlocking.
+      await tx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id)
+        .where('endpoint_id', 'in', (eb) => eb.selectFrom('webhook_endpoints').select('id').where('organization_id', '=', organizationId)).execute();
       const r = await tx.deleteFrom('webhook_endpoints').where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
       if (!r) return undefined;
       await recordAudit(tx, this.ids, at, { actor, action: 'webhook.deleted', subjectType: 'webhook_endpoint', subjectId: id, before: { url: r.url, status: r.status }, after: null });
