@@ -14,6 +14,8 @@ import { BASE, QUOTE, QUOTE_BASE_MINOR, routeExists, seed, type Seeded } from '.
 import { counts, seedEarlier, withPglite, withPostgres, type Exec } from './src/bulk-seed.ts';
 import { judge, printGrowth, type GrowthStep } from './src/growth.ts';
 import { growthSvg } from './src/svg-plot.ts';
+import { Receivers } from './src/webhook-receivers.ts';
+import { webhooksRecord, webhooksRun, type WebhooksRecord, type WebhooksRun } from './src/webhooks.ts';
 
 const log = (s: string) => console.log(`· ${s}`);
 const cleanups = new Set<() => Promise<void>>();
@@ -229,6 +231,79 @@ function medianWindow(runs: Array<Awaited<ReturnType<ScenarioRunner['run']>>>): 
   return { ...mid, notes: [...mid.notes, `median of ${runs.length} rounds: ${runs.map((r) => r.result.reqPerSec.toFixed(0)).join(', ')} req/s`] };
 }
 
+/** The endpoint counts of the webhooks run; each is measured without, then with, the slow and the failing receiver. */
+const WEBHOOK_ENDPOINTS = [10, 100];
+
+/**
+ * --webhooks on one store: the orders-spread rate with no endpoint (the reference), then the same load
+ * with each number of endpoints, the bad receivers absent and then present.
+ */
+async function webhooksStoreRun(store: StoreKind, o: Options, adminUrl: string): Promise<{ ordersSpreadReqPerSec: number; runs: WebhooksRun[]; records: WebhooksRecord[] }> {
+  const { start, database } = await openStore(store, o, adminUrl, resolve(ROOT, 'bench/results'));
+  const server = await start();
+  cleanups.add(server.stop);
+  const rx = new Receivers();
+  await rx.start();
+  cleanups.add(() => rx.close());
+  log(`${store}: cambio at ${server.url}; seeding ${o.orgs} + 1 organizations through the operator API`);
+  const seeded = await seed(server.url, o.orgs, { webhooks: true });
+  const runner = new ScenarioRunner(seeded, { url: server.url, pid: server.child.pid, database, connections: o.connections, duration: o.duration, warmup: o.warmup });
+  log(`${store}: orders-spread with no endpoint (${o.warmup} s warm-up, ${o.duration} s measured, ${o.connections} connections)`);
+  const ordersSpreadReqPerSec = Math.round((await runner.run('orders-spread')).result.reqPerSec);
+  log(`${store}: orders-spread: ${ordersSpreadReqPerSec} req/s`);
+  const runs: WebhooksRun[] = [];
+  const records: WebhooksRecord[] = [];
+  for (const n of WEBHOOK_ENDPOINTS) {
+    const without = await webhooksRun(store, server.url, runner, seeded.orgs, rx, n, false);
+    const withBad = await webhooksRun(store, server.url, runner, seeded.orgs, rx, n, true);
+    runs.push(without, withBad);
+    records.push(webhooksRecord(withBad, without));
+  }
+  await server.stop();
+  cleanups.delete(server.stop);
+  return { ordersSpreadReqPerSec, runs, records };
+}
+
+async function webhooksMain(o: Options, adminUrl: string): Promise<void> {
+  const t0 = Date.now();
+  const machine = { ...machineFacts(), postgres: await serverFacts(adminUrl) };
+  const byStore: Array<Awaited<ReturnType<typeof webhooksStoreRun>> & { store: StoreKind }> = [];
+  try {
+    byStore.push({ store: 'postgres', ...(await webhooksStoreRun('postgres', o, adminUrl)) });
+    await cleanup();
+    if (o.pglite) byStore.push({ store: 'pglite', ...(await webhooksStoreRun('pglite', o, adminUrl)) });
+  } finally {
+    await cleanup();
+  }
+  const pg = byStore.find((b) => b.store === 'postgres')!;
+  console.log('');
+  console.log('webhooks run: orders-spread with endpoints; commit → first attempt at the healthy receivers');
+  console.log('store     endpoints  events/s  deliveries/s  p50 ms  p99 ms  p99 ms without bad  undelivered');
+  for (const b of byStore) {
+    console.log(`${b.store.padEnd(9)} ${'none'.padStart(9)}  ${String(b.ordersSpreadReqPerSec).padStart(8)}   (orders-spread reference)`);
+    for (const r of b.records) {
+      console.log(`${r.store.padEnd(9)} ${String(r.endpoints).padStart(9)}  ${String(r.eventsPerSec).padStart(8)}  ${String(r.deliveriesPerSec).padStart(12)}  `
+        + `${String(r.p50Ms).padStart(6)}  ${String(r.p99Ms).padStart(6)}  ${String(r.p99MsWithoutBadReceivers).padStart(18)}  ${String(r.undelivered).padStart(11)}`);
+    }
+  }
+  const elapsedSec = Math.round((Date.now() - t0) / 1000);
+  console.log(`\nwhole run: ${elapsedSec} s`);
+  const out = resolve(ROOT, o.out);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify({
+    label: o.label || null, machine,
+    settings: { durationSec: o.duration, warmupSec: o.warmup, connections: o.connections, organizations: o.orgs },
+    ordersSpreadReqPerSec: pg.ordersSpreadReqPerSec,
+    ordersSpreadReqPerSecByStore: Object.fromEntries(byStore.map((b) => [b.store, b.ordersSpreadReqPerSec])),
+    runs: byStore.flatMap((b) => b.records),
+    measured: byStore.flatMap((b) => b.runs),
+    elapsedSec,
+  }, null, 2)}\n`);
+  console.log(`written to ${o.out}`);
+  const bad = byStore.some((b) => b.runs.some((r) => r.badSignatures > 0));
+  process.exit(bad ? 1 : 0);
+}
+
 async function main() {
   let o: Options | null;
   try { o = parseOptions(process.argv.slice(2)); } catch (e) {
@@ -238,6 +313,7 @@ async function main() {
   if (!o) { console.log(USAGE); return; }
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
   const adminUrl = process.env.DATABASE_URL || DEFAULT_ADMIN_URL;
+  if (o.mode === 'webhooks') return webhooksMain(o, adminUrl);
   const t0 = Date.now();
   const machine = { ...machineFacts(), postgres: await serverFacts(adminUrl) };
   const refs: References = { helloWorld: null, pgbench: null };

@@ -17,7 +17,7 @@ export interface Options {
   pgbenchClients: number;
   pgbenchScale: number;
   /** full: every scenario in its order; cold: orders first on a fresh database; growth: the same scenarios at each store size. */
-  mode: 'full' | 'cold' | 'growth';
+  mode: 'full' | 'cold' | 'growth' | 'webhooks';
   /** --growth: earlier quotes in the store at each step (cumulative). */
   sizes: number[];
   /** --growth: measured windows of each scenario at each size, in rounds; its figure is the median window's. */
@@ -31,6 +31,10 @@ export const USAGE = `npm run bench -- [options]
                         (half of them accepted: orders, holds, journal entries, postings, events) are written
                         in bulk in SQL, then ${GROWTH.join(', ')} run (default out: bench/results/growth.json
                         and growth.svg; --duration 5 --warmup 2 unless given)
+  --webhooks            events and webhooks at volume: the orders-spread load with 10 and 100 endpoints
+                        registered, loopback receivers verifying every signature, with and without a slow
+                        (5 s) and a failing (500) receiver (default out: bench/results/webhooks.json;
+                        --orgs 10 unless given)
   --sizes <a,b,…>       --growth's steps, earlier quotes in the store (default 10000,100000,1000000)
   --rounds <n>          --growth: each size measures every scenario in n rounds and takes the median
                         window (default 5: one 5 s window moves ±20 % on a shared 2-core machine)
@@ -70,13 +74,13 @@ export function parseOptions(argv: string[]): Options | null {
       'no-pglite': { type: 'boolean' }, 'no-pgbench': { type: 'boolean' }, 'no-hello': { type: 'boolean' },
       profile: { type: 'boolean' }, 'experiment-prepared': { type: 'boolean' }, label: { type: 'string' }, out: { type: 'string' },
       'pgbench-clients': { type: 'string' }, 'pgbench-scale': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      cold: { type: 'boolean' }, growth: { type: 'boolean' }, sizes: { type: 'string' }, rounds: { type: 'string' },
+      cold: { type: 'boolean' }, growth: { type: 'boolean' }, webhooks: { type: 'boolean' }, sizes: { type: 'string' }, rounds: { type: 'string' },
     },
   });
   if (values.help) return null;
   const only = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-  if (values.cold && values.growth) throw new Error('--cold and --growth are two different runs: one at a time');
-  const mode = values.cold ? 'cold' : values.growth ? 'growth' : 'full';
+  if ([values.cold, values.growth, values.webhooks].filter(Boolean).length > 1) throw new Error('--cold, --growth and --webhooks are different runs: one at a time');
+  const mode = values.cold ? 'cold' : values.growth ? 'growth' : values.webhooks ? 'webhooks' : 'full';
   const sizes = (values.sizes ?? '10000,100000,1000000').split(',').map((x) => x.trim()).filter(Boolean).map((x) => Math.trunc(positive('sizes', x, 0, 1)));
   for (let i = 1; i < sizes.length; i++) if (sizes[i]! <= sizes[i - 1]!) throw new Error('--sizes must grow: each step adds rows to the one before');
   for (const s of only) if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario "${s}"; one of ${SCENARIOS.join(', ')}`);
@@ -85,7 +89,7 @@ export function parseOptions(argv: string[]): Options | null {
     warmup: positive('warmup', values.warmup, mode === 'growth' ? 2 : 3, 0),
     connections: Math.trunc(positive('connections', values.connections, 64)),
     only: only.length ? (only as ScenarioName[]) : [...(mode === 'cold' ? COLD : mode === 'growth' ? GROWTH : FULL)],
-    orgs: Math.trunc(positive('orgs', values.orgs, 64)),
+    orgs: Math.trunc(positive('orgs', values.orgs, mode === 'webhooks' ? 10 : 64)),
     pglite: !values['no-pglite'],
     pgbench: !values['no-pgbench'],
     hello: !values['no-hello'],

@@ -35,15 +35,16 @@ function must(r: { status: number; raw: string }, want: number, what: string) {
   if (r.status !== want) throw new Error(`seeding: ${what} answered ${r.status}: ${r.raw.slice(0, 300)}`);
 }
 
-/** An active organization with limits `{}` (no caps), a member, a key (read + trade) and funded balances. */
-async function seedOrg(url: string, name: string, baseFunding: string): Promise<BenchOrg> {
+/** An active organization with limits `{}` (no caps), a member, a key (read + trade, + webhooks if asked) and funded balances. */
+async function seedOrg(url: string, name: string, baseFunding: string, webhooks: boolean): Promise<BenchOrg> {
+  const scopes = ['portal:read', 'portal:trade', ...(webhooks ? ['portal:webhooks'] : [])];
   const org = await op(url, 'POST', '/organizations', { name, status: 'active', limits: {} });
   must(org, 201, 'POST /organizations');
   const mem = await op(url, 'POST', `/organizations/${org.data.id}/members`, {
-    name: 'Bench', email: `bench-${randomBytes(4).toString('hex')}@bench.test`, permissions: ['portal:read', 'portal:trade', 'portal:api_keys'],
+    name: 'Bench', email: `bench-${randomBytes(4).toString('hex')}@bench.test`, permissions: [...scopes, 'portal:api_keys'],
   });
   must(mem, 201, 'POST /members');
-  const key = await op(url, 'POST', `/members/${mem.data.id}/api-keys`, { scopes: ['portal:read', 'portal:trade'] });
+  const key = await op(url, 'POST', `/members/${mem.data.id}/api-keys`, { scopes });
   must(key, 201, 'POST /api-keys');
   for (const [asset, amountMinor] of [[BASE, baseFunding], [QUOTE, '1000000000']] as const) {
     const a = await op(url, 'POST', `/organizations/${org.data.id}/adjustments`, { assetSymbol: asset, amountMinor, reason: 'bench funding' });
@@ -53,7 +54,7 @@ async function seedOrg(url: string, name: string, baseFunding: string): Promise<
 }
 
 /** Everything through the operator API, as a desk would: assets, the priced pair, organizations, keys, balances. */
-export async function seed(url: string, orgCount: number): Promise<Seeded> {
+export async function seed(url: string, orgCount: number, opts: { webhooks?: boolean } = {}): Promise<Seeded> {
   must(await op(url, 'PUT', `/market/assets/${BASE}`, { decimals: 8 }), 200, `PUT /market/assets/${BASE}`);
   must(await op(url, 'PUT', `/market/assets/${QUOTE}`, { decimals: 2 }), 200, `PUT /market/assets/${QUOTE}`);
   const pair = await op(url, 'PUT', `/market/pairs/${BASE}/${QUOTE}`, {
@@ -66,9 +67,9 @@ export async function seed(url: string, orgCount: number): Promise<Seeded> {
   const queue = Array.from({ length: orgCount }, (_, i) => i);
   // A few at a time: seeding is not what is measured, and the server is one process.
   await Promise.all(Array.from({ length: 8 }, async () => {
-    for (let i = queue.shift(); i !== undefined; i = queue.shift()) orgs[i] = await seedOrg(url, `Bench ${i + 1}`, SPREAD_FUNDING);
+    for (let i = queue.shift(); i !== undefined; i = queue.shift()) orgs[i] = await seedOrg(url, `Bench ${i + 1}`, SPREAD_FUNDING, opts.webhooks ?? false);
   }));
-  const hot = await seedOrg(url, 'Bench hot', HOT_FUNDING);
+  const hot = await seedOrg(url, 'Bench hot', HOT_FUNDING, false);
   return { orgs, hot, pricing };
 }
 

@@ -5,7 +5,7 @@ import { maintainEmbedded } from './store/maintenance.ts';
 import { isStoreUnavailable } from './store/store-unavailable.ts';
 import { recoverApproved } from './usecases/orders/execute-approved.ts';
 import { appendJournalLog } from './usecases/transparency/append-log.ts';
-import { deliverDueWebhooks } from './usecases/webhooks/deliver-due.ts';
+import { dispatchWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
 import { pollVenueBooksTask, pollVenueDepositsTask, refreshVenueWalletsTask } from './venue-tasks.ts';
 
@@ -50,7 +50,14 @@ export const backgroundTasks: BackgroundTask[] = [
   // The journal log (CONTRACT §12): committed entries join it within seconds, a checkpoint signed after each batch.
   { name: 'append-journal-log', everyMs: 1_000, run: async (d) => { await appendJournalLog(d); } },
   // Webhook deliveries (CONTRACT §10): state in the store, claims with SKIP LOCKED, so any number of instances run it.
-  { name: 'deliver-webhooks', everyMs: 1_000, run: async (d) => { await deliverDueWebhooks(d, { sender: webhookSenderOf(d), batch: 16, leaseMs: d.config.webhookLeaseMs }); } },
+  // A run keeps attempts going while any are due (a few per endpoint, so a slow receiver holds back only its own);
+  // idle, it looks again every 200 ms, which bounds an event's wait for its first attempt.
+  {
+    name: 'deliver-webhooks', everyMs: 200,
+    run: async (d, signal) => {
+      await dispatchWebhooks(d, { sender: webhookSenderOf(d), leaseMs: d.config.webhookLeaseMs, inFlight: 64, perEndpoint: 8, pollMs: 100, signal });
+    },
+  },
   // PGlite runs no autovacuum: dead rows of consumed and purged quotes and the planner's statistics are looked after here.
   { name: 'maintain-embedded-store', everyMs: 600_000, run: async (d) => { await maintainEmbedded(d.store.db, d.store.kind); } },
   // The delivery log is kept 30 days after a delivery finished (pending ones are never purged).
@@ -64,6 +71,7 @@ export const backgroundTasks: BackgroundTask[] = [
  */
 export function startBackground(deps: AppDeps, tasks: readonly BackgroundTask[] = backgroundTasks): () => Promise<void> {
   const inFlight = new Set<Promise<void>>();
+  const stopping = new AbortController();
   let stopped = false;
   const timers = tasks.map((t) => {
     let running = false;
@@ -73,7 +81,7 @@ export function startBackground(deps: AppDeps, tasks: readonly BackgroundTask[] 
     const timer = setInterval(() => {
       if (running || stopped) return;
       running = true;
-      const run = t.run(deps)
+      const run = t.run(deps, stopping.signal)
         .then(() => {
           if (paused) deps.logger?.info(`background task ${t.name} resumed: the store answers again`);
           paused = false;
@@ -90,6 +98,7 @@ export function startBackground(deps: AppDeps, tasks: readonly BackgroundTask[] 
   });
   return async () => {
     stopped = true;
+    stopping.abort();
     timers.forEach(clearInterval);
     await Promise.allSettled([...inFlight]);
   };

@@ -63,11 +63,16 @@ export async function callJson(s: ChildService, method: string, path: string, bo
   return { status: r.status, data: json?.data, raw: text };
 }
 
-/** Polls `check` until it returns something other than undefined (the test's own timeout bounds the wait). */
-export async function until<T>(check: () => Promise<T | undefined>, everyMs = 100): Promise<T> {
+/**
+ * Polls `check` until it returns something other than undefined; throws after `withinMs`, so a wait that
+ * never ends fails its test instead of keeping the test file's process alive.
+ */
+export async function until<T>(check: () => Promise<T | undefined>, everyMs = 100, withinMs = 90_000): Promise<T> {
+  const deadline = Date.now() + withinMs;
   for (;;) {
     const v = await check();
     if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`still waiting after ${withinMs} ms`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }

@@ -52,6 +52,20 @@ export const WebhookDelivery = Type.Object({
 });
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
+/** How an endpoint is doing: its attempts over the last 24 hours, what waits, and its last failure. */
+export const WebhookHealth = Type.Object({
+  windowHours: Type.Integer({ description: 'the window the attempt counts cover, ending now' }),
+  attempts: Type.Integer(),
+  succeeded: Type.Integer({ description: 'attempts answered 2xx within 10 s' }),
+  successRatePct: Nullable(Type.Integer({ minimum: 0, maximum: 100, description: 'succeeded × 100 / attempts, rounded down; null with no attempt in the window' })),
+  pending: Type.Integer({ description: 'deliveries not yet delivered nor given up' }),
+  retrying: Type.Integer({ description: 'pending deliveries that failed at least once' }),
+  nextRetryAt: Nullable(DateTime),
+  lastSuccessAt: Nullable(DateTime),
+  lastFailure: Nullable(Type.Object({ at: DateTime, statusCode: Nullable(Type.Integer()), error: Nullable(Type.String()) })),
+});
+export type WebhookHealth = Static<typeof WebhookHealth>;
+
 export const WebhookReplayParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 64 }),
   eventId: Type.String({ pattern: '^evt_[a-z2-7]{26}$' }),

@@ -1,5 +1,6 @@
 import type {
-  CreateWebhook, EventType, WebhookDelivery as WireDelivery, WebhookEndpoint as WireEndpoint, WebhookWithSecret as WireWithSecret,
+  CreateWebhook, EventType, WebhookDelivery as WireDelivery, WebhookEndpoint as WireEndpoint, WebhookHealth as WireHealth,
+  WebhookWithSecret as WireWithSecret,
 } from '@cambio/contract';
 import type { WriteOptions } from '../action-key.ts';
 import type { Transport } from '../http.ts';
@@ -10,6 +11,8 @@ export type WebhookEndpoint = WireEndpoint;
 /** What creating or rotating answers: the endpoint and its `whsec_…` signing secret, shown only here. */
 export type WebhookWithSecret = WireWithSecret;
 export type WebhookDelivery = WireDelivery;
+/** How an endpoint is doing: attempts and successes over 24 hours, what waits, the next retry, the last failure. */
+export type WebhookHealth = WireHealth;
 export type WebhookEventType = EventType;
 export type CreateWebhookParams = CreateWebhook;
 
@@ -63,6 +66,11 @@ export class WebhooksResource {
   /** `POST /api/v1/webhooks/:id/enable`: a disabled endpoint again; its pending deliveries are due at once. */
   async enable(id: string, opts: WriteOptions = {}): Promise<WebhookEndpoint> {
     return (await this.t.write<WebhookEndpoint>({ method: 'POST', path: `${at(id)}/enable`, body: {} }, opts, true)).data;
+  }
+
+  /** `GET /api/v1/webhooks/:id/health`: the success rate over 24 hours, deliveries pending and retrying, the last failure. */
+  async health(id: string): Promise<WebhookHealth> {
+    return (await this.t.get<WebhookHealth>(`${at(id)}/health`)).data;
   }
 
   /** `GET /api/v1/webhooks/:id/deliveries`: one page, newest first, each with its attempts. */

@@ -4,6 +4,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { endpointView, MAX_ENDPOINTS_PER_ORGANIZATION, type WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
 import { recordAudit } from './audit-store.ts';
+import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
@@ -36,6 +37,11 @@ export interface ClaimedDelivery {
 }
 
 /** What one attempt came to. */
+/** WebhooksStore.health: counts, the next retry, the last success and the last failure. */
+export interface EndpointHealth {
+  attempts: number; succeeded: number; successRatePct: number | null; pending: number; retrying: number;
+  nextRetryAt: Date | null; lastSuccessAt: Date | null; lastFailure: { at: Date; statusCode: number | null; error: string | null } | null;
+}
 export interface AttemptOutcome { startedAt: Date; durationMs: number; statusCode: number | null; error: string | null }
 
 const eventIdOf = (seq: string | number) => `evt_${seq}`;
@@ -47,7 +53,15 @@ const seqOf = (eventId: string) => (/^evt_[0-9]{1,18}$/.test(eventId) ? eventId.
  * claim that made it (its token), so a worker whose lease ran out cannot overwrite the next one's outcome.
  */
 export class WebhooksStore {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+  /**
+   * Successful attempts that end together are recorded in one statement: at volume, one transaction of
+   * three statements per delivery would cost more than the attempt itself.
+   */
+  readonly #delivered: Batcher<{ c: ClaimedDelivery; o: AttemptOutcome }, boolean>;
+
+  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {
+    this.#delivered = new Batcher((items) => this.#recordDelivered(items), { maxBatch: 128, maxInFlight: 2 });
+  }
 
   /** At most MAX_ENDPOINTS_PER_ORGANIZATION: the organization's row is locked while counting, so two creations cannot both pass. */
   async create(e: { id: string; organizationId: string; url: string; types: string[] | null; secretSealed: string }, actor: string): Promise<WebhookEndpoint> {
@@ -82,6 +96,10 @@ export class WebhooksStore {
   async delete(organizationId: string, id: string, actor: string): Promise<WebhookEndpoint | undefined> {
     const at = this.clock.now();
     return this.db.transaction().execute(async (tx) => {
+      // Deliveries first, then the endpoint: the order in which recording an attempt takes them (its delivery,
+      // then its endpoint's failure streak), so a deletion during deliveries waits instead of deadlocking.
+      await tx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id)
+        .where('endpoint_id', 'in', (eb) => eb.selectFrom('webhook_endpoints').select('id').where('organization_id', '=', organizationId)).execute();
       const r = await tx.deleteFrom('webhook_endpoints').where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
       if (!r) return undefined;
       await recordAudit(tx, this.ids, at, { actor, action: 'webhook.deleted', subjectType: 'webhook_endpoint', subjectId: id, before: { url: r.url, status: r.status }, after: null });
@@ -121,6 +139,43 @@ export class WebhooksStore {
       });
       return toEndpoint(r);
     });
+  }
+
+  /**
+   * How an endpoint is doing (the caller checked it is the organization's): attempts since `since` and
+   * how many were answered 2xx, the deliveries still pending and retrying, the next retry, the last success
+   * and the last failure. The rate is computed here, in integers.
+   */
+  async health(endpointId: string, since: Date): Promise<EndpointHealth> {
+    const r = await sql<{
+      attempts: string; succeeded: string; rate: number | null; pending: string; retrying: string; next_retry_at: Date | null;
+      last_success_at: Date | null; failure: { at: string; status_code: number | null; error: string | null } | null;
+    }>`with recent as (
+        select a.started_at, a.status_code, a.error from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+        where d.endpoint_id = ${endpointId} and a.started_at >= ${since}
+      ), counts as (
+        select count(*) as attempts, count(*) filter (where status_code between 200 and 299) as succeeded from recent
+      ), waiting as (
+        select count(*) as pending, count(*) filter (where attempts > 0) as retrying,
+          min(next_attempt_at) filter (where attempts > 0) as next_retry_at
+        from webhook_deliveries where endpoint_id = ${endpointId} and state = 'pending'
+      )
+      select c.attempts::text, c.succeeded::text,
+        case when c.attempts = 0 then null else (c.succeeded * 100 / c.attempts)::int end as rate,
+        w.pending::text, w.retrying::text, w.next_retry_at,
+        (select max(a.started_at) from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+          where d.endpoint_id = ${endpointId} and a.status_code between 200 and 299) as last_success_at,
+        (select json_build_object('at', a.started_at, 'status_code', a.status_code, 'error', a.error)
+          from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+          where d.endpoint_id = ${endpointId} and (a.status_code is null or a.status_code not between 200 and 299)
+          order by a.started_at desc limit 1) as failure
+      from counts c, waiting w`.execute(this.db);
+    const x = r.rows[0]!;
+    return {
+      attempts: Number(x.attempts), succeeded: Number(x.succeeded), successRatePct: x.rate, pending: Number(x.pending), retrying: Number(x.retrying),
+      nextRetryAt: x.next_retry_at === null ? null : new Date(x.next_retry_at), lastSuccessAt: x.last_success_at === null ? null : new Date(x.last_success_at),
+      lastFailure: x.failure === null ? null : { at: new Date(x.failure.at), statusCode: x.failure.status_code, error: x.failure.error },
+    };
   }
 
   /** The endpoint's deliveries, newest first, each with its attempts. */
@@ -166,11 +221,13 @@ export class WebhooksStore {
   }
 
   /**
-   * Claims up to `limit` due deliveries of enabled endpoints for one attempt each, until `now + leaseMs`.
-   * Rows another worker holds are skipped (FOR UPDATE SKIP LOCKED), and a claim's lease keeps a delivery
-   * from being claimed again while its attempt runs; after the lease (a worker that died) it is due again.
+   * Claims up to `limit` due deliveries of enabled endpoints for one attempt each, until `now + leaseMs`,
+   * oldest due first, but never more than `perEndpoint` in flight for one endpoint (counting every
+   * worker's live claims), so a receiver that is slow or down ties up only its own deliveries. Rows
+   * another worker holds are skipped (FOR UPDATE SKIP LOCKED), and a claim's lease keeps a delivery from
+   * being claimed again while its attempt runs; after the lease (a worker that died) it is due again.
    */
-  async claim(now: Date, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
+  async claim(now: Date, leaseMs: number, limit: number, perEndpoint = limit): Promise<ClaimedDelivery[]> {
     const token = randomUUID();
     const until = new Date(now.getTime() + leaseMs);
     const rows = await sql<{
@@ -178,11 +235,18 @@ export class WebhooksStore {
       secret_sealed: string; previous_secret_sealed: string | null; previous_secret_until: Date | null;
       seq: string; type: string; created_at: Date; data: Record<string, unknown>;
     }>`with due as (
-        select w.id from webhook_deliveries w join webhook_endpoints e on e.id = w.endpoint_id
-        where w.state = 'pending' and w.next_attempt_at <= ${now} and (w.claimed_until is null or w.claimed_until <= ${now})
-          and e.status = 'enabled'
-        order by w.next_attempt_at, w.id limit ${limit}
-        for update of w skip locked
+        select d.id from webhook_endpoints e
+        cross join lateral (
+          select w.id, w.next_attempt_at from webhook_deliveries w
+          where w.endpoint_id = e.id and w.state = 'pending' and w.next_attempt_at <= ${now}
+            and (w.claimed_until is null or w.claimed_until <= ${now})
+          order by w.next_attempt_at, w.id
+          limit greatest(0, ${perEndpoint}::int - (select count(*) from webhook_deliveries f
+            where f.endpoint_id = e.id and f.claimed_until is not null and f.claimed_until > ${now})::int)
+          for update of w skip locked
+        ) d
+        where e.status = 'enabled'
+        order by d.next_attempt_at, d.id limit ${limit}
       ), claimed as (
         update webhook_deliveries d set claim_token = ${token}, claimed_until = ${until},
           attempts = d.attempts + 1, round_attempts = d.round_attempts + 1, updated_at = ${now}
@@ -210,6 +274,7 @@ export class WebhooksStore {
    * is no longer this worker's (its lease ran out and another claimed it): nothing is written.
    */
   async finish(c: ClaimedDelivery, o: AttemptOutcome, delivered: boolean, retryAt: Date | null, disableAfterMs: number): Promise<{ recorded: boolean; disabled: boolean }> {
+    if (delivered) return { recorded: await this.#delivered.load({ c, o }), disabled: false };
     const at = this.clock.now();
     return this.db.transaction().execute(async (tx) => {
       const d = await tx.updateTable('webhook_deliveries').set({
@@ -240,6 +305,36 @@ export class WebhooksStore {
       await recordAudit(tx, this.ids, at, { actor: 'system:webhooks', action: 'webhook.disabled', subjectType: 'webhook_endpoint', subjectId: off.id, before: { status: 'enabled' }, after: { status: 'disabled', reason } });
       return { recorded: true, disabled: true };
     });
+  }
+
+  /**
+   * finish() for successful attempts, many at once, in one statement (so one transaction): each delivery
+   * still this claim's becomes delivered, its attempt is logged, and its endpoint's failure streak ends.
+   * Answers, per attempt, whether it was recorded (false: the claim had lapsed and another took it).
+   */
+  async #recordDelivered(items: Array<{ c: ClaimedDelivery; o: AttemptOutcome }>): Promise<boolean[]> {
+    const at = this.clock.now();
+    const rows = JSON.stringify(items.map(({ c, o }) => ({
+      id: c.deliveryId, token: c.claimToken, attempt: c.attempt, started: o.startedAt.toISOString(), duration: o.durationMs, status: o.statusCode,
+    })));
+    const r = await sql<{ id: string }>`with v as (
+        select * from json_to_recordset(${rows}::json) as x(id bigint, token text, attempt int, started timestamptz, duration int, status int)
+      ), done as (
+        update webhook_deliveries d set state = 'delivered', next_attempt_at = ${at}, claim_token = null, claimed_until = null,
+          last_status = v.status, last_error = null, last_attempt_at = v.started, delivered_at = ${at}, updated_at = ${at}
+        from v where d.id = v.id and d.claim_token = v.token
+        returning d.id, d.endpoint_id
+      ), logged as (
+        insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error)
+        select v.id, v.attempt, v.started, v.duration, v.status, null from v join done on done.id = v.id
+        on conflict (delivery_id, attempt) do nothing
+      ), healed as (
+        update webhook_endpoints e set failing_since = null
+        where e.id in (select endpoint_id from done) and e.failing_since is not null
+      )
+      select id::text as id from done`.execute(this.db);
+    const recorded = new Set(r.rows.map((x) => String(x.id)));
+    return items.map(({ c }) => recorded.has(String(c.deliveryId)));
   }
 
   /** Forgets deliveries finished (delivered or given up) before `before`, with their attempts. */

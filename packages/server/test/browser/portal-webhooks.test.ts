@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import type { WebhookAnswer } from '../../src/usecases/ports.ts';
+import { deliverDueWebhooks } from '../../src/usecases/webhooks/deliver-due.ts';
 import { axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, startService, watch, type BrowserHandle, type Service } from './harness.ts';
 import { acceptInvitation, ALL_ROLE, go, market, member, organization } from './portal-world.ts';
 
@@ -93,6 +95,40 @@ describe('portal webhooks in Chromium', { skip: skip ?? false }, () => {
     await row.waitFor({ state: 'detached' });
     const left = await page.evaluate(`fetch('/api/v1/webhooks').then((r) => r.json()).then((b) => b.data.length)`);
     assert.equal(left, 0);
+    await ctx.close();
+  });
+
+  test('delivery health: the success rate over 24 hours, what waits for a retry, the last failure', async () => {
+    const ctx = await br.context();
+    const page = await ctx.newPage();
+    const problems = watch(page, svc.baseUrl).problems;
+    await acceptInvitation(page, svc, await member(svc, orgId, 'Hugo Health', [...ALL_ROLE, 'portal:webhooks']));
+    await go(page, 'Webhooks');
+    const url = 'https://erp.example.test/cambio/health';
+    const post = (path: string, body: unknown) => page.evaluate(
+      `fetch(${JSON.stringify(path)}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify(body))} }).then((r) => r.status)`);
+    assert.equal(await post('/api/v1/webhooks', { url, types: ['destination.registered'] }), 201);
+    let account = 70_000_000;
+    const destination = () => post('/api/v1/withdrawals/destinations/bank', {
+      label: 'Payroll', assetSymbol: 'USD', bankName: 'Banco', accountKind: 'checking', accountNumber: String(account++), holderName: 'Hooks SA', holderDocument: '30-1',
+    });
+    // One event answered 500 (retried later), then one answered 204: two attempts, one success.
+    const deliver = (answer: WebhookAnswer) => deliverDueWebhooks(svc.h.deps, { sender: { post: async () => answer } });
+    assert.equal(await destination(), 201);
+    assert.equal(await deliver({ statusCode: 500 }), 1);
+    assert.equal(await destination(), 201);
+    assert.equal(await deliver({ statusCode: 204 }), 1);
+
+    await page.reload();
+    await page.getByRole('button', { name: `Deliveries to ${url}` }).click();
+    const health = page.getByRole('region', { name: `Delivery health of ${url}` });
+    await health.getByText('50 % (1 of 2 attempts)').waitFor();
+    const text = (await health.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /Waiting to be delivered 1 /);
+    assert.match(text, /Failed at least once, retrying 1 /);
+    assert.match(text, /Last failure .* 500/);
+    assert.doesNotMatch(text, /Next retry —/, 'the failed delivery has a next retry');
+    await checkPage(page, problems, 'delivery health');
     await ctx.close();
   });
 

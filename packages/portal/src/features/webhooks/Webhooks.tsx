@@ -36,6 +36,31 @@ function CreateForm({ onCreated, onCancel }: { onCreated: (h: WebhookWithSecret)
   );
 }
 
+/** How the endpoint is doing: the success rate over 24 hours, what waits, the next retry, the last failure. */
+function Health({ hook }: { hook: WebhookEndpoint }) {
+  const { sdk, t } = usePortal();
+  const health = useQuery({ queryKey: ['webhook-health', hook.id], queryFn: () => sdk.webhooks.health(hook.id) });
+  const h = health.data;
+  return (
+    <section aria-label={t('hooks.healthOf', { url: hook.url })} className="card">
+      <h2>{t('hooks.healthOf', { url: hook.url })}</h2>
+      <ErrorBox error={health.error} />
+      {!h ? <Loading /> : (
+        <dl className="summary">
+          <dt>{t('hooks.successRate')}</dt>
+          <dd>{h.successRatePct === null ? t('hooks.noAttempts') : t('hooks.rateOf', { pct: h.successRatePct, ok: h.succeeded, all: h.attempts })}</dd>
+          <dt>{t('hooks.pending')}</dt><dd>{h.pending}</dd>
+          <dt>{t('hooks.retrying')}</dt><dd>{h.retrying}</dd>
+          <dt>{t('hooks.nextRetry')}</dt><dd>{h.nextRetryAt ? <DateTime iso={h.nextRetryAt} /> : '—'}</dd>
+          <dt>{t('hooks.lastSuccess')}</dt><dd>{h.lastSuccessAt ? <DateTime iso={h.lastSuccessAt} /> : '—'}</dd>
+          <dt>{t('hooks.lastFailure')}</dt>
+          <dd>{h.lastFailure ? <><DateTime iso={h.lastFailure.at} /> {h.lastFailure.statusCode ?? h.lastFailure.error}</> : '—'}</dd>
+        </dl>
+      )}
+    </section>
+  );
+}
+
 /** The endpoint's deliveries, newest first, with a replay for each. */
 function Deliveries({ hook }: { hook: WebhookEndpoint }) {
   const { sdk, t } = usePortal();
@@ -55,6 +80,7 @@ function Deliveries({ hook }: { hook: WebhookEndpoint }) {
   };
   return (
     <section aria-label={t('hooks.deliveriesOf', { url: hook.url })}>
+      <Health hook={hook} />
       <h2>{t('hooks.deliveriesOf', { url: hook.url })}</h2>
       <ErrorBox error={error ?? list.error} />
       {replayed && <Notice tone="success">{t('hooks.replayed', { id: replayed })}</Notice>}

@@ -1,5 +1,5 @@
+import { CreateWebhook, PageQuery, WebhookDelivery, WebhookEndpoint, WebhookHealth, WebhookReplayParams, WebhookWithSecret } from '@cambio/contract';
 import { readEventId } from '../../domain/opaque-ids.ts';
-import { CreateWebhook, PageQuery, WebhookDelivery, WebhookEndpoint, WebhookReplayParams, WebhookWithSecret } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.ts';
@@ -11,7 +11,10 @@ import { ok } from '../envelope.ts';
 import { pageParams } from '../page-params.ts';
 import { actorOfPrincipal, principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
-import { deliveryWire, endpointWire } from '../wire/webhooks.ts';
+import { deliveryWire, endpointWire, healthWire } from '../wire/webhooks.ts';
+
+/** The window of an endpoint's health figures. */
+const HEALTH_WINDOW_HOURS = 24;
 
 /** During a rotation the previous secret keeps signing this long, beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -93,6 +96,19 @@ export const webhookRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async
     const e = await store.webhooks.enable(principalOf(req).organization.id, req.params.id, actorOfPrincipal(principalOf(req)));
     if (!e) throw new DomainError('webhooks.not_found');
     return ok(req.id, endpointWire(e));
+  });
+
+  app.get('/webhooks/:id/health', {
+    config: scope,
+    schema: {
+      tags, security: apiKeySecurity, params: IdParam, response: responses(200, WebhookHealth), operationId: 'getWebhookHealth',
+      summary: 'How the endpoint is doing: attempts and successes over 24 hours, deliveries waiting, the next retry, the last failure',
+    },
+  }, async (req) => {
+    const org = principalOf(req).organization.id;
+    if (!(await store.webhooks.get(org, req.params.id))) throw new DomainError('webhooks.not_found');
+    const since = new Date(clock.now().getTime() - HEALTH_WINDOW_HOURS * 3_600_000);
+    return ok(req.id, healthWire(await store.webhooks.health(req.params.id, since), HEALTH_WINDOW_HOURS));
   });
 
   app.get('/webhooks/:id/deliveries', {

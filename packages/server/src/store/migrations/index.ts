@@ -18,6 +18,7 @@ import * as m018 from './018-venue-market.ts';
 import * as m019 from './019-venue-wallets.ts';
 import * as m020 from './020-members-email-while-present.ts';
 import * as m022 from './022-journal-log.ts';
+import * as m024 from './024-webhook-claims-per-endpoint.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '019-venue-wallets': m019,
   '020-members-email-while-present': m020,
   '022-journal-log': m022,
+  '024-webhook-claims-per-endpoint': m024,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -31,6 +31,54 @@ export async function deliverDueWebhooks(deps: DeliverDeps, o: DeliverOptions): 
   return claimed.length;
 }
 
+export interface DispatchOptions extends DeliverOptions {
+  /** Attempts in flight at once in this process. */
+  inFlight: number;
+  /** Attempts in flight at once for one endpoint, over every worker (the claim counts their live claims). */
+  perEndpoint: number;
+  /** How often to look for due work while attempts are in flight but the last claim found nothing more. */
+  pollMs: number;
+  /** Ends the run: no new claim is made; the attempts in flight finish and are recorded. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * The delivery worker at volume: keeps up to `inFlight` attempts going, each claimed as a slot frees
+ * (never waiting for a batch to finish, so one slow receiver delays no one else's attempt), at most
+ * `perEndpoint` of them for one endpoint. Returns once nothing is due and nothing is in flight (or when
+ * stopped, after the attempts in flight are recorded); the caller runs it again soon.
+ */
+export async function dispatchWebhooks(deps: DeliverDeps, o: DispatchOptions): Promise<number> {
+  const sealer = new WebhookSecretSealer(deps.secret);
+  const running = new Set<Promise<void>>();
+  let made = 0;
+  let freed: (() => void) | null = null;
+  const lowWater = o.inFlight >> 1;
+  for (;;) {
+    let foundAll = false;
+    if (!o.signal?.aborted && running.size < o.inFlight) {
+      const want = o.inFlight - running.size;
+      const claimed = await deps.store.webhooks.claim(deps.clock.now(), o.leaseMs ?? CLAIM_LEASE_MS, want, o.perEndpoint);
+      made += claimed.length;
+      foundAll = claimed.length === want;
+      for (const c of claimed) {
+        const p: Promise<void> = attemptOne(deps, o, sealer, c).finally(() => { running.delete(p); freed?.(); });
+        running.add(p);
+      }
+      if (claimed.length === 0 && running.size === 0) return made;
+    }
+    if (o.signal?.aborted && running.size === 0) return made;
+    // A full claim with room left: claim again at once. Otherwise wait until half the slots are free (one
+    // claim then fills many, rather than a claim for every attempt that ends) or the poll comes round.
+    if (foundAll && running.size < o.inFlight) continue;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(done, o.pollMs);
+      function done() { clearTimeout(t); freed = null; resolve(); }
+      freed = () => { if (running.size <= lowWater) done(); };
+    });
+  }
+}
+
 /** The event as it is POSTed: the same JSON as GET /api/v1/events shows it. */
 export const webhookBody = (c: ClaimedDelivery, id: string): string =>
   JSON.stringify({ id, type: c.event.type, createdAt: c.event.createdAt.toISOString(), data: c.event.data });
