@@ -4,17 +4,24 @@ import { join } from 'node:path';
 import { Cluster } from '../../../scripts/verify-bank/cluster.ts';
 import { openDatabase, type OpenedDb } from '../src/store/db.ts';
 import { createPgDatabase, type Backend } from './harness.ts';
+import { pgliteImage, stampOpened } from './store-image.ts';
 
 const root = new URL('../../../', import.meta.url).pathname;
 
 /**
  * The service as `npm start` runs it (verify-bank's Cluster: a child process, SIGKILL for a crash) on a
- * store of its own: a fresh PGlite directory, or a fresh PostgreSQL database. The first start seeds the
- * demo; its key and the operator token are read from what it prints.
+ * store of its own: a fresh PGlite directory, or a fresh PostgreSQL database, both already migrated (the
+ * run's image or template: store-image.ts). The first start seeds the demo; its key and the operator
+ * token are read from what it prints.
  */
 export async function childService(backend: Backend, env: Record<string, string> = {}) {
   const pg = backend === 'postgres' ? await createPgDatabase() : null;
   const dataDir = pg ? null : mkdtempSync(join(tmpdir(), 'cambio-kill-'));
+  if (dataDir) {
+    const seeded = await openDatabase({ dataDir, image: await pgliteImage() });
+    await stampOpened(seeded.db);
+    await seeded.close();
+  }
   const lines: string[] = [];
   const cluster = new Cluster({
     root, instances: 1, onLog: (_i, line) => lines.push(line),

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -26,7 +26,11 @@ export interface OpenedDb {
 pg.types.setTypeParser(1700, (v: string) => v);
 pg.types.setTypeParser(20, (v: string) => v);
 
-export async function openDatabase(opts: { databaseUrl?: string | undefined; dataDir: string; poolSize?: number }): Promise<OpenedDb> {
+/**
+ * `image`: PGlite only, a migrated data directory (`dumpDataDir`) a new store starts from instead of an
+ * empty one; a store that already exists ignores it. The migrations still run (finding nothing to do).
+ */
+export async function openDatabase(opts: { databaseUrl?: string | undefined; dataDir: string; poolSize?: number; image?: Blob | undefined }): Promise<OpenedDb> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 16, Client: preparingClient() });
     // An idle connection the server terminates (restart, failover) must not take the process down;
@@ -68,7 +72,7 @@ export async function openDatabase(opts: { databaseUrl?: string | undefined; dat
     return changes;
   };
   if (opts.dataDir === 'memory://') {
-    const client = await PGlite.create();
+    const client = await PGlite.create(opts.image ? { loadDataDir: opts.image } : {});
     // In memory a file grows by copying it whole into a larger array, so a new 16 MB WAL segment
     // zero-filled 8 kB at a time costs some 100 MB of copying; without zero-filling it is sized at once.
     // The one session of the process keeps the setting. (Zero-filling is for disks, and there is none.)
@@ -82,7 +86,9 @@ export async function openDatabase(opts: { databaseUrl?: string | undefined; dat
   mkdirSync(dir, { recursive: true });
   const unlock = lockDirectory(dir);
   try {
-    const client = await PGlite.create(join(dir, 'pgdata'));
+    const pgdata = join(dir, 'pgdata');
+    const fresh = opts.image && !existsSync(join(pgdata, 'PG_VERSION'));
+    const client = await PGlite.create(pgdata, fresh ? { loadDataDir: opts.image } : {});
     const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
     await migrate(db);
     const changes = await hearing(client);
@@ -94,7 +100,8 @@ export async function openDatabase(opts: { databaseUrl?: string | undefined; dat
   }
 }
 
-async function migrate(db: Db) {
+/** Brings a store to the newest schema; a store already there is left as it is. */
+export async function migrate(db: Db) {
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
