@@ -17,18 +17,26 @@ const root = new URL('../../../', import.meta.url).pathname;
 export async function childService(backend: Backend, env: Record<string, string> = {}) {
   const pg = backend === 'postgres' ? await createPgDatabase() : null;
   const dataDir = pg ? null : mkdtempSync(join(tmpdir(), 'cambio-kill-'));
-  if (dataDir) {
-    const seeded = await openDatabase({ dataDir, image: await pgliteImage() });
-    await stampOpened(seeded.db);
-    await seeded.close();
-  }
   const lines: string[] = [];
   const cluster = new Cluster({
     root, instances: 1, onLog: (_i, line) => lines.push(line),
     env: { DATABASE_URL: pg?.url ?? '', DATA_DIR: dataDir ?? '', LOG_LEVEL: 'warn', CAMBIO_RATE_LIMIT_PER_MIN: '0', CAMBIO_SEED_DEMO: 'true', ...env },
   });
   const instance = cluster.instances[0]!;
-  await instance.start();
+  try {
+    if (dataDir) {
+      const seeded = await openDatabase({ dataDir, image: await pgliteImage() });
+      await stampOpened(seeded.db);
+      await seeded.close();
+    }
+    await instance.start();
+  } catch (e) {
+    // The caller never gets `cleanup`: nothing of this service may outlive the failed start.
+    await cluster.killAll();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await pg?.drop();
+    throw e;
+  }
   const printed = (re: RegExp) => {
     for (const l of lines) { const m = re.exec(l); if (m) return m[1]!; }
     throw new Error(`not printed: ${re} in\n${lines.join('\n')}`);
