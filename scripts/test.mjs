@@ -2,6 +2,7 @@
 // Usage: node scripts/test.mjs [path-filter ...]
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 function walk(dir, out) {
@@ -17,5 +18,8 @@ const filters = process.argv.slice(2);
 const files = walk('packages', []).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
 if (files.length === 0) { console.error('no test files matched'); process.exit(1); }
 // @cambio/source: workspace packages resolve to their TypeScript sources, so no rebuild is needed.
-const r = spawnSync(process.execPath, ['--conditions=@cambio/source', '--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
+// One file per core, and at least two: node's default (cores - 1) would run one file at a time on two
+// cores, and a file often waits (a child process, PostgreSQL, the browser) while the other computes.
+const concurrency = Math.max(2, availableParallelism());
+const r = spawnSync(process.execPath, ['--conditions=@cambio/source', '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -18,6 +18,7 @@ import { PageAnchors, registerPageAnchors } from './http/page-anchor.ts';
 import { registerErrorHandling, sendError } from './http/plugins/errors.ts';
 import { createMetrics } from './http/plugins/metrics.ts';
 import { docsCsp, registerResponseHeaders } from './http/plugins/response-headers.ts';
+import { serializerCompiler } from './http/serializers.ts';
 import { validatorCompiler } from './http/validators.ts';
 import { webApps } from './http/plugins/web-apps.ts';
 import { operatorApi } from './operator/operator-api.ts';
@@ -56,6 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
 
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   // A query parameter a route does not know is a 400, not ignored: a route of the APIs without a query schema takes none.
   app.addHook('onRoute', (route) => {
     if (!/^\/(api|operator)\/v1\//.test(route.url) || route.config?.public) return;

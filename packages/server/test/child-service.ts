@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { Cluster } from '../../../scripts/verify-bank/cluster.ts';
 import { openDatabase, type OpenedDb } from '../src/store/db.ts';
 import { createPgDatabase, type Backend } from './harness.ts';
+import { pgliteImage, stampOpened } from './store-image.ts';
 
 const root = new URL('../../../', import.meta.url).pathname;
 
 /**
  * The service as `npm start` runs it (verify-bank's Cluster: a child process, SIGKILL for a crash) on a
- * store of its own: a fresh PGlite directory, or a fresh PostgreSQL database. The first start seeds the
- * demo; its key and the operator token are read from what it prints.
+ * store of its own: a fresh PGlite directory, or a fresh PostgreSQL database, both already migrated (the
+ * run's image or template: store-image.ts). The first start seeds the demo; its key and the operator
+ * token are read from what it prints.
  */
 export async function childService(backend: Backend, env: Record<string, string> = {}) {
   const pg = backend === 'postgres' ? await createPgDatabase() : null;
@@ -21,7 +23,20 @@ export async function childService(backend: Backend, env: Record<string, string>
     env: { DATABASE_URL: pg?.url ?? '', DATA_DIR: dataDir ?? '', LOG_LEVEL: 'warn', CAMBIO_RATE_LIMIT_PER_MIN: '0', CAMBIO_SEED_DEMO: 'true', ...env },
   });
   const instance = cluster.instances[0]!;
-  await instance.start();
+  try {
+    if (dataDir) {
+      const seeded = await openDatabase({ dataDir, image: await pgliteImage() });
+      await stampOpened(seeded.db);
+      await seeded.close();
+    }
+    await instance.start();
+  } catch (e) {
+    // The caller never gets `cleanup`: nothing of this service may outlive the failed start.
+    await cluster.killAll();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await pg?.drop();
+    throw e;
+  }
   const printed = (re: RegExp) => {
     for (const l of lines) { const m = re.exec(l); if (m) return m[1]!; }
     throw new Error(`not printed: ${re} in\n${lines.join('\n')}`);

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -15,6 +17,7 @@ import { NotifiedAuthCache, noAuthCache } from '../src/store/auth-cache.ts';
 import type { AuthChanges } from '../src/store/auth-changes.ts';
 import type { KeyForAuth } from '../src/store/keys-store.ts';
 import { totpCode } from '../src/domain/people/totp.ts';
+import { createFromTemplate, pgliteImage, stampOpened } from './store-image.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -50,17 +53,22 @@ export interface Res {
   raw: string;
 }
 
+/** A PostgreSQL database of its own, migrated: a copy of the run's template (store-image.ts). */
 export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = process.env.DATABASE_URL!;
   const name = `cambio_test_${randomBytes(6).toString('hex')}`;
   const c = new pg.Client({ connectionString: admin });
   await c.connect();
-  await c.query(`create database ${name}`);
-  await c.end();
+  try {
+    await createFromTemplate(c, name);
+  } finally {
+    await c.end();
+  }
   const u = new URL(admin);
   u.pathname = `/${name}`;
+  const url = u.toString();
   return {
-    url: u.toString(),
+    url,
     drop: async () => {
       const d = new pg.Client({ connectionString: admin });
       await d.connect();
@@ -93,7 +101,11 @@ export async function makeHarness(opts: {
     databaseUrl = db.url;
     drop = db.drop;
   }
-  const opened = await openDatabase({ databaseUrl, dataDir: opts.storage?.dataDir ?? 'memory://', poolSize: 20 });
+  const dataDir = opts.storage?.dataDir ?? 'memory://';
+  // PGlite starts from the run's migrated image (store-image.ts) when the store is new.
+  const fromImage = !databaseUrl && (dataDir === 'memory://' || !existsSync(join(dataDir, 'pgdata', 'PG_VERSION')));
+  const opened = await openDatabase({ databaseUrl, dataDir, poolSize: 20, image: fromImage ? await pgliteImage() : undefined });
+  if (fromImage) await stampOpened(opened.db);
   // As main.ts chooses it: the auth cache unless CAMBIO_AUTH_CACHE_TTL_MS=0.
   const authChanges = config.authCacheTtlMs > 0 ? await opened.authChanges(opts.authListenRetryMs === undefined ? {} : { retryMs: opts.authListenRetryMs }) : null;
   const authCache = authChanges ? new NotifiedAuthCache<KeyForAuth>(authChanges, config.authCacheTtlMs) : null;

@@ -48,8 +48,31 @@ function strictText(schema: ObjectSchema, validate: ValidateFunction): ValidateF
   return checked;
 }
 
-export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
-  if (httpPart === 'body') return bodyAjv.compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+type Validate = ReturnType<FastifySchemaCompiler<object>>;
+
+function compile(schema: object, httpPart: string | undefined): Validate {
+  if (httpPart === 'body') return bodyAjv.compile(schema) as Validate;
   const validate = textAjv.compile(schema);
-  return (httpPart === 'querystring' || httpPart === 'params' ? strictText(schema as ObjectSchema, validate) : validate) as ReturnType<FastifySchemaCompiler<object>>;
+  return (httpPart === 'querystring' || httpPart === 'params' ? strictText(schema as ObjectSchema, validate) : validate) as Validate;
+}
+
+/**
+ * One validator per distinct schema and part in the process: ajv keeps what it compiled by the schema
+ * object, and routes build their schemas afresh each time an app is built (each test harness builds one).
+ */
+const compiled = new Map<string, Validate>();
+
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  let key: string;
+  try {
+    key = `${httpPart}:${JSON.stringify(schema)}`;
+  } catch {
+    return compile(schema, httpPart); // a schema JSON cannot write (a bigint default): compiled each time
+  }
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = compile(schema, httpPart);
+    compiled.set(key, validate);
+  }
+  return validate;
 };

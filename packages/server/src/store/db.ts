@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -30,8 +30,14 @@ pg.types.setTypeParser(20, (v: string) => v);
 
 const CONNECT_TIMEOUT_MS = 3000;
 
-/** `log`: where PostgreSQL's failovers are told (a lost primary, a new one). */
-export async function openDatabase(opts: { databaseUrl?: string | undefined; dataDir: string; poolSize?: number; log?: (message: string) => void }): Promise<OpenedDb> {
+/**
+ * `log`: where PostgreSQL's failovers are told (a lost primary, a new one). `image`: PGlite only, a
+ * migrated data directory (`dumpDataDir`) a new store starts from instead of an empty one; a store that
+ * already exists ignores it. The migrations still run (finding nothing to do).
+ */
+export async function openDatabase(opts: {
+  databaseUrl?: string | undefined; dataDir: string; poolSize?: number; log?: (message: string) => void; image?: Blob | undefined;
+}): Promise<OpenedDb> {
   if (opts.databaseUrl) {
     const changes = new AuthChanges(false);
     const ours = new Set<number>();
@@ -81,7 +87,7 @@ export async function openDatabase(opts: { databaseUrl?: string | undefined; dat
     return changes;
   };
   if (opts.dataDir === 'memory://') {
-    const client = await PGlite.create();
+    const client = await PGlite.create(opts.image ? { loadDataDir: opts.image } : {});
     // In memory a file grows by copying it whole into a larger array, so a new 16 MB WAL segment
     // zero-filled 8 kB at a time costs some 100 MB of copying; without zero-filling it is sized at once.
     // The one session of the process keeps the setting. (Zero-filling is for disks, and there is none.)
@@ -95,7 +101,9 @@ export async function openDatabase(opts: { databaseUrl?: string | undefined; dat
   mkdirSync(dir, { recursive: true });
   const unlock = lockDirectory(dir);
   try {
-    const client = await PGlite.create(join(dir, 'pgdata'));
+    const pgdata = join(dir, 'pgdata');
+    const fresh = opts.image && !existsSync(join(pgdata, 'PG_VERSION'));
+    const client = await PGlite.create(pgdata, fresh ? { loadDataDir: opts.image } : {});
     const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
     await migrate(db);
     const changes = await hearing(client);
@@ -107,7 +115,8 @@ export async function openDatabase(opts: { databaseUrl?: string | undefined; dat
   }
 }
 
-async function migrate(db: Db) {
+/** Brings a store to the newest schema; a store already there is left as it is. */
+export async function migrate(db: Db) {
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
