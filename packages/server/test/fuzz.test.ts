@@ -199,6 +199,10 @@ describe('bad input on every endpoint: never a 5xx, always the envelope, a refus
     const where = `${req.method} ${req.url} → ${status}: ${raw.slice(0, 300)}`;
     assert.ok(status < 500, `5xx: ${where}`);
     if (req.url.startsWith('/operator/v1/metrics') && status === 200) return; // Prometheus text, not JSON
+    if (/^\/transparency\/(checkpoint|key)(\?|$)/.test(req.url) && status === 200) { // the signed note and the verifier key, text/plain
+      assert.match(raw, /^cambio\//, where);
+      return;
+    }
     if (req.url.startsWith('/api/v1/ledger.csv') && status === 200) { // a file, not the envelope
       assert.match(raw, /^createdAt,id,entryId,/, where);
       return;

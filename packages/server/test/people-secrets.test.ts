@@ -130,7 +130,7 @@ describe('people: no secret in a log line or a later answer', () => {
     // A staff person: invited, accepts, enrols TOTP, issues a personal token and uses it.
     const staff = await op('invite staff', 'POST', '/staff', { name: 'Desk', email: 'desk@quiet.test', role: 'admin' });
     learn('invitation token', tokenOf(staff.body.data.invitation.url), 'invite staff');
-    const pw4 = 'desk only passphrase 5';
+    const pw4 = 'teller only passphrase 5';
     learn('password', pw4, null);
     const deskIn = await send('accept staff', 'POST', '/operator/v1/invitations/accept', { body: { token: tokenOf(staff.body.data.invitation.url), password: pw4 } });
     learn('session id', deskIn.cookie!.split('=')[1]!, 'accept staff');

@@ -196,6 +196,8 @@ describe('security', () => {
     'POST /api/v1/webhooks/{id}/rotate-secret': ['portal:webhooks'],
     'POST /api/v1/webhooks/{id}/enable': ['portal:webhooks'],
     'GET /api/v1/webhooks/{id}/deliveries': ['portal:webhooks'],
+    'GET /api/v1/webhooks/{id}/health': ['portal:webhooks'],
+    'GET /api/v1/ledger/{entryId}/proof': ['portal:read'],
     'POST /api/v1/webhooks/{id}/deliveries/{eventId}/replay': ['portal:webhooks'],
   };
 
@@ -279,7 +281,9 @@ describe('security', () => {
   }
 
   /** The routes that answer without any credential, on purpose. The operator's /metrics is not one of them. */
-  const PUBLIC = (route: string) => ['GET /health', 'GET /api/v1/openapi.json'].includes(route) || /^GET \/docs(\/|$)/.test(route)
+  const PUBLIC = (route: string) => ['GET /health', 'GET /ready', 'GET /api/v1/openapi.json'].includes(route) || /^GET \/docs(\/|$)/.test(route)
+    // The journal log's checkpoint, key and consistency proofs are for anyone to check.
+    || /^GET \/transparency\//.test(route)
     // Signing in and accepting an invitation: no session exists yet (they answer their own 401/410).
     || /^POST \/(portal|operator)\/v1\/(session|invitations\/accept)$/.test(route)
     // The web apps' static files (http/plugins/web-apps.ts).
@@ -313,7 +317,7 @@ describe('security', () => {
       webhooks: hook.id, organizations: o.orgId, members: o.memberId, 'api-keys': o.keyId, orders: order.body.data.id, withdrawals: withdrawal.body.data.id,
       destinations: waiting.body.data.id, deposits: arrival.body.data.id, quotes: freshQuoteId, staff: person.staffId, tokens: staffToken.body.data.id,
     };
-    const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD', asset: 'USD', eventId: 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa' };
+    const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD', asset: 'USD', eventId: 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa', entryId: 'je_fixture' };
     const fill = (path: string) => path.replace(/\/([\w-]+)\/\{id\}/g, (_m, coll: string) => {
       assert.ok(ids[coll], `no fixture id for ${path}: add one to this test`);
       return `/${coll}/${ids[coll]}`;

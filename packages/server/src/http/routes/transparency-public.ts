@@ -23,7 +23,7 @@ export const transparencyPublicRoutes = (deps: AppDeps): FastifyPluginAsyncTypeb
   const { store } = deps;
   app.get('/checkpoint', {
     config: { public: true },
-    schema: { tags, operationId: 'getTransparencyCheckpoint', summary: 'The latest signed checkpoint of the journal log (C2SP tlog-checkpoint signed note), text/plain', response: text('the signed note') },
+    schema: { tags, security: [], operationId: 'getTransparencyCheckpoint', summary: 'The latest signed checkpoint of the journal log (C2SP tlog-checkpoint signed note), text/plain', response: text('the signed note') },
   }, async (_req, reply) => {
     const latest = await store.transparency.latestCheckpoint();
     let note = latest?.note;
@@ -37,12 +37,12 @@ export const transparencyPublicRoutes = (deps: AppDeps): FastifyPluginAsyncTypeb
 
   app.get('/key', {
     config: { public: true },
-    schema: { tags, operationId: 'getTransparencyKey', summary: 'The checkpoints\' verifier key: <name>+<hex key hash>+<base64 of 0x01 ‖ Ed25519 public key>, text/plain', response: text('the note verifier key and a newline') },
+    schema: { tags, security: [], operationId: 'getTransparencyKey', summary: 'The checkpoints\' verifier key: <name>+<hex key hash>+<base64 of 0x01 ‖ Ed25519 public key>, text/plain', response: text('the note verifier key and a newline') },
   }, async (_req, reply) => reply.type('text/plain; charset=utf-8').send(`${(await logIdentity(deps)).signer.verifierKey()}\n`));
 
   app.get('/consistency', {
     config: { public: true },
-    schema: { tags, operationId: 'getTransparencyConsistency', summary: 'RFC 9162 consistency proof between two checkpoints\' tree sizes, 0 < from ≤ to ≤ the latest', querystring: ConsistencyQuery, response: responses(200, ConsistencyProof) },
+    schema: { tags, security: [], operationId: 'getTransparencyConsistency', summary: 'RFC 9162 consistency proof between two checkpoints\' tree sizes, 0 < from ≤ to ≤ the latest', querystring: ConsistencyQuery, response: responses(200, ConsistencyProof) },
   }, async (req) => {
     const { from, to } = req.query;
     const latest = (await store.transparency.latestCheckpoint())?.size ?? 0;
