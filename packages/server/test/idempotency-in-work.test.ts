@@ -142,7 +142,7 @@ for (const backend of backends()) {
       const o = await seedOrg(h, {});
       const key = freshKey();
       const body = { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' };
-      const fingerprint = createHash('sha256').update(`POST /api/v1/quotes\n${JSON.stringify(body)}`).digest('hex');
+      const fingerprint = createHash('sha256').update(`POST /api/v1/quotes\nmember:${o.memberId}\n${JSON.stringify(body)}`).digest('hex');
       // What another request (on PostgreSQL, of another instance) leaves while it runs: the key claimed, no answer.
       assert.deepEqual(await h.store.idempotency.claim({ scope: `org:${o.orgId}`, key, fingerprint }), { kind: 'claimed' });
       const before = await quoteRows(o);
@@ -199,7 +199,8 @@ for (const backend of backends()) {
     });
 
     if (backend === 'postgres') {
-      const orderFingerprint = (quoteId: string) => createHash('sha256').update(`POST /api/v1/orders\n${JSON.stringify({ quoteId })}`).digest('hex');
+      // As the request computes it: method and path, the member behind the key, the body.
+      const orderFingerprint = (quoteId: string, memberId: string) => createHash('sha256').update(`POST /api/v1/orders\nmember:${memberId}\n${JSON.stringify({ quoteId })}`).digest('hex');
 
       test('PostgreSQL: the placing statement claims the order\'s key; while another statement holds the key\'s lock, 409, nothing placed or held', async () => {
         const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
@@ -231,7 +232,7 @@ for (const backend of backends()) {
         const q = (await quote(o)).body.data.id as string;
         const key = freshKey();
         const claimRow = sql`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
-          values (${`org:${o.orgId}`}, ${key}, ${orderFingerprint(q)}, 'in_flight', now() + interval '5 minutes', null, null, now(), now() + interval '1 day')`;
+          values (${`org:${o.orgId}`}, ${key}, ${orderFingerprint(q, o.memberId)}, 'in_flight', now() + interval '5 minutes', null, null, now(), now() + interval '1 day')`;
         let answer: Awaited<ReturnType<Harness['call']>> | undefined;
         await h.store.db.connection().execute(async (other) => {
           // Another request's claim (the refusal path's, another instance's), inserted and not yet committed.
@@ -360,7 +361,7 @@ for (const backend of backends()) {
         const o = await seedOrg(m, {});
         const key = freshKey();
         const body = { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' };
-        const c = { scope: `org:${o.orgId}`, key, fingerprint: createHash('sha256').update(`POST /api/v1/quotes\n${JSON.stringify(body)}`).digest('hex') };
+        const c = { scope: `org:${o.orgId}`, key, fingerprint: createHash('sha256').update(`POST /api/v1/quotes\nmember:${o.memberId}\n${JSON.stringify(body)}`).digest('hex') };
         assert.deepEqual(await m.store.idempotency.claim(c), { kind: 'claimed' }, 'the slow request\'s claim');
         (m.clock as ManualClock).advance(IDEMPOTENCY_LEASE_MS + 1000);
         const taken = await m.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key });

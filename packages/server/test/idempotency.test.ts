@@ -187,7 +187,7 @@ for (const backend of backends()) {
       const key = freshKey();
       // What a process that crashed between the claim and the request's work leaves: a claim, no answer.
       const body = JSON.stringify({ destinationId: (await h.call(o.key, 'GET', '/withdrawals/destinations')).body.data[0].id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' });
-      const fingerprint = createHash('sha256').update(`POST /api/v1/withdrawals\n${body}`).digest('hex');
+      const fingerprint = createHash('sha256').update(`POST /api/v1/withdrawals\nmember:${o.memberId}\n${body}`).digest('hex');
       assert.deepEqual(await h.store.idempotency.claim({ scope: `org:${o.orgId}`, key, fingerprint }), { kind: 'claimed' });
       const early = await withdraw(key, '25000');
       assert.equal(early.status, 409, early.raw);

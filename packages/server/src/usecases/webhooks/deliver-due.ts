@@ -62,7 +62,8 @@ export async function dispatchWebhooks(deps: DeliverDeps, o: DispatchOptions): P
       made += claimed.length;
       foundAll = claimed.length === want;
       for (const c of claimed) {
-        const p: Promise<void> = attemptOne(deps, o, sealer, c).finally(() => { running.delete(p); freed?.(); });
+        // An outcome the store would not take is left to the claim's lease: the delivery is due again after it.
+        const p: Promise<void> = attemptOne(deps, o, sealer, c).catch(() => undefined).finally(() => { running.delete(p); freed?.(); });
         running.add(p);
       }
       if (claimed.length === 0 && running.size === 0) return made;
@@ -104,8 +105,19 @@ async function attemptOne(deps: DeliverDeps, o: DeliverOptions, sealer: WebhookS
   const delivered = answer.statusCode !== undefined && answer.statusCode >= 200 && answer.statusCode < 300;
   const delay = delivered ? null : retryDelayMs(c.roundAttempt, (o.random ?? Math.random)());
   const retryAt = delay === null ? null : new Date(deps.clock.now().getTime() + delay);
-  await deps.store.webhooks.finish(c, {
-    startedAt, durationMs, statusCode: answer.statusCode ?? null,
-    error: answer.error ?? (delivered ? null : `answered ${answer.statusCode}`),
-  }, delivered, retryAt, DISABLE_AFTER_MS);
+  const outcome = { startedAt, durationMs, statusCode: answer.statusCode ?? null, error: answer.error ?? (delivered ? null : `answered ${answer.statusCode}`) };
+  // The attempt was made: a store that fails for a moment must not lose its outcome (the delivery would
+  // stay claimed until its lease lapses, then be sent again), so recording it is tried a few times.
+  for (let tries = 1; ; tries++) {
+    try {
+      await deps.store.webhooks.finish(c, outcome, delivered, retryAt, DISABLE_AFTER_MS);
+      return;
+    } catch (err) {
+      if (tries >= RECORD_TRIES) throw err;
+      await new Promise((r) => setTimeout(r, 200 * tries));
+    }
+  }
 }
+
+/** How many times an attempt's outcome is offered to the store before it is left to the claim's lease. */
+const RECORD_TRIES = 4;
