@@ -20,12 +20,12 @@ export const QUOTE_RETENTION_MS = IDEMPOTENCY_RETENTION_MS + IDEMPOTENCY_LEASE_M
 export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 
-/** Settles orders a crash left between approval and settlement (also soon after a restart). Sandbox only: the desk's orders wait for staff. */
+/** Settles orders a crash left between approval and settlement (also soon after a restart): the simulated venue and a CCXT venue; the desk's orders wait for staff. */
 const recoverApprovedOrdersTask: BackgroundTask = {
   name: 'recover-approved-orders',
-  everyMs: 15_000,
+  everyMs: (deps) => (deps.config.recoveryGraceMs >= 30_000 ? 15_000 : Math.trunc(deps.config.recoveryGraceMs / 2)),
   run: async (deps) => {
-    const settled = await recoverApproved(deps, undefined,
+    const settled = await recoverApproved(deps, deps.config.recoveryGraceMs,
       (orderId, err) => deps.logger?.error({ err, orderId }, 'could not settle an order left approved; will retry'));
     for (const o of settled) deps.logger?.warn({ orderId: o.id, state: o.state }, 'recovered an order left approved');
   },
@@ -92,7 +92,7 @@ export function startBackground(deps: AppDeps, tasks: readonly BackgroundTask[] 
         })
         .finally(() => { running = false; inFlight.delete(run); });
       inFlight.add(run);
-    }, t.everyMs);
+    }, typeof t.everyMs === 'function' ? t.everyMs(deps) : t.everyMs);
     timer.unref();
     return timer;
   });

@@ -29,6 +29,8 @@ test('defaults are CONTRACT §1', () => {
   assert.equal(c.logLevel, 'info');
   assert.equal(c.webhookLeaseMs, 60000);
   assert.equal(loadConfig({ CAMBIO_WEBHOOK_LEASE_MS: '5000' }).webhookLeaseMs, 5000);
+  assert.equal(c.recoveryGraceMs, 30000);
+  assert.equal(loadConfig({ CAMBIO_RECOVERY_GRACE_MS: '2000' }).recoveryGraceMs, 2000);
   assert.throws(() => loadConfig({ CAMBIO_WEBHOOK_LEASE_MS: '10' }), /CAMBIO_WEBHOOK_LEASE_MS must be a whole number from 1000 to 3600000/);
   assert.equal(loadConfig({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET }).seedDemo, false);
 });

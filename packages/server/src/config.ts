@@ -46,6 +46,13 @@ export interface Config {
    * crash is made again once it runs out. Under 20 s an attempt's timeout is half of it instead of 10 s.
    */
   webhookLeaseMs: number;
+  /**
+   * How long an approved order may wait for its outcome before the recovery task takes it up again
+   * (CAMBIO_RECOVERY_GRACE_MS, 30 s), and how long one instance holds a venue order while it talks to the
+   * venue: an instance that died holding it is replaced once it runs out. The task looks every
+   * half of it, at most every 15 s.
+   */
+  recoveryGraceMs: number;
   /** The journal log's name: its checkpoints' origin is `cambio/<logName>` (CAMBIO_LOG_NAME; default the host of CAMBIO_PUBLIC_URL, else localhost). */
   logName: string;
   /** The log's Ed25519 seed (CAMBIO_LOG_SIGNING_KEY, base64 of 32 bytes); unset: generated once and kept sealed in the store. */
@@ -164,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: int('CAMBIO_SESSION_IDLE_MS', 30 * 60_000, 1000, 30 * 86_400_000),
     sessionMaxMs: int('CAMBIO_SESSION_MAX_MS', 12 * 3_600_000, 1000, 90 * 86_400_000),
     webhookLeaseMs: int('CAMBIO_WEBHOOK_LEASE_MS', 60_000, 1000, 3_600_000),
+    recoveryGraceMs: int('CAMBIO_RECOVERY_GRACE_MS', 30_000, 1000, 3_600_000),
     logName,
     logSigningKey,
     venue,

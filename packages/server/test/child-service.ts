@@ -14,15 +14,18 @@ const root = new URL('../../../', import.meta.url).pathname;
  * run's image or template: store-image.ts). The first start seeds the demo; its key and the operator
  * token are read from what it prints.
  */
-export async function childService(backend: Backend, env: Record<string, string> = {}) {
+export async function childService(backend: Backend, env: Record<string, string> = {}, opts: { instances?: number } = {}) {
   const pg = backend === 'postgres' ? await createPgDatabase() : null;
   const dataDir = pg ? null : mkdtempSync(join(tmpdir(), 'cambio-kill-'));
   const lines: string[] = [];
   const cluster = new Cluster({
-    root, instances: 1, onLog: (_i, line) => lines.push(line),
+    root, instances: opts.instances ?? 1, onLog: (_i, line) => lines.push(line),
     env: { DATABASE_URL: pg?.url ?? '', DATA_DIR: dataDir ?? '', LOG_LEVEL: 'warn', CAMBIO_RATE_LIMIT_PER_MIN: '0', CAMBIO_SEED_DEMO: 'true', ...env },
   });
   const instance = cluster.instances[0]!;
+  const at = (i: number) => { const x = cluster.instances[i]; if (!x) throw new Error(`no instance ${i}`); return x; };
+  // Production forbids the demo: the test then funds what it needs through the operator API (OPERATOR_TOKEN).
+  const demo = (env.CAMBIO_SEED_DEMO ?? 'true') === 'true';
   try {
     if (dataDir) {
       const seeded = await openDatabase({ dataDir, image: await pgliteImage() });
@@ -42,13 +45,15 @@ export async function childService(backend: Backend, env: Record<string, string>
     throw new Error(`not printed: ${re} in\n${lines.join('\n')}`);
   };
   return {
-    apiKey: printed(/demo API key \(shown once\): (\S+)/),
-    operatorToken: printed(/operator token \(shown once\): (\S+)/),
+    apiKey: demo ? printed(/demo API key \(shown once\): (\S+)/) : '',
+    operatorToken: env.OPERATOR_TOKEN ?? printed(/operator token \(shown once\): (\S+)/),
     lines,
     url: () => { if (!instance.url) throw new Error('the service is down'); return instance.url; },
     /** SIGKILL: no shutdown hook runs; resolves once the process is gone. */
     kill: () => instance.kill(),
     start: () => instance.start(),
+    /** Instance `i` of several on one store (PostgreSQL), started with the same environment. */
+    instance: (i: number) => ({ url: () => at(i).url, start: () => at(i).start(), kill: () => at(i).kill() }),
     /** SIGTERM, waiting for the clean exit. */
     stop: () => cluster.stop(),
     /** The store itself, opened by the test (PGlite: only while the service is stopped, one process per directory). */

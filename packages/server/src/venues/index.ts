@@ -16,10 +16,10 @@ export const RECV_WINDOW_MS = 5000;
  * simulated venue over the store ("market off", CONTRACT §1); production, the desk (CONTRACT §9) or an
  * exchange through CCXT (CAMBIO_VENUE=ccxt:<id>, CONTRACT §11).
  */
-export function venueFor(config: Pick<Config, 'mode' | 'venue'>, store: Store, clock: Clock, logger?: Logger): Venue {
+export function venueFor(config: Pick<Config, 'mode' | 'venue' | 'recoveryGraceMs'>, store: Store, clock: Clock, logger?: Logger): Venue {
   if (config.mode === 'sandbox') return new SimulatedVenue(store.db, store.marketPairs, clock);
   const v = config.venue;
   if (v.kind === 'desk') return new DeskVenue(store.marketPairs);
   const ex = makeExchange({ id: v.exchange, apiKey: v.apiKey.reveal(), secret: v.secret.reveal(), url: v.url, recvWindowMs: RECV_WINDOW_MS });
-  return new CcxtVenue(ex, store, clock, { recvWindowMs: RECV_WINDOW_MS, logger });
+  return new CcxtVenue(ex, store, clock, { recvWindowMs: RECV_WINDOW_MS, leaseMs: config.recoveryGraceMs, logger });
 }

@@ -8,7 +8,7 @@ import { DoubleAccount, type DoubleOrder, type Level, type SymbolSpec } from './
  * time, depth, market orders with client order ids (FULL answers), order lookup, account balances,
  * deposit address and history. Signed requests are verified (X-MBX-APIKEY, HMAC-SHA256 of the query
  * and body) and answered with Binance's own errors otherwise. Controls let a test move the book,
- * refuse or drop the next order, fail requests with a 5xx, and add deposits.
+ * refuse, drop or hold the answer of the next order, fail requests with a 5xx, and add deposits.
  */
 export const DOUBLE_KEY = 'double-api-key-7f3a9c';
 export const DOUBLE_SECRET = 'double-api-secret-b81e44d0';
@@ -29,6 +29,7 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
   const faults: Array<{ path: string; fault: Fault; times: number }> = [];
   let refuseNext: { code: number; msg: string } | null = null;
   let dropAfterNextOrder = false;
+  let holdNext: ((o: DoubleOrder) => void) | null = null;
   let expireNextAfter: string | null = null;
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
@@ -120,6 +121,12 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
         ...(p.has('quantity') ? { quantity: p.get('quantity')! } : {}), ...(p.has('quoteOrderQty') ? { quoteOrderQty: p.get('quoteOrderQty')! } : {}),
       }, expireAfter ? { expireAfter } : {});
       if ('code' in o) return err(res, 400, o.code, o.msg);
+      if (holdNext) {
+        const recorded = holdNext;
+        holdNext = null;
+        recorded(o); // recorded and executed; the answer never leaves while the client waits for it
+        return;
+      }
       if (dropAfterNextOrder) {
         dropAfterNextOrder = false;
         req.socket.destroy(); // recorded and executed, never answered
@@ -184,6 +191,17 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
     refuseNextOrder(code = -2010, msg = 'Account has insufficient balance for requested action.') { refuseNext = { code, msg }; },
     /** The next order is recorded and executed, then the connection is cut before any answer. */
     dropAfterNextOrder() { dropAfterNextOrder = true; },
+    /**
+     * The next order is recorded and executed, and its answer is held back for good (the client waits until
+     * it gives up or dies); resolves with the order once it is recorded.
+     */
+    holdNextOrder(): Promise<DoubleOrder> { return new Promise((resolve) => { holdNext = resolve; }); },
+    /** How many orders the double recorded for each client order id. */
+    ordersPerClientId(): Map<string, number> {
+      const n = new Map<string, number>();
+      for (const o of account.orders) n.set(o.clientOrderId, (n.get(o.clientOrderId) ?? 0) + 1);
+      return n;
+    },
     /** The next market order stops after this base quantity: EXPIRED with part of it filled. */
     expireNextOrderAfter(qty: string) { expireNextAfter = qty; },
     /** The next `times` requests whose path starts with `path` get this status (or a cut connection). */
