@@ -16,3 +16,4 @@ export * from './schemas/approvals.ts';
 export * from './schemas/people.ts';
 export * from './schemas/queues.ts';
 export * from './schemas/transparency.ts';
+export * from './schemas/venue.ts';

@@ -28,5 +28,6 @@ export type * from './operator/deposits.ts';
 export type * from './operator/reconciliation.ts';
 export type * from './operator/session.ts';
 export type * from './operator/staff.ts';
+export type * from './operator/venue.ts';
 export type * from './operator/policies.ts';
 export type { ClientStatus, ErrorCode, Permission, Scope } from '@cambio/contract';

@@ -11,6 +11,7 @@ import { InvitationPage } from '../features/session/InvitationPage.tsx';
 import { SecurityPage } from '../features/session/SecurityPage.tsx';
 import { SignInPage } from '../features/session/SignInPage.tsx';
 import { StaffPage } from '../features/staff/StaffPage.tsx';
+import { VenuePage } from '../features/venue/VenuePage.tsx';
 import { op, readMode } from '../lib/api.ts';
 import { DeskContext } from '../lib/desk-context.ts';
 import { isUnauthenticated } from '../lib/errors.ts';
@@ -65,6 +66,7 @@ function Route({ path, admin }: { path: string; admin: boolean }) {
     case '/reconciliation': return <ReconciliationPage />;
     case '/organizations': return <OrganizationsPage />;
     case '/market': return <MarketPage />;
+    case '/venue': return <VenuePage />;
     case '/audit': return <AuditPage />;
     case '/security': return <SecurityPage />;
     case '/staff': if (admin) return <StaffPage />; break;

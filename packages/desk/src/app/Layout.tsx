@@ -14,6 +14,7 @@ const NAV: Array<{ to: string; label: MessageKey; admin?: boolean }> = [
   { to: '/reconciliation', label: 'nav.reconciliation' },
   { to: '/organizations', label: 'nav.organizations' },
   { to: '/market', label: 'nav.market' },
+  { to: '/venue', label: 'nav.venue' },
   { to: '/audit', label: 'nav.audit' },
   { to: '/staff', label: 'nav.staff', admin: true },
 ];

@@ -9,6 +9,7 @@ import { OperatorDestinations, OperatorOrders, OperatorWithdrawals } from './req
 import { OperatorPolicies } from './policies.ts';
 import { OperatorSession } from './session.ts';
 import { OperatorStaff, OperatorTokens } from './staff.ts';
+import { OperatorVenue } from './venue.ts';
 
 export interface CambioOperatorOptions {
   /**
@@ -51,6 +52,7 @@ export class CambioOperator {
   readonly staff: OperatorStaff;
   readonly tokens: OperatorTokens;
   readonly policies: OperatorPolicies;
+  readonly venue: OperatorVenue;
   readonly baseUrl: string;
 
   constructor(opts: CambioOperatorOptions) {
@@ -91,5 +93,6 @@ export class CambioOperator {
     this.staff = new OperatorStaff(t);
     this.tokens = new OperatorTokens(t);
     this.policies = new OperatorPolicies(t);
+    this.venue = new OperatorVenue(t);
   }
 }

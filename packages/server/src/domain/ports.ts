@@ -35,7 +35,13 @@ export interface ExecutionRequest {
   minProceedsQuoteMinor: bigint;
 }
 /** A fill, with where it happened when a real venue executed it (the exchange id and its order id). */
-export type Execution = { filled: true; proceedsQuoteMinor: bigint; venue?: string; venueReference?: string } | { filled: false; reason: string };
+/**
+ * What the venue did with an order. `costs`: fees the venue charged in assets other than the pair's
+ * quote (Binance's BNB discount), in each asset's minimum units: the platform's cost, booked apart.
+ */
+export type Execution =
+  | { filled: true; proceedsQuoteMinor: bigint; venue?: string; venueReference?: string; costs?: Array<{ assetSymbol: string; amountMinor: bigint }> }
+  | { filled: false; reason: string };
 
 /**
  * The market's prices (CONTRACT §4), what quoting needs. Execution and the venue's books sit behind

@@ -31,6 +31,8 @@ export interface Database {
     order_id: string; venue: string; venue_symbol: string; side: string; amount_text: string; state: string; attempts: number;
     sent_at: Ts | null; recv_window_ms: number; venue_order_id: string | null; executed_qty: string | null; quote_qty: string | null;
     proceeds_quote_minor: Numeric | null; reason: string | null; lease_owner: string | null; lease_until: Ts | null; created_at: Ts; updated_at: Ts;
+    /** migrations/027: fees in other assets, JSON [{assetSymbol, amountMinor}]. */
+    costs: string | null;
   };
   venue_balances: { asset_symbol: string; amount: Numeric };
   /** migrations/002: one row per order executed (or refused) at the simulated venue. */

@@ -42,6 +42,8 @@ export interface Venue extends Market {
   holdings(tx: Tx): Promise<Map<string, bigint> | null>;
   /** A real venue's health for the metrics: each book's age, its errors by kind so far, orders sent whose outcome is not known. */
   health?(): Promise<VenueHealth>;
+  /** Tells `listener` how long each order took from being sent to the venue to a known outcome, in seconds (a metric). */
+  observeExecutions?(listener: (seconds: number) => void): void;
 }
 
 export interface VenueHealth { bookAgesMs: Map<string, number>; errors: Map<string, number>; awaitingOutcome: number }

@@ -28,6 +28,7 @@ export type EntryKind =
   | 'order_hold' | 'order_settlement' | 'order_release'
   | 'deposit' | 'deposit_unattributed' | 'deposit_attribution'
   | 'withdrawal_hold' | 'withdrawal_settlement' | 'withdrawal_release'
+  | 'venue_fee'
   | 'reversal';
 
 export interface Entry {

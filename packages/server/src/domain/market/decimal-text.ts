@@ -23,6 +23,12 @@ export function truncateToMinor(r: Rational, decimals: number): bigint {
   return (r.num * pow10(decimals)) / r.den;
 }
 
+/** A non-negative rational in minimum units of `decimals`, rounded up (a cost never under-counted). */
+export function ceilToMinor(r: Rational, decimals: number): bigint {
+  const scaled = r.num * pow10(decimals);
+  return scaled / r.den + (scaled % r.den === 0n ? 0n : 1n);
+}
+
 const gcd = (a: bigint, b: bigint): bigint => {
   while (b !== 0n) [a, b] = [b, a % b];
   return a < 0n ? -a : a;

@@ -18,3 +18,16 @@ export function orderSettlementEntry(o: Pick<Order, 'id' | 'organizationId' | 'b
   if (revenue !== 0n) postings.push({ ownerId: PLATFORM, assetSymbol: o.quoteSymbol, kind: 'revenue', amount: revenue });
   return { kind: 'order_settlement', organizationId: o.organizationId, referenceId: o.id, memo: null, postings };
 }
+
+/**
+ * A fee the venue charged for an order's fill in an asset other than the pair's quote (Binance's BNB
+ * discount), in an entry of its own: the platform holds that much less at the market, and it is the
+ * platform's cost (negative revenue). The client's amounts do not change.
+ */
+export function venueFeeEntry(orderId: string, costs: Array<{ assetSymbol: string; amountMinor: bigint }>): Entry | null {
+  const postings: Posting[] = costs.filter((c) => c.amountMinor > 0n).flatMap((c) => [
+    { ownerId: PLATFORM, assetSymbol: c.assetSymbol, kind: 'market' as const, amount: c.amountMinor },
+    { ownerId: PLATFORM, assetSymbol: c.assetSymbol, kind: 'revenue' as const, amount: -c.amountMinor },
+  ]);
+  return postings.length ? { kind: 'venue_fee', organizationId: null, referenceId: orderId, memo: null, postings } : null;
+}

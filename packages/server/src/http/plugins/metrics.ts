@@ -69,6 +69,11 @@ export function createMetrics(store: Store, clock: Clock, venue?: Venue) {
       name: 'cambio_venue_orders_awaiting_outcome', help: 'Orders sent to the venue whose outcome is not known yet (looked up until it is)', registers: [registry],
       async collect() { this.set((await health()).awaitingOutcome); },
     });
+    const latency = new Histogram({
+      name: 'cambio_venue_execution_seconds', help: 'From sending an order to the venue to knowing its outcome (filled, refused or partly filled), lookups after a lost answer included',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300], registers: [registry],
+    });
+    venue.observeExecutions?.((seconds) => latency.observe(seconds));
     const seen = new Map<string, number>();
     new Counter({
       name: 'cambio_venue_errors_total', help: 'Failed venue requests by where (book, order, lookup, balances, deposits, markets) and CCXT error kind', labelNames: ['kind'] as const, registers: [registry],

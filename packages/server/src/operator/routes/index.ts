@@ -16,6 +16,7 @@ import { policyRoutes } from './policies.ts';
 import { queueRoutes } from './queue.ts';
 import { operatorWithdrawalRoutes } from './withdrawals.ts';
 import { operatorTransparencyRoutes } from './transparency.ts';
+import { venueRoutes } from './venue.ts';
 
 /** Every operator route plugin. Capabilities add theirs here. */
 export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
@@ -35,4 +36,5 @@ export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   policyRoutes,
   queueRoutes,
   operatorTransparencyRoutes,
+  venueRoutes,
 ];

@@ -15,7 +15,10 @@ export async function executeApproved(d: UseCaseDeps, actor: string, o: Order): 
   });
   if (ex === null) return o;
   const settled = await settleOrder(d, actor, o.id, ex.filled
-    ? { filled: true, proceeds: ex.proceedsQuoteMinor, ...(ex.venue !== undefined ? { venue: ex.venue, venueReference: ex.venueReference ?? '' } : {}) }
+    ? {
+      filled: true, proceeds: ex.proceedsQuoteMinor, ...(ex.venue !== undefined ? { venue: ex.venue, venueReference: ex.venueReference ?? '' } : {}),
+      ...(ex.costs?.length ? { costs: ex.costs } : {}),
+    }
     : { filled: false, reason: ex.reason });
   return settled ?? currentOrder(d, o.id);
 }

@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
 import type { Order } from '../../domain/orders/order.ts';
-import { orderSettlementEntry } from '../../domain/orders/settlement-entry.ts';
+import { orderSettlementEntry, venueFeeEntry } from '../../domain/orders/settlement-entry.ts';
 import { recordAudit } from '../../store/audit-store.ts';
 import { captureHold, releaseHold } from '../../store/holds.ts';
 import { postEntry } from '../../store/ledger-store.ts';
@@ -8,7 +8,7 @@ import type { UseCaseDeps } from '../ports.ts';
 import { orderAudit } from './audit-view.ts';
 
 export type Outcome =
-  | { filled: true; proceeds: bigint; venue?: string; venueReference?: string }
+  | { filled: true; proceeds: bigint; venue?: string; venueReference?: string; costs?: Array<{ assetSymbol: string; amountMinor: bigint }> }
   | { filled: false; reason: string };
 
 /**
@@ -28,6 +28,8 @@ export async function settleOrder(d: UseCaseDeps, actor: string, orderId: string
       if (!o) return null;
       await captureHold(tx, o.holdId, at);
       await postEntry(tx, d.ids.next('je'), orderSettlementEntry(o, outcome.proceeds), at);
+      const fee = venueFeeEntry(o.id, outcome.costs ?? []);
+      if (fee) await postEntry(tx, d.ids.next('je'), fee, at);
       // The venue's side of the same fill, in the same transaction: the books and the venue move together.
       await d.venue.fillSettled(tx, orderId, at);
       await recordAudit(tx, d.ids, at, { actor, action: 'order.complete', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: orderAudit(o) });

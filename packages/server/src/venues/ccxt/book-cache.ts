@@ -57,6 +57,9 @@ export class BookCache {
     await Promise.all([...this.#wantedAt].filter(([, at]) => at >= since).map(([id]) => this.refresh(id).catch((err: unknown) => onError(id, err))));
   }
 
+  /** The book held for a market now, however old (the desk shows its age). */
+  held(marketId: string): HeldBook | undefined { return this.#held.get(marketId); }
+
   /** Each held book's age in ms, for the metrics. */
   ages(): Map<string, number> {
     const now = this.clock.now().getTime();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Exchange } from 'ccxt';
 import type { Logger } from 'pino';
 import { priceFromBook } from '../../domain/market/book-pricing.ts';
-import { add, sub, toDecimalText, truncateToMinor, ZERO } from '../../domain/market/decimal-text.ts';
+import { add, ceilToMinor, sub, toDecimalText, truncateToMinor, ZERO } from '../../domain/market/decimal-text.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { MarketPair } from '../../domain/market/pair-terms.ts';
 import type { Rational } from '../../domain/market/rational.ts';
@@ -14,7 +14,7 @@ import type { Tx, Venue, VenueHealth } from '../../usecases/ports.ts';
 import { fetchBalances, fetchBook, fetchDepositAddress, fetchDeposits, loadMarkets, lookupOrder, orderCommissions, submitOrder, type VenueMarket, type VenueOrderReport } from './binance.ts';
 import { BookCache } from './book-cache.ts';
 import { classifyVenueError, venueErrorLabel } from './errors.ts';
-import { VenueOrders, type VenueOrderRow } from './venue-orders.ts';
+import { VenueOrders, type VenueCost, type VenueOrderRow } from './venue-orders.ts';
 
 export interface CcxtVenueOptions {
   /** Binance's recvWindow sent with every signed request: after it, a request that never arrived cannot execute any more. */
@@ -29,6 +29,21 @@ export interface CcxtVenueOptions {
 }
 
 const MARKETS_TTL_MS = 3_600_000;
+
+/** The venue as the desk watches it (operator/routes/venue.ts). Prices and quantities are the venue's decimal text. */
+export interface VenueStatus {
+  exchange: string;
+  health: 'ok' | 'failing' | 'idle';
+  lastSuccessAt: Date | null;
+  lastError: { kind: string; detail: string; at: Date } | null;
+  errors: Array<{ kind: string; count: number }>;
+  awaitingOutcome: number;
+  partialFills: number;
+  pairs: Array<{
+    baseSymbol: string; quoteSymbol: string; venueSymbol: string; maxBookAgeMs: number; bookAgeMs: number | null; fresh: boolean;
+    bestBid: string | null; bestBidQty: string | null; bestAsk: string | null; bestAskQty: string | null;
+  }>;
+}
 const unavailable = (detail: string) => new DomainError('market.unavailable', { detail });
 
 /**
@@ -57,7 +72,9 @@ export class CcxtVenue implements Venue {
       const m = [...(await this.#marketsNow()).values()].find((x) => x.id === marketId);
       if (!m) throw new Error(`no venue market ${marketId}`);
       try {
-        return await fetchBook(this.ex, m, this.#depth);
+        const book = await fetchBook(this.ex, m, this.#depth);
+        this.#answered();
+        return book;
       } catch (err) {
         this.#venueError('book', err);
         throw err;
@@ -73,6 +90,43 @@ export class CcxtVenue implements Venue {
   }
 
   readonly #errors = new Map<string, number>();
+  #lastError: VenueStatus['lastError'] = null;
+  #lastSuccessAt: Date | null = null;
+  readonly #executionListeners: Array<(seconds: number) => void> = [];
+
+  observeExecutions(listener: (seconds: number) => void): void { this.#executionListeners.push(listener); }
+
+  /** The venue answered a request (its health for the desk). */
+  #answered(): void { this.#lastSuccessAt = this.clock.now(); }
+
+  /** The venue's health, last error and the book held behind each venue-priced pair. */
+  async view(): Promise<VenueStatus> {
+    const [pairs, watch] = await Promise.all([this.store.marketPairs.list(), this.orders.watch()]);
+    const markets = await this.#marketsNow().catch(() => null);
+    const now = this.clock.now().getTime();
+    const text = (r: Rational | undefined) => (r === undefined ? null : toDecimalText(r));
+    const failing = this.#lastError !== null && (this.#lastSuccessAt === null || this.#lastError.at >= this.#lastSuccessAt);
+    return {
+      exchange: this.ex.id,
+      health: failing ? 'failing' : this.#lastSuccessAt ? 'ok' : 'idle',
+      lastSuccessAt: this.#lastSuccessAt, lastError: this.#lastError,
+      errors: [...this.#errors].map(([kind, count]) => ({ kind, count })).sort((a, b) => (a.kind < b.kind ? -1 : 1)),
+      awaitingOutcome: watch.awaitingOutcome, partialFills: watch.partial,
+      pairs: pairs.flatMap((p) => {
+        const v = p.terms.venue;
+        if (!v) return [];
+        const m = markets?.get(v.symbol);
+        const held = m ? this.books.held(m.id) : undefined;
+        const age = held ? now - held.receivedAt : null;
+        return [{
+          baseSymbol: p.base.symbol, quoteSymbol: p.quote.symbol, venueSymbol: v.symbol, maxBookAgeMs: v.maxBookAgeMs, bookAgeMs: age,
+          fresh: age !== null && age <= v.maxBookAgeMs,
+          bestBid: text(held?.book.bids[0]?.price), bestBidQty: text(held?.book.bids[0]?.qty),
+          bestAsk: text(held?.book.asks[0]?.price), bestAskQty: text(held?.book.asks[0]?.qty),
+        }];
+      }),
+    };
+  }
 
   async health(): Promise<VenueHealth> {
     return { bookAgesMs: this.books.ages(), errors: new Map(this.#errors), awaitingOutcome: await this.orders.awaitingOutcome() };
@@ -81,6 +135,7 @@ export class CcxtVenue implements Venue {
   #venueError(where: string, err: unknown) {
     const kind = `${where}:${venueErrorLabel(err)}`;
     this.#errors.set(kind, (this.#errors.get(kind) ?? 0) + 1);
+    this.#lastError = { kind, detail: classifyVenueError(err).reason.slice(0, 300), at: this.clock.now() };
     this.opts.onVenueError?.(kind);
     this.opts.logger?.warn({ venue: this.ex.id, kind, detail: classifyVenueError(err).reason }, 'venue request failed');
   }
@@ -151,7 +206,7 @@ export class CcxtVenue implements Venue {
       init = {
         orderId: r.orderId, venue: this.ex.id, venueSymbol: v.symbol, side, amountText: formatDecimal(r.amountBaseMinor, r.baseDecimals),
         state: 'new', attempts: 0, sentAt: null, recvWindowMs: this.opts.recvWindowMs, venueOrderId: null, executedQty: null, quoteQty: null,
-        proceedsQuoteMinor: null, reason: null,
+        proceedsQuoteMinor: null, reason: null, costs: [],
       };
     }
     const now = this.clock.now();
@@ -179,7 +234,8 @@ export class CcxtVenue implements Venue {
       // Sent before with no answer we kept: ask the venue what became of it.
       try {
         const found = await lookupOrder(this.ex, m, row.orderId);
-        return await this.#record(row, m, found, quoteDecimals);
+        this.#answered();
+        return await this.#record(row, m, found, quoteDecimals, row.sentAt);
       } catch (err) {
         const c = classifyVenueError(err);
         this.#venueError('lookup', err);
@@ -193,16 +249,19 @@ export class CcxtVenue implements Venue {
         }
       }
     }
-    if (!(await this.orders.markSending(row.orderId, this.#owner, this.clock.now()))) return null;
+    const sentAt = this.clock.now();
+    if (!(await this.orders.markSending(row.orderId, this.#owner, sentAt))) return null;
     try {
       const answer = await submitOrder(this.ex, m, row.side, row.amountText, row.orderId);
-      return await this.#record(row, m, answer, quoteDecimals);
+      this.#answered();
+      return await this.#record(row, m, answer, quoteDecimals, sentAt);
     } catch (err) {
       const c = classifyVenueError(err);
       this.#venueError('order', err);
       if (c.kind === 'refused') {
         const reason = `the market refused the order: ${c.reason}`;
         await this.orders.settle(row.orderId, this.#owner, this.clock.now(), { state: 'refused', reason });
+        this.#executed(sentAt);
         return { filled: false, reason };
       }
       await this.orders.settle(row.orderId, this.#owner, this.clock.now(), { state: 'unknown', reason: c.reason });
@@ -212,7 +271,15 @@ export class CcxtVenue implements Venue {
   }
 
   /** Reads the venue's report of the order into the row, and the order's outcome from it. */
-  async #record(row: VenueOrderRow, m: VenueMarket, rep: VenueOrderReport, quoteDecimals: number): Promise<Execution | null> {
+  /** An outcome became known: how long since the order was sent (the execution latency metric). */
+  #executed(sentAt: Date | null): void {
+    if (!sentAt) return;
+    const ms = this.clock.now().getTime() - sentAt.getTime();
+    const seconds = (ms > 0 ? ms : 0) / 1000;
+    for (const l of this.#executionListeners) l(seconds);
+  }
+
+  async #record(row: VenueOrderRow, m: VenueMarket, rep: VenueOrderReport, quoteDecimals: number, sentAt: Date | null): Promise<Execution | null> {
     const at = this.clock.now();
     const figures = { venueOrderId: rep.venueOrderId, executedQty: toDecimalText(rep.executedQty) ?? '', quoteQty: toDecimalText(rep.quoteQty) ?? '' };
     if (rep.status === 'NEW' || rep.status === 'PARTIALLY_FILLED' || rep.status === 'PENDING_NEW') {
@@ -224,27 +291,46 @@ export class CcxtVenue implements Venue {
         // Part of it traded: the desk completes it by hand, with the venue's figures in front of it.
         await this.orders.settle(row.orderId, this.#owner, at, { state: 'partial', ...figures, reason: `the market filled ${figures.executedQty} of ${row.amountText} (${rep.status})` });
         this.opts.logger?.warn({ orderId: row.orderId, ...figures, status: rep.status }, 'venue order partly filled: waits for the desk');
+        this.#executed(sentAt);
         return null;
       }
       const reason = `the market order ended ${rep.status} with nothing filled`;
       await this.orders.settle(row.orderId, this.#owner, at, { state: 'refused', ...figures, reason });
+      this.#executed(sentAt);
       return { filled: false, reason };
     }
     const commissions = rep.commissions ?? await orderCommissions(this.ex, m, rep.venueOrderId);
     // What was received, in the pair's quote currency: a sell receives the venue's quote, a buy its base;
-    // fees charged in that currency come off it. A fee in a third asset is not netted here.
+    // fees charged in that currency come off it.
     const receivedAsset = row.side === 'sell' ? m.quote : m.base;
     const gross: Rational = row.side === 'sell' ? rep.quoteQty : rep.executedQty;
     const fees = commissions.filter((c) => c.asset === receivedAsset).reduce((s, c) => add(s, c.amount), ZERO);
     const net = sub(gross, fees);
     const proceeds = net.num > 0n ? truncateToMinor(net, quoteDecimals) : 0n;
-    await this.orders.settle(row.orderId, this.#owner, at, { state: 'filled', ...figures, proceedsQuoteMinor: proceeds });
-    return { filled: true, proceedsQuoteMinor: proceeds, venue: this.ex.id, venueReference: rep.venueOrderId };
+    // A fee in another asset (Binance's BNB discount) is the platform's cost in that asset, booked apart at
+    // its decimals, rounded up so the books never count more of it at the venue than is there. An asset not
+    // listed at Cambio has no decimals to book it in: the order waits, saying so, until it is listed.
+    const others = new Map<string, Rational>();
+    for (const c of commissions) if (c.asset !== receivedAsset && c.amount.num > 0n) others.set(c.asset, add(others.get(c.asset) ?? ZERO, c.amount));
+    const costs: VenueCost[] = [];
+    for (const [asset, amount] of [...others].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const listed = await this.store.marketAssets.get(asset);
+      if (!listed) {
+        const reason = `the venue charged its fee in ${asset}, which is not listed at Cambio: list ${asset} (PUT /operator/v1/market/assets/${asset}) and the order is booked at the next lookup`;
+        await this.orders.settle(row.orderId, this.#owner, at, { state: 'unknown', ...figures, reason });
+        this.opts.logger?.warn({ orderId: row.orderId, asset }, 'venue fee in an asset not listed: the order waits until it is');
+        return null;
+      }
+      costs.push({ assetSymbol: asset, amountMinor: ceilToMinor(amount, listed.decimals) });
+    }
+    await this.orders.settle(row.orderId, this.#owner, at, { state: 'filled', ...figures, proceedsQuoteMinor: proceeds, costs });
+    this.#executed(sentAt);
+    return { filled: true, proceedsQuoteMinor: proceeds, venue: this.ex.id, venueReference: rep.venueOrderId, ...(costs.length ? { costs } : {}) };
   }
 
   #outcomeOf(row: VenueOrderRow): Execution | null {
     if (row.state === 'filled' && row.proceedsQuoteMinor !== null) {
-      return { filled: true, proceedsQuoteMinor: row.proceedsQuoteMinor, venue: row.venue, venueReference: row.venueOrderId ?? '' };
+      return { filled: true, proceedsQuoteMinor: row.proceedsQuoteMinor, venue: row.venue, venueReference: row.venueOrderId ?? '', ...(row.costs.length ? { costs: row.costs } : {}) };
     }
     if (row.state === 'refused') return { filled: false, reason: row.reason ?? 'the market refused the order' };
     return null;
@@ -271,7 +357,9 @@ export class CcxtVenue implements Venue {
   /** The venue account's deposit history since `sinceMs`. */
   async deposits(sinceMs: number): Promise<Awaited<ReturnType<typeof fetchDeposits>>> {
     try {
-      return await fetchDeposits(this.ex, sinceMs);
+      const history = await fetchDeposits(this.ex, sinceMs);
+      this.#answered();
+      return history;
     } catch (err) {
       this.#venueError('deposits', err);
       throw err;
@@ -289,6 +377,7 @@ export class CcxtVenue implements Venue {
     let balances: Awaited<ReturnType<typeof fetchBalances>>;
     try {
       balances = await fetchBalances(this.ex);
+      this.#answered();
     } catch (err) {
       this.#venueError('balances', err);
       throw unavailable('the venue\'s balances could not be read');

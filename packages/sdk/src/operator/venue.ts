@@ -1,0 +1,23 @@
+import type { VenueExecution as VenueExecutionRecord, VenueView as VenueViewRecord } from '@cambio/contract';
+import type { Transport } from '../http.ts';
+import type { Amounts } from '../json.ts';
+
+/** The market behind production: its health, the books its pairs are priced from. */
+export type VenueView = Amounts<VenueViewRecord>;
+/** One order sent to the venue, with the venue's own figures (`proceedsQuoteMinor`, `owedQuoteMinor` as bigint). */
+export type VenueExecution = Amounts<VenueExecutionRecord>;
+export type VenueExecutionState = VenueExecutionRecord['state'];
+
+/** Production at a real market (CONTRACT §11): what the desk watches. Reads only. */
+export class OperatorVenue {
+  constructor(private readonly t: Transport) {}
+
+  async get(): Promise<VenueView> {
+    return (await this.t.get<VenueView>('/venue')).data;
+  }
+
+  /** Newest first; `state` narrows them (e.g. `partial`: the fills that wait for the desk). */
+  async executions(p: { state?: VenueExecutionState; limit?: number } = {}): Promise<VenueExecution[]> {
+    return (await this.t.get<VenueExecution[]>('/venue/executions', { state: p.state, limit: p.limit })).data;
+  }
+}
