@@ -16,6 +16,7 @@ import { judge, printGrowth, type GrowthStep } from './src/growth.ts';
 import { growthSvg } from './src/svg-plot.ts';
 import { Receivers } from './src/webhook-receivers.ts';
 import { webhooksRecord, webhooksRun, type WebhooksRecord, type WebhooksRun } from './src/webhooks.ts';
+import { venueRun } from './src/venue.ts';
 
 const log = (s: string) => console.log(`· ${s}`);
 const cleanups = new Set<() => Promise<void>>();
@@ -304,6 +305,24 @@ async function webhooksMain(o: Options, adminUrl: string): Promise<void> {
   process.exit(bad ? 1 : 0);
 }
 
+/** --venue: venue-priced against static quotes, and approval → venue order sent, at the Binance double. */
+async function venueMain(o: Options, adminUrl: string) {
+  const t0 = Date.now();
+  const machine = { ...machineFacts(), postgres: await serverFacts(adminUrl) };
+  let r;
+  try { r = await venueRun(o, adminUrl, cleanups); } finally { await cleanup(); }
+  console.log('');
+  console.log(`quotes, static BTC/USD : ${r.staticQuotes.reqPerSec} req/s, p50 ${r.staticQuotes.p50Ms} ms, p99 ${r.staticQuotes.p99Ms} ms, ${r.staticQuotes.errors} errors`);
+  console.log(`quotes, venue BTC/USDT : ${r.venueQuotes.reqPerSec} req/s, p50 ${r.venueQuotes.p50Ms} ms, p99 ${r.venueQuotes.p99Ms} ms, ${r.venueQuotes.errors} errors (${r.ratio}× static; target ≥ 0.8×, p99 ≤ 25 ms)`);
+  console.log(`approval → venue order sent: p50 ${r.approvalToSent.p50Ms} ms, p99 ${r.approvalToSent.p99Ms} ms over ${r.approvalToSent.samples} (target p99 ≤ 100 ms); approval answered p99 ${r.approvalAnswered.p99Ms} ms`);
+  const elapsedSec = Math.round((Date.now() - t0) / 1000);
+  const out = resolve(ROOT, o.out);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify({ label: o.label || null, machine, settings: { durationSec: o.duration, warmupSec: o.warmup, connections: o.connections }, mode: 'venue', ...r, elapsedSec }, null, 2)}\n`);
+  console.log(`written to ${o.out}`);
+  process.exit(0);
+}
+
 async function main() {
   let o: Options | null;
   try { o = parseOptions(process.argv.slice(2)); } catch (e) {
@@ -314,6 +333,7 @@ async function main() {
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
   const adminUrl = process.env.DATABASE_URL || DEFAULT_ADMIN_URL;
   if (o.mode === 'webhooks') return webhooksMain(o, adminUrl);
+  if (o.mode === 'venue') return venueMain(o, adminUrl);
   const t0 = Date.now();
   const machine = { ...machineFacts(), postgres: await serverFacts(adminUrl) };
   const refs: References = { helloWorld: null, pgbench: null };

@@ -17,7 +17,7 @@ export interface Options {
   pgbenchClients: number;
   pgbenchScale: number;
   /** full: every scenario in its order; cold: orders first on a fresh database; growth: the same scenarios at each store size. */
-  mode: 'full' | 'cold' | 'growth' | 'webhooks';
+  mode: 'full' | 'cold' | 'growth' | 'webhooks' | 'venue';
   /** --growth: earlier quotes in the store at each step (cumulative). */
   sizes: number[];
   /** --growth: measured windows of each scenario at each size, in rounds; its figure is the median window's. */
@@ -35,6 +35,9 @@ export const USAGE = `npm run bench -- [options]
                         registered, loopback receivers verifying every signature, with and without a slow
                         (5 s) and a failing (500) receiver (default out: bench/results/webhooks.json;
                         --orgs 10 unless given)
+  --venue               production at the loopback Binance double (through CCXT): quotes of a venue-priced pair
+                        against quotes of a static (midRate) pair in the same run, and approval → venue order
+                        sent, one approval at a time (default out: bench/results/venue.json; PostgreSQL only)
   --sizes <a,b,…>       --growth's steps, earlier quotes in the store (default 10000,100000,1000000)
   --rounds <n>          --growth: each size measures every scenario in n rounds and takes the median
                         window (default 5: one 5 s window moves ±20 % on a shared 2-core machine)
@@ -74,13 +77,13 @@ export function parseOptions(argv: string[]): Options | null {
       'no-pglite': { type: 'boolean' }, 'no-pgbench': { type: 'boolean' }, 'no-hello': { type: 'boolean' },
       profile: { type: 'boolean' }, 'experiment-prepared': { type: 'boolean' }, label: { type: 'string' }, out: { type: 'string' },
       'pgbench-clients': { type: 'string' }, 'pgbench-scale': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      cold: { type: 'boolean' }, growth: { type: 'boolean' }, webhooks: { type: 'boolean' }, sizes: { type: 'string' }, rounds: { type: 'string' },
+      cold: { type: 'boolean' }, growth: { type: 'boolean' }, webhooks: { type: 'boolean' }, venue: { type: 'boolean' }, sizes: { type: 'string' }, rounds: { type: 'string' },
     },
   });
   if (values.help) return null;
   const only = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-  if ([values.cold, values.growth, values.webhooks].filter(Boolean).length > 1) throw new Error('--cold, --growth and --webhooks are different runs: one at a time');
-  const mode = values.cold ? 'cold' : values.growth ? 'growth' : values.webhooks ? 'webhooks' : 'full';
+  if ([values.cold, values.growth, values.webhooks, values.venue].filter(Boolean).length > 1) throw new Error('--cold, --growth, --webhooks and --venue are different runs: one at a time');
+  const mode = values.cold ? 'cold' : values.growth ? 'growth' : values.webhooks ? 'webhooks' : values.venue ? 'venue' : 'full';
   const sizes = (values.sizes ?? '10000,100000,1000000').split(',').map((x) => x.trim()).filter(Boolean).map((x) => Math.trunc(positive('sizes', x, 0, 1)));
   for (let i = 1; i < sizes.length; i++) if (sizes[i]! <= sizes[i - 1]!) throw new Error('--sizes must grow: each step adds rows to the one before');
   for (const s of only) if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario "${s}"; one of ${SCENARIOS.join(', ')}`);

@@ -47,7 +47,7 @@ export const OPERATOR_TOKEN = 'bench-operator-token-0123456789abcdef';
 const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 
 /** Cambio itself, exactly as `npm start` runs it, on the store the env names. */
-export function startCambio(store: { databaseUrl: string } | { dataDir: string }, extra: { nodeArgs?: string[]; preload?: string[] } = {}): Promise<Served> {
+export function startCambio(store: { databaseUrl: string } | { dataDir: string }, extra: { nodeArgs?: string[]; preload?: string[]; env?: Record<string, string> } = {}): Promise<Served> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0', HOST: '127.0.0.1',
@@ -57,6 +57,7 @@ export function startCambio(store: { databaseUrl: string } | { dataDir: string }
     CAMBIO_MODE: 'sandbox', CAMBIO_SEED_DEMO: 'false', CAMBIO_RATE_LIMIT_PER_MIN: '0', LOG_LEVEL: 'warn',
     // Quotes made before the measured window must still be valid when accepted.
     CAMBIO_QUOTE_TTL_MS: '3600000',
+    ...extra.env,
   };
   const preload = (extra.preload ?? []).flatMap((m) => ['--import', m]);
   return startServer([...(extra.nodeArgs ?? []), '--import', 'tsx', ...preload, 'packages/server/src/main.ts'], env, 'cambio');

@@ -26,6 +26,9 @@ const read: OpKind = {
   },
 };
 
+/** On the venue's step grid, where the pair has one: a venue refuses other amounts at quote time. */
+const onStep = (a: bigint, step: bigint | undefined) => (step ? (a / step > 0n ? (a / step) * step : step) : a);
+
 /** A quote, then (mostly) an order on it; sometimes the same quote is accepted twice at once: at most one 201. */
 const order: OpKind = {
   name: 'order', weight: 4, needs: ['POST /api/v1/quotes', 'POST /api/v1/orders'],
@@ -34,7 +37,7 @@ const order: OpKind = {
     const p = rng.pick(w.pairs);
     const top = p.maxBase / 100n > p.minBase * 20n ? p.maxBase / 100n : p.minBase * 20n;
     const body = rng.chance(0.8)
-      ? { baseSymbol: p.base, quoteSymbol: p.quote, amountBaseMinor: rng.big(p.minBase / 2n, top).toString() }
+      ? { baseSymbol: p.base, quoteSymbol: p.quote, amountBaseMinor: onStep(rng.big(p.minBase / 2n, top), p.step).toString() }
       : { baseSymbol: p.base, quoteSymbol: p.quote, amountQuoteMinor: String(rng.int(100, 500_000)) };
     const q = await w.send(rng, 'quote', 'POST', '/api/v1/quotes', { key: org.key, body });
     if (q.kind !== 'answered' || q.status !== 201) return;

@@ -10,7 +10,8 @@
 export type SecretKind =
   | 'API key' | 'API key secret' | 'stored key hash' | 'operator token' | 'server secret'
   | 'account number' | 'account number digits' | 'holder document'
-  | 'password' | 'session id' | 'invitation token' | 'TOTP secret' | 'recovery code' | 'portal API key' | 'staff token';
+  | 'password' | 'session id' | 'invitation token' | 'TOTP secret' | 'recovery code' | 'portal API key' | 'staff token'
+  | 'venue API key' | 'venue secret';
 
 const ANCHOR = 6;
 const RECENT = 5000;

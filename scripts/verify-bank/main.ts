@@ -32,6 +32,8 @@ const parse = () => parseArgs({
     'log-level': { type: 'string', default: 'info' },
     // production: the desk executes (CONTRACT §9); the run's simulated desk records fills and payouts.
     mode: { type: 'string', default: 'sandbox' },
+    // production only: `desk` (staff record fills) or `ccxt` (a loopback Binance double executes, through CCXT).
+    venue: { type: 'string', default: 'desk' },
   },
 });
 try { ({ values } = parse()); } catch (e) { end(2, (e as Error).message); }
@@ -55,7 +57,9 @@ const o: Options = {
   keepDb: values['keep-db'] ?? false,
   logLevel: values['log-level'] ?? 'info',
   mode: values.mode === 'production' ? 'production' : values.mode === 'sandbox' ? 'sandbox' : end(2, `--mode must be sandbox or production (got ${values.mode})`),
+  venue: values.venue === 'ccxt' ? 'ccxt' : values.venue === 'desk' ? 'desk' : end(2, `--venue must be desk or ccxt (got ${values.venue})`),
 };
+if (o.venue === 'ccxt' && o.mode !== 'production') end(2, '--venue ccxt needs --mode production (the sandbox trades at its simulated market)');
 
 // Interrupted: the processes are killed, the summary says how far it got.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -65,7 +69,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-console.log(`verify:bank seed ${o.seed}: ${o.mode}, ${o.seconds} s, ${o.clients} clients, ${o.instances} instance(s)${o.killEveryMs ? `, SIGKILL every ~${o.killEveryMs} ms` : ''}, log level ${o.logLevel}`);
+console.log(`verify:bank seed ${o.seed}: ${o.mode}${o.venue === 'ccxt' ? ' at the Binance double (ccxt)' : ''}, ${o.seconds} s, ${o.clients} clients, ${o.instances} instance(s)${o.killEveryMs ? `, SIGKILL every ~${o.killEveryMs} ms` : ''}, log level ${o.logLevel}`);
 void runBank(o, (l) => console.log(l), tally).then((t) => {
   if (t.failure) {
     console.log(`replay with: ${replayCommand(o)}`);

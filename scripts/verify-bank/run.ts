@@ -15,12 +15,15 @@ import { Rng } from './prng.ts';
 import { seed } from './seed.ts';
 import { scanStore } from './store-scan.ts';
 import { OPERATOR_TOKEN, SECRET, sleep, World } from './world.ts';
+import { DOUBLE_KEY, DOUBLE_SECRET, startBinanceDouble, type BinanceDouble } from '../../packages/server/test/venue-double/binance-double.ts';
 
 export interface Options {
   seconds: number; clients: number; seed: number; killEveryMs: number; instances: number;
   checkEveryMs: number; adminUrl: string; redisUrl: string | null; keepDb: boolean; logLevel: string;
   /** production: the desk executes and pays out (CONTRACT §9); the run's simulated desk records fills and payouts. */
   mode: Mode;
+  /** production: `ccxt` trades at a loopback Binance double through CCXT (CONTRACT §11) instead of the desk. */
+  venue?: 'desk' | 'ccxt';
 }
 
 /**
@@ -48,7 +51,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 export function replayCommand(o: Options): string {
   return `npm run verify:bank -- --seconds ${o.seconds} --clients ${o.clients} --seed ${o.seed}` +
-    (o.killEveryMs ? ` --kill-every ${o.killEveryMs}` : '') + (o.instances > 1 ? ` --instances ${o.instances}` : '') + (o.mode === 'production' ? ' --mode production' : '');
+    (o.killEveryMs ? ` --kill-every ${o.killEveryMs}` : '') + (o.instances > 1 ? ` --instances ${o.instances}` : '') + (o.mode === 'production' ? ' --mode production' : '') + (o.venue === 'ccxt' ? ' --venue ccxt' : '');
 }
 
 /** The whole run: database, processes, seed, workload with faults and periodic checks, recovery, final check. Never throws: a failure is `tally.failure`. */
@@ -78,6 +81,7 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
   const history = new History();
   tally.history = history;
   const report = (p: string) => { if (!tally.violations.has(p)) { tally.violations.add(p); print(`VIOLATION ${p}`); } };
+  const double = o.venue === 'ccxt' ? await venueDouble() : null;
   const db = await createDatabase(o.adminUrl);
   const scan = new LogScan();
   const cluster = new Cluster({
@@ -87,6 +91,11 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
       CAMBIO_QUOTE_TTL_MS: '5000', CAMBIO_DECLARATION_TTL_MS: '20000', CAMBIO_DESTINATION_COOLDOWN_MS: '0',
       ...(o.redisUrl ? { REDIS_URL: o.redisUrl, CAMBIO_RATE_LIMIT_PER_MIN: String(SHARED_LIMIT_PER_MIN) } : { REDIS_URL: '', CAMBIO_RATE_LIMIT_PER_MIN: '0' }),
       LOG_LEVEL: o.logLevel, DB_POOL_SIZE: '10',
+      // At the double, an order whose answer a kill cut off is looked up after 5 s, not 30 s.
+      ...(double ? {
+        CAMBIO_VENUE: 'ccxt:binance', CAMBIO_VENUE_URL: double.origin, CAMBIO_VENUE_API_KEY: DOUBLE_KEY, CAMBIO_VENUE_SECRET: DOUBLE_SECRET,
+        CAMBIO_RECOVERY_GRACE_MS: '5000',
+      } : {}),
     },
     onLog: (i, line) => scan.read(`[${i}] ${line}`),
   });
@@ -95,6 +104,7 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
   checker.on('error', () => undefined);
   tally.abort = async () => {
     await cluster.killAll();
+    await double?.close();
     await checker.end().catch(() => undefined);
     if (!o.keepDb) await db.drop().catch(() => undefined);
   };
@@ -103,20 +113,22 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     await checker.connect();
     const started = Date.now();
     const world = new World(cluster, history, o.seed, started + 10 * 60_000, scan);
+    if (double) { scan.add('venue API key', DOUBLE_KEY); scan.add('venue secret', DOUBLE_SECRET); }
     const doc = await call(cluster.instances[0]!.url!, 'GET', '/api/v1/openapi.json');
     if (doc.kind !== 'answered' || doc.status !== 200) throw new Error('no OpenAPI document');
     for (const [path, item] of Object.entries((doc.body as any).paths ?? {})) {
       for (const m of Object.keys(item as object)) world.endpoints.add(`${m.toUpperCase()} ${path}`);
     }
     const orgCount = Math.max(2, Math.ceil(o.clients / 2));
-    await seed(world, rng.fork(1), orgCount);
+    await seed(world, rng.fork(1), orgCount, double !== null);
     await seedPeople(world, print);
     const storedKeyHashes = async () => { for (const r of (await checker.query('select secret_hash from api_keys')).rows) scan.add('stored key hash', r.secret_hash); };
     await storedKeyHashes();
     const usable = <T extends { needs: string[] }>(k: T) => k.needs.every((n) => world.endpoints.has(n));
     const clientOps = CLIENT_OPS.filter(usable);
     // The desk's records exist in production only; a run against the simulated venue reconciles with it.
-    const operatorOps = OPERATOR_OPS.filter((k) => (k.mode ?? o.mode) === o.mode).filter(usable);
+    // At a venue the orders execute by themselves: the desk records no order fill (it still pays out withdrawals).
+    const operatorOps = OPERATOR_OPS.filter((k) => (k.mode ?? o.mode) === o.mode).filter(usable).filter((k) => !(double && k.name === 'desk-orders'));
     const skipped = [...CLIENT_OPS, ...OPERATOR_OPS.filter((k) => (k.mode ?? o.mode) === o.mode)].filter((k) => !usable(k)).map((k) => k.name);
     print(`seeded ${orgCount} organizations; operation kinds: ${[...clientOps, ...operatorOps].map((k) => k.name).join(', ')}${skipped.length ? `; not available yet: ${skipped.join(', ')}` : ''}`);
 
@@ -174,7 +186,7 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
       const r = rng.fork(77);
       let waiting = 1;
       while (waiting !== 0 && Date.now() - d0 < 60_000) {
-        const [orders, withdrawals] = [await drainDesk(world, r, 'orders', 50), await drainDesk(world, r, 'withdrawals', 50)];
+        const [orders, withdrawals] = [double ? 0 : await drainDesk(world, r, 'orders', 50), await drainDesk(world, r, 'withdrawals', 50)];
         waiting = orders < 0 || withdrawals < 0 ? -1 : orders + withdrawals;
       }
       print(`desk: ${waiting === 0 ? 'recorded the outcome of every approved request' : 'still had approved requests'} ${((Date.now() - d0) / 1000).toFixed(0)} s after the load stopped`);
@@ -188,6 +200,10 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     }
     if (leftAtEnd > 0) print(`recovery: ${leftAtEnd} request(s) left half-done when the load stopped; ${leftAtEnd - left.length} finished by the service within ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     left.forEach((p) => history.violate(`half-done: ${p}`));
+    if (double) {
+      await venueChecks(double, checker, history, print);
+      tally.checks++;
+    }
     const last = await checkOnce(checker, history, true, o.mode);
     tally.checks += last.checks;
     last.problems.forEach(report);
@@ -235,6 +251,7 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     tally.abort = null;
     await checker.end().catch(() => undefined);
     await cluster.stop().catch(() => cluster.killAll());
+    await double?.close();
     if (!o.keepDb) await db.drop().catch((e: unknown) => print(`could not drop ${db.name}: ${String(e)}`));
     else print(`database kept: ${db.url}`);
   }
@@ -310,4 +327,45 @@ async function timing401(w: World, rng: Rng, print: (l: string) => void) {
   }
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   print(`401 latency (median, µs): unknown prefix ${median(samples['unknown prefix']).toFixed(0)}, wrong secret ${median(samples['wrong secret']).toFixed(0)} (informational)`);
+}
+
+/** The Binance double the ccxt runs trade at: BTC/USD and EUR/USD, books deep enough for any order of the workload. */
+async function venueDouble(): Promise<BinanceDouble> {
+  const double = await startBinanceDouble({
+    symbols: [
+      { symbol: 'BTCUSD', base: 'BTC', quote: 'USD', step: '0.00001', minQty: '0.00001', tick: '0.01', minNotional: '5' },
+      { symbol: 'EURUSD', base: 'EUR', quote: 'USD', step: '0.01', minQty: '0.01', tick: '0.0001', minNotional: '5' },
+    ],
+  });
+  double.setBook('BTCUSD', { bids: [['60000.00', '5'], ['59990.00', '1000']], asks: [['60010.00', '5'], ['60020.00', '1000']] });
+  double.setBook('EURUSD', { bids: [['1.0800', '100000'], ['1.0790', '100000000']], asks: [['1.0810', '100000'], ['1.0820', '100000000']] });
+  for (const a of ['BTC', 'USD', 'EUR']) double.setBalance(a, '1000000000');
+  return double;
+}
+
+/**
+ * At the venue, once the load has stopped and recovery has run: no client order id has two venue
+ * orders; every order Cambio completed at the venue has exactly one there, with its venue reference;
+ * none that Cambio failed or left approved traded in full there.
+ */
+async function venueChecks(double: BinanceDouble, checker: pg.Client, history: History, print: (l: string) => void): Promise<void> {
+  const per = double.ordersPerClientId();
+  for (const [id, n] of per) if (n > 1) history.violate(`order ${id} was sent to the venue ${n} times`);
+  const rows = (await checker.query(`select o.id, o.state, o.venue_reference, v.state as venue_state from orders o left join venue_orders v on v.order_id = o.id`)).rows as
+    Array<{ id: string; state: string; venue_reference: string | null; venue_state: string | null }>;
+  const byId = new Map(double.orders.map((x) => [x.clientOrderId, x]));
+  let completed = 0;
+  for (const r of rows) {
+    const at = byId.get(r.id);
+    if (r.state === 'completed') {
+      completed++;
+      if (!at) history.violate(`order ${r.id} completed with no order at the venue`);
+      else if (String(at.orderId) !== r.venue_reference) history.violate(`order ${r.id} completed with venue reference ${r.venue_reference}, the venue's is ${at.orderId}`);
+    } else if (at && at.status === 'FILLED') {
+      history.violate(`order ${r.id} is ${r.state} at Cambio but filled at the venue`);
+    }
+  }
+  const strangers = [...per.keys()].filter((id) => !rows.some((r) => r.id === id));
+  if (strangers.length) history.violate(`venue orders of no Cambio order: ${strangers.join(', ')}`);
+  print(`venue: ${double.orders.length} orders at the double for ${per.size} client order ids (${[...per.values()].filter((n) => n > 1).length} sent twice); ${completed} completed at Cambio`);
 }

@@ -18,6 +18,17 @@ const PAIRS = [
   { base: 'USD', quote: 'EUR', midRate: '0.92', spreadBps: 30, feeBps: 5, fixedFeeQuoteMinor: '0', minBaseMinor: '100', maxBaseMinor: '50000000' },
 ];
 
+/**
+ * Production at a CCXT venue (the loopback Binance double): the same pairs priced from the venue's
+ * books, BTC/USD and EUR/USD markets, each traded either way round.
+ */
+const VENUE_PAIRS = [
+  { base: 'BTC', quote: 'USD', source: 'venue', venueSymbol: 'BTC/USD', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '100000000', step: 1000n },
+  { base: 'USD', quote: 'BTC', source: 'venue', venueSymbol: 'BTC/USD', spreadBps: 40, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '10000000' },
+  { base: 'EUR', quote: 'USD', source: 'venue', venueSymbol: 'EUR/USD', spreadBps: 30, feeBps: 5, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '50000000' },
+  { base: 'USD', quote: 'EUR', source: 'venue', venueSymbol: 'EUR/USD', spreadBps: 30, feeBps: 5, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '50000000' },
+];
+
 /** Funding per organization; every third one is small, so balances run out and requests race for the last of them. */
 const FUNDING = { large: { USD: 100_000_000n, BTC: 1_000_000_000n, EUR: 50_000_000n }, small: { USD: 50_000n, BTC: 2_000_000n, EUR: 30_000n } };
 
@@ -28,15 +39,19 @@ async function must(w: World, rng: Rng, what: string, method: string, path: stri
 }
 
 /** Assets, pairs, wallets and organizations (with a member, a key and balances), all through the operator API. */
-export async function seed(w: World, rng: Rng, orgCount: number): Promise<void> {
+export async function seed(w: World, rng: Rng, orgCount: number, venue = false): Promise<void> {
   for (const a of ASSETS) await must(w, rng, `asset ${a.symbol}`, 'PUT', `/operator/v1/market/assets/${a.symbol}`, { decimals: a.decimals });
   w.assets = ASSETS;
   if (w.has('PUT', '/operator/v1/market/pairs/{base}/{quote}')) {
-    for (const p of PAIRS) {
-      const { base, quote, ...terms } = p;
+    const pairs: Array<(typeof PAIRS)[number] | (typeof VENUE_PAIRS)[number]> = venue ? VENUE_PAIRS : PAIRS;
+    for (const p of pairs) {
+      const { base, quote, ...rest } = p;
+      const { step: _step, ...terms } = rest as typeof rest & { step?: bigint };
       await must(w, rng, `pair ${base}/${quote}`, 'PUT', `/operator/v1/market/pairs/${base}/${quote}`, terms);
     }
-    w.pairs = PAIRS.map((p): Pair => ({ base: p.base, quote: p.quote, minBase: BigInt(p.minBaseMinor), maxBase: BigInt(p.maxBaseMinor) }));
+    w.pairs = pairs.map((p): Pair => ({
+      base: p.base, quote: p.quote, minBase: BigInt(p.minBaseMinor), maxBase: BigInt(p.maxBaseMinor), ...('step' in p ? { step: p.step } : {}),
+    }));
   }
   if (w.has('PUT', '/operator/v1/wallets/{symbol}')) {
     for (const a of ASSETS) await must(w, rng, `wallet ${a.symbol}`, 'PUT', `/operator/v1/wallets/${a.symbol}`, { network: a.network, address: `verify-${a.symbol.toLowerCase()}-wallet` });

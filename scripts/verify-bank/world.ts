@@ -9,7 +9,8 @@ export const SECRET = 'verify-bank-secret-0123456789abcdef0123456789';
 
 export interface Asset { symbol: string; decimals: number; network: string }
 export interface Org { id: string; memberId: string; key: string; keyId: string; small: boolean; invitation?: string }
-export interface Pair { base: string; quote: string; minBase: bigint; maxBase: bigint }
+/** `step`: base amounts the venue accepts are multiples of it (a pair priced from a venue's book). */
+export interface Pair { base: string; quote: string; minBase: bigint; maxBase: bigint; step?: bigint }
 
 /** Everything the workers share: the processes, what the clients saw, and work handed from clients to the operator. */
 export class World {
