@@ -57,7 +57,8 @@ export function VenuePage() {
       <section aria-labelledby="books-title" className="panel">
         <h2 id="books-title">Order books</h2>
         {!v ? null : v.pairs.length === 0 ? <Empty>No pair is priced from the venue.</Empty> : (
-          <table>
+          // Focusable: on a narrow screen the table scrolls sideways, and a keyboard must reach it.
+          <table tabIndex={0}>
             <caption className="visually-hidden">Venue-priced pairs and their books</caption>
             <thead><tr><th scope="col">Pair</th><th scope="col">Venue market</th><th scope="col" className="num">Book age</th><th scope="col" className="num">Best bid</th><th scope="col" className="num">Best ask</th></tr></thead>
             <tbody>
@@ -79,7 +80,7 @@ export function VenuePage() {
         <h2 id="executions-title">Executions</h2>
         <ReadAt at={executions.dataUpdatedAt} fetching={executions.isFetching} />
         {executions.isPending ? <Loading what="executions" /> : executions.error ? <ErrorNote error={executions.error} /> : executions.data.length === 0 ? <Empty>No order sent to the venue yet.</Empty> : (
-          <table>
+          <table tabIndex={0}>
             <caption className="visually-hidden">Orders sent to the venue, newest first</caption>
             <thead><tr><th scope="col">Order</th><th scope="col">State at the venue</th><th scope="col">Venue order id</th><th scope="col">Sent</th><th scope="col" className="num">Executed (base)</th><th scope="col" className="num">Executed (quote)</th><th scope="col" className="num">Proceeds</th><th scope="col" className="num">Owed to the client</th></tr></thead>
             <tbody>
