@@ -312,8 +312,8 @@ async function venueMain(o: Options, adminUrl: string) {
   let r;
   try { r = await venueRun(o, adminUrl, cleanups); } finally { await cleanup(); }
   console.log('');
-  console.log(`quotes, static BTC/USD : ${r.staticQuotes.reqPerSec} req/s, p50 ${r.staticQuotes.p50Ms} ms, p99 ${r.staticQuotes.p99Ms} ms, ${r.staticQuotes.errors} errors`);
-  console.log(`quotes, venue BTC/USDT : ${r.venueQuotes.reqPerSec} req/s, p50 ${r.venueQuotes.p50Ms} ms, p99 ${r.venueQuotes.p99Ms} ms, ${r.venueQuotes.errors} errors (${r.ratio}× static; target ≥ 0.8×, p99 ≤ 25 ms)`);
+  console.log(`quotes, static BTC/USD : ${Math.round(r.staticQuotes.reqPerSec)} req/s, p50 ${r.staticQuotes.p50Ms} ms, p99 ${r.staticQuotes.p99Ms} ms, ${r.staticQuotes.errors} errors`);
+  console.log(`quotes, venue BTC/USDT : ${Math.round(r.venueQuotes.reqPerSec)} req/s, p50 ${r.venueQuotes.p50Ms} ms, p99 ${r.venueQuotes.p99Ms} ms, ${r.venueQuotes.errors} errors (${r.ratio}× static; target ≥ 0.8×, p99 ≤ 25 ms)`);
   console.log(`approval → venue order sent: p50 ${r.approvalToSent.p50Ms} ms, p99 ${r.approvalToSent.p99Ms} ms over ${r.approvalToSent.samples} (target p99 ≤ 100 ms); approval answered p99 ${r.approvalAnswered.p99Ms} ms`);
   const elapsedSec = Math.round((Date.now() - t0) / 1000);
   const out = resolve(ROOT, o.out);
