@@ -17,6 +17,7 @@ export const BTCUSDT: SymbolSpec = { symbol: 'BTCUSDT', base: 'BTC', quote: 'USD
 
 export interface Deposit { coin: string; network: string; amount: string; txId: string; status: number; address: string; insertTime: number }
 type Fault = { kind: 'status'; status: number } | { kind: 'drop' };
+interface FaultRule { path: string; fault: Fault; times: number; method: string | undefined }
 
 export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) {
   const account = new DoubleAccount(opts.symbols ?? [BTCUSDT]);
@@ -26,7 +27,7 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
   const requests: Array<{ method: string; path: string }> = [];
   /** Paths no handler knew. */
   const unknown: string[] = [];
-  const faults: Array<{ path: string; fault: Fault; times: number }> = [];
+  const faults: FaultRule[] = [];
   let refuseNext: { code: number; msg: string } | null = null;
   let dropAfterNextOrder = false;
   let holdNext: ((o: DoubleOrder) => void) | null = null;
@@ -80,7 +81,7 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
     const path = url.pathname;
     const query = url.search.slice(1);
     requests.push({ method: req.method ?? 'GET', path });
-    const f = faults.find((x) => x.times > 0 && path.startsWith(x.path));
+    const f = faults.find((x) => x.times > 0 && path.startsWith(x.path) && (x.method === undefined || x.method === req.method));
     if (f) {
       f.times -= 1;
       if (f.fault.kind === 'drop') { req.socket.destroy(); return; }
@@ -204,8 +205,10 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
     },
     /** The next market order stops after this base quantity: EXPIRED with part of it filled. */
     expireNextOrderAfter(qty: string) { expireNextAfter = qty; },
-    /** The next `times` requests whose path starts with `path` get this status (or a cut connection). */
-    fail(path: string, fault: number | 'drop', times = 1) { faults.push({ path, fault: fault === 'drop' ? { kind: 'drop' } : { kind: 'status', status: fault }, times }); },
+    /** The next `times` requests whose path starts with `path` (and of `method`, when given) get this status (or a cut connection). */
+    fail(path: string, fault: number | 'drop', times = 1, method?: 'GET' | 'POST') {
+      faults.push({ path, fault: fault === 'drop' ? { kind: 'drop' } : { kind: 'status', status: fault }, times, method });
+    },
     clearFaults() { faults.length = 0; },
     setDepositAddress(coin: string, network: string, address: string) { addresses.set(`${coin}:${network}`, address); },
     addDeposit(d: Omit<Deposit, 'insertTime' | 'address'> & { address?: string }) { deposits.push({ address: 'addr', insertTime: Date.now(), ...d }); },
