@@ -20,6 +20,7 @@ export type { BackgroundTask };
  */
 export const QUOTE_RETENTION_MS = IDEMPOTENCY_RETENTION_MS + IDEMPOTENCY_LEASE_MS;
 export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+export const MAIL_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 
 /** Settles orders a crash left between approval and settlement (also soon after a restart). Sandbox only: the desk's orders wait for staff. */
@@ -64,6 +65,8 @@ export const backgroundTasks: BackgroundTask[] = [
   // is sent, retried and given up after a while, never inside a request.
   { name: 'mail-notifications', everyMs: 1_000, run: async (d) => { await mailNotifications({ ...d, publicUrl: d.config.publicUrl }); } },
   { name: 'deliver-mail', everyMs: 500, run: async (d) => { await deliverDueMail(d); } },
+  // The outbox keeps what was sent or given up 30 days, for the operator to look at; then it is forgotten.
+  { name: 'purge-mail', everyMs: 3_600_000, run: async (d) => { await d.store.mail.purgeFinished(new Date(d.clock.now().getTime() - MAIL_LOG_RETENTION_MS)); } },
   // PGlite runs no autovacuum: dead rows of consumed and purged quotes and the planner's statistics are looked after here.
   { name: 'maintain-embedded-store', everyMs: 600_000, run: async (d) => { await maintainEmbedded(d.store.db, d.store.kind); } },
   // The delivery log is kept 30 days after a delivery finished (pending ones are never purged).

@@ -194,6 +194,13 @@ for (const backend of backends()) {
       // nor in the outbox at rest: only sealed content, erased once sent
       const rows = await h.store.db.selectFrom('mail_outbox').select(['sealed']).execute();
       for (const t of tokens) assert.ok(!rows.some((r) => r.sealed?.includes(t)));
+      // the operator sees the outbox in the metrics; finished mail is forgotten after its retention
+      const metrics = await h.app.inject({ method: 'GET', url: '/operator/v1/metrics', headers: { authorization: 'Bearer test-operator-token-0123456789' } });
+      const counts = await h.store.mail.counts();
+      assert.match(metrics.body, new RegExp(`cambio_mail_outbox\\{state="sent"\\} ${counts.sent}\\b`));
+      assert.ok(counts.sent >= 5, JSON.stringify(counts));
+      await h.store.mail.purgeFinished(new Date(Date.now() + 1000));
+      assert.deepEqual(await h.store.mail.counts(), { pending: counts.pending, sent: 0, failed: 0 }, 'mail still to send is never purged');
     });
   });
 }

@@ -65,6 +65,12 @@ export class MailStore {
     return out;
   }
 
+  /** Forgets mail finished (sent or given up) before `before`, and reset tokens expired by then. */
+  async purgeFinished(before: Date): Promise<void> {
+    await this.db.deleteFrom('mail_outbox').where('state', '<>', 'pending').where('finished_at', '<', before).execute();
+    await this.db.deleteFrom('password_resets').where('expires_at', '<', before).execute();
+  }
+
   // password resets
 
   async createReset(kind: 'member' | 'staff', email: string, tokenHash: string, expiresAt: Date): Promise<void> {
