@@ -6,6 +6,8 @@ import { isStoreUnavailable } from './store/store-unavailable.ts';
 import { recoverApproved } from './usecases/orders/execute-approved.ts';
 import { appendJournalLog } from './usecases/transparency/append-log.ts';
 import { dispatchWebhooks } from './usecases/webhooks/deliver-due.ts';
+import { deliverDueMail } from './usecases/mail/outbox.ts';
+import { mailNotifications } from './usecases/mail/notify.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
 import { pollVenueBooksTask, pollVenueDepositsTask, refreshVenueWalletsTask } from './venue-tasks.ts';
 
@@ -18,6 +20,7 @@ export type { BackgroundTask };
  */
 export const QUOTE_RETENTION_MS = IDEMPOTENCY_RETENTION_MS + IDEMPOTENCY_LEASE_MS;
 export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+export const MAIL_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 
 /** Settles orders a crash left between approval and settlement (also soon after a restart): the simulated venue and a CCXT venue; the desk's orders wait for staff. */
@@ -58,6 +61,12 @@ export const backgroundTasks: BackgroundTask[] = [
       await dispatchWebhooks(d, { sender: webhookSenderOf(d), leaseMs: d.config.webhookLeaseMs, inFlight: 64, perEndpoint: 8, pollMs: 100, signal });
     },
   },
+  // Mail (when a sender is set): decisions and credits become outbox rows after they committed; the outbox
+  // is sent, retried and given up after a while, never inside a request.
+  { name: 'mail-notifications', everyMs: 1_000, run: async (d) => { await mailNotifications({ ...d, publicUrl: d.config.publicUrl }); } },
+  { name: 'deliver-mail', everyMs: 500, run: async (d) => { await deliverDueMail(d); } },
+  // The outbox keeps what was sent or given up 30 days, for the operator to look at; then it is forgotten.
+  { name: 'purge-mail', everyMs: 3_600_000, run: async (d) => { await d.store.mail.purgeFinished(new Date(d.clock.now().getTime() - MAIL_LOG_RETENTION_MS)); } },
   // PGlite runs no autovacuum: dead rows of consumed and purged quotes and the planner's statistics are looked after here.
   { name: 'maintain-embedded-store', everyMs: 600_000, run: async (d) => { await maintainEmbedded(d.store.db, d.store.kind); } },
   // The delivery log is kept 30 days after a delivery finished (pending ones are never purged).

@@ -116,3 +116,21 @@ test('CAMBIO_VENUE: desk by default; ccxt:binance in production with its credent
   refusal({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'binance' }, /CAMBIO_VENUE must be desk or ccxt:<exchange id>/);
   refusal({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'ccxt:binance', CAMBIO_VENUE_API_KEY: 'k', CAMBIO_VENUE_SECRET: 's', CAMBIO_VENUE_URL: 'ftp://x' }, /CAMBIO_VENUE_URL must be an http\(s\) origin/);
 });
+
+test('mail: CAMBIO_SMTP_URL is optional and never shown; the From defaults to the public host', () => {
+  const none = loadConfig({});
+  assert.equal(none.smtpUrl, undefined);
+  assert.equal(none.mailFrom, 'Cambio <no-reply@127.0.0.1>');
+  const c = loadConfig({ CAMBIO_SMTP_URL: 'smtps://cambio:s3cret-pass@smtp.example.test:465', CAMBIO_PUBLIC_URL: 'https://cambio.example.test' });
+  assert.equal(c.smtpUrl?.reveal(), 'smtps://cambio:s3cret-pass@smtp.example.test:465');
+  assert.equal(c.mailFrom, 'Cambio <no-reply@cambio.example.test>');
+  assert.ok(!inspect(c).includes('s3cret-pass') && !JSON.stringify(c).includes('s3cret-pass'), 'the SMTP password is never printed');
+  assert.equal(loadConfig({ CAMBIO_MAIL_FROM: 'Desk <desk@cambio.example.test>' }).mailFrom, 'Desk <desk@cambio.example.test>');
+  assert.throws(() => loadConfig({ CAMBIO_SMTP_URL: 'http://cambio:s3cret-pass@smtp.example.test' }), (e: unknown) => {
+    assert.ok(e instanceof ConfigError);
+    assert.match(e.message, /CAMBIO_SMTP_URL must be smtp:\/\//);
+    assert.ok(!e.message.includes('s3cret-pass'));
+    return true;
+  });
+  refusal({ CAMBIO_MAIL_FROM: 'not an address' }, /CAMBIO_MAIL_FROM must be an address/);
+});

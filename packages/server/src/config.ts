@@ -59,6 +59,13 @@ export interface Config {
   logSigningKey: Buffer | undefined;
   /** The market behind production (CONTRACT §11): the desk, or an exchange through CCXT. Sandbox: always the simulated venue. */
   venue: VenueConfig;
+  /**
+   * Where mail goes (CAMBIO_SMTP_URL, `smtp://user:pass@host:587` or `smtps://…:465`); unset: no mail is
+   * sent and the apps show invitation links as they always did. Hidden: it may carry the SMTP password.
+   */
+  smtpUrl: Hidden | undefined;
+  /** The From of every mail (CAMBIO_MAIL_FROM, default `Cambio <no-reply@<host of CAMBIO_PUBLIC_URL>>`). */
+  mailFrom: string;
 }
 
 /** The exchanges whose answers Cambio reads exactly (venues/ccxt): their raw JSON differs per exchange. */
@@ -175,9 +182,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logName,
     logSigningKey,
     venue,
+    ...mailConfig(str, publicUrl, problems),
   };
   if (problems.length) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
+}
+
+/** CAMBIO_SMTP_URL and CAMBIO_MAIL_FROM. A problem never quotes the url (it may hold a password). */
+function mailConfig(str: (k: string) => string | undefined, publicUrl: string, problems: string[]): Pick<Config, 'smtpUrl' | 'mailFrom'> {
+  const url = str('CAMBIO_SMTP_URL');
+  if (url !== undefined) {
+    let ok = false;
+    try { ok = ['smtp:', 'smtps:'].includes(new URL(url).protocol); } catch { ok = false; }
+    if (!ok) problems.push('CAMBIO_SMTP_URL must be smtp://[user:password@]host[:port] or smtps://… (its value is not repeated here)');
+  }
+  let host = 'localhost';
+  try { host = new URL(publicUrl).hostname.replace(/^\[|\]$/g, ''); } catch { /* reported with CAMBIO_PUBLIC_URL */ }
+  const from = str('CAMBIO_MAIL_FROM') ?? `Cambio <no-reply@${host}>`;
+  if (!/^[^\r\n<>]*<?[^\s@<>]+@[^\s@<>]+>?$/.test(from)) problems.push(`CAMBIO_MAIL_FROM must be an address such as "Cambio <no-reply@cambio.example.com>" (got "${from}")`);
+  return { smtpUrl: url === undefined ? undefined : new Hidden(url), mailFrom: from };
 }
 
 /** CAMBIO_VENUE and its companions (CONTRACT §11). The problems never quote a credential. */

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Clock, Ids } from './domain/ports.ts';
 import type { Store } from './store/index.ts';
-import type { Tally, Venue, WebhookSender } from './usecases/ports.ts';
+import type { MailSender, Tally, Venue, WebhookSender } from './usecases/ports.ts';
 import type { Resolve } from './webhooks/http-sender.ts';
 
 /** What the app is built from: main.ts makes the real ones, tests their own. Routes import this, never app.ts. */
@@ -31,6 +31,11 @@ export interface AppDeps {
   webhookResolve?: Resolve | undefined;
   /** Sends webhook attempts; absent: HTTP(S), private addresses refused in production (webhooks/http-sender.ts). */
   webhookSender?: WebhookSender | undefined;
+  /**
+   * Sends mail (invitations, password resets, notifications): main.ts sets the SMTP adapter when
+   * CAMBIO_SMTP_URL is set. Absent: no mail, links shown in the apps, and no password reset by mail.
+   */
+  mail?: MailSender | undefined;
 }
 
 /** A web app the service serves (CONTRACT §8): `/<name>/` from its built files. */

@@ -8,6 +8,7 @@ import { systemClock } from './domain/ports.ts';
 import type { AppDeps } from './deps.ts';
 import { rateLimitRedis } from './http/plugins/rate-limit.ts';
 import { venueFor } from './venues/index.ts';
+import { smtpSender } from './mail/smtp-sender.ts';
 import { seedDemo } from './seed.ts';
 import { SignalGate } from './signal-gate.ts';
 import { DataDirLockedError, openDatabase } from './store/db.ts';
@@ -88,7 +89,10 @@ async function main() {
     if (redis) life.add('Redis connection', () => redis.quit().catch(() => redis.disconnect()));
     // The venue is chosen here, once: the simulated one in sandbox; in production the desk (CONTRACT §9) or an exchange through CCXT (§11).
     const venue = venueFor(config, store, systemClock, logger);
-    const deps: AppDeps = { config, store, clock: systemClock, ids: randomIds, venue, secret: secrets.secret, operatorTokenHash: secrets.operatorTokenHash, redis, logger };
+    // Mail is chosen here, once: SMTP when CAMBIO_SMTP_URL is set, else none (the apps show the links).
+    const mail = config.smtpUrl ? smtpSender(config.smtpUrl, config.mailFrom) : undefined;
+    if (mail) life.add('mail sender', async () => mail.close());
+    const deps: AppDeps = { config, store, clock: systemClock, ids: randomIds, venue, secret: secrets.secret, operatorTokenHash: secrets.operatorTokenHash, redis, logger, mail };
     const app = await buildApp(deps);
     life.add('HTTP server', () => app.close()); // stops accepting, waits for requests in flight
     life.checkpoint();

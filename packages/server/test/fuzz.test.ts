@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { isErrorCode } from '@cambio/contract';
 import fc from 'fast-check';
@@ -224,7 +225,9 @@ describe('bad input on every endpoint: never a 5xx, always the envelope, a refus
   test('every route of the OpenAPI document, client and operator, under generated input', async () => {
     assert.ok(routes.length >= 20, `the OpenAPI document lists ${routes.length} routes`);
     const statuses = new Map<number, number>();
-    for (const [n, r] of routes.entries()) {
+    for (const r of routes) {
+      // Each route's cases come from its own seed, named by the route: a route added elsewhere changes no other route's cases.
+      const n = createHash('sha256').update(`${r.method} ${r.path}`).digest().readUInt16BE(0);
       await fc.assert(fc.asyncProperty(requestFor(r), async (req) => {
         const writes = req.method !== 'GET';
         const before = writes ? await snapshot() : null;

@@ -85,7 +85,7 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
 export async function makeHarness(opts: {
   backend?: Backend; manualClock?: boolean; env?: Record<string, string>; webApps?: AppDeps['webApps']; storage?: { dataDir?: string; databaseUrl?: string };
   /** Adapters a test stands in (the app copies its deps when built, so set them here, not on `h.deps` later). */
-  deps?: Pick<AppDeps, 'webhookResolve' | 'logger'>;
+  deps?: Pick<AppDeps, 'webhookResolve' | 'logger' | 'mail'>;
   /** How soon a dropped auth-listening connection is opened again (PostgreSQL). */
   authListenRetryMs?: number;
 } = {}): Promise<Harness> {

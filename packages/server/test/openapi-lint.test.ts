@@ -37,18 +37,18 @@ describe('the OpenAPI document passes the recommended rules', () => {
     assert.ok(doc.info.license?.name, 'info.license');
     for (const { path, method, op } of operations()) {
       const security = op.security as Array<Record<string, unknown>> | undefined;
-      const signIn = /^\/operator\/v1\/(session|invitations\/accept)$/.test(path) && method === 'post';
+      const signIn = /^\/operator\/v1\/(session|invitations\/accept|password-reset|password-reset\/complete)$/.test(path) && method === 'post';
       if (path.startsWith('/operator/') && !signIn) assert.ok(security && security.length > 0, `${method} ${path} has no security`);
       for (const req of security ?? []) for (const name of Object.keys(req)) assert.ok(name in doc.components.securitySchemes, `${method} ${path}: ${name}`);
     }
     assert.deepEqual(doc.paths['/operator/v1/metrics']?.get?.security, [{ operator: [] }]);
   });
 
-  test('security-defined: every operation declares its security; signing in and accepting an invitation need none ([])', () => {
+  test('security-defined: every operation declares its security; signing in, accepting an invitation and resetting a password need none ([])', () => {
     const missing = operations().filter(({ op }) => !Array.isArray(op.security)).map(({ path, method }) => `${method} ${path}`);
     assert.deepEqual(missing, []);
     for (const api of ['portal', 'operator']) {
-      for (const path of [`/${api}/v1/session`, `/${api}/v1/invitations/accept`]) assert.deepEqual(doc.paths[path]?.post?.security, [], `POST ${path}`);
+      for (const path of [`/${api}/v1/session`, `/${api}/v1/invitations/accept`, `/${api}/v1/password-reset`, `/${api}/v1/password-reset/complete`]) assert.deepEqual(doc.paths[path]?.post?.security, [], `POST ${path}`);
     }
   });
 

@@ -284,8 +284,9 @@ describe('security', () => {
   const PUBLIC = (route: string) => ['GET /health', 'GET /ready', 'GET /api/v1/openapi.json'].includes(route) || /^GET \/docs(\/|$)/.test(route)
     // The journal log's checkpoint, key and consistency proofs are for anyone to check.
     || /^GET \/transparency\//.test(route)
-    // Signing in and accepting an invitation: no session exists yet (they answer their own 401/410).
-    || /^POST \/(portal|operator)\/v1\/(session|invitations\/accept)$/.test(route)
+    // Signing in, accepting an invitation and resetting a forgotten password: no session exists yet (they
+    // answer their own 401/410; a reset request answers the same for every email).
+    || /^POST \/(portal|operator)\/v1\/(session|invitations\/accept|password-reset|password-reset\/complete)$/.test(route)
     // The web apps' static files (http/plugins/web-apps.ts).
     || /^GET \/(portal|desk)(\/|$)/.test(route);
 

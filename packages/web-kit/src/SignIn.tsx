@@ -12,13 +12,15 @@ export interface SignInBody { email: string; password: string; code?: string }
  * English). The server answers one way for any wrong part and throttles; the form only relays it.
  * `signIn` is the app's own call (its SDK client, what it does with the session it gets).
  */
-export function SignIn({ texts, signIn, intro, top, submitClassName }: {
+export function SignIn({ texts, signIn, intro, top, submitClassName, forgot }: {
   texts: SignInTexts;
   signIn: (body: SignInBody, idempotencyKey: string) => Promise<void>;
   intro?: ReactNode;
   /** Above the heading (the desk's language switch). */
   top?: ReactNode;
   submitClassName?: string;
+  /** The link to the forgotten-password page (ForgotPassword): its address and words. */
+  forgot?: { href: string; label: string };
 }) {
   const { ErrorView } = useWebKit();
   const act = useActionKey();
@@ -59,6 +61,7 @@ export function SignIn({ texts, signIn, intro, top, submitClassName }: {
         )}
         <button type="submit" className={submitClassName} disabled={busy}>{texts.submit}</button>
       </form>
+      {forgot && <p className="forgot"><a href={forgot.href}>{forgot.label}</a></p>}
     </main>
   );
 }

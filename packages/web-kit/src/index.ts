@@ -11,5 +11,6 @@ export { Field, SelectField, type FieldProps } from './Field.tsx';
 export { DataTable, type Column } from './DataTable.tsx';
 export { LanguageSwitch } from './LanguageSwitch.tsx';
 export { SignIn, type SignInBody, type SignInTexts } from './SignIn.tsx';
+export { ForgotPassword, forgotPasswordLabel, ResetPassword } from './PasswordReset.tsx';
 export { QrCode } from './QrCode.tsx';
 export { RecoveryCodes, TotpEnrolForm, useTotpEnrolment, type TotpTexts } from './totp.tsx';

@@ -12,6 +12,11 @@ export const SignIn = Type.Object({
   code: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'a TOTP code or a recovery code' })),
 }, { additionalProperties: false });
 export const AcceptInvitation = Type.Object({ token: Type.String({ minLength: 20, maxLength: 100 }), password: Type.String({ minLength: 1, maxLength: 1000 }) }, { additionalProperties: false });
+/** A forgotten password: the mail with a link goes to the email if it is a person's; the answer is the same either way. */
+export const RequestPasswordReset = Type.Object({ email: Type.String({ minLength: 1, maxLength: 254 }) }, { additionalProperties: false });
+export const PasswordResetRequested = Type.Object({ requested: Type.Boolean({ description: 'always true: whether the email is a person\'s is not told' }) });
+/** The token of the mail's link (its fragment) and the new password. */
+export const CompletePasswordReset = Type.Object({ token: Type.String({ minLength: 20, maxLength: 100 }), password: Type.String({ minLength: 1, maxLength: 1000 }) }, { additionalProperties: false });
 export const ChangePassword = Type.Object({ currentPassword: Type.String({ minLength: 1, maxLength: 1000 }), newPassword: Type.String({ minLength: 1, maxLength: 1000 }) }, { additionalProperties: false });
 export const TotpConfirm = Type.Object({ code: Type.String({ minLength: 1, maxLength: 20 }) }, { additionalProperties: false });
 export const TotpEnrolment = Type.Object({ secret: Type.String(), otpauthUrl: Type.String() });

@@ -8,6 +8,7 @@ import { OrganizationPage } from '../features/organizations/OrganizationPage.tsx
 import { OrganizationsPage } from '../features/organizations/OrganizationsPage.tsx';
 import { ReconciliationPage } from '../features/reconciliation/ReconciliationPage.tsx';
 import { InvitationPage } from '../features/session/InvitationPage.tsx';
+import { ForgotPasswordPage, ResetPasswordPage } from '../features/session/PasswordResetPages.tsx';
 import { SecurityPage } from '../features/session/SecurityPage.tsx';
 import { SignInPage } from '../features/session/SignInPage.tsx';
 import { StaffPage } from '../features/staff/StaffPage.tsx';
@@ -42,6 +43,8 @@ export function App() {
   };
 
   if (loc.path === '/invitation') return <InvitationPage token={loc.hash} onAccepted={signedIn} />;
+  if (loc.path === '/forgot-password') return <ForgotPasswordPage />;
+  if (loc.path === '/reset-password') return <ResetPasswordPage />;
   if (session.isPending) return <main id="main"><p role="status">{t('app.loading')}</p></main>;
   if (session.error) return <main id="main" className="narrow"><h1>{t('app.unreachable')}</h1><ErrorNote error={session.error} /></main>;
   if (!session.data) return <SignInPage onSignedIn={signedIn} />;

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Account } from '../features/auth/Account.tsx';
 import { AcceptInvitation } from '../features/auth/AcceptInvitation.tsx';
 import { SignIn } from '../features/auth/SignIn.tsx';
+import { ForgotPasswordPage, ResetPasswordPage } from '../features/auth/PasswordReset.tsx';
 import { ApiKeys } from '../features/api-keys/ApiKeys.tsx';
 import { Balances } from '../features/balances/Balances.tsx';
 import { Deposits } from '../features/deposits/Deposits.tsx';
@@ -83,6 +84,8 @@ function Content({ checked }: { checked: boolean }) {
   const { session } = usePortal();
   const { path } = useLocation();
   if (path === '/invitation') return <AcceptInvitation />;
+  if (path === '/forgot-password') return <ForgotPasswordPage />;
+  if (path === '/reset-password') return <ResetPasswordPage />;
   if (!checked) return null;
   return session ? <SignedIn /> : <SignIn />;
 }

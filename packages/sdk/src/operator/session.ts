@@ -46,6 +46,16 @@ export class OperatorSession {
     return (await this.t.send<StaffSessionInfo>({ method: 'POST', path: '/invitations/accept', body: p, ...keyOf(opts) })).data;
   }
 
+  /** A forgotten password: the same answer whether or not the email is a staff person's; a mail with a one-time link when it is. */
+  async requestPasswordReset(p: { email: string }, opts: WriteOptions = {}): Promise<{ requested: boolean }> {
+    return (await this.t.send<{ requested: boolean }>({ method: 'POST', path: '/password-reset', body: p, ...keyOf(opts) })).data;
+  }
+
+  /** The token of the reset mail's link (its fragment) and a new password; every session ends, then sign in. */
+  async completePasswordReset(p: { token: string; password: string }, opts: WriteOptions = {}): Promise<{ changed: boolean }> {
+    return (await this.t.send<{ changed: boolean }>({ method: 'POST', path: '/password-reset/complete', body: p, ...keyOf(opts) })).data;
+  }
+
   async changePassword(p: { currentPassword: string; newPassword: string }, opts: WriteOptions = {}): Promise<{ changed: boolean }> {
     return (await this.t.send<{ changed: boolean }>({ method: 'POST', path: '/password', body: p, ...keyOf(opts) })).data;
   }

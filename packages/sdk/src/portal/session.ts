@@ -35,6 +35,20 @@ export class PortalSessionResource {
     return this.post<PortalSession>('/invitations/accept', p, opts);
   }
 
+  /**
+   * `POST /portal/v1/password-reset`: a forgotten password. The answer is the same whether or not the
+   * email is a member's; when it is, a mail with a one-time link goes to it. `409 auth.reset_unavailable`
+   * when the service sends no mail.
+   */
+  async requestPasswordReset(p: { email: string }, opts: WriteOptions = {}): Promise<{ requested: boolean }> {
+    return this.post<{ requested: boolean }>('/password-reset', p, opts);
+  }
+
+  /** `POST /portal/v1/password-reset/complete`: the token of the mail's link and a new password; then sign in. `410 auth.reset_invalid` / `auth.reset_expired`. */
+  async completePasswordReset(p: { token: string; password: string }, opts: WriteOptions = {}): Promise<{ changed: boolean }> {
+    return this.post<{ changed: boolean }>('/password-reset/complete', p, opts);
+  }
+
   /** `POST /portal/v1/password`: the member's other sessions end. */
   async changePassword(p: { currentPassword: string; newPassword: string }, opts: WriteOptions = {}): Promise<void> {
     await this.post('/password', p, opts);

@@ -1,4 +1,4 @@
-import { AcceptInvitation, Changed, ChangePassword, RecoveryCodes, SignedOut, SignIn, TotpConfirm, TotpEnrolment } from '@cambio/contract';
+import { AcceptInvitation, Changed, ChangePassword, CompletePasswordReset, PasswordResetRequested, RecoveryCodes, RequestPasswordReset, SignedOut, SignIn, TotpConfirm, TotpEnrolment } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -7,9 +7,10 @@ import { hashOpaque } from '../domain/people/tokens.ts';
 import { ok } from './envelope.ts';
 import { responses } from './schemas.ts';
 import type { PersonKind } from '../store/people-store.ts';
-import { acceptInvitation, changePassword, confirmTotp, enrolTotp, signIn, type NewSession, type PeopleDeps } from '../people/accounts.ts';
+import { acceptInvitation, changePassword, confirmTotp, enrolTotp, signIn, type NewSession } from '../people/accounts.ts';
 import { clearedCookie, cookieOf, readCookie, sessionCookie } from '../people/cookies.ts';
 import { assertForeignOriginAbsent } from '../people/origin.ts';
+import { completePasswordReset, requestPasswordReset, RESET_TTL_MS, type ResetDeps } from '../people/password-reset.ts';
 
 export interface SessionRouteOptions {
   kind: PersonKind;
@@ -27,13 +28,16 @@ export interface SessionRouteOptions {
  * staff (/operator/v1); only the cookie's name and the person's view differ. Sign-in and accepting an
  * invitation are public (no session yet); everything else runs behind the plugin's authentication.
  */
-export function sessionRoutes(d: PeopleDeps, o: SessionRouteOptions): FastifyPluginAsyncTypebox {
+export function sessionRoutes(d: ResetDeps, o: SessionRouteOptions): FastifyPluginAsyncTypebox {
   const cookie = cookieOf(o.kind);
   const secure = d.config.mode === 'production';
   const setCookie = (reply: FastifyReply, s: NewSession) =>
     reply.header('set-cookie', sessionCookie(cookie, s.sessionId, { secure, maxAgeS: Number(BigInt(d.config.sessionMaxMs) / 1000n) }));
   const previous = (req: FastifyRequest) => readCookie(req.headers.cookie, cookie) ?? null;
   const { tags, security } = o;
+  // The mails a person receives later (decisions on their requests) speak the language they sign in with.
+  const rememberLang = (kind: PersonKind, id: string, lang: string) =>
+    d.store.mail.setLang(kind, id, lang).catch((err: unknown) => d.logger?.warn({ err: { message: (err as Error).message } }, 'could not remember a person\'s language'));
 
   return async (app) => {
     app.post('/session', {
@@ -44,6 +48,7 @@ export function sessionRoutes(d: PeopleDeps, o: SessionRouteOptions): FastifyPlu
       try {
         const s = await signIn(d, o.kind, req.body, req.ip, previous(req));
         setCookie(reply, s);
+        await rememberLang(o.kind, s.person.id, req.lang);
         return ok(req.id, await o.view(s.person.id));
       } catch (e) {
         if (e instanceof DomainError && e.code === 'auth.sign_in_locked') reply.header('retry-after', e.params.seconds ?? '60');
@@ -68,7 +73,26 @@ export function sessionRoutes(d: PeopleDeps, o: SessionRouteOptions): FastifyPlu
       assertForeignOriginAbsent(req, d.config);
       const s = await acceptInvitation(d, o.kind, req.body.token, req.body.password, previous(req));
       setCookie(reply, s);
+      await rememberLang(o.kind, s.id, req.lang);
       return ok(req.id, await o.view(s.id));
+    });
+
+    app.post('/password-reset', {
+      config: { public: true },
+      schema: { tags, security: [], body: RequestPasswordReset, response: responses(200, PasswordResetRequested), summary: `A forgotten password: if the email is an active person's, a mail with a one-time link (${RESET_TTL_MS / 60_000} minutes) goes to it. The answer is the same whether or not it is; 429 rate_limit.exceeded past a few requests from one address; 409 auth.reset_unavailable when the service sends no mail` },
+    }, async (req) => {
+      assertForeignOriginAbsent(req, d.config);
+      await requestPasswordReset(d, o.kind, req.body.email, req.ip, req.lang);
+      return ok(req.id, { requested: true });
+    });
+
+    app.post('/password-reset/complete', {
+      config: { public: true },
+      schema: { tags, security: [], body: CompletePasswordReset, response: responses(200, Changed), summary: 'A new password with the token of the reset mail: every session of the person ends; sign in with it (and the TOTP code when enrolled). 410 auth.reset_invalid when unknown or used, 410 auth.reset_expired; 422 auth.password_weak' },
+    }, async (req) => {
+      assertForeignOriginAbsent(req, d.config);
+      await completePasswordReset(d, o.kind, req.body.token, req.body.password);
+      return ok(req.id, { changed: true });
     });
 
     app.post('/password', { schema: { tags, security, body: ChangePassword, response: responses(200, Changed), summary: 'A new password; the person\'s other sessions end' } }, async (req) => {

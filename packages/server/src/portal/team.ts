@@ -7,6 +7,7 @@ import { ok } from '../http/envelope.ts';
 import { listResponses, responses } from '../http/schemas.ts';
 import { actorOf } from '../people/accounts.ts';
 import { newInvitation } from '../people/invitation.ts';
+import { mailInvitation } from '../people/invitation-mail.ts';
 import { memberOf } from './member-of.ts';
 import { memberWire } from '../http/wire/people.ts';
 
@@ -40,6 +41,7 @@ export const teamRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (a
     assertWithin(req.body.permissions, me.member.permissions);
     const inv = newInvitation(secret, config.publicUrl, 'member', clock.now());
     const m = await store.organizations.addMember(actorOf('member', me.member.id), me.organization.id, { ...req.body, email: req.body.email.toLowerCase() }, inv);
+    await mailInvitation(deps, 'member', { email: m.email, name: m.name, place: async () => me.organization.name }, inv, req.lang);
     return reply.code(201).send(ok(req.id, { member: memberWire({ ...m, totpEnrolled: false }), invitation: inv.wire }));
   });
 

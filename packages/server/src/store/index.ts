@@ -13,6 +13,7 @@ import { EventsStore } from './events-store.ts';
 import { IdempotencyStore } from './idempotency-store.ts';
 import type { AuthCache } from './auth-cache.ts';
 import { KeysStore, type KeyForAuth } from './keys-store.ts';
+import { MailStore } from './mail-store.ts';
 import { MarketAssetsStore } from './market-assets-store.ts';
 import { MarketPairsStore } from './market-pairs-store.ts';
 import { OrdersStore } from './orders-store.ts';
@@ -63,6 +64,8 @@ export class Store {
   readonly webhooks: WebhooksStore;
   /** The journal log (CONTRACT §12). */
   readonly transparency: TransparencyStore;
+  /** The mail outbox, password resets and the notifier's cursor. */
+  readonly mail: MailStore;
   readonly #close: () => Promise<void>;
 
   /** `authCache`: authenticated keys kept between requests (store/auth-cache.ts); none by default. */
@@ -96,6 +99,7 @@ export class Store {
     this.queues = new QueueStore(this.db);
     this.webhooks = new WebhooksStore(this.db, ids, clock);
     this.transparency = new TransparencyStore(this.db, clock);
+    this.mail = new MailStore(this.db, ids, clock);
   }
 
   async close(): Promise<void> {

@@ -5,11 +5,13 @@ type Numeric = ColumnType<string, string, string>;
 type Json<T> = ColumnType<T, string, string>;
 type Ts = ColumnType<Date, Date, Date>;
 type Seq = Generated<string>;
+/** The language a person last signed in with (mails to them); absent until then. */
+type Lang = ColumnType<string | null, string | null | undefined, string | null>;
 
 export interface Database {
   settings: { key: string; value: string };
   organizations: { id: string; seq: Seq; name: string; status: string; limits: Json<unknown> | null; require_totp: Generated<boolean>; created_at: Ts; updated_at: Ts };
-  members: { id: string; organization_id: string; name: string; email: string; permissions: Json<string[]>; status: Generated<string>; created_at: Ts; updated_at: Ts };
+  members: { id: string; organization_id: string; name: string; email: string; permissions: Json<string[]>; status: Generated<string>; lang: Lang; created_at: Ts; updated_at: Ts };
   api_keys: {
     id: string; organization_id: string; member_id: string; prefix: string; secret_hash: string;
     scopes: Json<string[]>; expires_at: Ts | null; allowed_ips: Json<string[]> | null; revoked_at: Ts | null; created_at: Ts;
@@ -79,7 +81,7 @@ export interface Database {
   approval_policies: { asset_symbol: string; second_approval_from_minor: Numeric; updated_at: Ts };
   approvals: { subject_type: string; subject_id: string; staff_id: string; staff_name: string; created_at: Ts };
   /** migrations/007: people. */
-  staff: { id: string; seq: Seq; name: string; email: string; role: string; status: string; created_at: Ts; updated_at: Ts };
+  staff: { id: string; seq: Seq; name: string; email: string; role: string; status: string; lang: Lang; created_at: Ts; updated_at: Ts };
   credentials: {
     subject_type: string; subject_id: string; password_hash: string | null; totp_secret_sealed: string | null; totp_pending_sealed: string | null;
     totp_last_step: ColumnType<string | null, string | null, string | null>; recovery_hashes: Json<string[]> | null; updated_at: Ts;
@@ -88,6 +90,12 @@ export interface Database {
   sessions: { id_hash: string; kind: string; subject_id: string; created_at: Ts; last_seen_at: Ts; expires_at: Ts; ended_at: Ts | null };
   staff_tokens: { id: string; seq: Seq; staff_id: string; name: string; prefix: string; secret_hash: string; created_at: Ts; last_used_at: Ts | null; revoked_at: Ts | null };
   sign_in_failures: { key: string; failures: number; window_start: Ts; locked_until: Ts | null };
+  mail_outbox: {
+    id: string; seq: Seq; kind: string; to_address: string; sealed: string | null; state: string; attempts: Generated<number>;
+    next_attempt_at: Ts; last_error: string | null; created_at: Ts; finished_at: Ts | null;
+  };
+  password_resets: { token_hash: string; subject_type: string; email: string; expires_at: Ts; used_at: Ts | null; created_at: Ts };
+  mail_cursor: { id: number; txid: ColumnType<string, string, string>; seq: ColumnType<string, string, string> };
   audit_log: {
     id: string; seq: Seq; actor: string; action: string; subject_type: string; subject_id: string;
     before: Json<unknown> | null; after: Json<unknown> | null; created_at: Ts;

@@ -77,3 +77,12 @@ export interface WebhookSender { post(p: WebhookPost): Promise<WebhookAnswer> }
 
 /** A deposit in the venue account's history (CONTRACT §11): recorded as an arrival once it is completed. */
 export interface VenueDeposit { coin: string; network: string; amount: Rational; txid: string; completed: boolean }
+
+/** One mail: plain text and HTML of the same words, in the language of the person it goes to. */
+export interface OutgoingMail { to: string; subject: string; text: string; html: string }
+/**
+ * Sends mail (mail/smtp-sender.ts: nodemailer over CAMBIO_SMTP_URL), chosen once in main.ts; absent, no
+ * mail is sent and the apps show links as they did. Resolves once the server took the message; rejects
+ * otherwise (the outbox retries it).
+ */
+export interface MailSender { send(m: OutgoingMail): Promise<void> }

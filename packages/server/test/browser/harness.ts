@@ -40,9 +40,9 @@ export interface Service {
   close(): Promise<void>;
 }
 
-/** The whole service on the embedded store in memory, listening on 127.0.0.1 and a free port. */
-export async function startService(env: Record<string, string> = {}): Promise<Service> {
-  const h = await makeHarness({ env: { CAMBIO_MODE: 'sandbox', ...env } });
+/** The whole service on the embedded store in memory, listening on 127.0.0.1 and a free port; `deps`: adapters a test stands in (mail). */
+export async function startService(env: Record<string, string> = {}, deps: NonNullable<Parameters<typeof makeHarness>[0]>['deps'] = {}): Promise<Service> {
+  const h = await makeHarness({ env: { CAMBIO_MODE: 'sandbox', ...env }, deps });
   await h.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = h.app.server.address() as AddressInfo;
   return { h, baseUrl: `http://127.0.0.1:${port}`, operatorToken: OPERATOR_TOKEN, close: () => h.close() };

@@ -1,5 +1,5 @@
 import type { StaffPerson } from '@cambio/sdk';
-import { LanguageSwitch, SignIn } from '@cambio/web-kit';
+import { forgotPasswordLabel, LanguageSwitch, SignIn } from '@cambio/web-kit';
 import { op } from '../../lib/api.ts';
 import { chooseLang, LANG, t } from '../../lib/i18n.ts';
 
@@ -15,6 +15,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (staff: StaffPerson) =>
       intro={t('signIn.intro')}
       submitClassName="primary"
       signIn={async (body, idempotencyKey) => onSignedIn((await op.session.signIn(body, { idempotencyKey })).staff)}
+      forgot={{ href: '/desk/forgot-password', label: forgotPasswordLabel(LANG) }}
     />
   );
 }

@@ -1,12 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /**
- * Opaque secrets of people: session ids (the cookie's value), invitation tokens, staff tokens. Each is
+ * Opaque secrets of people: session ids (the cookie's value), invitation and password-reset tokens, staff tokens. Each is
  * 32 random bytes (base64url); only its HMAC-SHA-256 under the server secret is stored.
  */
 export const newOpaque = () => randomBytes(32).toString('base64url');
 
-export function hashOpaque(serverSecret: string, kind: 'session' | 'invitation' | 'staff_token', value: string): string {
+export function hashOpaque(serverSecret: string, kind: 'session' | 'invitation' | 'staff_token' | 'password_reset', value: string): string {
   return createHmac('sha256', serverSecret).update(`${kind}|${value}`).digest('hex');
 }
 

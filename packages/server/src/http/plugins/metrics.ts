@@ -55,6 +55,13 @@ export function createMetrics(store: Store, clock: Clock, venue?: Venue) {
       for (const f of (await store.reconciliation.state()).lastRun?.figures ?? []) this.set({ asset: f.assetSymbol }, Number(f.difference));
     },
   });
+  new Gauge({
+    name: 'cambio_mail_outbox', help: 'Mail in the outbox by state: pending (to send or retry), failed (given up after its attempts), sent', labelNames: ['state'] as const, registers: [registry],
+    async collect() {
+      const c = await store.mail.counts();
+      for (const state of ['pending', 'failed', 'sent'] as const) this.set({ state }, c[state]);
+    },
+  });
   if (venue?.health) {
     // Production at a CCXT venue (CONTRACT §11): the venue's health is a business metric.
     const health = venue.health.bind(venue);

@@ -8,6 +8,7 @@ import { hashOpaque, newStaffToken } from '../../domain/people/tokens.ts';
 import { ok } from '../../http/envelope.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 import { newInvitation } from '../../people/invitation.ts';
+import { mailInvitation } from '../../people/invitation-mail.ts';
 import { sessionRoutes } from '../../http/session-routes.ts';
 import type { Staff, StaffToken } from '../../store/staff-store.ts';
 
@@ -49,6 +50,7 @@ export const staffRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
   app.post('/staff', { schema: { tags, security, body: CreateStaff, response: responses(201, CreatedStaff), summary: 'Invites a staff person (admin); the invitation is shown once' } }, async (req, reply) => {
     const inv = newInvitation(secret, config.publicUrl, 'staff', clock.now());
     const s = await store.staff.create(req.operatorActor!, { ...req.body, email: req.body.email.toLowerCase() }, { invitation: inv });
+    await mailInvitation(deps, 'staff', { email: s.email, name: s.name, place: async () => null }, inv, req.lang);
     return reply.code(201).send(ok(req.id, { staff: await wire(s), invitation: inv.wire }));
   });
 

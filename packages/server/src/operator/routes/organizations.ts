@@ -9,6 +9,7 @@ import { orgWire } from '../../http/wire/organizations.ts';
 import { ok } from '../../http/envelope.ts';
 import { responses } from '../../http/schemas.ts';
 import { newInvitation } from '../../people/invitation.ts';
+import { mailInvitation } from '../../people/invitation-mail.ts';
 import type { Member } from '../../store/organizations-store.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -17,7 +18,8 @@ const sec = [{ operator: [] }];
 const memberWire = (m: Member) => ({ ...m, createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString() });
 
 /** Organizations, their members (roles) and the keys members hold (CONTRACT §3). */
-export const organizationRoutes = ({ store, config, secret, clock }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const organizationRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store, config, secret, clock } = deps;
   const tags = ['operator: organizations'];
   app.post('/organizations', { schema: { tags, security: sec, body: CreateOrganization, response: responses(201, OrganizationRecord) } }, async (req, reply) => {
     const org = await store.organizations.create(req.operatorActor!, { name: req.body.name, status: req.body.status ?? 'draft', limits: parseLimits(req.body.limits) });
@@ -42,6 +44,7 @@ export const organizationRoutes = ({ store, config, secret, clock }: AppDeps): F
   app.post('/organizations/:id/members', { schema: { tags, security: sec, params: IdParam, body: CreateMember, response: responses(201, MemberRecord) } }, async (req, reply) => {
     const inv = newInvitation(secret, config.publicUrl, 'member', clock.now());
     const m = await store.organizations.addMember(req.operatorActor!, req.params.id, { ...req.body, email: req.body.email.toLowerCase() }, inv);
+    await mailInvitation(deps, 'member', { email: m.email, name: m.name, place: async () => (await store.organizations.get(req.params.id))?.name ?? null }, inv, req.lang);
     return reply.code(201).send(ok(req.id, { ...memberWire(m), invitation: inv.wire }));
   });
 

@@ -20,6 +20,7 @@ import * as m020 from './020-members-email-while-present.ts';
 import * as m022 from './022-journal-log.ts';
 import * as m024 from './024-webhook-claims-per-endpoint.ts';
 import * as m027 from './027-venue-order-costs.ts';
+import * as m033 from './033-mail.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '022-journal-log': m022,
   '024-webhook-claims-per-endpoint': m024,
   '027-venue-order-costs': m027,
+  '033-mail': m033,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,156 @@
+import { sql } from 'kysely';
+import type { Clock, Ids } from '../domain/ports.ts';
+import { recordAudit, type AuditRecord } from './audit-store.ts';
+import type { Db } from './db.ts';
+
+export type MailKind = 'invitation' | 'password_reset' | 'notification';
+
+/** A message claimed for sending: its sealed content and how many attempts it has had (this one included). */
+export interface ClaimedMail { id: string; kind: MailKind; to: string; sealed: string; attempts: number }
+
+/** An event to tell people about by mail, in commit order (migrations/033 events_mailed). */
+export interface MailedEvent { txid: string; seq: string; organizationId: string; type: string; data: Record<string, unknown> }
+
+/** Who hears of an organization's requests by mail: a member's email, name and language. */
+export interface MailRecipient { email: string; name: string; lang: string | null }
+
+/** Events whose mail tells a person something they wait for (CONTRACT §7: approved, rejected, credited). */
+export const MAILED_EVENT_TYPES = ['order.approved', 'order.rejected', 'withdrawal.approved', 'withdrawal.rejected', 'deposit.credited'] as const;
+
+/**
+ * The mail outbox, password-reset tokens and the notifier's cursor over the events. Only sealed mail and
+ * token hashes are stored; the plain token lives in the mail the person receives.
+ */
+export class MailStore {
+  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+
+  /** A message to send as soon as a sender runs. */
+  async enqueue(m: { id: string; kind: MailKind; to: string; sealed: string }): Promise<void> {
+    const at = this.clock.now();
+    await this.db.insertInto('mail_outbox').values({ id: m.id, kind: m.kind, to_address: m.to, sealed: m.sealed, state: 'pending', next_attempt_at: at, last_error: null, created_at: at, finished_at: null }).execute();
+  }
+
+  /**
+   * Claims up to `limit` due messages for `leaseMs`: a sender that dies mid-way leaves them to be claimed
+   * again after the lease (a message may then go twice, never zero times). Any number of instances share it.
+   */
+  async claimDue(limit: number, leaseMs: number): Promise<ClaimedMail[]> {
+    const now = this.clock.now();
+    const r = await sql<{ id: string; kind: MailKind; to_address: string; sealed: string; attempts: number }>`
+      update mail_outbox set attempts = attempts + 1, next_attempt_at = ${new Date(now.getTime() + leaseMs)}
+      where id in (select id from mail_outbox where state = 'pending' and next_attempt_at <= ${now}
+                   order by next_attempt_at limit ${limit} for update skip locked)
+      returning id, kind, to_address, sealed, attempts`.execute(this.db);
+    return r.rows.map((x) => ({ id: x.id, kind: x.kind, to: x.to_address, sealed: x.sealed, attempts: Number(x.attempts) }));
+  }
+
+  /** Sent: the content (and its link) is erased. */
+  async markSent(id: string): Promise<void> {
+    await this.db.updateTable('mail_outbox').set({ state: 'sent', sealed: null, last_error: null, finished_at: this.clock.now() }).where('id', '=', id).execute();
+  }
+
+  /** Not sent this time: tried again at `retryAt`, or, with none, given up (the content erased, the error kept for the operator). */
+  async markFailed(id: string, error: string, retryAt: Date | null): Promise<void> {
+    const q = retryAt
+      ? this.db.updateTable('mail_outbox').set({ last_error: error, next_attempt_at: retryAt })
+      : this.db.updateTable('mail_outbox').set({ state: 'failed', sealed: null, last_error: error, finished_at: this.clock.now() });
+    await q.where('id', '=', id).where('state', '=', 'pending').execute();
+  }
+
+  /** What the outbox holds, by state (the operator's view of mail that could not go). */
+  async counts(): Promise<Record<'pending' | 'sent' | 'failed', number>> {
+    const rows = await this.db.selectFrom('mail_outbox').select(['state', sql<string>`count(*)`.as('n')]).groupBy('state').execute();
+    const out = { pending: 0, sent: 0, failed: 0 };
+    for (const r of rows) out[r.state as keyof typeof out] = Number(r.n);
+    return out;
+  }
+
+  /** Forgets mail finished (sent or given up) before `before`, and reset tokens expired by then. */
+  async purgeFinished(before: Date): Promise<void> {
+    await this.db.deleteFrom('mail_outbox').where('state', '<>', 'pending').where('finished_at', '<', before).execute();
+    await this.db.deleteFrom('password_resets').where('expires_at', '<', before).execute();
+  }
+
+  // password resets
+
+  async createReset(kind: 'member' | 'staff', email: string, tokenHash: string, expiresAt: Date): Promise<void> {
+    await this.db.insertInto('password_resets').values({ token_hash: tokenHash, subject_type: kind, email, expires_at: expiresAt, used_at: null, created_at: this.clock.now() }).execute();
+  }
+
+  /** The reset a token stands for, used or not (so an expired link can be told from an unknown one). */
+  async reset(kind: 'member' | 'staff', tokenHash: string): Promise<{ email: string; expiresAt: Date; usedAt: Date | null } | null> {
+    const r = await this.db.selectFrom('password_resets').select(['email', 'expires_at', 'used_at']).where('token_hash', '=', tokenHash).where('subject_type', '=', kind).executeTakeFirst();
+    return r ? { email: r.email, expiresAt: r.expires_at, usedAt: r.used_at } : null;
+  }
+
+  /**
+   * Uses a reset once: the token (and every other unused one of the same email) is spent, every active
+   * person of this kind with the email gets the new password (each hash made for that person), and all
+   * their sessions end. False: the token was used or expired meanwhile.
+   */
+  async completeReset(kind: 'member' | 'staff', tokenHash: string, email: string, hashFor: Map<string, string>, audit: (id: string) => AuditRecord): Promise<boolean> {
+    const at = this.clock.now();
+    return this.db.transaction().execute(async (tx) => {
+      const used = await tx.updateTable('password_resets').set({ used_at: at })
+        .where('token_hash', '=', tokenHash).where('subject_type', '=', kind).where('used_at', 'is', null).where('expires_at', '>', at)
+        .returning('email').executeTakeFirst();
+      if (!used) return false;
+      await tx.updateTable('password_resets').set({ used_at: at }).where('subject_type', '=', kind).where('email', '=', email).where('used_at', 'is', null).execute();
+      for (const [id, hash] of hashFor) {
+        await tx.insertInto('credentials').values({ subject_type: kind, subject_id: id, password_hash: hash, totp_secret_sealed: null, totp_pending_sealed: null, totp_last_step: null, recovery_hashes: null, updated_at: at })
+          .onConflict((oc) => oc.columns(['subject_type', 'subject_id']).doUpdateSet({ password_hash: hash, updated_at: at })).execute();
+        await tx.updateTable('sessions').set({ ended_at: at }).where('kind', '=', kind).where('subject_id', '=', id).where('ended_at', 'is', null).execute();
+        await recordAudit(tx, this.ids, at, audit(id));
+      }
+      return true;
+    });
+  }
+
+  // the language of a person
+
+  async setLang(kind: 'member' | 'staff', id: string, lang: string): Promise<void> {
+    if (kind === 'member') await this.db.updateTable('members').set({ lang }).where('id', '=', id).where('lang', 'is distinct from', lang).execute();
+    else await this.db.updateTable('staff').set({ lang }).where('id', '=', id).where('lang', 'is distinct from', lang).execute();
+  }
+
+  // notifications
+
+  /**
+   * Turns the mailed events after the cursor into outbox rows, in one transaction that holds the cursor
+   * (so two instances never mail one event twice, and a crash mails it later, not never). Only events of
+   * transactions older than every one still running are read, in commit order, so none lands behind the
+   * cursor later. On the first run the cursor starts at the newest event: history is not mailed when mail
+   * is first set up. `make` gives an event's mails for its organization's name and recipients.
+   */
+  async mailEvents(limit: number, make: (e: MailedEvent, organization: string, recipients: MailRecipient[]) => Array<{ id: string; to: string; sealed: string }>): Promise<number> {
+    return this.db.transaction().execute(async (tx) => {
+      await sql`insert into mail_cursor (id, txid, seq)
+        select 1, coalesce(max(txid), -1), coalesce(max(seq), 0) from events on conflict (id) do nothing`.execute(tx);
+      const c = await sql<{ txid: string; seq: string }>`select txid::text as txid, seq::text as seq from mail_cursor where id = 1 for update`.execute(tx);
+      const from = c.rows[0]!;
+      const r = await sql<{ txid: string; seq: string; organization_id: string; type: string; data: Record<string, unknown> }>`
+        select txid::text as txid, seq::text as seq, organization_id, type, data from events
+        where type in (${sql.join(MAILED_EVENT_TYPES.map((t) => sql`${t}`))})
+          and txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+          and (txid, seq) > (${from.txid}::bigint, ${from.seq}::bigint)
+        order by txid, seq limit ${limit}`.execute(tx);
+      if (r.rows.length === 0) return 0;
+      const at = this.clock.now();
+      let queued = 0;
+      for (const x of r.rows) {
+        const e: MailedEvent = { txid: x.txid, seq: x.seq, organizationId: x.organization_id, type: x.type, data: x.data };
+        const org = await tx.selectFrom('organizations').select('name').where('id', '=', e.organizationId).executeTakeFirst();
+        const people = await tx.selectFrom('members').select(['email', 'name', 'lang'])
+          .where('organization_id', '=', e.organizationId).where('status', '=', 'active')
+          .where(sql<boolean>`permissions @> '["portal:team"]'::jsonb`).orderBy('email').execute();
+        for (const m of make(e, org?.name ?? e.organizationId, people)) {
+          await tx.insertInto('mail_outbox').values({ id: m.id, kind: 'notification', to_address: m.to, sealed: m.sealed, state: 'pending', next_attempt_at: at, last_error: null, created_at: at, finished_at: null }).execute();
+          queued += 1;
+        }
+      }
+      const last = r.rows[r.rows.length - 1]!;
+      await sql`update mail_cursor set txid = ${last.txid}::bigint, seq = ${last.seq}::bigint where id = 1`.execute(tx);
+      return queued;
+    });
+  }
+}
