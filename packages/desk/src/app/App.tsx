@@ -11,7 +11,7 @@ import { InvitationPage } from '../features/session/InvitationPage.tsx';
 import { SecurityPage } from '../features/session/SecurityPage.tsx';
 import { SignInPage } from '../features/session/SignInPage.tsx';
 import { StaffPage } from '../features/staff/StaffPage.tsx';
-import { op, readMode } from '../lib/api.ts';
+import { op, readMode, sessionMark } from '../lib/api.ts';
 import { DeskContext } from '../lib/desk-context.ts';
 import { isUnauthenticated } from '../lib/errors.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
@@ -24,7 +24,8 @@ function useSession() {
   return useQuery({
     queryKey: ['session'],
     queryFn: async (): Promise<StaffPerson | null> => {
-      try { return (await op.session.get()).staff; } catch (e) { if (isUnauthenticated(e)) return null; throw e; }
+      if (!sessionMark.get()) return null;
+      try { return (await op.session.get()).staff; } catch (e) { if (isUnauthenticated(e)) { sessionMark.set(false); return null; } throw e; }
     },
     staleTime: 60_000,
   });
@@ -36,6 +37,7 @@ export function App() {
   const session = useSession();
   const mode = readMode();
   const signedIn = (staff: StaffPerson) => {
+    sessionMark.set(true);
     qc.setQueryData(['session'], staff);
     navigate(staff.totpEnrolled ? '/approvals' : '/security', { replace: true });
   };
@@ -48,7 +50,7 @@ export function App() {
   const staff = session.data;
   return (
     <DeskContext.Provider value={{ staff, mode }}>
-      <Layout onSignedOut={() => { qc.setQueryData(['session'], null); navigate('/', { replace: true }); }}>
+      <Layout onSignedOut={() => { sessionMark.set(false); qc.setQueryData(['session'], null); navigate('/', { replace: true }); }}>
         <Route path={loc.path} admin={staff.role === 'admin'} />
       </Layout>
     </DeskContext.Provider>

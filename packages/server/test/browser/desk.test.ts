@@ -62,6 +62,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     assert.equal(res?.status(), 200);
     assert.match(res!.headers()['content-security-policy']!, /script-src 'self'/);
     await page.getByRole('heading', { name: 'Sign in to the desk' }).waitFor();
+    await page.getByRole('note').getByText('Sandbox.').waitFor();
     await assertAccessible(page);
     await screenshot(page, 'desk-sign-in');
     await page.getByLabel('Email').fill(ana.email);
