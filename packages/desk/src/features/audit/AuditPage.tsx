@@ -14,6 +14,7 @@ import { Actor } from '../../components/Actor.tsx';
 
 const FILTERS = ['person', 'actor', 'organizationId', 'action', 'subjectId', 'from', 'to'] as const;
 type Filter = typeof FILTERS[number];
+const ACTOR_ID = /^(staff|member|key):\S+$|^bootstrap(:.*)?$/;
 
 /**
  * Who did what, when, with the record before and after. Filters live in the address (?actor=…), so a
@@ -31,7 +32,9 @@ export function AuditPage() {
     queryKey: ['audit', applied, page],
     placeholderData: (prev) => prev,
     queryFn: () => op.audit.list({
-      ...(applied.person ? { person: applied.person } : {}), ...(applied.actor ? { actor: applied.actor } : {}), ...(applied.organizationId ? { organizationId: applied.organizationId } : {}),
+      // An actor id pasted as the person (`staff:stf_…`, `bootstrap`) is searched as that actor.
+      ...(applied.person ? (ACTOR_ID.test(applied.person) ? { actor: applied.person } : { person: applied.person }) : {}),
+      ...(applied.actor ? { actor: applied.actor } : {}), ...(applied.organizationId ? { organizationId: applied.organizationId } : {}),
       ...(applied.action ? { action: applied.action } : {}), ...(applied.subjectId ? { subjectId: applied.subjectId } : {}),
       ...(applied.from ? { from: new Date(`${applied.from}T00:00:00`).toISOString() } : {}), ...(applied.to ? { to: endOfDay(applied.to) } : {}),
       page, limit: 25,
