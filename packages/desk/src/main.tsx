@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { ErrorNote } from './components/ErrorNote.tsx';
+import { sessionMark } from './lib/api.ts';
 import { isUnauthenticated } from './lib/errors.ts';
 import { LANG } from './lib/i18n.ts';
 import { stateWord } from './lib/states.ts';
@@ -12,7 +13,7 @@ import './styles.css';
 // Server state is a cache (STYLE §14): lists refetch while something waits; a 4xx is not retried.
 // A read answered 401 means the session ended (idle or absolute expiry, removal): back to sign-in.
 const queryClient: QueryClient = new QueryClient({
-  queryCache: new QueryCache({ onError: (e) => { if (isUnauthenticated(e)) queryClient.setQueryData(['session'], null); } }),
+  queryCache: new QueryCache({ onError: (e) => { if (isUnauthenticated(e)) { sessionMark.set(false); queryClient.setQueryData(['session'], null); } } }),
   defaultOptions: {
     queries: { retry: false, refetchOnWindowFocus: true, staleTime: 2_000 },
     mutations: { retry: false },
@@ -22,7 +23,7 @@ const queryClient: QueryClient = new QueryClient({
 document.documentElement.lang = LANG;
 
 /** Every POST of the desk carries a `desk-` Idempotency-Key; failed calls show as an ErrorNote. */
-const kit: WebKit = { keyPrefix: 'desk-', stateWord, ErrorView: ErrorNote };
+const kit: WebKit = { keyPrefix: 'desk-', stateWord, ErrorView: ErrorNote, lang: LANG };
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -30,4 +30,5 @@ export type * from './operator/session.ts';
 export type * from './operator/staff.ts';
 export type * from './operator/venue.ts';
 export type * from './operator/policies.ts';
+export type * from './operator/queue.ts';
 export type { ClientStatus, ErrorCode, Permission, Scope } from '@cambio/contract';

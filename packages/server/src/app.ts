@@ -138,6 +138,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     op.get('/metrics', { schema: { tags: ['operator: metrics'], summary: 'Prometheus metrics (text format)' } }, async (_req, reply) =>
       reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
   }, { prefix: '/operator/v1' });
-  await app.register(async (web) => webApps(web, deps.webApps, deps.config.mode));
+  await app.register(async (web) => webApps(web, deps.webApps, deps.config.mode, deps.config.mode === 'production' && deps.config.venue.kind === 'desk' ? 'none' : 'venue'));
   return app;
 }

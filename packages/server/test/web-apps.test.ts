@@ -26,7 +26,7 @@ test('/portal/ answers index.html with a CSP without inline script, no framing a
   const r = await get('/portal/');
   assert.equal(r.statusCode, 200);
   assert.match(r.headers['content-type'] as string, /^text\/html/);
-  assert.equal(r.body, '<!doctype html><meta name="cambio-mode" content="sandbox" /><title>portal</title>', 'the page says the mode');
+  assert.equal(r.body, '<!doctype html><meta name="cambio-mode" content="sandbox" /><meta name="cambio-venue" content="venue" /><title>portal</title>', 'the page says the mode, and that a venue (the simulated market) is read');
   const csp = r.headers['content-security-policy'] as string;
   assert.match(csp, /script-src 'self'(;|$)/);
   assert.match(csp, /frame-ancestors 'none'/);

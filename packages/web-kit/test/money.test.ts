@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { groupDigits, readAmount, showMoney } from '../src/money.ts';
+import { groupDigits, readAmount, showMoney, showMoneyIn } from '../src/money.ts';
 
 test('typed decimal text becomes exact minor units with the asset decimals', () => {
   assert.deepEqual(readAmount('1.5', 8), { ok: true, minor: 150000000n });
@@ -47,4 +47,13 @@ test('digit grouping leaves the decimals and the sign as they are', () => {
   assert.equal(groupDigits('-1000'), '-1,000');
   assert.equal(groupDigits('0'), '0');
   assert.equal(groupDigits('100000.'), '100,000.');
+});
+
+test('amounts in a person\'s language are Intl\'s, exact to the last decimal of the asset, never through a float', () => {
+  assert.equal(showMoneyIn('es', 123456789n, 2), '1.234.567,89');
+  assert.equal(showMoneyIn('es', 123456789n, 2), new Intl.NumberFormat('es', { minimumFractionDigits: 2 }).format(1234567.89));
+  assert.equal(showMoneyIn('es', 1n, 8), '0,00000001');
+  assert.equal(showMoneyIn('es', 123456789012345678901234567890n, 18), '123.456.789.012,345678901234567890');
+  assert.equal(showMoneyIn('es', -250000n, 2), '-2500,00', 'Intl groups Spanish thousands from five digits on');
+  assert.equal(showMoneyIn('en', 123456789n, 2), showMoney(123456789n, 2));
 });

@@ -77,5 +77,7 @@ export const MarketAssetRecord = Type.Object({ symbol: Type.String(), decimals: 
 export const AuditRecord = Type.Object({
   id: Type.String(), actor: Type.String(), action: Type.String(), subjectType: Type.String(), subjectId: Type.String(),
   before: Type.Unknown(), after: Type.Unknown(), createdAt: DateTime,
+  actorName: Type.Optional(Nullable(Type.String({ description: 'the person behind a staff:, member: or key: actor, by their name now (CONTRACT §7)' }))),
+  actorEmail: Type.Optional(Nullable(Type.String())),
 });
 export type AuditRecord = Static<typeof AuditRecord>;

@@ -13,7 +13,7 @@ import { SecurityPage } from '../features/session/SecurityPage.tsx';
 import { SignInPage } from '../features/session/SignInPage.tsx';
 import { StaffPage } from '../features/staff/StaffPage.tsx';
 import { VenuePage } from '../features/venue/VenuePage.tsx';
-import { op, readMode } from '../lib/api.ts';
+import { op, readMode, sessionMark } from '../lib/api.ts';
 import { DeskContext } from '../lib/desk-context.ts';
 import { isUnauthenticated } from '../lib/errors.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
@@ -26,7 +26,8 @@ function useSession() {
   return useQuery({
     queryKey: ['session'],
     queryFn: async (): Promise<StaffPerson | null> => {
-      try { return (await op.session.get()).staff; } catch (e) { if (isUnauthenticated(e)) return null; throw e; }
+      if (!sessionMark.get()) return null;
+      try { return (await op.session.get()).staff; } catch (e) { if (isUnauthenticated(e)) { sessionMark.set(false); return null; } throw e; }
     },
     staleTime: 60_000,
   });
@@ -38,6 +39,7 @@ export function App() {
   const session = useSession();
   const mode = readMode();
   const signedIn = (staff: StaffPerson) => {
+    sessionMark.set(true);
     qc.setQueryData(['session'], staff);
     navigate(staff.totpEnrolled ? '/approvals' : '/security', { replace: true });
   };
@@ -52,7 +54,7 @@ export function App() {
   const staff = session.data;
   return (
     <DeskContext.Provider value={{ staff, mode }}>
-      <Layout onSignedOut={() => { qc.setQueryData(['session'], null); navigate('/', { replace: true }); }}>
+      <Layout onSignedOut={() => { sessionMark.set(false); qc.setQueryData(['session'], null); navigate('/', { replace: true }); }}>
         <Route path={loc.path} admin={staff.role === 'admin'} />
       </Layout>
     </DeskContext.Provider>

@@ -1,3 +1,6 @@
+import { showDateTime } from '@cambio/web-kit';
+import { LANG } from './i18n.ts';
+
 /** "4 min", "2 h 5 min", "3 d 1 h": how long something has waited. */
 export function age(fromIso: string, nowMs: number): string {
   const ms = Math.max(0, nowMs - Date.parse(fromIso));
@@ -9,12 +12,11 @@ export function age(fromIso: string, nowMs: number): string {
   return `${Math.trunc(h / 24)} d ${h % 24} h`;
 }
 
-/** In the person's own time zone. */
+/** In the person's own time zone, formatted for the desk's language (Intl). */
 export function when(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  return showDateTime(LANG, iso);
 }
 
 export function clock(ms: number): string {
-  return new Date(ms).toLocaleTimeString(undefined, { timeStyle: 'medium' });
+  return new Intl.DateTimeFormat(LANG === 'es' ? 'es' : 'en-GB', { timeStyle: 'medium' }).format(new Date(ms));
 }

@@ -5,6 +5,7 @@ import { OperatorDeposits } from './deposits.ts';
 import { OperatorMarket, OperatorWallets } from './market.ts';
 import { OperatorKeys, OperatorMembers, OperatorOrganizations } from './organizations.ts';
 import { OperatorAudit, OperatorReconciliation } from './reconciliation.ts';
+import { OperatorQueue } from './queue.ts';
 import { OperatorDestinations, OperatorOrders, OperatorWithdrawals } from './requests.ts';
 import { OperatorPolicies } from './policies.ts';
 import { OperatorSession } from './session.ts';
@@ -53,6 +54,7 @@ export class CambioOperator {
   readonly tokens: OperatorTokens;
   readonly policies: OperatorPolicies;
   readonly venue: OperatorVenue;
+  readonly queue: OperatorQueue;
   readonly baseUrl: string;
 
   constructor(opts: CambioOperatorOptions) {
@@ -94,5 +96,6 @@ export class CambioOperator {
     this.tokens = new OperatorTokens(t);
     this.policies = new OperatorPolicies(t);
     this.venue = new OperatorVenue(t);
+    this.queue = new OperatorQueue(t);
   }
 }

@@ -28,6 +28,8 @@ export class OperatorReconciliation {
 
 export interface AuditQuery {
   subjectId?: string; action?: string; actor?: string; organizationId?: string; from?: string; to?: string; page?: number; limit?: number;
+  /** Part of a person's name or email: their entries as staff, as a member, and by their keys. */
+  person?: string;
 }
 
 /** Every operator decision: who, what, when, before, after. */
@@ -40,7 +42,7 @@ export class OperatorAudit {
    */
   list(q: AuditQuery = {}): Promise<Page<AuditRecord>> {
     return listPage<AuditRecord>(this.t, '/audit', q, {
-      subjectId: q.subjectId, action: q.action, actor: q.actor, organizationId: q.organizationId, from: q.from, to: q.to,
+      subjectId: q.subjectId, action: q.action, actor: q.actor, person: q.person, organizationId: q.organizationId, from: q.from, to: q.to,
     });
   }
 }

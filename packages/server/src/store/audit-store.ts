@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Ids } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
@@ -13,9 +13,15 @@ export interface AuditRecord {
   before: unknown;
   after: unknown;
 }
-export interface AuditRow extends AuditRecord { id: string; createdAt: Date }
-/** `actor`: `staff:<id>`, `bootstrap`…; `organizationId`: entries about it and its records; `from` inclusive, `to` exclusive. */
-export interface AuditFilter { subjectId?: string; action?: string; actor?: string; organizationId?: string; from?: Date; to?: Date }
+/** `actorName`, `actorEmail`: the person behind `staff:<id>`, `member:<id>` or `key:<id>` (the key's member), as they are named now. */
+export interface AuditRow extends AuditRecord { id: string; createdAt: Date; actorName: string | null; actorEmail: string | null }
+/**
+ * `actor`: `staff:<id>`, `bootstrap`…; `person`: part of a person's name or email (staff or member; a
+ * member's keys included); `organizationId`: entries about it and its records; `from` inclusive, `to` exclusive.
+ */
+export interface AuditFilter { subjectId?: string; action?: string; actor?: string; person?: string; organizationId?: string; from?: Date; to?: Date }
+
+const likeText = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Written in the same transaction as the change it describes: no change without its record. */
 export async function recordAudit(tx: Transaction<Database>, ids: Ids, at: Date, r: AuditRecord): Promise<void> {
@@ -35,6 +41,16 @@ export class AuditStore {
     if (filter.action) q = q.where('action', '=', filter.action);
     // `bootstrap` also finds `bootstrap:<X-Operator name>`.
     if (filter.actor) { const a = filter.actor; q = q.where((eb) => eb.or([eb('actor', '=', a), eb('actor', 'like', `${a.replace(/[\\%_]/g, (c) => `\\${c}`)}:%`)])); }
+    if (filter.person) {
+      const like = likeText(filter.person.trim());
+      const staff = this.db.selectFrom('staff').select(sql<string>`'staff:' || id`.as('actor'))
+        .where((eb) => eb.or([eb(sql`lower(name)`, 'like', like), eb(sql`lower(email)`, 'like', like)]));
+      const members = this.db.selectFrom('members').select(sql<string>`'member:' || id`.as('actor'))
+        .where((eb) => eb.or([eb(sql`lower(name)`, 'like', like), eb(sql`lower(email)`, 'like', like)]));
+      const keys = this.db.selectFrom('api_keys').innerJoin('members', 'members.id', 'api_keys.member_id').select(sql<string>`'key:' || api_keys.id`.as('actor'))
+        .where((eb) => eb.or([eb(sql`lower(members.name)`, 'like', like), eb(sql`lower(members.email)`, 'like', like)]));
+      q = q.where('actor', 'in', staff.union(members).union(keys));
+    }
     if (filter.from) q = q.where('created_at', '>=', filter.from);
     if (filter.to) q = q.where('created_at', '<', filter.to);
     if (filter.organizationId) {
@@ -50,9 +66,29 @@ export class AuditStore {
         eb('subject_id', 'in', eb.selectFrom('withdrawal_destinations').select('id').where('organization_id', '=', org)),
       ]));
     }
-    return mapPage(await readPage(q, 'seq', p, (x) => x.selectAll()), (r) => ({
+    const page = await readPage(q, 'seq', p, (x) => x.selectAll());
+    const people = await this.people(page.items.map((r) => r.actor));
+    return mapPage(page, (r) => ({
       id: r.id, actor: r.actor, action: r.action, subjectType: r.subject_type, subjectId: r.subject_id,
       before: r.before, after: r.after, createdAt: r.created_at,
+      actorName: people.get(r.actor)?.name ?? null, actorEmail: people.get(r.actor)?.email ?? null,
     }));
+  }
+
+  /** The people behind a page's actors, read once per page: staff and members by id, keys by their member. */
+  private async people(actors: string[]): Promise<Map<string, { name: string; email: string }>> {
+    const ids = (prefix: string) => [...new Set(actors.filter((a) => a.startsWith(prefix)).map((a) => a.slice(prefix.length)))];
+    const out = new Map<string, { name: string; email: string }>();
+    const staff = ids('staff:');
+    const members = ids('member:');
+    const keys = ids('key:');
+    if (staff.length) for (const r of await this.db.selectFrom('staff').select(['id', 'name', 'email']).where('id', 'in', staff).execute()) out.set(`staff:${r.id}`, r);
+    if (members.length) for (const r of await this.db.selectFrom('members').select(['id', 'name', 'email']).where('id', 'in', members).execute()) out.set(`member:${r.id}`, r);
+    if (keys.length) {
+      const rows = await this.db.selectFrom('api_keys').innerJoin('members', 'members.id', 'api_keys.member_id')
+        .select(['api_keys.id as id', 'members.name as name', 'members.email as email']).where('api_keys.id', 'in', keys).execute();
+      for (const r of rows) out.set(`key:${r.id}`, { name: r.name, email: r.email });
+    }
+    return out;
   }
 }

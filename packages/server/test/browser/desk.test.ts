@@ -62,6 +62,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     assert.equal(res?.status(), 200);
     assert.match(res!.headers()['content-security-policy']!, /script-src 'self'/);
     await page.getByRole('heading', { name: 'Sign in to the desk' }).waitFor();
+    await page.getByRole('note').getByText('Sandbox.').waitFor();
     await assertAccessible(page);
     await screenshot(page, 'desk-sign-in');
     await page.getByLabel('Email').fill(ana.email);
@@ -269,9 +270,12 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
       await screenshot(page, `desk-${name.toLowerCase()}`);
     }
     await go(page, 'Audit');
-    await page.getByLabel('Person').fill(`staff:${ana.id}`);
-    await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByRole('cell', { name: `staff:${ana.id}` }).first().waitFor();
+    await page.getByLabel('Person', { exact: true }).fill(ana.email);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('cell', { name: `${ana.name} (${ana.email} · staff:${ana.id})` }).first().waitFor();
+    await page.getByLabel('Person', { exact: true }).fill(`staff:${ana.id}`);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('cell', { name: `${ana.name} (${ana.email} · staff:${ana.id})` }).first().waitFor();
     for (const p of problems) assert.deepEqual(p, []);
   });
 

@@ -11,6 +11,9 @@ import { can } from '../../lib/roles.ts';
 import { age, when } from '../../lib/time.ts';
 import { DecisionDialog, type Decision } from './DecisionDialog.tsx';
 import { PoliciesPanel } from './PoliciesPanel.tsx';
+import { BulkApproveDialog } from './BulkApprove.tsx';
+import { DecidedHistory } from './DecidedHistory.tsx';
+import { WaitsSummary } from './WaitsSummary.tsx';
 import { fourEyes, oldestFirst, type QueueItem } from './queue.ts';
 import { queueKey, useRequests } from './useQueue.ts';
 
@@ -22,12 +25,19 @@ export function ApprovalsPage() {
   const approved = useRequests('approved', mode === 'production');
   const [decision, setDecision] = useState<Decision | null>(null);
   const [done, setDone] = useState<{ text: string; id: string } | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [bulk, setBulk] = useState(false);
   const now = useNow();
 
   const queue = waiting.data ? oldestFirst(waiting.data.orders, waiting.data.withdrawals) : [];
   const toExecute = approved.data ? oldestFirst(approved.data.orders, approved.data.withdrawals) : [];
   const names = useOrganizationNames([...queue, ...toExecute].map((i) => i.record.organizationId));
   const decides = can(staff.role, 'decide') && staff.totpEnrolled;
+
+  // Only what this person may approve now can be selected: not a request they already approved (four-eyes).
+  const selectable = (item: QueueItem) => decides && !fourEyes(item.record, staff.id).mine;
+  const chosen = queue.filter((i) => selected.has(i.record.id) && selectable(i));
+  const toggle = (id: string, on: boolean) => setSelected((s) => { const n = new Set(s); if (on) n.add(id); else n.delete(id); return n; });
 
   const finished = (text: string, id: string) => {
     setDone({ text, id });
@@ -36,15 +46,25 @@ export function ApprovalsPage() {
 
   return (
     <Page title="Approvals" intro="Every order and withdrawal waits here for a person. What waits longest is first. Each decision is recorded under your name.">
-      <div role="status" className="live">{done && <p className="ok-note">{done.text} <Link to={`/audit?subjectId=${encodeURIComponent(done.id)}`}>See its audit entries</Link></p>}</div>
+      <div role="status" className="live">{done && <p className="ok-note">{done.text} {done.id && <Link to={`/audit?subjectId=${encodeURIComponent(done.id)}`}>See its audit entries</Link>}</p>}</div>
       {!can(staff.role, 'decide') && <p className="note">Your role ({staff.role}) reads the queue; deciding needs an approver or an admin.</p>}
       {can(staff.role, 'decide') && !staff.totpEnrolled && <p className="note">Set up two-step sign-in (Your security) before deciding.</p>}
+
+      <WaitsSummary />
 
       <section aria-labelledby="waiting-title">
         <h2 id="waiting-title">Waiting for approval {waiting.data && <span className="count">({queue.length})</span>}</h2>
         <ReadAt at={waiting.dataUpdatedAt} fetching={waiting.isFetching} />
         {waiting.isPending ? <Loading what="the queue" /> : waiting.error ? <ErrorNote error={waiting.error} /> : queue.length === 0 ? <Empty>Nothing waits for approval.</Empty> : (
+          <>
+          {decides && (
+            <div className="actions bulk-bar">
+              <button type="button" onClick={() => setSelected(new Set(queue.filter(selectable).map((i) => i.record.id)))}>Select all I may approve</button>
+              <button type="button" className="primary" disabled={chosen.length === 0} onClick={() => setBulk(true)}>Approve selected ({chosen.length})</button>
+            </div>
+          )}
           <QueueTable items={queue} names={names} now={now} caption="Requests waiting for approval, oldest first"
+            select={decides ? { isSelectable: selectable, isSelected: (i) => selected.has(i.record.id), toggle } : undefined}
             actions={(item) => {
               const fe = fourEyes(item.record, staff.id);
               if (!decides) return null;
@@ -61,6 +81,7 @@ export function ApprovalsPage() {
                 </>
               );
             }} />
+          </>
         )}
       </section>
 
@@ -83,7 +104,14 @@ export function ApprovalsPage() {
         </section>
       )}
 
+      <DecidedHistory />
+
       <PoliciesPanel />
+
+      {bulk && (
+        <BulkApproveDialog items={chosen} names={names} onClose={() => setBulk(false)}
+          onDone={(text) => { setSelected(new Set()); setDone({ text, id: '' }); void qc.invalidateQueries({ queryKey: queueKey }); }} />
+      )}
 
       {decision && (
         <DecisionDialog decision={decision} organization={names.get(decision.item.record.organizationId) ?? decision.item.record.organizationId}
@@ -93,8 +121,10 @@ export function ApprovalsPage() {
   );
 }
 
-function QueueTable({ items, names, now, caption, actions }: {
-  items: QueueItem[]; names: Map<string, string>; now: number; caption: string; actions: (i: QueueItem) => React.ReactNode;
+interface Selection { isSelectable: (i: QueueItem) => boolean; isSelected: (i: QueueItem) => boolean; toggle: (id: string, on: boolean) => void }
+
+function QueueTable({ items, names, now, caption, actions, select }: {
+  items: QueueItem[]; names: Map<string, string>; now: number; caption: string; actions: (i: QueueItem) => React.ReactNode; select?: Selection;
 }) {
   const { staff } = useDesk();
   return (
@@ -102,6 +132,7 @@ function QueueTable({ items, names, now, caption, actions }: {
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
+          {select && <th scope="col"><span className="visually-hidden">Select</span></th>}
           <th scope="col">Request</th><th scope="col">Organization</th><th scope="col" className="num">Amount</th>
           <th scope="col">Waiting</th><th scope="col">Approvals</th><th scope="col">Actions</th>
         </tr>
@@ -112,6 +143,13 @@ function QueueTable({ items, names, now, caption, actions }: {
           const fe = fourEyes(r, staff.id);
           return (
             <tr key={`${item.kind}:${r.id}`} data-request={r.id}>
+              {select && (
+                <td className="select-cell">
+                  {select.isSelectable(item) && (
+                    <input type="checkbox" aria-label={`Select ${item.kind} ${r.id}`} checked={select.isSelected(item)} onChange={(e) => select.toggle(r.id, e.target.checked)} />
+                  )}
+                </td>
+              )}
               <th scope="row">
                 <span className="kind">{item.kind === 'order' ? 'Order' : 'Withdrawal'}</span> <code>{r.id}</code>
                 <br /><StateBadge state={r.state} />

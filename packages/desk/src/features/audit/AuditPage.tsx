@@ -1,15 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Field } from '@cambio/web-kit';
+import { Field, showMoneyIn } from '@cambio/web-kit';
+import { LANG } from '../../lib/i18n.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
 import { Empty, Loading, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { navigate, useLocation } from '../../lib/router.ts';
 import { when } from '../../lib/time.ts';
+import { decimalsOf, useAssets } from '../../lib/assets.ts';
+import { changeRows } from './change.ts';
+import { Actor } from '../../components/Actor.tsx';
 
-const FILTERS = ['actor', 'organizationId', 'action', 'subjectId', 'from', 'to'] as const;
+const FILTERS = ['person', 'actor', 'organizationId', 'action', 'subjectId', 'from', 'to'] as const;
 type Filter = typeof FILTERS[number];
+const ACTOR_ID = /^(staff|member|key):\S+$|^bootstrap(:.*)?$/;
 
 /**
  * Who did what, when, with the record before and after. Filters live in the address (?actor=…), so a
@@ -27,6 +32,8 @@ export function AuditPage() {
     queryKey: ['audit', applied, page],
     placeholderData: (prev) => prev,
     queryFn: () => op.audit.list({
+      // An actor id pasted as the person (`staff:stf_…`, `bootstrap`) is searched as that actor.
+      ...(applied.person ? (ACTOR_ID.test(applied.person) ? { actor: applied.person } : { person: applied.person }) : {}),
       ...(applied.actor ? { actor: applied.actor } : {}), ...(applied.organizationId ? { organizationId: applied.organizationId } : {}),
       ...(applied.action ? { action: applied.action } : {}), ...(applied.subjectId ? { subjectId: applied.subjectId } : {}),
       ...(applied.from ? { from: new Date(`${applied.from}T00:00:00`).toISOString() } : {}), ...(applied.to ? { to: endOfDay(applied.to) } : {}),
@@ -40,10 +47,13 @@ export function AuditPage() {
     navigate(`/audit${s.size ? `?${s}` : ''}`);
   };
   const submit = (e: FormEvent) => { e.preventDefault(); go(draft); };
+  const assets = useAssets();
+  const decimals = (s: string) => decimalsOf(assets.data, s);
   return (
     <Page title="Audit" intro="Every decision and change at the operator: who, what, when, before and after. Newest first.">
       <form onSubmit={submit} className="grid-form" role="search" aria-label="Search the audit trail">
-        <Field label="Person" value={draft.actor} onChange={(v) => setDraft({ ...draft, actor: v })} hint="staff:<id>, bootstrap, member:<id> or key:<id>" />
+        <Field label="Person" value={draft.person} onChange={(v) => setDraft({ ...draft, person: v })} hint="Part of a name or an email: staff or a client's member." />
+        {draft.actor && <Field label="Actor id" value={draft.actor} onChange={(v) => setDraft({ ...draft, actor: v })} hint="staff:<id>, bootstrap, member:<id> or key:<id>" />}
         <Field label="Organization id" value={draft.organizationId} onChange={(v) => setDraft({ ...draft, organizationId: v })} />
         <Field label="Kind" value={draft.action} onChange={(v) => setDraft({ ...draft, action: v })} hint="e.g. order.approve, deposit.attribute" />
         <Field label="Record id" value={draft.subjectId} onChange={(v) => setDraft({ ...draft, subjectId: v })} />
@@ -57,6 +67,7 @@ export function AuditPage() {
       <ReadAt at={q.dataUpdatedAt} fetching={q.isFetching} />
       {q.isPending ? <Loading what="the audit trail" /> : q.error ? <ErrorNote error={q.error} /> : q.data.items.length === 0 ? <Empty>No entry matches.</Empty> : (
         <>
+          <div className="scroll-x">
           <table className="audit">
             <caption className="visually-hidden">Audit entries, newest first</caption>
             <thead><tr><th scope="col">When</th><th scope="col">Person</th><th scope="col">Kind</th><th scope="col">Record</th><th scope="col">Change</th></tr></thead>
@@ -64,14 +75,15 @@ export function AuditPage() {
               {q.data.items.map((a) => (
                 <tr key={a.id}>
                   <td>{when(a.createdAt)}</td>
-                  <td>{a.actor}</td>
+                  <td><Actor actor={a.actor} name={a.actorName ?? null} email={a.actorEmail ?? null} /></td>
                   <td>{a.action}</td>
                   <td>{a.subjectType} <code>{a.subjectId}</code></td>
-                  <td><details><summary>Before and after</summary><pre>{JSON.stringify({ before: a.before, after: a.after }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}</pre></details></td>
+                  <td><Change before={a.before} after={a.after} subjectType={a.subjectType} subjectId={a.subjectId} decimals={decimals} /></td>
                 </tr>
               ))}
             </tbody>
           </table>
+          </div>
           <nav aria-label="Pages of the audit trail" className="pager">
             <button type="button" disabled={page <= 1} onClick={() => go(applied, page - 1)}>Previous page</button>
             <span>Page {q.data.pagination.page} of {Math.max(1, q.data.pagination.totalPages)} ({q.data.pagination.total} entries)</span>
@@ -88,4 +100,29 @@ function endOfDay(date: string): string {
   const d = new Date(`${date}T00:00:00`);
   d.setDate(d.getDate() + 1);
   return d.toISOString();
+}
+
+/** The record before and after, field by field, amounts in their asset's decimals; changed fields first marked. */
+function Change({ before, after, subjectType, subjectId, decimals }: {
+  before: unknown; after: unknown; subjectType: string; subjectId: string; decimals: (s: string) => number | null;
+}) {
+  const rows = changeRows(before, after, subjectType, subjectId, decimals, (m, d) => showMoneyIn(LANG, m, d));
+  if (rows.length === 0) return null;
+  return (
+    <details>
+      <summary>Before and after</summary>
+      <table className="change">
+        <caption className="visually-hidden">Fields before and after</caption>
+        <thead><tr><th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.field} className={r.changed ? 'changed' : undefined}>
+              <th scope="row">{r.field}{r.changed && <span className="visually-hidden"> (changed)</span>}</th>
+              <td>{r.before}</td><td>{r.after}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
 }

@@ -104,13 +104,17 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
   const qc = useQueryClient();
   const assets = useAssets();
   const [asset, setAsset] = useState('');
-  const [network, setNetwork] = useState('');
+  const [chosenNetwork, setNetwork] = useState('');
   const [amount, setAmount] = useState('');
+  const wallets = useQuery({ queryKey: ['market', 'wallets'], queryFn: () => op.wallets.list() });
   const [txid, setTxid] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [tried, setTried] = useState(false);
   const symbol = asset || assets.data?.[0]?.symbol || '';
   const decimals = decimalsOf(assets.data, symbol);
+  // The networks the platform receives this asset on (its deposit wallets): a choice, so a typo cannot leave an arrival unattributable.
+  const networks = [...new Set((wallets.data ?? []).filter((w) => w.assetSymbol === symbol).map((w) => w.network))];
+  const network = networks.includes(chosenNetwork) ? chosenNetwork : networks[0] ?? '';
   const parsed = decimals !== null ? readAmount(amount, decimals) : null;
   const ready = !!parsed?.ok && network.trim() !== '' && txid.trim() !== '';
   const submit = (e: FormEvent) => { e.preventDefault(); setTried(true); if (ready) setConfirming(true); };
@@ -120,7 +124,9 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
       {assets.error && <ErrorNote error={assets.error} />}
       <form onSubmit={submit} noValidate className="grid-form">
         <SelectField label="Asset" value={symbol} onChange={setAsset} options={(assets.data ?? []).map((a) => ({ value: a.symbol, label: `${a.symbol} (${a.decimals} decimals)` }))} />
-        <Field label="Network" value={network} onChange={setNetwork} error={tried && !network.trim() ? 'Enter the network it arrived on.' : null} />
+        {networks.length > 0
+          ? <SelectField label="Network" value={network} onChange={setNetwork} options={networks.map((n) => ({ value: n, label: n }))} />
+          : <p className="inline-error field">No deposit wallet for {symbol || 'this asset'}: set one on the Market page before recording its arrivals.</p>}
         <Field label="Amount" inputMode="decimal" value={amount} onChange={setAmount} error={tried && parsed && !parsed.ok ? parsed.error : null}
           hint={decimals !== null ? `Up to ${decimals} decimals.` : undefined} />
         <Field label="Transaction id" value={txid} onChange={setTxid} error={tried && !txid.trim() ? 'Enter the transaction id.' : null} />

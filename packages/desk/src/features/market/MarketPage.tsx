@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Amount, Field } from '@cambio/web-kit';
+import type { Pair } from '@cambio/sdk';
+import { Amount, DataTable, Field } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
@@ -10,6 +11,8 @@ import { useAssets } from '../../lib/assets.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
+import { formatMinor } from '../../lib/money.ts';
+import { PricePair, type PairDraft } from './PricePair.tsx';
 
 /** What the platform trades and receives: assets and their decimals, priced pairs, deposit wallets. */
 export function MarketPage() {
@@ -18,7 +21,7 @@ export function MarketPage() {
   return (
     <Page title="Market" intro={mode === 'sandbox' ? 'The simulated market of the sandbox: prices are set here.' : 'Assets, pairs and the platform\'s deposit wallets.'}>
       <Assets admin={admin} />
-      <Pairs />
+      <Pairs admin={admin} />
       <Wallets admin={admin} />
     </Page>
   );
@@ -59,30 +62,44 @@ function Assets({ admin }: { admin: boolean }) {
   );
 }
 
-function Pairs() {
+function Pairs({ admin }: { admin: boolean }) {
   const pairs = useQuery({ queryKey: ['market', 'pairs'], queryFn: () => op.market.pairs(), refetchInterval: 15_000 });
+  const qc = useQueryClient();
+  const [draft, setDraft] = useState<PairDraft | null>(null);
+  const [stopping, setStopping] = useState<{ base: string; quote: string } | null>(null);
   return (
     <section aria-labelledby="pairs-title" className="panel">
       <h2 id="pairs-title">Pairs and prices</h2>
       <ReadAt at={pairs.dataUpdatedAt} fetching={pairs.isFetching} />
       {pairs.isPending ? <Loading what="pairs" /> : pairs.error ? <ErrorNote error={pairs.error} /> : pairs.data.length === 0 ? <Empty>No pair priced: clients cannot get a quote.</Empty> : (
-        <table>
-          <caption className="visually-hidden">Priced pairs</caption>
-          <thead><tr><th scope="col">Pair</th><th scope="col" className="num">Mid rate</th><th scope="col" className="num">Offered rate</th><th scope="col" className="num">Spread</th><th scope="col" className="num">Fee</th><th scope="col" className="num">Fixed fee</th><th scope="col" className="num">Order range (base)</th><th scope="col">Updated</th></tr></thead>
-          <tbody>
-            {pairs.data.map((p) => (
-              <tr key={`${p.baseSymbol}/${p.quoteSymbol}`}>
-                <th scope="row">{p.baseSymbol}/{p.quoteSymbol}</th>
-                <td className="num">{p.midRate}</td>
-                <td className="num"><Amount minor={p.rateQuoteMinor} decimals={p.quoteDecimals} symbol={p.quoteSymbol} /></td>
-                <td className="num">{p.spreadBps} bps</td><td className="num">{p.feeBps} bps</td>
-                <td className="num"><Amount minor={p.fixedFeeQuoteMinor} decimals={p.quoteDecimals} symbol={p.quoteSymbol} /></td>
-                <td className="num"><Amount minor={p.minBaseMinor} decimals={p.baseDecimals} symbol={p.baseSymbol} /> – <Amount minor={p.maxBaseMinor} decimals={p.baseDecimals} symbol={p.baseSymbol} /></td>
-                <td>{when(p.updatedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable caption="Priced pairs" rows={pairs.data} rowKey={(p) => `${p.baseSymbol}/${p.quoteSymbol}`} columns={[
+          { label: 'Pair', rowHeader: true, cell: (p) => `${p.baseSymbol}/${p.quoteSymbol}` },
+          { label: 'Mid rate', num: true, cell: (p) => p.midRate },
+          { label: 'Offered rate', num: true, cell: (p) => <Amount minor={p.rateQuoteMinor} decimals={p.quoteDecimals} symbol={p.quoteSymbol} /> },
+          { label: 'Spread', num: true, cell: (p) => `${p.spreadBps} bps` },
+          { label: 'Fee', num: true, cell: (p) => `${p.feeBps} bps` },
+          { label: 'Fixed fee', num: true, cell: (p) => <Amount minor={p.fixedFeeQuoteMinor} decimals={p.quoteDecimals} symbol={p.quoteSymbol} /> },
+          { label: 'Order range (base)', num: true, cell: (p) => <><Amount minor={p.minBaseMinor} decimals={p.baseDecimals} symbol={p.baseSymbol} /> – <Amount minor={p.maxBaseMinor} decimals={p.baseDecimals} symbol={p.baseSymbol} /></> },
+          { label: 'Updated', cell: (p) => when(p.updatedAt) },
+          ...(admin ? [{ label: 'Actions', actions: true, cell: (p: Pair) => (
+            <div className="row-actions-inline">
+              {p.midRate !== '' && (
+                <button type="button" onClick={() => setDraft({
+                  base: p.baseSymbol, quote: p.quoteSymbol, midRate: p.midRate, spreadBps: String(p.spreadBps), feeBps: String(p.feeBps),
+                  fixedFee: formatMinor(p.fixedFeeQuoteMinor, p.quoteDecimals), min: formatMinor(p.minBaseMinor, p.baseDecimals), max: formatMinor(p.maxBaseMinor, p.baseDecimals),
+                })}>Change price<span className="visually-hidden"> of {p.baseSymbol}/{p.quoteSymbol}</span></button>
+              )}
+              <button type="button" className="danger" onClick={() => setStopping({ base: p.baseSymbol, quote: p.quoteSymbol })}>Stop pricing<span className="visually-hidden"> {p.baseSymbol}/{p.quoteSymbol}</span></button>
+            </div>
+          ) }] : []),
+        ]} />
+      )}
+      {admin && <PricePair key={draft ? `${draft.base}/${draft.quote}` : 'new'} draft={draft} setDraft={setDraft} />}
+      {stopping && (
+        <ConfirmDialog title={`Stop pricing ${stopping.base}/${stopping.quote}?`} confirmLabel="Stop pricing" danger onClose={() => setStopping(null)}
+          onConfirm={async () => { await op.market.deletePair(stopping.base, stopping.quote); await qc.invalidateQueries({ queryKey: ['market'] }); }}>
+          <p>Clients can no longer quote this pair; orders already placed are not affected.</p>
+        </ConfirmDialog>
       )}
     </section>
   );

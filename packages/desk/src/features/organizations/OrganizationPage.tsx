@@ -13,11 +13,13 @@ import { when } from '../../lib/time.ts';
 import { BalancesPanel, LedgerPanel, RequestsPanel } from './OrganizationBooks.tsx';
 import { KeysPanel, MembersPanel } from './OrganizationPeople.tsx';
 import { LimitsPanel } from './LimitsPanel.tsx';
+import { AdjustmentPanel, DestinationsPanel } from './OrganizationMoney.tsx';
 
 export const orgKey = (id: string) => ['organization', id] as const;
 
 /** One organization: status and limits, its people and keys, its balances, requests and ledger. */
 export function OrganizationPage({ id }: { id: string }) {
+  const { staff } = useDesk();
   const org = useQuery({ queryKey: orgKey(id), queryFn: () => op.organizations.get(id) });
   if (org.isPending) return <Loading what="the organization" />;
   if (org.error) return <Page title="Organization"><ErrorNote error={org.error} /></Page>;
@@ -28,6 +30,8 @@ export function OrganizationPage({ id }: { id: string }) {
       <LimitsPanel org={o} />
       <BalancesPanel id={o.id} />
       <RequestsPanel id={o.id} />
+      <DestinationsPanel id={o.id} />
+      {can(staff.role, 'manage') && staff.totpEnrolled && <AdjustmentPanel id={o.id} name={o.name} />}
       <MembersPanel id={o.id} />
       <KeysPanel id={o.id} />
       <LedgerPanel id={o.id} />

@@ -1,7 +1,9 @@
-import type { OrganizationMember } from '@cambio/sdk';
+import type { OrganizationKey, OrganizationMember } from '@cambio/sdk';
+
+type KeyRow = OrganizationKey;
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Field, StateBadge } from '@cambio/web-kit';
+import { DataTable, Field, StateBadge } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Empty, Loading } from '../../components/Section.tsx';
@@ -22,19 +24,13 @@ export function MembersPanel({ id }: { id: string }) {
     <section aria-labelledby="members-title" className="panel">
       <h2 id="members-title">Members</h2>
       {members.isPending ? <Loading what="members" /> : members.error ? <ErrorNote error={members.error} /> : members.data.length === 0 ? <Empty>No member yet.</Empty> : (
-        <table>
-          <caption className="visually-hidden">Members and their roles</caption>
-          <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th>{admin && <th scope="col">Actions</th>}</tr></thead>
-          <tbody>
-            {members.data.map((m) => (
-              <tr key={m.id}>
-                <th scope="row">{m.name}</th><td>{m.email}</td><td>{m.permissions.join(', ') || 'none'}</td>
-                <td>{m.status ? <StateBadge state={m.status} /> : ''}{m.totpEnrolled ? ' · two-step on' : ''}</td>
-                {admin && <td><button type="button" onClick={() => setEditing({ m, perms: [...m.permissions] })}>Change role<span className="visually-hidden"> of {m.name}</span></button></td>}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable caption="Members and their roles" rows={members.data} rowKey={(m) => m.id} columns={[
+          { label: 'Name', rowHeader: true, cell: (m) => m.name },
+          { label: 'Email', cell: (m) => m.email },
+          { label: 'Role', cell: (m) => m.permissions.join(', ') || 'none' },
+          { label: 'State', cell: (m) => <>{m.status ? <StateBadge state={m.status} /> : ''}{m.totpEnrolled ? ' · two-step on' : ''}</> },
+          ...(admin ? [{ label: 'Actions', actions: true, cell: (m: OrganizationMember) => <button type="button" onClick={() => setEditing({ m, perms: [...m.permissions] })}>Change role<span className="visually-hidden"> of {m.name}</span></button> }] : []),
+        ]} />
       )}
       {admin && <InviteMember id={id} />}
       {editing && (
@@ -103,20 +99,14 @@ export function KeysPanel({ id }: { id: string }) {
     <section aria-labelledby="keys-title" className="panel">
       <h2 id="keys-title">API keys</h2>
       {keys.isPending ? <Loading what="keys" /> : keys.error ? <ErrorNote error={keys.error} /> : keys.data.length === 0 ? <Empty>No key.</Empty> : (
-        <table>
-          <caption className="visually-hidden">API keys</caption>
-          <thead><tr><th scope="col">Prefix</th><th scope="col">Scopes</th><th scope="col">Issued by</th><th scope="col">Last used</th><th scope="col">State</th>{admin && <th scope="col">Actions</th>}</tr></thead>
-          <tbody>
-            {keys.data.map((k) => (
-              <tr key={k.id}>
-                <th scope="row"><code>{k.prefix}</code></th><td>{k.scopes.join(', ')}</td><td>{k.issuedBy?.name ?? k.memberId ?? ''}</td>
-                <td>{k.lastUsedAt ? when(k.lastUsedAt) : 'never'}</td>
-                <td>{k.revokedAt ? `Revoked ${when(k.revokedAt)}` : k.expiresAt && Date.parse(k.expiresAt) < Date.now() ? 'Expired' : 'Active'}</td>
-                {admin && <td>{!k.revokedAt && <button type="button" className="danger" onClick={() => setRevoking({ id: k.id, prefix: k.prefix })}>Revoke<span className="visually-hidden"> key {k.prefix}</span></button>}</td>}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable caption="API keys" rows={keys.data} rowKey={(k) => k.id} columns={[
+          { label: 'Prefix', rowHeader: true, cell: (k) => <code>{k.prefix}</code> },
+          { label: 'Scopes', cell: (k) => k.scopes.join(', ') },
+          { label: 'Issued by', cell: (k) => k.issuedBy?.name ?? k.memberId ?? '' },
+          { label: 'Last used', cell: (k) => (k.lastUsedAt ? when(k.lastUsedAt) : 'never') },
+          { label: 'State', cell: (k) => (k.revokedAt ? `Revoked ${when(k.revokedAt)}` : k.expiresAt && Date.parse(k.expiresAt) < Date.now() ? 'Expired' : 'Active') },
+          ...(admin ? [{ label: 'Actions', actions: true, cell: (k: KeyRow) => (!k.revokedAt ? <button type="button" className="danger" onClick={() => setRevoking({ id: k.id, prefix: k.prefix })}>Revoke<span className="visually-hidden"> key {k.prefix}</span></button> : null) }] : []),
+        ]} />
       )}
       {revoking && (
         <ConfirmDialog title={`Revoke the key ${revoking.prefix}?`} confirmLabel="Revoke key" danger onClose={() => setRevoking(null)}

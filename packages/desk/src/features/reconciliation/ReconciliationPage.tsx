@@ -6,7 +6,9 @@ import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { TextArea } from '../../components/TextArea.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
 import { Loading, Page } from '../../components/Section.tsx';
-import { op } from '../../lib/api.ts';
+import { op, readsVenue } from '../../lib/api.ts';
+import { useStaffByActor } from '../../lib/people.ts';
+import { Actor } from '../../components/Actor.tsx';
 import { decimalsOf, useAssets } from '../../lib/assets.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { readAmount } from '../../lib/money.ts';
@@ -26,7 +28,8 @@ export function ReconciliationPage() {
   const assets = useAssets();
   const qc = useQueryClient();
   const [figures, setFigures] = useState<Record<string, string>>({});
-  const [fromVenue, setFromVenue] = useState(mode === 'sandbox');
+  const venue = readsVenue();
+  const [fromVenue, setFromVenue] = useState(mode === 'sandbox' && venue);
   const [tried, setTried] = useState(false);
   const [confirmRun, setConfirmRun] = useState<Array<{ assetSymbol: string; amountMinor: bigint }> | null>(null);
   const [resolving, setResolving] = useState(false);
@@ -45,6 +48,8 @@ export function ReconciliationPage() {
   };
 
   const last = state.data?.lastRun;
+  const staffNames = useStaffByActor();
+  const by = last ? staffNames.get(last.actor) : undefined;
   return (
     <Page title="Reconciliation" intro="The platform's books against the balances the market reports, asset by asset. While they disagree every client order, withdrawal, declaration and destination registration is refused.">
       {state.isPending ? <Loading what="the reconciliation state" /> : state.error ? <ErrorNote error={state.error} /> : (
@@ -59,7 +64,7 @@ export function ReconciliationPage() {
       {last && (
         <section aria-labelledby="last-title">
           <h2 id="last-title">Last run: {last.matched ? 'every asset matched' : 'differences found'}</h2>
-          <p className="small">{when(last.createdAt)} by {last.actor} · market figures {last.source === 'given' ? 'entered by a person' : 'read from the venue'} · <Link to={`/audit?subjectId=${encodeURIComponent(last.id)}`}>audit</Link></p>
+          <p className="small">{when(last.createdAt)} by <Actor actor={last.actor} name={by?.name ?? null} email={by?.email ?? null} /> · market figures {last.source === 'given' ? 'entered by a person' : 'read from the venue'} · <Link to={`/audit?subjectId=${encodeURIComponent(last.id)}`}>audit</Link></p>
           <table>
             <caption className="visually-hidden">Books and market per asset</caption>
             <thead><tr><th scope="col">Asset</th><th scope="col" className="num">Books</th><th scope="col" className="num">Market</th><th scope="col" className="num">Difference (market − books)</th><th scope="col">Result</th></tr></thead>
@@ -87,8 +92,12 @@ export function ReconciliationPage() {
           <form onSubmit={run} noValidate>
             <fieldset>
               <legend>Market balances</legend>
-              <label className="choice"><input type="radio" name="source" checked={fromVenue} onChange={() => setFromVenue(true)} /> Read them from the venue{mode === 'sandbox' ? ' (the simulated market)' : ''}</label>
-              <label className="choice"><input type="radio" name="source" checked={!fromVenue} onChange={() => setFromVenue(false)} /> Enter the balances the market reports</label>
+              {venue ? (
+                <>
+                  <label className="choice"><input type="radio" name="source" checked={fromVenue} onChange={() => setFromVenue(true)} /> Read them from the venue{mode === 'sandbox' ? ' (the simulated market)' : ''}</label>
+                  <label className="choice"><input type="radio" name="source" checked={!fromVenue} onChange={() => setFromVenue(false)} /> Enter the balances the market reports</label>
+                </>
+              ) : <p className="hint">No venue is connected: enter the balances the market reports.</p>}
             </fieldset>
             {!fromVenue && (
               <div className="grid-form">

@@ -73,11 +73,18 @@ function fileFor(dir: string, rest: string): string | null {
  * The app learns the service's mode from its page (a `<meta name="cambio-mode">`, not a script, so the
  * CSP stays strict): sandbox shows a banner on every page, production never does.
  */
-function pageWithMode(index: string, mode: string): string {
-  return readFileSync(index, 'utf8').replace(/<meta name="cambio-mode" content="[^"]*"\s*\/?>/, `<meta name="cambio-mode" content="${mode}" />`);
+function pageWithMode(index: string, mode: string, venue: WebAppVenue): string {
+  return readFileSync(index, 'utf8').replace(/<meta name="cambio-mode" content="[^"]*"\s*\/?>/, `<meta name="cambio-mode" content="${mode}" /><meta name="cambio-venue" content="${venue}" />`);
 }
 
-export async function webApps(app: FastifyInstance, apps: WebApp[] = defaultWebApps(), mode: 'sandbox' | 'production' = 'sandbox'): Promise<void> {
+/**
+ * Whether the service reads a venue (the simulated market of the sandbox, an exchange through CCXT) or
+ * has none (production where the desk executes, CONTRACT §9): the desk offers to read the market's
+ * balances from the venue only when there is one.
+ */
+export type WebAppVenue = 'venue' | 'none';
+
+export async function webApps(app: FastifyInstance, apps: WebApp[] = defaultWebApps(), mode: 'sandbox' | 'production' = 'sandbox', venue: WebAppVenue = 'venue'): Promise<void> {
   // serve: false: only our routes below send files, with the headers and the fallback they need.
   await app.register(fastifyStatic, { root: apps.map((a) => a.dir).find((d) => existsSync(d)) ?? packagesDir, serve: false, decorateReply: true });
 
@@ -98,7 +105,7 @@ export async function webApps(app: FastifyInstance, apps: WebApp[] = defaultWebA
         reply.header('cache-control', file.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
         return reply.sendFile(file, web.dir, { cacheControl: false });
       }
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(pageWithMode(index, mode));
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(pageWithMode(index, mode, venue));
     };
     const opts = { schema: { hide: true }, config: { public: true } };
     app.get(`/${web.name}`, opts, async (_req, reply) => reply.redirect(prefix, 301));

@@ -1,0 +1,70 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { DataTable, MoneyText, SelectField, StateBadge } from '@cambio/web-kit';
+import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { ReadAt } from '../../components/ReadAt.tsx';
+import { Empty, Loading } from '../../components/Section.tsx';
+import { op } from '../../lib/api.ts';
+import { useOrganizationNames } from '../../lib/organizations.ts';
+import { Link } from '../../lib/router.ts';
+import { when } from '../../lib/time.ts';
+
+type Kind = 'order' | 'withdrawal';
+const DECIDED = ['approved', 'completed', 'rejected', 'failed'] as const;
+
+/**
+ * Requests a person already decided, newest first: what was approved (and executed), rejected or
+ * failed, by whom, with the reason; filtered by kind, state and organization, paged.
+ */
+export function DecidedHistory() {
+  const [kind, setKind] = useState<Kind>('order');
+  const [state, setState] = useState<string>('');
+  const [org, setOrg] = useState('');
+  const [page, setPage] = useState(1);
+  const orgs = useQuery({ queryKey: ['organizations', 'all'], queryFn: () => op.organizations.list({ limit: 100 }), staleTime: 60_000 });
+  const h = useQuery({
+    queryKey: ['queue', 'history', kind, state, org, page],
+    placeholderData: (prev) => prev,
+    queryFn: async () => {
+      const q = { page, limit: 25, ...(state ? { state } : {}), ...(org ? { organizationId: org } : {}) };
+      const p = kind === 'order' ? await op.orders.list(q) : await op.withdrawals.list(q);
+      // Without a state chosen the list has every state: what still waits for a decision is the queue's, not the history's.
+      return { items: p.items.filter((r) => r.state !== 'pending_approval' && (!org || r.organizationId === org)), pagination: p.pagination };
+    },
+  });
+  const names = useOrganizationNames(h.data?.items.map((r) => r.organizationId) ?? []);
+  const choose = (f: () => void) => { f(); setPage(1); };
+  return (
+    <section aria-labelledby="history-title" className="panel">
+      <h2 id="history-title">Decided requests</h2>
+      <form className="grid-form" role="search" aria-label="Filter decided requests" onSubmit={(e) => e.preventDefault()}>
+        <SelectField label="Request kind" value={kind} onChange={(v) => choose(() => setKind(v === 'withdrawal' ? 'withdrawal' : 'order'))}
+          options={[{ value: 'order', label: 'Orders' }, { value: 'withdrawal', label: 'Withdrawals' }]} />
+        <SelectField label="Decision" value={state} onChange={(v) => choose(() => setState(v))}
+          options={[{ value: '', label: 'Any decision' }, ...DECIDED.map((s) => ({ value: s, label: s === 'approved' ? 'Approved, to execute' : s[0]!.toUpperCase() + s.slice(1) }))]} />
+        <SelectField label="Organization" value={org} onChange={(v) => choose(() => setOrg(v))}
+          options={[{ value: '', label: 'Every organization' }, ...(orgs.data?.items ?? []).map((o) => ({ value: o.id, label: o.name }))]} />
+      </form>
+      <ReadAt at={h.dataUpdatedAt} fetching={h.isFetching} />
+      {h.isPending ? <Loading what="decided requests" /> : h.error ? <ErrorNote error={h.error} /> : h.data.items.length === 0 ? <Empty>No decided request matches.</Empty> : (
+        <>
+          <DataTable caption="Decided requests, newest first" rows={h.data.items} rowKey={(r) => r.id} columns={[
+            { label: 'Request', rowHeader: true, cell: (r) => <><span className="kind">{kind === 'order' ? 'Order' : 'Withdrawal'}</span> <code>{r.id}</code></> },
+            { label: 'Organization', cell: (r) => <Link to={`/organizations/${encodeURIComponent(r.organizationId)}`}>{names.get(r.organizationId) ?? r.organizationId}</Link> },
+            { label: 'State', cell: (r) => <StateBadge state={r.state} /> },
+            { label: 'Amount', num: true, cell: (r) => ('base' in r ? <><MoneyText money={r.base} /><br /><MoneyText money={r.quote} /></> : 'money' in r ? <MoneyText money={r.money} /> : null) },
+            { label: 'Approved by', cell: (r) => (r.approvals ?? []).map((a) => a.name).join(', ') || '—' },
+            { label: 'Reason', cell: (r) => r.reason ?? '' },
+            { label: 'Created', cell: (r) => when(r.createdAt) },
+            { label: 'Audit', cell: (r) => <Link to={`/audit?subjectId=${encodeURIComponent(r.id)}`}>Audit<span className="visually-hidden"> of {r.id}</span></Link> },
+          ]} />
+          <nav aria-label="Pages of decided requests" className="pager">
+            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous page</button>
+            <span>Page {h.data.pagination.page} of {Math.max(1, h.data.pagination.totalPages)}</span>
+            <button type="button" disabled={page >= h.data.pagination.totalPages} onClick={() => setPage(page + 1)}>Next page</button>
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}

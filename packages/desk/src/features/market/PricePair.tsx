@@ -1,0 +1,89 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Amount, Field, SelectField } from '@cambio/web-kit';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { op } from '../../lib/api.ts';
+import { decimalsOf, useAssets } from '../../lib/assets.ts';
+import { readAmount } from '../../lib/money.ts';
+
+/** Decimal text of whole quote units per whole base unit, as the server takes `midRate`. */
+const RATE = /^[0-9]{1,40}(\.[0-9]{1,36})?$/;
+const BPS = /^[0-9]{1,4}$/;
+
+export interface PairDraft { base: string; quote: string; midRate: string; spreadBps: string; feeBps: string; fixedFee: string; min: string; max: string }
+const EMPTY: PairDraft = { base: '', quote: '', midRate: '', spreadBps: '0', feeBps: '0', fixedFee: '0', min: '', max: '' };
+
+/**
+ * Prices a pair at the market by a mid rate (CONTRACT §3/§4): the rate, spread and fee the clients'
+ * quotes are made from, and the range of one order in the base asset. A pair already priced is
+ * re-priced (the form can be filled from its row).
+ */
+export function PricePair({ draft, setDraft }: { draft: PairDraft | null; setDraft: (d: PairDraft | null) => void }) {
+  const assets = useAssets();
+  const qc = useQueryClient();
+  const [tried, setTried] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const list = assets.data ?? [];
+  const f = draft ?? { ...EMPTY, base: list[0]?.symbol ?? '', quote: list[1]?.symbol ?? list[0]?.symbol ?? '' };
+  const set = (p: Partial<PairDraft>) => setDraft({ ...f, ...p });
+  const db = decimalsOf(list, f.base);
+  const dq = decimalsOf(list, f.quote);
+  const fixed = dq !== null ? readAmount(f.fixedFee, dq) : null;
+  const min = db !== null ? readAmount(f.min, db) : null;
+  const max = db !== null ? readAmount(f.max, db) : null;
+  const errors = {
+    pair: f.base === f.quote ? 'Choose two different assets.' : null,
+    midRate: RATE.test(f.midRate.trim()) && /[1-9]/.test(f.midRate) ? null : 'Write the rate as digits with at most one decimal point, e.g. 60000.50.',
+    spread: BPS.test(f.spreadBps.trim()) ? null : 'A whole number of basis points from 0 to 9999.',
+    fee: BPS.test(f.feeBps.trim()) ? null : 'A whole number of basis points from 0 to 9999.',
+    fixed: fixed && !fixed.ok && f.fixedFee.trim() !== '0' ? fixed.error : null,
+    min: min && !min.ok ? min.error : null,
+    max: max && !max.ok ? max.error : min?.ok && max?.ok && max.minor < min.minor ? 'The largest order cannot be below the smallest.' : null,
+  };
+  const fixedMinor = f.fixedFee.trim() === '0' ? 0n : fixed?.ok ? fixed.minor : null;
+  const ok = Object.values(errors).every((e) => e === null) && fixedMinor !== null && !!min?.ok && !!max?.ok && db !== null && dq !== null;
+  const submit = (e: FormEvent) => { e.preventDefault(); setTried(true); if (ok) setConfirming(true); };
+  const show = (k: keyof typeof errors) => (tried ? errors[k] : null);
+  const options = list.map((a) => ({ value: a.symbol, label: `${a.symbol} (${a.decimals} decimals)` }));
+
+  return (
+    <section aria-labelledby="price-title" className="subpanel">
+      <h3 id="price-title">Price a pair</h3>
+      {list.length < 2 ? <p>List two assets first.</p> : (
+        <form className="grid-form" noValidate onSubmit={submit}>
+          <SelectField label="Base asset" value={f.base} onChange={(v) => set({ base: v })} options={options} />
+          <SelectField label="Quote asset" value={f.quote} onChange={(v) => set({ quote: v })} options={options} />
+          <Field label="Mid rate" inputMode="decimal" value={f.midRate} onChange={(v) => set({ midRate: v })} error={show('midRate') ?? show('pair')}
+            hint={`Whole ${f.quote} per one whole ${f.base}.`} />
+          <Field label="Spread (bps)" inputMode="numeric" value={f.spreadBps} onChange={(v) => set({ spreadBps: v })} error={show('spread')} />
+          <Field label="Fee (bps)" inputMode="numeric" value={f.feeBps} onChange={(v) => set({ feeBps: v })} error={show('fee')} />
+          <Field label={`Fixed fee (${f.quote})`} inputMode="decimal" value={f.fixedFee} onChange={(v) => set({ fixedFee: v })} error={show('fixed')} />
+          <Field label={`Smallest order (${f.base})`} inputMode="decimal" value={f.min} onChange={(v) => set({ min: v })} error={show('min')} />
+          <Field label={`Largest order (${f.base})`} inputMode="decimal" value={f.max} onChange={(v) => set({ max: v })} error={show('max')} />
+          <div className="actions">
+            <button type="submit" className="primary">Price pair</button>
+            {draft && <button type="button" onClick={() => { setDraft(null); setTried(false); }}>Clear</button>}
+          </div>
+        </form>
+      )}
+      {confirming && ok && min?.ok && max?.ok && db !== null && dq !== null && fixedMinor !== null && (
+        <ConfirmDialog title={`Price ${f.base}/${f.quote} at ${f.midRate.trim()}?`} confirmLabel="Price pair" onClose={() => setConfirming(false)}
+          onConfirm={async () => {
+            await op.market.putPair(f.base, f.quote, {
+              midRate: f.midRate.trim(), spreadBps: Number(f.spreadBps.trim()), feeBps: Number(f.feeBps.trim()),
+              fixedFeeQuoteMinor: fixedMinor, minBaseMinor: min.minor, maxBaseMinor: max.minor,
+            });
+            setDraft(null); setTried(false);
+            await qc.invalidateQueries({ queryKey: ['market'] });
+          }}>
+          <dl className="summary">
+            <dt>Mid rate</dt><dd>{f.midRate.trim()} {f.quote} per {f.base}</dd>
+            <dt>Spread and fee</dt><dd>{f.spreadBps.trim()} bps · {f.feeBps.trim()} bps · fixed <Amount minor={fixedMinor} decimals={dq} symbol={f.quote} /></dd>
+            <dt>One order</dt><dd><Amount minor={min.minor} decimals={db} symbol={f.base} /> to <Amount minor={max.minor} decimals={db} symbol={f.base} /></dd>
+          </dl>
+          <p className="effect">Clients quote at the new price from their next quote; quotes already given keep theirs.</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
