@@ -23,6 +23,7 @@ import { QuotesStore } from './quotes-store.ts';
 import { ReconciliationStore } from './reconciliation-store.ts';
 import { SettingsStore } from './settings-store.ts';
 import { TransparencyStore } from './transparency-store.ts';
+import { LiabilitiesStore } from './liabilities-store.ts';
 import { KyselyUnitOfWork } from './unit-of-work.ts';
 import { WalletsStore } from './wallets-store.ts';
 import { WebhooksStore } from './webhooks-store.ts';
@@ -63,6 +64,7 @@ export class Store {
   readonly webhooks: WebhooksStore;
   /** The journal log (CONTRACT §12). */
   readonly transparency: TransparencyStore;
+  readonly liabilities: LiabilitiesStore;
   readonly #close: () => Promise<void>;
 
   /** `authCache`: authenticated keys kept between requests (store/auth-cache.ts); none by default. */
@@ -96,6 +98,7 @@ export class Store {
     this.queues = new QueueStore(this.db);
     this.webhooks = new WebhooksStore(this.db, ids, clock);
     this.transparency = new TransparencyStore(this.db, clock);
+    this.liabilities = new LiabilitiesStore(this.db);
   }
 
   async close(): Promise<void> {

@@ -19,6 +19,7 @@ import * as m019 from './019-venue-wallets.ts';
 import * as m020 from './020-members-email-while-present.ts';
 import * as m022 from './022-journal-log.ts';
 import * as m024 from './024-webhook-claims-per-endpoint.ts';
+import * as m025 from './025-liabilities.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '020-members-email-while-present': m020,
   '022-journal-log': m022,
   '024-webhook-claims-per-endpoint': m024,
+  '025-liabilities': m025,
 };
 
 export const migrationProvider: MigrationProvider = {
