@@ -40,6 +40,11 @@ export class TransparencyResource {
     return verifyCheckpoint(await this.#text('/checkpoint'), await this.key());
   }
 
+  /** `GET /transparency/consistency?from=&to=`: the RFC 9162 proof that the tree of `to` leaves extends the tree of `from`. */
+  async consistency(from: number, to: number): Promise<{ from: number; to: number; proof: string[] }> {
+    return (await this.#public.get<{ from: number; to: number; proof: string[] }>('/consistency', { from, to })).data;
+  }
+
   /** `GET /api/v1/ledger/:entryId/proof` (default: in the latest checkpoint). */
   async proof(entryId: string, treeSize?: number): Promise<InclusionProof> {
     return (await this.t.get<InclusionProof>(`/ledger/${encodeURIComponent(entryId)}/proof`, treeSize === undefined ? undefined : { treeSize })).data;
