@@ -31,6 +31,7 @@ export type * from './operator/market.ts';
 export type * from './operator/requests.ts';
 export type * from './operator/deposits.ts';
 export type * from './operator/reconciliation.ts';
+export type * from './operator/liabilities.ts';
 export type * from './operator/session.ts';
 export type * from './operator/staff.ts';
 export type * from './operator/policies.ts';

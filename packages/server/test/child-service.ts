@@ -14,22 +14,21 @@ const root = new URL('../../../', import.meta.url).pathname;
  * run's image or template: store-image.ts). The first start seeds the demo; its key and the operator
  * token are read from what it prints.
  */
-export async function childService(backend: Backend, env: Record<string, string> = {}) {
+export async function childService(backend: Backend, env: Record<string, string> = {}, opts: { instances?: number } = {}) {
   const pg = backend === 'postgres' ? await createPgDatabase() : null;
   const dataDir = pg ? null : mkdtempSync(join(tmpdir(), 'cambio-kill-'));
   const lines: string[] = [];
   const cluster = new Cluster({
-    root, instances: 1, onLog: (_i, line) => lines.push(line),
+    root, instances: opts.instances ?? 1, onLog: (_i, line) => lines.push(line),
     env: { DATABASE_URL: pg?.url ?? '', DATA_DIR: dataDir ?? '', LOG_LEVEL: 'warn', CAMBIO_RATE_LIMIT_PER_MIN: '0', CAMBIO_SEED_DEMO: 'true', ...env },
   });
-  const instance = cluster.instances[0]!;
   try {
     if (dataDir) {
       const seeded = await openDatabase({ dataDir, image: await pgliteImage() });
       await stampOpened(seeded.db);
       await seeded.close();
     }
-    await instance.start();
+    await cluster.start();
   } catch (e) {
     // The caller never gets `cleanup`: nothing of this service may outlive the failed start.
     await cluster.killAll();
@@ -45,10 +44,10 @@ export async function childService(backend: Backend, env: Record<string, string>
     apiKey: printed(/demo API key \(shown once\): (\S+)/),
     operatorToken: printed(/operator token \(shown once\): (\S+)/),
     lines,
-    url: () => { if (!instance.url) throw new Error('the service is down'); return instance.url; },
+    url: (i = 0) => { const u = cluster.instances[i]!.url; if (!u) throw new Error('the service is down'); return u; },
     /** SIGKILL: no shutdown hook runs; resolves once the process is gone. */
-    kill: () => instance.kill(),
-    start: () => instance.start(),
+    kill: (i = 0) => cluster.instances[i]!.kill(),
+    start: (i = 0) => cluster.instances[i]!.start(),
     /** SIGTERM, waiting for the clean exit. */
     stop: () => cluster.stop(),
     /** The store itself, opened by the test (PGlite: only while the service is stopped, one process per directory). */

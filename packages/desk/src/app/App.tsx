@@ -7,6 +7,7 @@ import { MarketPage } from '../features/market/MarketPage.tsx';
 import { OrganizationPage } from '../features/organizations/OrganizationPage.tsx';
 import { OrganizationsPage } from '../features/organizations/OrganizationsPage.tsx';
 import { ReconciliationPage } from '../features/reconciliation/ReconciliationPage.tsx';
+import { LiabilitiesPage } from '../features/liabilities/LiabilitiesPage.tsx';
 import { InvitationPage } from '../features/session/InvitationPage.tsx';
 import { SecurityPage } from '../features/session/SecurityPage.tsx';
 import { SignInPage } from '../features/session/SignInPage.tsx';
@@ -63,6 +64,7 @@ function Route({ path, admin }: { path: string; admin: boolean }) {
     case '/approvals': return <ApprovalsPage />;
     case '/deposits': return <DepositsPage />;
     case '/reconciliation': return <ReconciliationPage />;
+    case '/liabilities': return <LiabilitiesPage />;
     case '/organizations': return <OrganizationsPage />;
     case '/market': return <MarketPage />;
     case '/audit': return <AuditPage />;
