@@ -17,6 +17,7 @@ import { growthSvg } from './src/svg-plot.ts';
 import { Receivers } from './src/webhook-receivers.ts';
 import { webhooksRecord, webhooksRun, type WebhooksRecord, type WebhooksRun } from './src/webhooks.ts';
 import { venueRun } from './src/venue.ts';
+import { logBench, type LogBenchRecord } from './src/log-bench.ts';
 
 const log = (s: string) => console.log(`· ${s}`);
 const cleanups = new Set<() => Promise<void>>();
@@ -323,6 +324,21 @@ async function venueMain(o: Options, adminUrl: string) {
   process.exit(0);
 }
 
+/** --log: the journal log's costs on each store (bench/src/log-bench.ts), printed and written to --out. */
+async function logMain(o: Options, adminUrl: string): Promise<void> {
+  const records: LogBenchRecord[] = [];
+  for (const store of ['postgres', ...(o.pglite ? ['pglite'] : [])] as StoreKind[]) {
+    log(`${store}: ${o.log.entries} entries to append, a log of ${o.log.logSize} leaves, ${o.log.orgs} organizations × 2 assets`);
+    const r = await logBench(store, adminUrl, o.log);
+    records.push(r);
+    log(`${store}: append ${r.append.entriesPerSec} entries/s; proof p50 ${r.proof.p50Ms.toFixed(2)} ms p99 ${r.proof.p99Ms.toFixed(2)} ms at ${r.proof.logSize}; snapshot ${r.snapshot.seconds.toFixed(1)} s for ${r.snapshot.organizations} × ${r.snapshot.assets}`);
+  }
+  const out = resolve(ROOT, o.out);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), machine: machineFacts(), options: o.log, records }, null, 2)}\n`);
+  log(`written ${o.out}`);
+}
+
 async function main() {
   let o: Options | null;
   try { o = parseOptions(process.argv.slice(2)); } catch (e) {
@@ -334,6 +350,7 @@ async function main() {
   const adminUrl = process.env.DATABASE_URL || DEFAULT_ADMIN_URL;
   if (o.mode === 'webhooks') return webhooksMain(o, adminUrl);
   if (o.mode === 'venue') return venueMain(o, adminUrl);
+  if (o.mode === 'log') return logMain(o, adminUrl);
   const t0 = Date.now();
   const machine = { ...machineFacts(), postgres: await serverFacts(adminUrl) };
   const refs: References = { helloWorld: null, pgbench: null };

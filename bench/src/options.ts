@@ -6,6 +6,8 @@ export interface Options {
   warmup: number;
   connections: number;
   only: ScenarioName[];
+  /** --log: entries the appender logs, the log's size for proofs, organizations in a snapshot. */
+  log: { entries: number; logSize: number; orgs: number };
   pglite: boolean;
   pgbench: boolean;
   hello: boolean;
@@ -17,7 +19,7 @@ export interface Options {
   pgbenchClients: number;
   pgbenchScale: number;
   /** full: every scenario in its order; cold: orders first on a fresh database; growth: the same scenarios at each store size. */
-  mode: 'full' | 'cold' | 'growth' | 'webhooks' | 'venue';
+  mode: 'full' | 'cold' | 'growth' | 'webhooks' | 'venue' | 'log';
   /** --growth: earlier quotes in the store at each step (cumulative). */
   sizes: number[];
   /** --growth: measured windows of each scenario at each size, in rounds; its figure is the median window's. */
@@ -38,6 +40,9 @@ export const USAGE = `npm run bench -- [options]
   --venue               production at the loopback Binance double (through CCXT): quotes of a venue-priced pair
                         against quotes of a static (midRate) pair in the same run, and approval → venue order
                         sent, one approval at a time (default out: bench/results/venue.json; PostgreSQL only)
+  --log                 the journal log: appender throughput (--log-entries, default 50000), inclusion proof
+                        p50/p99 at --log-size leaves (default 1000000) and a liabilities snapshot of
+                        --log-orgs organizations × 2 assets (default 100000) (default out: bench/results/log.json)
   --sizes <a,b,…>       --growth's steps, earlier quotes in the store (default 10000,100000,1000000)
   --rounds <n>          --growth: each size measures every scenario in n rounds and takes the median
                         window (default 5: one 5 s window moves ±20 % on a shared 2-core machine)
@@ -77,13 +82,13 @@ export function parseOptions(argv: string[]): Options | null {
       'no-pglite': { type: 'boolean' }, 'no-pgbench': { type: 'boolean' }, 'no-hello': { type: 'boolean' },
       profile: { type: 'boolean' }, 'experiment-prepared': { type: 'boolean' }, label: { type: 'string' }, out: { type: 'string' },
       'pgbench-clients': { type: 'string' }, 'pgbench-scale': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      cold: { type: 'boolean' }, growth: { type: 'boolean' }, webhooks: { type: 'boolean' }, venue: { type: 'boolean' }, sizes: { type: 'string' }, rounds: { type: 'string' },
+      cold: { type: 'boolean' }, growth: { type: 'boolean' }, webhooks: { type: 'boolean' }, venue: { type: 'boolean' }, log: { type: 'boolean' }, 'log-entries': { type: 'string' }, 'log-size': { type: 'string' }, 'log-orgs': { type: 'string' }, sizes: { type: 'string' }, rounds: { type: 'string' },
     },
   });
   if (values.help) return null;
   const only = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-  if ([values.cold, values.growth, values.webhooks, values.venue].filter(Boolean).length > 1) throw new Error('--cold, --growth, --webhooks and --venue are different runs: one at a time');
-  const mode = values.cold ? 'cold' : values.growth ? 'growth' : values.webhooks ? 'webhooks' : values.venue ? 'venue' : 'full';
+  if ([values.cold, values.growth, values.webhooks, values.venue, values.log].filter(Boolean).length > 1) throw new Error('--cold, --growth, --webhooks, --venue and --log are different runs: one at a time');
+  const mode = values.cold ? 'cold' : values.growth ? 'growth' : values.webhooks ? 'webhooks' : values.venue ? 'venue' : values.log ? 'log' : 'full';
   const sizes = (values.sizes ?? '10000,100000,1000000').split(',').map((x) => x.trim()).filter(Boolean).map((x) => Math.trunc(positive('sizes', x, 0, 1)));
   for (let i = 1; i < sizes.length; i++) if (sizes[i]! <= sizes[i - 1]!) throw new Error('--sizes must grow: each step adds rows to the one before');
   for (const s of only) if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario "${s}"; one of ${SCENARIOS.join(', ')}`);
@@ -93,6 +98,11 @@ export function parseOptions(argv: string[]): Options | null {
     connections: Math.trunc(positive('connections', values.connections, 64)),
     only: only.length ? (only as ScenarioName[]) : [...(mode === 'cold' ? COLD : mode === 'growth' ? GROWTH : FULL)],
     orgs: Math.trunc(positive('orgs', values.orgs, mode === 'webhooks' ? 10 : 64)),
+    log: {
+      entries: Math.trunc(positive('log-entries', values['log-entries'], 50_000)),
+      logSize: Math.trunc(positive('log-size', values['log-size'], 1_000_000)),
+      orgs: Math.trunc(positive('log-orgs', values['log-orgs'], 100_000)),
+    },
     pglite: !values['no-pglite'],
     pgbench: !values['no-pgbench'],
     hello: !values['no-hello'],

@@ -6,6 +6,7 @@ import { LedgerResource } from './resources/ledger.ts';
 import { MarketResource } from './resources/market.ts';
 import { OrdersResource } from './resources/orders.ts';
 import { QuotesResource } from './resources/quotes.ts';
+import { TransparencyResource } from './resources/transparency.ts';
 import { WebhooksResource } from './resources/webhooks.ts';
 import { WithdrawalsResource } from './resources/withdrawals.ts';
 
@@ -24,6 +25,8 @@ export class ClientApiResources {
   readonly withdrawals: WithdrawalsResource;
   /** Webhook endpoints (key scope or member permission `portal:webhooks`); `verifyWebhook` checks what they receive. */
   readonly webhooks: WebhooksResource;
+  /** The public books: checkpoints, inclusion proofs and liabilities, each checked on the client. */
+  readonly transparency: TransparencyResource;
 
   constructor(t: Transport, clockSkewMs: number) {
     this.client = new ClientResource(t);
@@ -35,5 +38,6 @@ export class ClientApiResources {
     this.deposits = new DepositsResource(t);
     this.withdrawals = new WithdrawalsResource(t, clockSkewMs);
     this.webhooks = new WebhooksResource(t);
+    this.transparency = new TransparencyResource(t);
   }
 }

@@ -68,6 +68,11 @@ export class Transport {
 
   get timeoutMs() { return this.#cfg.timeoutMs; }
 
+  /** The same service and settings under another path prefix (e.g. the public `/transparency`). */
+  withPrefix(prefix: string): Transport {
+    return new Transport({ ...this.#cfg, prefix });
+  }
+
   /** Local time corrected by what the server's clock said last. */
   serverNow(): number {
     return this.toServerTime(Date.now());

@@ -12,6 +12,11 @@ export type { CambioEvent, FetchLike } from './http.ts';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders, type VerifyWebhookOptions } from './webhooks.ts';
 export type { Creation, CreationOutcome } from './resources/creation.ts';
 export type { Client } from './resources/client.ts';
+export {
+  openSignedNote, verifyCheckpoint, verifyInclusion, verifyLiabilities, openLiabilities,
+  type Checkpoint, type InclusionProof, type PublishedLiabilities, type OwnLiabilities, type LiabilitiesCheck,
+} from './transparency.ts';
+export type { EntryCheck } from './resources/transparency.ts';
 export type { Balance } from './resources/balances.ts';
 export type { LedgerEntry, LedgerFilters } from './resources/ledger.ts';
 export type { MarketPair } from './resources/market.ts';
@@ -26,6 +31,7 @@ export type * from './operator/market.ts';
 export type * from './operator/requests.ts';
 export type * from './operator/deposits.ts';
 export type * from './operator/reconciliation.ts';
+export type * from './operator/liabilities.ts';
 export type * from './operator/session.ts';
 export type * from './operator/staff.ts';
 export type * from './operator/venue.ts';

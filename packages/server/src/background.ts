@@ -5,6 +5,7 @@ import { maintainEmbedded } from './store/maintenance.ts';
 import { isStoreUnavailable } from './store/store-unavailable.ts';
 import { recoverApproved } from './usecases/orders/execute-approved.ts';
 import { appendJournalLog } from './usecases/transparency/append-log.ts';
+import { takeDailySnapshot } from './usecases/transparency/take-snapshot.ts';
 import { dispatchWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { deliverDueMail } from './usecases/mail/outbox.ts';
 import { mailNotifications } from './usecases/mail/notify.ts';
@@ -52,6 +53,8 @@ export const backgroundTasks: BackgroundTask[] = [
   { name: 'purge-idempotency-keys', everyMs: 60_000, run: async (d) => { await d.store.idempotency.purgeExpired(); } },
   // The journal log (CONTRACT §12): committed entries join it within seconds, a checkpoint signed after each batch.
   { name: 'append-journal-log', everyMs: 1_000, run: async (d) => { await appendJournalLog(d); } },
+  // Proof of liabilities (CONTRACT §12): a snapshot a day, from 00:00 UTC; the day is unique in the store, so one instance takes it.
+  { name: 'daily-liabilities-snapshot', everyMs: 60_000, run: async (d) => { await takeDailySnapshot(d); } },
   // Webhook deliveries (CONTRACT §10): state in the store, claims with SKIP LOCKED, so any number of instances run it.
   // A run keeps attempts going while any are due (a few per endpoint, so a slow receiver holds back only its own);
   // idle, it looks again every 200 ms, which bounds an event's wait for its first attempt.

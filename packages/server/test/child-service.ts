@@ -32,7 +32,7 @@ export async function childService(backend: Backend, env: Record<string, string>
       await stampOpened(seeded.db);
       await seeded.close();
     }
-    await instance.start();
+    await cluster.start();
   } catch (e) {
     // The caller never gets `cleanup`: nothing of this service may outlive the failed start.
     await cluster.killAll();
@@ -48,10 +48,10 @@ export async function childService(backend: Backend, env: Record<string, string>
     apiKey: demo ? printed(/demo API key \(shown once\): (\S+)/) : '',
     operatorToken: env.OPERATOR_TOKEN ?? printed(/operator token \(shown once\): (\S+)/),
     lines,
-    url: () => { if (!instance.url) throw new Error('the service is down'); return instance.url; },
+    url: (i = 0) => { const u = cluster.instances[i]!.url; if (!u) throw new Error('the service is down'); return u; },
     /** SIGKILL: no shutdown hook runs; resolves once the process is gone. */
-    kill: () => instance.kill(),
-    start: () => instance.start(),
+    kill: (i = 0) => cluster.instances[i]!.kill(),
+    start: (i = 0) => cluster.instances[i]!.start(),
     /** Instance `i` of several on one store (PostgreSQL), started with the same environment. */
     instance: (i: number) => ({ url: () => at(i).url, start: () => at(i).start(), kill: () => at(i).kill() }),
     /** SIGTERM, waiting for the clean exit. */

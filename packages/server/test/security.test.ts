@@ -198,6 +198,7 @@ describe('security', () => {
     'GET /api/v1/webhooks/{id}/deliveries': ['portal:webhooks'],
     'GET /api/v1/webhooks/{id}/health': ['portal:webhooks'],
     'GET /api/v1/ledger/{entryId}/proof': ['portal:read'],
+    'GET /api/v1/liabilities/latest': ['portal:read'],
     'POST /api/v1/webhooks/{id}/deliveries/{eventId}/replay': ['portal:webhooks'],
   };
 
@@ -282,7 +283,7 @@ describe('security', () => {
 
   /** The routes that answer without any credential, on purpose. The operator's /metrics is not one of them. */
   const PUBLIC = (route: string) => ['GET /health', 'GET /ready', 'GET /api/v1/openapi.json'].includes(route) || /^GET \/docs(\/|$)/.test(route)
-    // The journal log's checkpoint, key and consistency proofs are for anyone to check.
+    // The journal log's checkpoint, key and consistency proofs, and the published liabilities, are for anyone to check.
     || /^GET \/transparency\//.test(route)
     // Signing in, accepting an invitation and resetting a forgotten password: no session exists yet (they
     // answer their own 401/410; a reset request answers the same for every email).
@@ -348,6 +349,7 @@ describe('security', () => {
       'POST /operator/v1/withdrawals/{id}/reject': { reason: 'intruder' },
       'POST /operator/v1/reconciliation/run': { marketBalances: [{ assetSymbol: 'USD', amountMinor: '1' }] },
       'POST /operator/v1/reconciliation/resolve': { note: 'intruder' },
+      'POST /operator/v1/liabilities/snapshots': {},
       'POST /operator/v1/staff': { name: 'Intruder', email: 'intruder@desk.test', role: 'admin' },
       'PATCH /operator/v1/staff/{id}': { role: 'viewer' },
       'POST /operator/v1/tokens': { name: 'intruder' },

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Ctx } from '../context.ts';
 import { BooksMismatch } from '../output.ts';
 import { consistencyHolds, leafHashOf, openCheckpoint, parseNoteKey, readLeaf, StreamingTree } from '../verify/log-check.ts';
+import { verifyMine } from '../verify/mine.ts';
 
 const PAGE = 1000;
 interface Checkpoint { treeSize: number; rootHash: string; note: string }
@@ -15,8 +16,10 @@ interface Entry { index: number; entryId: string; leaf: string; leafHash: string
  * naming the first entry that does not hold.
  */
 export function register(program: Command, ctx: Ctx): void {
-  program.command('verify').description('operator: check the books against the signed journal log (exit 8 naming the first bad entry)')
-    .action(async () => {
+  program.command('verify').description('operator: check the books against the signed journal log (exit 8 naming the first bad entry); --mine: a client checks its own entries, liabilities and the checkpoints it saw before')
+    .option('--mine', 'with a client key: check the own entries and liabilities, and the latest checkpoint against those seen before (kept in the config folder)')
+    .action(async (opts: { mine?: boolean }) => {
+      if (opts.mine) return verifyMine(ctx);
       const s = ctx.settings();
       const op = ctx.operator(); // refuses without OPERATOR_TOKEN
       // Plain GETs (a text/plain answer is not the SDK's envelope); failures become the SDK's errors, so the exit code says what failed.

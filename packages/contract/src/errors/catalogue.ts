@@ -89,6 +89,7 @@ const entries = {
   'transparency.entry_not_found': { status: 404, en: 'No journal entry of this organization has that id.', es: 'Ningún asiento de esta organización tiene ese id.' },
   'transparency.not_yet_logged': { status: 409, en: 'The entry has not joined the log yet; it does within seconds of its commit. Retry after Retry-After seconds.', es: 'El asiento todavía no entró en el registro; lo hace segundos después de confirmarse. Reintente pasados los segundos de Retry-After.' },
   'transparency.bad_tree_size': { status: 422, en: 'The tree size is not valid here: {detail}.', es: 'El tamaño de árbol no es válido aquí: {detail}.' },
+  'liabilities.no_snapshot': { status: 404, en: 'No liabilities snapshot has been taken yet; one is taken daily at 00:00 UTC.', es: 'Todavía no se tomó ninguna instantánea de pasivos; se toma una cada día a las 00:00 UTC.' },
 
   // market
   'market.asset_not_listed': { status: 422, en: 'The asset {asset} is not listed at the market.', es: 'El activo {asset} no está listado en el mercado.' },

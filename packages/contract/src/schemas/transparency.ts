@@ -38,3 +38,37 @@ export const LogRangeQuery = Type.Object({
   from: Type.Optional(Type.Integer({ minimum: 0, description: 'first tree size (checkpoints) or leaf index (entries); default 0' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'default 100, at most 1000' })),
 }, { additionalProperties: false });
+
+/** Proof of liabilities (CONTRACT §12): sums are digit strings, hashes and salts lowercase hex. */
+const Digits = Type.String({ pattern: '^[0-9]{1,78}$', description: 'integer in minimum units, as decimal digits' });
+export const LiabilitiesAsset = Type.Object({
+  assetSymbol: Type.String(),
+  assetDecimals: Type.Integer({ minimum: 0 }),
+  rootHash: Hex,
+  totalMinor: Digits,
+  leafCount: Size,
+});
+export type LiabilitiesAsset = Static<typeof LiabilitiesAsset>;
+export const LiabilitiesSnapshot = Type.Object({
+  snapshotId: Type.String(),
+  takenAt: Type.String({ format: 'date-time' }),
+  daily: Type.Boolean({ description: 'taken by the daily run rather than on demand' }),
+  assets: Type.Array(LiabilitiesAsset),
+  note: Type.String({ description: 'the signed note exactly as GET /transparency/liabilities/latest serves it while this is the latest' }),
+});
+export type LiabilitiesSnapshot = Static<typeof LiabilitiesSnapshot>;
+export const LiabilitiesPathNode = Type.Object({ hash: Hex, sumMinor: Digits });
+export const OwnLiabilities = Type.Object({
+  snapshotId: Type.String(),
+  assets: Type.Array(Type.Object({
+    assetSymbol: Type.String(),
+    amountMinor: Digits,
+    salt: Hex,
+    leafIndex: Size,
+    path: Type.Array(LiabilitiesPathNode, { description: 'the siblings from the leaf up to the root; the sibling is on the right where the leaf index\'s bit is 0' }),
+  })),
+});
+export type OwnLiabilities = Static<typeof OwnLiabilities>;
+export const SnapshotListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'default 20' })),
+}, { additionalProperties: false });

@@ -7,6 +7,7 @@ import { MarketPage } from '../features/market/MarketPage.tsx';
 import { OrganizationPage } from '../features/organizations/OrganizationPage.tsx';
 import { OrganizationsPage } from '../features/organizations/OrganizationsPage.tsx';
 import { ReconciliationPage } from '../features/reconciliation/ReconciliationPage.tsx';
+import { LiabilitiesPage } from '../features/liabilities/LiabilitiesPage.tsx';
 import { InvitationPage } from '../features/session/InvitationPage.tsx';
 import { ForgotPasswordPage, ResetPasswordPage } from '../features/session/PasswordResetPages.tsx';
 import { SecurityPage } from '../features/session/SecurityPage.tsx';
@@ -69,6 +70,7 @@ function Route({ path, admin }: { path: string; admin: boolean }) {
     case '/approvals': return <ApprovalsPage />;
     case '/deposits': return <DepositsPage />;
     case '/reconciliation': return <ReconciliationPage />;
+    case '/liabilities': return <LiabilitiesPage />;
     case '/organizations': return <OrganizationsPage />;
     case '/market': return <MarketPage />;
     case '/venue': return <VenuePage />;

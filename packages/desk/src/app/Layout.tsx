@@ -12,6 +12,7 @@ const NAV: Array<{ to: string; label: MessageKey; admin?: boolean }> = [
   { to: '/approvals', label: 'nav.approvals' },
   { to: '/deposits', label: 'nav.deposits' },
   { to: '/reconciliation', label: 'nav.reconciliation' },
+  { to: '/liabilities', label: 'nav.liabilities' },
   { to: '/organizations', label: 'nav.organizations' },
   { to: '/market', label: 'nav.market' },
   { to: '/venue', label: 'nav.venue' },

@@ -6,6 +6,7 @@ import { OperatorMarket, OperatorWallets } from './market.ts';
 import { OperatorKeys, OperatorMembers, OperatorOrganizations } from './organizations.ts';
 import { OperatorAudit, OperatorReconciliation } from './reconciliation.ts';
 import { OperatorQueue } from './queue.ts';
+import { OperatorLiabilities } from './liabilities.ts';
 import { OperatorDestinations, OperatorOrders, OperatorWithdrawals } from './requests.ts';
 import { OperatorPolicies } from './policies.ts';
 import { OperatorSession } from './session.ts';
@@ -48,6 +49,8 @@ export class CambioOperator {
   readonly destinations: OperatorDestinations;
   readonly deposits: OperatorDeposits;
   readonly reconciliation: OperatorReconciliation;
+  /** Proof of liabilities: snapshots and their published roots and totals. */
+  readonly liabilities: OperatorLiabilities;
   readonly audit: OperatorAudit;
   readonly session: OperatorSession;
   readonly staff: OperatorStaff;
@@ -90,6 +93,7 @@ export class CambioOperator {
     this.destinations = new OperatorDestinations(t);
     this.deposits = new OperatorDeposits(t);
     this.reconciliation = new OperatorReconciliation(t);
+    this.liabilities = new OperatorLiabilities(t);
     this.audit = new OperatorAudit(t);
     this.session = new OperatorSession(t);
     this.staff = new OperatorStaff(t);

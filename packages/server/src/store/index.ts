@@ -24,6 +24,7 @@ import { QuotesStore } from './quotes-store.ts';
 import { ReconciliationStore } from './reconciliation-store.ts';
 import { SettingsStore } from './settings-store.ts';
 import { TransparencyStore } from './transparency-store.ts';
+import { LiabilitiesStore } from './liabilities-store.ts';
 import { KyselyUnitOfWork } from './unit-of-work.ts';
 import { WalletsStore } from './wallets-store.ts';
 import { WebhooksStore } from './webhooks-store.ts';
@@ -66,6 +67,7 @@ export class Store {
   readonly transparency: TransparencyStore;
   /** The mail outbox, password resets and the notifier's cursor. */
   readonly mail: MailStore;
+  readonly liabilities: LiabilitiesStore;
   readonly #close: () => Promise<void>;
 
   /** `authCache`: authenticated keys kept between requests (store/auth-cache.ts); none by default. */
@@ -100,6 +102,7 @@ export class Store {
     this.webhooks = new WebhooksStore(this.db, ids, clock);
     this.transparency = new TransparencyStore(this.db, clock);
     this.mail = new MailStore(this.db, ids, clock);
+    this.liabilities = new LiabilitiesStore(this.db);
   }
 
   async close(): Promise<void> {

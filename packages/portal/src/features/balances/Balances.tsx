@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Amount, DataTable } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 import { ErrorBox, Loading, ReadAt } from '../../components/ui.tsx';
+import { LiabilitiesCheck } from '../transparency/LiabilitiesCheck.tsx';
 
 /** Available, held and total per asset, with the asset's decimals from the response. */
 export function Balances() {
@@ -21,6 +22,7 @@ export function Balances() {
           ]} />
           <p className="small muted">{t('balances.heldHint')}</p>
           <ReadAt at={q.dataUpdatedAt} />
+          <LiabilitiesCheck />
         </>
       ))}
     </>

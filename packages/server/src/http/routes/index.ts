@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.ts';
 import { depositRoutes } from './deposits.ts';
 import { eventRoutes } from './events.ts';
 import { ledgerProofRoutes } from './ledger-proof.ts';
+import { liabilitiesRoutes } from './liabilities.ts';
 import { marketRoutes } from './market.ts';
 import { orderRoutes } from './orders.ts';
 import { quoteRoutes } from './quotes.ts';
@@ -23,4 +24,5 @@ export const clientResourceRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> 
   marketRoutes,
   webhookRoutes,
   ledgerProofRoutes,
+  liabilitiesRoutes,
 ];

@@ -50,4 +50,13 @@ export const transparencyPublicRoutes = (deps: AppDeps): FastifyPluginAsyncTypeb
     const proof = await consistencyProof(from, to, store.transparency);
     return ok(req.id, { from, to, proof: proof.map((h) => h.toString('hex')) });
   });
+
+  app.get('/liabilities/latest', {
+    config: { public: true },
+    schema: { tags, security: [], operationId: 'getPublishedLiabilities', summary: 'The latest liabilities snapshot\'s roots and totals per asset, as a note signed by the checkpoint key (its text the JSON on one line), text/plain; 404 liabilities.no_snapshot before any', response: text('the signed note') },
+  }, async (_req, reply) => {
+    const latest = await store.liabilities.latest();
+    if (!latest) throw new DomainError('liabilities.no_snapshot');
+    return reply.type('text/plain; charset=utf-8').header('cache-control', 'no-cache').send(latest.note);
+  });
 };

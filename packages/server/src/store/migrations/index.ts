@@ -21,6 +21,7 @@ import * as m022 from './022-journal-log.ts';
 import * as m024 from './024-webhook-claims-per-endpoint.ts';
 import * as m027 from './027-venue-order-costs.ts';
 import * as m033 from './033-mail.ts';
+import * as m025 from './025-liabilities.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '024-webhook-claims-per-endpoint': m024,
   '027-venue-order-costs': m027,
   '033-mail': m033,
+  '025-liabilities': m025,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,40 @@
+import { CambioError } from '@cambio/sdk';
+import { useQuery } from '@tanstack/react-query';
+import { usePortal } from '../../lib/portal-context.ts';
+import { text } from './texts.ts';
+
+/**
+ * Whether what the organization is owed is counted in the published liabilities: its own leaves and
+ * paths, the published note (signature checked), the sums and hashes folded up to the roots, all in
+ * this browser.
+ */
+export function LiabilitiesCheck() {
+  const { sdk, lang } = usePortal();
+  const q = useQuery({
+    queryKey: ['liabilities-check'],
+    queryFn: async () => {
+      try {
+        return await sdk.transparency.verifyMyLiabilities();
+      } catch (e) {
+        if (e instanceof CambioError && e.code === 'liabilities.no_snapshot') return null;
+        throw e;
+      }
+    },
+    staleTime: 60_000,
+  });
+  let message: string;
+  let detail: string | null = null;
+  if (q.isPending) message = text(lang, 'liabilitiesChecking');
+  else if (q.data === null) message = text(lang, 'liabilitiesNone');
+  else if (q.error || !q.data.ok) message = text(lang, 'liabilitiesFailed');
+  else {
+    message = text(lang, 'liabilitiesOk');
+    detail = text(lang, 'liabilitiesDetail', { id: q.data.published.snapshotId, at: new Date(q.data.published.takenAt).toLocaleString(lang) });
+  }
+  return (
+    <section aria-label={text(lang, 'liabilitiesTitle')} className="liabilities-check">
+      <p role="status">{message}</p>
+      {detail && <p className="small muted">{detail}</p>}
+    </section>
+  );
+}

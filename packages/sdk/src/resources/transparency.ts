@@ -1,0 +1,77 @@
+import type { InclusionProof as WireInclusionProof, OwnLiabilities as WireOwnLiabilities } from '@cambio/contract';
+import type { Transport } from '../http.ts';
+import type { Amounts } from '../json.ts';
+import {
+  openLiabilities, verifyCheckpoint, verifyInclusion, verifyLiabilities,
+  type Checkpoint, type LiabilitiesCheck, type PublishedLiabilities,
+} from '../transparency.ts';
+
+export type InclusionProof = WireInclusionProof;
+export type OwnLiabilities = Amounts<WireOwnLiabilities>;
+
+/** An entry's check: in the log under a signed checkpoint, or why not. */
+export interface EntryCheck { entryId: string; ok: boolean; checkpoint: Checkpoint | null; problem: string | null }
+
+/**
+ * The public books (CONTRACT §12) as a client reads and checks them: the signed checkpoint and key
+ * (public), an entry's inclusion proof and the organization's liabilities leaves (its credential).
+ * Every check runs here, on the client, with Web Crypto: nothing is taken on the service's word.
+ */
+export class TransparencyResource {
+  readonly #public: Transport;
+  #key: Promise<string> | null = null;
+
+  constructor(private readonly t: Transport) {
+    this.#public = t.withPrefix('/transparency');
+  }
+
+  #text(path: string): Promise<string> {
+    return this.#public.request<string>({ method: 'GET', path, accept: 'text/plain' }, { resendWhenUnknown: true }).then((r) => r.value.data);
+  }
+
+  /** `GET /transparency/key`: the checkpoints' verifier key (kept once read; pin it where you can). */
+  key(): Promise<string> {
+    this.#key ??= this.#text('/key').then((k) => k.trim()).catch((err: unknown) => { this.#key = null; throw err; });
+    return this.#key;
+  }
+
+  /** `GET /transparency/checkpoint`, its signature checked. */
+  async checkpoint(): Promise<Checkpoint> {
+    return verifyCheckpoint(await this.#text('/checkpoint'), await this.key());
+  }
+
+  /** `GET /transparency/consistency?from=&to=`: the RFC 9162 proof that the tree of `to` leaves extends the tree of `from`. */
+  async consistency(from: number, to: number): Promise<{ from: number; to: number; proof: string[] }> {
+    return (await this.#public.get<{ from: number; to: number; proof: string[] }>('/consistency', { from, to })).data;
+  }
+
+  /** `GET /api/v1/ledger/:entryId/proof` (default: in the latest checkpoint). */
+  async proof(entryId: string, treeSize?: number): Promise<InclusionProof> {
+    return (await this.t.get<InclusionProof>(`/ledger/${encodeURIComponent(entryId)}/proof`, treeSize === undefined ? undefined : { treeSize })).data;
+  }
+
+  /** Whether the entry is in the log: the latest checkpoint's signature, then the entry's inclusion under its root. */
+  async verifyEntry(entryId: string): Promise<EntryCheck> {
+    const cp = await this.checkpoint();
+    const proof = await this.proof(entryId, cp.treeSize);
+    const ok = await verifyInclusion(proof, cp.rootHash);
+    const leafNamesEntry = (JSON.parse(proof.leaf) as { entryId?: unknown }).entryId === entryId;
+    return { entryId, checkpoint: cp, ok: ok && leafNamesEntry, problem: !ok ? 'the proof does not lead to the signed root' : leafNamesEntry ? null : 'the leaf names another entry' };
+  }
+
+  /** `GET /transparency/liabilities/latest`, its signature checked. */
+  async publishedLiabilities(): Promise<PublishedLiabilities> {
+    return openLiabilities(await this.#text('/liabilities/latest'), await this.key());
+  }
+
+  /** `GET /api/v1/liabilities/latest`: the organization's own leaves and paths. */
+  async ownLiabilities(): Promise<OwnLiabilities> {
+    return (await this.t.get<OwnLiabilities>('/liabilities/latest')).data;
+  }
+
+  /** Whether what the organization is owed is counted in the published liabilities (both read now, checked here). */
+  async verifyMyLiabilities(): Promise<LiabilitiesCheck & { published: PublishedLiabilities }> {
+    const [published, own] = await Promise.all([this.publishedLiabilities(), this.ownLiabilities()]);
+    return { ...(await verifyLiabilities(published, own)), published };
+  }
+}
