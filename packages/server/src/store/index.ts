@@ -95,6 +95,7 @@ export class Store {
     this.events = new EventsStore(this.db);
     this.queues = new QueueStore(this.db);
     this.webhooks = new WebhooksStore(this.db, ids, clock);
+    opened.shareWebhookWakes(this.webhooks.wakes);
     this.transparency = new TransparencyStore(this.db, clock);
   }
 
