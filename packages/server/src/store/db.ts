@@ -23,8 +23,8 @@ export interface OpenedDb {
    */
   authChanges(opts?: { retryMs?: number }): Promise<AuthChanges>;
   /**
-   * PostgreSQL: the delivery worker's nudges reach the other instances (a NOTIFY, at most one per tick of
-   * the event loop) and theirs reach this one (heard on the connection that listens for auth changes,
+   * PostgreSQL: the delivery worker's nudges reach the other instances (a NOTIFY, at most one every
+   * RELAY_GAP_MS) and theirs reach this one (heard on the connection that listens for auth changes,
    * opened now if it is not yet). PGlite: nothing to do, no other instance opens its store.
    */
   shareWebhookWakes(wakes: WebhookWakes): void;
@@ -33,6 +33,8 @@ export interface OpenedDb {
 
 /** The channel the delivery worker's nudges go out on between instances. */
 const WEBHOOKS_CHANNEL = 'cambio_webhooks';
+/** Nudges made within this long of each other go out to the other instances as one NOTIFY. */
+const RELAY_GAP_MS = 10;
 
 // numeric and int8 stay strings: amounts become bigint in the store, never a JS number.
 pg.types.setTypeParser(1700, (v: string) => v);
@@ -97,11 +99,11 @@ export async function openDatabase(opts: {
         wakes.relayTo(() => {
           if (queued) return;
           queued = true;
-          setImmediate(() => {
+          setTimeout(() => {
             queued = false;
             // Only a hint (the other instances poll too): a failure is not worth more than the next nudge.
             sql`select pg_notify(${WEBHOOKS_CHANNEL}, '')`.execute(db).catch(() => undefined);
-          });
+          }, RELAY_GAP_MS).unref();
         });
         void listen().catch(() => undefined);
       },

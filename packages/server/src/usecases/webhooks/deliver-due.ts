@@ -45,6 +45,8 @@ export interface DispatchOptions extends DeliverOptions {
    * with them it does not return when idle but waits (a nudge, or the poll for retries coming due) until stopped.
    */
   wakes?: WebhookWakeSource | undefined;
+  /** The shortest time between two claims nudges bring on (NUDGE_GAP_MS). */
+  nudgeGapMs?: number | undefined;
 }
 
 /**
@@ -63,16 +65,19 @@ export async function dispatchWebhooks(deps: DeliverDeps, o: DispatchOptions): P
   let ended = 0;
   let freed: (() => void) | null = null;
   const lowWater = o.inFlight >> 1;
+  const gapMs = o.nudgeGapMs ?? NUDGE_GAP_MS;
+  let claimedAt = 0;
   for (;;) {
     let foundAll = false;
     let endedDuringClaim = false;
+    let nudgesBefore = o.wakes?.count;
     if (!o.signal?.aborted && running.size < o.inFlight) {
       const want = o.inFlight - running.size;
       const endedBefore = ended;
-      const nudgesBefore = o.wakes?.count;
+      nudgesBefore = o.wakes?.count;
+      claimedAt = Date.now();
       const claimed = await deps.store.webhooks.claim(deps.clock.now(), o.leaseMs ?? CLAIM_LEASE_MS, want, o.perEndpoint);
-      // A nudge during the claim: its events may have committed after the claim's snapshot.
-      endedDuringClaim = ended !== endedBefore || o.wakes?.count !== nudgesBefore;
+      endedDuringClaim = ended !== endedBefore;
       made += claimed.length;
       foundAll = claimed.length === want;
       for (const c of claimed) {
@@ -80,16 +85,28 @@ export async function dispatchWebhooks(deps: DeliverDeps, o: DispatchOptions): P
         const p: Promise<void> = attemptOne(deps, o, sealer, c).catch(() => undefined).finally(() => { running.delete(p); ended++; freed?.(); });
         running.add(p);
       }
-      if (claimed.length === 0 && running.size === 0 && !endedDuringClaim && !o.wakes) return made;
+      if (claimed.length === 0 && running.size === 0) {
+        // Nothing found and nothing left in flight, but an attempt that ended during the claim may have
+        // freed its endpoint's slot after the claim counted it: only without one is the run done.
+        if (endedDuringClaim) continue;
+        if (!o.wakes) return made;
+      }
     }
     if (o.signal?.aborted && running.size === 0) return made;
-    // A full claim with room left, or attempts that ended during the claim: claim again at once. Otherwise
-    // wait until half the slots are free (one claim then fills many, rather than a claim for every attempt
-    // that ends), a nudge comes, or the poll comes round.
-    if ((foundAll || endedDuringClaim) && running.size < o.inFlight && !o.signal?.aborted) continue;
+    // A full claim with room left: claim again at once. Otherwise wait until half the slots are free (one
+    // claim then fills many, rather than a claim for every attempt that ends), a nudge comes (one during
+    // the claim counts: its events may have committed after the claim's snapshot), or the poll comes
+    // round. Nudges are taken at most every `gapMs`: under a stream of commits a claim gathers what they wrote.
+    if (foundAll && running.size < o.inFlight) continue;
     await new Promise<void>((resolve) => {
-      const t = setTimeout(done, o.pollMs);
-      const unsubscribe = o.wakes?.subscribe(() => { if (running.size < o.inFlight) done(); });
+      let t = setTimeout(done, o.pollMs);
+      const nudged = () => {
+        if (running.size >= o.inFlight) return;
+        clearTimeout(t);
+        t = setTimeout(done, Math.max(0, claimedAt + gapMs - Date.now()));
+      };
+      const unsubscribe = o.wakes?.subscribe(nudged);
+      if (o.wakes && o.wakes.count !== nudgesBefore) nudged();
       const stop = () => done();
       o.signal?.addEventListener('abort', stop, { once: true });
       function done() { clearTimeout(t); unsubscribe?.(); o.signal?.removeEventListener('abort', stop); freed = null; resolve(); }
@@ -97,6 +114,9 @@ export async function dispatchWebhooks(deps: DeliverDeps, o: DispatchOptions): P
     });
   }
 }
+
+/** The shortest time between two claims a nudge brings on. */
+const NUDGE_GAP_MS = 20;
 
 /** The event as it is POSTed: the same JSON as GET /api/v1/events shows it. */
 export const webhookBody = (c: ClaimedDelivery, id: string): string =>
