@@ -86,6 +86,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (!deps.config.publicUrlSet && bound !== null && typeof bound === 'object') deps.config.publicUrl = boundOrigin(bound.address, bound.port);
     done();
   });
+  // A change the API answered may have written events (a trigger writes them in its transaction, which has
+  // committed by now): the delivery worker is nudged to claim their deliveries at once, not at its next poll.
+  app.addHook('onResponse', (req, reply, done) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS' && reply.statusCode < 400) deps.store.webhooks.wakes.nudge();
+    done();
+  });
   registerErrorHandling(app);
   registerResponseHeaders(app);
   registerPageAnchors(app, new PageAnchors(deps.secret));

@@ -56,12 +56,16 @@ export const backgroundTasks: BackgroundTask[] = [
   // Proof of liabilities (CONTRACT §12): a snapshot a day, from 00:00 UTC; the day is unique in the store, so one instance takes it.
   { name: 'daily-liabilities-snapshot', everyMs: 60_000, run: async (d) => { await takeDailySnapshot(d); } },
   // Webhook deliveries (CONTRACT §10): state in the store, claims with SKIP LOCKED, so any number of instances run it.
-  // A run keeps attempts going while any are due (a few per endpoint, so a slow receiver holds back only its own);
-  // idle, it looks again every 200 ms, which bounds an event's wait for its first attempt.
+  // A run keeps attempts going (a few per endpoint, so a slow receiver holds back only its own) until the
+  // service stops: it claims as soon as a commit that may have written events nudges it (this instance's, or
+  // another's through the store), and polls every 100 ms for retries coming due and events nobody nudged for.
+  // A run the store ended (it did not answer) is started again at the next tick.
   {
     name: 'deliver-webhooks', everyMs: 200,
     run: async (d, signal) => {
-      await dispatchWebhooks(d, { sender: webhookSenderOf(d), leaseMs: d.config.webhookLeaseMs, inFlight: 64, perEndpoint: 8, pollMs: 100, signal });
+      await dispatchWebhooks(d, {
+        sender: webhookSenderOf(d), leaseMs: d.config.webhookLeaseMs, inFlight: 64, perEndpoint: 8, pollMs: 100, signal, wakes: d.store.webhooks.wakes,
+      });
     },
   },
   // Mail (when a sender is set): decisions and credits become outbox rows after they committed; the outbox

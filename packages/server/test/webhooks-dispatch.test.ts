@@ -34,10 +34,7 @@ async function states(h: Harness, o: SeededOrg, id: string): Promise<string[]> {
  * organization) are all made while the stuck ones wait. Released, the stuck ones are delivered too,
  * each event once per endpoint.
  */
-// PGlite only for now: on PostgreSQL, on a machine loaded by the whole suite, the healthy endpoint's last
-// deliveries were seen to stay pending although their outcomes were recorded (twice in a row, never on a
-// quiet machine); until that is understood this test does not gate the PostgreSQL run.
-for (const backend of ['pglite'] as const) {
+for (const backend of backends()) {
   describe(`webhook dispatch at volume [${backend}]`, () => {
     let h: Harness;
     before(async () => {
@@ -100,6 +97,63 @@ for (const backend of ['pglite'] as const) {
       const foreign = await h.call(other.key, 'GET', `/webhooks/${stuckId}/health`);
       assert.equal(foreign.status, 404, 'another organization\'s endpoint is not found');
       assert.equal(foreign.body.code, 'webhooks.not_found');
+    });
+
+    /**
+     * An attempt that ends while a claim is running frees its endpoint's slot after the claim counted it:
+     * that claim finds nothing, and nothing is left in flight, yet deliveries are due. The run claims again
+     * instead of returning (a store slow to answer a claim, as on a loaded machine, makes it happen every time).
+     */
+    test('an attempt ending during a claim that found nothing does not end the run with deliveries due', { timeout: 30_000 }, async () => {
+      const o = await seedOrg(h, { scopes: SCOPES });
+      const id = await register(h, o, 'https://one.example.test/in');
+      const EVENTS = 4;
+      for (let i = 0; i < EVENTS; i++) await emit(h, o);
+      const real = h.store.webhooks;
+      const webhooks = {
+        claim: async (...a: Parameters<typeof real.claim>) => {
+          const claimed = await real.claim(...a);
+          await new Promise((r) => setTimeout(r, 150));
+          return claimed;
+        },
+        finish: (...a: Parameters<typeof real.finish>) => real.finish(...a),
+      };
+      const store = Object.assign(Object.create(h.store) as object, { webhooks }) as typeof h.store;
+      const sender: WebhookSender = { post: () => new Promise((r) => setTimeout(() => r({ statusCode: 204 }), 30)) };
+      await dispatchWebhooks({ ...h.deps, store }, { sender, inFlight: 4, perEndpoint: 1, pollMs: 10 });
+      assert.deepEqual(await states(h, o, id), Array(EVENTS).fill('delivered'));
+    });
+
+    /**
+     * A state change answered by the API nudges the worker: its event's delivery is attempted at once, not
+     * at the next poll (here a minute away). On PostgreSQL the nudge reaches another instance on the same
+     * store too (NOTIFY), whose worker delivers it as promptly.
+     */
+    test('a committed change wakes the waiting worker at once, here and on another instance', { timeout: 60_000 }, async () => {
+      const o = await seedOrg(h, { scopes: SCOPES });
+      await register(h, o, 'https://prompt.example.test/in');
+      const other = backend === 'postgres' ? await makeHarness({ backend, storage: { databaseUrl: h.config.databaseUrl! } }) : null;
+      const worker = other ?? h;
+      let arrived: (() => void) | null = null;
+      const sender: WebhookSender = { post: () => { arrived?.(); return Promise.resolve({ statusCode: 204 }); } };
+      const stop = new AbortController();
+      try {
+        const run = dispatchWebhooks(worker.deps, { sender, inFlight: 4, perEndpoint: 2, pollMs: 60_000, signal: stop.signal, wakes: worker.store.webhooks.wakes });
+        // The worker's first claim finds nothing; then it waits for a nudge (or the poll, a minute away).
+        await new Promise((r) => setTimeout(r, 300));
+        for (let i = 0; i < 3; i++) {
+          const sent = new Promise<void>((resolve) => { arrived = resolve; });
+          const t0 = Date.now();
+          await emit(h, o);
+          const waited = await Promise.race([sent.then(() => Date.now() - t0), new Promise<number>((r) => setTimeout(() => r(-1), 10_000))]);
+          assert.ok(waited >= 0 && waited < 10_000, `attempted ${waited} ms after the change was answered (not at the poll)`);
+        }
+        stop.abort();
+        assert.equal(await run, 3);
+      } finally {
+        stop.abort();
+        await other?.close();
+      }
     });
   });
 }

@@ -50,7 +50,11 @@ export class PgAuthListener {
   #closed = false;
 
   /** `open`: a new, connected client on the primary (store/failover-pool.ts), or a rejection while there is none. */
-  constructor(private readonly open: () => Promise<pg.Client>, private readonly changes: AuthChanges, private readonly ours: (pid: number) => boolean, private readonly retryMs = 1000) {}
+  /** `others`: more channels this connection listens on, each told of the notifications another session sent. */
+  constructor(
+    private readonly open: () => Promise<pg.Client>, private readonly changes: AuthChanges, private readonly ours: (pid: number) => boolean, private readonly retryMs = 1000,
+    private readonly others: ReadonlyMap<string, () => void> = new Map(),
+  ) {}
 
   /** The first attempt; a failure leaves `live` false and retries. */
   async start(): Promise<void> { await this.#connect(); }
@@ -78,9 +82,14 @@ export class PgAuthListener {
     };
     client.on('error', onLost);
     client.on('end', onLost);
-    client.on('notification', (n) => { if (n.channel === AUTH_CHANNEL && !this.ours(n.processId)) this.changes.changed(n.payload); });
+    client.on('notification', (n) => {
+      if (this.ours(n.processId)) return;
+      if (n.channel === AUTH_CHANNEL) this.changes.changed(n.payload);
+      else this.others.get(n.channel)?.();
+    });
     try {
       await client.query(`listen ${AUTH_CHANNEL}`);
+      for (const channel of this.others.keys()) await client.query(`listen ${channel}`);
       if (!lost && !this.#closed) this.changes.setLive(true);
     } catch {
       onLost();

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { AUTH_CHANNEL, AuthChanges, PgAuthListener } from './auth-changes.ts';
 import { lockDirectory } from './data-dir-lock.ts';
@@ -10,6 +10,7 @@ import { parsePgHosts } from './pg-hosts.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { preparingClient } from './prepared-client.ts';
 import type { Database } from './schema.ts';
+import type { WebhookWakes } from './webhook-wakes.ts';
 
 export type Db = Kysely<Database>;
 export interface OpenedDb {
@@ -21,8 +22,19 @@ export interface OpenedDb {
    * listening connection is opened again.
    */
   authChanges(opts?: { retryMs?: number }): Promise<AuthChanges>;
+  /**
+   * PostgreSQL: the delivery worker's nudges reach the other instances (a NOTIFY, at most one every
+   * RELAY_GAP_MS) and theirs reach this one (heard on the connection that listens for auth changes,
+   * opened now if it is not yet). PGlite: nothing to do, no other instance opens its store.
+   */
+  shareWebhookWakes(wakes: WebhookWakes): void;
   close(): Promise<void>;
 }
+
+/** The channel the delivery worker's nudges go out on between instances. */
+const WEBHOOKS_CHANNEL = 'cambio_webhooks';
+/** Nudges made within this long of each other go out to the other instances as one NOTIFY. */
+const RELAY_GAP_MS = 10;
 
 // numeric and int8 stay strings: amounts become bigint in the store, never a JS number.
 pg.types.setTypeParser(1700, (v: string) => v);
@@ -67,14 +79,33 @@ export async function openDatabase(opts: {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     await migrate(db);
     let listener: PgAuthListener | null = null;
+    // The listening connection hears the delivery worker's nudges from the start (whoever opens it first).
+    let heardWake = () => {};
+    const others = new Map([[WEBHOOKS_CHANNEL, () => heardWake()]]);
+    const listen = async (retryMs?: number) => {
+      if (listener) return;
+      listener = new PgAuthListener(() => pool.connectClient('cambio-auth-listener'), changes, (pid) => ours.has(pid), retryMs, others);
+      await listener.start();
+    };
     return {
       db, kind: 'postgres',
       authChanges: async (o = {}) => {
-        if (!listener) {
-          listener = new PgAuthListener(() => pool.connectClient('cambio-auth-listener'), changes, (pid) => ours.has(pid), o.retryMs);
-          await listener.start();
-        }
+        await listen(o.retryMs);
         return changes;
+      },
+      shareWebhookWakes: (wakes) => {
+        heardWake = wakes.heard;
+        let queued = false;
+        wakes.relayTo(() => {
+          if (queued) return;
+          queued = true;
+          setTimeout(() => {
+            queued = false;
+            // Only a hint (the other instances poll too): a failure is not worth more than the next nudge.
+            sql`select pg_notify(${WEBHOOKS_CHANNEL}, '')`.execute(db).catch(() => undefined);
+          }, RELAY_GAP_MS).unref();
+        });
+        void listen().catch(() => undefined);
       },
       close: async () => { try { await listener?.close(); } finally { await db.destroy(); } },
     };
@@ -95,7 +126,7 @@ export async function openDatabase(opts: {
     const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
     await migrate(db);
     const changes = await hearing(client);
-    return { db, kind: 'pglite', authChanges: async () => changes, close: () => db.destroy() };
+    return { db, kind: 'pglite', authChanges: async () => changes, shareWebhookWakes: () => undefined, close: () => db.destroy() };
   }
   const dir = resolve(opts.dataDir);
   mkdirSync(dir, { recursive: true });
@@ -108,7 +139,7 @@ export async function openDatabase(opts: {
     await migrate(db);
     const changes = await hearing(client);
     // The lock is released even when closing the database fails.
-    return { db, kind: 'pglite', authChanges: async () => changes, close: async () => { try { await db.destroy(); } finally { unlock(); } } };
+    return { db, kind: 'pglite', authChanges: async () => changes, shareWebhookWakes: () => undefined, close: async () => { try { await db.destroy(); } finally { unlock(); } } };
   } catch (e) {
     unlock();
     throw e;

@@ -100,6 +100,7 @@ export class Store {
     this.events = new EventsStore(this.db);
     this.queues = new QueueStore(this.db);
     this.webhooks = new WebhooksStore(this.db, ids, clock);
+    opened.shareWebhookWakes(this.webhooks.wakes);
     this.transparency = new TransparencyStore(this.db, clock);
     this.mail = new MailStore(this.db, ids, clock);
     this.liabilities = new LiabilitiesStore(this.db);

@@ -7,6 +7,7 @@ import { recordAudit } from './audit-store.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
+import { WebhookWakes } from './webhook-wakes.ts';
 import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
 
 type EndpointRow = {
@@ -58,6 +59,8 @@ export class WebhooksStore {
    * three statements per delivery would cost more than the attempt itself.
    */
   readonly #delivered: Batcher<{ c: ClaimedDelivery; o: AttemptOutcome }, boolean>;
+  /** Nudged after a commit that may have made deliveries due; the delivery worker waits on it. */
+  readonly wakes = new WebhookWakes();
 
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {
     this.#delivered = new Batcher((items) => this.#recordDelivered(items), { maxBatch: 128, maxInFlight: 2 });
@@ -123,7 +126,7 @@ export class WebhooksStore {
   /** A disabled endpoint is enabled again, its failure streak forgotten; deliveries still pending are due at once. */
   async enable(organizationId: string, id: string, actor: string): Promise<WebhookEndpoint | undefined> {
     const at = this.clock.now();
-    return this.db.transaction().execute(async (tx) => {
+    const r = await this.db.transaction().execute(async (tx) => {
       const before = await tx.selectFrom('webhook_endpoints').select(['status', 'disabled_reason'])
         .where('organization_id', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
       if (!before) return undefined;
@@ -139,6 +142,8 @@ export class WebhooksStore {
       });
       return toEndpoint(r);
     });
+    if (r) this.wakes.nudge();
+    return r;
   }
 
   /**
@@ -206,7 +211,7 @@ export class WebhooksStore {
   async replay(organizationId: string, endpointId: string, eventId: string): Promise<'replayed' | 'no_endpoint' | 'no_event'> {
     const at = this.clock.now();
     const seq = seqOf(eventId);
-    return this.db.transaction().execute(async (tx) => {
+    const r: 'replayed' | 'no_endpoint' | 'no_event' = await this.db.transaction().execute(async (tx) => {
       const e = await tx.selectFrom('webhook_endpoints').select('id').where('organization_id', '=', organizationId).where('id', '=', endpointId).executeTakeFirst();
       if (!e) return 'no_endpoint';
       const ev = seq === null ? undefined
@@ -218,6 +223,8 @@ export class WebhooksStore {
         .execute();
       return 'replayed';
     });
+    if (r === 'replayed') this.wakes.nudge();
+    return r;
   }
 
   /**

@@ -74,6 +74,8 @@ export interface WebhookPost { url: string; headers: Record<string, string>; bod
 export type WebhookAnswer = { statusCode: number; error?: undefined } | { statusCode?: undefined; error: string };
 /** Sends webhook attempts (webhooks/http-sender.ts). */
 export interface WebhookSender { post(p: WebhookPost): Promise<WebhookAnswer> }
+/** Nudges that deliveries may have become due (store/webhook-wakes.ts): `count` so far, and a listener for the next. */
+export interface WebhookWakeSource { readonly count: number; subscribe(l: () => void): () => void }
 
 /** A deposit in the venue account's history (CONTRACT §11): recorded as an arrival once it is completed. */
 export interface VenueDeposit { coin: string; network: string; amount: Rational; txid: string; completed: boolean }

@@ -44,48 +44,110 @@ export async function resolveForDelivery(url: string, p: AddressPolicy): Promise
 }
 
 /**
+ * Connections kept open between attempts (a fresh TCP and TLS handshake per attempt costs more than the
+ * attempt), one pool per endpoint origin and checked address. Every connection of a pool was opened to its
+ * address, by its own pinned lookup, so an attempt reuses only a connection to the address it has just
+ * checked: a name that now resolves elsewhere gets a pool of its own, and the old one is never used for it.
+ */
+class KeptConnections {
+  readonly #pools = new Map<string, http.Agent>();
+
+  pool(url: URL, target: ResolvedAddress): http.Agent {
+    const key = `${url.protocol}//${url.host}@${target.address}`;
+    const kept = this.#pools.get(key);
+    if (kept) {
+      // Most recently used last: the pool dropped when there are too many is the one unused longest.
+      this.#pools.delete(key);
+      this.#pools.set(key, kept);
+      return kept;
+    }
+    const options = {
+      keepAlive: true, lookup: pinnedLookup(target), maxSockets: MAX_SOCKETS_PER_POOL, maxFreeSockets: MAX_SOCKETS_PER_POOL,
+      // An idle connection is closed before a receiver would close it (servers often wait 5 s), so a kept
+      // one is rarely found closed under the next attempt.
+      timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' as const,
+    };
+    const agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    this.#pools.set(key, agent);
+    // A dropped pool is not destroyed: its attempts in flight finish, its idle connections time out.
+    if (this.#pools.size > MAX_POOLS) this.#pools.delete(this.#pools.keys().next().value!);
+    return agent;
+  }
+}
+
+const MAX_SOCKETS_PER_POOL = 32;
+const MAX_POOLS = 1024;
+const IDLE_CONNECTION_MS = 4000;
+/** An answer's body is read (so its connection can carry the next attempt) up to this size, else the connection is closed. */
+const MAX_DRAINED_BODY = 64 * 1024;
+
+const pinnedLookup = (target: ResolvedAddress): LookupFunction => (_host, options, cb) => {
+  if (options.all) (cb as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [target]);
+  else cb(null, target.address, target.family);
+};
+
+/**
  * Sends webhook attempts over HTTP(S). The host is resolved and checked at every attempt (a name that
  * resolved to a public address at registration may not any more), and the connection goes to the
- * address that was checked (a pinned lookup), so nothing can re-resolve it in between. No redirect is
- * followed; the whole attempt, resolution included, has `timeoutMs`; the answer's body is not read.
+ * address that was checked (a pinned lookup), so nothing can re-resolve it in between; a connection kept
+ * from an earlier attempt is reused only when it was opened to that same address (KeptConnections). No
+ * redirect is followed; the whole attempt, resolution included, has `timeoutMs`; the answer's body is read
+ * only to free its connection.
  */
 export function httpWebhookSender(policy: AddressPolicy): WebhookSender {
+  const kept = new KeptConnections();
   return {
     post: (p) => {
       const deadline = AbortSignal.timeout(p.timeoutMs);
       const timedOut = new Promise<WebhookAnswer>((resolve) => {
         deadline.addEventListener('abort', () => resolve({ error: `no answer within ${p.timeoutMs / 1000} s` }), { once: true });
       });
-      return Promise.race([attempt(p, policy, deadline), timedOut]);
+      return Promise.race([attempt(p, policy, kept, deadline), timedOut]);
     },
   };
 }
 
-async function attempt(p: WebhookPost, policy: AddressPolicy, signal: AbortSignal): Promise<WebhookAnswer> {
+async function attempt(p: WebhookPost, policy: AddressPolicy, kept: KeptConnections, signal: AbortSignal): Promise<WebhookAnswer> {
   const r = await resolveForDelivery(p.url, policy);
   if ('problem' in r) return { error: `address refused: ${r.problem}` };
   if (signal.aborted) return { error: 'timeout' };
   const target = r.addresses[0]!;
-  const pinned: LookupFunction = (_host, options, cb) => {
-    if (options.all) (cb as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [target]);
-    else cb(null, target.address, target.family);
-  };
   const url = new URL(p.url);
+  const agent = kept.pool(url, target);
+  const sent = await send(url, p, target, agent, signal);
+  // A kept connection the receiver closed just as it was reused: the request never reached it, so it is
+  // sent again at once on a new connection (at worst a receiver sees it twice, as at-least-once allows).
+  return sent.staleConnection && !signal.aborted ? (await send(url, p, target, agent, signal)).answer : sent.answer;
+}
+
+function send(url: URL, p: WebhookPost, target: ResolvedAddress, agent: http.Agent, signal: AbortSignal): Promise<{ answer: WebhookAnswer; staleConnection?: boolean }> {
   const body = Buffer.from(p.body, 'utf8');
-  return new Promise<WebhookAnswer>((resolve) => {
+  return new Promise((resolve) => {
     const req = (url.protocol === 'https:' ? https : http).request(url, {
-      method: 'POST', agent: false, lookup: pinned, signal,
+      method: 'POST', agent, lookup: pinnedLookup(target), signal,
       headers: { ...p.headers, 'content-type': 'application/json', 'content-length': String(body.length), 'user-agent': 'Cambio-Webhooks/1' },
     }, (res) => {
-      resolve({ statusCode: res.statusCode ?? 0 });
-      res.destroy();
+      resolve({ answer: { statusCode: res.statusCode ?? 0 } });
+      let read = 0;
+      res.on('data', (chunk: Buffer) => { read += chunk.length; if (read > MAX_DRAINED_BODY) res.destroy(); });
+      res.on('error', () => undefined);
     });
-    req.on('error', (e: NodeJS.ErrnoException) => resolve({ error: e.name === 'AbortError' ? 'timeout' : `${e.code ?? 'error'}: ${e.message}`.slice(0, 300) }));
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      const stale = req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
+      resolve({ answer: { error: e.name === 'AbortError' ? 'timeout' : `${e.code ?? 'error'}: ${e.message}`.slice(0, 300) }, staleConnection: stale });
+    });
     req.end(body);
   });
 }
 
-/** The sender the app uses: the injected one, else HTTP(S) with loopback and private addresses allowed only in sandbox. */
+/** The sender the app uses: the injected one, else HTTP(S) with loopback and private addresses allowed only in sandbox (one per app, keeping its connections). */
 export function webhookSenderOf(d: { config: { mode: 'sandbox' | 'production' }; webhookResolve?: Resolve | undefined; webhookSender?: WebhookSender | undefined }): WebhookSender {
-  return d.webhookSender ?? httpWebhookSender({ allowPrivate: d.config.mode === 'sandbox', resolve: d.webhookResolve });
+  if (d.webhookSender) return d.webhookSender;
+  let s = senders.get(d);
+  if (!s) {
+    s = httpWebhookSender({ allowPrivate: d.config.mode === 'sandbox', resolve: d.webhookResolve });
+    senders.set(d, s);
+  }
+  return s;
 }
+const senders = new WeakMap<object, WebhookSender>();

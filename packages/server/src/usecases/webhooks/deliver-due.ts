@@ -5,7 +5,7 @@ import { WebhookSecretSealer } from '../../domain/webhooks/secret.ts';
 import { webhookHeaders } from '../../domain/webhooks/sign.ts';
 import type { Store } from '../../store/index.ts';
 import type { ClaimedDelivery } from '../../store/webhooks-store.ts';
-import type { WebhookAnswer, WebhookSender } from '../ports.ts';
+import type { WebhookAnswer, WebhookSender, WebhookWakeSource } from '../ports.ts';
 
 export interface DeliverDeps { store: Store; clock: Clock; secret: string }
 export interface DeliverOptions {
@@ -40,45 +40,83 @@ export interface DispatchOptions extends DeliverOptions {
   pollMs: number;
   /** Ends the run: no new claim is made; the attempts in flight finish and are recorded. */
   signal?: AbortSignal | undefined;
+  /**
+   * Nudges after commits that may have made deliveries due: the run claims at once when one comes, and
+   * with them it does not return when idle but waits (a nudge, or the poll for retries coming due) until stopped.
+   */
+  wakes?: WebhookWakeSource | undefined;
+  /** The shortest time between two claims nudges bring on (NUDGE_GAP_MS). */
+  nudgeGapMs?: number | undefined;
 }
 
 /**
  * The delivery worker at volume: keeps up to `inFlight` attempts going, each claimed as a slot frees
  * (never waiting for a batch to finish, so one slow receiver delays no one else's attempt), at most
  * `perEndpoint` of them for one endpoint. Returns once nothing is due and nothing is in flight (or when
- * stopped, after the attempts in flight are recorded); the caller runs it again soon.
+ * stopped, after the attempts in flight are recorded); the caller runs it again soon. With `wakes` it
+ * stays until stopped, claiming as soon as a nudge says events were committed.
  */
 export async function dispatchWebhooks(deps: DeliverDeps, o: DispatchOptions): Promise<number> {
   const sealer = new WebhookSecretSealer(deps.secret);
   const running = new Set<Promise<void>>();
   let made = 0;
+  // Attempts ended so far: one that ends while a claim runs frees a slot of its endpoint that the claim may
+  // not have seen (it still counted the attempt's claim), so that claim's answer is not the last word.
+  let ended = 0;
   let freed: (() => void) | null = null;
   const lowWater = o.inFlight >> 1;
+  const gapMs = o.nudgeGapMs ?? NUDGE_GAP_MS;
+  let claimedAt = 0;
   for (;;) {
     let foundAll = false;
+    let endedDuringClaim = false;
+    let nudgesBefore = o.wakes?.count;
     if (!o.signal?.aborted && running.size < o.inFlight) {
       const want = o.inFlight - running.size;
+      const endedBefore = ended;
+      nudgesBefore = o.wakes?.count;
+      claimedAt = Date.now();
       const claimed = await deps.store.webhooks.claim(deps.clock.now(), o.leaseMs ?? CLAIM_LEASE_MS, want, o.perEndpoint);
+      endedDuringClaim = ended !== endedBefore;
       made += claimed.length;
       foundAll = claimed.length === want;
       for (const c of claimed) {
         // An outcome the store would not take is left to the claim's lease: the delivery is due again after it.
-        const p: Promise<void> = attemptOne(deps, o, sealer, c).catch(() => undefined).finally(() => { running.delete(p); freed?.(); });
+        const p: Promise<void> = attemptOne(deps, o, sealer, c).catch(() => undefined).finally(() => { running.delete(p); ended++; freed?.(); });
         running.add(p);
       }
-      if (claimed.length === 0 && running.size === 0) return made;
+      if (claimed.length === 0 && running.size === 0) {
+        // Nothing found and nothing left in flight, but an attempt that ended during the claim may have
+        // freed its endpoint's slot after the claim counted it: only without one is the run done.
+        if (endedDuringClaim) continue;
+        if (!o.wakes) return made;
+      }
     }
     if (o.signal?.aborted && running.size === 0) return made;
     // A full claim with room left: claim again at once. Otherwise wait until half the slots are free (one
-    // claim then fills many, rather than a claim for every attempt that ends) or the poll comes round.
+    // claim then fills many, rather than a claim for every attempt that ends), a nudge comes (one during
+    // the claim counts: its events may have committed after the claim's snapshot), or the poll comes
+    // round. Nudges are taken at most every `gapMs`: under a stream of commits a claim gathers what they wrote.
     if (foundAll && running.size < o.inFlight) continue;
     await new Promise<void>((resolve) => {
-      const t = setTimeout(done, o.pollMs);
-      function done() { clearTimeout(t); freed = null; resolve(); }
-      freed = () => { if (running.size <= lowWater) done(); };
+      let t = setTimeout(done, o.pollMs);
+      const nudged = () => {
+        if (running.size >= o.inFlight) return;
+        clearTimeout(t);
+        t = setTimeout(done, Math.max(0, claimedAt + gapMs - Date.now()));
+      };
+      const unsubscribe = o.wakes?.subscribe(nudged);
+      if (o.wakes && o.wakes.count !== nudgesBefore) nudged();
+      const stop = () => done();
+      o.signal?.addEventListener('abort', stop, { once: true });
+      function done() { clearTimeout(t); unsubscribe?.(); o.signal?.removeEventListener('abort', stop); freed = null; resolve(); }
+      freed = () => { if (running.size <= lowWater || (o.signal?.aborted && running.size === 0)) done(); };
     });
   }
 }
+
+/** The shortest time between two claims a nudge brings on. */
+const NUDGE_GAP_MS = 20;
 
 /** The event as it is POSTed: the same JSON as GET /api/v1/events shows it. */
 export const webhookBody = (c: ClaimedDelivery, id: string): string =>
