@@ -1,3 +1,4 @@
+import type { Lang } from '@cambio/contract';
 import { ActionKey } from '@cambio/sdk';
 import { createContext, useContext, useState, type ComponentType } from 'react';
 
@@ -12,6 +13,8 @@ export interface WebKit {
   stateWord: (state: string) => string | undefined;
   /** How the app shows a failed call; the kit's forms (sign-in, TOTP) show theirs with it. */
   ErrorView: ComponentType<{ error: unknown }>;
+  /** The app's language, for figures and times (`Amount`); English separators when not given. */
+  lang?: Lang;
 }
 
 export const WebKitContext = createContext<WebKit | null>(null);

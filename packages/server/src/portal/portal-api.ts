@@ -1,4 +1,4 @@
-import { PortalSession } from '@cambio/contract';
+import { PlatformStatus, PortalSession } from '@cambio/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -11,6 +11,8 @@ import { apiKeyRoutes } from './api-keys.ts';
 import { memberOf } from './member-of.ts';
 import { teamRoutes } from './team.ts';
 import { memberWire } from '../http/wire/people.ts';
+import { ok } from '../http/envelope.ts';
+import { responses } from '../http/schemas.ts';
 
 const PREFIX = '/portal/v1';
 
@@ -47,6 +49,11 @@ export async function portalApi(app: FastifyInstance, deps: AppDeps) {
     kind: 'member', tags: ['portal: session'], security: [{ memberSession: [] }], view, viewSchema: PortalSession,
     current: (req) => { const m = memberOf(req); return { id: m.member.id, email: m.member.email, sessionId: m.sessionId }; },
   }));
+  // The portal asks this on every page so a stop shows as a banner before anyone meets a 409; the
+  // member's own request already read the platform's state with its session.
+  app.get('/platform', {
+    schema: { tags: ['portal: session'], security: [{ memberSession: [] }], response: responses(200, PlatformStatus), summary: 'Whether the platform decides now: false while not reconciled (money movements answer 409 ledger.ledger_not_reconciled)' },
+  }, async (req) => ok(req.id, { reconciled: memberOf(req).reconciled }));
   await app.register(teamRoutes(deps));
   await app.register(apiKeyRoutes(deps));
 }

@@ -3,7 +3,7 @@ import type { Invitation } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
 import { DataTable, Field, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
-import { ScopePicker } from '../../components/ScopePicker.tsx';
+import { RolePicker } from '../../components/RolePicker.tsx';
 import { ConfirmInline, CopyButton, DateTime, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 
 function InviteForm() {
@@ -41,7 +41,7 @@ function InviteForm() {
       <form onSubmit={submit} noValidate>
         <Field label={t('team.name')} value={name} onChange={setName} required autoComplete="off" />
         <Field label={t('team.email')} type="email" value={email} onChange={setEmail} required autoComplete="off" />
-        <ScopePicker legend={t('team.permissions')} offered={session?.member.permissions ?? []} chosen={permissions} onChange={setPermissions} />
+        <RolePicker legend={t('roles.preset')} own={session?.member.permissions ?? []} chosen={permissions} onChange={setPermissions} />
         <button type="submit" disabled={busy}>{t('team.inviteSubmit')}</button>
       </form>
     </details>
@@ -69,7 +69,7 @@ function RoleEditor({ id, name, current, onDone }: { id: string; name: string; c
   return (
     <form onSubmit={save} noValidate className="card">
       <ErrorBox error={error} />
-      <ScopePicker legend={t('team.permissionsOf', { name })} offered={[...new Set([...own, ...current])].filter((p) => own.includes(p))} chosen={chosen.filter((p) => own.includes(p))}
+      <RolePicker legend={t('team.permissionsOf', { name })} own={own} chosen={chosen.filter((p) => own.includes(p))}
         onChange={(v) => setChosen([...v, ...current.filter((p) => !own.includes(p))])} />
       <button type="submit" disabled={busy}>{t('team.saveRole')}</button>{' '}
       <button type="button" className="secondary" onClick={onDone}>{t('common.cancel')}</button>
