@@ -1,3 +1,4 @@
+import { PERMISSIONS } from '@cambio/contract';
 import { useId, useState } from 'react';
 import type { MessageKey } from '../lib/i18n.ts';
 import { usePortal } from '../lib/portal-context.ts';
@@ -8,6 +9,14 @@ const TRADER = ['portal:read', 'portal:trade', 'portal:deposit'];
 const VIEWER = ['portal:read'];
 
 const same = (a: string[], b: string[]) => a.length === b.length && a.every((p) => b.includes(p));
+
+/** The preset a role is, for the team list: every permission there is is Admin; Trader and Viewer exactly; else Custom. */
+export function presetOf(permissions: string[]): Preset {
+  if (same(permissions, [...PERMISSIONS])) return 'admin';
+  if (same(permissions, TRADER)) return 'trader';
+  if (same(permissions, VIEWER)) return 'viewer';
+  return 'custom';
+}
 
 /**
  * A role as a person thinks of it: Admin (every permission one holds oneself), Trader, Viewer, each

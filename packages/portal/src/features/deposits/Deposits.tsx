@@ -22,7 +22,8 @@ function OpenDeclaration({ d }: { d: DepositDeclaration }) {
       <CopyButton text={d.expectedAmount} label={t('deposits.sendExactly')} />
       {fiat ? <p className="warning" role="note">{t('deposits.quoteReference', { reference: d.reference })}</p> : <p className="small">{t('deposits.exactHint')}</p>}
       {fiat && <p className="label">{t('deposits.reference')}</p>}
-      {fiat && <p className="network"><code>{d.reference}</code> <CopyButton text={d.reference} label={t('deposits.reference')} /></p>}
+      {fiat && <p className="network"><code>{d.reference}</code></p>}
+      {fiat && <CopyButton text={d.reference} label={t('deposits.reference')} />}
       {d.network && (
         <>
           <p className="label">{fiat ? t('deposits.transfer') : t('deposits.network')}</p>

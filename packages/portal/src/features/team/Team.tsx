@@ -3,7 +3,8 @@ import type { Invitation } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
 import { DataTable, Field, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
-import { RolePicker } from '../../components/RolePicker.tsx';
+import { presetOf, RolePicker } from '../../components/RolePicker.tsx';
+import type { MessageKey } from '../../lib/i18n.ts';
 import { ConfirmInline, CopyButton, DateTime, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 
 function InviteForm() {
@@ -109,7 +110,9 @@ export function Team() {
           { label: t('team.email'), cell: (m) => m.email },
           { label: t('team.permissions'), cell: (m) => (
             <>
-              {editing === m.id ? <RoleEditor id={m.id} name={m.name} current={m.permissions} onDone={() => setEditing(null)} /> : m.permissions.join(', ')}
+              {editing === m.id ? <RoleEditor id={m.id} name={m.name} current={m.permissions} onDone={() => setEditing(null)} /> : (
+                <><strong>{t(`roles.${presetOf(m.permissions)}` as MessageKey)}</strong><br /><span className="small muted">{m.permissions.join(', ')}</span></>
+              )}
               {manageable(m) && editing !== m.id && (
                 <> <button type="button" className="link" onClick={() => setEditing(m.id)}>{t('team.changeRole', { name: m.name })}</button></>
               )}
