@@ -174,6 +174,10 @@ const en = {
   'roles.custom': 'Custom',
   'roles.customHint': 'Choose the permissions one by one.',
   'keys.revokeButton': 'Revoke',
+  'team.members': 'Members', 'team.pending': 'Pending invitations',
+  'team.pendingHint': 'Invited, not yet accepted. Revoking one makes its link stop working at once.',
+  'team.revokeInvitation': 'Revoke the invitation of {name}', 'team.confirmRevokeInvitation': 'Revoke the invitation of {name}? The link stops working.',
+  'team.revokeInvitationSubmit': 'Revoke invitation',
   'totp.download': 'Download as a file',
   'totp.fileName': 'cambio-recovery-codes.txt',
 } as const;
@@ -344,6 +348,10 @@ const es: Record<MessageKey, string> = {
   'roles.custom': 'Personalizado',
   'roles.customHint': 'Elija los permisos uno por uno.',
   'keys.revokeButton': 'Revocar',
+  'team.members': 'Miembros', 'team.pending': 'Invitaciones pendientes',
+  'team.pendingHint': 'Invitados que todavía no aceptaron. Al revocar una, su enlace deja de funcionar de inmediato.',
+  'team.revokeInvitation': 'Revocar la invitación de {name}', 'team.confirmRevokeInvitation': '¿Revocar la invitación de {name}? El enlace deja de funcionar.',
+  'team.revokeInvitationSubmit': 'Revocar invitación',
   'totp.download': 'Descargar como archivo',
   'totp.fileName': 'cambio-codigos-de-recuperacion.txt',
 };

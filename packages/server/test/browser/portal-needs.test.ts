@@ -224,7 +224,15 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await screenshot(page, 'portal-team-roles');
     await page.getByRole('button', { name: 'Invite', exact: true }).click();
     await page.getByLabel('Invitation link', { exact: true }).waitFor();
-    assert.match(await text(page, 'row', /Tomás Trader/), /portal:read, portal:trade, portal:deposit/);
+    const pending = page.getByRole('table', { name: 'Pending invitations' });
+    assert.match((await pending.getByRole('row', { name: /Tomás Trader/ }).innerText()).replace(/\s+/g, ' '), /Tomás Trader tomas\.trader@example\.test Trader/);
+    assert.match(await text(page, 'row', /Tomás Trader.*Active|Tomás Trader.*Invited/), /Trader portal:read, portal:trade, portal:deposit/);
+    await checkBoth(page, problems, 'team with a pending invitation');
+    await screenshot(page, 'portal-team-pending');
+    await page.getByRole('button', { name: 'Revoke the invitation of Tomás Trader' }).click();
+    await page.getByRole('button', { name: 'Revoke invitation' }).click();
+    await page.getByRole('table', { name: 'Pending invitations' }).waitFor({ state: 'detached' });
+    await page.getByRole('row', { name: /Tomás Trader.*Removed/ }).waitFor();
   });
 
   test('ledger: filtered by asset, downloaded as CSV', async () => {

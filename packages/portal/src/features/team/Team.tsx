@@ -86,6 +86,7 @@ export function Team() {
   const list = useQuery({ queryKey: ['team'], queryFn: () => sdk.team.members() });
   const [removing, setRemoving] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const mayManage = can('portal:team');
   // Never oneself, never one already removed.
@@ -104,6 +105,25 @@ export function Team() {
       <ErrorBox error={error ?? list.error} />
       {!mayManage && <Notice>{t('role.readOnly')}</Notice>}
       {mayManage && <InviteForm />}
+      {mayManage && (list.data ?? []).some((m) => m.status === 'invited') && (
+        <section aria-labelledby="pending-h">
+          <h2 id="pending-h">{t('team.pending')}</h2>
+          <p className="hint">{t('team.pendingHint')}</p>
+          <DataTable caption={t('team.pending')} rows={(list.data ?? []).filter((m) => m.status === 'invited')} rowKey={(m) => m.id} columns={[
+            { label: t('team.name'), rowHeader: true, cell: (m) => m.name },
+            { label: t('team.email'), cell: (m) => m.email },
+            { label: t('roles.preset'), cell: (m) => t(`roles.${presetOf(m.permissions)}` as MessageKey) },
+            { label: t('common.created'), cell: (m) => <DateTime iso={m.createdAt} /> },
+            { label: t('orders.actions'), actions: true, cell: (m) => (revoking === m.id ? (
+              <ConfirmInline question={t('team.confirmRevokeInvitation', { name: m.name })} confirm={t('team.revokeInvitationSubmit')} back={t('orders.keep')}
+                onConfirm={() => void remove(m.id).then(() => setRevoking(null))} onCancel={() => setRevoking(null)} />
+            ) : (
+              <button type="button" className="secondary" aria-label={t('team.revokeInvitation', { name: m.name })} onClick={() => setRevoking(m.id)}>{t('keys.revokeButton')}</button>
+            )) },
+          ]} />
+        </section>
+      )}
+      <h2>{t('team.members')}</h2>
       {list.isPending ? <Loading /> : (
         <DataTable caption={t('team.title')} rows={list.data ?? []} rowKey={(m) => m.id} columns={[
           { label: t('team.name'), rowHeader: true, cell: (m) => <>{m.name}{m.id === session?.member.id && <span className="muted"> ({t('team.you')})</span>}</> },
