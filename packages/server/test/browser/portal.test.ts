@@ -300,7 +300,9 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('button', { name: 'Invite', exact: true }).click();
     await page.getByLabel('Invitation link', { exact: true }).waitFor();
     assert.match(await page.getByLabel('Invitation link', { exact: true }).inputValue(), /\/portal\/invitation#.+/);
-    await page.getByRole('rowheader', { name: 'Bruno Viewer' }).waitFor();
+    await page.getByRole('table', { name: 'Team' }).getByRole('rowheader', { name: 'Bruno Viewer' }).waitFor();
+    // Not accepted yet: also among the pending invitations.
+    await page.getByRole('table', { name: 'Pending invitations' }).getByRole('rowheader', { name: 'Bruno Viewer' }).waitFor();
     await checkPage(page, problems, 'team');
     await screenshot(page, 'portal-team');
 
