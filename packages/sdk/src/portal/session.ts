@@ -25,9 +25,9 @@ export class PortalSessionResource {
     return (await this.t.get<PortalSession>('/session')).data;
   }
 
-  /** `GET /portal/v1/platform`: `reconciled` false while the platform has stopped moving money. */
+  /** The session's `platform`: `reconciled` false while the platform has stopped moving money. */
   async platform(): Promise<{ reconciled: boolean }> {
-    return (await this.t.get<{ reconciled: boolean }>('/platform')).data;
+    return (await this.current()).platform;
   }
 
   /** `DELETE /portal/v1/session`: the cookie is cleared and the session ends at the server. */

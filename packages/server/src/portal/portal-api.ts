@@ -1,4 +1,4 @@
-import { PlatformStatus, PortalSession } from '@cambio/contract';
+import { PortalSession } from '@cambio/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -11,8 +11,6 @@ import { apiKeyRoutes } from './api-keys.ts';
 import { memberOf } from './member-of.ts';
 import { teamRoutes } from './team.ts';
 import { memberWire } from '../http/wire/people.ts';
-import { ok } from '../http/envelope.ts';
-import { responses } from '../http/schemas.ts';
 
 const PREFIX = '/portal/v1';
 
@@ -43,17 +41,14 @@ export async function portalApi(app: FastifyInstance, deps: AppDeps) {
     const org = m ? await deps.store.organizations.get(m.organizationId) : null;
     const team = m ? await deps.store.members.member(m.organizationId, id) : null;
     if (!m || !org || !team) throw new DomainError('auth.unauthenticated');
-    return { member: memberWire(team), organization: { id: org.id, name: org.name, status: org.status, canOperate: canOperate(org), requireTotp: org.requireTotp } };
+    // The stop while not reconciled travels with the session: the portal reads it on every page for its banner.
+    const platform = { reconciled: (await deps.store.reconciliation.state()).reconciled };
+    return { member: memberWire(team), organization: { id: org.id, name: org.name, status: org.status, canOperate: canOperate(org), requireTotp: org.requireTotp }, platform };
   };
   await app.register(sessionRoutes(deps, {
     kind: 'member', tags: ['portal: session'], security: [{ memberSession: [] }], view, viewSchema: PortalSession,
     current: (req) => { const m = memberOf(req); return { id: m.member.id, email: m.member.email, sessionId: m.sessionId }; },
   }));
-  // The portal asks this on every page so a stop shows as a banner before anyone meets a 409; the
-  // member's own request already read the platform's state with its session.
-  app.get('/platform', {
-    schema: { tags: ['portal: session'], security: [{ memberSession: [] }], response: responses(200, PlatformStatus), summary: 'Whether the platform decides now: false while not reconciled (money movements answer 409 ledger.ledger_not_reconciled)' },
-  }, async (req) => ok(req.id, { reconciled: memberOf(req).reconciled }));
   await app.register(teamRoutes(deps));
   await app.register(apiKeyRoutes(deps));
 }
