@@ -239,8 +239,12 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await go(page, 'Ledger');
     await page.getByLabel('Asset').selectOption('USD');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await page.waitForLoadState('networkidle');
-    const rows = await page.locator('tbody tr').allInnerTexts();
+    // The previous page stays on screen until the filtered one arrives: wait for it, up to 10 s.
+    let rows = await page.locator('tbody tr').allInnerTexts();
+    for (const until = Date.now() + 10_000; rows.some((r) => r.includes('BTC')) && Date.now() < until;) {
+      await page.waitForTimeout(100);
+      rows = await page.locator('tbody tr').allInnerTexts();
+    }
     assert.ok(rows.length > 0 && rows.every((r) => r.includes('USD') && !r.includes('BTC')), rows.join('\n'));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
