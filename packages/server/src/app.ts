@@ -117,8 +117,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: documentRoute,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, transformStaticCSP: docsCsp });
-  app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  // "Try it out" is aimed at this service as people reach it (CAMBIO_PUBLIC_URL, else the address bound),
+  // whatever port it listens on.
+  const servedAt = (doc: Readonly<Record<string, unknown>>) => ({ ...doc, servers: [{ url: deps.config.publicUrl, description: 'this service' }] });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, transformStaticCSP: docsCsp, transformSpecification: servedAt });
+  app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => servedAt(app.swagger() as unknown as Record<string, unknown>));
   app.get('/health', { config: { public: true }, schema: { hide: true } }, async (req) => ({
     success: true, message: null, data: { status: 'ok', store: deps.store.kind }, code: null, timestamp: new Date().toISOString(), traceId: req.id, pagination: null,
   }));

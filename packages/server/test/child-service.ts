@@ -22,7 +22,6 @@ export async function childService(backend: Backend, env: Record<string, string>
     root, instances: opts.instances ?? 1, onLog: (_i, line) => lines.push(line),
     env: { DATABASE_URL: pg?.url ?? '', DATA_DIR: dataDir ?? '', LOG_LEVEL: 'warn', CAMBIO_RATE_LIMIT_PER_MIN: '0', CAMBIO_SEED_DEMO: 'true', ...env },
   });
-  const instance = cluster.instances[0]!;
   const at = (i: number) => { const x = cluster.instances[i]; if (!x) throw new Error(`no instance ${i}`); return x; };
   // Production forbids the demo: the test then funds what it needs through the operator API (OPERATOR_TOKEN).
   const demo = (env.CAMBIO_SEED_DEMO ?? 'true') === 'true';

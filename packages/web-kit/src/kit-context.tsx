@@ -13,7 +13,7 @@ export interface WebKit {
   stateWord: (state: string) => string | undefined;
   /** How the app shows a failed call; the kit's forms (sign-in, TOTP) show theirs with it. */
   ErrorView: ComponentType<{ error: unknown }>;
-  /** The app's language, for numbers as `Intl.NumberFormat` writes them in it; absent: English grouping. */
+  /** The app's language, for figures and times (`Amount`); English separators when not given. */
   lang?: Lang;
 }
 

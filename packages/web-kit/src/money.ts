@@ -1,4 +1,3 @@
-import type { Lang } from '@cambio/contract';
 import { formatMinor, parseDecimal } from '@cambio/sdk';
 
 /**
@@ -43,21 +42,4 @@ export function groupDigits(decimalText: string): string {
 /** Minor units shown with every decimal of the asset, grouped: `showMoney(123456789n, 2)` → `1,234,567.89`. */
 export function showMoney(amountMinor: bigint, decimals: number): string {
   return groupDigits(formatMinor(amountMinor, decimals));
-}
-
-/**
- * The same in a person's language, as `Intl.NumberFormat(lang)` writes it (`1.234.567,89` in Spanish):
- * the exact decimal text is handed to Intl as a string, which formats it without a JS number, every
- * decimal of the asset kept. English keeps `showMoney`'s grouping, which is Intl's for `en`.
- */
-export function showMoneyIn(lang: Lang, amountMinor: bigint, decimals: number): string {
-  if (lang === 'en') return showMoney(amountMinor, decimals);
-  const nf = new Intl.NumberFormat(lang, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-  return (nf.format as unknown as (value: string) => string)(formatMinor(amountMinor, decimals));
-}
-
-/** A date and time in the person's language and time zone, one format for both apps. */
-export function showDateTime(lang: Lang, iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : new Intl.DateTimeFormat(lang === 'es' ? 'es' : 'en-GB', { dateStyle: 'medium', timeStyle: 'medium' }).format(d);
 }

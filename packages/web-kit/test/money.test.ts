@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { groupDigits, readAmount, showMoney, showMoneyIn } from '../src/money.ts';
+import { formatMoney } from '../src/format.ts';
+import { groupDigits, readAmount, showMoney } from '../src/money.ts';
 
 test('typed decimal text becomes exact minor units with the asset decimals', () => {
   assert.deepEqual(readAmount('1.5', 8), { ok: true, minor: 150000000n });
@@ -50,10 +51,10 @@ test('digit grouping leaves the decimals and the sign as they are', () => {
 });
 
 test('amounts in a person\'s language are Intl\'s, exact to the last decimal of the asset, never through a float', () => {
-  assert.equal(showMoneyIn('es', 123456789n, 2), '1.234.567,89');
-  assert.equal(showMoneyIn('es', 123456789n, 2), new Intl.NumberFormat('es', { minimumFractionDigits: 2 }).format(1234567.89));
-  assert.equal(showMoneyIn('es', 1n, 8), '0,00000001');
-  assert.equal(showMoneyIn('es', 123456789012345678901234567890n, 18), '123.456.789.012,345678901234567890');
-  assert.equal(showMoneyIn('es', -250000n, 2), '-2500,00', 'Intl groups Spanish thousands from five digits on');
-  assert.equal(showMoneyIn('en', 123456789n, 2), showMoney(123456789n, 2));
+  assert.equal(formatMoney(123456789n, 2, 'es'), '1.234.567,89');
+  assert.equal(formatMoney(123456789n, 2, 'es'), new Intl.NumberFormat('es', { minimumFractionDigits: 2 }).format(1234567.89));
+  assert.equal(formatMoney(1n, 8, 'es'), '0,00000001');
+  assert.equal(formatMoney(123456789012345678901234567890n, 18, 'es'), '123.456.789.012,345678901234567890');
+  assert.equal(formatMoney(-250000n, 2, 'es'), '-2500,00', 'Intl groups Spanish thousands from five digits on');
+  assert.equal(formatMoney(123456789n, 2, 'en'), showMoney(123456789n, 2));
 });

@@ -30,7 +30,12 @@ export const PortalMember = Type.Object({
 });
 export type PortalMember = Static<typeof PortalMember>;
 export const PortalOrganization = Type.Object({ id: Type.String(), name: Type.String(), status: Type.String(), canOperate: Type.Boolean(), requireTotp: Type.Boolean() });
-export const PortalSession = Type.Object({ member: PortalMember, organization: PortalOrganization });
+/** Whether the platform decides now (the stop while not reconciled), read with the session so every page can say so. */
+export const PlatformStatus = Type.Object({
+  reconciled: Type.Boolean({ description: 'false while the books and the market disagree: orders, withdrawals, declarations and destination registration answer 409 ledger.ledger_not_reconciled; reads and quotes go on' }),
+});
+export type PlatformStatus = Static<typeof PlatformStatus>;
+export const PortalSession = Type.Object({ member: PortalMember, organization: PortalOrganization, platform: PlatformStatus });
 
 export const InviteMember = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), email: Email, permissions: Type.Array(PermissionSchema, { uniqueItems: true }) }, { additionalProperties: false });
 export const Invitation = Type.Object({ url: Type.String(), expiresAt: DateTime });

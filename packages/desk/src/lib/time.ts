@@ -1,4 +1,4 @@
-import { showDateTime } from '@cambio/web-kit';
+import { formatDateTime } from '@cambio/web-kit';
 import { LANG } from './i18n.ts';
 
 /** "4 min", "2 h 5 min", "3 d 1 h": how long something has waited. */
@@ -14,7 +14,7 @@ export function age(fromIso: string, nowMs: number): string {
 
 /** In the person's own time zone, formatted for the desk's language (Intl). */
 export function when(iso: string): string {
-  return showDateTime(LANG, iso);
+  return Number.isNaN(Date.parse(iso)) ? iso : formatDateTime(iso, LANG);
 }
 
 export function clock(ms: number): string {

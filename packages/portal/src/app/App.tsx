@@ -1,7 +1,7 @@
 import type { Lang } from '@cambio/contract';
 import { CambioError, type PortalSession } from '@cambio/sdk';
 import { LanguageSwitch, WebKitContext, type WebKit } from '@cambio/web-kit';
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Account } from '../features/auth/Account.tsx';
 import { AcceptInvitation } from '../features/auth/AcceptInvitation.tsx';
@@ -12,6 +12,7 @@ import { Balances } from '../features/balances/Balances.tsx';
 import { Deposits } from '../features/deposits/Deposits.tsx';
 import { Exchange } from '../features/exchange/Exchange.tsx';
 import { Ledger } from '../features/ledger/Ledger.tsx';
+import { OrderDetail } from '../features/orders/OrderDetail.tsx';
 import { Orders } from '../features/orders/Orders.tsx';
 import { Team } from '../features/team/Team.tsx';
 import { Webhooks } from '../features/webhooks/Webhooks.tsx';
@@ -54,15 +55,29 @@ function Shell({ children }: { children: ReactNode }) {
         {session && <button type="button" className="secondary" onClick={() => void signOut()}>{t('signout')}</button>}
       </header>
       {session && !session.organization.canOperate && <div className="notice notice-warning" role="note">{t('app.cannotOperate')}</div>}
+      {session && <PlatformStop />}
       {children}
     </>
   );
 }
 
+/**
+ * The stop while the books are not reconciled (CONTRACT §6), said on every page before anyone meets its
+ * 409: read every 30 s, and again at once when a call answers ledger.ledger_not_reconciled.
+ */
+function PlatformStop() {
+  const { sdk, t } = usePortal();
+  const q = useQuery({ queryKey: ['platform'], queryFn: () => sdk.session.platform(), refetchInterval: 30_000 });
+  if (q.data?.reconciled !== false) return null;
+  return <div className="notice notice-warning stop-banner" role="alert">{t('app.stopped')}</div>;
+}
+
 function SignedIn() {
   const { t, can } = usePortal();
   const { path } = useLocation();
-  const page = PAGES.find((p) => p.route === path) ?? PAGES[0]!;
+  // An order's own page (/orders/<id>) belongs to Orders in the navigation.
+  const detail = path.startsWith('/orders/') ? decodeURIComponent(path.slice('/orders/'.length)) : null;
+  const page = detail !== null ? PAGES.find((p) => p.route === '/orders')! : PAGES.find((p) => p.route === path) ?? PAGES[0]!;
   const mainRef = useRef<HTMLElement>(null);
   const first = useRef(true);
   // Move focus to the new page's content on navigation, so keyboard and screen-reader users follow.
@@ -72,10 +87,10 @@ function SignedIn() {
     <div className="layout">
       <nav aria-label={t('app.nav')} className="side">
         <ul>
-          {PAGES.filter((p) => !p.permission || can(p.permission)).map((p) => <li key={p.route}><Link to={p.route} aria-current={path === p.route ? 'page' : undefined}>{t(p.label)}</Link></li>)}
+          {PAGES.filter((p) => !p.permission || can(p.permission)).map((p) => <li key={p.route}><Link to={p.route} aria-current={page.route === p.route ? 'page' : undefined}>{t(p.label)}</Link></li>)}
         </ul>
       </nav>
-      <main id="main" tabIndex={-1} ref={mainRef}><Page /></main>
+      <main id="main" tabIndex={-1} ref={mainRef}>{detail !== null ? <OrderDetail id={detail} /> : <Page />}</main>
     </div>
   );
 }
@@ -98,12 +113,16 @@ export function App() {
   const sessionRef = useRef(setSession);
   const queryClient = useMemo(() => {
     // A 401 on any call: the session ended (idle, sign-out elsewhere, removed): back to sign-in.
-    const onError = (e: unknown) => { if (e instanceof CambioError && e.status === 401) sessionRef.current(null); };
-    return new QueryClient({
+    const onError = (e: unknown) => {
+      if (e instanceof CambioError && e.status === 401) sessionRef.current(null);
+      if (e instanceof CambioError && e.code === 'ledger.ledger_not_reconciled') void client.invalidateQueries({ queryKey: ['platform'] });
+    };
+    const client: QueryClient = new QueryClient({
       queryCache: new QueryCache({ onError }),
       mutationCache: new MutationCache({ onError }),
       defaultOptions: { queries: { retry: false, refetchOnWindowFocus: true, staleTime: 2000 } },
     });
+    return client;
   }, []);
 
   useEffect(() => {
@@ -124,7 +143,7 @@ export function App() {
     setSession,
     can: (p) => session?.member.permissions.includes(p) ?? false,
   };
-  const kit = useMemo<WebKit>(() => ({ keyPrefix: 'portal-', stateWord: (s) => stateWord(lang, s), ErrorView: ErrorBox }), [lang]);
+  const kit = useMemo<WebKit>(() => ({ keyPrefix: 'portal-', stateWord: (s) => stateWord(lang, s), ErrorView: ErrorBox, lang }), [lang]);
   return (
     <PortalContext.Provider value={value}>
       <WebKitContext.Provider value={kit}>

@@ -1,3 +1,6 @@
+import { CambioError } from '@cambio/sdk';
+import { formatDateTime, formatTime } from '@cambio/web-kit';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { describeError } from '../lib/i18n.ts';
 import { usePortal } from '../lib/portal-context.ts';
@@ -6,7 +9,12 @@ import { usePortal } from '../lib/portal-context.ts';
 export function ErrorBox({ error }: { error: unknown }) {
   const { lang, t } = usePortal();
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => { if (error) ref.current?.focus(); }, [error]);
+  const qc = useQueryClient();
+  useEffect(() => {
+    if (error) ref.current?.focus();
+    // A stop met by an act: the banner is read again at once rather than at its next 30 s.
+    if (error instanceof CambioError && error.code === 'ledger.ledger_not_reconciled') void qc.invalidateQueries({ queryKey: ['platform'] });
+  }, [error, qc]);
   if (!error) return null;
   const d = describeError(error, lang, t);
   return (
@@ -23,13 +31,15 @@ export function Notice({ children, tone = 'info' }: { children: ReactNode; tone?
 }
 
 /** The confirming click of an irreversible act on one row (revoke, remove, delete): the question, the act, a way back. */
-export function ConfirmInline({ question, confirm, onConfirm, onCancel }: { question: string; confirm: string; onConfirm: () => void; onCancel: () => void }) {
+export function ConfirmInline({ question, confirm, onConfirm, onCancel, back, busy }: {
+  question: string; confirm: string; onConfirm: () => void; onCancel: () => void; back?: string; busy?: boolean;
+}) {
   const { t } = usePortal();
   return (
     <span role="group" aria-label={question}>
       <span className="small">{question}</span>{' '}
-      <button type="button" className="danger" onClick={onConfirm}>{confirm}</button>{' '}
-      <button type="button" className="secondary" onClick={onCancel}>{t('common.cancel')}</button>
+      <button type="button" className="danger" onClick={onConfirm} disabled={busy}>{confirm}</button>{' '}
+      <button type="button" className="secondary" onClick={onCancel}>{back ?? t('common.cancel')}</button>
     </span>
   );
 }
@@ -89,23 +99,24 @@ export function formatDuration(seconds: number): string {
 
 /** A live countdown; screen readers hear it only at the end, not every second. */
 export function Countdown({ at, onExpire }: { at: string; onExpire?: () => void }) {
-  const { t } = usePortal();
+  const { t, lang } = usePortal();
   const left = useSecondsLeft(at);
   const fired = useRef(false);
   useEffect(() => {
     if (left === 0 && !fired.current) { fired.current = true; onExpire?.(); }
   }, [left, onExpire]);
   return (
-    <span className="countdown" title={new Date(at).toLocaleString()}>
+    <span className="countdown" title={formatDateTime(at, lang)}>
       {left === 0 ? t('common.expired') : t('common.expiresIn', { time: formatDuration(left ?? 0) })}
     </span>
   );
 }
 
+/** A moment in the person's time zone, in the language's one pattern (web kit's formatDateTime); UTC on hover. */
 export function DateTime({ iso }: { iso: string | null }) {
+  const { lang } = usePortal();
   if (!iso) return <span>—</span>;
-  const d = new Date(iso);
-  return <time dateTime={iso} title={d.toISOString()}>{d.toLocaleString()}</time>;
+  return <time dateTime={iso} title={new Date(iso).toISOString()}>{formatDateTime(iso, lang)}</time>;
 }
 
 /** Previous / next for a paged list; the server's pagination decides. */
@@ -122,8 +133,8 @@ export function Pager({ page, totalPages, onPage }: { page: number; totalPages: 
 }
 
 export function ReadAt({ at }: { at: number }) {
-  const { t } = usePortal();
-  return <p className="small muted">{t('common.readAt', { time: new Date(at).toLocaleTimeString() })}</p>;
+  const { t, lang } = usePortal();
+  return <p className="small muted">{t('common.readAt', { time: formatTime(at, lang) })}</p>;
 }
 
 export function Loading() {

@@ -25,6 +25,11 @@ export class PortalSessionResource {
     return (await this.t.get<PortalSession>('/session')).data;
   }
 
+  /** The session's `platform`: `reconciled` false while the platform has stopped moving money. */
+  async platform(): Promise<{ reconciled: boolean }> {
+    return (await this.current()).platform;
+  }
+
   /** `DELETE /portal/v1/session`: the cookie is cleared and the session ends at the server. */
   async signOut(): Promise<void> {
     await this.t.send({ method: 'DELETE', path: '/session' });

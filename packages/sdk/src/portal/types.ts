@@ -26,6 +26,8 @@ export interface PortalOrganization {
 export interface PortalSession {
   member: PortalMember;
   organization: PortalOrganization;
+  /** `reconciled` false while the platform has stopped moving money (orders, withdrawals, declarations, destinations). */
+  platform: { reconciled: boolean };
 }
 
 /** One-time invitation: the url carries the token in its fragment (`…/portal/invitation#<token>`). */

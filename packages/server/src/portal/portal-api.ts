@@ -41,7 +41,9 @@ export async function portalApi(app: FastifyInstance, deps: AppDeps) {
     const org = m ? await deps.store.organizations.get(m.organizationId) : null;
     const team = m ? await deps.store.members.member(m.organizationId, id) : null;
     if (!m || !org || !team) throw new DomainError('auth.unauthenticated');
-    return { member: memberWire(team), organization: { id: org.id, name: org.name, status: org.status, canOperate: canOperate(org), requireTotp: org.requireTotp } };
+    // The stop while not reconciled travels with the session: the portal reads it on every page for its banner.
+    const platform = { reconciled: (await deps.store.reconciliation.state()).reconciled };
+    return { member: memberWire(team), organization: { id: org.id, name: org.name, status: org.status, canOperate: canOperate(org), requireTotp: org.requireTotp }, platform };
   };
   await app.register(sessionRoutes(deps, {
     kind: 'member', tags: ['portal: session'], security: [{ memberSession: [] }], view, viewSchema: PortalSession,

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Field, showMoneyIn } from '@cambio/web-kit';
+import { Field, formatMoney } from '@cambio/web-kit';
 import { LANG } from '../../lib/i18n.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
@@ -106,7 +106,7 @@ function endOfDay(date: string): string {
 function Change({ before, after, subjectType, subjectId, decimals }: {
   before: unknown; after: unknown; subjectType: string; subjectId: string; decimals: (s: string) => number | null;
 }) {
-  const rows = changeRows(before, after, subjectType, subjectId, decimals, (m, d) => showMoneyIn(LANG, m, d));
+  const rows = changeRows(before, after, subjectType, subjectId, decimals, (m, d) => formatMoney(m, d, LANG));
   if (rows.length === 0) return null;
   return (
     <details>

@@ -1,7 +1,7 @@
 import type { OperatorDestination } from '@cambio/sdk';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Amount, DataTable, Field, SelectField, showMoneyIn } from '@cambio/web-kit';
+import { Amount, DataTable, Field, SelectField, formatMoney } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
@@ -104,7 +104,7 @@ export function AdjustmentPanel({ id, name }: { id: string; name: string }) {
           content={[id, symbol, signed, reason.trim()]} onClose={() => setConfirming(false)}
           onConfirm={async (idempotencyKey) => {
             const r = await op.organizations.adjust(id, { assetSymbol: symbol, amountMinor: signed, reason: reason.trim() }, { idempotencyKey });
-            setDone(`Adjusted: available ${symbol} is now ${showMoneyIn(LANG, r.availableMinor, r.assetDecimals)} ${symbol}.`);
+            setDone(`Adjusted: available ${symbol} is now ${formatMoney(r.availableMinor, r.assetDecimals, LANG)} ${symbol}.`);
             setAmount(''); setReason(''); setTried(false);
             await qc.invalidateQueries({ queryKey: ['organization', id] });
           }}>

@@ -88,7 +88,7 @@ export function ApiKeys() {
                 <ConfirmInline question={t('keys.confirmRevoke', { prefix: k.prefix })} confirm={t('keys.confirmRevokeSubmit')}
                   onConfirm={() => void revoke(k.id)} onCancel={() => setRevoking(null)} />
               ) : (
-                <button type="button" className="secondary" onClick={() => setRevoking(k.id)}>{t('keys.revoke', { prefix: k.prefix })}</button>
+                <button type="button" className="secondary" aria-label={t('keys.revoke', { prefix: k.prefix })} onClick={() => setRevoking(k.id)}>{t('keys.revokeButton')}</button>
               ))}
             </>
           ) },

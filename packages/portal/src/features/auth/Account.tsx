@@ -1,5 +1,6 @@
 import { Field, RecoveryCodes, TotpEnrolForm, useActionKey, useTotpEnrolment } from '@cambio/web-kit';
 import { useState, type FormEvent } from 'react';
+import { downloadText } from '../../lib/download.ts';
 import { usePortal } from '../../lib/portal-context.ts';
 import { CopyButton, ErrorBox, Notice } from '../../components/ui.tsx';
 
@@ -52,7 +53,10 @@ function Totp() {
         <Notice tone="warning">
           <p>{t('totp.recovery')}</p>
           <RecoveryCodes codes={totp.recovery} />
-          <CopyButton text={totp.recovery.join('\n')} />
+          <div className="buttons">
+            <CopyButton text={totp.recovery.join('\n')} label={t('totp.title')} />
+            <button type="button" className="secondary" onClick={() => downloadText(t('totp.fileName'), `${totp.recovery!.join('\n')}\n`)}>{t('totp.download')}</button>
+          </div>
         </Notice>
       )}
       <p>{enrolled ? t('totp.enrolled') : t('totp.off')}</p>

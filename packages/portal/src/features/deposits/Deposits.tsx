@@ -1,43 +1,50 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DepositDeclaration } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { Amount, Field, readAmount, SelectField, StateBadge, useActionKey } from '@cambio/web-kit';
+import { Amount, Field, formatMoney, isFiat, readAmount, SelectField, StateBadge, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
 import { Countdown, CopyButton, DateTime, ErrorBox, Loading, Notice, ReadAt } from '../../components/ui.tsx';
 
-/** The open declaration: the exact amount to send, where, on which network, until when. */
+/**
+ * The open declaration: the exact amount to send, where, on which network, until when. A national
+ * currency arrives by bank transfer: its bank details, and the reference to quote in the transfer.
+ */
 function OpenDeclaration({ d }: { d: DepositDeclaration }) {
-  const { t } = usePortal();
+  const { t, lang } = usePortal();
   const qc = useQueryClient();
+  const fiat = isFiat(d.assetSymbol);
   return (
     <section className="card declaration" aria-labelledby="decl-h">
       <h2 id="decl-h">{t('deposits.open')} <span className="small muted">{t('deposits.reference')}: <code>{d.reference}</code></span></h2>
       <p className="label">{t('deposits.sendExactly')}</p>
-      <p className="big-amount"><span className="amount">{d.expectedAmount}</span> <span className="symbol">{d.assetSymbol}</span></p>
+      <p className="big-amount"><span className="amount">{formatMoney(d.expectedAmountMinor, d.assetDecimals, lang)}</span> <span className="symbol">{d.assetSymbol}</span></p>
       <CopyButton text={d.expectedAmount} label={t('deposits.sendExactly')} />
-      <p className="small">{t('deposits.exactHint')}</p>
+      {fiat ? <p className="warning" role="note">{t('deposits.quoteReference', { reference: d.reference })}</p> : <p className="small">{t('deposits.exactHint')}</p>}
+      {fiat && <p className="label">{t('deposits.reference')}</p>}
+      {fiat && <p className="network"><code>{d.reference}</code></p>}
+      {fiat && <CopyButton text={d.reference} label={t('deposits.reference')} />}
       {d.network && (
         <>
-          <p className="label">{t('deposits.network')}</p>
+          <p className="label">{fiat ? t('deposits.transfer') : t('deposits.network')}</p>
           <p className="network">{d.network}</p>
         </>
       )}
       {d.address && (
         <>
-          <p className="label">{t('deposits.address')}</p>
+          <p className="label">{fiat ? t('deposits.bankDetails') : t('deposits.address')}</p>
           <p className="address"><code>{d.address}</code></p>
-          <CopyButton text={d.address} label={t('deposits.address')} />
+          <CopyButton text={d.address} label={fiat ? t('deposits.bankDetails') : t('deposits.address')} />
         </>
       )}
-      {d.network && <p className="warning" role="note">{t('deposits.warning', { network: d.network })}</p>}
+      {d.network && !fiat && <p className="warning" role="note">{t('deposits.warning', { network: d.network })}</p>}
       <p className="countdown-line"><Countdown key={d.id} at={d.expiresAt} onExpire={() => void qc.invalidateQueries({ queryKey: ['open-declaration'] })} /></p>
     </section>
   );
 }
 
 export function Deposits() {
-  const { sdk, t, can } = usePortal();
+  const { sdk, t, can, lang } = usePortal();
   const act = useActionKey();
   const qc = useQueryClient();
   const mayDeposit = can('portal:deposit');
@@ -86,7 +93,17 @@ export function Deposits() {
           <ErrorBox error={wallets.error} />
           {wallets.isPending ? <Loading /> : (wallets.data ?? []).length === 0 ? <p>{t('deposits.noWallets')}</p> : (
             <ul className="wallets">
-              {(wallets.data ?? []).map((w) => (
+              {(wallets.data ?? []).map((w) => isFiat(w.assetSymbol) ? (
+                <li key={w.assetSymbol} className="card">
+                  <h3>{w.assetSymbol}</h3>
+                  <p className="label">{t('deposits.transfer')}</p>
+                  <p className="network">{w.network}</p>
+                  <p className="label">{t('deposits.bankDetails')}</p>
+                  <p className="address"><code>{w.address}</code></p>
+                  <CopyButton text={w.address} label={`${t('deposits.bankDetails')} ${w.assetSymbol}`} />
+                  <p className="warning" role="note">{t('deposits.fiatWarning')}</p>
+                </li>
+              ) : (
                 <li key={w.assetSymbol} className="card">
                   <h3>{w.assetSymbol}</h3>
                   <p className="label">{t('deposits.network')}</p>
@@ -110,7 +127,7 @@ export function Deposits() {
           <form onSubmit={declare} noValidate>
             <SelectField label={t('common.asset')} value={sym} onChange={setAsset} options={declarable.map((w) => ({ value: w.assetSymbol, label: w.assetSymbol }))} />
             <Field label={t('common.amount')} value={text} onChange={setText} inputMode="decimal" autoComplete="off" error={amountError}
-              hint={reading?.ok ? t('amount.willSend', { minor: reading.minor.toString() }) : undefined} />
+              hint={reading?.ok && decimals !== undefined ? t('deposits.cryptoWillSend', { amount: formatMoney(reading.minor, decimals, lang), asset: sym }) : undefined} />
             <button type="submit" disabled={busy}>{t('deposits.declareSubmit')}</button>
           </form>
         </section>

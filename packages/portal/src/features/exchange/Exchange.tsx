@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { CambioError, type Order, type Quote } from '@cambio/sdk';
+import { CambioError, formatMinor, type MarketPair, type Order, type Quote } from '@cambio/sdk';
 import { useCallback, useState, type FormEvent } from 'react';
-import { Amount, Field, readAmount, SelectField, showMoney, useActionKey } from '@cambio/web-kit';
+import { Amount, Field, formatMoney, formatTime, readAmount, SelectField, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 import { Countdown, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 import { refreshAfterHold } from '../../lib/money-moved.ts';
@@ -9,20 +9,26 @@ import { Link } from '../../lib/router.ts';
 
 type Side = 'give' | 'get';
 
+/** The rate of the last quote of each pair in this tab: shown before quoting, said to be indicative. */
+const lastRates = new Map<string, { rate: bigint; decimals: number; at: number }>();
+
 /**
+ * Only the pairs `GET /api/v1/market/pairs` prices are offered (CONTRACT §8), with the bounds a quote
+ * accepts, the available balance of what one delivers and a Max that fills it in. A member whose role
+ * does not trade sees the form disabled, with the reason beside it.
+ *
  * Choose what to deliver and what to receive, type an amount as decimal text, get a quote with a live
  * countdown, accept it before it expires. Expired: said so, with a new quote one click away.
  */
 export function Exchange() {
-  const { sdk, t, can } = usePortal();
+  const { sdk, t, can, lang } = usePortal();
   const quoteKey = useActionKey();
   const orderKey = useActionKey();
   const qc = useQueryClient();
+  const mayTrade = can('portal:trade');
   const balances = useQuery({ queryKey: ['balances'], queryFn: () => sdk.balances.list() });
-  // What one can receive: the assets one holds, and those the platform has a wallet for (when allowed to read them).
-  const wallets = useQuery({ queryKey: ['wallets'], queryFn: () => sdk.deposits.wallets(), enabled: can('portal:deposit'), retry: false });
-  const assets = balances.data ?? [];
-  const receivable = [...new Set([...assets.map((a) => a.assetSymbol), ...(wallets.data ?? []).map((w) => w.assetSymbol)])];
+  const pairs = useQuery({ queryKey: ['market-pairs'], queryFn: () => sdk.market.pairs(), refetchInterval: 60_000 });
+  const priced: MarketPair[] = pairs.data ?? [];
   const [give, setGive] = useState('');
   const [get, setGet] = useState('');
   const [side, setSide] = useState<Side>('give');
@@ -34,27 +40,44 @@ export function Exchange() {
   const [placed, setPlaced] = useState<Order | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-
-  const giveSym = give || assets[0]?.assetSymbol || '';
-  const getSym = get || receivable.find((a) => a !== giveSym) || '';
-  // Decimals come from a response (the balance rows); an asset one holds no account in can only be received.
-  const amountAsset = assets.find((a) => a.assetSymbol === (side === 'give' ? giveSym : getSym));
-  const canTypeGet = assets.some((a) => a.assetSymbol === getSym);
-  const reading = amountAsset ? readAmount(text, amountAsset.assetDecimals, { positive: true }) : null;
-  const amountError = touched && reading && !reading.ok
-    ? t(`amount.${reading.reason}`, { asset: amountAsset!.assetSymbol, decimals: amountAsset!.assetDecimals }) : null;
   const onExpire = useCallback(() => setExpired(true), []);
 
+  // What one delivers is a pair's base; what one receives, a quote asset priced against it.
+  const gives = [...new Set(priced.map((p) => p.baseSymbol))];
+  const giveSym = gives.includes(give) ? give : gives[0] ?? '';
+  const gets = priced.filter((p) => p.baseSymbol === giveSym).map((p) => p.quoteSymbol);
+  const getSym = gets.includes(get) ? get : gets[0] ?? '';
+  const pair = priced.find((p) => p.baseSymbol === giveSym && p.quoteSymbol === getSym);
+  const held = balances.data?.find((b) => b.assetSymbol === giveSym);
+  const amountSym = side === 'give' ? giveSym : getSym;
+  const amountDecimals = pair ? (side === 'give' ? pair.baseDecimals : pair.quoteDecimals) : undefined;
+  const reading = amountDecimals !== undefined ? readAmount(text, amountDecimals, { positive: true }) : null;
+  const money = (minor: bigint, decimals: number) => formatMoney(minor, decimals, lang);
+  // The bounds are the base amounts a quote accepts; checked here only when the amount is the base side.
+  let amountError: string | null = null;
+  if (touched && reading && !reading.ok) amountError = t(`amount.${reading.reason}`, { asset: amountSym, decimals: amountDecimals ?? 0 });
+  else if (touched && reading?.ok && pair && side === 'give') {
+    if (reading.minor < pair.minBaseMinor) amountError = t('exchange.belowMin', { min: money(pair.minBaseMinor, pair.baseDecimals), asset: giveSym });
+    else if (reading.minor > pair.maxBaseMinor) amountError = t('exchange.aboveMax', { max: money(pair.maxBaseMinor, pair.baseDecimals), asset: giveSym });
+    else if (held && reading.minor > held.amountMinor) amountError = t('exchange.overAvailable', { amount: money(held.amountMinor, held.assetDecimals), asset: giveSym });
+  }
+  // Max: what is available, no more than the pair quotes.
+  const maxMinor = held && pair ? (held.amountMinor < pair.maxBaseMinor ? held.amountMinor : pair.maxBaseMinor) : null;
+  const last = pair ? lastRates.get(`${giveSym}/${getSym}`) : undefined;
+
+  const reset = () => { setQuote(null); setNoPrice(false); };
   const requestQuote = async () => {
     setTouched(true);
-    if (giveSym === getSym) { setError(null); return; }
-    if (!reading?.ok) return;
+    if (!reading?.ok || !pair) return;
+    if (side === 'give' && (reading.minor < pair.minBaseMinor || reading.minor > pair.maxBaseMinor || (held && reading.minor > held.amountMinor))) return;
     setBusy(true); setError(null); setNoPrice(false); setPlaced(null); setExpired(false); setQuote(null);
     try {
       const body = side === 'give'
         ? { baseSymbol: giveSym, quoteSymbol: getSym, amountBaseMinor: reading.minor }
         : { baseSymbol: giveSym, quoteSymbol: getSym, amountQuoteMinor: reading.minor };
-      setQuote(await quoteKey.run(body, (idempotencyKey) => sdk.quotes.create(body, { idempotencyKey })));
+      const q = await quoteKey.run(body, (idempotencyKey) => sdk.quotes.create(body, { idempotencyKey }));
+      lastRates.set(`${giveSym}/${getSym}`, { rate: q.rateQuoteMinor, decimals: q.quote.assetDecimals, at: Date.now() });
+      setQuote(q);
     } catch (err) {
       if (err instanceof CambioError && err.code === 'quotes.quote_below_executable_rate') setNoPrice(true);
       else setError(err);
@@ -76,32 +99,47 @@ export function Exchange() {
     } finally { setBusy(false); }
   };
 
-  if (balances.isPending) return <><h1>{t('exchange.title')}</h1><Loading /></>;
-  const options = assets.map((a) => ({ value: a.assetSymbol, label: a.assetSymbol }));
+  if (balances.isPending || pairs.isPending) return <><h1>{t('exchange.title')}</h1><Loading /></>;
   return (
     <>
       <h1>{t('exchange.title')}</h1>
-      <ErrorBox error={error ?? balances.error} />
-      {!can('portal:trade') && <Notice>{t('exchange.cannotTrade')}</Notice>}
-      <form onSubmit={submit} noValidate className="card">
-        <div className="row">
-          <SelectField label={t('exchange.give')} value={giveSym} onChange={(v) => { setGive(v); setQuote(null); }} options={options} />
-          <SelectField label={t('exchange.get')} value={getSym} onChange={(v) => { setGet(v); setQuote(null); if (!assets.some((a) => a.assetSymbol === v)) setSide('give'); }}
-            options={receivable.map((s) => ({ value: s, label: s }))} />
-        </div>
-        {touched && giveSym === getSym && <p className="inline-error">{t('exchange.sameAsset')}</p>}
-        <fieldset>
-          <legend>{t('exchange.amountOf')}</legend>
-          <label className="choice"><input type="radio" name="side" checked={side === 'give'} onChange={() => { setSide('give'); setQuote(null); }} /> {t('exchange.amountGive')}</label>
-          <label className="choice"><input type="radio" name="side" checked={side === 'get'} disabled={!canTypeGet} onChange={() => { setSide('get'); setQuote(null); }} /> {t('exchange.amountGet')}</label>
-        </fieldset>
-        <Field
-          label={t('exchange.amount', { asset: amountAsset?.assetSymbol ?? '' })} value={text} inputMode="decimal" autoComplete="off"
-          onChange={(v) => { setText(v); setQuote(null); }} error={amountError}
-          hint={reading?.ok ? t('amount.willSend', { minor: reading.minor.toString() }) : undefined}
-        />
-        <button type="submit" disabled={busy}>{t('exchange.getQuote')}</button>
-      </form>
+      <ErrorBox error={error ?? balances.error ?? pairs.error} />
+      {!pairs.error && priced.length === 0 && <Notice tone="warning">{t('exchange.noPairs')}</Notice>}
+      {!mayTrade && <p className="notice" id="cannot-trade">{t('exchange.cannotTrade')}</p>}
+      {priced.length > 0 && (
+        <form onSubmit={submit} noValidate className="card">
+          <fieldset className="plain" disabled={!mayTrade} aria-describedby={mayTrade ? undefined : 'cannot-trade'}>
+            <div className="row">
+              <SelectField label={t('exchange.give')} value={giveSym} onChange={(v) => { setGive(v); reset(); }} options={gives.map((s) => ({ value: s, label: s }))} />
+              <SelectField label={t('exchange.get')} value={getSym} onChange={(v) => { setGet(v); reset(); }} options={gets.map((s) => ({ value: s, label: s }))} />
+            </div>
+            <p className="small">
+              {held ? t('exchange.available', { amount: money(held.amountMinor, held.assetDecimals), asset: giveSym }) : t('exchange.available', { amount: money(0n, pair?.baseDecimals ?? 0), asset: giveSym })}
+              {pair && <>{' · '}{t('exchange.bounds', { min: money(pair.minBaseMinor, pair.baseDecimals), max: money(pair.maxBaseMinor, pair.baseDecimals), asset: giveSym })}</>}
+            </p>
+            <p className="small muted">
+              {last ? t('exchange.lastRate', { base: giveSym, rate: money(last.rate, last.decimals), quote: getSym, time: formatTime(last.at, lang) }) : t('exchange.noRateYet')}
+            </p>
+            <fieldset>
+              <legend>{t('exchange.amountOf')}</legend>
+              <label className="choice"><input type="radio" name="side" checked={side === 'give'} onChange={() => { setSide('give'); reset(); }} /> {t('exchange.amountGive')}</label>
+              <label className="choice"><input type="radio" name="side" checked={side === 'get'} onChange={() => { setSide('get'); reset(); }} /> {t('exchange.amountGet')}</label>
+            </fieldset>
+            <div className="with-max">
+              <Field
+                label={t('exchange.amount', { asset: amountSym })} value={text} inputMode="decimal" autoComplete="off"
+                onChange={(v) => { setText(v); reset(); }} error={amountError}
+                hint={reading?.ok && amountDecimals !== undefined ? t(side === 'give' ? 'amount.willSend' : 'amount.willReceive', { amount: money(reading.minor, amountDecimals), asset: amountSym }) : undefined}
+              />
+              {side === 'give' && maxMinor !== null && maxMinor > 0n && pair && (
+                <button type="button" className="secondary" aria-label={t('exchange.maxLabel', { amount: money(maxMinor, pair.baseDecimals), asset: giveSym })}
+                  onClick={() => { setText(formatMinor(maxMinor, pair.baseDecimals)); setTouched(true); reset(); }}>{t('exchange.max')}</button>
+              )}
+            </div>
+            <button type="submit" disabled={busy}>{t('exchange.getQuote')}</button>
+          </fieldset>
+        </form>
+      )}
 
       {noPrice && <Notice tone="warning">{t('exchange.noPrice')}</Notice>}
       {placed && (
@@ -119,7 +157,7 @@ export function Exchange() {
             <dt>{t('exchange.receive')}</dt>
             <dd><Amount minor={quote.quote.amountMinor} decimals={quote.quote.assetDecimals} symbol={quote.quote.assetSymbol} /></dd>
             <dt>{t('exchange.rate')}</dt>
-            <dd>{t('exchange.rateText', { base: quote.base.assetSymbol, rate: showMoney(quote.rateQuoteMinor, quote.quote.assetDecimals), quote: quote.quote.assetSymbol })}</dd>
+            <dd>{t('exchange.rateText', { base: quote.base.assetSymbol, rate: money(quote.rateQuoteMinor, quote.quote.assetDecimals), quote: quote.quote.assetSymbol })}</dd>
           </dl>
           {expired ? (
             <div role="alert" className="notice notice-warning">
@@ -129,7 +167,7 @@ export function Exchange() {
           ) : (
             <>
               <p className="countdown-line"><Countdown key={quote.id} at={quote.expiresAt} onExpire={onExpire} /></p>
-              {can('portal:trade') && (
+              {mayTrade && (
                 <>
                   <p className="small">{t('exchange.confirm')}</p>
                   <button type="button" onClick={() => void accept()} disabled={busy}>{t('exchange.accept')}</button>

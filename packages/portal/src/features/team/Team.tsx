@@ -3,7 +3,8 @@ import type { Invitation } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
 import { DataTable, Field, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
-import { ScopePicker } from '../../components/ScopePicker.tsx';
+import { presetOf, RolePicker } from '../../components/RolePicker.tsx';
+import type { MessageKey } from '../../lib/i18n.ts';
 import { ConfirmInline, CopyButton, DateTime, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 
 function InviteForm() {
@@ -41,7 +42,7 @@ function InviteForm() {
       <form onSubmit={submit} noValidate>
         <Field label={t('team.name')} value={name} onChange={setName} required autoComplete="off" />
         <Field label={t('team.email')} type="email" value={email} onChange={setEmail} required autoComplete="off" />
-        <ScopePicker legend={t('team.permissions')} offered={session?.member.permissions ?? []} chosen={permissions} onChange={setPermissions} />
+        <RolePicker legend={t('roles.preset')} own={session?.member.permissions ?? []} chosen={permissions} onChange={setPermissions} />
         <button type="submit" disabled={busy}>{t('team.inviteSubmit')}</button>
       </form>
     </details>
@@ -69,7 +70,7 @@ function RoleEditor({ id, name, current, onDone }: { id: string; name: string; c
   return (
     <form onSubmit={save} noValidate className="card">
       <ErrorBox error={error} />
-      <ScopePicker legend={t('team.permissionsOf', { name })} offered={[...new Set([...own, ...current])].filter((p) => own.includes(p))} chosen={chosen.filter((p) => own.includes(p))}
+      <RolePicker legend={t('team.permissionsOf', { name })} own={own} chosen={chosen.filter((p) => own.includes(p))}
         onChange={(v) => setChosen([...v, ...current.filter((p) => !own.includes(p))])} />
       <button type="submit" disabled={busy}>{t('team.saveRole')}</button>{' '}
       <button type="button" className="secondary" onClick={onDone}>{t('common.cancel')}</button>
@@ -85,6 +86,7 @@ export function Team() {
   const list = useQuery({ queryKey: ['team'], queryFn: () => sdk.team.members() });
   const [removing, setRemoving] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const mayManage = can('portal:team');
   // Never oneself, never one already removed.
@@ -103,13 +105,34 @@ export function Team() {
       <ErrorBox error={error ?? list.error} />
       {!mayManage && <Notice>{t('role.readOnly')}</Notice>}
       {mayManage && <InviteForm />}
+      {mayManage && (list.data ?? []).some((m) => m.status === 'invited') && (
+        <section aria-labelledby="pending-h">
+          <h2 id="pending-h">{t('team.pending')}</h2>
+          <p className="hint">{t('team.pendingHint')}</p>
+          <DataTable caption={t('team.pending')} rows={(list.data ?? []).filter((m) => m.status === 'invited')} rowKey={(m) => m.id} columns={[
+            { label: t('team.name'), rowHeader: true, cell: (m) => m.name },
+            { label: t('team.email'), cell: (m) => m.email },
+            { label: t('roles.preset'), cell: (m) => t(`roles.${presetOf(m.permissions)}` as MessageKey) },
+            { label: t('common.created'), cell: (m) => <DateTime iso={m.createdAt} /> },
+            { label: t('orders.actions'), actions: true, cell: (m) => (revoking === m.id ? (
+              <ConfirmInline question={t('team.confirmRevokeInvitation', { name: m.name })} confirm={t('team.revokeInvitationSubmit')} back={t('orders.keep')}
+                onConfirm={() => void remove(m.id).then(() => setRevoking(null))} onCancel={() => setRevoking(null)} />
+            ) : (
+              <button type="button" className="secondary" aria-label={t('team.revokeInvitation', { name: m.name })} onClick={() => setRevoking(m.id)}>{t('keys.revokeButton')}</button>
+            )) },
+          ]} />
+        </section>
+      )}
+      <h2>{t('team.members')}</h2>
       {list.isPending ? <Loading /> : (
         <DataTable caption={t('team.title')} rows={list.data ?? []} rowKey={(m) => m.id} columns={[
           { label: t('team.name'), rowHeader: true, cell: (m) => <>{m.name}{m.id === session?.member.id && <span className="muted"> ({t('team.you')})</span>}</> },
           { label: t('team.email'), cell: (m) => m.email },
           { label: t('team.permissions'), cell: (m) => (
             <>
-              {editing === m.id ? <RoleEditor id={m.id} name={m.name} current={m.permissions} onDone={() => setEditing(null)} /> : m.permissions.join(', ')}
+              {editing === m.id ? <RoleEditor id={m.id} name={m.name} current={m.permissions} onDone={() => setEditing(null)} /> : (
+                <><strong>{t(`roles.${presetOf(m.permissions)}` as MessageKey)}</strong><br /><span className="small muted">{m.permissions.join(', ')}</span></>
+              )}
               {manageable(m) && editing !== m.id && (
                 <> <button type="button" className="link" onClick={() => setEditing(m.id)}>{t('team.changeRole', { name: m.name })}</button></>
               )}

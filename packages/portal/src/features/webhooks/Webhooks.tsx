@@ -91,7 +91,7 @@ function Deliveries({ hook }: { hook: WebhookEndpoint }) {
           { label: t('hooks.attempts'), cell: (d) => d.attempts },
           { label: t('hooks.lastAnswer'), cell: (d) => d.lastStatusCode ?? d.lastError ?? '—' },
           { label: t('common.created'), cell: (d) => <DateTime iso={d.createdAt} /> },
-          { label: t('hooks.replay'), actions: true, cell: (d) => <button type="button" className="secondary" onClick={() => void replay(d.eventId)}>{t('hooks.replayEvent', { id: d.eventId })}</button> },
+          { label: t('hooks.replay'), actions: true, cell: (d) => <button type="button" className="secondary" aria-label={t('hooks.replayEvent', { id: d.eventId })} onClick={() => void replay(d.eventId)}>{t('hooks.replay')}</button> },
         ]} />
       )}
     </section>

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Field, SelectField, useActionKey } from '@cambio/web-kit';
+import { Field, isFiat, SelectField, useActionKey } from '@cambio/web-kit';
+import { summaryWords } from '../../lib/i18n.ts';
 import { usePortal } from '../../lib/portal-context.ts';
 import { ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 
@@ -20,16 +21,26 @@ export function Destinations() {
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [touched, setTouched] = useState(false);
   const set = (k: keyof typeof EMPTY) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
-  const assetSym = form.assetSymbol || balances.data?.[0]?.assetSymbol || '';
+  // A bank account receives a national currency: only those are offered, none picked for the person.
+  const fiat = (balances.data ?? []).filter((b) => isFiat(b.assetSymbol));
+  const assetSym = form.assetSymbol || fiat[0]?.assetSymbol || '';
+  const REQUIRED = { label: 'withdrawals.label', bankName: 'withdrawals.bankName', accountNumber: 'withdrawals.accountNumber', holderName: 'withdrawals.holderName', holderDocument: 'withdrawals.holderDocument' } as const;
+  const missing = (k: keyof typeof REQUIRED) => (touched && form[k].trim() === '' ? t('form.required', { field: t(REQUIRED[k]).toLowerCase() }) : null);
 
   const register = async (e: FormEvent) => {
     e.preventDefault();
+    setTouched(true);
+    if (!assetSym || (Object.keys(REQUIRED) as Array<keyof typeof REQUIRED>).some((k) => form[k].trim() === '')) return;
     setBusy(true); setError(null); setDone(false);
     try {
-      const body = { ...form, assetSymbol: assetSym, accountKind: form.accountKind as 'checking' | 'savings' };
+      const body = {
+        label: form.label.trim(), assetSymbol: assetSym, bankName: form.bankName.trim(), accountKind: form.accountKind as 'checking' | 'savings',
+        accountNumber: form.accountNumber.trim(), holderName: form.holderName.trim(), holderDocument: form.holderDocument.trim(),
+      };
       await act.run(body, (idempotencyKey) => sdk.withdrawals.registerBankDestination(body, { idempotencyKey }));
-      setForm(EMPTY); setDone(true);
+      setForm(EMPTY); setTouched(false); setDone(true);
       await qc.invalidateQueries({ queryKey: ['destinations'] });
     } catch (err) { setError(err); } finally { setBusy(false); }
   };
@@ -43,7 +54,7 @@ export function Destinations() {
           {(list.data ?? []).map((d) => (
             <li key={d.id} className="card">
               <strong>{d.label}</strong> <span className="muted">{d.assetSymbol}</span>
-              <p className="small"><code>{d.summary}</code></p>
+              <p className="small"><code>{summaryWords(t, d.summary)}</code></p>
               <span className={`badge ${d.usable ? 'badge-completed' : 'badge-pending_approval'}`}>{d.usable ? t('withdrawals.usable') : t('withdrawals.coolingDown')}</span>
             </li>
           ))}
@@ -55,14 +66,17 @@ export function Destinations() {
           <ErrorBox error={error} />
           {done && <Notice tone="success">{t('withdrawals.registered')}</Notice>}
           <form onSubmit={register} noValidate>
-            <Field label={t('withdrawals.label')} value={form.label} onChange={set('label')} required />
-            <SelectField label={t('common.asset')} value={assetSym} onChange={set('assetSymbol')} options={(balances.data ?? []).map((b) => ({ value: b.assetSymbol, label: b.assetSymbol }))} />
-            <Field label={t('withdrawals.bankName')} value={form.bankName} onChange={set('bankName')} required />
+            <Field label={t('withdrawals.label')} value={form.label} onChange={set('label')} error={missing('label')} required />
+            {fiat.length === 0 ? <p className="inline-error">{t('withdrawals.noFiat')}</p> : (
+              <SelectField label={t('common.asset')} value={assetSym} onChange={set('assetSymbol')} hint={t('withdrawals.fiatOnly')}
+                options={fiat.map((b) => ({ value: b.assetSymbol, label: b.assetSymbol }))} />
+            )}
+            <Field label={t('withdrawals.bankName')} value={form.bankName} onChange={set('bankName')} error={missing('bankName')} required />
             <SelectField label={t('withdrawals.accountKind')} value={form.accountKind} onChange={set('accountKind')}
               options={[{ value: 'checking', label: t('withdrawals.checking') }, { value: 'savings', label: t('withdrawals.savings') }]} />
-            <Field label={t('withdrawals.accountNumber')} value={form.accountNumber} onChange={set('accountNumber')} inputMode="numeric" autoComplete="off" required />
-            <Field label={t('withdrawals.holderName')} value={form.holderName} onChange={set('holderName')} required />
-            <Field label={t('withdrawals.holderDocument')} value={form.holderDocument} onChange={set('holderDocument')} required />
+            <Field label={t('withdrawals.accountNumber')} value={form.accountNumber} onChange={set('accountNumber')} inputMode="numeric" autoComplete="off" error={missing('accountNumber')} required />
+            <Field label={t('withdrawals.holderName')} value={form.holderName} onChange={set('holderName')} error={missing('holderName')} required />
+            <Field label={t('withdrawals.holderDocument')} value={form.holderDocument} onChange={set('holderDocument')} error={missing('holderDocument')} required />
             <button type="submit" disabled={busy}>{t('withdrawals.registerSubmit')}</button>
           </form>
         </details>

@@ -1,15 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Amount, Field, readAmount, SelectField, showMoney, StateBadge, useActionKey } from '@cambio/web-kit';
+import type { Withdrawal } from '@cambio/sdk';
+import { Amount, Field, formatDateTime, formatMoney, readAmount, SelectField, StateBadge, useActionKey } from '@cambio/web-kit';
+import { summaryWords } from '../../lib/i18n.ts';
 import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
-import { DateTime, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
+import { ConfirmInline, DateTime, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
+import { useCancel } from '../orders/Orders.tsx';
 import { refreshAfterHold } from '../../lib/money-moved.ts';
 import { Destinations } from './Destinations.tsx';
 
 /** Request a withdrawal to a usable destination: a summary and a confirming click; the hold shows at once. */
 function RequestWithdrawal() {
-  const { sdk, t } = usePortal();
+  const { sdk, t, lang } = usePortal();
   const act = useActionKey();
   const qc = useQueryClient();
   const destinations = useQuery({ queryKey: ['destinations'], queryFn: () => sdk.withdrawals.destinations() });
@@ -58,15 +61,15 @@ function RequestWithdrawal() {
       )}
       {confirming && reading?.ok && balance ? (
         <div className="confirm" role="group" aria-labelledby="wd-confirm">
-          <p id="wd-confirm">{t('withdrawals.confirm', { amount: showMoney(reading.minor, balance.assetDecimals), asset: balance.assetSymbol, dest: `${dest.label} (${dest.summary})` })}</p>
+          <p id="wd-confirm">{t('withdrawals.confirm', { amount: formatMoney(reading.minor, balance.assetDecimals, lang), asset: balance.assetSymbol, dest: `${dest.label} (${summaryWords(t, dest.summary)})` })}</p>
           <button type="button" onClick={() => void send()} disabled={busy}>{t('withdrawals.confirmSubmit')}</button>
           <button type="button" className="secondary" onClick={() => setConfirming(false)}>{t('common.cancel')}</button>
         </div>
       ) : (
         <form onSubmit={review} noValidate>
-          <SelectField label={t('withdrawals.destination')} value={dest.id} onChange={setDestId} options={usable.map((d) => ({ value: d.id, label: `${d.label} — ${d.assetSymbol} — ${d.summary}` }))} />
+          <SelectField label={t('withdrawals.destination')} value={dest.id} onChange={setDestId} options={usable.map((d) => ({ value: d.id, label: `${d.label} — ${d.assetSymbol} — ${summaryWords(t, d.summary)}` }))} />
           <Field label={t('exchange.amount', { asset: dest.assetSymbol })} value={text} onChange={setText} inputMode="decimal" autoComplete="off" error={amountError}
-            hint={reading?.ok ? t('amount.willSend', { minor: reading.minor.toString() }) : undefined} />
+            hint={reading?.ok && balance ? t('amount.willSend', { amount: formatMoney(reading.minor, balance.assetDecimals, lang), asset: balance.assetSymbol }) : undefined} />
           <button type="submit">{t('withdrawals.requestSubmit')}</button>
         </form>
       )}
@@ -75,7 +78,9 @@ function RequestWithdrawal() {
 }
 
 export function Withdrawals() {
-  const { sdk, t, can } = usePortal();
+  const { sdk, t, can, lang } = usePortal();
+  const c = useCancel('withdrawals', (id, idempotencyKey) => sdk.withdrawals.cancel(id, { idempotencyKey }));
+  const what = (w: Withdrawal) => ({ amount: formatMoney(w.money.amountMinor, w.money.assetDecimals, lang), asset: w.money.assetSymbol, date: formatDateTime(w.createdAt, lang) });
   return (
     <>
       <h1>{t('withdrawals.title')}</h1>
@@ -88,13 +93,21 @@ export function Withdrawals() {
       )}
       <section aria-labelledby="wdl-h">
         <h2 id="wdl-h">{t('withdrawals.list')}</h2>
+        <ErrorBox error={c.error} />
+        {c.done && <Notice tone="success">{t('withdrawals.cancelled')}</Notice>}
         <PagedTable caption={t('withdrawals.list')} queryKey="withdrawals" read={(p) => sdk.withdrawals.list(p)}
           waiting={(w) => w.state === 'pending_approval' || w.state === 'approved'}
           columns={[
             { label: t('common.created'), cell: (w) => <DateTime iso={w.createdAt} /> },
             { label: t('common.amount'), num: true, cell: (w) => <Amount minor={w.money.amountMinor} decimals={w.money.assetDecimals} symbol={w.money.assetSymbol} /> },
-            { label: t('withdrawals.destination'), cell: (w) => <code>{w.destinationSummary}</code> },
+            { label: t('withdrawals.destination'), cell: (w) => <code>{summaryWords(t, w.destinationSummary)}</code> },
             { label: t('common.state'), cell: (w) => <><StateBadge state={w.state} />{w.reason && <span className="small"> — {w.reason}</span>}</> },
+            { label: t('orders.actions'), actions: true, cell: (w) => (can('portal:withdraw') && w.state === 'pending_approval' ? (c.asking === w.id ? (
+              <ConfirmInline question={t('withdrawals.confirmCancel')} confirm={t('withdrawals.confirmCancelSubmit')} back={t('orders.keep')} busy={c.busy}
+                onConfirm={() => void c.run(w.id)} onCancel={() => c.setAsking(null)} />
+            ) : (
+              <button type="button" className="secondary" aria-label={t('withdrawals.cancelLabel', what(w))} onClick={() => c.setAsking(w.id)}>{t('withdrawals.cancel')}</button>
+            )) : null) },
           ]} />
       </section>
     </>
