@@ -12,7 +12,7 @@ import { tableSnapshot } from './table-snapshot.ts';
  * invitation have no cookie yet: a foreign origin is refused there too, none at all (a program) is not.
  */
 const WRITE = /^(POST|PUT|PATCH|DELETE) \/(api|portal|operator)\/v1\//;
-const SIGN_IN = /^POST \/(portal|operator)\/v1\/(session|invitations\/accept)$/;
+const SIGN_IN = /^POST \/(portal|operator)\/v1\/(session|invitations\/accept|password-reset|password-reset\/complete)$/;
 
 const WRONG: Record<string, Record<string, string>> = {
   'a foreign Origin': { origin: 'http://evil.example' },
@@ -77,6 +77,10 @@ for (const backend of backends()) {
         'POST /api/v1/withdrawals': { destinationId: registered.body.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '100' },
         'POST /portal/v1/session': { email: member.email, password: PASSWORD },
         'POST /portal/v1/invitations/accept': { token: invitation, password: PASSWORD },
+        'POST /portal/v1/password-reset': { email: member.email },
+        'POST /portal/v1/password-reset/complete': { token: 'x'.repeat(43), password: PASSWORD },
+        'POST /operator/v1/password-reset': { email: 'intruder@desk.test' },
+        'POST /operator/v1/password-reset/complete': { token: 'x'.repeat(43), password: PASSWORD },
         'POST /portal/v1/password': { currentPassword: PASSWORD, newPassword: 'the attacker chose this' },
         'POST /portal/v1/totp/confirm': { code: '123456' },
         'POST /portal/v1/team/members': { name: 'Intruder', email: 'intruder@xo.test', permissions: ['portal:read'] },

@@ -47,8 +47,8 @@ const needs = (route: string): Role => {
   return APPROVER.has(r) ? 'approver' : 'admin';
 };
 
-/** Sign-in and accepting an invitation have no session yet; signing out is checked on its own (it ends the session). */
-const SESSIONLESS = /^(POST \/(portal|operator)\/v1\/(session|invitations\/accept)|DELETE \/(portal|operator)\/v1\/session)$/;
+/** Sign-in, accepting an invitation and a forgotten password have no session yet; signing out is checked on its own (it ends the session). */
+const SESSIONLESS = /^(POST \/(portal|operator)\/v1\/(session|invitations\/accept|password-reset|password-reset\/complete)|DELETE \/(portal|operator)\/v1\/session)$/;
 
 for (const backend of backends()) {
   describe(`the permission matrix through sessions [${backend}]`, () => {
