@@ -6,7 +6,7 @@ import { text } from './texts.ts';
 /**
  * A ledger row's "verified in the log" mark: the latest signed checkpoint (its signature checked here)
  * and the entry's inclusion proof under its root, verified in this browser by the SDK. An entry not yet
- * logged says so and is asked for again.
+ * logged, or not yet under a signed checkpoint, says so and is asked for again.
  */
 export function LogMark({ entryId }: { entryId: string }) {
   const { sdk, lang } = usePortal();
@@ -16,7 +16,9 @@ export function LogMark({ entryId }: { entryId: string }) {
       try {
         return (await sdk.transparency.verifyEntry(entryId)).ok ? 'verified' as const : 'failed' as const;
       } catch (e) {
-        if (e instanceof CambioError && e.code === 'transparency.not_yet_logged') return 'pending' as const;
+        // Logged but not yet under the checkpoint read a moment ago (the next one is signed within seconds):
+        // still on its way, not a failed proof.
+        if (e instanceof CambioError && (e.code === 'transparency.not_yet_logged' || e.code === 'transparency.bad_tree_size')) return 'pending' as const;
         throw e;
       }
     },

@@ -29,6 +29,11 @@ export const ledgerProofRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox
       throw new DomainError('transparency.not_yet_logged');
     }
     const latest = await store.transparency.latestCheckpoint();
+    // In the log but not yet under a signed checkpoint: the appender signs one within seconds.
+    if (req.query.treeSize === undefined && (latest?.size ?? 0) <= at.index) {
+      reply.header('retry-after', String(NOT_YET_LOGGED_RETRY_S));
+      throw new DomainError('transparency.not_yet_logged');
+    }
     const treeSize = req.query.treeSize ?? latest?.size ?? 0;
     const cp = await store.transparency.checkpoint(treeSize);
     if (!cp || treeSize <= at.index) {
