@@ -416,6 +416,21 @@ const en = {
   'deposits.waitsDone': 'Arrival {txid} recorded; no declaration matched, it waits to be attributed.',
   'deposits.minor': ' ({n} minor units)',
   'deposits.recordEffect': 'If an open declaration of {asset} expects exactly this amount, its organization is credited now; otherwise the arrival waits to be attributed. A transaction id is recorded once.',
+  'stop.title': 'Stopped: the books and the market disagree.',
+  'stop.text': 'Since {when} every client order, withdrawal, declaration and destination registration is refused until a person resolves it.',
+  'stop.review': 'Review the reconciliation',
+  'liab.intro': 'What the platform owes every organization (available + held), per asset: the root and total of each snapshot\'s Merkle sum tree, published at /transparency/liabilities/latest. Each organization checks its own share against them.',
+  'liab.taking': 'Taking a snapshot…',
+  'liab.take': 'Take a snapshot',
+  'liab.taken': 'Snapshot {id} taken and published.',
+  'liab.loading': 'the snapshots',
+  'liab.none': 'No snapshot yet: one is taken daily at 00:00 UTC.',
+  'liab.published': 'Published: ',
+  'liab.daily': 'daily',
+  'liab.onDemand': 'on demand',
+  'liab.caption': 'Roots and totals of snapshot {id}',
+  'liab.totalOwed': 'Total owed',
+  'liab.root': 'Root hash',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -830,6 +845,21 @@ const es: Record<MessageKey, string> = {
   'deposits.waitsDone': 'Ingreso {txid} registrado; ninguna declaración coincidió, espera ser atribuido.',
   'deposits.minor': ' ({n} unidades mínimas)',
   'deposits.recordEffect': 'Si una declaración abierta de {asset} espera exactamente este monto, su organización se acredita ahora; si no, el ingreso espera ser atribuido. Un id de transacción se registra una sola vez.',
+  'stop.title': 'Detenido: los libros y el mercado no coinciden.',
+  'stop.text': 'Desde el {when} se rechaza toda orden, retiro, declaración y registro de destino de los clientes hasta que una persona lo resuelva.',
+  'stop.review': 'Revisar la conciliación',
+  'liab.intro': 'Lo que la plataforma debe a cada organización (disponible + retenido), por activo: la raíz y el total del árbol de Merkle de sumas de cada instantánea, publicados en /transparency/liabilities/latest. Cada organización verifica su propia parte contra ellos.',
+  'liab.taking': 'Tomando una instantánea…',
+  'liab.take': 'Tomar una instantánea',
+  'liab.taken': 'Instantánea {id} tomada y publicada.',
+  'liab.loading': 'las instantáneas',
+  'liab.none': 'Aún no hay instantáneas: se toma una cada día a las 00:00 UTC.',
+  'liab.published': 'Publicada: ',
+  'liab.daily': 'diaria',
+  'liab.onDemand': 'a pedido',
+  'liab.caption': 'Raíces y totales de la instantánea {id}',
+  'liab.totalOwed': 'Total adeudado',
+  'liab.root': 'Hash raíz',
 };
 
 const LANG_KEY = 'cambio.desk.lang';
