@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useActionKey } from '@cambio/web-kit';
 import { ErrorNote } from './ErrorNote.tsx';
+import { t } from '../lib/i18n.ts';
 
 /**
  * An irreversible act: a summary, a confirming click, the button disabled while the request is in
@@ -56,9 +57,9 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
         <ErrorNote error={error} />
         <div className="actions">
           <button type="submit" className={danger ? 'danger' : 'primary'} disabled={busy || !canConfirm} aria-busy={busy}>
-            {busy ? 'Sending…' : confirmLabel}
+            {busy ? t('common.sending') : confirmLabel}
           </button>
-          <button type="button" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="button" onClick={onClose} disabled={busy}>{t('common.cancel')}</button>
         </div>
       </form>
     </dialog>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { t } from '../lib/i18n.ts';
 
 export function Page({ title, intro, children, actions }: { title: string; intro?: ReactNode; children: ReactNode; actions?: ReactNode }) {
   return (
@@ -14,7 +15,7 @@ export function Page({ title, intro, children, actions }: { title: string; intro
 }
 
 export function Loading({ what }: { what: string }) {
-  return <p className="loading" role="status">Loading {what}…</p>;
+  return <p className="loading" role="status">{t('common.loading', { what })}</p>;
 }
 
 export function Empty({ children }: { children: ReactNode }) {

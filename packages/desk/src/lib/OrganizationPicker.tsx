@@ -3,6 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { op } from './api.ts';
 import { shown } from './errors.ts';
+import { t } from './i18n.ts';
+import { stateWord } from './states.ts';
 
 /**
  * Search organizations by name or id and choose one (a radio list, keyboard-friendly). When the
@@ -27,20 +29,20 @@ export function OrganizationPicker({ value, onChange }: { value: Organization | 
   return (
     <div className="picker">
       <div className="field">
-        <label htmlFor={id}>Search organization</label>
-        <p className="hint" id={`${id}-hint`}>Name or id, at least two characters.</p>
+        <label htmlFor={id}>{t('picker.label')}</label>
+        <p className="hint" id={`${id}-hint`}>{t('picker.hint')}</p>
         <input id={id} type="search" value={text} onChange={(e) => setText(e.target.value)} aria-describedby={`${id}-hint`} autoComplete="off" />
       </div>
-      {found.isFetching && <p role="status" className="small">Searching…</p>}
-      {found.error && q.length >= 2 && <p className="small" role="status">No organization matches “{q}”.</p>}
+      {found.isFetching && <p role="status" className="small">{t('picker.searching')}</p>}
+      {found.error && q.length >= 2 && <p className="small" role="status">{t('picker.none', { q })}</p>}
       {found.data && (
-        found.data.length === 0 ? <p className="small" role="status">No organization matches “{q}”.</p> : (
+        found.data.length === 0 ? <p className="small" role="status">{t('picker.none', { q })}</p> : (
           <fieldset>
             <legend>Matching organizations</legend>
             {found.data.map((o) => (
               <label key={o.id} className="choice">
                 <input type="radio" name={`${id}-org`} checked={value?.id === o.id} onChange={() => onChange(o)} />
-                {o.name} <code className="small">{o.id}</code> <span className="small">({o.status})</span>
+                {o.name} <code className="small">{o.id}</code> <span className="small">({stateWord(o.status) ?? o.status})</span>
               </label>
             ))}
           </fieldset>

@@ -16,6 +16,7 @@ import { DecidedHistory } from './DecidedHistory.tsx';
 import { WaitsSummary } from './WaitsSummary.tsx';
 import { fourEyes, oldestFirst, type QueueItem } from './queue.ts';
 import { queueKey, useRequests } from './useQueue.ts';
+import { t } from '../../lib/i18n.ts';
 
 /** One queue of what waits for a person, oldest first; in production, also what waits for execution. */
 export function ApprovalsPage() {
@@ -45,25 +46,25 @@ export function ApprovalsPage() {
   };
 
   return (
-    <Page title="Approvals" intro="Every order and withdrawal waits here for a person. What waits longest is first. Each decision is recorded under your name.">
-      <div role="status" className="live">{done && <p className="ok-note">{done.text} {done.id && <Link to={`/audit?subjectId=${encodeURIComponent(done.id)}`}>See its audit entries</Link>}</p>}</div>
-      {!can(staff.role, 'decide') && <p className="note">Your role ({staff.role}) reads the queue; deciding needs an approver or an admin.</p>}
-      {can(staff.role, 'decide') && !staff.totpEnrolled && <p className="note">Set up two-step sign-in (Your security) before deciding.</p>}
+    <Page title={t('nav.approvals')} intro={t('approvals.intro')}>
+      <div role="status" className="live">{done && <p className="ok-note">{done.text} {done.id && <Link to={`/audit?subjectId=${encodeURIComponent(done.id)}`}>{t('approvals.seeAudit')}</Link>}</p>}</div>
+      {!can(staff.role, 'decide') && <p className="note">{t('approvals.readsOnly', { role: staff.role })}</p>}
+      {can(staff.role, 'decide') && !staff.totpEnrolled && <p className="note">{t('approvals.needTotp')}</p>}
 
       <WaitsSummary />
 
       <section aria-labelledby="waiting-title">
-        <h2 id="waiting-title">Waiting for approval {waiting.data && <span className="count">({queue.length})</span>}</h2>
+        <h2 id="waiting-title">{t('approvals.waiting')} {waiting.data && <span className="count">({queue.length})</span>}</h2>
         <ReadAt at={waiting.dataUpdatedAt} fetching={waiting.isFetching} />
-        {waiting.isPending ? <Loading what="the queue" /> : waiting.error ? <ErrorNote error={waiting.error} /> : queue.length === 0 ? <Empty>Nothing waits for approval.</Empty> : (
+        {waiting.isPending ? <Loading what={t('approvals.theQueue')} /> : waiting.error ? <ErrorNote error={waiting.error} /> : queue.length === 0 ? <Empty>{t('approvals.nothingWaits')}</Empty> : (
           <>
           {decides && (
             <div className="actions bulk-bar">
-              <button type="button" onClick={() => setSelected(new Set(queue.filter(selectable).map((i) => i.record.id)))}>Select all I may approve</button>
-              <button type="button" className="primary" disabled={chosen.length === 0} onClick={() => setBulk(true)}>Approve selected ({chosen.length})</button>
+              <button type="button" onClick={() => setSelected(new Set(queue.filter(selectable).map((i) => i.record.id)))}>{t('approvals.selectAll')}</button>
+              <button type="button" className="primary" disabled={chosen.length === 0} onClick={() => setBulk(true)}>{t('approvals.approveSelected', { n: chosen.length })}</button>
             </div>
           )}
-          <QueueTable items={queue} names={names} now={now} caption="Requests waiting for approval, oldest first"
+          <QueueTable items={queue} names={names} now={now} caption={t('approvals.waitingCaption')}
             select={decides ? { isSelectable: selectable, isSelected: (i) => selected.has(i.record.id), toggle } : undefined}
             actions={(item) => {
               const fe = fourEyes(item.record, staff.id);
@@ -71,13 +72,13 @@ export function ApprovalsPage() {
               return (
                 <>
                   <button type="button" className="primary" disabled={fe.mine} onClick={() => setDecision({ verb: 'approve', item })}
-                    title={fe.mine ? 'You approved; the second approval must come from another person' : undefined}>
-                    Approve<span className="visually-hidden"> {item.kind} {item.record.id}</span>
+                    title={fe.mine ? t('approvals.youApprovedTitle') : undefined}>
+                    {t('approvals.approve')}<span className="visually-hidden"> {kindNoun(item.kind)} {item.record.id}</span>
                   </button>
                   <button type="button" className="danger" onClick={() => setDecision({ verb: 'reject', item })}>
-                    Reject<span className="visually-hidden"> {item.kind} {item.record.id}</span>
+                    {t('approvals.reject')}<span className="visually-hidden"> {kindNoun(item.kind)} {item.record.id}</span>
                   </button>
-                  {fe.mine && <p className="small">You approved; another person must give the second approval.</p>}
+                  {fe.mine && <p className="small">{t('approvals.youApproved')}</p>}
                 </>
               );
             }} />
@@ -87,17 +88,17 @@ export function ApprovalsPage() {
 
       {mode === 'production' && (
         <section aria-labelledby="exec-title">
-          <h2 id="exec-title">Approved, waiting for execution {approved.data && <span className="count">({toExecute.length})</span>}</h2>
-          <p className="intro">Record what the venue paid for an order, or the bank's reference of a payout; or mark it failed, which releases the hold.</p>
+          <h2 id="exec-title">{t('approvals.toExecute')} {approved.data && <span className="count">({toExecute.length})</span>}</h2>
+          <p className="intro">{t('approvals.toExecuteIntro')}</p>
           <ReadAt at={approved.dataUpdatedAt} fetching={approved.isFetching} />
-          {approved.isPending ? <Loading what="approved requests" /> : approved.error ? <ErrorNote error={approved.error} /> : toExecute.length === 0 ? <Empty>Nothing waits for execution.</Empty> : (
-            <QueueTable items={toExecute} names={names} now={now} caption="Approved requests waiting for execution, oldest first"
+          {approved.isPending ? <Loading what={t('approvals.approvedRequests')} /> : approved.error ? <ErrorNote error={approved.error} /> : toExecute.length === 0 ? <Empty>{t('approvals.nothingToExecute')}</Empty> : (
+            <QueueTable items={toExecute} names={names} now={now} caption={t('approvals.toExecuteCaption')}
               actions={(item) => decides ? (
                 <>
                   {item.kind === 'order'
-                    ? <button type="button" className="primary" onClick={() => setDecision({ verb: 'fill', item })}>Record fill<span className="visually-hidden"> {item.record.id}</span></button>
-                    : <button type="button" className="primary" onClick={() => setDecision({ verb: 'payout', item })}>Record payout<span className="visually-hidden"> {item.record.id}</span></button>}
-                  <button type="button" className="danger" onClick={() => setDecision({ verb: 'fail', item })}>Mark failed<span className="visually-hidden"> {item.kind} {item.record.id}</span></button>
+                    ? <button type="button" className="primary" onClick={() => setDecision({ verb: 'fill', item })}>{t('approvals.recordFill')}<span className="visually-hidden"> {item.record.id}</span></button>
+                    : <button type="button" className="primary" onClick={() => setDecision({ verb: 'payout', item })}>{t('approvals.recordPayout')}<span className="visually-hidden"> {item.record.id}</span></button>}
+                  <button type="button" className="danger" onClick={() => setDecision({ verb: 'fail', item })}>{t('approvals.markFailed')}<span className="visually-hidden"> {kindNoun(item.kind)} {item.record.id}</span></button>
                 </>
               ) : null} />
           )}
@@ -132,9 +133,9 @@ function QueueTable({ items, names, now, caption, actions, select }: {
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
-          {select && <th scope="col"><span className="visually-hidden">Select</span></th>}
-          <th scope="col">Request</th><th scope="col">Organization</th><th scope="col" className="num">Amount</th>
-          <th scope="col">Waiting</th><th scope="col">Approvals</th><th scope="col">Actions</th>
+          {select && <th scope="col"><span className="visually-hidden">{t('approvals.select')}</span></th>}
+          <th scope="col">{t('common.request')}</th><th scope="col">{t('common.organization')}</th><th scope="col" className="num">{t('common.amount')}</th>
+          <th scope="col">{t('approvals.waitingCol')}</th><th scope="col">{t('approvals.approvalsCol')}</th><th scope="col">{t('common.actions')}</th>
         </tr>
       </thead>
       <tbody>
@@ -146,30 +147,30 @@ function QueueTable({ items, names, now, caption, actions, select }: {
               {select && (
                 <td className="select-cell">
                   {select.isSelectable(item) && (
-                    <input type="checkbox" aria-label={`Select ${item.kind} ${r.id}`} checked={select.isSelected(item)} onChange={(e) => select.toggle(r.id, e.target.checked)} />
+                    <input type="checkbox" aria-label={t('approvals.selectOne', { kind: kindNoun(item.kind), id: r.id })} checked={select.isSelected(item)} onChange={(e) => select.toggle(r.id, e.target.checked)} />
                   )}
                 </td>
               )}
               <th scope="row">
-                <span className="kind">{item.kind === 'order' ? 'Order' : 'Withdrawal'}</span> <code>{r.id}</code>
+                <span className="kind">{item.kind === 'order' ? t('common.order') : t('common.withdrawal')}</span> <code>{r.id}</code>
                 <br /><StateBadge state={r.state} />
               </th>
               <td><Link to={`/organizations/${encodeURIComponent(r.organizationId)}`}>{names.get(r.organizationId) ?? r.organizationId}</Link></td>
               <td className="num">
                 {item.kind === 'order' ? (
                   <>
-                    <div>Delivers <MoneyText money={item.record.base} /></div>
-                    <div>Receives <MoneyText money={item.record.quote} /></div>
+                    <div>{t('common.delivers')} <MoneyText money={item.record.base} /></div>
+                    <div>{t('common.receives')} <MoneyText money={item.record.quote} /></div>
                   </>
                 ) : (
                   <>
                     <div><MoneyText money={item.record.money} /></div>
-                    <div className="small">to {item.record.destinationSummary}</div>
+                    <div className="small">{t('common.to', { where: item.record.destinationSummary })}</div>
                   </>
                 )}
               </td>
               <td><span title={when(r.createdAt)}>{age(r.createdAt, now)}</span></td>
-              <td>{fe.text}<br /><Link className="small" to={`/audit?subjectId=${encodeURIComponent(r.id)}`}>Audit<span className="visually-hidden"> of {r.id}</span></Link></td>
+              <td>{fe.text}<br /><Link className="small" to={`/audit?subjectId=${encodeURIComponent(r.id)}`}>{t('common.audit')}<span className="visually-hidden">{t('common.auditOf', { id: r.id })}</span></Link></td>
               <td className="row-actions"><div>{actions(item)}</div></td>
             </tr>
           );
@@ -178,6 +179,9 @@ function QueueTable({ items, names, now, caption, actions, select }: {
     </table>
   );
 }
+
+/** The request's kind as a word in a sentence ("order", "withdrawal"). */
+export const kindNoun = (kind: 'order' | 'withdrawal'): string => (kind === 'order' ? t('common.orderNoun') : t('common.withdrawalNoun'));
 
 /** The clock the ages are counted on, ticking every 15 s. */
 function useNow(): number {

@@ -4,6 +4,7 @@ import { MoneyText } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { op } from '../../lib/api.ts';
 import type { QueueItem } from './queue.ts';
+import { t } from '../../lib/i18n.ts';
 
 /**
  * Approves several requests, one decision per request with an Idempotency-Key of its own (kept per
@@ -19,7 +20,7 @@ export function BulkApproveDialog({ items, names, onClose, onDone }: {
   const approve = async () => {
     let completed = 0; let waiting = 0; const failed: string[] = [];
     for (const [i, item] of items.entries()) {
-      setProgress(`Approving ${i + 1} of ${items.length}…`);
+      setProgress(t('bulk.progress', { i: i + 1, n: items.length }));
       try {
         const state = await keyFor(item.record.id).run(item.record.id, async (idempotencyKey): Promise<string> => (item.kind === 'order'
           ? (await op.orders.approve(item.record.id, undefined, { idempotencyKey })).state
@@ -29,23 +30,23 @@ export function BulkApproveDialog({ items, names, onClose, onDone }: {
         failed.push(item.record.id);
       }
     }
-    const parts = [`${completed} approved`];
-    if (waiting) parts.push(`${waiting} waiting for a second approval by another person`);
-    if (failed.length) parts.push(`${failed.length} not approved (${failed.join(', ')}): open each to see why`);
+    const parts = [t('bulk.approved', { n: completed })];
+    if (waiting) parts.push(t('bulk.waiting', { n: waiting }));
+    if (failed.length) parts.push(t('bulk.failed', { n: failed.length, ids: failed.join(', ') }));
     onDone(`${parts.join('; ')}.`);
   };
   return (
-    <ConfirmDialog title={`Approve ${items.length} request${items.length === 1 ? '' : 's'}?`} confirmLabel="Approve all selected" content={items.map((i) => i.record.id)}
+    <ConfirmDialog title={items.length === 1 ? t('bulk.title1') : t('bulk.titleN', { n: items.length })} confirmLabel={t('bulk.confirm')} content={items.map((i) => i.record.id)}
       onClose={onClose} onConfirm={approve}>
       <ul className="bulk-list">
         {items.map((item) => (
           <li key={item.record.id}>
-            {item.kind === 'order' ? 'Order' : 'Withdrawal'} <code>{item.record.id}</code> · {names.get(item.record.organizationId) ?? item.record.organizationId} ·{' '}
-            {item.kind === 'order' ? <><MoneyText money={item.record.base} /> for <MoneyText money={item.record.quote} /></> : <MoneyText money={item.record.money} />}
+            {item.kind === 'order' ? t('common.order') : t('common.withdrawal')} <code>{item.record.id}</code> · {names.get(item.record.organizationId) ?? item.record.organizationId} ·{' '}
+            {item.kind === 'order' ? <><MoneyText money={item.record.base} />{t('bulk.for')}<MoneyText money={item.record.quote} /></> : <MoneyText money={item.record.money} />}
           </li>
         ))}
       </ul>
-      <p className="effect">Each is approved on its own, under your name: what the books do is what one approval of each does. A request that needs two approvals waits for another person.</p>
+      <p className="effect">{t('bulk.effect')}</p>
       {progress && <p role="status">{progress}</p>}
     </ConfirmDialog>
   );

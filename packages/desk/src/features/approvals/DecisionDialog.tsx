@@ -8,12 +8,12 @@ import { readAmount } from '../../lib/money.ts';
 import { when } from '../../lib/time.ts';
 import { fillMargin } from './margin.ts';
 import { fourEyes, type QueueItem } from './queue.ts';
+import { t, type MessageKey } from '../../lib/i18n.ts';
 
 export interface Decision { verb: 'approve' | 'reject' | 'fill' | 'payout' | 'fail'; item: QueueItem }
 
-const TITLES: Record<Decision['verb'], string> = {
-  approve: 'Approve', reject: 'Reject', fill: 'Record the fill of', payout: 'Record the payout of', fail: 'Mark as failed',
-};
+/** A decision's words, one per verb and kind: Spanish nouns carry their gender into the sentence. */
+const words = (verb: Decision['verb'], kind: QueueItem['kind'], part: 'title' | 'confirm'): MessageKey => `decision.${verb}.${kind}.${part}`;
 
 /** A summary of the request and what the decision does to the books, then one confirmed request. */
 export function DecisionDialog({ decision, organization, onClose, onDone }: {
@@ -26,7 +26,7 @@ export function DecisionDialog({ decision, organization, onClose, onDone }: {
   const [venue, setVenue] = useState('');
   const [reference, setReference] = useState('');
   const [proceeds, setProceeds] = useState('');
-  const noun = item.kind === 'order' ? 'order' : 'withdrawal';
+  const k = item.kind;
   const fe = fourEyes(r, staff.id);
 
   const quote = item.kind === 'order' ? item.record.quote : null;
@@ -43,93 +43,86 @@ export function DecisionDialog({ decision, organization, onClose, onDone }: {
     if (verb === 'approve') {
       const after = item.kind === 'order' ? await op.orders.approve(r.id, undefined, o) : await op.withdrawals.approve(r.id, undefined, o);
       const still = after.state === 'pending_approval';
-      text = still ? `Your approval of ${noun} ${r.id} is recorded; it needs a second person.`
-        : after.state === 'approved' ? `${cap(noun)} ${r.id} approved: waiting for execution.` : `${cap(noun)} ${r.id} approved: ${after.state}.`;
+      text = still ? t(`decision.mine.${k}`, { id: r.id })
+        : after.state === 'approved' ? t(`decision.approvedToExecute.${k}`, { id: r.id })
+          : after.state === 'completed' ? t(`decision.approvedCompleted.${k}`, { id: r.id }) : t(`decision.approvedState.${k}`, { id: r.id, state: after.state });
     } else if (verb === 'reject') {
       if (item.kind === 'order') await op.orders.reject(r.id, reason.trim(), o); else await op.withdrawals.reject(r.id, reason.trim(), o);
-      text = `${cap(noun)} ${r.id} rejected; the hold is released and the client sees your reason.`;
+      text = t(`decision.rejected.${k}`, { id: r.id });
     } else if (verb === 'fail') {
       if (item.kind === 'order') await op.orders.fail(r.id, reason.trim(), o); else await op.withdrawals.fail(r.id, reason.trim(), o);
-      text = `${cap(noun)} ${r.id} marked failed; the hold is released.`;
+      text = t(`decision.failed.${k}`, { id: r.id });
     } else if (verb === 'fill') {
-      if (!parsedProceeds?.ok) throw new Error('Enter the proceeds.');
+      if (!parsedProceeds?.ok) throw new Error(t('decision.enterProceeds'));
       await op.orders.fill(r.id, { venue: venue.trim(), venueReference: reference.trim(), proceedsQuoteMinor: parsedProceeds.minor }, o);
-      text = `Order ${r.id} completed with the fill ${reference.trim()} at ${venue.trim()}.`;
+      text = t('decision.filled', { id: r.id, reference: reference.trim(), venue: venue.trim() });
     } else {
       await op.withdrawals.payout(r.id, { payoutReference: reference.trim() }, o);
-      text = `Withdrawal ${r.id} completed with the payout ${reference.trim()}.`;
+      text = t('decision.paidOut', { id: r.id, reference: reference.trim() });
     }
     onDone(text, r.id);
   };
 
   return (
-    <ConfirmDialog title={`${TITLES[verb]} ${noun} ${r.id}?`} onClose={onClose} onConfirm={confirm} canConfirm={ready}
-      danger={verb === 'reject' || verb === 'fail'} confirmLabel={CONFIRM[verb](noun)} content={{ verb, reason, venue, reference, proceeds }}>
+    <ConfirmDialog title={t(words(verb, k, 'title'), { id: r.id })} onClose={onClose} onConfirm={confirm} canConfirm={ready}
+      danger={verb === 'reject' || verb === 'fail'} confirmLabel={t(words(verb, k, 'confirm'))} content={{ verb, reason, venue, reference, proceeds }}>
       <dl className="summary">
-        <dt>Organization</dt><dd>{organization}</dd>
+        <dt>{t('common.organization')}</dt><dd>{organization}</dd>
         {item.kind === 'order' ? (
           <>
-            <dt>Delivers (held)</dt><dd><MoneyText money={item.record.base} /></dd>
-            <dt>Receives</dt><dd><MoneyText money={item.record.quote} /></dd>
+            <dt>{t('decision.deliversHeld')}</dt><dd><MoneyText money={item.record.base} /></dd>
+            <dt>{t('common.receives')}</dt><dd><MoneyText money={item.record.quote} /></dd>
           </>
         ) : (
           <>
-            <dt>Amount (held)</dt><dd><MoneyText money={item.record.money} /></dd>
-            <dt>To</dt><dd>{item.record.destinationSummary}</dd>
+            <dt>{t('decision.amountHeld')}</dt><dd><MoneyText money={item.record.money} /></dd>
+            <dt>{t('decision.to')}</dt><dd>{item.record.destinationSummary}</dd>
           </>
         )}
-        <dt>Requested</dt><dd>{when(r.createdAt)}</dd>
-        {verb === 'approve' && <><dt>Approvals</dt><dd>{fe.text}</dd></>}
+        <dt>{t('decision.requested')}</dt><dd>{when(r.createdAt)}</dd>
+        {verb === 'approve' && <><dt>{t('approvals.approvalsCol')}</dt><dd>{fe.text}</dd></>}
       </dl>
       <p className="effect">{effect(decision, mode, fe.required - fe.given.length)}</p>
       {(verb === 'reject' || verb === 'fail') && (
-        <TextArea label="Reason" required value={reason} onChange={setReason}
-          hint={verb === 'reject' ? 'Shown to the client in their list.' : 'Why the venue or the bank did not carry it out; shown to the client.'} />
+        <TextArea label={t('common.reason')} required value={reason} onChange={setReason}
+          hint={verb === 'reject' ? t('decision.rejectHint') : t('decision.failHint')} />
       )}
       {verb === 'fill' && quote && (
         <>
-          <Field label="Venue" value={venue} onChange={setVenue} hint="Where the order was executed." />
-          <Field label="Venue reference" value={reference} onChange={setReference} />
-          <Field label={`Proceeds (${quote.assetSymbol})`} inputMode="decimal" value={proceeds} onChange={setProceeds}
-            hint={`What the venue paid, in ${quote.assetSymbol} with up to ${quote.assetDecimals} decimals.`}
+          <Field label={t('decision.venue')} value={venue} onChange={setVenue} hint={t('decision.venueHint')} />
+          <Field label={t('decision.venueReference')} value={reference} onChange={setReference} />
+          <Field label={t('decision.proceeds', { asset: quote.assetSymbol })} inputMode="decimal" value={proceeds} onChange={setProceeds}
+            hint={t('decision.proceedsHint', { asset: quote.assetSymbol, decimals: quote.assetDecimals })}
             error={parsedProceeds && !parsedProceeds.ok ? parsedProceeds.error : null} />
           {margin && parsedProceeds?.ok && (
             <div className={`margin ${margin.marginMinor < 0n ? 'margin-loss' : ''}`} role="status">
-              <p>Proceeds <Amount minor={parsedProceeds.minor} decimals={quote.assetDecimals} symbol={quote.assetSymbol} /> (you will send {parsedProceeds.minor.toString()} minor units)</p>
-              <p>The client receives <MoneyText money={quote} /></p>
-              <p><strong>Margin <Amount minor={margin.marginMinor} decimals={quote.assetDecimals} symbol={quote.assetSymbol} />{margin.marginBps !== null ? ` (${margin.marginBps.toString()} bps)` : ''}</strong>
-                {margin.marginMinor < 0n ? ' — a loss: the platform pays the difference.' : ' — booked to the platform.'}</p>
+              <p>{t('decision.proceedsLine')} <Amount minor={parsedProceeds.minor} decimals={quote.assetDecimals} symbol={quote.assetSymbol} />{t('decision.minorSent', { n: parsedProceeds.minor.toString() })}</p>
+              <p>{t('decision.clientReceives')} <MoneyText money={quote} /></p>
+              <p><strong>{t('decision.margin')} <Amount minor={margin.marginMinor} decimals={quote.assetDecimals} symbol={quote.assetSymbol} />{margin.marginBps !== null ? ` (${margin.marginBps.toString()} bps)` : ''}</strong>
+                {margin.marginMinor < 0n ? t('decision.loss') : t('decision.booked')}</p>
             </div>
           )}
         </>
       )}
-      {verb === 'payout' && <Field label="Payout reference" value={reference} onChange={setReference} hint="The bank's reference of the transfer." />}
+      {verb === 'payout' && <Field label={t('decision.payoutReference')} value={reference} onChange={setReference} hint={t('decision.payoutHint')} />}
     </ConfirmDialog>
   );
 }
 
-const CONFIRM: Record<Decision['verb'], (noun: string) => string> = {
-  approve: (n) => `Confirm approval of the ${n}`,
-  reject: (n) => `Confirm rejection of the ${n}`,
-  fill: () => 'Confirm the fill',
-  payout: () => 'Confirm the payout',
-  fail: (n) => `Confirm the ${n} failed`,
-};
 
 function effect({ verb, item }: Decision, mode: 'sandbox' | 'production', missing: number): string {
-  if (verb === 'approve' && missing > 1) return 'This is the first of two approvals: it stays waiting, amount held, until another person approves.';
+  if (verb === 'approve' && missing > 1) return t('decision.effect.firstOfTwo');
   if (verb === 'approve') {
     if (mode === 'production') return item.kind === 'order'
-      ? 'It becomes approved; execute it at the venue, then record the fill here.'
-      : 'It becomes approved; pay it out at the bank, then record the payout reference here.';
+      ? t('decision.effect.prodOrder')
+      : t('decision.effect.prodWithdrawal');
     return item.kind === 'order'
-      ? 'It executes at the simulated market now: the held amount leaves and the quoted amount is credited.'
-      : 'It completes now: the held amount leaves the organization.';
+      ? t('decision.effect.sandboxOrder')
+      : t('decision.effect.sandboxWithdrawal');
   }
-  if (verb === 'reject') return 'The hold is released to the organization\'s available balance. This cannot be undone.';
-  if (verb === 'fail') return 'It becomes failed and the hold is released. This cannot be undone.';
-  if (verb === 'fill') return 'The order completes: the held amount leaves, the client is credited the quoted amount, the margin is the platform\'s.';
-  return 'The withdrawal completes: the held amount leaves for good.';
+  if (verb === 'reject') return t('decision.effect.reject');
+  if (verb === 'fail') return t('decision.effect.fail');
+  if (verb === 'fill') return t('decision.effect.fill');
+  return t('decision.effect.payout');
 }
 
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

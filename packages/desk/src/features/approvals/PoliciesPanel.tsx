@@ -9,6 +9,7 @@ import { decimalsOf, useAssets } from '../../lib/assets.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { readAmount } from '../../lib/money.ts';
 import { can } from '../../lib/roles.ts';
+import { t } from '../../lib/i18n.ts';
 
 /** Four-eyes: from which amount an order's base or a withdrawal needs two different people. */
 export function PoliciesPanel() {
@@ -26,16 +27,16 @@ export function PoliciesPanel() {
 
   return (
     <section aria-labelledby="policies-title" className="panel">
-      <h2 id="policies-title">Four-eyes rules</h2>
-      <p>An order whose base amount, or a withdrawal whose amount, is at or above the figure needs approvals from two different people.</p>
-      {policies.error ? <ErrorNote error={policies.error} /> : !policies.data ? null : policies.data.filter((p) => p.secondApprovalFromMinor !== null).length === 0 ? <Empty>No rule: one approval decides.</Empty> : (
+      <h2 id="policies-title">{t('policies.title')}</h2>
+      <p>{t('policies.intro')}</p>
+      {policies.error ? <ErrorNote error={policies.error} /> : !policies.data ? null : policies.data.filter((p) => p.secondApprovalFromMinor !== null).length === 0 ? <Empty>{t('policies.none')}</Empty> : (
         <ul>
           {policies.data.filter((p) => p.secondApprovalFromMinor !== null).map((p) => {
             const d = decimalsOf(assets.data, p.assetSymbol);
             return (
               <li key={p.assetSymbol}>
-                {p.assetSymbol}: two approvals from {d !== null ? <Amount minor={p.secondApprovalFromMinor!} decimals={d} symbol={p.assetSymbol} /> : `${p.secondApprovalFromMinor!.toString()} minor units`}
-                {admin && <> <button type="button" onClick={() => setConfirming({ asset: p.assetSymbol, minor: null })}>Remove<span className="visually-hidden"> the {p.assetSymbol} rule</span></button></>}
+                {t('policies.twoFrom', { asset: p.assetSymbol })}{d !== null ? <Amount minor={p.secondApprovalFromMinor!} decimals={d} symbol={p.assetSymbol} /> : t('common.minorUnits', { n: p.secondApprovalFromMinor!.toString() })}
+                {admin && <> <button type="button" onClick={() => setConfirming({ asset: p.assetSymbol, minor: null })}>{t('policies.remove')}<span className="visually-hidden">{t('policies.theRule', { asset: p.assetSymbol })}</span></button></>}
               </li>
             );
           })}
@@ -43,18 +44,18 @@ export function PoliciesPanel() {
       )}
       {admin && assets.data && assets.data.length > 0 && (
         <form className="inline-form" onSubmit={(e) => { e.preventDefault(); if (parsed?.ok) setConfirming({ asset: symbol, minor: parsed.minor }); }} noValidate>
-          <SelectField label="Asset" value={symbol} onChange={setAsset} options={assets.data.map((a) => ({ value: a.symbol, label: a.symbol }))} />
-          <Field label="Second approval from" inputMode="decimal" value={from} onChange={setFrom} error={parsed && !parsed.ok ? parsed.error : null} />
-          <button type="submit" disabled={!parsed?.ok}>Set rule</button>
+          <SelectField label={t('common.asset')} value={symbol} onChange={setAsset} options={assets.data.map((a) => ({ value: a.symbol, label: a.symbol }))} />
+          <Field label={t('policies.from')} inputMode="decimal" value={from} onChange={setFrom} error={parsed && !parsed.ok ? parsed.error : null} />
+          <button type="submit" disabled={!parsed?.ok}>{t('policies.set')}</button>
         </form>
       )}
       {confirming && (
-        <ConfirmDialog title={confirming.minor === null ? `Remove the ${confirming.asset} four-eyes rule?` : `Require two approvals in ${confirming.asset}?`}
-          confirmLabel={confirming.minor === null ? 'Remove rule' : 'Set rule'} onClose={() => setConfirming(null)}
+        <ConfirmDialog title={confirming.minor === null ? t('policies.removeTitle', { asset: confirming.asset }) : t('policies.setTitle', { asset: confirming.asset })}
+          confirmLabel={confirming.minor === null ? t('policies.removeRule') : t('policies.set')} onClose={() => setConfirming(null)}
           onConfirm={async () => { await op.policies.put(confirming.asset, confirming.minor); setFrom(''); await qc.invalidateQueries({ queryKey: ['policies'] }); }}>
           {confirming.minor === null
-            ? <p>One approval will decide any amount of {confirming.asset}.</p>
-            : <p>From <Amount minor={confirming.minor} decimals={decimalsOf(assets.data, confirming.asset) ?? 0} symbol={confirming.asset} /> on, two different people must approve.</p>}
+            ? <p>{t('policies.oneDecides', { asset: confirming.asset })}</p>
+            : <p>{t('policies.fromOn')}<Amount minor={confirming.minor} decimals={decimalsOf(assets.data, confirming.asset) ?? 0} symbol={confirming.asset} />{t('policies.twoPeople')}</p>}
         </ConfirmDialog>
       )}
     </section>

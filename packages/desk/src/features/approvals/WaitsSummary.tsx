@@ -7,16 +7,17 @@ import { useDesk } from '../../lib/desk-context.ts';
 import { Link } from '../../lib/router.ts';
 import { age } from '../../lib/time.ts';
 import { queueKey } from './useQueue.ts';
+import { t, type MessageKey } from '../../lib/i18n.ts';
 
 type QueueName = Exclude<keyof QueueSummary, 'asOf'>;
 
 /** What each queue of the summary is, in the desk's words, and where it is worked. */
-const QUEUES: Array<{ name: QueueName; label: string; to: string; production?: boolean }> = [
-  { name: 'ordersPendingApproval', label: 'Orders waiting for approval', to: '/approvals' },
-  { name: 'withdrawalsPendingApproval', label: 'Withdrawals waiting for approval', to: '/approvals' },
-  { name: 'ordersAwaitingFill', label: 'Approved orders waiting for their fill', to: '/approvals', production: true },
-  { name: 'withdrawalsAwaitingPayout', label: 'Approved withdrawals waiting for their payout', to: '/approvals', production: true },
-  { name: 'depositsUnattributed', label: 'Arrivals waiting to be attributed', to: '/deposits' },
+const QUEUES: Array<{ name: QueueName; label: MessageKey; to: string; production?: boolean }> = [
+  { name: 'ordersPendingApproval', label: 'waits.ordersPendingApproval', to: '/approvals' },
+  { name: 'withdrawalsPendingApproval', label: 'waits.withdrawalsPendingApproval', to: '/approvals' },
+  { name: 'ordersAwaitingFill', label: 'waits.ordersAwaitingFill', to: '/approvals', production: true },
+  { name: 'withdrawalsAwaitingPayout', label: 'waits.withdrawalsAwaitingPayout', to: '/approvals', production: true },
+  { name: 'depositsUnattributed', label: 'waits.depositsUnattributed', to: '/deposits' },
 ];
 
 /** The desk's dashboard: how many wait in each queue and how long the oldest has waited (GET /queue/summary). */
@@ -25,7 +26,7 @@ export function WaitsSummary() {
   const s = useQuery({ queryKey: [...queueKey, 'summary'], queryFn: () => op.queue.summary(), refetchInterval: 5_000 });
   return (
     <section aria-labelledby="waits-title" className="panel">
-      <h2 id="waits-title">What waits</h2>
+      <h2 id="waits-title">{t('waits.title')}</h2>
       <ReadAt at={s.dataUpdatedAt} fetching={s.isFetching} />
       {s.error && <ErrorNote error={s.error} />}
       {s.data && (
@@ -34,8 +35,8 @@ export function WaitsSummary() {
             const x = s.data[q.name];
             return (
               <li key={q.name} className={x.count > 0 ? 'waits-some' : undefined}>
-                <Link to={q.to}><span className="waits-count">{x.count}</span> <span>{q.label}</span></Link>
-                <span className="small">{x.oldestAgeSeconds !== null && x.oldestSince ? `oldest waiting ${age(x.oldestSince, Date.parse(s.data.asOf))}` : 'none waiting'}</span>
+                <Link to={q.to}><span className="waits-count">{x.count}</span> <span>{t(q.label)}</span></Link>
+                <span className="small">{x.oldestAgeSeconds !== null && x.oldestSince ? t('waits.oldest', { age: age(x.oldestSince, Date.parse(s.data.asOf)) }) : t('waits.none')}</span>
               </li>
             );
           })}

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Field, formatMoney } from '@cambio/web-kit';
-import { LANG } from '../../lib/i18n.ts';
+import { LANG, t } from '../../lib/i18n.ts';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
 import { Empty, Loading, Page } from '../../components/Section.tsx';
@@ -50,27 +50,27 @@ export function AuditPage() {
   const assets = useAssets();
   const decimals = (s: string) => decimalsOf(assets.data, s);
   return (
-    <Page title="Audit" intro="Every decision and change at the operator: who, what, when, before and after. Newest first.">
-      <form onSubmit={submit} className="grid-form" role="search" aria-label="Search the audit trail">
-        <Field label="Person" value={draft.person} onChange={(v) => setDraft({ ...draft, person: v })} hint="Part of a name or an email: staff or a client's member." />
-        {draft.actor && <Field label="Actor id" value={draft.actor} onChange={(v) => setDraft({ ...draft, actor: v })} hint="staff:<id>, bootstrap, member:<id> or key:<id>" />}
-        <Field label="Organization id" value={draft.organizationId} onChange={(v) => setDraft({ ...draft, organizationId: v })} />
-        <Field label="Kind" value={draft.action} onChange={(v) => setDraft({ ...draft, action: v })} hint="e.g. order.approve, deposit.attribute" />
-        <Field label="Record id" value={draft.subjectId} onChange={(v) => setDraft({ ...draft, subjectId: v })} />
-        <Field label="From date" type="date" value={draft.from} onChange={(v) => setDraft({ ...draft, from: v })} />
-        <Field label="To date" type="date" value={draft.to} onChange={(v) => setDraft({ ...draft, to: v })} />
+    <Page title={t('nav.audit')} intro={t('audit.intro')}>
+      <form onSubmit={submit} className="grid-form" role="search" aria-label={t('audit.search')}>
+        <Field label={t('audit.person')} value={draft.person} onChange={(v) => setDraft({ ...draft, person: v })} hint={t('audit.personHint')} />
+        {draft.actor && <Field label={t('audit.actor')} value={draft.actor} onChange={(v) => setDraft({ ...draft, actor: v })} hint={t('audit.actorHint')} />}
+        <Field label={t('audit.organizationId')} value={draft.organizationId} onChange={(v) => setDraft({ ...draft, organizationId: v })} />
+        <Field label={t('audit.kind')} value={draft.action} onChange={(v) => setDraft({ ...draft, action: v })} hint={t('audit.kindHint')} />
+        <Field label={t('audit.recordId')} value={draft.subjectId} onChange={(v) => setDraft({ ...draft, subjectId: v })} />
+        <Field label={t('audit.from')} type="date" value={draft.from} onChange={(v) => setDraft({ ...draft, from: v })} />
+        <Field label={t('audit.to')} type="date" value={draft.to} onChange={(v) => setDraft({ ...draft, to: v })} />
         <div className="actions">
-          <button type="submit" className="primary">Search</button>
-          <button type="button" onClick={() => { const empty = Object.fromEntries(FILTERS.map((f) => [f, ''])) as Record<Filter, string>; setDraft(empty); go(empty); }}>Clear</button>
+          <button type="submit" className="primary">{t('audit.submit')}</button>
+          <button type="button" onClick={() => { const empty = Object.fromEntries(FILTERS.map((f) => [f, ''])) as Record<Filter, string>; setDraft(empty); go(empty); }}>{t('audit.clear')}</button>
         </div>
       </form>
       <ReadAt at={q.dataUpdatedAt} fetching={q.isFetching} />
-      {q.isPending ? <Loading what="the audit trail" /> : q.error ? <ErrorNote error={q.error} /> : q.data.items.length === 0 ? <Empty>No entry matches.</Empty> : (
+      {q.isPending ? <Loading what={t('audit.theTrail')} /> : q.error ? <ErrorNote error={q.error} /> : q.data.items.length === 0 ? <Empty>{t('audit.none')}</Empty> : (
         <>
           <div className="scroll-x">
           <table className="audit">
-            <caption className="visually-hidden">Audit entries, newest first</caption>
-            <thead><tr><th scope="col">When</th><th scope="col">Person</th><th scope="col">Kind</th><th scope="col">Record</th><th scope="col">Change</th></tr></thead>
+            <caption className="visually-hidden">{t('audit.caption')}</caption>
+            <thead><tr><th scope="col">{t('audit.when')}</th><th scope="col">{t('audit.person')}</th><th scope="col">{t('audit.kind')}</th><th scope="col">{t('audit.record')}</th><th scope="col">{t('audit.change')}</th></tr></thead>
             <tbody>
               {q.data.items.map((a) => (
                 <tr key={a.id}>
@@ -84,10 +84,10 @@ export function AuditPage() {
             </tbody>
           </table>
           </div>
-          <nav aria-label="Pages of the audit trail" className="pager">
-            <button type="button" disabled={page <= 1} onClick={() => go(applied, page - 1)}>Previous page</button>
-            <span>Page {q.data.pagination.page} of {Math.max(1, q.data.pagination.totalPages)} ({q.data.pagination.total} entries)</span>
-            <button type="button" disabled={page >= q.data.pagination.totalPages} onClick={() => go(applied, page + 1)}>Next page</button>
+          <nav aria-label={t('audit.pages')} className="pager">
+            <button type="button" disabled={page <= 1} onClick={() => go(applied, page - 1)}>{t('common.prev')}</button>
+            <span>{t('common.page', { page: q.data.pagination.page, pages: Math.max(1, q.data.pagination.totalPages) })}{t('audit.entries', { n: q.data.pagination.total })}</span>
+            <button type="button" disabled={page >= q.data.pagination.totalPages} onClick={() => go(applied, page + 1)}>{t('common.next')}</button>
           </nav>
         </>
       )}
@@ -110,14 +110,14 @@ function Change({ before, after, subjectType, subjectId, decimals }: {
   if (rows.length === 0) return null;
   return (
     <details>
-      <summary>Before and after</summary>
+      <summary>{t('audit.beforeAfter')}</summary>
       <table className="change">
-        <caption className="visually-hidden">Fields before and after</caption>
-        <thead><tr><th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
+        <caption className="visually-hidden">{t('audit.fieldsCaption')}</caption>
+        <thead><tr><th scope="col">{t('audit.field')}</th><th scope="col">{t('audit.before')}</th><th scope="col">{t('audit.after')}</th></tr></thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.field} className={r.changed ? 'changed' : undefined}>
-              <th scope="row">{r.field}{r.changed && <span className="visually-hidden"> (changed)</span>}</th>
+              <th scope="row">{r.field}{r.changed && <span className="visually-hidden">{t('audit.changed')}</span>}</th>
               <td>{r.before}</td><td>{r.after}</td>
             </tr>
           ))}

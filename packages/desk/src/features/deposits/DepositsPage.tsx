@@ -15,6 +15,7 @@ import { useOrganizationNames } from '../../lib/organizations.ts';
 import { Link } from '../../lib/router.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
+import { t } from '../../lib/i18n.ts';
 
 const depositsKey = ['deposits'] as const;
 
@@ -29,15 +30,15 @@ export function DepositsPage() {
   const [done, setDone] = useState<string | null>(null);
 
   return (
-    <Page title="Deposits" intro="Money that arrived at the platform's wallets. An arrival whose amount matched an open declaration exactly was credited by itself; the others wait here until a person attributes them.">
+    <Page title={t('nav.deposits')} intro={t('deposits.intro')}>
       <div role="status" className="live">{done && <p className="ok-note">{done}</p>}</div>
       <section aria-labelledby="stray-title">
-        <h2 id="stray-title">Unattributed arrivals {stray.data && <span className="count">({stray.data.pagination.total})</span>}</h2>
+        <h2 id="stray-title">{t('deposits.stray')} {stray.data && <span className="count">({stray.data.pagination.total})</span>}</h2>
         <ReadAt at={stray.dataUpdatedAt} fetching={stray.isFetching} />
-        {stray.isPending ? <Loading what="arrivals" /> : stray.error ? <ErrorNote error={stray.error} /> : stray.data.items.length === 0 ? <Empty>Every arrival is attributed.</Empty> : (
+        {stray.isPending ? <Loading what={t('deposits.loadingArrivals')} /> : stray.error ? <ErrorNote error={stray.error} /> : stray.data.items.length === 0 ? <Empty>{t('deposits.allAttributed')}</Empty> : (
           <table>
-            <caption className="visually-hidden">Unattributed arrivals</caption>
-            <thead><tr><th scope="col">Arrival</th><th scope="col" className="num">Amount</th><th scope="col">Network</th><th scope="col">Transaction</th><th scope="col">Arrived</th><th scope="col">Actions</th></tr></thead>
+            <caption className="visually-hidden">{t('deposits.stray')}</caption>
+            <thead><tr><th scope="col">{t('deposits.arrival')}</th><th scope="col" className="num">{t('common.amount')}</th><th scope="col">{t('deposits.network')}</th><th scope="col">{t('deposits.transaction')}</th><th scope="col">{t('deposits.arrived')}</th><th scope="col">{t('common.actions')}</th></tr></thead>
             <tbody>
               {stray.data.items.map((d) => (
                 <tr key={d.id}>
@@ -46,7 +47,7 @@ export function DepositsPage() {
                   <td>{d.network}</td>
                   <td><code className="break">{d.txid}</code></td>
                   <td>{when(d.createdAt)}</td>
-                  <td>{decides && <button type="button" className="primary" onClick={() => setAttributing(d)}>Attribute<span className="visually-hidden"> {d.txid}</span></button>}</td>
+                  <td>{decides && <button type="button" className="primary" onClick={() => setAttributing(d)}>{t('deposits.attribute')}<span className="visually-hidden"> {d.txid}</span></button>}</td>
                 </tr>
               ))}
             </tbody>
@@ -55,18 +56,18 @@ export function DepositsPage() {
       </section>
       {decides && <RecordArrival onDone={setDone} />}
       <section aria-labelledby="credited-title">
-        <h2 id="credited-title">Recently credited</h2>
-        {credited.isPending ? <Loading what="credited deposits" /> : credited.error ? <ErrorNote error={credited.error} /> : credited.data.items.length === 0 ? <Empty>No deposit credited yet.</Empty> : (
+        <h2 id="credited-title">{t('deposits.credited')}</h2>
+        {credited.isPending ? <Loading what={t('deposits.loadingCredited')} /> : credited.error ? <ErrorNote error={credited.error} /> : credited.data.items.length === 0 ? <Empty>{t('deposits.noneCredited')}</Empty> : (
           <table>
-            <caption className="visually-hidden">Recently credited deposits</caption>
-            <thead><tr><th scope="col">Arrival</th><th scope="col">Organization</th><th scope="col" className="num">Amount</th><th scope="col">How</th><th scope="col">Updated</th></tr></thead>
+            <caption className="visually-hidden">{t('deposits.creditedCaption')}</caption>
+            <thead><tr><th scope="col">{t('deposits.arrival')}</th><th scope="col">{t('common.organization')}</th><th scope="col" className="num">{t('common.amount')}</th><th scope="col">{t('deposits.how')}</th><th scope="col">{t('deposits.updated')}</th></tr></thead>
             <tbody>
               {credited.data.items.map((d) => (
                 <tr key={d.id}>
                   <th scope="row"><code>{d.id}</code> <StateBadge state={d.state} /></th>
                   <td>{d.organizationId ? <Link to={`/organizations/${encodeURIComponent(d.organizationId)}`}>{names.get(d.organizationId) ?? d.organizationId}</Link> : '—'}</td>
                   <td className="num"><MoneyText money={d.money} /></td>
-                  <td>{d.declarationId ? 'Matched its declaration' : <Link to={`/audit?subjectId=${encodeURIComponent(d.id)}`}>Attributed by hand</Link>}</td>
+                  <td>{d.declarationId ? t('deposits.matched') : <Link to={`/audit?subjectId=${encodeURIComponent(d.id)}`}>{t('deposits.byHand')}</Link>}</td>
                   <td>{when(d.updatedAt)}</td>
                 </tr>
               ))}
@@ -83,19 +84,19 @@ function AttributeDialog({ deposit, onClose, onDone }: { deposit: OperatorDeposi
   const qc = useQueryClient();
   const [org, setOrg] = useState<Organization | null>(null);
   return (
-    <ConfirmDialog title={`Attribute the arrival ${deposit.txid}?`} confirmLabel="Credit this organization" canConfirm={org !== null} onClose={onClose}
+    <ConfirmDialog title={t('deposits.attributeTitle', { txid: deposit.txid })} confirmLabel={t('deposits.creditOrg')} canConfirm={org !== null} onClose={onClose}
       content={org?.id} onConfirm={async (idempotencyKey) => {
         await op.deposits.attribute(deposit.id, org!.id, { idempotencyKey });
-        onDone(`${deposit.money.assetSymbol} arrival ${deposit.txid} credited to ${org!.name}.`);
+        onDone(t('deposits.attributed', { asset: deposit.money.assetSymbol, txid: deposit.txid, name: org!.name }));
         await qc.invalidateQueries({ queryKey: depositsKey });
       }}>
       <dl className="summary">
-        <dt>Amount</dt><dd><MoneyText money={deposit.money} /></dd>
-        <dt>Network</dt><dd>{deposit.network}</dd>
-        <dt>Arrived</dt><dd>{when(deposit.createdAt)}</dd>
+        <dt>{t('common.amount')}</dt><dd><MoneyText money={deposit.money} /></dd>
+        <dt>{t('deposits.network')}</dt><dd>{deposit.network}</dd>
+        <dt>{t('deposits.arrived')}</dt><dd>{when(deposit.createdAt)}</dd>
       </dl>
       <OrganizationPicker value={org} onChange={setOrg} />
-      {org && <p className="effect">The whole amount is credited to the available balance of <strong>{org.name}</strong>. This cannot be undone here.</p>}
+      {org && <p className="effect">{t('deposits.wholeAmount')}<strong>{org.name}</strong>{t('deposits.cannotUndo')}</p>}
     </ConfirmDialog>
   );
 }
@@ -120,32 +121,32 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
   const submit = (e: FormEvent) => { e.preventDefault(); setTried(true); if (ready) setConfirming(true); };
   return (
     <section aria-labelledby="record-title" className="panel">
-      <h2 id="record-title">Record an arrival</h2>
+      <h2 id="record-title">{t('deposits.record')}</h2>
       {assets.error && <ErrorNote error={assets.error} />}
       <form onSubmit={submit} noValidate className="grid-form">
-        <SelectField label="Asset" value={symbol} onChange={setAsset} options={(assets.data ?? []).map((a) => ({ value: a.symbol, label: `${a.symbol} (${a.decimals} decimals)` }))} />
+        <SelectField label={t('common.asset')} value={symbol} onChange={setAsset} options={(assets.data ?? []).map((a) => ({ value: a.symbol, label: t('deposits.assetDecimals', { asset: a.symbol, n: a.decimals }) }))} />
         {networks.length > 0
-          ? <SelectField label="Network" value={network} onChange={setNetwork} options={networks.map((n) => ({ value: n, label: n }))} />
-          : <p className="inline-error field">No deposit wallet for {symbol || 'this asset'}: set one on the Market page before recording its arrivals.</p>}
-        <Field label="Amount" inputMode="decimal" value={amount} onChange={setAmount} error={tried && parsed && !parsed.ok ? parsed.error : null}
-          hint={decimals !== null ? `Up to ${decimals} decimals.` : undefined} />
-        <Field label="Transaction id" value={txid} onChange={setTxid} error={tried && !txid.trim() ? 'Enter the transaction id.' : null} />
-        <div className="actions"><button type="submit">Record arrival</button></div>
+          ? <SelectField label={t('deposits.network')} value={network} onChange={setNetwork} options={networks.map((n) => ({ value: n, label: n }))} />
+          : <p className="inline-error field">{t('deposits.noWallet', { asset: symbol || t('deposits.thisAsset') })}</p>}
+        <Field label={t('common.amount')} inputMode="decimal" value={amount} onChange={setAmount} error={tried && parsed && !parsed.ok ? parsed.error : null}
+          hint={decimals !== null ? t('adjust.decimals', { n: decimals }) : undefined} />
+        <Field label={t('deposits.txid')} value={txid} onChange={setTxid} error={tried && !txid.trim() ? t('deposits.enterTxid') : null} />
+        <div className="actions"><button type="submit">{t('deposits.recordArrival')}</button></div>
       </form>
       {confirming && parsed?.ok && decimals !== null && (
-        <ConfirmDialog title="Record this arrival?" confirmLabel="Record arrival" onClose={() => setConfirming(false)}
+        <ConfirmDialog title={t('deposits.recordTitle')} confirmLabel={t('deposits.recordArrival')} onClose={() => setConfirming(false)}
           content={[symbol, network.trim(), parsed.minor, txid.trim()]} onConfirm={async (idempotencyKey) => {
             const d = await op.deposits.record({ assetSymbol: symbol, network: network.trim(), amountMinor: parsed.minor, txid: txid.trim() }, { idempotencyKey });
-            onDone(d.state === 'credited' ? `Arrival ${d.txid} matched a declaration and was credited.` : `Arrival ${d.txid} recorded; no declaration matched, it waits to be attributed.`);
+            onDone(t(d.state === 'credited' ? 'deposits.matchedDone' : 'deposits.waitsDone', { txid: d.txid }));
             setAmount(''); setTxid(''); setTried(false);
             await qc.invalidateQueries({ queryKey: depositsKey });
           }}>
           <dl className="summary">
-            <dt>Amount</dt><dd><Amount minor={parsed.minor} decimals={decimals} symbol={symbol} /> ({parsed.minor.toString()} minor units)</dd>
-            <dt>Network</dt><dd>{network.trim()}</dd>
-            <dt>Transaction id</dt><dd><code className="break">{txid.trim()}</code></dd>
+            <dt>{t('common.amount')}</dt><dd><Amount minor={parsed.minor} decimals={decimals} symbol={symbol} />{t('deposits.minor', { n: parsed.minor.toString() })}</dd>
+            <dt>{t('deposits.network')}</dt><dd>{network.trim()}</dd>
+            <dt>{t('deposits.txid')}</dt><dd><code className="break">{txid.trim()}</code></dd>
           </dl>
-          <p className="effect">If an open declaration of {symbol} expects exactly this amount, its organization is credited now; otherwise the arrival waits to be attributed. A transaction id is recorded once.</p>
+          <p className="effect">{t('deposits.recordEffect', { asset: symbol })}</p>
         </ConfirmDialog>
       )}
     </section>

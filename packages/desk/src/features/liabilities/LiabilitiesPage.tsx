@@ -6,6 +6,7 @@ import { Empty, Loading, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { when } from '../../lib/time.ts';
+import { t } from '../../lib/i18n.ts';
 
 const key = ['liabilities-snapshots'];
 
@@ -23,20 +24,20 @@ export function LiabilitiesPage() {
   });
   const admin = staff.role === 'admin' && staff.totpEnrolled;
   return (
-    <Page title="Liabilities" intro="What the platform owes every organization (available + held), per asset: the root and total of each snapshot's Merkle sum tree, published at /transparency/liabilities/latest. Each organization checks its own share against them."
-      actions={admin ? <button type="button" className="primary" disabled={take.isPending} onClick={() => take.mutate()}>{take.isPending ? 'Taking a snapshot…' : 'Take a snapshot'}</button> : undefined}>
+    <Page title={t('nav.liabilities')} intro={t('liab.intro')}
+      actions={admin ? <button type="button" className="primary" disabled={take.isPending} onClick={() => take.mutate()}>{take.isPending ? t('liab.taking') : t('liab.take')}</button> : undefined}>
       <ErrorNote error={take.error} />
-      {take.data && <p role="status">Snapshot {take.data.snapshotId} taken and published.</p>}
-      {list.isPending ? <Loading what="the snapshots" /> : list.error ? <ErrorNote error={list.error} /> : list.data.length === 0 ? <Empty>No snapshot yet: one is taken daily at 00:00 UTC.</Empty> : (
+      {take.data && <p role="status">{t('liab.taken', { id: take.data.snapshotId })}</p>}
+      {list.isPending ? <Loading what={t('liab.loading')} /> : list.error ? <ErrorNote error={list.error} /> : list.data.length === 0 ? <Empty>{t('liab.none')}</Empty> : (
         <>
           <ReadAt at={list.dataUpdatedAt} fetching={list.isFetching} />
           {list.data.map((s, i) => (
             <section key={s.snapshotId} aria-labelledby={`snap-${s.snapshotId}`}>
-              <h2 id={`snap-${s.snapshotId}`}>{i === 0 ? 'Published: ' : ''}{when(s.takenAt)}</h2>
-              <p className="small">{s.snapshotId} · {s.daily ? 'daily' : 'on demand'}</p>
+              <h2 id={`snap-${s.snapshotId}`}>{i === 0 ? t('liab.published') : ''}{when(s.takenAt)}</h2>
+              <p className="small">{s.snapshotId} · {s.daily ? t('liab.daily') : t('liab.onDemand')}</p>
               <table>
-                <caption className="visually-hidden">Roots and totals of snapshot {s.snapshotId}</caption>
-                <thead><tr><th scope="col">Asset</th><th scope="col" className="num">Total owed</th><th scope="col" className="num">Organizations</th><th scope="col">Root hash</th></tr></thead>
+                <caption className="visually-hidden">{t('liab.caption', { id: s.snapshotId })}</caption>
+                <thead><tr><th scope="col">{t('common.asset')}</th><th scope="col" className="num">{t('liab.totalOwed')}</th><th scope="col" className="num">{t('nav.organizations')}</th><th scope="col">{t('liab.root')}</th></tr></thead>
                 <tbody>
                   {s.assets.map((a) => (
                     <tr key={a.assetSymbol}>

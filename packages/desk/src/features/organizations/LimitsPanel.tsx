@@ -9,6 +9,7 @@ import { decimalsOf, useAssets } from '../../lib/assets.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { can } from '../../lib/roles.ts';
 import { limitsToText, textToLimits, type Limits, type LimitsText } from './limits.ts';
+import { t } from '../../lib/i18n.ts';
 
 /** Caps per asset: the largest base amount of one order and the largest single withdrawal. */
 export function LimitsPanel({ org }: { org: Organization }) {
@@ -32,56 +33,56 @@ export function LimitsPanel({ org }: { org: Organization }) {
 
   return (
     <section aria-labelledby="limits-title" className="panel">
-      <h2 id="limits-title">Limits</h2>
-      {limits === null ? <p>No limits loaded: the organization cannot operate.</p> : Object.keys(limits).length === 0 ? <Empty>Limits loaded with no cap.</Empty> : !editing && (
+      <h2 id="limits-title">{t('limits.title')}</h2>
+      {limits === null ? <p>{t('limits.none')}</p> : Object.keys(limits).length === 0 ? <Empty>{t('limits.noCapLoaded')}</Empty> : !editing && (
         <table>
-          <caption className="visually-hidden">Limits per asset</caption>
-          <thead><tr><th scope="col">Asset</th><th scope="col" className="num">Largest order (base)</th><th scope="col" className="num">Largest withdrawal</th></tr></thead>
+          <caption className="visually-hidden">{t('limits.caption')}</caption>
+          <thead><tr><th scope="col">{t('common.asset')}</th><th scope="col" className="num">{t('limits.largestOrder')}</th><th scope="col" className="num">{t('limits.largestWithdrawal')}</th></tr></thead>
           <tbody>
             {Object.entries(limits).map(([sym, caps]) => {
               const d = dec(sym) ?? 0;
               return (
                 <tr key={sym}>
                   <th scope="row">{sym}</th>
-                  <td className="num">{caps.maxOrderMinor != null ? <Amount minor={caps.maxOrderMinor} decimals={d} symbol={sym} /> : 'no cap'}</td>
-                  <td className="num">{caps.maxWithdrawalMinor != null ? <Amount minor={caps.maxWithdrawalMinor} decimals={d} symbol={sym} /> : 'no cap'}</td>
+                  <td className="num">{caps.maxOrderMinor != null ? <Amount minor={caps.maxOrderMinor} decimals={d} symbol={sym} /> : t('limits.noCap')}</td>
+                  <td className="num">{caps.maxWithdrawalMinor != null ? <Amount minor={caps.maxWithdrawalMinor} decimals={d} symbol={sym} /> : t('limits.noCap')}</td>
                 </tr>
               );
             })}
           </tbody>
         </table>
       )}
-      {admin && !editing && <button type="button" onClick={() => setText(limitsToText(limits, dec))}>Edit limits</button>}
+      {admin && !editing && <button type="button" onClick={() => setText(limitsToText(limits, dec))}>{t('limits.edit')}</button>}
       {admin && editing && (
         <form onSubmit={submit} noValidate>
           {error && <p className="inline-error" role="alert">{error}</p>}
-          {Object.entries(text).map(([sym, t]) => (
+          {Object.entries(text).map(([sym, lt]) => (
             <fieldset key={sym} className="grid-form">
               <legend>{sym}</legend>
-              <Field label={`Largest order in ${sym}`} inputMode="decimal" value={t.maxOrder} hint="Empty: no cap." onChange={(v) => setText({ ...text, [sym]: { ...t, maxOrder: v } })} />
-              <Field label={`Largest withdrawal in ${sym}`} inputMode="decimal" value={t.maxWithdrawal} hint="Empty: no cap." onChange={(v) => setText({ ...text, [sym]: { ...t, maxWithdrawal: v } })} />
+              <Field label={t('limits.orderIn', { asset: sym })} inputMode="decimal" value={lt.maxOrder} hint={t('limits.emptyHint')} onChange={(v) => setText({ ...text, [sym]: { ...lt, maxOrder: v } })} />
+              <Field label={t('limits.withdrawalIn', { asset: sym })} inputMode="decimal" value={lt.maxWithdrawal} hint={t('limits.emptyHint')} onChange={(v) => setText({ ...text, [sym]: { ...lt, maxWithdrawal: v } })} />
             </fieldset>
           ))}
           {unused.length > 0 && (
             <div className="inline-form">
-              <SelectField label="Add an asset" value={addAsset || unused[0]!.symbol} onChange={setAddAsset} options={unused.map((a) => ({ value: a.symbol, label: a.symbol }))} />
-              <button type="button" onClick={() => { const s = addAsset || unused[0]!.symbol; setText({ ...text, [s]: { maxOrder: '', maxWithdrawal: '' } }); setAddAsset(''); }}>Add asset</button>
+              <SelectField label={t('limits.addAsset')} value={addAsset || unused[0]!.symbol} onChange={setAddAsset} options={unused.map((a) => ({ value: a.symbol, label: a.symbol }))} />
+              <button type="button" onClick={() => { const s = addAsset || unused[0]!.symbol; setText({ ...text, [s]: { maxOrder: '', maxWithdrawal: '' } }); setAddAsset(''); }}>{t('limits.add')}</button>
             </div>
           )}
           <div className="actions">
-            <button type="submit" className="primary">Save limits</button>
-            <button type="button" onClick={() => { setText(null); setError(null); }}>Cancel</button>
+            <button type="submit" className="primary">{t('limits.save')}</button>
+            <button type="button" onClick={() => { setText(null); setError(null); }}>{t('common.cancel')}</button>
           </div>
         </form>
       )}
       {confirming && (
-        <ConfirmDialog title={`Load these limits for ${org.name}?`} confirmLabel="Load limits" onClose={() => setConfirming(null)}
+        <ConfirmDialog title={t('limits.loadTitle', { name: org.name })} confirmLabel={t('limits.load')} onClose={() => setConfirming(null)}
           onConfirm={async () => { await op.organizations.update(org.id, { limits: confirming }); setText(null); await qc.invalidateQueries({ queryKey: ['organization', org.id] }); }}>
           <ul>
             {Object.entries(confirming).map(([sym, c]) => (
-              <li key={sym}>{sym}: order {c.maxOrderMinor != null ? <Amount minor={c.maxOrderMinor} decimals={dec(sym) ?? 0} symbol={sym} /> : 'no cap'}, withdrawal {c.maxWithdrawalMinor != null ? <Amount minor={c.maxWithdrawalMinor} decimals={dec(sym) ?? 0} symbol={sym} /> : 'no cap'}</li>
+              <li key={sym}>{sym}: {t('limits.order')} {c.maxOrderMinor != null ? <Amount minor={c.maxOrderMinor} decimals={dec(sym) ?? 0} symbol={sym} /> : t('limits.noCap')}, {t('limits.withdrawal')} {c.maxWithdrawalMinor != null ? <Amount minor={c.maxWithdrawalMinor} decimals={dec(sym) ?? 0} symbol={sym} /> : t('limits.noCap')}</li>
             ))}
-            {Object.keys(confirming).length === 0 && <li>Loaded with no cap.</li>}
+            {Object.keys(confirming).length === 0 && <li>{t('limits.loadedNoCap')}</li>}
           </ul>
         </ConfirmDialog>
       )}

@@ -13,7 +13,7 @@ import { useDesk } from '../../lib/desk-context.ts';
 import { readAmount } from '../../lib/money.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
-import { LANG } from '../../lib/i18n.ts';
+import { LANG, t } from '../../lib/i18n.ts';
 
 const destinationsKey = (id: string) => ['organization', id, 'destinations'] as const;
 
@@ -28,35 +28,35 @@ export function DestinationsPanel({ id }: { id: string }) {
   const rows = d.data?.items.filter((x) => x.organizationId === id) ?? [];
   return (
     <section aria-labelledby="destinations-title" className="panel">
-      <h2 id="destinations-title">Destinations</h2>
-      <p className="intro">A withdrawal can go only to a destination registered in the market, once its cooling-off period has passed.</p>
+      <h2 id="destinations-title">{t('dest.title')}</h2>
+      <p className="intro">{t('dest.intro')}</p>
       <div role="status">{done && <p className="ok-note">{done}</p>}</div>
       <ReadAt at={d.dataUpdatedAt} fetching={d.isFetching} />
-      {d.isPending ? <Loading what="destinations" /> : d.error ? <ErrorNote error={d.error} /> : rows.length === 0 ? <Empty>No destination yet: the organization adds them in the portal.</Empty> : (
-        <DataTable caption="Withdrawal destinations" rows={rows} rowKey={(x) => x.id} columns={[
-          { label: 'Destination', rowHeader: true, cell: (x) => <>{x.label}<br /><code className="small">{x.id}</code></> },
-          { label: 'Asset', cell: (x) => x.assetSymbol },
-          { label: 'Bank account', cell: (x) => <>{x.summary}<br /><span className="small">{x.holderName}</span></> },
-          { label: 'In the market', cell: (x) => (x.registeredInMarketAt ? `Registered ${when(x.registeredInMarketAt)}` : 'Not registered') },
-          { label: 'Usable', cell: (x) => (x.usable ? 'Usable' : x.registeredInMarketAt ? `Not yet: cooling off until ${when(x.cooldownUntil)}` : 'Not until registered') },
-          { label: 'Actions', actions: true, cell: (x) => (decides && !x.registeredInMarketAt
-            ? <button type="button" className="primary" onClick={() => setRegistering(x)}>Register in market<span className="visually-hidden"> {x.label}</span></button>
+      {d.isPending ? <Loading what={t('dest.loading')} /> : d.error ? <ErrorNote error={d.error} /> : rows.length === 0 ? <Empty>{t('dest.none')}</Empty> : (
+        <DataTable caption={t('dest.caption')} rows={rows} rowKey={(x) => x.id} columns={[
+          { label: t('dest.destination'), rowHeader: true, cell: (x) => <>{x.label}<br /><code className="small">{x.id}</code></> },
+          { label: t('common.asset'), cell: (x) => x.assetSymbol },
+          { label: t('dest.bankAccount'), cell: (x) => <>{x.summary}<br /><span className="small">{x.holderName}</span></> },
+          { label: t('dest.inMarket'), cell: (x) => (x.registeredInMarketAt ? t('dest.registered', { when: when(x.registeredInMarketAt) }) : t('dest.notRegistered')) },
+          { label: t('dest.usable'), cell: (x) => (x.usable ? t('dest.usable') : x.registeredInMarketAt ? t('dest.coolingOff', { when: when(x.cooldownUntil) }) : t('dest.notUntil')) },
+          { label: t('common.actions'), actions: true, cell: (x) => (decides && !x.registeredInMarketAt
+            ? <button type="button" className="primary" onClick={() => setRegistering(x)}>{t('dest.register')}<span className="visually-hidden"> {x.label}</span></button>
             : null) },
         ]} />
       )}
       {registering && (
-        <ConfirmDialog title={`Register ${registering.label} in the market?`} confirmLabel="Register in market" content={registering.id} onClose={() => setRegistering(null)}
+        <ConfirmDialog title={t('dest.registerTitle', { label: registering.label })} confirmLabel={t('dest.register')} content={registering.id} onClose={() => setRegistering(null)}
           onConfirm={async (idempotencyKey) => {
             const r = await op.destinations.registerInMarket(registering.id, { idempotencyKey });
-            setDone(`${r.label} is registered in the market${r.usable ? ' and usable now' : ''}.`);
+            setDone(t(r.usable ? 'dest.doneUsable' : 'dest.done', { label: r.label }));
             await qc.invalidateQueries({ queryKey: destinationsKey(id) });
           }}>
           <dl className="summary">
-            <dt>Bank account</dt><dd>{registering.summary}</dd>
-            <dt>Holder</dt><dd>{registering.holderName}</dd>
-            <dt>Asset</dt><dd>{registering.assetSymbol}</dd>
+            <dt>{t('dest.bankAccount')}</dt><dd>{registering.summary}</dd>
+            <dt>{t('dest.holder')}</dt><dd>{registering.holderName}</dd>
+            <dt>{t('common.asset')}</dt><dd>{registering.assetSymbol}</dd>
           </dl>
-          <p className="effect">Confirm only once the market has registered this account: withdrawals to it become possible.</p>
+          <p className="effect">{t('dest.effect')}</p>
         </ConfirmDialog>
       )}
     </section>
@@ -86,33 +86,33 @@ export function AdjustmentPanel({ id, name }: { id: string; name: string }) {
   const submit = (e: FormEvent) => { e.preventDefault(); setTried(true); if (ready) setConfirming(true); };
   return (
     <section aria-labelledby="adjust-title" className="panel">
-      <h2 id="adjust-title">Adjust a balance</h2>
-      <p className="intro">A correction or a funding outside the usual flows, with its reason; it is recorded in the ledger and the audit trail under your name.</p>
+      <h2 id="adjust-title">{t('adjust.title')}</h2>
+      <p className="intro">{t('adjust.intro')}</p>
       <div role="status">{done && <p className="ok-note">{done}</p>}</div>
       <form className="grid-form" noValidate onSubmit={submit}>
-        <SelectField label="Adjustment asset" value={symbol} onChange={setAsset} options={(assets.data ?? []).map((a) => ({ value: a.symbol, label: a.symbol }))} />
-        <SelectField label="Direction" value={direction} onChange={(v) => setDirection(v === 'debit' ? 'debit' : 'credit')}
-          options={[{ value: 'credit', label: 'Credit (adds to available)' }, { value: 'debit', label: 'Debit (takes from available)' }]} />
-        <Field label="Adjustment amount" inputMode="decimal" value={amount} onChange={setAmount}
-          error={tried ? (parsed && !parsed.ok ? parsed.error : !positive ? 'Enter an amount greater than zero.' : null) : null}
-          hint={decimals !== null ? `Up to ${decimals} decimals.` : undefined} />
-        <TextArea label="Reason" value={reason} onChange={setReason} required hint={tried && !reason.trim() ? 'Say why: it is kept with the entry.' : 'Kept with the entry, e.g. "refund of bank fee, ticket 481".'} />
-        <div className="actions"><button type="submit">Adjust balance</button></div>
+        <SelectField label={t('adjust.asset')} value={symbol} onChange={setAsset} options={(assets.data ?? []).map((a) => ({ value: a.symbol, label: a.symbol }))} />
+        <SelectField label={t('adjust.direction')} value={direction} onChange={(v) => setDirection(v === 'debit' ? 'debit' : 'credit')}
+          options={[{ value: 'credit', label: t('adjust.credit') }, { value: 'debit', label: t('adjust.debit') }]} />
+        <Field label={t('adjust.amount')} inputMode="decimal" value={amount} onChange={setAmount}
+          error={tried ? (parsed && !parsed.ok ? parsed.error : !positive ? t('adjust.positive') : null) : null}
+          hint={decimals !== null ? t('adjust.decimals', { n: decimals }) : undefined} />
+        <TextArea label={t('common.reason')} value={reason} onChange={setReason} required hint={tried && !reason.trim() ? t('adjust.sayWhy') : t('adjust.reasonHint')} />
+        <div className="actions"><button type="submit">{t('adjust.submit')}</button></div>
       </form>
       {confirming && parsed?.ok && decimals !== null && (
-        <ConfirmDialog title={`${direction === 'debit' ? 'Debit' : 'Credit'} ${name}?`} confirmLabel="Confirm adjustment" danger={direction === 'debit'}
+        <ConfirmDialog title={t(direction === 'debit' ? 'adjust.debitTitle' : 'adjust.creditTitle', { name })} confirmLabel={t('adjust.confirm')} danger={direction === 'debit'}
           content={[id, symbol, signed, reason.trim()]} onClose={() => setConfirming(false)}
           onConfirm={async (idempotencyKey) => {
             const r = await op.organizations.adjust(id, { assetSymbol: symbol, amountMinor: signed, reason: reason.trim() }, { idempotencyKey });
-            setDone(`Adjusted: available ${symbol} is now ${formatMoney(r.availableMinor, r.assetDecimals, LANG)} ${symbol}.`);
+            setDone(t('adjust.done', { asset: symbol, amount: formatMoney(r.availableMinor, r.assetDecimals, LANG) }));
             setAmount(''); setReason(''); setTried(false);
             await qc.invalidateQueries({ queryKey: ['organization', id] });
           }}>
           <dl className="summary">
-            <dt>{direction === 'debit' ? 'Debit' : 'Credit'}</dt><dd><Amount minor={parsed.minor} decimals={decimals} symbol={symbol} /></dd>
-            <dt>Reason</dt><dd>{reason.trim()}</dd>
+            <dt>{direction === 'debit' ? t('adjust.debitWord') : t('adjust.creditWord')}</dt><dd><Amount minor={parsed.minor} decimals={decimals} symbol={symbol} /></dd>
+            <dt>{t('common.reason')}</dt><dd>{reason.trim()}</dd>
           </dl>
-          <p className="effect">{direction === 'debit' ? 'Taken from the available balance; refused if it would go below zero.' : 'Added to the available balance at once.'}</p>
+          <p className="effect">{direction === 'debit' ? t('adjust.debitEffect') : t('adjust.creditEffect')}</p>
         </ConfirmDialog>
       )}
     </section>

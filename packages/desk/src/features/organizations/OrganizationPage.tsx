@@ -14,6 +14,7 @@ import { BalancesPanel, LedgerPanel, RequestsPanel } from './OrganizationBooks.t
 import { KeysPanel, MembersPanel } from './OrganizationPeople.tsx';
 import { LimitsPanel } from './LimitsPanel.tsx';
 import { AdjustmentPanel, DestinationsPanel } from './OrganizationMoney.tsx';
+import { t } from '../../lib/i18n.ts';
 
 export const orgKey = (id: string) => ['organization', id] as const;
 
@@ -21,11 +22,11 @@ export const orgKey = (id: string) => ['organization', id] as const;
 export function OrganizationPage({ id }: { id: string }) {
   const { staff } = useDesk();
   const org = useQuery({ queryKey: orgKey(id), queryFn: () => op.organizations.get(id) });
-  if (org.isPending) return <Loading what="the organization" />;
-  if (org.error) return <Page title="Organization"><ErrorNote error={org.error} /></Page>;
+  if (org.isPending) return <Loading what={t('org.theOrganization')} />;
+  if (org.error) return <Page title={t('common.organization')}><ErrorNote error={org.error} /></Page>;
   const o = org.data;
   return (
-    <Page title={o.name} intro={<><code>{o.id}</code> · created {when(o.createdAt)} · <Link to={`/audit?organizationId=${encodeURIComponent(o.id)}`}>audit of this organization</Link></>}>
+    <Page title={o.name} intro={<><code>{o.id}</code> · {t('org.created', { when: when(o.createdAt) })} · <Link to={`/audit?organizationId=${encodeURIComponent(o.id)}`}>{t('org.auditOf')}</Link></>}>
       <StatusPanel org={o} />
       <LimitsPanel org={o} />
       <BalancesPanel id={o.id} />
@@ -47,19 +48,19 @@ function StatusPanel({ org }: { org: Organization }) {
   const admin = can(staff.role, 'manage') && staff.totpEnrolled;
   return (
     <section aria-labelledby="status-title" className="panel">
-      <h2 id="status-title">Status</h2>
-      <p><StateBadge state={org.status} /> · {org.canOperate ? 'Can operate.' : org.limits === null ? 'Cannot operate: no limits loaded.' : 'Cannot operate: not active.'}</p>
+      <h2 id="status-title">{t('org.status')}</h2>
+      <p><StateBadge state={org.status} /> · {org.canOperate ? t('org.canOperate') : org.limits === null ? t('org.noLimits') : t('org.notActive')}</p>
       {admin && (
         <form className="inline-form" onSubmit={(e) => { e.preventDefault(); if (status !== org.status) setConfirming(true); }}>
-          <SelectField label="New status" value={status} onChange={setStatus}
-            options={[{ value: 'draft', label: 'Draft' }, { value: 'active', label: 'Active' }, { value: 'suspended', label: 'Suspended' }]} />
-          <button type="submit" disabled={status === org.status}>Change status</button>
+          <SelectField label={t('org.newStatus')} value={status} onChange={setStatus}
+            options={[{ value: 'draft', label: t('org.draft') }, { value: 'active', label: t('org.active') }, { value: 'suspended', label: t('org.suspended') }]} />
+          <button type="submit" disabled={status === org.status}>{t('org.changeStatus')}</button>
         </form>
       )}
       {confirming && (
-        <ConfirmDialog title={`Set ${org.name} to ${status}?`} confirmLabel="Change status" danger={status === 'suspended'} onClose={() => setConfirming(false)}
+        <ConfirmDialog title={t('org.setStatus', { name: org.name, status })} confirmLabel={t('org.changeStatus')} danger={status === 'suspended'} onClose={() => setConfirming(false)}
           onConfirm={async () => { await op.organizations.update(org.id, { status: status as Organization['status'] }); await qc.invalidateQueries({ queryKey: orgKey(org.id) }); }}>
-          <p>{status === 'active' ? 'With limits loaded, it can move money again.' : 'It keeps reading its records and quoting, but cannot place orders, withdraw, declare deposits or register destinations.'}</p>
+          <p>{status === 'active' ? t('org.activeEffect') : t('org.inactiveEffect')}</p>
         </ConfirmDialog>
       )}
     </section>

@@ -12,6 +12,7 @@ import { useDesk } from '../../lib/desk-context.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
 import { PermissionsPicker } from './PermissionsPicker.tsx';
+import { t } from '../../lib/i18n.ts';
 
 /** The organization's people and their roles; an admin invites and changes roles. */
 export function MembersPanel({ id }: { id: string }) {
@@ -22,22 +23,22 @@ export function MembersPanel({ id }: { id: string }) {
   const [editing, setEditing] = useState<{ m: OrganizationMember; perms: string[] } | null>(null);
   return (
     <section aria-labelledby="members-title" className="panel">
-      <h2 id="members-title">Members</h2>
-      {members.isPending ? <Loading what="members" /> : members.error ? <ErrorNote error={members.error} /> : members.data.length === 0 ? <Empty>No member yet.</Empty> : (
-        <DataTable caption="Members and their roles" rows={members.data} rowKey={(m) => m.id} columns={[
-          { label: 'Name', rowHeader: true, cell: (m) => m.name },
-          { label: 'Email', cell: (m) => m.email },
-          { label: 'Role', cell: (m) => m.permissions.join(', ') || 'none' },
-          { label: 'State', cell: (m) => <>{m.status ? <StateBadge state={m.status} /> : ''}{m.totpEnrolled ? ' · two-step on' : ''}</> },
-          ...(admin ? [{ label: 'Actions', actions: true, cell: (m: OrganizationMember) => <button type="button" onClick={() => setEditing({ m, perms: [...m.permissions] })}>Change role<span className="visually-hidden"> of {m.name}</span></button> }] : []),
+      <h2 id="members-title">{t('people.members')}</h2>
+      {members.isPending ? <Loading what={t('people.loadingMembers')} /> : members.error ? <ErrorNote error={members.error} /> : members.data.length === 0 ? <Empty>{t('people.noMember')}</Empty> : (
+        <DataTable caption={t('people.caption')} rows={members.data} rowKey={(m) => m.id} columns={[
+          { label: t('orgs.name'), rowHeader: true, cell: (m) => m.name },
+          { label: t('people.email'), cell: (m) => m.email },
+          { label: t('people.role'), cell: (m) => m.permissions.join(', ') || t('people.noneRole') },
+          { label: t('common.state'), cell: (m) => <>{m.status ? <StateBadge state={m.status} /> : ''}{m.totpEnrolled ? t('people.twoStepOn') : ''}</> },
+          ...(admin ? [{ label: t('common.actions'), actions: true, cell: (m: OrganizationMember) => <button type="button" onClick={() => setEditing({ m, perms: [...m.permissions] })}>{t('people.changeRole')}<span className="visually-hidden">{t('people.of', { name: m.name })}</span></button> }] : []),
         ]} />
       )}
       {admin && <InviteMember id={id} />}
       {editing && (
-        <ConfirmDialog title={`Change the role of ${editing.m.name}?`} confirmLabel="Change role" onClose={() => setEditing(null)}
+        <ConfirmDialog title={t('people.changeTitle', { name: editing.m.name })} confirmLabel={t('people.changeRole')} onClose={() => setEditing(null)}
           onConfirm={async () => { await op.members.update(editing.m.id, { permissions: editing.perms as never }); await qc.invalidateQueries({ queryKey: ['organization', id, 'members'] }); }}>
-          <PermissionsPicker legend="Permissions" value={editing.perms} onChange={(perms) => setEditing({ ...editing, perms })} />
-          <p className="effect">Takes effect on the person's session and keys at their next request.</p>
+          <PermissionsPicker legend={t('people.permissions')} value={editing.perms} onChange={(perms) => setEditing({ ...editing, perms })} />
+          <p className="effect">{t('people.changeEffect')}</p>
         </ConfirmDialog>
       )}
     </section>
@@ -56,32 +57,32 @@ function InviteMember({ id }: { id: string }) {
   const submit = (e: FormEvent) => { e.preventDefault(); setTried(true); if (ready) setConfirming(true); };
   return (
     <div className="subpanel">
-      <h3>Invite a member</h3>
+      <h3>{t('people.invite')}</h3>
       {invitation && (
         <div className="secret" role="status">
-          <label htmlFor="member-invitation">Invitation link</label>
+          <label htmlFor="member-invitation">{t('people.link')}</label>
           <input id="member-invitation" readOnly value={invitation.url} className="mono" />
-          <button type="button" onClick={() => void navigator.clipboard?.writeText(invitation.url)}>Copy</button>
-          <p className="warning">Shown once; send it to the person. It expires {when(invitation.expiresAt)}.</p>
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(invitation.url)}>{t('people.copy')}</button>
+          <p className="warning">{t('people.shownOnce', { when: when(invitation.expiresAt) })}</p>
         </div>
       )}
       <form onSubmit={submit} noValidate>
         <div className="grid-form">
-          <Field label="Member name" value={name} onChange={setName} error={tried && !name.trim() ? 'Enter a name.' : null} />
-          <Field label="Member email" type="email" value={email} onChange={setEmail} error={tried && !/^[^@\s]+@[^@\s]+$/.test(email.trim()) ? 'Enter an email address.' : null} />
+          <Field label={t('people.name')} value={name} onChange={setName} error={tried && !name.trim() ? t('orgs.enterName') : null} />
+          <Field label={t('people.emailField')} type="email" value={email} onChange={setEmail} error={tried && !/^[^@\s]+@[^@\s]+$/.test(email.trim()) ? t('people.enterEmail') : null} />
         </div>
-        <PermissionsPicker legend="Permissions of the new member" value={perms} onChange={setPerms} />
-        <button type="submit">Invite member</button>
+        <PermissionsPicker legend={t('people.newPerms')} value={perms} onChange={setPerms} />
+        <button type="submit">{t('people.inviteMember')}</button>
       </form>
       {confirming && (
-        <ConfirmDialog title={`Invite ${name.trim()}?`} confirmLabel="Invite member" onClose={() => setConfirming(false)}
+        <ConfirmDialog title={t('people.inviteTitle', { name: name.trim() })} confirmLabel={t('people.inviteMember')} onClose={() => setConfirming(false)}
           content={[name.trim(), email.trim(), perms]} onConfirm={async (idempotencyKey) => {
             const r = await op.members.add(id, { name: name.trim(), email: email.trim(), permissions: perms as never }, { idempotencyKey }) as unknown as { invitation?: { url: string; expiresAt: string } };
             setInvitation(r.invitation ?? null);
             setName(''); setEmail(''); setTried(false);
             await qc.invalidateQueries({ queryKey: ['organization', id, 'members'] });
           }}>
-          <p>{email.trim()} with {perms.join(', ') || 'no permission'}.</p>
+          <p>{t('people.with', { email: email.trim(), perms: perms.join(', ') || t('people.noPermission') })}</p>
         </ConfirmDialog>
       )}
     </div>
@@ -97,21 +98,21 @@ export function KeysPanel({ id }: { id: string }) {
   const [revoking, setRevoking] = useState<{ id: string; prefix: string } | null>(null);
   return (
     <section aria-labelledby="keys-title" className="panel">
-      <h2 id="keys-title">API keys</h2>
-      {keys.isPending ? <Loading what="keys" /> : keys.error ? <ErrorNote error={keys.error} /> : keys.data.length === 0 ? <Empty>No key.</Empty> : (
-        <DataTable caption="API keys" rows={keys.data} rowKey={(k) => k.id} columns={[
-          { label: 'Prefix', rowHeader: true, cell: (k) => <code>{k.prefix}</code> },
-          { label: 'Scopes', cell: (k) => k.scopes.join(', ') },
-          { label: 'Issued by', cell: (k) => k.issuedBy?.name ?? k.memberId ?? '' },
-          { label: 'Last used', cell: (k) => (k.lastUsedAt ? when(k.lastUsedAt) : 'never') },
-          { label: 'State', cell: (k) => (k.revokedAt ? `Revoked ${when(k.revokedAt)}` : k.expiresAt && Date.parse(k.expiresAt) < Date.now() ? 'Expired' : 'Active') },
-          ...(admin ? [{ label: 'Actions', actions: true, cell: (k: KeyRow) => (!k.revokedAt ? <button type="button" className="danger" onClick={() => setRevoking({ id: k.id, prefix: k.prefix })}>Revoke<span className="visually-hidden"> key {k.prefix}</span></button> : null) }] : []),
+      <h2 id="keys-title">{t('keys.title')}</h2>
+      {keys.isPending ? <Loading what={t('keys.loading')} /> : keys.error ? <ErrorNote error={keys.error} /> : keys.data.length === 0 ? <Empty>{t('keys.none')}</Empty> : (
+        <DataTable caption={t('keys.title')} rows={keys.data} rowKey={(k) => k.id} columns={[
+          { label: t('keys.prefix'), rowHeader: true, cell: (k) => <code>{k.prefix}</code> },
+          { label: t('keys.scopes'), cell: (k) => k.scopes.join(', ') },
+          { label: t('keys.issuedBy'), cell: (k) => k.issuedBy?.name ?? k.memberId ?? '' },
+          { label: t('keys.lastUsed'), cell: (k) => (k.lastUsedAt ? when(k.lastUsedAt) : t('keys.never')) },
+          { label: t('common.state'), cell: (k) => (k.revokedAt ? t('keys.revoked', { when: when(k.revokedAt) }) : k.expiresAt && Date.parse(k.expiresAt) < Date.now() ? t('keys.expired') : t('keys.active')) },
+          ...(admin ? [{ label: t('common.actions'), actions: true, cell: (k: KeyRow) => (!k.revokedAt ? <button type="button" className="danger" onClick={() => setRevoking({ id: k.id, prefix: k.prefix })}>{t('keys.revoke')}<span className="visually-hidden">{t('keys.key', { prefix: k.prefix })}</span></button> : null) }] : []),
         ]} />
       )}
       {revoking && (
-        <ConfirmDialog title={`Revoke the key ${revoking.prefix}?`} confirmLabel="Revoke key" danger onClose={() => setRevoking(null)}
+        <ConfirmDialog title={t('keys.revokeTitle', { prefix: revoking.prefix })} confirmLabel={t('keys.revokeKey')} danger onClose={() => setRevoking(null)}
           content={revoking.id} onConfirm={async (idempotencyKey) => { await op.keys.revoke(revoking.id, { idempotencyKey }); await qc.invalidateQueries({ queryKey: ['organization', id, 'keys'] }); }}>
-          <p>Every program using it is refused from its next request. This cannot be undone.</p>
+          <p>{t('keys.revokeEffect')}</p>
         </ConfirmDialog>
       )}
     </section>

@@ -10,6 +10,7 @@ import { useDesk } from '../../lib/desk-context.ts';
 import { Link, navigate } from '../../lib/router.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
+import { t } from '../../lib/i18n.ts';
 
 /** Every client organization: search, status at a glance, and (admin) a new one. */
 export function OrganizationsPage() {
@@ -23,33 +24,33 @@ export function OrganizationsPage() {
     placeholderData: (prev) => prev,
   });
   return (
-    <Page title="Organizations" intro="The client organizations, their status and whether they can operate (active, with limits loaded).">
+    <Page title={t('nav.organizations')} intro={t('orgs.intro')}>
       <form className="inline-form" role="search" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Search" type="search" value={search} onChange={(v) => { setSearch(v); setPage(1); }} hint="Name or id." />
-        <SelectField label="Status" value={status} onChange={(v) => { setStatus(v); setPage(1); }}
-          options={[{ value: '', label: 'Any' }, { value: 'active', label: 'Active' }, { value: 'draft', label: 'Draft' }, { value: 'suspended', label: 'Suspended' }]} />
+        <Field label={t('orgs.search')} type="search" value={search} onChange={(v) => { setSearch(v); setPage(1); }} hint={t('orgs.searchHint')} />
+        <SelectField label={t('org.status')} value={status} onChange={(v) => { setStatus(v); setPage(1); }}
+          options={[{ value: '', label: t('orgs.any') }, { value: 'active', label: t('org.active') }, { value: 'draft', label: t('org.draft') }, { value: 'suspended', label: t('org.suspended') }]} />
       </form>
       <ReadAt at={list.dataUpdatedAt} fetching={list.isFetching} />
-      {list.isPending ? <Loading what="organizations" /> : list.error ? <ErrorNote error={list.error} /> : list.data.items.length === 0 ? <Empty>No organization matches.</Empty> : (
+      {list.isPending ? <Loading what={t('orgs.loading')} /> : list.error ? <ErrorNote error={list.error} /> : list.data.items.length === 0 ? <Empty>{t('orgs.none')}</Empty> : (
         <>
           <table>
-            <caption className="visually-hidden">Organizations</caption>
-            <thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Can operate</th><th scope="col">Created</th></tr></thead>
+            <caption className="visually-hidden">{t('nav.organizations')}</caption>
+            <thead><tr><th scope="col">{t('orgs.name')}</th><th scope="col">{t('org.status')}</th><th scope="col">{t('orgs.canOperate')}</th><th scope="col">{t('common.created')}</th></tr></thead>
             <tbody>
               {list.data.items.map((o) => (
                 <tr key={o.id}>
                   <th scope="row"><Link to={`/organizations/${encodeURIComponent(o.id)}`}>{o.name}</Link> <code className="small">{o.id}</code></th>
                   <td><StateBadge state={o.status} /></td>
-                  <td>{o.canOperate ? 'Yes' : o.limits === null ? 'No — no limits loaded' : 'No — not active'}</td>
+                  <td>{o.canOperate ? t('orgs.yes') : o.limits === null ? t('orgs.noLimits') : t('orgs.notActive')}</td>
                   <td>{when(o.createdAt)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-          <nav aria-label="Pages of organizations" className="pager">
-            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous page</button>
-            <span>Page {list.data.pagination.page} of {Math.max(1, list.data.pagination.totalPages)} ({list.data.pagination.total} organizations)</span>
-            <button type="button" disabled={page >= list.data.pagination.totalPages} onClick={() => setPage(page + 1)}>Next page</button>
+          <nav aria-label={t('orgs.pages')} className="pager">
+            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t('common.prev')}</button>
+            <span>{t('common.page', { page: list.data.pagination.page, pages: Math.max(1, list.data.pagination.totalPages) })}{t('orgs.count', { n: list.data.pagination.total })}</span>
+            <button type="button" disabled={page >= list.data.pagination.totalPages} onClick={() => setPage(page + 1)}>{t('common.next')}</button>
           </nav>
         </>
       )}
@@ -66,17 +67,17 @@ function CreateOrganization() {
   const submit = (e: FormEvent) => { e.preventDefault(); setTried(true); if (name.trim()) setConfirming(true); };
   return (
     <section aria-labelledby="create-title" className="panel">
-      <h2 id="create-title">New organization</h2>
+      <h2 id="create-title">{t('orgs.new')}</h2>
       <form onSubmit={submit} noValidate className="inline-form">
-        <Field label="Organization name" value={name} onChange={setName} error={tried && !name.trim() ? 'Enter a name.' : null} />
-        <SelectField label="Initial status" value={status} onChange={(v) => setStatus(v as 'draft' | 'active')}
-          options={[{ value: 'draft', label: 'Draft (cannot operate yet)' }, { value: 'active', label: 'Active' }]} />
-        <button type="submit">Create organization</button>
+        <Field label={t('orgs.newName')} value={name} onChange={setName} error={tried && !name.trim() ? t('orgs.enterName') : null} />
+        <SelectField label={t('orgs.initial')} value={status} onChange={(v) => setStatus(v as 'draft' | 'active')}
+          options={[{ value: 'draft', label: t('orgs.draftCannot') }, { value: 'active', label: t('org.active') }]} />
+        <button type="submit">{t('orgs.create')}</button>
       </form>
       {confirming && (
-        <ConfirmDialog title={`Create ${name.trim()}?`} confirmLabel="Create organization" onClose={() => setConfirming(false)}
+        <ConfirmDialog title={t('orgs.createTitle', { name: name.trim() })} confirmLabel={t('orgs.create')} onClose={() => setConfirming(false)}
           content={[name.trim(), status]} onConfirm={async (idempotencyKey) => { const o = await op.organizations.create({ name: name.trim(), status }, { idempotencyKey }); navigate(`/organizations/${encodeURIComponent(o.id)}`); }}>
-          <p>It starts {status} with no limits loaded: it cannot move money until limits are set on its page.</p>
+          <p>{status === 'draft' ? t('orgs.startsDraft') : t('orgs.startsActive')}</p>
         </ConfirmDialog>
       )}
     </section>

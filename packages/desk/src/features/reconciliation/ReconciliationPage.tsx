@@ -16,6 +16,7 @@ import { Link } from '../../lib/router.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
 import { reconciliationKey } from './StopBanner.tsx';
+import { t } from '../../lib/i18n.ts';
 
 /**
  * Compare the books with the market's balances; a difference stops every client operation that
@@ -51,23 +52,23 @@ export function ReconciliationPage() {
   const staffNames = useStaffByActor();
   const by = last ? staffNames.get(last.actor) : undefined;
   return (
-    <Page title="Reconciliation" intro="The platform's books against the balances the market reports, asset by asset. While they disagree every client order, withdrawal, declaration and destination registration is refused.">
-      {state.isPending ? <Loading what="the reconciliation state" /> : state.error ? <ErrorNote error={state.error} /> : (
+    <Page title={t('nav.reconciliation')} intro={t('recon.intro')}>
+      {state.isPending ? <Loading what={t('recon.loading')} /> : state.error ? <ErrorNote error={state.error} /> : (
         <section aria-labelledby="state-title" className={`panel ${state.data.reconciled ? 'ok-panel' : 'stop-panel'}`}>
-          <h2 id="state-title">{state.data.reconciled ? 'Reconciled: client operations run' : 'Stopped: the books and the market disagree'}</h2>
+          <h2 id="state-title">{state.data.reconciled ? t('recon.reconciled') : t('recon.stopped')}</h2>
           <ReadAt at={state.dataUpdatedAt} fetching={state.isFetching} />
-          <p>Since {when(state.data.changedAt)}.</p>
-          {!state.data.reconciled && decides && <button type="button" className="primary" onClick={() => setResolving(true)}>Resolve</button>}
+          <p>{t('recon.since', { when: when(state.data.changedAt) })}</p>
+          {!state.data.reconciled && decides && <button type="button" className="primary" onClick={() => setResolving(true)}>{t('recon.resolve')}</button>}
         </section>
       )}
 
       {last && (
         <section aria-labelledby="last-title">
-          <h2 id="last-title">Last run: {last.matched ? 'every asset matched' : 'differences found'}</h2>
+          <h2 id="last-title">{last.matched ? t('recon.lastMatched') : t('recon.lastDiffers')}</h2>
           <p className="small">{when(last.createdAt)} by <Actor actor={last.actor} name={by?.name ?? null} email={by?.email ?? null} /> · market figures {last.source === 'given' ? 'entered by a person' : 'read from the venue'} · <Link to={`/audit?subjectId=${encodeURIComponent(last.id)}`}>audit</Link></p>
           <table>
-            <caption className="visually-hidden">Books and market per asset</caption>
-            <thead><tr><th scope="col">Asset</th><th scope="col" className="num">Books</th><th scope="col" className="num">Market</th><th scope="col" className="num">Difference (market − books)</th><th scope="col">Result</th></tr></thead>
+            <caption className="visually-hidden">{t('recon.caption')}</caption>
+            <thead><tr><th scope="col">{t('common.asset')}</th><th scope="col" className="num">{t('recon.books')}</th><th scope="col" className="num">{t('recon.market')}</th><th scope="col" className="num">{t('recon.difference')}</th><th scope="col">{t('recon.result')}</th></tr></thead>
             <tbody>
               {last.figures.map((f) => {
                 const d = decimalsOf(assets.data, f.assetSymbol) ?? 0;
@@ -77,7 +78,7 @@ export function ReconciliationPage() {
                     <td className="num"><Amount minor={f.booksMinor} decimals={d} symbol={f.assetSymbol} /></td>
                     <td className="num"><Amount minor={f.marketMinor} decimals={d} symbol={f.assetSymbol} /></td>
                     <td className="num"><Amount minor={f.differenceMinor} decimals={d} symbol={f.assetSymbol} /></td>
-                    <td>{f.matched ? 'Matched' : 'Differs'}</td>
+                    <td>{f.matched ? t('recon.matched') : t('recon.differs')}</td>
                   </tr>
                 );
               })}
@@ -88,53 +89,53 @@ export function ReconciliationPage() {
 
       {decides && (
         <section aria-labelledby="run-title" className="panel">
-          <h2 id="run-title">Run a reconciliation</h2>
+          <h2 id="run-title">{t('recon.run')}</h2>
           <form onSubmit={run} noValidate>
             <fieldset>
-              <legend>Market balances</legend>
+              <legend>{t('recon.marketBalances')}</legend>
               {venue ? (
                 <>
-                  <label className="choice"><input type="radio" name="source" checked={fromVenue} onChange={() => setFromVenue(true)} /> Read them from the venue{mode === 'sandbox' ? ' (the simulated market)' : ''}</label>
-                  <label className="choice"><input type="radio" name="source" checked={!fromVenue} onChange={() => setFromVenue(false)} /> Enter the balances the market reports</label>
+                  <label className="choice"><input type="radio" name="source" checked={fromVenue} onChange={() => setFromVenue(true)} />{t('recon.fromVenue')}{mode === 'sandbox' ? t('recon.simulated') : ''}</label>
+                  <label className="choice"><input type="radio" name="source" checked={!fromVenue} onChange={() => setFromVenue(false)} />{t('recon.enter')}</label>
                 </>
-              ) : <p className="hint">No venue is connected: enter the balances the market reports.</p>}
+              ) : <p className="hint">{t('recon.noVenue')}</p>}
             </fieldset>
             {!fromVenue && (
               <div className="grid-form">
                 {parsed.map(({ a, text, r }) => (
-                  <Field key={a.symbol} label={`Market balance ${a.symbol}`} inputMode="decimal" value={text}
+                  <Field key={a.symbol} label={t('recon.balanceOf', { asset: a.symbol })} inputMode="decimal" value={text}
                     onChange={(v) => setFigures({ ...figures, [a.symbol]: v })} error={tried && r && !r.ok ? r.error : null}
-                    hint={`Up to ${a.decimals} decimals; leave empty to skip.`} />
+                    hint={t('recon.balanceHint', { n: a.decimals })} />
                 ))}
               </div>
             )}
-            {tried && !fromVenue && given.length === 0 && <p className="inline-error">Enter at least one market balance.</p>}
-            <button type="submit">Run reconciliation</button>
+            {tried && !fromVenue && given.length === 0 && <p className="inline-error">{t('recon.atLeastOne')}</p>}
+            <button type="submit">{t('recon.runButton')}</button>
           </form>
         </section>
       )}
 
       {confirmRun && (
-        <ConfirmDialog title="Run the reconciliation?" confirmLabel="Run reconciliation" onClose={() => setConfirmRun(null)}
+        <ConfirmDialog title={t('recon.runTitle')} confirmLabel={t('recon.runButton')} onClose={() => setConfirmRun(null)}
           content={confirmRun} onConfirm={async (idempotencyKey) => {
             await op.reconciliation.run(confirmRun.length ? { marketBalances: confirmRun } : {}, { idempotencyKey });
             await qc.invalidateQueries({ queryKey: reconciliationKey });
           }}>
-          {confirmRun.length === 0 ? <p>The market's balances are read from the venue.</p> : (
+          {confirmRun.length === 0 ? <p>{t('recon.readFromVenue')}</p> : (
             <ul>{confirmRun.map((b) => <li key={b.assetSymbol}><Amount minor={b.amountMinor} decimals={decimalsOf(assets.data, b.assetSymbol) ?? 0} symbol={b.assetSymbol} /></li>)}</ul>
           )}
-          <p className="effect">Any difference stops client operations that move money at once, until resolved.</p>
+          <p className="effect">{t('recon.runEffect')}</p>
         </ConfirmDialog>
       )}
       {resolving && (
-        <ConfirmDialog title="Resolve the stop?" confirmLabel="Resolve and resume" canConfirm={note.trim() !== ''} onClose={() => setResolving(false)}
+        <ConfirmDialog title={t('recon.resolveTitle')} confirmLabel={t('recon.resume')} canConfirm={note.trim() !== ''} onClose={() => setResolving(false)}
           content={note.trim()} onConfirm={async (idempotencyKey) => {
             await op.reconciliation.resolve({ note: note.trim() }, { idempotencyKey });
             setNote('');
             await qc.invalidateQueries({ queryKey: reconciliationKey });
           }}>
-          <p>Client orders, withdrawals, declarations and destination registrations resume at once.</p>
-          <TextArea label="Note" required value={note} onChange={setNote} hint="What you reviewed and why operations may resume; kept in the audit trail." />
+          <p>{t('recon.resumes')}</p>
+          <TextArea label={t('recon.note')} required value={note} onChange={setNote} hint={t('recon.noteHint')} />
         </ConfirmDialog>
       )}
     </Page>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { op } from '../../lib/api.ts';
 import { when } from '../../lib/time.ts';
+import { t } from '../../lib/i18n.ts';
 
 export const reconciliationKey = ['reconciliation'] as const;
 
@@ -10,8 +11,7 @@ export function StopBanner({ linkTo }: { linkTo: (children: React.ReactNode) => 
   if (!state.data || state.data.reconciled) return null;
   return (
     <div className="banner banner-stop" role="alert">
-      <strong>Stopped: the books and the market disagree.</strong> Since {when(state.data.changedAt)} every client order, withdrawal,
-      declaration and destination registration is refused until a person resolves it. {linkTo('Review the reconciliation')}
+      <strong>{t('stop.title')}</strong> {t('stop.text', { when: when(state.data.changedAt) })} {linkTo(t('stop.review'))}
     </div>
   );
 }

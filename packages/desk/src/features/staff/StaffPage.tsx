@@ -10,6 +10,7 @@ import { useDesk } from '../../lib/desk-context.ts';
 import { Link } from '../../lib/router.ts';
 import { ROLE_WORDS } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
+import { t } from '../../lib/i18n.ts';
 
 const ROLES = (['viewer', 'approver', 'admin'] as StaffRole[]).map((r) => ({ value: r, label: ROLE_WORDS[r] }));
 
@@ -22,23 +23,23 @@ export function StaffPage() {
   const [removing, setRemoving] = useState<StaffPerson | null>(null);
   const active = me.totpEnrolled;
   return (
-    <Page title="Staff" intro="The people of the operator and what each may do. Every change is recorded in the audit trail.">
-      {list.isPending ? <Loading what="staff" /> : list.error ? <ErrorNote error={list.error} /> : list.data.length === 0 ? <Empty>No staff.</Empty> : (
+    <Page title={t('nav.staff')} intro={t('staff.intro')}>
+      {list.isPending ? <Loading what={t('staff.loading')} /> : list.error ? <ErrorNote error={list.error} /> : list.data.length === 0 ? <Empty>{t('staff.none')}</Empty> : (
         <table>
-          <caption className="visually-hidden">Staff</caption>
-          <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Since</th><th scope="col">Actions</th></tr></thead>
+          <caption className="visually-hidden">{t('nav.staff')}</caption>
+          <thead><tr><th scope="col">{t('orgs.name')}</th><th scope="col">{t('people.email')}</th><th scope="col">{t('people.role')}</th><th scope="col">{t('common.state')}</th><th scope="col">{t('staff.since')}</th><th scope="col">{t('common.actions')}</th></tr></thead>
           <tbody>
             {list.data.map((s) => (
               <tr key={s.id}>
-                <th scope="row">{s.name}{s.id === me.id ? ' (you)' : ''}</th><td>{s.email}</td><td>{s.role}</td>
-                <td><StateBadge state={s.status} />{s.totpEnrolled ? ' · two-step on' : ' · two-step off'}</td>
+                <th scope="row">{s.name}{s.id === me.id ? t('staff.you') : ''}</th><td>{s.email}</td><td>{s.role}</td>
+                <td><StateBadge state={s.status} />{s.totpEnrolled ? t('staff.twoOn') : t('staff.twoOff')}</td>
                 <td>{when(s.createdAt)}</td>
                 <td className="row-actions"><div>
-                  <Link to={`/audit?actor=${encodeURIComponent(`staff:${s.id}`)}`}>Decisions<span className="visually-hidden"> of {s.name}</span></Link>
+                  <Link to={`/audit?actor=${encodeURIComponent(`staff:${s.id}`)}`}>{t('staff.decisions')}<span className="visually-hidden">{t('people.of', { name: s.name })}</span></Link>
                   {active && s.id !== me.id && s.status !== 'removed' && (
                     <>
-                      <button type="button" onClick={() => setRoleOf({ s, role: s.role })}>Change role<span className="visually-hidden"> of {s.name}</span></button>
-                      <button type="button" className="danger" onClick={() => setRemoving(s)}>Remove<span className="visually-hidden"> {s.name}</span></button>
+                      <button type="button" onClick={() => setRoleOf({ s, role: s.role })}>{t('people.changeRole')}<span className="visually-hidden">{t('people.of', { name: s.name })}</span></button>
+                      <button type="button" className="danger" onClick={() => setRemoving(s)}>{t('policies.remove')}<span className="visually-hidden"> {s.name}</span></button>
                     </>
                   )}
                 </div></td>
@@ -49,15 +50,15 @@ export function StaffPage() {
       )}
       {active && <Invite />}
       {roleOf && (
-        <ConfirmDialog title={`Change the role of ${roleOf.s.name}?`} confirmLabel="Change role" canConfirm={roleOf.role !== roleOf.s.role} onClose={() => setRoleOf(null)}
+        <ConfirmDialog title={t('people.changeTitle', { name: roleOf.s.name })} confirmLabel={t('people.changeRole')} canConfirm={roleOf.role !== roleOf.s.role} onClose={() => setRoleOf(null)}
           onConfirm={async () => { await op.staff.setRole(roleOf.s.id, roleOf.role); await qc.invalidateQueries({ queryKey: ['staff'] }); }}>
-          <SelectField label="Role" value={roleOf.role} onChange={(v) => setRoleOf({ ...roleOf, role: v as StaffRole })} options={ROLES} />
+          <SelectField label={t('people.role')} value={roleOf.role} onChange={(v) => setRoleOf({ ...roleOf, role: v as StaffRole })} options={ROLES} />
         </ConfirmDialog>
       )}
       {removing && (
-        <ConfirmDialog title={`Remove ${removing.name}?`} confirmLabel="Remove from staff" danger onClose={() => setRemoving(null)}
+        <ConfirmDialog title={t('staff.removeTitle', { name: removing.name })} confirmLabel={t('staff.removeFrom')} danger onClose={() => setRemoving(null)}
           onConfirm={async () => { await op.staff.remove(removing.id); await qc.invalidateQueries({ queryKey: ['staff'] }); }}>
-          <p>Their sessions and tokens stop at once. Their past decisions stay in the audit trail.</p>
+          <p>{t('staff.removeEffect')}</p>
         </ConfirmDialog>
       )}
     </Page>
@@ -76,23 +77,23 @@ function Invite() {
   const submit = (e: FormEvent) => { e.preventDefault(); setTried(true); if (name.trim() && emailOk) setConfirming(true); };
   return (
     <section aria-labelledby="invite-title" className="panel">
-      <h2 id="invite-title">Invite a person</h2>
+      <h2 id="invite-title">{t('staff.invite')}</h2>
       {invitation && (
         <div className="secret" role="status">
-          <label htmlFor="staff-invitation">Invitation link</label>
+          <label htmlFor="staff-invitation">{t('people.link')}</label>
           <input id="staff-invitation" readOnly value={invitation.url} className="mono" />
-          <button type="button" onClick={() => void navigator.clipboard?.writeText(invitation.url)}>Copy</button>
-          <p className="warning">Shown once; send it to the person. It expires {when(invitation.expiresAt)}. They choose a password and set up two-step sign-in.</p>
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(invitation.url)}>{t('people.copy')}</button>
+          <p className="warning">{t('staff.shownOnce', { when: when(invitation.expiresAt) })}</p>
         </div>
       )}
       <form onSubmit={submit} noValidate className="grid-form">
-        <Field label="Name" value={name} onChange={setName} error={tried && !name.trim() ? 'Enter a name.' : null} />
-        <Field label="Email" type="email" value={email} onChange={setEmail} error={tried && !emailOk ? 'Enter an email address.' : null} />
-        <SelectField label="Role" value={role} onChange={(v) => setRole(v as StaffRole)} options={ROLES} />
-        <div className="actions"><button type="submit">Invite</button></div>
+        <Field label={t('orgs.name')} value={name} onChange={setName} error={tried && !name.trim() ? t('orgs.enterName') : null} />
+        <Field label={t('people.email')} type="email" value={email} onChange={setEmail} error={tried && !emailOk ? t('people.enterEmail') : null} />
+        <SelectField label={t('people.role')} value={role} onChange={(v) => setRole(v as StaffRole)} options={ROLES} />
+        <div className="actions"><button type="submit">{t('staff.inviteButton')}</button></div>
       </form>
       {confirming && (
-        <ConfirmDialog title={`Invite ${name.trim()} as ${role}?`} confirmLabel="Send invitation" onClose={() => setConfirming(false)}
+        <ConfirmDialog title={t('staff.inviteTitle', { name: name.trim(), role })} confirmLabel={t('staff.send')} onClose={() => setConfirming(false)}
           content={[name.trim(), email.trim(), role]} onConfirm={async (idempotencyKey) => {
             const r = await op.staff.invite({ name: name.trim(), email: email.trim(), role }, { idempotencyKey });
             setInvitation(r.invitation); setName(''); setEmail(''); setTried(false);

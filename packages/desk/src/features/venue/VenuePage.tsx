@@ -7,24 +7,14 @@ import { Empty, Loading, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { Link } from '../../lib/router.ts';
 import { when } from '../../lib/time.ts';
+import { t } from '../../lib/i18n.ts';
 
 /** Seconds with a tenth, from whole milliseconds: integer arithmetic only. */
 const seconds = (ms: number) => `${Math.trunc(ms / 1000)}.${Math.trunc((ms % 1000) / 100)} s`;
 
-const HEALTH: Record<VenueView['health'], string> = {
-  ok: 'Answering: its last request succeeded',
-  failing: 'Failing: its last request failed',
-  idle: 'Nothing asked of it yet',
-};
+const HEALTH = (h: VenueView['health']): string => t(`venue.health.${h}`);
 
-const EXECUTION: Record<VenueExecution['state'], string> = {
-  new: 'About to be sent',
-  sending: 'Sent — outcome being looked up',
-  unknown: 'Outcome unknown — being looked up',
-  filled: 'Filled',
-  refused: 'Refused by the venue',
-  partial: 'Filled in part — waits for the desk',
-};
+const EXECUTION = (s: VenueExecution['state']): string => t(`venue.exec.${s}`);
 
 /**
  * The market behind production as the desk watches it: whether the venue answers, how old the book
@@ -36,37 +26,37 @@ export function VenuePage() {
   const executions = useQuery({ queryKey: ['venue', 'executions'], queryFn: () => op.venue.executions({ limit: 50 }), refetchInterval: 5_000 });
   const v = view.data;
   return (
-    <Page title="Venue" intro="The exchange production trades at: its health, the order books quotes are priced from, and the orders sent there.">
+    <Page title={t('nav.venue')} intro={t('venue.intro')}>
       <section aria-labelledby="health-title" className={`panel ${v?.health === 'failing' ? 'stop-panel' : ''}`}>
-        <h2 id="health-title">Health</h2>
+        <h2 id="health-title">{t('venue.health')}</h2>
         <ReadAt at={view.dataUpdatedAt} fetching={view.isFetching} />
-        {view.isPending ? <Loading what="the venue" /> : view.error ? <ErrorNote error={view.error} /> : !v ? null : v.kind !== 'ccxt' ? (
-          <p>{v.kind === 'desk' ? 'No exchange: the desk records every fill by hand (Approvals).' : 'The sandbox trades at its simulated market.'}</p>
+        {view.isPending ? <Loading what={t('venue.loading')} /> : view.error ? <ErrorNote error={view.error} /> : !v ? null : v.kind !== 'ccxt' ? (
+          <p>{v.kind === 'desk' ? t('venue.deskKind') : t('venue.sandboxKind')}</p>
         ) : (
           <dl className="facts">
-            <dt>Exchange</dt><dd>{v.exchange}</dd>
-            <dt>State</dt><dd><span className={`badge badge-${v.health}`}>{HEALTH[v.health]}</span></dd>
-            <dt>Last success</dt><dd>{v.lastSuccessAt ? when(v.lastSuccessAt) : 'none yet'}</dd>
-            <dt>Last error</dt><dd>{v.lastError ? <>{when(v.lastError.at)}: <code>{v.lastError.kind}</code> {v.lastError.detail}</> : 'none'}</dd>
-            <dt>Orders waiting for an outcome</dt><dd>{v.awaitingOutcome}</dd>
-            <dt>Partial fills waiting for the desk</dt><dd>{v.partialFills}{v.partialFills > 0 && <> — <Link to="/approvals">record their fills in Approvals</Link></>}</dd>
+            <dt>{t('venue.exchange')}</dt><dd>{v.exchange}</dd>
+            <dt>{t('common.state')}</dt><dd><span className={`badge badge-${v.health}`}>{HEALTH(v.health)}</span></dd>
+            <dt>{t('venue.lastSuccess')}</dt><dd>{v.lastSuccessAt ? when(v.lastSuccessAt) : t('venue.noneYet')}</dd>
+            <dt>{t('venue.lastError')}</dt><dd>{v.lastError ? <>{when(v.lastError.at)}: <code>{v.lastError.kind}</code> {v.lastError.detail}</> : t('venue.none')}</dd>
+            <dt>{t('venue.awaiting')}</dt><dd>{v.awaitingOutcome}</dd>
+            <dt>{t('venue.partials')}</dt><dd>{v.partialFills}{v.partialFills > 0 && <> — <Link to="/approvals">{t('venue.recordThem')}</Link></>}</dd>
           </dl>
         )}
       </section>
 
       <section aria-labelledby="books-title" className="panel">
-        <h2 id="books-title">Order books</h2>
-        {!v ? null : v.pairs.length === 0 ? <Empty>No pair is priced from the venue.</Empty> : (
+        <h2 id="books-title">{t('venue.books')}</h2>
+        {!v ? null : v.pairs.length === 0 ? <Empty>{t('venue.noPair')}</Empty> : (
           // Focusable: on a narrow screen the table scrolls sideways, and a keyboard must reach it.
           <table tabIndex={0}>
-            <caption className="visually-hidden">Venue-priced pairs and their books</caption>
-            <thead><tr><th scope="col">Pair</th><th scope="col">Venue market</th><th scope="col" className="num">Book age</th><th scope="col" className="num">Best bid</th><th scope="col" className="num">Best ask</th></tr></thead>
+            <caption className="visually-hidden">{t('venue.booksCaption')}</caption>
+            <thead><tr><th scope="col">{t('venue.pair')}</th><th scope="col">{t('venue.market')}</th><th scope="col" className="num">{t('venue.bookAge')}</th><th scope="col" className="num">{t('venue.bestBid')}</th><th scope="col" className="num">{t('venue.bestAsk')}</th></tr></thead>
             <tbody>
               {v.pairs.map((p) => (
                 <tr key={`${p.baseSymbol}/${p.quoteSymbol}`}>
                   <th scope="row">{p.baseSymbol}/{p.quoteSymbol}</th>
                   <td>{p.venueSymbol}</td>
-                  <td className="num">{p.bookAgeMs === null ? 'no book held' : `${seconds(p.bookAgeMs)}${p.fresh ? '' : ` — older than ${seconds(p.maxBookAgeMs)}: quotes wait`}`}</td>
+                  <td className="num">{p.bookAgeMs === null ? t('venue.noBook') : `${seconds(p.bookAgeMs)}${p.fresh ? '' : t('venue.older', { max: seconds(p.maxBookAgeMs) })}`}</td>
                   <td className="num">{p.bestBid === null ? '—' : `${p.bestBid} × ${p.bestBidQty}`}</td>
                   <td className="num">{p.bestAsk === null ? '—' : `${p.bestAsk} × ${p.bestAskQty}`}</td>
                 </tr>
@@ -77,20 +67,20 @@ export function VenuePage() {
       </section>
 
       <section aria-labelledby="executions-title">
-        <h2 id="executions-title">Executions</h2>
+        <h2 id="executions-title">{t('venue.executions')}</h2>
         <ReadAt at={executions.dataUpdatedAt} fetching={executions.isFetching} />
-        {executions.isPending ? <Loading what="executions" /> : executions.error ? <ErrorNote error={executions.error} /> : executions.data.length === 0 ? <Empty>No order sent to the venue yet.</Empty> : (
+        {executions.isPending ? <Loading what={t('venue.loadingExec')} /> : executions.error ? <ErrorNote error={executions.error} /> : executions.data.length === 0 ? <Empty>{t('venue.noExec')}</Empty> : (
           <table tabIndex={0}>
-            <caption className="visually-hidden">Orders sent to the venue, newest first</caption>
-            <thead><tr><th scope="col">Order</th><th scope="col">State at the venue</th><th scope="col">Venue order id</th><th scope="col">Sent</th><th scope="col" className="num">Executed (base)</th><th scope="col" className="num">Executed (quote)</th><th scope="col" className="num">Proceeds</th><th scope="col" className="num">Owed to the client</th></tr></thead>
+            <caption className="visually-hidden">{t('venue.execCaption')}</caption>
+            <thead><tr><th scope="col">{t('common.order')}</th><th scope="col">{t('venue.stateAt')}</th><th scope="col">{t('venue.venueOrderId')}</th><th scope="col">{t('venue.sent')}</th><th scope="col" className="num">{t('venue.execBase')}</th><th scope="col" className="num">{t('venue.execQuote')}</th><th scope="col" className="num">{t('decision.proceedsLine')}</th><th scope="col" className="num">{t('venue.owed')}</th></tr></thead>
             <tbody>
               {executions.data.map((x) => (
                 <tr key={x.orderId}>
                   <th scope="row"><code>{x.orderId}</code><br /><span className="small">{x.side === 'sell' ? 'sell' : 'buy'} {x.venueSymbol}, {x.amountSent} sent</span></th>
                   <td>
-                    <span className={`badge badge-${x.state}`}>{EXECUTION[x.state]}</span>
+                    <span className={`badge badge-${x.state}`}>{EXECUTION(x.state)}</span>
                     {x.reason && <><br /><span className="small">{x.reason}</span></>}
-                    {x.state === 'partial' && x.orderState === 'approved' && <><br /><Link to="/approvals">Record fill<span className="visually-hidden"> of {x.orderId}</span></Link></>}
+                    {x.state === 'partial' && x.orderState === 'approved' && <><br /><Link to="/approvals">{t('approvals.recordFill')}<span className="visually-hidden">{t('people.of', { name: x.orderId })}</span></Link></>}
                   </td>
                   <td>{x.venueOrderId ?? '—'}</td>
                   <td>{x.sentAt ? when(x.sentAt) : '—'}{x.attempts > 1 && <span className="small"> ({x.attempts} attempts)</span>}</td>
