@@ -178,6 +178,9 @@ const en = {
   'team.pendingHint': 'Invited, not yet accepted. Revoking one makes its link stop working at once.',
   'team.revokeInvitation': 'Revoke the invitation of {name}', 'team.confirmRevokeInvitation': 'Revoke the invitation of {name}? The link stops working.',
   'team.revokeInvitationSubmit': 'Revoke invitation',
+  'team.resendInvitation': 'Resend the invitation of {name}', 'team.resendButton': 'Resend',
+  'team.confirmResendInvitation': 'Send {name} a new link? The earlier link stops working.', 'team.resendInvitationSubmit': 'Send a new link',
+  'team.resent': 'New invitation for {name}. Send this link; it is shown once and works for 7 days. The earlier link no longer works.',
   'totp.download': 'Download as a file',
   'totp.fileName': 'cambio-recovery-codes.txt',
 } as const;
@@ -352,6 +355,9 @@ const es: Record<MessageKey, string> = {
   'team.pendingHint': 'Invitados que todavía no aceptaron. Al revocar una, su enlace deja de funcionar de inmediato.',
   'team.revokeInvitation': 'Revocar la invitación de {name}', 'team.confirmRevokeInvitation': '¿Revocar la invitación de {name}? El enlace deja de funcionar.',
   'team.revokeInvitationSubmit': 'Revocar invitación',
+  'team.resendInvitation': 'Reenviar la invitación de {name}', 'team.resendButton': 'Reenviar',
+  'team.confirmResendInvitation': '¿Enviar a {name} un enlace nuevo? El enlace anterior deja de funcionar.', 'team.resendInvitationSubmit': 'Enviar un enlace nuevo',
+  'team.resent': 'Nueva invitación para {name}. Envíe este enlace; se muestra una vez y vale 7 días. El enlace anterior ya no funciona.',
   'totp.download': 'Descargar como archivo',
   'totp.fileName': 'cambio-codigos-de-recuperacion.txt',
 };
