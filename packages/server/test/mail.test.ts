@@ -12,7 +12,7 @@ import { Hidden } from '../src/config.ts';
 import { smtpSender } from '../src/mail/smtp-sender.ts';
 import { mailNotifications } from '../src/usecases/mail/notify.ts';
 import { deliverDueMail } from '../src/usecases/mail/outbox.ts';
-import { ALL_PERMISSIONS, backends, btcUsdMarket, cookieFrom, makeHarness, PASSWORD, seedOrg, signedInStaff, usableDestination, withCookie, type Harness } from './harness.ts';
+import { ALL_PERMISSIONS, backends, btcUsdMarket, cookieFrom, makeHarness, PASSWORD, seedOrg, signedInMember, signedInStaff, usableDestination, withCookie, type Harness } from './harness.ts';
 import { startMailReceiver, type MailReceiver } from './mail-receiver.ts';
 
 const NEW_PASSWORD = 'a brand new passphrase 77';
@@ -65,6 +65,22 @@ for (const backend of backends()) {
       assert.equal(es?.subject, 'Su invitación a el operador en Cambio');
       assert.match(es!.text, /^Hola, Beto:/);
       assert.equal(rx.link(es!, 'http://127.0.0.1:8080/desk/invitation#'), JSON.parse(s.body).data.invitation.url);
+    });
+
+    test('an invitation sent again from the portal is mailed with its new link; the first link no longer signs in', async () => {
+      const o = await seedOrg(h, { name: 'Resend Treasury' });
+      const lead = await signedInMember(h, o.orgId, ['portal:read', 'portal:team']);
+      const first = await withCookie(h, lead.cookie, 'POST', '/portal/v1/team/members', { name: 'Gil', email: 'gil@resend.test', permissions: ['portal:read'] });
+      assert.equal(first.status, 201, first.raw);
+      const again = await withCookie(h, lead.cookie, 'POST', `/portal/v1/team/members/${first.body.data.member.id}/invitation`);
+      assert.equal(again.status, 200, again.raw);
+      await flush();
+      const links = rx.to('gil@resend.test').map((m) => rx.link(m, 'http://127.0.0.1:8080/portal/invitation#'));
+      assert.deepEqual(links.sort(), [first.body.data.invitation.url, again.body.data.invitation.url].sort());
+      const old = await post('/portal/v1/invitations/accept', { token: tokenOf(first.body.data.invitation.url), password: PASSWORD });
+      assert.equal(old.statusCode, 410, old.body);
+      const fresh = await post('/portal/v1/invitations/accept', { token: tokenOf(again.body.data.invitation.url), password: PASSWORD });
+      assert.equal(fresh.statusCode, 200, fresh.body);
     });
 
     test('a forgotten password is reset from the mail: once, every session ends, the second factor is still asked', async () => {

@@ -188,6 +188,38 @@ for (const backend of backends()) {
       assert.deepEqual(trail, [`member:${lead.memberId} member.permissions`, `member:${lead.memberId} member.create`]);
     });
 
+    test('team: a pending invitation sent again gets a new link and the old one stops; portal:team only, own organization only', async () => {
+      const o = await seedOrg(h);
+      const lead = await signedInMember(h, o.orgId, ['portal:read', 'portal:team']);
+      const inv = await withCookie(h, lead.cookie, 'POST', '/portal/v1/team/members', { name: 'Cy', email: 'cy@x.test', permissions: ['portal:read'] });
+      assert.equal(inv.status, 201, inv.raw);
+      const cy = inv.body.data.member.id;
+      const oldToken = inv.body.data.invitation.url.split('#')[1];
+      const reader = await signedInMember(h, o.orgId, ['portal:read']);
+      let r = await withCookie(h, reader.cookie, 'POST', `/portal/v1/team/members/${cy}/invitation`);
+      assert.deepEqual([r.status, r.body.code], [403, 'auth.scope_missing']);
+      const other = await seedOrg(h);
+      const stranger = await h.op('POST', `/organizations/${other.orgId}/members`, { name: 'Di', email: 'di@y.test', permissions: [] });
+      r = await withCookie(h, lead.cookie, 'POST', `/portal/v1/team/members/${stranger.body.data.id}/invitation`);
+      assert.deepEqual([r.status, r.body.code], [404, 'members.not_found']);
+      r = await withCookie(h, lead.cookie, 'POST', `/portal/v1/team/members/${cy}/invitation`);
+      assert.equal(r.status, 200, r.raw);
+      assert.deepEqual([r.body.data.member.id, r.body.data.member.status], [cy, 'invited']);
+      assert.equal(Date.parse(r.body.data.invitation.expiresAt) - h.clock.now().getTime(), 7 * 86_400_000);
+      const newToken = r.body.data.invitation.url.split('#')[1];
+      assert.notEqual(newToken, oldToken);
+      const accept = (token: string) => h.app.inject({ method: 'POST', url: '/portal/v1/invitations/accept', headers: { 'content-type': 'application/json', 'x-lang': 'en' }, payload: JSON.stringify({ token, password: PASSWORD }) });
+      const old = await accept(oldToken);
+      assert.deepEqual([old.statusCode, old.json().code], [410, 'auth.invitation_invalid']);
+      const fresh = await accept(newToken);
+      assert.deepEqual([fresh.statusCode, fresh.json().data.member.status], [200, 'active']);
+      // Accepted: nothing left to send again.
+      r = await withCookie(h, lead.cookie, 'POST', `/portal/v1/team/members/${cy}/invitation`);
+      assert.deepEqual([r.status, r.body.code], [409, 'members.not_invited']);
+      const trail = (await h.op('GET', `/audit?subjectId=${cy}`)).body.data.map((x: { actor: string; action: string }) => `${x.actor} ${x.action}`);
+      assert.ok(trail.includes(`member:${lead.memberId} member.reinvite`), trail.join(', '));
+    });
+
     test('TOTP: enrol, confirm, a code is needed and accepted once (replay refused), recovery codes once each; the organization can require it', async () => {
       const o = await seedOrg(h);
       const p = await signedInMember(h, o.orgId);

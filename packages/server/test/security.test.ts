@@ -177,6 +177,7 @@ describe('security', () => {
     'GET /api/v1/orders': ['portal:read'],
     'GET /api/v1/deposits/wallets': ['portal:deposit'],
     'POST /api/v1/deposits/declarations': ['portal:deposit'],
+    'POST /api/v1/deposits/declarations/{id}/cancel': ['portal:deposit'],
     'GET /api/v1/deposits/open-declaration': ['portal:read', 'portal:deposit'],
     'GET /api/v1/deposits': ['portal:read'],
     'POST /api/v1/withdrawals/destinations/bank': ['portal:destinations'],
@@ -310,6 +311,8 @@ describe('security', () => {
     assert.equal((await h.op('PUT', '/wallets/USD', { network: 'ach', address: 'auth-usd' })).status, 200);
     const arrival = await h.op('POST', '/deposits', { assetSymbol: 'USD', network: 'ach', amountMinor: '4242', txid: 'auth-table-unmatched' });
     assert.equal(arrival.status, 201, arrival.raw);
+    const declaration = await h.call(o.key, 'POST', '/deposits/declarations', { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '20000' });
+    assert.equal(declaration.status, 201, declaration.raw);
 
     const person = await signedInStaff(h, 'admin');
     const staffToken = await withCookie(h, person.cookie, 'POST', '/operator/v1/tokens', { name: 'fixture' });
@@ -317,7 +320,7 @@ describe('security', () => {
     const hook = await h.store.webhooks.create({ id: 'whk_fixture', organizationId: o.orgId, url: 'https://hooks.example.test/in', types: null, secretSealed: 'w1.fixture' }, 'system:test');
     const ids: Record<string, string> = {
       webhooks: hook.id, organizations: o.orgId, members: o.memberId, 'api-keys': o.keyId, orders: order.body.data.id, withdrawals: withdrawal.body.data.id,
-      destinations: waiting.body.data.id, deposits: arrival.body.data.id, quotes: freshQuoteId, staff: person.staffId, tokens: staffToken.body.data.id,
+      destinations: waiting.body.data.id, deposits: arrival.body.data.id, declarations: declaration.body.data.id, quotes: freshQuoteId, staff: person.staffId, tokens: staffToken.body.data.id,
     };
     const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD', asset: 'USD', eventId: 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa', entryId: 'je_fixture' };
     const fill = (path: string) => path.replace(/\/([\w-]+)\/\{id\}/g, (_m, coll: string) => {
@@ -362,6 +365,7 @@ describe('security', () => {
       'POST /portal/v1/totp/confirm': { code: '123456' },
       'POST /portal/v1/team/members': { name: 'Intruder', email: 'intruder@x.test', permissions: [] },
       'PATCH /portal/v1/team/members/{id}': { permissions: [] },
+      'POST /portal/v1/team/members/{id}/invitation': {},
       'POST /portal/v1/api-keys': { scopes: ['portal:read'] },
       'POST /portal/v1/api-keys/{id}/revoke': {},
       'POST /api/v1/quotes': { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '100000' },
@@ -370,6 +374,7 @@ describe('security', () => {
       'POST /api/v1/withdrawals/destinations/bank': bank('0003'),
       'POST /api/v1/orders/{id}/cancel': {},
       'POST /api/v1/withdrawals/{id}/cancel': {},
+      'POST /api/v1/deposits/declarations/{id}/cancel': {},
       'POST /api/v1/withdrawals': { destinationId: registered.body.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '100' },
       'POST /api/v1/webhooks': { url: 'https://hooks.example.test/intruder' },
       'POST /api/v1/webhooks/{id}/rotate-secret': {},

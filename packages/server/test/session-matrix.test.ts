@@ -27,6 +27,7 @@ const PORTAL_TABLE: Record<string, string[]> = {
   'POST /portal/v1/team/members': ['portal:team'],
   'PATCH /portal/v1/team/members/{id}': ['portal:team'],
   'DELETE /portal/v1/team/members/{id}': ['portal:team'],
+  'POST /portal/v1/team/members/{id}/invitation': ['portal:team'],
   'GET /portal/v1/api-keys': ['portal:api_keys', 'portal:read'],
   'POST /portal/v1/api-keys': ['portal:api_keys'],
   'POST /portal/v1/api-keys/{id}/revoke': ['portal:api_keys'],

@@ -69,6 +69,7 @@ const entries = {
   'members.permissions_too_wide': { status: 403, en: 'You cannot grant {permission}: it is wider than your own role.', es: 'No puede otorgar {permission}: excede su propio rol.' },
   'members.cannot_remove_self': { status: 409, en: 'You cannot remove yourself; ask another member with portal:team.', es: 'No puede quitarse a sí mismo; pídalo a otro miembro con portal:team.' },
   'members.removed': { status: 409, en: 'The member was removed.', es: 'El miembro fue dado de baja.' },
+  'members.not_invited': { status: 409, en: 'The member already accepted the invitation or was removed; there is no invitation to send again.', es: 'El miembro ya aceptó la invitación o fue dado de baja; no hay invitación que reenviar.' },
   'staff.not_found': { status: 404, en: 'No such staff person.', es: 'No existe esa persona del equipo.' },
   'staff.email_taken': { status: 409, en: 'A staff person with that email already exists.', es: 'Ya existe una persona del equipo con ese correo.' },
   'staff.last_admin': { status: 409, en: 'The last active admin cannot be removed or lose the admin role.', es: 'El último administrador activo no puede ser dado de baja ni perder el rol de administrador.' },
@@ -121,6 +122,8 @@ const entries = {
   'orders.not_awaiting_execution': { status: 409, en: 'The exchange request is not awaiting execution ({state}): a fill or a failure is recorded once, on an approved request.', es: 'La solicitud de cambio no espera ejecución ({state}): una ejecución o una falla se registra una vez, sobre una solicitud aprobada.' },
 
   // deposits
+  'deposits.declaration_not_found': { status: 404, en: 'No such deposit declaration.', es: 'No existe esa declaración de depósito.' },
+  'deposits.declaration_not_open': { status: 409, en: 'The deposit declaration is no longer open ({state}); only an open one can be cancelled.', es: 'La declaración de depósito ya no está abierta ({state}); solo se puede cancelar una abierta.' },
   'deposits.declaration_already_open': { status: 409, en: 'A deposit declaration is already open.', es: 'Ya hay una declaración de depósito abierta.' },
   'deposits.amount_too_small': { status: 422, en: 'The amount is too small to be made unique: declare at least {minUnits} {asset} ({min} minimum units).', es: 'El monto es demasiado pequeño para hacerlo único: declare al menos {minUnits} {asset} ({min} unidades mínimas).' },
   'deposits.asset_not_receivable': { status: 422, en: 'The platform cannot receive {asset} at the moment.', es: 'La plataforma no puede recibir {asset} en este momento.' },

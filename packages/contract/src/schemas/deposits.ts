@@ -17,7 +17,7 @@ export const DeclareDeposit = Type.Object({
 }, { additionalProperties: false });
 export type DeclareDeposit = Static<typeof DeclareDeposit>;
 
-export const DeclarationState = Type.Union([Type.Literal('open'), Type.Literal('matched'), Type.Literal('expired')]);
+export const DeclarationState = Type.Union([Type.Literal('open'), Type.Literal('matched'), Type.Literal('expired'), Type.Literal('cancelled')]);
 export type DeclarationState = Static<typeof DeclarationState>;
 
 /** Spec: Deposit declaration, plus the asset and the declared amount it was made for. */

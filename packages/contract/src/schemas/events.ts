@@ -10,7 +10,7 @@ export const EVENT_TYPES = [
   ...(['created', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const).map((s) => `order.${s}` as const),
   ...(['created', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const).map((s) => `withdrawal.${s}` as const),
   'deposit.credited',
-  ...(['created', 'matched', 'expired'] as const).map((s) => `declaration.${s}` as const),
+  ...(['created', 'matched', 'expired', 'cancelled'] as const).map((s) => `declaration.${s}` as const),
   'destination.registered', 'destination.usable',
   'webhook.disabled',
 ] as const;

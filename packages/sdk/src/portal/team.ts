@@ -16,6 +16,11 @@ export class PortalTeamResource {
     return (await this.t.write<{ member: PortalMember; invitation: Invitation }>({ method: 'POST', path: '/team/members', body: p }, opts, true)).data;
   }
 
+  /** `POST /portal/v1/team/members/:id/invitation`: a new link for a member still invited (mailed when mail is on); the earlier link stops working. */
+  async resendInvitation(id: string, opts: WriteOptions = {}): Promise<{ member: PortalMember; invitation: Invitation }> {
+    return (await this.t.write<{ member: PortalMember; invitation: Invitation }>({ method: 'POST', path: `/team/members/${encodeURIComponent(id)}/invitation` }, opts, true)).data;
+  }
+
   /** `PATCH /portal/v1/team/members/:id`: takes effect on that person's keys at their next request. */
   async setPermissions(id: string, permissions: string[], opts: WriteOptions = {}): Promise<PortalMember> {
     return (await this.t.write<PortalMember>({ method: 'PATCH', path: `/team/members/${encodeURIComponent(id)}`, body: { permissions } }, opts, true)).data;

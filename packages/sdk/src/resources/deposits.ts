@@ -57,6 +57,15 @@ export class DepositsResource {
     return (await this.t.get<DepositDeclaration | null>('/deposits/open-declaration')).data;
   }
 
+  /**
+   * `POST /api/v1/deposits/declarations/:id/cancel`: an open declaration becomes `cancelled` and stops
+   * matching at once; cancelling it again answers the same, so a lost answer is simply resent. A matched
+   * or expired one is a 409.
+   */
+  async cancelDeclaration(id: string, opts: WriteOptions = {}): Promise<DepositDeclaration> {
+    return (await this.t.request<DepositDeclaration>({ method: 'POST', path: idPath('/deposits/declarations', id, '/cancel'), ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+  }
+
   /** `GET /api/v1/deposits`: one page of deposits that arrived, newest first. */
   list(params: ListParams & DepositFilters = {}): Promise<Page<Deposit>> {
     return listPage<Deposit>(this.t, '/deposits', params, filterQuery(params));

@@ -45,6 +45,19 @@ export const teamRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (a
     return reply.code(201).send(ok(req.id, { member: memberWire({ ...m, totpEnrolled: false }), invitation: inv.wire }));
   });
 
+  app.post('/team/members/:id/invitation', {
+    config: { portal: ['portal:team'] },
+    schema: { tags, security, params: IdParam, response: responses(200, InvitedMember), summary: 'Sends a pending invitation again: a new link, shown once (mailed when mail is on); the earlier link stops working' },
+  }, async (req) => {
+    const me = memberOf(req);
+    const target = await found(me.organization.id, req.params.id);
+    assertWithin(target.permissions, me.member.permissions);
+    const inv = newInvitation(secret, config.publicUrl, 'member', clock.now());
+    await store.members.reinvite(actorOf('member', me.member.id), me.organization.id, target.id, inv);
+    await mailInvitation(deps, 'member', { email: target.email, name: target.name, place: async () => me.organization.name }, inv, req.lang);
+    return ok(req.id, { member: memberWire(target), invitation: inv.wire });
+  });
+
   app.patch('/team/members/:id', {
     config: { portal: ['portal:team'] },
     schema: { tags, security, params: IdParam, body: SetPermissions, response: responses(200, PortalMember), summary: 'Sets a member\'s role: no wider than one\'s own, and only for a member whose role is not wider than one\'s own' },

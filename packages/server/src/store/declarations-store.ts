@@ -6,6 +6,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import type { Database } from './schema.ts';
+import type { Tx } from './unit-of-work.ts';
 import { assertReconciled } from './platform-state-store.ts';
 
 type DeclarationRow = Selectable<Database['deposit_declarations']>;
@@ -109,6 +110,19 @@ export class DeclarationsStore {
       .where('organization_id', '=', organizationId).where('state', '=', 'open').where('expires_at', '>', this.clock.now())
       .executeTakeFirst();
     return r ? toDeclaration(r) : null;
+  }
+
+  /** One declaration of one organization, locked for a change of state (another organization's: null). */
+  async lockFor(tx: Tx, organizationId: string, id: string): Promise<Declaration | null> {
+    const r = await tx.selectFrom('deposit_declarations').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).forUpdate().executeTakeFirst();
+    return r ? toDeclaration(r) : null;
+  }
+
+  /** An open declaration becomes cancelled; its event is written by the table's trigger, as for expiry. */
+  async cancel(tx: Tx, id: string, at: Date): Promise<Declaration> {
+    const r = await tx.updateTable('deposit_declarations').set({ state: 'cancelled', updated_at: at })
+      .where('id', '=', id).where('state', '=', 'open').returningAll().executeTakeFirstOrThrow();
+    return toDeclaration(r);
   }
 
   /** Closes every declaration past its expiry (the background task). Returns how many. */

@@ -54,6 +54,22 @@ export class MembersStore {
     });
   }
 
+  /**
+   * A fresh invitation for a member still invited: every earlier unused link of theirs is spent in the same
+   * transaction, so only the newest one signs them in.
+   */
+  async reinvite(actor: string, organizationId: string, id: string, invitation: { tokenHash: string; expiresAt: Date }): Promise<void> {
+    const at = this.clock.now();
+    await this.db.transaction().execute(async (tx) => {
+      const cur = await tx.selectFrom('members').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).forUpdate().executeTakeFirst();
+      if (!cur) throw new DomainError('members.not_found');
+      if (cur.status !== 'invited') throw new DomainError('members.not_invited');
+      await tx.updateTable('invitations').set({ used_at: at }).where('subject_type', '=', 'member').where('subject_id', '=', id).where('used_at', 'is', null).execute();
+      await tx.insertInto('invitations').values({ token_hash: invitation.tokenHash, subject_type: 'member', subject_id: id, expires_at: invitation.expiresAt, used_at: null, created_at: at }).execute();
+      await recordAudit(tx, this.ids, at, { actor, action: 'member.reinvite', subjectType: 'member', subjectId: id, before: null, after: { invitationExpiresAt: invitation.expiresAt } });
+    });
+  }
+
   async keys(organizationId: string): Promise<OrgKey[]> {
     const rows = await this.db.selectFrom('api_keys as k').innerJoin('members as m', 'm.id', 'k.member_id')
       .select(['k.id', 'k.prefix', 'k.scopes', 'k.created_at', 'k.last_used_at', 'k.expires_at', 'k.allowed_ips', 'k.revoked_at', 'm.id as member_id', 'm.name as member_name'])

@@ -187,6 +187,17 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     assert.doesNotMatch(await decl.innerText(), /chain|Send only on/);
     await checkBoth(page, problems, 'USD deposit');
     await screenshot(page, 'portal-deposit-usd');
+    // Not sending after all: cancelled with a confirming click; a new one can be declared.
+    await decl.getByRole('button', { name: 'Cancel this declaration' }).click();
+    await decl.getByRole('group', { name: `Cancel the declaration ${reference}? A transfer of its amount that still arrives will wait for manual attribution.` }).waitFor();
+    await checkBoth(page, problems, 'cancelling a declaration');
+    await decl.getByRole('button', { name: 'Cancel declaration' }).click();
+    await page.getByText('Declaration cancelled. You can declare a new deposit.').waitFor();
+    assert.equal(await page.getByRole('region', { name: /Open declaration/ }).count(), 0);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Deposits' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.equal(await page.getByRole('region', { name: /Open declaration/ }).count(), 0, 'the server has it closed too');
   });
 
   test('the platform\'s stop shows as a banner on every page, and goes when it is resolved', async () => {
@@ -229,6 +240,16 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     assert.match(await text(page, 'row', /Tomás Trader.*Active|Tomás Trader.*Invited/), /Trader portal:read, portal:trade, portal:deposit/);
     await checkBoth(page, problems, 'team with a pending invitation');
     await screenshot(page, 'portal-team-pending');
+    // Sent again: a new link, shown like the first one; the first one no longer works (people.test.ts).
+    const firstLink = await page.getByLabel('Invitation link', { exact: true }).inputValue();
+    await page.getByRole('button', { name: 'Resend the invitation of Tomás Trader' }).click();
+    await page.getByRole('button', { name: 'Send a new link' }).click();
+    const pendingRegion = page.getByRole('region', { name: 'Pending invitations' });
+    await pendingRegion.getByText('New invitation for Tomás Trader. Send this link; it is shown once and works for 7 days. The earlier link no longer works.').waitFor();
+    const newLink = await pendingRegion.getByLabel('Invitation link', { exact: true }).inputValue();
+    assert.match(newLink, /\/portal\/invitation#[A-Za-z0-9_-]{43}$/);
+    assert.notEqual(newLink, firstLink);
+    await checkBoth(page, problems, 'team, invitation sent again');
     await page.getByRole('button', { name: 'Revoke the invitation of Tomás Trader' }).click();
     await page.getByRole('button', { name: 'Revoke invitation' }).click();
     await page.getByRole('table', { name: 'Pending invitations' }).waitFor({ state: 'detached' });

@@ -4,16 +4,31 @@ import { useState, type FormEvent } from 'react';
 import { Amount, Field, formatMoney, isFiat, readAmount, SelectField, StateBadge, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
-import { Countdown, CopyButton, DateTime, ErrorBox, Loading, Notice, ReadAt } from '../../components/ui.tsx';
+import { ConfirmInline, Countdown, CopyButton, DateTime, ErrorBox, Loading, Notice, ReadAt } from '../../components/ui.tsx';
 
 /**
  * The open declaration: the exact amount to send, where, on which network, until when. A national
  * currency arrives by bank transfer: its bank details, and the reference to quote in the transfer.
  */
-function OpenDeclaration({ d }: { d: DepositDeclaration }) {
-  const { t, lang } = usePortal();
+function OpenDeclaration({ d, onCancelled }: { d: DepositDeclaration; onCancelled: () => void }) {
+  const { sdk, t, lang, can } = usePortal();
   const qc = useQueryClient();
+  const cancelKey = useActionKey();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
   const fiat = isFiat(d.assetSymbol);
+  const cancel = async () => {
+    setBusy(true); setError(null);
+    try {
+      await cancelKey.run(d.id, (idempotencyKey) => sdk.deposits.cancelDeclaration(d.id, { idempotencyKey }));
+      qc.setQueryData(['open-declaration'], null);
+      onCancelled();
+    } catch (err) {
+      setError(err);
+      await qc.invalidateQueries({ queryKey: ['open-declaration'] });
+    } finally { setBusy(false); setConfirming(false); }
+  };
   return (
     <section className="card declaration" aria-labelledby="decl-h">
       <h2 id="decl-h">{t('deposits.open')} <span className="small muted">{t('deposits.reference')}: <code>{d.reference}</code></span></h2>
@@ -39,6 +54,13 @@ function OpenDeclaration({ d }: { d: DepositDeclaration }) {
       )}
       {d.network && !fiat && <p className="warning" role="note">{t('deposits.warning', { network: d.network })}</p>}
       <p className="countdown-line"><Countdown key={d.id} at={d.expiresAt} onExpire={() => void qc.invalidateQueries({ queryKey: ['open-declaration'] })} /></p>
+      <ErrorBox error={error} />
+      {can('portal:deposit') && (confirming ? (
+        <ConfirmInline question={t('deposits.confirmCancel', { reference: d.reference })} confirm={t('deposits.cancelSubmit')} back={t('orders.keep')} busy={busy}
+          onConfirm={() => void cancel()} onCancel={() => setConfirming(false)} />
+      ) : (
+        <button type="button" className="secondary" onClick={() => setConfirming(true)}>{t('deposits.cancel')}</button>
+      ))}
     </section>
   );
 }
@@ -58,6 +80,7 @@ export function Deposits() {
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [cancelled, setCancelled] = useState(false);
   const declarable = (wallets.data ?? []).filter((w) => balances.data?.some((b) => b.assetSymbol === w.assetSymbol));
   const sym = asset || declarable[0]?.assetSymbol || '';
   const decimals = balances.data?.find((b) => b.assetSymbol === sym)?.assetDecimals;
@@ -73,6 +96,7 @@ export function Deposits() {
       const body = { assetSymbol: sym, assetDecimals: decimals, declaredAmountMinor: reading.minor };
       const r = await act.run(body, (idempotencyKey) => sdk.deposits.declare(body, { idempotencyKey }));
       qc.setQueryData(['open-declaration'], r.data);
+      setCancelled(false);
       setText(''); setTouched(false);
     } catch (err) {
       setError(err);
@@ -85,7 +109,8 @@ export function Deposits() {
       <h1>{t('deposits.title')}</h1>
       <ErrorBox error={error ?? open.error} />
       {!mayDeposit && <Notice>{t('deposits.cannotDeposit')}</Notice>}
-      {open.data && <OpenDeclaration d={open.data} />}
+      {cancelled && !open.data && <Notice tone="success">{t('deposits.cancelled')}</Notice>}
+      {open.data && <OpenDeclaration d={open.data} onCancelled={() => setCancelled(true)} />}
 
       {mayDeposit && (
         <section aria-labelledby="wallets-h">

@@ -87,6 +87,9 @@ export function Team() {
   const [removing, setRemoving] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
+  const [resending, setResending] = useState<string | null>(null);
+  const [resent, setResent] = useState<{ name: string; invitation: Invitation } | null>(null);
+  const resendKey = useActionKey();
   const [error, setError] = useState<unknown>(null);
   const mayManage = can('portal:team');
   // Never oneself, never one already removed.
@@ -99,6 +102,14 @@ export function Team() {
       await qc.invalidateQueries({ queryKey: ['team'] });
     } catch (err) { setError(err); }
   };
+  const resend = async (id: string) => {
+    setError(null); setResent(null);
+    try {
+      const r = await resendKey.run(['resend', id], (idempotencyKey) => sdk.team.resendInvitation(id, { idempotencyKey }));
+      setResent({ name: r.member.name, invitation: r.invitation });
+      await qc.invalidateQueries({ queryKey: ['team'] });
+    } catch (err) { setError(err); } finally { setResending(null); }
+  };
   return (
     <>
       <h1>{t('team.title')}</h1>
@@ -109,6 +120,13 @@ export function Team() {
         <section aria-labelledby="pending-h">
           <h2 id="pending-h">{t('team.pending')}</h2>
           <p className="hint">{t('team.pendingHint')}</p>
+          {resent && (
+            <Notice tone="success">
+              <p>{t('team.resent', { name: resent.name })}</p>
+              <Field label={t('team.invitationLink')} value={resent.invitation.url} onChange={() => {}} readOnly />
+              <CopyButton text={resent.invitation.url} label={t('team.invitationLink')} />
+            </Notice>
+          )}
           <DataTable caption={t('team.pending')} rows={(list.data ?? []).filter((m) => m.status === 'invited')} rowKey={(m) => m.id} columns={[
             { label: t('team.name'), rowHeader: true, cell: (m) => m.name },
             { label: t('team.email'), cell: (m) => m.email },
@@ -117,8 +135,14 @@ export function Team() {
             { label: t('orders.actions'), actions: true, cell: (m) => (revoking === m.id ? (
               <ConfirmInline question={t('team.confirmRevokeInvitation', { name: m.name })} confirm={t('team.revokeInvitationSubmit')} back={t('orders.keep')}
                 onConfirm={() => void remove(m.id).then(() => setRevoking(null))} onCancel={() => setRevoking(null)} />
+            ) : resending === m.id ? (
+              <ConfirmInline question={t('team.confirmResendInvitation', { name: m.name })} confirm={t('team.resendInvitationSubmit')} back={t('orders.keep')}
+                onConfirm={() => void resend(m.id)} onCancel={() => setResending(null)} />
             ) : (
-              <button type="button" className="secondary" aria-label={t('team.revokeInvitation', { name: m.name })} onClick={() => setRevoking(m.id)}>{t('keys.revokeButton')}</button>
+              <>
+                <button type="button" className="secondary" aria-label={t('team.resendInvitation', { name: m.name })} onClick={() => { setRevoking(null); setResending(m.id); }}>{t('team.resendButton')}</button>{' '}
+                <button type="button" className="secondary" aria-label={t('team.revokeInvitation', { name: m.name })} onClick={() => { setResending(null); setRevoking(m.id); }}>{t('keys.revokeButton')}</button>
+              </>
             )) },
           ]} />
         </section>

@@ -1,4 +1,4 @@
-export type DeclarationState = 'open' | 'matched' | 'expired';
+export type DeclarationState = 'open' | 'matched' | 'expired' | 'cancelled';
 
 export interface Declaration {
   id: string;

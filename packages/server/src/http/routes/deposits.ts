@@ -6,12 +6,14 @@ import { toMinor } from '../../domain/money.ts';
 import { ok } from '../envelope.ts';
 import { declarationWire, depositWire } from '../wire/deposits.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
-import { principalOf } from '../route-config.ts';
+import { actorOfPrincipal, principalOf } from '../route-config.ts';
+import { cancelDeclaration } from '../../usecases/deposits/cancel-declaration.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
 
 /** Wallets, declarations and the deposits that arrived (spec: deposits; CONTRACT §6 for the rules per route). */
-export const depositRoutes = ({ store, clock, config }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const depositRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store, clock, config } = deps;
   const tags = ['deposits'];
 
   // Spec rule 6: read before each deposit and never cached; the addresses may change.
@@ -38,6 +40,19 @@ export const depositRoutes = ({ store, clock, config }: AppDeps): FastifyPluginA
     });
     reply.header('cache-control', 'no-store');
     return reply.code(201).send(ok(req.id, declarationWire(d, clock.now())));
+  });
+
+  app.post('/deposits/declarations/:id/cancel', {
+    config: { scope: 'portal:deposit' },
+    schema: {
+      tags, security: apiKeySecurity, params: IdParam, response: responses(200, DepositDeclaration), operationId: 'cancelDeclaration',
+      summary: 'Cancel an open declaration: it stops matching at once; cancelling again answers the same; a matched or expired one is 409',
+    },
+  }, async (req, reply) => {
+    const p = principalOf(req);
+    const d = await cancelDeclaration(deps, actorOfPrincipal(p), p.organization.id, req.params.id);
+    reply.header('cache-control', 'no-store');
+    return ok(req.id, declarationWire(d, clock.now()));
   });
 
   // Open to portal:deposit as well as portal:read: the 409 of a declaration sends the caller here.

@@ -22,6 +22,7 @@ import * as m024 from './024-webhook-claims-per-endpoint.ts';
 import * as m027 from './027-venue-order-costs.ts';
 import * as m033 from './033-mail.ts';
 import * as m025 from './025-liabilities.ts';
+import * as m034 from './034-declaration-cancel.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '027-venue-order-costs': m027,
   '033-mail': m033,
   '025-liabilities': m025,
+  '034-declaration-cancel': m034,
 };
 
 export const migrationProvider: MigrationProvider = {
