@@ -324,8 +324,54 @@ async function venueMain(o: Options, adminUrl: string) {
   process.exit(0);
 }
 
+/**
+ * --log on PostgreSQL: the orders-spread load against the running service (its appender on, as always),
+ * sampling every 250 ms how long the oldest journal entry not yet in the log has waited; then how long after
+ * the load the log holds every entry. The orders' req/s is this run's, to compare with a run before the log.
+ */
+async function logKeepsUp(o: Options, adminUrl: string): Promise<LogKeepsUp> {
+  const { start, exec } = await openStore('postgres', o, adminUrl, resolve(ROOT, 'bench/results'));
+  const server = await start();
+  cleanups.add(server.stop);
+  try {
+    const seeded = await seed(server.url, o.orgs);
+    const runner = new ScenarioRunner(seeded, { url: server.url, pid: server.child.pid, connections: o.connections, duration: o.duration, warmup: o.warmup });
+    return await exec(async (q) => {
+      const lagMs = async (): Promise<number> => {
+        const r = await q(`select coalesce(extract(epoch from clock_timestamp() - e.created_at) * 1000, 0)::float8 as lag from log_head h
+          left join lateral (select created_at from journal_entries j where (j.txid, j.seq) > (h.last_txid, h.last_seq) order by j.txid, j.seq limit 1) e on true`, []);
+        return Number((r[0] as { lag: number }).lag);
+      };
+      const samples: number[] = [];
+      let sampling = true;
+      const sampler = (async () => { while (sampling) { samples.push(await lagMs()); await new Promise((r) => setTimeout(r, 250)); } })();
+      const run = await runner.run('orders-spread');
+      sampling = false;
+      await sampler;
+      const end = Date.now();
+      while ((await lagMs()) > 0 && Date.now() - end < 120_000) await new Promise((r) => setTimeout(r, 100));
+      const caughtUpMs = Date.now() - end;
+      const count = Number(((await q('select count(*)::int as n from journal_entries', [])) [0] as { n: number }).n);
+      const size = Number(((await q('select size::int as n from log_head', []))[0] as { n: number }).n);
+      if (size !== count) throw new Error(`the log holds ${size} of ${count} entries two minutes after the load`);
+      const sorted = [...samples].sort((a, b) => a - b);
+      return {
+        ordersSpreadReqPerSec: Math.round(run.result.reqPerSec), entries: count,
+        lagMaxMs: Math.round(sorted[sorted.length - 1] ?? 0), lagP50Ms: Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0), caughtUpMsAfterLoad: caughtUpMs,
+      };
+    });
+  } finally {
+    await server.stop();
+    cleanups.delete(server.stop);
+  }
+}
+interface LogKeepsUp { ordersSpreadReqPerSec: number; entries: number; lagMaxMs: number; lagP50Ms: number; caughtUpMsAfterLoad: number }
+
 /** --log: the journal log's costs on each store (bench/src/log-bench.ts), printed and written to --out. */
 async function logMain(o: Options, adminUrl: string): Promise<void> {
+  log(`postgres: orders-spread with the log appending (${o.warmup} s warm-up, ${o.duration} s measured, ${o.connections} connections, ${o.orgs} organizations)`);
+  const keepsUp = await logKeepsUp(o, adminUrl);
+  log(`postgres: orders-spread ${keepsUp.ordersSpreadReqPerSec} req/s; log lag p50 ${keepsUp.lagP50Ms} ms, max ${keepsUp.lagMaxMs} ms during the load; every entry logged ${keepsUp.caughtUpMsAfterLoad} ms after it`);
   const records: LogBenchRecord[] = [];
   for (const store of ['postgres', ...(o.pglite ? ['pglite'] : [])] as StoreKind[]) {
     log(`${store}: ${o.log.entries} entries to append, a log of ${o.log.logSize} leaves, ${o.log.orgs} organizations × 2 assets`);
@@ -335,7 +381,7 @@ async function logMain(o: Options, adminUrl: string): Promise<void> {
   }
   const out = resolve(ROOT, o.out);
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), machine: machineFacts(), options: o.log, records }, null, 2)}\n`);
+  writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), machine: machineFacts(), options: o.log, keepsUp, records }, null, 2)}\n`);
   log(`written ${o.out}`);
 }
 

@@ -63,10 +63,15 @@ export class TransparencyStore implements NodeReader {
     });
   }
 
+  /**
+   * One primary-key lookup per node asked for: a plain join with the keys lets the planner hash the
+   * whole table once the log is large, which turns an O(log n) proof into a scan.
+   */
   async nodes(keys: readonly NodeKey[]): Promise<Map<string, Buffer>> {
     const rows = (await sql<{ level: number; idx: string; hash: string }>`
-      select n.level, n.idx::text, encode(n.hash, 'hex') as hash from log_nodes n
-      join unnest(${keys.map((k) => k.level)}::smallint[], ${keys.map((k) => String(k.index))}::bigint[]) as k(l, i) on n.level = k.l and n.idx = k.i`.execute(this.db)).rows;
+      select n.level, n.idx::text, encode(n.hash, 'hex') as hash
+      from unnest(${keys.map((k) => k.level)}::smallint[], ${keys.map((k) => String(k.index))}::bigint[]) as k(l, i)
+      cross join lateral (select level, idx, hash from log_nodes where level = k.l and idx = k.i) n`.execute(this.db)).rows;
     return new Map(rows.map((r) => [nodeKey({ level: Number(r.level), index: Number(r.idx) }), Buffer.from(r.hash, 'hex')]));
   }
 
