@@ -21,5 +21,7 @@ if (files.length === 0) { console.error('no test files matched'); process.exit(1
 // One file per core, and at least two: node's default (cores - 1) would run one file at a time on two
 // cores, and a file often waits (a child process, PostgreSQL, the browser) while the other computes.
 const concurrency = Math.max(2, availableParallelism());
-const r = spawnSync(process.execPath, ['--conditions=@cambio/source', '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit' });
+// --test-force-exit: a file whose tests are over ends even if a handle (a child process a test forgot)
+// still holds its event loop; without it the run waits for that file forever.
+const r = spawnSync(process.execPath, ['--conditions=@cambio/source', '--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -16,6 +16,9 @@ class Instance {
   constructor(readonly index: number, private readonly o: ClusterOptions) {}
 
   start(): Promise<void> {
+    // A second process for one instance would orphan the first: nothing would ever kill it, and the test
+    // file that spawned it would never end.
+    if (this.proc) return Promise.reject(new Error(`instance ${this.index} is running already (pid ${this.proc.pid})`));
     this.starts++;
     return new Promise((resolve, reject) => {
       const p = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {

@@ -133,8 +133,8 @@ if (backends().includes('postgres')) {
       const { s, client } = await venueService('postgres', double, 2);
       try {
         const a = s.instance(0);
+        // Both instances are up (the cluster starts them all).
         const b = s.instance(1);
-        await b.start();
         // Order 1: instance 0 sends it and dies before the venue's answer arrives (its lease runs out later).
         const first = await orderOneBtc(client);
         const recorded = double.holdNextOrder();
