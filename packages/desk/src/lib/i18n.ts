@@ -1,5 +1,6 @@
 import type { Lang } from '@cambio/contract';
 import type { StaffRole } from '@cambio/sdk';
+import type { AmountWords } from './money.ts';
 import { savedLang, saveLang, translator, type Translate } from '@cambio/web-kit';
 
 /**
@@ -1288,6 +1289,15 @@ export const t: Translate<MessageKey> = translator({ en, es }, LANG);
 
 /** A staff role in the desk's language, as a person reads it beside a name. */
 export const roleWord = (role: StaffRole): string => t(`role.${role}`);
+
+/** Why typed text is not an amount, in the desk's language (readAmount of lib/money.ts). */
+export const amountWords: AmountWords = {
+  empty: t('amount.empty'),
+  noDecimals: t('amount.noDecimals'),
+  tooManyDecimals: (n) => t('amount.tooManyDecimals', { n }),
+  notPositive: t('amount.notPositive'),
+  invalid: t('amount.invalid'),
+};
 
 /** Saves the choice and reloads the page: every word and every server message follow it. */
 export function chooseLang(l: Lang): void {

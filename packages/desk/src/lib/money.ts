@@ -1,17 +1,30 @@
 // Money in the browser is text (STYLE §16): the SDK's and the web kit's exact helpers, never Number().
 export { formatMinor, parseDecimal } from '@cambio/sdk';
 import { readAmount as read } from '@cambio/web-kit/money';
-import { t } from './i18n.ts';
 
-/** Decimal text typed by a person → minor units, or the desk's words for why it cannot be. */
-export function readAmount(text: string, decimals: number): { ok: true; minor: bigint } | { ok: false; error: string } {
+/**
+ * What a person is told when typed text is not an amount. The pages pass the desk's language
+ * (`amountWords` of lib/i18n.ts); this file stays free of the app's frame so Node's tests load it.
+ */
+export interface AmountWords { empty: string; noDecimals: string; tooManyDecimals: (decimals: number) => string; notPositive: string; invalid: string }
+
+export const ENGLISH_AMOUNT_WORDS: AmountWords = {
+  empty: 'Enter an amount.',
+  noDecimals: 'This asset has no decimals.',
+  tooManyDecimals: (n) => `At most ${n} decimals for this asset.`,
+  notPositive: 'Enter an amount greater than zero.',
+  invalid: 'Write the amount as digits with at most one decimal point, e.g. 1250.50.',
+};
+
+/** Decimal text typed by a person → minor units, or the words for why it cannot be. */
+export function readAmount(text: string, decimals: number, words: AmountWords = ENGLISH_AMOUNT_WORDS): { ok: true; minor: bigint } | { ok: false; error: string } {
   const r = read(text, decimals);
   if (r.ok) return r;
   switch (r.reason) {
-    case 'empty': return { ok: false, error: t('amount.empty') };
-    case 'too_many_decimals': return { ok: false, error: decimals === 0 ? t('amount.noDecimals') : t('amount.tooManyDecimals', { n: decimals }) };
-    case 'not_positive': return { ok: false, error: t('amount.notPositive') };
-    case 'invalid': return { ok: false, error: t('amount.invalid') };
+    case 'empty': return { ok: false, error: words.empty };
+    case 'too_many_decimals': return { ok: false, error: decimals === 0 ? words.noDecimals : words.tooManyDecimals(decimals) };
+    case 'not_positive': return { ok: false, error: words.notPositive };
+    case 'invalid': return { ok: false, error: words.invalid };
   }
 }
 

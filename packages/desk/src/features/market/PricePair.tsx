@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { op } from '../../lib/api.ts';
 import { decimalsOf, useAssets } from '../../lib/assets.ts';
 import { readAmount } from '../../lib/money.ts';
-import { t } from '../../lib/i18n.ts';
+import { amountWords, t } from '../../lib/i18n.ts';
 
 /** Decimal text of whole quote units per whole base unit, as the server takes `midRate`. */
 const RATE = /^[0-9]{1,40}(\.[0-9]{1,36})?$/;
@@ -29,9 +29,9 @@ export function PricePair({ draft, setDraft }: { draft: PairDraft | null; setDra
   const set = (p: Partial<PairDraft>) => setDraft({ ...f, ...p });
   const db = decimalsOf(list, f.base);
   const dq = decimalsOf(list, f.quote);
-  const fixed = dq !== null ? readAmount(f.fixedFee, dq) : null;
-  const min = db !== null ? readAmount(f.min, db) : null;
-  const max = db !== null ? readAmount(f.max, db) : null;
+  const fixed = dq !== null ? readAmount(f.fixedFee, dq, amountWords) : null;
+  const min = db !== null ? readAmount(f.min, db, amountWords) : null;
+  const max = db !== null ? readAmount(f.max, db, amountWords) : null;
   const errors = {
     pair: f.base === f.quote ? t('price.samePair') : null,
     midRate: RATE.test(f.midRate.trim()) && /[1-9]/.test(f.midRate) ? null : t('price.rateError'),
