@@ -598,6 +598,10 @@ const en = {
   'role.viewer': 'viewer',
   'role.approver': 'approver',
   'role.admin': 'admin',
+  'role.viewerHint': 'Viewer — reads everything, decides nothing',
+  'role.approverHint': 'Approver — decides requests, arrivals and reconciliation',
+  'role.adminHint': 'Admin — everything, including organizations, market and staff',
+  'picker.matching': 'Matching organizations',
   'security.password': 'Password',
   'security.changed': 'Password changed; your other sessions have ended.',
   'security.current': 'Current password',
@@ -1235,6 +1239,10 @@ const es: Record<MessageKey, string> = {
   'role.viewer': 'lector',
   'role.approver': 'aprobador',
   'role.admin': 'administrador',
+  'role.viewerHint': 'Lector — lee todo, no decide nada',
+  'role.approverHint': 'Aprobador — decide solicitudes, llegadas y conciliación',
+  'role.adminHint': 'Administrador — todo, incluidas organizaciones, mercado y personal',
+  'picker.matching': 'Organizaciones que coinciden',
   'security.password': 'Contraseña',
   'security.changed': 'Contraseña cambiada; sus otras sesiones terminaron.',
   'security.current': 'Contraseña actual',
@@ -1289,6 +1297,8 @@ export const t: Translate<MessageKey> = translator({ en, es }, LANG);
 
 /** A staff role in the desk's language, as a person reads it beside a name. */
 export const roleWord = (role: StaffRole): string => t(`role.${role}`);
+/** A staff role with what it may do, to choose one. */
+export const roleDescription = (role: StaffRole): string => t(`role.${role}Hint`);
 
 /** Why typed text is not an amount, in the desk's language (readAmount of lib/money.ts). */
 export const amountWords: AmountWords = {
