@@ -244,4 +244,17 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
       await ctx.close();
     }
   });
+
+  test('Staff in Spanish: each person\'s role in Spanish words, and the roles to choose described in Spanish', async () => {
+    const page = ada.page!;
+    await ir(page, 'Personal');
+    await page.getByRole('row', { name: /Beto Aprobador/ }).getByRole('cell', { name: 'aprobador', exact: true }).waitFor();
+    await page.getByRole('row', { name: /Ada Admin/ }).getByRole('cell', { name: 'administrador', exact: true }).waitFor();
+    const invite = page.getByRole('region', { name: 'Invitar a una persona' });
+    assert.deepEqual(await invite.getByLabel('Rol').locator('option').allInnerTexts(), [
+      'Lector — lee todo, no decide nada', 'Aprobador — decide solicitudes, llegadas y conciliación', 'Administrador — todo, incluidas organizaciones, mercado y personal',
+    ]);
+    await noEnglish(page, ['viewer', 'approver', 'Admin —', 'reads everything', 'decides requests']);
+    await accessibleAtBothWidths(page);
+  });
 });
