@@ -130,7 +130,7 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
 
   const ctx = new Ctx(program, io);
   for (const c of [clientShow, balancesList, ledgerList, ledgerCsv, marketPairs, quoteCreate, orderCreate, ordersList, recordShow, requestCancel, verify]) c.register(program, ctx);
-  const deposit = program.command('deposit').description('deposit wallets and declarations');
+  const deposit = program.command('deposit').description('deposit wallets and declarations (cancel the open one with: cambio cancel declaration <id>)');
   for (const c of [depositWallets, depositDeclare, depositOpen, depositList]) c.register(deposit, ctx);
   const withdraw = program.command('withdraw').description('withdrawal destinations and requests');
   for (const c of [withdrawDestinations, withdrawRegister, withdrawCreate, withdrawList]) c.register(withdraw, ctx);

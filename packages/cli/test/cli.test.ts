@@ -344,6 +344,45 @@ describe('the cambio CLI, spawned against a real server', () => {
     const ledgerUsd = JSON.parse((await cambio(['ledger', '--asset', 'USD', '--json'], env)).stdout);
     assert.ok(ledgerUsd.every((e: { assetSymbol: string }) => e.assetSymbol === 'USD'));
   });
+
+  test('cancel declaration: the open declaration is cancelled and no longer open; again answers the same; a matched one exits 2 with deposits.declaration_not_open', async () => {
+    // An organization of its own: one declaration may be open per organization, whatever the other tests left.
+    const org = await op.organizations.create({ name: 'Declaring Co', status: 'active', limits: {} });
+    const member = await op.members.add(org.id, { name: 'Dora', email: 'dora@declaring.test', permissions: ['portal:read', 'portal:deposit', 'portal:api_keys'] });
+    const denv = { ...env, CAMBIO_API_KEY: (await op.keys.issue(member.id, { scopes: ['portal:read', 'portal:deposit'] })).key };
+
+    const declared = await cambio(['deposit', 'declare', 'USD', '250', '--decimals', '2', '--json'], denv);
+    assert.equal(declared.code, 0, declared.stderr);
+    const d = JSON.parse(declared.stdout);
+    assert.equal(d.state, 'open');
+    const cancelled = await cambio(['cancel', 'declaration', d.id], denv);
+    assert.equal(cancelled.code, 0, cancelled.stderr);
+    assert.equal(cancelled.stdout, `declaration  ${d.id}\nreference    ${d.reference}\nstate        cancelled\nwas to send  ${d.expectedAmount} USD\n\n`
+      + 'a transfer of that amount that still arrives is not matched: it waits for manual attribution\n');
+    assert.equal((await cambio(['deposit', 'open'], denv)).stdout, 'no declaration is open\n');
+    const again = await cambio(['cancel', 'declaration', d.id, '--json'], denv);
+    assert.equal(again.code, 0, 'cancelling a cancelled declaration answers it again');
+    assert.deepEqual([JSON.parse(again.stdout).id, JSON.parse(again.stdout).state], [d.id, 'cancelled']);
+
+    // Declared again and matched by an arrival of the exact amount: no longer open, so no longer cancellable.
+    const next = JSON.parse((await cambio(['deposit', 'declare', 'USD', '250', '--decimals', '2', '--json'], denv)).stdout);
+    assert.notEqual(next.id, d.id);
+    await op.deposits.record({ assetSymbol: 'USD', network: 'wire', amountMinor: BigInt(next.expectedAmountMinor), txid: `wire-${next.reference}` });
+    const refused = await cambio(['cancel', 'declaration', next.id, '--json'], denv);
+    assert.equal(refused.code, 2, 'a 409 refusal exits 2');
+    const err = JSON.parse(refused.stderr).error;
+    assert.deepEqual([err.status, err.code], [409, 'deposits.declaration_not_open']);
+    assert.equal(refused.stdout, '');
+    const text = await cambio(['cancel', 'declaration', next.id], denv);
+    assert.equal(text.code, 2);
+    assert.match(text.stderr, /^error: deposits\.declaration_not_open: The deposit declaration is no longer open \(matched\); only an open one can be cancelled\./);
+    const unknown = await cambio(['cancel', 'declaration', 'dcl_nope', '--json'], denv);
+    assert.deepEqual([unknown.code, JSON.parse(unknown.stderr).error.code], [2, 'deposits.declaration_not_found']);
+    assert.equal((await cambio(['cancel', 'quote', d.id], denv)).code, 1, 'an unknown kind is a usage error');
+    const help = await cambio(['cancel', '--help'], denv);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /declaration {3}the open deposit declaration/);
+  });
 });
 
 describe('the cambio CLI when a withdrawal\'s answer is lost', () => {

@@ -1,5 +1,6 @@
 export * from './errors/index.ts';
 export * from './scopes.ts';
+export * from './csv.ts';
 export * from './schemas/common.ts';
 export * from './schemas/envelope.ts';
 export * from './schemas/client.ts';

@@ -2,6 +2,7 @@ import type { Transport } from './http.ts';
 import { BalancesResource } from './resources/balances.ts';
 import { ClientResource } from './resources/client.ts';
 import { DepositsResource } from './resources/deposits.ts';
+import { EventsResource } from './resources/events.ts';
 import { LedgerResource } from './resources/ledger.ts';
 import { MarketResource } from './resources/market.ts';
 import { OrdersResource } from './resources/orders.ts';
@@ -23,6 +24,8 @@ export class ClientApiResources {
   readonly orders: OrdersResource;
   readonly deposits: DepositsResource;
   readonly withdrawals: WithdrawalsResource;
+  /** The organization's events, oldest first after a cursor (`portal:read`): what webhooks deliver, read on demand. */
+  readonly events: EventsResource;
   /** Webhook endpoints (key scope or member permission `portal:webhooks`); `verifyWebhook` checks what they receive. */
   readonly webhooks: WebhooksResource;
   /** The public books: checkpoints, inclusion proofs and liabilities, each checked on the client. */
@@ -37,6 +40,7 @@ export class ClientApiResources {
     this.orders = new OrdersResource(t, clockSkewMs);
     this.deposits = new DepositsResource(t);
     this.withdrawals = new WithdrawalsResource(t, clockSkewMs);
+    this.events = new EventsResource(t);
     this.webhooks = new WebhooksResource(t);
     this.transparency = new TransparencyResource(t);
   }

@@ -24,6 +24,7 @@ export type { CreatedFilters } from './resources/list.ts';
 export type { Quote, CreateQuoteParams } from './resources/quotes.ts';
 export type { Order, OrderFilters } from './resources/orders.ts';
 export type { DepositWallet, DepositDeclaration, Deposit, DeclareDepositParams, DepositFilters } from './resources/deposits.ts';
+export type { OrganizationEvent, OrganizationEventType, EventsParams } from './resources/events.ts';
 export type { WebhookEndpoint, WebhookWithSecret, WebhookDelivery, WebhookHealth, WebhookEventType, WebhookReplay, CreateWebhookParams } from './resources/webhooks.ts';
 export type { WithdrawalDestination, Withdrawal, CreateWithdrawalParams, RegisterBankDestinationParams, WithdrawalFilters } from './resources/withdrawals.ts';
 export type * from './operator/organizations.ts';

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { StopBanner } from '../features/reconciliation/StopBanner.tsx';
 import { op } from '../lib/api.ts';
-import { chooseLang, LANG, t, type MessageKey } from '../lib/i18n.ts';
+import { chooseLang, LANG, roleWord, t, type MessageKey } from '../lib/i18n.ts';
 import { useDesk } from '../lib/desk-context.ts';
 import { Link, useLocation } from '../lib/router.ts';
 
@@ -52,7 +52,7 @@ export function Layout({ children, onSignedOut }: { children: ReactNode; onSigne
           </ul>
         </nav>
         <div className="me">
-          <Link to="/security" aria-current={path === '/security' ? 'page' : undefined}>{staff.name} <span className="role">({staff.role})</span></Link>
+          <Link to="/security" aria-current={path === '/security' ? 'page' : undefined}>{staff.name} <span className="role">({roleWord(staff.role)})</span></Link>
           <button type="button" onClick={signOut}>{t('app.signOut')}</button>
           <LanguageSwitch label={t('app.language')} current={LANG} onChoose={chooseLang} />
         </div>

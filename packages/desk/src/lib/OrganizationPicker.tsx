@@ -38,7 +38,7 @@ export function OrganizationPicker({ value, onChange }: { value: Organization | 
       {found.data && (
         found.data.length === 0 ? <p className="small" role="status">{t('picker.none', { q })}</p> : (
           <fieldset>
-            <legend>Matching organizations</legend>
+            <legend>{t('picker.matching')}</legend>
             {found.data.map((o) => (
               <label key={o.id} className="choice">
                 <input type="radio" name={`${id}-org`} checked={value?.id === o.id} onChange={() => onChange(o)} />

@@ -12,9 +12,3 @@ export function can(role: StaffRole | undefined, act: Act): boolean {
   if (role === 'approver') return act === 'decide';
   return false;
 }
-
-export const ROLE_WORDS: Record<StaffRole, string> = {
-  viewer: 'Viewer — reads everything, decides nothing',
-  approver: 'Approver — decides requests, arrivals and reconciliation',
-  admin: 'Admin — everything, including organizations, market and staff',
-};

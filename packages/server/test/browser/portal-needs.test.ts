@@ -130,7 +130,7 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await checkBoth(page, problems, 'orders, confirming a cancel');
     await page.getByRole('button', { name: 'Cancel order' }).click();
     await page.getByText('Order cancelled; the hold was released.').waitFor();
-    await page.getByText('Cancelled; the hold was released', { exact: true }).waitFor();
+    await page.getByRole('table', { name: 'Orders' }).getByText('Cancelled; the hold was released', { exact: true }).waitFor();
     await go(page, 'Balances');
     await page.getByRole('row', { name: /^BTC 2\.00000000 BTC 0\.00000000 BTC 2\.00000000 BTC$/ }).waitFor();
   });
@@ -163,7 +163,7 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await page.getByRole('button', { name: /^Cancel the withdrawal of 250\.00 USD from / }).click();
     await page.getByRole('button', { name: 'Cancel withdrawal' }).click();
     await page.getByText('Withdrawal cancelled; the hold was released.').waitFor();
-    await page.getByText('Cancelled; the hold was released', { exact: true }).waitFor();
+    await page.getByRole('table', { name: 'Withdrawal requests' }).getByText('Cancelled; the hold was released', { exact: true }).waitFor();
     assert.match(await page.getByText(/^Available: /).innerText(), /Available: 10,000\.00 USD · Held: 0\.00 USD/);
     await checkBoth(page, problems, 'withdrawals after a cancel');
     await screenshot(page, 'portal-withdrawals-cancel');

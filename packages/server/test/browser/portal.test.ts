@@ -186,13 +186,13 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await page.unroute('**/api/v1/balances', slowBalances);
 
     await go(page, 'Orders');
-    await page.getByText('Waiting for the operator; the amount is held').waitFor();
+    await page.getByRole('table', { name: 'Orders' }).getByText('Waiting for the operator; the amount is held').waitFor();
     const pending = await op(svc, 'GET', '/orders?state=pending_approval');
     const mine = pending.filter((o: { organizationId: string }) => o.organizationId === orgId);
     assert.equal(mine.length, 1);
     await op(svc, 'POST', `/orders/${mine[0].id}/approve`, {});
     // The list refreshes by itself while an order waits.
-    await page.getByText('Completed', { exact: true }).waitFor({ timeout: 10_000 });
+    await page.getByRole('table', { name: 'Orders' }).getByText('Completed', { exact: true }).waitFor({ timeout: 10_000 });
     await checkPage(page, problems, 'orders');
     await screenshot(page, 'portal-orders');
 

@@ -16,7 +16,7 @@ import { DecidedHistory } from './DecidedHistory.tsx';
 import { WaitsSummary } from './WaitsSummary.tsx';
 import { fourEyes, oldestFirst, type QueueItem } from './queue.ts';
 import { queueKey, useRequests } from './useQueue.ts';
-import { t } from '../../lib/i18n.ts';
+import { roleWord, t } from '../../lib/i18n.ts';
 
 /** One queue of what waits for a person, oldest first; in production, also what waits for execution. */
 export function ApprovalsPage() {
@@ -48,7 +48,7 @@ export function ApprovalsPage() {
   return (
     <Page title={t('nav.approvals')} intro={t('approvals.intro')}>
       <div role="status" className="live">{done && <p className="ok-note">{done.text} {done.id && <Link to={`/audit?subjectId=${encodeURIComponent(done.id)}`}>{t('approvals.seeAudit')}</Link>}</p>}</div>
-      {!can(staff.role, 'decide') && <p className="note">{t('approvals.readsOnly', { role: staff.role })}</p>}
+      {!can(staff.role, 'decide') && <p className="note">{t('approvals.readsOnly', { role: roleWord(staff.role) })}</p>}
       {can(staff.role, 'decide') && !staff.totpEnrolled && <p className="note">{t('approvals.needTotp')}</p>}
 
       <WaitsSummary />

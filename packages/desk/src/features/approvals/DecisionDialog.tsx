@@ -8,7 +8,7 @@ import { readAmount } from '../../lib/money.ts';
 import { when } from '../../lib/time.ts';
 import { fillMargin } from './margin.ts';
 import { fourEyes, type QueueItem } from './queue.ts';
-import { t, type MessageKey } from '../../lib/i18n.ts';
+import { amountWords, t, type MessageKey } from '../../lib/i18n.ts';
 
 export interface Decision { verb: 'approve' | 'reject' | 'fill' | 'payout' | 'fail'; item: QueueItem }
 
@@ -30,7 +30,7 @@ export function DecisionDialog({ decision, organization, onClose, onDone }: {
   const fe = fourEyes(r, staff.id);
 
   const quote = item.kind === 'order' ? item.record.quote : null;
-  const parsedProceeds = quote && proceeds.trim() !== '' ? readAmount(proceeds, quote.assetDecimals) : null;
+  const parsedProceeds = quote && proceeds.trim() !== '' ? readAmount(proceeds, quote.assetDecimals, amountWords) : null;
   const margin = quote && parsedProceeds?.ok ? fillMargin(quote.amountMinor, parsedProceeds.minor) : null;
 
   const ready = verb === 'reject' || verb === 'fail' ? reason.trim() !== ''

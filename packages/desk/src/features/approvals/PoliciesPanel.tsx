@@ -9,7 +9,7 @@ import { decimalsOf, useAssets } from '../../lib/assets.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { readAmount } from '../../lib/money.ts';
 import { can } from '../../lib/roles.ts';
-import { t } from '../../lib/i18n.ts';
+import { amountWords, t } from '../../lib/i18n.ts';
 
 /** Four-eyes: from which amount an order's base or a withdrawal needs two different people. */
 export function PoliciesPanel() {
@@ -22,7 +22,7 @@ export function PoliciesPanel() {
   const [confirming, setConfirming] = useState<{ asset: string; minor: bigint | null } | null>(null);
   const symbol = asset || assets.data?.[0]?.symbol || '';
   const decimals = decimalsOf(assets.data, symbol);
-  const parsed = from.trim() && decimals !== null ? readAmount(from, decimals) : null;
+  const parsed = from.trim() && decimals !== null ? readAmount(from, decimals, amountWords) : null;
   const admin = can(staff.role, 'manage');
 
   return (

@@ -15,7 +15,7 @@ import { useOrganizationNames } from '../../lib/organizations.ts';
 import { Link } from '../../lib/router.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
-import { t } from '../../lib/i18n.ts';
+import { amountWords, t } from '../../lib/i18n.ts';
 
 const depositsKey = ['deposits'] as const;
 
@@ -116,7 +116,7 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
   // The networks the platform receives this asset on (its deposit wallets): a choice, so a typo cannot leave an arrival unattributable.
   const networks = [...new Set((wallets.data ?? []).filter((w) => w.assetSymbol === symbol).map((w) => w.network))];
   const network = networks.includes(chosenNetwork) ? chosenNetwork : networks[0] ?? '';
-  const parsed = decimals !== null ? readAmount(amount, decimals) : null;
+  const parsed = decimals !== null ? readAmount(amount, decimals, amountWords) : null;
   const ready = !!parsed?.ok && network.trim() !== '' && txid.trim() !== '';
   const submit = (e: FormEvent) => { e.preventDefault(); setTried(true); if (ready) setConfirming(true); };
   return (

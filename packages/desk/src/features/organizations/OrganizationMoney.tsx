@@ -13,7 +13,7 @@ import { useDesk } from '../../lib/desk-context.ts';
 import { readAmount } from '../../lib/money.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
-import { LANG, t } from '../../lib/i18n.ts';
+import { amountWords, LANG, t } from '../../lib/i18n.ts';
 
 const destinationsKey = (id: string) => ['organization', id, 'destinations'] as const;
 
@@ -79,7 +79,7 @@ export function AdjustmentPanel({ id, name }: { id: string; name: string }) {
   const [done, setDone] = useState<string | null>(null);
   const symbol = asset || assets.data?.[0]?.symbol || '';
   const decimals = decimalsOf(assets.data, symbol);
-  const parsed = decimals !== null ? readAmount(amount, decimals) : null;
+  const parsed = decimals !== null ? readAmount(amount, decimals, amountWords) : null;
   const positive = parsed?.ok && parsed.minor > 0n;
   const ready = !!positive && reason.trim() !== '';
   const signed = parsed?.ok ? (direction === 'debit' ? -parsed.minor : parsed.minor) : 0n;

@@ -16,7 +16,7 @@ import { Link } from '../../lib/router.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
 import { reconciliationKey } from './StopBanner.tsx';
-import { t } from '../../lib/i18n.ts';
+import { amountWords, t } from '../../lib/i18n.ts';
 
 /**
  * Compare the books with the market's balances; a difference stops every client operation that
@@ -36,7 +36,7 @@ export function ReconciliationPage() {
   const [resolving, setResolving] = useState(false);
   const [note, setNote] = useState('');
 
-  const parsed = (assets.data ?? []).map((a) => ({ a, text: figures[a.symbol] ?? '', r: (figures[a.symbol] ?? '').trim() === '' ? null : readAmount(figures[a.symbol]!, a.decimals) }));
+  const parsed = (assets.data ?? []).map((a) => ({ a, text: figures[a.symbol] ?? '', r: (figures[a.symbol] ?? '').trim() === '' ? null : readAmount(figures[a.symbol]!, a.decimals, amountWords) }));
   const given = parsed.filter((p) => p.r !== null);
   const valid = given.every((p) => p.r!.ok);
 

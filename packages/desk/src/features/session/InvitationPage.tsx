@@ -1,8 +1,9 @@
 import type { StaffPerson } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { Field, useActionKey } from '@cambio/web-kit';
+import { Field, LanguageSwitch, useActionKey } from '@cambio/web-kit';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { op } from '../../lib/api.ts';
+import { chooseLang, LANG, t } from '../../lib/i18n.ts';
 
 /**
  * /desk/invitation#<token>: the token travels in the fragment, so it never reaches a server log; the
@@ -19,7 +20,7 @@ export function InvitationPage({ token, onAccepted }: { token: string; onAccepte
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    if (password !== again) { setMismatch('The two passwords differ.'); return; }
+    if (password !== again) { setMismatch(t('invitation.mismatch')); return; }
     setMismatch(null);
     setBusy(true);
     setError(null);
@@ -37,21 +38,23 @@ export function InvitationPage({ token, onAccepted }: { token: string; onAccepte
   if (!token) {
     return (
       <main className="narrow" id="main">
-        <h1>Accept your invitation</h1>
-        <p className="error-note" role="alert">This address carries no invitation. Open the whole link you were sent.</p>
+        <LanguageSwitch label={t('app.language')} current={LANG} onChoose={chooseLang} />
+        <h1>{t('invitation.title')}</h1>
+        <p className="error-note" role="alert">{t('invitation.noToken')}</p>
       </main>
     );
   }
   return (
     <main className="narrow" id="main">
-      <h1>Accept your invitation</h1>
-      <p className="intro">Choose the password you will sign in with. Next you set up two-step sign-in with an authenticator app; the desk asks for it before your first decision.</p>
+      <LanguageSwitch label={t('app.language')} current={LANG} onChoose={chooseLang} />
+      <h1>{t('invitation.title')}</h1>
+      <p className="intro">{t('invitation.intro')}</p>
       <form onSubmit={submit} noValidate>
         <ErrorNote error={error} />
-        <Field label="New password" type="password" autoComplete="new-password" required value={password} onChange={setPassword}
-          hint="At least 12 characters; a passphrase of a few unrelated words is easiest." />
-        <Field label="Repeat the password" type="password" autoComplete="new-password" required value={again} onChange={setAgain} error={mismatch} />
-        <button type="submit" className="primary" disabled={busy}>Accept invitation</button>
+        <Field label={t('security.new')} type="password" autoComplete="new-password" required value={password} onChange={setPassword}
+          hint={t('invitation.hint')} />
+        <Field label={t('invitation.repeat')} type="password" autoComplete="new-password" required value={again} onChange={setAgain} error={mismatch} />
+        <button type="submit" className="primary" disabled={busy}>{t('invitation.accept')}</button>
       </form>
     </main>
   );

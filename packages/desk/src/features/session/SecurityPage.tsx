@@ -1,19 +1,20 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Field, useActionKey } from '@cambio/web-kit';
+import { DataTable, Field, useActionKey } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Empty, Loading, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { when } from '../../lib/time.ts';
+import { roleWord, t } from '../../lib/i18n.ts';
 import { TotpEnrol } from './TotpEnrol.tsx';
 
 /** The signed-in person's own security: two-step sign-in, password, personal tokens for scripts. */
 export function SecurityPage() {
   const { staff } = useDesk();
   return (
-    <Page title="Your security" intro={`${staff.name} · ${staff.email} · ${staff.role}`}>
+    <Page title={t('app.security')} intro={`${staff.name} · ${staff.email} · ${roleWord(staff.role)}`}>
       {/* Always mounted: the recovery codes stay on screen after the session learns TOTP is on. */}
       <TotpEnrol enrolled={staff.totpEnrolled} />
       <PasswordChange />
@@ -37,13 +38,13 @@ function PasswordChange() {
   };
   return (
     <section aria-labelledby="pw-title" className="panel">
-      <h2 id="pw-title">Password</h2>
+      <h2 id="pw-title">{t('security.password')}</h2>
       <form onSubmit={submit} noValidate>
         <ErrorNote error={error} />
-        {done && <p role="status" className="ok-note">Password changed; your other sessions have ended.</p>}
-        <Field label="Current password" type="password" autoComplete="current-password" value={current} onChange={setCurrent} />
-        <Field label="New password" type="password" autoComplete="new-password" value={next} onChange={setNext} />
-        <button type="submit" disabled={busy}>Change password</button>
+        {done && <p role="status" className="ok-note">{t('security.changed')}</p>}
+        <Field label={t('security.current')} type="password" autoComplete="current-password" value={current} onChange={setCurrent} />
+        <Field label={t('security.new')} type="password" autoComplete="new-password" value={next} onChange={setNext} />
+        <button type="submit" disabled={busy}>{t('security.change')}</button>
       </form>
     </section>
   );
@@ -62,44 +63,41 @@ function Tokens() {
     e.preventDefault();
     if (busy || !name.trim()) return;
     setBusy(true); setError(null);
-    try { const body = { name: name.trim() }; const t = await issueKey.run(body, (idempotencyKey) => op.tokens.issue(body, { idempotencyKey })); setIssued(t.token); setName(''); await qc.invalidateQueries({ queryKey: ['tokens'] }); } catch (err) { setError(err); } finally { setBusy(false); }
+    try { const body = { name: name.trim() }; const issuedToken = await issueKey.run(body, (idempotencyKey) => op.tokens.issue(body, { idempotencyKey })); setIssued(issuedToken.token); setName(''); await qc.invalidateQueries({ queryKey: ['tokens'] }); } catch (err) { setError(err); } finally { setBusy(false); }
   };
   return (
     <section aria-labelledby="tokens-title" className="panel">
-      <h2 id="tokens-title">Personal tokens</h2>
-      <p>A token acts as you on <code>/operator/v1</code> (<code>Authorization: Bearer ops_…</code>) with your role, for scripts and the CLI.</p>
+      <h2 id="tokens-title">{t('security.tokens')}</h2>
+      <p>{t('security.tokensBefore')} <code>/operator/v1</code> (<code>Authorization: Bearer ops_…</code>) {t('security.tokensAfter')}</p>
       {issued && (
         <div className="secret" role="status">
-          <label htmlFor="new-token">Token</label>
+          <label htmlFor="new-token">{t('security.token')}</label>
           <input id="new-token" readOnly value={issued} className="mono" />
-          <button type="button" onClick={() => void navigator.clipboard?.writeText(issued)}>Copy</button>
-          <p className="warning">Shown once. Store it now; the desk cannot show it again.</p>
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(issued)}>{t('security.copy')}</button>
+          <p className="warning">{t('security.shownOnce')}</p>
         </div>
       )}
       <form onSubmit={issue} className="inline-form" noValidate>
         <ErrorNote error={error} />
-        <Field label="Token name" value={name} onChange={setName} hint="What the token is for, e.g. nightly reconciliation script." />
-        <button type="submit" disabled={busy || !name.trim()}>Issue token</button>
+        <Field label={t('security.tokenName')} value={name} onChange={setName} hint={t('security.tokenHint')} />
+        <button type="submit" disabled={busy || !name.trim()}>{t('security.issue')}</button>
       </form>
-      {tokens.isPending ? <Loading what="tokens" /> : tokens.error ? <ErrorNote error={tokens.error} /> : tokens.data.length === 0 ? <Empty>No tokens.</Empty> : (
-        <table>
-          <caption className="visually-hidden">Your tokens</caption>
-          <thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
-          <tbody>
-            {tokens.data.map((t) => (
-              <tr key={t.id}>
-                <td>{t.name}</td><td>{when(t.createdAt)}</td><td>{t.lastUsedAt ? when(t.lastUsedAt) : 'never'}</td>
-                <td>{t.revokedAt ? `Revoked ${when(t.revokedAt)}` : 'Active'}</td>
-                <td>{!t.revokedAt && <button type="button" onClick={() => setRevoking({ id: t.id, name: t.name })}>Revoke<span className="visually-hidden"> {t.name}</span></button>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {tokens.isPending ? <Loading what={t('security.loadingTokens')} /> : tokens.error ? <ErrorNote error={tokens.error} /> : tokens.data.length === 0 ? <Empty>{t('security.noTokens')}</Empty> : (
+        // One card per token on a phone: a wide table of tokens would scroll with nothing to focus once all are revoked.
+        <DataTable caption={t('security.tokensCaption')} rows={tokens.data} rowKey={(k) => k.id} columns={[
+          { label: t('security.name'), rowHeader: true, cell: (k) => k.name },
+          { label: t('common.created'), cell: (k) => when(k.createdAt) },
+          { label: t('security.lastUsed'), cell: (k) => (k.lastUsedAt ? when(k.lastUsedAt) : t('security.never')) },
+          { label: t('common.state'), cell: (k) => (k.revokedAt ? t('security.revokedAt', { when: when(k.revokedAt) }) : t('security.active')) },
+          { label: t('common.actions'), actions: true, cell: (k) => !k.revokedAt && (
+            <button type="button" onClick={() => setRevoking({ id: k.id, name: k.name })}>{t('security.revoke')}<span className="visually-hidden"> {k.name}</span></button>
+          ) },
+        ]} />
       )}
       {revoking && (
-        <ConfirmDialog title={`Revoke the token ${revoking.name}?`} confirmLabel="Revoke token" danger onClose={() => setRevoking(null)}
+        <ConfirmDialog title={t('security.revokeTitle', { name: revoking.name })} confirmLabel={t('security.revokeToken')} danger onClose={() => setRevoking(null)}
           content={revoking.id} onConfirm={async (idempotencyKey) => { await op.tokens.revoke(revoking.id, { idempotencyKey }); await qc.invalidateQueries({ queryKey: ['tokens'] }); }}>
-          <p>Scripts using it stop at their next request.</p>
+          <p>{t('security.revokeEffect')}</p>
         </ConfirmDialog>
       )}
     </section>

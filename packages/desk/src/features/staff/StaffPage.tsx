@@ -8,11 +8,10 @@ import { Empty, Loading, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { Link } from '../../lib/router.ts';
-import { ROLE_WORDS } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
-import { t } from '../../lib/i18n.ts';
+import { roleDescription, roleWord, t } from '../../lib/i18n.ts';
 
-const ROLES = (['viewer', 'approver', 'admin'] as StaffRole[]).map((r) => ({ value: r, label: ROLE_WORDS[r] }));
+const roles = () => (['viewer', 'approver', 'admin'] as StaffRole[]).map((r) => ({ value: r, label: roleDescription(r) }));
 
 /** The operator's staff (admins only): invite, change roles, remove. */
 export function StaffPage() {
@@ -31,7 +30,7 @@ export function StaffPage() {
           <tbody>
             {list.data.map((s) => (
               <tr key={s.id}>
-                <th scope="row">{s.name}{s.id === me.id ? t('staff.you') : ''}</th><td>{s.email}</td><td>{s.role}</td>
+                <th scope="row">{s.name}{s.id === me.id ? t('staff.you') : ''}</th><td>{s.email}</td><td>{roleWord(s.role)}</td>
                 <td><StateBadge state={s.status} />{s.totpEnrolled ? t('staff.twoOn') : t('staff.twoOff')}</td>
                 <td>{when(s.createdAt)}</td>
                 <td className="row-actions"><div>
@@ -52,7 +51,7 @@ export function StaffPage() {
       {roleOf && (
         <ConfirmDialog title={t('people.changeTitle', { name: roleOf.s.name })} confirmLabel={t('people.changeRole')} canConfirm={roleOf.role !== roleOf.s.role} onClose={() => setRoleOf(null)}
           onConfirm={async () => { await op.staff.setRole(roleOf.s.id, roleOf.role); await qc.invalidateQueries({ queryKey: ['staff'] }); }}>
-          <SelectField label={t('people.role')} value={roleOf.role} onChange={(v) => setRoleOf({ ...roleOf, role: v as StaffRole })} options={ROLES} />
+          <SelectField label={t('people.role')} value={roleOf.role} onChange={(v) => setRoleOf({ ...roleOf, role: v as StaffRole })} options={roles()} />
         </ConfirmDialog>
       )}
       {removing && (
@@ -89,17 +88,17 @@ function Invite() {
       <form onSubmit={submit} noValidate className="grid-form">
         <Field label={t('orgs.name')} value={name} onChange={setName} error={tried && !name.trim() ? t('orgs.enterName') : null} />
         <Field label={t('people.email')} type="email" value={email} onChange={setEmail} error={tried && !emailOk ? t('people.enterEmail') : null} />
-        <SelectField label={t('people.role')} value={role} onChange={(v) => setRole(v as StaffRole)} options={ROLES} />
+        <SelectField label={t('people.role')} value={role} onChange={(v) => setRole(v as StaffRole)} options={roles()} />
         <div className="actions"><button type="submit">{t('staff.inviteButton')}</button></div>
       </form>
       {confirming && (
-        <ConfirmDialog title={t('staff.inviteTitle', { name: name.trim(), role })} confirmLabel={t('staff.send')} onClose={() => setConfirming(false)}
+        <ConfirmDialog title={t('staff.inviteTitle', { name: name.trim(), role: roleWord(role) })} confirmLabel={t('staff.send')} onClose={() => setConfirming(false)}
           content={[name.trim(), email.trim(), role]} onConfirm={async (idempotencyKey) => {
             const r = await op.staff.invite({ name: name.trim(), email: email.trim(), role }, { idempotencyKey });
             setInvitation(r.invitation); setName(''); setEmail(''); setTried(false);
             await qc.invalidateQueries({ queryKey: ['staff'] });
           }}>
-          <p>{email.trim()} · {ROLE_WORDS[role]}</p>
+          <p>{email.trim()} · {roleDescription(role)}</p>
         </ConfirmDialog>
       )}
     </section>

@@ -1,9 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DepositDeclaration } from '@cambio/sdk';
+import { collect, type DepositDeclaration } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
 import { Amount, Field, formatMoney, isFiat, readAmount, SelectField, StateBadge, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
+import { ALL, createdWindow, csvName, CsvDownload, ListFilters, type ListChoice } from '../../components/ListFilters.tsx';
+import { csvFile, DEPOSIT_CSV_COLUMNS, depositCells } from '../../lib/list-csv.ts';
 import { ConfirmInline, Countdown, CopyButton, DateTime, ErrorBox, Loading, Notice, ReadAt } from '../../components/ui.tsx';
 
 /**
@@ -74,6 +76,10 @@ export function Deposits() {
   const wallets = useQuery({ queryKey: ['wallets'], queryFn: () => sdk.deposits.wallets(), enabled: mayDeposit, staleTime: 0, gcTime: 0, refetchOnMount: 'always' });
   const open = useQuery({ queryKey: ['open-declaration'], queryFn: () => sdk.deposits.openDeclaration() });
   const balances = useQuery({ queryKey: ['balances'], queryFn: () => sdk.balances.list() });
+  // Filtered by days only: what arrives for an organization is credited to it (an arrival no
+  // declaration matched belongs to no organization until it is attributed), so one state is all it shows.
+  const [applied, setApplied] = useState<ListChoice>(ALL);
+  const filters = createdWindow(applied);
 
   const [asset, setAsset] = useState('');
   const [text, setText] = useState('');
@@ -160,7 +166,9 @@ export function Deposits() {
 
       <section aria-labelledby="arrived-h">
         <h2 id="arrived-h">{t('deposits.arrived')}</h2>
-        <PagedTable caption={t('deposits.arrived')} queryKey="deposits" read={(p) => sdk.deposits.list(p)} refreshMs={open.data ? 5000 : false}
+        <ListFilters label={t('filters.deposits')} onApply={setApplied} />
+        <CsvDownload fileName={csvName('deposits', applied)} csv={async () => csvFile(DEPOSIT_CSV_COLUMNS, depositCells, await collect(sdk.deposits.iterate({ limit: 100, ...filters })))} />
+        <PagedTable caption={t('deposits.arrived')} queryKey="deposits" filterKey={JSON.stringify(applied)} read={(p) => sdk.deposits.list({ ...p, ...filters })} refreshMs={open.data ? 5000 : false}
           columns={[
             { label: t('common.created'), cell: (d) => <DateTime iso={d.createdAt} /> },
             { label: t('common.amount'), num: true, cell: (d) => <Amount minor={d.money.amountMinor} decimals={d.money.assetDecimals} symbol={d.money.assetSymbol} /> },

@@ -1,9 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { Order } from '@cambio/sdk';
+import { collect, type Order } from '@cambio/sdk';
 import { Amount, formatDateTime, formatMoney, StateBadge, useActionKey } from '@cambio/web-kit';
 import { useState } from 'react';
 import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
+import { ALL, csvName, CsvDownload, ListFilters, REQUEST_STATES, requestFilters, type ListChoice } from '../../components/ListFilters.tsx';
+import { csvFile, ORDER_CSV_COLUMNS, orderCells } from '../../lib/list-csv.ts';
 import { ConfirmInline, DateTime, ErrorBox, Notice } from '../../components/ui.tsx';
 import { Link } from '../../lib/router.ts';
 
@@ -31,17 +33,21 @@ export function useCancel(list: 'orders' | 'withdrawals', cancel: (id: string, i
   return { asking, setAsking, busy, error, done, run };
 }
 
-/** Exchange requests, newest first, paged; refreshes by itself while one waits for the operator. */
+/** Exchange requests, newest first, paged, filtered by state and days, as CSV; refreshes by itself while one waits for the operator. */
 export function Orders() {
   const { sdk, t, can, lang } = usePortal();
   const c = useCancel('orders', (id, idempotencyKey) => sdk.orders.cancel(id, { idempotencyKey }));
+  const [applied, setApplied] = useState<ListChoice>(ALL);
+  const filters = requestFilters(applied);
   const what = (o: Order) => ({ amount: formatMoney(o.base.amountMinor, o.base.assetDecimals, lang), asset: o.base.assetSymbol, date: formatDateTime(o.createdAt, lang) });
   return (
     <>
       <h1>{t('orders.title')}</h1>
       <ErrorBox error={c.error} />
       {c.done && <Notice tone="success">{t('orders.cancelled')}</Notice>}
-      <PagedTable caption={t('orders.title')} queryKey="orders" read={(p) => sdk.orders.list(p)}
+      <ListFilters label={t('filters.orders')} states={REQUEST_STATES} onApply={setApplied} />
+      <CsvDownload fileName={csvName('orders', applied)} csv={async () => csvFile(ORDER_CSV_COLUMNS, orderCells, await collect(sdk.orders.iterate({ limit: 100, ...filters })))} />
+      <PagedTable caption={t('orders.title')} queryKey="orders" filterKey={JSON.stringify(applied)} read={(p) => sdk.orders.list({ ...p, ...filters })}
         waiting={(o) => o.state === 'pending_approval' || o.state === 'approved'}
         columns={[
           { label: t('common.created'), cell: (o) => <DateTime iso={o.createdAt} /> },

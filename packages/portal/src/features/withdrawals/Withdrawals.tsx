@@ -1,12 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { Withdrawal } from '@cambio/sdk';
+import { collect, type Withdrawal } from '@cambio/sdk';
 import { Amount, Field, formatDateTime, formatMoney, readAmount, SelectField, StateBadge, useActionKey } from '@cambio/web-kit';
 import { summaryWords } from '../../lib/i18n.ts';
 import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
 import { ConfirmInline, DateTime, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 import { useCancel } from '../orders/Orders.tsx';
+import { ALL, csvName, CsvDownload, ListFilters, REQUEST_STATES, requestFilters, type ListChoice } from '../../components/ListFilters.tsx';
+import { csvFile, WITHDRAWAL_CSV_COLUMNS, withdrawalCells } from '../../lib/list-csv.ts';
 import { refreshAfterHold } from '../../lib/money-moved.ts';
 import { Destinations } from './Destinations.tsx';
 
@@ -80,6 +82,8 @@ function RequestWithdrawal() {
 export function Withdrawals() {
   const { sdk, t, can, lang } = usePortal();
   const c = useCancel('withdrawals', (id, idempotencyKey) => sdk.withdrawals.cancel(id, { idempotencyKey }));
+  const [applied, setApplied] = useState<ListChoice>(ALL);
+  const filters = requestFilters(applied);
   const what = (w: Withdrawal) => ({ amount: formatMoney(w.money.amountMinor, w.money.assetDecimals, lang), asset: w.money.assetSymbol, date: formatDateTime(w.createdAt, lang) });
   return (
     <>
@@ -95,7 +99,9 @@ export function Withdrawals() {
         <h2 id="wdl-h">{t('withdrawals.list')}</h2>
         <ErrorBox error={c.error} />
         {c.done && <Notice tone="success">{t('withdrawals.cancelled')}</Notice>}
-        <PagedTable caption={t('withdrawals.list')} queryKey="withdrawals" read={(p) => sdk.withdrawals.list(p)}
+        <ListFilters label={t('filters.withdrawals')} states={REQUEST_STATES} onApply={setApplied} />
+        <CsvDownload fileName={csvName('withdrawals', applied)} csv={async () => csvFile(WITHDRAWAL_CSV_COLUMNS, withdrawalCells, await collect(sdk.withdrawals.iterate({ limit: 100, ...filters })))} />
+        <PagedTable caption={t('withdrawals.list')} queryKey="withdrawals" filterKey={JSON.stringify(applied)} read={(p) => sdk.withdrawals.list({ ...p, ...filters })}
           waiting={(w) => w.state === 'pending_approval' || w.state === 'approved'}
           columns={[
             { label: t('common.created'), cell: (w) => <DateTime iso={w.createdAt} /> },

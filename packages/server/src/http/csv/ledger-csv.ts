@@ -1,7 +1,6 @@
-import { LEDGER_CSV_COLUMNS } from '@cambio/contract';
+import { csvRecord, LEDGER_CSV_COLUMNS } from '@cambio/contract';
 import { formatDecimal } from '../../domain/money.ts';
 import type { PostingRow } from '../../store/accounts-store.ts';
-import { csvRecord } from './csv.ts';
 
 /**
  * The ledger as a file for accountants (GET /api/v1/ledger.csv): one record per posting, oldest first.

@@ -1,6 +1,7 @@
 /**
- * CSV as RFC 4180 writes it, for files a person opens in a spreadsheet: a field with a comma, a
- * double quote, CR or LF is quoted and its quotes doubled; records end with CRLF.
+ * CSV as RFC 4180 writes it, for files a person opens in a spreadsheet (the server's ledger export, the
+ * portal's list exports): a field with a comma, a double quote, CR or LF is quoted and its quotes
+ * doubled; records end with CRLF.
  *
  * Formula injection (OWASP "CSV Injection"): a spreadsheet runs a cell that starts with = + - @ (or
  * a tab or CR, which some read past) as a formula, so such a text cell gets a leading apostrophe and
