@@ -8,6 +8,7 @@ import { randomIds } from '../../packages/server/src/domain/ids.ts';
 import { appendLeaves, inclusionProof, subtrees } from '../../packages/server/src/domain/transparency/merkle.ts';
 import { migrate, openDatabase } from '../../packages/server/src/store/db.ts';
 import { Store } from '../../packages/server/src/store/index.ts';
+import { STORED_FROM_LEVEL } from '../../packages/server/src/store/transparency-store.ts';
 import { appendJournalLog } from '../../packages/server/src/usecases/transparency/append-log.ts';
 import { takeLiabilitiesSnapshot } from '../../packages/server/src/usecases/transparency/take-snapshot.ts';
 import type { StoreKind } from './report.ts';
@@ -36,15 +37,19 @@ async function writeEntries(store: Store, n: number): Promise<void> {
   }
 }
 
-/** A log of `size` leaves written straight into its tables (random leaf hashes), as the appender would leave it. */
+/** A log of `size` leaves written straight into its tables (random leaf hashes, entries that do not exist), as the appender would leave it. */
 async function bulkLog(store: Store, size: number): Promise<void> {
   let frontier: Buffer[] = [];
   for (let at = 0; at < size; at += 50_000) {
     const k = Math.min(50_000, size - at);
-    const grown = appendLeaves(at, frontier, Array.from({ length: k }, () => randomBytes(32)));
+    const leafHashes = Array.from({ length: k }, () => randomBytes(32));
+    const grown = appendLeaves(at, frontier, leafHashes);
     frontier = grown.frontier;
-    for (let i = 0; i < grown.nodes.length; i += 50_000) {
-      const part = grown.nodes.slice(i, i + 50_000);
+    await sql`insert into log_leaves (idx, entry_id, leaf_hash) select i, 'je_bulk' || i, decode(h, 'hex')
+      from unnest(${leafHashes.map((_, i) => String(at + i))}::bigint[], ${leafHashes.map((h) => h.toString('hex'))}::text[]) as t(i, h)`.execute(store.db);
+    const stored = grown.nodes.filter((n) => n.level >= STORED_FROM_LEVEL);
+    for (let i = 0; i < stored.length; i += 50_000) {
+      const part = stored.slice(i, i + 50_000);
       await sql`insert into log_nodes (level, idx, hash) select l, i, decode(h, 'hex') from unnest(${part.map((n) => n.level)}::smallint[], ${part.map((n) => String(n.index))}::bigint[], ${part.map((n) => n.hash.toString('hex'))}::text[]) as t(l, i, h)`.execute(store.db);
     }
   }

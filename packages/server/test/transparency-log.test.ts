@@ -107,6 +107,42 @@ for (const backend of backends()) {
       }
     });
 
+    test('a log of many tiles: every leaf proves into every checkpoint, and every checkpoint is consistent with every later one', async () => {
+      const h = await makeHarness({ backend });
+      try {
+        await listAssets(h, { USD: 2 });
+        const org = await seedOrg(h, { balances: { USD: 1_000_000n } });
+        const { signCheckpoint } = await logIdentity(h.deps);
+        // Entries written straight into the journal, appended in uneven batches so checkpoints fall inside,
+        // at and across the 16-leaf blocks whose lower subtrees are folded from the leaves.
+        const batches = [1, 2, 13, 16, 1, 31, 17, 64, 5];
+        let n = 1;
+        for (const size of batches) {
+          await h.store.db.transaction().execute(async (tx) => {
+            for (let i = 0; i < size; i++) await postEntry(tx, `je_tile_${n + i}`, adjustmentEntry({ organizationId: org.orgId, assetSymbol: 'USD', amount: BigInt(n + i), memo: 'tiles' }), new Date());
+          });
+          while (await h.store.transparency.appendNext(signCheckpoint, size) > 0) { /* until this batch is in */ }
+          n += size;
+        }
+        const log = await checkWholeLog(h);
+        assert.equal(log.size, n);
+        const { consistencyProof, inclusionProof } = await import('../src/domain/transparency/merkle.ts');
+        const { verifyInclusion } = await import('./transparency-verifier.ts');
+        const leaves = (await h.store.transparency.entries(0, 1000)).map((e) => e.leafHash);
+        const cps = await h.store.transparency.checkpoints(0, 1000);
+        for (const c of cps) {
+          const root = mthOfHashes(leaves.slice(0, c.size));
+          for (let m = 0; m < c.size; m++) assert.ok(verifyInclusion(m, c.size, leaves[m]!, await inclusionProof(m, c.size, h.store.transparency), root), `leaf ${m} in ${c.size}`);
+          for (const later of cps.filter((x) => x.size > c.size)) {
+            assert.ok(verifyConsistency(c.size, later.size, root, mthOfHashes(leaves.slice(0, later.size)), await consistencyProof(c.size, later.size, h.store.transparency)), `${c.size} → ${later.size}`);
+          }
+        }
+        // Only subtrees of 16 leaves and more are kept as rows; the rest is folded from the leaves.
+        const levels = await sql<{ level: number }>`select distinct level from log_nodes order by level`.execute(h.store.db);
+        assert.deepEqual(levels.rows.map((r) => Number(r.level)), [4, 5, 6, 7]);
+      } finally { await h.close(); }
+    });
+
     test('two appenders over one store, racing each other and the writers, make one log: no gap, no fork', async () => {
       const pg = backend === 'postgres' ? await createPgDatabase() : undefined;
       const a = await makeHarness({ backend, ...(pg ? { storage: { databaseUrl: pg.url } } : {}) });

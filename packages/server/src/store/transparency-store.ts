@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { canonicalLeaf, type LeafPosting } from '../domain/transparency/leaf.ts';
-import { appendLeaves, foldRight, HASH_BYTES, leafHash, nodeKey, type NodeKey, type NodeReader } from '../domain/transparency/merkle.ts';
+import { appendLeaves, completeSubtreeHash, foldRight, HASH_BYTES, leafHash, nodeKey, type NodeKey, type NodeReader } from '../domain/transparency/merkle.ts';
 import type { Clock } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import type { Tx } from './unit-of-work.ts';
@@ -9,6 +9,12 @@ export interface Checkpoint { size: number; root: Buffer; note: string; createdA
 export interface LoggedEntry { index: number; entryId: string; leaf: string; leafHash: Buffer }
 /** Signs the checkpoint of a tree of `size` leaves whose root is `root`: the note as served. */
 export type SignCheckpoint = (size: number, root: Buffer) => string;
+
+/**
+ * Complete subtrees lower than this are not stored: each is folded from its 16 or fewer leaf hashes
+ * (migration 035), so appending writes a node for every 16 leaves rather than about two per leaf.
+ */
+export const STORED_FROM_LEVEL = 4;
 
 /** Entries appended per transaction: a batch's nodes and leaves are one insert each. */
 export const APPEND_BATCH = 1000;
@@ -53,8 +59,11 @@ export class TransparencyStore implements NodeReader {
       const last = entries[entries.length - 1]!;
       await sql`insert into log_leaves (idx, entry_id, leaf_hash)
         select i, e, decode(h, 'hex') from unnest(${entries.map((_, i) => String(size + i))}::bigint[], ${entries.map((e) => e.id)}::text[], ${leafHashes.map((h) => h.toString('hex'))}::text[]) as t(i, e, h)`.execute(tx);
-      await sql`insert into log_nodes (level, idx, hash)
-        select l, i, decode(h, 'hex') from unnest(${grown.nodes.map((n) => n.level)}::smallint[], ${grown.nodes.map((n) => String(n.index))}::bigint[], ${grown.nodes.map((n) => n.hash.toString('hex'))}::text[]) as t(l, i, h)`.execute(tx);
+      const stored = grown.nodes.filter((n) => n.level >= STORED_FROM_LEVEL);
+      if (stored.length > 0) {
+        await sql`insert into log_nodes (level, idx, hash)
+          select l, i, decode(h, 'hex') from unnest(${stored.map((n) => n.level)}::smallint[], ${stored.map((n) => String(n.index))}::bigint[], ${stored.map((n) => n.hash.toString('hex'))}::text[]) as t(l, i, h)`.execute(tx);
+      }
       await sql`update log_head set size = ${String(newSize)}::bigint, frontier = decode(${Buffer.concat(grown.frontier).toString('hex')}, 'hex'),
         last_txid = ${last.txid}::bigint, last_seq = ${last.seq}::bigint where id = 1`.execute(tx);
       await sql`insert into log_checkpoints (size, root, note, created_at)
@@ -64,15 +73,37 @@ export class TransparencyStore implements NodeReader {
   }
 
   /**
-   * One primary-key lookup per node asked for: a plain join with the keys lets the planner hash the
-   * whole table once the log is large, which turns an O(log n) proof into a scan.
+   * Nodes of height STORED_FROM_LEVEL and more are one primary-key lookup each (a plain join with the keys
+   * lets the planner hash the whole table once the log is large); a lower one is folded from the leaf
+   * hashes under it, read as one range each.
    */
   async nodes(keys: readonly NodeKey[]): Promise<Map<string, Buffer>> {
-    const rows = (await sql<{ level: number; idx: string; hash: string }>`
-      select n.level, n.idx::text, encode(n.hash, 'hex') as hash
-      from unnest(${keys.map((k) => k.level)}::smallint[], ${keys.map((k) => String(k.index))}::bigint[]) as k(l, i)
-      cross join lateral (select level, idx, hash from log_nodes where level = k.l and idx = k.i) n`.execute(this.db)).rows;
-    return new Map(rows.map((r) => [nodeKey({ level: Number(r.level), index: Number(r.idx) }), Buffer.from(r.hash, 'hex')]));
+    const high = keys.filter((k) => k.level >= STORED_FROM_LEVEL);
+    const low = keys.filter((k) => k.level < STORED_FROM_LEVEL);
+    const out = new Map<string, Buffer>();
+    if (high.length > 0) {
+      const rows = (await sql<{ level: number; idx: string; hash: string }>`
+        select n.level, n.idx::text, encode(n.hash, 'hex') as hash
+        from unnest(${high.map((k) => k.level)}::smallint[], ${high.map((k) => String(k.index))}::bigint[]) as k(l, i)
+        cross join lateral (select level, idx, hash from log_nodes where level = k.l and idx = k.i) n`.execute(this.db)).rows;
+      for (const r of rows) out.set(nodeKey({ level: Number(r.level), index: Number(r.idx) }), Buffer.from(r.hash, 'hex'));
+    }
+    if (low.length > 0) {
+      const span = (k: NodeKey) => [k.index * 2 ** k.level, (k.index + 1) * 2 ** k.level] as const;
+      const rows = (await sql<{ idx: string; hash: string }>`
+        select l.idx::text, encode(l.leaf_hash, 'hex') as hash
+        from unnest(${low.map((k) => String(span(k)[0]))}::bigint[], ${low.map((k) => String(span(k)[1]))}::bigint[]) as r(lo, hi)
+        cross join lateral (select idx, leaf_hash from log_leaves where idx >= r.lo and idx < r.hi) l`.execute(this.db)).rows;
+      const leaves = new Map(rows.map((r) => [Number(r.idx), Buffer.from(r.hash, 'hex')]));
+      for (const k of low) {
+        const [lo, hi] = span(k);
+        const under: Buffer[] = [];
+        for (let i = lo; i < hi; i++) { const h = leaves.get(i); if (h) under.push(h); }
+        // A range not wholly logged is left out: rangeHashes names the missing node.
+        if (under.length === hi - lo) out.set(nodeKey(k), completeSubtreeHash(under));
+      }
+    }
+    return out;
   }
 
   async latestCheckpoint(): Promise<Checkpoint | null> {

@@ -129,6 +129,14 @@ export function appendLeaves(size: number, frontier: readonly Buffer[], leafHash
   return { nodes, frontier: stack.map((n) => n.hash) };
 }
 
+/** The hash of a complete subtree from its leaf hashes, left to right (a power of two of them). */
+export function completeSubtreeHash(leafHashes: readonly Buffer[]): Buffer {
+  if (leafHashes.length === 0 || (leafHashes.length & (leafHashes.length - 1)) !== 0) throw new RangeError(`a complete subtree has a power of two of leaves, not ${leafHashes.length}`);
+  let level = [...leafHashes];
+  while (level.length > 1) level = Array.from({ length: level.length / 2 }, (_, i) => nodeHash(level[2 * i]!, level[2 * i + 1]!));
+  return level[0]!;
+}
+
 /** A reader over nodes held in memory (tests, and the appender's own batch). */
 export class MemoryNodes implements NodeReader {
   readonly map = new Map<string, Buffer>();

@@ -23,6 +23,7 @@ import * as m027 from './027-venue-order-costs.ts';
 import * as m033 from './033-mail.ts';
 import * as m025 from './025-liabilities.ts';
 import * as m034 from './034-declaration-cancel.ts';
+import * as m035 from './035-log-tiles.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '033-mail': m033,
   '025-liabilities': m025,
   '034-declaration-cancel': m034,
+  '035-log-tiles': m035,
 };
 
 export const migrationProvider: MigrationProvider = {
