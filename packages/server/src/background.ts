@@ -64,7 +64,7 @@ export const backgroundTasks: BackgroundTask[] = [
     name: 'deliver-webhooks', everyMs: 200,
     run: async (d, signal) => {
       await dispatchWebhooks(d, {
-        sender: webhookSenderOf(d), leaseMs: d.config.webhookLeaseMs, inFlight: 64, perEndpoint: 8, pollMs: 100, signal, wakes: d.store.webhooks.wakes,
+        sender: webhookSenderOf(d), leaseMs: d.config.webhookLeaseMs, inFlight: 256, perEndpoint: 16, pollMs: 100, signal, wakes: d.store.webhooks.wakes,
       });
     },
   },

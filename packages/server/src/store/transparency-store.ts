@@ -80,28 +80,28 @@ export class TransparencyStore implements NodeReader {
   async nodes(keys: readonly NodeKey[]): Promise<Map<string, Buffer>> {
     const high = keys.filter((k) => k.level >= STORED_FROM_LEVEL);
     const low = keys.filter((k) => k.level < STORED_FROM_LEVEL);
+    const span = (k: NodeKey) => [k.index * 2 ** k.level, (k.index + 1) * 2 ** k.level] as const;
+    // One statement, so a proof is one round trip: the stored nodes, then the leaves under the lower ones.
+    const rows = (await sql<{ stored: boolean; level: number; idx: string; hash: string }>`
+      select true as stored, n.level, n.idx::text as idx, encode(n.hash, 'hex') as hash
+      from unnest(${high.map((k) => k.level)}::smallint[], ${high.map((k) => String(k.index))}::bigint[]) as k(l, i)
+      cross join lateral (select level, idx, hash from log_nodes where level = k.l and idx = k.i) n
+      union all
+      select false, 0, l.idx::text, encode(l.leaf_hash, 'hex')
+      from unnest(${low.map((k) => String(span(k)[0]))}::bigint[], ${low.map((k) => String(span(k)[1]))}::bigint[]) as r(lo, hi)
+      cross join lateral (select idx, leaf_hash from log_leaves where idx >= r.lo and idx < r.hi) l`.execute(this.db)).rows;
     const out = new Map<string, Buffer>();
-    if (high.length > 0) {
-      const rows = (await sql<{ level: number; idx: string; hash: string }>`
-        select n.level, n.idx::text, encode(n.hash, 'hex') as hash
-        from unnest(${high.map((k) => k.level)}::smallint[], ${high.map((k) => String(k.index))}::bigint[]) as k(l, i)
-        cross join lateral (select level, idx, hash from log_nodes where level = k.l and idx = k.i) n`.execute(this.db)).rows;
-      for (const r of rows) out.set(nodeKey({ level: Number(r.level), index: Number(r.idx) }), Buffer.from(r.hash, 'hex'));
+    const leaves = new Map<number, Buffer>();
+    for (const r of rows) {
+      if (r.stored) out.set(nodeKey({ level: Number(r.level), index: Number(r.idx) }), Buffer.from(r.hash, 'hex'));
+      else leaves.set(Number(r.idx), Buffer.from(r.hash, 'hex'));
     }
-    if (low.length > 0) {
-      const span = (k: NodeKey) => [k.index * 2 ** k.level, (k.index + 1) * 2 ** k.level] as const;
-      const rows = (await sql<{ idx: string; hash: string }>`
-        select l.idx::text, encode(l.leaf_hash, 'hex') as hash
-        from unnest(${low.map((k) => String(span(k)[0]))}::bigint[], ${low.map((k) => String(span(k)[1]))}::bigint[]) as r(lo, hi)
-        cross join lateral (select idx, leaf_hash from log_leaves where idx >= r.lo and idx < r.hi) l`.execute(this.db)).rows;
-      const leaves = new Map(rows.map((r) => [Number(r.idx), Buffer.from(r.hash, 'hex')]));
-      for (const k of low) {
-        const [lo, hi] = span(k);
-        const under: Buffer[] = [];
-        for (let i = lo; i < hi; i++) { const h = leaves.get(i); if (h) under.push(h); }
-        // A range not wholly logged is left out: rangeHashes names the missing node.
-        if (under.length === hi - lo) out.set(nodeKey(k), completeSubtreeHash(under));
-      }
+    for (const k of low) {
+      const [lo, hi] = span(k);
+      const under: Buffer[] = [];
+      for (let i = lo; i < hi; i++) { const h = leaves.get(i); if (h) under.push(h); }
+      // A range not wholly logged is left out: rangeHashes names the missing node.
+      if (under.length === hi - lo) out.set(nodeKey(k), completeSubtreeHash(under));
     }
     return out;
   }

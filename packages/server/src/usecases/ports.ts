@@ -69,7 +69,8 @@ export interface UseCaseDeps {
 }
 
 /** One webhook attempt to send: POST `body` to `url` with `headers`, answered within `timeoutMs`. */
-export interface WebhookPost { url: string; headers: Record<string, string>; body: string; timeoutMs: number }
+/** `endpointId`: whose connections carry it (an endpoint's are its own, so a slow one holds up no other on its host). */
+export interface WebhookPost { url: string; headers: Record<string, string>; body: string; timeoutMs: number; endpointId?: string | undefined }
 /** The receiver's status code, or why there is none (refused address, DNS, connection, timeout). */
 export type WebhookAnswer = { statusCode: number; error?: undefined } | { statusCode?: undefined; error: string };
 /** Sends webhook attempts (webhooks/http-sender.ts). */

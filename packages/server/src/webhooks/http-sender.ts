@@ -50,10 +50,12 @@ export async function resolveForDelivery(url: string, p: AddressPolicy): Promise
  * checked: a name that now resolves elsewhere gets a pool of its own, and the old one is never used for it.
  */
 class KeptConnections {
+  // Keyed by endpoint as well: two endpoints on one host do not share sockets, so one that answers slowly
+  // holds only its own (at most its attempts in flight) and never makes another's attempts wait for a socket.
   readonly #pools = new Map<string, http.Agent>();
 
-  pool(url: URL, target: ResolvedAddress): http.Agent {
-    const key = `${url.protocol}//${url.host}@${target.address}`;
+  pool(url: URL, target: ResolvedAddress, owner = ''): http.Agent {
+    const key = `${owner} ${url.protocol}//${url.host}@${target.address}`;
     const kept = this.#pools.get(key);
     if (kept) {
       // Most recently used last: the pool dropped when there are too many is the one unused longest.
@@ -75,7 +77,8 @@ class KeptConnections {
   }
 }
 
-const MAX_SOCKETS_PER_POOL = 32;
+/** At least the attempts one endpoint may have in flight (background.ts), so they never queue for a socket. */
+const MAX_SOCKETS_PER_POOL = 16;
 const MAX_POOLS = 1024;
 const IDLE_CONNECTION_MS = 4000;
 /** An answer's body is read (so its connection can carry the next attempt) up to this size, else the connection is closed. */
@@ -113,7 +116,7 @@ async function attempt(p: WebhookPost, policy: AddressPolicy, kept: KeptConnecti
   if (signal.aborted) return { error: 'timeout' };
   const target = r.addresses[0]!;
   const url = new URL(p.url);
-  const agent = kept.pool(url, target);
+  const agent = kept.pool(url, target, p.endpointId);
   const sent = await send(url, p, target, agent, signal);
   // A kept connection the receiver closed just as it was reused: the request never reached it, so it is
   // sent again at once on a new connection (at worst a receiver sees it twice, as at-least-once allows).

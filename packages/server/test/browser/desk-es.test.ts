@@ -257,4 +257,19 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
     await noEnglish(page, ['viewer', 'approver', 'Admin —', 'reads everything', 'decides requests']);
     await accessibleAtBothWidths(page);
   });
+  // Last: a difference found here stops client operations for the rest of the service's life.
+  test('Reconciliation in Spanish: the figures entered by a person, the last run said in Spanish, with its author and audit link', async () => {
+    const page = ada.page!;
+    await ir(page, 'Conciliación');
+    await page.getByLabel('Ingresar los saldos que informa el mercado').check();
+    await page.getByLabel(/BTC/).first().fill('999,5');
+    await page.getByRole('button', { name: 'Ejecutar conciliación' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Ejecutar conciliación' }).click();
+    await page.getByRole('heading', { name: 'Última ejecución: se encontraron diferencias' }).waitFor();
+    const line = page.locator('section[aria-labelledby="last-title"] p.small');
+    assert.match(await line.innerText(), /por Ada Admin.*cifras del mercado ingresadas por una persona · auditoría/);
+    await line.getByRole('link', { name: 'auditoría' }).waitFor();
+    await noEnglish(page, ['market figures', 'entered by a person', ' by ']);
+    await accessibleAtBothWidths(page);
+  });
 });

@@ -65,7 +65,7 @@ export function ReconciliationPage() {
       {last && (
         <section aria-labelledby="last-title">
           <h2 id="last-title">{last.matched ? t('recon.lastMatched') : t('recon.lastDiffers')}</h2>
-          <p className="small">{when(last.createdAt)} by <Actor actor={last.actor} name={by?.name ?? null} email={by?.email ?? null} /> · market figures {last.source === 'given' ? 'entered by a person' : 'read from the venue'} · <Link to={`/audit?subjectId=${encodeURIComponent(last.id)}`}>audit</Link></p>
+          <p className="small">{when(last.createdAt)} {t('recon.by')} <Actor actor={last.actor} name={by?.name ?? null} email={by?.email ?? null} /> · {last.source === 'given' ? t('recon.figuresGiven') : t('recon.figuresRead')} · <Link to={`/audit?subjectId=${encodeURIComponent(last.id)}`}>{t('recon.auditLink')}</Link></p>
           <table>
             <caption className="visually-hidden">{t('recon.caption')}</caption>
             <thead><tr><th scope="col">{t('common.asset')}</th><th scope="col" className="num">{t('recon.books')}</th><th scope="col" className="num">{t('recon.market')}</th><th scope="col" className="num">{t('recon.difference')}</th><th scope="col">{t('recon.result')}</th></tr></thead>

@@ -134,7 +134,7 @@ async function attemptOne(deps: DeliverDeps, o: DeliverOptions, sealer: WebhookS
     const id = showEventId(deps.secret, c.event.id);
     const body = webhookBody(c, id);
     const headers = webhookHeaders(secrets, id, (o.wallClock ?? (() => new Date()))(), body);
-    answer = await o.sender.post({ url: c.url, headers, body, timeoutMs: attemptTimeoutMs(o.leaseMs ?? CLAIM_LEASE_MS) });
+    answer = await o.sender.post({ url: c.url, headers, body, timeoutMs: attemptTimeoutMs(o.leaseMs ?? CLAIM_LEASE_MS), endpointId: c.endpointId });
   } catch (e) {
     // Nothing was sent (e.g. a secret sealed under another CAMBIO_SECRET): a failed attempt like any other, logged.
     answer = { error: `not sent: ${e instanceof Error ? e.message : String(e)}`.slice(0, 300) };
