@@ -78,3 +78,38 @@ describe('webhook connections kept between attempts', () => {
     } finally { await rx.close().catch(() => undefined); }
   });
 });
+
+/**
+ * Two endpoints on one host keep connections of their own: one whose receiver holds every attempt open
+ * (as many as its pool takes) leaves the other endpoint's attempts nothing to wait for.
+ */
+test('a slow endpoint holds only its own connections: another endpoint on the same host is answered at once', async () => {
+  const held: Array<() => void> = [];
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.url === '/slow') held.push(() => { res.statusCode = 204; res.end(); });
+      else { res.statusCode = 204; res.end(); }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const sender = httpWebhookSender({ allowPrivate: true });
+    const SLOW = 40; // more than any one endpoint's pool holds
+    const slow = Array.from({ length: SLOW }, (_, i) => sender.post({ ...post(`${base}/slow`, `s${i}`), endpointId: 'whe_slow', timeoutMs: 20_000 }));
+    for (const end = Date.now() + 5000; held.length < 16 && Date.now() < end;) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(held.length, 16, 'the slow endpoint holds its pool\'s sixteen connections, the rest of its attempts wait for them');
+    const t0 = Date.now();
+    const fast = await sender.post({ ...post(`${base}/fast`, 'f1'), endpointId: 'whe_fast' });
+    assert.deepEqual(fast, { statusCode: 204 });
+    assert.ok(Date.now() - t0 < 2000, `the other endpoint was answered in ${Date.now() - t0} ms, not after the slow one's`);
+    while (held.length > 0 || (await Promise.race([Promise.all(slow).then(() => true), new Promise((r) => setTimeout(() => r(false), 20))])) === false) {
+      held.splice(0).forEach((release) => release());
+    }
+    assert.deepEqual(await Promise.all(slow), Array(SLOW).fill({ statusCode: 204 }));
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
