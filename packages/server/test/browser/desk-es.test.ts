@@ -262,8 +262,9 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
     const page = ada.page!;
     await ir(page, 'Conciliación');
     await page.getByLabel('Ingresar los saldos que informa el mercado').check();
-    await page.getByLabel(/BTC/).first().fill('999,5');
+    await page.getByLabel('Saldo del mercado BTC').fill('999');
     await page.getByRole('button', { name: 'Ejecutar conciliación' }).click();
+    await page.getByRole('dialog').getByText('999,00000000 BTC').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Ejecutar conciliación' }).click();
     await page.getByRole('heading', { name: 'Última ejecución: se encontraron diferencias' }).waitFor();
     const line = page.locator('section[aria-labelledby="last-title"] p.small');

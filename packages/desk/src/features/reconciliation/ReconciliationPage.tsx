@@ -66,7 +66,8 @@ export function ReconciliationPage() {
         <section aria-labelledby="last-title">
           <h2 id="last-title">{last.matched ? t('recon.lastMatched') : t('recon.lastDiffers')}</h2>
           <p className="small">{when(last.createdAt)} {t('recon.by')} <Actor actor={last.actor} name={by?.name ?? null} email={by?.email ?? null} /> · {last.source === 'given' ? t('recon.figuresGiven') : t('recon.figuresRead')} · <Link to={`/audit?subjectId=${encodeURIComponent(last.id)}`}>{t('recon.auditLink')}</Link></p>
-          <table>
+          {/* Focusable: on a phone the figures scroll sideways, and a keyboard must be able to scroll them. */}
+          <table tabIndex={0}>
             <caption className="visually-hidden">{t('recon.caption')}</caption>
             <thead><tr><th scope="col">{t('common.asset')}</th><th scope="col" className="num">{t('recon.books')}</th><th scope="col" className="num">{t('recon.market')}</th><th scope="col" className="num">{t('recon.difference')}</th><th scope="col">{t('recon.result')}</th></tr></thead>
             <tbody>
