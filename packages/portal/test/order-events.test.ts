@@ -1,4 +1,4 @@
-// The order page finds one order's events by walking the organization's, oldest first: it stops at the
+// The order page reads one order's events (the list filtered by its id), oldest first: it stops at the
 // order's final event, at the newest event, or at its bound, and says which.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -7,9 +7,10 @@ import { orderEvents, stateAfter } from '../src/features/orders/order-events.ts'
 
 /** An events resource over a fixed list, counting what the walk read. */
 function fake(list: Array<[type: string, recordId: string]>) {
-  const seen = { read: 0 };
+  const seen = { read: 0, asked: [] as unknown[] };
   const events = {
-    async *iterate() {
+    async *iterate(params: unknown) {
+      seen.asked.push(params);
       for (const [i, [type, id]] of list.entries()) {
         seen.read++;
         yield { id: `evt_${i}`, type, createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), data: { id } } as OrganizationEvent;
@@ -29,6 +30,7 @@ test('the order\'s events in order, the walk ending at its final event', async (
   assert.equal(r.complete, true);
   assert.equal(seen.read, 5, 'nothing is read after the final event');
   assert.deepEqual(r.events.map(stateAfter), ['pending_approval', 'approved', 'completed']);
+  assert.deepEqual(seen.asked, [{ limit: 100, subjectId: 'ord_a' }], 'only the order\'s own events are asked for');
 });
 
 test('an order still waiting: every event is read, up to the newest', async () => {

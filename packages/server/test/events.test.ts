@@ -136,6 +136,23 @@ for (const backend of backends()) {
       assert.equal((await h.call(noRead.key, 'GET', '/events')).body.code, 'auth.scope_missing');
     });
 
+    test('subjectId: one record\'s events only, with the cursor; another organization\'s record shows nothing', async () => {
+      const o = await seedOrg(h, { balances: { BTC: 10_000_000n } });
+      const a = await order(o);
+      const b = await order(o);
+      assert.equal((await h.op('POST', `/orders/${a.id}/approve`)).status, 200);
+      assert.equal((await h.op('POST', `/orders/${b.id}/reject`, { reason: 'no' })).status, 200);
+      const mine = await events(o, `?subjectId=${a.id}`);
+      assert.deepEqual(mine.map((e) => [e.type, e.data.id]), [['order.created', a.id], ['order.approved', a.id], ['order.completed', a.id]]);
+      assert.deepEqual((await events(o, `?subjectId=${b.id}&limit=1`)).map((e) => e.type), ['order.created']);
+      const after = (await events(o, `?subjectId=${b.id}`))[0]!.id;
+      assert.deepEqual((await events(o, `?subjectId=${b.id}&after=${after}`)).map((e) => e.type), ['order.rejected']);
+      const other = await seedOrg(h);
+      assert.deepEqual(await events(other, `?subjectId=${a.id}`), [], 'another organization\'s order has no events here');
+      const bad = await h.call(o.key, 'GET', '/events?subjectId=a%20b');
+      assert.equal(bad.status, 400, bad.raw);
+    });
+
     test('a change rolled back leaves no event (the event is written in the change\'s own transaction)', async () => {
       const o = await seedOrg(h, { balances: { BTC: 10_000_000n } });
       const a = await order(o);

@@ -8,8 +8,8 @@ import type { Transport } from '../http.ts';
 export type OrganizationEvent = EventRecord;
 export type OrganizationEventType = EventType;
 
-/** `after`: the id of the last event already read (absent: from the first); `limit` 1..100. */
-export interface EventsParams { after?: string; limit?: number }
+/** `after`: the id of the last event already read (absent: from the first); `limit` 1..100; `subjectId`: one record's events only. */
+export interface EventsParams { after?: string; limit?: number; subjectId?: string }
 
 /** `GET /api/v1/events` (`portal:read`): the organization's events, oldest first after a cursor. */
 export class EventsResource {
@@ -17,7 +17,7 @@ export class EventsResource {
 
   /** One page after `after`; an empty page means every event so far has been read. */
   async list(params: EventsParams = {}): Promise<OrganizationEvent[]> {
-    const r = await this.t.get<OrganizationEvent[]>('/events', { after: params.after, limit: params.limit });
+    const r = await this.t.get<OrganizationEvent[]>('/events', { after: params.after, limit: params.limit, subjectId: params.subjectId });
     return r.data ?? [];
   }
 
@@ -29,7 +29,7 @@ export class EventsResource {
     const limit = opts.limit ?? 100;
     let after = opts.after;
     for (;;) {
-      const page = await this.list({ ...(after !== undefined ? { after } : {}), limit });
+      const page = await this.list({ ...(after !== undefined ? { after } : {}), ...(opts.subjectId !== undefined ? { subjectId: opts.subjectId } : {}), limit });
       yield* page;
       if (page.length < limit) return;
       after = page[page.length - 1]!.id;

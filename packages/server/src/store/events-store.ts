@@ -19,7 +19,8 @@ export class EventsStore {
    * their transactions, so an event committed later never lands behind a cursor already handed out.
    * Undefined when `after` is not an event of this organization.
    */
-  async list(organizationId: string, after: string | undefined, limit: number): Promise<StoredEvent[] | undefined> {
+  /** `subjectId`: only the events of that record (the subject index finds them). */
+  async list(organizationId: string, after: string | undefined, limit: number, subjectId?: string): Promise<StoredEvent[] | undefined> {
     let from = { txid: '-1', seq: '0' };
     if (after !== undefined) {
       const c = await this.db.selectFrom('events').select(['txid', 'seq'])
@@ -32,7 +33,7 @@ export class EventsStore {
     const r = await sql<{ page: string }>`
       select coalesce(json_agg(json_build_array(e.seq::text, e.type, e.created_at, e.data) order by e.txid, e.seq), '[]')::text as page
       from (select txid, seq, type, created_at, data from events
-        where organization_id = ${organizationId}
+        where organization_id = ${organizationId}${subjectId === undefined ? sql`` : sql` and subject_id = ${subjectId}`}
           and txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
           and (txid, seq) > (${from.txid}::bigint, ${from.seq}::bigint)
         order by txid, seq limit ${limit}) e`.execute(this.db);
