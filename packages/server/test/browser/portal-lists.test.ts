@@ -9,25 +9,13 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import {
-  axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, screenshot, startService, watch,
+  browserSkipReason, launchBrowser, requireBuilt, screenshot, startService, watch,
   type BrowserHandle, type Service,
 } from './harness.ts';
-import { acceptInvitation, ALL_ROLE, go, market, member, op, organization, type Person } from './portal-world.ts';
+import { acceptInvitation, ALL_ROLE, checkBoth, go, market, member, op, organization, type Person } from './portal-world.ts';
 
 const skip = browserSkipReason();
 
-async function checkBoth(page: Page, problems: string[], what: string): Promise<void> {
-  const before = page.viewportSize() ?? { width: 1280, height: 800 };
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: 800 });
-    await page.waitForTimeout(50);
-    const v = await axeSerious(page);
-    assert.deepEqual(v, [], `${what} at ${width} px: ${describeViolations(v)}`);
-    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= width, `${what} fits ${width} px`);
-  }
-  await page.setViewportSize(before);
-  assert.deepEqual(problems, [], what);
-}
 
 /** The body rows of a table once `ok` holds for them (the previous list stays on screen until the filtered one arrives). */
 async function rowsWhen(table: Locator, ok: (rows: string[]) => boolean): Promise<string[]> {

@@ -11,26 +11,13 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { totpCode } from '../../src/domain/people/totp.ts';
 import {
-  axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, screenshot, startService, watch,
+  browserSkipReason, launchBrowser, requireBuilt, screenshot, startService, watch,
   type BrowserHandle, type Service,
 } from './harness.ts';
-import { acceptInvitation, ALL_ROLE, go, market, member, op, organization, type Person } from './portal-world.ts';
+import { acceptInvitation, ALL_ROLE, checkBoth, go, market, member, op, organization, type Person } from './portal-world.ts';
 
 const skip = browserSkipReason();
 
-/** axe clean and no script error, CSP refusal or other origin, at 1280 px and at 375 px (nothing wider than the screen). */
-async function checkBoth(page: Page, problems: string[], what: string): Promise<void> {
-  const before = page.viewportSize() ?? { width: 1280, height: 800 };
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: 800 });
-    await page.waitForTimeout(50);
-    const v = await axeSerious(page);
-    assert.deepEqual(v, [], `${what} at ${width} px: ${describeViolations(v)}`);
-    if (width === 375) assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 375, `${what} fits 375 px`);
-  }
-  await page.setViewportSize(before);
-  assert.deepEqual(problems, [], what);
-}
 
 const text = async (page: Page, what: Parameters<Page['getByRole']>[0], name: string | RegExp) => (await page.getByRole(what, { name }).innerText()).replace(/\s+/g, ' ');
 

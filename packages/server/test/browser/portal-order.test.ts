@@ -8,30 +8,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
-  axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, screenshot, startService, watch,
+  browserSkipReason, launchBrowser, requireBuilt, screenshot, startService, watch,
   type BrowserHandle, type Service,
 } from './harness.ts';
-import { acceptInvitation, ALL_ROLE, go, market, member, op, organization, type Person } from './portal-world.ts';
+import { acceptInvitation, ALL_ROLE, checkBoth, go, market, member, op, organization, type Person } from './portal-world.ts';
 
 const skip = browserSkipReason();
 /** A moment as Intl.DateTimeFormat('en') writes it (11/26/2026, 05:26 PM) and as 'es' does (26/11/2026, 17:26). */
 const EN_TIME = String.raw`\d{2}/\d{2}/\d{4}, \d{2}:\d{2} [AP]M`;
 const ES_TIME = String.raw`\d{2}/\d{2}/\d{4}, \d{2}:\d{2}`;
 
-async function checkBoth(page: Page, problems: string[], what: string): Promise<void> {
-  const before = page.viewportSize() ?? { width: 1280, height: 800 };
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: 800 });
-    await page.waitForTimeout(50);
-    const v = await axeSerious(page);
-    assert.deepEqual(v, [], `${what} at ${width} px: ${describeViolations(v)}`);
-    const wider = await page.evaluate((w) => document.documentElement.scrollWidth <= w ? [] : [...document.querySelectorAll('body *')]
-      .filter((e) => e.getBoundingClientRect().right > w + 1).slice(-5).map((e) => `${e.tagName.toLowerCase()}.${e.className}: ${(e.textContent ?? '').slice(0, 60)}`), width);
-    assert.deepEqual(wider, [], `${what} fits ${width} px`);
-  }
-  await page.setViewportSize(before);
-  assert.deepEqual(problems, [], what);
-}
 
 /** The timeline's steps as a person reads them, once there are `n` of them. */
 async function timeline(page: Page, heading: string, n: number): Promise<string[]> {

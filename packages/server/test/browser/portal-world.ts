@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { Service } from './harness.ts';
+import { axeSerious, describeViolations, type Service } from './harness.ts';
 
 export const ALL_ROLE = ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:api_keys', 'portal:team'];
 
@@ -64,4 +64,23 @@ export async function signIn(page: Page, svc: Service, p: Person): Promise<void>
 export async function go(page: Page, link: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
   await page.getByRole('heading', { level: 1 }).waitFor();
+}
+
+/**
+ * axe clean at 1280 px and at 375 px, nothing wider than the screen (the widest offenders named), and no
+ * script error, CSP refusal or other origin seen by `watch` (`problems`).
+ */
+export async function checkBoth(page: Page, problems: string[], what: string): Promise<void> {
+  const before = page.viewportSize() ?? { width: 1280, height: 800 };
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.waitForTimeout(50);
+    const v = await axeSerious(page);
+    assert.deepEqual(v, [], `${what} at ${width} px: ${describeViolations(v)}`);
+    const wider = await page.evaluate((w) => document.documentElement.scrollWidth <= w ? [] : [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > w + 1).slice(-5).map((e) => `${e.tagName.toLowerCase()}.${e.className}: ${(e.textContent ?? '').slice(0, 60)}`), width);
+    assert.deepEqual(wider, [], `${what} fits ${width} px`);
+  }
+  await page.setViewportSize(before);
+  assert.deepEqual(problems, [], what);
 }
