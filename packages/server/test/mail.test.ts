@@ -196,7 +196,8 @@ for (const backend of backends()) {
       assert.match(String(row.last_error), /ECONNREFUSED/);
       assert.ok(lines.some((l) => l.includes('a mail could not be sent: will retry')));
       // sent later, then its content is erased
-      await sql`update mail_outbox set next_attempt_at = now() where id = ${row.id}`.execute(h.store.db);
+      // An hour back: the database's now() has microseconds the service's clock (milliseconds) may not have reached yet.
+      await sql`update mail_outbox set next_attempt_at = now() - interval '1 hour' where id = ${row.id}`.execute(h.store.db);
       await deliverDueMail(h.deps);
       const sent = await h.store.db.selectFrom('mail_outbox').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
       assert.deepEqual([sent.state, sent.sealed], ['sent', null]);
