@@ -116,9 +116,9 @@ for (const backend of backends()) {
           await new Promise((r) => setTimeout(r, 150));
           return claimed;
         },
-        finish: (...a: Parameters<typeof real.finish>) => real.finish(...a),
+        recordDelivered: (...a: Parameters<typeof real.recordDelivered>) => real.recordDelivered(...a),
       };
-      const store = Object.assign(Object.create(h.store) as object, { webhooks }) as typeof h.store;
+      const store = Object.assign(Object.create(h.store) as object, { webhooks }) as unknown as typeof h.store;
       const sender: WebhookSender = { post: () => new Promise((r) => setTimeout(() => r({ statusCode: 204 }), 30)) };
       await dispatchWebhooks({ ...h.deps, store }, { sender, inFlight: 4, perEndpoint: 1, pollMs: 10 });
       assert.deepEqual(await states(h, o, id), Array(EVENTS).fill('delivered'));

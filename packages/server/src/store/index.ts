@@ -99,7 +99,7 @@ export class Store {
     this.idempotency = new IdempotencyStore(this.db, clock, this.kind === 'pglite');
     this.events = new EventsStore(this.db);
     this.queues = new QueueStore(this.db);
-    this.webhooks = new WebhooksStore(this.db, ids, clock);
+    this.webhooks = new WebhooksStore(this.db, clock);
     opened.shareWebhookWakes(this.webhooks.wakes);
     this.transparency = new TransparencyStore(this.db, clock);
     this.mail = new MailStore(this.db, ids, clock);

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { DomainError } from '../domain/errors.ts';
-import type { Clock, Ids } from '../domain/ports.ts';
-import { endpointView, MAX_ENDPOINTS_PER_ORGANIZATION, type WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
-import { recordAudit } from './audit-store.ts';
+import type { Clock } from '../domain/ports.ts';
+import { endpointView, type WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import { WebhookWakes } from './webhook-wakes.ts';
 import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
+import type { Tx } from './unit-of-work.ts';
 
 type EndpointRow = {
   id: string; organization_id: string; url: string; types: string[] | null; status: string; failing_since: Date | null;
@@ -62,26 +61,27 @@ export class WebhooksStore {
   /** Nudged after a commit that may have made deliveries due; the delivery worker waits on it. */
   readonly wakes = new WebhookWakes();
 
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {
+  constructor(private readonly db: Db, private readonly clock: Clock) {
     this.#delivered = new Batcher((items) => this.#recordDelivered(items), { maxBatch: 128, maxInFlight: 2 });
   }
 
-  /** At most MAX_ENDPOINTS_PER_ORGANIZATION: the organization's row is locked while counting, so two creations cannot both pass. */
-  async create(e: { id: string; organizationId: string; url: string; types: string[] | null; secretSealed: string }, actor: string): Promise<WebhookEndpoint> {
-    const at = this.clock.now();
-    const row = await this.db.transaction().execute(async (tx) => {
-      await tx.selectFrom('organizations').select('id').where('id', '=', e.organizationId).forUpdate().executeTakeFirstOrThrow();
-      const n = await tx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('n')).where('organization_id', '=', e.organizationId).executeTakeFirstOrThrow();
-      if (Number(n.n) >= MAX_ENDPOINTS_PER_ORGANIZATION) throw new DomainError('webhooks.too_many', { max: String(MAX_ENDPOINTS_PER_ORGANIZATION) });
-      const created = await tx.insertInto('webhook_endpoints').values({
-        id: e.id, organization_id: e.organizationId, url: e.url, types: e.types === null ? null : toJson(e.types),
-        secret_sealed: e.secretSealed, previous_secret_sealed: null, previous_secret_until: null, status: 'enabled',
-        failing_since: null, disabled_at: null, disabled_reason: null, created_at: at, updated_at: at,
-      }).returning(ENDPOINT_COLUMNS).executeTakeFirstOrThrow();
-      await recordAudit(tx, this.ids, at, { actor, action: 'webhook.created', subjectType: 'webhook_endpoint', subjectId: e.id, before: null, after: { url: e.url, types: e.types } });
-      return created;
-    });
-    return toEndpoint(row);
+  /**
+   * How many endpoints the organization has, its row locked until `tx` ends: two creations for one
+   * organization take turns, so both cannot pass a limit that only one fits under.
+   */
+  async countLocked(tx: Tx, organizationId: string): Promise<number> {
+    await tx.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().executeTakeFirstOrThrow();
+    const n = await tx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('n')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+    return Number(n.n);
+  }
+
+  async insert(tx: Tx, e: { id: string; organizationId: string; url: string; types: string[] | null; secretSealed: string }, at: Date): Promise<WebhookEndpoint> {
+    const created = await tx.insertInto('webhook_endpoints').values({
+      id: e.id, organization_id: e.organizationId, url: e.url, types: e.types === null ? null : toJson(e.types),
+      secret_sealed: e.secretSealed, previous_secret_sealed: null, previous_secret_until: null, status: 'enabled',
+      failing_since: null, disabled_at: null, disabled_reason: null, created_at: at, updated_at: at,
+    }).returning(ENDPOINT_COLUMNS).executeTakeFirstOrThrow();
+    return toEndpoint(created);
   }
 
   /** Every endpoint of the organization, newest first. */
@@ -95,55 +95,40 @@ export class WebhooksStore {
     return r && toEndpoint(r);
   }
 
-  /** Deletes the endpoint with its deliveries and their log, audited; undefined when the organization has no such endpoint. */
-  async delete(organizationId: string, id: string, actor: string): Promise<WebhookEndpoint | undefined> {
-    const at = this.clock.now();
-    return this.db.transaction().execute(async (tx) => {
-      // Deliveries first, then the endpoint: the order in which recording an attempt takes them (its delivery,
-      // then its endpoint's failure streak), so a deletion during deliveries waits instead of deadlocking.
-      await tx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id)
-        .where('endpoint_id', 'in', (eb) => eb.selectFrom('webhook_endpoints').select('id').where('organization_id', '=', organizationId)).execute();
-      const r = await tx.deleteFrom('webhook_endpoints').where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
-      if (!r) return undefined;
-      await recordAudit(tx, this.ids, at, { actor, action: 'webhook.deleted', subjectType: 'webhook_endpoint', subjectId: id, before: { url: r.url, status: r.status }, after: null });
-      return toEndpoint(r);
-    });
+  /** Deletes the endpoint with its deliveries and their log; undefined when the organization has no such endpoint. */
+  async delete(tx: Tx, organizationId: string, id: string): Promise<WebhookEndpoint | undefined> {
+    // Deliveries first, then the endpoint: the order in which recording an attempt takes them (its delivery,
+    // then its endpoint's failure streak), so a deletion during deliveries waits instead of deadlocking.
+    await tx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id)
+      .where('endpoint_id', 'in', (eb) => eb.selectFrom('webhook_endpoints').select('id').where('organization_id', '=', organizationId)).execute();
+    const r = await tx.deleteFrom('webhook_endpoints').where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
+    return r && toEndpoint(r);
   }
 
-  /** The new secret signs from now on; the current one becomes the previous and signs too until `previousUntil`. Audited (never the secrets). */
-  async rotate(organizationId: string, id: string, newSealed: string, previousUntil: Date, actor: string): Promise<WebhookEndpoint | undefined> {
-    const at = this.clock.now();
-    return this.db.transaction().execute(async (tx) => {
-      const r = await tx.updateTable('webhook_endpoints')
-        .set((eb) => ({ previous_secret_sealed: eb.ref('secret_sealed'), secret_sealed: newSealed, previous_secret_until: previousUntil, updated_at: at }))
-        .where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
-      if (!r) return undefined;
-      await recordAudit(tx, this.ids, at, { actor, action: 'webhook.secret_rotated', subjectType: 'webhook_endpoint', subjectId: id, before: null, after: { previousSecretUntil: previousUntil.toISOString() } });
-      return toEndpoint(r);
-    });
+  /** The new secret signs from now on; the current one becomes the previous and signs too until `previousUntil`. */
+  async rotate(tx: Tx, organizationId: string, id: string, newSealed: string, previousUntil: Date, at: Date): Promise<WebhookEndpoint | undefined> {
+    const r = await tx.updateTable('webhook_endpoints')
+      .set((eb) => ({ previous_secret_sealed: eb.ref('secret_sealed'), secret_sealed: newSealed, previous_secret_until: previousUntil, updated_at: at }))
+      .where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
+    return r && toEndpoint(r);
   }
 
-  /** A disabled endpoint is enabled again, its failure streak forgotten; deliveries still pending are due at once. */
-  async enable(organizationId: string, id: string, actor: string): Promise<WebhookEndpoint | undefined> {
-    const at = this.clock.now();
-    const r = await this.db.transaction().execute(async (tx) => {
-      const before = await tx.selectFrom('webhook_endpoints').select(['status', 'disabled_reason'])
-        .where('organization_id', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!before) return undefined;
-      const r = await tx.updateTable('webhook_endpoints')
-        .set({ status: 'enabled', failing_since: null, disabled_at: null, disabled_reason: null, updated_at: at })
-        .where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
-      if (!r) return undefined;
-      await tx.updateTable('webhook_deliveries').set({ next_attempt_at: at, round_attempts: 0, updated_at: at })
-        .where('endpoint_id', '=', id).where('state', '=', 'pending').execute();
-      await recordAudit(tx, this.ids, at, {
-        actor, action: 'webhook.enabled', subjectType: 'webhook_endpoint', subjectId: id,
-        before: { status: before.status, reason: before.disabled_reason }, after: { status: 'enabled' },
-      });
-      return toEndpoint(r);
-    });
-    if (r) this.wakes.nudge();
-    return r;
+  /** The endpoint's status, its row locked until `tx` ends; undefined when the organization has no such endpoint. */
+  async lockStatus(tx: Tx, organizationId: string, id: string): Promise<{ status: WebhookEndpoint['status']; disabledReason: string | null } | undefined> {
+    const r = await tx.selectFrom('webhook_endpoints').select(['status', 'disabled_reason'])
+      .where('organization_id', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
+    return r && { status: r.status as WebhookEndpoint['status'], disabledReason: r.disabled_reason };
+  }
+
+  /** Enabled, its failure streak forgotten; its deliveries still pending are due at `at`, each a new round. */
+  async enable(tx: Tx, organizationId: string, id: string, at: Date): Promise<WebhookEndpoint | undefined> {
+    const r = await tx.updateTable('webhook_endpoints')
+      .set({ status: 'enabled', failing_since: null, disabled_at: null, disabled_reason: null, updated_at: at })
+      .where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
+    if (!r) return undefined;
+    await tx.updateTable('webhook_deliveries').set({ next_attempt_at: at, round_attempts: 0, updated_at: at })
+      .where('endpoint_id', '=', id).where('state', '=', 'pending').execute();
+    return toEndpoint(r);
   }
 
   /**
@@ -203,28 +188,29 @@ export class WebhooksStore {
     }));
   }
 
-  /**
-   * Sends the event to the endpoint again, as a new round of attempts due now (the same webhook-id). The
-   * event must be the organization's; a delivery is created when the endpoint never had one (an event
-   * from before it was registered, or of a type it does not take).
-   */
-  async replay(organizationId: string, endpointId: string, eventId: string): Promise<'replayed' | 'no_endpoint' | 'no_event'> {
-    const at = this.clock.now();
+  /** Whether the organization has this endpoint. */
+  async exists(tx: Tx, organizationId: string, endpointId: string): Promise<boolean> {
+    return (await tx.selectFrom('webhook_endpoints').select('id').where('organization_id', '=', organizationId).where('id', '=', endpointId).executeTakeFirst()) !== undefined;
+  }
+
+  /** The organization's event with this id, as its sequence number; null when it has none such. */
+  async eventSeq(tx: Tx, organizationId: string, eventId: string): Promise<string | null> {
     const seq = seqOf(eventId);
-    const r: 'replayed' | 'no_endpoint' | 'no_event' = await this.db.transaction().execute(async (tx) => {
-      const e = await tx.selectFrom('webhook_endpoints').select('id').where('organization_id', '=', organizationId).where('id', '=', endpointId).executeTakeFirst();
-      if (!e) return 'no_endpoint';
-      const ev = seq === null ? undefined
-        : await tx.selectFrom('events').select('seq').where('seq', '=', seq).where('organization_id', '=', organizationId).executeTakeFirst();
-      if (!ev) return 'no_event';
-      await tx.insertInto('webhook_deliveries').values({
-        endpoint_id: endpointId, event_seq: String(ev.seq), state: 'pending', next_attempt_at: at, created_at: at, updated_at: at,
-      }).onConflict((oc) => oc.columns(['endpoint_id', 'event_seq']).doUpdateSet({ state: 'pending', next_attempt_at: at, round_attempts: 0, updated_at: at }))
-        .execute();
-      return 'replayed';
-    });
-    if (r === 'replayed') this.wakes.nudge();
-    return r;
+    if (seq === null) return null;
+    const ev = await tx.selectFrom('events').select('seq').where('seq', '=', seq).where('organization_id', '=', organizationId).executeTakeFirst();
+    return ev ? String(ev.seq) : null;
+  }
+
+  /**
+   * The event is due to the endpoint at `at`, as a new round of attempts (the same webhook-id): the
+   * delivery is created when the endpoint never had one (an event from before it was registered, or of
+   * a type it does not take).
+   */
+  async resend(tx: Tx, endpointId: string, eventSeq: string, at: Date): Promise<void> {
+    await tx.insertInto('webhook_deliveries').values({
+      endpoint_id: endpointId, event_seq: eventSeq, state: 'pending', next_attempt_at: at, created_at: at, updated_at: at,
+    }).onConflict((oc) => oc.columns(['endpoint_id', 'event_seq']).doUpdateSet({ state: 'pending', next_attempt_at: at, round_attempts: 0, updated_at: at }))
+      .execute();
   }
 
   /**
@@ -274,48 +260,46 @@ export class WebhooksStore {
   }
 
   /**
-   * Records a claimed attempt's outcome, all in one transaction: the log line, the delivery (delivered;
-   * pending again at `retryAt`; or failed when `retryAt` is null) and the endpoint's failure streak. An
-   * endpoint failing for `disableAfterMs` without a success (or half that when this delivery gives up) is disabled, and its organization told: a
-   * `webhook.disabled` event (sent to its other endpoints too) and an audit entry. False when the claim
-   * is no longer this worker's (its lease ran out and another claimed it): nothing is written.
+   * Records a successful attempt (batched with others that end together). False when the claim is no
+   * longer this worker's (its lease ran out and another claimed it): nothing is written.
    */
-  async finish(c: ClaimedDelivery, o: AttemptOutcome, delivered: boolean, retryAt: Date | null, disableAfterMs: number): Promise<{ recorded: boolean; disabled: boolean }> {
-    if (delivered) return { recorded: await this.#delivered.load({ c, o }), disabled: false };
-    const at = this.clock.now();
-    return this.db.transaction().execute(async (tx) => {
-      const d = await tx.updateTable('webhook_deliveries').set({
-        state: delivered ? 'delivered' : retryAt === null ? 'failed' : 'pending',
-        next_attempt_at: retryAt ?? at, claim_token: null, claimed_until: null,
-        last_status: o.statusCode, last_error: o.error, last_attempt_at: o.startedAt,
-        delivered_at: delivered ? at : null, updated_at: at,
-      }).where('id', '=', c.deliveryId).where('claim_token', '=', c.claimToken).returning('id').executeTakeFirst();
-      if (!d) return { recorded: false, disabled: false };
-      await tx.insertInto('webhook_attempts').values({
-        delivery_id: c.deliveryId, attempt: c.attempt, started_at: o.startedAt, duration_ms: o.durationMs, status_code: o.statusCode, error: o.error,
-      }).onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing()).execute();
-      if (delivered) {
-        await tx.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', c.endpointId).where('failing_since', 'is not', null).execute();
-        return { recorded: true, disabled: false };
-      }
-      const e = await tx.updateTable('webhook_endpoints').set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<Date>`${o.startedAt}::timestamptz`) }))
-        .where('id', '=', c.endpointId).returning(['failing_since', 'status']).executeTakeFirst();
-      const failingMs = e && e.failing_since !== null ? at.getTime() - new Date(e.failing_since).getTime() : 0;
-      // Failing for disableAfterMs; or a round just given up (its jittered schedule may end a little sooner) after half of it.
-      if (!e || e.status !== 'enabled' || (failingMs < disableAfterMs && !(retryAt === null && failingMs >= disableAfterMs / 2))) return { recorded: true, disabled: false };
-      const reason = `failing since ${new Date(e.failing_since!).toISOString()} (last: ${o.statusCode ?? o.error ?? 'no answer'})`;
-      const off = await tx.updateTable('webhook_endpoints').set({ status: 'disabled', disabled_at: at, disabled_reason: reason, updated_at: at })
-        .where('id', '=', c.endpointId).where('status', '=', 'enabled').returning(ENDPOINT_COLUMNS).executeTakeFirst();
-      if (!off) return { recorded: true, disabled: false };
-      const view = endpointView(toEndpoint(off));
-      await tx.insertInto('events').values({ organization_id: off.organization_id, type: 'webhook.disabled', subject_id: off.id, data: toJson(view), created_at: at }).execute();
-      await recordAudit(tx, this.ids, at, { actor: 'system:webhooks', action: 'webhook.disabled', subjectType: 'webhook_endpoint', subjectId: off.id, before: { status: 'enabled' }, after: { status: 'disabled', reason } });
-      return { recorded: true, disabled: true };
-    });
+  recordDelivered(c: ClaimedDelivery, o: AttemptOutcome): Promise<boolean> {
+    return this.#delivered.load({ c, o });
   }
 
   /**
-   * finish() for successful attempts, many at once, in one statement (so one transaction): each delivery
+   * Records a failed attempt: its log line, the delivery (pending again at `retryAt`, or failed when
+   * `retryAt` is null) and the endpoint's failure streak (started at this attempt when none runs).
+   * Null when the claim is no longer this worker's: nothing is written. Else the endpoint's status and
+   * since when it fails (undefined when the endpoint is gone).
+   */
+  async recordFailed(tx: Tx, c: ClaimedDelivery, o: AttemptOutcome, retryAt: Date | null, at: Date): Promise<{ status: string; failingSince: Date } | undefined | null> {
+    const d = await tx.updateTable('webhook_deliveries').set({
+      state: retryAt === null ? 'failed' : 'pending',
+      next_attempt_at: retryAt ?? at, claim_token: null, claimed_until: null,
+      last_status: o.statusCode, last_error: o.error, last_attempt_at: o.startedAt, delivered_at: null, updated_at: at,
+    }).where('id', '=', c.deliveryId).where('claim_token', '=', c.claimToken).returning('id').executeTakeFirst();
+    if (!d) return null;
+    await tx.insertInto('webhook_attempts').values({
+      delivery_id: c.deliveryId, attempt: c.attempt, started_at: o.startedAt, duration_ms: o.durationMs, status_code: o.statusCode, error: o.error,
+    }).onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing()).execute();
+    const e = await tx.updateTable('webhook_endpoints').set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<Date>`${o.startedAt}::timestamptz`) }))
+      .where('id', '=', c.endpointId).returning(['failing_since', 'status']).executeTakeFirst();
+    return e && e.failing_since !== null ? { status: e.status, failingSince: new Date(e.failing_since) } : undefined;
+  }
+
+  /** Disables the endpoint if it is still enabled, and writes its `webhook.disabled` event; undefined when it was not enabled. */
+  async disable(tx: Tx, endpointId: string, reason: string, at: Date): Promise<WebhookEndpoint | undefined> {
+    const off = await tx.updateTable('webhook_endpoints').set({ status: 'disabled', disabled_at: at, disabled_reason: reason, updated_at: at })
+      .where('id', '=', endpointId).where('status', '=', 'enabled').returning(ENDPOINT_COLUMNS).executeTakeFirst();
+    if (!off) return undefined;
+    const endpoint = toEndpoint(off);
+    await tx.insertInto('events').values({ organization_id: off.organization_id, type: 'webhook.disabled', subject_id: off.id, data: toJson(endpointView(endpoint)), created_at: at }).execute();
+    return endpoint;
+  }
+
+  /**
+   * recordDelivered() for many successful attempts at once, in one statement (so one transaction): each delivery
    * still this claim's becomes delivered, its attempt is logged, and its endpoint's failure streak ends.
    * Answers, per attempt, whether it was recorded (false: the claim had lapsed and another took it).
    */

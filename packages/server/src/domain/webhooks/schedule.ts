@@ -37,3 +37,12 @@ export function retryDelayMs(failedAttempts: number, random: number = Math.rando
   if (failedAttempts >= MAX_ATTEMPTS) return null;
   return Math.trunc(baseDelayMs(failedAttempts) * (0.75 + random / 2));
 }
+
+/**
+ * Whether an endpoint that has failed for `failingMs` without a success is disabled now: after
+ * `disableAfterMs`, or, when this delivery's round was just given up (its jittered schedule may end a
+ * little sooner than the streak's limit), after half of it.
+ */
+export function endpointGivesUp(failingMs: number, roundGivenUp: boolean, disableAfterMs: number = DISABLE_AFTER_MS): boolean {
+  return failingMs >= disableAfterMs || (roundGivenUp && failingMs >= disableAfterMs / 2);
+}

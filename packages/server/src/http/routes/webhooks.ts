@@ -4,8 +4,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { urlProblem } from '../../domain/webhooks/endpoint.ts';
-import { newWebhookSecret, WebhookSecretSealer } from '../../domain/webhooks/secret.ts';
+import { createEndpoint } from '../../usecases/webhooks/create-endpoint.ts';
+import { deleteEndpoint } from '../../usecases/webhooks/delete-endpoint.ts';
+import { enableEndpoint } from '../../usecases/webhooks/enable-endpoint.ts';
+import { replayDelivery } from '../../usecases/webhooks/replay-delivery.ts';
+import { rotateSecret } from '../../usecases/webhooks/rotate-secret.ts';
 import { resolveForDelivery } from '../../webhooks/http-sender.ts';
 import { ok } from '../envelope.ts';
 import { pageParams } from '../page-params.ts';
@@ -16,16 +19,13 @@ import { deliveryWire, endpointWire, healthWire } from '../wire/webhooks.ts';
 /** The window of an endpoint's health figures. */
 const HEALTH_WINDOW_HOURS = 24;
 
-/** During a rotation the previous secret keeps signing this long, beside the new one. */
-export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 const Replayed = Type.Object({ eventId: Type.String(), state: Type.Literal('pending'), nextAttemptAt: Type.String({ format: 'date-time' }) });
 
 /** Webhook endpoints of the caller's organization, their deliveries and replay (CONTRACT §10). */
 export const webhookRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const { store, clock, ids, secret, config } = deps;
+  const { store, clock, secret, config } = deps;
   const tags = ['webhooks'];
-  const sealer = new WebhookSecretSealer(secret);
   const scope = { scope: 'portal:webhooks' as const };
 
   app.post('/webhooks', {
@@ -35,21 +35,14 @@ export const webhookRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async
       summary: 'Registers an endpoint that receives the organization\'s events, signed (Standard Webhooks); the secret is shown once',
     },
   }, async (req, reply) => {
-    const org = principalOf(req).organization;
-    const problem = urlProblem(req.body.url);
-    if (problem) throw new DomainError('webhooks.url_invalid', { detail: problem });
+    const p = principalOf(req);
     // Production: the url must resolve to public addresses now (and is checked again at every attempt).
-    if (config.mode === 'production') {
-      const r = await resolveForDelivery(req.body.url, { allowPrivate: false, resolve: deps.webhookResolve });
-      if ('problem' in r) throw new DomainError('webhooks.url_refused', { detail: r.problem });
-    }
-    const id = ids.next('whk');
-    const plain = newWebhookSecret();
-    const e = await store.webhooks.create({
-      id, organizationId: org.id, url: req.body.url, types: req.body.types ?? null,
-      secretSealed: sealer.seal(plain, { organizationId: org.id, endpointId: id }),
-    }, actorOfPrincipal(principalOf(req)));
-    return reply.code(201).send(ok(req.id, { ...endpointWire(e), secret: plain }));
+    const urlRefusal = config.mode !== 'production' ? undefined : async (url: string) => {
+      const r = await resolveForDelivery(url, { allowPrivate: false, resolve: deps.webhookResolve });
+      return 'problem' in r ? r.problem : null;
+    };
+    const { endpoint, secret: plain } = await createEndpoint({ ...deps, urlRefusal }, actorOfPrincipal(p), p.organization.id, { url: req.body.url, types: req.body.types ?? null });
+    return reply.code(201).send(ok(req.id, { ...endpointWire(endpoint), secret: plain }));
   });
 
   app.get('/webhooks', {
@@ -70,9 +63,8 @@ export const webhookRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async
     config: scope,
     schema: { tags, security: apiKeySecurity, params: IdParam, response: responses(200, WebhookEndpoint), operationId: 'deleteWebhook', summary: 'Deletes an endpoint: nothing more is sent to it; its delivery log goes with it' },
   }, async (req) => {
-    const e = await store.webhooks.delete(principalOf(req).organization.id, req.params.id, actorOfPrincipal(principalOf(req)));
-    if (!e) throw new DomainError('webhooks.not_found');
-    return ok(req.id, endpointWire(e));
+    const p = principalOf(req);
+    return ok(req.id, endpointWire(await deleteEndpoint(deps, actorOfPrincipal(p), p.organization.id, req.params.id)));
   });
 
   app.post('/webhooks/:id/rotate-secret', {
@@ -82,20 +74,17 @@ export const webhookRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async
       summary: 'A new signing secret, shown once; for 24 hours every attempt carries both signatures (new and previous)',
     },
   }, async (req) => {
-    const org = principalOf(req).organization.id;
-    const plain = newWebhookSecret();
-    const e = await store.webhooks.rotate(org, req.params.id, sealer.seal(plain, { organizationId: org, endpointId: req.params.id }), new Date(clock.now().getTime() + ROTATION_OVERLAP_MS), actorOfPrincipal(principalOf(req)));
-    if (!e) throw new DomainError('webhooks.not_found');
-    return ok(req.id, { ...endpointWire(e), secret: plain });
+    const p = principalOf(req);
+    const { endpoint, secret: plain } = await rotateSecret(deps, actorOfPrincipal(p), p.organization.id, req.params.id);
+    return ok(req.id, { ...endpointWire(endpoint), secret: plain });
   });
 
   app.post('/webhooks/:id/enable', {
     config: scope,
     schema: { tags, security: apiKeySecurity, params: IdParam, response: responses(200, WebhookEndpoint), operationId: 'enableWebhook', summary: 'Enables a disabled endpoint again; its pending deliveries are due at once' },
   }, async (req) => {
-    const e = await store.webhooks.enable(principalOf(req).organization.id, req.params.id, actorOfPrincipal(principalOf(req)));
-    if (!e) throw new DomainError('webhooks.not_found');
-    return ok(req.id, endpointWire(e));
+    const p = principalOf(req);
+    return ok(req.id, endpointWire(await enableEndpoint(deps, actorOfPrincipal(p), p.organization.id, req.params.id)));
   });
 
   app.get('/webhooks/:id/health', {
@@ -131,10 +120,7 @@ export const webhookRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async
       summary: 'Sends one of the organization\'s events to the endpoint again, now, with the same webhook-id (also an event it never had)',
     },
   }, async (req) => {
-    const internal = readEventId(secret, req.params.eventId);
-    const r = internal === null ? 'no_event' : await store.webhooks.replay(principalOf(req).organization.id, req.params.id, internal);
-    if (r === 'no_endpoint') throw new DomainError('webhooks.not_found');
-    if (r === 'no_event') throw new DomainError('webhooks.event_not_found');
-    return ok(req.id, { eventId: req.params.eventId, state: 'pending' as const, nextAttemptAt: clock.now().toISOString() });
+    const at = await replayDelivery(deps, principalOf(req).organization.id, req.params.id, readEventId(secret, req.params.eventId));
+    return ok(req.id, { eventId: req.params.eventId, state: 'pending' as const, nextAttemptAt: at.toISOString() });
   });
 };

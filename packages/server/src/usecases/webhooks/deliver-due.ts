@@ -1,13 +1,14 @@
 import { showEventId } from '../../domain/opaque-ids.ts';
-import type { Clock } from '../../domain/ports.ts';
-import { attemptTimeoutMs, CLAIM_LEASE_MS, DISABLE_AFTER_MS, retryDelayMs } from '../../domain/webhooks/schedule.ts';
+import type { Clock, Ids } from '../../domain/ports.ts';
+import { attemptTimeoutMs, CLAIM_LEASE_MS, retryDelayMs } from '../../domain/webhooks/schedule.ts';
 import { WebhookSecretSealer } from '../../domain/webhooks/secret.ts';
 import { webhookHeaders } from '../../domain/webhooks/sign.ts';
 import type { Store } from '../../store/index.ts';
 import type { ClaimedDelivery } from '../../store/webhooks-store.ts';
+import { recordAttempt } from './record-attempt.ts';
 import type { WebhookAnswer, WebhookSender, WebhookWakeSource } from '../ports.ts';
 
-export interface DeliverDeps { store: Store; clock: Clock; secret: string }
+export interface DeliverDeps { store: Store; clock: Clock; ids: Ids; secret: string }
 export interface DeliverOptions {
   sender: WebhookSender;
   /** Deliveries claimed (and sent in parallel) per run. */
@@ -148,7 +149,7 @@ async function attemptOne(deps: DeliverDeps, o: DeliverOptions, sealer: WebhookS
   // stay claimed until its lease lapses, then be sent again), so recording it is tried a few times.
   for (let tries = 1; ; tries++) {
     try {
-      await deps.store.webhooks.finish(c, outcome, delivered, retryAt, DISABLE_AFTER_MS);
+      await recordAttempt(deps, c, outcome, delivered, retryAt);
       return;
     } catch (err) {
       if (tries >= RECORD_TRIES) throw err;

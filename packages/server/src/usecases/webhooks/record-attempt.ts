@@ -1,0 +1,33 @@
+import type { Clock, Ids } from '../../domain/ports.ts';
+import { DISABLE_AFTER_MS, endpointGivesUp } from '../../domain/webhooks/schedule.ts';
+import { recordAudit } from '../../store/audit-store.ts';
+import type { Store } from '../../store/index.ts';
+import type { AttemptOutcome, ClaimedDelivery } from '../../store/webhooks-store.ts';
+
+/**
+ * Records a claimed attempt's outcome. A success is recorded with others that end together (one
+ * statement). A failure is recorded in one transaction with the endpoint's failure streak; an endpoint
+ * failing without a success for `disableAfterMs` (see endpointGivesUp) is disabled there, and its
+ * organization told: a `webhook.disabled` event (sent to its other endpoints too) and an audit entry.
+ * `recorded` is false when the claim is no longer this worker's (its lease ran out and another claimed
+ * it): nothing is written.
+ */
+export async function recordAttempt(
+  d: { store: Store; clock: Clock; ids: Ids }, c: ClaimedDelivery, o: AttemptOutcome, delivered: boolean, retryAt: Date | null,
+  disableAfterMs: number = DISABLE_AFTER_MS,
+): Promise<{ recorded: boolean; disabled: boolean }> {
+  if (delivered) return { recorded: await d.store.webhooks.recordDelivered(c, o), disabled: false };
+  return d.store.uow.run(async (tx) => {
+    const at = d.clock.now();
+    const e = await d.store.webhooks.recordFailed(tx, c, o, retryAt, at);
+    if (e === null) return { recorded: false, disabled: false };
+    if (!e || e.status !== 'enabled' || !endpointGivesUp(at.getTime() - e.failingSince.getTime(), retryAt === null, disableAfterMs)) {
+      return { recorded: true, disabled: false };
+    }
+    const reason = `failing since ${e.failingSince.toISOString()} (last: ${o.statusCode ?? o.error ?? 'no answer'})`;
+    const off = await d.store.webhooks.disable(tx, c.endpointId, reason, at);
+    if (!off) return { recorded: true, disabled: false };
+    await recordAudit(tx, d.ids, at, { actor: 'system:webhooks', action: 'webhook.disabled', subjectType: 'webhook_endpoint', subjectId: off.id, before: { status: 'enabled' }, after: { status: 'disabled', reason } });
+    return { recorded: true, disabled: true };
+  });
+}
