@@ -3,6 +3,7 @@ import type { BackgroundTask } from './background-task.ts';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from './store/idempotency-store.ts';
 import { maintainEmbedded } from './store/maintenance.ts';
 import { isStoreUnavailable } from './store/store-unavailable.ts';
+import { expireDeclarations } from './usecases/deposits/expire-declarations.ts';
 import { recoverApproved } from './usecases/orders/execute-approved.ts';
 import { appendJournalLog } from './usecases/transparency/append-log.ts';
 import { takeDailySnapshot } from './usecases/transparency/take-snapshot.ts';
@@ -38,7 +39,7 @@ const recoverApprovedOrdersTask: BackgroundTask = {
 /** Capabilities add their tasks here. */
 export const backgroundTasks: BackgroundTask[] = [
   // An expired declaration is closed whether or not anything reads it (it frees its amount too).
-  { name: 'expire-declarations', everyMs: 5_000, run: async (d) => { await d.store.declarations.expireDue(); } },
+  { name: 'expire-declarations', everyMs: 5_000, run: async (d) => { await expireDeclarations(d); } },
   recoverApprovedOrdersTask,
   // Production at a CCXT venue: the books quoted lately are read again every second.
   pollVenueBooksTask,

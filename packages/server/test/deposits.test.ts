@@ -3,9 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { backgroundTasks } from '../src/background.ts';
 import { loadConfig } from '../src/config.ts';
 import { TAIL_QUARANTINE_MS } from '../src/domain/deposits/tail.ts';
-import { randomIds } from '../src/domain/ids.ts';
 import type { ManualClock } from '../src/domain/ports.ts';
-import { DeclarationsStore } from '../src/store/declarations-store.ts';
+import { declareDeposit } from '../src/usecases/deposits/declare-deposit.ts';
 import { available, backends, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 
 const TTL_MS = 600_000;
@@ -366,8 +365,8 @@ for (const backend of backends()) {
 
     test('an expected amount stays out of use for a quarantine after its declaration closes, expired or matched', async () => {
       // Always the lowest free tail: without the quarantine the next organization would draw the amount just closed.
-      const lowest = new DeclarationsStore(h.store.db, randomIds, h.clock, () => 0n);
-      const declareLowest = (orgId: string) => lowest.declare(orgId, { assetSymbol: 'USD', assetDecimals: 2, declaredAmount: 424200n, ttlMs: TTL_MS });
+      const lowest = { ...h.deps, random: () => 0n };
+      const declareLowest = (orgId: string) => declareDeposit(lowest, orgId, { assetSymbol: 'USD', assetDecimals: 2, declaredAmount: 424200n, ttlMs: TTL_MS });
       const [a, b, c] = [await seedOrg(h), await seedOrg(h), await seedOrg(h)];
       const first = await declareLowest(a.orgId);
       assert.equal(first.expectedAmount, 424201n);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { ManualClock } from '../src/domain/ports.ts';
+import { expireDeclarations } from '../src/usecases/deposits/expire-declarations.ts';
 import { backends, eventsSettled, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 
 interface Ev { id: string; type: string; createdAt: string; data: Record<string, unknown> }
@@ -107,7 +108,7 @@ for (const backend of backends()) {
       const second = await h.call(o.key, 'POST', '/deposits/declarations', { assetSymbol: 'BTC', assetDecimals: 8, declaredAmountMinor: '6000000' });
       assert.equal(second.status, 201, second.raw);
       clock().advance(h.config.declarationTtlMs + 1);
-      await h.store.declarations.expireDue();
+      await expireDeclarations(h.deps);
       const all = await events(o);
       // One transaction closes the declaration and credits the arrival: its two events, in write order.
       assert.deepEqual(all.map((e) => e.type), ['declaration.created', 'declaration.matched', 'deposit.credited', 'declaration.created', 'declaration.expired']);

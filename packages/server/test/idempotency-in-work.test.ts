@@ -336,13 +336,13 @@ for (const backend of backends()) {
       const dst = await usableDestination(h, o.key);
       const key = freshKey();
       const body = { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' };
-      // The answer is asked inside the transaction; a failure there rolls the withdrawal back with it.
-      const request = h.store.withdrawals.request.bind(h.store.withdrawals);
-      h.store.withdrawals.request = (org, r, keep) => request(org, r, keep && { answer: () => { throw new Error('lost inside the transaction'); }, kept: keep.kept });
+      // The answer is kept inside the transaction; a failure there, after the work, rolls the withdrawal back with it.
+      const run = h.store.uow.run.bind(h.store.uow);
+      h.store.uow.run = (work) => run(async (tx) => { await work(tx); throw new Error('lost inside the transaction'); });
       try {
         assert.equal((await h.call(o.key, 'POST', '/withdrawals', body, { 'idempotency-key': key })).status, 500);
       } finally {
-        h.store.withdrawals.request = request;
+        h.store.uow.run = run;
       }
       assert.equal(await count(o, '/withdrawals'), 0);
       assert.equal(await held(h, o.key, 'USD'), 0n);

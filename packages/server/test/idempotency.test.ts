@@ -75,7 +75,8 @@ for (const backend of backends()) {
       // with the key claimed (its hold's entry comes after the claim).
       let open!: () => void;
       const gate = new Promise<void>((r) => { open = r; });
-      const request = h.store.withdrawals.request.bind(h.store.withdrawals);
+      // PGlite: the gate stands before the request's transaction, where its work begins.
+      const run = h.store.uow.run.bind(h.store.uow);
       if (backend === 'postgres') {
         let locked!: () => void;
         const holding = new Promise<void>((r) => { locked = r; });
@@ -88,7 +89,7 @@ for (const backend of backends()) {
         });
         await holding;
       } else {
-        h.store.withdrawals.request = async (...args) => { await gate; return request(...args); };
+        h.store.uow.run = async (work) => { await gate; return run(work); };
       }
       try {
         const key = freshKey();
@@ -102,7 +103,7 @@ for (const backend of backends()) {
         const third = await withdraw(key, '25000');
         assert.equal(third.headers['idempotent-replayed'], 'true');
       } finally {
-        h.store.withdrawals.request = request;
+        h.store.uow.run = run;
         open();
       }
       assert.equal(await withdrawals(h, o), 1);
@@ -126,13 +127,13 @@ for (const backend of backends()) {
     test('an answer that decided nothing (a 500) is not kept: the same key runs again', async () => {
       const { o, withdraw } = await client();
       const key = freshKey();
-      const request = h.store.withdrawals.request.bind(h.store.withdrawals);
-      h.store.withdrawals.request = async () => { throw new Error('the database went away'); };
+      const run = h.store.uow.run.bind(h.store.uow);
+      h.store.uow.run = async () => { throw new Error('the database went away'); };
       try {
         const failed = await withdraw(key, '25000');
         assert.equal(failed.status, 500);
       } finally {
-        h.store.withdrawals.request = request;
+        h.store.uow.run = run;
       }
       const later = await withdraw(key, '25000');
       assert.equal(later.status, 201, later.raw);

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { declareDeposit } from '../src/usecases/deposits/declare-deposit.ts';
+import { registerDestination } from '../src/usecases/destinations/register-destination.ts';
+import { requestWithdrawal } from '../src/usecases/withdrawals/request-withdrawal.ts';
 import { available, backends, held, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg, usableDestination } from './harness.ts';
 
 /**
@@ -36,9 +39,9 @@ for (const backend of backends()) {
       await stopBehindTheCheck();
       try {
         await refusedAsStopped(h.store.orders.place(org, quote.body.data.id));
-        await refusedAsStopped(h.store.withdrawals.request(org, { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amount: 1000n }));
-        await refusedAsStopped(h.store.declarations.declare(o.orgId, { assetSymbol: 'USD', assetDecimals: 2, declaredAmount: 100000n, ttlMs: 60_000 }));
-        await refusedAsStopped(h.store.destinations.register(o.orgId, {
+        await refusedAsStopped(requestWithdrawal(h.deps, org, { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amount: 1000n }));
+        await refusedAsStopped(declareDeposit(h.deps, o.orgId, { assetSymbol: 'USD', assetDecimals: 2, declaredAmount: 100000n, ttlMs: 60_000 }));
+        await refusedAsStopped(registerDestination(h.deps, o.orgId, {
           id: 'dst_second', label: 'Second', assetSymbol: 'USD', bankName: 'Banco Río', accountKind: 'savings', holderName: 'Acme SA',
           accountNumberEnc: 'x', holderDocumentEnc: 'y', fingerprint: 'fp-second', summary: 'Banco Río · savings ···· 9999', cooldownUntil: new Date(0),
         }));

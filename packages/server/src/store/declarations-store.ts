@@ -1,13 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { Declaration, DeclarationState } from '../domain/deposits/declaration.ts';
-import { newReference } from '../domain/deposits/reference.ts';
-import { pickTail, tailPlan, type RandomBelow, cryptoRandomBelow, TAIL_QUARANTINE_MS } from '../domain/deposits/tail.ts';
-import { DomainError } from '../domain/errors.ts';
-import type { Clock, Ids } from '../domain/ports.ts';
+import type { Clock } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import type { Database } from './schema.ts';
 import type { Tx } from './unit-of-work.ts';
-import { assertReconciled } from './platform-state-store.ts';
 
 type DeclarationRow = Selectable<Database['deposit_declarations']>;
 
@@ -18,16 +14,11 @@ export const toDeclaration = (r: DeclarationRow): Declaration => ({
 });
 
 /**
- * A tail can still collide with a declaration inserted by a concurrent transaction (invisible until it
- * commits); each collision is retried with another free tail, at most this many times in all.
- */
-const MAX_ATTEMPTS = 16;
-
-/**
  * Closes open declarations whose time has passed. SKIP LOCKED: a row another transaction is
  * matching or expiring right now is left to it, so this never waits and never deadlocks.
+ * `scope`: only those of this organization or of this asset (a declaration about to be made).
  */
-async function expireDue(tx: Db, now: Date, scope: { organizationId?: string; assetSymbol?: string } = {}): Promise<number> {
+async function expireDue(tx: Tx, now: Date, scope: { organizationId?: string; assetSymbol?: string } = {}): Promise<number> {
   const r = await tx.updateTable('deposit_declarations').set({ state: 'expired', updated_at: now })
     .where('id', 'in', (eb) => {
       let q = eb.selectFrom('deposit_declarations').select('id')
@@ -43,65 +34,65 @@ async function expireDue(tx: Db, now: Date, scope: { organizationId?: string; as
   return Number(r.numUpdatedRows);
 }
 
+/** A declaration about to be written: open, expecting `expectedAmount` at the asset's wallet. */
+export interface NewDeclaration {
+  id: string; organizationId: string; reference: string; assetSymbol: string; assetDecimals: number;
+  declaredAmount: bigint; expectedAmount: bigint; network: string; address: string; expiresAt: Date; at: Date;
+}
+
 /** Deposit declarations: at most one open per organization, and no two open with the same (asset, expected amount). */
 export class DeclarationsStore {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock, private readonly random: RandomBelow = cryptoRandomBelow) {}
+  constructor(private readonly db: Db, private readonly clock: Clock) {}
 
   /**
-   * Declares a deposit. The two partial unique indexes decide under any concurrency:
-   * `declarations_one_open_per_org` (409 deposits.declaration_already_open) and
-   * `declarations_unique_open_amount` (another tail is tried). ON CONFLICT DO NOTHING turns a
-   * collision into "no row" without aborting the transaction, on PostgreSQL and PGlite alike.
-   * A tail never gives the amount of an open declaration, nor of one (matched or not) whose expiry is
-   * less than TAIL_QUARANTINE_MS ago; a band with none free is 503 deposits.no_unique_amount.
+   * The decimals the market lists `assetSymbol` with (null: not listed). FOR SHARE: they cannot change
+   * until the caller's transaction ends (MarketAssetsStore.put).
    */
-  async declare(organizationId: string, r: { assetSymbol: string; assetDecimals: number; declaredAmount: bigint; ttlMs: number }): Promise<Declaration> {
-    const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + r.ttlMs);
-    return this.db.transaction().execute(async (tx) => {
-      await assertReconciled(tx);
-      // FOR SHARE: the decimals cannot change until this declaration is committed (MarketAssetsStore.put).
-      const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).forShare().executeTakeFirst();
-      if (!asset) throw new DomainError('deposits.asset_not_receivable', { asset: r.assetSymbol });
-      // CONTRACT §6: a factor error is caught, never guessed.
-      if (asset.decimals !== r.assetDecimals) {
-        throw new DomainError('market.decimals_mismatch', { asset: r.assetSymbol, sent: String(r.assetDecimals), expected: String(asset.decimals) });
-      }
-      const wallet = await tx.selectFrom('deposit_wallets').select(['network', 'address']).where('asset_symbol', '=', r.assetSymbol).executeTakeFirst();
-      if (!wallet) throw new DomainError('deposits.asset_not_receivable', { asset: r.assetSymbol });
-      const plan = tailPlan(asset.decimals, r.declaredAmount, r.assetSymbol);
+  async lockedDecimals(tx: Tx, assetSymbol: string): Promise<number | null> {
+    const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', assetSymbol).forShare().executeTakeFirst();
+    return asset?.decimals ?? null;
+  }
 
-      // Expiry is exact even when the background task has not run yet: a stale declaration of this
-      // organization must not block it, nor a stale one of this asset hold an amount.
-      await expireDue(tx, now, { organizationId, assetSymbol: r.assetSymbol });
-      const open = await tx.selectFrom('deposit_declarations').select('id').where('organization_id', '=', organizationId).where('state', '=', 'open').executeTakeFirst();
-      if (open) throw new DomainError('deposits.declaration_already_open');
+  /** Where the platform receives `assetSymbol`; null when it receives none. */
+  async walletOf(tx: Tx, assetSymbol: string): Promise<{ network: string; address: string } | null> {
+    return (await tx.selectFrom('deposit_wallets').select(['network', 'address']).where('asset_symbol', '=', assetSymbol).executeTakeFirst()) ?? null;
+  }
 
-      const quarantineStart = new Date(now.getTime() - TAIL_QUARANTINE_MS);
-      const lo = r.declaredAmount + plan.min;
-      const hi = r.declaredAmount + plan.max;
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        // Taken: the amounts of open declarations, and of closed ones still in quarantine, so a late
-        // transfer for a closed declaration never matches whoever drew the same amount next.
-        const used = await tx.selectFrom('deposit_declarations').select('expected_amount_minor')
-          .where('asset_symbol', '=', r.assetSymbol)
-          .where((w) => w.or([w('state', '=', 'open'), w('expires_at', '>', quarantineStart)]))
-          .where('expected_amount_minor', '>=', lo.toString()).where('expected_amount_minor', '<=', hi.toString()).execute();
-        const tail = pickTail(plan, new Set(used.map((u) => BigInt(u.expected_amount_minor) - r.declaredAmount)), this.random);
-        if (tail === null) break;
-        const row = await tx.insertInto('deposit_declarations').values({
-          id: this.ids.next('dcl'), organization_id: organizationId, reference: newReference(), asset_symbol: r.assetSymbol,
-          asset_decimals: asset.decimals, declared_amount_minor: r.declaredAmount.toString(),
-          expected_amount_minor: (r.declaredAmount + tail).toString(), network: wallet.network, address: wallet.address,
-          state: 'open', expires_at: expiresAt, deposit_id: null, created_at: now, updated_at: now,
-        }).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
-        if (row) return toDeclaration(row);
-        // No row: one of the two indexes refused it. Which one is read now (READ COMMITTED sees the winner).
-        const mine = await tx.selectFrom('deposit_declarations').select('id').where('organization_id', '=', organizationId).where('state', '=', 'open').executeTakeFirst();
-        if (mine) throw new DomainError('deposits.declaration_already_open');
-      }
-      throw new DomainError('deposits.no_unique_amount');
-    });
+  /** Closes the declarations past their expiry at `now` (all, or `scope`'s: see expireDue). Returns how many. */
+  expireDue(tx: Tx, now: Date, scope?: { organizationId: string; assetSymbol: string }): Promise<number> {
+    return expireDue(tx, now, scope);
+  }
+
+  /** Whether the organization has an open declaration, as the caller's transaction sees it (READ COMMITTED sees a concurrent winner). */
+  async hasOpen(tx: Tx, organizationId: string): Promise<boolean> {
+    return (await tx.selectFrom('deposit_declarations').select('id').where('organization_id', '=', organizationId).where('state', '=', 'open').executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * The expected amounts of `assetSymbol` between `lo` and `hi` that are taken: those of open declarations,
+   * and of closed ones whose expiry is after `quarantineStart`.
+   */
+  async amountsTaken(tx: Tx, assetSymbol: string, lo: bigint, hi: bigint, quarantineStart: Date): Promise<bigint[]> {
+    const used = await tx.selectFrom('deposit_declarations').select('expected_amount_minor')
+      .where('asset_symbol', '=', assetSymbol)
+      .where((w) => w.or([w('state', '=', 'open'), w('expires_at', '>', quarantineStart)]))
+      .where('expected_amount_minor', '>=', lo.toString()).where('expected_amount_minor', '<=', hi.toString()).execute();
+    return used.map((u) => BigInt(u.expected_amount_minor));
+  }
+
+  /**
+   * Writes an open declaration, or nothing when one of the two partial unique indexes refuses it
+   * (`declarations_one_open_per_org`, `declarations_unique_open_amount`): null. ON CONFLICT DO NOTHING
+   * turns a collision into "no row" without aborting the transaction, on PostgreSQL and PGlite alike.
+   */
+  async insertOpen(tx: Tx, n: NewDeclaration): Promise<Declaration | null> {
+    const row = await tx.insertInto('deposit_declarations').values({
+      id: n.id, organization_id: n.organizationId, reference: n.reference, asset_symbol: n.assetSymbol,
+      asset_decimals: n.assetDecimals, declared_amount_minor: n.declaredAmount.toString(),
+      expected_amount_minor: n.expectedAmount.toString(), network: n.network, address: n.address,
+      state: 'open', expires_at: n.expiresAt, deposit_id: null, created_at: n.at, updated_at: n.at,
+    }).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+    return row ? toDeclaration(row) : null;
   }
 
   /** The organization's open declaration, if it has not expired (read against the clock, not the background task). */
@@ -123,10 +114,5 @@ export class DeclarationsStore {
     const r = await tx.updateTable('deposit_declarations').set({ state: 'cancelled', updated_at: at })
       .where('id', '=', id).where('state', '=', 'open').returningAll().executeTakeFirstOrThrow();
     return toDeclaration(r);
-  }
-
-  /** Closes every declaration past its expiry (the background task). Returns how many. */
-  async expireDue(): Promise<number> {
-    return expireDue(this.db, this.clock.now());
   }
 }

@@ -1,10 +1,7 @@
-import { DomainError } from '../domain/errors.ts';
 import type { NewDestination } from '../domain/destinations/register.ts';
-import type { Clock, Ids } from '../domain/ports.ts';
-import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
 import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
-import { assertReconciled } from './platform-state-store.ts';
+import type { Tx } from './unit-of-work.ts';
 
 /** A destination as the service reads it. The sealed account number and document never leave the store. */
 export interface DestinationRow {
@@ -29,27 +26,29 @@ const toDestination = (r: Row): DestinationRow => ({
 
 /** Withdrawal destinations (bank accounts) of organizations, and the operator's registration in the market. */
 export class DestinationsStore {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+  constructor(private readonly db: Db) {}
 
-  /** 409 when the organization already registered that account: the unique (organization, fingerprint) decides, also under concurrency. */
-  async register(organizationId: string, d: NewDestination): Promise<DestinationRow> {
-    const at = this.clock.now();
-    const row = await this.db.transaction().execute(async (tx) => {
-      await assertReconciled(tx);
-      const asset = await tx.selectFrom('market_assets').select('symbol').where('symbol', '=', d.assetSymbol).executeTakeFirst();
-      if (!asset) throw new DomainError('market.asset_not_listed', { asset: d.assetSymbol });
-      return tx.insertInto('withdrawal_destinations').values({
-        id: d.id, organization_id: organizationId, label: d.label, asset_symbol: d.assetSymbol,
-        bank_name: d.bankName, account_kind: d.accountKind, holder_name: d.holderName,
-        // Sealed for this row (organization and id): copied to another row, they do not open.
-        account_number_enc: d.accountNumberEnc, holder_document_enc: d.holderDocumentEnc,
-        account_fingerprint: d.fingerprint, summary: d.summary,
-        cooldown_until: d.cooldownUntil, registered_in_market_at: null, created_at: at, updated_at: at,
-      }).onConflict((oc) => oc.columns(['organization_id', 'account_fingerprint']).doNothing())
-        .returning(COLUMNS).executeTakeFirst();
-    });
-    if (!row) throw new DomainError('withdrawals.destination_already_registered');
-    return toDestination(row);
+  /** Whether the market lists `assetSymbol` (a destination is registered for a listed asset only). */
+  async isListed(tx: Tx, assetSymbol: string): Promise<boolean> {
+    return (await tx.selectFrom('market_assets').select('symbol').where('symbol', '=', assetSymbol).executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * Writes a new destination of `organizationId`, not yet registered in the market; null when the
+   * organization already registered that account: the unique (organization, fingerprint) decides, also
+   * under concurrency.
+   */
+  async insert(tx: Tx, organizationId: string, d: NewDestination, at: Date): Promise<DestinationRow | null> {
+    const row = await tx.insertInto('withdrawal_destinations').values({
+      id: d.id, organization_id: organizationId, label: d.label, asset_symbol: d.assetSymbol,
+      bank_name: d.bankName, account_kind: d.accountKind, holder_name: d.holderName,
+      // Sealed for this row (organization and id): copied to another row, they do not open.
+      account_number_enc: d.accountNumberEnc, holder_document_enc: d.holderDocumentEnc,
+      account_fingerprint: d.fingerprint, summary: d.summary,
+      cooldown_until: d.cooldownUntil, registered_in_market_at: null, created_at: at, updated_at: at,
+    }).onConflict((oc) => oc.columns(['organization_id', 'account_fingerprint']).doNothing())
+      .returning(COLUMNS).executeTakeFirst();
+    return row ? toDestination(row) : null;
   }
 
   /** The sealed account number and holder document of one destination, for `openDestination`; null when there is none. */
@@ -78,26 +77,16 @@ export class DestinationsStore {
     return mapPage(await readPage(q, 'seq', p, (x) => x.select(COLUMNS)), toDestination);
   }
 
-  /**
-   * Records that the operator registered the destination in the market. Idempotent: the first call sets
-   * the time and is audited; a repeat changes nothing and answers the same record.
-   */
-  async registerInMarket(actor: string, id: string): Promise<DestinationRow> {
-    const at = this.clock.now();
-    return this.db.transaction().execute(async (tx) => {
-      const row = await tx.updateTable('withdrawal_destinations').set({ registered_in_market_at: at, updated_at: at })
-        .where('id', '=', id).where('registered_in_market_at', 'is', null).returning(COLUMNS).executeTakeFirst();
-      if (!row) {
-        const cur = await tx.selectFrom('withdrawal_destinations').select(COLUMNS).where('id', '=', id).executeTakeFirst();
-        if (!cur) throw new DomainError('destinations.not_found');
-        return toDestination(cur);
-      }
-      await recordAudit(tx, this.ids, at, {
-        actor, action: 'destination.register_in_market', subjectType: 'destination', subjectId: id,
-        before: { organizationId: row.organization_id, summary: row.summary, registeredInMarketAt: null },
-        after: { organizationId: row.organization_id, summary: row.summary, registeredInMarketAt: at.toISOString() },
-      });
-      return toDestination(row);
-    });
+  /** Marks the destination registered in the market at `at`, once: null when it already is, or there is none. */
+  async markRegisteredInMarket(tx: Tx, id: string, at: Date): Promise<DestinationRow | null> {
+    const row = await tx.updateTable('withdrawal_destinations').set({ registered_in_market_at: at, updated_at: at })
+      .where('id', '=', id).where('registered_in_market_at', 'is', null).returning(COLUMNS).executeTakeFirst();
+    return row ? toDestination(row) : null;
+  }
+
+  /** One destination, read in the caller's transaction. */
+  async getIn(tx: Tx, id: string): Promise<DestinationRow | null> {
+    const r = await tx.selectFrom('withdrawal_destinations').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    return r ? toDestination(r) : null;
   }
 }

@@ -86,10 +86,10 @@ export class Store {
     this.platform = new PlatformStateStore(this.db);
     this.audit = new AuditStore(this.db);
     this.wallets = new WalletsStore(this.db, ids, clock);
-    this.declarations = new DeclarationsStore(this.db, ids, clock);
+    this.declarations = new DeclarationsStore(this.db, clock);
     this.deposits = new DepositsStore(this.db, ids);
-    this.destinations = new DestinationsStore(this.db, ids, clock);
-    this.withdrawals = new WithdrawalsStore(this.db, ids, clock);
+    this.destinations = new DestinationsStore(this.db);
+    this.withdrawals = new WithdrawalsStore(this.db);
     this.reconciliation = new ReconciliationStore(this.db, ids, clock);
     this.uow = new KyselyUnitOfWork(this.db);
     this.approvals = new ApprovalsStore(this.db, ids, clock);

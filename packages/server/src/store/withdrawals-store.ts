@@ -1,13 +1,9 @@
 import { sql } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
-import type { Organization } from '../domain/organizations/organization.ts';
-import type { Clock, Ids } from '../domain/ports.ts';
-import { checkWithdrawal, type WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
-import { AnswersOfWork, claimInWorkCtes, claimOutcomes, keepAnswersSql, type AnswerInWork, type KeptAnswer } from './answers-in-work.ts';
+import type { WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
+import { claimInWorkCtes, claimOutcomes, keepAnswersSql, type KeptAnswer } from './answers-in-work.ts';
 import type { Db } from './db.ts';
-import { takeHold } from './holds.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
-import { assertReconciled } from './platform-state-store.ts';
 import type { Tx } from './unit-of-work.ts';
 
 export interface WithdrawalRow {
@@ -16,7 +12,7 @@ export interface WithdrawalRow {
 }
 
 /** What a withdrawal request reads of its destination. */
-interface DestinationForRequest { organization_id: string; asset_symbol: string; cooldown_until: Date; registered_in_market_at: Date | null; summary: string }
+export interface DestinationForRequest { organization_id: string; asset_symbol: string; cooldown_until: Date; registered_in_market_at: Date | null; summary: string }
 
 type Row = {
   id: string; organization_id: string; state: string; asset_symbol: string; asset_decimals: number; amount_minor: string;
@@ -28,77 +24,61 @@ const toWithdrawal = (r: Row, summary: string): WithdrawalRow => ({
   reason: r.reason, payoutReference: r.payout_reference, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
+/** What claimInWorkCtes did with one key (claimOutcomes), for AnswersOfWork.answered. */
+export interface ClaimOutcome { scope: string; key: string; kept: boolean; busy: boolean }
+
 /** Withdrawal requests: the hold at request, the operator's one decision, the amount leaving. */
 export class WithdrawalsStore {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+  constructor(private readonly db: Db) {}
 
-  /**
-   * The hold is taken in the same transaction that writes the request (CONTRACT §2). A keyed request's
-   * answer, a reference to the request, is written in that transaction too; on PostgreSQL its key is
-   * claimed there as well (KeptAnswer.claimInWork), by the statement that reads the destination: null
-   * when the key could not be claimed, and nothing was written (the request is told why: `unclaimed`).
-   */
-  async request(org: Organization, r: { destinationId: string; assetSymbol: string; assetDecimals: number; amount: bigint }, keep?: AnswerInWork<string>): Promise<WithdrawalRow | null> {
-    const at = this.clock.now();
-    const id = this.ids.next('wdr');
-    const answers = new AnswersOfWork();
-    const w = await this.db.transaction().execute(async (tx) => {
-      await assertReconciled(tx);
-      answers.add(keep, id);
-      const inWork = answers.answers.filter((a) => a.claimInWork);
-      const d = inWork.length === 0 ? await this.#destination(tx, r.destinationId) : await this.#claimingDestination(tx, r.destinationId, inWork, answers);
-      if (d === null) return null;
-      const m = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).executeTakeFirst();
-      checkWithdrawal({
-        organizationId: org.id, assetSymbol: r.assetSymbol, assetDecimals: r.assetDecimals, amount: r.amount,
-        marketDecimals: m?.decimals ?? null, limits: org.limits, now: at,
-        destination: d ? { organizationId: d.organization_id, assetSymbol: d.asset_symbol, cooldownUntil: d.cooldown_until, registeredInMarketAt: d.registered_in_market_at } : null,
-      });
-      const w: WithdrawalRow = {
-        id, organizationId: org.id, state: 'pending_approval', assetSymbol: r.assetSymbol, assetDecimals: r.assetDecimals, amount: r.amount,
-        destinationId: r.destinationId, destinationSummary: d!.summary, reason: null, payoutReference: null, createdAt: at, updatedAt: at,
-      };
-      const claimedBefore = answers.answers.filter((a) => !a.claimInWork);
-      await takeHold(tx, this.ids, at, { organizationId: org.id, assetSymbol: r.assetSymbol, amount: r.amount, kind: 'withdrawal_hold', referenceId: id },
-        async (holdId) => {
-          const row = {
-            id, organization_id: org.id, destination_id: r.destinationId, hold_id: holdId, state: w.state,
-            asset_symbol: r.assetSymbol, asset_decimals: r.assetDecimals, amount_minor: r.amount.toString(), reason: null,
-            created_at: at, updated_at: at,
-          };
-          if (claimedBefore.length === 0) return void await tx.insertInto('withdrawals').values(row).execute();
-          // A keyed request's answer (a reference to it) rides on the request's own INSERT: no statement of its
-          // own in the transaction, and still before the hold's entry locks the balance row.
-          const written = await tx.with('kept', () => sql`(${keepAnswersSql(claimedBefore)})`).insertInto('withdrawals').values(row)
-            .returning(sql<Array<{ scope: string; key: string }>>`(select coalesce(json_agg(json_build_object('scope', kept.scope, 'key', kept.key)), '[]'::json) from kept)`.as('kept'))
-            .executeTakeFirstOrThrow();
-          answers.answered(written.kept);
-        });
-      return w;
-    });
-    answers.tell();
-    return w;
-  }
-
-  #destination(tx: Tx, id: string): Promise<DestinationForRequest | undefined> {
+  /** What a withdrawal request reads of its destination, in the request's transaction; undefined when there is none. */
+  destinationFor(tx: Tx, id: string): Promise<DestinationForRequest | undefined> {
     return tx.selectFrom('withdrawal_destinations')
       .select(['organization_id', 'asset_symbol', 'cooldown_until', 'registered_in_market_at', 'summary'])
       .where('id', '=', id).executeTakeFirst();
   }
 
   /**
-   * The destination, read by the statement that claims the request's key and keeps its answer
-   * (claimInWorkCtes): undefined when there is none; null when the key was not claimed.
+   * The destination, read by the statement that claims the request's keys and keeps their answers
+   * (claimInWorkCtes), so a keyed request costs no round trip of its own: each key's outcome (`claims`, for
+   * AnswersOfWork.answered) and the destination (undefined when there is none).
    */
-  async #claimingDestination(tx: Tx, id: string, inWork: KeptAnswer[], answers: AnswersOfWork): Promise<DestinationForRequest | undefined | null> {
-    const r = await sql<{ claims: Array<{ scope: string; key: string; kept: boolean; busy: boolean }>; d: { organization_id: string; asset_symbol: string; cooldown_until: string; registered_in_market_at: string | null; summary: string } | null }>`with ${claimInWorkCtes(inWork)}
+  async claimingDestination(tx: Tx, id: string, inWork: KeptAnswer[]): Promise<{ claims: ClaimOutcome[]; destination: DestinationForRequest | undefined }> {
+    const r = await sql<{ claims: ClaimOutcome[]; d: { organization_id: string; asset_symbol: string; cooldown_until: string; registered_in_market_at: string | null; summary: string } | null }>`with ${claimInWorkCtes(inWork)}
       select (select coalesce(json_agg(o), '[]'::json) from (${claimOutcomes}) o) as claims,
         (select row_to_json(x) from (select organization_id, asset_symbol, cooldown_until, registered_in_market_at, summary
           from withdrawal_destinations where id = ${id}) x) as d`.execute(tx);
     const { claims, d } = r.rows[0]!;
-    answers.answered(claims);
-    if (!claims.every((c) => c.kept)) return null;
-    return d ? { ...d, cooldown_until: new Date(d.cooldown_until), registered_in_market_at: d.registered_in_market_at === null ? null : new Date(d.registered_in_market_at) } : undefined;
+    const destination = d ? { ...d, cooldown_until: new Date(d.cooldown_until), registered_in_market_at: d.registered_in_market_at === null ? null : new Date(d.registered_in_market_at) } : undefined;
+    return { claims, destination };
+  }
+
+  /** The decimals the market lists `assetSymbol` with, in the request's transaction; null when it is not listed. */
+  async marketDecimals(tx: Tx, assetSymbol: string): Promise<number | null> {
+    const m = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', assetSymbol).executeTakeFirst();
+    return m?.decimals ?? null;
+  }
+
+  /**
+   * Writes a pending request, its hold `holdId` taken in the same transaction. Answers already claimed
+   * (`keep`: their keys were claimed before the work, not by it) ride on the request's own INSERT: no
+   * statement of their own in the transaction, and still before the hold's entry locks the balance row.
+   * Returns the scope and key of each answer it kept (none without `keep`).
+   */
+  async insert(tx: Tx, w: WithdrawalRow & { holdId: string }, keep: KeptAnswer[] = []): Promise<Array<{ scope: string; key: string }>> {
+    const row = {
+      id: w.id, organization_id: w.organizationId, destination_id: w.destinationId, hold_id: w.holdId, state: w.state,
+      asset_symbol: w.assetSymbol, asset_decimals: w.assetDecimals, amount_minor: w.amount.toString(), reason: w.reason,
+      created_at: w.createdAt, updated_at: w.updatedAt,
+    };
+    if (keep.length === 0) {
+      await tx.insertInto('withdrawals').values(row).execute();
+      return [];
+    }
+    const written = await tx.with('kept', () => sql`(${keepAnswersSql(keep)})`).insertInto('withdrawals').values(row)
+      .returning(sql<Array<{ scope: string; key: string }>>`(select coalesce(json_agg(json_build_object('scope', kept.scope, 'key', kept.key)), '[]'::json) from kept)`.as('kept'))
+      .executeTakeFirstOrThrow();
+    return written.kept;
   }
 
   /** Newest first; one organization's (client) or all, optionally in one state (operator). */

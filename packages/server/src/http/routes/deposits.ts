@@ -8,6 +8,7 @@ import { declarationWire, depositWire } from '../wire/deposits.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { actorOfPrincipal, principalOf } from '../route-config.ts';
 import { cancelDeclaration } from '../../usecases/deposits/cancel-declaration.ts';
+import { declareDeposit } from '../../usecases/deposits/declare-deposit.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
 
@@ -35,7 +36,7 @@ export const depositRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async
   }, async (req, reply) => {
     const declared = toMinor(req.body.declaredAmountMinor);
     if (declared === null) throw new DomainError('request.invalid_amount', { field: 'declaredAmountMinor' });
-    const d = await store.declarations.declare(principalOf(req).organization.id, {
+    const d = await declareDeposit(deps, principalOf(req).organization.id, {
       assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, declaredAmount: declared, ttlMs: config.declarationTtlMs,
     });
     reply.header('cache-control', 'no-store');

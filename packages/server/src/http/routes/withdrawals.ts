@@ -6,7 +6,9 @@ import { DestinationSealer } from '../../domain/destinations/sealer.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
 import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
+import { registerDestination } from '../../usecases/destinations/register-destination.ts';
 import { cancelWithdrawal } from '../../usecases/withdrawals/decide-withdrawal.ts';
+import { requestWithdrawal } from '../../usecases/withdrawals/request-withdrawal.ts';
 import { ok } from '../envelope.ts';
 import { answerByRef } from '../plugins/answer-in-work.ts';
 import { asRequested, destinationWire, withdrawalWire } from '../wire/withdrawals.ts';
@@ -35,7 +37,7 @@ export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => as
   }, async (req, reply) => {
     const org = principalOf(req).organization;
     const row = { id: ids.next('dst'), organizationId: org.id };
-    const d = await store.destinations.register(org.id, prepareDestination(req.body, sealer, row, clock.now(), config.destinationCooldownMs));
+    const d = await registerDestination(deps, org.id, prepareDestination(req.body, sealer, row, clock.now(), config.destinationCooldownMs));
     return reply.code(201).send(ok(req.id, destinationWire(d, clock.now())));
   });
 
@@ -62,7 +64,7 @@ export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => as
     const answer = answers.inWork(req, reply);
     let w: WithdrawalRow | null;
     try {
-      w = await store.withdrawals.request(principalOf(req).organization, {
+      w = await requestWithdrawal(deps, principalOf(req).organization, {
         destinationId: req.body.destinationId, assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, amount,
       }, answer.keep);
     } catch (e) {
@@ -70,7 +72,6 @@ export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => as
       if (e instanceof DomainError && await answer.refusing()) return reply;
       throw e;
     }
-    if (w) deps.tally?.transition('withdrawal', w.state);
     return answer.send(w);
   });
 

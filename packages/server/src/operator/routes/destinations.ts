@@ -7,6 +7,7 @@ import { ok } from '../../http/envelope.ts';
 import { pageParams } from '../../http/page-params.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 import type { DestinationRow } from '../../store/destinations-store.ts';
+import { registerInMarket } from '../../usecases/destinations/register-in-market.ts';
 
 const sec = [{ operator: [] }];
 
@@ -18,7 +19,8 @@ const operatorDestinationWire = (d: DestinationRow, now: Date) => ({
 });
 
 /** Withdrawal destinations across organizations, and their registration in the market. */
-export const destinationRoutes = ({ store, clock }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const destinationRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store, clock } = deps;
   const tags = ['operator: withdrawals'];
   app.get('/destinations', {
     schema: {
@@ -36,5 +38,5 @@ export const destinationRoutes = ({ store, clock }: AppDeps): FastifyPluginAsync
       tags, security: sec, params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }), response: responses(200, OperatorDestination),
       summary: 'Records that the destination is registered in the market; idempotent (a repeat changes nothing)',
     },
-  }, async (req) => ok(req.id, operatorDestinationWire(await store.destinations.registerInMarket(req.operatorActor!, req.params.id), clock.now())));
+  }, async (req) => ok(req.id, operatorDestinationWire(await registerInMarket(deps, req.operatorActor!, req.params.id), clock.now())));
 };
