@@ -7,6 +7,8 @@ import type { DemoSeed } from './demo-seed.ts';
 import { runDemoSteps } from './demo-steps.ts';
 import type { Store } from './store/index.ts';
 import { adjustBalance } from './usecases/ledger/adjust.ts';
+import { setInitialPassword } from './usecases/people/set-initial-password.ts';
+import { createStaff } from './usecases/staff/create-staff.ts';
 
 export type { DemoSeed };
 
@@ -62,11 +64,11 @@ export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, op
   // Sign-ins: a fresh password each attempt (an earlier attempt's was never shown). The admin has no TOTP yet:
   // the desk asks for it before the first decision.
   const memberPassword = newGeneratedPassword();
-  await store.people.setInitialPassword('member', memberId, await hashPassword(memberPassword, emailSalt(secret, 'member', EMAIL)), { actor: ACTOR, action: 'password.set', subjectType: 'member', subjectId: memberId, before: null, after: { status: 'active' } });
+  await setInitialPassword(deps, ACTOR, 'member', memberId, await hashPassword(memberPassword, emailSalt(secret, 'member', EMAIL)));
   const operatorPassword = newGeneratedPassword();
   const adminId = (await store.staff.list()).find((s) => s.email === OPERATOR_EMAIL)?.id
-    ?? (await store.staff.create(ACTOR, { name: 'Operator Admin', email: OPERATOR_EMAIL, role: 'admin' }, { passwordHash: await hashPassword(operatorPassword, emailSalt(secret, 'staff', OPERATOR_EMAIL)) })).id;
-  await store.people.setInitialPassword('staff', adminId, await hashPassword(operatorPassword, emailSalt(secret, 'staff', OPERATOR_EMAIL)), { actor: ACTOR, action: 'password.set', subjectType: 'staff', subjectId: adminId, before: null, after: { status: 'active' } });
+    ?? (await createStaff(deps, ACTOR, { name: 'Operator Admin', email: OPERATOR_EMAIL, role: 'admin' }, { passwordHash: await hashPassword(operatorPassword, emailSalt(secret, 'staff', OPERATOR_EMAIL)) })).id;
+  await setInitialPassword(deps, ACTOR, 'staff', adminId, await hashPassword(operatorPassword, emailSalt(secret, 'staff', OPERATOR_EMAIL)));
   const demo = {
     organizationId, memberId, apiKey: g.key,
     memberSignIn: { email: EMAIL, password: memberPassword }, operatorSignIn: { email: OPERATOR_EMAIL, password: operatorPassword },

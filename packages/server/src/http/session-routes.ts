@@ -7,10 +7,15 @@ import { hashOpaque } from '../domain/people/tokens.ts';
 import { ok } from './envelope.ts';
 import { responses } from './schemas.ts';
 import type { PersonKind } from '../store/people-store.ts';
-import { acceptInvitation, changePassword, confirmTotp, enrolTotp, signIn, type NewSession } from '../people/accounts.ts';
+import type { NewSession } from '../people/accounts.ts';
 import { clearedCookie, cookieOf, readCookie, sessionCookie } from '../people/cookies.ts';
 import { assertForeignOriginAbsent } from '../people/origin.ts';
 import { completePasswordReset, requestPasswordReset, RESET_TTL_MS, type ResetDeps } from '../people/password-reset.ts';
+import { acceptInvitation } from '../usecases/people/accept-invitation.ts';
+import { changePassword } from '../usecases/people/change-password.ts';
+import { endSession } from '../usecases/people/sessions.ts';
+import { signIn } from '../usecases/people/sign-in.ts';
+import { confirmTotp, enrolTotp } from '../usecases/people/totp-enrolment.ts';
 
 export interface SessionRouteOptions {
   kind: PersonKind;
@@ -61,7 +66,7 @@ export function sessionRoutes(d: ResetDeps, o: SessionRouteOptions): FastifyPlug
 
     app.delete('/session', { schema: { tags, security, response: responses(200, SignedOut), summary: 'Sign out: the session ends at once and the cookie is cleared' } }, async (req, reply) => {
       const { sessionId } = o.current(req);
-      if (sessionId) await d.store.people.endSession(hashOpaque(d.secret, 'session', sessionId));
+      if (sessionId) await endSession(d, hashOpaque(d.secret, 'session', sessionId));
       reply.header('set-cookie', clearedCookie(cookie, secure));
       return ok(req.id, { signedOut: true });
     });

@@ -5,6 +5,7 @@ import { accountKey, THROTTLE } from '../domain/people/throttle.ts';
 import { hashOpaque, newOpaque } from '../domain/people/tokens.ts';
 import type { PersonKind } from '../store/people-store.ts';
 import { queueMail, type MailDeps } from '../usecases/mail/outbox.ts';
+import { clearFailures, reserveAttempt } from '../usecases/people/throttle.ts';
 import { actorOf, type PeopleDeps } from './accounts.ts';
 
 /** A reset link works once, for this long. */
@@ -27,13 +28,13 @@ export async function resetRequestsSettled(): Promise<void> { await Promise.allS
 export async function requestPasswordReset(d: ResetDeps, kind: PersonKind, rawEmail: string, ip: string, lang: string): Promise<void> {
   if (!d.mail) throw new DomainError('auth.reset_unavailable');
   const lockMs = THROTTLE.windowMs;
-  const locked = await d.store.people.reserveAttempt([{ key: `${kind}:reset-address:${ip}`, limit: RESET_LIMITS.perAddress, lockMs }]);
+  const locked = await reserveAttempt(d, [{ key: `${kind}:reset-address:${ip}`, limit: RESET_LIMITS.perAddress, lockMs }]);
   if (locked) throw new DomainError('rate_limit.exceeded');
   const email = rawEmail.trim().toLowerCase();
   const work = (async () => {
     const people = await d.store.people.activeByEmail(kind, email);
     if (people.length === 0) return;
-    if (await d.store.people.reserveAttempt([{ key: `${kind}:reset-account:${email}`, limit: RESET_LIMITS.perEmail, lockMs }])) return;
+    if (await reserveAttempt(d, [{ key: `${kind}:reset-account:${email}`, limit: RESET_LIMITS.perEmail, lockMs }])) return;
     const token = newOpaque();
     await d.store.mail.createReset(kind, email, hashOpaque(d.secret, 'password_reset', token), new Date(d.clock.now().getTime() + RESET_TTL_MS));
     const url = `${d.config.publicUrl}/${kind === 'member' ? 'portal' : 'desk'}/reset-password#${token}`;
@@ -62,5 +63,5 @@ export async function completePasswordReset(d: ResetDeps, kind: PersonKind, toke
     (id) => ({ actor: actorOf(kind, id), action: 'password.reset', subjectType: kind, subjectId: id, before: null, after: { sessionsEnded: true } }));
   if (!done) throw new DomainError('auth.reset_invalid');
   // A person locked out by failed sign-ins who proved the mailbox may try the new password at once.
-  await d.store.people.clearFailures(accountKey(kind, r.email));
+  await clearFailures(d, accountKey(kind, r.email));
 }

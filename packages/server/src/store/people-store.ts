@@ -1,16 +1,12 @@
 import { sql } from 'kysely';
-import { THROTTLE } from '../domain/people/throttle.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
-import { recordAudit, type AuditRecord } from './audit-store.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import { toMember, toOrganization } from './organizations-store.ts';
 import { toStaff } from './staff-store.ts';
+import type { Tx } from './unit-of-work.ts';
 
 export type PersonKind = 'member' | 'staff';
-
-/** Rolls back an attempt's reservation when one of its keys is locked. */
-class KeyLocked extends Error {}
 
 /** What signing in needs of a person: who, and their credentials. */
 export interface PersonCredentials {
@@ -29,16 +25,19 @@ const toCreds = (kind: PersonKind, p: { id: string; name: string; email: string;
 
 const table = (kind: PersonKind) => (kind === 'member' ? 'members' : 'staff');
 
+type CredentialsSet = Partial<{ password_hash: string; totp_secret_sealed: string | null; totp_pending_sealed: string | null; totp_last_step: string | null; recovery_hashes: string | null }>;
+
+/** A sign-in throttle key: how many attempts its window allows, and how long the one reaching the limit locks it. */
+export interface ThrottleKey { key: string; limit: number; lockMs: number }
+
 /**
  * Credentials, invitations, sessions and sign-in throttling of people, members and staff alike. Only
- * hashes and sealed values are stored; every secret is made and shown by the caller.
+ * hashes and sealed values are stored; every secret is made and shown by the caller. Writes go through
+ * the use case's transaction (usecases/people, usecases/staff), which decides and audits.
  */
 export class PeopleStore {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
-
-  async audit(r: AuditRecord): Promise<void> {
-    await this.db.transaction().execute((tx) => recordAudit(tx, this.ids, this.clock.now(), r));
-  }
+  // `ids` stays in the signature the store is built with; the use cases make every id now.
+  constructor(private readonly db: Db, _ids: Ids, private readonly clock: Clock) {}
 
   /** Active persons with this email (a person may be a member of several organizations). */
   async activeByEmail(kind: PersonKind, email: string): Promise<PersonCredentials[]> {
@@ -57,54 +56,26 @@ export class PeopleStore {
     return r ? toCreds(kind, r, r) : null;
   }
 
-  async #upsert(db: Db, kind: PersonKind, id: string, set: Partial<{ password_hash: string; totp_secret_sealed: string | null; totp_pending_sealed: string | null; totp_last_step: string | null; recovery_hashes: string | null }>): Promise<void> {
-    const at = this.clock.now();
-    await db.insertInto('credentials').values({
+  /** Writes these credential fields of the person, making their credentials row when there is none yet. */
+  async putCredentials(tx: Tx, kind: PersonKind, id: string, set: CredentialsSet, at: Date): Promise<void> {
+    await tx.insertInto('credentials').values({
       subject_type: kind, subject_id: id, password_hash: null, totp_secret_sealed: null, totp_pending_sealed: null, totp_last_step: null, recovery_hashes: null, updated_at: at, ...set,
     }).onConflict((oc) => oc.columns(['subject_type', 'subject_id']).doUpdateSet({ ...set, updated_at: at })).execute();
   }
 
-  /** A new password; every session of the person except `keepSession` ends. */
-  async setPassword(kind: PersonKind, id: string, hash: string, keepSession: string | null, audit: AuditRecord): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
-      await this.#upsert(tx, kind, id, { password_hash: hash });
-      let q = tx.updateTable('sessions').set({ ended_at: this.clock.now() }).where('kind', '=', kind).where('subject_id', '=', id).where('ended_at', 'is', null);
-      if (keepSession) q = q.where('id_hash', '<>', keepSession);
-      await q.execute();
-      await recordAudit(tx, this.ids, this.clock.now(), audit);
-    });
+  /** The pending TOTP secret becomes the active one, with its first step used and the recovery codes' hashes. */
+  async activateTotp(tx: Tx, kind: PersonKind, id: string, sealed: string, step: number, recoveryHashes: string[], at: Date): Promise<void> {
+    await this.putCredentials(tx, kind, id, { totp_secret_sealed: sealed, totp_pending_sealed: null, totp_last_step: String(step), recovery_hashes: toJson(recoveryHashes) }, at);
   }
 
-  /** The same password hashed again (its email's salt, today's cost); sessions go on. */
-  async rehashPassword(kind: PersonKind, id: string, hash: string): Promise<void> {
-    await this.#upsert(this.db, kind, id, { password_hash: hash });
-  }
-
-  async setTotpPending(kind: PersonKind, id: string, sealed: string): Promise<void> {
-    await this.#upsert(this.db, kind, id, { totp_pending_sealed: sealed });
-  }
-
-  /** The pending secret becomes the active one, with its first step used and the recovery codes' hashes. */
-  async confirmTotp(kind: PersonKind, id: string, sealed: string, step: number, recoveryHashes: string[], audit: AuditRecord): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
-      await this.#upsert(tx, kind, id, { totp_secret_sealed: sealed, totp_pending_sealed: null, totp_last_step: String(step), recovery_hashes: toJson(recoveryHashes) });
-      await recordAudit(tx, this.ids, this.clock.now(), audit);
-    });
-  }
-
-  /** A password set by the service itself (the sandbox's demo sign-ins): the person becomes active, other sessions end. */
-  async setInitialPassword(kind: PersonKind, id: string, hash: string, audit: AuditRecord): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
-      await tx.updateTable(table(kind) as 'members').set({ status: 'active', updated_at: this.clock.now() }).where('id', '=', id).where('status', '<>', 'removed').execute();
-      await this.#upsert(tx, kind, id, { password_hash: hash });
-      await tx.updateTable('sessions').set({ ended_at: this.clock.now() }).where('kind', '=', kind).where('subject_id', '=', id).where('ended_at', 'is', null).execute();
-      await recordAudit(tx, this.ids, this.clock.now(), audit);
-    });
+  /** The person becomes active, unless removed. */
+  async activate(tx: Tx, kind: PersonKind, id: string, at: Date): Promise<void> {
+    await tx.updateTable(table(kind) as 'members').set({ status: 'active', updated_at: at }).where('id', '=', id).where('status', '<>', 'removed').execute();
   }
 
   /** Records a TOTP step as used, only if it is later than the last one: false means a replay (or a race lost to one). */
-  async useTotpStep(kind: PersonKind, id: string, step: number): Promise<boolean> {
-    const r = await this.db.updateTable('credentials').set({ totp_last_step: String(step), updated_at: this.clock.now() })
+  async useTotpStep(tx: Tx, kind: PersonKind, id: string, step: number, at: Date): Promise<boolean> {
+    const r = await tx.updateTable('credentials').set({ totp_last_step: String(step), updated_at: at })
       .where('subject_type', '=', kind).where('subject_id', '=', id)
       .where((w) => w.or([w('totp_last_step', 'is', null), w('totp_last_step', '<', String(step))]))
       .returning('subject_id').executeTakeFirst();
@@ -112,8 +83,8 @@ export class PeopleStore {
   }
 
   /** Spends a recovery code: true once per code. */
-  async useRecoveryCode(kind: PersonKind, id: string, hash: string): Promise<boolean> {
-    const r = await this.db.updateTable('credentials').set({ recovery_hashes: sql`recovery_hashes - ${hash}::text`, updated_at: this.clock.now() })
+  async useRecoveryCode(tx: Tx, kind: PersonKind, id: string, hash: string, at: Date): Promise<boolean> {
+    const r = await tx.updateTable('credentials').set({ recovery_hashes: sql`recovery_hashes - ${hash}::text`, updated_at: at })
       .where('subject_type', '=', kind).where('subject_id', '=', id).where(sql<boolean>`jsonb_exists(recovery_hashes, ${hash}::text)`)
       .returning('subject_id').executeTakeFirst();
     return r !== undefined;
@@ -121,8 +92,8 @@ export class PeopleStore {
 
   // invitations
 
-  async createInvitation(db: Db, kind: PersonKind, id: string, tokenHash: string, expiresAt: Date): Promise<void> {
-    await db.insertInto('invitations').values({ token_hash: tokenHash, subject_type: kind, subject_id: id, expires_at: expiresAt, used_at: null, created_at: this.clock.now() }).execute();
+  async createInvitation(tx: Tx, kind: PersonKind, id: string, tokenHash: string, expiresAt: Date, at: Date): Promise<void> {
+    await tx.insertInto('invitations').values({ token_hash: tokenHash, subject_type: kind, subject_id: id, expires_at: expiresAt, used_at: null, created_at: at }).execute();
   }
 
   /** The email of the person an unused, unexpired invitation is for (still invited), or null. */
@@ -133,37 +104,32 @@ export class PeopleStore {
     return r?.email ?? null;
   }
 
-  /**
-   * Uses an invitation once: the token must be unused and unexpired and its person still invited. The
-   * person becomes active with the password. Null: the token is unknown, used, expired or revoked.
-   */
-  async acceptInvitation(kind: PersonKind, tokenHash: string, passwordHash: string, audit: (id: string) => AuditRecord): Promise<string | null> {
-    const at = this.clock.now();
-    return this.db.transaction().execute(async (tx) => {
-      const inv = await tx.updateTable('invitations').set({ used_at: at })
-        .where('token_hash', '=', tokenHash).where('subject_type', '=', kind).where('used_at', 'is', null).where('expires_at', '>', at)
-        .returning('subject_id').executeTakeFirst();
-      if (!inv) return null;
-      const p = await tx.updateTable(table(kind) as 'members').set({ status: 'active', updated_at: at })
-        .where('id', '=', inv.subject_id).where('status', '=', 'invited').returning('id').executeTakeFirst();
-      if (!p) return null;
-      await this.#upsert(tx, kind, p.id, { password_hash: passwordHash });
-      await recordAudit(tx, this.ids, at, audit(p.id));
-      return p.id;
-    });
+  /** Marks an unused, unexpired invitation used: the id of the person it is for, or null (unknown, used or expired). */
+  async useInvitation(tx: Tx, kind: PersonKind, tokenHash: string, at: Date): Promise<string | null> {
+    const inv = await tx.updateTable('invitations').set({ used_at: at })
+      .where('token_hash', '=', tokenHash).where('subject_type', '=', kind).where('used_at', 'is', null).where('expires_at', '>', at)
+      .returning('subject_id').executeTakeFirst();
+    return inv?.subject_id ?? null;
+  }
+
+  /** An invited person becomes active: their id, or null when they are no longer invited (revoked). */
+  async activateInvited(tx: Tx, kind: PersonKind, id: string, at: Date): Promise<string | null> {
+    const p = await tx.updateTable(table(kind) as 'members').set({ status: 'active', updated_at: at })
+      .where('id', '=', id).where('status', '=', 'invited').returning('id').executeTakeFirst();
+    return p?.id ?? null;
   }
 
   // sessions
 
-  async createSession(kind: PersonKind, id: string, idHash: string, maxMs: number, endHash: string | null): Promise<Date> {
-    const at = this.clock.now();
-    const expiresAt = new Date(at.getTime() + maxMs);
-    await this.db.transaction().execute(async (tx) => {
-      // Rotation: the session the browser held before signing in (if any) ends now.
-      if (endHash) await tx.updateTable('sessions').set({ ended_at: at }).where('id_hash', '=', endHash).where('ended_at', 'is', null).execute();
-      await tx.insertInto('sessions').values({ id_hash: idHash, kind, subject_id: id, created_at: at, last_seen_at: at, expires_at: expiresAt, ended_at: null }).execute();
-    });
-    return expiresAt;
+  async insertSession(tx: Tx, s: { idHash: string; kind: PersonKind; subjectId: string; at: Date; expiresAt: Date }): Promise<void> {
+    await tx.insertInto('sessions').values({ id_hash: s.idHash, kind: s.kind, subject_id: s.subjectId, created_at: s.at, last_seen_at: s.at, expires_at: s.expiresAt, ended_at: null }).execute();
+  }
+
+  /** Ends every open session of the person, except the one with `keepHash` when given. */
+  async endSessionsOf(tx: Tx, kind: PersonKind, id: string, at: Date, keepHash: string | null = null): Promise<void> {
+    let q = tx.updateTable('sessions').set({ ended_at: at }).where('kind', '=', kind).where('subject_id', '=', id).where('ended_at', 'is', null);
+    if (keepHash) q = q.where('id_hash', '<>', keepHash);
+    await q.execute();
   }
 
   /** A member's session with everything a request needs, in one read: the member, the organization, TOTP, the platform's state. */
@@ -204,12 +170,12 @@ export class PeopleStore {
   }
 
   /** Moves a session's last use forward (the caller does it at most once a minute). */
-  async touchSession(idHash: string): Promise<void> {
-    await this.db.updateTable('sessions').set({ last_seen_at: this.clock.now() }).where('id_hash', '=', idHash).execute();
+  async touchSession(tx: Tx, idHash: string, at: Date): Promise<void> {
+    await tx.updateTable('sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute();
   }
 
-  async endSession(idHash: string): Promise<void> {
-    await this.db.updateTable('sessions').set({ ended_at: this.clock.now() }).where('id_hash', '=', idHash).where('ended_at', 'is', null).execute();
+  async endSession(tx: Tx, idHash: string, at: Date): Promise<void> {
+    await tx.updateTable('sessions').set({ ended_at: at }).where('id_hash', '=', idHash).where('ended_at', 'is', null).execute();
   }
 
   // throttling
@@ -223,48 +189,32 @@ export class PeopleStore {
   }
 
   /**
-   * Reserves one sign-in attempt on every key, before the password is verified: each key's count goes up
-   * at once (an attempt in flight counts as a failure), and the attempt that reaches a key's limit locks
-   * it. The row's lock (ON CONFLICT DO UPDATE) orders parallel attempts, so at most `limit` of them are
-   * ever verified in a window however many arrive together. A key already locked reserves nothing: the
-   * answer is its lock's end, and no other key is counted either (one transaction).
+   * Counts one attempt on the key: its count goes up (a new window when the last began before
+   * `windowStart`), and the attempt that reaches the limit locks it until `now` + lockMs. The row's lock
+   * (ON CONFLICT DO UPDATE) orders parallel attempts. False: the key is locked now, and nothing was counted.
    */
-  async reserveAttempt(keys: Array<{ key: string; limit: number; lockMs: number }>): Promise<Date | null> {
-    const now = this.clock.now();
-    const windowStart = new Date(now.getTime() - THROTTLE.windowMs);
-    try {
-      await this.db.transaction().execute(async (tx) => {
-        for (const k of keys) {
-          const lockUntil = new Date(now.getTime() + k.lockMs);
-          const counted = sql`case when sign_in_failures.window_start < ${windowStart} then 1 else sign_in_failures.failures + 1 end`;
-          const r = await sql<{ key: string }>`
-            insert into sign_in_failures (key, failures, window_start, locked_until) values (${k.key}, 1, ${now}, ${k.limit <= 1 ? lockUntil : null})
-            on conflict (key) do update set
-              failures = ${counted},
-              window_start = case when sign_in_failures.window_start < ${windowStart} then ${now} else sign_in_failures.window_start end,
-              locked_until = case when ${counted} >= ${k.limit} then ${lockUntil} else sign_in_failures.locked_until end
-            where sign_in_failures.locked_until is null or sign_in_failures.locked_until <= ${now}
-            returning key`.execute(tx);
-          if (r.rows.length === 0) throw new KeyLocked();
-        }
-      });
-      return null;
-    } catch (e) {
-      if (!(e instanceof KeyLocked)) throw e;
-      return (await this.lockedUntil(keys.map((k) => k.key))) ?? new Date(now.getTime() + 1000);
-    }
+  async countAttempt(tx: Tx, k: ThrottleKey, now: Date, windowStart: Date): Promise<boolean> {
+    const lockUntil = new Date(now.getTime() + k.lockMs);
+    const counted = sql`case when sign_in_failures.window_start < ${windowStart} then 1 else sign_in_failures.failures + 1 end`;
+    const r = await sql<{ key: string }>`
+      insert into sign_in_failures (key, failures, window_start, locked_until) values (${k.key}, 1, ${now}, ${k.limit <= 1 ? lockUntil : null})
+      on conflict (key) do update set
+        failures = ${counted},
+        window_start = case when sign_in_failures.window_start < ${windowStart} then ${now} else sign_in_failures.window_start end,
+        locked_until = case when ${counted} >= ${k.limit} then ${lockUntil} else sign_in_failures.locked_until end
+      where sign_in_failures.locked_until is null or sign_in_failures.locked_until <= ${now}
+      returning key`.execute(tx);
+    return r.rows.length > 0;
   }
 
-  /** Gives back an attempt reserved on each key (it was not a failure): one less, and no lock below the limit. */
-  async releaseAttempt(keys: Array<{ key: string; limit: number }>): Promise<void> {
-    for (const k of keys) {
-      await sql`update sign_in_failures set failures = greatest(failures - 1, 0),
-          locked_until = case when failures - 1 < ${k.limit} then null else locked_until end
-        where key = ${k.key}`.execute(this.db);
-    }
+  /** Gives back an attempt counted on the key (it was not a failure): one less, and no lock below the limit. */
+  async releaseAttempt(tx: Tx, k: { key: string; limit: number }): Promise<void> {
+    await sql`update sign_in_failures set failures = greatest(failures - 1, 0),
+        locked_until = case when failures - 1 < ${k.limit} then null else locked_until end
+      where key = ${k.key}`.execute(tx);
   }
 
-  async clearFailures(key: string): Promise<void> {
-    await this.db.deleteFrom('sign_in_failures').where('key', '=', key).execute();
+  async clearFailures(tx: Tx, key: string): Promise<void> {
+    await tx.deleteFrom('sign_in_failures').where('key', '=', key).execute();
   }
 }

@@ -6,8 +6,11 @@ import { DUMMY_HASH, sameHash } from '../../domain/keys/api-key.ts';
 import { hashOpaque, parseStaffToken } from '../../domain/people/tokens.ts';
 import { readCookie, STAFF_COOKIE } from '../../people/cookies.ts';
 import { assertSameOrigin } from '../../people/origin.ts';
+import type { Clock } from '../../domain/ports.ts';
 import type { Store } from '../../store/index.ts';
 import type { Staff, StaffRole } from '../../store/staff-store.ts';
+import { touchSession } from '../../usecases/people/sessions.ts';
+import { touchStaffToken } from '../../usecases/staff/staff-tokens.ts';
 import { requiredRole, STAFF_SELF_SERVICE } from './operator-roles.ts';
 
 export const hashOperatorToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -17,6 +20,7 @@ const RANK: Record<StaffRole, number> = { viewer: 0, approver: 1, admin: 2 };
 
 export interface OperatorAuthDeps {
   store: Store;
+  clock: Clock;
   secret: string;
   operatorTokenHash: string;
   config: { publicUrl: string; publicUrlSet: boolean; sessionIdleMs: number };
@@ -73,7 +77,7 @@ async function authenticate(deps: OperatorAuthDeps, req: FastifyRequest): Promis
   const now = deps.store.clock.now().getTime();
   if (!s || s.session.expiresAt.getTime() <= now || s.session.lastSeenAt.getTime() + deps.config.sessionIdleMs <= now) throw new DomainError('auth.unauthenticated');
   assertSameOrigin(req, deps.config);
-  if (now - s.session.lastSeenAt.getTime() > Math.min(60_000, deps.config.sessionIdleMs / 4)) await deps.store.people.touchSession(idHash);
+  if (now - s.session.lastSeenAt.getTime() > Math.min(60_000, deps.config.sessionIdleMs / 4)) await touchSession(deps, idHash);
   req.staffSessionId = sessionId;
   return { kind: 'staff', staff: s.staff, totpEnrolled: s.totpEnrolled };
 }
@@ -84,7 +88,7 @@ async function staffToken(deps: OperatorAuthDeps, raw: string): Promise<Who> {
   const row = parsed ? await deps.store.staff.forToken(parsed.prefix) : null;
   const match = sameHash(hashOpaque(deps.secret, 'staff_token', parsed?.secret ?? ''), row?.secretHash ?? DUMMY_HASH);
   if (!row || !match || row.revoked || row.staff.status !== 'active') throw new DomainError('auth.unauthenticated');
-  if (!row.lastUsedAt || deps.store.clock.now().getTime() - row.lastUsedAt.getTime() > 60_000) await deps.store.staff.touchToken(row.tokenId);
+  if (!row.lastUsedAt || deps.store.clock.now().getTime() - row.lastUsedAt.getTime() > 60_000) await touchStaffToken(deps, row.tokenId);
   return { kind: 'staff', staff: row.staff, totpEnrolled: row.totpEnrolled };
 }
 

@@ -11,6 +11,9 @@ import { newInvitation } from '../../people/invitation.ts';
 import { mailInvitation } from '../../people/invitation-mail.ts';
 import { sessionRoutes } from '../../http/session-routes.ts';
 import type { Staff, StaffToken } from '../../store/staff-store.ts';
+import { createStaff } from '../../usecases/staff/create-staff.ts';
+import { removeStaff, setStaffRole } from '../../usecases/staff/change-staff.ts';
+import { issueStaffToken, revokeStaffToken } from '../../usecases/staff/staff-tokens.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const security: Array<Record<string, string[]>> = [{ staffSession: [] }, { operator: [] }];
@@ -49,16 +52,16 @@ export const staffRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
 
   app.post('/staff', { schema: { tags, security, body: CreateStaff, response: responses(201, CreatedStaff), summary: 'Invites a staff person (admin); the invitation is shown once' } }, async (req, reply) => {
     const inv = newInvitation(secret, config.publicUrl, 'staff', clock.now());
-    const s = await store.staff.create(req.operatorActor!, { ...req.body, email: req.body.email.toLowerCase() }, { invitation: inv });
+    const s = await createStaff(deps, req.operatorActor!, { ...req.body, email: req.body.email.toLowerCase() }, { invitation: inv });
     await mailInvitation(deps, 'staff', { email: s.email, name: s.name, place: async () => null }, inv, req.lang);
     return reply.code(201).send(ok(req.id, { staff: await wire(s), invitation: inv.wire }));
   });
 
   app.patch('/staff/:id', { schema: { tags, security, params: IdParam, body: PatchStaff, response: responses(200, StaffRecord), summary: 'Changes a role (admin); the last active admin keeps it' } },
-    async (req) => ok(req.id, await wire(await store.staff.setRole(req.operatorActor!, req.params.id, req.body.role))));
+    async (req) => ok(req.id, await wire(await setStaffRole(deps, req.operatorActor!, req.params.id, req.body.role))));
 
   app.delete('/staff/:id', { schema: { tags, security, params: IdParam, response: responses(200, StaffRecord), summary: 'Removes a staff person (admin): sessions and tokens stop at once' } },
-    async (req) => ok(req.id, await wire(await store.staff.remove(req.operatorActor!, req.params.id))));
+    async (req) => ok(req.id, await wire(await removeStaff(deps, req.operatorActor!, req.params.id))));
 
   app.get('/tokens', { schema: { tags, security, response: listResponses(StaffTokenRecord), summary: 'The signed-in person\'s own tokens' } },
     async (req) => ok(req.id, (await store.staff.tokens(personOf(req).id)).map(tokenWire)));
@@ -66,10 +69,10 @@ export const staffRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
   app.post('/tokens', { schema: { tags, security, body: CreateStaffToken, response: responses(201, IssuedStaffToken), summary: 'A personal token (Bearer ops_…) for automation, acting as oneself; shown only here' } }, async (req, reply) => {
     const me = personOf(req);
     const g = newStaffToken();
-    const t = await store.staff.issueToken(req.operatorActor!, me.id, { name: req.body.name, prefix: g.prefix, secretHash: hashOpaque(secret, 'staff_token', g.secret) });
+    const t = await issueStaffToken(deps, req.operatorActor!, me.id, { name: req.body.name, prefix: g.prefix, secretHash: hashOpaque(secret, 'staff_token', g.secret) });
     return reply.code(201).send(ok(req.id, { id: t.id, name: t.name, token: g.token, createdAt: t.createdAt.toISOString() }));
   });
 
   app.post('/tokens/:id/revoke', { schema: { tags, security, params: IdParam, response: responses(200, StaffTokenRecord), summary: 'Revokes one of one\'s own tokens' } },
-    async (req) => ok(req.id, tokenWire(await store.staff.revokeToken(req.operatorActor!, personOf(req).id, req.params.id))));
+    async (req) => ok(req.id, tokenWire(await revokeStaffToken(deps, req.operatorActor!, personOf(req).id, req.params.id))));
 };
