@@ -1,5 +1,6 @@
 import type { AppDeps } from './deps.ts';
 import { walletAddressFor } from './domain/deposits/wallet.ts';
+import { putWallet } from './usecases/wallets/put-wallet.ts';
 import { seedDemoPairs } from './venues/demo-pairs.ts';
 import type { DemoSeed } from './demo-seed.ts';
 
@@ -9,12 +10,13 @@ import type { DemoSeed } from './demo-seed.ts';
  */
 export const demoSteps: Array<(deps: AppDeps, demo: DemoSeed) => Promise<void>> = [
   // Sandbox deposit wallets of the demo assets (USD 2 decimals, BTC 8); the addresses are marked not real.
-  async ({ store, config }) => {
-    await store.wallets.put('system:seed', { assetSymbol: 'USD', network: 'wire', address: walletAddressFor(config.mode, 'usd-acct-0001-demo') });
-    await store.wallets.put('system:seed', { assetSymbol: 'BTC', network: 'bitcoin', address: walletAddressFor(config.mode, 'btc-bc1q-demo-0001') });
+  async (deps) => {
+    const { mode } = deps.config;
+    await putWallet(deps, 'system:seed', { assetSymbol: 'USD', network: 'wire', address: walletAddressFor(mode, 'usd-acct-0001-demo') });
+    await putWallet(deps, 'system:seed', { assetSymbol: 'BTC', network: 'bitcoin', address: walletAddressFor(mode, 'btc-bc1q-demo-0001') });
   },
   // BTC/USD priced at the simulated market, so the demo key can quote, order and be approved.
-  async ({ store }) => { await seedDemoPairs(store.marketPairs); },
+  async (deps) => { await seedDemoPairs(deps); },
 ];
 
 export async function runDemoSteps(deps: AppDeps, demo: DemoSeed): Promise<void> {

@@ -7,6 +7,7 @@ import type { DemoSeed } from './demo-seed.ts';
 import { runDemoSteps } from './demo-steps.ts';
 import type { Store } from './store/index.ts';
 import { adjustBalance } from './usecases/ledger/adjust.ts';
+import { putAsset } from './usecases/market/put-asset.ts';
 import { setInitialPassword } from './usecases/people/set-initial-password.ts';
 import { createStaff } from './usecases/staff/create-staff.ts';
 
@@ -38,7 +39,7 @@ export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, op
   const claim = await claimSeed(store, opts.takeoverAfterMs ?? (store.kind === 'pglite' ? 0 : SEED_TAKEOVER_MS));
   if (claim === null) return null;
 
-  for (const [symbol, decimals] of FUNDING) await store.marketAssets.put(ACTOR, symbol, decimals);
+  for (const [symbol, decimals] of FUNDING) await putAsset(deps, ACTOR, symbol, decimals);
   const organizationId = (await store.organizations.firstNamed(ORG_NAME))?.id
     ?? (await store.organizations.create(ACTOR, { name: ORG_NAME, status: 'active', limits: {} })).id;
   const memberId = (await store.members.team(organizationId)).find((m) => m.email === EMAIL)?.id

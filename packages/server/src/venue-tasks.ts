@@ -1,5 +1,6 @@
 import type { BackgroundTask } from './background-task.ts';
 import { recordVenueDeposits, DEPOSIT_LOOKBACK_MS } from './usecases/deposits/record-venue-deposits.ts';
+import { followVenueAddress } from './usecases/wallets/follow-venue-address.ts';
 import { CcxtVenue } from './venues/ccxt/ccxt-venue.ts';
 
 // The background work of a venue reached through CCXT (CONTRACT §11); each task does nothing under another venue.
@@ -43,7 +44,7 @@ export const refreshVenueWalletsTask: BackgroundTask = {
     for (const w of await deps.store.wallets.venueWallets()) {
       try {
         const address = await venue.depositAddress(w.assetSymbol, w.network);
-        if (await deps.store.wallets.refreshVenueAddress(w.assetSymbol, w.network, address)) {
+        if (await followVenueAddress(deps, w.assetSymbol, w.network, address)) {
           deps.logger?.warn({ asset: w.assetSymbol, network: w.network }, 'the venue changed a deposit address: the wallet follows it');
         }
       } catch (err) {

@@ -1,7 +1,6 @@
 import { approvalsRequired, nextApproval, type Approval, type ApprovalState, type ApprovalSubject, type Approver } from '../domain/approvals/four-eyes.ts';
-import type { Clock, Ids } from '../domain/ports.ts';
-import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
+import type { Tx } from './unit-of-work.ts';
 
 export interface ApprovalPolicy { assetSymbol: string; secondApprovalFrom: bigint }
 
@@ -36,31 +35,28 @@ export async function recordApproval(tx: Db, at: Date, kind: ApprovalSubject, su
   return { decides, state: { approvals, approvalsRequired: required } };
 }
 
-/** Four-eyes policies per asset and the approvals of each request. */
+/** Four-eyes policies per asset and the approvals of each request. A policy is set through usecases/approvals/put-policy.ts. */
 export class ApprovalsStore {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+  constructor(private readonly db: Db) {}
 
   async listPolicies(): Promise<ApprovalPolicy[]> {
     const rows = await this.db.selectFrom('approval_policies').select(['asset_symbol', 'second_approval_from_minor']).orderBy('asset_symbol').execute();
     return rows.map((r) => ({ assetSymbol: r.asset_symbol, secondApprovalFrom: BigInt(r.second_approval_from_minor) }));
   }
 
-  /** Sets the threshold of an asset; null removes it (one approval, as without a policy). Audited. */
-  async putPolicy(actor: string, asset: string, from: bigint | null): Promise<{ assetSymbol: string; secondApprovalFrom: bigint | null }> {
-    const at = this.clock.now();
-    return this.db.transaction().execute(async (tx) => {
-      const cur = await policyFor(tx, asset);
-      if (from === null) await tx.deleteFrom('approval_policies').where('asset_symbol', '=', asset).execute();
-      else {
-        await tx.insertInto('approval_policies').values({ asset_symbol: asset, second_approval_from_minor: from.toString(), updated_at: at })
-          .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ second_approval_from_minor: from.toString(), updated_at: at })).execute();
-      }
-      await recordAudit(tx, this.ids, at, {
-        actor, action: 'policy.approvals.put', subjectType: 'asset', subjectId: asset,
-        before: { secondApprovalFromMinor: cur?.toString() ?? null }, after: { secondApprovalFromMinor: from?.toString() ?? null },
-      });
-      return { assetSymbol: asset, secondApprovalFrom: from };
-    });
+  /** The asset's threshold, read in `tx`; null without a policy. */
+  policyFor(tx: Tx, asset: string): Promise<bigint | null> {
+    return policyFor(tx, asset);
+  }
+
+  /** Sets the asset's threshold; null removes it (one approval, as without a policy). */
+  async setPolicy(tx: Tx, at: Date, asset: string, from: bigint | null): Promise<void> {
+    if (from === null) await tx.deleteFrom('approval_policies').where('asset_symbol', '=', asset).execute();
+    else {
+      const set = { second_approval_from_minor: from.toString(), updated_at: at };
+      await tx.insertInto('approval_policies').values({ asset_symbol: asset, ...set })
+        .onConflict((oc) => oc.column('asset_symbol').doUpdateSet(set)).execute();
+    }
   }
 
   /**

@@ -1,11 +1,9 @@
 import { sql } from 'kysely';
-import { DomainError } from '../domain/errors.ts';
 import { DEFAULT_MAX_BOOK_AGE_MS, type MarketPair, type PairTerms } from '../domain/market/pair-terms.ts';
 import { parseDecimalRational } from '../domain/market/rational.ts';
-import type { Clock, Ids } from '../domain/ports.ts';
-import { recordAudit } from './audit-store.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
+import type { Tx } from './unit-of-work.ts';
 
 export interface PricedPair extends MarketPair { updatedAt: Date }
 
@@ -30,15 +28,15 @@ function toPair(r: PairRow): PricedPair {
   };
 }
 
-const auditTerms = (t: PairTerms) => ({
-  ...(t.venue ? { source: 'venue', venueSymbol: t.venue.symbol, maxBookAgeMs: t.venue.maxBookAgeMs } : {}),
-  midRate: t.midRateText, spreadBps: t.spreadBps, feeBps: t.feeBps, fixedFeeQuoteMinor: t.fixedFeeQuoteMinor.toString(),
-  minBaseMinor: t.minBaseMinor.toString(), maxBaseMinor: t.maxBaseMinor.toString(),
-});
+/** A pair's terms as stored, before they are parsed: what the audit trail shows of the terms a change replaced. */
+export interface StoredPairTerms {
+  venueSymbol: string | null; maxBookAgeMs: number | null; midRate: string; spreadBps: number; feeBps: number;
+  fixedFeeQuoteMinor: string; minBaseMinor: string; maxBaseMinor: string;
+}
 
-/** The pairs the simulated market prices (CONTRACT §3 PUT/DELETE /market/pairs), audited. */
+/** The pairs the market prices (CONTRACT §3 PUT/DELETE /market/pairs). Writes go through usecases/market/. */
 export class MarketPairsStore {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+  constructor(private readonly db: Db) {}
 
   #select() {
     return this.db.selectFrom('market_pairs as p')
@@ -68,43 +66,31 @@ export class MarketPairsStore {
     return (await this.#select().orderBy('p.base_symbol').orderBy('p.quote_symbol').execute()).map(toPair);
   }
 
-  /** Prices a pair (or reprices it). Both assets must be listed, so the pair has decimals on both sides. */
-  async put(actor: string, base: string, quote: string, t: PairTerms): Promise<PricedPair> {
-    const at = this.clock.now();
-    await this.db.transaction().execute(async (tx) => {
-      for (const symbol of [base, quote]) {
-        const listed = await tx.selectFrom('market_assets').select('symbol').where('symbol', '=', symbol).executeTakeFirst();
-        if (!listed) throw new DomainError('market.asset_not_listed', { asset: symbol });
-      }
-      const before = await tx.selectFrom('market_pairs').selectAll().where('base_symbol', '=', base).where('quote_symbol', '=', quote).forUpdate().executeTakeFirst();
-      const row = {
-        mid_rate: t.midRateText, spread_bps: t.spreadBps, fee_bps: t.feeBps, fixed_fee_quote_minor: t.fixedFeeQuoteMinor.toString(),
-        min_base_minor: t.minBaseMinor.toString(), max_base_minor: t.maxBaseMinor.toString(), updated_at: at,
-        venue_symbol: t.venue?.symbol ?? null, max_book_age_ms: t.venue?.maxBookAgeMs ?? null,
-      };
-      await tx.insertInto('market_pairs').values({ base_symbol: base, quote_symbol: quote, ...row })
-        .onConflict((oc) => oc.columns(['base_symbol', 'quote_symbol']).doUpdateSet(row)).execute();
-      await recordAudit(tx, this.ids, at, {
-        actor, action: 'market.pair.put', subjectType: 'pair', subjectId: `${base}/${quote}`,
-        before: before ? { ...(before.venue_symbol ? { source: 'venue', venueSymbol: before.venue_symbol, maxBookAgeMs: before.max_book_age_ms } : {}), midRate: before.mid_rate, spreadBps: before.spread_bps, feeBps: before.fee_bps, fixedFeeQuoteMinor: before.fixed_fee_quote_minor, minBaseMinor: before.min_base_minor, maxBaseMinor: before.max_base_minor } : null,
-        after: auditTerms(t),
-      });
-    });
-    const p = await this.get(base, quote);
-    if (!p) throw new DomainError('market.pair_not_found');
-    return p;
+  /** The pair's stored terms, locked until `tx` ends; null when it is not priced. */
+  async lockTerms(tx: Tx, base: string, quote: string): Promise<StoredPairTerms | null> {
+    const r = await tx.selectFrom('market_pairs').selectAll().where('base_symbol', '=', base).where('quote_symbol', '=', quote)
+      .forUpdate().executeTakeFirst();
+    return r ? {
+      venueSymbol: r.venue_symbol, maxBookAgeMs: r.max_book_age_ms, midRate: r.mid_rate, spreadBps: r.spread_bps, feeBps: r.fee_bps,
+      fixedFeeQuoteMinor: r.fixed_fee_quote_minor, minBaseMinor: r.min_base_minor, maxBaseMinor: r.max_base_minor,
+    } : null;
   }
 
-  /** No price for the pair any more: new quotes are refused and approvals of open orders fail at the venue. */
-  async delete(actor: string, base: string, quote: string): Promise<PricedPair> {
-    const cur = await this.get(base, quote);
-    if (!cur) throw new DomainError('market.pair_not_found');
-    const at = this.clock.now();
-    await this.db.transaction().execute(async (tx) => {
-      const gone = await tx.deleteFrom('market_pairs').where('base_symbol', '=', base).where('quote_symbol', '=', quote).returning('base_symbol').executeTakeFirst();
-      if (!gone) throw new DomainError('market.pair_not_found');
-      await recordAudit(tx, this.ids, at, { actor, action: 'market.pair.delete', subjectType: 'pair', subjectId: `${base}/${quote}`, before: auditTerms(cur.terms), after: null });
-    });
-    return cur;
+  /** Prices the pair (or reprices it) with these terms. */
+  async upsert(tx: Tx, at: Date, base: string, quote: string, t: PairTerms): Promise<void> {
+    const row = {
+      mid_rate: t.midRateText, spread_bps: t.spreadBps, fee_bps: t.feeBps, fixed_fee_quote_minor: t.fixedFeeQuoteMinor.toString(),
+      min_base_minor: t.minBaseMinor.toString(), max_base_minor: t.maxBaseMinor.toString(), updated_at: at,
+      venue_symbol: t.venue?.symbol ?? null, max_book_age_ms: t.venue?.maxBookAgeMs ?? null,
+    };
+    await tx.insertInto('market_pairs').values({ base_symbol: base, quote_symbol: quote, ...row })
+      .onConflict((oc) => oc.columns(['base_symbol', 'quote_symbol']).doUpdateSet(row)).execute();
+  }
+
+  /** Removes the pair's price; false when it had none. */
+  async delete(tx: Tx, base: string, quote: string): Promise<boolean> {
+    const gone = await tx.deleteFrom('market_pairs').where('base_symbol', '=', base).where('quote_symbol', '=', quote)
+      .returning('base_symbol').executeTakeFirst();
+    return gone !== undefined;
   }
 }

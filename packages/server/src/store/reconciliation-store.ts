@@ -1,6 +1,4 @@
 import type { Figure } from '../domain/reconciliation/compare.ts';
-import type { Clock, Ids } from '../domain/ports.ts';
-import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import type { Tx } from './unit-of-work.ts';
@@ -18,10 +16,11 @@ const figureFromJson = (f: StoredFigure): Figure => ({
 
 /**
  * Reconciliation (CONTRACT §3): the platform's books against the market, and the stop it puts on every
- * client operation that moves money. Only a person lifts the stop (resolve); a later matching run does not.
+ * client operation that moves money. Only a person lifts the stop (usecases/reconciliation/resolve.ts); a later
+ * matching run does not.
  */
 export class ReconciliationStore {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+  constructor(private readonly db: Db) {}
 
   /** Locks the state row: runs and resolves take turns, and wait for withdrawal requests and approvals in flight. */
   async lockState(tx: Tx) {
@@ -42,20 +41,9 @@ export class ReconciliationStore {
     if (r.stop) await tx.updateTable('platform_state').set({ reconciled: false, run_id: id, changed_at: at }).where('id', '=', 1).execute();
   }
 
-  /** A person reviewed the mismatch: operations resume. Already reconciled: nothing changes, nothing is recorded. */
-  async resolve(actor: string, note: string | null): Promise<PlatformStateRow> {
-    const at = this.clock.now();
-    await this.db.transaction().execute(async (tx) => {
-      const s = await this.lockState(tx);
-      if (s.reconciled) return;
-      await tx.updateTable('platform_state').set({ reconciled: true, changed_at: at }).where('id', '=', 1).execute();
-      await recordAudit(tx, this.ids, at, {
-        actor, action: 'reconciliation.resolve', subjectType: 'platform', subjectId: 'platform',
-        before: { reconciled: false, stoppedByRunId: s.run_id, since: s.changed_at.toISOString() },
-        after: { reconciled: true, stoppedByRunId: s.run_id, note },
-      });
-    });
-    return this.state();
+  /** Lifts the stop (a person reviewed the mismatch); the run that put it stays recorded. */
+  async markReconciled(tx: Tx, at: Date): Promise<void> {
+    await tx.updateTable('platform_state').set({ reconciled: true, changed_at: at }).where('id', '=', 1).execute();
   }
 
   async state(): Promise<PlatformStateRow> {

@@ -9,6 +9,8 @@ import { offeredRate } from '../../domain/quotes/pricing.ts';
 import { ok } from '../../http/envelope.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 import type { PricedPair } from '../../store/market-pairs-store.ts';
+import { deletePair } from '../../usecases/market/delete-pair.ts';
+import { putPair } from '../../usecases/market/put-pair.ts';
 import { CcxtVenue } from '../../venues/ccxt/ccxt-venue.ts';
 
 const sec = [{ operator: [] }];
@@ -32,7 +34,8 @@ const amount = (v: unknown, field: string): bigint => {
 };
 
 /** The pairs the simulated market prices (CONTRACT §3): a priced pair can be quoted and its orders executed. */
-export const marketPairRoutes = ({ store, venue }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const marketPairRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+  const { store, venue } = deps;
   const tags = ['operator: market'];
   app.put('/market/pairs/:base/:quote', {
     schema: { tags, security: sec, params: PairParams, body: PutMarketPair, response: responses(200, MarketPairRecord), summary: 'Prices a pair by midRate (CONTRACT §4) or from the venue\'s order book (source venue, CONTRACT §11); both assets must be listed' },
@@ -47,12 +50,12 @@ export const marketPairRoutes = ({ store, venue }: AppDeps): FastifyPluginAsyncT
       if (!(venue instanceof CcxtVenue)) throw new DomainError('market.invalid_pair', { detail: 'this instance reads no venue order book: "source": "venue" needs CAMBIO_MODE=production with CAMBIO_VENUE=ccxt:<exchange>' });
       await venue.checkPair(req.params.base, req.params.quote, terms.venue.symbol);
     }
-    return ok(req.id, pairWire(await store.marketPairs.put(req.operatorActor!, req.params.base, req.params.quote, terms)));
+    return ok(req.id, pairWire(await putPair(deps, req.operatorActor!, req.params.base, req.params.quote, terms)));
   });
 
   app.delete('/market/pairs/:base/:quote', {
     schema: { tags, security: sec, params: PairParams, response: responses(200, MarketPairRecord), summary: 'No price for the pair any more; answers the pair as it was' },
-  }, async (req) => ok(req.id, pairWire(await store.marketPairs.delete(req.operatorActor!, req.params.base, req.params.quote))));
+  }, async (req) => ok(req.id, pairWire(await deletePair(deps, req.operatorActor!, req.params.base, req.params.quote))));
 
   app.get('/market/pairs', { schema: { tags, security: sec, response: listResponses(MarketPairRecord) } },
     async (req) => ok(req.id, (await store.marketPairs.list()).map(pairWire)));

@@ -6,12 +6,13 @@ import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
 import { ok } from '../../http/envelope.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
+import { putApprovalPolicy } from '../../usecases/approvals/put-policy.ts';
 
 const sec = [{ operator: [] }];
 const wire = (p: { assetSymbol: string; secondApprovalFrom: bigint | null }) => ({ assetSymbol: p.assetSymbol, secondApprovalFromMinor: p.secondApprovalFrom?.toString() ?? null });
 
 /** Four-eyes policies (CONTRACT §7): per asset, the amount from which two different persons must approve. */
-export const policyRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
+export const policyRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
   const tags = ['operator: policies'];
   app.put('/policies/approvals/:asset', {
     schema: {
@@ -22,10 +23,9 @@ export const policyRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => a
     const raw = req.body.secondApprovalFromMinor;
     const from = raw === null ? null : toMinor(raw);
     if (from === null && raw !== null) throw new DomainError('request.invalid_amount', { field: 'secondApprovalFromMinor' });
-    if (!(await store.marketAssets.get(req.params.asset))) throw new DomainError('market.asset_not_listed', { asset: req.params.asset });
-    return ok(req.id, wire(await store.approvals.putPolicy(req.operatorActor!, req.params.asset, from)));
+    return ok(req.id, wire(await putApprovalPolicy(deps, req.operatorActor!, req.params.asset, from)));
   });
 
   app.get('/policies/approvals', { schema: { tags, security: sec, response: listResponses(ApprovalPolicyRecord), summary: 'Every four-eyes policy, by asset' } },
-    async (req) => ok(req.id, (await store.approvals.listPolicies()).map(wire)));
+    async (req) => ok(req.id, (await deps.store.approvals.listPolicies()).map(wire)));
 };

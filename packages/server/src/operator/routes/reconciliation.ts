@@ -8,6 +8,7 @@ import { marketBalancesOf, type Figure } from '../../domain/reconciliation/compa
 import { ok } from '../../http/envelope.ts';
 import { responses } from '../../http/schemas.ts';
 import type { PlatformStateRow, RunRow } from '../../store/reconciliation-store.ts';
+import { resolveReconciliation } from '../../usecases/reconciliation/resolve.ts';
 import { runReconciliation } from '../../usecases/reconciliation/run-reconciliation.ts';
 
 const sec = [{ operator: [] }];
@@ -57,5 +58,5 @@ export const reconciliationRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox =
       tags, security: sec, body: Type.Object({ note: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }, { additionalProperties: false }),
       response: responses(200, ReconciliationState), summary: 'A person reviewed the mismatch: client operations resume',
     },
-  }, async (req) => ok(req.id, stateWire(await store.reconciliation.resolve(req.operatorActor!, req.body.note ?? null))));
+  }, async (req) => ok(req.id, stateWire(await resolveReconciliation(deps, req.operatorActor!, req.body.note ?? null))));
 };

@@ -1,0 +1,31 @@
+import { DomainError } from '../../domain/errors.ts';
+import { recordAudit } from '../../store/audit-store.ts';
+import type { MarketAsset } from '../../store/market-assets-store.ts';
+import type { UseCaseDeps } from '../ports.ts';
+
+type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
+
+/**
+ * Lists an asset (CONTRACT §3), audited. Its decimals cannot change while anything carries the old
+ * ones: an amount would change meaning by a factor of ten per decimal. `market.decimals_in_use` while an
+ * open declaration (its expected amount), an unexpired unconsumed quote, a pending order (either side)
+ * or a pending withdrawal refers to the asset; `market.decimals_locked` once any account holds it. The
+ * same decimals again change nothing and record nothing.
+ */
+export async function putAsset(d: Deps, actor: string, symbol: string, decimals: number): Promise<MarketAsset> {
+  const at = d.clock.now();
+  return d.store.uow.run(async (tx) => {
+    // Locked first: a declaration or an arrival that reads the decimals is seen below or reads the new ones.
+    const cur = await d.store.marketAssets.lock(tx, symbol);
+    if (cur && cur.decimals === decimals) return cur;
+    if (cur) {
+      if (await d.store.marketAssets.carriesDecimals(tx, symbol, at)) throw new DomainError('market.decimals_in_use', { asset: symbol });
+      if (await d.store.marketAssets.isHeld(tx, symbol)) throw new DomainError('market.decimals_locked');
+    }
+    await d.store.marketAssets.upsert(tx, at, symbol, decimals);
+    await recordAudit(tx, d.ids, at, {
+      actor, action: 'market.asset.put', subjectType: 'asset', subjectId: symbol, before: cur, after: { symbol, decimals },
+    });
+    return { symbol, decimals };
+  });
+}

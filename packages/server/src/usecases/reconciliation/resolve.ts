@@ -1,0 +1,25 @@
+import { recordAudit } from '../../store/audit-store.ts';
+import type { PlatformStateRow } from '../../store/reconciliation-store.ts';
+import type { UseCaseDeps } from '../ports.ts';
+
+type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
+
+/**
+ * A person reviewed the mismatch: client operations that move money resume (CONTRACT §3), audited with
+ * the run that stopped them. Already reconciled: nothing changes, nothing is recorded.
+ */
+export async function resolveReconciliation(d: Deps, actor: string, note: string | null): Promise<PlatformStateRow> {
+  const at = d.clock.now();
+  await d.store.uow.run(async (tx) => {
+    // The same lock as a run's: a resolve and a run take turns.
+    const s = await d.store.reconciliation.lockState(tx);
+    if (s.reconciled) return;
+    await d.store.reconciliation.markReconciled(tx, at);
+    await recordAudit(tx, d.ids, at, {
+      actor, action: 'reconciliation.resolve', subjectType: 'platform', subjectId: 'platform',
+      before: { reconciled: false, stoppedByRunId: s.run_id, since: s.changed_at.toISOString() },
+      after: { reconciled: true, stoppedByRunId: s.run_id, note },
+    });
+  });
+  return d.store.reconciliation.state();
+}
