@@ -1,4 +1,4 @@
-import { approvalsRequired, nextApproval, type Approval, type ApprovalState, type ApprovalSubject, type Approver } from '../domain/approvals/four-eyes.ts';
+import { approvalsRequired, type Approval, type ApprovalState, type ApprovalSubject } from '../domain/approvals/four-eyes.ts';
 import type { Db } from './db.ts';
 import type { Tx } from './unit-of-work.ts';
 
@@ -18,35 +18,32 @@ async function recorded(db: Db, kind: ApprovalSubject, ids: readonly string[]): 
   return out;
 }
 
-/**
- * One approval of a pending order or withdrawal, inside the transaction that holds the request's row
- * lock (so two persons on the last approval are serialized and the request is decided once). Records the
- * person and answers whether this approval decides the request.
- */
-export async function recordApproval(tx: Db, at: Date, kind: ApprovalSubject, subject: { id: string; asset: string; amount: bigint }, approver: Approver): Promise<{ decides: boolean; state: ApprovalState }> {
-  const required = approvalsRequired(await policyFor(tx, subject.asset), subject.amount);
-  const before = (await recorded(tx, kind, [subject.id])).get(subject.id)!;
-  const { record, decides } = nextApproval(kind, required, before, approver);
-  const approvals = [...before];
-  if (record && approver.person) {
-    await tx.insertInto('approvals').values({ subject_type: kind, subject_id: subject.id, staff_id: approver.person.id, staff_name: approver.person.name, created_at: at }).execute();
-    approvals.push({ staffId: approver.person.id, name: approver.person.name, at });
-  }
-  return { decides, state: { approvals, approvalsRequired: required } };
+/** Records one person's approval of a request, at `at`, in the caller's transaction. */
+export async function insertApproval(
+  tx: Tx, at: Date, kind: ApprovalSubject, subjectId: string, person: { id: string; name: string },
+): Promise<void> {
+  await tx.insertInto('approvals')
+    .values({ subject_type: kind, subject_id: subjectId, staff_id: person.id, staff_name: person.name, created_at: at }).execute();
 }
 
-/** Four-eyes policies per asset and the approvals of each request. A policy is set through usecases/approvals/put-policy.ts. */
+/** The approvals of one request so far, oldest first, read in `tx`. */
+export async function approvalsOf(tx: Tx, kind: ApprovalSubject, subjectId: string): Promise<Approval[]> {
+  return (await recorded(tx, kind, [subjectId])).get(subjectId)!;
+}
+
+/** The asset's threshold, read in `tx`; null without a policy. */
+export const policyIn = (tx: Tx, asset: string): Promise<bigint | null> => policyFor(tx, asset);
+
+/**
+ * Four-eyes policies per asset and the approvals of each request. A policy is set through
+ * usecases/approvals/put-policy.ts, an approval recorded through usecases/approvals/record-approval.ts.
+ */
 export class ApprovalsStore {
   constructor(private readonly db: Db) {}
 
   async listPolicies(): Promise<ApprovalPolicy[]> {
     const rows = await this.db.selectFrom('approval_policies').select(['asset_symbol', 'second_approval_from_minor']).orderBy('asset_symbol').execute();
     return rows.map((r) => ({ assetSymbol: r.asset_symbol, secondApprovalFrom: BigInt(r.second_approval_from_minor) }));
-  }
-
-  /** The asset's threshold, read in `tx`; null without a policy. */
-  policyFor(tx: Tx, asset: string): Promise<bigint | null> {
-    return policyFor(tx, asset);
   }
 
   /** Sets the asset's threshold; null removes it (one approval, as without a policy). */

@@ -1,4 +1,5 @@
 import { DomainError } from '../../domain/errors.ts';
+import { policyIn } from '../../store/approvals-store.ts';
 import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 
@@ -14,7 +15,7 @@ export async function putApprovalPolicy(
   if (!(await d.store.marketAssets.get(asset))) throw new DomainError('market.asset_not_listed', { asset });
   const at = d.clock.now();
   return d.store.uow.run(async (tx) => {
-    const cur = await d.store.approvals.policyFor(tx, asset);
+    const cur = await policyIn(tx, asset);
     await d.store.approvals.setPolicy(tx, at, asset, from);
     await recordAudit(tx, d.ids, at, {
       actor, action: 'policy.approvals.put', subjectType: 'asset', subjectId: asset,

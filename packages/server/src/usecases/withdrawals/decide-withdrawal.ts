@@ -1,6 +1,6 @@
 import type { Approver } from '../../domain/approvals/four-eyes.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { recordApproval } from '../../store/approvals-store.ts';
+import { recordApproval } from '../approvals/record-approval.ts';
 import { recordAudit } from '../../store/audit-store.ts';
 import { releaseHold } from '../../store/holds.ts';
 import { assertReconciled } from '../../store/platform-state-store.ts';
