@@ -6,6 +6,10 @@ import { newGeneratedPassword } from './domain/people/tokens.ts';
 import type { DemoSeed } from './demo-seed.ts';
 import { runDemoSteps } from './demo-steps.ts';
 import type { Store } from './store/index.ts';
+import { issueKey } from './usecases/keys/issue-key.ts';
+import { revokeKey } from './usecases/keys/revoke-key.ts';
+import { addMember } from './usecases/members/add-member.ts';
+import { createOrganization } from './usecases/organizations/create-organization.ts';
 import { adjustBalance } from './usecases/ledger/adjust.ts';
 import { putAsset } from './usecases/market/put-asset.ts';
 import { setInitialPassword } from './usecases/people/set-initial-password.ts';
@@ -41,17 +45,17 @@ export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, op
 
   for (const [symbol, decimals] of FUNDING) await putAsset(deps, ACTOR, symbol, decimals);
   const organizationId = (await store.organizations.firstNamed(ORG_NAME))?.id
-    ?? (await store.organizations.create(ACTOR, { name: ORG_NAME, status: 'active', limits: {} })).id;
+    ?? (await createOrganization(deps, ACTOR, { name: ORG_NAME, status: 'active', limits: {} })).id;
   const memberId = (await store.members.team(organizationId)).find((m) => m.email === EMAIL)?.id
-    ?? (await store.organizations.addMember(ACTOR, organizationId, {
+    ?? (await addMember(deps, ACTOR, organizationId, {
       name: 'Demo Admin', email: EMAIL,
       permissions: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:webhooks', 'portal:api_keys', 'portal:team'],
     })).id;
   // Keys an earlier attempt issued were never shown: nobody can hold them, and none stays valid.
   const unseen = (await store.members.keys(organizationId)).filter((k) => k.issuedBy.id === memberId && k.revokedAt === null);
-  for (const k of unseen) await store.keys.revoke(ACTOR, k.id);
+  for (const k of unseen) await revokeKey(deps, ACTOR, k.id);
   const g = generateApiKey(config.keyTag);
-  await store.keys.issue(ACTOR, {
+  await issueKey(deps, ACTOR, {
     memberId, prefix: g.prefix, secretHash: hashSecret(secret, g.secret),
     // Every API scope of the demo walkthrough, webhooks included (docs/api-guide.md: Webhooks uses this $KEY).
     scopes: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:webhooks'], expiresAt: null, allowedIps: null,

@@ -2,12 +2,13 @@ import { PortalIssuedKey, PortalIssueKey, PortalKey } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../deps.ts';
-import { DomainError } from '../domain/errors.ts';
 import { generateApiKey, hashSecret } from '../domain/keys/api-key.ts';
 import { ok } from '../http/envelope.ts';
 import { listResponses, responses } from '../http/schemas.ts';
 import { keyWire } from '../http/wire/people.ts';
 import { actorOf } from '../people/accounts.ts';
+import { issueKey } from '../usecases/keys/issue-key.ts';
+import { revokeKey } from '../usecases/keys/revoke-key.ts';
 import { memberOf } from './member-of.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -16,7 +17,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** Team › API keys (CONTRACT §7): issue (scopes within one's role, shown once), list, revoke any key of the organization. */
 export const apiKeyRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const { store, config, secret, clock } = deps;
+  const { store, config, secret } = deps;
   const tags = ['portal: api keys'];
   const list = async (orgId: string) => {
     await store.keys.flushLastUsed();
@@ -31,12 +32,9 @@ export const apiKeyRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async 
     schema: { tags, security, body: PortalIssueKey, response: responses(201, PortalIssuedKey), summary: 'Issues a key with scopes no wider than one\'s role, optional expiry (in the future) and IP allowlist; the key is shown only here' },
   }, async (req, reply) => {
     const me = memberOf(req);
-    const wider = req.body.scopes.find((s) => !me.member.permissions.includes(s));
-    if (wider) throw new DomainError('keys.scope_too_wide', { scope: wider });
     const expiresAt = req.body.expiresAt ? new Date(req.body.expiresAt) : null;
-    if (expiresAt && expiresAt.getTime() <= clock.now().getTime()) throw new DomainError('keys.expiry_in_past');
     const g = generateApiKey(config.keyTag);
-    const issued = await store.keys.issue(actorOf('member', me.member.id), {
+    const issued = await issueKey(deps, actorOf('member', me.member.id), {
       memberId: me.member.id, prefix: g.prefix, secretHash: hashSecret(secret, g.secret), scopes: req.body.scopes, expiresAt, allowedIps: req.body.allowedIps ?? null,
     });
     return reply.code(201).send(ok(req.id, {
@@ -49,8 +47,7 @@ export const apiKeyRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async 
     schema: { tags, security, params: IdParam, response: responses(200, PortalKey), summary: 'Revokes any key of the organization (another organization\'s is not found)' },
   }, async (req) => {
     const me = memberOf(req);
-    if ((await store.members.keyOrganization(req.params.id)) !== me.organization.id) throw new DomainError('keys.not_found');
-    await store.keys.revoke(actorOf('member', me.member.id), req.params.id);
+    await revokeKey(deps, actorOf('member', me.member.id), req.params.id, me.organization.id);
     const k = (await list(me.organization.id)).find((x) => x.id === req.params.id)!;
     return ok(req.id, keyWire(k));
   });

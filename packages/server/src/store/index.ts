@@ -76,8 +76,8 @@ export class Store {
     this.kind = opened.kind;
     this.#close = opened.close;
     this.settings = new SettingsStore(this.db);
-    this.organizations = new OrganizationsStore(this.db, ids, clock);
-    this.keys = new KeysStore(this.db, ids, clock, opts.authCache);
+    this.organizations = new OrganizationsStore(this.db);
+    this.keys = new KeysStore(this.db, opts.authCache);
     this.accounts = new AccountsStore(this.db);
     this.marketAssets = new MarketAssetsStore(this.db);
     this.marketPairs = new MarketPairsStore(this.db);
@@ -95,7 +95,7 @@ export class Store {
     this.approvals = new ApprovalsStore(this.db);
     this.people = new PeopleStore(this.db, ids, clock);
     this.staff = new StaffStore(this.db, ids, clock);
-    this.members = new MembersStore(this.db, ids, clock);
+    this.members = new MembersStore(this.db);
     this.idempotency = new IdempotencyStore(this.db, clock, this.kind === 'pglite');
     this.events = new EventsStore(this.db);
     this.queues = new QueueStore(this.db);

@@ -1,13 +1,11 @@
 import { sql, type CompiledQuery } from 'kysely';
-import { DomainError } from '../domain/errors.ts';
-import type { Clock, Ids } from '../domain/ports.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
-import { recordAudit } from './audit-store.ts';
 import { noAuthCache, type AuthCache } from './auth-cache.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import { toOrganization } from './organizations-store.ts';
+import type { Tx } from './unit-of-work.ts';
 
 /** What authentication needs, read in one query on every request. */
 export interface KeyForAuth {
@@ -24,6 +22,12 @@ export interface KeyForAuth {
   organization: Organization;
   /** Whether the platform's books agree with the market, read in the same query (one round trip per request). */
   reconciled: boolean;
+}
+
+/** A key as issued: `secretHash` is the keyed hash of the secret (domain/keys/api-key.ts, hashSecret). */
+export interface NewKey {
+  organizationId: string; memberId: string; prefix: string; secretHash: string; scopes: string[];
+  expiresAt: Date | null; allowedIps: string[] | null;
 }
 
 export interface IssuedKey { id: string; prefix: string; scopes: string[]; organizationId: string; memberId: string; expiresAt: Date | null; allowedIps: string[] | null; createdAt: Date }
@@ -77,7 +81,7 @@ export class KeysStore {
   // Requests authenticating at the same moment share one read (every request still reads its key, role and organization).
   readonly #batch = new Batcher<string, KeyForAuth | null>((prefixes) => this.#read(prefixes), { maxBatch: 64, maxInFlight: 4 });
 
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock, private readonly cache: AuthCache<KeyForAuth> = noAuthCache) {
+  constructor(private readonly db: Db, private readonly cache: AuthCache<KeyForAuth> = noAuthCache) {
     this.#auth = authQuery(db);
     if (this.#auth.parameters.length !== 1) throw new Error('the auth query must take the prefixes as its only parameter');
   }
@@ -134,38 +138,30 @@ export class KeysStore {
     });
   }
 
-
-  async issue(actor: string, r: { memberId: string; prefix: string; secretHash: string; scopes: string[]; expiresAt: Date | null; allowedIps: string[] | null }): Promise<IssuedKey> {
-    const at = this.clock.now();
-    const id = this.ids.next('key');
-    return this.db.transaction().execute(async (tx) => {
-      const m = await tx.selectFrom('members').select(['organization_id', 'permissions']).where('id', '=', r.memberId).executeTakeFirst();
-      if (!m) throw new DomainError('members.not_found');
-      if (!m.permissions.includes('portal:api_keys')) throw new DomainError('keys.issuer_lacks_permission');
-      // No wider than the member's role, whoever issues it (the member in the portal, or the operator):
-      // a wider key would gain the rest the day the role grows.
-      const wider = r.scopes.find((sc) => !m.permissions.includes(sc));
-      if (wider) throw new DomainError('keys.scope_too_wide', { scope: wider });
-      await tx.insertInto('api_keys').values({
-        id, organization_id: m.organization_id, member_id: r.memberId, prefix: r.prefix, secret_hash: r.secretHash,
-        scopes: toJson(r.scopes), expires_at: r.expiresAt, allowed_ips: r.allowedIps ? toJson(r.allowedIps) : null,
-        revoked_at: null, created_at: at,
-      }).execute();
-      const issued = { id, prefix: r.prefix, scopes: r.scopes, organizationId: m.organization_id, memberId: r.memberId, expiresAt: r.expiresAt, allowedIps: r.allowedIps, createdAt: at };
-      await recordAudit(tx, this.ids, at, { actor, action: 'api_key.issue', subjectType: 'api_key', subjectId: id, before: null, after: { ...issued } });
-      return issued;
-    });
+  /** A new key: only the hash of its secret is stored (the secret is shown once, by the caller). */
+  async insert(tx: Tx, id: string, at: Date, r: NewKey): Promise<void> {
+    await tx.insertInto('api_keys').values({
+      id, organization_id: r.organizationId, member_id: r.memberId, prefix: r.prefix, secret_hash: r.secretHash,
+      scopes: toJson(r.scopes), expires_at: r.expiresAt, allowed_ips: r.allowedIps ? toJson(r.allowedIps) : null,
+      revoked_at: null, created_at: at,
+    }).execute();
   }
 
-  async revoke(actor: string, id: string): Promise<{ id: string; revokedAt: Date }> {
-    const at = this.clock.now();
-    return this.db.transaction().execute(async (tx) => {
-      const cur = await tx.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', id).forUpdate().executeTakeFirst();
-      if (!cur) throw new DomainError('keys.not_found');
-      if (cur.revoked_at) return { id, revokedAt: cur.revoked_at };
-      await tx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).execute();
-      await recordAudit(tx, this.ids, at, { actor, action: 'api_key.revoke', subjectType: 'api_key', subjectId: id, before: { revokedAt: null }, after: { revokedAt: at } });
-      return { id, revokedAt: at };
-    });
+  /** The key, locked until `tx` ends (a revocation reads whether it is revoked already); null when there is none. */
+  async lock(tx: Tx, id: string): Promise<{ id: string; organizationId: string; revokedAt: Date | null } | null> {
+    const r = await tx.selectFrom('api_keys').select(['id', 'organization_id', 'revoked_at'])
+      .where('id', '=', id).forUpdate().executeTakeFirst();
+    return r ? { id: r.id, organizationId: r.organization_id, revokedAt: r.revoked_at } : null;
+  }
+
+  async markRevoked(tx: Tx, id: string, at: Date): Promise<void> {
+    await tx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).execute();
+  }
+
+  /** Every key of the member not revoked yet is revoked now; their ids. */
+  async revokeAllOf(tx: Tx, memberId: string, at: Date): Promise<string[]> {
+    const keys = await tx.updateTable('api_keys').set({ revoked_at: at })
+      .where('member_id', '=', memberId).where('revoked_at', 'is', null).returning('id').execute();
+    return keys.map((k) => k.id);
   }
 }

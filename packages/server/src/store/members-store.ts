@@ -1,19 +1,22 @@
-import { DomainError } from '../domain/errors.ts';
-import type { Clock, Ids } from '../domain/ports.ts';
-import { recordAudit } from './audit-store.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import { toMember, type Member } from './organizations-store.ts';
+import type { Tx } from './unit-of-work.ts';
 
 export interface TeamMember extends Member { totpEnrolled: boolean }
+/** A member as invited: the email as it is kept (lower case). */
+export interface NewMember { name: string; email: string; permissions: string[] }
 export interface OrgKey {
   id: string; prefix: string; scopes: string[]; issuedBy: { id: string; name: string }; createdAt: Date; lastUsedAt: Date | null;
   expiresAt: Date | null; allowedIps: string[] | null; revokedAt: Date | null;
 }
 
-/** What members do to their own organization in the portal: the team and its keys (CONTRACT §7). */
+/**
+ * An organization's members and the keys they hold, as the portal and the desk read them (CONTRACT §7),
+ * and the members' rows the use cases write in their transaction (usecases/members). Nothing here decides or audits.
+ */
 export class MembersStore {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+  constructor(private readonly db: Db) {}
 
   async team(organizationId: string): Promise<TeamMember[]> {
     const rows = await this.db.selectFrom('members as m')
@@ -27,47 +30,65 @@ export class MembersStore {
     return (await this.team(organizationId)).find((m) => m.id === id) ?? null;
   }
 
-  /** A member of this organization (another organization's is not found), not removed, gets a new role. */
-  async setPermissions(actor: string, organizationId: string, id: string, permissions: string[]): Promise<void> {
-    const at = this.clock.now();
-    await this.db.transaction().execute(async (tx) => {
-      const cur = await tx.selectFrom('members').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).forUpdate().executeTakeFirst();
-      if (!cur) throw new DomainError('members.not_found');
-      if (cur.status === 'removed') throw new DomainError('members.removed');
-      await tx.updateTable('members').set({ permissions: toJson(permissions), updated_at: at }).where('id', '=', id).execute();
-      await recordAudit(tx, this.ids, at, { actor, action: 'member.permissions', subjectType: 'member', subjectId: id, before: { permissions: cur.permissions }, after: { permissions } });
-    });
+  /** Whether a member of the organization who is not removed already has this email, as `tx` sees it. */
+  async emailInUse(tx: Tx, organizationId: string, email: string): Promise<boolean> {
+    const dup = await tx.selectFrom('members').select('id')
+      .where('organization_id', '=', organizationId).where('email', '=', email).where('status', '<>', 'removed').executeTakeFirst();
+    return dup !== undefined;
   }
 
-  /** Removal: the member's sessions end and keys are revoked in the same transaction (they stop at once). */
-  async remove(actor: string, organizationId: string, id: string): Promise<void> {
-    const at = this.clock.now();
-    await this.db.transaction().execute(async (tx) => {
-      const cur = await tx.selectFrom('members').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).forUpdate().executeTakeFirst();
-      if (!cur) throw new DomainError('members.not_found');
-      if (cur.status === 'removed') throw new DomainError('members.removed');
-      await tx.updateTable('members').set({ status: 'removed', updated_at: at }).where('id', '=', id).execute();
-      await tx.updateTable('sessions').set({ ended_at: at }).where('kind', '=', 'member').where('subject_id', '=', id).where('ended_at', 'is', null).execute();
-      const keys = await tx.updateTable('api_keys').set({ revoked_at: at }).where('member_id', '=', id).where('revoked_at', 'is', null).returning('id').execute();
-      await tx.updateTable('invitations').set({ used_at: at }).where('subject_type', '=', 'member').where('subject_id', '=', id).where('used_at', 'is', null).execute();
-      await recordAudit(tx, this.ids, at, { actor, action: 'member.remove', subjectType: 'member', subjectId: id, before: { status: cur.status }, after: { status: 'removed', keysRevoked: keys.map((k) => k.id) } });
-    });
+  /** A new member, `invited` (the column's default). */
+  async insert(tx: Tx, id: string, at: Date, organizationId: string, r: NewMember): Promise<Member> {
+    const row = await tx.insertInto('members').values({
+      id, organization_id: organizationId, name: r.name, email: r.email, permissions: toJson(r.permissions), created_at: at, updated_at: at,
+    }).returningAll().executeTakeFirstOrThrow();
+    return toMember(row);
+  }
+
+  /** Only the hash of the invitation's token is stored; the token itself is shown once, by the caller. */
+  async addInvitation(tx: Tx, memberId: string, at: Date, invitation: { tokenHash: string; expiresAt: Date }): Promise<void> {
+    await tx.insertInto('invitations').values({
+      token_hash: invitation.tokenHash, subject_type: 'member', subject_id: memberId, expires_at: invitation.expiresAt, used_at: null, created_at: at,
+    }).execute();
+  }
+
+  /** Every unused invitation of the member is spent: none of those links signs in any more. */
+  async spendInvitations(tx: Tx, memberId: string, at: Date): Promise<void> {
+    await tx.updateTable('invitations').set({ used_at: at })
+      .where('subject_type', '=', 'member').where('subject_id', '=', memberId).where('used_at', 'is', null).execute();
   }
 
   /**
-   * A fresh invitation for a member still invited: every earlier unused link of theirs is spent in the same
-   * transaction, so only the newest one signs them in.
+   * The member, locked until `tx` ends; with `organizationId`, only a member of that organization (another
+   * organization's is null, like a missing one).
    */
-  async reinvite(actor: string, organizationId: string, id: string, invitation: { tokenHash: string; expiresAt: Date }): Promise<void> {
-    const at = this.clock.now();
-    await this.db.transaction().execute(async (tx) => {
-      const cur = await tx.selectFrom('members').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).forUpdate().executeTakeFirst();
-      if (!cur) throw new DomainError('members.not_found');
-      if (cur.status !== 'invited') throw new DomainError('members.not_invited');
-      await tx.updateTable('invitations').set({ used_at: at }).where('subject_type', '=', 'member').where('subject_id', '=', id).where('used_at', 'is', null).execute();
-      await tx.insertInto('invitations').values({ token_hash: invitation.tokenHash, subject_type: 'member', subject_id: id, expires_at: invitation.expiresAt, used_at: null, created_at: at }).execute();
-      await recordAudit(tx, this.ids, at, { actor, action: 'member.reinvite', subjectType: 'member', subjectId: id, before: null, after: { invitationExpiresAt: invitation.expiresAt } });
-    });
+  async lock(tx: Tx, id: string, organizationId?: string): Promise<Member | null> {
+    let q = tx.selectFrom('members').selectAll().where('id', '=', id);
+    if (organizationId !== undefined) q = q.where('organization_id', '=', organizationId);
+    const r = await q.forUpdate().executeTakeFirst();
+    return r ? toMember(r) : null;
+  }
+
+  /** The member's organization and role as `tx` sees them (not locked); null when there is no such member. */
+  async roleIn(tx: Tx, id: string): Promise<{ organizationId: string; permissions: string[] } | null> {
+    const m = await tx.selectFrom('members').select(['organization_id', 'permissions']).where('id', '=', id).executeTakeFirst();
+    return m ? { organizationId: m.organization_id, permissions: m.permissions } : null;
+  }
+
+  async setPermissions(tx: Tx, id: string, at: Date, permissions: string[]): Promise<Member> {
+    const row = await tx.updateTable('members').set({ permissions: toJson(permissions), updated_at: at })
+      .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    return toMember(row);
+  }
+
+  async markRemoved(tx: Tx, id: string, at: Date): Promise<void> {
+    await tx.updateTable('members').set({ status: 'removed', updated_at: at }).where('id', '=', id).execute();
+  }
+
+  /** Every open session of the member ends now. */
+  async endSessions(tx: Tx, id: string, at: Date): Promise<void> {
+    await tx.updateTable('sessions').set({ ended_at: at })
+      .where('kind', '=', 'member').where('subject_id', '=', id).where('ended_at', 'is', null).execute();
   }
 
   async keys(organizationId: string): Promise<OrgKey[]> {
@@ -78,10 +99,5 @@ export class MembersStore {
       id: r.id, prefix: r.prefix, scopes: r.scopes, issuedBy: { id: r.member_id, name: r.member_name }, createdAt: r.created_at,
       lastUsedAt: r.last_used_at, expiresAt: r.expires_at, allowedIps: r.allowed_ips, revokedAt: r.revoked_at,
     }));
-  }
-
-  async keyOrganization(keyId: string): Promise<string | null> {
-    const r = await this.db.selectFrom('api_keys').select('organization_id').where('id', '=', keyId).executeTakeFirst();
-    return r?.organization_id ?? null;
   }
 }

@@ -11,6 +11,12 @@ import { responses } from '../../http/schemas.ts';
 import { newInvitation } from '../../people/invitation.ts';
 import { mailInvitation } from '../../people/invitation-mail.ts';
 import type { Member } from '../../store/organizations-store.ts';
+import { issueKey } from '../../usecases/keys/issue-key.ts';
+import { revokeKey } from '../../usecases/keys/revoke-key.ts';
+import { addMember } from '../../usecases/members/add-member.ts';
+import { setMemberPermissions } from '../../usecases/members/set-member-permissions.ts';
+import { createOrganization } from '../../usecases/organizations/create-organization.ts';
+import { updateOrganization } from '../../usecases/organizations/update-organization.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const sec = [{ operator: [] }];
@@ -22,7 +28,7 @@ export const organizationRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => 
   const { store, config, secret, clock } = deps;
   const tags = ['operator: organizations'];
   app.post('/organizations', { schema: { tags, security: sec, body: CreateOrganization, response: responses(201, OrganizationRecord) } }, async (req, reply) => {
-    const org = await store.organizations.create(req.operatorActor!, { name: req.body.name, status: req.body.status ?? 'draft', limits: parseLimits(req.body.limits) });
+    const org = await createOrganization(deps, req.operatorActor!, { name: req.body.name, status: req.body.status ?? 'draft', limits: parseLimits(req.body.limits) });
     return reply.code(201).send(ok(req.id, orgWire(org)));
   });
 
@@ -33,7 +39,7 @@ export const organizationRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => 
   });
 
   app.patch('/organizations/:id', { schema: { tags, security: sec, params: IdParam, body: PatchOrganization, response: responses(200, OrganizationRecord) } }, async (req) => {
-    const org = await store.organizations.update(req.operatorActor!, req.params.id, {
+    const org = await updateOrganization(deps, req.operatorActor!, req.params.id, {
       ...(req.body.status !== undefined ? { status: req.body.status } : {}),
       ...('limits' in req.body ? { limits: parseLimits(req.body.limits) } : {}),
       ...(req.body.requireTotp !== undefined ? { requireTotp: req.body.requireTotp } : {}),
@@ -43,19 +49,19 @@ export const organizationRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => 
 
   app.post('/organizations/:id/members', { schema: { tags, security: sec, params: IdParam, body: CreateMember, response: responses(201, MemberRecord) } }, async (req, reply) => {
     const inv = newInvitation(secret, config.publicUrl, 'member', clock.now());
-    const m = await store.organizations.addMember(req.operatorActor!, req.params.id, { ...req.body, email: req.body.email.toLowerCase() }, inv);
+    const m = await addMember(deps, req.operatorActor!, req.params.id, { ...req.body, email: req.body.email.toLowerCase() }, inv);
     await mailInvitation(deps, 'member', { email: m.email, name: m.name, place: async () => (await store.organizations.get(req.params.id))?.name ?? null }, inv, req.lang);
     return reply.code(201).send(ok(req.id, { ...memberWire(m), invitation: inv.wire }));
   });
 
   app.patch('/members/:id', { schema: { tags, security: sec, params: IdParam, body: PatchMember, response: responses(200, MemberRecord) } }, async (req) => {
-    const m = await store.organizations.setMemberPermissions(req.operatorActor!, req.params.id, req.body.permissions);
+    const m = await setMemberPermissions(deps, req.operatorActor!, req.params.id, req.body.permissions);
     return ok(req.id, memberWire(m));
   });
 
   app.post('/members/:id/api-keys', { schema: { tags, security: sec, params: IdParam, body: IssueApiKey, response: responses(201, IssuedApiKey) } }, async (req, reply) => {
     const g = generateApiKey(config.keyTag);
-    const issued = await store.keys.issue(req.operatorActor!, {
+    const issued = await issueKey(deps, req.operatorActor!, {
       memberId: req.params.id, prefix: g.prefix, secretHash: hashSecret(secret, g.secret), scopes: req.body.scopes,
       expiresAt: keyExpiry(req.body.expiresAt, clock.now()), allowedIps: req.body.allowedIps ?? null,
     });
@@ -66,7 +72,7 @@ export const organizationRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => 
   });
 
   app.post('/api-keys/:id/revoke', { schema: { tags, security: sec, params: IdParam, response: responses(200, RevokedApiKey) } }, async (req) => {
-    const r = await store.keys.revoke(req.operatorActor!, req.params.id);
+    const r = await revokeKey(deps, req.operatorActor!, req.params.id);
     return ok(req.id, { id: r.id, revokedAt: r.revokedAt.toISOString() });
   });
 };

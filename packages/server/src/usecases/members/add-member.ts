@@ -1,0 +1,33 @@
+import { DomainError } from '../../domain/errors.ts';
+import { recordAudit } from '../../store/audit-store.ts';
+import type { NewMember } from '../../store/members-store.ts';
+import type { Member } from '../../store/organizations-store.ts';
+import type { UseCaseDeps } from '../ports.ts';
+
+/** An invitation as stored: the hash of its token (the token is shown once, by the caller) and its expiry. */
+export interface StoredInvitation { tokenHash: string; expiresAt: Date }
+
+/**
+ * A new member of the organization, `invited`, with the invitation's hash in the same transaction. An email
+ * already held by a member who is not removed is taken (409); a removed member's email may be invited again.
+ */
+export async function addMember(
+  d: Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>, actor: string, organizationId: string, r: NewMember, invitation?: StoredInvitation,
+): Promise<Member> {
+  const at = d.clock.now();
+  const id = d.ids.next('mem');
+  return d.store.uow.run(async (tx) => {
+    if (!(await d.store.organizations.existsIn(tx, organizationId))) throw new DomainError('organizations.not_found');
+    if (await d.store.members.emailInUse(tx, organizationId, r.email)) throw new DomainError('members.email_taken');
+    const member = await d.store.members.insert(tx, id, at, organizationId, r);
+    if (invitation) await d.store.members.addInvitation(tx, id, at, invitation);
+    await recordAudit(tx, d.ids, at, {
+      actor, action: 'member.create', subjectType: 'member', subjectId: id, before: null,
+      after: {
+        organizationId, name: r.name, email: r.email, permissions: r.permissions,
+        ...(invitation ? { invitationExpiresAt: invitation.expiresAt } : {}),
+      },
+    });
+    return member;
+  });
+}

@@ -1,0 +1,30 @@
+import { DomainError } from '../../domain/errors.ts';
+import { recordAudit } from '../../store/audit-store.ts';
+import type { Member } from '../../store/organizations-store.ts';
+import type { UseCaseDeps } from '../ports.ts';
+import type { StoredInvitation } from './add-member.ts';
+import { assertWithin, type TeamActor } from './team-actor.ts';
+
+type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
+
+/**
+ * A fresh invitation for a member of the organization still invited (and whose role is not wider than the
+ * inviter's): every earlier unused link of theirs is spent in the same transaction, so only the newest one
+ * signs them in. The member as it is, to mail them.
+ */
+export async function reinviteMember(d: Deps, by: TeamActor, id: string, invitation: StoredInvitation): Promise<Member> {
+  const at = d.clock.now();
+  return d.store.uow.run(async (tx) => {
+    const cur = await d.store.members.lock(tx, id, by.organizationId);
+    if (!cur) throw new DomainError('members.not_found');
+    assertWithin(cur.permissions, by.permissions);
+    if (cur.status !== 'invited') throw new DomainError('members.not_invited');
+    await d.store.members.spendInvitations(tx, id, at);
+    await d.store.members.addInvitation(tx, id, at, invitation);
+    await recordAudit(tx, d.ids, at, {
+      actor: by.actor, action: 'member.reinvite', subjectType: 'member', subjectId: id,
+      before: null, after: { invitationExpiresAt: invitation.expiresAt },
+    });
+    return cur;
+  });
+}
