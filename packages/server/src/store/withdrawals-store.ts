@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { DomainError } from '../domain/errors.ts';
 import type { WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
 import { claimInWorkCtes, claimOutcomes, keepAnswersSql, type KeptAnswer } from './answers-in-work.ts';
 import type { Db } from './db.ts';
@@ -107,23 +106,20 @@ export class WithdrawalsStore {
 
   /**
    * The withdrawal awaiting a decision, its row locked until the caller's transaction ends: approvals of
-   * one withdrawal are serialized (four-eyes: two persons on the last approval decide it once).
+   * one withdrawal are serialized (four-eyes: two persons on the last approval decide it once). Null when
+   * there is none or it is no longer pending_approval (its row still locked: stateIn says which).
    */
-  async lockPending(tx: Tx, id: string): Promise<WithdrawalRow> {
+  async lockPending(tx: Tx, id: string): Promise<WithdrawalRow | null> {
     const cur = await tx.selectFrom('withdrawals').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-    if (!cur) throw new DomainError('withdrawals.not_found');
-    if (cur.state !== 'pending_approval') throw new DomainError('withdrawals.already_decided', { state: cur.state });
+    if (!cur || cur.state !== 'pending_approval') return null;
     return toWithdrawal(cur, await this.#summary(tx, cur.destination_id));
   }
 
-  /** Only the caller whose UPDATE moves it out of pending_approval decides; every other gets 409. */
-  async decide(tx: Tx, id: string, state: 'approved' | 'rejected' | 'cancelled', reason: string | null, at: Date): Promise<WithdrawalRow & { holdId: string }> {
+  /** Only the caller whose UPDATE moves it out of pending_approval decides; every other gets null. */
+  async decide(tx: Tx, id: string, state: 'approved' | 'rejected' | 'cancelled', reason: string | null, at: Date): Promise<(WithdrawalRow & { holdId: string }) | null> {
     const w = await tx.updateTable('withdrawals').set({ state, reason, updated_at: at })
       .where('id', '=', id).where('state', '=', 'pending_approval').returningAll().executeTakeFirst();
-    if (w) return { ...toWithdrawal(w, await this.#summary(tx, w.destination_id)), holdId: w.hold_id };
-    const cur = await tx.selectFrom('withdrawals').select('state').where('id', '=', id).executeTakeFirst();
-    if (!cur) throw new DomainError('withdrawals.not_found');
-    throw new DomainError('withdrawals.already_decided', { state: cur.state });
+    return w ? { ...toWithdrawal(w, await this.#summary(tx, w.destination_id)), holdId: w.hold_id } : null;
   }
 
   /**

@@ -7,7 +7,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
 import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
 import { registerDestination } from '../../usecases/destinations/register-destination.ts';
-import { cancelWithdrawal } from '../../usecases/withdrawals/decide-withdrawal.ts';
+import { cancelWithdrawal } from '../../usecases/withdrawals/cancel-withdrawal.ts';
 import { requestWithdrawal } from '../../usecases/withdrawals/request-withdrawal.ts';
 import { ok } from '../envelope.ts';
 import { answerByRef } from '../plugins/answer-in-work.ts';

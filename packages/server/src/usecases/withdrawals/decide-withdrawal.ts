@@ -21,6 +21,7 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
   const { row, decided } = await d.store.uow.run(async (tx) => {
     await assertReconciled(tx);
     const pending = await d.store.withdrawals.lockPending(tx, id);
+    if (!pending) throw await undecidable(d, tx, id);
     const { decides, state } = await recordApproval(tx, at, 'withdrawal', { id, asset: pending.assetSymbol, amount: pending.amount }, approver);
     const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));
     if (!decides) {
@@ -32,6 +33,7 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
       return { row: pending, decided: false };
     }
     const w = await d.store.withdrawals.decide(tx, id, 'approved', reason, at);
+    if (!w) throw await undecidable(d, tx, id);
     let after: WithdrawalRow = w;
     if (d.venue.paysOutOnApproval) {
       await payOut(d, tx, at, w);
@@ -50,10 +52,17 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
   return row;
 }
 
+/** Why a withdrawal could not be decided: there is none, or it was decided already (a lost race: 409). */
+async function undecidable(d: UseCaseDeps, tx: Tx, id: string): Promise<DomainError> {
+  const state = await d.store.withdrawals.stateIn(tx, id);
+  return state === null ? new DomainError('withdrawals.not_found') : new DomainError('withdrawals.already_decided', { state });
+}
+
 /** Ends a pending withdrawal without paying it (reject or cancel): the hold is released; nothing leaves. */
-async function releaseWithdrawal(d: UseCaseDeps, tx: Tx, actor: string, id: string, to: 'rejected' | 'cancelled', reason: string | null): Promise<WithdrawalRow> {
+export async function releaseWithdrawal(d: UseCaseDeps, tx: Tx, actor: string, id: string, to: 'rejected' | 'cancelled', reason: string | null): Promise<WithdrawalRow> {
   const at = d.clock.now();
   const w = await d.store.withdrawals.decide(tx, id, to, reason, at);
+  if (!w) throw await undecidable(d, tx, id);
   await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
   await recordAudit(tx, d.ids, at, {
     actor, action: to === 'rejected' ? 'withdrawal.reject' : 'withdrawal.cancel', subjectType: 'withdrawal', subjectId: id,
@@ -76,14 +85,3 @@ export function countedWithdrawal(d: UseCaseDeps, w: WithdrawalRow): WithdrawalR
 /** The record without the hold's id, which only the use cases need. */
 export const strip = ({ holdId: _holdId, ...w }: WithdrawalRow & { holdId?: string }): WithdrawalRow => w;
 
-/**
- * The organization withdraws its own request while pending_approval: the hold is released in
- * the same transaction. Another organization's is not found; a decided one is 409; racing a decision,
- * exactly one of them happens.
- */
-export async function cancelWithdrawal(d: UseCaseDeps, actor: string, organizationId: string, id: string): Promise<WithdrawalRow> {
-  return countedWithdrawal(d, await d.store.uow.run(async (tx) => {
-    if (!(await d.store.withdrawals.belongsTo(tx, id, organizationId))) throw new DomainError('withdrawals.not_found');
-    return releaseWithdrawal(d, tx, actor, id, 'cancelled', null);
-  }));
-}
