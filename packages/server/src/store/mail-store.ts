@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Clock, Ids } from '../domain/ports.ts';
 import { recordAudit, type AuditRecord } from './audit-store.ts';
 import type { Db } from './db.ts';
+import type { Tx } from './unit-of-work.ts';
 
 export type MailKind = 'invitation' | 'password_reset' | 'notification';
 
@@ -116,41 +117,46 @@ export class MailStore {
   // notifications
 
   /**
-   * Turns the mailed events after the cursor into outbox rows, in one transaction that holds the cursor
-   * (so two instances never mail one event twice, and a crash mails it later, not never). Only events of
-   * transactions older than every one still running are read, in commit order, so none lands behind the
-   * cursor later. On the first run the cursor starts at the newest event: history is not mailed when mail
-   * is first set up. `make` gives an event's mails for its organization's name and recipients.
+   * The cursor of mailed events, its row locked until `tx` ends (so two instances never mail one event
+   * twice). On the first call it starts at the newest event: history is not mailed when mail is first set up.
    */
-  async mailEvents(limit: number, make: (e: MailedEvent, organization: string, recipients: MailRecipient[]) => Array<{ id: string; to: string; sealed: string }>): Promise<number> {
-    return this.db.transaction().execute(async (tx) => {
-      await sql`insert into mail_cursor (id, txid, seq)
-        select 1, coalesce(max(txid), -1), coalesce(max(seq), 0) from events on conflict (id) do nothing`.execute(tx);
-      const c = await sql<{ txid: string; seq: string }>`select txid::text as txid, seq::text as seq from mail_cursor where id = 1 for update`.execute(tx);
-      const from = c.rows[0]!;
-      const r = await sql<{ txid: string; seq: string; organization_id: string; type: string; data: Record<string, unknown> }>`
-        select txid::text as txid, seq::text as seq, organization_id, type, data from events
-        where type in (${sql.join(MAILED_EVENT_TYPES.map((t) => sql`${t}`))})
-          and txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-          and (txid, seq) > (${from.txid}::bigint, ${from.seq}::bigint)
-        order by txid, seq limit ${limit}`.execute(tx);
-      if (r.rows.length === 0) return 0;
-      const at = this.clock.now();
-      let queued = 0;
-      for (const x of r.rows) {
-        const e: MailedEvent = { txid: x.txid, seq: x.seq, organizationId: x.organization_id, type: x.type, data: x.data };
-        const org = await tx.selectFrom('organizations').select('name').where('id', '=', e.organizationId).executeTakeFirst();
-        const people = await tx.selectFrom('members').select(['email', 'name', 'lang'])
-          .where('organization_id', '=', e.organizationId).where('status', '=', 'active')
-          .where(sql<boolean>`permissions @> '["portal:team"]'::jsonb`).orderBy('email').execute();
-        for (const m of make(e, org?.name ?? e.organizationId, people)) {
-          await tx.insertInto('mail_outbox').values({ id: m.id, kind: 'notification', to_address: m.to, sealed: m.sealed, state: 'pending', next_attempt_at: at, last_error: null, created_at: at, finished_at: null }).execute();
-          queued += 1;
-        }
-      }
-      const last = r.rows[r.rows.length - 1]!;
-      await sql`update mail_cursor set txid = ${last.txid}::bigint, seq = ${last.seq}::bigint where id = 1`.execute(tx);
-      return queued;
-    });
+  async lockEventCursor(tx: Tx): Promise<{ txid: string; seq: string }> {
+    await sql`insert into mail_cursor (id, txid, seq)
+      select 1, coalesce(max(txid), -1), coalesce(max(seq), 0) from events on conflict (id) do nothing`.execute(tx);
+    const c = await sql<{ txid: string; seq: string }>`select txid::text as txid, seq::text as seq from mail_cursor where id = 1 for update`.execute(tx);
+    return c.rows[0]!;
+  }
+
+  /**
+   * Mailed events after the cursor, in commit order: only events of transactions older than every one
+   * still running, so none lands behind the cursor later.
+   */
+  async eventsAfter(tx: Tx, from: { txid: string; seq: string }, limit: number): Promise<MailedEvent[]> {
+    const r = await sql<{ txid: string; seq: string; organization_id: string; type: string; data: Record<string, unknown> }>`
+      select txid::text as txid, seq::text as seq, organization_id, type, data from events
+      where type in (${sql.join(MAILED_EVENT_TYPES.map((t) => sql`${t}`))})
+        and txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+        and (txid, seq) > (${from.txid}::bigint, ${from.seq}::bigint)
+      order by txid, seq limit ${limit}`.execute(tx);
+    return r.rows.map((x) => ({ txid: x.txid, seq: x.seq, organizationId: x.organization_id, type: x.type, data: x.data }));
+  }
+
+  /** The organization's name (its id when it has none) and who hears of its requests: its active members who manage the team. */
+  async audience(tx: Tx, organizationId: string): Promise<{ organization: string; recipients: MailRecipient[] }> {
+    const org = await tx.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirst();
+    const recipients = await tx.selectFrom('members').select(['email', 'name', 'lang'])
+      .where('organization_id', '=', organizationId).where('status', '=', 'active')
+      .where(sql<boolean>`permissions @> '["portal:team"]'::jsonb`).orderBy('email').execute();
+    return { organization: org?.name ?? organizationId, recipients };
+  }
+
+  /** A notification in the outbox, due at `at`. */
+  async enqueueNotification(tx: Tx, m: { id: string; to: string; sealed: string }, at: Date): Promise<void> {
+    await tx.insertInto('mail_outbox').values({ id: m.id, kind: 'notification', to_address: m.to, sealed: m.sealed, state: 'pending', next_attempt_at: at, last_error: null, created_at: at, finished_at: null }).execute();
+  }
+
+  /** The cursor moves past `last`. */
+  async advanceEventCursor(tx: Tx, last: { txid: string; seq: string }): Promise<void> {
+    await sql`update mail_cursor set txid = ${last.txid}::bigint, seq = ${last.seq}::bigint where id = 1`.execute(tx);
   }
 }

@@ -5,14 +5,28 @@ import { sealMail, type MailDeps } from './outbox.ts';
  * Mails the decisions people wait for (an exchange or a withdrawal approved or rejected, a deposit
  * credited) to the organization's members who manage its team, each in their language. It reads the
  * committed events, so a mail is never written in the transaction that moved the money, and a change
- * rolled back is never mailed.
+ * rolled back is never mailed. The mails are queued and the cursor moved in one transaction that holds
+ * the cursor, so two instances never mail one event twice, and a crash mails it later, not never.
  */
 export async function mailNotifications(d: MailDeps & { publicUrl: string }, limit = 100): Promise<number> {
   if (!d.mail) return 0;
-  return d.store.mail.mailEvents(limit, (e, organization, recipients) => recipients.flatMap((r) => {
-    const m = notificationMail(e.type, e.data, { organization, portalUrl: d.publicUrl }, mailLang(r.lang));
-    if (!m) return [];
-    const id = d.ids.next('mail');
-    return [{ id, to: r.email, sealed: sealMail(d.secret, id, r.email, m) }];
-  }));
+  return d.store.uow.run(async (tx) => {
+    const from = await d.store.mail.lockEventCursor(tx);
+    const events = await d.store.mail.eventsAfter(tx, from, limit);
+    if (events.length === 0) return 0;
+    const at = d.clock.now();
+    let queued = 0;
+    for (const e of events) {
+      const { organization, recipients } = await d.store.mail.audience(tx, e.organizationId);
+      for (const r of recipients) {
+        const m = notificationMail(e.type, e.data, { organization, portalUrl: d.publicUrl }, mailLang(r.lang));
+        if (!m) continue;
+        const id = d.ids.next('mail');
+        await d.store.mail.enqueueNotification(tx, { id, to: r.email, sealed: sealMail(d.secret, id, r.email, m) }, at);
+        queued += 1;
+      }
+    }
+    await d.store.mail.advanceEventCursor(tx, events[events.length - 1]!);
+    return queued;
+  });
 }
