@@ -1,67 +1,8 @@
-import { DomainError } from '../domain/errors.ts';
-import { passwordResetMail, mailLang } from '../domain/mail/messages.ts';
-import { assertPasswordStrong, emailSalt, hashPassword } from '../domain/people/password.ts';
-import { accountKey, THROTTLE } from '../domain/people/throttle.ts';
-import { hashOpaque, newOpaque } from '../domain/people/tokens.ts';
-import type { PersonKind } from '../store/people-store.ts';
-import { queueMail, type MailDeps } from '../usecases/mail/outbox.ts';
-import { clearFailures, reserveAttempt } from '../usecases/people/throttle.ts';
-import { actorOf, type PeopleDeps } from './accounts.ts';
+import type { MailDeps } from '../usecases/mail/outbox.ts';
+import type { PeopleDeps } from './accounts.ts';
 
-/** A reset link works once, for this long. */
-export const RESET_TTL_MS = 30 * 60_000;
-/** Requests per address (answered 429 past it) and mails per email (silently none past it) in the throttle's window. */
-export const RESET_LIMITS = { perAddress: 10, perEmail: 3 } as const;
+// The password reset is a use case (usecases/people/password-reset.ts); the tests wait on its mails through here.
+export { resetRequestsSettled } from '../usecases/people/password-reset.ts';
 
+/** What the session routes work with: the people routes' needs and the mail outbox's. */
 export type ResetDeps = PeopleDeps & MailDeps;
-
-const inFlight = new Set<Promise<void>>();
-/** Resolves once every reset request already answered has finished its work (tests wait on it). */
-export async function resetRequestsSettled(): Promise<void> { await Promise.allSettled([...inFlight]); }
-
-/**
- * A forgotten password (CONTRACT §7): the answer is the same whether or not the email is a person's, and
- * it is given before the email is even looked up, so its timing says nothing either. The work after it:
- * at most RESET_LIMITS.perEmail mails per window, only to an active person, with a one-time token of which
- * only the hash is kept; the link carries it in the fragment, which no browser sends to a server or a log.
- */
-export async function requestPasswordReset(d: ResetDeps, kind: PersonKind, rawEmail: string, ip: string, lang: string): Promise<void> {
-  if (!d.mail) throw new DomainError('auth.reset_unavailable');
-  const lockMs = THROTTLE.windowMs;
-  const locked = await reserveAttempt(d, [{ key: `${kind}:reset-address:${ip}`, limit: RESET_LIMITS.perAddress, lockMs }]);
-  if (locked) throw new DomainError('rate_limit.exceeded');
-  const email = rawEmail.trim().toLowerCase();
-  const work = (async () => {
-    const people = await d.store.people.activeByEmail(kind, email);
-    if (people.length === 0) return;
-    if (await reserveAttempt(d, [{ key: `${kind}:reset-account:${email}`, limit: RESET_LIMITS.perEmail, lockMs }])) return;
-    const token = newOpaque();
-    await d.store.mail.createReset(kind, email, hashOpaque(d.secret, 'password_reset', token), new Date(d.clock.now().getTime() + RESET_TTL_MS));
-    const url = `${d.config.publicUrl}/${kind === 'member' ? 'portal' : 'desk'}/reset-password#${token}`;
-    await queueMail(d, 'password_reset', email, passwordResetMail({ url, minutes: RESET_TTL_MS / 60_000 }, mailLang(lang)));
-  })().catch((err: unknown) => d.logger?.error({ kind, err: { message: (err as Error).message } }, 'a password-reset request could not be completed'));
-  inFlight.add(work);
-  void work.finally(() => inFlight.delete(work));
-}
-
-/**
- * Sets a new password with a reset token: once, before it expires. Every session of the person ends
- * (so does every other reset link of the email); a second factor stays enrolled and is asked for at the
- * next sign-in. The person is not signed in here: they sign in with the new password, and the code.
- */
-export async function completePasswordReset(d: ResetDeps, kind: PersonKind, token: string, password: string): Promise<void> {
-  const tokenHash = hashOpaque(d.secret, 'password_reset', token);
-  const r = await d.store.mail.reset(kind, tokenHash);
-  if (!r || r.usedAt) throw new DomainError('auth.reset_invalid');
-  if (r.expiresAt.getTime() <= d.clock.now().getTime()) throw new DomainError('auth.reset_expired');
-  assertPasswordStrong(password, { email: r.email });
-  const people = await d.store.people.activeByEmail(kind, r.email);
-  if (people.length === 0) throw new DomainError('auth.reset_invalid');
-  // Persons sharing an email share its salt (emailSalt): one derivation serves them all.
-  const hash = await hashPassword(password, emailSalt(d.secret, kind, r.email));
-  const done = await d.store.mail.completeReset(kind, tokenHash, r.email, new Map(people.map((p) => [p.id, hash])),
-    (id) => ({ actor: actorOf(kind, id), action: 'password.reset', subjectType: kind, subjectId: id, before: null, after: { sessionsEnded: true } }));
-  if (!done) throw new DomainError('auth.reset_invalid');
-  // A person locked out by failed sign-ins who proved the mailbox may try the new password at once.
-  await clearFailures(d, accountKey(kind, r.email));
-}
