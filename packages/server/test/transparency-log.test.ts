@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { adjustmentEntry } from '../src/domain/ledger/entries.ts';
 import { postEntry } from '../src/store/ledger-store.ts';
-import { appendJournalLog } from '../src/usecases/transparency/append-log.ts';
+import { appendJournalLog, appendLogBatch } from '../src/usecases/transparency/append-log.ts';
 import { logIdentity } from '../src/usecases/transparency/log-signer.ts';
 import { appendUntil } from './log-append.ts';
 import { backends, createPgDatabase, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
@@ -121,7 +121,7 @@ for (const backend of backends()) {
           await h.store.db.transaction().execute(async (tx) => {
             for (let i = 0; i < size; i++) await postEntry(tx, `je_tile_${n + i}`, adjustmentEntry({ organizationId: org.orgId, assetSymbol: 'USD', amount: BigInt(n + i), memo: 'tiles' }), new Date());
           });
-          while (await h.store.transparency.appendNext(signCheckpoint, size) > 0) { /* until this batch is in */ }
+          while (await appendLogBatch(h.deps, signCheckpoint, size) > 0) { /* until this batch is in */ }
           n += size;
         }
         const log = await checkWholeLog(h);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { canonicalLeaf, type LeafPosting } from '../domain/transparency/leaf.ts';
-import { appendLeaves, completeSubtreeHash, foldRight, HASH_BYTES, leafHash, nodeKey, type NodeKey, type NodeReader } from '../domain/transparency/merkle.ts';
+import { completeSubtreeHash, HASH_BYTES, nodeKey, type NodeKey, type NodeReader } from '../domain/transparency/merkle.ts';
 import type { Clock } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import type { Tx } from './unit-of-work.ts';
@@ -9,6 +9,10 @@ export interface Checkpoint { size: number; root: Buffer; note: string; createdA
 export interface LoggedEntry { index: number; entryId: string; leaf: string; leafHash: Buffer }
 /** Signs the checkpoint of a tree of `size` leaves whose root is `root`: the note as served. */
 export type SignCheckpoint = (size: number, root: Buffer) => string;
+/** The log's head row: its size, its frontier (the roots of its complete subtrees, largest first) and the last entry it took. */
+export interface LogHead { size: number; frontier: Buffer[]; last: { txid: string; seq: string } }
+/** A journal entry whose transaction is over, ready to join the log. */
+export interface FinishedEntry { id: string; txid: string; seq: string; kind: string; createdAt: Date; postings: LeafPosting[] }
 
 /**
  * Complete subtrees lower than this are not stored: each is folded from its 16 or fewer leaf hashes
@@ -29,47 +33,51 @@ const hexes = (b: Buffer): Buffer[] => Array.from({ length: b.length / HASH_BYTE
 export class TransparencyStore implements NodeReader {
   constructor(private readonly db: Db, private readonly clock: Clock) {}
 
+  /** The log's head (its size, its frontier and the last entry it took), its row locked until `tx` ends: a second appender waits. */
+  async lockHead(tx: Tx): Promise<LogHead> {
+    const head = (await sql<{ size: string; frontier: string; last_txid: string; last_seq: string }>`
+      select size::text, encode(frontier, 'hex') as frontier, last_txid::text, last_seq::text from log_head where id = 1 for update`.execute(tx)).rows[0];
+    if (!head) throw new Error('the log has no head row (migration 022)');
+    return { size: Number(head.size), frontier: hexes(Buffer.from(head.frontier, 'hex')), last: { txid: head.last_txid, seq: head.last_seq } };
+  }
+
   /**
-   * Appends the next entries whose transactions are all over, in (txid, seq) order, at most `limit`, and
-   * signs the checkpoint of the new size, in one transaction that holds the log's head row: a second
-   * appender (another instance) waits for it, then continues from the head it left. Answers how many
-   * entries joined the log (0: nothing new was committed).
+   * The next journal entries after `after` whose transactions are all over, in (txid, seq) order, at most
+   * `limit`, each with its postings: a transaction older than every running one is over, so its entries
+   * are final and none it wrote can still appear behind this cursor (migration 022).
    */
-  async appendNext(sign: SignCheckpoint, limit = APPEND_BATCH): Promise<number> {
-    return this.db.transaction().execute(async (tx) => {
-      const head = (await sql<{ size: string; frontier: string; last_txid: string; last_seq: string }>`
-        select size::text, encode(frontier, 'hex') as frontier, last_txid::text, last_seq::text from log_head where id = 1 for update`.execute(tx)).rows[0];
-      if (!head) throw new Error('the log has no head row (migration 022)');
-      // A transaction older than every running one is over: its entries are final, and no entry it wrote
-      // can still appear behind this cursor (migration 022).
-      const entries = (await sql<{ id: string; seq: string; txid: string; kind: string; created_at: Date }>`
-        select e.id, e.seq::text, e.txid::text, e.kind, e.created_at from journal_entries e
-        where e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
-          and (e.txid, e.seq) > (${head.last_txid}::bigint, ${head.last_seq}::bigint)
-        order by e.txid, e.seq limit ${limit}`.execute(tx)).rows;
-      if (entries.length === 0) return 0;
-      const size = Number(head.size);
-      const postings = await postingsOf(tx, entries.map((e) => e.id));
-      const leafHashes = entries.map((e, i) => leafHash(Buffer.from(canonicalLeaf({
-        index: size + i, entryId: e.id, createdAt: e.created_at, kind: e.kind, postings: postings.get(e.id) ?? [],
-      }), 'utf8')));
-      const grown = appendLeaves(size, hexes(Buffer.from(head.frontier, 'hex')), leafHashes);
-      const newSize = size + entries.length;
-      const root = foldRight(grown.frontier);
-      const last = entries[entries.length - 1]!;
-      await sql`insert into log_leaves (idx, entry_id, leaf_hash)
-        select i, e, decode(h, 'hex') from unnest(${entries.map((_, i) => String(size + i))}::bigint[], ${entries.map((e) => e.id)}::text[], ${leafHashes.map((h) => h.toString('hex'))}::text[]) as t(i, e, h)`.execute(tx);
-      const stored = grown.nodes.filter((n) => n.level >= STORED_FROM_LEVEL);
-      if (stored.length > 0) {
-        await sql`insert into log_nodes (level, idx, hash)
-          select l, i, decode(h, 'hex') from unnest(${stored.map((n) => n.level)}::smallint[], ${stored.map((n) => String(n.index))}::bigint[], ${stored.map((n) => n.hash.toString('hex'))}::text[]) as t(l, i, h)`.execute(tx);
-      }
-      await sql`update log_head set size = ${String(newSize)}::bigint, frontier = decode(${Buffer.concat(grown.frontier).toString('hex')}, 'hex'),
-        last_txid = ${last.txid}::bigint, last_seq = ${last.seq}::bigint where id = 1`.execute(tx);
-      await sql`insert into log_checkpoints (size, root, note, created_at)
-        values (${String(newSize)}::bigint, decode(${root.toString('hex')}, 'hex'), ${sign(newSize, root)}, ${this.clock.now().toISOString()}::timestamptz)`.execute(tx);
-      return entries.length;
-    });
+  async finishedEntriesAfter(tx: Tx, after: LogHead['last'], limit: number): Promise<FinishedEntry[]> {
+    const entries = (await sql<{ id: string; seq: string; txid: string; kind: string; created_at: Date }>`
+      select e.id, e.seq::text, e.txid::text, e.kind, e.created_at from journal_entries e
+      where e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+        and (e.txid, e.seq) > (${after.txid}::bigint, ${after.seq}::bigint)
+      order by e.txid, e.seq limit ${limit}`.execute(tx)).rows;
+    if (entries.length === 0) return [];
+    const postings = await postingsOf(tx, entries.map((e) => e.id));
+    return entries.map((e) => ({ id: e.id, txid: e.txid, seq: e.seq, kind: e.kind, createdAt: e.created_at, postings: postings.get(e.id) ?? [] }));
+  }
+
+  /**
+   * The log grows by `leafHashes` (of `entryIds`, from index `from`): their leaves, the new complete
+   * subtrees of height STORED_FROM_LEVEL and more, the head (size, frontier, last entry) and the
+   * signed checkpoint of the new size.
+   */
+  async grow(tx: Tx, g: {
+    from: number; entryIds: string[]; leafHashes: Buffer[]; nodes: Array<{ level: number; index: number; hash: Buffer }>;
+    frontier: Buffer[]; last: LogHead['last']; root: Buffer; note: string; at: Date;
+  }): Promise<void> {
+    const size = g.from + g.entryIds.length;
+    await sql`insert into log_leaves (idx, entry_id, leaf_hash)
+      select i, e, decode(h, 'hex') from unnest(${g.entryIds.map((_, i) => String(g.from + i))}::bigint[], ${g.entryIds}::text[], ${g.leafHashes.map((h) => h.toString('hex'))}::text[]) as t(i, e, h)`.execute(tx);
+    const stored = g.nodes.filter((n) => n.level >= STORED_FROM_LEVEL);
+    if (stored.length > 0) {
+      await sql`insert into log_nodes (level, idx, hash)
+        select l, i, decode(h, 'hex') from unnest(${stored.map((n) => n.level)}::smallint[], ${stored.map((n) => String(n.index))}::bigint[], ${stored.map((n) => n.hash.toString('hex'))}::text[]) as t(l, i, h)`.execute(tx);
+    }
+    await sql`update log_head set size = ${String(size)}::bigint, frontier = decode(${Buffer.concat(g.frontier).toString('hex')}, 'hex'),
+      last_txid = ${g.last.txid}::bigint, last_seq = ${g.last.seq}::bigint where id = 1`.execute(tx);
+    await sql`insert into log_checkpoints (size, root, note, created_at)
+      values (${String(size)}::bigint, decode(${g.root.toString('hex')}, 'hex'), ${g.note}, ${g.at.toISOString()}::timestamptz)`.execute(tx);
   }
 
   /**
