@@ -102,7 +102,7 @@ export class Store {
     this.webhooks = new WebhooksStore(this.db, clock);
     opened.shareWebhookWakes(this.webhooks.wakes);
     this.transparency = new TransparencyStore(this.db, clock);
-    this.mail = new MailStore(this.db, ids, clock);
+    this.mail = new MailStore(this.db, clock);
     this.liabilities = new LiabilitiesStore(this.db);
   }
 

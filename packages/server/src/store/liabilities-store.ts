@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { SUM_BYTES, type SumLevels, type SumNode } from '../domain/transparency/sum-tree.ts';
 import type { Db } from './db.ts';
+import type { Tx } from './unit-of-work.ts';
 
 /** What the platform owes one organization in one asset: available + held. */
 export interface Owed { organizationId: string; assetSymbol: string; amount: bigint }
@@ -46,31 +47,29 @@ export class LiabilitiesStore {
     return r !== undefined;
   }
 
-  /** Saves the snapshot in one transaction; false when it is a daily one and that day's was saved first (by another instance). */
-  async save(s: NewSnapshot): Promise<boolean> {
-    return this.db.transaction().execute(async (tx) => {
-      const claimed = (await sql<{ id: string }>`insert into liability_snapshots (id, taken_at, daily, note)
-        values (${s.id}, ${s.takenAt.toISOString()}::timestamptz, ${s.daily}::date, ${s.note}) on conflict do nothing returning id`.execute(tx)).rows;
-      if (claimed.length === 0) return false;
-      for (const a of s.assets) {
-        await sql`insert into liability_assets (snapshot_id, asset_symbol, asset_decimals, root_hash, total, leaf_count)
-          values (${s.id}, ${a.assetSymbol}, ${a.assetDecimals}, decode(${a.rootHash.toString('hex')}, 'hex'), ${a.total.toString()}::numeric, ${a.leafCount})`.execute(tx);
+  /** Saves the snapshot in `tx`; false when it is a daily one and that day's was saved first (by another instance). */
+  async save(tx: Tx, s: NewSnapshot): Promise<boolean> {
+    const claimed = (await sql<{ id: string }>`insert into liability_snapshots (id, taken_at, daily, note)
+      values (${s.id}, ${s.takenAt.toISOString()}::timestamptz, ${s.daily}::date, ${s.note}) on conflict do nothing returning id`.execute(tx)).rows;
+    if (claimed.length === 0) return false;
+    for (const a of s.assets) {
+      await sql`insert into liability_assets (snapshot_id, asset_symbol, asset_decimals, root_hash, total, leaf_count)
+        values (${s.id}, ${a.assetSymbol}, ${a.assetDecimals}, decode(${a.rootHash.toString('hex')}, 'hex'), ${a.total.toString()}::numeric, ${a.leafCount})`.execute(tx);
+    }
+    for (const t of s.trees) {
+      for (const [level, nodes] of t.levels.entries()) {
+        const hashes = Buffer.concat(nodes.map((n) => n.hash)).toString('hex');
+        const sums = nodes.map((n) => n.sum.toString(16).padStart(SUM_BYTES * 2, '0')).join('');
+        await sql`insert into liability_levels (snapshot_id, asset_symbol, level, hashes, sums)
+          values (${s.id}, ${t.assetSymbol}, ${level}, decode(${hashes}, 'hex'), decode(${sums}, 'hex'))`.execute(tx);
       }
-      for (const t of s.trees) {
-        for (const [level, nodes] of t.levels.entries()) {
-          const hashes = Buffer.concat(nodes.map((n) => n.hash)).toString('hex');
-          const sums = nodes.map((n) => n.sum.toString(16).padStart(SUM_BYTES * 2, '0')).join('');
-          await sql`insert into liability_levels (snapshot_id, asset_symbol, level, hashes, sums)
-            values (${s.id}, ${t.assetSymbol}, ${level}, decode(${hashes}, 'hex'), decode(${sums}, 'hex'))`.execute(tx);
-        }
-        for (let i = 0; i < t.leaves.length; i += LEAF_CHUNK) {
-          const part = t.leaves.slice(i, i + LEAF_CHUNK);
-          await sql`insert into liability_leaves (snapshot_id, organization_id, asset_symbol, leaf_index, amount)
-            select ${s.id}, o, ${t.assetSymbol}, i, a from unnest(${part.map((l) => l.organizationId)}::text[], ${part.map((l) => l.leafIndex)}::int[], ${part.map((l) => l.amount.toString())}::numeric[]) as t(o, i, a)`.execute(tx);
-        }
+      for (let i = 0; i < t.leaves.length; i += LEAF_CHUNK) {
+        const part = t.leaves.slice(i, i + LEAF_CHUNK);
+        await sql`insert into liability_leaves (snapshot_id, organization_id, asset_symbol, leaf_index, amount)
+          select ${s.id}, o, ${t.assetSymbol}, i, a from unnest(${part.map((l) => l.organizationId)}::text[], ${part.map((l) => l.leafIndex)}::int[], ${part.map((l) => l.amount.toString())}::numeric[]) as t(o, i, a)`.execute(tx);
       }
-      return true;
-    });
+    }
+    return true;
   }
 
   /** The latest snapshot, or null before any. */

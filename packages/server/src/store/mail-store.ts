@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import type { Clock, Ids } from '../domain/ports.ts';
-import { recordAudit, type AuditRecord } from './audit-store.ts';
+import type { Clock } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import type { Tx } from './unit-of-work.ts';
 
@@ -23,7 +22,7 @@ export const MAILED_EVENT_TYPES = ['order.approved', 'order.rejected', 'withdraw
  * token hashes are stored; the plain token lives in the mail the person receives.
  */
 export class MailStore {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+  constructor(private readonly db: Db, private readonly clock: Clock) {}
 
   /** A message to send as soon as a sender runs. */
   async enqueue(m: { id: string; kind: MailKind; to: string; sealed: string }): Promise<void> {
@@ -85,26 +84,16 @@ export class MailStore {
   }
 
   /**
-   * Uses a reset once: the token (and every other unused one of the same email) is spent, every active
-   * person of this kind with the email gets the new password (each hash made for that person), and all
-   * their sessions end. False: the token was used or expired meanwhile.
+   * Spends a reset token once, with every other unused one of the same email. False: the token was used
+   * or expired meanwhile (nothing is written).
    */
-  async completeReset(kind: 'member' | 'staff', tokenHash: string, email: string, hashFor: Map<string, string>, audit: (id: string) => AuditRecord): Promise<boolean> {
-    const at = this.clock.now();
-    return this.db.transaction().execute(async (tx) => {
-      const used = await tx.updateTable('password_resets').set({ used_at: at })
-        .where('token_hash', '=', tokenHash).where('subject_type', '=', kind).where('used_at', 'is', null).where('expires_at', '>', at)
-        .returning('email').executeTakeFirst();
-      if (!used) return false;
-      await tx.updateTable('password_resets').set({ used_at: at }).where('subject_type', '=', kind).where('email', '=', email).where('used_at', 'is', null).execute();
-      for (const [id, hash] of hashFor) {
-        await tx.insertInto('credentials').values({ subject_type: kind, subject_id: id, password_hash: hash, totp_secret_sealed: null, totp_pending_sealed: null, totp_last_step: null, recovery_hashes: null, updated_at: at })
-          .onConflict((oc) => oc.columns(['subject_type', 'subject_id']).doUpdateSet({ password_hash: hash, updated_at: at })).execute();
-        await tx.updateTable('sessions').set({ ended_at: at }).where('kind', '=', kind).where('subject_id', '=', id).where('ended_at', 'is', null).execute();
-        await recordAudit(tx, this.ids, at, audit(id));
-      }
-      return true;
-    });
+  async spendReset(tx: Tx, kind: 'member' | 'staff', tokenHash: string, email: string, at: Date): Promise<boolean> {
+    const used = await tx.updateTable('password_resets').set({ used_at: at })
+      .where('token_hash', '=', tokenHash).where('subject_type', '=', kind).where('used_at', 'is', null).where('expires_at', '>', at)
+      .returning('email').executeTakeFirst();
+    if (!used) return false;
+    await tx.updateTable('password_resets').set({ used_at: at }).where('subject_type', '=', kind).where('email', '=', email).where('used_at', 'is', null).execute();
+    return true;
   }
 
   // the language of a person

@@ -3,6 +3,7 @@ import { passwordResetMail, mailLang } from '../../domain/mail/messages.ts';
 import { assertPasswordStrong, emailSalt, hashPassword } from '../../domain/people/password.ts';
 import { accountKey, THROTTLE } from '../../domain/people/throttle.ts';
 import { hashOpaque, newOpaque } from '../../domain/people/tokens.ts';
+import { recordAudit } from '../../store/audit-store.ts';
 import type { PersonKind } from '../../store/people-store.ts';
 import { queueMail, type MailDeps } from '../mail/outbox.ts';
 import { actorOf, type PeopleDeps } from './people-deps.ts';
@@ -60,8 +61,18 @@ export async function completePasswordReset(d: PasswordResetDeps, kind: PersonKi
   if (people.length === 0) throw new DomainError('auth.reset_invalid');
   // Persons sharing an email share its salt (emailSalt): one derivation serves them all.
   const hash = await hashPassword(password, emailSalt(d.secret, kind, r.email));
-  const done = await d.store.mail.completeReset(kind, tokenHash, r.email, new Map(people.map((p) => [p.id, hash])),
-    (id) => ({ actor: actorOf(kind, id), action: 'password.reset', subjectType: kind, subjectId: id, before: null, after: { sessionsEnded: true } }));
+  // The token is spent, every active person of this kind with the email gets the new password and all
+  // their sessions end, together or not at all.
+  const done = await d.store.uow.run(async (tx) => {
+    const at = d.clock.now();
+    if (!(await d.store.mail.spendReset(tx, kind, tokenHash, r.email, at))) return false;
+    for (const p of people) {
+      await d.store.people.putCredentials(tx, kind, p.id, { password_hash: hash }, at);
+      await d.store.people.endSessionsOf(tx, kind, p.id, at);
+      await recordAudit(tx, d.ids, at, { actor: actorOf(kind, p.id), action: 'password.reset', subjectType: kind, subjectId: p.id, before: null, after: { sessionsEnded: true } });
+    }
+    return true;
+  });
   if (!done) throw new DomainError('auth.reset_invalid');
   // A person locked out by failed sign-ins who proved the mailbox may try the new password at once.
   await clearFailures(d, accountKey(kind, r.email));

@@ -43,7 +43,7 @@ export async function takeLiabilitiesSnapshot(deps: Deps, daily: string | null =
     id, takenAt, daily, note, trees,
     assets: published.map((a) => ({ assetSymbol: a.assetSymbol, assetDecimals: a.assetDecimals, rootHash: Buffer.from(a.rootHash, 'hex'), total: BigInt(a.totalMinor), leafCount: a.leafCount })),
   };
-  if (!(await deps.store.liabilities.save(snapshot))) return null;
+  if (!(await deps.store.uow.run((tx) => deps.store.liabilities.save(tx, snapshot)))) return null;
   const { trees: _trees, ...saved } = snapshot;
   return saved;
 }
