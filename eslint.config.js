@@ -76,6 +76,19 @@ export default tseslint.config(
       ] }],
     },
   },
+  // Every write is a use case: only the unit of work opens a transaction (a use case runs in it through
+  // store.uow), and only a use case writes the audit trail. Two adapters keep their own: the idempotency
+  // store's claim of a key before the work, and the simulated venue, which stands for an outside exchange.
+  {
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'packages/server/src/usecases/**', 'packages/server/src/store/unit-of-work.ts',
+      'packages/server/src/store/idempotency-store.ts', 'packages/server/src/venues/simulated-venue.ts'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: "CallExpression[callee.property.name='transaction']", message: 'Only a use case opens a transaction (store.uow.run); a repository takes the caller\'s tx.' },
+        { selector: "ImportSpecifier[imported.name='recordAudit']", message: 'Only a use case writes an audit entry, in its own transaction.' }],
+    },
+  },
   // The web apps: the shell (app/) composes features; a feature, a component or a helper never reaches
   // up into it (what they need comes through the kit's context, the app's own lib/ context, or props).
   {
