@@ -93,8 +93,8 @@ export class Store {
     this.reconciliation = new ReconciliationStore(this.db);
     this.uow = new KyselyUnitOfWork(this.db);
     this.approvals = new ApprovalsStore(this.db);
-    this.people = new PeopleStore(this.db, ids, clock);
-    this.staff = new StaffStore(this.db, ids, clock);
+    this.people = new PeopleStore(this.db, clock);
+    this.staff = new StaffStore(this.db);
     this.members = new MembersStore(this.db);
     this.idempotency = new IdempotencyStore(this.db, clock, this.kind === 'pglite');
     this.events = new EventsStore(this.db);

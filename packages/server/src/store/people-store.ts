@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Clock, Ids } from '../domain/ports.ts';
+import type { Clock } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import { toMember, toOrganization } from './organizations-store.ts';
@@ -37,7 +37,7 @@ export interface ThrottleKey { key: string; limit: number; lockMs: number }
  */
 export class PeopleStore {
   // `ids` stays in the signature the store is built with; the use cases make every id now.
-  constructor(private readonly db: Db, _ids: Ids, private readonly clock: Clock) {}
+  constructor(private readonly db: Db, private readonly clock: Clock) {}
 
   /** Active persons with this email (a person may be a member of several organizations). */
   async activeByEmail(kind: PersonKind, email: string): Promise<PersonCredentials[]> {

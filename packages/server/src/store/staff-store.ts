@@ -1,4 +1,3 @@
-import type { Clock, Ids } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import type { Tx } from './unit-of-work.ts';
 
@@ -20,7 +19,7 @@ const toToken = (r: TokenRow): StaffToken => ({ id: r.id, name: r.name, prefix: 
  */
 export class StaffStore {
   // `ids` and `clock` stay in the signature the store is built with; the use cases make ids and times now.
-  constructor(private readonly db: Db, _ids: Ids, _clock: Clock) {}
+  constructor(private readonly db: Db) {}
 
   async list(): Promise<Staff[]> {
     return (await this.db.selectFrom('staff').selectAll().orderBy('seq', 'desc').execute()).map(toStaff);
