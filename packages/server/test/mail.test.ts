@@ -12,6 +12,7 @@ import { Hidden } from '../src/config.ts';
 import { smtpSender } from '../src/mail/smtp-sender.ts';
 import { mailNotifications } from '../src/usecases/mail/notify.ts';
 import { deliverDueMail } from '../src/usecases/mail/outbox.ts';
+import { MAILED_EVENT_TYPES } from '../src/store/mail-store.ts';
 import { ALL_PERMISSIONS, backends, btcUsdMarket, cookieFrom, makeHarness, PASSWORD, seedOrg, signedInMember, signedInStaff, usableDestination, withCookie, type Harness } from './harness.ts';
 import { startMailReceiver, type MailReceiver } from './mail-receiver.ts';
 
@@ -33,7 +34,16 @@ for (const backend of backends()) {
     /** What the background tasks do, now: reset requests finish, decisions become mail, the outbox is sent. */
     const flush = async () => {
       await resetRequestsSettled();
-      await mailNotifications({ ...h.deps, publicUrl: h.config.publicUrl });
+      // Until every mailed event is past the cursor: on a PostgreSQL server shared with other work an event
+      // waits until every older transaction is over, so one run may find nothing to take for a while.
+      for (let tries = 0; ; tries++) {
+        await mailNotifications({ ...h.deps, publicUrl: h.config.publicUrl });
+        const behind = await sql<{ n: string }>`select count(*)::text as n from events e, mail_cursor c
+          where e.type in (${sql.join(MAILED_EVENT_TYPES.map((t) => sql`${t}`))}) and (e.txid, e.seq) > (c.txid, c.seq)`.execute(h.store.db);
+        if (behind.rows[0]!.n === '0') break;
+        if (tries > 2000) assert.fail(`${behind.rows[0]!.n} mailed events never passed the cursor`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
       await deliverDueMail(h.deps);
     };
     const post = (url: string, body: unknown, lang = 'en', ip = '10.0.0.1') => h.app.inject({
