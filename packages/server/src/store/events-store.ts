@@ -17,9 +17,9 @@ export class EventsStore {
    * The organization's events after `after` (an event id of its own; absent: from the first), oldest
    * first. Only events of transactions older than every one still running are shown, in the order of
    * their transactions, so an event committed later never lands behind a cursor already handed out.
-   * Undefined when `after` is not an event of this organization.
+   * Undefined when `after` is not an event of this organization. With `subjectId`, only the events of
+   * that record (the subject index finds them).
    */
-  /** `subjectId`: only the events of that record (the subject index finds them). */
   async list(organizationId: string, after: string | undefined, limit: number, subjectId?: string): Promise<StoredEvent[] | undefined> {
     let from = { txid: '-1', seq: '0' };
     if (after !== undefined) {
