@@ -45,7 +45,8 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['**/venues/**'], message: 'A store never imports a venue: use cases tell the venue what moved (usecases/ports.ts).' },
-        { group: ['**/usecases/**', '**/http/**', '**/operator/**', '**/app.ts'], message: 'Stores are repositories: they import only the domain and the store.' },
+        { group: ['**/usecases/**', '!**/usecases/repositories.ts', '**/http/**', '**/operator/**', '**/portal/**', '**/app.ts', '**/deps.ts'], message: 'Stores are repositories: they import only the domain, the store and the ports they implement (usecases/repositories.ts).' },
+        { group: ['**/usecases/repositories.ts'], allowTypeImports: true, message: 'A store implements the ports: it takes their types, nothing else.' },
       ] }],
     },
   },

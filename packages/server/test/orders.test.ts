@@ -4,6 +4,7 @@ import { QUOTE_RETENTION_MS } from '../src/background.ts';
 import type { ManualClock } from '../src/domain/ports.ts';
 import { recoverApproved } from '../src/usecases/orders/execute-approved.ts';
 import { available, backends, BTC_USD, held, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
+import { kyselyOf } from '../src/store/unit-of-work.ts';
 
 // BTC/USD at 65000.00, spread 0.5%, venue fee 0.1% + 1.00 USD: 0.01 BTC (1000000) → client 64675, venue pays 64835.
 const A = 1_000_000n;
@@ -328,7 +329,7 @@ for (const backend of backends()) {
     test('an order left approved by a crash is settled once by recovery, whether or not the venue had executed it', async () => {
       const o = await seedOrg(h, { balances: { BTC: 3_000_000n } });
       const market = h.deps.venue;
-      const markApproved = (id: string) => h.store.uow.run(async (tx) => (await h.store.orders.decide(tx, id, 'approved', h.clock.now(), null)).after);
+      const markApproved = (id: string) => h.store.uow.run(async (tx) => (await h.store.orders.decide(kyselyOf(tx), id, 'approved', h.clock.now(), null)).after);
       // crash after the decision, before the venue
       const a = await placed(h, o);
       await markApproved(a);

@@ -12,6 +12,7 @@ import { buildApp, BODY_LIMIT } from '../src/app.ts';
 import { openDestination } from '../src/domain/destinations/register.ts';
 import { DestinationSealer, SealedValueRefused } from '../src/domain/destinations/sealer.ts';
 import { ALL_PERMISSIONS, listAssets, makeHarness, OPERATOR_TOKEN, PASSWORD, SECRET, seedOrg, signedInStaff, withCookie, type Harness } from './harness.ts';
+import { kyselyOf } from '../src/store/unit-of-work.ts';
 
 /**
  * Security properties a client or an auditor would check from outside: no secret is ever shown again
@@ -317,7 +318,7 @@ describe('security', () => {
     const person = await signedInStaff(h, 'admin');
     const staffToken = await withCookie(h, person.cookie, 'POST', '/operator/v1/tokens', { name: 'fixture' });
     assert.equal(staffToken.status, 201, staffToken.raw);
-    const hook = await h.store.uow.run((tx) => h.store.webhooks.insert(tx, { id: 'whk_fixture', organizationId: o.orgId, url: 'https://hooks.example.test/in', types: null, secretSealed: 'w1.fixture' }, new Date()));
+    const hook = await h.store.uow.run((tx) => h.store.webhooks.insert(kyselyOf(tx), { id: 'whk_fixture', organizationId: o.orgId, url: 'https://hooks.example.test/in', types: null, secretSealed: 'w1.fixture' }, new Date()));
     const ids: Record<string, string> = {
       webhooks: hook.id, organizations: o.orgId, members: o.memberId, 'api-keys': o.keyId, orders: order.body.data.id, withdrawals: withdrawal.body.data.id,
       destinations: waiting.body.data.id, deposits: arrival.body.data.id, declarations: declaration.body.data.id, quotes: freshQuoteId, staff: person.staffId, tokens: staffToken.body.data.id,

@@ -11,6 +11,7 @@ import type { NewSession } from '../people/accounts.ts';
 import { clearedCookie, cookieOf, readCookie, sessionCookie } from '../people/cookies.ts';
 import { assertForeignOriginAbsent } from '../people/origin.ts';
 import type { ResetDeps } from '../people/password-reset.ts';
+import type { MailStore } from '../store/mail-store.ts';
 import { acceptInvitation } from '../usecases/people/accept-invitation.ts';
 import { changePassword } from '../usecases/people/change-password.ts';
 import { completePasswordReset, requestPasswordReset, RESET_TTL_MS } from '../usecases/people/password-reset.ts';
@@ -34,7 +35,7 @@ export interface SessionRouteOptions {
  * staff (/operator/v1); only the cookie's name and the person's view differ. Sign-in and accepting an
  * invitation are public (no session yet); everything else runs behind the plugin's authentication.
  */
-export function sessionRoutes(d: ResetDeps, o: SessionRouteOptions): FastifyPluginAsyncTypebox {
+export function sessionRoutes(d: ResetDeps & { store: { mail: Pick<MailStore, 'setLang'> } }, o: SessionRouteOptions): FastifyPluginAsyncTypebox {
   const cookie = cookieOf(o.kind);
   const secure = d.config.mode === 'production';
   const setCookie = (reply: FastifyReply, s: NewSession) =>

@@ -6,6 +6,7 @@ import type { Db } from './db.ts';
 import { postEntry } from './ledger-store.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { AccountsRepository } from '../usecases/repositories.ts';
 
 export interface BalanceRow { assetSymbol: string; assetDecimals: number; available: bigint; held: bigint }
 export interface PostingRow {
@@ -39,7 +40,7 @@ function balancesQuery(db: Db) {
 type BalancesQuery = ReturnType<typeof balancesQuery>;
 
 /** Balances and the organization's view of the ledger; manual adjustments. */
-export class AccountsStore {
+export class AccountsStore implements AccountsRepository {
   // Compiled once: GET /balances is the hottest read, and building a query in Kysely costs more CPU than running it.
   readonly #balances: BalancesQuery;
   // Requests reading balances at the same moment share one read (each still sees the committed balances of its moment).

@@ -1,6 +1,7 @@
 import { approvalsRequired, type Approval, type ApprovalState, type ApprovalSubject } from '../domain/approvals/four-eyes.ts';
 import type { Db } from './db.ts';
-import type { Tx } from './unit-of-work.ts';
+import { kyselyOf, type Tx } from './unit-of-work.ts';
+import type { ApprovalsRepository, Tx as OpaqueTx } from '../usecases/repositories.ts';
 
 export interface ApprovalPolicy { assetSymbol: string; secondApprovalFrom: bigint }
 
@@ -38,8 +39,14 @@ export const policyIn = (tx: Tx, asset: string): Promise<bigint | null> => polic
  * Four-eyes policies per asset and the approvals of each request. A policy is set through
  * usecases/approvals/put-policy.ts, an approval recorded through usecases/approvals/record-approval.ts.
  */
-export class ApprovalsStore {
+export class ApprovalsStore implements ApprovalsRepository {
   constructor(private readonly db: Db) {}
+
+  policyIn(tx: OpaqueTx, asset: string): Promise<bigint | null> { return policyIn(kyselyOf(tx), asset); }
+  approvalsOf(tx: OpaqueTx, kind: ApprovalSubject, subjectId: string): Promise<Approval[]> { return approvalsOf(kyselyOf(tx), kind, subjectId); }
+  insertApproval(tx: OpaqueTx, at: Date, kind: ApprovalSubject, subjectId: string, person: { id: string; name: string }): Promise<void> {
+    return insertApproval(kyselyOf(tx), at, kind, subjectId, person);
+  }
 
   async listPolicies(): Promise<ApprovalPolicy[]> {
     const rows = await this.db.selectFrom('approval_policies').select(['asset_symbol', 'second_approval_from_minor']).orderBy('asset_symbol').execute();

@@ -1,18 +1,13 @@
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { Ids } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
-import type { Database } from './schema.ts';
+import { kyselyOf } from './unit-of-work.ts';
+import type { AuditRecord, AuditTrail, Tx } from '../usecases/repositories.ts';
 
-export interface AuditRecord {
-  actor: string;
-  action: string;
-  subjectType: string;
-  subjectId: string;
-  before: unknown;
-  after: unknown;
-}
+export type { AuditRecord };
+
 /** `actorName`, `actorEmail`: the person behind `staff:<id>`, `member:<id>` or `key:<id>` (the key's member), as they are named now. */
 export interface AuditRow extends AuditRecord { id: string; createdAt: Date; actorName: string | null; actorEmail: string | null }
 /**
@@ -23,18 +18,19 @@ export interface AuditFilter { subjectId?: string; action?: string; actor?: stri
 
 const likeText = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Written in the same transaction as the change it describes: no change without its record. */
-export async function recordAudit(tx: Transaction<Database>, ids: Ids, at: Date, r: AuditRecord): Promise<void> {
-  await tx.insertInto('audit_log').values({
-    id: ids.next('aud'), actor: r.actor, action: r.action, subject_type: r.subjectType, subject_id: r.subjectId,
-    before: r.before === undefined || r.before === null ? null : toJson(r.before),
-    after: r.after === undefined || r.after === null ? null : toJson(r.after),
-    created_at: at,
-  }).execute();
-}
-
-export class AuditStore {
+export class AuditStore implements AuditTrail {
   constructor(private readonly db: Db) {}
+
+  /** Written in the same transaction as the change it describes: no change without its record. */
+  async record(tx: Tx, ids: Ids, at: Date, r: AuditRecord): Promise<void> {
+    await kyselyOf(tx).insertInto('audit_log').values({
+      id: ids.next('aud'), actor: r.actor, action: r.action, subject_type: r.subjectType, subject_id: r.subjectId,
+      before: r.before === undefined || r.before === null ? null : toJson(r.before),
+      after: r.after === undefined || r.after === null ? null : toJson(r.after),
+      created_at: at,
+    }).execute();
+  }
+
   async list(p: PageParams, filter: AuditFilter = {}): Promise<Page<AuditRow>> {
     let q = this.db.selectFrom('audit_log');
     if (filter.subjectId) q = q.where('subject_id', '=', filter.subjectId);

@@ -4,6 +4,9 @@ import type { Clock } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import type { Database } from './schema.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { DeclarationsRepository, NewDeclaration } from '../usecases/repositories.ts';
+
+export type { NewDeclaration };
 
 type DeclarationRow = Selectable<Database['deposit_declarations']>;
 
@@ -34,14 +37,9 @@ async function expireDue(tx: Tx, now: Date, scope: { organizationId?: string; as
   return Number(r.numUpdatedRows);
 }
 
-/** A declaration about to be written: open, expecting `expectedAmount` at the asset's wallet. */
-export interface NewDeclaration {
-  id: string; organizationId: string; reference: string; assetSymbol: string; assetDecimals: number;
-  declaredAmount: bigint; expectedAmount: bigint; network: string; address: string; expiresAt: Date; at: Date;
-}
 
 /** Deposit declarations: at most one open per organization, and no two open with the same (asset, expected amount). */
-export class DeclarationsStore {
+export class DeclarationsStore implements DeclarationsRepository {
   constructor(private readonly db: Db, private readonly clock: Clock) {}
 
   /**

@@ -7,12 +7,10 @@ import { postEntry } from './ledger-store.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import type { Database } from './schema.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { DepositState, Deposit, DepositsRepository } from '../usecases/repositories.ts';
 
-export type DepositState = 'credited' | 'unattributed';
-export interface Deposit {
-  id: string; organizationId: string | null; assetSymbol: string; assetDecimals: number; network: string;
-  amount: bigint; txid: string; state: DepositState; declarationId: string | null; createdAt: Date; updatedAt: Date;
-}
+export type { DepositState, Deposit };
+
 
 type DepositRow = Selectable<Database['deposits']>;
 const toDeposit = (r: DepositRow): Deposit => ({
@@ -22,7 +20,7 @@ const toDeposit = (r: DepositRow): Deposit => ({
 });
 
 /** Money that arrived at the platform's wallets: recorded once per txid, credited once. */
-export class DepositsStore {
+export class DepositsStore implements DepositsRepository {
   constructor(private readonly db: Db, private readonly ids: Ids) {}
 
   /**
@@ -78,6 +76,10 @@ export class DepositsStore {
     const dep = toDeposit(row);
     await postEntry(tx, this.ids.next('je'), depositAttributionEntry({ organizationId, assetSymbol: dep.assetSymbol, amount: dep.amount, depositId: id }), at);
     return dep;
+  }
+
+  async recordedTxids(txids: string[]): Promise<Set<string>> {
+    return new Set((await this.db.selectFrom('deposits').select('txid').where('txid', 'in', txids).execute()).map((r) => r.txid));
   }
 
   async get(id: string): Promise<Deposit | null> {

@@ -2,12 +2,10 @@ import type { NewDestination } from '../domain/destinations/register.ts';
 import type { Db } from './db.ts';
 import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { DestinationRow, DestinationsRepository } from '../usecases/repositories.ts';
 
-/** A destination as the service reads it. The sealed account number and document never leave the store. */
-export interface DestinationRow {
-  id: string; organizationId: string; label: string; assetSymbol: string; bankName: string; accountKind: string;
-  holderName: string; summary: string; cooldownUntil: Date; registeredInMarketAt: Date | null; createdAt: Date; updatedAt: Date;
-}
+export type { DestinationRow };
+
 
 const COLUMNS = [
   'id', 'organization_id', 'label', 'asset_symbol', 'bank_name', 'account_kind', 'holder_name', 'summary',
@@ -25,7 +23,7 @@ const toDestination = (r: Row): DestinationRow => ({
 });
 
 /** Withdrawal destinations (bank accounts) of organizations, and the operator's registration in the market. */
-export class DestinationsStore {
+export class DestinationsStore implements DestinationsRepository {
   constructor(private readonly db: Db) {}
 
   /** Whether the market lists `assetSymbol` (a destination is registered for a listed asset only). */

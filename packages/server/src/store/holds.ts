@@ -4,9 +4,12 @@ import { holdEntry, releaseEntry } from '../domain/ledger/entries.ts';
 import type { Ids } from '../domain/ports.ts';
 import { postEntry } from './ledger-store.ts';
 import type { Database } from './schema.ts';
+import type { HoldRow, HoldsRepository, Tx as OpaqueTx } from '../usecases/repositories.ts';
+import { kyselyOf } from './unit-of-work.ts';
+
+export type { HoldRow };
 
 type Tx = Transaction<Database>;
-export interface HoldRow { id: string; organizationId: string; assetSymbol: string; amount: bigint }
 
 /**
  * Takes a hold inside the caller's transaction (the one that writes the request): available → held.
@@ -47,4 +50,17 @@ export async function releaseHold(tx: Tx, ids: Ids, at: Date, holdId: string, ki
 /** Marks the hold captured; the caller posts the settlement entry that takes the amount out of `held`. */
 export async function captureHold(tx: Tx, holdId: string, at: Date): Promise<HoldRow> {
   return closeHold(tx, holdId, 'captured', at);
+}
+
+/** The holds port (usecases/repositories.ts) over the functions above. */
+export class HoldsStore implements HoldsRepository {
+  take<T>(tx: OpaqueTx, ids: Ids, at: Date, r: Parameters<typeof takeHold>[3], writeRequest: (holdId: string) => Promise<T>): Promise<T> {
+    return takeHold(kyselyOf(tx), ids, at, r, writeRequest);
+  }
+  release(tx: OpaqueTx, ids: Ids, at: Date, holdId: string, kind: 'order_release' | 'withdrawal_release', referenceId: string): Promise<HoldRow> {
+    return releaseHold(kyselyOf(tx), ids, at, holdId, kind, referenceId);
+  }
+  capture(tx: OpaqueTx, holdId: string, at: Date): Promise<HoldRow> {
+    return captureHold(kyselyOf(tx), holdId, at);
+  }
 }

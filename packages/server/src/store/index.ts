@@ -12,7 +12,9 @@ import { DestinationsStore } from './destinations-store.ts';
 import { EventsStore } from './events-store.ts';
 import { IdempotencyStore } from './idempotency-store.ts';
 import type { AuthCache } from './auth-cache.ts';
+import { HoldsStore } from './holds.ts';
 import { KeysStore, type KeyForAuth } from './keys-store.ts';
+import { LedgerStore } from './ledger-store.ts';
 import { MailStore } from './mail-store.ts';
 import { MarketAssetsStore } from './market-assets-store.ts';
 import { MarketPairsStore } from './market-pairs-store.ts';
@@ -29,12 +31,14 @@ import { KyselyUnitOfWork } from './unit-of-work.ts';
 import { WalletsStore } from './wallets-store.ts';
 import { WebhooksStore } from './webhooks-store.ts';
 import { WithdrawalsStore } from './withdrawals-store.ts';
+import type { Repositories } from '../usecases/repositories.ts';
 
 /**
  * The store: one Kysely database (PostgreSQL or PGlite, same SQL and migrations) and the
- * repositories over it. Every method that moves money is one transaction.
+ * repositories over it: the ports use cases write through (usecases/repositories.ts), and the reads
+ * the routes make.
  */
-export class Store {
+export class Store implements Repositories {
   readonly db: Db;
   readonly kind: 'postgres' | 'pglite';
   readonly settings: SettingsStore;
@@ -47,6 +51,8 @@ export class Store {
   readonly orders: OrdersStore;
   readonly platform: PlatformStateStore;
   readonly audit: AuditStore;
+  readonly ledger = new LedgerStore();
+  readonly holds = new HoldsStore();
   readonly wallets: WalletsStore;
   readonly declarations: DeclarationsStore;
   readonly deposits: DepositsStore;

@@ -6,6 +6,9 @@ import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import { toOrganization } from './organizations-store.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { NewKey, IssuedKey, KeysRepository } from '../usecases/repositories.ts';
+
+export type { NewKey, IssuedKey };
 
 /** What authentication needs, read in one query on every request. */
 export interface KeyForAuth {
@@ -24,13 +27,7 @@ export interface KeyForAuth {
   reconciled: boolean;
 }
 
-/** A key as issued: `secretHash` is the keyed hash of the secret (domain/keys/api-key.ts, hashSecret). */
-export interface NewKey {
-  organizationId: string; memberId: string; prefix: string; secretHash: string; scopes: string[];
-  expiresAt: Date | null; allowedIps: string[] | null;
-}
 
-export interface IssuedKey { id: string; prefix: string; scopes: string[]; organizationId: string; memberId: string; expiresAt: Date | null; allowedIps: string[] | null; createdAt: Date }
 
 interface AuthRow {
   want: string; prefix: string; id: string; secret_hash: string; scopes: string[]; expires_at: Date | null; allowed_ips: string[] | null;
@@ -75,7 +72,7 @@ function toKeyForAuth(r: AuthRow): KeyForAuth {
 /** Where the auth cache keeps a key: its prefix and the digest of the secret presented with it. */
 const cacheId = (prefix: string, digest: string) => `${prefix}.${digest}`;
 
-export class KeysStore {
+export class KeysStore implements KeysRepository {
   // Compiled once: it runs on every request, and building a query in Kysely costs more CPU than running it.
   readonly #auth: AuthQuery;
   // Requests authenticating at the same moment share one read (every request still reads its key, role and organization).

@@ -1,7 +1,9 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import { assertBalanced, isOrgAccount, netChanges, type Entry, type Posting } from '../domain/ledger/entry.ts';
+import type { LedgerRepository, Tx as OpaqueTx } from '../usecases/repositories.ts';
 import type { Database } from './schema.ts';
+import { kyselyOf } from './unit-of-work.ts';
 
 type Tx = Transaction<Database>;
 type Sql = RawBuilder<unknown>;
@@ -58,4 +60,11 @@ function changeSql(c: Posting, asset: Sql, amount: Sql, prev: string | null): Sq
     select ${c.ownerId}::text, ${asset}, ${c.kind}::text, ${amount}${from}
     on conflict (owner_id, asset_symbol, kind) do update set balance = accounts.balance + excluded.balance
     returning 1 as ok`;
+}
+
+/** The ledger port (usecases/repositories.ts) over postEntry. */
+export class LedgerStore implements LedgerRepository {
+  post(tx: OpaqueTx, entryId: string, entry: Entry, at: Date): Promise<void> {
+    return postEntry(kyselyOf(tx), entryId, entry, at);
+  }
 }

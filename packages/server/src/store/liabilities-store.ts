@@ -1,15 +1,11 @@
 import { sql } from 'kysely';
-import { SUM_BYTES, type SumLevels, type SumNode } from '../domain/transparency/sum-tree.ts';
+import { SUM_BYTES, type SumNode } from '../domain/transparency/sum-tree.ts';
 import type { Db } from './db.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { Owed, SnapshotAsset, Snapshot, NewSnapshot, LiabilitiesRepository } from '../usecases/repositories.ts';
 
-/** What the platform owes one organization in one asset: available + held. */
-export interface Owed { organizationId: string; assetSymbol: string; amount: bigint }
-export interface SnapshotAsset { assetSymbol: string; assetDecimals: number; rootHash: Buffer; total: bigint; leafCount: number }
-export interface Snapshot { id: string; takenAt: Date; daily: string | null; note: string; assets: SnapshotAsset[] }
-export interface NewSnapshot extends Snapshot {
-  trees: Array<{ assetSymbol: string; levels: SumLevels; leaves: Array<{ organizationId: string; leafIndex: number; amount: bigint }> }>;
-}
+export type { Owed, SnapshotAsset, Snapshot, NewSnapshot };
+
 export interface OwnLeaf { assetSymbol: string; amount: bigint; leafIndex: number; path: SumNode[] }
 
 /** Rows a leaf insert carries at once. */
@@ -19,7 +15,7 @@ const LEAF_CHUNK = 20_000;
  * Liabilities snapshots (migration 025). Hashes and sums travel as hex text and are encoded in SQL,
  * so the two drivers' differing bytea values never reach the domain.
  */
-export class LiabilitiesStore {
+export class LiabilitiesStore implements LiabilitiesRepository {
   constructor(private readonly db: Db) {}
 
   /**

@@ -2,17 +2,13 @@ import { sql } from 'kysely';
 import type { Clock } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { MailKind, ClaimedMail, MailedEvent, MailRecipient, MailRepository } from '../usecases/repositories.ts';
 
-export type MailKind = 'invitation' | 'password_reset' | 'notification';
+export type { MailKind, ClaimedMail, MailedEvent, MailRecipient };
 
-/** A message claimed for sending: its sealed content and how many attempts it has had (this one included). */
-export interface ClaimedMail { id: string; kind: MailKind; to: string; sealed: string; attempts: number }
 
-/** An event to tell people about by mail, in commit order (migrations/033 events_mailed). */
-export interface MailedEvent { txid: string; seq: string; organizationId: string; type: string; data: Record<string, unknown> }
 
-/** Who hears of an organization's requests by mail: a member's email, name and language. */
-export interface MailRecipient { email: string; name: string; lang: string | null }
+
 
 /** Events whose mail tells a person something they wait for (CONTRACT §7: approved, rejected, credited). */
 export const MAILED_EVENT_TYPES = ['order.approved', 'order.rejected', 'withdrawal.approved', 'withdrawal.rejected', 'deposit.credited'] as const;
@@ -21,7 +17,7 @@ export const MAILED_EVENT_TYPES = ['order.approved', 'order.rejected', 'withdraw
  * The mail outbox, password-reset tokens and the notifier's cursor over the events. Only sealed mail and
  * token hashes are stored; the plain token lives in the mail the person receives.
  */
-export class MailStore {
+export class MailStore implements MailRepository {
   constructor(private readonly db: Db, private readonly clock: Clock) {}
 
   /** A message to send as soon as a sender runs. */

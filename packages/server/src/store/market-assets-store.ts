@@ -1,15 +1,21 @@
 import { sql } from 'kysely';
 import type { Db } from './db.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { MarketAsset, MarketAssetsRepository } from '../usecases/repositories.ts';
 
-export interface MarketAsset { symbol: string; decimals: number }
+export type { MarketAsset };
+
 
 /** The listed assets and their decimals. Writes go through usecases/market/put-asset.ts. */
-export class MarketAssetsStore {
+export class MarketAssetsStore implements MarketAssetsRepository {
   constructor(private readonly db: Db) {}
 
   async list(): Promise<MarketAsset[]> {
     return this.db.selectFrom('market_assets').select(['symbol', 'decimals']).orderBy('symbol').execute();
+  }
+
+  async decimalsBySymbol(): Promise<Map<string, number>> {
+    return new Map((await this.db.selectFrom('market_assets').select(['symbol', 'decimals']).execute()).map((a) => [a.symbol, a.decimals]));
   }
 
   async get(symbol: string): Promise<MarketAsset | null> {

@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
-import { DEFAULT_MAX_BOOK_AGE_MS, type MarketPair, type PairTerms } from '../domain/market/pair-terms.ts';
+import { DEFAULT_MAX_BOOK_AGE_MS, type PairTerms } from '../domain/market/pair-terms.ts';
 import { parseDecimalRational } from '../domain/market/rational.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { PricedPair, StoredPairTerms, MarketPairsRepository } from '../usecases/repositories.ts';
 
-export interface PricedPair extends MarketPair { updatedAt: Date }
+export type { PricedPair, StoredPairTerms };
+
 
 type PairRow = {
   base_symbol: string; quote_symbol: string; mid_rate: string; spread_bps: number; fee_bps: number;
@@ -28,14 +30,9 @@ function toPair(r: PairRow): PricedPair {
   };
 }
 
-/** A pair's terms as stored, before they are parsed: what the audit trail shows of the terms a change replaced. */
-export interface StoredPairTerms {
-  venueSymbol: string | null; maxBookAgeMs: number | null; midRate: string; spreadBps: number; feeBps: number;
-  fixedFeeQuoteMinor: string; minBaseMinor: string; maxBaseMinor: string;
-}
 
 /** The pairs the market prices (CONTRACT §3 PUT/DELETE /market/pairs). Writes go through usecases/market/. */
-export class MarketPairsStore {
+export class MarketPairsStore implements MarketPairsRepository {
   constructor(private readonly db: Db) {}
 
   #select() {

@@ -2,10 +2,11 @@ import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import { toMember, type Member } from './organizations-store.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { NewMember, MembersRepository } from '../usecases/repositories.ts';
+
+export type { NewMember };
 
 export interface TeamMember extends Member { totpEnrolled: boolean }
-/** A member as invited: the email as it is kept (lower case). */
-export interface NewMember { name: string; email: string; permissions: string[] }
 export interface OrgKey {
   id: string; prefix: string; scopes: string[]; issuedBy: { id: string; name: string }; createdAt: Date; lastUsedAt: Date | null;
   expiresAt: Date | null; allowedIps: string[] | null; revokedAt: Date | null;
@@ -15,7 +16,7 @@ export interface OrgKey {
  * An organization's members and the keys they hold, as the portal and the desk read them (CONTRACT §7),
  * and the members' rows the use cases write in their transaction (usecases/members). Nothing here decides or audits.
  */
-export class MembersStore {
+export class MembersStore implements MembersRepository {
   constructor(private readonly db: Db) {}
 
   async team(organizationId: string): Promise<TeamMember[]> {

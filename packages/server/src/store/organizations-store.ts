@@ -2,8 +2,10 @@ import { limitsAsStrings, type Limits, type Organization, type OrgStatus } from 
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { Member, OrganizationsRepository } from '../usecases/repositories.ts';
 
-export interface Member { id: string; organizationId: string; name: string; email: string; permissions: string[]; status: 'invited' | 'active' | 'removed'; createdAt: Date; updatedAt: Date }
+export type { Member };
+
 
 function parseStoredLimits(raw: unknown): Limits {
   if (raw === null || raw === undefined) return null;
@@ -30,7 +32,7 @@ export const toMember = (r: { id: string; organization_id: string; name: string;
  * Organizations' rows: reads, and the writes a use case makes in its transaction (usecases/organizations).
  * Nothing here decides or audits.
  */
-export class OrganizationsStore {
+export class OrganizationsStore implements OrganizationsRepository {
   constructor(private readonly db: Db) {}
 
   async insert(tx: Tx, id: string, at: Date, r: { name: string; status: OrgStatus; limits: Limits }): Promise<Organization> {

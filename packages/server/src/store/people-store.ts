@@ -5,14 +5,11 @@ import { toJson } from './json.ts';
 import { toMember, toOrganization } from './organizations-store.ts';
 import { toStaff } from './staff-store.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { PersonKind, PersonCredentials, ThrottleKey, CredentialsSet, PeopleRepository } from '../usecases/repositories.ts';
 
-export type PersonKind = 'member' | 'staff';
+export type { PersonKind, PersonCredentials, ThrottleKey, CredentialsSet };
 
-/** What signing in needs of a person: who, and their credentials. */
-export interface PersonCredentials {
-  kind: PersonKind; id: string; name: string; email: string; status: string;
-  passwordHash: string | null; totpSealed: string | null; totpPendingSealed: string | null; totpLastStep: number | null; recoveryHashes: string[];
-}
+
 
 export interface SessionRow { kind: PersonKind; subjectId: string; createdAt: Date; lastSeenAt: Date; expiresAt: Date }
 
@@ -25,17 +22,14 @@ const toCreds = (kind: PersonKind, p: { id: string; name: string; email: string;
 
 const table = (kind: PersonKind) => (kind === 'member' ? 'members' : 'staff');
 
-type CredentialsSet = Partial<{ password_hash: string; totp_secret_sealed: string | null; totp_pending_sealed: string | null; totp_last_step: string | null; recovery_hashes: string | null }>;
 
-/** A sign-in throttle key: how many attempts its window allows, and how long the one reaching the limit locks it. */
-export interface ThrottleKey { key: string; limit: number; lockMs: number }
 
 /**
  * Credentials, invitations, sessions and sign-in throttling of people, members and staff alike. Only
  * hashes and sealed values are stored; every secret is made and shown by the caller. Writes go through
  * the use case's transaction (usecases/people, usecases/staff), which decides and audits.
  */
-export class PeopleStore {
+export class PeopleStore implements PeopleRepository {
   // `ids` stays in the signature the store is built with; the use cases make every id now.
   constructor(private readonly db: Db, private readonly clock: Clock) {}
 

@@ -1,14 +1,19 @@
 import { sql, type Transaction } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import type { Db } from './db.ts';
+import type { PlatformStateRepository, Tx as OpaqueTx } from '../usecases/repositories.ts';
 import type { Database } from './schema.ts';
+import { kyselyOf } from './unit-of-work.ts';
 
 /** Whether the platform's books agree with the market (CONTRACT §3, reconciliation). */
-export class PlatformStateStore {
+export class PlatformStateStore implements PlatformStateRepository {
   constructor(private readonly db: Db) {}
   async isReconciled(): Promise<boolean> {
     const r = await this.db.selectFrom('platform_state').select('reconciled').where('id', '=', 1).executeTakeFirst();
     return r?.reconciled ?? true;
+  }
+  assertReconciled(tx: OpaqueTx): Promise<void> {
+    return assertReconciled(kyselyOf(tx));
   }
 }
 

@@ -1,15 +1,12 @@
-import type { Figure } from '../domain/reconciliation/compare.ts';
+import { figureToJson, type Figure, type StoredFigure } from '../domain/reconciliation/compare.ts';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { RunRow, PlatformStateRow, ReconciliationRepository } from '../usecases/repositories.ts';
 
-export interface RunRow { id: string; matched: boolean; source: 'given' | 'venue'; figures: Figure[]; actor: string; createdAt: Date }
-export interface PlatformStateRow { reconciled: boolean; changedAt: Date; stoppedByRunId: string | null; lastRun: RunRow | null }
+export type { RunRow, PlatformStateRow };
 
-type StoredFigure = { assetSymbol: string; booksMinor: string; marketMinor: string; differenceMinor: string; matched: boolean };
-export const figureToJson = (f: Figure): StoredFigure => ({
-  assetSymbol: f.assetSymbol, booksMinor: f.books.toString(), marketMinor: f.market.toString(), differenceMinor: f.difference.toString(), matched: f.matched,
-});
+
 const figureFromJson = (f: StoredFigure): Figure => ({
   assetSymbol: f.assetSymbol, books: BigInt(f.booksMinor), market: BigInt(f.marketMinor), difference: BigInt(f.differenceMinor), matched: f.matched,
 });
@@ -19,7 +16,7 @@ const figureFromJson = (f: StoredFigure): Figure => ({
  * client operation that moves money. Only a person lifts the stop (usecases/reconciliation/resolve.ts); a later
  * matching run does not.
  */
-export class ReconciliationStore {
+export class ReconciliationStore implements ReconciliationRepository {
   constructor(private readonly db: Db) {}
 
   /** Locks the state row: runs and resolves take turns, and wait for withdrawal requests and approvals in flight. */

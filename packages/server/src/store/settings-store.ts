@@ -1,6 +1,7 @@
 import type { Db } from './db.ts';
+import type { SettingsRepository } from '../usecases/repositories.ts';
 
-export class SettingsStore {
+export class SettingsStore implements SettingsRepository {
   constructor(private readonly db: Db) {}
   async get(key: string): Promise<string | null> {
     const r = await this.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();

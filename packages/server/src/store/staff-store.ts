@@ -1,14 +1,14 @@
 import type { Db } from './db.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { StaffRole, Staff, StaffToken, StaffRepository } from '../usecases/repositories.ts';
 
-export type StaffRole = 'viewer' | 'approver' | 'admin';
-export interface Staff { id: string; name: string; email: string; role: StaffRole; status: 'invited' | 'active' | 'removed'; createdAt: Date; updatedAt: Date }
+export type { StaffRole, Staff, StaffToken };
+
 
 export const toStaff = (r: { id: string; name: string; email: string; role: string; status: string; created_at: Date; updated_at: Date }): Staff => ({
   id: r.id, name: r.name, email: r.email, role: r.role as StaffRole, status: r.status as Staff['status'], createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
-export interface StaffToken { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }
 
 type TokenRow = { id: string; name: string; prefix: string; created_at: Date; last_used_at: Date | null; revoked_at: Date | null };
 const toToken = (r: TokenRow): StaffToken => ({ id: r.id, name: r.name, prefix: r.prefix, createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at });
@@ -17,7 +17,7 @@ const toToken = (r: TokenRow): StaffToken => ({ id: r.id, name: r.name, prefix: 
  * The operator's people (CONTRACT §7) and their personal tokens. Writes go through the use case's
  * transaction (usecases/staff), which decides and audits.
  */
-export class StaffStore {
+export class StaffStore implements StaffRepository {
   // `ids` and `clock` stay in the signature the store is built with; the use cases make ids and times now.
   constructor(private readonly db: Db) {}
 

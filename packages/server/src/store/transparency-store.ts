@@ -4,24 +4,18 @@ import { completeSubtreeHash, HASH_BYTES, nodeKey, type NodeKey, type NodeReader
 import type { Clock } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { SignCheckpoint, LogHead, FinishedEntry, TransparencyRepository } from '../usecases/repositories.ts';
+
+export type { SignCheckpoint, LogHead, FinishedEntry };
 
 export interface Checkpoint { size: number; root: Buffer; note: string; createdAt: Date }
 export interface LoggedEntry { index: number; entryId: string; leaf: string; leafHash: Buffer }
-/** Signs the checkpoint of a tree of `size` leaves whose root is `root`: the note as served. */
-export type SignCheckpoint = (size: number, root: Buffer) => string;
-/** The log's head row: its size, its frontier (the roots of its complete subtrees, largest first) and the last entry it took. */
-export interface LogHead { size: number; frontier: Buffer[]; last: { txid: string; seq: string } }
-/** A journal entry whose transaction is over, ready to join the log. */
-export interface FinishedEntry { id: string; txid: string; seq: string; kind: string; createdAt: Date; postings: LeafPosting[] }
 
 /**
  * Complete subtrees lower than this are not stored: each is folded from its 16 or fewer leaf hashes
  * (migration 035), so appending writes a node for every 16 leaves rather than about two per leaf.
  */
 export const STORED_FROM_LEVEL = 4;
-
-/** Entries appended per transaction: a batch's nodes and leaves are one insert each. */
-export const APPEND_BATCH = 1000;
 
 const hexes = (b: Buffer): Buffer[] => Array.from({ length: b.length / HASH_BYTES }, (_, i) => b.subarray(i * HASH_BYTES, (i + 1) * HASH_BYTES));
 
@@ -30,7 +24,7 @@ const hexes = (b: Buffer): Buffer[] => Array.from({ length: b.length / HASH_BYTE
  * select list's text column of that name, and sort 10 before 9. Hashes travel as hex text and are encoded in SQL, so the two
  * drivers' differing bytea values never reach the domain.
  */
-export class TransparencyStore implements NodeReader {
+export class TransparencyStore implements NodeReader, TransparencyRepository {
   constructor(private readonly db: Db, private readonly clock: Clock) {}
 
   /** The log's head (its size, its frontier and the last entry it took), its row locked until `tx` ends: a second appender waits. */

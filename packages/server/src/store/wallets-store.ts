@@ -1,8 +1,10 @@
 import type { DepositWallet } from '../domain/deposits/wallet.ts';
 import type { Db } from './db.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { WalletSource, WalletsRepository } from '../usecases/repositories.ts';
 
-type WalletSource = 'operator' | 'venue';
+export type { WalletSource };
+
 type WalletRow = { asset_symbol: string; network: string; address: string; updated_at: Date };
 const toWallet = (r: WalletRow): DepositWallet => ({ assetSymbol: r.asset_symbol, network: r.network, address: r.address, updatedAt: r.updated_at });
 
@@ -10,7 +12,7 @@ const toWallet = (r: WalletRow): DepositWallet => ({ assetSymbol: r.asset_symbol
  * The platform's deposit wallet per asset. No row: the platform cannot receive that asset. Writes
  * go through the use cases in usecases/wallets/.
  */
-export class WalletsStore {
+export class WalletsStore implements WalletsRepository {
   constructor(private readonly db: Db) {}
 
   /** Wallets of listed assets only, by symbol. */

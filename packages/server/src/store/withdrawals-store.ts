@@ -4,14 +4,11 @@ import { claimInWorkCtes, claimOutcomes, keepAnswersSql, type KeptAnswer } from 
 import type { Db } from './db.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { WithdrawalRow, DestinationForRequest, ClaimOutcome, WithdrawalsRepository } from '../usecases/repositories.ts';
 
-export interface WithdrawalRow {
-  id: string; organizationId: string; state: WithdrawalState; assetSymbol: string; assetDecimals: number; amount: bigint;
-  destinationId: string; destinationSummary: string; reason: string | null; payoutReference: string | null; createdAt: Date; updatedAt: Date;
-}
+export type { WithdrawalRow, DestinationForRequest, ClaimOutcome };
 
-/** What a withdrawal request reads of its destination. */
-export interface DestinationForRequest { organization_id: string; asset_symbol: string; cooldown_until: Date; registered_in_market_at: Date | null; summary: string }
+
 
 type Row = {
   id: string; organization_id: string; state: string; asset_symbol: string; asset_decimals: number; amount_minor: string;
@@ -23,11 +20,9 @@ const toWithdrawal = (r: Row, summary: string): WithdrawalRow => ({
   reason: r.reason, payoutReference: r.payout_reference, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
-/** What claimInWorkCtes did with one key (claimOutcomes), for AnswersOfWork.answered. */
-export interface ClaimOutcome { scope: string; key: string; kept: boolean; busy: boolean }
 
 /** Withdrawal requests: the hold at request, the operator's one decision, the amount leaving. */
-export class WithdrawalsStore {
+export class WithdrawalsStore implements WithdrawalsRepository {
   constructor(private readonly db: Db) {}
 
   /** What a withdrawal request reads of its destination, in the request's transaction; undefined when there is none. */

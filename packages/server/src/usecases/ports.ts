@@ -1,15 +1,9 @@
 import type { Rational } from '../domain/market/rational.ts';
 import type { MarketPair } from '../domain/market/pair-terms.ts';
 import type { Clock, Execution, ExecutionRequest, Ids, Market } from '../domain/ports.ts';
-import type { Store } from '../store/index.ts';
-import type { Tx } from '../store/unit-of-work.ts';
+import type { Repositories, Tx } from './repositories.ts';
 
-export type { Tx };
-
-/** The unit of work: a use case's writes (and its audit entry) commit together or not at all. */
-export interface UnitOfWork {
-  run<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
-}
+export type { Tx, UnitOfWork } from './repositories.ts';
 
 /**
  * Where orders execute and where the platform's money sits (CONTRACT §4, §9). Two adapters, chosen
@@ -61,7 +55,7 @@ export interface Tally {
 
 /** What every use case works with. */
 export interface UseCaseDeps {
-  store: Store;
+  store: Repositories;
   venue: Venue;
   clock: Clock;
   ids: Ids;

@@ -4,6 +4,7 @@ import type { Clock, Execution, ExecutionRequest } from '../domain/ports.ts';
 import { venueProceeds } from '../domain/quotes/pricing.ts';
 import type { Db } from '../store/db.ts';
 import type { MarketPairsStore } from '../store/market-pairs-store.ts';
+import { kyselyOf, type Tx as StoreTx } from '../store/unit-of-work.ts';
 import type { Tx, Venue } from '../usecases/ports.ts';
 
 /**
@@ -24,12 +25,12 @@ export class SimulatedVenue implements Venue {
   constructor(private readonly db: Db, private readonly pairs: MarketPairsStore, private readonly clock: Clock) {}
 
   async fundsMoved(tx: Tx, assetSymbol: string, amount: bigint): Promise<void> {
-    await tx.insertInto('venue_balances').values({ asset_symbol: assetSymbol, amount: amount.toString() })
+    await kyselyOf(tx).insertInto('venue_balances').values({ asset_symbol: assetSymbol, amount: amount.toString() })
       .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ amount: sql`venue_balances.amount + excluded.amount` })).execute();
   }
 
   async fillSettled(tx: Tx, orderId: string, at: Date): Promise<void> {
-    await bookVenueFill(tx, orderId, at);
+    await bookVenueFill(kyselyOf(tx), orderId, at);
   }
 
   /**
@@ -38,8 +39,8 @@ export class SimulatedVenue implements Venue {
    * books read next in the same transaction are of the same moment.
    */
   async holdings(tx: Tx): Promise<Map<string, bigint>> {
-    await sql`lock table venue_balances in share mode`.execute(tx);
-    const rows = await tx.selectFrom('venue_balances').select(['asset_symbol', 'amount']).execute();
+    await sql`lock table venue_balances in share mode`.execute(kyselyOf(tx));
+    const rows = await kyselyOf(tx).selectFrom('venue_balances').select(['asset_symbol', 'amount']).execute();
     return new Map(rows.map((r) => [r.asset_symbol, BigInt(r.amount)]));
   }
 
@@ -91,7 +92,7 @@ export class SimulatedVenue implements Venue {
  * settlement transaction. Returns false when the venue recorded no unbooked fill for the order (a
  * market other than this one executed it).
  */
-async function bookVenueFill(tx: Tx, orderId: string, at: Date): Promise<boolean> {
+async function bookVenueFill(tx: StoreTx, orderId: string, at: Date): Promise<boolean> {
   const fill = await tx.updateTable('venue_executions').set({ booked_at: at })
     .where('order_id', '=', orderId).where('state', '=', 'filled').where('booked_at', 'is', null)
     .returning(['base_symbol', 'quote_symbol', 'amount_base_minor', 'proceeds_quote_minor']).executeTakeFirst();

@@ -24,3 +24,9 @@ export function marketBalancesOf(list: ReadonlyArray<{ assetSymbol: string; amou
   }
   return m;
 }
+
+/** A figure as it is kept (a run's record, an audit entry): amounts as decimal strings of minor units. */
+export type StoredFigure = { assetSymbol: string; booksMinor: string; marketMinor: string; differenceMinor: string; matched: boolean };
+export const figureToJson = (f: Figure): StoredFigure => ({
+  assetSymbol: f.assetSymbol, booksMinor: f.books.toString(), marketMinor: f.market.toString(), differenceMinor: f.difference.toString(), matched: f.matched,
+});

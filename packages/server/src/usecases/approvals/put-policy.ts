@@ -1,6 +1,4 @@
 import { DomainError } from '../../domain/errors.ts';
-import { policyIn } from '../../store/approvals-store.ts';
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
@@ -15,9 +13,9 @@ export async function putApprovalPolicy(
   if (!(await d.store.marketAssets.get(asset))) throw new DomainError('market.asset_not_listed', { asset });
   const at = d.clock.now();
   return d.store.uow.run(async (tx) => {
-    const cur = await policyIn(tx, asset);
+    const cur = await d.store.approvals.policyIn(tx, asset);
     await d.store.approvals.setPolicy(tx, at, asset, from);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'policy.approvals.put', subjectType: 'asset', subjectId: asset,
       before: { secondApprovalFromMinor: cur?.toString() ?? null }, after: { secondApprovalFromMinor: from?.toString() ?? null },
     });

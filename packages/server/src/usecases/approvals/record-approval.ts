@@ -1,8 +1,7 @@
 import {
   approvalsRequired, nextApproval, type ApprovalState, type ApprovalSubject, type Approver,
 } from '../../domain/approvals/four-eyes.ts';
-import { approvalsOf, insertApproval, policyIn } from '../../store/approvals-store.ts';
-import type { Tx } from '../ports.ts';
+import type { ApprovalsRepository, Tx } from '../repositories.ts';
 
 /**
  * One approval of a pending order or withdrawal (four-eyes, CONTRACT §7), inside the transaction that
@@ -11,14 +10,14 @@ import type { Tx } from '../ports.ts';
  * records the person and answers whether this approval decides the request. The caller writes the audit.
  */
 export async function recordApproval(
-  tx: Tx, at: Date, kind: ApprovalSubject, subject: { id: string; asset: string; amount: bigint }, approver: Approver,
+  repo: ApprovalsRepository, tx: Tx, at: Date, kind: ApprovalSubject, subject: { id: string; asset: string; amount: bigint }, approver: Approver,
 ): Promise<{ decides: boolean; state: ApprovalState }> {
-  const required = approvalsRequired(await policyIn(tx, subject.asset), subject.amount);
-  const before = await approvalsOf(tx, kind, subject.id);
+  const required = approvalsRequired(await repo.policyIn(tx, subject.asset), subject.amount);
+  const before = await repo.approvalsOf(tx, kind, subject.id);
   const { record, decides } = nextApproval(kind, required, before, approver);
   const approvals = [...before];
   if (record && approver.person) {
-    await insertApproval(tx, at, kind, subject.id, approver.person);
+    await repo.insertApproval(tx, at, kind, subject.id, approver.person);
     approvals.push({ staffId: approver.person.id, name: approver.person.name, at });
   }
   return { decides, state: { approvals, approvalsRequired: required } };

@@ -1,6 +1,5 @@
 import type { Declaration } from '../../domain/deposits/declaration.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 
 /**
@@ -19,7 +18,7 @@ export async function cancelDeclaration(d: UseCaseDeps, actor: string, organizat
     const state = cur.state === 'open' && cur.expiresAt.getTime() <= at.getTime() ? 'expired' : cur.state;
     if (state !== 'open') throw new DomainError('deposits.declaration_not_open', { state });
     const done = await d.store.declarations.cancel(tx, id, at);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'declaration.cancel', subjectType: 'declaration', subjectId: id,
       before: { state: 'open' }, after: { state: 'cancelled', assetSymbol: done.assetSymbol, expectedAmountMinor: done.expectedAmount.toString() },
     });

@@ -2,7 +2,6 @@ import type { Declaration } from '../../domain/deposits/declaration.ts';
 import { newReference } from '../../domain/deposits/reference.ts';
 import { cryptoRandomBelow, pickTail, tailPlan, TAIL_QUARANTINE_MS, type RandomBelow } from '../../domain/deposits/tail.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { assertReconciled } from '../../store/platform-state-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 
 /**
@@ -29,7 +28,7 @@ export async function declareDeposit(d: DeclareDeps, organizationId: string, r: 
   const expiresAt = new Date(now.getTime() + r.ttlMs);
   const declarations = d.store.declarations;
   return d.store.uow.run(async (tx) => {
-    await assertReconciled(tx);
+    await d.store.platform.assertReconciled(tx);
     // Locked for share: the decimals cannot change until this declaration is committed.
     const decimals = await declarations.lockedDecimals(tx, r.assetSymbol);
     if (decimals === null) throw new DomainError('deposits.asset_not_receivable', { asset: r.assetSymbol });

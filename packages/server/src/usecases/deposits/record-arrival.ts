@@ -1,6 +1,5 @@
-import type { Deposit } from '../../store/deposits-store.ts';
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
+import type { Deposit } from '../repositories.ts';
 
 const depositAudit = (d: Deposit) => ({
   state: d.state, organizationId: d.organizationId, declarationId: d.declarationId, assetSymbol: d.assetSymbol,
@@ -18,7 +17,7 @@ export async function recordArrival(d: UseCaseDeps, actor: string, r: { assetSym
   return d.store.uow.run(async (tx) => {
     const dep = await d.store.deposits.recordArrival(tx, id, at, r);
     await d.venue.fundsMoved(tx, r.assetSymbol, r.amount);
-    await recordAudit(tx, d.ids, at, { actor, action: 'deposit.arrival', subjectType: 'deposit', subjectId: id, before: null, after: depositAudit(dep) });
+    await d.store.audit.record(tx, d.ids, at, { actor, action: 'deposit.arrival', subjectType: 'deposit', subjectId: id, before: null, after: depositAudit(dep) });
     return dep;
   });
 }
@@ -28,7 +27,7 @@ export async function attributeArrival(d: UseCaseDeps, actor: string, id: string
   const at = d.clock.now();
   return d.store.uow.run(async (tx) => {
     const dep = await d.store.deposits.attribute(tx, id, at, organizationId);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'deposit.attribute', subjectType: 'deposit', subjectId: id,
       before: depositAudit({ ...dep, state: 'unattributed', organizationId: null }), after: depositAudit(dep),
     });

@@ -15,8 +15,8 @@ export const DEPOSIT_LOOKBACK_MS = 7 * 24 * 3_600_000;
 export async function recordVenueDeposits(d: UseCaseDeps, deposits: VenueDeposit[]): Promise<number> {
   const done = deposits.filter((x) => x.completed && x.txid !== '');
   if (done.length === 0) return 0;
-  const known = new Set((await d.store.db.selectFrom('deposits').select('txid').where('txid', 'in', done.map((x) => x.txid)).execute()).map((r) => r.txid));
-  const assets = new Map((await d.store.db.selectFrom('market_assets').select(['symbol', 'decimals']).execute()).map((a) => [a.symbol, a.decimals]));
+  const known = await d.store.deposits.recordedTxids(done.map((x) => x.txid));
+  const assets = await d.store.marketAssets.decimalsBySymbol();
   let recorded = 0;
   for (const x of done) {
     const decimals = assets.get(x.coin);

@@ -1,8 +1,7 @@
 import type { NewDestination } from '../../domain/destinations/register.ts';
 import { DomainError } from '../../domain/errors.ts';
-import type { DestinationRow } from '../../store/destinations-store.ts';
-import { assertReconciled } from '../../store/platform-state-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
+import type { DestinationRow } from '../repositories.ts';
 
 /**
  * The organization registers a bank account (validated and sealed for its row by prepareDestination): usable
@@ -13,7 +12,7 @@ import type { UseCaseDeps } from '../ports.ts';
 export async function registerDestination(d: UseCaseDeps, organizationId: string, dst: NewDestination): Promise<DestinationRow> {
   const at = d.clock.now();
   const row = await d.store.uow.run(async (tx) => {
-    await assertReconciled(tx);
+    await d.store.platform.assertReconciled(tx);
     if (!(await d.store.destinations.isListed(tx, dst.assetSymbol))) throw new DomainError('market.asset_not_listed', { asset: dst.assetSymbol });
     return d.store.destinations.insert(tx, organizationId, dst, at);
   });

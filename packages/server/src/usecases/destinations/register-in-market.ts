@@ -1,7 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { DestinationRow } from '../../store/destinations-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
+import type { DestinationRow } from '../repositories.ts';
 
 /**
  * The operator records that the destination is registered in the market. Idempotent: the first call sets
@@ -16,7 +15,7 @@ export async function registerInMarket(d: UseCaseDeps, actor: string, id: string
       if (!cur) throw new DomainError('destinations.not_found');
       return cur;
     }
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'destination.register_in_market', subjectType: 'destination', subjectId: id,
       before: { organizationId: row.organizationId, summary: row.summary, registeredInMarketAt: null },
       after: { organizationId: row.organizationId, summary: row.summary, registeredInMarketAt: at.toISOString() },

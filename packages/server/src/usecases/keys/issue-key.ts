@@ -1,7 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { IssuedKey } from '../../store/keys-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
+import type { IssuedKey } from '../repositories.ts';
 
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
@@ -30,7 +29,7 @@ export async function issueKey(d: Deps, actor: string, r: KeyToIssue): Promise<I
       id, prefix: r.prefix, scopes: r.scopes, organizationId: m.organizationId, memberId: r.memberId,
       expiresAt: r.expiresAt, allowedIps: r.allowedIps, createdAt: at,
     };
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'api_key.issue', subjectType: 'api_key', subjectId: id, before: null, after: { ...issued },
     });
     return issued;

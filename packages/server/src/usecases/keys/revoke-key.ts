@@ -1,5 +1,4 @@
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 
 /**
@@ -16,7 +15,7 @@ export async function revokeKey(
     if (!cur || (organizationId !== undefined && cur.organizationId !== organizationId)) throw new DomainError('keys.not_found');
     if (cur.revokedAt) return { id, revokedAt: cur.revokedAt };
     await d.store.keys.markRevoked(tx, id, at);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'api_key.revoke', subjectType: 'api_key', subjectId: id, before: { revokedAt: null }, after: { revokedAt: at },
     });
     return { id, revokedAt: at };

@@ -1,4 +1,3 @@
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 
 /**
@@ -11,7 +10,7 @@ export async function adjustBalance(d: UseCaseDeps, actor: string, r: { organiza
   return d.store.uow.run(async (tx) => {
     const { before, after } = await d.store.accounts.adjust(tx, entryId, at, r);
     await d.venue.fundsMoved(tx, r.assetSymbol, r.amount);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'ledger.adjustment', subjectType: 'organization', subjectId: r.organizationId,
       before: { assetSymbol: r.assetSymbol, availableMinor: before.toString() },
       after: { assetSymbol: r.assetSymbol, availableMinor: after.toString(), amountMinor: r.amount.toString(), reason: r.reason, entryId },

@@ -2,11 +2,10 @@ import type { Logger } from 'pino';
 import type { MailText } from '../../domain/mail/messages.ts';
 import type { Clock, Ids } from '../../domain/ports.ts';
 import { SealedBox } from '../../domain/sealed-box.ts';
-import type { Store } from '../../store/index.ts';
-import type { MailKind } from '../../store/mail-store.ts';
 import type { MailSender } from '../ports.ts';
+import type { MailKind, Repositories } from '../repositories.ts';
 
-export interface MailDeps { store: Store; clock: Clock; ids: Ids; secret: string; mail?: MailSender | undefined; logger?: Logger | undefined }
+export interface MailDeps { store: Repositories; clock: Clock; ids: Ids; secret: string; mail?: MailSender | undefined; logger?: Logger | undefined }
 
 /** Attempts of one message before it is given up (about eleven hours of retries in all). */
 export const MAIL_ATTEMPTS = 10;

@@ -1,5 +1,5 @@
 import type { PairTerms } from '../../domain/market/pair-terms.ts';
-import type { StoredPairTerms } from '../../store/market-pairs-store.ts';
+import type { StoredPairTerms } from '../repositories.ts';
 
 /** What the audit trail shows of a pair's terms: amounts as minor-unit text, the venue's book when priced from one. */
 export const pairTermsAudit = (t: PairTerms) => ({

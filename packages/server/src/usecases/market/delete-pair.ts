@@ -1,8 +1,7 @@
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { PricedPair } from '../../store/market-pairs-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { pairTermsAudit } from './audit-view.ts';
+import type { PricedPair } from '../repositories.ts';
 
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
@@ -16,7 +15,7 @@ export async function deletePair(d: Deps, actor: string, base: string, quote: st
   const at = d.clock.now();
   await d.store.uow.run(async (tx) => {
     if (!(await d.store.marketPairs.delete(tx, base, quote))) throw new DomainError('market.pair_not_found');
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'market.pair.delete', subjectType: 'pair', subjectId: `${base}/${quote}`, before: pairTermsAudit(cur.terms), after: null,
     });
   });

@@ -1,7 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { MarketAsset } from '../../store/market-assets-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
+import type { MarketAsset } from '../repositories.ts';
 
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
@@ -23,7 +22,7 @@ export async function putAsset(d: Deps, actor: string, symbol: string, decimals:
       if (await d.store.marketAssets.isHeld(tx, symbol)) throw new DomainError('market.decimals_locked');
     }
     await d.store.marketAssets.upsert(tx, at, symbol, decimals);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'market.asset.put', subjectType: 'asset', subjectId: symbol, before: cur, after: { symbol, decimals },
     });
     return { symbol, decimals };

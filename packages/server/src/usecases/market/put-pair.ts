@@ -1,9 +1,8 @@
 import { DomainError } from '../../domain/errors.ts';
 import type { PairTerms } from '../../domain/market/pair-terms.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { PricedPair } from '../../store/market-pairs-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { pairTermsAudit, storedTermsAudit } from './audit-view.ts';
+import type { PricedPair } from '../repositories.ts';
 
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
@@ -19,7 +18,7 @@ export async function putPair(d: Deps, actor: string, base: string, quote: strin
     }
     const before = await d.store.marketPairs.lockTerms(tx, base, quote);
     await d.store.marketPairs.upsert(tx, at, base, quote, t);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'market.pair.put', subjectType: 'pair', subjectId: `${base}/${quote}`,
       before: before ? storedTermsAudit(before) : null, after: pairTermsAudit(t),
     });

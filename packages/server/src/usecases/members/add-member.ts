@@ -1,8 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { NewMember } from '../../store/members-store.ts';
-import type { Member } from '../../store/organizations-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
+import type { Member, NewMember } from '../repositories.ts';
 
 /** An invitation as stored: the hash of its token (the token is shown once, by the caller) and its expiry. */
 export interface StoredInvitation { tokenHash: string; expiresAt: Date }
@@ -21,7 +19,7 @@ export async function addMember(
     if (await d.store.members.emailInUse(tx, organizationId, r.email)) throw new DomainError('members.email_taken');
     const member = await d.store.members.insert(tx, id, at, organizationId, r);
     if (invitation) await d.store.members.addInvitation(tx, id, at, invitation);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'member.create', subjectType: 'member', subjectId: id, before: null,
       after: {
         organizationId, name: r.name, email: r.email, permissions: r.permissions,

@@ -1,5 +1,4 @@
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { assertWithin, type TeamActor } from './team-actor.ts';
 
@@ -19,7 +18,7 @@ export async function changeRole(d: Deps, by: TeamActor, id: string, permissions
     assertWithin(cur.permissions, by.permissions);
     if (cur.status === 'removed') throw new DomainError('members.removed');
     await d.store.members.setPermissions(tx, id, at, permissions);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor: by.actor, action: 'member.permissions', subjectType: 'member', subjectId: id,
       before: { permissions: cur.permissions }, after: { permissions },
     });

@@ -1,8 +1,7 @@
-import type { NewMember } from '../../store/members-store.ts';
-import type { Member } from '../../store/organizations-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { addMember, type StoredInvitation } from './add-member.ts';
 import { assertWithin, type TeamActor } from './team-actor.ts';
+import type { Member, NewMember } from '../repositories.ts';
 
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 

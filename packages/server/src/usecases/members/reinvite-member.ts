@@ -1,9 +1,8 @@
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { Member } from '../../store/organizations-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import type { StoredInvitation } from './add-member.ts';
 import { assertWithin, type TeamActor } from './team-actor.ts';
+import type { Member } from '../repositories.ts';
 
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
@@ -21,7 +20,7 @@ export async function reinviteMember(d: Deps, by: TeamActor, id: string, invitat
     if (cur.status !== 'invited') throw new DomainError('members.not_invited');
     await d.store.members.spendInvitations(tx, id, at);
     await d.store.members.addInvitation(tx, id, at, invitation);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor: by.actor, action: 'member.reinvite', subjectType: 'member', subjectId: id,
       before: null, after: { invitationExpiresAt: invitation.expiresAt },
     });

@@ -1,5 +1,4 @@
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { assertWithin, type TeamActor } from './team-actor.ts';
 
@@ -23,7 +22,7 @@ export async function removeMember(d: Deps, by: TeamActor, id: string): Promise<
     await d.store.members.endSessions(tx, id, at);
     const keysRevoked = await d.store.keys.revokeAllOf(tx, id, at);
     await d.store.members.spendInvitations(tx, id, at);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor: by.actor, action: 'member.remove', subjectType: 'member', subjectId: id,
       before: { status: cur.status }, after: { status: 'removed', keysRevoked },
     });

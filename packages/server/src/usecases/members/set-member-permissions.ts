@@ -1,7 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { Member } from '../../store/organizations-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
+import type { Member } from '../repositories.ts';
 
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
@@ -15,7 +14,7 @@ export async function setMemberPermissions(d: Deps, actor: string, id: string, p
     const cur = await d.store.members.lock(tx, id);
     if (!cur) throw new DomainError('members.not_found');
     const member = await d.store.members.setPermissions(tx, id, at, permissions);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'member.permissions', subjectType: 'member', subjectId: id,
       before: { permissions: cur.permissions }, after: { permissions },
     });

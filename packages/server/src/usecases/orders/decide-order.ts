@@ -2,9 +2,6 @@ import type { Approver } from '../../domain/approvals/four-eyes.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Order } from '../../domain/orders/order.ts';
 import { recordApproval } from '../approvals/record-approval.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import { releaseHold } from '../../store/holds.ts';
-import { assertReconciled } from '../../store/platform-state-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { orderAudit } from './audit-view.ts';
 import { executeApproved } from './execute-approved.ts';
@@ -20,17 +17,17 @@ export async function approveOrder(d: UseCaseDeps, approver: Approver, orderId: 
   const at = d.clock.now();
   const { actor } = approver;
   const { order, decided } = await d.store.uow.run(async (tx) => {
-    await assertReconciled(tx);
+    await d.store.platform.assertReconciled(tx);
     const pending = await d.store.orders.lockPending(tx, orderId);
-    const { decides, state } = await recordApproval(tx, at, 'order', { id: orderId, asset: pending.baseSymbol, amount: pending.amountBase }, approver);
+    const { decides, state } = await recordApproval(d.store.approvals, tx, at, 'order', { id: orderId, asset: pending.baseSymbol, amount: pending.amountBase }, approver);
     const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));
     if (!decides) {
       // A first of two approvals (four-eyes): the order stays pending_approval.
-      await recordAudit(tx, d.ids, at, { actor, action: 'order.approval', subjectType: 'order', subjectId: orderId, before: orderAudit(pending), after: { ...orderAudit(pending), approvals, approvalsRequired: state.approvalsRequired, ...(note ? { note } : {}) } });
+      await d.store.audit.record(tx, d.ids, at, { actor, action: 'order.approval', subjectType: 'order', subjectId: orderId, before: orderAudit(pending), after: { ...orderAudit(pending), approvals, approvalsRequired: state.approvalsRequired, ...(note ? { note } : {}) } });
       return { order: pending, decided: false };
     }
     const { before, after } = await d.store.orders.decide(tx, orderId, 'approved', at, null);
-    await recordAudit(tx, d.ids, at, { actor, action: 'order.approve', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: { ...orderAudit(after), approvals, ...(note ? { note } : {}) } });
+    await d.store.audit.record(tx, d.ids, at, { actor, action: 'order.approve', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: { ...orderAudit(after), approvals, ...(note ? { note } : {}) } });
     return { order: after, decided: true };
   });
   if (!decided) return order;
@@ -49,8 +46,8 @@ export async function cancelOrder(d: UseCaseDeps, actor: string, organizationId:
   return counted(d, await d.store.uow.run(async (tx) => {
     if (!(await d.store.orders.belongsTo(tx, orderId, organizationId))) throw new DomainError('orders.not_found');
     const { before, after } = await d.store.orders.decide(tx, orderId, 'cancelled', at, null);
-    await releaseHold(tx, d.ids, at, after.holdId, 'order_release', orderId);
-    await recordAudit(tx, d.ids, at, { actor, action: 'order.cancel', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: orderAudit(after) });
+    await d.store.holds.release(tx, d.ids, at, after.holdId, 'order_release', orderId);
+    await d.store.audit.record(tx, d.ids, at, { actor, action: 'order.cancel', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: orderAudit(after) });
     return after;
   }));
 }
@@ -60,8 +57,8 @@ export async function rejectOrder(d: UseCaseDeps, actor: string, orderId: string
   const at = d.clock.now();
   return counted(d, await d.store.uow.run(async (tx) => {
     const { before, after } = await d.store.orders.decide(tx, orderId, 'rejected', at, reason);
-    await releaseHold(tx, d.ids, at, after.holdId, 'order_release', orderId);
-    await recordAudit(tx, d.ids, at, { actor, action: 'order.reject', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: orderAudit(after) });
+    await d.store.holds.release(tx, d.ids, at, after.holdId, 'order_release', orderId);
+    await d.store.audit.record(tx, d.ids, at, { actor, action: 'order.reject', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: orderAudit(after) });
     return after;
   }));
 }

@@ -1,9 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
 import type { Order } from '../../domain/orders/order.ts';
 import { orderSettlementEntry, venueFeeEntry } from '../../domain/orders/settlement-entry.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import { captureHold, releaseHold } from '../../store/holds.ts';
-import { postEntry } from '../../store/ledger-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { orderAudit } from './audit-view.ts';
 
@@ -26,19 +23,19 @@ export async function settleOrder(d: UseCaseDeps, actor: string, orderId: string
         ...(outcome.venue !== undefined ? { venue: outcome.venue, venueReference: outcome.venueReference ?? '' } : {}),
       });
       if (!o) return null;
-      await captureHold(tx, o.holdId, at);
-      await postEntry(tx, d.ids.next('je'), orderSettlementEntry(o, outcome.proceeds), at);
+      await d.store.holds.capture(tx, o.holdId, at);
+      await d.store.ledger.post(tx, d.ids.next('je'), orderSettlementEntry(o, outcome.proceeds), at);
       const fee = venueFeeEntry(o.id, outcome.costs ?? []);
-      if (fee) await postEntry(tx, d.ids.next('je'), fee, at);
+      if (fee) await d.store.ledger.post(tx, d.ids.next('je'), fee, at);
       // The venue's side of the same fill, in the same transaction: the books and the venue move together.
       await d.venue.fillSettled(tx, orderId, at);
-      await recordAudit(tx, d.ids, at, { actor, action: 'order.complete', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: orderAudit(o) });
+      await d.store.audit.record(tx, d.ids, at, { actor, action: 'order.complete', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: orderAudit(o) });
       return o;
     }
     const o = await d.store.orders.settle(tx, orderId, 'failed', at, { reason: outcome.reason });
     if (!o) return null;
-    await releaseHold(tx, d.ids, at, o.holdId, 'order_release', orderId);
-    await recordAudit(tx, d.ids, at, { actor, action: 'order.fail', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: orderAudit(o) });
+    await d.store.holds.release(tx, d.ids, at, o.holdId, 'order_release', orderId);
+    await d.store.audit.record(tx, d.ids, at, { actor, action: 'order.fail', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: orderAudit(o) });
     return o;
   });
   if (settled) d.tally?.transition('order', settled.state);

@@ -1,5 +1,4 @@
 import type { Limits, Organization, OrgStatus } from '../../domain/organizations/organization.ts';
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { organizationAudit } from './audit-view.ts';
 
@@ -12,7 +11,7 @@ export async function createOrganization(d: Deps, actor: string, r: NewOrganizat
   const id = d.ids.next('org');
   return d.store.uow.run(async (tx) => {
     const org = await d.store.organizations.insert(tx, id, at, r);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'organization.create', subjectType: 'organization', subjectId: id, before: null, after: organizationAudit(org),
     });
     return org;

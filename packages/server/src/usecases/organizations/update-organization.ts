@@ -1,6 +1,5 @@
 import { DomainError } from '../../domain/errors.ts';
 import type { Limits, Organization, OrgStatus } from '../../domain/organizations/organization.ts';
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { organizationAudit } from './audit-view.ts';
 
@@ -19,7 +18,7 @@ export async function updateOrganization(
     const before = await d.store.organizations.lock(tx, id);
     if (!before) throw new DomainError('organizations.not_found');
     const after = await d.store.organizations.patch(tx, id, at, patch);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'organization.update', subjectType: 'organization', subjectId: id,
       before: organizationAudit(before), after: organizationAudit(after),
     });

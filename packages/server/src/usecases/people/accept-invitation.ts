@@ -1,10 +1,9 @@
 import { DomainError } from '../../domain/errors.ts';
 import { assertPasswordStrong, emailSalt, hashPassword } from '../../domain/people/password.ts';
 import { hashOpaque } from '../../domain/people/tokens.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { PersonKind } from '../../store/people-store.ts';
 import { actorOf, type NewSession, type SessionDeps } from './people-deps.ts';
 import { openSession } from './open-session.ts';
+import type { PersonKind } from '../repositories.ts';
 
 /**
  * Accepts an invitation: the person chooses a password, becomes active and is signed in. The token is
@@ -26,7 +25,7 @@ export async function acceptInvitation(d: SessionDeps, kind: PersonKind, token: 
     const pid = await d.store.people.activateInvited(tx, kind, invited, at);
     if (!pid) return null;
     await d.store.people.putCredentials(tx, kind, pid, { password_hash: hash }, at);
-    await recordAudit(tx, d.ids, at, { actor: actorOf(kind, pid), action: 'invitation.accept', subjectType: kind, subjectId: pid, before: { status: 'invited' }, after: { status: 'active' } });
+    await d.store.audit.record(tx, d.ids, at, { actor: actorOf(kind, pid), action: 'invitation.accept', subjectType: kind, subjectId: pid, before: { status: 'invited' }, after: { status: 'active' } });
     return pid;
   });
   if (!id) throw new DomainError('auth.invitation_invalid');

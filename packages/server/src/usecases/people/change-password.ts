@@ -1,9 +1,8 @@
 import { DomainError } from '../../domain/errors.ts';
 import { assertPasswordStrong, emailSalt, hashPassword, verifyPassword } from '../../domain/people/password.ts';
 import { hashOpaque } from '../../domain/people/tokens.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { PersonKind } from '../../store/people-store.ts';
 import { actorOf, type PeopleDeps } from './people-deps.ts';
+import type { PersonKind } from '../repositories.ts';
 
 /** A new password, the current one proven; every other session of the person ends with it, in one transaction. */
 export async function changePassword(d: PeopleDeps, kind: PersonKind, id: string, current: string, next: string, sessionId: string): Promise<void> {
@@ -16,6 +15,6 @@ export async function changePassword(d: PeopleDeps, kind: PersonKind, id: string
     const at = d.clock.now();
     await d.store.people.putCredentials(tx, kind, id, { password_hash: hash }, at);
     await d.store.people.endSessionsOf(tx, kind, id, at, keep);
-    await recordAudit(tx, d.ids, at, { actor: actorOf(kind, id), action: 'password.change', subjectType: kind, subjectId: id, before: null, after: { otherSessionsEnded: true } });
+    await d.store.audit.record(tx, d.ids, at, { actor: actorOf(kind, id), action: 'password.change', subjectType: kind, subjectId: id, before: null, after: { otherSessionsEnded: true } });
   });
 }

@@ -1,6 +1,6 @@
 import { hashOpaque, newOpaque } from '../../domain/people/tokens.ts';
-import type { PersonKind } from '../../store/people-store.ts';
 import type { NewSession, SessionDeps } from './people-deps.ts';
+import type { PersonKind } from '../repositories.ts';
 
 /**
  * A new session for the person, with a new id every time (rotation): the session the browser held

@@ -3,11 +3,10 @@ import { passwordResetMail, mailLang } from '../../domain/mail/messages.ts';
 import { assertPasswordStrong, emailSalt, hashPassword } from '../../domain/people/password.ts';
 import { accountKey, THROTTLE } from '../../domain/people/throttle.ts';
 import { hashOpaque, newOpaque } from '../../domain/people/tokens.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { PersonKind } from '../../store/people-store.ts';
 import { queueMail, type MailDeps } from '../mail/outbox.ts';
 import { actorOf, type PeopleDeps } from './people-deps.ts';
 import { clearFailures, reserveAttempt } from './throttle.ts';
+import type { PersonKind } from '../repositories.ts';
 
 /** A reset link works once, for this long. */
 export const RESET_TTL_MS = 30 * 60_000;
@@ -69,7 +68,7 @@ export async function completePasswordReset(d: PasswordResetDeps, kind: PersonKi
     for (const p of people) {
       await d.store.people.putCredentials(tx, kind, p.id, { password_hash: hash }, at);
       await d.store.people.endSessionsOf(tx, kind, p.id, at);
-      await recordAudit(tx, d.ids, at, { actor: actorOf(kind, p.id), action: 'password.reset', subjectType: kind, subjectId: p.id, before: null, after: { sessionsEnded: true } });
+      await d.store.audit.record(tx, d.ids, at, { actor: actorOf(kind, p.id), action: 'password.reset', subjectType: kind, subjectId: p.id, before: null, after: { sessionsEnded: true } });
     }
     return true;
   });

@@ -1,9 +1,8 @@
 import type { Clock, Ids } from '../../domain/ports.ts';
-import type { Store } from '../../store/index.ts';
-import type { PersonKind } from '../../store/people-store.ts';
+import type { PersonKind, Repositories } from '../repositories.ts';
 
 /** What the people use cases work with: the store, time, ids, and the server secret (keyed hashes, sealed TOTP secrets). */
-export interface PeopleDeps { store: Store; clock: Clock; ids: Ids; secret: string }
+export interface PeopleDeps { store: Repositories; clock: Clock; ids: Ids; secret: string }
 
 /** …and, for those that sign a person in, how long a session lasts at most. */
 export interface SessionDeps extends PeopleDeps { config: { sessionMaxMs: number } }

@@ -1,6 +1,5 @@
-import { recordAudit } from '../../store/audit-store.ts';
-import type { PersonKind } from '../../store/people-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
+import type { PersonKind } from '../repositories.ts';
 
 /**
  * A password set by the service itself (the sandbox's demo sign-ins): the person becomes active (unless
@@ -12,6 +11,6 @@ export async function setInitialPassword(d: Pick<UseCaseDeps, 'store' | 'clock' 
     await d.store.people.activate(tx, kind, id, at);
     await d.store.people.putCredentials(tx, kind, id, { password_hash: hash }, at);
     await d.store.people.endSessionsOf(tx, kind, id, at);
-    await recordAudit(tx, d.ids, at, { actor, action: 'password.set', subjectType: kind, subjectId: id, before: null, after: { status: 'active' } });
+    await d.store.audit.record(tx, d.ids, at, { actor, action: 'password.set', subjectType: kind, subjectId: id, before: null, after: { status: 'active' } });
   });
 }

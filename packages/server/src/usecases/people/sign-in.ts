@@ -3,11 +3,10 @@ import { emailSalt, hashPassword, needsRehash, verifyAgainst } from '../../domai
 import { TotpSealer } from '../../domain/people/seal.ts';
 import { accountKey, addressKey, THROTTLE } from '../../domain/people/throttle.ts';
 import { hashRecoveryCode, looksLikeRecoveryCode, totpStep } from '../../domain/people/totp.ts';
-import { recordAudit, type AuditRecord } from '../../store/audit-store.ts';
-import type { PersonCredentials, PersonKind } from '../../store/people-store.ts';
 import { actorOf, type NewSession, type PeopleDeps, type SessionDeps } from './people-deps.ts';
 import { openSession } from './open-session.ts';
 import { clearFailures, releaseAttempt, reserveAttempt } from './throttle.ts';
+import type { AuditRecord, PersonCredentials, PersonKind } from '../repositories.ts';
 
 /**
  * Sign-in (CONTRACT §7): one answer for an unknown email and a wrong password, at the same cost (a dummy
@@ -56,7 +55,7 @@ export async function signIn(d: SessionDeps, kind: PersonKind, body: { email: st
 
 /** An audit entry of its own: an attempt's outcome is recorded whatever happens next. */
 async function audit(d: PeopleDeps, r: AuditRecord): Promise<void> {
-  await d.store.uow.run((tx) => recordAudit(tx, d.ids, d.clock.now(), r));
+  await d.store.uow.run((tx) => d.store.audit.record(tx, d.ids, d.clock.now(), r));
 }
 
 function lockedError(until: Date, now: Date): DomainError {

@@ -1,6 +1,6 @@
 import { THROTTLE } from '../../domain/people/throttle.ts';
-import type { ThrottleKey } from '../../store/people-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
+import type { ThrottleKey } from '../repositories.ts';
 
 type ThrottleDeps = Pick<UseCaseDeps, 'store' | 'clock'>;
 

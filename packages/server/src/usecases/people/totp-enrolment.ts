@@ -1,9 +1,8 @@
 import { DomainError } from '../../domain/errors.ts';
 import { TotpSealer } from '../../domain/people/seal.ts';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, otpauthUrl, totpStep } from '../../domain/people/totp.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { PersonKind } from '../../store/people-store.ts';
 import { actorOf, type PeopleDeps } from './people-deps.ts';
+import type { PersonKind } from '../repositories.ts';
 
 /** Starts enrolment: a new secret, sealed as pending, shown once; not active until confirmed with a code. */
 export async function enrolTotp(d: PeopleDeps, kind: PersonKind, id: string, label: string): Promise<{ secret: string; otpauthUrl: string }> {
@@ -31,7 +30,7 @@ export async function confirmTotp(d: PeopleDeps, kind: PersonKind, id: string, c
     const at = d.clock.now();
     // The confirming code's step counts as used: it cannot sign in afterwards.
     await d.store.people.activateTotp(tx, kind, id, sealed, step, hashes, at);
-    await recordAudit(tx, d.ids, at, { actor: actorOf(kind, id), action: 'totp.enrol', subjectType: kind, subjectId: id, before: { totpEnrolled: false }, after: { totpEnrolled: true } });
+    await d.store.audit.record(tx, d.ids, at, { actor: actorOf(kind, id), action: 'totp.enrol', subjectType: kind, subjectId: id, before: { totpEnrolled: false }, after: { totpEnrolled: true } });
   });
   return codes;
 }

@@ -1,6 +1,5 @@
-import { recordAudit } from '../../store/audit-store.ts';
-import type { PlatformStateRow } from '../../store/reconciliation-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
+import type { PlatformStateRow } from '../repositories.ts';
 
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
@@ -15,7 +14,7 @@ export async function resolveReconciliation(d: Deps, actor: string, note: string
     const s = await d.store.reconciliation.lockState(tx);
     if (s.reconciled) return;
     await d.store.reconciliation.markReconciled(tx, at);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'reconciliation.resolve', subjectType: 'platform', subjectId: 'platform',
       before: { reconciled: false, stoppedByRunId: s.run_id, since: s.changed_at.toISOString() },
       after: { reconciled: true, stoppedByRunId: s.run_id, note },

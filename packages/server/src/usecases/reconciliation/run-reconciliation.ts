@@ -1,8 +1,7 @@
 import { DomainError } from '../../domain/errors.ts';
-import { compareHoldings } from '../../domain/reconciliation/compare.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import { figureToJson, type RunRow } from '../../store/reconciliation-store.ts';
+import { compareHoldings, figureToJson } from '../../domain/reconciliation/compare.ts';
 import type { UseCaseDeps } from '../ports.ts';
+import type { RunRow } from '../repositories.ts';
 
 /**
  * Reconciliation (CONTRACT §3): what the books say the platform holds at the market against the given
@@ -24,7 +23,7 @@ export async function runReconciliation(d: UseCaseDeps, actor: string, given: Ma
     const stop = state.reconciled && !matched;
     await d.store.reconciliation.recordRun(tx, id, at, { actor, matched, source, figures, stop });
     const reconciled = state.reconciled && matched;
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: matched ? 'reconciliation.run' : 'reconciliation.mismatch', subjectType: 'platform', subjectId: 'platform',
       before: { reconciled: state.reconciled, stoppedByRunId: state.reconciled ? null : state.run_id },
       after: {

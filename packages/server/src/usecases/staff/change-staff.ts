@@ -1,7 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { Staff, StaffRole } from '../../store/staff-store.ts';
 import { staffAudit, type StaffDeps } from './staff-deps.ts';
+import type { Staff, StaffRole } from '../repositories.ts';
 
 /** Role change; the last active admin keeps the role (someone must be able to administer). */
 export async function setStaffRole(d: StaffDeps, actor: string, id: string, role: StaffRole): Promise<Staff> {
@@ -28,7 +27,7 @@ async function change(d: StaffDeps, actor: string, id: string, action: string, s
       await d.store.people.endSessionsOf(tx, 'staff', id, at);
       await d.store.staff.revokeTokensOf(tx, id, at);
     }
-    await recordAudit(tx, d.ids, at, { actor, action, subjectType: 'staff', subjectId: id, before: staffAudit(cur), after: staffAudit(after) });
+    await d.store.audit.record(tx, d.ids, at, { actor, action, subjectType: 'staff', subjectId: id, before: staffAudit(cur), after: staffAudit(after) });
     return after;
   });
 }

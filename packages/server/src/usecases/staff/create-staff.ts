@@ -1,7 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { Staff, StaffRole } from '../../store/staff-store.ts';
 import { staffAudit, type StaffDeps } from './staff-deps.ts';
+import type { Staff, StaffRole } from '../repositories.ts';
 
 /**
  * A new staff person (CONTRACT §7), invited (the invitation's hash stored with them), or active with a
@@ -16,7 +15,7 @@ export async function createStaff(d: StaffDeps, actor: string, r: { name: string
     const s = await d.store.staff.insert(tx, { id, ...r, status: 'passwordHash' in start ? 'active' : 'invited', at });
     if ('passwordHash' in start) await d.store.people.putCredentials(tx, 'staff', id, { password_hash: start.passwordHash }, at);
     else await d.store.people.createInvitation(tx, 'staff', id, start.invitation.tokenHash, start.invitation.expiresAt, at);
-    await recordAudit(tx, d.ids, at, { actor, action: 'staff.create', subjectType: 'staff', subjectId: id, before: null, after: staffAudit(s) });
+    await d.store.audit.record(tx, d.ids, at, { actor, action: 'staff.create', subjectType: 'staff', subjectId: id, before: null, after: staffAudit(s) });
     return s;
   });
 }

@@ -1,5 +1,5 @@
-import type { Staff } from '../../store/staff-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
+import type { Staff } from '../repositories.ts';
 
 /** What the staff use cases work with. */
 export type StaffDeps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;

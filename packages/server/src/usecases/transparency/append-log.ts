@@ -2,9 +2,11 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../domain/ports.ts';
 import { canonicalLeaf } from '../../domain/transparency/leaf.ts';
 import { appendLeaves, foldRight, leafHash } from '../../domain/transparency/merkle.ts';
-import type { Store } from '../../store/index.ts';
-import { APPEND_BATCH, type SignCheckpoint } from '../../store/transparency-store.ts';
+import type { Repositories, SignCheckpoint } from '../repositories.ts';
 import { logIdentity } from './log-signer.ts';
+
+/** Entries appended per transaction: a batch's nodes and leaves are one insert each. */
+export const APPEND_BATCH = 1000;
 
 /**
  * Appends every committed journal entry not yet in the log, a batch per transaction, and signs a
@@ -12,7 +14,7 @@ import { logIdentity } from './log-signer.ts';
  * Any number of instances may run it: each batch holds the log's head row, so a second appender waits,
  * then continues from the head the first left.
  */
-export async function appendJournalLog(deps: { config: Pick<Config, 'logName' | 'logSigningKey'>; store: Store; clock: Clock; secret: string }): Promise<number> {
+export async function appendJournalLog(deps: { config: Pick<Config, 'logName' | 'logSigningKey'>; store: Repositories; clock: Clock; secret: string }): Promise<number> {
   const id = await logIdentity(deps);
   let total = 0;
   for (;;) {
@@ -23,7 +25,7 @@ export async function appendJournalLog(deps: { config: Pick<Config, 'logName' | 
 }
 
 /** Appends the next entries whose transactions are over, at most `limit`, with the signed checkpoint of the new size. Answers how many joined. */
-export async function appendLogBatch(deps: { store: Store; clock: Clock }, sign: SignCheckpoint, limit: number): Promise<number> {
+export async function appendLogBatch(deps: { store: Repositories; clock: Clock }, sign: SignCheckpoint, limit: number): Promise<number> {
   const log = deps.store.transparency;
   return deps.store.uow.run(async (tx) => {
     const head = await log.lockHead(tx);

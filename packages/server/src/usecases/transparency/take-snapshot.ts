@@ -2,11 +2,10 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Clock, Ids } from '../../domain/ports.ts';
 import { buildSumTree, leafSalt, liabilitiesText, saltKey, sumLeafHash, type PublishedAsset } from '../../domain/transparency/sum-tree.ts';
-import type { Store } from '../../store/index.ts';
-import type { NewSnapshot, Snapshot } from '../../store/liabilities-store.ts';
 import { logIdentity } from './log-signer.ts';
+import type { NewSnapshot, Repositories, Snapshot } from '../repositories.ts';
 
-type Deps = { config: Pick<Config, 'logName' | 'logSigningKey'>; store: Store; secret: string; clock: Clock; ids: Ids };
+type Deps = { config: Pick<Config, 'logName' | 'logSigningKey'>; store: Repositories; secret: string; clock: Clock; ids: Ids };
 
 /** A uniformly shuffled copy: a leaf's position says nothing of whose it is. */
 function shuffled<T>(list: readonly T[]): T[] {

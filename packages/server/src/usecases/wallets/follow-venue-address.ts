@@ -1,4 +1,3 @@
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { walletAudit } from './audit-view.ts';
 
@@ -15,7 +14,7 @@ export async function followVenueAddress(d: Deps, assetSymbol: string, network: 
     const cur = await d.store.wallets.lockVenueWallet(tx, assetSymbol, network);
     if (!cur || cur.address === address) return false;
     const w = await d.store.wallets.setAddress(tx, at, assetSymbol, address);
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor: 'system:venue-wallets', action: 'deposit.wallet.put', subjectType: 'asset', subjectId: assetSymbol,
       before: walletAudit(cur), after: walletAudit(w),
     });

@@ -1,6 +1,5 @@
 import type { DepositWallet } from '../../domain/deposits/wallet.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { walletAudit } from './audit-view.ts';
 
@@ -20,7 +19,7 @@ export async function putWallet(
     if (!(await d.store.marketAssets.isListed(tx, assetSymbol))) throw new DomainError('market.asset_not_listed', { asset: assetSymbol });
     const cur = await d.store.wallets.lockFor(tx, assetSymbol);
     const w = await d.store.wallets.upsert(tx, at, { assetSymbol, network, address, source: r.source ?? 'operator' });
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'deposit.wallet.put', subjectType: 'asset', subjectId: assetSymbol, before: walletAudit(cur), after: walletAudit(w),
     });
     return w;

@@ -1,6 +1,5 @@
 import type { DepositWallet } from '../../domain/deposits/wallet.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { walletAudit } from './audit-view.ts';
 
@@ -12,7 +11,7 @@ export async function removeWallet(d: Deps, actor: string, assetSymbol: string):
   return d.store.uow.run(async (tx) => {
     const w = await d.store.wallets.delete(tx, assetSymbol);
     if (!w) throw new DomainError('deposits.wallet_not_found', { asset: assetSymbol });
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'deposit.wallet.delete', subjectType: 'asset', subjectId: assetSymbol, before: walletAudit(w), after: null,
     });
     return w;

@@ -1,7 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
 import { MAX_ENDPOINTS_PER_ORGANIZATION, urlProblem, type WebhookEndpoint } from '../../domain/webhooks/endpoint.ts';
 import { newWebhookSecret, WebhookSecretSealer } from '../../domain/webhooks/secret.ts';
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 
 export interface CreateEndpointDeps extends Pick<UseCaseDeps, 'store' | 'clock' | 'ids'> {
@@ -31,7 +30,7 @@ export async function createEndpoint(
       throw new DomainError('webhooks.too_many', { max: String(MAX_ENDPOINTS_PER_ORGANIZATION) });
     }
     const e = await d.store.webhooks.insert(tx, { id, organizationId, url: input.url, types: input.types, secretSealed }, at);
-    await recordAudit(tx, d.ids, at, { actor, action: 'webhook.created', subjectType: 'webhook_endpoint', subjectId: id, before: null, after: { url: input.url, types: input.types } });
+    await d.store.audit.record(tx, d.ids, at, { actor, action: 'webhook.created', subjectType: 'webhook_endpoint', subjectId: id, before: null, after: { url: input.url, types: input.types } });
     return e;
   });
   return { endpoint, secret };

@@ -3,12 +3,11 @@ import type { Clock, Ids } from '../../domain/ports.ts';
 import { attemptTimeoutMs, CLAIM_LEASE_MS, retryDelayMs } from '../../domain/webhooks/schedule.ts';
 import { WebhookSecretSealer } from '../../domain/webhooks/secret.ts';
 import { webhookHeaders } from '../../domain/webhooks/sign.ts';
-import type { Store } from '../../store/index.ts';
-import type { ClaimedDelivery } from '../../store/webhooks-store.ts';
 import { recordAttempt } from './record-attempt.ts';
 import type { WebhookAnswer, WebhookSender, WebhookWakeSource } from '../ports.ts';
+import type { ClaimedDelivery, Repositories } from '../repositories.ts';
 
-export interface DeliverDeps { store: Store; clock: Clock; ids: Ids; secret: string }
+export interface DeliverDeps { store: Repositories; clock: Clock; ids: Ids; secret: string }
 export interface DeliverOptions {
   sender: WebhookSender;
   /** Deliveries claimed (and sent in parallel) per run. */
@@ -27,7 +26,7 @@ export interface DeliverOptions {
  */
 export async function deliverDueWebhooks(deps: DeliverDeps, o: DeliverOptions): Promise<number> {
   const claimed = await deps.store.webhooks.claim(deps.clock.now(), o.leaseMs ?? CLAIM_LEASE_MS, o.batch ?? 8);
-  const sealer = new WebhookSecretSealer(deps.secret);
+  const sealer = new OpenedSecrets(deps.secret);
   await Promise.all(claimed.map((c) => attemptOne(deps, o, sealer, c)));
   return claimed.length;
 }
@@ -58,7 +57,7 @@ export interface DispatchOptions extends DeliverOptions {
  * stays until stopped, claiming as soon as a nudge says events were committed.
  */
 export async function dispatchWebhooks(deps: DeliverDeps, o: DispatchOptions): Promise<number> {
-  const sealer = new WebhookSecretSealer(deps.secret);
+  const sealer = new OpenedSecrets(deps.secret);
   const running = new Set<Promise<void>>();
   let made = 0;
   // Attempts ended so far: one that ends while a claim runs frees a slot of its endpoint that the claim may
@@ -123,7 +122,41 @@ const NUDGE_GAP_MS = 20;
 export const webhookBody = (c: ClaimedDelivery, id: string): string =>
   JSON.stringify({ id, type: c.event.type, createdAt: c.event.createdAt.toISOString(), data: c.event.data });
 
-async function attemptOne(deps: DeliverDeps, o: DeliverOptions, sealer: WebhookSecretSealer, c: ClaimedDelivery): Promise<void> {
+/**
+ * The endpoints' secrets, opened once per sealed value (a rotation seals a new one) rather than at every
+ * attempt, and each event's id as shown: both are the same for every attempt of a run, so at volume
+ * opening and encoding them again would be paid per delivery. Bounded: cleared when it grows past a size.
+ */
+class OpenedSecrets {
+  readonly #sealer: WebhookSecretSealer;
+  readonly #opened = new Map<string, string>();
+  readonly #ids = new Map<string, string>();
+  constructor(private readonly secret: string) { this.#sealer = new WebhookSecretSealer(secret); }
+
+  open(sealed: string, row: { organizationId: string; endpointId: string }): string {
+    const key = `${row.organizationId}|${row.endpointId}|${sealed}`;
+    let plain = this.#opened.get(key);
+    if (plain === undefined) {
+      plain = this.#sealer.open(sealed, row);
+      if (this.#opened.size >= MAX_KEPT) this.#opened.clear();
+      this.#opened.set(key, plain);
+    }
+    return plain;
+  }
+
+  eventId(internal: string): string {
+    let id = this.#ids.get(internal);
+    if (id === undefined) {
+      id = showEventId(this.secret, internal);
+      if (this.#ids.size >= MAX_KEPT) this.#ids.clear();
+      this.#ids.set(internal, id);
+    }
+    return id;
+  }
+}
+const MAX_KEPT = 4096;
+
+async function attemptOne(deps: DeliverDeps, o: DeliverOptions, sealer: OpenedSecrets, c: ClaimedDelivery): Promise<void> {
   const row = { organizationId: c.organizationId, endpointId: c.endpointId };
   const startedAt = deps.clock.now();
   const t0 = performance.now();
@@ -132,7 +165,7 @@ async function attemptOne(deps: DeliverDeps, o: DeliverOptions, sealer: WebhookS
     const secrets = [sealer.open(c.secretSealed, row)];
     if (c.previousSecretSealed !== null && c.previousSecretUntil !== null && c.previousSecretUntil > startedAt) secrets.push(sealer.open(c.previousSecretSealed, row));
     // The event's id as GET /events shows it: the same on every retry and after a restart (the secret's).
-    const id = showEventId(deps.secret, c.event.id);
+    const id = sealer.eventId(c.event.id);
     const body = webhookBody(c, id);
     const headers = webhookHeaders(secrets, id, (o.wallClock ?? (() => new Date()))(), body);
     answer = await o.sender.post({ url: c.url, headers, body, timeoutMs: attemptTimeoutMs(o.leaseMs ?? CLAIM_LEASE_MS), endpointId: c.endpointId });

@@ -1,6 +1,5 @@
 import { DomainError } from '../../domain/errors.ts';
 import type { WebhookEndpoint } from '../../domain/webhooks/endpoint.ts';
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 
 /**
@@ -13,7 +12,7 @@ export async function enableEndpoint(d: Pick<UseCaseDeps, 'store' | 'clock' | 'i
     const before = await d.store.webhooks.lockStatus(tx, organizationId, id);
     const e = before && await d.store.webhooks.enable(tx, organizationId, id, at);
     if (!before || !e) throw new DomainError('webhooks.not_found');
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'webhook.enabled', subjectType: 'webhook_endpoint', subjectId: id,
       before: { status: before.status, reason: before.disabledReason }, after: { status: 'enabled' },
     });

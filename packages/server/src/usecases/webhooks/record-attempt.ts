@@ -1,8 +1,6 @@
 import type { Clock, Ids } from '../../domain/ports.ts';
 import { DISABLE_AFTER_MS, endpointGivesUp } from '../../domain/webhooks/schedule.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import type { Store } from '../../store/index.ts';
-import type { AttemptOutcome, ClaimedDelivery } from '../../store/webhooks-store.ts';
+import type { AttemptOutcome, ClaimedDelivery, Repositories } from '../repositories.ts';
 
 /**
  * Records a claimed attempt's outcome. A success is recorded with others that end together (one
@@ -13,7 +11,7 @@ import type { AttemptOutcome, ClaimedDelivery } from '../../store/webhooks-store
  * it): nothing is written.
  */
 export async function recordAttempt(
-  d: { store: Store; clock: Clock; ids: Ids }, c: ClaimedDelivery, o: AttemptOutcome, delivered: boolean, retryAt: Date | null,
+  d: { store: Repositories; clock: Clock; ids: Ids }, c: ClaimedDelivery, o: AttemptOutcome, delivered: boolean, retryAt: Date | null,
   disableAfterMs: number = DISABLE_AFTER_MS,
 ): Promise<{ recorded: boolean; disabled: boolean }> {
   if (delivered) return { recorded: await d.store.webhooks.recordDelivered(c, o), disabled: false };
@@ -27,7 +25,7 @@ export async function recordAttempt(
     const reason = `failing since ${e.failingSince.toISOString()} (last: ${o.statusCode ?? o.error ?? 'no answer'})`;
     const off = await d.store.webhooks.disable(tx, c.endpointId, reason, at);
     if (!off) return { recorded: true, disabled: false };
-    await recordAudit(tx, d.ids, at, { actor: 'system:webhooks', action: 'webhook.disabled', subjectType: 'webhook_endpoint', subjectId: off.id, before: { status: 'enabled' }, after: { status: 'disabled', reason } });
+    await d.store.audit.record(tx, d.ids, at, { actor: 'system:webhooks', action: 'webhook.disabled', subjectType: 'webhook_endpoint', subjectId: off.id, before: { status: 'enabled' }, after: { status: 'disabled', reason } });
     return { recorded: true, disabled: true };
   });
 }

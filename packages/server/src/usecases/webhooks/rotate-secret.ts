@@ -1,7 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
 import type { WebhookEndpoint } from '../../domain/webhooks/endpoint.ts';
 import { newWebhookSecret, WebhookSecretSealer } from '../../domain/webhooks/secret.ts';
-import { recordAudit } from '../../store/audit-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 
 /** During a rotation the previous secret keeps signing this long, beside the new one. */
@@ -22,7 +21,7 @@ export async function rotateSecret(
     const previousUntil = new Date(at.getTime() + ROTATION_OVERLAP_MS);
     const e = await d.store.webhooks.rotate(tx, organizationId, id, sealed, previousUntil, at);
     if (!e) throw new DomainError('webhooks.not_found');
-    await recordAudit(tx, d.ids, at, { actor, action: 'webhook.secret_rotated', subjectType: 'webhook_endpoint', subjectId: id, before: null, after: { previousSecretUntil: previousUntil.toISOString() } });
+    await d.store.audit.record(tx, d.ids, at, { actor, action: 'webhook.secret_rotated', subjectType: 'webhook_endpoint', subjectId: id, before: null, after: { previousSecretUntil: previousUntil.toISOString() } });
     return e;
   });
   return { endpoint, secret };

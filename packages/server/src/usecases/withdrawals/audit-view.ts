@@ -1,4 +1,4 @@
-import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
+import type { WithdrawalRow } from '../repositories.ts';
 
 /** A withdrawal as the audit trail records it, before and after a change. */
 export const withdrawalAudit = (w: WithdrawalRow) => ({

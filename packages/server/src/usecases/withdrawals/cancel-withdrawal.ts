@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/errors.ts';
-import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { countedWithdrawal, releaseWithdrawal } from './decide-withdrawal.ts';
+import type { WithdrawalRow } from '../repositories.ts';
 
 /**
  * The organization withdraws its own request while pending_approval: the hold is released in

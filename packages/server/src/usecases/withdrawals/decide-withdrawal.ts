@@ -1,13 +1,10 @@
 import type { Approver } from '../../domain/approvals/four-eyes.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { recordApproval } from '../approvals/record-approval.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import { releaseHold } from '../../store/holds.ts';
-import { assertReconciled } from '../../store/platform-state-store.ts';
-import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
 import type { Tx, UseCaseDeps } from '../ports.ts';
 import { withdrawalAudit } from './audit-view.ts';
 import { payOut } from './pay-out.ts';
+import type { WithdrawalRow } from '../repositories.ts';
 
 /**
  * Approve, once. Sandbox: the simulated venue pays at once, so pending_approval → approved → completed
@@ -19,14 +16,14 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
   const at = d.clock.now();
   const { actor } = approver;
   const { row, decided } = await d.store.uow.run(async (tx) => {
-    await assertReconciled(tx);
+    await d.store.platform.assertReconciled(tx);
     const pending = await d.store.withdrawals.lockPending(tx, id);
     if (!pending) throw await undecidable(d, tx, id);
-    const { decides, state } = await recordApproval(tx, at, 'withdrawal', { id, asset: pending.assetSymbol, amount: pending.amount }, approver);
+    const { decides, state } = await recordApproval(d.store.approvals, tx, at, 'withdrawal', { id, asset: pending.assetSymbol, amount: pending.amount }, approver);
     const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));
     if (!decides) {
       // A first of two approvals (four-eyes): the withdrawal stays pending_approval.
-      await recordAudit(tx, d.ids, at, {
+      await d.store.audit.record(tx, d.ids, at, {
         actor, action: 'withdrawal.approval', subjectType: 'withdrawal', subjectId: id,
         before: withdrawalAudit(pending), after: { ...withdrawalAudit(pending), approvals, approvalsRequired: state.approvalsRequired },
       });
@@ -39,7 +36,7 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
       await payOut(d, tx, at, w);
       after = (await d.store.withdrawals.settle(tx, id, 'completed', at, {}))!;
     }
-    await recordAudit(tx, d.ids, at, {
+    await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'withdrawal.approve', subjectType: 'withdrawal', subjectId: id,
       before: { ...withdrawalAudit(after), state: 'pending_approval', reason: null }, after: { ...withdrawalAudit(after), approvals },
     });
@@ -63,8 +60,8 @@ export async function releaseWithdrawal(d: UseCaseDeps, tx: Tx, actor: string, i
   const at = d.clock.now();
   const w = await d.store.withdrawals.decide(tx, id, to, reason, at);
   if (!w) throw await undecidable(d, tx, id);
-  await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
-  await recordAudit(tx, d.ids, at, {
+  await d.store.holds.release(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
+  await d.store.audit.record(tx, d.ids, at, {
     actor, action: to === 'rejected' ? 'withdrawal.reject' : 'withdrawal.cancel', subjectType: 'withdrawal', subjectId: id,
     before: { ...withdrawalAudit(w), state: 'pending_approval', reason: null }, after: withdrawalAudit(w),
   });

@@ -1,6 +1,4 @@
 import { withdrawalSettlementEntry } from '../../domain/withdrawals/withdrawal.ts';
-import { captureHold } from '../../store/holds.ts';
-import { postEntry } from '../../store/ledger-store.ts';
 import type { Tx, UseCaseDeps } from '../ports.ts';
 
 /**
@@ -8,7 +6,7 @@ import type { Tx, UseCaseDeps } from '../ports.ts';
  * account follows (it holds that much less at the venue) and so do the venue's books.
  */
 export async function payOut(d: UseCaseDeps, tx: Tx, at: Date, w: { id: string; holdId: string; organizationId: string; assetSymbol: string; amount: bigint }): Promise<void> {
-  await captureHold(tx, w.holdId, at);
-  await postEntry(tx, d.ids.next('je'), withdrawalSettlementEntry({ organizationId: w.organizationId, assetSymbol: w.assetSymbol, amount: w.amount, referenceId: w.id }), at);
+  await d.store.holds.capture(tx, w.holdId, at);
+  await d.store.ledger.post(tx, d.ids.next('je'), withdrawalSettlementEntry({ organizationId: w.organizationId, assetSymbol: w.assetSymbol, amount: w.amount, referenceId: w.id }), at);
   await d.venue.fundsMoved(tx, w.assetSymbol, -w.amount);
 }

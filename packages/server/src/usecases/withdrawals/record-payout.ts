@@ -1,11 +1,9 @@
 import { DomainError } from '../../domain/errors.ts';
-import { recordAudit } from '../../store/audit-store.ts';
-import { releaseHold } from '../../store/holds.ts';
-import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
 import type { Tx, UseCaseDeps } from '../ports.ts';
 import { withdrawalAudit } from './audit-view.ts';
 import { countedWithdrawal, strip } from './decide-withdrawal.ts';
 import { payOut } from './pay-out.ts';
+import type { WithdrawalRow } from '../repositories.ts';
 
 function assertDesk(d: UseCaseDeps): void {
   if (d.venue.kind === 'simulated') throw new DomainError('market.venue_simulated');
@@ -23,7 +21,7 @@ export async function recordPayout(d: UseCaseDeps, actor: string, id: string, pa
     const w = await d.store.withdrawals.settle(tx, id, 'completed', at, { payoutReference });
     if (!w) throw await lost(d, tx, id);
     await payOut(d, tx, at, w);
-    await recordAudit(tx, d.ids, at, { actor, action: 'withdrawal.payout', subjectType: 'withdrawal', subjectId: id, before: { state: 'approved' }, after: withdrawalAudit(w) });
+    await d.store.audit.record(tx, d.ids, at, { actor, action: 'withdrawal.payout', subjectType: 'withdrawal', subjectId: id, before: { state: 'approved' }, after: withdrawalAudit(w) });
     return strip(w);
   });
   d.tally?.recorded('payout');
@@ -37,8 +35,8 @@ export async function recordWithdrawalFailure(d: UseCaseDeps, actor: string, id:
   const failed = await d.store.uow.run(async (tx) => {
     const w = await d.store.withdrawals.settle(tx, id, 'failed', at, { reason });
     if (!w) throw await lost(d, tx, id);
-    await releaseHold(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
-    await recordAudit(tx, d.ids, at, { actor, action: 'withdrawal.fail', subjectType: 'withdrawal', subjectId: id, before: { state: 'approved' }, after: withdrawalAudit(w) });
+    await d.store.holds.release(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
+    await d.store.audit.record(tx, d.ids, at, { actor, action: 'withdrawal.fail', subjectType: 'withdrawal', subjectId: id, before: { state: 'approved' }, after: withdrawalAudit(w) });
     return strip(w);
   });
   d.tally?.recorded('payout_failure');

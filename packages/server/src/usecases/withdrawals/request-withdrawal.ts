@@ -1,10 +1,8 @@
 import type { Organization } from '../../domain/organizations/organization.ts';
 import { checkWithdrawal } from '../../domain/withdrawals/withdrawal.ts';
 import { AnswersOfWork, type AnswerInWork } from '../../store/answers-in-work.ts';
-import { takeHold } from '../../store/holds.ts';
-import { assertReconciled } from '../../store/platform-state-store.ts';
-import type { DestinationForRequest, WithdrawalRow } from '../../store/withdrawals-store.ts';
 import type { Tx, UseCaseDeps } from '../ports.ts';
+import type { DestinationForRequest, WithdrawalRow } from '../repositories.ts';
 
 export interface WithdrawalRequest { destinationId: string; assetSymbol: string; assetDecimals: number; amount: bigint }
 
@@ -23,7 +21,7 @@ export async function requestWithdrawal(d: UseCaseDeps, org: Organization, r: Wi
   const id = d.ids.next('wdr');
   const answers = new AnswersOfWork();
   const w = await d.store.uow.run(async (tx) => {
-    await assertReconciled(tx);
+    await d.store.platform.assertReconciled(tx);
     answers.add(keep, id);
     const dest = await destinationClaimingKeys(d, tx, r.destinationId, answers);
     if (dest === null) return null;
@@ -38,7 +36,7 @@ export async function requestWithdrawal(d: UseCaseDeps, org: Organization, r: Wi
     };
     // Keys claimed before the work (not by it) keep their answers with the request's own INSERT.
     const claimedBefore = answers.answers.filter((a) => !a.claimInWork);
-    await takeHold(tx, d.ids, at, { organizationId: org.id, assetSymbol: r.assetSymbol, amount: r.amount, kind: 'withdrawal_hold', referenceId: id },
+    await d.store.holds.take(tx, d.ids, at, { organizationId: org.id, assetSymbol: r.assetSymbol, amount: r.amount, kind: 'withdrawal_hold', referenceId: id },
       async (holdId) => {
         const kept = await d.store.withdrawals.insert(tx, { ...w, holdId }, claimedBefore);
         if (claimedBefore.length > 0) answers.answered(kept);

@@ -10,6 +10,7 @@ import { formatDecimal } from '../../domain/money.ts';
 import type { Clock, Execution, ExecutionRequest } from '../../domain/ports.ts';
 import type { PricedQuote } from '../../domain/quotes/pricing.ts';
 import type { Store } from '../../store/index.ts';
+import { kyselyOf } from '../../store/unit-of-work.ts';
 import type { Tx, Venue, VenueHealth } from '../../usecases/ports.ts';
 import { fetchBalances, fetchBook, fetchDepositAddress, fetchDeposits, loadMarkets, lookupOrder, orderCommissions, submitOrder, type VenueMarket, type VenueOrderReport } from './binance.ts';
 import { BookCache } from './book-cache.ts';
@@ -382,7 +383,7 @@ export class CcxtVenue implements Venue {
       this.#venueError('balances', err);
       throw unavailable('the venue\'s balances could not be read');
     }
-    const listed = await tx.selectFrom('market_assets').select(['symbol', 'decimals']).execute();
+    const listed = await kyselyOf(tx).selectFrom('market_assets').select(['symbol', 'decimals']).execute();
     const out = new Map<string, bigint>();
     for (const a of listed) {
       const b = balances.get(a.symbol);

@@ -1,0 +1,407 @@
+/**
+ * The ports use cases write through: the unit of work, the transaction it hands out, and one narrow
+ * repository per kind of record, holding only the methods use cases call, in domain terms. The store
+ * (Kysely over PostgreSQL or PGlite) implements them; a use case never imports it.
+ */
+import type { Approval, ApprovalSubject } from '../domain/approvals/four-eyes.ts';
+import type { Declaration } from '../domain/deposits/declaration.ts';
+import type { DepositWallet } from '../domain/deposits/wallet.ts';
+import type { NewDestination } from '../domain/destinations/register.ts';
+import type { Entry } from '../domain/ledger/entry.ts';
+import type { MarketPair, PairTerms } from '../domain/market/pair-terms.ts';
+import type { Order } from '../domain/orders/order.ts';
+import type { Limits, Organization, OrgStatus } from '../domain/organizations/organization.ts';
+import type { Ids } from '../domain/ports.ts';
+import type { Figure } from '../domain/reconciliation/compare.ts';
+import type { LeafPosting } from '../domain/transparency/leaf.ts';
+import type { SumLevels } from '../domain/transparency/sum-tree.ts';
+import type { WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
+import type { WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
+
+declare const txBrand: unique symbol;
+/**
+ * An open transaction, opaque: a use case receives it from the unit of work and hands it to repositories;
+ * it cannot run anything in it itself. Only the store turns it back into SQL (store/unit-of-work.ts).
+ */
+export interface Tx { readonly [txBrand]: true }
+
+/** The unit of work: a use case's writes (and its audit entry) commit together or not at all. */
+export interface UnitOfWork {
+  run<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+// ---- Records as use cases see them ----------------------------------------------------------------
+
+export interface AuditRecord { actor: string; action: string; subjectType: string; subjectId: string; before: unknown; after: unknown }
+export interface HoldRow { id: string; organizationId: string; assetSymbol: string; amount: bigint }
+
+export type DepositState = 'credited' | 'unattributed';
+/** A declaration about to be written: open, expecting `expectedAmount` at the asset's wallet. */
+export interface NewDeclaration {
+  id: string; organizationId: string; reference: string; assetSymbol: string; assetDecimals: number;
+  declaredAmount: bigint; expectedAmount: bigint; network: string; address: string; expiresAt: Date; at: Date;
+}
+
+export interface Deposit {
+  id: string; organizationId: string | null; assetSymbol: string; assetDecimals: number; network: string;
+  amount: bigint; txid: string; state: DepositState; declarationId: string | null; createdAt: Date; updatedAt: Date;
+}
+
+/** A destination as the service reads it. The sealed account number and document never leave the store. */
+export interface DestinationRow {
+  id: string; organizationId: string; label: string; assetSymbol: string; bankName: string; accountKind: string;
+  holderName: string; summary: string; cooldownUntil: Date; registeredInMarketAt: Date | null; createdAt: Date; updatedAt: Date;
+}
+
+/** A key as issued: `secretHash` is the keyed hash of the secret (domain/keys/api-key.ts, hashSecret). */
+export interface NewKey {
+  organizationId: string; memberId: string; prefix: string; secretHash: string; scopes: string[];
+  expiresAt: Date | null; allowedIps: string[] | null;
+}
+export interface IssuedKey { id: string; prefix: string; scopes: string[]; organizationId: string; memberId: string; expiresAt: Date | null; allowedIps: string[] | null; createdAt: Date }
+
+/** What the platform owes one organization in one asset: available + held. */
+export interface Owed { organizationId: string; assetSymbol: string; amount: bigint }
+export interface SnapshotAsset { assetSymbol: string; assetDecimals: number; rootHash: Buffer; total: bigint; leafCount: number }
+export interface Snapshot { id: string; takenAt: Date; daily: string | null; note: string; assets: SnapshotAsset[] }
+export interface NewSnapshot extends Snapshot {
+  trees: Array<{ assetSymbol: string; levels: SumLevels; leaves: Array<{ organizationId: string; leafIndex: number; amount: bigint }> }>;
+}
+
+export type MailKind = 'invitation' | 'password_reset' | 'notification';
+export interface ClaimedMail { id: string; kind: MailKind; to: string; sealed: string; attempts: number }
+export interface MailedEvent { txid: string; seq: string; organizationId: string; type: string; data: Record<string, unknown> }
+export interface MailRecipient { email: string; name: string; lang: string | null }
+
+export interface MarketAsset { symbol: string; decimals: number }
+export interface PricedPair extends MarketPair { updatedAt: Date }
+/** A pair's terms as stored, before they are parsed: what the audit trail shows of the terms a change replaced. */
+export interface StoredPairTerms {
+  venueSymbol: string | null; maxBookAgeMs: number | null; midRate: string; spreadBps: number; feeBps: number;
+  fixedFeeQuoteMinor: string; minBaseMinor: string; maxBaseMinor: string;
+}
+
+export interface NewMember { name: string; email: string; permissions: string[] }
+export interface Member { id: string; organizationId: string; name: string; email: string; permissions: string[]; status: 'invited' | 'active' | 'removed'; createdAt: Date; updatedAt: Date }
+
+export type PersonKind = 'member' | 'staff';
+/** What signing in needs of a person: who, and their credentials. */
+export interface PersonCredentials {
+  kind: PersonKind; id: string; name: string; email: string; status: string;
+  passwordHash: string | null; totpSealed: string | null; totpPendingSealed: string | null; totpLastStep: number | null; recoveryHashes: string[];
+}
+/** The credential columns a write sets (sealed or hashed values only). */
+export type CredentialsSet = Partial<{ password_hash: string; totp_secret_sealed: string | null; totp_pending_sealed: string | null; totp_last_step: string | null; recovery_hashes: string | null }>;
+/** A sign-in throttle key: how many attempts its window allows, and how long the one reaching the limit locks it. */
+export interface ThrottleKey { key: string; limit: number; lockMs: number }
+
+export interface RunRow { id: string; matched: boolean; source: 'given' | 'venue'; figures: Figure[]; actor: string; createdAt: Date }
+export interface PlatformStateRow { reconciled: boolean; changedAt: Date; stoppedByRunId: string | null; lastRun: RunRow | null }
+
+export type StaffRole = 'viewer' | 'approver' | 'admin';
+export interface Staff { id: string; name: string; email: string; role: StaffRole; status: 'invited' | 'active' | 'removed'; createdAt: Date; updatedAt: Date }
+export interface StaffToken { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }
+
+/** Signs the checkpoint of a tree of `size` leaves whose root is `root`: the note as served. */
+export type SignCheckpoint = (size: number, root: Buffer) => string;
+/** The log's head row: its size, its frontier (the roots of its complete subtrees, largest first) and the last entry it took. */
+export interface LogHead { size: number; frontier: Buffer[]; last: { txid: string; seq: string } }
+/** A journal entry whose transaction is over, ready to join the log. */
+export interface FinishedEntry { id: string; txid: string; seq: string; kind: string; createdAt: Date; postings: LeafPosting[] }
+
+export type WalletSource = 'operator' | 'venue';
+
+export interface WithdrawalRow {
+  id: string; organizationId: string; state: WithdrawalState; assetSymbol: string; assetDecimals: number; amount: bigint;
+  destinationId: string; destinationSummary: string; reason: string | null; payoutReference: string | null; createdAt: Date; updatedAt: Date;
+}
+/** What a withdrawal request reads of its destination. */
+export interface DestinationForRequest { organization_id: string; asset_symbol: string; cooldown_until: Date; registered_in_market_at: Date | null; summary: string }
+/** What claiming a key in the work did with it, for AnswersOfWork.answered. */
+export interface ClaimOutcome { scope: string; key: string; kept: boolean; busy: boolean }
+/** An Idempotency-Key's answer as it is kept (store/answers-in-work.ts, whose shape this follows). */
+export interface KeptAnswer {
+  scope: string; key: string; fingerprint: string; status: number; response: string; at: Date; expiresAt: Date;
+  work?: string; claimInWork?: boolean; rowless?: boolean;
+}
+
+/** A delivery a worker holds: one attempt to make, until `claimedUntil` (store/webhooks-store.ts, whose shape this follows). */
+export interface ClaimedDelivery {
+  deliveryId: string; claimToken: string; attempt: number; roundAttempt: number;
+  endpointId: string; organizationId: string; url: string;
+  secretSealed: string; previousSecretSealed: string | null; previousSecretUntil: Date | null;
+  event: { id: string; type: string; createdAt: Date; data: Record<string, unknown> };
+}
+/** What one attempt came to. */
+export interface AttemptOutcome { startedAt: Date; durationMs: number; statusCode: number | null; error: string | null }
+
+// ---- The repositories ------------------------------------------------------------------------------
+
+/** The audit trail: written in the same transaction as the change it describes, no change without its record. */
+export interface AuditTrail {
+  record(tx: Tx, ids: Ids, at: Date, r: AuditRecord): Promise<void>;
+}
+
+/** Balanced journal entries (domain/ledger/entry.ts), one statement each. */
+export interface LedgerRepository {
+  /** Refused as ledger.insufficient_balance when an organization account cannot back its change. */
+  post(tx: Tx, entryId: string, entry: Entry, at: Date): Promise<void>;
+}
+
+/** Holds on available balance: taken with a request, then captured or released exactly once. */
+export interface HoldsRepository {
+  /** available → held, around `writeRequest` (the request's own write); ledger.insufficient_balance when it cannot be backed. */
+  take<T>(tx: Tx, ids: Ids, at: Date, r: {
+    organizationId: string; assetSymbol: string; amount: bigint; kind: 'order_hold' | 'withdrawal_hold'; referenceId: string;
+  }, writeRequest: (holdId: string) => Promise<T>): Promise<T>;
+  /** held → available, for a rejected or failed request. */
+  release(tx: Tx, ids: Ids, at: Date, holdId: string, kind: 'order_release' | 'withdrawal_release', referenceId: string): Promise<HoldRow>;
+  /** Marks the hold captured; the caller posts the settlement entry that takes the amount out of `held`. */
+  capture(tx: Tx, holdId: string, at: Date): Promise<HoldRow>;
+}
+
+export interface AccountsRepository {
+  adjust(tx: Tx, entryId: string, at: Date, r: { organizationId: string; assetSymbol: string; amount: bigint; reason: string }): Promise<{ before: bigint; after: bigint }>;
+}
+
+export interface ApprovalsRepository {
+  setPolicy(tx: Tx, at: Date, asset: string, from: bigint | null): Promise<void>;
+  /** The asset's threshold, read in `tx`; null without a policy. */
+  policyIn(tx: Tx, asset: string): Promise<bigint | null>;
+  /** The approvals of one request so far, oldest first. */
+  approvalsOf(tx: Tx, kind: ApprovalSubject, subjectId: string): Promise<Approval[]>;
+  /** Records one person's approval of a request. */
+  insertApproval(tx: Tx, at: Date, kind: ApprovalSubject, subjectId: string, person: { id: string; name: string }): Promise<void>;
+}
+
+export interface DeclarationsRepository {
+  lockedDecimals(tx: Tx, assetSymbol: string): Promise<number | null>;
+  walletOf(tx: Tx, assetSymbol: string): Promise<{ network: string; address: string } | null>;
+  hasOpen(tx: Tx, organizationId: string): Promise<boolean>;
+  amountsTaken(tx: Tx, assetSymbol: string, lo: bigint, hi: bigint, quarantineStart: Date): Promise<bigint[]>;
+  insertOpen(tx: Tx, n: NewDeclaration): Promise<Declaration | null>;
+  cancel(tx: Tx, id: string, at: Date): Promise<Declaration>;
+  expireDue(tx: Tx, now: Date, scope?: { organizationId: string; assetSymbol: string }): Promise<number>;
+  lockFor(tx: Tx, organizationId: string, id: string): Promise<Declaration | null>;
+}
+
+export interface DepositsRepository {
+  attribute(tx: Tx, id: string, at: Date, organizationId: string): Promise<Deposit>;
+  recordArrival(tx: Tx, id: string, at: Date, r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean }): Promise<Deposit>;
+  /** Which of these txids are recorded already. */
+  recordedTxids(txids: string[]): Promise<Set<string>>;
+}
+
+export interface DestinationsRepository {
+  getIn(tx: Tx, id: string): Promise<DestinationRow | null>;
+  insert(tx: Tx, organizationId: string, d: NewDestination, at: Date): Promise<DestinationRow | null>;
+  isListed(tx: Tx, assetSymbol: string): Promise<boolean>;
+  markRegisteredInMarket(tx: Tx, id: string, at: Date): Promise<DestinationRow | null>;
+}
+
+export interface KeysRepository {
+  insert(tx: Tx, id: string, at: Date, r: NewKey): Promise<void>;
+  lock(tx: Tx, id: string): Promise<{ id: string; organizationId: string; revokedAt: Date | null } | null>;
+  markRevoked(tx: Tx, id: string, at: Date): Promise<void>;
+  revokeAllOf(tx: Tx, memberId: string, at: Date): Promise<string[]>;
+}
+
+export interface LiabilitiesRepository {
+  hasDaily(day: string): Promise<boolean>;
+  owed(): Promise<{ assets: Array<{ symbol: string; decimals: number }>; owed: Owed[] }>;
+  save(tx: Tx, s: NewSnapshot): Promise<boolean>;
+}
+
+export interface MailRepository {
+  advanceEventCursor(tx: Tx, last: { txid: string; seq: string }): Promise<void>;
+  audience(tx: Tx, organizationId: string): Promise<{ organization: string; recipients: MailRecipient[] }>;
+  claimDue(limit: number, leaseMs: number): Promise<ClaimedMail[]>;
+  createReset(kind: PersonKind, email: string, tokenHash: string, expiresAt: Date): Promise<void>;
+  enqueue(m: { id: string; kind: MailKind; to: string; sealed: string }): Promise<void>;
+  enqueueNotification(tx: Tx, m: { id: string; to: string; sealed: string }, at: Date): Promise<void>;
+  eventsAfter(tx: Tx, from: { txid: string; seq: string }, limit: number): Promise<MailedEvent[]>;
+  lockEventCursor(tx: Tx): Promise<{ txid: string; seq: string }>;
+  markFailed(id: string, error: string, retryAt: Date | null): Promise<void>;
+  markSent(id: string): Promise<void>;
+  reset(kind: PersonKind, tokenHash: string): Promise<{ email: string; expiresAt: Date; usedAt: Date | null } | null>;
+  spendReset(tx: Tx, kind: PersonKind, tokenHash: string, email: string, at: Date): Promise<boolean>;
+}
+
+export interface MarketAssetsRepository {
+  carriesDecimals(tx: Tx, symbol: string, now: Date): Promise<boolean>;
+  get(symbol: string): Promise<MarketAsset | null>;
+  isHeld(tx: Tx, symbol: string): Promise<boolean>;
+  isListed(tx: Tx, symbol: string): Promise<boolean>;
+  lock(tx: Tx, symbol: string): Promise<MarketAsset | null>;
+  upsert(tx: Tx, at: Date, symbol: string, decimals: number): Promise<void>;
+  /** Every listed asset's decimals, by symbol. */
+  decimalsBySymbol(): Promise<Map<string, number>>;
+}
+
+export interface MarketPairsRepository {
+  delete(tx: Tx, base: string, quote: string): Promise<boolean>;
+  get(base: string, quote: string): Promise<PricedPair | null>;
+  lockTerms(tx: Tx, base: string, quote: string): Promise<StoredPairTerms | null>;
+  upsert(tx: Tx, at: Date, base: string, quote: string, t: PairTerms): Promise<void>;
+}
+
+export interface MembersRepository {
+  addInvitation(tx: Tx, memberId: string, at: Date, invitation: { tokenHash: string; expiresAt: Date }): Promise<void>;
+  emailInUse(tx: Tx, organizationId: string, email: string): Promise<boolean>;
+  endSessions(tx: Tx, id: string, at: Date): Promise<void>;
+  insert(tx: Tx, id: string, at: Date, organizationId: string, r: NewMember): Promise<Member>;
+  lock(tx: Tx, id: string, organizationId?: string): Promise<Member | null>;
+  markRemoved(tx: Tx, id: string, at: Date): Promise<void>;
+  roleIn(tx: Tx, id: string): Promise<{ organizationId: string; permissions: string[] } | null>;
+  setPermissions(tx: Tx, id: string, at: Date, permissions: string[]): Promise<Member>;
+  spendInvitations(tx: Tx, memberId: string, at: Date): Promise<void>;
+}
+
+/** Declared as store/orders-store.ts has them today. */
+export interface OrdersRepository {
+  belongsTo(tx: Tx, orderId: string, organizationId: string): Promise<boolean>;
+  decide(tx: Tx, orderId: string, to: 'approved' | 'rejected' | 'cancelled', at: Date, reason: string | null): Promise<{ before: Order; after: Order }>;
+  get(id: string): Promise<Order | null>;
+  lockPending(tx: Tx, orderId: string): Promise<Order>;
+  settle(tx: Tx, orderId: string, to: 'completed' | 'failed', at: Date, set: { proceeds?: bigint; reason?: string; venue?: string; venueReference?: string }): Promise<Order | null>;
+  stuckApproved(before: Date, limit?: number): Promise<Order[]>;
+}
+
+export interface OrganizationsRepository {
+  existsIn(tx: Tx, id: string): Promise<boolean>;
+  insert(tx: Tx, id: string, at: Date, r: { name: string; status: OrgStatus; limits: Limits }): Promise<Organization>;
+  lock(tx: Tx, id: string): Promise<Organization | null>;
+  patch(tx: Tx, id: string, at: Date, patch: { status?: OrgStatus; limits?: Limits; requireTotp?: boolean }): Promise<Organization>;
+}
+
+export interface PeopleRepository {
+  activate(tx: Tx, kind: PersonKind, id: string, at: Date): Promise<void>;
+  activateInvited(tx: Tx, kind: PersonKind, id: string, at: Date): Promise<string | null>;
+  activateTotp(tx: Tx, kind: PersonKind, id: string, sealed: string, step: number, recoveryHashes: string[], at: Date): Promise<void>;
+  activeByEmail(kind: PersonKind, email: string): Promise<PersonCredentials[]>;
+  clearFailures(tx: Tx, key: string): Promise<void>;
+  countAttempt(tx: Tx, k: ThrottleKey, now: Date, windowStart: Date): Promise<boolean>;
+  createInvitation(tx: Tx, kind: PersonKind, id: string, tokenHash: string, expiresAt: Date, at: Date): Promise<void>;
+  credentialsOf(kind: PersonKind, id: string): Promise<PersonCredentials | null>;
+  endSession(tx: Tx, idHash: string, at: Date): Promise<void>;
+  endSessionsOf(tx: Tx, kind: PersonKind, id: string, at: Date, keepHash?: string | null): Promise<void>;
+  insertSession(tx: Tx, s: { idHash: string; kind: PersonKind; subjectId: string; at: Date; expiresAt: Date }): Promise<void>;
+  invitedEmail(kind: PersonKind, tokenHash: string): Promise<string | null>;
+  lockedUntil(keys: string[]): Promise<Date | null>;
+  putCredentials(tx: Tx, kind: PersonKind, id: string, set: CredentialsSet, at: Date): Promise<void>;
+  releaseAttempt(tx: Tx, k: { key: string; limit: number }): Promise<void>;
+  touchSession(tx: Tx, idHash: string, at: Date): Promise<void>;
+  useInvitation(tx: Tx, kind: PersonKind, tokenHash: string, at: Date): Promise<string | null>;
+  useRecoveryCode(tx: Tx, kind: PersonKind, id: string, hash: string, at: Date): Promise<boolean>;
+  useTotpStep(tx: Tx, kind: PersonKind, id: string, step: number, at: Date): Promise<boolean>;
+}
+
+export interface PlatformStateRepository {
+  /** Refuses (ledger.ledger_not_reconciled) while a reconciliation mismatch stops money from moving; read under a share lock. */
+  assertReconciled(tx: Tx): Promise<void>;
+}
+
+export interface ReconciliationRepository {
+  books(tx: Tx): Promise<Map<string, bigint>>;
+  lockState(tx: Tx): Promise<{ reconciled: boolean; run_id: string | null; changed_at: Date }>;
+  markReconciled(tx: Tx, at: Date): Promise<void>;
+  recordRun(tx: Tx, id: string, at: Date, r: { actor: string; matched: boolean; source: 'given' | 'venue'; figures: Figure[]; stop: boolean }): Promise<void>;
+  state(): Promise<PlatformStateRow>;
+}
+
+export interface SettingsRepository {
+  setIfAbsent(key: string, value: string): Promise<string>;
+}
+
+export interface StaffRepository {
+  activeAdminCount(tx: Tx): Promise<number>;
+  emailTaken(tx: Tx, email: string): Promise<boolean>;
+  insert(tx: Tx, r: { id: string; name: string; email: string; role: StaffRole; status: 'invited' | 'active'; at: Date }): Promise<Staff>;
+  insertToken(tx: Tx, t: { id: string; staffId: string; name: string; prefix: string; secretHash: string; at: Date }): Promise<StaffToken>;
+  lock(tx: Tx, id: string): Promise<Staff | null>;
+  lockAdmins(tx: Tx): Promise<void>;
+  lockToken(tx: Tx, staffId: string, tokenId: string): Promise<StaffToken | null>;
+  revokeToken(tx: Tx, tokenId: string, at: Date): Promise<void>;
+  revokeTokensOf(tx: Tx, staffId: string, at: Date): Promise<void>;
+  touchToken(tx: Tx, tokenId: string, at: Date): Promise<void>;
+  update(tx: Tx, id: string, set: { role?: StaffRole; status?: 'removed' }, at: Date): Promise<Staff>;
+}
+
+/** The journal log (CONTRACT §12). */
+export interface TransparencyRepository {
+  lockHead(tx: Tx): Promise<LogHead>;
+  finishedEntriesAfter(tx: Tx, after: LogHead['last'], limit: number): Promise<FinishedEntry[]>;
+  grow(tx: Tx, g: {
+    from: number; entryIds: string[]; leafHashes: Buffer[]; nodes: Array<{ level: number; index: number; hash: Buffer }>;
+    frontier: Buffer[]; last: LogHead['last']; root: Buffer; note: string; at: Date;
+  }): Promise<void>;
+}
+
+export interface WalletsRepository {
+  delete(tx: Tx, assetSymbol: string): Promise<DepositWallet | null>;
+  lockFor(tx: Tx, assetSymbol: string): Promise<DepositWallet | null>;
+  lockVenueWallet(tx: Tx, assetSymbol: string, network: string): Promise<DepositWallet | null>;
+  setAddress(tx: Tx, at: Date, assetSymbol: string, address: string): Promise<DepositWallet>;
+  upsert(tx: Tx, at: Date, r: { assetSymbol: string; network: string; address: string; source: WalletSource }): Promise<DepositWallet>;
+}
+
+/** Declared as store/webhooks-store.ts has them today. */
+export interface WebhooksRepository {
+  /** Nudges the delivery worker that deliveries may have become due. */
+  readonly wakes: { nudge(): void };
+  claim(now: Date, leaseMs: number, limit: number, perEndpoint?: number): Promise<ClaimedDelivery[]>;
+  countLocked(tx: Tx, organizationId: string): Promise<number>;
+  delete(tx: Tx, organizationId: string, id: string): Promise<WebhookEndpoint | undefined>;
+  disable(tx: Tx, endpointId: string, reason: string, at: Date): Promise<WebhookEndpoint | undefined>;
+  enable(tx: Tx, organizationId: string, id: string, at: Date): Promise<WebhookEndpoint | undefined>;
+  eventSeq(tx: Tx, organizationId: string, eventId: string): Promise<string | null>;
+  exists(tx: Tx, organizationId: string, endpointId: string): Promise<boolean>;
+  insert(tx: Tx, e: { id: string; organizationId: string; url: string; types: string[] | null; secretSealed: string }, at: Date): Promise<WebhookEndpoint>;
+  lockStatus(tx: Tx, organizationId: string, id: string): Promise<{ status: WebhookEndpoint['status']; disabledReason: string | null } | undefined>;
+  recordDelivered(c: ClaimedDelivery, o: AttemptOutcome): Promise<boolean>;
+  recordFailed(tx: Tx, c: ClaimedDelivery, o: AttemptOutcome, retryAt: Date | null, at: Date): Promise<{ status: string; failingSince: Date } | undefined | null>;
+  resend(tx: Tx, endpointId: string, eventSeq: string, at: Date): Promise<void>;
+  rotate(tx: Tx, organizationId: string, id: string, newSealed: string, previousUntil: Date, at: Date): Promise<WebhookEndpoint | undefined>;
+}
+
+export interface WithdrawalsRepository {
+  belongsTo(tx: Tx, id: string, organizationId: string): Promise<boolean>;
+  claimingDestination(tx: Tx, id: string, inWork: KeptAnswer[]): Promise<{ claims: ClaimOutcome[]; destination: DestinationForRequest | undefined }>;
+  decide(tx: Tx, id: string, state: 'approved' | 'rejected' | 'cancelled', reason: string | null, at: Date): Promise<(WithdrawalRow & { holdId: string }) | null>;
+  destinationFor(tx: Tx, id: string): Promise<DestinationForRequest | undefined>;
+  insert(tx: Tx, w: WithdrawalRow & { holdId: string }, keep?: KeptAnswer[]): Promise<Array<{ scope: string; key: string }>>;
+  lockPending(tx: Tx, id: string): Promise<WithdrawalRow | null>;
+  marketDecimals(tx: Tx, assetSymbol: string): Promise<number | null>;
+  settle(tx: Tx, id: string, to: 'completed' | 'failed', at: Date, set: { payoutReference?: string; reason?: string }): Promise<(WithdrawalRow & { holdId: string }) | null>;
+  stateIn(tx: Tx, id: string): Promise<WithdrawalState | null>;
+}
+
+/** The set use cases receive: the unit of work and every repository. */
+export interface Repositories {
+  readonly uow: UnitOfWork;
+  readonly audit: AuditTrail;
+  readonly ledger: LedgerRepository;
+  readonly holds: HoldsRepository;
+  readonly accounts: AccountsRepository;
+  readonly approvals: ApprovalsRepository;
+  readonly declarations: DeclarationsRepository;
+  readonly deposits: DepositsRepository;
+  readonly destinations: DestinationsRepository;
+  readonly keys: KeysRepository;
+  readonly liabilities: LiabilitiesRepository;
+  readonly mail: MailRepository;
+  readonly marketAssets: MarketAssetsRepository;
+  readonly marketPairs: MarketPairsRepository;
+  readonly members: MembersRepository;
+  readonly orders: OrdersRepository;
+  readonly organizations: OrganizationsRepository;
+  readonly people: PeopleRepository;
+  readonly platform: PlatformStateRepository;
+  readonly reconciliation: ReconciliationRepository;
+  readonly settings: SettingsRepository;
+  readonly staff: StaffRepository;
+  readonly transparency: TransparencyRepository;
+  readonly wallets: WalletsRepository;
+  readonly webhooks: WebhooksRepository;
+  readonly withdrawals: WithdrawalsRepository;
+}
