@@ -19,17 +19,21 @@ export default tseslint.config(
         { object: 'Math', property: 'pow', message: 'No Math on money: use bigint arithmetic.' }],
     },
   },
-  // Layer direction (STYLE.md): domain ← store ← use cases ← routes; main.ts picks the adapters.
-  {
-    files: ['packages/server/src/domain/**/*.ts'],
+  // Layer direction (STYLE.md): domain ← use cases and their ports ← http / operator / portal; the store
+  // implements the ports from below (usecases/repositories.ts); main.ts picks the adapters.
+  // people/, webhooks/ and mail/ are names of domain folders too: the adapters' folders of that name are
+  // told apart by how far up the import climbs, one block per depth.
+  ...[['packages/server/src/domain/*.ts', '..'], ['packages/server/src/domain/*/*.ts', '../..']].map(([files, up]) => ({
+    files: [files],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['fastify', 'fastify/*', '@fastify/*', 'kysely', 'pg', '@electric-sql/*', 'ioredis'], message: 'The domain knows no HTTP or SQL.' },
-        { group: ['**/http/**', '**/operator/**', '**/store/**', '**/usecases/**', '**/venues/**', '**/app.ts', '**/deps.ts'], message: 'The domain imports only the domain.' },
+        { group: ['**/http/**', '**/operator/**', '**/portal/**', '**/store/**', '**/usecases/**', '**/venues/**', '**/app.ts', '**/deps.ts',
+          `${up}/people/**`, `${up}/webhooks/**`, `${up}/mail/**`], message: 'The domain imports only the domain.' },
       ] }],
     },
-  },
+  })),
   {
     files: ['packages/server/src/http/routes/**/*.ts', 'packages/server/src/operator/routes/**/*.ts'],
     ignores: ['**/index.ts'],
@@ -66,6 +70,18 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['**/venues/**', '**/http/**', '**/operator/**', '**/portal/**', '**/app.ts', '**/deps.ts', '**/main.ts', '**/background.ts', '**/seed.ts'], message: 'A use case sees adapters only through its ports (usecases/ports.ts) and never imports the HTTP layers or the composition root.' },
+        { group: ['**/store/**'], message: 'A use case writes through the repositories it is given (usecases/repositories.ts), never the store itself.' },
+      ] }],
+    },
+  },
+  // A withdrawal request keeps its Idempotency-Key answers in its own transaction with the store's
+  // answers-in-work helper, until idempotency is one wrapper around a use case.
+  {
+    files: ['packages/server/src/usecases/withdrawals/request-withdrawal.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/venues/**', '**/http/**', '**/operator/**', '**/portal/**', '**/app.ts', '**/deps.ts', '**/main.ts', '**/background.ts', '**/seed.ts'], message: 'A use case sees adapters only through its ports (usecases/ports.ts) and never imports the HTTP layers or the composition root.' },
+        { group: ['**/store/**', '!**/store/answers-in-work.ts'], message: 'A use case writes through the repositories it is given (usecases/repositories.ts), never the store itself.' },
       ] }],
     },
   },
@@ -87,7 +103,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': ['error',
         { selector: "CallExpression[callee.property.name='transaction']", message: 'Only a use case opens a transaction (store.uow.run); a repository takes the caller\'s tx.' },
-        { selector: "ImportSpecifier[imported.name='recordAudit']", message: 'Only a use case writes an audit entry, in its own transaction.' }],
+        { selector: "CallExpression[callee.property.name='record'][callee.object.property.name='audit']", message: 'Only a use case writes an audit entry, in its own transaction.' }],
     },
   },
   // The web apps: the shell (app/) composes features; a feature, a component or a helper never reaches
