@@ -51,7 +51,10 @@ export class Receivers {
         res.end();
       });
     });
-    this.#server.keepAliveTimeout = 1_000;
+    // Node's default keep-alive (5 s), announced as `Keep-Alive: timeout=5`. A server announcing 1 s makes
+    // Node's client agent refuse to keep any connection (it keeps one until a second before the hint), so
+    // every delivery would pay a TCP connect and close: a receiver few integrators run, measured by accident.
+    this.#server.keepAliveTimeout = 5_000;
     await new Promise<void>((resolve) => this.#server!.listen(0, '127.0.0.1', resolve));
     this.#url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
   }

@@ -11,6 +11,11 @@ export interface WebhooksRun {
   eventsPerSec: number; deliveriesPerSec: number; p50Ms: number; p99Ms: number;
   /** Deliveries the healthy receivers still missed when the drain gave up (0 when all arrived). */
   undelivered: number; badSignatures: number;
+  /**
+   * CPU per event written during the measured window (µs), by process group (the load generator holds the
+   * receivers too), and the share of the machine others used meanwhile: where the cost of a delivery goes.
+   */
+  cpu: { cambioUs: number; postgresUs: number; benchUs: number; othersPct: number } | null;
 }
 /** bench/results/webhooks.json: each endpoint count's figures, with p99MsWithoutBadReceivers from the run without them. */
 export interface WebhooksRecord {
@@ -87,9 +92,11 @@ export async function webhooksRun(store: StoreKind, url: string, runner: Scenari
     deliveriesPerSec: Math.round((receipts.length / Math.max(1, last - start)) * 1000),
     p50Ms: Math.round(percentile(latencies, 0.5)), p99Ms: Math.round(percentile(latencies, 0.99)),
     undelivered: Math.max(0, expected - receipts.length), badSignatures: rx.badSignatures,
+    cpu: out.cpu && { cambioUs: out.cpu.cambioUs, postgresUs: out.cpu.postgresUs, benchUs: out.cpu.loadGeneratorUs, othersPct: out.cpu.othersPct },
   };
   log(`${store}: ${healthy} endpoints${bad ? ' + slow + failing' : ''}: ${run.eventsPerSec} events/s, ${run.deliveriesPerSec} deliveries/s, `
-    + `commit → first attempt p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ${run.undelivered} undelivered, ${run.badSignatures} bad signatures`);
+    + `commit → first attempt p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ${run.undelivered} undelivered, ${run.badSignatures} bad signatures`
+    + (run.cpu ? `; CPU per event: cambio ${run.cpu.cambioUs} µs, postgres ${run.cpu.postgresUs} µs, bench ${run.cpu.benchUs} µs (others ${run.cpu.othersPct} % of the machine)` : ''));
   return run;
 }
 

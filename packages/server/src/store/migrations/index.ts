@@ -24,6 +24,7 @@ import * as m033 from './033-mail.ts';
 import * as m025 from './025-liabilities.ts';
 import * as m034 from './034-declaration-cancel.ts';
 import * as m035 from './035-log-tiles.ts';
+import * as m036 from './036-webhook-deliveries-lean.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '025-liabilities': m025,
   '034-declaration-cancel': m034,
   '035-log-tiles': m035,
+  '036-webhook-deliveries-lean': m036,
 };
 
 export const migrationProvider: MigrationProvider = {
