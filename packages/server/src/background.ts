@@ -1,7 +1,6 @@
 import type { AppDeps } from './deps.ts';
 import type { BackgroundTask } from './background-task.ts';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from './store/idempotency-store.ts';
-import { maintainEmbedded } from './store/maintenance.ts';
 import { isStoreUnavailable } from './store/store-unavailable.ts';
 import { expireDeclarations } from './usecases/deposits/expire-declarations.ts';
 import { recoverApproved } from './usecases/orders/execute-approved.ts';
@@ -76,7 +75,7 @@ export const backgroundTasks: BackgroundTask[] = [
   // The outbox keeps what was sent or given up 30 days, for the operator to look at; then it is forgotten.
   { name: 'purge-mail', everyMs: 3_600_000, run: async (d) => { await d.store.mail.purgeFinished(new Date(d.clock.now().getTime() - MAIL_LOG_RETENTION_MS)); } },
   // PGlite runs no autovacuum: dead rows of consumed and purged quotes and the planner's statistics are looked after here.
-  { name: 'maintain-embedded-store', everyMs: 600_000, run: async (d) => { await maintainEmbedded(d.store.db, d.store.kind); } },
+  { name: 'maintain-embedded-store', everyMs: 600_000, run: async (d) => { await d.store.maintain(); } },
   // The delivery log is kept 30 days after a delivery finished (pending ones are never purged).
   { name: 'purge-webhook-deliveries', everyMs: 3_600_000, run: async (d) => { await d.store.webhooks.purgeFinished(new Date(d.clock.now().getTime() - WEBHOOK_LOG_RETENTION_MS)); } },
 ];

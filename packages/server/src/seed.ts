@@ -40,7 +40,7 @@ export const SEED_TAKEOVER_MS = 60_000;
  */
 export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, opts: { takeoverAfterMs?: number } = {}): Promise<DemoSeed | null> {
   const { store, config, secret } = deps;
-  const claim = await claimSeed(store, opts.takeoverAfterMs ?? (store.kind === 'pglite' ? 0 : SEED_TAKEOVER_MS));
+  const claim = await claimSeed(store, opts.takeoverAfterMs ?? (store.ownedByOneProcess ? 0 : SEED_TAKEOVER_MS));
   if (claim === null) return null;
 
   for (const [symbol, decimals] of FUNDING) await putAsset(deps, ACTOR, symbol, decimals);

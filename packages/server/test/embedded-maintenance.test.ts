@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { backgroundTasks } from '../src/background.ts';
-import { HOT_TABLES, maintainEmbedded } from '../src/store/maintenance.ts';
+import { HOT_TABLES } from '../src/store/maintenance.ts';
 import { backends, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 
 /** PGlite runs no autovacuum; a background task vacuums and analyses the hot tables instead. */
@@ -22,7 +22,7 @@ for (const backend of backends()) {
       for (let i = 0; i < 3; i++) quotes.push((await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' })).body.data.id);
       assert.equal((await h.call(o.key, 'POST', '/orders', { quoteId: quotes[0] })).status, 201);
       assert.equal(await reltuples('quotes'), -1, 'a fresh table has never been analysed');
-      const done = await maintainEmbedded(h.store.db, h.store.kind);
+      const done = await h.store.maintain();
       if (backend === 'pglite') {
         assert.deepEqual(done, [...HOT_TABLES]);
         assert.equal(await reltuples('quotes'), 3);

@@ -4,6 +4,7 @@ import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { AUTH_CHANNEL, AuthChanges, PgAuthListener } from './auth-changes.ts';
 import { lockDirectory } from './data-dir-lock.ts';
+import { vacuumHotTables } from './maintenance.ts';
 import { FailoverPool } from './failover-pool.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { parsePgHosts } from './pg-hosts.ts';
@@ -16,6 +17,13 @@ export type Db = Kysely<Database>;
 export interface OpenedDb {
   db: Db;
   kind: 'postgres' | 'pglite';
+  /** Whether this process is the only one that opens the store (PGlite: its data directory is locked). */
+  ownedByOneProcess: boolean;
+  /**
+   * The upkeep the database does not do by itself, run every few minutes: PGlite runs no autovacuum, so
+   * its hot tables are vacuumed and analysed (maintenance.ts); PostgreSQL needs nothing. Answers the tables done.
+   */
+  maintain(): Promise<string[]>;
   /**
    * Starts hearing the store's notifications of changes to what authentication reads (migration 014),
    * once; on PostgreSQL that opens one more connection, kept until close. `retryMs`: how soon a dropped
@@ -88,7 +96,7 @@ export async function openDatabase(opts: {
       await listener.start();
     };
     return {
-      db, kind: 'postgres',
+      db, kind: 'postgres', ownedByOneProcess: false, maintain: async () => [],
       authChanges: async (o = {}) => {
         await listen(o.retryMs);
         return changes;
@@ -111,6 +119,7 @@ export async function openDatabase(opts: {
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
+  const embedded = (db: Db) => ({ ownedByOneProcess: true, maintain: () => vacuumHotTables(db) });
   // One connection, in this process: it hears its own notifications before each COMMIT returns, always.
   const hearing = async (client: InstanceType<typeof PGlite>) => {
     const changes = new AuthChanges(true);
@@ -126,7 +135,7 @@ export async function openDatabase(opts: {
     const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
     await migrate(db);
     const changes = await hearing(client);
-    return { db, kind: 'pglite', authChanges: async () => changes, shareWebhookWakes: () => undefined, close: () => db.destroy() };
+    return { db, kind: 'pglite', ...embedded(db), authChanges: async () => changes, shareWebhookWakes: () => undefined, close: () => db.destroy() };
   }
   const dir = resolve(opts.dataDir);
   mkdirSync(dir, { recursive: true });
@@ -139,7 +148,7 @@ export async function openDatabase(opts: {
     await migrate(db);
     const changes = await hearing(client);
     // The lock is released even when closing the database fails.
-    return { db, kind: 'pglite', authChanges: async () => changes, shareWebhookWakes: () => undefined, close: async () => { try { await db.destroy(); } finally { unlock(); } } };
+    return { db, kind: 'pglite', ...embedded(db), authChanges: async () => changes, shareWebhookWakes: () => undefined, close: async () => { try { await db.destroy(); } finally { unlock(); } } };
   } catch (e) {
     unlock();
     throw e;

@@ -41,6 +41,10 @@ import type { Repositories } from '../usecases/repositories.ts';
 export class Store implements Repositories {
   readonly db: Db;
   readonly kind: 'postgres' | 'pglite';
+  /** Whether this process is the only one that opens the store (PGlite). */
+  readonly ownedByOneProcess: boolean;
+  /** The upkeep the database does not do by itself (OpenedDb.maintain): the tables done. */
+  readonly maintain: () => Promise<string[]>;
   readonly settings: SettingsStore;
   readonly organizations: OrganizationsStore;
   readonly keys: KeysStore;
@@ -80,6 +84,8 @@ export class Store implements Repositories {
   constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock, opts: { authCache?: AuthCache<KeyForAuth> } = {}) {
     this.db = opened.db;
     this.kind = opened.kind;
+    this.ownedByOneProcess = opened.ownedByOneProcess;
+    this.maintain = opened.maintain;
     this.#close = opened.close;
     this.settings = new SettingsStore(this.db);
     this.organizations = new OrganizationsStore(this.db);

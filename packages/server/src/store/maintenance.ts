@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Db } from './db.ts';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
 
 /**
  * The tables every order, quote and balance read or write: their dead rows and statistics matter most.
@@ -10,11 +10,10 @@ export const HOT_TABLES = ['quotes', 'orders', 'holds', 'accounts', 'journal_ent
 /**
  * What PostgreSQL's autovacuum does for us, done for the embedded store, which runs none:
  * VACUUM reclaims the dead rows that consumed and purged quotes leave, ANALYZE keeps the statistics
- * the planner reads. One table at a time, so a request waits at most for one table's pass. On
- * PostgreSQL it does nothing: autovacuum is there.
+ * the planner reads. One table at a time, so a request waits at most for one table's pass. PostgreSQL
+ * does not need it (its autovacuum is there): db.ts runs it for PGlite only, as OpenedDb.maintain.
  */
-export async function maintainEmbedded(db: Db, kind: 'postgres' | 'pglite'): Promise<string[]> {
-  if (kind !== 'pglite') return [];
+export async function vacuumHotTables(db: Kysely<Database>): Promise<string[]> {
   for (const t of HOT_TABLES) await sql`vacuum (analyze) ${sql.table(t)}`.execute(db);
   return [...HOT_TABLES];
 }
