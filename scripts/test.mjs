@@ -1,9 +1,11 @@
 // Runs every *.test.ts under packages/ with node's test runner (Node 20 has no glob for --test).
 // Usage: node scripts/test.mjs [path-filter ...]
+// CAMBIO_TEST_SEPARATE=1: every file in a process of its own (no groups; see below).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 function walk(dir, out) {
   for (const name of readdirSync(dir)) {
@@ -17,11 +19,55 @@ function walk(dir, out) {
 const filters = process.argv.slice(2);
 const files = walk('packages', []).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
 if (files.length === 0) { console.error('no test files matched'); process.exit(1); }
+
+// Files that spend most of their time waiting on processes of their own (the CLI, npm pack, the service
+// as `npm start` runs it, killed and restarted): each runs alone, and first, longest first, so the last
+// files to finish are short ones and both workers end together.
+const ALONE = [
+  'cli/test/cli.test.ts', 'server/test/first-start.test.ts', 'sdk/test/pack-install.test.ts', 'server/test/dist-server.test.ts',
+  'server/test/verify-bank.test.ts', 'server/test/kill-', 'server/test/failover.test.ts', 'cli/test/verify-mine.test.ts',
+  'server/test/data-dir-lock.test.ts', 'server/test/restart.test.ts', 'server/test/signals.test.ts', 'cli/test/verify.test.ts',
+  'server/test/embedded-maintenance.test.ts',
+];
+const aloneRank = (f) => ALONE.findIndex((a) => f.includes(a));
+
+// Every other file shares a process with a few others: a test process spends seconds loading the
+// service's TypeScript and compiling PGlite's WebAssembly before its first test, and that is paid once
+// per group instead of once per file. Each file of a group is a suite of its own (its top-level hooks
+// are that suite's hooks) and the files of a group run one after the other, as the tests of a file do.
+// The browser files come first: each drives a Chromium of its own, so they are the longest groups.
+const GROUP_SIZE = 8;
+const BROWSER_GROUP_SIZE = 4;
+const separate = process.env.CAMBIO_TEST_SEPARATE === '1';
+
+function chunks(list, size) {
+  const n = Math.ceil(list.length / size);
+  // Dealt round-robin: neighbours in the alphabet (often alike in cost) land in different groups.
+  return Array.from({ length: n }, (_, i) => list.filter((_f, j) => j % n === i));
+}
+
+const alone = files.filter((f) => aloneRank(f) >= 0).sort((a, b) => aloneRank(a) - aloneRank(b) || a.localeCompare(b));
+const rest = files.filter((f) => aloneRank(f) < 0);
+const browser = rest.filter((f) => f.includes('/browser/'));
+const others = rest.filter((f) => !f.includes('/browser/'));
+const groups = separate ? rest.map((f) => [f]) : [...chunks(browser, BROWSER_GROUP_SIZE), ...chunks(others, GROUP_SIZE)];
+
+const dir = mkdtempSync(join(tmpdir(), 'cambio-test-groups-'));
+const entries = [...alone];
+groups.forEach((g, i) => {
+  if (g.length === 1) { entries.push(g[0]); return; }
+  const imports = g.map((f) => `describe(${JSON.stringify(relative('packages', f))}, async () => { await import(${JSON.stringify(pathToFileURL(resolve(f)).href)}); });`);
+  const entry = join(dir, `group-${String(i + 1).padStart(2, '0')}.test.mjs`);
+  writeFileSync(entry, `import { describe } from 'node:test';\n${imports.join('\n')}\n`);
+  entries.push(entry);
+});
+
 // @cambio/source: workspace packages resolve to their TypeScript sources, so no rebuild is needed.
 // One file per core, and at least two: node's default (cores - 1) would run one file at a time on two
 // cores, and a file often waits (a child process, PostgreSQL, the browser) while the other computes.
 const concurrency = Math.max(2, availableParallelism());
 // --test-force-exit: a file whose tests are over ends even if a handle (a child process a test forgot)
 // still holds its event loop; without it the run waits for that file forever.
-const r = spawnSync(process.execPath, ['--conditions=@cambio/source', '--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['--conditions=@cambio/source', '--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...entries], { stdio: 'inherit' });
+rmSync(dir, { recursive: true, force: true });
 process.exit(r.status ?? 1);

@@ -5,19 +5,22 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { CambioOperator } from '@cambio/sdk';
 import { makeHarness, OPERATOR_TOKEN, type Harness } from '../../server/test/harness.ts';
+import { cambioBundle } from './cambio-bundle.ts';
 
-const BIN = fileURLToPath(new URL('../bin/cambio.js', import.meta.url));
+// The command bundled once from the sources (cambio-bundle.ts): bin/cambio.js would load them through tsx in every process.
+let bundle: { file: string; remove: () => void } | null = null;
+before(async () => { bundle = await cambioBundle(); });
+after(() => { bundle?.remove(); });
 
 interface Run { code: number | null; stdout: string; stderr: string }
 
-/** Spawns the real `cambio` binary (a new process, as a script would). */
+/** Spawns the `cambio` command (a new process, as a script would). */
 function cambio(args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [bundle!.file, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
