@@ -2,7 +2,7 @@ import { figureToJson, type Figure, type StoredFigure } from '../domain/reconcil
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import type { Tx } from './unit-of-work.ts';
-import type { RunRow, PlatformStateRow, ReconciliationRepository } from '../usecases/repositories.ts';
+import type { RunRow, PlatformStateRow, ReconciliationRepository, LockedPlatformState } from '../usecases/repositories.ts';
 
 export type { RunRow, PlatformStateRow };
 
@@ -20,8 +20,9 @@ export class ReconciliationStore implements ReconciliationRepository {
   constructor(private readonly db: Db) {}
 
   /** Locks the state row: runs and resolves take turns, and wait for withdrawal requests and approvals in flight. */
-  async lockState(tx: Tx) {
-    return tx.selectFrom('platform_state').select(['reconciled', 'run_id', 'changed_at']).where('id', '=', 1).forUpdate().executeTakeFirstOrThrow();
+  async lockState(tx: Tx): Promise<LockedPlatformState> {
+    const s = await tx.selectFrom('platform_state').select(['reconciled', 'run_id', 'changed_at']).where('id', '=', 1).forUpdate().executeTakeFirstOrThrow();
+    return { reconciled: s.reconciled, stoppedByRunId: s.run_id, changedAt: s.changed_at };
   }
 
   /** What the books say the platform holds at the market per asset: minus its `market` account. */

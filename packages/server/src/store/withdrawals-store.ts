@@ -26,10 +26,11 @@ export class WithdrawalsStore implements WithdrawalsRepository {
   constructor(private readonly db: Db) {}
 
   /** What a withdrawal request reads of its destination, in the request's transaction; undefined when there is none. */
-  destinationFor(tx: Tx, id: string): Promise<DestinationForRequest | undefined> {
-    return tx.selectFrom('withdrawal_destinations')
+  async destinationFor(tx: Tx, id: string): Promise<DestinationForRequest | undefined> {
+    const d = await tx.selectFrom('withdrawal_destinations')
       .select(['organization_id', 'asset_symbol', 'cooldown_until', 'registered_in_market_at', 'summary'])
       .where('id', '=', id).executeTakeFirst();
+    return d && { organizationId: d.organization_id, assetSymbol: d.asset_symbol, cooldownUntil: d.cooldown_until, registeredInMarketAt: d.registered_in_market_at, summary: d.summary };
   }
 
   /**
@@ -43,7 +44,10 @@ export class WithdrawalsStore implements WithdrawalsRepository {
         (select row_to_json(x) from (select organization_id, asset_symbol, cooldown_until, registered_in_market_at, summary
           from withdrawal_destinations where id = ${id}) x) as d`.execute(tx);
     const { claims, d } = r.rows[0]!;
-    const destination = d ? { ...d, cooldown_until: new Date(d.cooldown_until), registered_in_market_at: d.registered_in_market_at === null ? null : new Date(d.registered_in_market_at) } : undefined;
+    const destination = d ? {
+      organizationId: d.organization_id, assetSymbol: d.asset_symbol, cooldownUntil: new Date(d.cooldown_until),
+      registeredInMarketAt: d.registered_in_market_at === null ? null : new Date(d.registered_in_market_at), summary: d.summary,
+    } : undefined;
     return { claims, destination };
   }
 

@@ -96,6 +96,8 @@ export type CredentialsSet = Partial<{ password_hash: string; totp_secret_sealed
 export interface ThrottleKey { key: string; limit: number; lockMs: number }
 
 export interface RunRow { id: string; matched: boolean; source: 'given' | 'venue'; figures: Figure[]; actor: string; createdAt: Date }
+/** The platform's state row, locked: whether it is reconciled, since when, and the run that stopped it. */
+export interface LockedPlatformState { reconciled: boolean; stoppedByRunId: string | null; changedAt: Date }
 export interface PlatformStateRow { reconciled: boolean; changedAt: Date; stoppedByRunId: string | null; lastRun: RunRow | null }
 
 export type StaffRole = 'viewer' | 'approver' | 'admin';
@@ -116,7 +118,7 @@ export interface WithdrawalRow {
   destinationId: string; destinationSummary: string; reason: string | null; payoutReference: string | null; createdAt: Date; updatedAt: Date;
 }
 /** What a withdrawal request reads of its destination. */
-export interface DestinationForRequest { organization_id: string; asset_symbol: string; cooldown_until: Date; registered_in_market_at: Date | null; summary: string }
+export interface DestinationForRequest { organizationId: string; assetSymbol: string; cooldownUntil: Date; registeredInMarketAt: Date | null; summary: string }
 /** What claiming a key in the work did with it, for AnswersOfWork.answered. */
 export interface ClaimOutcome { scope: string; key: string; kept: boolean; busy: boolean }
 /** An Idempotency-Key's answer as it is kept (store/answers-in-work.ts, whose shape this follows). */
@@ -303,7 +305,7 @@ export interface PlatformStateRepository {
 
 export interface ReconciliationRepository {
   books(tx: Tx): Promise<Map<string, bigint>>;
-  lockState(tx: Tx): Promise<{ reconciled: boolean; run_id: string | null; changed_at: Date }>;
+  lockState(tx: Tx): Promise<LockedPlatformState>;
   markReconciled(tx: Tx, at: Date): Promise<void>;
   recordRun(tx: Tx, id: string, at: Date, r: { actor: string; matched: boolean; source: 'given' | 'venue'; figures: Figure[]; stop: boolean }): Promise<void>;
   state(): Promise<PlatformStateRow>;

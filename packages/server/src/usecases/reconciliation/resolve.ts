@@ -16,8 +16,8 @@ export async function resolveReconciliation(d: Deps, actor: string, note: string
     await d.store.reconciliation.markReconciled(tx, at);
     await d.store.audit.record(tx, d.ids, at, {
       actor, action: 'reconciliation.resolve', subjectType: 'platform', subjectId: 'platform',
-      before: { reconciled: false, stoppedByRunId: s.run_id, since: s.changed_at.toISOString() },
-      after: { reconciled: true, stoppedByRunId: s.run_id, note },
+      before: { reconciled: false, stoppedByRunId: s.stoppedByRunId, since: s.changedAt.toISOString() },
+      after: { reconciled: true, stoppedByRunId: s.stoppedByRunId, note },
     });
   });
   return d.store.reconciliation.state();

@@ -25,9 +25,9 @@ export async function runReconciliation(d: UseCaseDeps, actor: string, given: Ma
     const reconciled = state.reconciled && matched;
     await d.store.audit.record(tx, d.ids, at, {
       actor, action: matched ? 'reconciliation.run' : 'reconciliation.mismatch', subjectType: 'platform', subjectId: 'platform',
-      before: { reconciled: state.reconciled, stoppedByRunId: state.reconciled ? null : state.run_id },
+      before: { reconciled: state.reconciled, stoppedByRunId: state.reconciled ? null : state.stoppedByRunId },
       after: {
-        reconciled, stoppedByRunId: reconciled ? null : state.reconciled ? id : state.run_id, runId: id, matched, source,
+        reconciled, stoppedByRunId: reconciled ? null : state.reconciled ? id : state.stoppedByRunId, runId: id, matched, source,
         mismatches: figures.filter((f) => !f.matched).map(figureToJson),
       },
     });

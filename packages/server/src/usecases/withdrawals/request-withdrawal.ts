@@ -28,7 +28,7 @@ export async function requestWithdrawal(d: UseCaseDeps, org: Organization, r: Wi
     checkWithdrawal({
       organizationId: org.id, assetSymbol: r.assetSymbol, assetDecimals: r.assetDecimals, amount: r.amount,
       marketDecimals: await d.store.withdrawals.marketDecimals(tx, r.assetSymbol), limits: org.limits, now: at,
-      destination: dest ? { organizationId: dest.organization_id, assetSymbol: dest.asset_symbol, cooldownUntil: dest.cooldown_until, registeredInMarketAt: dest.registered_in_market_at } : null,
+      destination: dest ?? null,
     });
     const w: WithdrawalRow = {
       id, organizationId: org.id, state: 'pending_approval', assetSymbol: r.assetSymbol, assetDecimals: r.assetDecimals, amount: r.amount,
