@@ -9,6 +9,8 @@ import type { PersonKind, PersonCredentials, ThrottleKey, CredentialsSet, People
 
 export type { PersonKind, PersonCredentials, ThrottleKey, CredentialsSet };
 
+type CredentialColumns = Partial<{ password_hash: string; totp_secret_sealed: string | null; totp_pending_sealed: string | null; totp_last_step: string | null; recovery_hashes: string | null }>;
+
 
 
 export interface SessionRow { kind: PersonKind; subjectId: string; createdAt: Date; lastSeenAt: Date; expiresAt: Date }
@@ -52,6 +54,13 @@ export class PeopleStore implements PeopleRepository {
 
   /** Writes these credential fields of the person, making their credentials row when there is none yet. */
   async putCredentials(tx: Tx, kind: PersonKind, id: string, set: CredentialsSet, at: Date): Promise<void> {
+    await this.#putColumns(tx, kind, id, {
+      ...(set.passwordHash !== undefined ? { password_hash: set.passwordHash } : {}),
+      ...(set.totpPendingSealed !== undefined ? { totp_pending_sealed: set.totpPendingSealed } : {}),
+    }, at);
+  }
+
+  async #putColumns(tx: Tx, kind: PersonKind, id: string, set: CredentialColumns, at: Date): Promise<void> {
     await tx.insertInto('credentials').values({
       subject_type: kind, subject_id: id, password_hash: null, totp_secret_sealed: null, totp_pending_sealed: null, totp_last_step: null, recovery_hashes: null, updated_at: at, ...set,
     }).onConflict((oc) => oc.columns(['subject_type', 'subject_id']).doUpdateSet({ ...set, updated_at: at })).execute();
@@ -59,7 +68,7 @@ export class PeopleStore implements PeopleRepository {
 
   /** The pending TOTP secret becomes the active one, with its first step used and the recovery codes' hashes. */
   async activateTotp(tx: Tx, kind: PersonKind, id: string, sealed: string, step: number, recoveryHashes: string[], at: Date): Promise<void> {
-    await this.putCredentials(tx, kind, id, { totp_secret_sealed: sealed, totp_pending_sealed: null, totp_last_step: String(step), recovery_hashes: toJson(recoveryHashes) }, at);
+    await this.#putColumns(tx, kind, id, { totp_secret_sealed: sealed, totp_pending_sealed: null, totp_last_step: String(step), recovery_hashes: toJson(recoveryHashes) }, at);
   }
 
   /** The person becomes active, unless removed. */

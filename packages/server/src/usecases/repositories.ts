@@ -90,8 +90,8 @@ export interface PersonCredentials {
   kind: PersonKind; id: string; name: string; email: string; status: string;
   passwordHash: string | null; totpSealed: string | null; totpPendingSealed: string | null; totpLastStep: number | null; recoveryHashes: string[];
 }
-/** The credential columns a write sets (sealed or hashed values only). */
-export type CredentialsSet = Partial<{ password_hash: string; totp_secret_sealed: string | null; totp_pending_sealed: string | null; totp_last_step: string | null; recovery_hashes: string | null }>;
+/** What a credentials write sets (hashed or sealed values only); what it leaves out stays as it is. */
+export interface CredentialsSet { passwordHash?: string; totpPendingSealed?: string | null }
 /** A sign-in throttle key: how many attempts its window allows, and how long the one reaching the limit locks it. */
 export interface ThrottleKey { key: string; limit: number; lockMs: number }
 

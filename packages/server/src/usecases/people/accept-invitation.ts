@@ -24,7 +24,7 @@ export async function acceptInvitation(d: SessionDeps, kind: PersonKind, token: 
     // The token stays used even when its person was removed meanwhile: it never works again.
     const pid = await d.store.people.activateInvited(tx, kind, invited, at);
     if (!pid) return null;
-    await d.store.people.putCredentials(tx, kind, pid, { password_hash: hash }, at);
+    await d.store.people.putCredentials(tx, kind, pid, { passwordHash: hash }, at);
     await d.store.audit.record(tx, d.ids, at, { actor: actorOf(kind, pid), action: 'invitation.accept', subjectType: kind, subjectId: pid, before: { status: 'invited' }, after: { status: 'active' } });
     return pid;
   });

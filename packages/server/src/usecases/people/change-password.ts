@@ -13,7 +13,7 @@ export async function changePassword(d: PeopleDeps, kind: PersonKind, id: string
   const keep = hashOpaque(d.secret, 'session', sessionId);
   await d.store.uow.run(async (tx) => {
     const at = d.clock.now();
-    await d.store.people.putCredentials(tx, kind, id, { password_hash: hash }, at);
+    await d.store.people.putCredentials(tx, kind, id, { passwordHash: hash }, at);
     await d.store.people.endSessionsOf(tx, kind, id, at, keep);
     await d.store.audit.record(tx, d.ids, at, { actor: actorOf(kind, id), action: 'password.change', subjectType: kind, subjectId: id, before: null, after: { otherSessionsEnded: true } });
   });

@@ -66,7 +66,7 @@ export async function completePasswordReset(d: PasswordResetDeps, kind: PersonKi
     const at = d.clock.now();
     if (!(await d.store.mail.spendReset(tx, kind, tokenHash, r.email, at))) return false;
     for (const p of people) {
-      await d.store.people.putCredentials(tx, kind, p.id, { password_hash: hash }, at);
+      await d.store.people.putCredentials(tx, kind, p.id, { passwordHash: hash }, at);
       await d.store.people.endSessionsOf(tx, kind, p.id, at);
       await d.store.audit.record(tx, d.ids, at, { actor: actorOf(kind, p.id), action: 'password.reset', subjectType: kind, subjectId: p.id, before: null, after: { sessionsEnded: true } });
     }

@@ -9,7 +9,7 @@ export async function setInitialPassword(d: Pick<UseCaseDeps, 'store' | 'clock' 
   await d.store.uow.run(async (tx) => {
     const at = d.clock.now();
     await d.store.people.activate(tx, kind, id, at);
-    await d.store.people.putCredentials(tx, kind, id, { password_hash: hash }, at);
+    await d.store.people.putCredentials(tx, kind, id, { passwordHash: hash }, at);
     await d.store.people.endSessionsOf(tx, kind, id, at);
     await d.store.audit.record(tx, d.ids, at, { actor, action: 'password.set', subjectType: kind, subjectId: id, before: null, after: { status: 'active' } });
   });

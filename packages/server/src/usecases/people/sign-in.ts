@@ -46,7 +46,7 @@ export async function signIn(d: SessionDeps, kind: PersonKind, body: { email: st
   if (needsRehash(person.passwordHash, salt)) {
     // The same password hashed again (its email's salt, today's cost); sessions go on.
     const hash = await hashPassword(body.password, salt);
-    await d.store.uow.run((tx) => d.store.people.putCredentials(tx, kind, person.id, { password_hash: hash }, d.clock.now()));
+    await d.store.uow.run((tx) => d.store.people.putCredentials(tx, kind, person.id, { passwordHash: hash }, d.clock.now()));
   }
   const s = await openSession(d, kind, person.id, previous);
   await audit(d, { actor: actorOf(kind, person.id), action: 'sign_in', subjectType: kind, subjectId: person.id, before: null, after: { address: ip, secondFactor: person.totpSealed !== null } });

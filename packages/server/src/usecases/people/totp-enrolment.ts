@@ -10,7 +10,7 @@ export async function enrolTotp(d: PeopleDeps, kind: PersonKind, id: string, lab
   if (p?.totpSealed) throw new DomainError('auth.totp_already_enrolled');
   const secret = newTotpSecret();
   const sealed = new TotpSealer(d.secret).seal(secret, { kind, id, field: 'pending' });
-  await d.store.uow.run((tx) => d.store.people.putCredentials(tx, kind, id, { totp_pending_sealed: sealed }, d.clock.now()));
+  await d.store.uow.run((tx) => d.store.people.putCredentials(tx, kind, id, { totpPendingSealed: sealed }, d.clock.now()));
   return { secret, otpauthUrl: otpauthUrl(secret, 'Cambio', label) };
 }
 

@@ -13,7 +13,7 @@ export async function createStaff(d: StaffDeps, actor: string, r: { name: string
   return d.store.uow.run(async (tx) => {
     if (await d.store.staff.emailTaken(tx, r.email)) throw new DomainError('staff.email_taken');
     const s = await d.store.staff.insert(tx, { id, ...r, status: 'passwordHash' in start ? 'active' : 'invited', at });
-    if ('passwordHash' in start) await d.store.people.putCredentials(tx, 'staff', id, { password_hash: start.passwordHash }, at);
+    if ('passwordHash' in start) await d.store.people.putCredentials(tx, 'staff', id, { passwordHash: start.passwordHash }, at);
     else await d.store.people.createInvitation(tx, 'staff', id, start.invitation.tokenHash, start.invitation.expiresAt, at);
     await d.store.audit.record(tx, d.ids, at, { actor, action: 'staff.create', subjectType: 'staff', subjectId: id, before: null, after: staffAudit(s) });
     return s;
