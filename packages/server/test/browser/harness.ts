@@ -56,22 +56,64 @@ export interface BrowserHandle {
 }
 
 /**
- * One headless Chromium for a whole file, and no traffic of its own. Playwright gives it a fresh,
- * empty profile in a temporary directory of its own (and removes it on close).
+ * One headless Chromium per test process, shared by the files the process runs one after the other (a
+ * group: scripts/test.mjs), and no traffic of its own: a file gets fresh contexts of its own, and its
+ * `close()` closes them. The browser closes a few seconds after the last file let go of it, unless another
+ * file takes it first (at the end of a run the test runner's exit ends it too). Playwright gives it a
+ * fresh, empty profile in a temporary directory of its own (and removes it on close).
  */
-export async function launchBrowser(): Promise<BrowserHandle> {
-  const browser = await chromium.launch({
+const LINGER_MS = 5_000;
+let shared: Promise<Browser> | null = null;
+let holders = 0;
+let lingering: NodeJS.Timeout | null = null;
+
+function sharedBrowser(): Promise<Browser> {
+  shared ??= chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
       '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run',
       '--disable-gpu', '--disable-sync', '--disable-quic', '--disable-dev-shm-usage',
     ],
-  });
+  }).then((b) => {
+    b.on('disconnected', () => { shared = null; });
+    return b;
+  }, (e: unknown) => { shared = null; throw e; });
+  return shared;
+}
+
+export async function launchBrowser(): Promise<BrowserHandle> {
+  if (lingering) { clearTimeout(lingering); lingering = null; }
+  holders++;
+  let browser: Browser;
+  try {
+    browser = await sharedBrowser();
+  } catch (e) {
+    holders--;
+    throw e;
+  }
+  const contexts = new Set<BrowserContext>();
+  let closed = false;
   return {
     browser,
-    context: (o = {}) => browser.newContext({ viewport: { width: o.width ?? 1280, height: o.height ?? 800 }, locale: o.locale ?? 'en-GB' }),
-    close: () => browser.close(),
+    context: async (o = {}) => {
+      const c = await browser.newContext({ viewport: { width: o.width ?? 1280, height: o.height ?? 800 }, locale: o.locale ?? 'en-GB' });
+      contexts.add(c);
+      c.on('close', () => contexts.delete(c));
+      return c;
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      for (const c of [...contexts]) await c.close();
+      if (--holders > 0) return;
+      lingering = setTimeout(() => {
+        lingering = null;
+        const b = shared;
+        shared = null;
+        void b?.then((x) => x.close()).catch(() => { /* already gone */ });
+      }, LINGER_MS);
+    },
   };
 }
 
