@@ -220,10 +220,10 @@ export class WebhooksStore {
    * another worker holds are skipped (FOR UPDATE SKIP LOCKED), and a claim's lease keeps a delivery from
    * being claimed again while its attempt runs; after the lease (a worker that died) it is due again.
    *
-   * The live claims are counted in one pass for every endpoint, and only the deliveries chosen are
-   * locked: locking each endpoint's share before choosing would lock (and write) every endpoint's rows
-   * at each claim. A chosen row another worker claimed meanwhile is skipped (locked) or fails the
-   * re-checked conditions (claimed and committed since this statement's snapshot).
+   * Only the deliveries chosen are locked: locking each endpoint's share before choosing would lock (and
+   * write) up to `perEndpoint` rows of every endpoint at each claim. A chosen row another worker claimed
+   * meanwhile is skipped (locked) or fails the re-checked conditions (claimed and committed since this
+   * statement's snapshot): that claim finds fewer, and the next one more.
    */
   async claim(now: Date, leaseMs: number, limit: number, perEndpoint = limit): Promise<ClaimedDelivery[]> {
     const token = randomUUID();
@@ -232,25 +232,23 @@ export class WebhooksStore {
       id: string; attempts: number; round_attempts: number; endpoint_id: string; organization_id: string; url: string;
       secret_sealed: string; previous_secret_sealed: string | null; previous_secret_until: Date | null;
       seq: string; type: string; created_at: Date; data: Record<string, unknown>;
-    }>`with busy as (
-        select f.endpoint_id, count(*)::int as n from webhook_deliveries f
-        where f.claimed_until is not null and f.claimed_until > ${now}
-        group by f.endpoint_id
-      ), candidates as (
+    }>`with candidates as (
         select d.id from webhook_endpoints e
-        left join busy b on b.endpoint_id = e.id
         cross join lateral (
           select w.id, w.next_attempt_at from webhook_deliveries w
           where w.endpoint_id = e.id and w.state = 'pending' and w.next_attempt_at <= ${now}
             and (w.claimed_until is null or w.claimed_until <= ${now})
           order by w.next_attempt_at, w.id
-          limit greatest(0, ${perEndpoint}::int - coalesce(b.n, 0))
+          limit greatest(0, ${perEndpoint}::int - (select count(*) from webhook_deliveries f
+            where f.endpoint_id = e.id and f.claimed_until is not null and f.claimed_until > ${now})::int)
         ) d
         where e.status = 'enabled'
         order by d.next_attempt_at, d.id limit ${limit}
       ), due as (
         select w.id from webhook_deliveries w
-        where w.id in (select id from candidates) and w.state = 'pending' and (w.claimed_until is null or w.claimed_until <= ${now})
+        -- An array, so the chosen rows are found by primary key under any plan (a prepared statement's generic
+        -- plan may otherwise test every delivery against the list).
+        where w.id = any(array(select id from candidates)) and w.state = 'pending' and (w.claimed_until is null or w.claimed_until <= ${now})
         for update of w skip locked
       ), claimed as (
         update webhook_deliveries d set claim_token = ${token}, claimed_until = ${until},

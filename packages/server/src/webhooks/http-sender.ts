@@ -101,11 +101,19 @@ export function httpWebhookSender(policy: AddressPolicy): WebhookSender {
   const kept = new KeptConnections();
   return {
     post: (p) => {
-      const deadline = AbortSignal.timeout(p.timeoutMs);
-      const timedOut = new Promise<WebhookAnswer>((resolve) => {
-        deadline.addEventListener('abort', () => resolve({ error: `no answer within ${p.timeoutMs / 1000} s` }), { once: true });
+      // One timer per attempt, cleared when it ends: a timeout signal left to fire after every finished
+      // attempt would cost, at volume, a timer and an abort (with its exception object) per delivery.
+      const deadline = new AbortController();
+      return new Promise<WebhookAnswer>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          deadline.abort();
+          resolve({ error: `no answer within ${p.timeoutMs / 1000} s` });
+        }, p.timeoutMs);
+        attempt(p, policy, kept, deadline.signal).then(
+          (a) => { clearTimeout(timer); resolve(a); },
+          (e: unknown) => { clearTimeout(timer); reject(e); },
+        );
       });
-      return Promise.race([attempt(p, policy, kept, deadline), timedOut]);
     },
   };
 }
