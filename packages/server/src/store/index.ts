@@ -63,7 +63,7 @@ export class Store implements Repositories {
   readonly destinations: DestinationsStore;
   readonly withdrawals: WithdrawalsStore;
   readonly reconciliation: ReconciliationStore;
-  /** One transaction around a use case's work (usecases/ports.ts UnitOfWork). */
+  /** One transaction around a use case's work (usecases/repositories.ts UnitOfWork). */
   readonly uow: KyselyUnitOfWork;
   readonly approvals: ApprovalsStore;
   readonly people: PeopleStore;
