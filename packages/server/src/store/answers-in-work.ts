@@ -1,42 +1,9 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { AnswerInWork, KeptAnswer } from '../usecases/repositories.ts';
 
-/** An Idempotency-Key's answer as it is kept (CONTRACT §10): sealed, or a reference to the record the work wrote. */
-export interface KeptAnswer {
-  scope: string; key: string; fingerprint: string; status: number; response: string;
-  /** When it is kept, and until when, for a key whose claim has no row (PGlite: claims in memory). */
-  at: Date; expiresAt: Date;
-  /**
-   * The id of the record the work writes, for an answer kept by reference (domain/idempotency/answer-ref.ts):
-   * keepAnswersSql then keeps it only if the work wrote that record (`written`).
-   */
-  work?: string;
-  /** PostgreSQL: the key is claimed by the work's own statement (claimInWorkCtes), not before the work. */
-  claimInWork?: boolean;
-  /**
-   * PGlite: the key's claim is held in this process only and the key has no row (idempotency-store.ts,
-   * claimsInMemory), so its answer's row is inserted, never an update of a claim's row.
-   */
-  rowless?: boolean;
-}
+export type { AnswerInWork, KeptAnswer };
 
-/**
- * The answer of a request that carries a claimed Idempotency-Key, kept by the request's own work in
- * the work's own statement or transaction: a keyed call then commits once, and a crash can never
- * leave work done with its answer unkept (a retry after the claim's lease would run it again).
- * A refusal keeps nothing here: the work wrote nothing, and the answer is kept after it is sent.
- */
-export interface AnswerInWork<T> {
-  /** The answer to keep for this result; asked inside the work's transaction, before it commits. */
-  answer(result: T): KeptAnswer;
-  /** Told after the work committed with its answer kept. */
-  kept(): void;
-  /**
-   * Told after the work committed without writing this result, because its key, to be claimed by the
-   * work (KeptAnswer.claimInWork), was not: `busy`, another statement was claiming it at that moment;
-   * otherwise the key has a row the route must read (a replay, another body's key, a claim in flight).
-   */
-  unclaimed?(busy: boolean): void;
-}
+
 
 /**
  * Marks claimed keys done with their answers; returns the SQL of one statement that answers the scope and
@@ -124,7 +91,7 @@ const insertAnswered = (from: RawBuilder<unknown>, where: RawBuilder<unknown>) =
  * claimInWorkCtes; `claimable`: the keys whose lock it took and which have no live row in the statement's
  * snapshot (none, or one past its retention or abandoned). The work runs for those keys only
  * (`claimableWork`); `keptAfterGate` keeps the answers of the records it wrote. A key whose work the
- * statement refused keeps nothing: its request claims it before answering the refusal (answer-in-work.ts,
+ * statement refused keeps nothing: its request claims it before answering the refusal (answer-by-reference.ts,
  * `refusing`). A row another request inserted after the snapshot is not taken over: that key's answer is
  * not kept though its record was written, and the work must then abort (compare the counts).
  */

@@ -6,6 +6,7 @@ import type { Clock, Ids } from '../domain/ports.ts';
 import type { AnswerInWork } from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
+import type { OrdersRepository } from '../usecases/repositories.ts';
 import { isBatchRetryable, placeBatch, type Placement } from './orders-batch.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import type { Database } from './schema.ts';
@@ -34,7 +35,7 @@ const COLUMNS = [
  * Exchange requests. Accepting a quote, checking limits, holding the base amount and writing the
  * order are one statement; every decision is a guarded UPDATE on the state, so it happens once.
  */
-export class OrdersStore {
+export class OrdersStore implements OrdersRepository {
   constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
 
   // Quotes accepted at the same moment are placed by one statement (orders-batch.ts); alone, by the same statement.

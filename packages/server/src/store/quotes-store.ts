@@ -3,6 +3,7 @@ import type { Quote } from '../domain/quotes/quote.ts';
 import { AnswersOfWork, claimedHow, claimedWork, claimInWorkCtes, claimOutcomes, mayWrite, rowlessAnswersSql, type AnswerInWork } from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
+import type { QuotesRepository } from '../usecases/repositories.ts';
 
 /**
  * A quote to write, and the Idempotency-Key's answer to keep with it when it was asked with one: by
@@ -13,7 +14,7 @@ interface NewQuote { quote: Quote; keep: AnswerInWork<string> | undefined }
 const column = <K extends keyof Quote>(qs: Quote[], k: K, f: (v: Quote[K]) => string | number = String) => qs.map((q) => f(q[k]));
 
 /** Quotes are kept so that they can be accepted once, by the organization that asked (orders-store consumes them). */
-export class QuotesStore {
+export class QuotesStore implements QuotesRepository {
   constructor(private readonly db: Db) {}
 
   /**

@@ -5,16 +5,17 @@ import { DomainError } from '../../domain/errors.ts';
 import { ok } from '../envelope.ts';
 
 /**
- * For a creating route whose answer is the record it wrote, exactly as written, and whose store keeps
- * an Idempotency-Key's answer by reference to that record in the statement or transaction that writes it
- * (domain/idempotency/answer-ref.ts): `keep` is given the record's id; `replay` is the route's
- * `replayRef`. The reference carries the envelope's trace id and timestamp, and both the first answer
- * and a replay are serialized by the route's schema from the same record, so they are the same bytes.
- * `load` reads the record as it was created, or null when it is not the requester's.
+ * The one way a creating route runs its use case under an Idempotency-Key (CONTRACT §10), for a route
+ * whose answer is the record it wrote, exactly as written: `run` hands the use case the key's answer to
+ * keep (`keep`, a reference to the record: domain/idempotency/answer-ref.ts), which the use case's own
+ * statement or transaction keeps with the record, so the record and its answer commit together. The
+ * reference carries the envelope's trace id and timestamp, and both the first answer and a replay
+ * (`replay`, the route's `replayRef`) are serialized by the route's schema from the same record, so they
+ * are the same bytes. `load` reads the record as it was created, or null when it is not the requester's.
  */
 export function answerByRef<T>(status: 200 | 201, render: (result: T) => unknown, load: (id: string, req: FastifyRequest) => Promise<T | null>) {
   const envelope = (traceId: string, timestamp: string, result: T) => ({ ...ok(traceId, render(result)), timestamp });
-  return {
+  const api = {
     replay: async (ref: AnswerRef, req: FastifyRequest) => {
       const result = await load(ref.id, req);
       if (result === null) throw new Error(`idempotency: the record ${ref.id} a kept answer names is gone or not the requester's`);
@@ -50,6 +51,26 @@ export function answerByRef<T>(status: 200 | 201, render: (result: T) => unknown
           return reply.code(status).send(envelope(req.id, timestamp, result));
         },
       };
+    },
+  };
+  return {
+    ...api,
+    /**
+     * Runs the route's use case with the request's key: `work` is given the answer to keep (undefined
+     * without a key) and returns the record it wrote, or null when its key could not be claimed by its own
+     * statement (PostgreSQL: the request is then answered as the key says). A refusal the use case throws
+     * is this key's answer unless the key already answers something else (a replay, 409, 422), which wins.
+     */
+    run: async (req: FastifyRequest, reply: FastifyReply, work: (keep: AnswerInWork<string> | undefined) => Promise<T | null>): Promise<FastifyReply> => {
+      const answer = api.inWork(req, reply);
+      let result: T | null;
+      try {
+        result = await work(answer.keep);
+      } catch (e) {
+        if (e instanceof DomainError && await answer.refusing()) return reply;
+        throw e;
+      }
+      return answer.send(result);
     },
   };
 }

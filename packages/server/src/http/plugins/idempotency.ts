@@ -12,7 +12,7 @@ declare module 'fastify' {
     rawBody?: string;
     /**
      * The Idempotency-Key this request claimed: its answer is kept (or the claim released) when it is
-     * sent, unless the request's work kept it already (answer-in-work.ts).
+     * sent, unless the request's work kept it already (answer-by-reference.ts).
      */
     idempotencyClaim?: IdempotencyClaim;
   }
@@ -27,7 +27,7 @@ declare module 'fastify' {
      * A route whose work can claim the key itself (the store's `claimsInWork`: PostgreSQL), in its one
      * statement or in its transaction before it writes anything. The key is then not claimed before the
      * route runs: the work claims it and keeps the answer, and the route settles a key it could not claim
-     * and claims it before a refusal (answer-in-work.ts).
+     * and claims it before a refusal (answer-by-reference.ts).
      */
     claimInWork?: boolean;
   }

@@ -5,8 +5,9 @@ import { DomainError } from '../../domain/errors.ts';
 import { asCreated, type Order } from '../../domain/orders/order.ts';
 import { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { cancelOrder } from '../../usecases/orders/decide-order.ts';
+import { placeOrder } from '../../usecases/orders/place-order.ts';
 import { ok } from '../envelope.ts';
-import { answerByRef } from '../plugins/answer-in-work.ts';
+import { answerByRef } from '../plugins/answer-by-reference.ts';
 import { orderWire } from '../wire/orders.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { actorOfPrincipal, principalOf } from '../route-config.ts';
@@ -15,8 +16,8 @@ import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts
 
 /** Exchange requests: accepting a quote creates a request and holds the base amount; a person at the operator decides. */
 export const orderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const { store, secret, ids, clock } = deps;
-  const quoteIds = new QuoteIds(secret, ids);
+  const { store, secret, ids } = deps;
+  const placing = { ...deps, quoteIds: new QuoteIds(secret, ids) };
   // A keyed order's answer is kept by reference to the order, by the placing statement itself.
   const answers = answerByRef(201, (o: Order) => orderWire(o), async (id, req) => {
     const o = await store.orders.get(id);
@@ -29,23 +30,7 @@ export const orderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (
       tags: ['orders'], summary: 'Accept a quote once: creates an exchange request (pending_approval) and holds the base amount',
       security: apiKeySecurity, body: CreateOrder, response: responses(201, OrderRecord),
     },
-  }, async (req, reply) => {
-    const org = principalOf(req).organization;
-    const answer = answers.inWork(req, reply);
-    let order: Order | null;
-    try {
-      order = await store.orders.place(org, req.body.quoteId, answer.keep);
-    } catch (e) {
-      if (!(e instanceof DomainError)) throw e;
-      // Refused by the placing statement, which claimed no key for it: the key's own answer first, else this refusal is kept.
-      if (await answer.refusing()) return reply;
-      // An unaccepted quote purged after its expiry is still this organization's expired quote.
-      if (e.code === 'orders.quote_not_found' && quoteIds.expiredFor(org.id, req.body.quoteId, clock.now())) throw new DomainError('orders.quote_expired');
-      throw e;
-    }
-    if (order) deps.tally?.transition('order', order.state);
-    return answer.send(order);
-  });
+  }, async (req, reply) => answers.run(req, reply, (keep) => placeOrder(placing, principalOf(req).organization, req.body.quoteId, keep)));
 
   app.get('/orders/:id', {
     config: { scope: 'portal:read' },

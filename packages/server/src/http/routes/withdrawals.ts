@@ -10,7 +10,7 @@ import { registerDestination } from '../../usecases/destinations/register-destin
 import { cancelWithdrawal } from '../../usecases/withdrawals/cancel-withdrawal.ts';
 import { requestWithdrawal } from '../../usecases/withdrawals/request-withdrawal.ts';
 import { ok } from '../envelope.ts';
-import { answerByRef } from '../plugins/answer-in-work.ts';
+import { answerByRef } from '../plugins/answer-by-reference.ts';
 import { asRequested, destinationWire, withdrawalWire } from '../wire/withdrawals.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { actorOfPrincipal, principalOf } from '../route-config.ts';
@@ -61,18 +61,10 @@ export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => as
   }, async (req, reply) => {
     const amount = toMinor(req.body.amountMinor);
     if (amount === null) throw new DomainError('request.invalid_amount', { field: 'amountMinor' });
-    const answer = answers.inWork(req, reply);
-    let w: WithdrawalRow | null;
-    try {
-      w = await requestWithdrawal(deps, principalOf(req).organization, {
-        destinationId: req.body.destinationId, assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, amount,
-      }, answer.keep);
-    } catch (e) {
-      // Refused (its work rolled back with the key's claim): the key's own answer first, else this refusal is kept.
-      if (e instanceof DomainError && await answer.refusing()) return reply;
-      throw e;
-    }
-    return answer.send(w);
+    // Refused, its work rolled back with the key's claim: the key's own answer first, else this refusal is kept.
+    return answers.run(req, reply, (keep) => requestWithdrawal(deps, principalOf(req).organization, {
+      destinationId: req.body.destinationId, assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, amount,
+    }, keep));
   });
 
   app.get('/withdrawals/:id', {
