@@ -11,11 +11,12 @@ import type { NewSession } from '../people/accounts.ts';
 import { clearedCookie, cookieOf, readCookie, sessionCookie } from '../people/cookies.ts';
 import { assertForeignOriginAbsent } from '../people/origin.ts';
 import type { ResetDeps } from '../people/password-reset.ts';
-import type { MailStore } from '../store/mail-store.ts';
 import { acceptInvitation } from '../usecases/people/accept-invitation.ts';
 import { changePassword } from '../usecases/people/change-password.ts';
 import { completePasswordReset, requestPasswordReset, RESET_TTL_MS } from '../usecases/people/password-reset.ts';
+import { rememberLanguage } from '../usecases/people/remember-language.ts';
 import { endSession } from '../usecases/people/sessions.ts';
+import type { Repositories } from '../usecases/repositories.ts';
 import { signIn } from '../usecases/people/sign-in.ts';
 import { confirmTotp, enrolTotp } from '../usecases/people/totp-enrolment.ts';
 
@@ -35,7 +36,7 @@ export interface SessionRouteOptions {
  * staff (/operator/v1); only the cookie's name and the person's view differ. Sign-in and accepting an
  * invitation are public (no session yet); everything else runs behind the plugin's authentication.
  */
-export function sessionRoutes(d: ResetDeps & { store: { mail: Pick<MailStore, 'setLang'> } }, o: SessionRouteOptions): FastifyPluginAsyncTypebox {
+export function sessionRoutes(d: ResetDeps & { store: Pick<Repositories, 'mail'> }, o: SessionRouteOptions): FastifyPluginAsyncTypebox {
   const cookie = cookieOf(o.kind);
   const secure = d.config.mode === 'production';
   const setCookie = (reply: FastifyReply, s: NewSession) =>
@@ -44,7 +45,7 @@ export function sessionRoutes(d: ResetDeps & { store: { mail: Pick<MailStore, 's
   const { tags, security } = o;
   // The mails a person receives later (decisions on their requests) speak the language they sign in with.
   const rememberLang = (kind: PersonKind, id: string, lang: string) =>
-    d.store.mail.setLang(kind, id, lang).catch((err: unknown) => d.logger?.warn({ err: { message: (err as Error).message } }, 'could not remember a person\'s language'));
+    rememberLanguage(d, kind, id, lang).catch((err: unknown) => d.logger?.warn({ err: { message: (err as Error).message } }, 'could not remember a person\'s language'));
 
   return async (app) => {
     app.post('/session', {

@@ -238,6 +238,8 @@ export interface KeysRepository {
   lock(tx: Tx, id: string): Promise<{ id: string; organizationId: string; revokedAt: Date | null } | null>;
   markRevoked(tx: Tx, id: string, at: Date): Promise<void>;
   revokeAllOf(tx: Tx, memberId: string, at: Date): Promise<string[]>;
+  /** Remembers that the key was used at `at`; written with the others used meanwhile, a few seconds later. */
+  touch(keyId: string, at: Date): void;
 }
 
 export interface LiabilitiesRepository {
@@ -258,6 +260,7 @@ export interface MailRepository {
   markFailed(id: string, error: string, retryAt: Date | null): Promise<void>;
   markSent(id: string): Promise<void>;
   reset(kind: PersonKind, tokenHash: string): Promise<{ email: string; expiresAt: Date; usedAt: Date | null } | null>;
+  setLang(kind: PersonKind, id: string, lang: string): Promise<void>;
   spendReset(tx: Tx, kind: PersonKind, tokenHash: string, email: string, at: Date): Promise<boolean>;
 }
 

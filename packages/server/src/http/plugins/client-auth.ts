@@ -9,6 +9,7 @@ import { canOperate } from '../../domain/organizations/organization.ts';
 import type { Clock } from '../../domain/ports.ts';
 import { memberFromCookie } from '../../people/member-auth.ts';
 import type { Store } from '../../store/index.ts';
+import { recordKeyUse } from '../../usecases/keys/record-key-use.ts';
 import type { ClientRouteConfig, Principal } from '../route-config.ts';
 
 /**
@@ -60,7 +61,7 @@ export function clientAuth(deps: { store: Store; config: Config; clock: Clock; s
     if (!row || !match || row.revokedAt || row.memberRemoved || (row.expiresAt && row.expiresAt <= now) || !ipAllowed(row.allowedIps, req.ip)) {
       throw new DomainError('auth.unauthenticated');
     }
-    store.keys.touch(row.id, now);
+    recordKeyUse({ store }, row.id, now);
     const permissions = effectivePermissions(row.scopes, row.role);
     applyRules(req, rc, { keyId: row.id, memberId: row.memberId, organization: row.organization, permissions }, row.reconciled, false);
   };
