@@ -35,7 +35,8 @@ export const IDEMPOTENCY_LEASE_MS = 5 * 60 * 1000;
  */
 export class IdempotencyStore {
   /**
-   * `claimsInMemory`: PGlite, whose data one process owns (data-dir-lock.ts). A claim is then held in
+   * `claimsInMemory`: the database is owned by this one process (PGlite: data-dir-lock.ts; the opened
+   * database says so, OpenedDb.ownedByOneProcess, so nothing here names a backend). A claim is then held in
    * this process only (`#held`, until it is answered or released, or its lease lapses) and costs the
    * database one batched lookup of the key; the answer's row is inserted by the work (answers-in-work.ts)
    * instead of a claim's row being inserted and then updated. A crash forgets the claims with the work
