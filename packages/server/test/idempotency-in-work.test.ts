@@ -352,7 +352,7 @@ for (const backend of backends()) {
       assert.equal(await count(o, '/withdrawals'), 1);
     });
 
-    // PGlite holds claims in memory and inserts the answer's row (KeptAnswer.rowless): a key that has a row by
+    // PGlite holds claims in memory and inserts the answer's row (KeptAnswer.claimHeldInMemory): a key that has a row by
     // then was taken by another request after this one's lease lapsed, and this one's work must not land.
     if (backend === 'pglite') test('a request whose claim lapsed while its work ran, the key since taken and answered by another: its work fails and writes nothing', async () => {
       const m = await makeHarness({ backend, manualClock: true });

@@ -12,11 +12,11 @@ export type { AnswerInWork, KeptAnswer };
  * place on its page (a HOT update): no new entry in the primary key or the expiry index. A key whose row
  * is no longer in flight (its lease lapsed and another request took it and answered) is left as it is
  * (answerRows). On PGlite a claim is held in memory (idempotency-store.ts) and its key has no row
- * (`rowless`): this inserts the answered row (insertAnswersSql).
+ * (`claimHeldInMemory`): this inserts the answered row (insertAnswersSql).
  * `written`: a query of the ids of the records the statement wrote, for
  * answers kept by reference (`work`); an answer whose record was not written is not kept.
  */
-export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) => (allRowless(as) ? insertAnswersSql(as, written) : sql<{ scope: string; key: string }>`insert into idempotency_keys as k
+export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) => (allClaimedInMemory(as) ? insertAnswersSql(as, written) : sql<{ scope: string; key: string }>`insert into idempotency_keys as k
       (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
     select t.s, t.k, t.f, 'done', t.at, t.st, t.r, t.at, t.e
     from ${answerRows(as)}
@@ -26,7 +26,7 @@ export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) 
     returning k.scope, k.key`);
 
 /**
- * keepAnswersSql's statement on PGlite, where no key it answers has a row (`rowless`): a plain insert, one
+ * keepAnswersSql's statement on PGlite, where no key it answers has a row (`claimHeldInMemory`): a plain insert, one
  * time for the batch (the latest answer's; each answer is then kept at least as long as it asked), and no
  * conflict to look for, which is cheaper than an upsert with per-row times (bench/README.md measures it).
  * Should a key have a row after all (a claim whose lease lapsed during its request,
@@ -42,15 +42,15 @@ function insertAnswersSql(as: KeptAnswer[], written?: RawBuilder<unknown>, retur
     ${returning ? sql`returning scope, key` : sql``}`;
 }
 
-/** Whether every answer's key has no row (KeptAnswer.rowless: PGlite), so its row is a plain insert. */
-const allRowless = (as: KeptAnswer[]) => as.length > 0 && as.every((a) => a.rowless);
+/** Whether every answer's key has no row (KeptAnswer.claimHeldInMemory: PGlite), so its row is a plain insert. */
+const allClaimedInMemory = (as: KeptAnswer[]) => as.length > 0 && as.every((a) => a.claimHeldInMemory);
 
 /**
  * insertAnswersSql for work that writes every record of its statement or fails (a batch of quotes): each
  * answer is kept exactly when the statement succeeds, so nothing is filtered or read back (decoding
  * returned keys would only cost time).
  */
-export const rowlessAnswersSql = (as: KeptAnswer[]) => insertAnswersSql(as, undefined, false);
+export const insertAllAnswersSql = (as: KeptAnswer[]) => insertAnswersSql(as, undefined, false);
 
 /**
  * PostgreSQL: claims the keys in the work's own statement (a quote) or in a statement of its transaction
@@ -62,12 +62,12 @@ export const rowlessAnswersSql = (as: KeptAnswer[]) => insertAnswersSql(as, unde
  * and `claimed`: the keys whose answer row it wrote, new ones, or one past its retention or an abandoned
  * claim, taken over. A key with a live row is not claimed: the route reads the row (a replay, 422, 409).
  * The work must write the record of a claimed key only, and of every other key claimed here none
- * (`mayWrite` with claimedWork).
+ * (`writableUnderKeys` with claimedRecordIds).
  */
-export const claimInWorkCtes = (as: KeptAnswer[]) => sql`${claimTry(as)},
+export const claimKeysAsWrittenCtes = (as: KeptAnswer[]) => sql`${claimTry(as)},
     claimed as (${insertAnswered(sql`claim_try`, sql`c.got`)})`;
 
-/** Each key once, with `got`: this transaction took the key's advisory lock (claimInWorkCtes). */
+/** Each key once, with `got`: this transaction took the key's advisory lock (claimKeysAsWrittenCtes). */
 const claimTry = (as: KeptAnswer[]) => sql`claim_try as (
       select t.*, pg_try_advisory_xact_lock(hashtextextended(t.s || chr(10) || t.k, 0)) as got
       from ${answerRows(as)})`;
@@ -88,14 +88,14 @@ const insertAnswered = (from: RawBuilder<unknown>, where: RawBuilder<unknown>) =
 /**
  * PostgreSQL, for work that may refuse inside its own statement (a batch of orders, orders-batch.ts): the
  * claim gates the work, and only the work's written records keep their keys' answers. `claim_try` as in
- * claimInWorkCtes; `claimable`: the keys whose lock it took and which have no live row in the statement's
+ * claimKeysAsWrittenCtes; `claimable`: the keys whose lock it took and which have no live row in the statement's
  * snapshot (none, or one past its retention or abandoned). The work runs for those keys only
- * (`claimableWork`); `keptAfterGate` keeps the answers of the records it wrote. A key whose work the
+ * (`claimableRecordIds`); `keepAnswersOfWritten` keeps the answers of the records it wrote. A key whose work the
  * statement refused keeps nothing: its request claims it before answering the refusal (answer-by-reference.ts,
  * `refusing`). A row another request inserted after the snapshot is not taken over: that key's answer is
  * not kept though its record was written, and the work must then abort (compare the counts).
  */
-export const claimGateCtes = (as: KeptAnswer[]) => sql`${claimTry(as)},
+export const claimableKeysCtes = (as: KeptAnswer[]) => sql`${claimTry(as)},
     claimable as materialized (
       -- One primary-key lookup per key whatever the statistics say: a lateral subquery with a limit is never
       -- turned into an anti-join that scans every key.
@@ -104,30 +104,30 @@ export const claimGateCtes = (as: KeptAnswer[]) => sql`${claimTry(as)},
         and k.expires_at > c.at and (k.state <> 'in_flight' or k.lease_until > c.at) limit 1) l on true
       where c.got and l.live is null)`;
 
-/** The ids of the records whose keys claimGateCtes found claimable. */
-export const claimableWork = sql`select c.w from claimable c`;
+/** The ids of the records whose keys claimableKeysCtes found claimable. */
+export const claimableRecordIds = sql`select c.w from claimable c`;
 
-/** claimGateCtes' answers of the records `written`: the statement of a CTE (`kept`) that returns each key it kept. */
-export const keptAfterGate = (written: RawBuilder<unknown>) => insertAnswered(sql`claimable`, sql`c.w in (${written})`);
+/** claimableKeysCtes' answers of the records `written`: the statement of a CTE (`kept`) that returns each key it kept. */
+export const keepAnswersOfWritten = (written: RawBuilder<unknown>) => insertAnswered(sql`claimable`, sql`c.w in (${written})`);
 
 /**
- * What claimGateCtes and keptAfterGate (a CTE named `kept`) did with each key, for AnswersOfWork.answered:
+ * What claimableKeysCtes and keepAnswersOfWritten (a CTE named `kept`) did with each key, for AnswersOfWork.answered:
  * `open`, the key was claimable and its work refused (nothing kept; the request claims it with its refusal).
  */
-export const gateOutcomes = outcomesOf(sql`kept`, sql`, exists (select 1 from claimable y where y.s = c.s and y.k = c.k) as open`);
+export const claimableKeyOutcomes = outcomesOf(sql`kept`, sql`, exists (select 1 from claimable y where y.s = c.s and y.k = c.k) as open`);
 
-/** The ids of the records whose keys claimInWorkCtes claimed. */
-export const claimedWork = sql`select c.w from claim_try c join claimed x on x.scope = c.s and x.key = c.k`;
+/** The ids of the records whose keys claimKeysAsWrittenCtes claimed. */
+export const claimedRecordIds = sql`select c.w from claim_try c join claimed x on x.scope = c.s and x.key = c.k`;
 
 /**
  * Whether the work may write the record whose id is `id` (a column): it has no key claimed in the work (a key
- * twice in a batch: both records have), or its key is among `claimedIds` (claimedWork, claimableWork).
+ * twice in a batch: both records have), or its key is among `claimedIds` (claimedRecordIds, claimableRecordIds).
  */
-export const mayWrite = (id: string, as: KeptAnswer[], claimedIds: RawBuilder<unknown>) =>
+export const writableUnderKeys = (id: string, as: KeptAnswer[], claimedIds: RawBuilder<unknown>) =>
   sql`(${sql.ref(id)} <> all(${as.map((a) => a.work ?? '')}::text[]) or ${sql.ref(id)} in (${claimedIds}))`;
 
-/** What claimInWorkCtes did with each key, for AnswersOfWork.answered. */
-export const claimOutcomes = outcomesOf(sql`claimed`);
+/** What claimKeysAsWrittenCtes did with each key, for AnswersOfWork.answered. */
+export const claimedKeyOutcomes = outcomesOf(sql`claimed`);
 
 /** Each key of claim_try: `kept` (its row is among those `written` returned) and `busy` (its lock was not got). */
 function outcomesOf(written: RawBuilder<unknown>, more = sql``) {
@@ -137,11 +137,11 @@ function outcomesOf(written: RawBuilder<unknown>, more = sql``) {
 
 /**
  * How the keys of one statement's keyed answers are claimed: `memory`, held in this process, their rows
- * inserted with the work (KeptAnswer.rowless: PGlite); `statement`, by the work's own statement
+ * inserted with the work (KeptAnswer.claimHeldInMemory: PGlite); `statement`, by the work's own statement
  * (KeptAnswer.claimInWork: PostgreSQL). A store claims every key one way, so a mix is a fault.
  */
-export function claimedHow(as: KeptAnswer[], work: string): 'memory' | 'statement' {
-  if (allRowless(as)) return 'memory';
+export function howKeysAreClaimed(as: KeptAnswer[], work: string): 'memory' | 'statement' {
+  if (allClaimedInMemory(as)) return 'memory';
   if (as.every((a) => a.claimInWork)) return 'statement';
   throw new Error(`${work}: a keyed answer whose key is claimed neither in memory nor by its statement`);
 }
@@ -185,7 +185,7 @@ export class AnswersOfWork {
 
   /**
    * The rows the work's own statement returned for the keys it answered: keepAnswersSql's (each one
-   * kept) or claimOutcomes' and gateOutcomes' (`kept`, or not, and why). A key claimed in the work that another answer of
+   * kept) or claimedKeyOutcomes' and claimableKeyOutcomes' (`kept`, or not, and why). A key claimed in the work that another answer of
    * the same batch already took is busy.
    */
   answered(rows: Array<{ scope: string; key: string; kept?: boolean; busy?: boolean; open?: boolean }>): void {
@@ -196,7 +196,7 @@ export class AnswersOfWork {
       const o = seen.has(id) ? undefined : outcome.get(id);
       seen.add(id);
       if (o && o.kept !== false) this.#kept.push(p.tell);
-      // Free, and its work refused (claimGateCtes): the request claims the key with its refusal; nothing to tell.
+      // Free, and its work refused (claimableKeysCtes): the request claims the key with its refusal; nothing to tell.
       else if (o?.open) continue;
       else if (p.answer.claimInWork) this.#kept.push(() => p.unclaimed(o?.busy !== false));
     }

@@ -46,7 +46,7 @@ export class IdempotencyStore {
 
   /**
    * Whether a route may leave the claim to its work (its one statement, or its transaction before it
-   * writes anything: answers-in-work.ts, claimInWorkCtes): on PostgreSQL. On PGlite a claim costs no round trip (claimsInMemory).
+   * writes anything: answers-in-work.ts, claimKeysAsWrittenCtes): on PostgreSQL. On PGlite a claim costs no round trip (claimsInMemory).
    */
   get claimsInWork(): boolean { return !this.claimsInMemory; }
 
@@ -124,7 +124,7 @@ export class IdempotencyStore {
       const abandoned = held && held.state === 'in_flight' && held.lease_until <= now;
       if (!held || held.expires_at <= now || abandoned) {
         // Gone since the insert (released), expired and not yet purged, or its request died: take it. A
-        // claim held in memory takes it by deleting the row: its answer's row is inserted (KeptAnswer.rowless).
+        // claim held in memory takes it by deleting the row: its answer's row is inserted (KeptAnswer.claimHeldInMemory).
         if (this.claimsInMemory) await tx.deleteFrom('idempotency_keys').where('scope', '=', c.scope).where('key', '=', c.key).execute();
         else {
           const row = this.#row(c, now);
@@ -145,11 +145,11 @@ export class IdempotencyStore {
 
   /**
    * When an answer kept now is kept and until when, for a key with no row yet (claimsInMemory), and
-   * whether it has none (`rowless`: a claim held in memory, whose answer's row is inserted).
+   * whether it has none (`claimHeldInMemory`: a claim held in memory, whose answer's row is inserted).
    */
-  keptTimes(): { at: Date; expiresAt: Date; rowless?: true } {
+  keptTimes(): { at: Date; expiresAt: Date; claimHeldInMemory?: true } {
     const at = this.clock.now();
-    return { at, expiresAt: this.#expiry(at), ...(this.claimsInMemory ? { rowless: true as const } : {}) };
+    return { at, expiresAt: this.#expiry(at), ...(this.claimsInMemory ? { claimHeldInMemory: true as const } : {}) };
   }
 
   #row(c: ClaimInput, now: Date) {

@@ -5,7 +5,7 @@ import { netChanges } from '../domain/ledger/entry.ts';
 import { orderCaps } from '../domain/orders/order.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Ids } from '../domain/ports.ts';
-import { AnswersOfWork, claimableWork, claimedHow, claimGateCtes, gateOutcomes, keepAnswersSql, keptAfterGate, mayWrite, type AnswerInWork } from './answers-in-work.ts';
+import { AnswersOfWork, claimableRecordIds, howKeysAreClaimed, claimableKeysCtes, claimableKeyOutcomes, keepAnswersSql, keepAnswersOfWritten, writableUnderKeys, type AnswerInWork } from './answers-in-work.ts';
 import type { Db } from './db.ts';
 import { reconciledSql } from './platform-state-store.ts';
 import { quoteDecimalsCurrent } from './quotes-store.ts';
@@ -73,7 +73,7 @@ export async function placeBatch(db: Db, ids: Ids, at: Date, ps: Placement[]): P
  * The placing statement itself (placeBatch runs it; a test reads its plan). With keyed placements it also
  * keeps their answers, by reference to their orders (`kept`), for the orders it wrote: a keyed order is
  * still one statement and one commit, and its answer exists exactly when it does. On PostgreSQL it claims
- * their keys too (claimGateCtes): a placement whose key it cannot claim is not decided at all (`blocked`),
+ * their keys too (claimableKeysCtes): a placement whose key it cannot claim is not decided at all (`blocked`),
  * and the guard aborts the statement should a placed order's answer not be kept (a row inserted for its
  * key since the statement began: the caller decides that order again, alone, and then finds the row).
  */
@@ -90,14 +90,14 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
   const all = answers.answers;
   const keyed = all.length > 0;
   // PGlite: each key's claim is held in memory and its answer's row is inserted. PostgreSQL: claimed here.
-  const gate = keyed && claimedHow(all, 'orders') === 'statement';
-  const open = gate ? mayWrite('i.order_id', all, claimableWork) : sql`true`;
+  const gate = keyed && howKeysAreClaimed(all, 'orders') === 'statement';
+  const open = gate ? writableUnderKeys('i.order_id', all, claimableRecordIds) : sql`true`;
   const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
   return sql<Decided & { n: number; ok: number; kept?: string | null }>`
     with input as materialized (
       select * from unnest(${col('orderId')}::text[], ${col('holdId')}::text[], ${col('entryId')}::text[],
         ${col('quoteId')}::text[], ${col('orgId')}::text[], ${col('caps')}::jsonb[]) with ordinality as i(order_id, hold_id, entry_id, quote_id, org_id, caps, n)),
-    ${gate ? sql`${claimGateCtes(all)},` : sql``}
+    ${gate ? sql`${claimableKeysCtes(all)},` : sql``}
     stop as materialized (select not ${reconciledSql} as stopped),
     seen as materialized (
       select i.n, q.id, q.organization_id, q.base_symbol, q.base_decimals, q.amount_base_minor, q.quote_symbol, q.quote_decimals,
@@ -149,7 +149,7 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
       returning id, organization_id, quote_id, hold_id, state, base_symbol, base_decimals, amount_base_minor,
         quote_symbol, quote_decimals, amount_quote_minor, rate_quote_minor, proceeds_quote_minor, reason, created_at, updated_at,
         venue, venue_reference),
-    ${keyed ? sql`kept as (${gate ? keptAfterGate(sql`select order_id from ok`) : keepAnswersSql(all, sql`select order_id from ok`)}),` : sql``}
+    ${keyed ? sql`kept as (${gate ? keepAnswersOfWritten(sql`select order_id from ok`) : keepAnswersSql(all, sql`select order_id from ok`)}),` : sql``}
     -- Every part wrote one row per placed order (and one posting per posting of the entry), or the statement aborts
     -- (1/0) and nothing is written.
     guard as materialized (
@@ -160,10 +160,10 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
         and (select count(*) from p) = ${sql.lit(SHAPE.postings.length)} * (select count(*) from ok)
         and (select count(*) from held) = (select count(*) from debit)
         -- and every keyed order placed has its key's answer kept (a row inserted for a key since the statement began is not taken over).
-        ${gate ? sql`and (select count(*) from kept) = (select count(*) from ok where order_id in (${claimableWork}))` : sql``} then 1 else 0 end) as ok)
+        ${gate ? sql`and (select count(*) from kept) = (select count(*) from ok where order_id in (${claimableRecordIds}))` : sql``} then 1 else 0 end) as ok)
     select i.n::int as n, not ${open} as blocked, (select stopped from stop) as stopped, s.n is not null as found, s.used, s.expired, s.over_cap,
       s.base_symbol as quote_base, o.*, guard.ok
-      ${gate ? sql`, (select json_agg(g)::text from (${gateOutcomes}) g) as kept`
+      ${gate ? sql`, (select json_agg(g)::text from (${claimableKeyOutcomes}) g) as kept`
         : keyed ? sql`, (select json_agg(json_build_object('scope', scope, 'key', key))::text from kept) as kept` : sql``}
     from guard cross join input i left join seen s on s.n = i.n left join o on o.id = i.order_id
     order by i.n`;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Quote } from '../domain/quotes/quote.ts';
-import { AnswersOfWork, claimedHow, claimedWork, claimInWorkCtes, claimOutcomes, mayWrite, rowlessAnswersSql, type AnswerInWork } from './answers-in-work.ts';
+import { AnswersOfWork, howKeysAreClaimed, claimedRecordIds, claimKeysAsWrittenCtes, claimedKeyOutcomes, writableUnderKeys, insertAllAnswersSql, type AnswerInWork } from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
 import type { QuotesRepository } from '../usecases/repositories.ts';
@@ -35,7 +35,7 @@ export class QuotesStore implements QuotesRepository {
 
   /**
    * Writes the quotes and, in the same statement, the answers of those asked with an Idempotency-Key. On
-   * PostgreSQL that statement claims their keys too (claimInWorkCtes): a quote whose key it could not claim
+   * PostgreSQL that statement claims their keys too (claimKeysAsWrittenCtes): a quote whose key it could not claim
    * is not written, and its request is told why (AnswerInWork.unclaimed).
    */
   async #insert(ns: NewQuote[]): Promise<void> {
@@ -57,17 +57,17 @@ export class QuotesStore implements QuotesRepository {
       await insert().execute(this.db);
       return;
     }
-    if (claimedHow(all, 'quotes') === 'memory') {
+    if (howKeysAreClaimed(all, 'quotes') === 'memory') {
       // PGlite: the statement writes every quote or none, so each key is kept with its quote.
-      await sql`with kept as (${rowlessAnswersSql(all)}) ${insert(sql``, false)}`.execute(this.db);
+      await sql`with kept as (${insertAllAnswersSql(all)}) ${insert(sql``, false)}`.execute(this.db);
       answers.answered(all);
       answers.tell();
       return;
     }
     // PostgreSQL: every keyed quote's key is claimed by this statement (claimInWork).
-    const r = await sql<{ scope: string; key: string; kept: boolean; busy: boolean }>`with ${claimInWorkCtes(all)},
-          written as (${insert(sql`where ${mayWrite('t.id', all, claimedWork)}`)})
-          ${claimOutcomes}`.execute(this.db);
+    const r = await sql<{ scope: string; key: string; kept: boolean; busy: boolean }>`with ${claimKeysAsWrittenCtes(all)},
+          written as (${insert(sql`where ${writableUnderKeys('t.id', all, claimedRecordIds)}`)})
+          ${claimedKeyOutcomes}`.execute(this.db);
     answers.answered(r.rows);
     answers.tell();
   }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
-import { claimInWorkCtes, claimOutcomes, keepAnswersSql, type KeptAnswer } from './answers-in-work.ts';
+import { claimKeysAsWrittenCtes, claimedKeyOutcomes, keepAnswersSql, type KeptAnswer } from './answers-in-work.ts';
 import type { Db } from './db.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import type { Tx } from './unit-of-work.ts';
@@ -35,12 +35,12 @@ export class WithdrawalsStore implements WithdrawalsRepository {
 
   /**
    * The destination, read by the statement that claims the request's keys and keeps their answers
-   * (claimInWorkCtes), so a keyed request costs no round trip of its own: each key's outcome (`claims`, for
+   * (claimKeysAsWrittenCtes), so a keyed request costs no round trip of its own: each key's outcome (`claims`, for
    * AnswersOfWork.answered) and the destination (undefined when there is none).
    */
   async claimingDestination(tx: Tx, id: string, inWork: KeptAnswer[]): Promise<{ claims: ClaimOutcome[]; destination: DestinationForRequest | undefined }> {
-    const r = await sql<{ claims: ClaimOutcome[]; d: { organization_id: string; asset_symbol: string; cooldown_until: string; registered_in_market_at: string | null; summary: string } | null }>`with ${claimInWorkCtes(inWork)}
-      select (select coalesce(json_agg(o), '[]'::json) from (${claimOutcomes}) o) as claims,
+    const r = await sql<{ claims: ClaimOutcome[]; d: { organization_id: string; asset_symbol: string; cooldown_until: string; registered_in_market_at: string | null; summary: string } | null }>`with ${claimKeysAsWrittenCtes(inWork)}
+      select (select coalesce(json_agg(o), '[]'::json) from (${claimedKeyOutcomes}) o) as claims,
         (select row_to_json(x) from (select organization_id, asset_symbol, cooldown_until, registered_in_market_at, summary
           from withdrawal_destinations where id = ${id}) x) as d`.execute(tx);
     const { claims, d } = r.rows[0]!;

@@ -132,13 +132,13 @@ export interface KeptAnswer {
    * keepAnswersSql then keeps it only if the work wrote that record (`written`).
    */
   work?: string;
-  /** PostgreSQL: the key is claimed by the work's own statement (claimInWorkCtes), not before the work. */
+  /** PostgreSQL: the key is claimed by the work's own statement (claimKeysAsWrittenCtes), not before the work. */
   claimInWork?: boolean;
   /**
    * PGlite: the key's claim is held in this process only and the key has no row (idempotency-store.ts,
    * claimsInMemory), so its answer's row is inserted, never an update of a claim's row.
    */
-  rowless?: boolean;
+  claimHeldInMemory?: boolean;
 }
 /**
  * The answer of a request that carries an Idempotency-Key, kept by the request's own work in the work's
