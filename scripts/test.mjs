@@ -20,14 +20,15 @@ const filters = process.argv.slice(2);
 const files = walk('packages', []).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
 if (files.length === 0) { console.error('no test files matched'); process.exit(1); }
 
-// Files that spend most of their time waiting on processes of their own (the CLI, npm pack, the service
-// as `npm start` runs it, killed and restarted): each runs alone, and first, longest first, so the last
-// files to finish are short ones and both workers end together.
+// The longest files: most wait on processes of their own (the CLI, npm pack, the service as `npm start`
+// runs it, killed and restarted); the fuzz test computes for minutes. Each runs alone, and first, longest
+// first, so the last files to finish are short ones and both workers end together.
 const ALONE = [
-  'cli/test/cli.test.ts', 'server/test/first-start.test.ts', 'sdk/test/pack-install.test.ts', 'server/test/dist-server.test.ts',
-  'server/test/verify-bank.test.ts', 'server/test/kill-', 'server/test/failover.test.ts', 'cli/test/verify-mine.test.ts',
-  'server/test/data-dir-lock.test.ts', 'server/test/restart.test.ts', 'server/test/signals.test.ts', 'cli/test/verify.test.ts',
-  'server/test/embedded-maintenance.test.ts',
+  'server/test/fuzz.test.ts', 'server/test/kill-log.test.ts', 'server/test/first-start.test.ts', 'server/test/kill-venue.test.ts',
+  'server/test/kill-events.test.ts', 'sdk/test/pack-install.test.ts', 'server/test/kill-webhooks-burst.test.ts',
+  'server/test/dist-server.test.ts', 'server/test/kill-webhooks.test.ts', 'cli/test/cli.test.ts', 'server/test/failover.test.ts',
+  'server/test/verify-bank.test.ts', 'server/test/data-dir-lock.test.ts', 'cli/test/verify-mine.test.ts', 'server/test/restart.test.ts',
+  'server/test/signals.test.ts', 'cli/test/verify.test.ts', 'server/test/embedded-maintenance.test.ts',
 ];
 const aloneRank = (f) => ALONE.findIndex((a) => f.includes(a));
 
@@ -35,31 +36,32 @@ const aloneRank = (f) => ALONE.findIndex((a) => f.includes(a));
 // service's TypeScript and compiling PGlite's WebAssembly before its first test, and that is paid once
 // per group instead of once per file. Each file of a group is a suite of its own (its top-level hooks
 // are that suite's hooks) and the files of a group run one after the other, as the tests of a file do.
-// The browser files come first: each drives a Chromium of its own, so they are the longest groups.
 const GROUP_SIZE = 8;
 const BROWSER_GROUP_SIZE = 4;
 const separate = process.env.CAMBIO_TEST_SEPARATE === '1';
 
 function chunks(list, size) {
+  if (separate) return list.map((f) => [f]);
   const n = Math.ceil(list.length / size);
   // Dealt round-robin: neighbours in the alphabet (often alike in cost) land in different groups.
   return Array.from({ length: n }, (_, i) => list.filter((_f, j) => j % n === i));
 }
 
-const alone = files.filter((f) => aloneRank(f) >= 0).sort((a, b) => aloneRank(a) - aloneRank(b) || a.localeCompare(b));
+const alone = files.filter((f) => aloneRank(f) >= 0).sort((a, b) => aloneRank(a) - aloneRank(b) || a.localeCompare(b)).map((f) => [f]);
 const rest = files.filter((f) => aloneRank(f) < 0);
-const browser = rest.filter((f) => f.includes('/browser/'));
-const others = rest.filter((f) => !f.includes('/browser/'));
-const groups = separate ? rest.map((f) => [f]) : [...chunks(browser, BROWSER_GROUP_SIZE), ...chunks(others, GROUP_SIZE)];
+const browser = chunks(rest.filter((f) => f.includes('/browser/')), BROWSER_GROUP_SIZE);
+const others = chunks(rest.filter((f) => !f.includes('/browser/')), GROUP_SIZE);
+// Longest first: the four longest files, the browser groups (each file drives Chromium), the other
+// files that run alone, then the groups.
+const runs = [...alone.slice(0, 4), ...browser, ...alone.slice(4), ...others];
 
+// The runner sorts the files it is given by path: each run is an entry file whose name keeps this order.
 const dir = mkdtempSync(join(tmpdir(), 'cambio-test-groups-'));
-const entries = [...alone];
-groups.forEach((g, i) => {
-  if (g.length === 1) { entries.push(g[0]); return; }
+const entries = runs.map((g, i) => {
   const imports = g.map((f) => `describe(${JSON.stringify(relative('packages', f))}, async () => { await import(${JSON.stringify(pathToFileURL(resolve(f)).href)}); });`);
-  const entry = join(dir, `group-${String(i + 1).padStart(2, '0')}.test.mjs`);
+  const entry = join(dir, `${String(i + 1).padStart(3, '0')}.test.mjs`);
   writeFileSync(entry, `import { describe } from 'node:test';\n${imports.join('\n')}\n`);
-  entries.push(entry);
+  return entry;
 });
 
 // @cambio/source: workspace packages resolve to their TypeScript sources, so no rebuild is needed.
