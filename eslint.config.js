@@ -74,17 +74,6 @@ export default tseslint.config(
       ] }],
     },
   },
-  // A withdrawal request keeps its Idempotency-Key answers in its own transaction with the store's
-  // answers-in-work helper, until idempotency is one wrapper around a use case.
-  {
-    files: ['packages/server/src/usecases/withdrawals/request-withdrawal.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/venues/**', '**/http/**', '**/operator/**', '**/portal/**', '**/app.ts', '**/deps.ts', '**/main.ts', '**/background.ts', '**/seed.ts'], message: 'A use case sees adapters only through its ports (usecases/ports.ts) and never imports the HTTP layers or the composition root.' },
-        { group: ['**/store/**', '!**/store/answers-in-work.ts'], message: 'A use case writes through the repositories it is given (usecases/repositories.ts), never the store itself.' },
-      ] }],
-    },
-  },
   {
     files: ['packages/server/src/deps.ts'],
     rules: {

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { AnswerInWork, KeptAnswer } from '../usecases/repositories.ts';
+import { keyOf, type KeptAnswer } from '../domain/idempotency/answers-of-work.ts';
 
-export type { AnswerInWork, KeptAnswer };
+export { AnswersOfWork, keyOf, type AnswerInWork, type KeptAnswer } from '../domain/idempotency/answers-of-work.ts';
 
 
 
@@ -146,8 +146,6 @@ export function howKeysAreClaimed(as: KeptAnswer[], work: string): 'memory' | 's
   throw new Error(`${work}: a keyed answer whose key is claimed neither in memory nor by its statement`);
 }
 
-/** One Idempotency-Key, scope and key, as one string (a Map's or a Set's key). */
-export const keyOf = (k: { scope: string; key: string }) => JSON.stringify([k.scope, k.key]);
 
 /**
  * The answers as rows `t(s, k, f, st, r, at, e, w)`, one per key (the first), from one JSON parameter: on
@@ -166,44 +164,4 @@ function oncePerKey(as: KeptAnswer[]): KeptAnswer[] {
     const id = keyOf(a);
     return !seen.has(id) && Boolean(seen.add(id));
   });
-}
-
-/**
- * The answers one piece of work keeps: each keyed result's answer, asked inside the work's transaction,
- * and, once the work committed, each request whose claim the work answered is told so.
- */
-export class AnswersOfWork {
-  readonly #pending: Array<{ answer: KeptAnswer; tell: () => void; unclaimed: (busy: boolean) => void }> = [];
-  readonly #kept: Array<() => void> = [];
-
-  /** The answer of `result` when its request carries a key (`keep`); nothing without one. */
-  add<T>(keep: AnswerInWork<T> | undefined, result: T): void {
-    if (keep) this.#pending.push({ answer: keep.answer(result), tell: () => keep.kept(), unclaimed: (busy) => keep.unclaimed?.(busy) });
-  }
-
-  get answers(): KeptAnswer[] { return this.#pending.map((p) => p.answer); }
-
-  /**
-   * The rows the work's own statement returned for the keys it answered: keepAnswersSql's (each one
-   * kept) or claimedKeyOutcomes' and claimableKeyOutcomes' (`kept`, or not, and why). A key claimed in the work that another answer of
-   * the same batch already took is busy.
-   */
-  answered(rows: Array<{ scope: string; key: string; kept?: boolean; busy?: boolean; open?: boolean }>): void {
-    const outcome = new Map(rows.map((x) => [keyOf(x), x]));
-    const seen = new Set<string>();
-    for (const p of this.#pending) {
-      const id = keyOf(p.answer);
-      const o = seen.has(id) ? undefined : outcome.get(id);
-      seen.add(id);
-      if (o && o.kept !== false) this.#kept.push(p.tell);
-      // Free, and its work refused (claimableKeysCtes): the request claims the key with its refusal; nothing to tell.
-      else if (o?.open) continue;
-      else if (p.answer.claimInWork) this.#kept.push(() => p.unclaimed(o?.busy !== false));
-    }
-  }
-
-  /** After the work committed: its requests send the answers it kept, and keep nothing more. */
-  tell(): void {
-    for (const tell of this.#kept) tell();
-  }
 }

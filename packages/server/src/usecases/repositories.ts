@@ -9,6 +9,7 @@ import type { DepositWallet } from '../domain/deposits/wallet.ts';
 import type { NewDestination } from '../domain/destinations/register.ts';
 import type { Entry } from '../domain/ledger/entry.ts';
 import type { MarketPair, PairTerms } from '../domain/market/pair-terms.ts';
+import type { AnswerInWork, KeptAnswer } from '../domain/idempotency/answers-of-work.ts';
 import type { Order } from '../domain/orders/order.ts';
 import type { Quote } from '../domain/quotes/quote.ts';
 import type { Limits, Organization, OrgStatus } from '../domain/organizations/organization.ts';
@@ -18,6 +19,8 @@ import type { LeafPosting } from '../domain/transparency/leaf.ts';
 import type { SumLevels } from '../domain/transparency/sum-tree.ts';
 import type { WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
 import type { WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
+
+export type { AnswerInWork, KeptAnswer };
 
 declare const txBrand: unique symbol;
 /**
@@ -122,42 +125,6 @@ export interface WithdrawalRow {
 export interface DestinationForRequest { organizationId: string; assetSymbol: string; cooldownUntil: Date; registeredInMarketAt: Date | null; summary: string }
 /** What claiming a key in the work did with it, for AnswersOfWork.answered. */
 export interface ClaimOutcome { scope: string; key: string; kept: boolean; busy: boolean }
-/** An Idempotency-Key's answer as it is kept (CONTRACT §10): sealed, or a reference to the record the work wrote. */
-export interface KeptAnswer {
-  scope: string; key: string; fingerprint: string; status: number; response: string;
-  /** When it is kept, and until when, for a key whose claim has no row (PGlite: claims in memory). */
-  at: Date; expiresAt: Date;
-  /**
-   * The id of the record the work writes, for an answer kept by reference (domain/idempotency/answer-ref.ts):
-   * keepAnswersSql then keeps it only if the work wrote that record (`written`).
-   */
-  work?: string;
-  /** PostgreSQL: the key is claimed by the work's own statement (claimKeysAsWrittenCtes), not before the work. */
-  claimInWork?: boolean;
-  /**
-   * PGlite: the key's claim is held in this process only and the key has no row (idempotency-store.ts,
-   * claimsInMemory), so its answer's row is inserted, never an update of a claim's row.
-   */
-  claimHeldInMemory?: boolean;
-}
-/**
- * The answer of a request that carries an Idempotency-Key, kept by the request's own work in the work's
- * own statement or transaction: a keyed call then commits once, and a crash can never leave work done
- * with its answer unkept (a retry after the claim's lease would run it again). A refusal keeps nothing
- * here: the work wrote nothing, and the answer is kept after it is sent.
- */
-export interface AnswerInWork<T> {
-  /** The answer to keep for this result; asked inside the work's transaction, before it commits. */
-  answer(result: T): KeptAnswer;
-  /** Told after the work committed with its answer kept. */
-  kept(): void;
-  /**
-   * Told after the work committed without writing this result, because its key, to be claimed by the
-   * work (KeptAnswer.claimInWork), was not: `busy`, another statement was claiming it at that moment;
-   * otherwise the key has a row the route must read (a replay, another body's key, a claim in flight).
-   */
-  unclaimed?(busy: boolean): void;
-}
 
 /** A delivery a worker holds: one attempt to make, until `claimedUntil` (store/webhooks-store.ts, whose shape this follows). */
 export interface ClaimedDelivery {

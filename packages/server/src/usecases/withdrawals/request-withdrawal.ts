@@ -1,6 +1,6 @@
 import type { Organization } from '../../domain/organizations/organization.ts';
 import { checkWithdrawal } from '../../domain/withdrawals/withdrawal.ts';
-import { AnswersOfWork, type AnswerInWork } from '../../store/answers-in-work.ts';
+import { AnswersOfWork, type AnswerInWork } from '../../domain/idempotency/answers-of-work.ts';
 import type { Tx, UseCaseDeps } from '../ports.ts';
 import type { DestinationForRequest, WithdrawalRow } from '../repositories.ts';
 
