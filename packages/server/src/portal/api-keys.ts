@@ -10,6 +10,7 @@ import { actorOf } from '../people/accounts.ts';
 import { issueKey } from '../usecases/keys/issue-key.ts';
 import { revokeKey } from '../usecases/keys/revoke-key.ts';
 import { memberOf } from './member-of.ts';
+import { writeKeyUses } from '../usecases/keys/record-key-use.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const security = [{ memberSession: [] }];
@@ -20,7 +21,7 @@ export const apiKeyRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async 
   const { store, config, secret } = deps;
   const tags = ['portal: api keys'];
   const list = async (orgId: string) => {
-    await store.keys.flushLastUsed();
+    await writeKeyUses({ store });
     return store.members.keys(orgId);
   };
 

@@ -207,6 +207,8 @@ export interface KeysRepository {
   revokeAllOf(tx: Tx, memberId: string, at: Date): Promise<string[]>;
   /** Remembers that the key was used at `at`; written with the others used meanwhile, a few seconds later. */
   touch(keyId: string, at: Date): void;
+  /** Writes the uses remembered so far now (one statement). */
+  flushLastUsed(): Promise<void>;
 }
 
 export interface LiabilitiesRepository {

@@ -6,6 +6,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { ok } from '../../http/envelope.ts';
 import { listResponses } from '../../http/schemas.ts';
 import { keyWire, memberWire } from '../../http/wire/people.ts';
+import { writeKeyUses } from '../../usecases/keys/record-key-use.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const sec = [{ operator: [] }];
@@ -29,7 +30,7 @@ export const organizationPeopleRoutes = ({ store }: AppDeps): FastifyPluginAsync
     schema: { tags, security: sec, params: IdParam, response: listResponses(PortalKey), operationId: 'listOrganizationApiKeys', summary: 'The organization\'s API keys: prefix, scopes, issuer, created, last used, expiry, revocation; never the secret' },
   }, async (req) => {
     await known(req.params.id);
-    await store.keys.flushLastUsed();
+    await writeKeyUses({ store });
     return ok(req.id, (await store.members.keys(req.params.id)).map(keyWire));
   });
 };

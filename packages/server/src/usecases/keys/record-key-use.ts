@@ -9,3 +9,8 @@ import type { Repositories } from '../repositories.ts';
 export function recordKeyUse(d: { store: Pick<Repositories, 'keys'> }, keyId: string, at: Date): void {
   d.store.keys.touch(keyId, at);
 }
+
+/** Before keys are listed with their last use: the uses remembered so far are written first, so the list is current. */
+export async function writeKeyUses(d: { store: Pick<Repositories, 'keys'> }): Promise<void> {
+  await d.store.keys.flushLastUsed();
+}
