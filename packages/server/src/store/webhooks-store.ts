@@ -219,11 +219,6 @@ export class WebhooksStore {
    * worker's live claims), so a receiver that is slow or down ties up only its own deliveries. Rows
    * another worker holds are skipped (FOR UPDATE SKIP LOCKED), and a claim's lease keeps a delivery from
    * being claimed again while its attempt runs; after the lease (a worker that died) it is due again.
-   *
-   * Only the deliveries chosen are locked: locking each endpoint's share before choosing would lock (and
-   * write) up to `perEndpoint` rows of every endpoint at each claim. A chosen row another worker claimed
-   * meanwhile is skipped (locked) or fails the re-checked conditions (claimed and committed since this
-   * statement's snapshot): that claim finds fewer, and the next one more.
    */
   async claim(now: Date, leaseMs: number, limit: number, perEndpoint = limit): Promise<ClaimedDelivery[]> {
     const token = randomUUID();
@@ -232,7 +227,7 @@ export class WebhooksStore {
       id: string; attempts: number; round_attempts: number; endpoint_id: string; organization_id: string; url: string;
       secret_sealed: string; previous_secret_sealed: string | null; previous_secret_until: Date | null;
       seq: string; type: string; created_at: Date; data: Record<string, unknown>;
-    }>`with candidates as (
+    }>`with due as (
         select d.id from webhook_endpoints e
         cross join lateral (
           select w.id, w.next_attempt_at from webhook_deliveries w
@@ -241,15 +236,10 @@ export class WebhooksStore {
           order by w.next_attempt_at, w.id
           limit greatest(0, ${perEndpoint}::int - (select count(*) from webhook_deliveries f
             where f.endpoint_id = e.id and f.claimed_until is not null and f.claimed_until > ${now})::int)
+          for update of w skip locked
         ) d
         where e.status = 'enabled'
         order by d.next_attempt_at, d.id limit ${limit}
-      ), due as (
-        select w.id from webhook_deliveries w
-        -- An array, so the chosen rows are found by primary key under any plan (a prepared statement's generic
-        -- plan may otherwise test every delivery against the list).
-        where w.id = any(array(select id from candidates)) and w.state = 'pending' and (w.claimed_until is null or w.claimed_until <= ${now})
-        for update of w skip locked
       ), claimed as (
         update webhook_deliveries d set claim_token = ${token}, claimed_until = ${until},
           attempts = d.attempts + 1, round_attempts = d.round_attempts + 1, updated_at = ${now}
