@@ -36,7 +36,7 @@ const aloneRank = (f) => ALONE.findIndex((a) => f.includes(a));
 // service's TypeScript and compiling PGlite's WebAssembly before its first test, and that is paid once
 // per group instead of once per file. Each file of a group is a suite of its own (its top-level hooks
 // are that suite's hooks) and the files of a group run one after the other, as the tests of a file do.
-const GROUP_SIZE = 8;
+const GROUP_SIZE = 12;
 const BROWSER_GROUP_SIZE = 4;
 const separate = process.env.CAMBIO_TEST_SEPARATE === '1';
 
