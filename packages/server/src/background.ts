@@ -1,7 +1,8 @@
 import type { AppDeps } from './deps.ts';
 import type { BackgroundTask } from './background-task.ts';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from './store/idempotency-store.ts';
 import { isStoreUnavailable } from './store/store-unavailable.ts';
+import { announceUsableDestinations } from './usecases/destinations/announce-usable.ts';
+import { MAIL_LOG_RETENTION_MS, purgeExpiredKeys, purgeExpiredQuotes, purgeFinishedDeliveries, purgeFinishedMail, QUOTE_RETENTION_MS, WEBHOOK_LOG_RETENTION_MS } from './usecases/retention/purge-expired.ts';
 import { expireDeclarations } from './usecases/deposits/expire-declarations.ts';
 import { recoverApproved } from './usecases/orders/execute-approved.ts';
 import { appendJournalLog } from './usecases/transparency/append-log.ts';
@@ -14,14 +15,7 @@ import { pollVenueBooksTask, pollVenueDepositsTask, refreshVenueWalletsTask } fr
 
 export type { BackgroundTask };
 
-/**
- * How long after its expiry an unaccepted quote is kept: a day, plus an Idempotency-Key's lease. A keyed
- * quote's kept answer names the quote (routes/quotes.ts) and lives IDEMPOTENCY_RETENTION_MS +
- * IDEMPOTENCY_LEASE_MS from its claim, before the quote was made, so the quote it names outlives it.
- */
-export const QUOTE_RETENTION_MS = IDEMPOTENCY_RETENTION_MS + IDEMPOTENCY_LEASE_MS;
-export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
-export const MAIL_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+export { MAIL_LOG_RETENTION_MS, QUOTE_RETENTION_MS, WEBHOOK_LOG_RETENTION_MS };
 
 
 /** Settles orders a crash left between approval and settlement (also soon after a restart): the simulated venue and a CCXT venue; the desk's orders wait for staff. */
@@ -46,11 +40,11 @@ export const backgroundTasks: BackgroundTask[] = [
   pollVenueDepositsTask,
   refreshVenueWalletsTask,
   // Quotes nobody accepted are purged a day (and a key's lease) after they expire; a late acceptance still answers 410 (quote-id.ts).
-  { name: 'purge-quotes', everyMs: 60_000, run: async (d) => { await d.store.quotes.purgeExpired(new Date(d.clock.now().getTime() - QUOTE_RETENTION_MS)); } },
+  { name: 'purge-quotes', everyMs: 60_000, run: async (d) => { await purgeExpiredQuotes(d); } },
   // A destination becomes usable when its cooldown runs out: no write marks that moment, so this emits its event.
-  { name: 'destination-usable-events', everyMs: 5_000, run: async (d) => { await d.store.events.emitUsableDestinations(d.clock.now()); } },
+  { name: 'destination-usable-events', everyMs: 5_000, run: async (d) => { await announceUsableDestinations(d); } },
   // Idempotency-Key answers are kept 24 h after they were given (CONTRACT §10), then forgotten.
-  { name: 'purge-idempotency-keys', everyMs: 60_000, run: async (d) => { await d.store.idempotency.purgeExpired(); } },
+  { name: 'purge-idempotency-keys', everyMs: 60_000, run: async (d) => { await purgeExpiredKeys(d); } },
   // The journal log (CONTRACT §12): committed entries join it within seconds, a checkpoint signed after each batch.
   { name: 'append-journal-log', everyMs: 1_000, run: async (d) => { await appendJournalLog(d); } },
   // Proof of liabilities (CONTRACT §12): a snapshot a day, from 00:00 UTC; the day is unique in the store, so one instance takes it.
@@ -73,11 +67,11 @@ export const backgroundTasks: BackgroundTask[] = [
   { name: 'mail-notifications', everyMs: 1_000, run: async (d) => { await mailNotifications({ ...d, publicUrl: d.config.publicUrl }); } },
   { name: 'deliver-mail', everyMs: 500, run: async (d) => { await deliverDueMail(d); } },
   // The outbox keeps what was sent or given up 30 days, for the operator to look at; then it is forgotten.
-  { name: 'purge-mail', everyMs: 3_600_000, run: async (d) => { await d.store.mail.purgeFinished(new Date(d.clock.now().getTime() - MAIL_LOG_RETENTION_MS)); } },
+  { name: 'purge-mail', everyMs: 3_600_000, run: async (d) => { await purgeFinishedMail(d); } },
   // PGlite runs no autovacuum: dead rows of consumed and purged quotes and the planner's statistics are looked after here.
   { name: 'maintain-embedded-store', everyMs: 600_000, run: async (d) => { await d.store.maintain(); } },
   // The delivery log is kept 30 days after a delivery finished (pending ones are never purged).
-  { name: 'purge-webhook-deliveries', everyMs: 3_600_000, run: async (d) => { await d.store.webhooks.purgeFinished(new Date(d.clock.now().getTime() - WEBHOOK_LOG_RETENTION_MS)); } },
+  { name: 'purge-webhook-deliveries', everyMs: 3_600_000, run: async (d) => { await purgeFinishedDeliveries(d); } },
 ];
 
 /**

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../domain/idempotency/retention.ts';
 import type { Clock } from '../domain/ports.ts';
 import { keepAnswersSql, keyOf, type KeptAnswer } from './answers-in-work.ts';
 import { Batcher } from './batcher.ts';
@@ -23,10 +24,7 @@ function hash30(s: string): number {
   return h & 0x3fffffff;
 }
 
-/** Answers are kept at least this long after they were given (CONTRACT §10: at least 24 hours). */
-export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** A claim older than this whose request never answered (the process died) is abandoned. */
-export const IDEMPOTENCY_LEASE_MS = 5 * 60 * 1000;
+export { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS };
 
 /**
  * Idempotency keys: claimed in their own short transaction before the request runs, completed with the

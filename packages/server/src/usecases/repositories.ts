@@ -218,6 +218,8 @@ export interface LiabilitiesRepository {
 }
 
 export interface MailRepository {
+  /** Forgets mails sent or given up before `before`. */
+  purgeFinished(before: Date): Promise<void>;
   advanceEventCursor(tx: Tx, last: { txid: string; seq: string }): Promise<void>;
   audience(tx: Tx, organizationId: string): Promise<{ organization: string; recipients: MailRecipient[] }>;
   claimDue(limit: number, leaseMs: number): Promise<ClaimedMail[]>;
@@ -277,7 +279,21 @@ export interface OrdersRepository {
   stuckApproved(before: Date, limit?: number): Promise<Order[]>;
 }
 
+/** Events no write of a record marks (the moment a destination's cooldown ends). */
+export interface EventsRepository {
+  /** Writes destination.usable for each destination usable at `now` that has none yet; how many. */
+  emitUsableDestinations(now: Date): Promise<number>;
+}
+
+/** Idempotency-Key answers past their retention. */
+export interface IdempotencyKeysRepository {
+  /** Deletes keys past their retention (an abandoned claim too), some at a time; how many. */
+  purgeExpired(limit?: number): Promise<number>;
+}
+
 export interface QuotesRepository {
+  /** Deletes unaccepted quotes that expired before `before`, some at a time; how many. */
+  purgeExpired(before: Date, limit?: number): Promise<number>;
   /** Keeps a quote so that it can be accepted once, with `keep`'s answer (quotes written at the same moment share one statement). */
   create(quote: Quote, keep?: AnswerInWork<string>): Promise<void>;
 }
@@ -362,6 +378,8 @@ export interface WalletsRepository {
 
 /** Declared as store/webhooks-store.ts has them today. */
 export interface WebhooksRepository {
+  /** Forgets deliveries that finished before `before`; how many. */
+  purgeFinished(before: Date): Promise<number>;
   /** Nudges the delivery worker that deliveries may have become due. */
   readonly wakes: { nudge(): void };
   claim(now: Date, leaseMs: number, limit: number, perEndpoint?: number): Promise<ClaimedDelivery[]>;
@@ -404,6 +422,8 @@ export interface Repositories {
   readonly destinations: DestinationsRepository;
   readonly keys: KeysRepository;
   readonly liabilities: LiabilitiesRepository;
+  readonly events: EventsRepository;
+  readonly idempotency: IdempotencyKeysRepository;
   readonly mail: MailRepository;
   readonly marketAssets: MarketAssetsRepository;
   readonly marketPairs: MarketPairsRepository;
