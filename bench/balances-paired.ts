@@ -22,7 +22,6 @@ const admin = process.env.DATABASE_URL || DEFAULT_ADMIN_URL;
 const bin = await findPgbench();
 if (!bin) throw new Error('pgbench is not installed');
 
-
 const pgb = await createDatabase(admin, 'cambio_bench_pgbench');
 const db = await createDatabase(admin, 'cambio_bench');
 const server = await startCambio({ databaseUrl: db.url });
@@ -48,11 +47,17 @@ try {
     const s = s1 ?? (await select());
     ratios.push(b.reqPerSec / s);
     p99s.push(b.p99Ms);
-    const cpu = b.cpu ? `cambio ${b.cpu.cambioUs} µs, postgres ${b.cpu.postgresUs}, loadgen ${b.cpu.loadGeneratorUs}, others ${b.cpu.otherUs} (${b.cpu.othersPct} % of the machine)` : '';
-    console.log(`round ${i + 1} (${first} first): balances ${b.reqPerSec.toFixed(0)} req/s, p99 ${b.p99Ms} ms, ${b.errors} errors; -S ${s.toFixed(0)} TPS; ratio ${(b.reqPerSec / s).toFixed(2)}; ${cpu}`);
+    const cpu = b.cpu
+      ? `cambio ${b.cpu.cambioUs} µs, postgres ${b.cpu.postgresUs}, loadgen ${b.cpu.loadGeneratorUs}, others ${b.cpu.otherUs} (${b.cpu.othersPct} % of the machine)`
+      : '';
+    console.log(
+      `round ${i + 1} (${first} first): balances ${b.reqPerSec.toFixed(0)} req/s, p99 ${b.p99Ms} ms, ${b.errors} errors; -S ${s.toFixed(0)} TPS; ratio ${(b.reqPerSec / s).toFixed(2)}; ${cpu}`,
+    );
   }
   const sorted = [...p99s].sort((a, b) => a - b);
-  console.log(`balances ÷ pgbench -S: median ${median(ratios).toFixed(2)} [${ratios.map((r) => r.toFixed(2)).join(' ')}]; p99 median ${median(p99s).toFixed(1)} ms, worst ${percentile(sorted, 1)} ms (target ≥ 0.6, ≤ 20 ms)`);
+  console.log(
+    `balances ÷ pgbench -S: median ${median(ratios).toFixed(2)} [${ratios.map((r) => r.toFixed(2)).join(' ')}]; p99 median ${median(p99s).toFixed(1)} ms, worst ${percentile(sorted, 1)} ms (target ≥ 0.6, ≤ 20 ms)`,
+  );
 } finally {
   await server.stop();
   await db.drop();

@@ -14,7 +14,10 @@ const CONCURRENCY = 16;
 const only = new Set((process.argv[4] ?? 'quotes,orders,withdrawals').split(','));
 
 /** One creating call; `prepare` makes (unmeasured) what the next leg's calls consume, given how many may run. */
-interface Scenario { call: (keyed: boolean) => Promise<number>; prepare?: (calls: number) => Promise<void> }
+interface Scenario {
+  call: (keyed: boolean) => Promise<number>;
+  prepare?: (calls: number) => Promise<void>;
+}
 
 async function leg(s: Scenario, keyed: boolean, expected: number): Promise<number> {
   await s.prepare?.(Math.ceil(expected * seconds * 1.5) + CONCURRENCY);
@@ -22,31 +25,48 @@ async function leg(s: Scenario, keyed: boolean, expected: number): Promise<numbe
   const end = start + seconds * 1000;
   let done = 0;
   let exhausted = false;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (Date.now() < end && !exhausted) {
-      const status = await s.call(keyed);
-      if (status === 0) { exhausted = true; break; } // prepared work ran out: the leg ends here
-      if (status !== 201) throw new Error(`unexpected ${status}`);
-      done++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < end && !exhausted) {
+        const status = await s.call(keyed);
+        if (status === 0) {
+          exhausted = true;
+          break;
+        } // prepared work ran out: the leg ends here
+        if (status !== 201) throw new Error(`unexpected ${status}`);
+        done++;
+      }
+    }),
+  );
   return done / ((Date.now() - start) / 1000);
 }
-
 
 const stores = process.env.BENCH_STORES?.split(',');
 for (const backend of backends().filter((b) => !stores || stores.includes(b))) {
   const h = await makeHarness({ backend, env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0', CAMBIO_QUOTE_TTL_MS: '600000' } });
   const base = await h.app.listen({ port: 0, host: '127.0.0.1' });
   await listAssets(h, { USD: 2, BTC: 8 });
-  await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '65000.00', spreadBps: 100, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '10000', maxBaseMinor: '1000000000000' });
+  await h.op('PUT', '/market/pairs/BTC/USD', {
+    midRate: '65000.00',
+    spreadBps: 100,
+    feeBps: 10,
+    fixedFeeQuoteMinor: '0',
+    minBaseMinor: '10000',
+    maxBaseMinor: '1000000000000',
+  });
   const o = await seedOrg(h, { balances: { USD: 10n ** 30n, BTC: 10n ** 30n } });
   const dst = await usableDestination(h, o.key);
-  const send = async (path: string, body: unknown, keyed: boolean) => fetch(`${base}/api/v1${path}`, {
-    method: 'POST', body: JSON.stringify(body),
-    headers: { 'x-api-key': o.key, 'content-type': 'application/json', ...(keyed ? { 'idempotency-key': randomUUID() } : {}) },
-  });
-  const post = (path: string, body: unknown) => async (keyed: boolean) => (await send(path, body, keyed).then(async (r) => { await r.arrayBuffer(); return r.status; }));
+  const send = async (path: string, body: unknown, keyed: boolean) =>
+    fetch(`${base}/api/v1${path}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'x-api-key': o.key, 'content-type': 'application/json', ...(keyed ? { 'idempotency-key': randomUUID() } : {}) },
+    });
+  const post = (path: string, body: unknown) => async (keyed: boolean) =>
+    await send(path, body, keyed).then(async (r) => {
+      await r.arrayBuffer();
+      return r.status;
+    });
   const quoteBody = { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' };
   // Orders accept a quote once: each leg first makes (without a key, unmeasured) the quotes it may accept.
   const quotes: string[] = [];
@@ -55,9 +75,12 @@ for (const backend of backends().filter((b) => !stores || stores.includes(b))) {
     orders: {
       prepare: async (n) => {
         quotes.length = 0;
-        await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-          while (quotes.length < n) quotes.push(((await (await send('/quotes', quoteBody, false)).json()) as { data: { id: string } }).data.id);
-        }));
+        await Promise.all(
+          Array.from({ length: CONCURRENCY }, async () => {
+            while (quotes.length < n)
+              quotes.push(((await (await send('/quotes', quoteBody, false)).json()) as { data: { id: string } }).data.id);
+          }),
+        );
       },
       call: async (keyed) => {
         const quoteId = quotes.pop();
@@ -83,7 +106,9 @@ for (const backend of backends().filter((b) => !stores || stores.includes(b))) {
       ratios.push(b / c);
     }
     const f = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' ');
-    console.log(`${backend} ${name}: without key ${median(without).toFixed(0)} req/s [${f(without)}], with key ${median(withKey).toFixed(0)} req/s [${f(withKey)}], with/without median ${median(ratios).toFixed(3)} [${ratios.map((x) => x.toFixed(2)).join(' ')}]`);
+    console.log(
+      `${backend} ${name}: without key ${median(without).toFixed(0)} req/s [${f(without)}], with key ${median(withKey).toFixed(0)} req/s [${f(withKey)}], with/without median ${median(ratios).toFixed(3)} [${ratios.map((x) => x.toFixed(2)).join(' ')}]`,
+    );
   }
   await h.close();
 }

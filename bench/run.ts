@@ -24,23 +24,42 @@ const cleanups = new Set<() => Promise<void>>();
 async function cleanup() {
   for (const c of [...cleanups].reverse()) {
     cleanups.delete(c);
-    try { await c(); } catch (e) { console.error(`cleanup: ${(e as Error).message}`); }
+    try {
+      await c();
+    } catch (e) {
+      console.error(`cleanup: ${(e as Error).message}`);
+    }
   }
 }
 
-interface Skipped { name: ScenarioName; store: StoreKind; reason: string }
+interface Skipped {
+  name: ScenarioName;
+  store: StoreKind;
+  reason: string;
+}
 
 /** Which of the wanted scenarios this build can run (quotes and orders arrive with their capability). */
-async function runnable(url: string, seeded: Seeded, o: Options, store: StoreKind, skipped: Skipped[]): Promise<{ list: ScenarioName[]; orders: boolean }> {
+async function runnable(
+  url: string,
+  seeded: Seeded,
+  o: Options,
+  store: StoreKind,
+  skipped: Skipped[],
+): Promise<{ list: ScenarioName[]; orders: boolean }> {
   const key = seeded.orgs[0]!.key;
   const quotes = seeded.pricing && (await routeExists(url, 'POST', '/api/v1/quotes', key));
   const orders = quotes && (await routeExists(url, 'POST', '/api/v1/orders', key));
   const list: ScenarioName[] = [];
   for (const s of o.only) {
-    const missing = !needsPricing(s) ? null
-      : !seeded.pricing ? 'PUT /operator/v1/market/pairs is not built yet'
-        : !quotes ? 'POST /api/v1/quotes is not built yet'
-          : s !== 'quotes' && !orders ? 'POST /api/v1/orders is not built yet' : null;
+    const missing = !needsPricing(s)
+      ? null
+      : !seeded.pricing
+        ? 'PUT /operator/v1/market/pairs is not built yet'
+        : !quotes
+          ? 'POST /api/v1/quotes is not built yet'
+          : s !== 'quotes' && !orders
+            ? 'POST /api/v1/orders is not built yet'
+            : null;
     if (missing) skipped.push({ name: s, store, reason: missing });
     else list.push(s);
   }
@@ -49,11 +68,19 @@ async function runnable(url: string, seeded: Seeded, o: Options, store: StoreKin
 
 /** The main thread's profile (CPU.<date>.<time>.<pid>.0.<seq>): tsx's loader thread writes one of its own. */
 function newestProfile(dir: string, since: number): string | null {
-  const files = readdirSync(dir).filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)).map((f) => join(dir, f)).filter((f) => statSync(f).mtimeMs >= since);
+  const files = readdirSync(dir)
+    .filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f))
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).mtimeMs >= since);
   return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] ?? null;
 }
 
-interface Opened { start: () => Promise<Served>; check: (orders: OrderCounts | null) => Promise<InvariantReport>; database?: string; exec: <T>(f: (e: Exec) => Promise<T>) => Promise<T> }
+interface Opened {
+  start: () => Promise<Served>;
+  check: (orders: OrderCounts | null) => Promise<InvariantReport>;
+  database?: string;
+  exec: <T>(f: (e: Exec) => Promise<T>) => Promise<T>;
+}
 
 /** A fresh store of that kind: how to start Cambio on it, check its ledger, and run SQL on it (PGlite: with Cambio stopped). */
 async function openStore(store: StoreKind, o: Options, adminUrl: string, profileDir: string): Promise<Opened> {
@@ -62,20 +89,36 @@ async function openStore(store: StoreKind, o: Options, adminUrl: string, profile
     cleanups.add(db.drop);
     return {
       database: db.name,
-      start: () => startCambio({ databaseUrl: db.url }, {
-        nodeArgs: o.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
-        preload: o.experimentPrepared ? ['./bench/src/prepared-preload.ts'] : [],
-      }),
+      start: () =>
+        startCambio(
+          { databaseUrl: db.url },
+          {
+            nodeArgs: o.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+            preload: o.experimentPrepared ? ['./bench/src/prepared-preload.ts'] : [],
+          },
+        ),
       check: (n) => checkPostgres(db.url, n),
       exec: (f) => withPostgres(db.url, f),
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'cambio-bench-'));
   cleanups.add(async () => rmSync(dir, { recursive: true, force: true }));
-  return { start: () => startCambio({ dataDir: dir }, { nodeArgs: o.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] }), check: (n) => checkPglite(dir, n), exec: (f) => withPglite(dir, f) };
+  return {
+    start: () => startCambio({ dataDir: dir }, { nodeArgs: o.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] }),
+    check: (n) => checkPglite(dir, n),
+    exec: (f) => withPglite(dir, f),
+  };
 }
 
-async function storeRun(store: StoreKind, o: Options, refs: References, adminUrl: string, pgFigures: Map<ScenarioName, number>, skipped: Skipped[], extra: { profile?: string }): Promise<ScenarioRecord[]> {
+async function storeRun(
+  store: StoreKind,
+  o: Options,
+  refs: References,
+  adminUrl: string,
+  pgFigures: Map<ScenarioName, number>,
+  skipped: Skipped[],
+  extra: { profile?: string },
+): Promise<ScenarioRecord[]> {
   const records: ScenarioRecord[] = [];
   const profileDir = resolve(ROOT, 'bench/results');
   const { start, check, database } = await openStore(store, o, adminUrl, profileDir);
@@ -86,7 +129,14 @@ async function storeRun(store: StoreKind, o: Options, refs: References, adminUrl
   log(`${store}: cambio at ${server.url}; seeding ${o.orgs} + 1 organizations through the operator API`);
   const seeded = await seed(server.url, o.orgs);
   const { list, orders } = await runnable(server.url, seeded, o, store, skipped);
-  const runner = new ScenarioRunner(seeded, { url: server.url, pid: server.child.pid, database, connections: o.connections, duration: o.duration, warmup: o.warmup });
+  const runner = new ScenarioRunner(seeded, {
+    url: server.url,
+    pid: server.child.pid,
+    database,
+    connections: o.connections,
+    duration: o.duration,
+    warmup: o.warmup,
+  });
 
   for (const [i, s] of list.entries()) {
     log(`${store}: ${s} (${o.warmup} s warm-up, ${o.duration} s measured, ${o.connections} connections)`);
@@ -94,13 +144,18 @@ async function storeRun(store: StoreKind, o: Options, refs: References, adminUrl
       const out = await runner.run(s);
       windows.push(out.window);
       // PGlite belongs to one process: the server stops so the check can open its directory, then restarts.
-      if (store === 'pglite') { await server.stop(); cleanups.delete(server.stop); }
+      if (store === 'pglite') {
+        await server.stop();
+        cleanups.delete(server.stop);
+      }
       const c = runner.orders;
       const inv = await check(orders ? { created: c.created, unanswered: c.sent - c.answered } : null);
       const rec = recordOf(s, store, out.result, out.cpu, refs, inv, out.notes, pgFigures.get(s) ?? null);
       records.push(rec);
       if (store === 'postgres') pgFigures.set(s, rec.reqPerSec);
-      log(`${store}: ${s}: ${rec.reqPerSec.toFixed(0)} req/s, p50 ${rec.p50Ms} ms, p99 ${rec.p99Ms} ms, ${rec.errors} errors, ledger ${inv.ok ? 'ok' : 'BROKEN'}`);
+      log(
+        `${store}: ${s}: ${rec.reqPerSec.toFixed(0)} req/s, p50 ${rec.p50Ms} ms, p99 ${rec.p99Ms} ms, ${rec.errors} errors, ledger ${inv.ok ? 'ok' : 'BROKEN'}`,
+      );
     } catch (e) {
       skipped.push({ name: s, store, reason: `failed: ${(e as Error).message}` });
       log(`${store}: ${s} failed: ${(e as Error).message}`);
@@ -125,7 +180,13 @@ async function storeRun(store: StoreKind, o: Options, refs: References, adminUrl
  * (start-up, seeding, pool filling and warm-ups are left out). On PGlite every restart is a new process
  * and a new profile: the summary is the last one's.
  */
-function addProfile(extra: { profile?: string }, store: StoreKind, dir: string, began: number, windows: Array<{ start: number; end: number }>) {
+function addProfile(
+  extra: { profile?: string },
+  store: StoreKind,
+  dir: string,
+  began: number,
+  windows: Array<{ start: number; end: number }>,
+) {
   const file = newestProfile(dir, began);
   const window = windows.length ? { fromMs: windows[0]!.start - began, toMs: windows[windows.length - 1]!.end - began } : undefined;
   const summary = `${store}: ${file ? summarize(file, 30, window) : 'no .cpuprofile was written'}`;
@@ -138,7 +199,15 @@ function addProfile(extra: { profile?: string }, store: StoreKind, dir: string, 
  * scenarios measured there, and the ledger checked. PGlite's directory is one process's: Cambio stops
  * for the bulk writes and the check.
  */
-async function growthRun(store: StoreKind, o: Options, refs: References, adminUrl: string, pgFigures: Map<string, number>, skipped: Skipped[], extra: { profile?: string }): Promise<GrowthStep[]> {
+async function growthRun(
+  store: StoreKind,
+  o: Options,
+  refs: References,
+  adminUrl: string,
+  pgFigures: Map<string, number>,
+  skipped: Skipped[],
+  extra: { profile?: string },
+): Promise<GrowthStep[]> {
   const steps: GrowthStep[] = [];
   const profileDir = resolve(ROOT, 'bench/results');
   const { start, check, database, exec } = await openStore(store, o, adminUrl, profileDir);
@@ -150,20 +219,40 @@ async function growthRun(store: StoreKind, o: Options, refs: References, adminUr
   const seeded = await seed(server.url, o.orgs);
   const { list } = await runnable(server.url, seeded, o, store, skipped);
   // The template of every bulk-written quote: one the API made (pair, decimals, rate, amounts).
-  const made = await fetch(`${server.url}/api/v1/quotes`, { method: 'POST', headers: { 'x-api-key': seeded.orgs[0]!.key, 'content-type': 'application/json' }, body: JSON.stringify({ baseSymbol: BASE, quoteSymbol: QUOTE, amountBaseMinor: QUOTE_BASE_MINOR }) });
+  const made = await fetch(`${server.url}/api/v1/quotes`, {
+    method: 'POST',
+    headers: { 'x-api-key': seeded.orgs[0]!.key, 'content-type': 'application/json' },
+    body: JSON.stringify({ baseSymbol: BASE, quoteSymbol: QUOTE, amountBaseMinor: QUOTE_BASE_MINOR }),
+  });
   const template = ((await made.json()) as { data?: { id?: string } }).data?.id;
   if (!template) throw new Error(`growth: the template quote was refused (${made.status})`);
-  const runner = new ScenarioRunner(seeded, { url: server.url, pid: server.child.pid, database, connections: o.connections, duration: o.duration, warmup: o.warmup });
+  const runner = new ScenarioRunner(seeded, {
+    url: server.url,
+    pid: server.child.pid,
+    database,
+    connections: o.connections,
+    duration: o.duration,
+    warmup: o.warmup,
+  });
   const orgIds = [...seeded.orgs.map((x) => x.id), seeded.hot.id];
   let stored = 0;
   let seededOrders = 0;
-  const stopped = async () => { await server.stop(); cleanups.delete(server.stop); };
+  const stopped = async () => {
+    await server.stop();
+    cleanups.delete(server.stop);
+  };
   for (const size of o.sizes) {
     if (store === 'pglite') await stopped();
     const t0 = Date.now();
     log(`${store}: writing ${size - stored} earlier quotes in bulk (to ${size})`);
     const { added, c } = await exec(async (e) => {
-      const added = await seedEarlier(e, { templateQuoteId: template, orgIds, count: size - stored, salt: `${Date.now().toString(36)}${steps.length}`, now: new Date() });
+      const added = await seedEarlier(e, {
+        templateQuoteId: template,
+        orgIds,
+        count: size - stored,
+        salt: `${Date.now().toString(36)}${steps.length}`,
+        now: new Date(),
+      });
       // The upkeep a store would have done by then (autovacuum; PGlite's maintenance task): measured after it, not during it.
       await e('vacuum (analyze)', []);
       // PostgreSQL: the bulk write leaves its pages dirty and its WAL to a checkpoint that would otherwise
@@ -191,7 +280,9 @@ async function growthRun(store: StoreKind, o: Options, refs: References, adminUr
     for (let round = 1; round <= o.rounds; round++) {
       for (const s of list) {
         if (failed.has(s)) continue;
-        log(`${store} @ ${size}: ${s}, round ${round} of ${o.rounds} (${o.warmup} s warm-up, ${o.duration} s measured, ${o.connections} connections)`);
+        log(
+          `${store} @ ${size}: ${s}, round ${round} of ${o.rounds} (${o.warmup} s warm-up, ${o.duration} s measured, ${o.connections} connections)`,
+        );
         try {
           const out = await runner.run(s);
           windows.push(out.window);
@@ -211,7 +302,9 @@ async function growthRun(store: StoreKind, o: Options, refs: References, adminUr
       const key = `${size}/${s}`;
       const rec = recordOf(s, store, out.result, out.cpu, refs, inv, out.notes, pgFigures.get(key) ?? null);
       if (store === 'postgres') pgFigures.set(key, rec.reqPerSec);
-      log(`${store} @ ${size}: ${s}: ${rec.reqPerSec.toFixed(0)} req/s, p99 ${rec.p99Ms} ms, ${rec.errors} errors, ledger ${inv.ok ? 'ok' : 'BROKEN'}`);
+      log(
+        `${store} @ ${size}: ${s}: ${rec.reqPerSec.toFixed(0)} req/s, p99 ${rec.p99Ms} ms, ${rec.errors} errors, ledger ${inv.ok ? 'ok' : 'BROKEN'}`,
+      );
       return rec;
     });
     steps.push({ store, size, counts: c, seedSec, scenarios: records });
@@ -230,7 +323,10 @@ function medianWindow(runs: Array<Awaited<ReturnType<ScenarioRunner['run']>>>): 
   const sorted = [...runs].sort((a, b) => a.result.reqPerSec - b.result.reqPerSec);
   const mid = sorted[Math.floor((sorted.length - 1) / 2)]!;
   if (runs.length < 2) return mid;
-  return { ...mid, notes: [...mid.notes, `median of ${runs.length} rounds: ${runs.map((r) => r.result.reqPerSec.toFixed(0)).join(', ')} req/s`] };
+  return {
+    ...mid,
+    notes: [...mid.notes, `median of ${runs.length} rounds: ${runs.map((r) => r.result.reqPerSec.toFixed(0)).join(', ')} req/s`],
+  };
 }
 
 /** The endpoint counts of the webhooks run; each is measured without, then with, the slow and the failing receiver. */
@@ -240,7 +336,11 @@ const WEBHOOK_ENDPOINTS = [10, 100];
  * --webhooks on one store: the orders-spread rate with no endpoint (the reference), then the same load
  * with each number of endpoints, the bad receivers absent and then present.
  */
-async function webhooksStoreRun(store: StoreKind, o: Options, adminUrl: string): Promise<{ ordersSpreadReqPerSec: number; runs: WebhooksRun[]; records: WebhooksRecord[] }> {
+async function webhooksStoreRun(
+  store: StoreKind,
+  o: Options,
+  adminUrl: string,
+): Promise<{ ordersSpreadReqPerSec: number; runs: WebhooksRun[]; records: WebhooksRecord[] }> {
   const { start, database } = await openStore(store, o, adminUrl, resolve(ROOT, 'bench/results'));
   const server = await start();
   cleanups.add(server.stop);
@@ -249,7 +349,14 @@ async function webhooksStoreRun(store: StoreKind, o: Options, adminUrl: string):
   cleanups.add(() => rx.close());
   log(`${store}: cambio at ${server.url}; seeding ${o.orgs} + 1 organizations through the operator API`);
   const seeded = await seed(server.url, o.orgs, { webhooks: true });
-  const runner = new ScenarioRunner(seeded, { url: server.url, pid: server.child.pid, database, connections: o.connections, duration: o.duration, warmup: o.warmup });
+  const runner = new ScenarioRunner(seeded, {
+    url: server.url,
+    pid: server.child.pid,
+    database,
+    connections: o.connections,
+    duration: o.duration,
+    warmup: o.warmup,
+  });
   log(`${store}: orders-spread with no endpoint (${o.warmup} s warm-up, ${o.duration} s measured, ${o.connections} connections)`);
   const ordersSpreadReqPerSec = Math.round((await runner.run('orders-spread')).result.reqPerSec);
   log(`${store}: orders-spread: ${ordersSpreadReqPerSec} req/s`);
@@ -284,23 +391,33 @@ async function webhooksMain(o: Options, adminUrl: string): Promise<void> {
   for (const b of byStore) {
     console.log(`${b.store.padEnd(9)} ${'none'.padStart(9)}  ${String(b.ordersSpreadReqPerSec).padStart(8)}   (orders-spread reference)`);
     for (const r of b.records) {
-      console.log(`${r.store.padEnd(9)} ${String(r.endpoints).padStart(9)}  ${String(r.eventsPerSec).padStart(8)}  ${String(r.deliveriesPerSec).padStart(12)}  `
-        + `${String(r.p50Ms).padStart(6)}  ${String(r.p99Ms).padStart(6)}  ${String(r.p99MsWithoutBadReceivers).padStart(18)}  ${String(r.undelivered).padStart(11)}`);
+      console.log(
+        `${r.store.padEnd(9)} ${String(r.endpoints).padStart(9)}  ${String(r.eventsPerSec).padStart(8)}  ${String(r.deliveriesPerSec).padStart(12)}  ` +
+          `${String(r.p50Ms).padStart(6)}  ${String(r.p99Ms).padStart(6)}  ${String(r.p99MsWithoutBadReceivers).padStart(18)}  ${String(r.undelivered).padStart(11)}`,
+      );
     }
   }
   const elapsedSec = Math.round((Date.now() - t0) / 1000);
   console.log(`\nwhole run: ${elapsedSec} s`);
   const out = resolve(ROOT, o.out);
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({
-    label: o.label || null, machine,
-    settings: { durationSec: o.duration, warmupSec: o.warmup, connections: o.connections, organizations: o.orgs },
-    ordersSpreadReqPerSec: pg.ordersSpreadReqPerSec,
-    ordersSpreadReqPerSecByStore: Object.fromEntries(byStore.map((b) => [b.store, b.ordersSpreadReqPerSec])),
-    runs: byStore.flatMap((b) => b.records),
-    measured: byStore.flatMap((b) => b.runs),
-    elapsedSec,
-  }, null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify(
+      {
+        label: o.label || null,
+        machine,
+        settings: { durationSec: o.duration, warmupSec: o.warmup, connections: o.connections, organizations: o.orgs },
+        ordersSpreadReqPerSec: pg.ordersSpreadReqPerSec,
+        ordersSpreadReqPerSecByStore: Object.fromEntries(byStore.map((b) => [b.store, b.ordersSpreadReqPerSec])),
+        runs: byStore.flatMap((b) => b.records),
+        measured: byStore.flatMap((b) => b.runs),
+        elapsedSec,
+      },
+      null,
+      2,
+    )}\n`,
+  );
   console.log(`written to ${o.out}`);
   const bad = byStore.some((b) => b.runs.some((r) => r.badSignatures > 0));
   process.exit(bad ? 1 : 0);
@@ -311,15 +428,28 @@ async function venueMain(o: Options, adminUrl: string) {
   const t0 = Date.now();
   const machine = { ...machineFacts(), postgres: await serverFacts(adminUrl) };
   let r;
-  try { r = await venueRun(o, adminUrl, cleanups); } finally { await cleanup(); }
+  try {
+    r = await venueRun(o, adminUrl, cleanups);
+  } finally {
+    await cleanup();
+  }
   console.log('');
-  console.log(`quotes, static BTC/USD : ${Math.round(r.staticQuotes.reqPerSec)} req/s, p50 ${r.staticQuotes.p50Ms} ms, p99 ${r.staticQuotes.p99Ms} ms, ${r.staticQuotes.errors} errors`);
-  console.log(`quotes, venue BTC/USDT : ${Math.round(r.venueQuotes.reqPerSec)} req/s, p50 ${r.venueQuotes.p50Ms} ms, p99 ${r.venueQuotes.p99Ms} ms, ${r.venueQuotes.errors} errors (${r.ratio}× static; target ≥ 0.8×, p99 ≤ 25 ms)`);
-  console.log(`approval → venue order sent: p50 ${r.approvalToSent.p50Ms} ms, p99 ${r.approvalToSent.p99Ms} ms over ${r.approvalToSent.samples} (target p99 ≤ 100 ms); approval answered p99 ${r.approvalAnswered.p99Ms} ms`);
+  console.log(
+    `quotes, static BTC/USD : ${Math.round(r.staticQuotes.reqPerSec)} req/s, p50 ${r.staticQuotes.p50Ms} ms, p99 ${r.staticQuotes.p99Ms} ms, ${r.staticQuotes.errors} errors`,
+  );
+  console.log(
+    `quotes, venue BTC/USDT : ${Math.round(r.venueQuotes.reqPerSec)} req/s, p50 ${r.venueQuotes.p50Ms} ms, p99 ${r.venueQuotes.p99Ms} ms, ${r.venueQuotes.errors} errors (${r.ratio}× static; target ≥ 0.8×, p99 ≤ 25 ms)`,
+  );
+  console.log(
+    `approval → venue order sent: p50 ${r.approvalToSent.p50Ms} ms, p99 ${r.approvalToSent.p99Ms} ms over ${r.approvalToSent.samples} (target p99 ≤ 100 ms); approval answered p99 ${r.approvalAnswered.p99Ms} ms`,
+  );
   const elapsedSec = Math.round((Date.now() - t0) / 1000);
   const out = resolve(ROOT, o.out);
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ label: o.label || null, machine, settings: { durationSec: o.duration, warmupSec: o.warmup, connections: o.connections }, mode: 'venue', ...r, elapsedSec }, null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ label: o.label || null, machine, settings: { durationSec: o.duration, warmupSec: o.warmup, connections: o.connections }, mode: 'venue', ...r, elapsedSec }, null, 2)}\n`,
+  );
   console.log(`written to ${o.out}`);
   process.exit(0);
 }
@@ -335,29 +465,46 @@ async function logKeepsUp(o: Options, adminUrl: string): Promise<LogKeepsUp> {
   cleanups.add(server.stop);
   try {
     const seeded = await seed(server.url, o.orgs);
-    const runner = new ScenarioRunner(seeded, { url: server.url, pid: server.child.pid, connections: o.connections, duration: o.duration, warmup: o.warmup });
+    const runner = new ScenarioRunner(seeded, {
+      url: server.url,
+      pid: server.child.pid,
+      connections: o.connections,
+      duration: o.duration,
+      warmup: o.warmup,
+    });
     return await exec(async (q) => {
       const lagMs = async (): Promise<number> => {
-        const r = await q(`select coalesce(extract(epoch from clock_timestamp() - e.created_at) * 1000, 0)::float8 as lag from log_head h
-          left join lateral (select created_at from journal_entries j where (j.txid, j.seq) > (h.last_txid, h.last_seq) order by j.txid, j.seq limit 1) e on true`, []);
+        const r = await q(
+          `select coalesce(extract(epoch from clock_timestamp() - e.created_at) * 1000, 0)::float8 as lag from log_head h
+          left join lateral (select created_at from journal_entries j where (j.txid, j.seq) > (h.last_txid, h.last_seq) order by j.txid, j.seq limit 1) e on true`,
+          [],
+        );
         return Number((r[0] as { lag: number }).lag);
       };
       const samples: number[] = [];
       let sampling = true;
-      const sampler = (async () => { while (sampling) { samples.push(await lagMs()); await new Promise((r) => setTimeout(r, 250)); } })();
+      const sampler = (async () => {
+        while (sampling) {
+          samples.push(await lagMs());
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      })();
       const run = await runner.run('orders-spread');
       sampling = false;
       await sampler;
       const end = Date.now();
       while ((await lagMs()) > 0 && Date.now() - end < 120_000) await new Promise((r) => setTimeout(r, 100));
       const caughtUpMs = Date.now() - end;
-      const count = Number(((await q('select count(*)::int as n from journal_entries', [])) [0] as { n: number }).n);
+      const count = Number(((await q('select count(*)::int as n from journal_entries', []))[0] as { n: number }).n);
       const size = Number(((await q('select size::int as n from log_head', []))[0] as { n: number }).n);
       if (size !== count) throw new Error(`the log holds ${size} of ${count} entries two minutes after the load`);
       const sorted = [...samples].sort((a, b) => a - b);
       return {
-        ordersSpreadReqPerSec: Math.round(run.result.reqPerSec), entries: count,
-        lagMaxMs: Math.round(sorted[sorted.length - 1] ?? 0), lagP50Ms: Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0), caughtUpMsAfterLoad: caughtUpMs,
+        ordersSpreadReqPerSec: Math.round(run.result.reqPerSec),
+        entries: count,
+        lagMaxMs: Math.round(sorted[sorted.length - 1] ?? 0),
+        lagP50Ms: Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0),
+        caughtUpMsAfterLoad: caughtUpMs,
       };
     });
   } finally {
@@ -365,33 +512,53 @@ async function logKeepsUp(o: Options, adminUrl: string): Promise<LogKeepsUp> {
     cleanups.delete(server.stop);
   }
 }
-interface LogKeepsUp { ordersSpreadReqPerSec: number; entries: number; lagMaxMs: number; lagP50Ms: number; caughtUpMsAfterLoad: number }
+interface LogKeepsUp {
+  ordersSpreadReqPerSec: number;
+  entries: number;
+  lagMaxMs: number;
+  lagP50Ms: number;
+  caughtUpMsAfterLoad: number;
+}
 
 /** --log: the journal log's costs on each store (bench/src/log-bench.ts), printed and written to --out. */
 async function logMain(o: Options, adminUrl: string): Promise<void> {
-  log(`postgres: orders-spread with the log appending (${o.warmup} s warm-up, ${o.duration} s measured, ${o.connections} connections, ${o.orgs} organizations)`);
+  log(
+    `postgres: orders-spread with the log appending (${o.warmup} s warm-up, ${o.duration} s measured, ${o.connections} connections, ${o.orgs} organizations)`,
+  );
   const keepsUp = await logKeepsUp(o, adminUrl);
-  log(`postgres: orders-spread ${keepsUp.ordersSpreadReqPerSec} req/s; log lag p50 ${keepsUp.lagP50Ms} ms, max ${keepsUp.lagMaxMs} ms during the load; every entry logged ${keepsUp.caughtUpMsAfterLoad} ms after it`);
+  log(
+    `postgres: orders-spread ${keepsUp.ordersSpreadReqPerSec} req/s; log lag p50 ${keepsUp.lagP50Ms} ms, max ${keepsUp.lagMaxMs} ms during the load; every entry logged ${keepsUp.caughtUpMsAfterLoad} ms after it`,
+  );
   const records: LogBenchRecord[] = [];
   for (const store of ['postgres', ...(o.pglite ? ['pglite'] : [])] as StoreKind[]) {
     log(`${store}: ${o.log.entries} entries to append, a log of ${o.log.logSize} leaves, ${o.log.orgs} organizations × 2 assets`);
     const r = await logBench(store, adminUrl, o.log);
     records.push(r);
-    log(`${store}: append ${r.append.entriesPerSec} entries/s; proof p50 ${r.proof.p50Ms.toFixed(2)} ms p99 ${r.proof.p99Ms.toFixed(2)} ms at ${r.proof.logSize}; snapshot ${r.snapshot.seconds.toFixed(1)} s for ${r.snapshot.organizations} × ${r.snapshot.assets}`);
+    log(
+      `${store}: append ${r.append.entriesPerSec} entries/s; proof p50 ${r.proof.p50Ms.toFixed(2)} ms p99 ${r.proof.p99Ms.toFixed(2)} ms at ${r.proof.logSize}; snapshot ${r.snapshot.seconds.toFixed(1)} s for ${r.snapshot.organizations} × ${r.snapshot.assets}`,
+    );
   }
   const out = resolve(ROOT, o.out);
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), machine: machineFacts(), options: o.log, keepsUp, records }, null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ at: new Date().toISOString(), machine: machineFacts(), options: o.log, keepsUp, records }, null, 2)}\n`,
+  );
   log(`written ${o.out}`);
 }
 
 async function main() {
   let o: Options | null;
-  try { o = parseOptions(process.argv.slice(2)); } catch (e) {
+  try {
+    o = parseOptions(process.argv.slice(2));
+  } catch (e) {
     console.error(`${(e as Error).message}\n\n${USAGE}`);
     process.exit(2);
   }
-  if (!o) { console.log(USAGE); return; }
+  if (!o) {
+    console.log(USAGE);
+    return;
+  }
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
   const adminUrl = process.env.DATABASE_URL || DEFAULT_ADMIN_URL;
   if (o.mode === 'webhooks') return webhooksMain(o, adminUrl);
@@ -415,7 +582,9 @@ async function main() {
       const bin = await findPgbench();
       if (!bin) notes.push('pgbench not found (PATH, /usr/lib/postgresql/*/bin): the database references are skipped');
       else {
-        log(`reference: pgbench -s ${o.pgbenchScale}, ${o.pgbenchClients} clients, ${threads} threads, TPC-B / -S / same-row, ${o.duration} s each`);
+        log(
+          `reference: pgbench -s ${o.pgbenchScale}, ${o.pgbenchClients} clients, ${threads} threads, TPC-B / -S / same-row, ${o.duration} s each`,
+        );
         const db = await createDatabase(adminUrl, 'cambio_bench_pgbench');
         cleanups.add(db.drop);
         refs.pgbench = await pgbench(bin, db.url, { duration: o.duration, clients: o.pgbenchClients, threads, scale: o.pgbenchScale });
@@ -440,7 +609,9 @@ async function main() {
   }
 
   console.log('');
-  console.log(`${o.mode} run: ${o.mode === 'cold' ? 'a fresh database, orders first' : o.mode === 'growth' ? `sizes ${o.sizes.join(', ')}, median of ${o.rounds} rounds (each size's scenarios against the targets, then the growth table)` : 'every scenario'}`);
+  console.log(
+    `${o.mode} run: ${o.mode === 'cold' ? 'a fresh database, orders first' : o.mode === 'growth' ? `sizes ${o.sizes.join(', ')}, median of ${o.rounds} rounds (each size's scenarios against the targets, then the growth table)` : 'every scenario'}`,
+  );
   printTable(records, refs);
   const verdicts = o.mode === 'growth' ? judge(steps) : [];
   if (o.mode === 'growth') printGrowth(steps, verdicts);
@@ -452,24 +623,47 @@ async function main() {
 
   const out = resolve(ROOT, o.out);
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({
-    label: o.label || null,
-    ...(o.experimentPrepared ? { experiment: 'prepared: named prepared statements injected by bench/src/prepared-preload.ts (what-if, not the product)' } : {}),
-    machine,
-    settings: { durationSec: o.duration, warmupSec: o.warmup, connections: o.connections, organizations: o.orgs, pgbenchClients: o.pgbenchClients, pgbenchThreads: threads, pgbenchScale: o.pgbenchScale },
-    references: { helloWorldReqPerSec: refs.helloWorld, pgbench: refs.pgbench },
-    mode: o.mode,
-    scenarios: o.mode === 'growth' ? [] : records,
-    ...(o.mode === 'growth' ? { growth: { sizes: o.sizes, rounds: o.rounds, steps, verdicts } } : {}),
-    skipped,
-    notes,
-    ...(extra.profile ? { profile: extra.profile } : {}),
-    elapsedSec,
-  }, null, 2)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify(
+      {
+        label: o.label || null,
+        ...(o.experimentPrepared
+          ? { experiment: 'prepared: named prepared statements injected by bench/src/prepared-preload.ts (what-if, not the product)' }
+          : {}),
+        machine,
+        settings: {
+          durationSec: o.duration,
+          warmupSec: o.warmup,
+          connections: o.connections,
+          organizations: o.orgs,
+          pgbenchClients: o.pgbenchClients,
+          pgbenchThreads: threads,
+          pgbenchScale: o.pgbenchScale,
+        },
+        references: { helloWorldReqPerSec: refs.helloWorld, pgbench: refs.pgbench },
+        mode: o.mode,
+        scenarios: o.mode === 'growth' ? [] : records,
+        ...(o.mode === 'growth' ? { growth: { sizes: o.sizes, rounds: o.rounds, steps, verdicts } } : {}),
+        skipped,
+        notes,
+        ...(extra.profile ? { profile: extra.profile } : {}),
+        elapsedSec,
+      },
+      null,
+      2,
+    )}\n`,
+  );
   console.log(`written to ${o.out}`);
   if (o.mode === 'growth') {
     const svg = out.replace(/\.json$/, '') + '.svg';
-    writeFileSync(svg, growthSvg(verdicts, `${o.label ? `${o.label}; ` : ''}${o.duration} s windows, median of ${o.rounds}, ${o.connections} connections, ${new Date().toISOString().slice(0, 10)}`));
+    writeFileSync(
+      svg,
+      growthSvg(
+        verdicts,
+        `${o.label ? `${o.label}; ` : ''}${o.duration} s windows, median of ${o.rounds}, ${o.connections} connections, ${new Date().toISOString().slice(0, 10)}`,
+      ),
+    );
     console.log(`plot written to ${svg.startsWith(ROOT) ? svg.slice(ROOT.length) : svg}`);
   }
   // A broken invariant or a scenario that failed fails the run; a scenario whose endpoint is not built yet does not.

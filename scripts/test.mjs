@@ -17,18 +17,36 @@ function walk(dir, out) {
   return out;
 }
 const filters = process.argv.slice(2);
-const files = walk('packages', []).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
-if (files.length === 0) { console.error('no test files matched'); process.exit(1); }
+const files = walk('packages', [])
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
 
 // The longest files: most wait on processes of their own (the CLI, npm pack, the service as `npm start`
 // runs it, killed and restarted); the fuzz test computes for minutes. Each runs alone, and first, longest
 // first, so the last files to finish are short ones and both workers end together.
 const ALONE = [
-  'server/test/fuzz.test.ts', 'server/test/kill-log.test.ts', 'server/test/first-start.test.ts', 'server/test/kill-venue.test.ts',
-  'server/test/kill-events.test.ts', 'sdk/test/pack-install.test.ts', 'server/test/kill-webhooks-burst.test.ts',
-  'server/test/dist-server.test.ts', 'server/test/kill-webhooks.test.ts', 'cli/test/cli.test.ts', 'server/test/failover.test.ts',
-  'server/test/verify-bank.test.ts', 'server/test/data-dir-lock.test.ts', 'cli/test/verify-mine.test.ts', 'server/test/restart.test.ts',
-  'server/test/signals.test.ts', 'cli/test/verify.test.ts', 'server/test/embedded-maintenance.test.ts',
+  'server/test/fuzz.test.ts',
+  'server/test/kill-log.test.ts',
+  'server/test/first-start.test.ts',
+  'server/test/kill-venue.test.ts',
+  'server/test/kill-events.test.ts',
+  'sdk/test/pack-install.test.ts',
+  'server/test/kill-webhooks-burst.test.ts',
+  'server/test/dist-server.test.ts',
+  'server/test/kill-webhooks.test.ts',
+  'cli/test/cli.test.ts',
+  'server/test/failover.test.ts',
+  'server/test/verify-bank.test.ts',
+  'server/test/data-dir-lock.test.ts',
+  'cli/test/verify-mine.test.ts',
+  'server/test/restart.test.ts',
+  'server/test/signals.test.ts',
+  'cli/test/verify.test.ts',
+  'server/test/embedded-maintenance.test.ts',
 ];
 const aloneRank = (f) => ALONE.findIndex((a) => f.includes(a));
 
@@ -47,10 +65,19 @@ function chunks(list, size) {
   return Array.from({ length: n }, (_, i) => list.filter((_f, j) => j % n === i));
 }
 
-const alone = files.filter((f) => aloneRank(f) >= 0).sort((a, b) => aloneRank(a) - aloneRank(b) || a.localeCompare(b)).map((f) => [f]);
+const alone = files
+  .filter((f) => aloneRank(f) >= 0)
+  .sort((a, b) => aloneRank(a) - aloneRank(b) || a.localeCompare(b))
+  .map((f) => [f]);
 const rest = files.filter((f) => aloneRank(f) < 0);
-const browser = chunks(rest.filter((f) => f.includes('/browser/')), BROWSER_GROUP_SIZE);
-const others = chunks(rest.filter((f) => !f.includes('/browser/')), GROUP_SIZE);
+const browser = chunks(
+  rest.filter((f) => f.includes('/browser/')),
+  BROWSER_GROUP_SIZE,
+);
+const others = chunks(
+  rest.filter((f) => !f.includes('/browser/')),
+  GROUP_SIZE,
+);
 // Longest first: the four longest files, the browser groups (each file drives Chromium), the other
 // files that run alone, then the groups.
 const runs = [...alone.slice(0, 4), ...browser, ...alone.slice(4), ...others];
@@ -58,7 +85,10 @@ const runs = [...alone.slice(0, 4), ...browser, ...alone.slice(4), ...others];
 // The runner sorts the files it is given by path: each run is an entry file whose name keeps this order.
 const dir = mkdtempSync(join(tmpdir(), 'cambio-test-groups-'));
 const entries = runs.map((g, i) => {
-  const imports = g.map((f) => `describe(${JSON.stringify(relative('packages', f))}, async () => { await import(${JSON.stringify(pathToFileURL(resolve(f)).href)}); });`);
+  const imports = g.map(
+    (f) =>
+      `describe(${JSON.stringify(relative('packages', f))}, async () => { await import(${JSON.stringify(pathToFileURL(resolve(f)).href)}); });`,
+  );
   const entry = join(dir, `${String(i + 1).padStart(3, '0')}.test.mjs`);
   writeFileSync(entry, `import { describe } from 'node:test';\n${imports.join('\n')}\n`);
   return entry;
@@ -70,6 +100,10 @@ const entries = runs.map((g, i) => {
 const concurrency = Math.max(2, availableParallelism());
 // --test-force-exit: a file whose tests are over ends even if a handle (a child process a test forgot)
 // still holds its event loop; without it the run waits for that file forever.
-const r = spawnSync(process.execPath, ['--conditions=@cambio/source', '--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...entries], { stdio: 'inherit' });
+const r = spawnSync(
+  process.execPath,
+  ['--conditions=@cambio/source', '--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...entries],
+  { stdio: 'inherit' },
+);
 rmSync(dir, { recursive: true, force: true });
 process.exit(r.status ?? 1);

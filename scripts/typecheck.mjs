@@ -7,8 +7,17 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-const projects = ['tsconfig.json', ...readdirSync('packages').map((p) => join('packages', p, 'tsconfig.json')).filter((p) => existsSync(p))];
-const jobs = projects.map((p) => ({ what: `typecheck ${p}`, cmd: process.execPath, args: ['node_modules/typescript/bin/tsc', '-p', p, '--noEmit'] }));
+const projects = [
+  'tsconfig.json',
+  ...readdirSync('packages')
+    .map((p) => join('packages', p, 'tsconfig.json'))
+    .filter((p) => existsSync(p)),
+];
+const jobs = projects.map((p) => ({
+  what: `typecheck ${p}`,
+  cmd: process.execPath,
+  args: ['node_modules/typescript/bin/tsc', '-p', p, '--noEmit'],
+}));
 if (process.argv.includes('--lint')) jobs.push({ what: 'lint', cmd: 'npm', args: ['run', '--silent', 'lint'] });
 
 /** Runs one job with its output held back, then printed whole, so parallel jobs do not interleave lines. */
@@ -18,7 +27,9 @@ function run(job) {
     const out = [];
     p.stdout.on('data', (d) => out.push(d));
     p.stderr.on('data', (d) => out.push(d));
-    p.on('error', (e) => { out.push(Buffer.from(`${e.message}\n`)); });
+    p.on('error', (e) => {
+      out.push(Buffer.from(`${e.message}\n`));
+    });
     p.on('close', (code) => {
       process.stdout.write(Buffer.concat(out));
       if (code !== 0) console.error(`${job.what} failed`);

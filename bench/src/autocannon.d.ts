@@ -29,7 +29,14 @@ declare module 'autocannon' {
     setupClient?: (client: { setRequests(requests: Request[]): void }) => void;
     excludeErrorStats?: boolean;
   }
-  export interface Histogram { average: number; p50: number; p90: number; p99: number; max: number; min: number }
+  export interface Histogram {
+    average: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    max: number;
+    min: number;
+  }
   export interface Result {
     duration: number;
     errors: number;

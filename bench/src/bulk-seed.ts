@@ -7,23 +7,50 @@ export type Exec = (text: string, params: unknown[]) => Promise<Array<Record<str
 export async function withPostgres<T>(url: string, f: (exec: Exec) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
-  try { return await f(async (t, p) => (await c.query(t, p)).rows); } finally { await c.end(); }
+  try {
+    return await f(async (t, p) => (await c.query(t, p)).rows);
+  } finally {
+    await c.end();
+  }
 }
 
 export async function withPglite<T>(dataDir: string, f: (exec: Exec) => Promise<T>): Promise<T> {
   const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create(join(dataDir, 'pgdata'));
-  try { return await f(async (t, p) => (await db.query<Record<string, unknown>>(t, p)).rows); } finally { await db.close(); }
+  try {
+    return await f(async (t, p) => (await db.query<Record<string, unknown>>(t, p)).rows);
+  } finally {
+    await db.close();
+  }
 }
 
 /** How many rows the growing tables hold. */
-export interface StoreCounts { quotes: number; orders: number; postings: number; events: number; journalEntries: number; holds: number }
+export interface StoreCounts {
+  quotes: number;
+  orders: number;
+  postings: number;
+  events: number;
+  journalEntries: number;
+  holds: number;
+}
 
 export async function counts(exec: Exec): Promise<StoreCounts> {
-  const r = (await exec(`select (select count(*) from quotes)::int as quotes, (select count(*) from orders)::int as orders,
+  const r = (
+    await exec(
+      `select (select count(*) from quotes)::int as quotes, (select count(*) from orders)::int as orders,
     (select count(*) from postings)::int as postings, (select count(*) from events)::int as events,
-    (select count(*) from journal_entries)::int as journal_entries, (select count(*) from holds)::int as holds`, []))[0]!;
-  return { quotes: Number(r.quotes), orders: Number(r.orders), postings: Number(r.postings), events: Number(r.events), journalEntries: Number(r.journal_entries), holds: Number(r.holds) };
+    (select count(*) from journal_entries)::int as journal_entries, (select count(*) from holds)::int as holds`,
+      [],
+    )
+  )[0]!;
+  return {
+    quotes: Number(r.quotes),
+    orders: Number(r.orders),
+    postings: Number(r.postings),
+    events: Number(r.events),
+    journalEntries: Number(r.journal_entries),
+    holds: Number(r.holds),
+  };
 }
 
 /**
@@ -36,9 +63,13 @@ export async function counts(exec: Exec): Promise<StoreCounts> {
  * purge's retention (a day), so the background purge keeps them. Ids are the app's shape
  * (`quo_…`, unique per `salt`). The ledger checks (invariants.ts) hold afterwards.
  */
-export async function seedEarlier(exec: Exec, o: { templateQuoteId: string; orgIds: string[]; count: number; salt: string; now: Date }): Promise<{ quotes: number; orders: number }> {
+export async function seedEarlier(
+  exec: Exec,
+  o: { templateQuoteId: string; orgIds: string[]; count: number; salt: string; now: Date },
+): Promise<{ quotes: number; orders: number }> {
   const stepMs = (20 * 3600 * 1000) / Math.max(1, o.count);
-  const rows = await exec(`
+  const rows = await exec(
+    `
     with t as (select * from quotes where id = $1),
     g as materialized (
       select g.i, ($2::text[])[1 + g.i % cardinality($2::text[])] as org,
@@ -86,8 +117,10 @@ export async function seedEarlier(exec: Exec, o: { templateQuoteId: string; orgI
     select (select count(*) from q)::int as quotes, (select count(*) from o)::int as orders,
       (select count(*) from debit)::int as debited, (select count(*) from total)::int as owners,
       (select count(*) from h)::int + (select count(*) from je)::int + (select count(*) from p)::int + (select count(*) from held)::int as other`,
-  [o.templateQuoteId, o.orgIds, o.now.toISOString(), o.count, stepMs, o.salt]);
+    [o.templateQuoteId, o.orgIds, o.now.toISOString(), o.count, stepMs, o.salt],
+  );
   const r = rows[0]!;
-  if (Number(r.debited) !== Number(r.owners)) throw new Error(`bulk seeding: ${String(r.debited)} of ${String(r.owners)} available balances could be debited (funding too small?)`);
+  if (Number(r.debited) !== Number(r.owners))
+    throw new Error(`bulk seeding: ${String(r.debited)} of ${String(r.owners)} available balances could be debited (funding too small?)`);
   return { quotes: Number(r.quotes), orders: Number(r.orders) };
 }

@@ -7,7 +7,11 @@ import { readdirSync, readFileSync } from 'node:fs';
  * window, it says where each request's cost goes, and how much of the machine others used meanwhile.
  */
 export interface CpuSnapshot {
-  at: number; cambio: number; loadGenerator: number; machineBusy: number; machineTotal: number;
+  at: number;
+  cambio: number;
+  loadGenerator: number;
+  machineBusy: number;
+  machineTotal: number;
   /**
    * Each PostgreSQL process's CPU so far (ms) by pid: a window counts what the processes alive at its end
    * spent in it. A backend that exits during the window (the pool closes an idle connection) takes its
@@ -32,7 +36,11 @@ function procTicks(pid: string): { comm: string; ticks: number } | null {
 }
 
 function cmdline(pid: string): string {
-  try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '); } catch { return ''; }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
 }
 
 export function cpuSnapshot(cambioPid: number | undefined, database: string | undefined): CpuSnapshot | null {
@@ -65,9 +73,13 @@ export function cpuSnapshot(cambioPid: number | undefined, database: string | un
 
 export interface CpuPerRequest {
   /** CPU microseconds per successful request, by process group. */
-  cambioUs: number; postgresUs: number; loadGeneratorUs: number; otherUs: number;
+  cambioUs: number;
+  postgresUs: number;
+  loadGeneratorUs: number;
+  otherUs: number;
   /** Share of the whole machine (all cores) that was busy during the window, and the share others used. */
-  machineBusyPct: number; othersPct: number;
+  machineBusyPct: number;
+  othersPct: number;
 }
 
 export function cpuPerRequest(a: CpuSnapshot | null, b: CpuSnapshot | null, requests: number): CpuPerRequest | null {
@@ -81,7 +93,11 @@ export function cpuPerRequest(a: CpuSnapshot | null, b: CpuSnapshot | null, requ
   const other = Math.max(0, busy - cambio - postgres - gen);
   const us = (ms: number) => Math.round((ms * 1000) / requests);
   return {
-    cambioUs: us(cambio), postgresUs: us(postgres), loadGeneratorUs: us(gen), otherUs: us(other),
-    machineBusyPct: Math.round((100 * busy) / total), othersPct: Math.round((100 * other) / total),
+    cambioUs: us(cambio),
+    postgresUs: us(postgres),
+    loadGeneratorUs: us(gen),
+    otherUs: us(other),
+    machineBusyPct: Math.round((100 * busy) / total),
+    othersPct: Math.round((100 * other) / total),
   };
 }

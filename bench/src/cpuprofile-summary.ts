@@ -21,7 +21,12 @@ export function areaOf(url: string, fn: string): string {
   }
   if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
   const pk = url.indexOf('/packages/');
-  if (pk >= 0) return `cambio ${url.slice(pk + '/packages/'.length).split('/').slice(0, 3).join('/')}`;
+  if (pk >= 0)
+    return `cambio ${url
+      .slice(pk + '/packages/'.length)
+      .split('/')
+      .slice(0, 3)
+      .join('/')}`;
   return 'other';
 }
 
@@ -60,11 +65,18 @@ export function summarize(file: string, top = 25, window?: { fromMs: number; toM
     if (!n) continue;
     total += us;
     const { functionName, url, lineNumber } = n.callFrame;
-    if (functionName === '(idle)') { idle += us; continue; }
+    if (functionName === '(idle)') {
+      idle += us;
+      continue;
+    }
     // A native frame (a syscall, a hash) is charged to the JavaScript that called it, so `writev` says whose.
     const caller = !url && !SPECIAL.has(functionName) ? byId.get(parent.get(id) ?? -1)?.callFrame : undefined;
     const area = caller?.url ? `${areaOf(caller.url, caller.functionName)} (native)` : areaOf(url, functionName);
-    const where = url ? `${shortUrl(url)}:${lineNumber + 1}` : caller?.url ? `(native, called by ${caller.functionName || '(anonymous)'} ${shortUrl(caller.url)}:${caller.lineNumber + 1})` : '';
+    const where = url
+      ? `${shortUrl(url)}:${lineNumber + 1}`
+      : caller?.url
+        ? `(native, called by ${caller.functionName || '(anonymous)'} ${shortUrl(caller.url)}:${caller.lineNumber + 1})`
+        : '';
     const key = `${functionName || '(anonymous)'}  ${where}`.trim();
     const f = fns.get(key) ?? { us: 0, area };
     f.us += us;
@@ -78,10 +90,16 @@ export function summarize(file: string, top = 25, window?: { fromMs: number; toM
     `sampled ${(total / 1e6).toFixed(1)} s, idle ${(idle / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s (percentages of busy time)`,
     '',
     'self time by area:',
-    ...[...areas.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([a, us]) => `  ${pct(us)}  ${a}`),
+    ...[...areas.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([a, us]) => `  ${pct(us)}  ${a}`),
     '',
     'top functions by self time:',
-    ...[...fns.entries()].sort((a, b) => b[1].us - a[1].us).slice(0, top).map(([k, f]) => `  ${pct(f.us)}  ${k}`),
+    ...[...fns.entries()]
+      .sort((a, b) => b[1].us - a[1].us)
+      .slice(0, top)
+      .map(([k, f]) => `  ${pct(f.us)}  ${k}`),
   ];
   return lines.join('\n');
 }
@@ -94,5 +112,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.exit(2);
   }
   const [from, to] = [process.argv[4], process.argv[5]];
-  console.log(summarize(file, Number(process.argv[3] ?? 25), from && to ? { fromMs: Number(from) * 1000, toMs: Number(to) * 1000 } : undefined));
+  console.log(
+    summarize(file, Number(process.argv[3] ?? 25), from && to ? { fromMs: Number(from) * 1000, toMs: Number(to) * 1000 } : undefined),
+  );
 }

@@ -3,7 +3,10 @@ import pg from 'pg';
 
 type Query = (text: string) => Promise<Record<string, unknown>[]>;
 
-export interface InvariantReport { ok: boolean; checks: Array<{ name: string; ok: boolean; detail?: string }> }
+export interface InvariantReport {
+  ok: boolean;
+  checks: Array<{ name: string; ok: boolean; detail?: string }>;
+}
 
 /**
  * The ledger's promises, checked in SQL after every scenario so that speed never hides a wrong result.
@@ -45,7 +48,7 @@ const CHECKS: Array<{ name: string; sql: string }> = [
     sql: `select o.id, o.quote_id from orders o left join quotes q on q.id = o.quote_id where q.id is null or q.consumed_at is null or q.organization_id <> o.organization_id limit 5`,
   },
   {
-    name: 'every list\'s kept count equals its rows (the pages\' totals)',
+    name: "every list's kept count equals its rows (the pages' totals)",
     sql: `with c as (select 'orders' as list, organization_id as owner_id, count(*) as n from orders group by 2
                      union all select 'withdrawals', organization_id, count(*) from withdrawals group by 2
                      union all select 'postings', owner_id, count(*) from postings where owner_id <> 'platform' group by 2)
@@ -56,7 +59,10 @@ const CHECKS: Array<{ name: string; sql: string }> = [
 ];
 
 /** POST /orders answered 201, and sent but never answered (in flight when a run stopped): see the last check. */
-export interface OrderCounts { created: number; unanswered: number }
+export interface OrderCounts {
+  created: number;
+  unanswered: number;
+}
 
 async function runChecks(query: Query, orders: OrderCounts | null): Promise<InvariantReport> {
   const checks: InvariantReport['checks'] = [];
@@ -68,9 +74,11 @@ async function runChecks(query: Query, orders: OrderCounts | null): Promise<Inva
     // Every 201 is a row; a row without a 201 can only be a request whose answer was never read.
     const n = Number((await query('select count(*)::int as n from orders'))[0]!.n);
     const name = 'orders in the table = 201 answers (+ unanswered requests at most)';
-    checks.push(n >= orders.created && n <= orders.created + orders.unanswered
-      ? { name, ok: true }
-      : { name, ok: false, detail: `${n} rows, ${orders.created} answered 201, ${orders.unanswered} never answered` });
+    checks.push(
+      n >= orders.created && n <= orders.created + orders.unanswered
+        ? { name, ok: true }
+        : { name, ok: false, detail: `${n} rows, ${orders.created} answered 201, ${orders.unanswered} never answered` },
+    );
   }
   return { ok: checks.every((c) => c.ok), checks };
 }
@@ -78,12 +86,20 @@ async function runChecks(query: Query, orders: OrderCounts | null): Promise<Inva
 export async function checkPostgres(url: string, orders: OrderCounts | null): Promise<InvariantReport> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
-  try { return await runChecks(async (t) => (await c.query(t)).rows, orders); } finally { await c.end(); }
+  try {
+    return await runChecks(async (t) => (await c.query(t)).rows, orders);
+  } finally {
+    await c.end();
+  }
 }
 
 /** The embedded store is one process's: the server must be stopped before this opens its directory. */
 export async function checkPglite(dataDir: string, orders: OrderCounts | null): Promise<InvariantReport> {
   const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create(join(dataDir, 'pgdata'));
-  try { return await runChecks(async (t) => (await db.query<Record<string, unknown>>(t)).rows, orders); } finally { await db.close(); }
+  try {
+    return await runChecks(async (t) => (await db.query<Record<string, unknown>>(t)).rows, orders);
+  } finally {
+    await db.close();
+  }
 }

@@ -1,7 +1,14 @@
 import autocannon, { type Instance, type Request, type RequestParams } from 'autocannon';
 
 /** One request the load generator sends; `kind` labels it in the per-kind counts (e.g. the mix). */
-export interface Shot { method: 'GET' | 'POST'; path: string; key: string; body?: string; kind: string; org?: number }
+export interface Shot {
+  method: 'GET' | 'POST';
+  path: string;
+  key: string;
+  body?: string;
+  kind: string;
+  org?: number;
+}
 
 export interface LoadSpec {
   url: string;
@@ -23,7 +30,10 @@ export interface LoadSpec {
   onBody?: (shot: Shot, status: number, body: string) => void;
 }
 
-export interface KindStats { ok: number; errors: number }
+export interface KindStats {
+  ok: number;
+  errors: number;
+}
 export interface LoadResult {
   durationSec: number;
   ok: number;
@@ -55,7 +65,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const started = Date.now();
 
   const setupRequest = (req: RequestParams, ctx: Record<string, unknown>): RequestParams => {
-    let shot = exhaustedAt === null ? spec.next?.() ?? null : null;
+    let shot = exhaustedAt === null ? (spec.next?.() ?? null) : null;
     if (!shot) {
       if (exhaustedAt === null) {
         exhaustedAt = Date.now();
@@ -75,10 +85,16 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const cycle = spec.cycle;
   if (cycle) {
     if (spec.onBody) throw new Error('a cycle sees no bodies: give `next` to see them');
-    if (cycle.length === 0 || cycle.some((s) => s.kind !== cycle[0]!.kind || s.kind === 'idle')) throw new Error('a cycle is one kind of request');
+    if (cycle.length === 0 || cycle.some((s) => s.kind !== cycle[0]!.kind || s.kind === 'idle'))
+      throw new Error('a cycle is one kind of request');
     lastShot = cycle[0]!;
   }
-  const built: Request[] | undefined = cycle?.map((shot) => ({ method: shot.method, path: shot.path, headers: headersOf(shot), ...(shot.body !== undefined ? { body: shot.body } : {}) }));
+  const built: Request[] | undefined = cycle?.map((shot) => ({
+    method: shot.method,
+    path: shot.path,
+    headers: headersOf(shot),
+    ...(shot.body !== undefined ? { body: shot.body } : {}),
+  }));
   let connection = 0;
   const perConnection = built && {
     requests: built,
@@ -89,28 +105,35 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   };
 
   return new Promise((resolve, reject) => {
-    instance = autocannon({
-      url: spec.url,
-      connections: spec.connections,
-      pipelining: 1,
-      timeout: 30,
-      ...(spec.amount !== undefined ? { amount: spec.amount } : { duration: spec.duration ?? 10 }),
-      ...(perConnection ?? { requests: [{ setupRequest, onResponse }] }),
-    }, (err, result) => {
-      if (err) return reject(err);
-      const end = exhaustedAt ?? started + result.duration * 1000;
-      const durationSec = Math.max(0.001, (end - started) / 1000);
-      times.sort((a, b) => a - b);
-      const ok = Object.values(byKind).reduce((s, k) => s + k.ok, 0);
-      const errors = Object.values(byKind).reduce((s, k) => s + k.errors, 0) + result.errors;
-      resolve({
-        durationSec, ok, errors, statusCodes, byKind,
-        reqPerSec: ok / durationSec,
-        p50Ms: percentile(times, 0.5),
-        p99Ms: percentile(times, 0.99),
-        exhausted: exhaustedAt !== null,
-      });
-    });
+    instance = autocannon(
+      {
+        url: spec.url,
+        connections: spec.connections,
+        pipelining: 1,
+        timeout: 30,
+        ...(spec.amount !== undefined ? { amount: spec.amount } : { duration: spec.duration ?? 10 }),
+        ...(perConnection ?? { requests: [{ setupRequest, onResponse }] }),
+      },
+      (err, result) => {
+        if (err) return reject(err);
+        const end = exhaustedAt ?? started + result.duration * 1000;
+        const durationSec = Math.max(0.001, (end - started) / 1000);
+        times.sort((a, b) => a - b);
+        const ok = Object.values(byKind).reduce((s, k) => s + k.ok, 0);
+        const errors = Object.values(byKind).reduce((s, k) => s + k.errors, 0) + result.errors;
+        resolve({
+          durationSec,
+          ok,
+          errors,
+          statusCodes,
+          byKind,
+          reqPerSec: ok / durationSec,
+          p50Ms: percentile(times, 0.5),
+          p99Ms: percentile(times, 0.99),
+          exhausted: exhaustedAt !== null,
+        });
+      },
+    );
     // Runs right after onResponse for the same connection, so lastShot is this response's request.
     instance.on('response', (_client, statusCode, _bytes, ms) => {
       if (lastShot.kind === 'idle') return;

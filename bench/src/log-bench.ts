@@ -16,7 +16,10 @@ import { createDatabase } from './databases.ts';
 
 const SECRET = 'bench-secret-0123456789abcdef0123456789';
 const CONFIG = { logName: 'bench', logSigningKey: undefined };
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!; };
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 
 export interface LogBenchRecord {
@@ -31,9 +34,13 @@ async function writeEntries(store: Store, n: number): Promise<void> {
   for (let at = 0; at < n; at += 5000) {
     const k = Math.min(5000, n - at);
     const ids = Array.from({ length: k }, () => randomIds.next('je'));
-    await sql`insert into journal_entries (id, kind, created_at) select i, 'adjustment', now() from unnest(${ids}::text[]) as t(i)`.execute(store.db);
+    await sql`insert into journal_entries (id, kind, created_at) select i, 'adjustment', now() from unnest(${ids}::text[]) as t(i)`.execute(
+      store.db,
+    );
     await sql`insert into postings (entry_id, owner_id, account_kind, asset_symbol, amount, entry_kind, created_at)
-      select i, o, 'available', 'USD', a, 'adjustment', now() from unnest(${[...ids, ...ids]}::text[], ${[...ids.map(() => 'org_bench'), ...ids.map(() => 'platform')]}::text[], ${[...ids.map(() => '1'), ...ids.map(() => '-1')]}::numeric[]) as t(i, o, a)`.execute(store.db);
+      select i, o, 'available', 'USD', a, 'adjustment', now() from unnest(${[...ids, ...ids]}::text[], ${[...ids.map(() => 'org_bench'), ...ids.map(() => 'platform')]}::text[], ${[...ids.map(() => '1'), ...ids.map(() => '-1')]}::numeric[]) as t(i, o, a)`.execute(
+      store.db,
+    );
   }
 }
 
@@ -46,11 +53,15 @@ async function bulkLog(store: Store, size: number): Promise<void> {
     const grown = appendLeaves(at, frontier, leafHashes);
     frontier = grown.frontier;
     await sql`insert into log_leaves (idx, entry_id, leaf_hash) select i, 'je_bulk' || i, decode(h, 'hex')
-      from unnest(${leafHashes.map((_, i) => String(at + i))}::bigint[], ${leafHashes.map((h) => h.toString('hex'))}::text[]) as t(i, h)`.execute(store.db);
+      from unnest(${leafHashes.map((_, i) => String(at + i))}::bigint[], ${leafHashes.map((h) => h.toString('hex'))}::text[]) as t(i, h)`.execute(
+      store.db,
+    );
     const stored = grown.nodes.filter((n) => n.level >= STORED_FROM_LEVEL);
     for (let i = 0; i < stored.length; i += 50_000) {
       const part = stored.slice(i, i + 50_000);
-      await sql`insert into log_nodes (level, idx, hash) select l, i, decode(h, 'hex') from unnest(${part.map((n) => n.level)}::smallint[], ${part.map((n) => String(n.index))}::bigint[], ${part.map((n) => n.hash.toString('hex'))}::text[]) as t(l, i, h)`.execute(store.db);
+      await sql`insert into log_nodes (level, idx, hash) select l, i, decode(h, 'hex') from unnest(${part.map((n) => n.level)}::smallint[], ${part.map((n) => String(n.index))}::bigint[], ${part.map((n) => n.hash.toString('hex'))}::text[]) as t(l, i, h)`.execute(
+        store.db,
+      );
     }
   }
   if (subtrees([0, size]).length !== frontier.length) throw new Error('the bulk log is not whole');
@@ -58,12 +69,16 @@ async function bulkLog(store: Store, size: number): Promise<void> {
 
 /** `orgs` organizations owed something in each of two assets, written straight into the accounts. */
 async function bulkAccounts(store: Store, orgs: number): Promise<void> {
-  await sql`insert into market_assets (symbol, decimals, updated_at) values ('USD', 2, now()), ('BTC', 8, now()) on conflict do nothing`.execute(store.db);
+  await sql`insert into market_assets (symbol, decimals, updated_at) values ('USD', 2, now()), ('BTC', 8, now()) on conflict do nothing`.execute(
+    store.db,
+  );
   for (let at = 0; at < orgs; at += 20_000) {
     const k = Math.min(20_000, orgs - at);
     const owners = Array.from({ length: k }, (_, i) => `org_bench${at + i}`);
     for (const asset of ['USD', 'BTC']) {
-      await sql`insert into accounts (owner_id, asset_symbol, kind, balance) select o, ${asset}, 'available', b from unnest(${owners}::text[], ${owners.map(() => String(1 + randomInt(1_000_000_000)))}::numeric[]) as t(o, b)`.execute(store.db);
+      await sql`insert into accounts (owner_id, asset_symbol, kind, balance) select o, ${asset}, 'available', b from unnest(${owners}::text[], ${owners.map(() => String(1 + randomInt(1_000_000_000)))}::numeric[]) as t(o, b)`.execute(
+        store.db,
+      );
     }
   }
 }
@@ -88,7 +103,11 @@ async function withStore<T>(kind: StoreKind, adminUrl: string, f: (s: Store) => 
  * write rate), an inclusion proof's latency in a large log, and a liabilities snapshot over many
  * organizations × 2 assets. Each on a fresh store.
  */
-export async function logBench(kind: StoreKind, adminUrl: string, o: { entries: number; logSize: number; orgs: number }): Promise<LogBenchRecord> {
+export async function logBench(
+  kind: StoreKind,
+  adminUrl: string,
+  o: { entries: number; logSize: number; orgs: number },
+): Promise<LogBenchRecord> {
   const deps = (store: Store) => ({ config: CONFIG, store, secret: SECRET, clock: systemClock, ids: randomIds });
   const append = await withStore(kind, adminUrl, async (store) => {
     await writeEntries(store, o.entries);

@@ -5,7 +5,11 @@ import os from 'node:os';
 export function machineFacts(): Record<string, unknown> {
   const cpus = os.cpus();
   let commit: string | null = null;
-  try { commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(); } catch { /* not a git checkout */ }
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    /* not a git checkout */
+  }
   return {
     cpuModel: cpus[0]?.model ?? 'unknown',
     cpus: cpus.length,

@@ -77,21 +77,60 @@ export function parseOptions(argv: string[]): Options | null {
   const { values } = parseArgs({
     args: argv,
     options: {
-      duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' },
-      only: { type: 'string', multiple: true }, orgs: { type: 'string' },
-      'no-pglite': { type: 'boolean' }, 'no-pgbench': { type: 'boolean' }, 'no-hello': { type: 'boolean' },
-      profile: { type: 'boolean' }, 'experiment-prepared': { type: 'boolean' }, label: { type: 'string' }, out: { type: 'string' },
-      'pgbench-clients': { type: 'string' }, 'pgbench-scale': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      cold: { type: 'boolean' }, growth: { type: 'boolean' }, webhooks: { type: 'boolean' }, venue: { type: 'boolean' }, log: { type: 'boolean' }, 'log-entries': { type: 'string' }, 'log-size': { type: 'string' }, 'log-orgs': { type: 'string' }, sizes: { type: 'string' }, rounds: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      only: { type: 'string', multiple: true },
+      orgs: { type: 'string' },
+      'no-pglite': { type: 'boolean' },
+      'no-pgbench': { type: 'boolean' },
+      'no-hello': { type: 'boolean' },
+      profile: { type: 'boolean' },
+      'experiment-prepared': { type: 'boolean' },
+      label: { type: 'string' },
+      out: { type: 'string' },
+      'pgbench-clients': { type: 'string' },
+      'pgbench-scale': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      cold: { type: 'boolean' },
+      growth: { type: 'boolean' },
+      webhooks: { type: 'boolean' },
+      venue: { type: 'boolean' },
+      log: { type: 'boolean' },
+      'log-entries': { type: 'string' },
+      'log-size': { type: 'string' },
+      'log-orgs': { type: 'string' },
+      sizes: { type: 'string' },
+      rounds: { type: 'string' },
     },
   });
   if (values.help) return null;
-  const only = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-  if ([values.cold, values.growth, values.webhooks, values.venue, values.log].filter(Boolean).length > 1) throw new Error('--cold, --growth, --webhooks, --venue and --log are different runs: one at a time');
-  const mode = values.cold ? 'cold' : values.growth ? 'growth' : values.webhooks ? 'webhooks' : values.venue ? 'venue' : values.log ? 'log' : 'full';
-  const sizes = (values.sizes ?? '10000,100000,1000000').split(',').map((x) => x.trim()).filter(Boolean).map((x) => Math.trunc(positive('sizes', x, 0, 1)));
-  for (let i = 1; i < sizes.length; i++) if (sizes[i]! <= sizes[i - 1]!) throw new Error('--sizes must grow: each step adds rows to the one before');
-  for (const s of only) if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario "${s}"; one of ${SCENARIOS.join(', ')}`);
+  const only = (values.only ?? [])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if ([values.cold, values.growth, values.webhooks, values.venue, values.log].filter(Boolean).length > 1)
+    throw new Error('--cold, --growth, --webhooks, --venue and --log are different runs: one at a time');
+  const mode = values.cold
+    ? 'cold'
+    : values.growth
+      ? 'growth'
+      : values.webhooks
+        ? 'webhooks'
+        : values.venue
+          ? 'venue'
+          : values.log
+            ? 'log'
+            : 'full';
+  const sizes = (values.sizes ?? '10000,100000,1000000')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((x) => Math.trunc(positive('sizes', x, 0, 1)));
+  for (let i = 1; i < sizes.length; i++)
+    if (sizes[i]! <= sizes[i - 1]!) throw new Error('--sizes must grow: each step adds rows to the one before');
+  for (const s of only)
+    if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario "${s}"; one of ${SCENARIOS.join(', ')}`);
   return {
     duration: positive('duration', values.duration, mode === 'growth' ? 5 : 10),
     warmup: positive('warmup', values.warmup, mode === 'growth' ? 2 : 3, 0),

@@ -4,7 +4,11 @@ import { fileURLToPath } from 'node:url';
 /** The repository root: servers start from there, as `npm start` does. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export interface Served { url: string; child: ChildProcess; stop(): Promise<void> }
+export interface Served {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
 
 /**
  * Starts a server as a separate process and waits for its `listening on http://…` line (PORT=0 picks
@@ -27,7 +31,10 @@ export function startServer(args: string[], env: NodeJS.ProcessEnv, label: strin
     clearTimeout(t);
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { void stop(); reject(new Error(`${label} did not start within ${timeoutMs} ms:\n${tail.join('\n')}`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`${label} did not start within ${timeoutMs} ms:\n${tail.join('\n')}`));
+    }, timeoutMs);
     child.stdout!.on('data', (chunk: Buffer) => {
       keep(chunk);
       const m = /listening on (http:\/\/\S+)/.exec(chunk.toString());
@@ -47,14 +54,22 @@ export const OPERATOR_TOKEN = 'bench-operator-token-0123456789abcdef';
 const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 
 /** Cambio itself, exactly as `npm start` runs it, on the store the env names. */
-export function startCambio(store: { databaseUrl: string } | { dataDir: string }, extra: { nodeArgs?: string[]; preload?: string[]; env?: Record<string, string> } = {}): Promise<Served> {
+export function startCambio(
+  store: { databaseUrl: string } | { dataDir: string },
+  extra: { nodeArgs?: string[]; preload?: string[]; env?: Record<string, string> } = {},
+): Promise<Served> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    PORT: '0', HOST: '127.0.0.1',
+    PORT: '0',
+    HOST: '127.0.0.1',
     DATABASE_URL: 'databaseUrl' in store ? store.databaseUrl : '',
     DATA_DIR: 'dataDir' in store ? store.dataDir : './data',
-    OPERATOR_TOKEN, CAMBIO_SECRET: SECRET,
-    CAMBIO_MODE: 'sandbox', CAMBIO_SEED_DEMO: 'false', CAMBIO_RATE_LIMIT_PER_MIN: '0', LOG_LEVEL: 'warn',
+    OPERATOR_TOKEN,
+    CAMBIO_SECRET: SECRET,
+    CAMBIO_MODE: 'sandbox',
+    CAMBIO_SEED_DEMO: 'false',
+    CAMBIO_RATE_LIMIT_PER_MIN: '0',
+    LOG_LEVEL: 'warn',
     // Quotes made before the measured window must still be valid when accepted.
     CAMBIO_QUOTE_TTL_MS: '3600000',
     ...extra.env,

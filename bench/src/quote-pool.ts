@@ -39,7 +39,15 @@ export class QuotePool {
     for (let n = 0; n < this.orgs.length; n++) {
       const org = this.#orgCursor++ % this.orgs.length;
       const id = this.#ids[org]!.pop();
-      if (id) return { method: 'POST', path: '/api/v1/orders', key: this.orgs[org]!.key, body: JSON.stringify({ quoteId: id }), kind: 'order', org };
+      if (id)
+        return {
+          method: 'POST',
+          path: '/api/v1/orders',
+          key: this.orgs[org]!.key,
+          body: JSON.stringify({ quoteId: id }),
+          kind: 'order',
+          org,
+        };
     }
     return null;
   }
@@ -53,7 +61,13 @@ export class QuotePool {
 
   /** Adds quotes for `seconds` of full-speed quoting. */
   async fillFor(url: string, connections: number, seconds: number): Promise<void> {
-    const r = await runLoad({ url, connections, duration: seconds, next: () => this.quoteShot(), onBody: (s, st, b) => this.collect(s, st, b) });
+    const r = await runLoad({
+      url,
+      connections,
+      duration: seconds,
+      next: () => this.quoteShot(),
+      onBody: (s, st, b) => this.collect(s, st, b),
+    });
     if (r.errors > 0) throw new Error(`filling the quote pool: ${r.errors} errors (${JSON.stringify(r.statusCodes)})`);
   }
 }

@@ -25,7 +25,9 @@ export async function findPgbench(): Promise<string | null> {
   try {
     const { stdout } = await run('which', ['pgbench']);
     if (stdout.trim()) return stdout.trim();
-  } catch { /* not on PATH */ }
+  } catch {
+    /* not on PATH */
+  }
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
   const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
@@ -36,7 +38,15 @@ export async function findPgbench(): Promise<string | null> {
   return null;
 }
 
-export interface PgbenchFigures { tpcb: number; selectOnly: number; sameRow: number; clients: number; threads: number; scale: number; version: string }
+export interface PgbenchFigures {
+  tpcb: number;
+  selectOnly: number;
+  sameRow: number;
+  clients: number;
+  threads: number;
+  scale: number;
+  version: string;
+}
 
 // Every transaction updates the one branch row: the database's own figure for a hot balance.
 const SAME_ROW_SCRIPT = '\\set d random(1, 1)\nUPDATE pgbench_branches SET bbalance = bbalance + 1 WHERE bid = :d;\n';
@@ -49,7 +59,10 @@ function tpsOf(out: string): number {
 
 /** pgbench select-only (-S) for `duration` seconds in a database `pgbench -i` made: its TPS. */
 export async function selectOnlyTps(bin: string, url: string, o: { duration: number; clients: number; threads: number }): Promise<number> {
-  return tpsOf((await run(bin, ['-c', String(o.clients), '-j', String(o.threads), '-T', String(o.duration), '-S', url], { maxBuffer: 1 << 24 })).stdout);
+  return tpsOf(
+    (await run(bin, ['-c', String(o.clients), '-j', String(o.threads), '-T', String(o.duration), '-S', url], { maxBuffer: 1 << 24 }))
+      .stdout,
+  );
 }
 
 /** pgbench -i at that scale: the tables the references read and write. */
@@ -58,7 +71,11 @@ export async function pgbenchInit(bin: string, url: string, scale: number): Prom
 }
 
 /** TPC-B (built in), select-only (-S) and same-row updates, each for `duration` seconds, in a database of their own. */
-export async function pgbench(bin: string, url: string, o: { duration: number; clients: number; threads: number; scale: number }): Promise<PgbenchFigures> {
+export async function pgbench(
+  bin: string,
+  url: string,
+  o: { duration: number; clients: number; threads: number; scale: number },
+): Promise<PgbenchFigures> {
   const version = (await run(bin, ['--version'])).stdout.trim();
   await pgbenchInit(bin, url, o.scale);
   const common = ['-c', String(o.clients), '-j', String(o.threads), '-T', String(o.duration)];

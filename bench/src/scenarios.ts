@@ -25,8 +25,20 @@ export const DESCRIPTIONS: Record<ScenarioName, string> = {
 
 export const needsPricing = (s: ScenarioName) => s !== 'balances' && s !== 'lists';
 
-export interface RunOpts { url: string; connections: number; duration: number; warmup: number; /** Cambio's pid and its PostgreSQL database, for their CPU time. */ pid?: number | undefined; database?: string | undefined }
-export interface ScenarioOutcome { result: LoadResult; cpu: CpuPerRequest | null; notes: string[]; /** The measured window (epoch ms). */ window: { start: number; end: number } }
+export interface RunOpts {
+  url: string;
+  connections: number;
+  duration: number;
+  warmup: number;
+  /** Cambio's pid and its PostgreSQL database, for their CPU time. */ pid?: number | undefined;
+  database?: string | undefined;
+}
+export interface ScenarioOutcome {
+  result: LoadResult;
+  cpu: CpuPerRequest | null;
+  notes: string[];
+  /** The measured window (epoch ms). */ window: { start: number; end: number };
+}
 
 /** Every organization's balances, in turn: the balances scenario's requests (and the mix's reads). */
 export const balancesCycle = (orgs: BenchOrg[]): Shot[] =>
@@ -42,7 +54,10 @@ export class ScenarioRunner {
   #read = 0;
   #mixTurn = 0;
 
-  constructor(private readonly seeded: Seeded, readonly opts: RunOpts) {
+  constructor(
+    private readonly seeded: Seeded,
+    readonly opts: RunOpts,
+  ) {
     this.spread = new QuotePool(seeded.orgs);
     this.hot = new QuotePool([seeded.hot]);
     this.#balances = balancesCycle(seeded.orgs);
@@ -116,7 +131,10 @@ export class ScenarioRunner {
         return { ...(await this.#measure({ cycle: this.#listsCycle })), notes: [] };
       }
       case 'quotes': {
-        return { ...(await this.#measure({ next: () => this.spread.quoteShot() })), notes: ['the quotes made here feed the orders-spread pool'] };
+        return {
+          ...(await this.#measure({ next: () => this.spread.quoteShot() })),
+          notes: ['the quotes made here feed the orders-spread pool'],
+        };
       }
       case 'orders-spread':
         return this.#orders(this.spread, () => this.spread.orderShot(), 1);
@@ -130,7 +148,9 @@ export class ScenarioRunner {
         };
         const out = await this.#orders(this.spread, next, 0.1);
         const k = out.result.byKind;
-        out.notes.unshift(`per second: ${perSec(k.read?.ok, out.result)} reads, ${perSec(k.quote?.ok, out.result)} quotes, ${perSec(k.order?.ok, out.result)} orders`);
+        out.notes.unshift(
+          `per second: ${perSec(k.read?.ok, out.result)} reads, ${perSec(k.quote?.ok, out.result)} quotes, ${perSec(k.order?.ok, out.result)} orders`,
+        );
         return out;
       }
     }

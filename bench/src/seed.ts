@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { OPERATOR_TOKEN } from './processes.ts';
 
-export interface BenchOrg { id: string; key: string }
+export interface BenchOrg {
+  id: string;
+  key: string;
+}
 export interface Seeded {
   /** The organizations the spread scenarios rotate over. */
   orgs: BenchOrg[];
@@ -22,12 +25,20 @@ const HOT_FUNDING = '1000000000000000000';
 async function op(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; data: any; raw: string }> {
   const r = await fetch(`${url}/operator/v1${path}`, {
     method,
-    headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': 'bench', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${OPERATOR_TOKEN}`,
+      'x-operator': 'bench',
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const raw = await r.text();
   let data: any = null;
-  try { data = JSON.parse(raw).data; } catch { /* not JSON: raw says why */ }
+  try {
+    data = JSON.parse(raw).data;
+  } catch {
+    /* not JSON: raw says why */
+  }
   return { status: r.status, data, raw };
 }
 
@@ -41,13 +52,22 @@ async function seedOrg(url: string, name: string, baseFunding: string, webhooks:
   const org = await op(url, 'POST', '/organizations', { name, status: 'active', limits: {} });
   must(org, 201, 'POST /organizations');
   const mem = await op(url, 'POST', `/organizations/${org.data.id}/members`, {
-    name: 'Bench', email: `bench-${randomBytes(4).toString('hex')}@bench.test`, permissions: [...scopes, 'portal:api_keys'],
+    name: 'Bench',
+    email: `bench-${randomBytes(4).toString('hex')}@bench.test`,
+    permissions: [...scopes, 'portal:api_keys'],
   });
   must(mem, 201, 'POST /members');
   const key = await op(url, 'POST', `/members/${mem.data.id}/api-keys`, { scopes });
   must(key, 201, 'POST /api-keys');
-  for (const [asset, amountMinor] of [[BASE, baseFunding], [QUOTE, '1000000000']] as const) {
-    const a = await op(url, 'POST', `/organizations/${org.data.id}/adjustments`, { assetSymbol: asset, amountMinor, reason: 'bench funding' });
+  for (const [asset, amountMinor] of [
+    [BASE, baseFunding],
+    [QUOTE, '1000000000'],
+  ] as const) {
+    const a = await op(url, 'POST', `/organizations/${org.data.id}/adjustments`, {
+      assetSymbol: asset,
+      amountMinor,
+      reason: 'bench funding',
+    });
     must(a, 201, 'POST /adjustments');
   }
   return { id: org.data.id, key: key.data.key };
@@ -58,7 +78,12 @@ export async function seed(url: string, orgCount: number, opts: { webhooks?: boo
   must(await op(url, 'PUT', `/market/assets/${BASE}`, { decimals: 8 }), 200, `PUT /market/assets/${BASE}`);
   must(await op(url, 'PUT', `/market/assets/${QUOTE}`, { decimals: 2 }), 200, `PUT /market/assets/${QUOTE}`);
   const pair = await op(url, 'PUT', `/market/pairs/${BASE}/${QUOTE}`, {
-    midRate: '60000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '100000000000',
+    midRate: '60000.00',
+    spreadBps: 50,
+    feeBps: 10,
+    fixedFeeQuoteMinor: '0',
+    minBaseMinor: '1000',
+    maxBaseMinor: '100000000000',
   });
   const pricing = pair.status === 200 || pair.status === 201;
   if (!pricing && pair.status !== 404) must(pair, 200, `PUT /market/pairs/${BASE}/${QUOTE}`);
@@ -66,16 +91,23 @@ export async function seed(url: string, orgCount: number, opts: { webhooks?: boo
   const orgs: BenchOrg[] = [];
   const queue = Array.from({ length: orgCount }, (_, i) => i);
   // A few at a time: seeding is not what is measured, and the server is one process.
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    for (let i = queue.shift(); i !== undefined; i = queue.shift()) orgs[i] = await seedOrg(url, `Bench ${i + 1}`, SPREAD_FUNDING, opts.webhooks ?? false);
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let i = queue.shift(); i !== undefined; i = queue.shift())
+        orgs[i] = await seedOrg(url, `Bench ${i + 1}`, SPREAD_FUNDING, opts.webhooks ?? false);
+    }),
+  );
   const hot = await seedOrg(url, 'Bench hot', HOT_FUNDING, false);
   return { orgs, hot, pricing };
 }
 
 /** Whether a client route exists yet (another capability may still be building it). */
 export async function routeExists(url: string, method: string, path: string, key: string): Promise<boolean> {
-  const r = await fetch(`${url}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: method === 'GET' ? null : '{}' });
+  const r = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: method === 'GET' ? null : '{}',
+  });
   await r.text();
   // An empty body is a 422 on a route that exists; only an unknown route is a 404.
   return r.status !== 404;

@@ -21,7 +21,13 @@ function niceMax(v: number): number {
   return 10 * p;
 }
 
-function panel(x0: number, y0: number, title: string, series: Array<{ store: string; points: Array<[number, number]> }>, sizes: number[]): string {
+function panel(
+  x0: number,
+  y0: number,
+  title: string,
+  series: Array<{ store: string; points: Array<[number, number]> }>,
+  sizes: number[],
+): string {
   const out: string[] = [];
   const pw = W - M.l - M.r;
   const ph = H - M.t - M.b;
@@ -42,7 +48,9 @@ function panel(x0: number, y0: number, title: string, series: Array<{ store: str
   for (const s of series) {
     if (!s.points.length) continue;
     const c = COLORS[s.store] ?? '#333';
-    out.push(`<polyline fill="none" stroke="${c}" stroke-width="2" points="${s.points.map(([x, y]) => `${xs(x).toFixed(1)},${ys(y).toFixed(1)}`).join(' ')}"/>`);
+    out.push(
+      `<polyline fill="none" stroke="${c}" stroke-width="2" points="${s.points.map(([x, y]) => `${xs(x).toFixed(1)},${ys(y).toFixed(1)}`).join(' ')}"/>`,
+    );
     for (const [x, y] of s.points) out.push(`<circle cx="${xs(x).toFixed(1)}" cy="${ys(y).toFixed(1)}" r="3" fill="${c}"/>`);
   }
   return out.join('\n');
@@ -52,17 +60,28 @@ export function growthSvg(verdicts: GrowthVerdict[], caption: string): string {
   const names = [...new Set(verdicts.map((v) => v.name))];
   const stores = [...new Set(verdicts.map((v) => v.store))];
   const sizes = [...new Set(verdicts.map((v) => v.size))].sort((a, b) => a - b);
-  const measures: Array<[string, (v: GrowthVerdict) => number]> = [['req/s', (v) => v.reqPerSec], ['p99 ms', (v) => v.p99Ms]];
+  const measures: Array<[string, (v: GrowthVerdict) => number]> = [
+    ['req/s', (v) => v.reqPerSec],
+    ['p99 ms', (v) => v.p99Ms],
+  ];
   const width = W * names.length;
   const height = H * measures.length + 40;
   const parts: string[] = [];
   measures.forEach(([label, f], row) => {
     names.forEach((n, col) => {
-      const series = stores.map((store) => ({ store, points: verdicts.filter((v) => v.name === n && v.store === store).map((v): [number, number] => [v.size, f(v)]) }));
+      const series = stores.map((store) => ({
+        store,
+        points: verdicts.filter((v) => v.name === n && v.store === store).map((v): [number, number] => [v.size, f(v)]),
+      }));
       parts.push(panel(col * W, row * H, `${n}: ${label}`, series, sizes));
     });
   });
-  const legend = stores.map((s, i) => `<rect x="${10 + i * 110}" y="${height - 26}" width="14" height="4" fill="${COLORS[s] ?? '#333'}"/><text x="${28 + i * 110}" y="${height - 21}">${esc(s === 'postgres' ? 'PostgreSQL' : s === 'pglite' ? 'PGlite' : s)}</text>`).join('');
+  const legend = stores
+    .map(
+      (s, i) =>
+        `<rect x="${10 + i * 110}" y="${height - 26}" width="14" height="4" fill="${COLORS[s] ?? '#333'}"/><text x="${28 + i * 110}" y="${height - 21}">${esc(s === 'postgres' ? 'PostgreSQL' : s === 'pglite' ? 'PGlite' : s)}</text>`,
+    )
+    .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">
 <rect width="100%" height="100%" fill="#fff"/>
 ${parts.join('\n')}

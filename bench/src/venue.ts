@@ -21,10 +21,18 @@ export interface VenueRecord {
 }
 
 async function call(url: string, auth: Record<string, string>, method: string, path: string, body?: unknown) {
-  const r = await fetch(`${url}${path}`, { method, headers: { ...auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const r = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   const raw = await r.text();
   let data: any = null;
-  try { data = JSON.parse(raw).data; } catch { /* raw says why */ }
+  try {
+    data = JSON.parse(raw).data;
+  } catch {
+    /* raw says why */
+  }
   return { status: r.status, data, raw };
 }
 
@@ -36,25 +44,51 @@ async function call(url: string, auth: Record<string, string>, method: string, p
 export async function venueRun(o: Options, adminUrl: string, cleanups: Set<() => Promise<void>>): Promise<VenueRecord> {
   const double = await startBinanceDouble();
   cleanups.add(double.close);
-  double.setBook('BTCUSDT', { bids: [['65000.00', '1000'], ['64990.00', '100000']], asks: [['65010.00', '1000'], ['65020.00', '100000']] });
+  double.setBook('BTCUSDT', {
+    bids: [
+      ['65000.00', '1000'],
+      ['64990.00', '100000'],
+    ],
+    asks: [
+      ['65010.00', '1000'],
+      ['65020.00', '100000'],
+    ],
+  });
   double.setBalance('BTC', '100000000');
   const db = await createDatabase(adminUrl, 'cambio_bench_venue');
   cleanups.add(db.drop);
-  const served = await startCambio({ databaseUrl: db.url }, {
-    env: {
-      CAMBIO_MODE: 'production', CAMBIO_VENUE: 'ccxt:binance', CAMBIO_VENUE_URL: double.origin,
-      CAMBIO_VENUE_API_KEY: DOUBLE_KEY, CAMBIO_VENUE_SECRET: DOUBLE_SECRET,
+  const served = await startCambio(
+    { databaseUrl: db.url },
+    {
+      env: {
+        CAMBIO_MODE: 'production',
+        CAMBIO_VENUE: 'ccxt:binance',
+        CAMBIO_VENUE_URL: double.origin,
+        CAMBIO_VENUE_API_KEY: DOUBLE_KEY,
+        CAMBIO_VENUE_SECRET: DOUBLE_SECRET,
+      },
     },
-  });
+  );
   cleanups.add(served.stop);
   const url = served.url;
   const opAuth = { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': 'bench' };
   const seeded = await seed(url, 4);
-  const must = (r: { status: number; raw: string }, what: string) => { if (r.status >= 300) throw new Error(`${what}: ${r.status} ${r.raw.slice(0, 300)}`); };
+  const must = (r: { status: number; raw: string }, what: string) => {
+    if (r.status >= 300) throw new Error(`${what}: ${r.status} ${r.raw.slice(0, 300)}`);
+  };
   must(await call(url, opAuth, 'PUT', '/operator/v1/market/assets/USDT', { decimals: 2 }), 'PUT USDT');
-  must(await call(url, opAuth, 'PUT', '/operator/v1/market/pairs/BTC/USDT', {
-    source: 'venue', venueSymbol: 'BTC/USDT', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '100000000000',
-  }), 'PUT BTC/USDT');
+  must(
+    await call(url, opAuth, 'PUT', '/operator/v1/market/pairs/BTC/USDT', {
+      source: 'venue',
+      venueSymbol: 'BTC/USDT',
+      spreadBps: 50,
+      feeBps: 10,
+      fixedFeeQuoteMinor: '0',
+      minBaseMinor: '1000',
+      maxBaseMinor: '100000000000',
+    }),
+    'PUT BTC/USDT',
+  );
   const keys = seeded.orgs.map((x) => x.key);
   const quotes = (quote: string) => {
     const body = JSON.stringify({ baseSymbol: BASE, quoteSymbol: quote, amountBaseMinor: QUOTE_BASE_MINOR });
@@ -69,7 +103,9 @@ export async function venueRun(o: Options, adminUrl: string, cleanups: Set<() =>
   const runs: Record<string, LoadResult[]> = { [QUOTE]: [], USDT: [] };
   for (let round = 0; round < 2; round++) {
     for (const q of [QUOTE, 'USDT']) {
-      log(`quotes of BTC/${q} (${q === 'USDT' ? 'venue-priced' : 'static midRate'}), round ${round + 1}: ${o.warmup} s warm-up, ${o.duration} s, ${o.connections} connections`);
+      log(
+        `quotes of BTC/${q} (${q === 'USDT' ? 'venue-priced' : 'static midRate'}), round ${round + 1}: ${o.warmup} s warm-up, ${o.duration} s, ${o.connections} connections`,
+      );
       runs[q]!.push(await measure(q));
     }
   }
@@ -83,7 +119,11 @@ export async function venueRun(o: Options, adminUrl: string, cleanups: Set<() =>
   const sent: number[] = [];
   const answered: number[] = [];
   for (let i = 0; i < samples; i++) {
-    const q = await call(url, { 'x-api-key': key }, 'POST', '/api/v1/quotes', { baseSymbol: BASE, quoteSymbol: 'USDT', amountBaseMinor: QUOTE_BASE_MINOR });
+    const q = await call(url, { 'x-api-key': key }, 'POST', '/api/v1/quotes', {
+      baseSymbol: BASE,
+      quoteSymbol: 'USDT',
+      amountBaseMinor: QUOTE_BASE_MINOR,
+    });
     must(q, 'quote');
     const ord = await call(url, { 'x-api-key': key }, 'POST', '/api/v1/orders', { quoteId: q.data.id });
     must(ord, 'order');
@@ -98,7 +138,10 @@ export async function venueRun(o: Options, adminUrl: string, cleanups: Set<() =>
   const sorted = (xs: number[]) => [...xs].sort((x, y) => x - y);
   const fig = (r: LoadResult) => ({ reqPerSec: r.reqPerSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errors: r.errors });
   return {
-    store: 'postgres', staticQuotes: fig(s), venueQuotes: fig(v), ratio: Math.round((v.reqPerSec / s.reqPerSec) * 100) / 100,
+    store: 'postgres',
+    staticQuotes: fig(s),
+    venueQuotes: fig(v),
+    ratio: Math.round((v.reqPerSec / s.reqPerSec) * 100) / 100,
     approvalToSent: { samples, p50Ms: percentile(sorted(sent), 0.5), p99Ms: percentile(sorted(sent), 0.99) },
     approvalAnswered: { p50Ms: percentile(sorted(answered), 0.5), p99Ms: percentile(sorted(answered), 0.99) },
   };

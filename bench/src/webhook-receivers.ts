@@ -6,7 +6,11 @@ import { Webhook } from 'standardwebhooks';
 export type Behaviour = 'healthy' | 'slow' | 'failing';
 
 /** One healthy receipt: the event's commit time (its createdAt) and when the first attempt arrived. */
-export interface Receipt { eventId: string; createdAtMs: number; receivedAtMs: number }
+export interface Receipt {
+  eventId: string;
+  createdAtMs: number;
+  receivedAtMs: number;
+}
 
 /**
  * Loopback receivers for the webhooks scenario, one HTTP server with a path per endpoint. Every request
@@ -32,17 +36,34 @@ export class Receivers {
         const at = Date.now();
         this.requests++;
         const ep = this.#endpoints.get(req.url ?? '');
-        if (!ep) { res.statusCode = 410; res.end(); return; }
+        if (!ep) {
+          res.statusCode = 410;
+          res.end();
+          return;
+        }
         const body = Buffer.concat(chunks).toString('utf8');
         let event: { id: string; createdAt: string } | null = null;
         try {
           event = ep.verifier!.verify(body, {
-            'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']),
+            'webhook-id': String(req.headers['webhook-id']),
+            'webhook-timestamp': String(req.headers['webhook-timestamp']),
             'webhook-signature': String(req.headers['webhook-signature']),
           }) as { id: string; createdAt: string };
-        } catch { this.badSignatures++; }
-        if (ep.behaviour === 'failing') { res.statusCode = 500; res.end(); return; }
-        if (ep.behaviour === 'slow') { setTimeout(() => { res.statusCode = 204; res.end(); }, this.slowMs); return; }
+        } catch {
+          this.badSignatures++;
+        }
+        if (ep.behaviour === 'failing') {
+          res.statusCode = 500;
+          res.end();
+          return;
+        }
+        if (ep.behaviour === 'slow') {
+          setTimeout(() => {
+            res.statusCode = 204;
+            res.end();
+          }, this.slowMs);
+          return;
+        }
         if (event && !ep.seen.has(event.id)) {
           ep.seen.add(event.id);
           this.receipts.push({ eventId: event.id, createdAtMs: Date.parse(event.createdAt), receivedAtMs: at });
@@ -64,7 +85,12 @@ export class Receivers {
     const path = `/h/${name}`;
     const ep = { verifier: null as Webhook | null, behaviour, seen: new Set<string>() };
     this.#endpoints.set(path, ep);
-    return { url: `${this.#url}${path}`, secret: (s) => { ep.verifier = new Webhook(s); } };
+    return {
+      url: `${this.#url}${path}`,
+      secret: (s) => {
+        ep.verifier = new Webhook(s);
+      },
+    };
   }
 
   /** Forgets the endpoints and their receipts (a new run). */

@@ -2,13 +2,18 @@ import { percentile } from './load.ts';
 import type { StoreKind } from './report.ts';
 import type { ScenarioRunner } from './scenarios.ts';
 import type { BenchOrg } from './seed.ts';
-import type { Receivers} from './webhook-receivers.ts';
+import type { Receivers } from './webhook-receivers.ts';
 import { type Behaviour } from './webhook-receivers.ts';
 
 /** One measured run: a number of healthy endpoints, with or without the slow and the failing receiver. */
 export interface WebhooksRun {
-  store: StoreKind; endpoints: number; withBadReceivers: boolean;
-  eventsPerSec: number; deliveriesPerSec: number; p50Ms: number; p99Ms: number;
+  store: StoreKind;
+  endpoints: number;
+  withBadReceivers: boolean;
+  eventsPerSec: number;
+  deliveriesPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
   /** The slowest first arrival (ms after its commit). */
   maxMs: number;
   /**
@@ -18,7 +23,8 @@ export interface WebhooksRun {
    */
   deliveriesPerSecToLastArrival: number;
   /** Deliveries the healthy receivers still missed when the drain gave up (0 when all arrived). */
-  undelivered: number; badSignatures: number;
+  undelivered: number;
+  badSignatures: number;
   /**
    * CPU per event written during the measured window (µs), by process group (the load generator holds the
    * receivers too), and the share of the machine others used meanwhile: where the cost of a delivery goes.
@@ -27,8 +33,14 @@ export interface WebhooksRun {
 }
 /** bench/results/webhooks.json: each endpoint count's figures, with p99MsWithoutBadReceivers from the run without them. */
 export interface WebhooksRecord {
-  store: StoreKind; endpoints: number; eventsPerSec: number; deliveriesPerSec: number; p50Ms: number; p99Ms: number;
-  p99MsWithoutBadReceivers: number; undelivered: number;
+  store: StoreKind;
+  endpoints: number;
+  eventsPerSec: number;
+  deliveriesPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  p99MsWithoutBadReceivers: number;
+  undelivered: number;
 }
 
 const log = (s: string) => console.log(`· ${s}`);
@@ -36,14 +48,25 @@ const TYPES = ['order.created'];
 /** How long the healthy receivers may take after the load to receive every delivery. */
 const DRAIN_MS = 90_000;
 
-async function call(url: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; data: any; raw: string }> {
+async function call(
+  url: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; data: any; raw: string }> {
   const r = await fetch(`${url}${path}`, {
-    method, headers: { 'x-api-key': key, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    method,
+    headers: { 'x-api-key': key, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const raw = await r.text();
   let data: any = null;
-  try { data = JSON.parse(raw).data; } catch { /* raw says why */ }
+  try {
+    data = JSON.parse(raw).data;
+  } catch {
+    /* raw says why */
+  }
   return { status: r.status, data, raw };
 }
 
@@ -51,8 +74,17 @@ async function call(url: string, key: string, method: string, path: string, body
  * Endpoints spread over the organizations in turn, each subscribed to order.created; with bad receivers,
  * one slow and one failing endpoint more on the first organizations (so they share events with healthy ones).
  */
-async function register(url: string, orgs: BenchOrg[], rx: Receivers, healthy: number, bad: boolean): Promise<Array<{ org: BenchOrg; id: string }>> {
-  const plan: Array<{ org: BenchOrg; behaviour: Behaviour }> = Array.from({ length: healthy }, (_, i) => ({ org: orgs[i % orgs.length]!, behaviour: 'healthy' as const }));
+async function register(
+  url: string,
+  orgs: BenchOrg[],
+  rx: Receivers,
+  healthy: number,
+  bad: boolean,
+): Promise<Array<{ org: BenchOrg; id: string }>> {
+  const plan: Array<{ org: BenchOrg; behaviour: Behaviour }> = Array.from({ length: healthy }, (_, i) => ({
+    org: orgs[i % orgs.length]!,
+    behaviour: 'healthy' as const,
+  }));
   if (bad) plan.push({ org: orgs[0]!, behaviour: 'slow' }, { org: orgs[1 % orgs.length]!, behaviour: 'failing' });
   const made: Array<{ org: BenchOrg; id: string }> = [];
   for (const [i, p] of plan.entries()) {
@@ -79,7 +111,15 @@ async function unregister(url: string, endpoints: Array<{ org: BenchOrg; id: str
  * measured window (a worker that falls behind delivers fewer in it, and its backlog shows in the latency);
  * the latency runs from an event's createdAt to its first arrival.
  */
-export async function webhooksRun(store: StoreKind, url: string, runner: ScenarioRunner, orgs: BenchOrg[], rx: Receivers, healthy: number, bad: boolean): Promise<WebhooksRun> {
+export async function webhooksRun(
+  store: StoreKind,
+  url: string,
+  runner: ScenarioRunner,
+  orgs: BenchOrg[],
+  rx: Receivers,
+  healthy: number,
+  bad: boolean,
+): Promise<WebhooksRun> {
   rx.reset();
   const endpoints = await register(url, orgs, rx, healthy, bad);
   const createdBefore = runner.orders.created;
@@ -98,24 +138,44 @@ export async function webhooksRun(store: StoreKind, url: string, runner: Scenari
   const latencies = receipts.map((r) => r.receivedAtMs - r.createdAtMs).sort((a, b) => a - b);
   await unregister(url, endpoints);
   const run: WebhooksRun = {
-    store, endpoints: healthy, withBadReceivers: bad,
+    store,
+    endpoints: healthy,
+    withBadReceivers: bad,
     eventsPerSec: Math.round(out.result.reqPerSec),
     deliveriesPerSec: Math.round((inWindow / Math.max(1, out.window.end - out.window.start)) * 1000),
     deliveriesPerSecToLastArrival: Math.round((receipts.length / Math.max(1, last - start)) * 1000),
-    p50Ms: Math.round(percentile(latencies, 0.5)), p99Ms: Math.round(percentile(latencies, 0.99)), maxMs: latencies.at(-1) ?? 0,
-    undelivered: Math.max(0, expected - receipts.length), badSignatures: rx.badSignatures,
-    cpu: out.cpu && { cambioUs: out.cpu.cambioUs, postgresUs: out.cpu.postgresUs, benchUs: out.cpu.loadGeneratorUs, othersPct: out.cpu.othersPct },
+    p50Ms: Math.round(percentile(latencies, 0.5)),
+    p99Ms: Math.round(percentile(latencies, 0.99)),
+    maxMs: latencies.at(-1) ?? 0,
+    undelivered: Math.max(0, expected - receipts.length),
+    badSignatures: rx.badSignatures,
+    cpu: out.cpu && {
+      cambioUs: out.cpu.cambioUs,
+      postgresUs: out.cpu.postgresUs,
+      benchUs: out.cpu.loadGeneratorUs,
+      othersPct: out.cpu.othersPct,
+    },
   };
-  log(`${store}: ${healthy} endpoints${bad ? ' + slow + failing' : ''}: ${run.eventsPerSec} events/s, ${run.deliveriesPerSec} deliveries/s, `
-    + `commit → first attempt p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, max ${run.maxMs} ms, ${run.deliveriesPerSecToLastArrival} deliveries/s from the warm-up to the last arrival, ${run.undelivered} undelivered, ${run.badSignatures} bad signatures`
-    + (run.cpu ? `; CPU per event: cambio ${run.cpu.cambioUs} µs, postgres ${run.cpu.postgresUs} µs, bench ${run.cpu.benchUs} µs (others ${run.cpu.othersPct} % of the machine)` : ''));
+  log(
+    `${store}: ${healthy} endpoints${bad ? ' + slow + failing' : ''}: ${run.eventsPerSec} events/s, ${run.deliveriesPerSec} deliveries/s, ` +
+      `commit → first attempt p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, max ${run.maxMs} ms, ${run.deliveriesPerSecToLastArrival} deliveries/s from the warm-up to the last arrival, ${run.undelivered} undelivered, ${run.badSignatures} bad signatures` +
+      (run.cpu
+        ? `; CPU per event: cambio ${run.cpu.cambioUs} µs, postgres ${run.cpu.postgresUs} µs, bench ${run.cpu.benchUs} µs (others ${run.cpu.othersPct} % of the machine)`
+        : ''),
+  );
   return run;
 }
 
 /** The published record of one endpoint count: the run with the bad receivers, beside the run without them. */
 export function webhooksRecord(withBad: WebhooksRun, without: WebhooksRun): WebhooksRecord {
   return {
-    store: withBad.store, endpoints: withBad.endpoints, eventsPerSec: withBad.eventsPerSec, deliveriesPerSec: withBad.deliveriesPerSec,
-    p50Ms: withBad.p50Ms, p99Ms: withBad.p99Ms, p99MsWithoutBadReceivers: without.p99Ms, undelivered: withBad.undelivered + without.undelivered,
+    store: withBad.store,
+    endpoints: withBad.endpoints,
+    eventsPerSec: withBad.eventsPerSec,
+    deliveriesPerSec: withBad.deliveriesPerSec,
+    p50Ms: withBad.p50Ms,
+    p99Ms: withBad.p99Ms,
+    p99MsWithoutBadReceivers: without.p99Ms,
+    undelivered: withBad.undelivered + without.undelivered,
   };
 }

@@ -5,12 +5,28 @@ import type { Org, World } from './world.ts';
  * What a client does, one operation kind per function. Each kind names the endpoints it needs and runs
  * only when the service has them (read from the OpenAPI document), so the workload grows with the API.
  */
-export interface OpKind { name: string; weight: number; needs: string[]; run: (w: World, rng: Rng, org: Org) => Promise<void> }
+export interface OpKind {
+  name: string;
+  weight: number;
+  needs: string[];
+  run: (w: World, rng: Rng, org: Org) => Promise<void>;
+}
 
-const READS = ['/client', '/balances', '/ledger?limit=20', '/orders?limit=20', '/withdrawals?limit=20', '/deposits?limit=20', '/withdrawals/destinations', '/deposits/open-declaration'];
+const READS = [
+  '/client',
+  '/balances',
+  '/ledger?limit=20',
+  '/orders?limit=20',
+  '/withdrawals?limit=20',
+  '/deposits?limit=20',
+  '/withdrawals/destinations',
+  '/deposits/open-declaration',
+];
 
 const read: OpKind = {
-  name: 'read', weight: 3, needs: ['GET /api/v1/client'],
+  name: 'read',
+  weight: 3,
+  needs: ['GET /api/v1/client'],
   run: async (w, rng, org) => {
     const path = rng.pick(READS.filter((p) => w.has('GET', `/api/v1${p.split('?')[0]}`)));
     const r = await w.send(rng, 'read', 'GET', `/api/v1${path}`, { key: org.key });
@@ -31,7 +47,9 @@ const onStep = (a: bigint, step: bigint | undefined) => (step ? (a / step > 0n ?
 
 /** A quote, then (mostly) an order on it; sometimes the same quote is accepted twice at once: at most one 201. */
 const order: OpKind = {
-  name: 'order', weight: 4, needs: ['POST /api/v1/quotes', 'POST /api/v1/orders'],
+  name: 'order',
+  weight: 4,
+  needs: ['POST /api/v1/quotes', 'POST /api/v1/orders'],
   run: async (w, rng, org) => {
     if (w.pairs.length === 0) return;
     const p = rng.pick(w.pairs);
@@ -44,33 +62,47 @@ const order: OpKind = {
     const quoteId = String(q.body.data.id);
     if (rng.chance(0.05)) return; // abandoned: a quote commits to nothing
     const twice = rng.chance(0.1);
-    const attempts = await Promise.all(Array.from({ length: twice ? 2 : 1 }, async () => {
-      const t = w.history.begin('order', quoteId);
-      const r = await w.send(rng, 'order', 'POST', '/api/v1/orders', { key: org.key, body: { quoteId } });
-      w.history.end(t, r.kind === 'lost' ? 'lost' : r.status === 201 ? { id: String(r.body.data.id) } : null);
-      return r;
-    }));
+    const attempts = await Promise.all(
+      Array.from({ length: twice ? 2 : 1 }, async () => {
+        const t = w.history.begin('order', quoteId);
+        const r = await w.send(rng, 'order', 'POST', '/api/v1/orders', { key: org.key, body: { quoteId } });
+        w.history.end(t, r.kind === 'lost' ? 'lost' : r.status === 201 ? { id: String(r.body.data.id) } : null);
+        return r;
+      }),
+    );
     const won = attempts.filter((r) => r.kind === 'answered' && r.status === 201).length;
     if (won > 1) w.history.violate(`quote ${quoteId} was accepted ${won} times`);
   },
 };
 
 const declare: OpKind = {
-  name: 'declare', weight: 1.5, needs: ['POST /api/v1/deposits/declarations'],
+  name: 'declare',
+  weight: 1.5,
+  needs: ['POST /api/v1/deposits/declarations'],
   run: async (w, rng, org) => {
     const a = rng.pick(w.assets);
     const declared = a.decimals >= 8 ? rng.big(100_000n, 50_000_000n) : rng.big(1_000n, 500_000n);
     const t = w.history.begin('declaration', `${org.id}|${a.symbol}|${declared}`);
-    const r = await w.send(rng, 'declare', 'POST', '/api/v1/deposits/declarations', { key: org.key, body: { assetSymbol: a.symbol, assetDecimals: a.decimals, declaredAmountMinor: declared.toString() } });
+    const r = await w.send(rng, 'declare', 'POST', '/api/v1/deposits/declarations', {
+      key: org.key,
+      body: { assetSymbol: a.symbol, assetDecimals: a.decimals, declaredAmountMinor: declared.toString() },
+    });
     w.history.end(t, r.kind === 'lost' ? 'lost' : r.status === 201 ? { id: String(r.body.data.id) } : null);
     if (r.kind === 'answered' && r.status === 201) {
-      w.declared.push({ orgId: org.id, asset: a.symbol, expected: String(r.body.data.expectedAmountMinor), network: String(r.body.data.network ?? a.network) });
+      w.declared.push({
+        orgId: org.id,
+        asset: a.symbol,
+        expected: String(r.body.data.expectedAmountMinor),
+        network: String(r.body.data.network ?? a.network),
+      });
     }
   },
 };
 
 const destination: OpKind = {
-  name: 'destination', weight: 0.5, needs: ['POST /api/v1/withdrawals/destinations/bank'],
+  name: 'destination',
+  weight: 0.5,
+  needs: ['POST /api/v1/withdrawals/destinations/bank'],
   run: async (w, rng, org) => {
     const a = rng.pick(w.assets);
     const label = w.unique('dest');
@@ -81,20 +113,40 @@ const destination: OpKind = {
     w.secrets.add('holder document', holderDocument);
     const t = w.history.begin('destination', `${org.id}|${label}`);
     const r = await w.send(rng, 'destination', 'POST', '/api/v1/withdrawals/destinations/bank', {
-      key: org.key, body: { label, assetSymbol: a.symbol, bankName: 'Banco Verify', accountKind: rng.pick(['savings', 'checking']), accountNumber, holderName: 'Verify Holder', holderDocument },
+      key: org.key,
+      body: {
+        label,
+        assetSymbol: a.symbol,
+        bankName: 'Banco Verify',
+        accountKind: rng.pick(['savings', 'checking']),
+        accountNumber,
+        holderName: 'Verify Holder',
+        holderDocument,
+      },
     });
     w.history.end(t, r.kind === 'lost' ? 'lost' : r.status === 201 ? { id: String(r.body.data.id) } : null);
     if (r.kind === 'answered' && r.status === 201) {
       w.toRegister.push(String(r.body.data.id));
-      for (const s of [accountNumber, holderDocument]) if (r.raw.includes(s)) w.history.violate(`the registration answer of ${r.body.data.id} shows a secret`);
+      for (const s of [accountNumber, holderDocument])
+        if (r.raw.includes(s)) w.history.violate(`the registration answer of ${r.body.data.id} shows a secret`);
       // The same account again is a 409, and creates nothing.
       if (rng.chance(0.1)) {
         const t2 = w.history.begin('destination', `${org.id}|${label}-again`);
         const again = await w.send(rng, 'destination', 'POST', '/api/v1/withdrawals/destinations/bank', {
-          key: org.key, body: { label: `${label}-again`, assetSymbol: a.symbol, bankName: 'Banco Verify', accountKind: 'savings', accountNumber, holderName: 'Verify Holder', holderDocument },
+          key: org.key,
+          body: {
+            label: `${label}-again`,
+            assetSymbol: a.symbol,
+            bankName: 'Banco Verify',
+            accountKind: 'savings',
+            accountNumber,
+            holderName: 'Verify Holder',
+            holderDocument,
+          },
         });
         w.history.end(t2, again.kind === 'lost' ? 'lost' : again.status === 201 ? { id: String(again.body.data.id) } : null);
-        if (again.kind === 'answered' && again.status !== 409) w.history.violate(`a repeated destination answered ${again.status} ${again.body.code}, not 409`);
+        if (again.kind === 'answered' && again.status !== 409)
+          w.history.violate(`a repeated destination answered ${again.status} ${again.body.code}, not 409`);
       }
     }
   },
@@ -102,7 +154,9 @@ const destination: OpKind = {
 
 /** A withdrawal to a usable destination; sometimes two at once that together exceed what is available. */
 const withdraw: OpKind = {
-  name: 'withdraw', weight: 3, needs: ['POST /api/v1/withdrawals', 'GET /api/v1/withdrawals/destinations'],
+  name: 'withdraw',
+  weight: 3,
+  needs: ['POST /api/v1/withdrawals', 'GET /api/v1/withdrawals/destinations'],
   run: async (w, rng, org) => {
     const l = await w.send(rng, 'read', 'GET', '/api/v1/withdrawals/destinations', { key: org.key });
     if (l.kind !== 'answered' || l.status !== 200) return;
@@ -111,12 +165,17 @@ const withdraw: OpKind = {
     const d = rng.pick(usable);
     const a = w.assets.find((x) => x.symbol === d.assetSymbol)!;
     const n = rng.chance(0.15) ? 2 : 1;
-    await Promise.all(Array.from({ length: n }, async () => {
-      const amount = a.decimals >= 8 ? rng.big(10_000n, 3_000_000n) : rng.big(100n, 40_000n);
-      const t = w.history.begin('withdrawal', `${org.id}|${d.id}|${amount}`);
-      const r = await w.send(rng, 'withdraw', 'POST', '/api/v1/withdrawals', { key: org.key, body: { destinationId: d.id, assetSymbol: a.symbol, assetDecimals: a.decimals, amountMinor: amount.toString() } });
-      w.history.end(t, r.kind === 'lost' ? 'lost' : r.status === 201 ? { id: String(r.body.data.id) } : null);
-    }));
+    await Promise.all(
+      Array.from({ length: n }, async () => {
+        const amount = a.decimals >= 8 ? rng.big(10_000n, 3_000_000n) : rng.big(100n, 40_000n);
+        const t = w.history.begin('withdrawal', `${org.id}|${d.id}|${amount}`);
+        const r = await w.send(rng, 'withdraw', 'POST', '/api/v1/withdrawals', {
+          key: org.key,
+          body: { destinationId: d.id, assetSymbol: a.symbol, assetDecimals: a.decimals, amountMinor: amount.toString() },
+        });
+        w.history.end(t, r.kind === 'lost' ? 'lost' : r.status === 201 ? { id: String(r.body.data.id) } : null);
+      }),
+    );
   },
 };
 

@@ -11,7 +11,8 @@ export async function createDatabase(adminUrl: string): Promise<{ url: string; n
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
   return {
-    url: u.toString(), name,
+    url: u.toString(),
+    name,
     drop: async () => {
       const d = new pg.Client({ connectionString: adminUrl });
       await d.connect();

@@ -7,7 +7,10 @@
 export type Created = 'order' | 'withdrawal' | 'declaration' | 'destination' | 'deposit' | 'adjustment';
 export const CREATED: Created[] = ['order', 'withdrawal', 'declaration', 'destination', 'deposit', 'adjustment'];
 
-export interface Pending { kind: Created; sig: string }
+export interface Pending {
+  kind: Created;
+  sig: string;
+}
 
 export class History {
   readonly created = new Map<Created, Map<string, string>>(CREATED.map((k) => [k, new Map()]));
@@ -44,7 +47,8 @@ export class History {
     const d = this.decisions.get(id) ?? { approved: 0, rejected: 0 };
     d[how]++;
     this.decisions.set(id, d);
-    if (d.approved + d.rejected > 1) this.violate(`request ${id} was decided twice with 200 (approved ${d.approved}, rejected ${d.rejected})`);
+    if (d.approved + d.rejected > 1)
+      this.violate(`request ${id} was decided twice with 200 (approved ${d.approved}, rejected ${d.rejected})`);
   }
 
   count(op: string, result: string): void {
@@ -54,7 +58,9 @@ export class History {
     this.outcomes.set(op, m);
   }
 
-  violate(msg: string): void { this.violations.push(msg); }
+  violate(msg: string): void {
+    this.violations.push(msg);
+  }
 
   /** Signatures that may have created a row unseen: lost requests and those still in flight. */
   unseenAllowance(kind: Created): Map<string, number> {

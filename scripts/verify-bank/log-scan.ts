@@ -8,10 +8,23 @@
  * an index of their first characters, so the cost per line does not grow with the number of secrets.
  */
 export type SecretKind =
-  | 'API key' | 'API key secret' | 'stored key hash' | 'operator token' | 'server secret'
-  | 'account number' | 'account number digits' | 'holder document'
-  | 'password' | 'session id' | 'invitation token' | 'TOTP secret' | 'recovery code' | 'portal API key' | 'staff token'
-  | 'venue API key' | 'venue secret';
+  | 'API key'
+  | 'API key secret'
+  | 'stored key hash'
+  | 'operator token'
+  | 'server secret'
+  | 'account number'
+  | 'account number digits'
+  | 'holder document'
+  | 'password'
+  | 'session id'
+  | 'invitation token'
+  | 'TOTP secret'
+  | 'recovery code'
+  | 'portal API key'
+  | 'staff token'
+  | 'venue API key'
+  | 'venue secret';
 
 const ANCHOR = 6;
 const RECENT = 5000;
@@ -74,6 +87,8 @@ export class LogScan {
     this.seen++;
     if (this.found.length >= 20) return;
     // The secret itself is never printed again: its kind and the line with it masked.
-    this.found.push(`the ${this.#kinds.get(secret)} ${secret.slice(0, 4)}… appears in a log line: ${line.replaceAll(secret, '[the secret]').slice(0, 200)}`);
+    this.found.push(
+      `the ${this.#kinds.get(secret)} ${secret.slice(0, 4)}… appears in a log line: ${line.replaceAll(secret, '[the secret]').slice(0, 200)}`,
+    );
   }
 }

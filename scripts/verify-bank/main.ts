@@ -17,26 +17,31 @@ function end(code: 0 | 1 | 2, reason?: string): never {
 }
 
 let values: ReturnType<typeof parse>['values'];
-const parse = () => parseArgs({
-  options: {
-    seconds: { type: 'string', default: '30' },
-    clients: { type: 'string', default: '8' },
-    seed: { type: 'string' },
-    'kill-every': { type: 'string', default: '0' },
-    instances: { type: 'string', default: '1' },
-    'check-every': { type: 'string', default: '2000' },
-    'database-url': { type: 'string' },
-    'redis-url': { type: 'string' },
-    'keep-db': { type: 'boolean', default: false },
-    // `info`: every request writes its line, and the secret scan reads each one.
-    'log-level': { type: 'string', default: 'info' },
-    // production: the desk executes (CONTRACT §9); the run's simulated desk records fills and payouts.
-    mode: { type: 'string', default: 'sandbox' },
-    // production only: `desk` (staff record fills) or `ccxt` (a loopback Binance double executes, through CCXT).
-    venue: { type: 'string', default: 'desk' },
-  },
-});
-try { ({ values } = parse()); } catch (e) { end(2, (e as Error).message); }
+const parse = () =>
+  parseArgs({
+    options: {
+      seconds: { type: 'string', default: '30' },
+      clients: { type: 'string', default: '8' },
+      seed: { type: 'string' },
+      'kill-every': { type: 'string', default: '0' },
+      instances: { type: 'string', default: '1' },
+      'check-every': { type: 'string', default: '2000' },
+      'database-url': { type: 'string' },
+      'redis-url': { type: 'string' },
+      'keep-db': { type: 'boolean', default: false },
+      // `info`: every request writes its line, and the secret scan reads each one.
+      'log-level': { type: 'string', default: 'info' },
+      // production: the desk executes (CONTRACT §9); the run's simulated desk records fills and payouts.
+      mode: { type: 'string', default: 'sandbox' },
+      // production only: `desk` (staff record fills) or `ccxt` (a loopback Binance double executes, through CCXT).
+      venue: { type: 'string', default: 'desk' },
+    },
+  });
+try {
+  ({ values } = parse());
+} catch (e) {
+  end(2, (e as Error).message);
+}
 
 const int = (name: string, v: string | undefined, min: number) => {
   const n = Number(v);
@@ -53,13 +58,19 @@ const o: Options = {
   instances,
   checkEveryMs: int('check-every', values['check-every'], 100),
   adminUrl: values['database-url'] ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
-  redisUrl: values['redis-url'] ?? (instances > 1 ? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' : null),
+  redisUrl: values['redis-url'] ?? (instances > 1 ? (process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') : null),
   keepDb: values['keep-db'] ?? false,
   logLevel: values['log-level'] ?? 'info',
-  mode: values.mode === 'production' ? 'production' : values.mode === 'sandbox' ? 'sandbox' : end(2, `--mode must be sandbox or production (got ${values.mode})`),
+  mode:
+    values.mode === 'production'
+      ? 'production'
+      : values.mode === 'sandbox'
+        ? 'sandbox'
+        : end(2, `--mode must be sandbox or production (got ${values.mode})`),
   venue: values.venue === 'ccxt' ? 'ccxt' : values.venue === 'desk' ? 'desk' : end(2, `--venue must be desk or ccxt (got ${values.venue})`),
 };
-if (o.venue === 'ccxt' && o.mode !== 'production') end(2, '--venue ccxt needs --mode production (the sandbox trades at its simulated market)');
+if (o.venue === 'ccxt' && o.mode !== 'production')
+  end(2, '--venue ccxt needs --mode production (the sandbox trades at its simulated market)');
 
 // Interrupted: the processes are killed, the summary says how far it got.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -69,7 +80,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-console.log(`verify:bank seed ${o.seed}: ${o.mode}${o.venue === 'ccxt' ? ' at the Binance double (ccxt)' : ''}, ${o.seconds} s, ${o.clients} clients, ${o.instances} instance(s)${o.killEveryMs ? `, SIGKILL every ~${o.killEveryMs} ms` : ''}, log level ${o.logLevel}`);
+console.log(
+  `verify:bank seed ${o.seed}: ${o.mode}${o.venue === 'ccxt' ? ' at the Binance double (ccxt)' : ''}, ${o.seconds} s, ${o.clients} clients, ${o.instances} instance(s)${o.killEveryMs ? `, SIGKILL every ~${o.killEveryMs} ms` : ''}, log level ${o.logLevel}`,
+);
 void runBank(o, (l) => console.log(l), tally).then((t) => {
   if (t.failure) {
     console.log(`replay with: ${replayCommand(o)}`);

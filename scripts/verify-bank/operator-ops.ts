@@ -11,7 +11,9 @@ type OperatorOp = Omit<OpKind, 'run'> & { run: (w: World, rng: Rng) => Promise<v
 
 function decide(kind: 'orders' | 'withdrawals'): OperatorOp {
   return {
-    name: `decide-${kind}`, weight: 4, needs: [`GET /operator/v1/${kind}`, `POST /operator/v1/${kind}/{id}/approve`, `POST /operator/v1/${kind}/{id}/reject`],
+    name: `decide-${kind}`,
+    weight: 4,
+    needs: [`GET /operator/v1/${kind}`, `POST /operator/v1/${kind}/{id}/approve`, `POST /operator/v1/${kind}/{id}/reject`],
     run: async (w, rng) => {
       const l = await w.send(rng, 'operator-read', 'GET', `/operator/v1/${kind}?state=pending_approval&limit=50`, { operator: true });
       if (l.kind !== 'answered' || l.status !== 200) return;
@@ -27,19 +29,29 @@ function decide(kind: 'orders' | 'withdrawals'): OperatorOp {
 
 async function decideOne(w: World, rng: Rng, kind: 'orders' | 'withdrawals', id: string): Promise<void> {
   const race = rng.chance(0.15);
-  const choices: Array<'approve' | 'reject'> = race ? ['approve', rng.pick(['approve', 'reject'] as const)] : [rng.chance(0.75) ? 'approve' : 'reject'];
-  const results = await Promise.all(choices.map(async (c) => {
-    const r = await w.send(rng, `${c}-${kind}`, 'POST', `/operator/v1/${kind}/${id}/${c}`, { operator: true, body: c === 'reject' ? { reason: 'verify-bank' } : {} });
-    if (r.kind === 'answered' && r.status === 200) w.history.decided(id, c === 'approve' ? 'approved' : 'rejected');
-    else if (r.kind === 'answered' && ![409, 422].includes(r.status)) w.history.violate(`${c} ${kind} ${id} answered ${r.status} ${r.body.code}`);
-    return r;
-  }));
+  const choices: Array<'approve' | 'reject'> = race
+    ? ['approve', rng.pick(['approve', 'reject'] as const)]
+    : [rng.chance(0.75) ? 'approve' : 'reject'];
+  const results = await Promise.all(
+    choices.map(async (c) => {
+      const r = await w.send(rng, `${c}-${kind}`, 'POST', `/operator/v1/${kind}/${id}/${c}`, {
+        operator: true,
+        body: c === 'reject' ? { reason: 'verify-bank' } : {},
+      });
+      if (r.kind === 'answered' && r.status === 200) w.history.decided(id, c === 'approve' ? 'approved' : 'rejected');
+      else if (r.kind === 'answered' && ![409, 422].includes(r.status))
+        w.history.violate(`${c} ${kind} ${id} answered ${r.status} ${r.body.code}`);
+      return r;
+    }),
+  );
   const wins = results.filter((r) => r.kind === 'answered' && r.status === 200).length;
   if (wins > 1) w.history.violate(`${kind} ${id}: ${wins} decisions answered 200`);
 }
 
 const arrival: OperatorOp = {
-  name: 'arrival', weight: 2, needs: ['POST /operator/v1/deposits'],
+  name: 'arrival',
+  weight: 2,
+  needs: ['POST /operator/v1/deposits'],
   run: async (w, rng) => {
     let body: { assetSymbol: string; network: string; amountMinor: string; txid: string };
     const repeat = w.txids.length > 0 && rng.chance(0.05);
@@ -65,19 +77,27 @@ const arrival: OperatorOp = {
 };
 
 const attribute: OperatorOp = {
-  name: 'attribute', weight: 0.5, needs: ['GET /operator/v1/deposits', 'POST /operator/v1/deposits/{id}/attribute'],
+  name: 'attribute',
+  weight: 0.5,
+  needs: ['GET /operator/v1/deposits', 'POST /operator/v1/deposits/{id}/attribute'],
   run: async (w, rng) => {
     const l = await w.send(rng, 'operator-read', 'GET', '/operator/v1/deposits?state=unattributed&limit=50', { operator: true });
     if (l.kind !== 'answered' || l.status !== 200 || l.body.data.length === 0) return;
     const dep = rng.pick(l.body.data as Array<{ id: string }>);
     const org = rng.pick(w.orgs);
-    const r = await w.send(rng, 'attribute', 'POST', `/operator/v1/deposits/${dep.id}/attribute`, { operator: true, body: { organizationId: org.id } });
-    if (r.kind === 'answered' && ![200, 201, 409].includes(r.status)) w.history.violate(`attribute ${dep.id} answered ${r.status} ${r.body.code}`);
+    const r = await w.send(rng, 'attribute', 'POST', `/operator/v1/deposits/${dep.id}/attribute`, {
+      operator: true,
+      body: { organizationId: org.id },
+    });
+    if (r.kind === 'answered' && ![200, 201, 409].includes(r.status))
+      w.history.violate(`attribute ${dep.id} answered ${r.status} ${r.body.code}`);
   },
 };
 
 const register: OperatorOp = {
-  name: 'register-destination', weight: 2, needs: ['POST /operator/v1/destinations/{id}/register-in-market'],
+  name: 'register-destination',
+  weight: 2,
+  needs: ['POST /operator/v1/destinations/{id}/register-in-market'],
   run: async (w, rng) => {
     if (w.toRegister.length === 0) return;
     const id = w.toRegister.splice(rng.int(0, w.toRegister.length - 1), 1)[0]!;
@@ -89,7 +109,9 @@ const register: OperatorOp = {
 
 /** A signed adjustment; a debit beyond what is available must be refused and change nothing. */
 const adjust: OperatorOp = {
-  name: 'adjust', weight: 1, needs: ['POST /operator/v1/organizations/{id}/adjustments'],
+  name: 'adjust',
+  weight: 1,
+  needs: ['POST /operator/v1/organizations/{id}/adjustments'],
   run: async (w, rng) => {
     const org = rng.pick(w.orgs);
     const a = rng.pick(w.assets);
@@ -97,20 +119,29 @@ const adjust: OperatorOp = {
     const amount = rng.chance(0.4) ? -size : size;
     const reason = w.unique('adjust');
     const t = w.history.begin('adjustment', reason);
-    const r = await w.send(rng, 'adjust', 'POST', `/operator/v1/organizations/${org.id}/adjustments`, { operator: true, body: { assetSymbol: a.symbol, amountMinor: amount.toString(), reason } });
+    const r = await w.send(rng, 'adjust', 'POST', `/operator/v1/organizations/${org.id}/adjustments`, {
+      operator: true,
+      body: { assetSymbol: a.symbol, amountMinor: amount.toString(), reason },
+    });
     w.history.end(t, r.kind === 'lost' ? 'lost' : r.status === 201 ? { id: String(r.body.data.entryId) } : null);
-    if (r.kind === 'answered' && r.status !== 201 && !(amount < 0n && r.status === 422)) w.history.violate(`adjustment ${amount} ${a.symbol} answered ${r.status} ${r.body.code}`);
+    if (r.kind === 'answered' && r.status !== 201 && !(amount < 0n && r.status === 422))
+      w.history.violate(`adjustment ${amount} ${a.symbol} answered ${r.status} ${r.body.code}`);
   },
 };
 
 /** The service compares its books with the simulated venue while money moves: it must find them equal. */
 const reconcile: OperatorOp = {
-  name: 'reconcile', weight: 0.3, mode: 'sandbox', needs: ['POST /operator/v1/reconciliation/run', 'POST /operator/v1/reconciliation/resolve'],
+  name: 'reconcile',
+  weight: 0.3,
+  mode: 'sandbox',
+  needs: ['POST /operator/v1/reconciliation/run', 'POST /operator/v1/reconciliation/resolve'],
   run: async (w, rng) => {
     const r = await w.send(rng, 'reconcile', 'POST', '/operator/v1/reconciliation/run', { operator: true, body: {} });
     if (r.kind !== 'answered' || r.status >= 300) return;
     if (r.body.data.matched === false) {
-      w.history.violate(`reconciliation against the venue found a mismatch under load: ${JSON.stringify(r.body.data.figures).slice(0, 400)}`);
+      w.history.violate(
+        `reconciliation against the venue found a mismatch under load: ${JSON.stringify(r.body.data.figures).slice(0, 400)}`,
+      );
       await w.send(rng, 'reconcile', 'POST', '/operator/v1/reconciliation/resolve', { operator: true });
     }
   },
@@ -125,8 +156,13 @@ const reconcile: OperatorOp = {
 function desk(kind: 'orders' | 'withdrawals'): OperatorOp {
   const done = kind === 'orders' ? 'fill' : 'payout';
   return {
-    name: `desk-${kind}`, weight: 3, mode: 'production', needs: [`GET /operator/v1/${kind}`, `POST /operator/v1/${kind}/{id}/${done}`, `POST /operator/v1/${kind}/{id}/fail`],
-    run: async (w, rng) => { await drainDesk(w, rng, kind, rng.int(1, 4)); },
+    name: `desk-${kind}`,
+    weight: 3,
+    mode: 'production',
+    needs: [`GET /operator/v1/${kind}`, `POST /operator/v1/${kind}/{id}/${done}`, `POST /operator/v1/${kind}/{id}/fail`],
+    run: async (w, rng) => {
+      await drainDesk(w, rng, kind, rng.int(1, 4));
+    },
   };
 }
 
@@ -143,19 +179,44 @@ export async function drainDesk(w: World, rng: Rng, kind: 'orders' | 'withdrawal
       if (kind === 'withdrawals') return { path: 'payout', body: { payoutReference: w.unique('wire') }, to: 'completed' };
       const quoted = BigInt(item.quote?.amountMinor ?? '0');
       const proceeds = quoted + rng.big(0n, quoted / 50n + 1n) - quoted / 200n;
-      return { path: 'fill', body: { venue: 'verify-bank OTC', venueReference: w.unique('fill'), proceedsQuoteMinor: (proceeds < 0n ? 0n : proceeds).toString() }, to: 'completed' };
+      return {
+        path: 'fill',
+        body: {
+          venue: 'verify-bank OTC',
+          venueReference: w.unique('fill'),
+          proceedsQuoteMinor: (proceeds < 0n ? 0n : proceeds).toString(),
+        },
+        to: 'completed',
+      };
     };
     const calls = rng.chance(0.15) ? [record(), record()] : [record()];
-    const results = await Promise.all(calls.map(async (c) => {
-      const r = await w.send(rng, `desk-${c.path}-${kind}`, 'POST', `/operator/v1/${kind}/${item.id}/${c.path}`, { operator: true, body: c.body });
-      if (r.kind === 'answered' && r.status === 200 && r.body.data.state !== c.to) w.history.violate(`${c.path} ${kind} ${item.id} answered 200 but is ${r.body.data.state}`);
-      else if (r.kind === 'answered' && r.status !== 200 && r.status !== 409) w.history.violate(`${c.path} ${kind} ${item.id} answered ${r.status} ${r.body.code}`);
-      return r;
-    }));
+    const results = await Promise.all(
+      calls.map(async (c) => {
+        const r = await w.send(rng, `desk-${c.path}-${kind}`, 'POST', `/operator/v1/${kind}/${item.id}/${c.path}`, {
+          operator: true,
+          body: c.body,
+        });
+        if (r.kind === 'answered' && r.status === 200 && r.body.data.state !== c.to)
+          w.history.violate(`${c.path} ${kind} ${item.id} answered 200 but is ${r.body.data.state}`);
+        else if (r.kind === 'answered' && r.status !== 200 && r.status !== 409)
+          w.history.violate(`${c.path} ${kind} ${item.id} answered ${r.status} ${r.body.code}`);
+        return r;
+      }),
+    );
     const wins = results.filter((r) => r.kind === 'answered' && r.status === 200).length;
     if (wins > 1) w.history.violate(`${kind} ${item.id}: ${wins} desk records answered 200`);
   }
   return listed;
 }
 
-export const OPERATOR_OPS: OperatorOp[] = [decide('orders'), decide('withdrawals'), arrival, attribute, register, adjust, reconcile, desk('orders'), desk('withdrawals')];
+export const OPERATOR_OPS: OperatorOp[] = [
+  decide('orders'),
+  decide('withdrawals'),
+  arrival,
+  attribute,
+  register,
+  adjust,
+  reconcile,
+  desk('orders'),
+  desk('withdrawals'),
+];

@@ -25,7 +25,9 @@ export async function seedPeople(w: World, print: (line: string) => void): Promi
     let cookie = sessionOf(w, accepted, 'member');
     const codes = await enrolTotp(w, base, '/portal/v1', cookie);
     await send(base, 'DELETE', '/portal/v1/session', { cookie });
-    const signedIn = await send(base, 'POST', '/portal/v1/session', { body: { email: accepted.data.member.email, password: pw, code: codes[0] } });
+    const signedIn = await send(base, 'POST', '/portal/v1/session', {
+      body: { email: accepted.data.member.email, password: pw, code: codes[0] },
+    });
     cookie = sessionOf(w, signedIn, 'member');
     const idem = { 'idempotency-key': w.unique('people-key') };
     for (let i = 0; i < 2; i++) {
@@ -36,11 +38,18 @@ export async function seedPeople(w: World, print: (line: string) => void): Promi
     }
     people.members++;
   }
-  const staff = await send(base, 'POST', '/operator/v1/staff', { operator: true, body: { name: 'Verify Desk', email: `desk-${w.seed}@verify.test`, role: 'approver' } });
+  const staff = await send(base, 'POST', '/operator/v1/staff', {
+    operator: true,
+    body: { name: 'Verify Desk', email: `desk-${w.seed}@verify.test`, role: 'approver' },
+  });
   const invitation = String(staff.data.invitation.url).split('#')[1]!;
   w.secrets.add('invitation token', invitation);
   const pw = secretPassword(w);
-  const cookie = sessionOf(w, await send(base, 'POST', '/operator/v1/invitations/accept', { body: { token: invitation, password: pw } }), 'staff');
+  const cookie = sessionOf(
+    w,
+    await send(base, 'POST', '/operator/v1/invitations/accept', { body: { token: invitation, password: pw } }),
+    'staff',
+  );
   await enrolTotp(w, base, '/operator/v1', cookie);
   const idem = { 'idempotency-key': w.unique('people-token') };
   for (let i = 0; i < 2; i++) {
@@ -75,15 +84,29 @@ async function enrolTotp(w: World, base: string, api: string, cookie: string): P
   return c.data.recoveryCodes;
 }
 
-interface Answer { status: number; data: any; cookies: string[] }
+interface Answer {
+  status: number;
+  data: any;
+  cookies: string[];
+}
 
-async function send(base: string, method: string, path: string, o: { body?: unknown; cookie?: string; operator?: boolean; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function send(
+  base: string,
+  method: string,
+  path: string,
+  o: { body?: unknown; cookie?: string; operator?: boolean; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { 'x-lang': 'en', ...o.headers };
   // A cookie write must come from the service's own origin (its Host).
   if (o.cookie) Object.assign(headers, { cookie: o.cookie, origin: base });
   if (o.operator) headers.authorization = `Bearer ${OPERATOR_TOKEN}`;
   if (o.body !== undefined) headers['content-type'] = 'application/json';
-  const r = await fetch(base + path, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal: AbortSignal.timeout(15_000) });
+  const r = await fetch(base + path, {
+    method,
+    headers,
+    body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    signal: AbortSignal.timeout(15_000),
+  });
   const text = await r.text();
   if (r.status >= 300) throw new Error(`people: ${method} ${path} answered ${r.status}: ${text.slice(0, 200)}`);
   return { status: r.status, data: JSON.parse(text).data, cookies: r.headers.getSetCookie() };

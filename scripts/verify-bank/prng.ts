@@ -4,7 +4,9 @@
  */
 export class Rng {
   #s: number;
-  constructor(seed: number) { this.#s = seed >>> 0; }
+  constructor(seed: number) {
+    this.#s = seed >>> 0;
+  }
 
   /** A float in [0, 1). */
   next(): number {
@@ -15,12 +17,18 @@ export class Rng {
   }
 
   /** An integer in [lo, hi]. */
-  int(lo: number, hi: number): number { return lo + Math.floor(this.next() * (hi - lo + 1)); }
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
 
   /** A bigint in [lo, hi] (hi - lo below 2^53). */
-  big(lo: bigint, hi: bigint): bigint { return lo + BigInt(Math.floor(this.next() * Number(hi - lo + 1n))); }
+  big(lo: bigint, hi: bigint): bigint {
+    return lo + BigInt(Math.floor(this.next() * Number(hi - lo + 1n)));
+  }
 
-  chance(p: number): boolean { return this.next() < p; }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
 
   pick<T>(xs: readonly T[]): T {
     if (xs.length === 0) throw new Error('pick from an empty list');
@@ -32,12 +40,20 @@ export class Rng {
     const entries = Object.entries(weights).filter(([, w]) => (w as number) > 0) as Array<[K, number]>;
     const total = entries.reduce((s, [, w]) => s + w, 0);
     let x = this.next() * total;
-    for (const [k, w] of entries) { if ((x -= w) < 0) return k; }
+    for (const [k, w] of entries) {
+      if ((x -= w) < 0) return k;
+    }
     return entries[entries.length - 1]![0];
   }
 
-  digits(n: number): string { let s = ''; for (let i = 0; i < n; i++) s += String(this.int(0, 9)); return s; }
+  digits(n: number): string {
+    let s = '';
+    for (let i = 0; i < n; i++) s += String(this.int(0, 9));
+    return s;
+  }
 
   /** A child generator: independent stream per client, derived from the run's seed. */
-  fork(label: number): Rng { return new Rng(Math.imul(this.int(0, 0x7fffffff) ^ label, 0x9e3779b1) ^ label); }
+  fork(label: number): Rng {
+    return new Rng(Math.imul(this.int(0, 0x7fffffff) ^ label, 0x9e3779b1) ^ label);
+  }
 }

@@ -15,11 +15,24 @@ import { Rng } from './prng.ts';
 import { seed } from './seed.ts';
 import { scanStore } from './store-scan.ts';
 import { OPERATOR_TOKEN, SECRET, sleep, World } from './world.ts';
-import { DOUBLE_KEY, DOUBLE_SECRET, startBinanceDouble, type BinanceDouble } from '../../packages/server/test/venue-double/binance-double.ts';
+import {
+  DOUBLE_KEY,
+  DOUBLE_SECRET,
+  startBinanceDouble,
+  type BinanceDouble,
+} from '../../packages/server/test/venue-double/binance-double.ts';
 
 export interface Options {
-  seconds: number; clients: number; seed: number; killEveryMs: number; instances: number;
-  checkEveryMs: number; adminUrl: string; redisUrl: string | null; keepDb: boolean; logLevel: string;
+  seconds: number;
+  clients: number;
+  seed: number;
+  killEveryMs: number;
+  instances: number;
+  checkEveryMs: number;
+  adminUrl: string;
+  redisUrl: string | null;
+  keepDb: boolean;
+  logLevel: string;
   /** production: the desk executes and pays out (CONTRACT §9); the run's simulated desk records fills and payouts. */
   mode: Mode;
   /** production: `ccxt` trades at a loopback Binance double through CCXT (CONTRACT §11) instead of the desk. */
@@ -39,8 +52,12 @@ export class Tally {
   failure: string | null = null;
   /** Kills the processes at once (an interrupted run); set while they run. */
   abort: (() => Promise<void>) | null = null;
-  get ops(): number { return this.history?.ops ?? 0; }
-  summary(): string { return `${this.ops} operations, ${this.kills} kills, ${this.checks} checks, ${this.violations.size} violations`; }
+  get ops(): number {
+    return this.history?.ops ?? 0;
+  }
+  summary(): string {
+    return `${this.ops} operations, ${this.kills} kills, ${this.checks} checks, ${this.violations.size} violations`;
+  }
 }
 
 /** Limit per minute per address while Redis carries the counters: shared by the instances, high enough never to refuse the workload. */
@@ -50,8 +67,13 @@ const RATE_LIMIT_NAMESPACE = 'cambio-rl:';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 export function replayCommand(o: Options): string {
-  return `npm run verify:bank -- --seconds ${o.seconds} --clients ${o.clients} --seed ${o.seed}` +
-    (o.killEveryMs ? ` --kill-every ${o.killEveryMs}` : '') + (o.instances > 1 ? ` --instances ${o.instances}` : '') + (o.mode === 'production' ? ' --mode production' : '') + (o.venue === 'ccxt' ? ' --venue ccxt' : '');
+  return (
+    `npm run verify:bank -- --seconds ${o.seconds} --clients ${o.clients} --seed ${o.seed}` +
+    (o.killEveryMs ? ` --kill-every ${o.killEveryMs}` : '') +
+    (o.instances > 1 ? ` --instances ${o.instances}` : '') +
+    (o.mode === 'production' ? ' --mode production' : '') +
+    (o.venue === 'ccxt' ? ' --venue ccxt' : '')
+  );
 }
 
 /** The whole run: database, processes, seed, workload with faults and periodic checks, recovery, final check. Never throws: a failure is `tally.failure`. */
@@ -68,9 +90,13 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
   // Which store holds the rate-limit counters, said plainly: several instances share them only through Redis.
   if (o.redisUrl && !(await reachable(o.redisUrl))) {
     if (process.env.CI === 'true' || process.env.CI === '1') {
-      throw new Error(`Redis at ${o.redisUrl} does not answer, and CI must exercise the limits the ${o.instances} instances share through it`);
+      throw new Error(
+        `Redis at ${o.redisUrl} does not answer, and CI must exercise the limits the ${o.instances} instances share through it`,
+      );
     }
-    print(`rate limits: OFF, not shared: Redis at ${o.redisUrl} does not answer, so the ${o.instances} instance(s) run with no limit at all`);
+    print(
+      `rate limits: OFF, not shared: Redis at ${o.redisUrl} does not answer, so the ${o.instances} instance(s) run with no limit at all`,
+    );
     o = { ...o, redisUrl: null };
   } else if (o.redisUrl) {
     print(`rate limits: Redis at ${o.redisUrl} shared by ${o.instances} instance(s), ${SHARED_LIMIT_PER_MIN} per minute per address`);
@@ -80,22 +106,42 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
   const rng = new Rng(o.seed);
   const history = new History();
   tally.history = history;
-  const report = (p: string) => { if (!tally.violations.has(p)) { tally.violations.add(p); print(`VIOLATION ${p}`); } };
+  const report = (p: string) => {
+    if (!tally.violations.has(p)) {
+      tally.violations.add(p);
+      print(`VIOLATION ${p}`);
+    }
+  };
   const double = o.venue === 'ccxt' ? await venueDouble() : null;
   const db = await createDatabase(o.adminUrl);
   const scan = new LogScan();
   const cluster = new Cluster({
-    root, instances: o.instances,
+    root,
+    instances: o.instances,
     env: {
-      DATABASE_URL: db.url, OPERATOR_TOKEN, CAMBIO_SECRET: SECRET, CAMBIO_SEED_DEMO: 'false', CAMBIO_MODE: o.mode,
-      CAMBIO_QUOTE_TTL_MS: '5000', CAMBIO_DECLARATION_TTL_MS: '20000', CAMBIO_DESTINATION_COOLDOWN_MS: '0',
-      ...(o.redisUrl ? { REDIS_URL: o.redisUrl, CAMBIO_RATE_LIMIT_PER_MIN: String(SHARED_LIMIT_PER_MIN) } : { REDIS_URL: '', CAMBIO_RATE_LIMIT_PER_MIN: '0' }),
-      LOG_LEVEL: o.logLevel, DB_POOL_SIZE: '10',
+      DATABASE_URL: db.url,
+      OPERATOR_TOKEN,
+      CAMBIO_SECRET: SECRET,
+      CAMBIO_SEED_DEMO: 'false',
+      CAMBIO_MODE: o.mode,
+      CAMBIO_QUOTE_TTL_MS: '5000',
+      CAMBIO_DECLARATION_TTL_MS: '20000',
+      CAMBIO_DESTINATION_COOLDOWN_MS: '0',
+      ...(o.redisUrl
+        ? { REDIS_URL: o.redisUrl, CAMBIO_RATE_LIMIT_PER_MIN: String(SHARED_LIMIT_PER_MIN) }
+        : { REDIS_URL: '', CAMBIO_RATE_LIMIT_PER_MIN: '0' }),
+      LOG_LEVEL: o.logLevel,
+      DB_POOL_SIZE: '10',
       // At the double, an order whose answer a kill cut off is looked up after 5 s, not 30 s.
-      ...(double ? {
-        CAMBIO_VENUE: 'ccxt:binance', CAMBIO_VENUE_URL: double.origin, CAMBIO_VENUE_API_KEY: DOUBLE_KEY, CAMBIO_VENUE_SECRET: DOUBLE_SECRET,
-        CAMBIO_RECOVERY_GRACE_MS: '5000',
-      } : {}),
+      ...(double
+        ? {
+            CAMBIO_VENUE: 'ccxt:binance',
+            CAMBIO_VENUE_URL: double.origin,
+            CAMBIO_VENUE_API_KEY: DOUBLE_KEY,
+            CAMBIO_VENUE_SECRET: DOUBLE_SECRET,
+            CAMBIO_RECOVERY_GRACE_MS: '5000',
+          }
+        : {}),
     },
     onLog: (i, line) => scan.read(`[${i}] ${line}`),
   });
@@ -113,7 +159,10 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     await checker.connect();
     const started = Date.now();
     const world = new World(cluster, history, o.seed, started + 10 * 60_000, scan);
-    if (double) { scan.add('venue API key', DOUBLE_KEY); scan.add('venue secret', DOUBLE_SECRET); }
+    if (double) {
+      scan.add('venue API key', DOUBLE_KEY);
+      scan.add('venue secret', DOUBLE_SECRET);
+    }
     const doc = await call(cluster.instances[0]!.url!, 'GET', '/api/v1/openapi.json');
     if (doc.kind !== 'answered' || doc.status !== 200) throw new Error('no OpenAPI document');
     for (const [path, item] of Object.entries((doc.body as any).paths ?? {})) {
@@ -122,15 +171,23 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     const orgCount = Math.max(2, Math.ceil(o.clients / 2));
     await seed(world, rng.fork(1), orgCount, double !== null);
     await seedPeople(world, print);
-    const storedKeyHashes = async () => { for (const r of (await checker.query('select secret_hash from api_keys')).rows) scan.add('stored key hash', r.secret_hash); };
+    const storedKeyHashes = async () => {
+      for (const r of (await checker.query('select secret_hash from api_keys')).rows) scan.add('stored key hash', r.secret_hash);
+    };
     await storedKeyHashes();
     const usable = <T extends { needs: string[] }>(k: T) => k.needs.every((n) => world.endpoints.has(n));
     const clientOps = CLIENT_OPS.filter(usable);
     // The desk's records exist in production only; a run against the simulated venue reconciles with it.
     // At a venue the orders execute by themselves: the desk records no order fill (it still pays out withdrawals).
-    const operatorOps = OPERATOR_OPS.filter((k) => (k.mode ?? o.mode) === o.mode).filter(usable).filter((k) => !(double && k.name === 'desk-orders'));
-    const skipped = [...CLIENT_OPS, ...OPERATOR_OPS.filter((k) => (k.mode ?? o.mode) === o.mode)].filter((k) => !usable(k)).map((k) => k.name);
-    print(`seeded ${orgCount} organizations; operation kinds: ${[...clientOps, ...operatorOps].map((k) => k.name).join(', ')}${skipped.length ? `; not available yet: ${skipped.join(', ')}` : ''}`);
+    const operatorOps = OPERATOR_OPS.filter((k) => (k.mode ?? o.mode) === o.mode)
+      .filter(usable)
+      .filter((k) => !(double && k.name === 'desk-orders'));
+    const skipped = [...CLIENT_OPS, ...OPERATOR_OPS.filter((k) => (k.mode ?? o.mode) === o.mode)]
+      .filter((k) => !usable(k))
+      .map((k) => k.name);
+    print(
+      `seeded ${orgCount} organizations; operation kinds: ${[...clientOps, ...operatorOps].map((k) => k.name).join(', ')}${skipped.length ? `; not available yet: ${skipped.join(', ')}` : ''}`,
+    );
 
     (world as { deadline: number }).deadline = Date.now() + o.seconds * 1000;
     const weights = <K extends { name: string; weight: number }>(ks: K[]) => Object.fromEntries(ks.map((k) => [k.name, k.weight]));
@@ -175,7 +232,8 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     await Promise.all([
       ...Array.from({ length: o.clients }, (_, i) => clientLoop(i)),
       ...Array.from({ length: operators }, (_, i) => operatorLoop(i)),
-      killer(), periodic(),
+      killer(),
+      periodic(),
     ]);
 
     // Recovery: the service finishes what a kill interrupted (e.g. an approved order not yet settled).
@@ -189,7 +247,9 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
         const [orders, withdrawals] = [double ? 0 : await drainDesk(world, r, 'orders', 50), await drainDesk(world, r, 'withdrawals', 50)];
         waiting = orders < 0 || withdrawals < 0 ? -1 : orders + withdrawals;
       }
-      print(`desk: ${waiting === 0 ? 'recorded the outcome of every approved request' : 'still had approved requests'} ${((Date.now() - d0) / 1000).toFixed(0)} s after the load stopped`);
+      print(
+        `desk: ${waiting === 0 ? 'recorded the outcome of every approved request' : 'still had approved requests'} ${((Date.now() - d0) / 1000).toFixed(0)} s after the load stopped`,
+      );
     }
     let left = await stuck(checker);
     const leftAtEnd = left.length;
@@ -198,7 +258,10 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
       await sleep(1000);
       left = await stuck(checker);
     }
-    if (leftAtEnd > 0) print(`recovery: ${leftAtEnd} request(s) left half-done when the load stopped; ${leftAtEnd - left.length} finished by the service within ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    if (leftAtEnd > 0)
+      print(
+        `recovery: ${leftAtEnd} request(s) left half-done when the load stopped; ${leftAtEnd - left.length} finished by the service within ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+      );
     left.forEach((p) => history.violate(`half-done: ${p}`));
     if (double) {
       await venueChecks(double, checker, history, print);
@@ -212,11 +275,17 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     const books = await checker.query(`select owner_id, asset_symbol, kind, balance::text as b from accounts where owner_id <> 'platform'`);
     for (const org of world.orgs) {
       const r = await world.send(rng, 'final-read', 'GET', '/api/v1/balances', { key: org.key });
-      if (r.kind !== 'answered' || r.status !== 200) { history.violate(`final GET /balances of ${org.id} failed`); continue; }
+      if (r.kind !== 'answered' || r.status !== 200) {
+        history.violate(`final GET /balances of ${org.id} failed`);
+        continue;
+      }
       for (const b of r.body.data as Array<{ assetSymbol: string; amountMinor: string; heldMinor?: string }>) {
-        const want = (kind: string) => books.rows.find((x) => x.owner_id === org.id && x.asset_symbol === b.assetSymbol && x.kind === kind)?.b ?? '0';
+        const want = (kind: string) =>
+          books.rows.find((x) => x.owner_id === org.id && x.asset_symbol === b.assetSymbol && x.kind === kind)?.b ?? '0';
         if (b.amountMinor !== want('available') || (b.heldMinor !== undefined && b.heldMinor !== want('held'))) {
-          history.violate(`${org.id} reads ${b.assetSymbol} available ${b.amountMinor} held ${b.heldMinor} but the books say ${want('available')} and ${want('held')}`);
+          history.violate(
+            `${org.id} reads ${b.assetSymbol} available ${b.amountMinor} held ${b.heldMinor} but the books say ${want('available')} and ${want('held')}`,
+          );
         }
       }
     }
@@ -227,7 +296,11 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
       tally.checks++;
     }
     // A client that pastes its key into a query string: each instance's request line must not show it.
-    for (const i of cluster.instances) if (i.url && world.orgs[0]) await call(i.url, 'GET', `/api/v1/client?key=${encodeURIComponent(world.orgs[0].key)}`, { headers: { 'x-api-key': world.orgs[0].key } });
+    for (const i of cluster.instances)
+      if (i.url && world.orgs[0])
+        await call(i.url, 'GET', `/api/v1/client?key=${encodeURIComponent(world.orgs[0].key)}`, {
+          headers: { 'x-api-key': world.orgs[0].key },
+        });
     await timing401(world, rng.fork(7), print);
 
     // Secrets in the service's output: every line, once the processes have stopped and their output is drained.
@@ -239,13 +312,23 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     if (scan.seen > scan.found.length) history.violate(`${scan.seen - scan.found.length} more log lines show a secret`);
     // The same secrets in the store: every row of every table, as text.
     const stored = await scanStore(checker, scan.secrets());
-    print(`store scan: ${stored.rows} rows of ${stored.tables} tables read; looked for ${stored.secrets} secrets; ${stored.found.length} found`);
+    print(
+      `store scan: ${stored.rows} rows of ${stored.tables} tables read; looked for ${stored.secrets} secrets; ${stored.found.length} found`,
+    );
     tally.checks++;
     for (const f of stored.found) history.violate(f);
 
     print(`checked invariants: ${INVARIANT_NAMES.length} per snapshot (${INVARIANT_NAMES.join('; ')})`);
-    for (const [op, m] of [...history.outcomes].sort()) print(`  ${op.padEnd(22)} ${[...m].sort().map(([s, n]) => `${s}×${n}`).join(' ')}`);
-    print(`lost answers (in flight at a kill or timed out): ${history.lost.length}; instance starts: ${cluster.instances.map((i) => i.starts).join('/')}`);
+    for (const [op, m] of [...history.outcomes].sort())
+      print(
+        `  ${op.padEnd(22)} ${[...m]
+          .sort()
+          .map(([s, n]) => `${s}×${n}`)
+          .join(' ')}`,
+      );
+    print(
+      `lost answers (in flight at a kill or timed out): ${history.lost.length}; instance starts: ${cluster.instances.map((i) => i.starts).join('/')}`,
+    );
     history.violations.forEach(report);
   } finally {
     tally.abort = null;
@@ -265,7 +348,10 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
 async function sharedLimitProbe(w: World, redisUrl: string, print: (l: string) => void): Promise<void> {
   const org = w.orgs[0];
   const urls = w.cluster.instances.map((i) => i.url).filter((u): u is string => u !== null);
-  if (!org || urls.length === 0) { w.history.violate('shared rate limit: no instance to probe'); return; }
+  if (!org || urls.length === 0) {
+    w.history.violate('shared rate limit: no instance to probe');
+    return;
+  }
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await redis.connect();
@@ -302,7 +388,10 @@ function reachable(url: string): Promise<boolean> {
   const u = new URL(url);
   return new Promise((resolve) => {
     const s = connect(Number(u.port || 6379), u.hostname);
-    const done = (ok: boolean) => { s.destroy(); resolve(ok); };
+    const done = (ok: boolean) => {
+      s.destroy();
+      resolve(ok);
+    };
     s.once('connect', () => done(true));
     s.once('error', () => done(false));
     s.setTimeout(1000, () => done(false));
@@ -319,14 +408,18 @@ async function timing401(w: World, rng: Rng, print: (l: string) => void) {
   const samples: Record<'unknown prefix' | 'wrong secret', number[]> = { 'unknown prefix': [], 'wrong secret': [] };
   for (let i = 0; i < 1000; i++) {
     const which = i % 2 === 0 ? 'unknown prefix' : 'wrong secret';
-    const secret = Array.from({ length: 43 }, () => rng.pick([...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'])).join('');
+    const secret = Array.from({ length: 43 }, () => rng.pick([...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'])).join(
+      '',
+    );
     const key = which === 'unknown prefix' ? `${head}_live_zz${rng.digits(10)}.${secret}` : `${head}_live_${prefix}.${secret}`;
     const t = process.hrtime.bigint();
     await call(url, 'GET', '/api/v1/client', { headers: { 'x-api-key': key } });
     samples[which].push(Number(process.hrtime.bigint() - t) / 1000);
   }
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-  print(`401 latency (median, µs): unknown prefix ${median(samples['unknown prefix']).toFixed(0)}, wrong secret ${median(samples['wrong secret']).toFixed(0)} (informational)`);
+  print(
+    `401 latency (median, µs): unknown prefix ${median(samples['unknown prefix']).toFixed(0)}, wrong secret ${median(samples['wrong secret']).toFixed(0)} (informational)`,
+  );
 }
 
 /** The Binance double the ccxt runs trade at: BTC/USD and EUR/USD, books deep enough for any order of the workload. */
@@ -337,8 +430,26 @@ async function venueDouble(): Promise<BinanceDouble> {
       { symbol: 'EURUSD', base: 'EUR', quote: 'USD', step: '0.01', minQty: '0.01', tick: '0.0001', minNotional: '5' },
     ],
   });
-  double.setBook('BTCUSD', { bids: [['60000.00', '5'], ['59990.00', '1000']], asks: [['60010.00', '5'], ['60020.00', '1000']] });
-  double.setBook('EURUSD', { bids: [['1.0800', '100000'], ['1.0790', '100000000']], asks: [['1.0810', '100000'], ['1.0820', '100000000']] });
+  double.setBook('BTCUSD', {
+    bids: [
+      ['60000.00', '5'],
+      ['59990.00', '1000'],
+    ],
+    asks: [
+      ['60010.00', '5'],
+      ['60020.00', '1000'],
+    ],
+  });
+  double.setBook('EURUSD', {
+    bids: [
+      ['1.0800', '100000'],
+      ['1.0790', '100000000'],
+    ],
+    asks: [
+      ['1.0810', '100000'],
+      ['1.0820', '100000000'],
+    ],
+  });
   for (const a of ['BTC', 'USD', 'EUR']) double.setBalance(a, '1000000000');
   return double;
 }
@@ -351,8 +462,11 @@ async function venueDouble(): Promise<BinanceDouble> {
 async function venueChecks(double: BinanceDouble, checker: pg.Client, history: History, print: (l: string) => void): Promise<void> {
   const per = double.ordersPerClientId();
   for (const [id, n] of per) if (n > 1) history.violate(`order ${id} was sent to the venue ${n} times`);
-  const rows = (await checker.query(`select o.id, o.state, o.venue_reference, v.state as venue_state from orders o left join venue_orders v on v.order_id = o.id`)).rows as
-    Array<{ id: string; state: string; venue_reference: string | null; venue_state: string | null }>;
+  const rows = (
+    await checker.query(
+      `select o.id, o.state, o.venue_reference, v.state as venue_state from orders o left join venue_orders v on v.order_id = o.id`,
+    )
+  ).rows as Array<{ id: string; state: string; venue_reference: string | null; venue_state: string | null }>;
   const byId = new Map(double.orders.map((x) => [x.clientOrderId, x]));
   let completed = 0;
   for (const r of rows) {
@@ -360,12 +474,15 @@ async function venueChecks(double: BinanceDouble, checker: pg.Client, history: H
     if (r.state === 'completed') {
       completed++;
       if (!at) history.violate(`order ${r.id} completed with no order at the venue`);
-      else if (String(at.orderId) !== r.venue_reference) history.violate(`order ${r.id} completed with venue reference ${r.venue_reference}, the venue's is ${at.orderId}`);
+      else if (String(at.orderId) !== r.venue_reference)
+        history.violate(`order ${r.id} completed with venue reference ${r.venue_reference}, the venue's is ${at.orderId}`);
     } else if (at && at.status === 'FILLED') {
       history.violate(`order ${r.id} is ${r.state} at Cambio but filled at the venue`);
     }
   }
   const strangers = [...per.keys()].filter((id) => !rows.some((r) => r.id === id));
   if (strangers.length) history.violate(`venue orders of no Cambio order: ${strangers.join(', ')}`);
-  print(`venue: ${double.orders.length} orders at the double for ${per.size} client order ids (${[...per.values()].filter((n) => n > 1).length} sent twice); ${completed} completed at Cambio`);
+  print(
+    `venue: ${double.orders.length} orders at the double for ${per.size} client order ids (${[...per.values()].filter((n) => n > 1).length} sent twice); ${completed} completed at Cambio`,
+  );
 }

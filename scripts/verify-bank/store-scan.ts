@@ -10,11 +10,20 @@ import type { SecretKind } from './log-scan.ts';
  */
 const KEPT: ReadonlySet<SecretKind> = new Set(['stored key hash', 'account number digits']);
 
-export interface StoreScanResult { tables: number; rows: number; secrets: number; found: string[] }
+export interface StoreScanResult {
+  tables: number;
+  rows: number;
+  secrets: number;
+  found: string[];
+}
 
 export async function scanStore(db: pg.Client, secrets: Array<[string, SecretKind]>): Promise<StoreScanResult> {
   const wanted = secrets.filter(([v, k]) => !KEPT.has(k) && v.length >= 8 && !/^\d+$/.test(v));
-  const tables = (await db.query<{ t: string }>(`select table_name as t from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`)).rows.map((r) => r.t);
+  const tables = (
+    await db.query<{ t: string }>(
+      `select table_name as t from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+    )
+  ).rows.map((r) => r.t);
   const found: string[] = [];
   let rows = 0;
   for (const t of tables) {
@@ -24,7 +33,8 @@ export async function scanStore(db: pg.Client, secrets: Array<[string, SecretKin
       for (const [value, kind] of wanted) {
         if (!x.includes(value)) continue;
         // The secret itself is never printed: its kind, the table, and the row with it masked.
-        if (found.length < 20) found.push(`the ${kind} ${value.slice(0, 4)}… is stored readable in ${t}: ${x.replaceAll(value, '[the secret]').slice(0, 200)}`);
+        if (found.length < 20)
+          found.push(`the ${kind} ${value.slice(0, 4)}… is stored readable in ${t}: ${x.replaceAll(value, '[the secret]').slice(0, 200)}`);
       }
     }
   }

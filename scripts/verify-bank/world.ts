@@ -7,10 +7,27 @@ import type { Rng } from './prng.ts';
 export const OPERATOR_TOKEN = 'verify-bank-operator-token-0123456789';
 export const SECRET = 'verify-bank-secret-0123456789abcdef0123456789';
 
-export interface Asset { symbol: string; decimals: number; network: string }
-export interface Org { id: string; memberId: string; key: string; keyId: string; small: boolean; invitation?: string }
+export interface Asset {
+  symbol: string;
+  decimals: number;
+  network: string;
+}
+export interface Org {
+  id: string;
+  memberId: string;
+  key: string;
+  keyId: string;
+  small: boolean;
+  invitation?: string;
+}
 /** `step`: base amounts the venue accepts are multiples of it (a pair priced from a venue's book). */
-export interface Pair { base: string; quote: string; minBase: bigint; maxBase: bigint; step?: bigint }
+export interface Pair {
+  base: string;
+  quote: string;
+  minBase: bigint;
+  maxBase: bigint;
+  step?: bigint;
+}
 
 /** Everything the workers share: the processes, what the clients saw, and work handed from clients to the operator. */
 export class World {
@@ -28,25 +45,46 @@ export class World {
   readonly secrets: LogScan;
   private counter = 0;
 
-  constructor(readonly cluster: Cluster, readonly history: History, readonly seed: number, readonly deadline: number, secrets: LogScan) {
+  constructor(
+    readonly cluster: Cluster,
+    readonly history: History,
+    readonly seed: number,
+    readonly deadline: number,
+    secrets: LogScan,
+  ) {
     this.secrets = secrets;
     secrets.add('operator token', OPERATOR_TOKEN);
     secrets.add('server secret', SECRET);
   }
 
-  has(method: string, path: string): boolean { return this.endpoints.has(`${method} ${path}`); }
-  unique(prefix: string): string { return `${prefix}-${this.seed}-${++this.counter}`; }
-  running(): boolean { return Date.now() < this.deadline; }
+  has(method: string, path: string): boolean {
+    return this.endpoints.has(`${method} ${path}`);
+  }
+  unique(prefix: string): string {
+    return `${prefix}-${this.seed}-${++this.counter}`;
+  }
+  running(): boolean {
+    return Date.now() < this.deadline;
+  }
 
   /**
    * Sends one request to a live instance. `refused` (nothing listening: a restart in progress) is retried,
    * since it cannot have changed anything; an answer or a loss is returned. Every answer must be the
    * envelope, and a 5xx is a violation (a lost connection is not: that is what a kill does).
    */
-  async send(rng: Rng, op: string, method: string, path: string, o: { key?: string; operator?: boolean; body?: unknown } = {}): Promise<Exclude<Outcome, { kind: 'refused' }>> {
+  async send(
+    rng: Rng,
+    op: string,
+    method: string,
+    path: string,
+    o: { key?: string; operator?: boolean; body?: unknown } = {},
+  ): Promise<Exclude<Outcome, { kind: 'refused' }>> {
     const headers: Record<string, string> = {};
     if (o.key) headers['x-api-key'] = o.key;
-    if (o.operator) { headers.authorization = `Bearer ${OPERATOR_TOKEN}`; headers['x-operator'] = 'verify-bank'; }
+    if (o.operator) {
+      headers.authorization = `Bearer ${OPERATOR_TOKEN}`;
+      headers['x-operator'] = 'verify-bank';
+    }
     this.sent++;
     if (!this.outages) return this.#sendOnce(rng, op, method, path, headers, o.body);
     return this.#sendThroughOutages(rng, op, method, path, headers, o.body, this.outages);
@@ -65,7 +103,15 @@ export class World {
    */
   outages: { budgetMs: number } | null = null;
 
-  async #sendThroughOutages(rng: Rng, op: string, method: string, path: string, headers: Record<string, string>, body: unknown, o: { budgetMs: number }): Promise<Exclude<Outcome, { kind: 'refused' }>> {
+  async #sendThroughOutages(
+    rng: Rng,
+    op: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body: unknown,
+    o: { budgetMs: number },
+  ): Promise<Exclude<Outcome, { kind: 'refused' }>> {
     if (method === 'POST') headers = { ...headers, 'idempotency-key': this.unique('idem') };
     const t0 = Date.now();
     let uncertain = false;
@@ -75,14 +121,22 @@ export class World {
       const held = uncertain && r.kind === 'answered' && r.status === 409 && r.body.code === 'idempotency.in_progress';
       if (outage) uncertain = true;
       if (!outage && !held) return r;
-      if (Date.now() - t0 > o.budgetMs) return { kind: 'lost', error: outage ? 'no primary within the retry budget' : 'its Idempotency-Key stayed in flight' };
+      if (Date.now() - t0 > o.budgetMs)
+        return { kind: 'lost', error: outage ? 'no primary within the retry budget' : 'its Idempotency-Key stayed in flight' };
       this.retries++;
       const after = r.kind === 'answered' ? Number(r.retryAfter ?? '1') : 1;
       await sleep(Math.min(Math.max(after, 0.2), 5) * 1000);
     }
   }
 
-  async #sendOnce(rng: Rng, op: string, method: string, path: string, headers: Record<string, string>, body: unknown): Promise<Exclude<Outcome, { kind: 'refused' }>> {
+  async #sendOnce(
+    rng: Rng,
+    op: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body: unknown,
+  ): Promise<Exclude<Outcome, { kind: 'refused' }>> {
     for (let attempt = 0; ; attempt++) {
       const url = this.cluster.url((n) => rng.int(0, n - 1));
       const r: Outcome = url ? await call(url, method, path, { headers, body }) : { kind: 'refused' };
@@ -91,11 +145,18 @@ export class World {
         await sleep(100);
         continue;
       }
-      if (r.kind === 'lost') { this.history.count(op, 'lost'); return r; }
+      if (r.kind === 'lost') {
+        this.history.count(op, 'lost');
+        return r;
+      }
       this.history.count(op, String(r.status));
       const bad = envelopeProblem(r.status, r.raw);
       if (bad) this.history.violate(`${op} ${method} ${path}: ${bad}`);
-      if (r.status >= 500 && r.body.code !== 'deposits.no_unique_amount' && !(this.outages && r.status === 503 && r.body.code === 'store.unavailable')) {
+      if (
+        r.status >= 500 &&
+        r.body.code !== 'deposits.no_unique_amount' &&
+        !(this.outages && r.status === 503 && r.body.code === 'store.unavailable')
+      ) {
         this.history.violate(`${op} ${method} ${path} answered ${r.status} ${r.body.code} (traceId ${r.body.traceId})`);
       }
       return r;

@@ -21,16 +21,24 @@ const FAST_HEALTH_CHECKS: Record<string, number> = {
   'pgautofailover.node_considered_unhealthy_timeout': 5000,
 };
 
-export interface NodeState { id: number; port: number; reported: string; goal: string }
+export interface NodeState {
+  id: number;
+  port: number;
+  reported: string;
+  goal: string;
+}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** What this machine lacks to run a formation, each with how to get it; empty when nothing is missing. */
 export function missing(): string[] {
   const out: string[] = [];
-  if (spawnSync('pg_autoctl', ['--version'], { encoding: 'utf8' }).status !== 0) out.push('pg_autoctl (as root: apt-get install -y postgresql-15-auto-failover pg-auto-failover-cli)');
-  for (const b of ['pg_ctl', 'initdb', 'pg_basebackup']) if (!existsSync(join(PG_BIN, b))) out.push(`${join(PG_BIN, b)} (apt-get install -y postgresql-15)`);
-  if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status !== 0) out.push('the `postgres` user (pg_autoctl refuses to run as root; the postgresql-15 package creates it)');
+  if (spawnSync('pg_autoctl', ['--version'], { encoding: 'utf8' }).status !== 0)
+    out.push('pg_autoctl (as root: apt-get install -y postgresql-15-auto-failover pg-auto-failover-cli)');
+  for (const b of ['pg_ctl', 'initdb', 'pg_basebackup'])
+    if (!existsSync(join(PG_BIN, b))) out.push(`${join(PG_BIN, b)} (apt-get install -y postgresql-15)`);
+  if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status !== 0)
+    out.push('the `postgres` user (pg_autoctl refuses to run as root; the postgresql-15 package creates it)');
   return out;
 }
 
@@ -43,11 +51,16 @@ export class Formation {
   readonly #procs: ChildProcess[] = [];
   readonly #asPostgres = process.getuid?.() === 0;
 
-  constructor(readonly dir: string, private readonly print: (line: string) => void) {}
+  constructor(
+    readonly dir: string,
+    private readonly print: (line: string) => void,
+  ) {}
 
   #command(args: string[]): [string, string[]] {
     const path = `${PG_BIN}:${process.env.PATH ?? ''}`;
-    return this.#asPostgres ? ['runuser', ['-u', 'postgres', '--', 'env', `PATH=${path}`, 'pg_autoctl', ...args]] : ['env', [`PATH=${path}`, 'pg_autoctl', ...args]];
+    return this.#asPostgres
+      ? ['runuser', ['-u', 'postgres', '--', 'env', `PATH=${path}`, 'pg_autoctl', ...args]]
+      : ['env', [`PATH=${path}`, 'pg_autoctl', ...args]];
   }
 
   /** A pg_autoctl command that ends; its output goes to `log`. */
@@ -56,7 +69,10 @@ export class Formation {
     const r = spawnSync(cmd, argv, { cwd: this.dir, encoding: 'utf8', timeout: timeoutMs });
     const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
     createWriteStream(join(this.dir, log), { flags: 'a' }).end(out);
-    if (r.status !== 0) throw new Error(`pg_autoctl ${args.slice(0, 2).join(' ')} failed (${r.status ?? r.signal ?? r.error?.message}); see ${join(this.dir, log)}`);
+    if (r.status !== 0)
+      throw new Error(
+        `pg_autoctl ${args.slice(0, 2).join(' ')} failed (${r.status ?? r.signal ?? r.error?.message}); see ${join(this.dir, log)}`,
+      );
     return r.stdout ?? '';
   }
 
@@ -83,28 +99,63 @@ export class Formation {
     const common = ['--hostname', '127.0.0.1', '--auth', 'trust', '--no-ssl'];
     this.#ctl(['create', 'monitor', '--pgdata', join(this.dir, 'monitor'), '--pgport', String(MONITOR_PORT), ...common], 'monitor.log');
     this.#service(['run', '--pgdata', join(this.dir, 'monitor')], 'monitor.log');
-    await this.#until('the monitor answers', 60_000, async () => { await this.#monitor('select 1'); return true; });
+    await this.#until('the monitor answers', 60_000, async () => {
+      await this.#monitor('select 1');
+      return true;
+    });
     for (const [name, value] of Object.entries(FAST_HEALTH_CHECKS)) await this.#monitor(`alter system set ${name} = ${value}`);
     await this.#monitor('select pg_reload_conf()');
     const monitorUrl = `postgres://autoctl_node@127.0.0.1:${MONITOR_PORT}/pg_auto_failover?sslmode=disable`;
     for (const [i, port] of NODE_PORTS.entries()) {
-      this.#service(['create', 'postgres', '--pgdata', join(this.dir, `node${i + 1}`), '--pgport', String(port), '--dbname', 'cambio', '--monitor', monitorUrl, ...common, '--run'], `node${i + 1}.log`);
-      if (i === 0) await this.#until('the first node is the primary', 120_000, async () => (await this.states()).some((s) => s.port === port && ['single', 'wait_primary', 'primary'].includes(s.reported)));
+      this.#service(
+        [
+          'create',
+          'postgres',
+          '--pgdata',
+          join(this.dir, `node${i + 1}`),
+          '--pgport',
+          String(port),
+          '--dbname',
+          'cambio',
+          '--monitor',
+          monitorUrl,
+          ...common,
+          '--run',
+        ],
+        `node${i + 1}.log`,
+      );
+      if (i === 0)
+        await this.#until('the first node is the primary', 120_000, async () =>
+          (await this.states()).some((s) => s.port === port && ['single', 'wait_primary', 'primary'].includes(s.reported)),
+        );
     }
     // The standby's base backup waits for a checkpoint: asking for one spares waiting for the next timed one.
-    await this.waitStable(240_000, async () => { await this.#sql(this.primaryPortOf(await this.states()) ?? NODE_PORTS[0]!, 'checkpoint').catch(() => undefined); });
-    this.print(`formation: monitor on ${MONITOR_PORT}, nodes on ${NODE_PORTS.join(' and ')}, primary/secondary after ${((Date.now() - t0) / 1000).toFixed(0)} s; synchronous_standby_names on the primary: ${await this.synchronousStandbys()}`);
+    await this.waitStable(240_000, async () => {
+      await this.#sql(this.primaryPortOf(await this.states()) ?? NODE_PORTS[0]!, 'checkpoint').catch(() => undefined);
+    });
+    this.print(
+      `formation: monitor on ${MONITOR_PORT}, nodes on ${NODE_PORTS.join(' and ')}, primary/secondary after ${((Date.now() - t0) / 1000).toFixed(0)} s; synchronous_standby_names on the primary: ${await this.synchronousStandbys()}`,
+    );
   }
 
   /** The multi-host URL pg_autoctl gives clients, with the `postgres` user (trust on loopback). */
   uri(): string {
-    const u = this.#ctl(['show', 'uri', '--formation', 'default', '--pgdata', join(this.dir, 'monitor')], 'monitor.log').trim().split('\n').pop()!.trim();
+    const u = this.#ctl(['show', 'uri', '--formation', 'default', '--pgdata', join(this.dir, 'monitor')], 'monitor.log')
+      .trim()
+      .split('\n')
+      .pop()!
+      .trim();
     return u.replace(/^(postgres(?:ql)?:\/\/)(?![^/]*@)/, '$1postgres@');
   }
 
   async states(): Promise<NodeState[]> {
     const rows = await this.#monitor('select nodeid, nodeport, reportedstate, goalstate from pgautofailover.node order by nodeid');
-    return rows.map((r) => ({ id: Number(r.nodeid), port: Number(r.nodeport), reported: String(r.reportedstate), goal: String(r.goalstate) }));
+    return rows.map((r) => ({
+      id: Number(r.nodeid),
+      port: Number(r.nodeport),
+      reported: String(r.reportedstate),
+      goal: String(r.goalstate),
+    }));
   }
 
   primaryPortOf(states: NodeState[]): number | undefined {
@@ -150,7 +201,11 @@ export class Formation {
   async stop(keep = false): Promise<void> {
     for (const n of ['node1', 'node2', 'monitor']) {
       if (existsSync(join(this.dir, n))) {
-        try { this.#ctl(['stop', '--pgdata', join(this.dir, n)], 'stop.log', 60_000); } catch (e) { this.print(`stopping ${n}: ${(e as Error).message}`); }
+        try {
+          this.#ctl(['stop', '--pgdata', join(this.dir, n)], 'stop.log', 60_000);
+        } catch (e) {
+          this.print(`stopping ${n}: ${(e as Error).message}`);
+        }
       }
     }
     const exited = (p: ChildProcess) => p.exitCode !== null || p.signalCode !== null;
@@ -165,9 +220,12 @@ export class Formation {
 
   /** pg_autoctl keeps each node's state under the postgres user's home, by the node's directory: a new formation starts without it. */
   #forgetState(): void {
-    const home = this.#asPostgres ? spawnSync('sh', ['-c', 'getent passwd postgres | cut -d: -f6'], { encoding: 'utf8' }).stdout.trim() : process.env.HOME ?? '';
+    const home = this.#asPostgres
+      ? spawnSync('sh', ['-c', 'getent passwd postgres | cut -d: -f6'], { encoding: 'utf8' }).stdout.trim()
+      : (process.env.HOME ?? '');
     if (!home) return;
-    for (const base of ['.config/pg_autoctl', '.local/share/pg_autoctl']) rmSync(join(home, base, this.dir), { recursive: true, force: true });
+    for (const base of ['.config/pg_autoctl', '.local/share/pg_autoctl'])
+      rmSync(join(home, base, this.dir), { recursive: true, force: true });
   }
 
   async #monitor(text: string): Promise<Array<Record<string, unknown>>> {
@@ -193,7 +251,11 @@ export class Formation {
     const t0 = Date.now();
     let last = '';
     while (Date.now() - t0 < timeoutMs) {
-      try { if (await ok()) return; } catch (e) { last = (e as Error).message; }
+      try {
+        if (await ok()) return;
+      } catch (e) {
+        last = (e as Error).message;
+      }
       await sleep(500);
     }
     throw new Error(`${what}: not reached within ${timeoutMs / 1000} s${last ? ` (${last})` : ''}; logs in ${this.dir}`);
@@ -205,7 +267,10 @@ export async function portInUse(port: number): Promise<boolean> {
   const { connect } = await import('node:net');
   return new Promise((resolve) => {
     const s = connect(port, '127.0.0.1');
-    const done = (v: boolean) => { s.destroy(); resolve(v); };
+    const done = (v: boolean) => {
+      s.destroy();
+      resolve(v);
+    };
     s.once('connect', () => done(true));
     s.once('error', () => done(false));
     s.setTimeout(1000, () => done(false));

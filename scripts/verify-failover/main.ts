@@ -26,18 +26,23 @@ async function end(code: 0 | 1 | 2, reason?: string): Promise<never> {
   process.exit(code);
 }
 
-const parse = () => parseArgs({
-  options: {
-    kills: { type: 'string', default: '3' },
-    'load-between': { type: 'string', default: '20' },
-    clients: { type: 'string', default: '6' },
-    seed: { type: 'string' },
-    dir: { type: 'string', default: '/tmp/cambio-verify-failover' },
-    keep: { type: 'boolean', default: false },
-  },
-});
+const parse = () =>
+  parseArgs({
+    options: {
+      kills: { type: 'string', default: '3' },
+      'load-between': { type: 'string', default: '20' },
+      clients: { type: 'string', default: '6' },
+      seed: { type: 'string' },
+      dir: { type: 'string', default: '/tmp/cambio-verify-failover' },
+      keep: { type: 'boolean', default: false },
+    },
+  });
 let parsed: ReturnType<typeof parse> | null = null;
-try { parsed = parse(); } catch (e) { await end(2, (e as Error).message); }
+try {
+  parsed = parse();
+} catch (e) {
+  await end(2, (e as Error).message);
+}
 const values = parsed!.values;
 
 const int = async (name: string, v: string | undefined, min: number) => {
@@ -62,9 +67,14 @@ for (const port of [MONITOR_PORT, ...NODE_PORTS]) {
 }
 
 formation = new Formation(o.dir, (l) => console.log(l));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void end(2, `interrupted by ${signal}`); });
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    void end(2, `interrupted by ${signal}`);
+  });
 
-console.log(`verify:failover seed ${o.seed}: ${o.kills} failovers by SIGKILL of the primary, ${o.loadBetweenMs / 1000} s of load before each, ${o.clients} clients, 2 instances, formation in ${o.dir}`);
+console.log(
+  `verify:failover seed ${o.seed}: ${o.kills} failovers by SIGKILL of the primary, ${o.loadBetweenMs / 1000} s of load before each, ${o.clients} clients, 2 instances, formation in ${o.dir}`,
+);
 try {
   await runFailover(o, (l) => console.log(l), tally, formation);
 } catch (e) {

@@ -15,7 +15,12 @@ export interface Settings {
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
 
-interface FileConfig { apiKey?: unknown; baseUrl?: unknown; operatorToken?: unknown; lang?: unknown }
+interface FileConfig {
+  apiKey?: unknown;
+  baseUrl?: unknown;
+  operatorToken?: unknown;
+  lang?: unknown;
+}
 
 export class UsageError extends Error {}
 
@@ -35,12 +40,20 @@ function readFileConfig(path: string, explicit: boolean, warnings: string[]): Fi
     return {};
   }
   let parsed: unknown;
-  try { parsed = JSON.parse(text); } catch { throw new UsageError(`the config file ${path} is not valid JSON`); }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`the config file ${path} must hold a JSON object`);
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`the config file ${path} is not valid JSON`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new UsageError(`the config file ${path} must hold a JSON object`);
   try {
     // A key is a credential: a file others can read is flagged (never its content).
-    if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) warnings.push(`${path} is readable by other users; chmod 600 it`);
-  } catch { /* the read above worked; a stat failure only loses the warning */ }
+    if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0)
+      warnings.push(`${path} is readable by other users; chmod 600 it`);
+  } catch {
+    /* the read above worked; a stat failure only loses the warning */
+  }
   return parsed as FileConfig;
 }
 

@@ -3,13 +3,21 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { loadSettings, UsageError, type Settings } from './config.ts';
 import { jsonText, type Io } from './output.ts';
 
-export interface GlobalOptions { json?: boolean; baseUrl?: string; lang?: string; verbose?: boolean }
+export interface GlobalOptions {
+  json?: boolean;
+  baseUrl?: string;
+  lang?: string;
+  verbose?: boolean;
+}
 
 /** What every command needs: the SDK clients built from the settings, and the two output modes. */
 export class Ctx {
   #settings: Settings | undefined;
 
-  constructor(private readonly program: Command, readonly io: Io) {}
+  constructor(
+    private readonly program: Command,
+    readonly io: Io,
+  ) {}
 
   get options(): GlobalOptions {
     return this.program.opts<GlobalOptions>();
@@ -42,7 +50,13 @@ export class Ctx {
   operator(): CambioOperator {
     const s = this.settings();
     if (!s.operatorToken) throw new UsageError(`no operator token: set OPERATOR_TOKEN, or "operatorToken" in ${s.configPath}`);
-    return new CambioOperator({ token: s.operatorToken, baseUrl: s.baseUrl, lang: s.lang, operatorName: this.io.env.CAMBIO_OPERATOR_NAME || undefined, onEvent: this.onEvent });
+    return new CambioOperator({
+      token: s.operatorToken,
+      baseUrl: s.baseUrl,
+      lang: s.lang,
+      operatorName: this.io.env.CAMBIO_OPERATOR_NAME || undefined,
+      onEvent: this.onEvent,
+    });
   }
 
   /** `--json`: the data as exact JSON on stdout; otherwise the human rendering. */
@@ -56,8 +70,10 @@ export class Ctx {
 
   /** Says on stderr when a creating call's answer was lost and how the SDK resolved it. */
   reportOutcome(c: Creation<unknown>, what: string): void {
-    if (c.outcome === 'found_after_timeout') this.note(`note: the answer was lost; the ${what} it created was found by reading the list, and was not sent twice`);
-    if (c.outcome === 'resent_after_timeout') this.note(`note: the answer was lost and the list showed nothing of it; the ${what} was sent again`);
+    if (c.outcome === 'found_after_timeout')
+      this.note(`note: the answer was lost; the ${what} it created was found by reading the list, and was not sent twice`);
+    if (c.outcome === 'resent_after_timeout')
+      this.note(`note: the answer was lost and the list showed nothing of it; the ${what} was sent again`);
   }
 
   /**
@@ -74,7 +90,8 @@ export class Ctx {
     }
     const row = rows.find((b) => b.assetSymbol === symbol);
     if (row) {
-      if (given !== undefined && given !== row.assetDecimals) throw new UsageError(`${symbol} has ${row.assetDecimals} decimals, not ${given}`);
+      if (given !== undefined && given !== row.assetDecimals)
+        throw new UsageError(`${symbol} has ${row.assetDecimals} decimals, not ${given}`);
       return row.assetDecimals;
     }
     if (given !== undefined) return given;
@@ -102,7 +119,11 @@ export function wholeNumber(v: string): number {
 }
 
 /** `portal:read,portal:trade` → array. */
-export const commaList = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
+export const commaList = (v: string) =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 /** Upper-cases a symbol argument. */
 export const symbolArg = (v: string) => v.trim().toUpperCase();

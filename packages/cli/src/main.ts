@@ -83,12 +83,28 @@ type Registrar = { register: (parent: Command, ctx: Ctx) => void };
 
 /** `cambio operator NOUN VERB`: each verb in its own file (commands/operator-NOUN-VERB.ts). */
 const OPERATOR_GROUPS: Array<[string, string, Registrar[]]> = [
-  ['org', 'organizations: create, read, change status or limits, adjust balances', [operatorOrgCreate, operatorOrgGet, operatorOrgUpdate, operatorOrgAdjust]],
+  [
+    'org',
+    'organizations: create, read, change status or limits, adjust balances',
+    [operatorOrgCreate, operatorOrgGet, operatorOrgUpdate, operatorOrgAdjust],
+  ],
   ['member', 'people of an organization and their role', [operatorMemberAdd, operatorMemberUpdate]],
   ['key', 'API keys of a member', [operatorKeyIssue, operatorKeyRevoke]],
-  ['orders', 'exchange requests of every organization; approve or reject', [operatorOrdersList, operatorOrdersApprove, operatorOrdersReject]],
-  ['withdrawals', 'withdrawal requests of every organization; approve or reject', [operatorWithdrawalsList, operatorWithdrawalsApprove, operatorWithdrawalsReject]],
-  ['destinations', 'withdrawal destinations (masked) and their registration in the market', [operatorDestinationsList, operatorDestinationsRegister]],
+  [
+    'orders',
+    'exchange requests of every organization; approve or reject',
+    [operatorOrdersList, operatorOrdersApprove, operatorOrdersReject],
+  ],
+  [
+    'withdrawals',
+    'withdrawal requests of every organization; approve or reject',
+    [operatorWithdrawalsList, operatorWithdrawalsApprove, operatorWithdrawalsReject],
+  ],
+  [
+    'destinations',
+    'withdrawal destinations (masked) and their registration in the market',
+    [operatorDestinationsList, operatorDestinationsRegister],
+  ],
   ['assets', 'assets listed at the market, with their decimals', [operatorAssetsList, operatorAssetsPut]],
   ['pairs', 'pairs the market prices', [operatorPairsList, operatorPairsPut, operatorPairsDelete]],
   ['wallets', 'the deposit wallet of each asset', [operatorWalletsList, operatorWalletsPut, operatorWalletsDelete]],
@@ -129,14 +145,33 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
     .configureOutput({ writeOut: io.stdout, writeErr: json ? () => {} : io.stderr });
 
   const ctx = new Ctx(program, io);
-  for (const c of [clientShow, balancesList, ledgerList, ledgerCsv, marketPairs, quoteCreate, orderCreate, ordersList, recordShow, requestCancel, verify]) c.register(program, ctx);
-  const deposit = program.command('deposit').description('deposit wallets and declarations (cancel the open one with: cambio cancel declaration <id>)');
+  for (const c of [
+    clientShow,
+    balancesList,
+    ledgerList,
+    ledgerCsv,
+    marketPairs,
+    quoteCreate,
+    orderCreate,
+    ordersList,
+    recordShow,
+    requestCancel,
+    verify,
+  ])
+    c.register(program, ctx);
+  const deposit = program
+    .command('deposit')
+    .description('deposit wallets and declarations (cancel the open one with: cambio cancel declaration <id>)');
   for (const c of [depositWallets, depositDeclare, depositOpen, depositList]) c.register(deposit, ctx);
   const withdraw = program.command('withdraw').description('withdrawal destinations and requests');
   for (const c of [withdrawDestinations, withdrawRegister, withdrawCreate, withdrawList]) c.register(withdraw, ctx);
   const webhooks = program.command('webhooks').description('webhook endpoints (key scope portal:webhooks): list, create, delete');
   for (const c of [webhooksList, webhooksCreate, webhooksDelete]) c.register(webhooks, ctx);
-  const operator = program.command('operator').description('the operator API (needs OPERATOR_TOKEN): organizations, members, keys, approvals, market, wallets, deposits, reconciliation');
+  const operator = program
+    .command('operator')
+    .description(
+      'the operator API (needs OPERATOR_TOKEN): organizations, members, keys, approvals, market, wallets, deposits, reconciliation',
+    );
   for (const [noun, description, verbs] of OPERATOR_GROUPS) {
     const group = operator.command(noun).description(description);
     for (const c of verbs) c.register(group, ctx);

@@ -50,7 +50,12 @@ export function outcomeIsUnknown(e: unknown): e is CambioError {
 
 /** `cambio verify` found the books wrong; `entryId`: the first entry that does not hold, when one does. */
 export class BooksMismatch extends Error {
-  constructor(message: string, readonly entryId: string | null) { super(message); }
+  constructor(
+    message: string,
+    readonly entryId: string | null,
+  ) {
+    super(message);
+  }
 }
 
 export function exitCodeOf(e: unknown): number {
@@ -88,7 +93,8 @@ export function cell(v: unknown): string {
   if (typeof v === 'string') return v;
   if (Array.isArray(v)) return v.map(cell).join(', ');
   const m = v as Partial<MoneyLike>;
-  if (typeof m.assetSymbol === 'string' && typeof m.assetDecimals === 'number' && typeof m.amountMinor === 'bigint') return money(m as MoneyLike);
+  if (typeof m.assetSymbol === 'string' && typeof m.assetDecimals === 'number' && typeof m.amountMinor === 'bigint')
+    return money(m as MoneyLike);
   return jsonText(v).replace(/\s+/g, ' ');
 }
 
@@ -111,12 +117,17 @@ export function errorText(e: unknown, json: boolean, verbose = false): string {
   if (e instanceof CambioError) {
     const unknown = outcomeIsUnknown(e);
     const hint = unknown ? `the outcome is unknown: it may have been created. Read \`${readFirstHint(e.path)}\` before trying again` : null;
-    if (json) return jsonText({ error: { status: e.status, code: e.code, message: e.message, traceId: e.traceId, ...(hint ? { outcome: 'unknown', hint } : {}) } });
+    if (json)
+      return jsonText({
+        error: { status: e.status, code: e.code, message: e.message, traceId: e.traceId, ...(hint ? { outcome: 'unknown', hint } : {}) },
+      });
     return `error: ${e.code}: ${e.message}${e.traceId ? ` (traceId ${e.traceId})` : ''}${hint ? `\n${hint}` : ''}`;
   }
   const message = e instanceof Error ? e.message : String(e);
   if (e instanceof BooksMismatch) {
-    return json ? jsonText({ error: { status: null, code: 'cli.books_mismatch', message, entryId: e.entryId, traceId: null } }) : `FAILED: ${message}${e.entryId ? `\nfirst bad entry: ${e.entryId}` : ''}`;
+    return json
+      ? jsonText({ error: { status: null, code: 'cli.books_mismatch', message, entryId: e.entryId, traceId: null } })
+      : `FAILED: ${message}${e.entryId ? `\nfirst bad entry: ${e.entryId}` : ''}`;
   }
   if (e instanceof UsageError || e instanceof CommanderError) {
     return json ? jsonText({ error: { status: null, code: 'cli.usage', message, traceId: null } }) : `error: ${message}`;

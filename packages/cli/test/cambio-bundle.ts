@@ -18,10 +18,16 @@ export async function cambioBundle(): Promise<{ file: string; remove: () => void
   await build({
     stdin: {
       contents: "import { run } from './src/main.ts';\nprocess.exitCode = await run(process.argv);\n",
-      resolveDir: CLI, sourcefile: 'cambio-entry.ts', loader: 'ts',
+      resolveDir: CLI,
+      sourcefile: 'cambio-entry.ts',
+      loader: 'ts',
     },
     outfile: file,
-    bundle: true, platform: 'node', format: 'esm', target: 'node20', conditions: ['@cambio/source'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['@cambio/source'],
     banner: { js: "import { createRequire as __cambioRequire } from 'node:module';\nconst require = __cambioRequire(import.meta.url);" },
     logLevel: 'warning',
   });

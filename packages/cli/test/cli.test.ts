@@ -12,19 +12,34 @@ import { cambioBundle } from './cambio-bundle.ts';
 
 // The command bundled once from the sources (cambio-bundle.ts): bin/cambio.js would load them through tsx in every process.
 let bundle: { file: string; remove: () => void } | null = null;
-before(async () => { bundle = await cambioBundle(); });
-after(() => { bundle?.remove(); });
+before(async () => {
+  bundle = await cambioBundle();
+});
+after(() => {
+  bundle?.remove();
+});
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Spawns the `cambio` command (a new process, as a script would). */
 function cambio(args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [bundle!.file, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [bundle!.file, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    p.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    p.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    p.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    p.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     p.on('error', reject);
     p.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -55,11 +70,26 @@ describe('the cambio CLI, spawned against a real server', () => {
     op = new CambioOperator({ token: OPERATOR_TOKEN, baseUrl: base });
     await op.market.putAsset('USD', 2);
     await op.market.putAsset('BTC', 8);
-    await op.market.putPair('BTC', 'USD', { midRate: '65000.00', spreadBps: 100, feeBps: 10, fixedFeeQuoteMinor: 0n, minBaseMinor: 10_000n, maxBaseMinor: 10n ** 12n });
+    await op.market.putPair('BTC', 'USD', {
+      midRate: '65000.00',
+      spreadBps: 100,
+      feeBps: 10,
+      fixedFeeQuoteMinor: 0n,
+      minBaseMinor: 10_000n,
+      maxBaseMinor: 10n ** 12n,
+    });
     await op.wallets.put('USD', { network: 'wire', address: 'usd-acct-0001' });
     const org = await op.organizations.create({ name: 'Terminal Co', status: 'active', limits: {} });
-    const member = await op.members.add(org.id, { name: 'Ana', email: 'ana@terminal.test', permissions: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:api_keys'] });
-    key = (await op.keys.issue(member.id, { scopes: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw'] })).key;
+    const member = await op.members.add(org.id, {
+      name: 'Ana',
+      email: 'ana@terminal.test',
+      permissions: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:api_keys'],
+    });
+    key = (
+      await op.keys.issue(member.id, {
+        scopes: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw'],
+      })
+    ).key;
     await op.organizations.adjust(org.id, { assetSymbol: 'BTC', amountMinor: 10n ** 8n, reason: 'funding' });
     orgId = org.id;
     memberId = member.id;
@@ -88,16 +118,29 @@ describe('the cambio CLI, spawned against a real server', () => {
       cambio(['ledger', '--json', '--limit', '5'], env),
     ]);
     assert.equal(clientHuman.code, 0, clientHuman.stderr);
-    assert.match(clientHuman.stdout, new RegExp(`^id\\s+${orgId}\nname\\s+Terminal Co\nstatus\\s+active\ncan operate\\s+yes\npermissions\\s+portal:read, portal:trade`));
+    assert.match(
+      clientHuman.stdout,
+      new RegExp(`^id\\s+${orgId}\nname\\s+Terminal Co\nstatus\\s+active\ncan operate\\s+yes\npermissions\\s+portal:read, portal:trade`),
+    );
     assert.equal(ledgerHuman.code, 0, ledgerHuman.stderr);
     assert.match(ledgerHuman.stdout, /^WHEN\s+KIND\s+ACCOUNT\s+AMOUNT\s+REFERENCE\n\S+\s+adjustment\s+available\s+1\.00000000 BTC\s/);
     assert.equal(ledgerJson.code, 0, ledgerJson.stderr);
-    const entries = JSON.parse(ledgerJson.stdout) as Array<{ kind: string; assetSymbol: string; assetDecimals: number; amountMinor: string }>;
-    assert.deepEqual(entries.map((e) => [e.kind, e.assetSymbol, e.assetDecimals, e.amountMinor]), [['adjustment', 'BTC', 8, '100000000']]);
+    const entries = JSON.parse(ledgerJson.stdout) as Array<{
+      kind: string;
+      assetSymbol: string;
+      assetDecimals: number;
+      amountMinor: string;
+    }>;
+    assert.deepEqual(
+      entries.map((e) => [e.kind, e.assetSymbol, e.assetDecimals, e.amountMinor]),
+      [['adjustment', 'BTC', 8, '100000000']],
+    );
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, /^ASSET\s+AVAILABLE\s+HELD\s+TOTAL\nBTC\s+1\.00000000\s+0\.00000000\s+1\.00000000\n$/);
     assert.equal(json.code, 0, json.stderr);
-    assert.deepEqual(JSON.parse(json.stdout), [{ assetSymbol: 'BTC', assetDecimals: 8, amountMinor: '100000000', heldMinor: '0', totalMinor: '100000000' }]);
+    assert.deepEqual(JSON.parse(json.stdout), [
+      { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: '100000000', heldMinor: '0', totalMinor: '100000000' },
+    ]);
     assert.equal(fromFile.code, 0, fromFile.stderr);
     assert.equal(JSON.parse(fromFile.stdout).id, orgId);
     assert.match(wallets.stdout, /USD\s+wire\s+\S*usd-acct-0001\n/);
@@ -108,7 +151,8 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.equal(tooPrecise.code, 1);
     assert.match(tooPrecise.stderr, /more than 8 decimals/);
     const secret = key.split('.')[1]!;
-    for (const r of [human, json, fromFile, wallets, badKey]) assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret.slice(0, -4)), 'the key is never echoed');
+    for (const r of [human, json, fromFile, wallets, badKey])
+      assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret.slice(0, -4)), 'the key is never echoed');
   });
 
   test('trade: quote with a decimal amount, order, refusal of a used quote (exit 2), operator approval', async () => {
@@ -120,7 +164,10 @@ describe('the cambio CLI, spawned against a real server', () => {
     const q = JSON.parse(quote.stdout);
     assert.deepEqual([q.amountBaseMinor, q.amountQuoteMinor, q.rateQuoteMinor], ['50000000', '3217500', '6435000']);
     assert.equal(quoteHuman.code, 0, quoteHuman.stderr);
-    assert.match(quoteHuman.stdout, /^quote\s+quo_\S+\nyou deliver\s+0\.01000000 BTC\nyou receive\s+643\.50 USD\nrate\s+64350\.00 USD per BTC\nexpires at\s+\S+\n\naccept it with: cambio order quo_\S+\n$/);
+    assert.match(
+      quoteHuman.stdout,
+      /^quote\s+quo_\S+\nyou deliver\s+0\.01000000 BTC\nyou receive\s+643\.50 USD\nrate\s+64350\.00 USD per BTC\nexpires at\s+\S+\n\naccept it with: cambio order quo_\S+\n$/,
+    );
 
     const order = await cambio(['order', q.id], env);
     assert.equal(order.code, 0, order.stderr);
@@ -136,7 +183,10 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.equal(again.code, 2, 'an API refusal exits 2');
     assert.equal(JSON.parse(again.stderr).error.code, 'orders.quote_already_used');
     assert.equal(JSON.parse(again.stderr).error.status, 410);
-    assert.deepEqual(JSON.parse(pending.stdout).map((o: { id: string; organizationId: string }) => [o.id, o.organizationId]), [[orderId, orgId]]);
+    assert.deepEqual(
+      JSON.parse(pending.stdout).map((o: { id: string; organizationId: string }) => [o.id, o.organizationId]),
+      [[orderId, orgId]],
+    );
 
     // An order in --json mode: a second quote, accepted by a script.
     const q2 = JSON.parse((await cambio(['--json', 'quote', 'BTC', 'USD', '--sell', '0.1'], env)).stdout);
@@ -148,9 +198,17 @@ describe('the cambio CLI, spawned against a real server', () => {
 
     const [ordersHuman, ordersJson] = await Promise.all([cambio(['orders'], env), cambio(['orders', '--json', '--all'], env)]);
     assert.equal(ordersHuman.code, 0, ordersHuman.stderr);
-    assert.match(ordersHuman.stdout, new RegExp(`^ORDER\\s+STATE\\s+DELIVER\\s+RECEIVE\\s+CREATED\\s+REASON\n${o2.id}\\s+pending_approval\\s+0\\.10000000 BTC\\s+6435\\.00 USD\\s+\\S+\\s+-\n${orderId}\\s+pending_approval\\s+0\\.50000000 BTC\\s+32175\\.00 USD`));
+    assert.match(
+      ordersHuman.stdout,
+      new RegExp(
+        `^ORDER\\s+STATE\\s+DELIVER\\s+RECEIVE\\s+CREATED\\s+REASON\n${o2.id}\\s+pending_approval\\s+0\\.10000000 BTC\\s+6435\\.00 USD\\s+\\S+\\s+-\n${orderId}\\s+pending_approval\\s+0\\.50000000 BTC\\s+32175\\.00 USD`,
+      ),
+    );
     assert.equal(ordersJson.code, 0, ordersJson.stderr);
-    assert.deepEqual(JSON.parse(ordersJson.stdout).map((o: { id: string }) => o.id), [o2.id, orderId]);
+    assert.deepEqual(
+      JSON.parse(ordersJson.stdout).map((o: { id: string }) => o.id),
+      [o2.id, orderId],
+    );
     const reject = await cambio(['operator', 'orders', 'reject', o2.id, '--reason', 'test'], { ...env, OPERATOR_TOKEN });
     assert.equal(reject.code, 0, reject.stderr);
 
@@ -158,20 +216,51 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.equal(approve.code, 0, approve.stderr);
     assert.match(approve.stdout, /state\s+completed/);
     const balances = (await h.call(key, 'GET', '/balances')).body.data as Array<{ assetSymbol: string; amountMinor: string }>;
-    assert.deepEqual(balances.map((b) => [b.assetSymbol, b.amountMinor]), [['BTC', '50000000'], ['USD', '3217500']]);
+    assert.deepEqual(
+      balances.map((b) => [b.assetSymbol, b.amountMinor]),
+      [
+        ['BTC', '50000000'],
+        ['USD', '3217500'],
+      ],
+    );
 
     const audit = await cambio(['operator', 'audit', '--subject', orderId, '--json'], { ...env, OPERATOR_TOKEN });
     assert.equal(audit.code, 0, audit.stderr);
-    assert.deepEqual(JSON.parse(audit.stdout).map((a: { action: string }) => a.action).sort(), ['order.approve', 'order.complete']);
+    assert.deepEqual(
+      JSON.parse(audit.stdout)
+        .map((a: { action: string }) => a.action)
+        .sort(),
+      ['order.approve', 'order.complete'],
+    );
     const table = await cambio(['operator', 'audit', '--action', 'order.approve'], { ...env, OPERATOR_TOKEN });
     assert.equal(table.code, 0, table.stderr);
     assert.match(table.stdout, new RegExp(`order\\.approve\\s+order ${orderId}`));
   });
 
-  test('deposit and withdraw groups: declare with the API\'s decimals, register a destination, list', async () => {
+  test("deposit and withdraw groups: declare with the API's decimals, register a destination, list", async () => {
     const [declare, register, noOperator, unreachable] = await Promise.all([
       cambio(['deposit', 'declare', 'USD', '100', '--json'], env),
-      cambio(['withdraw', 'register', '--label', 'Main', '--asset', 'usd', '--bank', 'Banco Uno', '--kind', 'checking', '--account', '0001-2345-6789', '--holder', 'Terminal Co', '--document', 'J-1234567'], env),
+      cambio(
+        [
+          'withdraw',
+          'register',
+          '--label',
+          'Main',
+          '--asset',
+          'usd',
+          '--bank',
+          'Banco Uno',
+          '--kind',
+          'checking',
+          '--account',
+          '0001-2345-6789',
+          '--holder',
+          'Terminal Co',
+          '--document',
+          'J-1234567',
+        ],
+        env,
+      ),
       cambio(['operator', 'reconciliation', 'status'], env),
       cambio(['client'], { ...env, CAMBIO_BASE_URL: `http://127.0.0.1:${await closedPort()}` }),
     ]);
@@ -193,13 +282,37 @@ describe('the cambio CLI, spawned against a real server', () => {
       cambio(['withdraw', 'list'], env),
     ]);
     assert.match(open.stdout, new RegExp(`send exactly\\s+${d.expectedAmount.replace('.', '\\.')} USD`));
-    assert.deepEqual(JSON.parse(destinations.stdout).map((x: { label: string; usable: boolean }) => [x.label, x.usable]), [['Main', false]]);
+    assert.deepEqual(
+      JSON.parse(destinations.stdout).map((x: { label: string; usable: boolean }) => [x.label, x.usable]),
+      [['Main', false]],
+    );
     assert.equal(list.stdout, '(none)\n');
   });
 
   test('withdraw create: decimals from the API with a full key; --asset and --decimals with a portal:withdraw-only key; both modes', async () => {
     await op.organizations.adjust(orgId, { assetSymbol: 'USD', amountMinor: 100_000n, reason: 'funding' });
-    const reg = await cambio(['--json', 'withdraw', 'register', '--label', 'Payout', '--asset', 'USD', '--bank', 'Banco Dos', '--kind', 'savings', '--account', '9876543210', '--holder', 'Terminal Co', '--document', 'J-7654321'], env);
+    const reg = await cambio(
+      [
+        '--json',
+        'withdraw',
+        'register',
+        '--label',
+        'Payout',
+        '--asset',
+        'USD',
+        '--bank',
+        'Banco Dos',
+        '--kind',
+        'savings',
+        '--account',
+        '9876543210',
+        '--holder',
+        'Terminal Co',
+        '--document',
+        'J-7654321',
+      ],
+      env,
+    );
     assert.equal(reg.code, 0, reg.stderr);
     const destId = JSON.parse(reg.stdout).id as string;
     const notYet = await cambio(['withdraw', 'create', destId, '1.00'], env);
@@ -221,15 +334,24 @@ describe('the cambio CLI, spawned against a real server', () => {
     ]);
     assert.equal(json.code, 0, json.stderr);
     const w = JSON.parse(json.stdout);
-    assert.deepEqual([w.state, w.destinationId, w.money], ['pending_approval', destId, { assetSymbol: 'USD', assetDecimals: 2, amountMinor: '1234' }]);
+    assert.deepEqual(
+      [w.state, w.destinationId, w.money],
+      ['pending_approval', destId, { assetSymbol: 'USD', assetDecimals: 2, amountMinor: '1234' }],
+    );
     assert.equal(tooManyDecimals.code, 1);
     assert.match(tooManyDecimals.stderr, /more than 2 decimals/);
     assert.equal(noFlags.code, 1, 'without the flags a withdraw-only key cannot look the asset up: a usage error that says what to give');
     assert.match(noFlags.stderr, /--asset SYMBOL and --decimals N/);
 
     const [listHuman, listJson] = await Promise.all([cambio(['withdraw', 'list'], env), cambio(['withdraw', 'list', '--json'], env)]);
-    assert.match(listHuman.stdout, /^WITHDRAWAL\s+STATE\s+AMOUNT\s+DESTINATION\s+CREATED\s+REASON\nwdr_\S+\s+pending_approval\s+12\.34 USD\s+.*\nwdr_\S+\s+pending_approval\s+25\.00 USD\s/);
-    assert.deepEqual(JSON.parse(listJson.stdout).map((x: { money: { amountMinor: string } }) => x.money.amountMinor), ['1234', '2500']);
+    assert.match(
+      listHuman.stdout,
+      /^WITHDRAWAL\s+STATE\s+AMOUNT\s+DESTINATION\s+CREATED\s+REASON\nwdr_\S+\s+pending_approval\s+12\.34 USD\s+.*\nwdr_\S+\s+pending_approval\s+25\.00 USD\s/,
+    );
+    assert.deepEqual(
+      JSON.parse(listJson.stdout).map((x: { money: { amountMinor: string } }) => x.money.amountMinor),
+      ['1234', '2500'],
+    );
   });
 
   test('operator commands, one file per noun-verb: reads of every group in both modes, and a bad argument is a usage error', async () => {
@@ -247,7 +369,14 @@ describe('the cambio CLI, spawned against a real server', () => {
     ]);
     for (const r of [assets, pairs, wallets, org, destinations, withdrawals, deposits, rec]) assert.equal(r.code, 0, r.stderr);
     assert.match(assets.stdout, /^ASSET\s+DECIMALS\n(.*\n)*BTC\s+8\n(.*\n)*USD\s+2\n/);
-    assert.deepEqual(JSON.parse(pairs.stdout).map((p: { baseSymbol: string; quoteSymbol: string; rateQuoteMinor: string }) => [p.baseSymbol, p.quoteSymbol, p.rateQuoteMinor]), [['BTC', 'USD', '6435000']]);
+    assert.deepEqual(
+      JSON.parse(pairs.stdout).map((p: { baseSymbol: string; quoteSymbol: string; rateQuoteMinor: string }) => [
+        p.baseSymbol,
+        p.quoteSymbol,
+        p.rateQuoteMinor,
+      ]),
+      [['BTC', 'USD', '6435000']],
+    );
     assert.match(wallets.stdout, /USD\s+wire\s+\S*usd-acct-0001/);
     assert.equal(JSON.parse(org.stdout).name, 'Terminal Co');
     assert.ok(JSON.parse(destinations.stdout).every((d: { organizationId: string }) => d.organizationId === orgId));
@@ -259,14 +388,24 @@ describe('the cambio CLI, spawned against a real server', () => {
   });
 
   test('webhooks create shows the whsec_ secret once; list shows the endpoint without it; delete; a narrower key exits 3', async () => {
-    const member = await op.members.add(orgId, { name: 'Hooks', email: 'hooks@terminal.test', permissions: ['portal:read', 'portal:webhooks', 'portal:api_keys'] });
+    const member = await op.members.add(orgId, {
+      name: 'Hooks',
+      email: 'hooks@terminal.test',
+      permissions: ['portal:read', 'portal:webhooks', 'portal:api_keys'],
+    });
     const wenv = { ...env, CAMBIO_API_KEY: (await op.keys.issue(member.id, { scopes: ['portal:webhooks'] })).key };
-    const created = await cambio(['webhooks', 'create', 'https://hooks.terminal.test/in', '--type', 'order.completed', 'withdrawal.completed'], wenv);
+    const created = await cambio(
+      ['webhooks', 'create', 'https://hooks.terminal.test/in', '--type', 'order.completed', 'withdrawal.completed'],
+      wenv,
+    );
     assert.equal(created.code, 0, created.stderr);
     const secret = /^secret\s+(whsec_[A-Za-z0-9+/]{43}=)$/m.exec(created.stdout)?.[1];
     assert.ok(secret, created.stdout);
     const id = /^webhook\s+(\S+)$/m.exec(created.stdout)![1]!;
-    assert.match(created.stdout, /^url\s+https:\/\/hooks\.terminal\.test\/in\nevents\s+order\.completed, withdrawal\.completed\nstatus\s+enabled\n/m);
+    assert.match(
+      created.stdout,
+      /^url\s+https:\/\/hooks\.terminal\.test\/in\nevents\s+order\.completed, withdrawal\.completed\nstatus\s+enabled\n/m,
+    );
     assert.match(created.stderr, /not shown again/);
     const [human, json, narrow] = await Promise.all([
       cambio(['webhooks', 'list'], wenv),
@@ -274,8 +413,16 @@ describe('the cambio CLI, spawned against a real server', () => {
       cambio(['webhooks', 'create', 'https://hooks.terminal.test/x'], env),
     ]);
     assert.equal(human.code, 0, human.stderr);
-    assert.match(human.stdout, new RegExp(`^WEBHOOK\\s+URL\\s+EVENTS\\s+STATUS\\s+FAILING SINCE\n${id}\\s+https://hooks\\.terminal\\.test/in\\s+order\\.completed, withdrawal\\.completed\\s+enabled\\s+-\n$`));
-    assert.deepEqual(JSON.parse(json.stdout).map((w: { id: string; status: string; secret?: string }) => [w.id, w.status, w.secret]), [[id, 'enabled', undefined]]);
+    assert.match(
+      human.stdout,
+      new RegExp(
+        `^WEBHOOK\\s+URL\\s+EVENTS\\s+STATUS\\s+FAILING SINCE\n${id}\\s+https://hooks\\.terminal\\.test/in\\s+order\\.completed, withdrawal\\.completed\\s+enabled\\s+-\n$`,
+      ),
+    );
+    assert.deepEqual(
+      JSON.parse(json.stdout).map((w: { id: string; status: string; secret?: string }) => [w.id, w.status, w.secret]),
+      [[id, 'enabled', undefined]],
+    );
     for (const r of [human, json]) assert.ok(!r.stdout.includes(secret.slice(6)), 'the secret is never shown again');
     assert.equal(narrow.code, 3, 'a key without portal:webhooks is a permission failure');
     assert.match(narrow.stderr, /^error: auth\.scope_missing: /);
@@ -289,7 +436,7 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.match(again.stderr, /^error: webhooks\.not_found: /);
   });
 
-  test('--json: Commander\'s usage errors are JSON on stderr too; configuration errors exit 1', async () => {
+  test("--json: Commander's usage errors are JSON on stderr too; configuration errors exit 1", async () => {
     const [missingArg, unknownOption, missingCommand, badUrl, blockedPort] = await Promise.all([
       cambio(['--json', 'quote', 'BTC'], env),
       cambio(['order', 'quo_x', '--bogus', '--json'], env),
@@ -297,7 +444,11 @@ describe('the cambio CLI, spawned against a real server', () => {
       cambio(['--json', 'client'], { ...env, CAMBIO_BASE_URL: 'localhost:8080' }),
       cambio(['client'], { ...env, CAMBIO_BASE_URL: 'http://127.0.0.1:9' }),
     ]);
-    for (const [r, pattern] of [[missingArg, /missing required argument 'quote'/], [unknownOption, /unknown option '--bogus'/], [missingCommand, /a command is missing/]] as const) {
+    for (const [r, pattern] of [
+      [missingArg, /missing required argument 'quote'/],
+      [unknownOption, /unknown option '--bogus'/],
+      [missingCommand, /a command is missing/],
+    ] as const) {
       assert.equal(r.code, 1, r.stderr);
       assert.equal(r.stdout, '');
       const e = JSON.parse(r.stderr).error;
@@ -351,7 +502,11 @@ describe('the cambio CLI, spawned against a real server', () => {
   test('cancel declaration: the open declaration is cancelled and no longer open; again answers the same; a matched one exits 2 with deposits.declaration_not_open', async () => {
     // An organization of its own: one declaration may be open per organization, whatever the other tests left.
     const org = await op.organizations.create({ name: 'Declaring Co', status: 'active', limits: {} });
-    const member = await op.members.add(org.id, { name: 'Dora', email: 'dora@declaring.test', permissions: ['portal:read', 'portal:deposit', 'portal:api_keys'] });
+    const member = await op.members.add(org.id, {
+      name: 'Dora',
+      email: 'dora@declaring.test',
+      permissions: ['portal:read', 'portal:deposit', 'portal:api_keys'],
+    });
     const denv = { ...env, CAMBIO_API_KEY: (await op.keys.issue(member.id, { scopes: ['portal:read', 'portal:deposit'] })).key };
 
     const declared = await cambio(['deposit', 'declare', 'USD', '250', '--decimals', '2', '--json'], denv);
@@ -360,8 +515,11 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.equal(d.state, 'open');
     const cancelled = await cambio(['cancel', 'declaration', d.id], denv);
     assert.equal(cancelled.code, 0, cancelled.stderr);
-    assert.equal(cancelled.stdout, `declaration  ${d.id}\nreference    ${d.reference}\nstate        cancelled\nwas to send  ${d.expectedAmount} USD\n\n`
-      + 'a transfer of that amount that still arrives is not matched: it waits for manual attribution\n');
+    assert.equal(
+      cancelled.stdout,
+      `declaration  ${d.id}\nreference    ${d.reference}\nstate        cancelled\nwas to send  ${d.expectedAmount} USD\n\n` +
+        'a transfer of that amount that still arrives is not matched: it waits for manual attribution\n',
+    );
     assert.equal((await cambio(['deposit', 'open'], denv)).stdout, 'no declaration is open\n');
     const again = await cambio(['cancel', 'declaration', d.id, '--json'], denv);
     assert.equal(again.code, 0, 'cancelling a cancelled declaration answers it again');
@@ -370,7 +528,12 @@ describe('the cambio CLI, spawned against a real server', () => {
     // Declared again and matched by an arrival of the exact amount: no longer open, so no longer cancellable.
     const next = JSON.parse((await cambio(['deposit', 'declare', 'USD', '250', '--decimals', '2', '--json'], denv)).stdout);
     assert.notEqual(next.id, d.id);
-    await op.deposits.record({ assetSymbol: 'USD', network: 'wire', amountMinor: BigInt(next.expectedAmountMinor), txid: `wire-${next.reference}` });
+    await op.deposits.record({
+      assetSymbol: 'USD',
+      network: 'wire',
+      amountMinor: BigInt(next.expectedAmountMinor),
+      txid: `wire-${next.reference}`,
+    });
     const refused = await cambio(['cancel', 'declaration', next.id, '--json'], denv);
     assert.equal(refused.code, 2, 'a 409 refusal exits 2');
     const err = JSON.parse(refused.stderr).error;
@@ -378,7 +541,10 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.equal(refused.stdout, '');
     const text = await cambio(['cancel', 'declaration', next.id], denv);
     assert.equal(text.code, 2);
-    assert.match(text.stderr, /^error: deposits\.declaration_not_open: The deposit declaration is no longer open \(matched\); only an open one can be cancelled\./);
+    assert.match(
+      text.stderr,
+      /^error: deposits\.declaration_not_open: The deposit declaration is no longer open \(matched\); only an open one can be cancelled\./,
+    );
     const unknown = await cambio(['cancel', 'declaration', 'dcl_nope', '--json'], denv);
     assert.deepEqual([unknown.code, JSON.parse(unknown.stderr).error.code], [2, 'deposits.declaration_not_found']);
     assert.equal((await cambio(['cancel', 'quote', d.id], denv)).code, 1, 'an unknown kind is a usage error');
@@ -388,7 +554,7 @@ describe('the cambio CLI, spawned against a real server', () => {
   });
 });
 
-describe('the cambio CLI when a withdrawal\'s answer is lost', () => {
+describe("the cambio CLI when a withdrawal's answer is lost", () => {
   let srv: Server;
   let base: string;
   const seen: string[] = [];
@@ -397,14 +563,30 @@ describe('the cambio CLI when a withdrawal\'s answer is lost', () => {
     // A service that takes the POST and breaks the connection before answering; the read-back is refused.
     srv = createServer((req, res) => {
       seen.push(`${req.method} ${req.url}`);
-      if (req.method === 'POST') { req.resume(); req.on('end', () => req.socket.destroy()); return; }
+      if (req.method === 'POST') {
+        req.resume();
+        req.on('end', () => req.socket.destroy());
+        return;
+      }
       res.writeHead(403, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ success: false, message: 'scope missing', data: null, code: 'auth.scope_missing', timestamp: new Date().toISOString(), traceId: 'tr-403', pagination: null }));
+      res.end(
+        JSON.stringify({
+          success: false,
+          message: 'scope missing',
+          data: null,
+          code: 'auth.scope_missing',
+          timestamp: new Date().toISOString(),
+          traceId: 'tr-403',
+          pagination: null,
+        }),
+      );
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
   });
-  after(async () => { await new Promise<void>((r) => srv.close(() => r())); });
+  after(async () => {
+    await new Promise<void>((r) => srv.close(() => r()));
+  });
 
   test('exit 6, not 4: the outcome is unknown, and the message says to read the list first (both modes)', async () => {
     const home = mkdtempSync(join(tmpdir(), 'cambio-cli-lost-'));
@@ -415,7 +597,11 @@ describe('the cambio CLI when a withdrawal\'s answer is lost', () => {
       assert.equal(human.code, 6, human.stderr);
       assert.match(human.stderr, /^error: sdk\.lost_response_unresolved: .*withdrawal/);
       assert.match(human.stderr, /Read `cambio withdraw list` before trying again/);
-      assert.deepEqual(seen, ['POST /api/v1/withdrawals', 'GET /api/v1/withdrawals?page=1&limit=100'], 'sent once, read once, never re-sent');
+      assert.deepEqual(
+        seen,
+        ['POST /api/v1/withdrawals', 'GET /api/v1/withdrawals?page=1&limit=100'],
+        'sent once, read once, never re-sent',
+      );
       const json = await cambio([...args, '--json'], env);
       assert.equal(json.code, 6);
       const e = JSON.parse(json.stderr).error;
@@ -424,5 +610,4 @@ describe('the cambio CLI when a withdrawal\'s answer is lost', () => {
       rmSync(home, { recursive: true, force: true });
     }
   });
-
 });

@@ -16,8 +16,12 @@ function cambio(args: string[], env: Record<string, string>): Promise<{ code: nu
     const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    p.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    p.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    p.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    p.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     p.on('error', reject);
     p.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -38,20 +42,34 @@ for (const backend of backends()) {
 
         const first = await cambio(['verify', '--mine'], env);
         assert.equal(first.code, 0, first.stderr);
-        assert.equal(first.stdout, 'ok: 2 own entries in the log under checkpoint 3 signed by cambio/localhost; consistent with 0 checkpoints seen before; no liabilities snapshot yet\n');
+        assert.equal(
+          first.stdout,
+          'ok: 2 own entries in the log under checkpoint 3 signed by cambio/localhost; consistent with 0 checkpoints seen before; no liabilities snapshot yet\n',
+        );
         const seenFile = join(home, '.config', 'cambio', 'seen-checkpoints.json');
         assert.ok(existsSync(seenFile), 'the checkpoint seen is kept in the config folder');
         assert.equal(statSync(seenFile).mode & 0o077, 0);
         const seen = JSON.parse(readFileSync(seenFile, 'utf8'))[base] as { checkpoints: Array<{ treeSize: number; rootHash: string }> };
-        assert.deepEqual(seen.checkpoints.map((c) => c.treeSize), [3]);
+        assert.deepEqual(
+          seen.checkpoints.map((c) => c.treeSize),
+          [3],
+        );
 
         // More entries and a liabilities snapshot: still consistent, and the organization's leaves verify.
-        assert.equal((await h.op('POST', `/organizations/${a.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: '-250', reason: 'fee' })).status, 201);
+        assert.equal(
+          (await h.op('POST', `/organizations/${a.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: '-250', reason: 'fee' })).status,
+          201,
+        );
         await appendUntil(h, 4);
         assert.equal((await h.op('POST', '/liabilities/snapshots')).status, 201);
         const second = await cambio(['verify', '--mine', '--json'], env);
         assert.equal(second.code, 0, second.stderr);
-        const out = JSON.parse(second.stdout) as { entries: number; checkpoint: { treeSize: number }; checkpointsSeenBefore: number; liabilities: string };
+        const out = JSON.parse(second.stdout) as {
+          entries: number;
+          checkpoint: { treeSize: number };
+          checkpointsSeenBefore: number;
+          liabilities: string;
+        };
         assert.deepEqual([out.entries, out.checkpoint.treeSize, out.checkpointsSeenBefore], [3, 4, 1]);
         assert.match(out.liabilities, /^counted in liabilities snapshot liab_\S+ \(BTC, USD\)$/);
 
@@ -63,7 +81,10 @@ for (const backend of backends()) {
         await sql`delete from log_nodes`.execute(h.store.db);
         await sql`delete from log_leaves`.execute(h.store.db);
         await sql`update log_head set size = 0, frontier = ''::bytea, last_txid = -1, last_seq = 0`.execute(h.store.db);
-        assert.equal((await h.op('POST', `/organizations/${a.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: '1', reason: 'cover' })).status, 201);
+        assert.equal(
+          (await h.op('POST', `/organizations/${a.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: '1', reason: 'cover' })).status,
+          201,
+        );
         await appendUntil(h, 5);
         const caught = await cambio(['verify', '--mine'], env);
         assert.equal(caught.code, 8, caught.stdout + caught.stderr);
@@ -77,7 +98,10 @@ for (const backend of backends()) {
           rmSync(fresh, { recursive: true, force: true });
         }
         // Nothing seen is replaced by a history that failed.
-        assert.deepEqual((JSON.parse(readFileSync(seenFile, 'utf8'))[base] as typeof seen).checkpoints.map((c) => c.treeSize), [3, 4]);
+        assert.deepEqual(
+          (JSON.parse(readFileSync(seenFile, 'utf8'))[base] as typeof seen).checkpoints.map((c) => c.treeSize),
+          [3, 4],
+        );
       } finally {
         await h.close();
         rmSync(home, { recursive: true, force: true });

@@ -16,8 +16,12 @@ function cambio(args: string[], env: Record<string, string>): Promise<{ code: nu
     const p = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    p.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    p.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    p.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    p.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     p.on('error', reject);
     p.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -35,7 +39,11 @@ for (const backend of backends()) {
         const a = await seedOrg(h, { balances: { USD: 1000n, BTC: 5n } });
         const b = await seedOrg(h, { balances: { USD: 70n } });
         for (const amount of [-300n, 45n]) {
-          const r = await h.op('POST', `/organizations/${a.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: amount.toString(), reason: 'verify test' });
+          const r = await h.op('POST', `/organizations/${a.orgId}/adjustments`, {
+            assetSymbol: 'USD',
+            amountMinor: amount.toString(),
+            reason: 'verify test',
+          });
           assert.equal(r.status, 201, r.raw);
         }
         await appendUntil(h, 5);
@@ -52,7 +60,9 @@ for (const backend of backends()) {
         const victim = entries[3]!.entryId;
         await sql`update postings set amount = amount + 100 where entry_id = ${victim} and owner_id = ${a.orgId}`.execute(h.store.db);
         await sql`update postings set amount = amount - 100 where entry_id = ${victim} and owner_id = 'platform'`.execute(h.store.db);
-        await sql`update accounts set balance = balance + 100 where owner_id = ${a.orgId} and asset_symbol = 'USD' and kind = 'available'`.execute(h.store.db);
+        await sql`update accounts set balance = balance + 100 where owner_id = ${a.orgId} and asset_symbol = 'USD' and kind = 'available'`.execute(
+          h.store.db,
+        );
         const bad = await cambio(['verify'], env);
         assert.equal(bad.code, 8, bad.stdout + bad.stderr);
         assert.match(bad.stderr, new RegExp(`first bad entry: ${victim}`));
@@ -64,9 +74,13 @@ for (const backend of backends()) {
         // Put back; then a balance changed alone no longer equals the postings.
         await sql`update postings set amount = amount - 100 where entry_id = ${victim} and owner_id = ${a.orgId}`.execute(h.store.db);
         await sql`update postings set amount = amount + 100 where entry_id = ${victim} and owner_id = 'platform'`.execute(h.store.db);
-        await sql`update accounts set balance = balance - 100 where owner_id = ${a.orgId} and asset_symbol = 'USD' and kind = 'available'`.execute(h.store.db);
+        await sql`update accounts set balance = balance - 100 where owner_id = ${a.orgId} and asset_symbol = 'USD' and kind = 'available'`.execute(
+          h.store.db,
+        );
         assert.equal((await cambio(['verify'], env)).code, 0);
-        await sql`update accounts set balance = balance + 1 where owner_id = ${b.orgId} and asset_symbol = 'USD' and kind = 'available'`.execute(h.store.db);
+        await sql`update accounts set balance = balance + 1 where owner_id = ${b.orgId} and asset_symbol = 'USD' and kind = 'available'`.execute(
+          h.store.db,
+        );
         const off = await cambio(['verify'], env);
         assert.equal(off.code, 8);
         assert.match(off.stderr, new RegExp(`${b.orgId} USD: balance 71, postings 70`));

@@ -13,7 +13,14 @@ import './styles.css';
 // Server state is a cache (STYLE §14): lists refetch while something waits; a 4xx is not retried.
 // A read answered 401 means the session ended (idle or absolute expiry, removal): back to sign-in.
 const queryClient: QueryClient = new QueryClient({
-  queryCache: new QueryCache({ onError: (e) => { if (isUnauthenticated(e)) { sessionMark.set(false); queryClient.setQueryData(['session'], null); } } }),
+  queryCache: new QueryCache({
+    onError: (e) => {
+      if (isUnauthenticated(e)) {
+        sessionMark.set(false);
+        queryClient.setQueryData(['session'], null);
+      }
+    },
+  }),
   defaultOptions: {
     queries: { retry: false, refetchOnWindowFocus: true, staleTime: 2_000 },
     mutations: { retry: false },

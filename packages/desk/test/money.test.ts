@@ -6,11 +6,13 @@ import { fillMargin } from '../src/features/approvals/margin.ts';
 import { limitsToText, textToLimits } from '../src/features/organizations/limits.ts';
 import { readAmount } from '../src/lib/money.ts';
 
-test('decimal text becomes minor units exactly, with the asset\'s decimals; more decimals is an inline error', () => {
+test("decimal text becomes minor units exactly, with the asset's decimals; more decimals is an inline error", () => {
   assert.deepEqual(readAmount('1250.5', 2), { ok: true, minor: 125050n });
   assert.deepEqual(readAmount('0.00000001', 8), { ok: true, minor: 1n });
-  assert.deepEqual(readAmount('115792089237316195423570985008687907853269984665640564039457584007913129639935', 0),
-    { ok: true, minor: 2n ** 256n - 1n });
+  assert.deepEqual(readAmount('115792089237316195423570985008687907853269984665640564039457584007913129639935', 0), {
+    ok: true,
+    minor: 2n ** 256n - 1n,
+  });
   assert.deepEqual(readAmount('1.230', 2), { ok: true, minor: 123n });
   assert.deepEqual(readAmount('1.234', 2), { ok: false, error: 'At most 2 decimals for this asset.' });
   assert.deepEqual(readAmount('1.5', 0), { ok: false, error: 'This asset has no decimals.' });
@@ -26,7 +28,7 @@ test('the margin of a fill is proceeds minus what the client receives, in exact 
 });
 
 test('limits as text and back: empty is no cap, bad text names the asset', () => {
-  const dec = (s: string) => ({ BTC: 8, USD: 2 } as Record<string, number>)[s] ?? null;
+  const dec = (s: string) => (({ BTC: 8, USD: 2 }) as Record<string, number>)[s] ?? null;
   const t = limitsToText({ BTC: { maxOrderMinor: 150000000n }, USD: { maxWithdrawalMinor: 100000n } }, dec);
   assert.deepEqual(t, { BTC: { maxOrder: '1.50000000', maxWithdrawal: '' }, USD: { maxOrder: '', maxWithdrawal: '1000.00' } });
   assert.deepEqual(textToLimits(t, dec), { BTC: { maxOrderMinor: 150000000n }, USD: { maxWithdrawalMinor: 100000n } });

@@ -10,7 +10,10 @@ test('orders and withdrawals in one queue, what waits longest first, ties by id'
     [at('o2', '2026-11-23T10:05:00Z'), at('o1', '2026-11-23T10:00:00Z')] as OperatorOrder[],
     [at('w1', '2026-11-23T10:02:00Z'), at('w0', '2026-11-23T10:05:00Z')] as OperatorWithdrawal[],
   );
-  assert.deepEqual(q.map((i) => `${i.kind}:${i.record.id}`), ['order:o1', 'withdrawal:w1', 'order:o2', 'withdrawal:w0']);
+  assert.deepEqual(
+    q.map((i) => `${i.kind}:${i.record.id}`),
+    ['order:o1', 'withdrawal:w1', 'order:o2', 'withdrawal:w0'],
+  );
 });
 
 test('the four-eyes state names who approved and whether it was me', () => {

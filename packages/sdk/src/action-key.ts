@@ -4,7 +4,9 @@ import { stringifyJson } from './json.ts';
 import { outcomeUnknown } from './retry.ts';
 
 /** What a write takes besides its body: the caller's own Idempotency-Key (CONTRACT §10). */
-export interface WriteOptions { idempotencyKey?: string }
+export interface WriteOptions {
+  idempotencyKey?: string;
+}
 
 /**
  * One Idempotency-Key per action a person takes in an app (a confirmed click): the same key when the
@@ -36,4 +38,5 @@ export class ActionKey {
 }
 
 /** The part of a request spec that carries the caller's key, when there is one. */
-export const keyOf = (opts: WriteOptions): { idempotencyKey?: string } => (opts.idempotencyKey !== undefined ? { idempotencyKey: opts.idempotencyKey } : {});
+export const keyOf = (opts: WriteOptions): { idempotencyKey?: string } =>
+  opts.idempotencyKey !== undefined ? { idempotencyKey: opts.idempotencyKey } : {};

@@ -45,10 +45,20 @@ export class Cambio extends ClientApiResources {
     if (!f) throw configError('Cambio: no fetch available (Node 20 or later has one)');
     const apiKey = opts.apiKey.trim();
     const baseUrl = normalizeBaseUrl(resolveRoot('Cambio', opts), '/api/v1', 'Cambio');
-    super(new Transport({
-      baseUrl, prefix: '/api/v1', authHeaders: { 'x-api-key': apiKey }, secrets: [apiKey],
-      lang: opts.lang, fetch: f, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, retry: opts.retry ?? {}, onEvent: opts.onEvent,
-    }), opts.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS);
+    super(
+      new Transport({
+        baseUrl,
+        prefix: '/api/v1',
+        authHeaders: { 'x-api-key': apiKey },
+        secrets: [apiKey],
+        lang: opts.lang,
+        fetch: f,
+        timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        retry: opts.retry ?? {},
+        onEvent: opts.onEvent,
+      }),
+      opts.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS,
+    );
     this.baseUrl = baseUrl;
   }
 }
@@ -60,8 +70,11 @@ export function configError(message: string): ConfigurationError {
 /** `baseUrl`, or the local sandbox with `sandbox: true`; both at once is ambiguous and refused. */
 export function resolveRoot(who: string, opts: { baseUrl?: string | undefined; sandbox?: boolean | undefined }): string {
   const given = typeof opts.baseUrl === 'string' && opts.baseUrl.trim() !== '';
-  if (given && opts.sandbox) throw configError(`${who}: give baseUrl or sandbox: true, not both (sandbox means the local ${SANDBOX_URL} that npm start runs)`);
+  if (given && opts.sandbox)
+    throw configError(`${who}: give baseUrl or sandbox: true, not both (sandbox means the local ${SANDBOX_URL} that npm start runs)`);
   if (given) return opts.baseUrl!;
   if (opts.sandbox) return SANDBOX_URL;
-  throw configError(`${who}: give baseUrl (the service root, e.g. https://api.example.com), or sandbox: true for the local sandbox at ${SANDBOX_URL}`);
+  throw configError(
+    `${who}: give baseUrl (the service root, e.g. https://api.example.com), or sandbox: true for the local sandbox at ${SANDBOX_URL}`,
+  );
 }

@@ -1,7 +1,8 @@
 import type { ErrorCode } from '@cambio/contract';
 
 /** Codes the SDK itself reports, for failures where no response (or no usable one) arrived. */
-export type SdkErrorCode = 'sdk.network_error' | 'sdk.timeout' | 'sdk.invalid_response' | 'sdk.lost_response_unresolved' | 'sdk.configuration_error';
+export type SdkErrorCode =
+  'sdk.network_error' | 'sdk.timeout' | 'sdk.invalid_response' | 'sdk.lost_response_unresolved' | 'sdk.configuration_error';
 /** A server code from the catalogue, an SDK code, or a code this SDK version does not know yet. */
 export type CambioErrorCode = ErrorCode | SdkErrorCode | (string & {});
 

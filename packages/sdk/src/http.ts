@@ -1,7 +1,5 @@
 import type { Pagination } from '@cambio/contract';
-import {
-  ConfigurationError, ConnectionError, errorFromResponse, redact, ResponseParseError, TimeoutError,
-} from './errors.ts';
+import { ConfigurationError, ConnectionError, errorFromResponse, redact, ResponseParseError, TimeoutError } from './errors.ts';
 import { AmountFormatError, parseJsonLossless, stringifyJson, toAmounts } from './json.ts';
 import { parseRetryAfter, runWithRetry, type RetryEvent, type RetryOptions, type RetryPlan, type RetryResult } from './retry.ts';
 
@@ -52,7 +50,15 @@ export interface Reply<T> {
   replayed?: boolean;
 }
 
-interface WireEnvelope { success?: unknown; message?: unknown; data?: unknown; code?: unknown; timestamp?: unknown; traceId?: unknown; pagination?: unknown }
+interface WireEnvelope {
+  success?: unknown;
+  message?: unknown;
+  data?: unknown;
+  code?: unknown;
+  timestamp?: unknown;
+  traceId?: unknown;
+  pagination?: unknown;
+}
 
 const USER_AGENT = 'cambio-sdk/0.1.0';
 
@@ -66,7 +72,9 @@ export class Transport {
     this.#cfg = cfg;
   }
 
-  get timeoutMs() { return this.#cfg.timeoutMs; }
+  get timeoutMs() {
+    return this.#cfg.timeoutMs;
+  }
 
   /** The same service and settings under another path prefix (e.g. the public `/transparency`). */
   withPrefix(prefix: string): Transport {
@@ -94,11 +102,14 @@ export class Transport {
     // Every creating or deciding call carries a key of its own; every retry of it, the same key (CONTRACT §10).
     const chosen = spec.idempotencyKey !== undefined || spec.headers?.['idempotency-key'] !== undefined;
     const keyed = spec.method === 'POST' && !chosen ? { ...spec, idempotencyKey: newIdempotencyKey() } : spec;
-    return runWithRetry<Reply<T>>({
-      ...plan,
-      attempt: () => this.send<T>(keyed),
-      onEvent: onEvent ? (e) => onEvent({ ...e, method: spec.method, path: spec.path }) : undefined,
-    }, this.#cfg.retry);
+    return runWithRetry<Reply<T>>(
+      {
+        ...plan,
+        attempt: () => this.send<T>(keyed),
+        onEvent: onEvent ? (e) => onEvent({ ...e, method: spec.method, path: spec.path }) : undefined,
+      },
+      this.#cfg.retry,
+    );
   }
 
   /**
@@ -114,7 +125,12 @@ export class Transport {
   async send<T>(spec: RequestSpec): Promise<Reply<T>> {
     const cfg = this.#cfg;
     const where = { method: spec.method, path: cfg.prefix + spec.path };
-    const headers: Record<string, string> = { accept: spec.accept ? `${spec.accept}, application/json` : 'application/json', ...(cfg.credentials ? {} : { 'user-agent': USER_AGENT }), ...spec.headers, ...cfg.authHeaders };
+    const headers: Record<string, string> = {
+      accept: spec.accept ? `${spec.accept}, application/json` : 'application/json',
+      ...(cfg.credentials ? {} : { 'user-agent': USER_AGENT }),
+      ...spec.headers,
+      ...cfg.authHeaders,
+    };
     if (cfg.lang) headers['x-lang'] = cfg.lang;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     if (spec.idempotencyKey !== undefined) headers['idempotency-key'] = spec.idempotencyKey;
@@ -124,7 +140,10 @@ export class Transport {
     let text: string;
     try {
       res = await cfg.fetch(this.url(spec), {
-        method: spec.method, headers, signal: ctl.signal, ...(cfg.credentials ? { credentials: cfg.credentials } : {}),
+        method: spec.method,
+        headers,
+        signal: ctl.signal,
+        ...(cfg.credentials ? { credentials: cfg.credentials } : {}),
         ...(spec.body !== undefined ? { body: stringifyJson(spec.body) } : {}),
       });
       text = await res.text();
@@ -135,7 +154,12 @@ export class Transport {
       const msg = redact(e instanceof Error ? e.message : String(e), cfg.secrets);
       if (cannotBeSent(e)) {
         const detail = e instanceof TypeError && e.cause instanceof Error ? `: ${redact(e.cause.message, cfg.secrets)}` : '';
-        throw new ConfigurationError({ status: 0, code: 'sdk.configuration_error', message: `the request cannot be sent: ${msg}${detail}`, ...where });
+        throw new ConfigurationError({
+          status: 0,
+          code: 'sdk.configuration_error',
+          message: `the request cannot be sent: ${msg}${detail}`,
+          ...where,
+        });
       }
       throw new ConnectionError({ status: 0, code: 'sdk.network_error', message: `network error: ${msg}`, ...where, cause: causeOf(e) });
     } finally {
@@ -152,8 +176,11 @@ export class Transport {
     let env: WireEnvelope | null = null;
     try {
       const parsed = parseJsonLossless(text);
-      if (parsed !== null && typeof parsed === 'object' && typeof (parsed as WireEnvelope).success === 'boolean') env = parsed as WireEnvelope;
-    } catch { env = null; }
+      if (parsed !== null && typeof parsed === 'object' && typeof (parsed as WireEnvelope).success === 'boolean')
+        env = parsed as WireEnvelope;
+    } catch {
+      env = null;
+    }
     const headerTrace = res.headers.get('x-trace-id');
     const traceId = typeof env?.traceId === 'string' ? env.traceId : headerTrace;
     if (typeof env?.timestamp === 'string') {
@@ -164,28 +191,51 @@ export class Transport {
       const code = typeof env?.code === 'string' ? env.code : `http.${res.status}`;
       const message = typeof env?.message === 'string' ? env.message : `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
       throw errorFromResponse({
-        status: res.status, code, message: redact(message, secrets), traceId, ...where,
+        status: res.status,
+        code,
+        message: redact(message, secrets),
+        traceId,
+        ...where,
         retryAfterMs: parseRetryAfter(res.headers.get('retry-after'), Date.now()),
       });
     }
     if (!env) {
-      throw new ResponseParseError({ status: res.status, code: 'sdk.invalid_response', message: 'the response is not the Cambio envelope', traceId, ...where });
+      throw new ResponseParseError({
+        status: res.status,
+        code: 'sdk.invalid_response',
+        message: 'the response is not the Cambio envelope',
+        traceId,
+        ...where,
+      });
     }
     let data: unknown;
     try {
       data = toAmounts(env.data ?? null);
     } catch (e) {
       if (!(e instanceof AmountFormatError)) throw e;
-      throw new ResponseParseError({ status: res.status, code: 'sdk.invalid_response', message: redact(e.message, secrets), traceId, ...where });
+      throw new ResponseParseError({
+        status: res.status,
+        code: 'sdk.invalid_response',
+        message: redact(e.message, secrets),
+        traceId,
+        ...where,
+      });
     }
     const replayed = res.headers.get('idempotent-replayed') === 'true';
-    return { data: data as T, pagination: (env.pagination ?? null) as Pagination | null, traceId, status: res.status, ...(replayed ? { replayed } : {}) };
+    return {
+      data: data as T,
+      pagination: (env.pagination ?? null) as Pagination | null,
+      traceId,
+      status: res.status,
+      ...(replayed ? { replayed } : {}),
+    };
   }
 
   private url(spec: RequestSpec): string {
     const qs = Object.entries(spec.query ?? {})
       .filter((kv): kv is [string, string | number] => kv[1] !== undefined)
-      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+      .join('&');
     return `${this.#cfg.baseUrl}${this.#cfg.prefix}${spec.path}${qs ? `?${qs}` : ''}`;
   }
 }
@@ -226,16 +276,32 @@ export function normalizeBaseUrl(url: string, prefix: string, who = 'Cambio'): s
   try {
     parsed = new URL(url.trim());
   } catch {
-    throw new ConfigurationError({ status: 0, code: 'sdk.configuration_error', message: `${who}: baseUrl ${JSON.stringify(url)} is not a URL; give the service root, e.g. https://api.example.com` });
+    throw new ConfigurationError({
+      status: 0,
+      code: 'sdk.configuration_error',
+      message: `${who}: baseUrl ${JSON.stringify(url)} is not a URL; give the service root, e.g. https://api.example.com`,
+    });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigurationError({ status: 0, code: 'sdk.configuration_error', message: `${who}: baseUrl must start with http:// or https:// (got ${parsed.protocol})` });
+    throw new ConfigurationError({
+      status: 0,
+      code: 'sdk.configuration_error',
+      message: `${who}: baseUrl must start with http:// or https:// (got ${parsed.protocol})`,
+    });
   }
   if (parsed.username || parsed.password) {
-    throw new ConfigurationError({ status: 0, code: 'sdk.configuration_error', message: `${who}: baseUrl must not carry credentials; the key goes in apiKey` });
+    throw new ConfigurationError({
+      status: 0,
+      code: 'sdk.configuration_error',
+      message: `${who}: baseUrl must not carry credentials; the key goes in apiKey`,
+    });
   }
   if (parsed.search || parsed.hash) {
-    throw new ConfigurationError({ status: 0, code: 'sdk.configuration_error', message: `${who}: baseUrl must not carry a query or a fragment` });
+    throw new ConfigurationError({
+      status: 0,
+      code: 'sdk.configuration_error',
+      message: `${who}: baseUrl must not carry a query or a fragment`,
+    });
   }
   let u = url.trim().replace(/\/+$/, '');
   if (u.endsWith(prefix)) u = u.slice(0, -prefix.length);

@@ -13,8 +13,16 @@ export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type Webhoo
 export type { Creation, CreationOutcome } from './resources/creation.ts';
 export type { Client } from './resources/client.ts';
 export {
-  openSignedNote, verifyCheckpoint, verifyInclusion, verifyLiabilities, openLiabilities,
-  type Checkpoint, type InclusionProof, type PublishedLiabilities, type OwnLiabilities, type LiabilitiesCheck,
+  openSignedNote,
+  verifyCheckpoint,
+  verifyInclusion,
+  verifyLiabilities,
+  openLiabilities,
+  type Checkpoint,
+  type InclusionProof,
+  type PublishedLiabilities,
+  type OwnLiabilities,
+  type LiabilitiesCheck,
 } from './transparency.ts';
 export type { EntryCheck } from './resources/transparency.ts';
 export type { Balance } from './resources/balances.ts';
@@ -25,8 +33,22 @@ export type { Quote, CreateQuoteParams } from './resources/quotes.ts';
 export type { Order, OrderFilters } from './resources/orders.ts';
 export type { DepositWallet, DepositDeclaration, Deposit, DeclareDepositParams, DepositFilters } from './resources/deposits.ts';
 export type { OrganizationEvent, OrganizationEventType, EventsParams } from './resources/events.ts';
-export type { WebhookEndpoint, WebhookWithSecret, WebhookDelivery, WebhookHealth, WebhookEventType, WebhookReplay, CreateWebhookParams } from './resources/webhooks.ts';
-export type { WithdrawalDestination, Withdrawal, CreateWithdrawalParams, RegisterBankDestinationParams, WithdrawalFilters } from './resources/withdrawals.ts';
+export type {
+  WebhookEndpoint,
+  WebhookWithSecret,
+  WebhookDelivery,
+  WebhookHealth,
+  WebhookEventType,
+  WebhookReplay,
+  CreateWebhookParams,
+} from './resources/webhooks.ts';
+export type {
+  WithdrawalDestination,
+  Withdrawal,
+  CreateWithdrawalParams,
+  RegisterBankDestinationParams,
+  WithdrawalFilters,
+} from './resources/withdrawals.ts';
 export type * from './operator/organizations.ts';
 export type * from './operator/market.ts';
 export type * from './operator/requests.ts';

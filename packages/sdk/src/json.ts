@@ -20,7 +20,10 @@ export function quoteLargeIntegers(text: string): string {
       while (i < n) {
         const d = text.charCodeAt(i);
         if (d === 0x5c /* \ */) i += 2;
-        else if (d === 0x22) { i++; break; } else i++;
+        else if (d === 0x22) {
+          i++;
+          break;
+        } else i++;
       }
       continue;
     }
@@ -63,7 +66,10 @@ export function toAmounts(value: unknown): unknown {
 }
 
 export class AmountFormatError extends Error {
-  constructor(readonly field: string, readonly value: unknown) {
+  constructor(
+    readonly field: string,
+    readonly value: unknown,
+  ) {
     super(`response field ${field} is not an integer amount: ${JSON.stringify(String(value))}`);
     this.name = 'AmountFormatError';
   }

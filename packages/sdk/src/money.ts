@@ -9,7 +9,8 @@ export interface MoneyLike {
 }
 
 function checkDecimals(decimals: number): void {
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 78) throw new RangeError(`decimals must be an integer from 0 to 78 (got ${decimals})`);
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 78)
+    throw new RangeError(`decimals must be an integer from 0 to 78 (got ${decimals})`);
 }
 
 /** `12345n`, 2 → `"123.45"`; `5n`, 4 → `"0.0005"`; a signed ledger amount keeps its sign. */
@@ -44,7 +45,11 @@ export function parseDecimal(text: string, decimals: number, opts: { signed?: bo
 
 /** An amount of one asset with its decimals, as the API reports them. */
 export class Money implements MoneyLike {
-  constructor(readonly assetSymbol: string, readonly assetDecimals: number, readonly amountMinor: bigint) {
+  constructor(
+    readonly assetSymbol: string,
+    readonly assetDecimals: number,
+    readonly amountMinor: bigint,
+  ) {
     checkDecimals(assetDecimals);
   }
 

@@ -23,7 +23,10 @@ export type PageFetcher<T> = (p: { page: number; limit: number; asOf?: string })
  * server gives one, is sent back with every later page, so records created during the walk neither
  * repeat nor push a row off a page; without it, an item seen on an earlier page is not yielded twice.
  */
-export async function* paginate<T>(fetchPage: PageFetcher<T>, opts: { limit?: number; page?: number } = {}): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T>(
+  fetchPage: PageFetcher<T>,
+  opts: { limit?: number; page?: number } = {},
+): AsyncGenerator<T, void, undefined> {
   const limit = opts.limit ?? 100;
   const seen = new Set<string>();
   let asOf: string | undefined;

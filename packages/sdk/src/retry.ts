@@ -56,8 +56,8 @@ export function outcomeUnknown(err: CambioError): boolean {
 
 /** Connection refused or the name did not resolve: nothing reached the server. */
 function notSent(cause: unknown): boolean {
-  const code = (cause as { cause?: { code?: string }; code?: string } | undefined)?.cause?.code
-    ?? (cause as { code?: string } | undefined)?.code;
+  const code =
+    (cause as { cause?: { code?: string }; code?: string } | undefined)?.cause?.code ?? (cause as { code?: string } | undefined)?.code;
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
 }
 
@@ -149,13 +149,21 @@ export async function runWithRetry<T>(plan: RetryPlan<T>, options: RetryOptions 
     plan.onEvent?.({ type: 'lost_response_unresolved', attempt: n });
     const first = lost ?? last;
     const what = plan.what ?? `${first.method ?? ''} ${first.path ?? ''}`.trim();
-    const why = readError === undefined
-      ? (plan.readBack ? 'and reading the list found nothing of it' : 'and there is no safe way to send it again')
-      : `and reading it back failed too (${describe(readError)})`;
+    const why =
+      readError === undefined
+        ? plan.readBack
+          ? 'and reading the list found nothing of it'
+          : 'and there is no safe way to send it again'
+        : `and reading it back failed too (${describe(readError)})`;
     return new LostResponseError({
-      status: last.status, code: 'sdk.lost_response_unresolved', traceId: last.traceId, method: first.method, path: first.path,
+      status: last.status,
+      code: 'sdk.lost_response_unresolved',
+      traceId: last.traceId,
+      method: first.method,
+      path: first.path,
       message: `the ${what} got no answer (${first.code}) ${why}; it may or may not have been created: read the list before trying again`,
-      cause: last, readBackError: readError,
+      cause: last,
+      readBackError: readError,
     });
   };
 

@@ -16,7 +16,10 @@ const concat = (...parts: Uint8Array[]): Bytes => {
   for (const p of parts) n += p.length;
   const out = new Uint8Array(n);
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 };
 const sha256 = async (...parts: Uint8Array[]): Promise<Bytes> => new Uint8Array(await subtle().digest('SHA-256', concat(...parts)));
@@ -37,7 +40,11 @@ function fromBase64(s: string): Bytes {
 const equal = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** A checkpoint as its signed note says: the log's origin, its size and its root hash (hex). */
-export interface Checkpoint { origin: string; treeSize: number; rootHash: string }
+export interface Checkpoint {
+  origin: string;
+  treeSize: number;
+  rootHash: string;
+}
 
 /**
  * The text of a C2SP signed note when one of its signature lines is a valid Ed25519 signature by the
@@ -46,9 +53,10 @@ export interface Checkpoint { origin: string; treeSize: number; rootHash: string
 export async function openSignedNote(note: string, verifierKey: string): Promise<string> {
   const [name, hashHex, ...rest] = verifierKey.trim().split('+');
   const raw = fromBase64(rest.join('+'));
-  if (!name || !/^[0-9a-f]{8}$/.test(hashHex ?? '') || raw.length !== 33 || raw[0] !== 0x01) throw new Error('not an Ed25519 note verifier key');
+  if (!name || !/^[0-9a-f]{8}$/.test(hashHex ?? '') || raw.length !== 33 || raw[0] !== 0x01)
+    throw new Error('not an Ed25519 note verifier key');
   const keyHash = (await sha256(utf8(name), new Uint8Array([0x0a]), raw)).subarray(0, 4);
-  if (toHex(keyHash) !== hashHex) throw new Error('the verifier key\'s hash does not match its name and key');
+  if (toHex(keyHash) !== hashHex) throw new Error("the verifier key's hash does not match its name and key");
   const split = note.lastIndexOf('\n\n');
   if (split < 0) throw new Error('not a signed note: no empty line before the signatures');
   const text = note.slice(0, split + 1);
@@ -59,7 +67,12 @@ export async function openSignedNote(note: string, verifierKey: string): Promise
     const m = /^\u2014 (\S+) ([A-Za-z0-9+/=]+)$/.exec(line);
     if (!m || m[1] !== name) continue;
     const blob = fromBase64(m[2]!);
-    if (blob.length === 68 && equal(blob.subarray(0, 4), keyHash) && await subtle().verify({ name: 'Ed25519' }, key, blob.subarray(4), utf8(text))) return text;
+    if (
+      blob.length === 68 &&
+      equal(blob.subarray(0, 4), keyHash) &&
+      (await subtle().verify({ name: 'Ed25519' }, key, blob.subarray(4), utf8(text)))
+    )
+      return text;
   }
   throw new Error(`the note carries no valid signature by ${name}`);
 }
@@ -69,12 +82,17 @@ export async function verifyCheckpoint(note: string, verifierKey: string): Promi
   const lines = (await openSignedNote(note, verifierKey)).split('\n');
   if (lines.length < 4 || !/^(0|[1-9][0-9]{0,15})$/.test(lines[1]!)) throw new Error('not a checkpoint');
   const root = fromBase64(lines[2]!);
-  if (root.length !== 32) throw new Error('a checkpoint\'s root is 32 bytes');
+  if (root.length !== 32) throw new Error("a checkpoint's root is 32 bytes");
   return { origin: lines[0]!, treeSize: Number(lines[1]), rootHash: toHex(root) };
 }
 
 /** An entry's inclusion proof as `GET /api/v1/ledger/:entryId/proof` answers it. */
-export interface InclusionProof { leafIndex: number; treeSize: number; leaf: string; auditPath: readonly string[] }
+export interface InclusionProof {
+  leafIndex: number;
+  treeSize: number;
+  leaf: string;
+  auditPath: readonly string[];
+}
 
 /**
  * Whether the entry's leaf (its canonical JSON) is at `leafIndex` in the tree of `treeSize` leaves
@@ -83,7 +101,8 @@ export interface InclusionProof { leafIndex: number; treeSize: number; leaf: str
 export async function verifyInclusion(proof: InclusionProof, rootHash: string): Promise<boolean> {
   const { leafIndex, treeSize } = proof;
   if (!(Number.isSafeInteger(leafIndex) && Number.isSafeInteger(treeSize) && leafIndex >= 0 && leafIndex < treeSize)) return false;
-  let fn = leafIndex; let sn = treeSize - 1;
+  let fn = leafIndex;
+  let sn = treeSize - 1;
   let r = await sha256(new Uint8Array([0x00]), utf8(proof.leaf));
   const half = (n: number) => (n - (n % 2)) / 2;
   for (const hex of proof.auditPath) {
@@ -91,9 +110,14 @@ export async function verifyInclusion(proof: InclusionProof, rootHash: string): 
     const p = fromHex(hex);
     if (fn % 2 === 1 || fn === sn) {
       r = await sha256(new Uint8Array([0x01]), p, r);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) { fn = half(fn); sn = half(sn); }
+      if (fn % 2 === 0)
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = half(fn);
+          sn = half(sn);
+        }
     } else r = await sha256(new Uint8Array([0x01]), r, p);
-    fn = half(fn); sn = half(sn);
+    fn = half(fn);
+    sn = half(sn);
   }
   return sn === 0 && toHex(r) === rootHash;
 }
@@ -108,7 +132,13 @@ export interface PublishedLiabilities {
 /** The organization's own leaves (`GET /api/v1/liabilities/latest`). */
 export interface OwnLiabilities {
   snapshotId: string;
-  assets: ReadonlyArray<{ assetSymbol: string; amountMinor: Sum; salt: string; leafIndex: number; path: ReadonlyArray<{ hash: string; sumMinor: Sum }> }>;
+  assets: ReadonlyArray<{
+    assetSymbol: string;
+    amountMinor: Sum;
+    salt: string;
+    leafIndex: number;
+    path: ReadonlyArray<{ hash: string; sumMinor: Sum }>;
+  }>;
 }
 export interface LiabilitiesCheck {
   ok: boolean;
@@ -141,9 +171,10 @@ async function checkLeaf(a: OwnLiabilities['assets'][number], rootHash: string, 
     if (!s) return `the sum at level ${level} is not an unsigned 256-bit integer`;
     if (!/^[0-9a-f]{64}$/.test(node.hash)) return `the hash at level ${level} is not 32 bytes of hex`;
     const sib = fromHex(node.hash);
-    hash = index % 2 === 0
-      ? await sha256(new Uint8Array([0x01]), hash, sum.bytes, sib, s.bytes)
-      : await sha256(new Uint8Array([0x01]), sib, s.bytes, hash, sum.bytes);
+    hash =
+      index % 2 === 0
+        ? await sha256(new Uint8Array([0x01]), hash, sum.bytes, sib, s.bytes)
+        : await sha256(new Uint8Array([0x01]), sib, s.bytes, hash, sum.bytes);
     const next = u256(sum.value + s.value);
     if (!next) return `the sums overflow 256 bits at level ${level}`;
     sum = next;
@@ -152,7 +183,7 @@ async function checkLeaf(a: OwnLiabilities['assets'][number], rootHash: string, 
   if (index !== 0) return 'the leaf index is beyond the tree';
   if (toHex(hash) !== rootHash) return 'the path does not lead to the published root';
   const published = u256(total);
-  if (!published || published.value !== sum.value) return 'the path\'s sum is not the published total';
+  if (!published || published.value !== sum.value) return "the path's sum is not the published total";
   return null;
 }
 

@@ -49,11 +49,17 @@ function sameString(a: string, b: string): boolean {
  * signature matches, or the body's event id is not the `webhook-id`. Web Crypto only: runs in Node ≥ 20
  * and in browsers and workers.
  */
-export async function verifyWebhook(secret: string, headers: WebhookHeaders, body: string | Uint8Array, options: VerifyWebhookOptions = {}): Promise<WebhookEvent> {
+export async function verifyWebhook(
+  secret: string,
+  headers: WebhookHeaders,
+  body: string | Uint8Array,
+  options: VerifyWebhookOptions = {},
+): Promise<WebhookEvent> {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (!id || !timestamp || !signatures) throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature header');
+  if (!id || !timestamp || !signatures)
+    throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature header');
   if (!/^[0-9]{1,12}$/.test(timestamp)) throw new WebhookVerificationError('webhook-timestamp is not a number of seconds');
   const tolerance = options.toleranceSeconds ?? 300;
   const nowSeconds = Math.trunc((options.now ?? Date.now)() / 1000);
@@ -85,6 +91,7 @@ export async function verifyWebhook(secret: string, headers: WebhookHeaders, bod
   } catch {
     throw new WebhookVerificationError('the body is not JSON');
   }
-  if (event === null || typeof event !== 'object' || event.id !== id) throw new WebhookVerificationError('the event id is not the webhook-id');
+  if (event === null || typeof event !== 'object' || event.id !== id)
+    throw new WebhookVerificationError('the event id is not the webhook-id');
   return event;
 }

@@ -44,14 +44,24 @@ export async function journey(c: Cambio): Promise<[Quote, Order]> {
 }
 `;
 const TSCONFIG = {
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, lib: ['ES2022', 'DOM'], types: [] },
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    lib: ['ES2022', 'DOM'],
+    types: [],
+  },
   include: ['typed.ts'],
 };
 
 function files(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) files(p, out); else out.push(p);
+    if (statSync(p).isDirectory()) files(p, out);
+    else out.push(p);
   }
   return out;
 }
@@ -66,8 +76,12 @@ describe('the packed SDK and CLI, installed into an empty project outside the re
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cambio-pack-'));
-    const packed = await run('npm', ['pack', '--silent', '--json', '-w', '@cambio/sdk', '-w', '@cambio/cli', '--pack-destination', dir], { cwd: REPO, env: cleanEnv(), maxBuffer: 1 << 24 });
-    const names = (JSON.parse(packed.stdout) as Array<{ name: string; filename: string }>);
+    const packed = await run('npm', ['pack', '--silent', '--json', '-w', '@cambio/sdk', '-w', '@cambio/cli', '--pack-destination', dir], {
+      cwd: REPO,
+      env: cleanEnv(),
+      maxBuffer: 1 << 24,
+    });
+    const names = JSON.parse(packed.stdout) as Array<{ name: string; filename: string }>;
     sdkTgz = join(dir, names.find((n) => n.name === '@cambio/sdk')!.filename);
     cliTgz = join(dir, names.find((n) => n.name === '@cambio/cli')!.filename);
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'stranger', version: '1.0.0', private: true, type: 'module' }));
@@ -77,7 +91,14 @@ describe('the packed SDK and CLI, installed into an empty project outside the re
     h = await makeHarness({ env: { CAMBIO_QUOTE_TTL_MS: '600000' } });
     base = await h.app.listen({ port: 0, host: '127.0.0.1' });
     await listAssets(h, { USD: 2, BTC: 8 });
-    const pair = await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '65000.00', spreadBps: 100, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '10000', maxBaseMinor: '1000000000000' });
+    const pair = await h.op('PUT', '/market/pairs/BTC/USD', {
+      midRate: '65000.00',
+      spreadBps: 100,
+      feeBps: 10,
+      fixedFeeQuoteMinor: '0',
+      minBaseMinor: '10000',
+      maxBaseMinor: '1000000000000',
+    });
     assert.equal(pair.status, 200, pair.raw);
     org = await seedOrg(h, { balances: { BTC: 5_000_000n } });
   });
@@ -89,7 +110,12 @@ describe('the packed SDK and CLI, installed into an empty project outside the re
   test('the SDK tarball has no dependency, and ships JavaScript with declarations', () => {
     const manifest = JSON.parse(readFileSync(join(dir, 'node_modules', '@cambio', 'sdk', 'package.json'), 'utf8'));
     assert.equal(manifest.dependencies, undefined);
-    assert.deepEqual(manifest.exports['.'], { '@cambio/source': './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' });
+    assert.deepEqual(manifest.exports['.'], {
+      '@cambio/source': './src/index.ts',
+      types: './dist/index.d.ts',
+      import: './dist/index.js',
+      default: './dist/index.js',
+    });
     const installed = files(join(dir, 'node_modules', '@cambio', 'sdk'));
     assert.ok(!installed.some((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')), 'no TypeScript sources');
     assert.deepEqual(readdirSync(join(dir, 'node_modules')).sort(), ['.package-lock.json', '@cambio']);
@@ -111,7 +137,10 @@ describe('the packed SDK and CLI, installed into an empty project outside the re
   test('its declarations type-check a strict consumer (no skipLibCheck)', async () => {
     writeFileSync(join(dir, 'typed.ts'), TYPED);
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-    const r = await run(process.execPath, [TSC, '-p', dir], { cwd: dir, env: cleanEnv() }).catch((e: { stdout: string }) => ({ stdout: e.stdout, failed: true }));
+    const r = await run(process.execPath, [TSC, '-p', dir], { cwd: dir, env: cleanEnv() }).catch((e: { stdout: string }) => ({
+      stdout: e.stdout,
+      failed: true,
+    }));
     assert.ok(!('failed' in r), r.stdout);
   });
 

@@ -13,7 +13,12 @@ const err = {
 test('the same action tried again after a lost answer, or while the first runs, carries the same key; a definite answer ends it', async () => {
   const a = new ActionKey('portal-');
   const keys: string[] = [];
-  const attempt = (e?: Error) => a.run({ amountMinor: 100n }, async (k) => { keys.push(k); if (e) throw e; return k; });
+  const attempt = (e?: Error) =>
+    a.run({ amountMinor: 100n }, async (k) => {
+      keys.push(k);
+      if (e) throw e;
+      return k;
+    });
   await assert.rejects(attempt(err.lost()), TimeoutError);
   await assert.rejects(attempt(err.running()), IdempotencyInProgressError);
   await attempt();
@@ -29,13 +34,20 @@ test('the same action tried again after a lost answer, or while the first runs, 
 test('a change in what the action sends is another action: a fresh key', async () => {
   const a = new ActionKey();
   const keys: string[] = [];
-  await assert.rejects(a.run({ amountMinor: 100n }, async (k) => { keys.push(k); throw err.lost(); }));
-  await a.run({ amountMinor: 101n }, async (k) => { keys.push(k); });
+  await assert.rejects(
+    a.run({ amountMinor: 100n }, async (k) => {
+      keys.push(k);
+      throw err.lost();
+    }),
+  );
+  await a.run({ amountMinor: 101n }, async (k) => {
+    keys.push(k);
+  });
   assert.notEqual(keys[0], keys[1]);
   assert.match(keys[0]!, /^[0-9a-f]{32}$/);
 });
 
-test('the portal\'s writes send the key they are given, on /api/v1 and /portal/v1, and a fresh one when none is given', async () => {
+test("the portal's writes send the key they are given, on /api/v1 and /portal/v1, and a fresh one when none is given", async () => {
   const r = routedFetch({
     'POST /api/v1/orders': [() => ok({ id: 'ord_1' }, {}, 201)],
     'POST /portal/v1/team/members': [() => ok({ member: { id: 'mem_2' }, invitation: { url: 'u', expiresAt: 'x' } }, {}, 201)],

@@ -6,7 +6,16 @@ import { fail, hang, ok, routedFetch, sdk } from './fake-fetch.ts';
 
 const wd = (id: string) => {
   const at = new Date().toISOString();
-  return { id, state: 'pending_approval', money: { assetSymbol: 'USD', assetDecimals: 2, amountMinor: '5000' }, destinationId: 'dst1', destinationSummary: 'Bank ••1234', reason: null, createdAt: at, updatedAt: at };
+  return {
+    id,
+    state: 'pending_approval',
+    money: { assetSymbol: 'USD', assetDecimals: 2, amountMinor: '5000' },
+    destinationId: 'dst1',
+    destinationSummary: 'Bank ••1234',
+    reason: null,
+    createdAt: at,
+    updatedAt: at,
+  };
 };
 const body = { destinationId: 'dst1', assetSymbol: 'USD', assetDecimals: 2, amountMinor: 5000n };
 const page = (items: unknown[]) => ok(items, { pagination: { page: 1, limit: 100, total: items.length, totalPages: 1 } });
@@ -31,7 +40,19 @@ describe('Idempotency-Key from the SDK (offline)', () => {
   });
 
   test('409 idempotency.in_progress is waited out with backoff; the kept answer then arrives, marked replayed', async () => {
-    const replayed = () => new Response(JSON.stringify({ success: true, message: null, data: wd('w1'), code: null, timestamp: new Date().toISOString(), traceId: 't', pagination: null }), { status: 201, headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' } });
+    const replayed = () =>
+      new Response(
+        JSON.stringify({
+          success: true,
+          message: null,
+          data: wd('w1'),
+          code: null,
+          timestamp: new Date().toISOString(),
+          traceId: 't',
+          pagination: null,
+        }),
+        { status: 201, headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' } },
+      );
     const f = routedFetch({ 'POST /api/v1/orders': [() => fail(409, 'idempotency.in_progress'), replayed] });
     const { c, sleeps } = sdk(f.fetch);
     const r = await c.orders.create({ quoteId: 'q1' });
@@ -63,7 +84,15 @@ for (const backend of backends()) {
       const o = await seedOrg(h, { balances: { USD: 100_000n }, scopes: ['portal:withdraw', 'portal:destinations', 'portal:read'] });
       const dst = await (async () => {
         const c = new Cambio({ apiKey: o.key, baseUrl: base, lang: 'en' });
-        const d = await c.withdrawals.registerBankDestination({ label: 'Main', assetSymbol: 'USD', bankName: 'Banco Río', accountKind: 'checking', accountNumber: '77778888', holderName: 'Acme SA', holderDocument: '30-1' });
+        const d = await c.withdrawals.registerBankDestination({
+          label: 'Main',
+          assetSymbol: 'USD',
+          bankName: 'Banco Río',
+          accountKind: 'checking',
+          accountNumber: '77778888',
+          holderName: 'Acme SA',
+          holderDocument: '30-1',
+        });
         assert.equal((await h.op('POST', `/destinations/${d.data.id}/register-in-market`)).status, 200);
         return d.data.id;
       })();
@@ -73,7 +102,18 @@ for (const backend of backends()) {
       const f: FetchLike = async (url, init) => {
         const path = new URL(url).pathname;
         if (init.method === 'GET' && path === '/api/v1/withdrawals') {
-          return new Response(JSON.stringify({ success: true, message: null, data: [], code: null, timestamp: new Date().toISOString(), traceId: 't', pagination: { page: 1, limit: 100, total: 0, totalPages: 0 } }), { status: 200, headers: { 'content-type': 'application/json' } });
+          return new Response(
+            JSON.stringify({
+              success: true,
+              message: null,
+              data: [],
+              code: null,
+              timestamp: new Date().toISOString(),
+              traceId: 't',
+              pagination: { page: 1, limit: 100, total: 0, totalPages: 0 },
+            }),
+            { status: 200, headers: { 'content-type': 'application/json' } },
+          );
         }
         const res = await fetch(url, init);
         if (lost === 0 && init.method === 'POST' && path === '/api/v1/withdrawals' && res.ok) {
@@ -88,7 +128,11 @@ for (const backend of backends()) {
       assert.equal(r.outcome, 'resent_after_timeout');
       assert.equal(r.replayed, true);
       const all = await h.call(o.key, 'GET', '/withdrawals');
-      assert.deepEqual(all.body.data.map((w: { id: string }) => w.id), [r.data.id], 'one withdrawal, the one returned');
+      assert.deepEqual(
+        all.body.data.map((w: { id: string }) => w.id),
+        [r.data.id],
+        'one withdrawal, the one returned',
+      );
       const bal = await h.call(o.key, 'GET', '/balances');
       assert.equal(bal.body.data.find((b: { assetSymbol: string }) => b.assetSymbol === 'USD').heldMinor, '25000');
     });

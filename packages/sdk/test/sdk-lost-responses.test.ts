@@ -1,25 +1,67 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  BadGatewayError, CambioOperator, InvalidRequestError, LostResponseError, PermissionError, TimeoutError, type CambioError, type RetryOptions,
+  BadGatewayError,
+  CambioOperator,
+  InvalidRequestError,
+  LostResponseError,
+  PermissionError,
+  TimeoutError,
+  type CambioError,
+  type RetryOptions,
 } from '../src/index.ts';
 import { fail, hang, netError, ok, routedFetch, sdk, type Handler } from './fake-fetch.ts';
 
 const MIN = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 /** A list page whose envelope says the server's clock reads `Date.now() + offsetMs`. */
-const page = (items: unknown[], offsetMs = 0) => ok(items, { timestamp: iso(Date.now() + offsetMs), pagination: { page: 1, limit: 100, total: items.length, totalPages: 1 } });
-const wd = (id: string, amount: string, createdAt: string) => ({ id, state: 'pending_approval', money: { assetSymbol: 'USD', assetDecimals: 2, amountMinor: amount }, destinationId: 'dst1', destinationSummary: 'Bank ••1234', reason: null, createdAt, updatedAt: createdAt });
-const order = (id: string, quoteId: string, createdAt = iso(Date.now())) => ({ id, quoteId, state: 'pending_approval', createdAt, updatedAt: createdAt });
-const dest = (id: string, label: string, createdAt: string) => ({ id, label, assetSymbol: 'USD', summary: 'Bank ••6789', usable: false, createdAt });
+const page = (items: unknown[], offsetMs = 0) =>
+  ok(items, { timestamp: iso(Date.now() + offsetMs), pagination: { page: 1, limit: 100, total: items.length, totalPages: 1 } });
+const wd = (id: string, amount: string, createdAt: string) => ({
+  id,
+  state: 'pending_approval',
+  money: { assetSymbol: 'USD', assetDecimals: 2, amountMinor: amount },
+  destinationId: 'dst1',
+  destinationSummary: 'Bank ••1234',
+  reason: null,
+  createdAt,
+  updatedAt: createdAt,
+});
+const order = (id: string, quoteId: string, createdAt = iso(Date.now())) => ({
+  id,
+  quoteId,
+  state: 'pending_approval',
+  createdAt,
+  updatedAt: createdAt,
+});
+const dest = (id: string, label: string, createdAt: string) => ({
+  id,
+  label,
+  assetSymbol: 'USD',
+  summary: 'Bank ••6789',
+  usable: false,
+  createdAt,
+});
 const body = { destinationId: 'dst1', assetSymbol: 'USD', assetDecimals: 2, amountMinor: 5000n };
-const bank = { label: 'Payroll', assetSymbol: 'USD', bankName: 'Banco Uno', accountKind: 'checking' as const, accountNumber: '0001-2345-6789', holderName: 'Org', holderDocument: 'J-1' };
+const bank = {
+  label: 'Payroll',
+  assetSymbol: 'USD',
+  bankName: 'Banco Uno',
+  accountKind: 'checking' as const,
+  accountNumber: '0001-2345-6789',
+  holderName: 'Org',
+  holderDocument: 'J-1',
+};
 
 const fast = (retry: RetryOptions) => ({ retry, extra: { timeoutMs: 20 } });
 function client(f: { fetch: (u: string, i: RequestInit) => Promise<Response> }, o: { retry: RetryOptions; extra: { timeoutMs: number } }) {
   return sdk(f.fetch, o.retry, o.extra);
 }
-const settle = <T>(p: Promise<T>) => p.then(() => null, (e: unknown) => e);
+const settle = <T>(p: Promise<T>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e,
+  );
 
 describe('retries run out on a lost creating call: one final read-back, then found or LostResponseError', () => {
   for (const maxRetries of [0, 2]) {
@@ -36,7 +78,10 @@ describe('retries run out on a lost creating call: one final read-back, then fou
     });
 
     test(`withdrawal, maxRetries ${maxRetries}: the final read finds nothing → LostResponseError carrying the timeout`, async () => {
-      const f = routedFetch({ 'POST /api/v1/withdrawals': [hang], 'GET /api/v1/withdrawals': [() => page([wd('w-old', '5000', '2000-01-01T00:00:00Z')])] });
+      const f = routedFetch({
+        'POST /api/v1/withdrawals': [hang],
+        'GET /api/v1/withdrawals': [() => page([wd('w-old', '5000', '2000-01-01T00:00:00Z')])],
+      });
       const err = await settle(client(f, fast({ maxRetries })).c.withdrawals.create(body));
       assert.equal(err instanceof LostResponseError, true, `got ${String(err)}`);
       const lost = err as LostResponseError;
@@ -51,7 +96,10 @@ describe('retries run out on a lost creating call: one final read-back, then fou
     });
 
     test(`order, maxRetries ${maxRetries}: every POST times out, the final lookup by quoteId finds it → found_after_timeout`, async () => {
-      const f = routedFetch({ 'POST /api/v1/orders': [hang], 'GET /api/v1/orders': [() => page([order('ord0', 'q0'), order('ord1', 'q1')])] });
+      const f = routedFetch({
+        'POST /api/v1/orders': [hang],
+        'GET /api/v1/orders': [() => page([order('ord0', 'q0'), order('ord1', 'q1')])],
+      });
       const r = await client(f, fast({ maxRetries })).c.orders.create({ quoteId: 'q1' });
       assert.equal(r.outcome, 'found_after_timeout');
       assert.equal(r.data.id, 'ord1');
@@ -95,15 +143,24 @@ describe('retries run out on a lost creating call: one final read-back, then fou
 
   test('a quote whose answer is lost is retried and then surfaces as is: a quote commits to nothing', async () => {
     const f = routedFetch({ 'POST /api/v1/quotes': [() => fail(502, 'http.502')] });
-    const err = await settle(client(f, fast({ maxRetries: 1 })).c.quotes.create({ baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: 1n }));
+    const err = await settle(
+      client(f, fast({ maxRetries: 1 })).c.quotes.create({ baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: 1n }),
+    );
     assert.equal(err instanceof BadGatewayError, true, `got ${String(err)}`);
   });
 });
 
 describe('a refusal of the resend after a lost attempt: look up what the lost attempt created', () => {
-  for (const [status, code] of [[409, 'ledger.ledger_not_reconciled'], [403, 'clients.client_cannot_operate'], [410, 'orders.quote_already_used']] as const) {
+  for (const [status, code] of [
+    [409, 'ledger.ledger_not_reconciled'],
+    [403, 'clients.client_cannot_operate'],
+    [410, 'orders.quote_already_used'],
+  ] as const) {
     test(`order: lost, resend answers ${status} ${code} → the order is found by quoteId`, async () => {
-      const f = routedFetch({ 'POST /api/v1/orders': [hang, () => fail(status, code)], 'GET /api/v1/orders': [() => page([order('ord1', 'q1')])] });
+      const f = routedFetch({
+        'POST /api/v1/orders': [hang, () => fail(status, code)],
+        'GET /api/v1/orders': [() => page([order('ord1', 'q1')])],
+      });
       const r = await client(f, fast({})).c.orders.create({ quoteId: 'q1' });
       assert.equal(r.outcome, 'found_after_timeout');
       assert.equal(r.data.id, 'ord1');
@@ -112,7 +169,10 @@ describe('a refusal of the resend after a lost attempt: look up what the lost at
   }
 
   test('order: lost, resend refused, and the lookup itself is refused (no portal:read) → LostResponseError with the read failure', async () => {
-    const f = routedFetch({ 'POST /api/v1/orders': [hang, () => fail(409, 'ledger.ledger_not_reconciled')], 'GET /api/v1/orders': [() => fail(403, 'auth.scope_missing')] });
+    const f = routedFetch({
+      'POST /api/v1/orders': [hang, () => fail(409, 'ledger.ledger_not_reconciled')],
+      'GET /api/v1/orders': [() => fail(403, 'auth.scope_missing')],
+    });
     const err = await settle(client(f, fast({})).c.orders.create({ quoteId: 'q1' }));
     assert.equal(err instanceof LostResponseError, true, `got ${String(err)}`);
     const lost = err as LostResponseError;
@@ -123,7 +183,10 @@ describe('a refusal of the resend after a lost attempt: look up what the lost at
   });
 
   test('order: lost, resend refused with 422, the lookup finds nothing → the refusal stands', async () => {
-    const f = routedFetch({ 'POST /api/v1/orders': [hang, () => fail(422, 'ledger.insufficient_balance')], 'GET /api/v1/orders': [() => page([])] });
+    const f = routedFetch({
+      'POST /api/v1/orders': [hang, () => fail(422, 'ledger.insufficient_balance')],
+      'GET /api/v1/orders': [() => page([])],
+    });
     const err = await settle(client(f, fast({})).c.orders.create({ quoteId: 'q1' }));
     assert.equal(err instanceof InvalidRequestError, true, `got ${String(err)}`);
   });
@@ -141,7 +204,9 @@ describe('a refusal of the resend after a lost attempt: look up what the lost at
   test('bank destination: lost, resend answers 403, the lookup finds it; when the lookup is refused → LostResponseError', async () => {
     const f = routedFetch({
       'POST /api/v1/withdrawals/destinations/bank': [netError(), () => fail(403, 'clients.client_cannot_operate')],
-      'GET /api/v1/withdrawals/destinations': [() => page([dest('dst-other', 'Other', iso(Date.now())), dest('dst-lost', 'Payroll', iso(Date.now()))])],
+      'GET /api/v1/withdrawals/destinations': [
+        () => page([dest('dst-other', 'Other', iso(Date.now())), dest('dst-lost', 'Payroll', iso(Date.now()))]),
+      ],
     });
     const r = await client(f, fast({})).c.withdrawals.registerBankDestination(bank);
     assert.equal(r.outcome, 'found_after_timeout');
@@ -158,19 +223,29 @@ describe('a refusal of the resend after a lost attempt: look up what the lost at
 
   test('operator: a creating call with no way to read back is not re-sent after a lost answer: LostResponseError at once', async () => {
     const f = routedFetch({ 'POST /operator/v1/organizations': [netError()] });
-    const op = new CambioOperator({ token: 'tok-0123456789', baseUrl: 'https://api.test', fetch: f.fetch, retry: { sleep: async () => {} } });
+    const op = new CambioOperator({
+      token: 'tok-0123456789',
+      baseUrl: 'https://api.test',
+      fetch: f.fetch,
+      retry: { sleep: async () => {} },
+    });
     const err = await settle(op.organizations.create({ name: 'X' }));
     assert.equal(err instanceof LostResponseError, true, `got ${String(err)}`);
     assert.equal(f.count('POST /operator/v1/organizations'), 1);
   });
 });
 
-describe('clock skew: the read-back window is on the server\'s clock, as the read-back\'s own answer reports it', () => {
+describe("clock skew: the read-back window is on the server's clock, as the read-back's own answer reports it", () => {
   test('withdrawal: a server clock 5 minutes behind, a new client, a lost answer → found, not sent twice', async () => {
     const behind = -5 * MIN;
     const f = routedFetch({
-      'POST /api/v1/withdrawals': [hang, () => ok(wd('w-dup', '5000', iso(Date.now() + behind)), { timestamp: iso(Date.now() + behind) }, 201)],
-      'GET /api/v1/withdrawals': [() => page([wd('w-lost', '5000', iso(Date.now() + behind - 50)), wd('w-old', '5000', iso(Date.now() + behind - 10 * MIN))], behind)],
+      'POST /api/v1/withdrawals': [
+        hang,
+        () => ok(wd('w-dup', '5000', iso(Date.now() + behind)), { timestamp: iso(Date.now() + behind) }, 201),
+      ],
+      'GET /api/v1/withdrawals': [
+        () => page([wd('w-lost', '5000', iso(Date.now() + behind - 50)), wd('w-old', '5000', iso(Date.now() + behind - 10 * MIN))], behind),
+      ],
     });
     const r = await client(f, fast({})).c.withdrawals.create(body);
     assert.equal(r.outcome, 'found_after_timeout');
@@ -181,7 +256,10 @@ describe('clock skew: the read-back window is on the server\'s clock, as the rea
   test('withdrawal: a server clock 5 minutes ahead → an identical older withdrawal is not mistaken for the lost one', async () => {
     const ahead = 5 * MIN;
     const f = routedFetch({
-      'POST /api/v1/withdrawals': [hang, () => ok(wd('w-new', '5000', iso(Date.now() + ahead)), { timestamp: iso(Date.now() + ahead) }, 201)],
+      'POST /api/v1/withdrawals': [
+        hang,
+        () => ok(wd('w-new', '5000', iso(Date.now() + ahead)), { timestamp: iso(Date.now() + ahead) }, 201),
+      ],
       'GET /api/v1/withdrawals': [() => page([wd('w-two-minutes-old', '5000', iso(Date.now() + ahead - 2 * MIN))], ahead)],
     });
     const r = await client(f, fast({})).c.withdrawals.create(body);
@@ -193,7 +271,9 @@ describe('clock skew: the read-back window is on the server\'s clock, as the rea
     const behind = -5 * MIN;
     const f = routedFetch({
       'POST /api/v1/withdrawals/destinations/bank': [hang, () => fail(409, 'withdrawals.destination_already_registered')],
-      'GET /api/v1/withdrawals/destinations': [() => ok([dest('dst-lost', 'Payroll', iso(Date.now() + behind - 50))], { timestamp: iso(Date.now() + behind) })],
+      'GET /api/v1/withdrawals/destinations': [
+        () => ok([dest('dst-lost', 'Payroll', iso(Date.now() + behind - 50))], { timestamp: iso(Date.now() + behind) }),
+      ],
     });
     const r = await client(f, fast({})).c.withdrawals.registerBankDestination(bank);
     assert.equal(r.outcome, 'found_after_timeout');

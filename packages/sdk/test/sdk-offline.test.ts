@@ -2,17 +2,41 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { describe, test } from 'node:test';
 import {
-  AuthenticationError, BadGatewayError, Cambio, CambioError, ClientCannotOperateError, collect, ConfigurationError, ConnectionError,
-  DeclarationAlreadyOpenError, GatewayTimeoutError, InvalidRequestError, LedgerNotReconciledError, LostResponseError, Money, NotFoundError,
-  PermissionError, QuoteBelowExecutableRateError, QuoteExpiredError, RateLimitError, RequestTimeoutError, ServerError, ServiceUnavailableError,
-  TimeoutError, TransientError, formatMinor, parseDecimal, quoteLargeIntegers,
+  AuthenticationError,
+  BadGatewayError,
+  Cambio,
+  CambioError,
+  ClientCannotOperateError,
+  collect,
+  ConfigurationError,
+  ConnectionError,
+  DeclarationAlreadyOpenError,
+  GatewayTimeoutError,
+  InvalidRequestError,
+  LedgerNotReconciledError,
+  LostResponseError,
+  Money,
+  NotFoundError,
+  PermissionError,
+  QuoteBelowExecutableRateError,
+  QuoteExpiredError,
+  RateLimitError,
+  RequestTimeoutError,
+  ServerError,
+  ServiceUnavailableError,
+  TimeoutError,
+  TransientError,
+  formatMinor,
+  parseDecimal,
+  quoteLargeIntegers,
 } from '../src/index.ts';
 import { fail, fakeFetch, hang, KEY, netError, ok, routedFetch, sdk } from './fake-fetch.ts';
 
 describe('lossless amounts', () => {
   test('a JSON integer above 2^53 in a response stays exact and becomes a bigint', async () => {
-    const raw = '{"success":true,"message":null,"code":null,"timestamp":"2030-01-01T00:00:00Z","traceId":"t","pagination":null,'
-      + '"data":[{"assetSymbol":"BIG","assetDecimals":18,"amountMinor":123456789012345678901234567890,"heldMinor":"7","totalMinor":123456789012345678901234567897}]}';
+    const raw =
+      '{"success":true,"message":null,"code":null,"timestamp":"2030-01-01T00:00:00Z","traceId":"t","pagination":null,' +
+      '"data":[{"assetSymbol":"BIG","assetDecimals":18,"amountMinor":123456789012345678901234567890,"heldMinor":"7","totalMinor":123456789012345678901234567897}]}';
     const { fetch } = fakeFetch(() => new Response(raw, { status: 200 }));
     const rows = await sdk(fetch).c.balances.list();
     assert.equal(rows[0]!.amountMinor, 123456789012345678901234567890n);
@@ -22,7 +46,23 @@ describe('lossless amounts', () => {
   });
 
   test('amounts inside Money objects and signed ledger amounts become bigint; other fields stay as they are', async () => {
-    const { fetch } = fakeFetch(() => ok([{ id: 'w1', state: 'pending_approval', money: { assetSymbol: 'USD', assetDecimals: 2, amountMinor: '-150' }, destinationId: 'd', destinationSummary: 'Bank 12345678901234567890', reason: null, createdAt: 'x', updatedAt: 'x' }], { pagination: { page: 1, limit: 10, total: 1, totalPages: 1 } }));
+    const { fetch } = fakeFetch(() =>
+      ok(
+        [
+          {
+            id: 'w1',
+            state: 'pending_approval',
+            money: { assetSymbol: 'USD', assetDecimals: 2, amountMinor: '-150' },
+            destinationId: 'd',
+            destinationSummary: 'Bank 12345678901234567890',
+            reason: null,
+            createdAt: 'x',
+            updatedAt: 'x',
+          },
+        ],
+        { pagination: { page: 1, limit: 10, total: 1, totalPages: 1 } },
+      ),
+    );
     const page = await sdk(fetch).c.withdrawals.list();
     assert.equal(page.items[0]!.money.amountMinor, -150n);
     assert.equal(page.items[0]!.destinationSummary, 'Bank 12345678901234567890');
@@ -30,8 +70,10 @@ describe('lossless amounts', () => {
   });
 
   test('the pre-pass quotes only large integers outside strings', () => {
-    assert.equal(quoteLargeIntegers('{"a":"x\\"99999999999999999999","b":99999999999999999999,"c":1.5e300,"d":-12345678901234567890,"e":42}'),
-      '{"a":"x\\"99999999999999999999","b":"99999999999999999999","c":1.5e300,"d":"-12345678901234567890","e":42}');
+    assert.equal(
+      quoteLargeIntegers('{"a":"x\\"99999999999999999999","b":99999999999999999999,"c":1.5e300,"d":-12345678901234567890,"e":42}'),
+      '{"a":"x\\"99999999999999999999","b":"99999999999999999999","c":1.5e300,"d":"-12345678901234567890","e":42}',
+    );
   });
 
   test('an amount field that is not an integer is refused as an invalid response, not rounded', async () => {
@@ -40,15 +82,38 @@ describe('lossless amounts', () => {
   });
 
   test('requests carry the key, the language, and amounts as digit strings', async () => {
-    const { fetch, calls } = fakeFetch(() => ok({ id: 'w1', state: 'pending_approval', money: { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: '123456789012345678901234567890' }, destinationId: 'd1', destinationSummary: 's', reason: null, createdAt: 'x', updatedAt: 'x' }, {}, 201));
-    const r = await sdk(fetch).c.withdrawals.create({ destinationId: 'd1', assetSymbol: 'BTC', assetDecimals: 8, amountMinor: 123456789012345678901234567890n });
+    const { fetch, calls } = fakeFetch(() =>
+      ok(
+        {
+          id: 'w1',
+          state: 'pending_approval',
+          money: { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: '123456789012345678901234567890' },
+          destinationId: 'd1',
+          destinationSummary: 's',
+          reason: null,
+          createdAt: 'x',
+          updatedAt: 'x',
+        },
+        {},
+        201,
+      ),
+    );
+    const r = await sdk(fetch).c.withdrawals.create({
+      destinationId: 'd1',
+      assetSymbol: 'BTC',
+      assetDecimals: 8,
+      amountMinor: 123456789012345678901234567890n,
+    });
     assert.equal(r.outcome, 'created');
     assert.equal(r.data.money.amountMinor, 123456789012345678901234567890n);
     assert.equal(calls[0]!.url, 'https://api.test/api/v1/withdrawals');
     assert.equal(calls[0]!.headers['x-api-key'], KEY);
     assert.equal(calls[0]!.headers['x-lang'], 'en');
     assert.equal(calls[0]!.headers['content-type'], 'application/json');
-    assert.equal(calls[0]!.body, '{"destinationId":"d1","assetSymbol":"BTC","assetDecimals":8,"amountMinor":"123456789012345678901234567890"}');
+    assert.equal(
+      calls[0]!.body,
+      '{"destinationId":"d1","assetSymbol":"BTC","assetDecimals":8,"amountMinor":"123456789012345678901234567890"}',
+    );
   });
 });
 
@@ -69,7 +134,12 @@ describe('errors', () => {
   for (const [status, code, Cls] of cases) {
     test(`${status} ${code} → ${Cls.name}, keeping status, code, message and traceId`, async () => {
       const { fetch, calls } = fakeFetch(() => fail(status, code, `message of ${code}`));
-      const err = await sdk(fetch).c.client.get().then(() => null, (e: unknown) => e);
+      const err = await sdk(fetch)
+        .c.client.get()
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       assert.ok(err instanceof Cls, `got ${String(err)}`);
       assert.ok(err instanceof CambioError);
       assert.equal(err.status, status);
@@ -83,7 +153,10 @@ describe('errors', () => {
   test('the API key never appears in an error, even when the server echoes it', async () => {
     const { fetch } = fakeFetch(() => fail(401, 'auth.unauthenticated', `bad key ${KEY} (secret ${KEY.split('.')[1]})`));
     const { c } = sdk(fetch);
-    const err = await c.client.get().then(() => null, (e: CambioError) => e);
+    const err = await c.client.get().then(
+      () => null,
+      (e: CambioError) => e,
+    );
     assert.ok(err instanceof AuthenticationError);
     for (const text of [err.message, String(err.stack), inspect(err, { depth: 5 }), JSON.stringify(err), inspect(c, { depth: 5 })]) {
       assert.ok(!text.includes(KEY.split('.')[1]!), `key leaked in: ${text.slice(0, 200)}`);
@@ -93,7 +166,12 @@ describe('errors', () => {
 
   test('a non-envelope error (a proxy page) keeps its status and gets an http code', async () => {
     const { fetch } = fakeFetch(() => new Response('<html>bad gateway</html>', { status: 502 }));
-    const err = await sdk(fetch, { maxRetries: 0 }).c.client.get().then(() => null, (e: CambioError) => e);
+    const err = await sdk(fetch, { maxRetries: 0 })
+      .c.client.get()
+      .then(
+        () => null,
+        (e: CambioError) => e,
+      );
     assert.equal(err instanceof BadGatewayError, true, `got ${String(err)}`);
     assert.equal(err!.status, 502);
     assert.equal(err!.code, 'http.502');
@@ -101,11 +179,20 @@ describe('errors', () => {
 
   test('transient statuses after the retries: 408 RequestTimeoutError, 429 RateLimitError, 502/503/504 ServiceUnavailableError; all TransientError, none a ServerError', async () => {
     const cases: Array<[number, new (...a: never[]) => CambioError]> = [
-      [408, RequestTimeoutError], [429, RateLimitError], [502, BadGatewayError], [503, ServiceUnavailableError], [504, GatewayTimeoutError],
+      [408, RequestTimeoutError],
+      [429, RateLimitError],
+      [502, BadGatewayError],
+      [503, ServiceUnavailableError],
+      [504, GatewayTimeoutError],
     ];
     for (const [status, Cls] of cases) {
       const { fetch, calls } = fakeFetch(() => fail(status, `http.${status}`));
-      const err = await sdk(fetch, { maxRetries: 2 }).c.client.get().then(() => null, (e: unknown) => e);
+      const err = await sdk(fetch, { maxRetries: 2 })
+        .c.client.get()
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       assert.equal(err instanceof Cls, true, `${status} gave ${String(err)}`);
       assert.equal(err instanceof TransientError, true, `${status} is transient`);
       assert.equal(err instanceof ServerError, false, `${status} is not a ServerError (500)`);
@@ -115,20 +202,34 @@ describe('errors', () => {
     }
     assert.equal(new BadGatewayError({ status: 502, code: 'x', message: 'm' }) instanceof ServiceUnavailableError, true);
     const { fetch } = fakeFetch(() => fail(500, 'internal.unexpected'));
-    const e500 = await sdk(fetch).c.client.get().then(() => null, (e: unknown) => e);
+    const e500 = await sdk(fetch)
+      .c.client.get()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     assert.equal(e500 instanceof ServerError && !(e500 instanceof TransientError), true);
   });
 });
 
 describe('retry (spec: Status codes table)', () => {
   test('408/429/502/503/504 are retried with exponential backoff and full jitter', async () => {
-    const { fetch, calls } = fakeFetch(() => fail(503, 'service.unavailable'), () => fail(502, 'http.502'), () => fail(504, 'http.504'), () => fail(408, 'request.timeout'), () => ok({ id: 'o' }));
+    const { fetch, calls } = fakeFetch(
+      () => fail(503, 'service.unavailable'),
+      () => fail(502, 'http.502'),
+      () => fail(504, 'http.504'),
+      () => fail(408, 'request.timeout'),
+      () => ok({ id: 'o' }),
+    );
     const { c, sleeps, events } = sdk(fetch, { maxRetries: 4, random: () => 0.5 });
     const r = await c.client.get();
     assert.deepEqual(r, { id: 'o' });
     assert.equal(calls.length, 5);
     assert.deepEqual(sleeps, [125, 250, 500, 1000]); // 0.5 × 250 × 2^n
-    assert.deepEqual(events.filter((e) => e.type === 'retry').map((e) => e.status), [503, 502, 504, 408]);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'retry').map((e) => e.status),
+      [503, 502, 504, 408],
+    );
   });
 
   test('jitter stays within [0, base·2^n) and never exceeds the ceiling', async () => {
@@ -141,7 +242,8 @@ describe('retry (spec: Status codes table)', () => {
         const cap = Math.min(8000, 250 * 2 ** n);
         assert.ok(ms >= 0 && ms < cap, `retry ${n}: ${ms} outside [0, ${cap})`);
       });
-      if (rnd > 0) assert.deepEqual(sleeps.slice(5), [7999, 7999, 7999]); // 250·2^5 = 8000 hits the ceiling
+      if (rnd > 0)
+        assert.deepEqual(sleeps.slice(5), [7999, 7999, 7999]); // 250·2^5 = 8000 hits the ceiling
       else assert.deepEqual(sleeps, [0, 0, 0, 0, 0, 0, 0, 0]);
     }
   });
@@ -168,9 +270,15 @@ describe('retry (spec: Status codes table)', () => {
   });
 
   test('a Retry-After beyond the ceiling stops the retries: RateLimitError with retryAfterMs, no shorter wait', async () => {
-    const { fetch, calls } = fakeFetch(() => fail(429, 'rate_limit.exceeded', 'slow down', { 'retry-after': '600' }), () => ok({ id: 'o' }));
+    const { fetch, calls } = fakeFetch(
+      () => fail(429, 'rate_limit.exceeded', 'slow down', { 'retry-after': '600' }),
+      () => ok({ id: 'o' }),
+    );
     const { c, sleeps } = sdk(fetch, { maxRetries: 3, maxDelayMs: 8000 });
-    const err = await c.client.get().then(() => null, (e: unknown) => e);
+    const err = await c.client.get().then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.equal(err instanceof RateLimitError, true, `got ${String(err)}`);
     assert.equal((err as RateLimitError).retryAfterMs, 600_000);
     assert.deepEqual(sleeps, [], 'it did not wait 8 s and try again early');
@@ -179,7 +287,12 @@ describe('retry (spec: Status codes table)', () => {
 
   test('a 429 that outlasts the retries surfaces as RateLimitError with retryAfterMs', async () => {
     const { fetch } = fakeFetch(() => fail(429, 'rate_limit.exceeded', 'slow down', { 'retry-after': '1' }));
-    const err = await sdk(fetch, { maxRetries: 1 }).c.balances.list().then(() => null, (e: CambioError) => e);
+    const err = await sdk(fetch, { maxRetries: 1 })
+      .c.balances.list()
+      .then(
+        () => null,
+        (e: CambioError) => e,
+      );
     assert.ok(err instanceof RateLimitError);
     assert.equal(err.retryAfterMs, 1000);
   });
@@ -188,7 +301,10 @@ describe('retry (spec: Status codes table)', () => {
     const twice = fakeFetch(() => fail(500, 'internal.unexpected'));
     await assert.rejects(sdk(twice.fetch).c.client.get(), ServerError);
     assert.equal(twice.calls.length, 2);
-    const recovers = fakeFetch(() => fail(500, 'internal.unexpected'), () => ok({ id: 'o' }));
+    const recovers = fakeFetch(
+      () => fail(500, 'internal.unexpected'),
+      () => ok({ id: 'o' }),
+    );
     assert.deepEqual(await sdk(recovers.fetch).c.client.get(), { id: 'o' });
   });
 
@@ -202,15 +318,30 @@ describe('retry (spec: Status codes table)', () => {
 
   test('without retries, a timeout is a TimeoutError and a refused connection a ConnectionError', async () => {
     const t = fakeFetch(hang);
-    await assert.rejects(sdk(t.fetch, { maxRetries: 0 }, { timeoutMs: 20 }).c.client.get(), (e: CambioError) => e instanceof TimeoutError && e.code === 'sdk.timeout');
+    await assert.rejects(
+      sdk(t.fetch, { maxRetries: 0 }, { timeoutMs: 20 }).c.client.get(),
+      (e: CambioError) => e instanceof TimeoutError && e.code === 'sdk.timeout',
+    );
     const n = fakeFetch(netError('ECONNREFUSED'));
-    await assert.rejects(sdk(n.fetch, { maxRetries: 0 }).c.client.get(), (e: CambioError) => e instanceof ConnectionError && e.code === 'sdk.network_error');
+    await assert.rejects(
+      sdk(n.fetch, { maxRetries: 0 }).c.client.get(),
+      (e: CambioError) => e instanceof ConnectionError && e.code === 'sdk.network_error',
+    );
   });
 });
 
 describe('creating calls whose response never arrived', () => {
   const since = () => new Date().toISOString();
-  const wd = (id: string, amount: string, createdAt = since()) => ({ id, state: 'pending_approval', money: { assetSymbol: 'USD', assetDecimals: 2, amountMinor: amount }, destinationId: 'dst1', destinationSummary: 'Bank ••1234', reason: null, createdAt, updatedAt: createdAt });
+  const wd = (id: string, amount: string, createdAt = since()) => ({
+    id,
+    state: 'pending_approval',
+    money: { assetSymbol: 'USD', assetDecimals: 2, amountMinor: amount },
+    destinationId: 'dst1',
+    destinationSummary: 'Bank ••1234',
+    reason: null,
+    createdAt,
+    updatedAt: createdAt,
+  });
   const page = (items: unknown[]) => ok(items, { pagination: { page: 1, limit: 100, total: items.length, totalPages: 1 } });
   const body = { destinationId: 'dst1', assetSymbol: 'USD', assetDecimals: 2, amountMinor: 5000n };
 
@@ -225,7 +356,10 @@ describe('creating calls whose response never arrived', () => {
     assert.equal(r.data.id, 'w-lost');
     assert.equal(r.traceId, null);
     assert.equal(f.count('POST /api/v1/withdrawals'), 1);
-    assert.deepEqual(events.map((e) => e.type), ['lost_response', 'retry', 'found_after_timeout']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['lost_response', 'retry', 'found_after_timeout'],
+    );
   });
 
   test('withdrawal: timeout, GET /withdrawals shows nothing of it → re-sent, and says so', async () => {
@@ -244,7 +378,11 @@ describe('creating calls whose response never arrived', () => {
 
   test('withdrawal: a 502 after sending is treated as lost too; a 503 is simply retried', async () => {
     const f = routedFetch({
-      'POST /api/v1/withdrawals': [() => fail(503, 'service.unavailable'), () => fail(502, 'http.502'), () => ok(wd('w-new', '5000'), {}, 201)],
+      'POST /api/v1/withdrawals': [
+        () => fail(503, 'service.unavailable'),
+        () => fail(502, 'http.502'),
+        () => ok(wd('w-new', '5000'), {}, 201),
+      ],
       'GET /api/v1/withdrawals': [() => page([])],
     });
     const r = await sdk(f.fetch).c.withdrawals.create(body);
@@ -255,7 +393,12 @@ describe('creating calls whose response never arrived', () => {
 
   test('withdrawal: when the read-back fails too, nothing is re-sent and LostResponseError says why', async () => {
     const f = routedFetch({ 'POST /api/v1/withdrawals': [netError()], 'GET /api/v1/withdrawals': [() => fail(403, 'auth.scope_missing')] });
-    const err = await sdk(f.fetch).c.withdrawals.create(body).then(() => null, (e: CambioError) => e);
+    const err = await sdk(f.fetch)
+      .c.withdrawals.create(body)
+      .then(
+        () => null,
+        (e: CambioError) => e,
+      );
     assert.ok(err instanceof LostResponseError);
     assert.equal(err.code, 'sdk.lost_response_unresolved');
     assert.equal(f.count('POST /api/v1/withdrawals'), 1);
@@ -287,7 +430,20 @@ describe('creating calls whose response never arrived', () => {
   });
 
   test('declaration: lost, re-sent, 409 → the open declaration of the same asset and amount is returned', async () => {
-    const decl = { id: 'dc1', reference: 'AB12', state: 'open', assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '10000', expectedAmountMinor: '10037', expectedAmount: '100.37', network: 'n', address: 'a', expiresAt: since(), expiresInSeconds: 3600 };
+    const decl = {
+      id: 'dc1',
+      reference: 'AB12',
+      state: 'open',
+      assetSymbol: 'USD',
+      assetDecimals: 2,
+      declaredAmountMinor: '10000',
+      expectedAmountMinor: '10037',
+      expectedAmount: '100.37',
+      network: 'n',
+      address: 'a',
+      expiresAt: since(),
+      expiresInSeconds: 3600,
+    };
     const f = routedFetch({
       'POST /api/v1/deposits/declarations': [netError(), () => fail(409, 'deposits.declaration_already_open')],
       'GET /api/v1/deposits/open-declaration': [() => ok(decl)],
@@ -297,13 +453,20 @@ describe('creating calls whose response never arrived', () => {
     assert.equal(r.data.expectedAmountMinor, 10037n);
     // A 409 with nothing lost is the caller's own open declaration: surfaced as is.
     const g = routedFetch({ 'POST /api/v1/deposits/declarations': [() => fail(409, 'deposits.declaration_already_open')] });
-    await assert.rejects(sdk(g.fetch).c.deposits.declare({ assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: 10000n }), DeclarationAlreadyOpenError);
+    await assert.rejects(
+      sdk(g.fetch).c.deposits.declare({ assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: 10000n }),
+      DeclarationAlreadyOpenError,
+    );
   });
 
   test('quote: commits nothing, so a lost response is simply asked again', async () => {
     const q = { id: 'q1', rateQuoteMinor: '6500000', amountBaseMinor: '50000000', amountQuoteMinor: '3250000', expiresAt: since() };
     const f = routedFetch({ 'POST /api/v1/quotes': [hang, () => ok(q, {}, 201)] });
-    const r = await sdk(f.fetch, {}, { timeoutMs: 30 }).c.quotes.create({ baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: 50000000n });
+    const r = await sdk(f.fetch, {}, { timeoutMs: 30 }).c.quotes.create({
+      baseSymbol: 'BTC',
+      quoteSymbol: 'USD',
+      amountBaseMinor: 50000000n,
+    });
     assert.equal(r.amountQuoteMinor, 3250000n);
     assert.equal(f.calls[1]!.body, '{"baseSymbol":"BTC","quoteSymbol":"USD","amountBaseMinor":"50000000"}');
   });
@@ -311,7 +474,18 @@ describe('creating calls whose response never arrived', () => {
 
 describe('lists', () => {
   test('list({page, limit}) gives one page; iterate() walks them all without repeating a shifted item', async () => {
-    const item = (id: string) => ({ id, entryId: 'e', kind: 'adjustment', account: 'available', assetSymbol: 'USD', assetDecimals: 2, amountMinor: '1', referenceId: null, memo: null, createdAt: 'x' });
+    const item = (id: string) => ({
+      id,
+      entryId: 'e',
+      kind: 'adjustment',
+      account: 'available',
+      assetSymbol: 'USD',
+      assetDecimals: 2,
+      amountMinor: '1',
+      referenceId: null,
+      memo: null,
+      createdAt: 'x',
+    });
     const pages: Record<string, unknown[]> = { 1: [item('a'), item('b')], 2: [item('b'), item('c')], 3: [item('d')] };
     const { fetch, calls } = fakeFetch((c) => {
       const u = new URL(c.url);
@@ -320,7 +494,10 @@ describe('lists', () => {
     });
     const { c } = sdk(fetch);
     const one = await c.ledger.list({ page: 2, limit: 2 });
-    assert.deepEqual(one.items.map((x) => x.id), ['b', 'c']);
+    assert.deepEqual(
+      one.items.map((x) => x.id),
+      ['b', 'c'],
+    );
     assert.equal(calls[0]!.url, 'https://api.test/api/v1/ledger?page=2&limit=2');
     const ids: string[] = [];
     for await (const e of c.ledger.iterate({ limit: 2 })) ids.push(e.id);
@@ -330,7 +507,7 @@ describe('lists', () => {
 });
 
 describe('lists anchored at their first page', () => {
-  test('iterate() sends the first page\'s pagination.asOf back with every later page; list() passes asOf when given', async () => {
+  test("iterate() sends the first page's pagination.asOf back with every later page; list() passes asOf when given", async () => {
     const item = (id: string) => ({ id, quoteId: `q-${id}`, state: 'pending_approval', createdAt: 'x', updatedAt: 'x' });
     const { fetch, calls } = fakeFetch((c) => {
       const u = new URL(c.url);
@@ -341,7 +518,10 @@ describe('lists anchored at their first page', () => {
     const ids: string[] = [];
     for await (const o of c.orders.iterate({ limit: 1 })) ids.push(o.id);
     assert.deepEqual(ids, ['a', 'p2', 'p3']);
-    assert.deepEqual(calls.map((x) => new URL(x.url).search), ['?page=1&limit=1', '?page=2&limit=1&asOf=42', '?page=3&limit=1&asOf=42']);
+    assert.deepEqual(
+      calls.map((x) => new URL(x.url).search),
+      ['?page=1&limit=1', '?page=2&limit=1&asOf=42', '?page=3&limit=1&asOf=42'],
+    );
     await c.orders.list({ page: 2, limit: 1, asOf: '42' });
     assert.equal(new URL(calls.at(-1)!.url).search, '?page=2&limit=1&asOf=42');
   });
@@ -379,24 +559,42 @@ describe('construction', () => {
   });
 
   test('baseUrl and sandbox together are refused, not silently resolved', () => {
-    assert.throws(() => new Cambio({ apiKey: KEY, sandbox: true, baseUrl: 'http://h:1' }), (e: unknown) => e instanceof ConfigurationError && /not both/.test(e.message));
+    assert.throws(
+      () => new Cambio({ apiKey: KEY, sandbox: true, baseUrl: 'http://h:1' }),
+      (e: unknown) => e instanceof ConfigurationError && /not both/.test(e.message),
+    );
   });
 
   test('a baseUrl that is not an http(s) URL is refused at construction with a clear error', () => {
     for (const bad of ['api.example.com', 'localhost:8080', 'ftp://h/x', 'https://user:pw@h', 'not a url', 'https://h/?x=1']) {
-      assert.throws(() => new Cambio({ apiKey: KEY, baseUrl: bad }), (e: unknown) => e instanceof ConfigurationError && e.code === 'sdk.configuration_error' && /baseUrl/.test(e.message), bad);
+      assert.throws(
+        () => new Cambio({ apiKey: KEY, baseUrl: bad }),
+        (e: unknown) => e instanceof ConfigurationError && e.code === 'sdk.configuration_error' && /baseUrl/.test(e.message),
+        bad,
+      );
     }
   });
 
   test('a request fetch refuses to build (invalid header value) is a ConfigurationError: not retried, not a lost response', async () => {
-    const invalidHeader = () => { throw new TypeError('Headers.append: "cmb_live_x.y\nz" is an invalid header value.'); };
+    const invalidHeader = () => {
+      throw new TypeError('Headers.append: "cmb_live_x.y\nz" is an invalid header value.');
+    };
     const read = fakeFetch(invalidHeader);
-    const err = await sdk(read.fetch).c.balances.list().then(() => null, (e: unknown) => e);
+    const err = await sdk(read.fetch)
+      .c.balances.list()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     assert.equal(err instanceof ConfigurationError, true, `got ${String(err)}`);
     assert.equal(read.calls.length, 1, 'not retried');
     const w = routedFetch({ 'POST /api/v1/withdrawals': [invalidHeader], 'GET /api/v1/withdrawals': [() => ok([])] });
-    const werr = await sdk(w.fetch).c.withdrawals.create({ destinationId: 'd', assetSymbol: 'USD', assetDecimals: 2, amountMinor: 1n })
-      .then(() => null, (e: unknown) => e);
+    const werr = await sdk(w.fetch)
+      .c.withdrawals.create({ destinationId: 'd', assetSymbol: 'USD', assetDecimals: 2, amountMinor: 1n })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     assert.equal(werr instanceof ConfigurationError, true, `got ${String(werr)}`);
     assert.equal(werr instanceof LostResponseError, false);
     assert.equal(w.count('POST /api/v1/withdrawals'), 1);
@@ -405,9 +603,20 @@ describe('construction', () => {
 
   test('with the real fetch: a key with a line break fails once as a configuration error, and the key is not in the message', async () => {
     let n = 0;
-    const counting = (u: string, i: RequestInit) => { n++; return fetch(u, i); };
-    const c = new Cambio({ apiKey: 'cmb_live_abcd.sec\nretsecretsecret', baseUrl: 'http://127.0.0.1:1', fetch: counting, retry: { sleep: async () => {} } });
-    const err = await c.client.get().then(() => null, (e: unknown) => e);
+    const counting = (u: string, i: RequestInit) => {
+      n++;
+      return fetch(u, i);
+    };
+    const c = new Cambio({
+      apiKey: 'cmb_live_abcd.sec\nretsecretsecret',
+      baseUrl: 'http://127.0.0.1:1',
+      fetch: counting,
+      retry: { sleep: async () => {} },
+    });
+    const err = await c.client.get().then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.equal(err instanceof ConfigurationError, true, `got ${String(err)}`);
     assert.equal(n, 1);
     assert.ok(!(err as Error).message.includes('retsecretsecret'), (err as Error).message);

@@ -5,10 +5,16 @@ import { describe, test } from 'node:test';
 import { CambioOperator, ConfigurationError, type CambioError } from '../src/index.ts';
 import { fail, fakeFetch, ok } from './fake-fetch.ts';
 
-interface Captured { init: RequestInit; url: string }
+interface Captured {
+  init: RequestInit;
+  url: string;
+}
 function capturing(handler: () => Response) {
   const seen: Captured[] = [];
-  const fetch = async (url: string, init: RequestInit) => { seen.push({ url, init }); return handler(); };
+  const fetch = async (url: string, init: RequestInit) => {
+    seen.push({ url, init });
+    return handler();
+  };
   return { fetch, seen };
 }
 
@@ -16,7 +22,11 @@ const order = { id: 'o1', state: 'completed', organizationId: 'org1', proceedsQu
 
 describe('operator client with a staff session', () => {
   test('session: true sends no credential header and asks fetch for same-origin cookies', async () => {
-    const { fetch, seen } = capturing(() => ok({ staff: { id: 's1', name: 'Ana', email: 'ana@op.test', role: 'approver', status: 'active', totpEnrolled: true, createdAt: 'x' } }));
+    const { fetch, seen } = capturing(() =>
+      ok({
+        staff: { id: 's1', name: 'Ana', email: 'ana@op.test', role: 'approver', status: 'active', totpEnrolled: true, createdAt: 'x' },
+      }),
+    );
     const op = new CambioOperator({ session: true, baseUrl: 'https://desk.test', fetch });
     const me = await op.session.get();
     assert.equal(me.staff.role, 'approver');
@@ -26,7 +36,7 @@ describe('operator client with a staff session', () => {
     assert.equal(headers.authorization, undefined);
   });
 
-  test('a token client keeps fetch\'s default credentials and sends the bearer', async () => {
+  test("a token client keeps fetch's default credentials and sends the bearer", async () => {
     const { fetch, seen } = capturing(() => ok([]));
     const op = new CambioOperator({ token: 'ops_abc', baseUrl: 'https://desk.test', fetch });
     await op.staff.list();
@@ -42,7 +52,10 @@ describe('operator client with a staff session', () => {
   test('sign-in is sent once, never retried, and its refusal keeps the code', async () => {
     const { fetch, calls } = fakeFetch(() => fail(401, 'auth.code_required', 'a code is needed'));
     const op = new CambioOperator({ session: true, baseUrl: 'https://desk.test', fetch, retry: { sleep: async () => {} } });
-    await assert.rejects(op.session.signIn({ email: 'ana@op.test', password: 'pw', code: '' }), (e: CambioError) => e.status === 401 && e.code === 'auth.code_required');
+    await assert.rejects(
+      op.session.signIn({ email: 'ana@op.test', password: 'pw', code: '' }),
+      (e: CambioError) => e.status === 401 && e.code === 'auth.code_required',
+    );
     assert.equal(calls.length, 1);
     assert.equal(calls[0]!.method, 'POST');
   });
@@ -69,10 +82,22 @@ describe('decisions', () => {
       if (n === 1) throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } });
       return ok(order);
     });
-    const op = new CambioOperator({ session: true, baseUrl: 'https://desk.test', fetch, retry: { sleep: async () => {}, random: () => 0 } });
-    await op.orders.fill('o1', { venue: 'kraken', venueReference: 'K-1', proceedsQuoteMinor: 100000000000000000000001n }, { idempotencyKey: 'k-fill' });
+    const op = new CambioOperator({
+      session: true,
+      baseUrl: 'https://desk.test',
+      fetch,
+      retry: { sleep: async () => {}, random: () => 0 },
+    });
+    await op.orders.fill(
+      'o1',
+      { venue: 'kraken', venueReference: 'K-1', proceedsQuoteMinor: 100000000000000000000001n },
+      { idempotencyKey: 'k-fill' },
+    );
     assert.equal(calls.length, 2);
-    assert.deepEqual(calls.map((c) => c.headers['idempotency-key']), ['k-fill', 'k-fill']);
+    assert.deepEqual(
+      calls.map((c) => c.headers['idempotency-key']),
+      ['k-fill', 'k-fill'],
+    );
   });
 
   test('fill sends proceeds as exact digits; payout and fail hit their paths', async () => {
@@ -84,11 +109,14 @@ describe('decisions', () => {
     await op.withdrawals.payout('w1', { payoutReference: 'SEPA-9' });
     await op.orders.fail('o2', 'venue rejected');
     await op.withdrawals.fail('w2', 'bank returned it');
-    assert.deepEqual(calls.slice(1).map((c) => `${new URL(c.url).pathname} ${c.body}`), [
-      '/operator/v1/withdrawals/w1/payout {"payoutReference":"SEPA-9"}',
-      '/operator/v1/orders/o2/fail {"reason":"venue rejected"}',
-      '/operator/v1/withdrawals/w2/fail {"reason":"bank returned it"}',
-    ]);
+    assert.deepEqual(
+      calls.slice(1).map((c) => `${new URL(c.url).pathname} ${c.body}`),
+      [
+        '/operator/v1/withdrawals/w1/payout {"payoutReference":"SEPA-9"}',
+        '/operator/v1/orders/o2/fail {"reason":"venue rejected"}',
+        '/operator/v1/withdrawals/w2/fail {"reason":"bank returned it"}',
+      ],
+    );
   });
 
   test('a four-eyes policy travels as digits, null removes it', async () => {

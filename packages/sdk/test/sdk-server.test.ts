@@ -5,12 +5,34 @@ import type { Permission, Scope } from '@cambio/contract';
 import type { ManualClock } from '../../server/src/domain/ports.ts';
 import { backends, makeHarness, OPERATOR_TOKEN, type Harness } from '../../server/test/harness.ts';
 import {
-  AuthenticationError, Cambio, CambioError, CambioOperator, ClientCannotOperateError, DeclarationAlreadyOpenError, DestinationAlreadyRegisteredError,
-  ConflictError, DestinationNotUsableError, LedgerNotReconciledError, Money, NotFoundError, PermissionError, QuoteAlreadyUsedError, QuoteBelowExecutableRateError,
-  QuoteExpiredError, type FetchLike, type LimitsInput,
+  AuthenticationError,
+  Cambio,
+  CambioError,
+  CambioOperator,
+  ClientCannotOperateError,
+  DeclarationAlreadyOpenError,
+  DestinationAlreadyRegisteredError,
+  ConflictError,
+  DestinationNotUsableError,
+  LedgerNotReconciledError,
+  Money,
+  NotFoundError,
+  PermissionError,
+  QuoteAlreadyUsedError,
+  QuoteBelowExecutableRateError,
+  QuoteExpiredError,
+  type FetchLike,
+  type LimitsInput,
 } from '../src/index.ts';
 
-const ALL_PERMISSIONS: Permission[] = ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:api_keys'];
+const ALL_PERMISSIONS: Permission[] = [
+  'portal:read',
+  'portal:trade',
+  'portal:deposit',
+  'portal:destinations',
+  'portal:withdraw',
+  'portal:api_keys',
+];
 const ALL_SCOPES: Scope[] = ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw'];
 const DAY = 86_400_000;
 
@@ -40,12 +62,36 @@ for (const backend of backends()) {
     const clock = () => h.clock as ManualClock;
 
     /** A fresh organization with one member and one key, all through the operator SDK. */
-    async function newClient(o: { scopes?: Scope[]; permissions?: Permission[]; status?: 'draft' | 'active'; limits?: LimitsInput; funding?: Record<string, bigint>; fetch?: FetchLike } = {}) {
-      const org = await op.organizations.create({ name: `Org ${randomBytes(3).toString('hex')}`, status: o.status ?? 'active', limits: o.limits === undefined ? {} : o.limits });
-      const member = await op.members.add(org.id, { name: 'Ana', email: `ana-${randomBytes(4).toString('hex')}@example.test`, permissions: o.permissions ?? ALL_PERMISSIONS });
+    async function newClient(
+      o: {
+        scopes?: Scope[];
+        permissions?: Permission[];
+        status?: 'draft' | 'active';
+        limits?: LimitsInput;
+        funding?: Record<string, bigint>;
+        fetch?: FetchLike;
+      } = {},
+    ) {
+      const org = await op.organizations.create({
+        name: `Org ${randomBytes(3).toString('hex')}`,
+        status: o.status ?? 'active',
+        limits: o.limits === undefined ? {} : o.limits,
+      });
+      const member = await op.members.add(org.id, {
+        name: 'Ana',
+        email: `ana-${randomBytes(4).toString('hex')}@example.test`,
+        permissions: o.permissions ?? ALL_PERMISSIONS,
+      });
       const key = await op.keys.issue(member.id, { scopes: o.scopes ?? ALL_SCOPES });
-      for (const [asset, amount] of Object.entries(o.funding ?? {})) await op.organizations.adjust(org.id, { assetSymbol: asset, amountMinor: amount, reason: 'test funding' });
-      const cambio = new Cambio({ apiKey: key.key, baseUrl: base, lang: 'en', retry: { sleep: async () => {} }, ...(o.fetch ? { fetch: o.fetch } : {}) });
+      for (const [asset, amount] of Object.entries(o.funding ?? {}))
+        await op.organizations.adjust(org.id, { assetSymbol: asset, amountMinor: amount, reason: 'test funding' });
+      const cambio = new Cambio({
+        apiKey: key.key,
+        baseUrl: base,
+        lang: 'en',
+        retry: { sleep: async () => {} },
+        ...(o.fetch ? { fetch: o.fetch } : {}),
+      });
       return { cambio, org, member, key };
     }
 
@@ -66,7 +112,14 @@ for (const backend of backends()) {
       const { cambio, org } = await newClient({ scopes: ['portal:read'], funding: { USD: 100n, BTC: 2n * 10n ** 8n } });
       await op.organizations.adjust(org.id, { assetSymbol: 'USD', amountMinor: 250n, reason: 'second' });
       await op.organizations.adjust(org.id, { assetSymbol: 'USD', amountMinor: -50n, reason: 'correction' });
-      assert.deepEqual(await cambio.client.get(), { id: org.id, name: org.name, status: 'active', canOperate: true, permissions: ['portal:read'], limits: [] });
+      assert.deepEqual(await cambio.client.get(), {
+        id: org.id,
+        name: org.name,
+        status: 'active',
+        canOperate: true,
+        permissions: ['portal:read'],
+        limits: [],
+      });
       assert.deepEqual(await cambio.balances.list(), [
         { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: 200000000n, heldMinor: 0n, totalMinor: 200000000n },
         { assetSymbol: 'USD', assetDecimals: 2, amountMinor: 300n, heldMinor: 0n, totalMinor: 300n },
@@ -74,15 +127,24 @@ for (const backend of backends()) {
       const first = await cambio.ledger.list({ page: 1, limit: 2 });
       const { asOf, ...rest } = first.pagination;
       assert.deepEqual(rest, { page: 1, limit: 2, total: 4, totalPages: 2 });
-      assert.match(String(asOf), /^[A-Za-z0-9_-]{48}$/, 'the walk\'s anchor, opaque');
-      assert.deepEqual(first.items.map((e) => [e.kind, e.assetSymbol, e.amountMinor]), [['adjustment', 'USD', -50n], ['adjustment', 'USD', 250n]]);
+      assert.match(String(asOf), /^[A-Za-z0-9_-]{48}$/, "the walk's anchor, opaque");
+      assert.deepEqual(
+        first.items.map((e) => [e.kind, e.assetSymbol, e.amountMinor]),
+        [
+          ['adjustment', 'USD', -50n],
+          ['adjustment', 'USD', 250n],
+        ],
+      );
       // Entries made during a walk do not shift it: later pages are read as of the first one.
       const all = [];
       for await (const e of cambio.ledger.iterate({ limit: 3 })) {
         if (all.length === 0) await op.organizations.adjust(org.id, { assetSymbol: 'USD', amountMinor: 7n, reason: 'during the walk' });
         all.push(e);
       }
-      assert.deepEqual(all.map((e) => e.amountMinor), [-50n, 250n, 200000000n, 100n]);
+      assert.deepEqual(
+        all.map((e) => e.amountMinor),
+        [-50n, 250n, 200000000n, 100n],
+      );
       assert.equal(Money.from(all[0]!).toString(), '-0.50 USD');
     });
 
@@ -91,7 +153,9 @@ for (const backend of backends()) {
       assert.deepEqual(await cambio.market.pairs(), [
         { baseSymbol: 'BTC', quoteSymbol: 'USD', baseDecimals: 8, quoteDecimals: 2, minBaseMinor: 10_000n, maxBaseMinor: 10n ** 12n },
       ]);
-      assert.deepEqual((await cambio.client.get()).limits, [{ assetSymbol: 'BTC', assetDecimals: 8, maxOrderMinor: 200_000_000n, maxWithdrawalMinor: null }]);
+      assert.deepEqual((await cambio.client.get()).limits, [
+        { assetSymbol: 'BTC', assetDecimals: 8, maxOrderMinor: 200_000_000n, maxWithdrawalMinor: null },
+      ]);
 
       const q = await cambio.quotes.create({ baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: 10n ** 8n });
       assert.deepEqual(await cambio.quotes.get(q.id), q);
@@ -106,12 +170,21 @@ for (const backend of backends()) {
       const cancelled = await cambio.orders.cancel(second.id);
       assert.equal(cancelled.state, 'cancelled');
       await assert.rejects(cambio.orders.cancel(second.id), (e: unknown) => e instanceof ConflictError && e.status === 409);
-      assert.deepEqual((await cambio.balances.list()).find((b) => b.assetSymbol === 'BTC'),
-        { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: 2n * 10n ** 8n, heldMinor: 10n ** 8n, totalMinor: 3n * 10n ** 8n }, 'the cancelled hold is released');
+      assert.deepEqual(
+        (await cambio.balances.list()).find((b) => b.assetSymbol === 'BTC'),
+        { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: 2n * 10n ** 8n, heldMinor: 10n ** 8n, totalMinor: 3n * 10n ** 8n },
+        'the cancelled hold is released',
+      );
       await assert.rejects(cambio.orders.get('ord_nope'), NotFoundError);
 
-      assert.deepEqual((await cambio.orders.list({ state: 'cancelled' })).items.map((o) => o.id), [second.id]);
-      assert.deepEqual((await cambio.orders.list({ createdTo: split })).items.map((o) => o.id), [first.id]);
+      assert.deepEqual(
+        (await cambio.orders.list({ state: 'cancelled' })).items.map((o) => o.id),
+        [second.id],
+      );
+      assert.deepEqual(
+        (await cambio.orders.list({ createdTo: split })).items.map((o) => o.id),
+        [first.id],
+      );
       const walked = [];
       for await (const o of cambio.orders.iterate({ state: 'pending_approval', createdFrom: split.toISOString() })) walked.push(o.id);
       assert.deepEqual(walked, [], 'the one pending order was created before the split');
@@ -123,25 +196,34 @@ for (const backend of backends()) {
       const file = await cambio.ledger.csv({ assetSymbol: 'BTC', createdFrom: split });
       const lines = file.split('\r\n');
       assert.equal(lines[0], 'createdAt,id,entryId,kind,account,assetSymbol,assetDecimals,amount,amountMinor,referenceId,memo');
-      assert.deepEqual(lines.slice(1, -1).map((l) => l.split(',').slice(3, 9)), [
-        ['order_hold', 'available', 'BTC', '8', '-0.50000000', '-50000000'],
-        ['order_hold', 'held', 'BTC', '8', '0.50000000', '50000000'],
-        ['order_release', 'held', 'BTC', '8', '-0.50000000', '-50000000'],
-        ['order_release', 'available', 'BTC', '8', '0.50000000', '50000000'],
-        ['adjustment', 'available', 'BTC', '8', '-0.00012300', '-12300'],
-      ]);
+      assert.deepEqual(
+        lines.slice(1, -1).map((l) => l.split(',').slice(3, 9)),
+        [
+          ['order_hold', 'available', 'BTC', '8', '-0.50000000', '-50000000'],
+          ['order_hold', 'held', 'BTC', '8', '0.50000000', '50000000'],
+          ['order_release', 'held', 'BTC', '8', '-0.50000000', '-50000000'],
+          ['order_release', 'available', 'BTC', '8', '0.50000000', '50000000'],
+          ['adjustment', 'available', 'BTC', '8', '-0.00012300', '-12300'],
+        ],
+      );
       assert.ok(file.endsWith(',"\'=fee, ""Q1"""\r\n'), file);
     });
 
     test('errors carry status, code and traceId: 401, 403 scope, 403 cannot operate (quotes still work)', async () => {
       const bad = new Cambio({ apiKey: 'cmb_live_nope.nopenopenopenope', baseUrl: base });
-      const e401 = await bad.client.get().then(() => null, (e: unknown) => e);
+      const e401 = await bad.client.get().then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(e401 instanceof AuthenticationError);
       assert.equal(e401.code, 'auth.unauthenticated');
       assert.match(String(e401.traceId), /^[0-9a-f-]{36}$/);
 
       const { cambio } = await newClient({ scopes: ['portal:trade'] });
-      const e403 = await cambio.balances.list().then(() => null, (e: unknown) => e);
+      const e403 = await cambio.balances.list().then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(e403 instanceof PermissionError && !(e403 instanceof ClientCannotOperateError));
       assert.equal(e403.code, 'auth.scope_missing');
 
@@ -177,16 +259,24 @@ for (const backend of backends()) {
       assert.equal(r.data.state, 'pending_approval');
       const page = await cambio.orders.list();
       assert.equal(page.pagination.total, 1, 'exactly one order');
-      assert.deepEqual((await cambio.balances.list()).find((b) => b.assetSymbol === 'BTC'), { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: 50000000n, heldMinor: 50000000n, totalMinor: 100000000n });
+      assert.deepEqual(
+        (await cambio.balances.list()).find((b) => b.assetSymbol === 'BTC'),
+        { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: 50000000n, heldMinor: 50000000n, totalMinor: 100000000n },
+      );
 
-      await assert.rejects(cambio.orders.create({ quoteId: q.id }), (e: unknown) => e instanceof QuoteAlreadyUsedError && e.code === 'orders.quote_already_used');
+      await assert.rejects(
+        cambio.orders.create({ quoteId: q.id }),
+        (e: unknown) => e instanceof QuoteAlreadyUsedError && e.code === 'orders.quote_already_used',
+      );
       const q2 = await cambio.quotes.create({ baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: 10_000n });
       clock().advance(h.config.quoteTtlMs + 1);
       await assert.rejects(cambio.orders.create({ quoteId: q2.id }), (e: unknown) => e instanceof QuoteExpiredError && e.status === 410);
 
       await op.market.putPair('BTC', 'EUR', { ...PAIR, fixedFeeQuoteMinor: 10n ** 12n });
-      await assert.rejects(cambio.quotes.create({ baseSymbol: 'BTC', quoteSymbol: 'EUR', amountBaseMinor: 10n ** 6n }),
-        (e: unknown) => e instanceof QuoteBelowExecutableRateError && e.status === 422);
+      await assert.rejects(
+        cambio.quotes.create({ baseSymbol: 'BTC', quoteSymbol: 'EUR', amountBaseMinor: 10n ** 6n }),
+        (e: unknown) => e instanceof QuoteBelowExecutableRateError && e.status === 422,
+      );
     });
 
     test('deposits: one open declaration (409 names the class), and a lost declaration answer is recovered', async () => {
@@ -199,8 +289,14 @@ for (const backend of backends()) {
       assert.equal(d.replayed, true);
       assert.equal(d.data.declaredAmountMinor, 1_000_000n);
       assert.ok(d.data.expectedAmountMinor > 1_000_000n && d.data.expectedAmountMinor < 1_010_000n);
-      assert.equal(d.data.expectedAmount, Money.from({ assetSymbol: 'BTC', assetDecimals: 8, amountMinor: d.data.expectedAmountMinor }).toDecimal());
-      await assert.rejects(cambio.deposits.declare({ assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: 10_000n }), DeclarationAlreadyOpenError);
+      assert.equal(
+        d.data.expectedAmount,
+        Money.from({ assetSymbol: 'BTC', assetDecimals: 8, amountMinor: d.data.expectedAmountMinor }).toDecimal(),
+      );
+      await assert.rejects(
+        cambio.deposits.declare({ assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: 10_000n }),
+        DeclarationAlreadyOpenError,
+      );
       assert.equal((await cambio.deposits.openDeclaration())?.id, d.data.id);
     });
 
@@ -208,16 +304,31 @@ for (const backend of backends()) {
       const lossy = losingFirst((m, p) => m === 'POST' && p === '/api/v1/withdrawals');
       const { cambio } = await newClient({ funding: { USD: 500_000n }, fetch: lossy.fetch });
       const dest = await cambio.withdrawals.registerBankDestination({
-        label: 'Payroll', assetSymbol: 'USD', bankName: 'Banco Uno', accountKind: 'checking', accountNumber: '0001-2345-6789', holderName: 'Org Holder', holderDocument: 'J-12345678',
+        label: 'Payroll',
+        assetSymbol: 'USD',
+        bankName: 'Banco Uno',
+        accountKind: 'checking',
+        accountNumber: '0001-2345-6789',
+        holderName: 'Org Holder',
+        holderDocument: 'J-12345678',
       });
       assert.equal(dest.outcome, 'created');
       assert.equal(dest.data.usable, false);
-      await assert.rejects(cambio.withdrawals.registerBankDestination({
-        label: 'Again', assetSymbol: 'USD', bankName: 'Banco Uno', accountKind: 'checking', accountNumber: '0001-2345-6789', holderName: 'Org Holder', holderDocument: 'J-12345678',
-      }), DestinationAlreadyRegisteredError);
+      await assert.rejects(
+        cambio.withdrawals.registerBankDestination({
+          label: 'Again',
+          assetSymbol: 'USD',
+          bankName: 'Banco Uno',
+          accountKind: 'checking',
+          accountNumber: '0001-2345-6789',
+          holderName: 'Org Holder',
+          holderDocument: 'J-12345678',
+        }),
+        DestinationAlreadyRegisteredError,
+      );
       const body = { destinationId: dest.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: 120_000n };
       await assert.rejects(cambio.withdrawals.create(body), DestinationNotUsableError);
-      
+
       clock().advance(h.config.destinationCooldownMs + 1);
       await op.destinations.registerInMarket(dest.data.id);
       const r = await cambio.withdrawals.create(body);
@@ -225,7 +336,13 @@ for (const backend of backends()) {
       assert.equal(r.outcome, 'found_after_timeout');
       assert.equal(r.data.money.amountMinor, 120_000n);
       assert.equal((await cambio.withdrawals.list()).pagination.total, 1, 'exactly one withdrawal');
-      assert.deepEqual((await cambio.balances.list())[0], { assetSymbol: 'USD', assetDecimals: 2, amountMinor: 380_000n, heldMinor: 120_000n, totalMinor: 500_000n });
+      assert.deepEqual((await cambio.balances.list())[0], {
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: 380_000n,
+        heldMinor: 120_000n,
+        totalMinor: 500_000n,
+      });
     });
 
     test('not reconciled: money-moving calls raise LedgerNotReconciledError, reads and quotes go on', async () => {
@@ -234,7 +351,10 @@ for (const backend of backends()) {
       const run = await op.reconciliation.run({ marketBalances: [{ assetSymbol: 'BTC', amountMinor: 1n }] });
       assert.equal(run.matched, false);
       try {
-        await assert.rejects(cambio.orders.create({ quoteId: q.id }), (e: unknown) => e instanceof LedgerNotReconciledError && e.status === 409);
+        await assert.rejects(
+          cambio.orders.create({ quoteId: q.id }),
+          (e: unknown) => e instanceof LedgerNotReconciledError && e.status === 409,
+        );
         assert.equal((await cambio.balances.list())[0]!.amountMinor, 10n ** 8n);
       } finally {
         await op.reconciliation.resolve();
@@ -247,11 +367,21 @@ for (const backend of backends()) {
       const usd = async () => (await cambio.balances.list()).find((b) => b.assetSymbol === 'USD');
 
       // quote → order → approve via operator → balances
-      const q = await cambio.quotes.create({ baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: Money.parse('0.5', { assetSymbol: 'BTC', assetDecimals: 8 }).amountMinor });
+      const q = await cambio.quotes.create({
+        baseSymbol: 'BTC',
+        quoteSymbol: 'USD',
+        amountBaseMinor: Money.parse('0.5', { assetSymbol: 'BTC', assetDecimals: 8 }).amountMinor,
+      });
       assert.equal(q.amountQuoteMinor, 3_217_500n); // floor(0.5 BTC × 6435000)
       const order = (await cambio.orders.create({ quoteId: q.id })).data;
       assert.equal(order.state, 'pending_approval');
-      assert.deepEqual((await cambio.balances.list())[0], { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: 50_000_000n, heldMinor: 50_000_000n, totalMinor: 100_000_000n });
+      assert.deepEqual((await cambio.balances.list())[0], {
+        assetSymbol: 'BTC',
+        assetDecimals: 8,
+        amountMinor: 50_000_000n,
+        heldMinor: 50_000_000n,
+        totalMinor: 100_000_000n,
+      });
       const approved = await op.orders.approve(order.id);
       assert.equal(approved.state, 'completed');
       assert.equal(approved.organizationId, org.id);
@@ -268,35 +398,70 @@ for (const backend of backends()) {
       assert.equal(usdWallet.network, 'wire');
       const decl = (await cambio.deposits.declare({ assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: 10_000n })).data;
       assert.equal(decl.state, 'open');
-      const arrival = await op.deposits.record({ assetSymbol: 'USD', network: usdWallet.network, amountMinor: decl.expectedAmountMinor, txid: `tx-${randomBytes(6).toString('hex')}` });
+      const arrival = await op.deposits.record({
+        assetSymbol: 'USD',
+        network: usdWallet.network,
+        amountMinor: decl.expectedAmountMinor,
+        txid: `tx-${randomBytes(6).toString('hex')}`,
+      });
       assert.equal(arrival.state, 'credited');
       assert.equal(arrival.organizationId, org.id);
       const deposits = await cambio.deposits.list();
-      assert.deepEqual(deposits.items.map((d) => [d.state, d.money.amountMinor, d.declarationId]), [['credited', decl.expectedAmountMinor, decl.id]]);
+      assert.deepEqual(
+        deposits.items.map((d) => [d.state, d.money.amountMinor, d.declarationId]),
+        [['credited', decl.expectedAmountMinor, decl.id]],
+      );
       assert.equal(await cambio.deposits.openDeclaration(), null);
       const afterDeposit = 3_217_500n + decl.expectedAmountMinor;
       assert.equal((await usd())?.amountMinor, afterDeposit);
 
       // register → usable → withdraw → approve
-      const dest = (await cambio.withdrawals.registerBankDestination({
-        label: 'Main account', assetSymbol: 'USD', bankName: 'Banco Dos', accountKind: 'savings', accountNumber: '9876543210', holderName: 'Org SA', holderDocument: 'J-87654321',
-      })).data;
+      const dest = (
+        await cambio.withdrawals.registerBankDestination({
+          label: 'Main account',
+          assetSymbol: 'USD',
+          bankName: 'Banco Dos',
+          accountKind: 'savings',
+          accountNumber: '9876543210',
+          holderName: 'Org SA',
+          holderDocument: 'J-87654321',
+        })
+      ).data;
       assert.equal((await cambio.withdrawals.destinations()).find((d) => d.id === dest.id)?.usable, false);
       clock().advance(h.config.destinationCooldownMs + DAY);
-      assert.equal((await cambio.withdrawals.destinations()).find((d) => d.id === dest.id)?.usable, false, 'the cooldown alone is not enough');
+      assert.equal(
+        (await cambio.withdrawals.destinations()).find((d) => d.id === dest.id)?.usable,
+        false,
+        'the cooldown alone is not enough',
+      );
       await op.destinations.registerInMarket(dest.id);
       assert.equal((await cambio.withdrawals.destinations()).find((d) => d.id === dest.id)?.usable, true);
       const w = await cambio.withdrawals.create({ destinationId: dest.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: 1_000_000n });
       assert.equal(w.outcome, 'created');
       assert.equal(w.data.state, 'pending_approval');
-      assert.deepEqual(await usd(), { assetSymbol: 'USD', assetDecimals: 2, amountMinor: afterDeposit - 1_000_000n, heldMinor: 1_000_000n, totalMinor: afterDeposit });
+      assert.deepEqual(await usd(), {
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: afterDeposit - 1_000_000n,
+        heldMinor: 1_000_000n,
+        totalMinor: afterDeposit,
+      });
       const pending = await op.withdrawals.list({ state: 'pending_approval', limit: 100 });
       assert.ok(pending.items.some((x) => x.id === w.data.id));
       assert.equal((await op.withdrawals.approve(w.data.id, 'checked by the desk')).state, 'completed');
-      assert.deepEqual(await usd(), { assetSymbol: 'USD', assetDecimals: 2, amountMinor: afterDeposit - 1_000_000n, heldMinor: 0n, totalMinor: afterDeposit - 1_000_000n });
+      assert.deepEqual(await usd(), {
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: afterDeposit - 1_000_000n,
+        heldMinor: 0n,
+        totalMinor: afterDeposit - 1_000_000n,
+      });
       const listed = [];
       for await (const x of cambio.withdrawals.iterate()) listed.push(x);
-      assert.deepEqual(listed.map((x) => [x.id, x.state, x.money.amountMinor]), [[w.data.id, 'completed', 1_000_000n]]);
+      assert.deepEqual(
+        listed.map((x) => [x.id, x.state, x.money.amountMinor]),
+        [[w.data.id, 'completed', 1_000_000n]],
+      );
     });
 
     test('the operator client: organizations and limits, rejections, unattributed arrivals, wallets, pairs, reconciliation state, audit', async () => {
@@ -313,11 +478,22 @@ for (const backend of backends()) {
       const rejected = await op.orders.reject(order.id, 'outside trading hours');
       assert.deepEqual([rejected.state, rejected.reason, rejected.proceedsQuoteMinor], ['rejected', 'outside trading hours', null]);
       assert.equal((await cambio.orders.list()).items[0]!.reason, 'outside trading hours');
-      const dest = (await cambio.withdrawals.registerBankDestination({ label: 'Ops', assetSymbol: 'USD', bankName: 'Banco Tres', accountKind: 'savings', accountNumber: '5555666677', holderName: 'Ops SA', holderDocument: 'J-5555666' })).data;
+      const dest = (
+        await cambio.withdrawals.registerBankDestination({
+          label: 'Ops',
+          assetSymbol: 'USD',
+          bankName: 'Banco Tres',
+          accountKind: 'savings',
+          accountNumber: '5555666677',
+          holderName: 'Ops SA',
+          holderDocument: 'J-5555666',
+        })
+      ).data;
       clock().advance(h.config.destinationCooldownMs + 1);
       assert.equal((await op.destinations.list({ organizationId: o2.id })).items[0]!.usable, false);
       assert.equal((await op.destinations.registerInMarket(dest.id)).usable, true);
-      const w = (await cambio.withdrawals.create({ destinationId: dest.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: 20_000n })).data;
+      const w = (await cambio.withdrawals.create({ destinationId: dest.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: 20_000n }))
+        .data;
       assert.equal((await op.withdrawals.reject(w.id)).state, 'rejected');
       assert.deepEqual(await cambio.balances.list(), [
         { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: 10n ** 8n, heldMinor: 0n, totalMinor: 10n ** 8n },
@@ -340,16 +516,32 @@ for (const backend of backends()) {
       assert.ok((await cambio.deposits.wallets()).some((x) => x.assetSymbol === 'ETH'));
       await op.wallets.delete('ETH');
       assert.ok(!(await cambio.deposits.wallets()).some((x) => x.assetSymbol === 'ETH'));
-      assert.deepEqual((await op.market.assets()).find((a) => a.symbol === 'ETH'), { symbol: 'ETH', decimals: 18 });
-      const pair = await op.market.putPair('ETH', 'USD', { midRate: '3000', spreadBps: 0, feeBps: 0, fixedFeeQuoteMinor: 0n, minBaseMinor: 1n, maxBaseMinor: 10n ** 30n });
+      assert.deepEqual(
+        (await op.market.assets()).find((a) => a.symbol === 'ETH'),
+        { symbol: 'ETH', decimals: 18 },
+      );
+      const pair = await op.market.putPair('ETH', 'USD', {
+        midRate: '3000',
+        spreadBps: 0,
+        feeBps: 0,
+        fixedFeeQuoteMinor: 0n,
+        minBaseMinor: 1n,
+        maxBaseMinor: 10n ** 30n,
+      });
       assert.deepEqual([pair.rateQuoteMinor, pair.maxBaseMinor], [300_000n, 10n ** 30n]);
       assert.ok((await op.market.pairs()).some((p) => p.baseSymbol === 'ETH'));
       await op.market.deletePair('ETH', 'USD');
-      await assert.rejects(cambio.quotes.create({ baseSymbol: 'ETH', quoteSymbol: 'USD', amountBaseMinor: 10n ** 18n }), (e: unknown) => e instanceof CambioError && e.code === 'quotes.pair_not_priced');
+      await assert.rejects(
+        cambio.quotes.create({ baseSymbol: 'ETH', quoteSymbol: 'USD', amountBaseMinor: 10n ** 18n }),
+        (e: unknown) => e instanceof CambioError && e.code === 'quotes.pair_not_priced',
+      );
 
       assert.equal((await op.reconciliation.get()).reconciled, true);
       const audit = await op.audit.list({ subjectId: order.id });
-      assert.ok(audit.items.some((a) => a.actor === 'bootstrap:sdk-test'), 'decisions by the bootstrap token are audited under the X-Operator name');
+      assert.ok(
+        audit.items.some((a) => a.actor === 'bootstrap:sdk-test'),
+        'decisions by the bootstrap token are audited under the X-Operator name',
+      );
     });
   });
 }

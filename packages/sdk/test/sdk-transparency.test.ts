@@ -23,7 +23,10 @@ describe('SDK: the books a client checks on its own machine, against the real se
     assert.equal(rows.length, 2);
     for (const row of rows) {
       const check = await cambio.transparency.verifyEntry(row.entryId);
-      assert.deepEqual([check.ok, check.problem, check.checkpoint?.treeSize, check.checkpoint?.origin], [true, null, 3, 'cambio/localhost']);
+      assert.deepEqual(
+        [check.ok, check.problem, check.checkpoint?.treeSize, check.checkpoint?.origin],
+        [true, null, 3, 'cambio/localhost'],
+      );
     }
     const cp = await cambio.transparency.checkpoint();
     const proof = await cambio.transparency.proof(rows[0]!.entryId);
@@ -34,20 +37,30 @@ describe('SDK: the books a client checks on its own machine, against the real se
     assert.equal(await verifyInclusion({ ...proof, leafIndex: proof.treeSize }, cp.rootHash), false);
   });
 
-  test('verifyLiabilities: the organization\'s leaves reach the published, signed roots; tampered, negative or overflowing sums are refused', async () => {
+  test("verifyLiabilities: the organization's leaves reach the published, signed roots; tampered, negative or overflowing sums are refused", async () => {
     const o = await seedOrg(h, { balances: { USD: 123_45n, BTC: 2n } });
     const cambio = new Cambio({ apiKey: o.key, baseUrl: base, lang: 'en' });
-    await assert.rejects(cambio.transparency.ownLiabilities(), (e: unknown) => e instanceof NotFoundError && e.code === 'liabilities.no_snapshot');
+    await assert.rejects(
+      cambio.transparency.ownLiabilities(),
+      (e: unknown) => e instanceof NotFoundError && e.code === 'liabilities.no_snapshot',
+    );
     assert.equal((await h.op('POST', '/liabilities/snapshots')).status, 201);
     const mine = await cambio.transparency.verifyMyLiabilities();
     assert.equal(mine.ok, true, JSON.stringify(mine.assets.map((a) => a.problem)));
-    assert.deepEqual(mine.assets.map((a) => [a.assetSymbol, a.amountMinor, a.ok]), [['BTC', 2n, true], ['USD', 12_345n, true]]);
+    assert.deepEqual(
+      mine.assets.map((a) => [a.assetSymbol, a.amountMinor, a.ok]),
+      [
+        ['BTC', 2n, true],
+        ['USD', 12_345n, true],
+      ],
+    );
 
     const published = mine.published;
     const own = await cambio.transparency.ownLiabilities();
     const usd = own.assets.find((a) => a.assetSymbol === 'USD')!;
     assert.ok(usd.path.length > 0);
-    const withPath = (path: typeof usd.path, over: Partial<typeof usd> = {}) => verifyLiabilities(published, { ...own, assets: [{ ...usd, path, ...over }] });
+    const withPath = (path: typeof usd.path, over: Partial<typeof usd> = {}) =>
+      verifyLiabilities(published, { ...own, assets: [{ ...usd, path, ...over }] });
     const sib = usd.path[0]!;
     const rest = usd.path.slice(1);
     assert.equal((await withPath([{ ...sib, sumMinor: sib.sumMinor + 1n }, ...rest])).ok, false);
@@ -58,8 +71,8 @@ describe('SDK: the books a client checks on its own machine, against the real se
     assert.equal((await verifyLiabilities({ ...published, snapshotId: 'liab_other' }, own)).ok, false);
 
     // The note's signature is checked: a total changed in transit is refused before any path is.
-    const note = (await (await fetch(`${base}/transparency/liabilities/latest`)).text());
-    const key = (await (await fetch(`${base}/transparency/key`)).text());
+    const note = await (await fetch(`${base}/transparency/liabilities/latest`)).text();
+    const key = await (await fetch(`${base}/transparency/key`)).text();
     assert.deepEqual(await openLiabilities(note, key), published);
     await assert.rejects(openLiabilities(note.replace(/"totalMinor":"1/, '"totalMinor":"2'), key), /no valid signature/);
   });

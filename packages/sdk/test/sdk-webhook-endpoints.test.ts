@@ -13,12 +13,28 @@ describe('SDK webhook endpoints against the real server', () => {
   let base: string;
   const client = async (o: { scopes?: string[]; fetch?: FetchLike } = {}) => {
     const s = await seedOrg(h, { scopes: o.scopes ?? SCOPES });
-    return new Cambio({ apiKey: s.key, baseUrl: base, lang: 'en', retry: { sleep: async () => {} }, ...(o.fetch ? { fetch: o.fetch } : {}) });
+    return new Cambio({
+      apiKey: s.key,
+      baseUrl: base,
+      lang: 'en',
+      retry: { sleep: async () => {} },
+      ...(o.fetch ? { fetch: o.fetch } : {}),
+    });
   };
-  const emit = (c: Cambio, accountNumber: string) => c.withdrawals.registerBankDestination({
-    label: 'D', assetSymbol: 'USD', bankName: 'Banco', accountKind: 'checking', accountNumber, holderName: 'Acme SA', holderDocument: '30-1',
-  });
-  const runWorker = async () => { const sender = webhookSenderOf(h.deps); while (await deliverDueWebhooks(h.deps, { sender }) > 0); };
+  const emit = (c: Cambio, accountNumber: string) =>
+    c.withdrawals.registerBankDestination({
+      label: 'D',
+      assetSymbol: 'USD',
+      bankName: 'Banco',
+      accountKind: 'checking',
+      accountNumber,
+      holderName: 'Acme SA',
+      holderDocument: '30-1',
+    });
+  const runWorker = async () => {
+    const sender = webhookSenderOf(h.deps);
+    while ((await deliverDueWebhooks(h.deps, { sender })) > 0);
+  };
 
   before(async () => {
     h = await makeHarness({ manualClock: true, env: { CAMBIO_DESTINATION_COOLDOWN_MS: '60000' } });
@@ -33,9 +49,15 @@ describe('SDK webhook endpoints against the real server', () => {
       const cambio = await client();
       const created = await cambio.webhooks.create({ url: rx.url, types: ['destination.registered'] });
       assert.match(created.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
-      assert.deepEqual([created.url, created.types, created.status, created.failingSince], [rx.url, ['destination.registered'], 'enabled', null]);
+      assert.deepEqual(
+        [created.url, created.types, created.status, created.failingSince],
+        [rx.url, ['destination.registered'], 'enabled', null],
+      );
       const list = await cambio.webhooks.list();
-      assert.deepEqual(list.map((w) => [w.id, w.url, w.status]), [[created.id, rx.url, 'enabled']]);
+      assert.deepEqual(
+        list.map((w) => [w.id, w.url, w.status]),
+        [[created.id, rx.url, 'enabled']],
+      );
       assert.equal((list[0] as Record<string, unknown>).secret, undefined, 'the list never shows the secret');
       const one = await cambio.webhooks.get(created.id);
       assert.equal((one as Record<string, unknown>).secret, undefined);
@@ -48,7 +70,10 @@ describe('SDK webhook endpoints against the real server', () => {
       const event = await verifyWebhook(secret, rx.received[0]!.headers, rx.received[0]!.body);
       assert.equal(event.type, 'destination.registered');
       const page = await cambio.webhooks.deliveries(created.id);
-      assert.deepEqual(page.items.map((d) => [d.eventId, d.eventType, d.state, d.attempts, d.lastStatusCode]), [[event.id, 'destination.registered', 'delivered', 1, 200]]);
+      assert.deepEqual(
+        page.items.map((d) => [d.eventId, d.eventType, d.state, d.attempts, d.lastStatusCode]),
+        [[event.id, 'destination.registered', 'delivered', 1, 200]],
+      );
       assert.equal(page.pagination.total, 1);
       assert.equal((event.data as { id: string }).id, dest.data.id);
 
@@ -58,8 +83,13 @@ describe('SDK webhook endpoints against the real server', () => {
       assert.equal(rx.received.length, 2);
       assert.equal(rx.received[1]!.id, event.id, 'the same webhook-id again');
       await verifyWebhook(secret, rx.received[1]!.headers, rx.received[1]!.body);
-      await assert.rejects(cambio.webhooks.replay(created.id, 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa'), (e: unknown) => e instanceof NotFoundError && e.code === 'webhooks.event_not_found');
-    } finally { await rx.close(); }
+      await assert.rejects(
+        cambio.webhooks.replay(created.id, 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa'),
+        (e: unknown) => e instanceof NotFoundError && e.code === 'webhooks.event_not_found',
+      );
+    } finally {
+      await rx.close();
+    }
   });
 
   test('rotateSecret: a new secret once, the previous one kept for 24 h; enable; delete answers the endpoint, then 404', async () => {
@@ -85,7 +115,10 @@ describe('SDK webhook endpoints against the real server', () => {
       const res = await fetch(url, init);
       if (String(init.method) === 'POST' && new URL(url).pathname === '/api/v1/webhooks') {
         keys.push((init.headers as Record<string, string>)['idempotency-key']!);
-        if (lost++ === 0) { await res.text(); throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } }); }
+        if (lost++ === 0) {
+          await res.text();
+          throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } });
+        }
       }
       return res;
     };
@@ -95,7 +128,11 @@ describe('SDK webhook endpoints against the real server', () => {
     assert.equal(keys[0], keys[1], 'the same key on the resend');
     assert.match(keys[0]!, /^[0-9a-f]{32}$/);
     const list = await cambio.webhooks.list();
-    assert.deepEqual(list.map((w) => w.id), [created.id], 'one endpoint, not two');
+    assert.deepEqual(
+      list.map((w) => w.id),
+      [created.id],
+      'one endpoint, not two',
+    );
     assert.match(created.secret, /^whsec_/);
     // The caller's own key (an app's one action): the same key again answers the kept answer, nothing new.
     const again = await cambio.webhooks.create({ url: 'https://hooks.example.test/mine' }, { idempotencyKey: 'portal-action-1' });
@@ -107,7 +144,10 @@ describe('SDK webhook endpoints against the real server', () => {
   test('a key without portal:webhooks is refused and creates nothing', async () => {
     const s = await seedOrg(h, { scopes: ['portal:read'] });
     const narrow = new Cambio({ apiKey: s.key, baseUrl: base, lang: 'en' });
-    await assert.rejects(narrow.webhooks.create({ url: 'https://hooks.example.test/x' }), (e: unknown) => e instanceof PermissionError && e.code === 'auth.scope_missing');
+    await assert.rejects(
+      narrow.webhooks.create({ url: 'https://hooks.example.test/x' }),
+      (e: unknown) => e instanceof PermissionError && e.code === 'auth.scope_missing',
+    );
     await assert.rejects(narrow.webhooks.list(), PermissionError);
     const wide = await h.op('POST', `/members/${s.memberId}/api-keys`, { scopes: SCOPES });
     const sameOrg = new Cambio({ apiKey: wide.body.data.key, baseUrl: base, lang: 'en' });

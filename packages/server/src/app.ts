@@ -68,7 +68,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     req.rawBody = body as string;
     // Any parser failure is the client's malformed body: 400 request.invalid_json, never a 500.
-    try { done(null, parseJsonBody(body as string)); } catch (e) { done(e instanceof InvalidJsonError ? e : new InvalidJsonError(String(e)), undefined); }
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (e) {
+      done(e instanceof InvalidJsonError ? e : new InvalidJsonError(String(e)), undefined);
+    }
   });
 
   app.decorateRequest('lang', 'es');
@@ -83,13 +87,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // PORT=0 the port picked, never 0): invitation links and the cross-origin check read it per request.
   app.addHook('onListen', (done) => {
     const bound = app.server.address();
-    if (!deps.config.publicUrlSet && bound !== null && typeof bound === 'object') deps.config.publicUrl = boundOrigin(bound.address, bound.port);
+    if (!deps.config.publicUrlSet && bound !== null && typeof bound === 'object')
+      deps.config.publicUrl = boundOrigin(bound.address, bound.port);
     done();
   });
   // A change the API answered may have written events (a trigger writes them in its transaction, which has
   // committed by now): the delivery worker is nudged to claim their deliveries at once, not at its next poll.
   app.addHook('onResponse', (req, reply, done) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS' && reply.statusCode < 400) deps.store.webhooks.wakes.nudge();
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS' && reply.statusCode < 400)
+      deps.store.webhooks.wakes.nudge();
     done();
   });
   registerErrorHandling(app);
@@ -103,13 +109,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Cambio exchange API', version: '1.0.0', description: 'Client API (/api/v1) and operator API (/operator/v1). Every response is the envelope; amounts are digit strings of minimum units.', license: documentExtras.license },
+      info: {
+        title: 'Cambio exchange API',
+        version: '1.0.0',
+        description:
+          'Client API (/api/v1) and operator API (/operator/v1). Every response is the envelope; amounts are digit strings of minimum units.',
+        license: documentExtras.license,
+      },
       servers: documentExtras.servers,
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
           bearer: { type: 'http', scheme: 'bearer' },
-          operator: { type: 'http', scheme: 'bearer', description: 'OPERATOR_TOKEN, or a staff person\'s own token (ops_…)' },
+          operator: { type: 'http', scheme: 'bearer', description: "OPERATOR_TOKEN, or a staff person's own token (ops_…)" },
           memberSession: { type: 'apiKey', in: 'cookie', name: 'cambio_member' },
           staffSession: { type: 'apiKey', in: 'cookie', name: 'cambio_staff' },
         },
@@ -119,11 +131,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // "Try it out" is aimed at this service as people reach it (CAMBIO_PUBLIC_URL, else the address bound),
   // whatever port it listens on.
-  const servedAt = (doc: Readonly<Record<string, unknown>>) => ({ ...doc, servers: [{ url: deps.config.publicUrl, description: 'this service' }] });
+  const servedAt = (doc: Readonly<Record<string, unknown>>) => ({
+    ...doc,
+    servers: [{ url: deps.config.publicUrl, description: 'this service' }],
+  });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, transformStaticCSP: docsCsp, transformSpecification: servedAt });
-  app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => servedAt(app.swagger() as unknown as Record<string, unknown>));
+  app.get('/api/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+    servedAt(app.swagger() as unknown as Record<string, unknown>),
+  );
   app.get('/health', { config: { public: true }, schema: { hide: true } }, async (req) => ({
-    success: true, message: null, data: { status: 'ok', store: deps.store.kind }, code: null, timestamp: new Date().toISOString(), traceId: req.id, pagination: null,
+    success: true,
+    message: null,
+    data: { status: 'ok', store: deps.store.kind },
+    code: null,
+    timestamp: new Date().toISOString(),
+    traceId: req.id,
+    pagination: null,
   }));
 
   // Readiness, for a load balancer: 200 while the store answers (on PostgreSQL: the primary), else 503
@@ -136,17 +159,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.header('retry-after', String(STORE_RETRY_AFTER_S));
       return sendError(req, reply, 'store.unavailable');
     }
-    return { success: true, message: null, data: { status: 'ready', store: deps.store.kind }, code: null, timestamp: new Date().toISOString(), traceId: req.id, pagination: null };
+    return {
+      success: true,
+      message: null,
+      data: { status: 'ready', store: deps.store.kind },
+      code: null,
+      timestamp: new Date().toISOString(),
+      traceId: req.id,
+      pagination: null,
+    };
   });
 
   await app.register(transparencyPublicRoutes(deps), { prefix: '/transparency' });
   await app.register(async (api) => clientApi(api, deps), { prefix: '/api/v1' });
   await app.register(async (portal) => portalApi(portal, deps), { prefix: '/portal/v1' });
-  await app.register(async (op) => {
-    await operatorApi(op, deps);
-    op.get('/metrics', { schema: { tags: ['operator: metrics'], summary: 'Prometheus metrics (text format)' } }, async (_req, reply) =>
-      reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
-  }, { prefix: '/operator/v1' });
-  await app.register(async (web) => webApps(web, deps.webApps, deps.config.mode, deps.config.mode === 'production' && deps.config.venue.kind === 'desk' ? 'none' : 'venue'));
+  await app.register(
+    async (op) => {
+      await operatorApi(op, deps);
+      op.get('/metrics', { schema: { tags: ['operator: metrics'], summary: 'Prometheus metrics (text format)' } }, async (_req, reply) =>
+        reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+      );
+    },
+    { prefix: '/operator/v1' },
+  );
+  await app.register(async (web) =>
+    webApps(web, deps.webApps, deps.config.mode, deps.config.mode === 'production' && deps.config.venue.kind === 'desk' ? 'none' : 'venue'),
+  );
   return app;
 }

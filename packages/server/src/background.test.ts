@@ -5,15 +5,27 @@ import { startBackground, type BackgroundTask } from './background.ts';
 
 test('stopping waits for a run in flight, and no run starts after it', async () => {
   let release!: () => void;
-  const gate = new Promise<void>((r) => { release = r; });
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
   let started = 0;
   let finished = 0;
-  const task: BackgroundTask = { name: 'slow', everyMs: 5, run: async () => { started++; await gate; finished++; } };
+  const task: BackgroundTask = {
+    name: 'slow',
+    everyMs: 5,
+    run: async () => {
+      started++;
+      await gate;
+      finished++;
+    },
+  };
   const stop = startBackground({} as AppDeps, [task]);
   while (started === 0) await new Promise((r) => setTimeout(r, 5));
 
   let stoppedAt = -1;
-  const stopping = stop().then(() => { stoppedAt = finished; });
+  const stopping = stop().then(() => {
+    stoppedAt = finished;
+  });
   await new Promise((r) => setTimeout(r, 30));
   assert.equal(stoppedAt, -1, 'stop has not resolved while the task runs');
   release();
@@ -26,7 +38,14 @@ test('stopping waits for a run in flight, and no run starts after it', async () 
 test('a failing run is logged and does not stop the next ones; stop resolves', async () => {
   const errors: string[] = [];
   let runs = 0;
-  const task: BackgroundTask = { name: 'flaky', everyMs: 5, run: async () => { runs++; throw new Error('boom'); } };
+  const task: BackgroundTask = {
+    name: 'flaky',
+    everyMs: 5,
+    run: async () => {
+      runs++;
+      throw new Error('boom');
+    },
+  };
   const stop = startBackground({ logger: { error: (_o: unknown, msg: string) => errors.push(msg) } } as unknown as AppDeps, [task]);
   while (runs < 3) await new Promise((r) => setTimeout(r, 5));
   await stop();
@@ -39,8 +58,12 @@ test('while the store does not answer, a task pauses (said once, no error logged
   let runs = 0;
   let down = true;
   const task: BackgroundTask = {
-    name: 'expire', everyMs: 5,
-    run: async () => { runs++; if (down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }); },
+    name: 'expire',
+    everyMs: 5,
+    run: async () => {
+      runs++;
+      if (down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    },
   };
   const log = (level: string) => (o: unknown, msg?: string) => said.push(`${level} ${typeof o === 'string' ? o : msg}`);
   const stop = startBackground({ logger: { error: log('error'), warn: log('warn'), info: log('info') } } as unknown as AppDeps, [task]);
@@ -49,5 +72,8 @@ test('while the store does not answer, a task pauses (said once, no error logged
   const at = runs;
   while (runs < at + 3) await new Promise((r) => setTimeout(r, 5));
   await stop();
-  assert.deepEqual(said, ['warn background task expire paused: the store does not answer', 'info background task expire resumed: the store answers again']);
+  assert.deepEqual(said, [
+    'warn background task expire paused: the store does not answer',
+    'info background task expire resumed: the store answers again',
+  ]);
 });

@@ -2,7 +2,15 @@ import type { AppDeps } from './deps.ts';
 import type { BackgroundTask } from './background-task.ts';
 import { isStoreUnavailable } from './store/store-unavailable.ts';
 import { announceUsableDestinations } from './usecases/destinations/announce-usable.ts';
-import { MAIL_LOG_RETENTION_MS, purgeExpiredKeys, purgeExpiredQuotes, purgeFinishedDeliveries, purgeFinishedMail, QUOTE_RETENTION_MS, WEBHOOK_LOG_RETENTION_MS } from './usecases/retention/purge-expired.ts';
+import {
+  MAIL_LOG_RETENTION_MS,
+  purgeExpiredKeys,
+  purgeExpiredQuotes,
+  purgeFinishedDeliveries,
+  purgeFinishedMail,
+  QUOTE_RETENTION_MS,
+  WEBHOOK_LOG_RETENTION_MS,
+} from './usecases/retention/purge-expired.ts';
 import { expireDeclarations } from './usecases/deposits/expire-declarations.ts';
 import { recoverApproved } from './usecases/orders/execute-approved.ts';
 import { appendJournalLog } from './usecases/transparency/append-log.ts';
@@ -17,14 +25,14 @@ export type { BackgroundTask };
 
 export { MAIL_LOG_RETENTION_MS, QUOTE_RETENTION_MS, WEBHOOK_LOG_RETENTION_MS };
 
-
 /** Settles orders a crash left between approval and settlement (also soon after a restart): the simulated venue and a CCXT venue; the desk's orders wait for staff. */
 const recoverApprovedOrdersTask: BackgroundTask = {
   name: 'recover-approved-orders',
   everyMs: (deps) => (deps.config.recoveryGraceMs >= 30_000 ? 15_000 : Math.trunc(deps.config.recoveryGraceMs / 2)),
   run: async (deps) => {
-    const settled = await recoverApproved(deps, deps.config.recoveryGraceMs,
-      (orderId, err) => deps.logger?.error({ err, orderId }, 'could not settle an order left approved; will retry'));
+    const settled = await recoverApproved(deps, deps.config.recoveryGraceMs, (orderId, err) =>
+      deps.logger?.error({ err, orderId }, 'could not settle an order left approved; will retry'),
+    );
     for (const o of settled) deps.logger?.warn({ orderId: o.id, state: o.state }, 'recovered an order left approved');
   },
 };
@@ -32,7 +40,13 @@ const recoverApprovedOrdersTask: BackgroundTask = {
 /** Capabilities add their tasks here. */
 export const backgroundTasks: BackgroundTask[] = [
   // An expired declaration is closed whether or not anything reads it (it frees its amount too).
-  { name: 'expire-declarations', everyMs: 5_000, run: async (d) => { await expireDeclarations(d); } },
+  {
+    name: 'expire-declarations',
+    everyMs: 5_000,
+    run: async (d) => {
+      await expireDeclarations(d);
+    },
+  },
   recoverApprovedOrdersTask,
   // Production at a CCXT venue: the books quoted lately are read again every second.
   pollVenueBooksTask,
@@ -40,38 +54,105 @@ export const backgroundTasks: BackgroundTask[] = [
   pollVenueDepositsTask,
   refreshVenueWalletsTask,
   // Quotes nobody accepted are purged a day (and a key's lease) after they expire; a late acceptance still answers 410 (quote-id.ts).
-  { name: 'purge-quotes', everyMs: 60_000, run: async (d) => { await purgeExpiredQuotes(d); } },
+  {
+    name: 'purge-quotes',
+    everyMs: 60_000,
+    run: async (d) => {
+      await purgeExpiredQuotes(d);
+    },
+  },
   // A destination becomes usable when its cooldown runs out: no write marks that moment, so this emits its event.
-  { name: 'destination-usable-events', everyMs: 5_000, run: async (d) => { await announceUsableDestinations(d); } },
+  {
+    name: 'destination-usable-events',
+    everyMs: 5_000,
+    run: async (d) => {
+      await announceUsableDestinations(d);
+    },
+  },
   // Idempotency-Key answers are kept 24 h after they were given (CONTRACT §10), then forgotten.
-  { name: 'purge-idempotency-keys', everyMs: 60_000, run: async (d) => { await purgeExpiredKeys(d); } },
+  {
+    name: 'purge-idempotency-keys',
+    everyMs: 60_000,
+    run: async (d) => {
+      await purgeExpiredKeys(d);
+    },
+  },
   // The journal log (CONTRACT §12): committed entries join it within seconds, a checkpoint signed after each batch.
-  { name: 'append-journal-log', everyMs: 1_000, run: async (d) => { await appendJournalLog(d); } },
+  {
+    name: 'append-journal-log',
+    everyMs: 1_000,
+    run: async (d) => {
+      await appendJournalLog(d);
+    },
+  },
   // Proof of liabilities (CONTRACT §12): a snapshot a day, from 00:00 UTC; the day is unique in the store, so one instance takes it.
-  { name: 'daily-liabilities-snapshot', everyMs: 60_000, run: async (d) => { await takeDailySnapshot(d); } },
+  {
+    name: 'daily-liabilities-snapshot',
+    everyMs: 60_000,
+    run: async (d) => {
+      await takeDailySnapshot(d);
+    },
+  },
   // Webhook deliveries (CONTRACT §10): state in the store, claims with SKIP LOCKED, so any number of instances run it.
   // A run keeps attempts going (a few per endpoint, so a slow receiver holds back only its own) until the
   // service stops: it claims as soon as a commit that may have written events nudges it (this instance's, or
   // another's through the store), and polls every 100 ms for retries coming due and events nobody nudged for.
   // A run the store ended (it did not answer) is started again at the next tick.
   {
-    name: 'deliver-webhooks', everyMs: 200,
+    name: 'deliver-webhooks',
+    everyMs: 200,
     run: async (d, signal) => {
       await dispatchWebhooks(d, {
-        sender: webhookSenderOf(d), leaseMs: d.config.webhookLeaseMs, inFlight: 256, perEndpoint: 16, pollMs: 100, signal, wakes: d.store.webhooks.wakes,
+        sender: webhookSenderOf(d),
+        leaseMs: d.config.webhookLeaseMs,
+        inFlight: 256,
+        perEndpoint: 16,
+        pollMs: 100,
+        signal,
+        wakes: d.store.webhooks.wakes,
       });
     },
   },
   // Mail (when a sender is set): decisions and credits become outbox rows after they committed; the outbox
   // is sent, retried and given up after a while, never inside a request.
-  { name: 'mail-notifications', everyMs: 1_000, run: async (d) => { await mailNotifications({ ...d, publicUrl: d.config.publicUrl }); } },
-  { name: 'deliver-mail', everyMs: 500, run: async (d) => { await deliverDueMail(d); } },
+  {
+    name: 'mail-notifications',
+    everyMs: 1_000,
+    run: async (d) => {
+      await mailNotifications({ ...d, publicUrl: d.config.publicUrl });
+    },
+  },
+  {
+    name: 'deliver-mail',
+    everyMs: 500,
+    run: async (d) => {
+      await deliverDueMail(d);
+    },
+  },
   // The outbox keeps what was sent or given up 30 days, for the operator to look at; then it is forgotten.
-  { name: 'purge-mail', everyMs: 3_600_000, run: async (d) => { await purgeFinishedMail(d); } },
+  {
+    name: 'purge-mail',
+    everyMs: 3_600_000,
+    run: async (d) => {
+      await purgeFinishedMail(d);
+    },
+  },
   // PGlite runs no autovacuum: dead rows of consumed and purged quotes and the planner's statistics are looked after here.
-  { name: 'maintain-embedded-store', everyMs: 600_000, run: async (d) => { await d.store.maintain(); } },
+  {
+    name: 'maintain-embedded-store',
+    everyMs: 600_000,
+    run: async (d) => {
+      await d.store.maintain();
+    },
+  },
   // The delivery log is kept 30 days after a delivery finished (pending ones are never purged).
-  { name: 'purge-webhook-deliveries', everyMs: 3_600_000, run: async (d) => { await purgeFinishedDeliveries(d); } },
+  {
+    name: 'purge-webhook-deliveries',
+    everyMs: 3_600_000,
+    run: async (d) => {
+      await purgeFinishedDeliveries(d);
+    },
+  },
 ];
 
 /**
@@ -88,21 +169,32 @@ export function startBackground(deps: AppDeps, tasks: readonly BackgroundTask[] 
     // While no primary answers, a task's runs fail at once and it tries again at its next tick: said once
     // when it pauses and once when it resumes, not at every tick.
     let paused = false;
-    const timer = setInterval(() => {
-      if (running || stopped) return;
-      running = true;
-      const run = t.run(deps, stopping.signal)
-        .then(() => {
-          if (paused) deps.logger?.info(`background task ${t.name} resumed: the store answers again`);
-          paused = false;
-        }, (err: unknown) => {
-          if (!isStoreUnavailable(err)) return deps.logger?.error({ err }, `background task ${t.name} failed`);
-          if (!paused) deps.logger?.warn({ detail: (err as Error).message }, `background task ${t.name} paused: the store does not answer`);
-          paused = true;
-        })
-        .finally(() => { running = false; inFlight.delete(run); });
-      inFlight.add(run);
-    }, typeof t.everyMs === 'function' ? t.everyMs(deps) : t.everyMs);
+    const timer = setInterval(
+      () => {
+        if (running || stopped) return;
+        running = true;
+        const run = t
+          .run(deps, stopping.signal)
+          .then(
+            () => {
+              if (paused) deps.logger?.info(`background task ${t.name} resumed: the store answers again`);
+              paused = false;
+            },
+            (err: unknown) => {
+              if (!isStoreUnavailable(err)) return deps.logger?.error({ err }, `background task ${t.name} failed`);
+              if (!paused)
+                deps.logger?.warn({ detail: (err as Error).message }, `background task ${t.name} paused: the store does not answer`);
+              paused = true;
+            },
+          )
+          .finally(() => {
+            running = false;
+            inFlight.delete(run);
+          });
+        inFlight.add(run);
+      },
+      typeof t.everyMs === 'function' ? t.everyMs(deps) : t.everyMs,
+    );
     timer.unref();
     return timer;
   });

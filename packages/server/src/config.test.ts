@@ -7,11 +7,15 @@ import { inspect } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 
 const SECRET = 'x'.repeat(32);
-const refusal = (env: Record<string, string>, pattern: RegExp) => assert.throws(() => loadConfig(env), (e: unknown) => {
-  assert.ok(e instanceof ConfigError);
-  assert.match(e.message, pattern);
-  return true;
-});
+const refusal = (env: Record<string, string>, pattern: RegExp) =>
+  assert.throws(
+    () => loadConfig(env),
+    (e: unknown) => {
+      assert.ok(e instanceof ConfigError);
+      assert.match(e.message, pattern);
+      return true;
+    },
+  );
 
 test('defaults are CONTRACT §1', () => {
   const c = loadConfig({});
@@ -36,17 +40,20 @@ test('defaults are CONTRACT §1', () => {
 });
 
 test('every problem is reported at once, clearly', () => {
-  assert.throws(() => loadConfig({ PORT: '99999', CAMBIO_QUOTE_TTL_MS: 'soon', DATABASE_URL: 'mysql://x', OPERATOR_TOKEN: 'short' }), (e: unknown) => {
-    assert.ok(e instanceof ConfigError);
-    assert.match(e.message, /PORT must be a whole number from 0 to 65535/);
-    assert.match(e.message, /CAMBIO_QUOTE_TTL_MS/);
-    assert.match(e.message, /DATABASE_URL must start with postgres/);
-    assert.match(e.message, /OPERATOR_TOKEN must be at least 16/);
-    return true;
-  });
+  assert.throws(
+    () => loadConfig({ PORT: '99999', CAMBIO_QUOTE_TTL_MS: 'soon', DATABASE_URL: 'mysql://x', OPERATOR_TOKEN: 'short' }),
+    (e: unknown) => {
+      assert.ok(e instanceof ConfigError);
+      assert.match(e.message, /PORT must be a whole number from 0 to 65535/);
+      assert.match(e.message, /CAMBIO_QUOTE_TTL_MS/);
+      assert.match(e.message, /DATABASE_URL must start with postgres/);
+      assert.match(e.message, /OPERATOR_TOKEN must be at least 16/);
+      return true;
+    },
+  );
 });
 
-test('LOG_LEVEL is one of pino\'s levels', () => {
+test("LOG_LEVEL is one of pino's levels", () => {
   assert.equal(loadConfig({ LOG_LEVEL: 'warn' }).logLevel, 'warn');
   assert.equal(loadConfig({ LOG_LEVEL: 'DEBUG' }).logLevel, 'debug');
   assert.equal(loadConfig({ LOG_LEVEL: 'silent' }).logLevel, 'silent');
@@ -76,11 +83,14 @@ test('.env is read when present; a Node without loadEnvFile is told which Node i
     const file = join(dir, '.env');
     assert.doesNotThrow(() => loadDotEnv(join(dir, 'absent.env'), { version: 'v20.10.0' } as unknown as NodeJS.Process));
     writeFileSync(file, 'CAMBIO_TEST_DOTENV=from-file\n');
-    assert.throws(() => loadDotEnv(file, { version: 'v20.10.0' } as unknown as NodeJS.Process), (e: unknown) => {
-      assert.ok(e instanceof ConfigError);
-      assert.match(e.message, /cannot be read by Node v20\.10\.0: Node 20\.12 or later is required/);
-      return true;
-    });
+    assert.throws(
+      () => loadDotEnv(file, { version: 'v20.10.0' } as unknown as NodeJS.Process),
+      (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.match(e.message, /cannot be read by Node v20\.10\.0: Node 20\.12 or later is required/);
+        return true;
+      },
+    );
     loadDotEnv(file);
     assert.equal(process.env.CAMBIO_TEST_DOTENV, 'from-file');
   } finally {
@@ -89,7 +99,7 @@ test('.env is read when present; a Node without loadEnvFile is told which Node i
   }
 });
 
-test('the journal log: its name from CAMBIO_LOG_NAME, else the public URL\'s host, else localhost; a signing key is a base64 32-byte seed', () => {
+test("the journal log: its name from CAMBIO_LOG_NAME, else the public URL's host, else localhost; a signing key is a base64 32-byte seed", () => {
   assert.equal(loadConfig({}).logName, 'localhost');
   assert.equal(loadConfig({}).logSigningKey, undefined);
   assert.equal(loadConfig({ CAMBIO_PUBLIC_URL: 'https://books.example.com' }).logName, 'books.example.com');
@@ -103,7 +113,14 @@ test('the journal log: its name from CAMBIO_LOG_NAME, else the public URL\'s hos
 
 test('CAMBIO_VENUE: desk by default; ccxt:binance in production with its credentials, which never print', () => {
   assert.deepEqual(loadConfig({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET }).venue, { kind: 'desk' });
-  const c = loadConfig({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'ccxt:binance', CAMBIO_VENUE_API_KEY: 'key-abc-123', CAMBIO_VENUE_SECRET: 'secret-xyz-789', CAMBIO_VENUE_URL: 'http://127.0.0.1:9999' });
+  const c = loadConfig({
+    CAMBIO_MODE: 'production',
+    CAMBIO_SECRET: SECRET,
+    CAMBIO_VENUE: 'ccxt:binance',
+    CAMBIO_VENUE_API_KEY: 'key-abc-123',
+    CAMBIO_VENUE_SECRET: 'secret-xyz-789',
+    CAMBIO_VENUE_URL: 'http://127.0.0.1:9999',
+  });
   assert.equal(c.venue.kind, 'ccxt');
   if (c.venue.kind !== 'ccxt') return;
   assert.equal(c.venue.apiKey.reveal(), 'key-abc-123');
@@ -111,26 +128,48 @@ test('CAMBIO_VENUE: desk by default; ccxt:binance in production with its credent
   const shown = `${JSON.stringify(c)} ${String(c.venue.secret)} ${inspect(c)}`;
   assert.ok(!shown.includes('key-abc-123') && !shown.includes('secret-xyz-789'), shown);
   refusal({ CAMBIO_VENUE: 'ccxt:binance' }, /CAMBIO_VENUE=ccxt:… is for CAMBIO_MODE=production/);
-  refusal({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'ccxt:binance' }, /needs CAMBIO_VENUE_API_KEY and CAMBIO_VENUE_SECRET/);
-  refusal({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'ccxt:kraken', CAMBIO_VENUE_API_KEY: 'k', CAMBIO_VENUE_SECRET: 's' }, /reads the exact answers of binance only/);
+  refusal(
+    { CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'ccxt:binance' },
+    /needs CAMBIO_VENUE_API_KEY and CAMBIO_VENUE_SECRET/,
+  );
+  refusal(
+    { CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'ccxt:kraken', CAMBIO_VENUE_API_KEY: 'k', CAMBIO_VENUE_SECRET: 's' },
+    /reads the exact answers of binance only/,
+  );
   refusal({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'binance' }, /CAMBIO_VENUE must be desk or ccxt:<exchange id>/);
-  refusal({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_VENUE: 'ccxt:binance', CAMBIO_VENUE_API_KEY: 'k', CAMBIO_VENUE_SECRET: 's', CAMBIO_VENUE_URL: 'ftp://x' }, /CAMBIO_VENUE_URL must be an http\(s\) origin/);
+  refusal(
+    {
+      CAMBIO_MODE: 'production',
+      CAMBIO_SECRET: SECRET,
+      CAMBIO_VENUE: 'ccxt:binance',
+      CAMBIO_VENUE_API_KEY: 'k',
+      CAMBIO_VENUE_SECRET: 's',
+      CAMBIO_VENUE_URL: 'ftp://x',
+    },
+    /CAMBIO_VENUE_URL must be an http\(s\) origin/,
+  );
 });
 
 test('mail: CAMBIO_SMTP_URL is optional and never shown; the From defaults to the public host', () => {
   const none = loadConfig({});
   assert.equal(none.smtpUrl, undefined);
   assert.equal(none.mailFrom, 'Cambio <no-reply@127.0.0.1>');
-  const c = loadConfig({ CAMBIO_SMTP_URL: 'smtps://cambio:s3cret-pass@smtp.example.test:465', CAMBIO_PUBLIC_URL: 'https://cambio.example.test' });
+  const c = loadConfig({
+    CAMBIO_SMTP_URL: 'smtps://cambio:s3cret-pass@smtp.example.test:465',
+    CAMBIO_PUBLIC_URL: 'https://cambio.example.test',
+  });
   assert.equal(c.smtpUrl?.reveal(), 'smtps://cambio:s3cret-pass@smtp.example.test:465');
   assert.equal(c.mailFrom, 'Cambio <no-reply@cambio.example.test>');
   assert.ok(!inspect(c).includes('s3cret-pass') && !JSON.stringify(c).includes('s3cret-pass'), 'the SMTP password is never printed');
   assert.equal(loadConfig({ CAMBIO_MAIL_FROM: 'Desk <desk@cambio.example.test>' }).mailFrom, 'Desk <desk@cambio.example.test>');
-  assert.throws(() => loadConfig({ CAMBIO_SMTP_URL: 'http://cambio:s3cret-pass@smtp.example.test' }), (e: unknown) => {
-    assert.ok(e instanceof ConfigError);
-    assert.match(e.message, /CAMBIO_SMTP_URL must be smtp:\/\//);
-    assert.ok(!e.message.includes('s3cret-pass'));
-    return true;
-  });
+  assert.throws(
+    () => loadConfig({ CAMBIO_SMTP_URL: 'http://cambio:s3cret-pass@smtp.example.test' }),
+    (e: unknown) => {
+      assert.ok(e instanceof ConfigError);
+      assert.match(e.message, /CAMBIO_SMTP_URL must be smtp:\/\//);
+      assert.ok(!e.message.includes('s3cret-pass'));
+      return true;
+    },
+  );
   refusal({ CAMBIO_MAIL_FROM: 'not an address' }, /CAMBIO_MAIL_FROM must be an address/);
 });

@@ -72,8 +72,7 @@ export interface Config {
 export const CCXT_EXCHANGES = ['binance'] as const;
 
 export type VenueConfig =
-  | { kind: 'desk' }
-  | { kind: 'ccxt'; exchange: (typeof CCXT_EXCHANGES)[number]; url: string | undefined; apiKey: Hidden; secret: Hidden };
+  { kind: 'desk' } | { kind: 'ccxt'; exchange: (typeof CCXT_EXCHANGES)[number]; url: string | undefined; apiKey: Hidden; secret: Hidden };
 
 /**
  * A credential held in memory: it prints, logs and serializes as `[hidden]`, so neither a log line nor
@@ -81,11 +80,21 @@ export type VenueConfig =
  */
 export class Hidden {
   readonly #value: string;
-  constructor(value: string) { this.#value = value; }
-  reveal(): string { return this.#value; }
-  toJSON(): string { return '[hidden]'; }
-  toString(): string { return '[hidden]'; }
-  [Symbol.for('nodejs.util.inspect.custom')](): string { return '[hidden]'; }
+  constructor(value: string) {
+    this.#value = value;
+  }
+  reveal(): string {
+    return this.#value;
+  }
+  toJSON(): string {
+    return '[hidden]';
+  }
+  toString(): string {
+    return '[hidden]';
+  }
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return '[hidden]';
+  }
 }
 
 export class ConfigError extends Error {}
@@ -116,7 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = str('DATABASE_URL');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
   const keyTag = str('CAMBIO_KEY_TAG') ?? 'cmb';
-  if (!/^[a-z][a-z0-9]{1,15}$/.test(keyTag)) problems.push(`CAMBIO_KEY_TAG must be 2-16 lower-case letters or digits, starting with a letter (got "${keyTag}")`);
+  if (!/^[a-z][a-z0-9]{1,15}$/.test(keyTag))
+    problems.push(`CAMBIO_KEY_TAG must be 2-16 lower-case letters or digits, starting with a letter (got "${keyTag}")`);
   const operatorToken = str('OPERATOR_TOKEN');
   if (operatorToken !== undefined && operatorToken.length < 16) problems.push('OPERATOR_TOKEN must be at least 16 characters');
   const redisUrl = str('REDIS_URL');
@@ -126,29 +136,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Without it the secret is generated and kept in the store, next to the API-key hashes and the sealed
   // destinations it protects: a copy of the database would be enough to open them.
   if (mode === 'production' && secret === undefined) {
-    problems.push('CAMBIO_MODE=production needs CAMBIO_SECRET (at least 32 characters, e.g. `openssl rand -base64 48`): a generated secret would live in the same database as what it protects');
+    problems.push(
+      'CAMBIO_MODE=production needs CAMBIO_SECRET (at least 32 characters, e.g. `openssl rand -base64 48`): a generated secret would live in the same database as what it protects',
+    );
   }
   const host = str('HOST') ?? '127.0.0.1';
-  if (isIP(host) === 0 && !HOSTNAME.test(host)) problems.push(`HOST must be an IP address or a host name, without scheme or port (got "${host}")`);
+  if (isIP(host) === 0 && !HOSTNAME.test(host))
+    problems.push(`HOST must be an IP address or a host name, without scheme or port (got "${host}")`);
   const logLevel = (str('LOG_LEVEL') ?? 'info').toLowerCase() as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
   const seedDemo = bool('CAMBIO_SEED_DEMO', mode === 'sandbox');
   // The demo is funded by adjustments and prints a full-scope key: it has no place in real books.
-  if (mode === 'production' && seedDemo) problems.push('CAMBIO_SEED_DEMO=true is for the sandbox only: the demo organization is funded by adjustments and its full-scope key is printed; unset it in production');
+  if (mode === 'production' && seedDemo)
+    problems.push(
+      'CAMBIO_SEED_DEMO=true is for the sandbox only: the demo organization is funded by adjustments and its full-scope key is printed; unset it in production',
+    );
 
   const port = int('PORT', 8080, 0, 65535);
   let publicUrl = str('CAMBIO_PUBLIC_URL') ?? `http://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
   try {
     const u = new URL(publicUrl);
-    if (!['http:', 'https:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username) throw new Error('not an origin');
+    if (!['http:', 'https:'].includes(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username)
+      throw new Error('not an origin');
     publicUrl = u.origin;
   } catch {
-    problems.push(`CAMBIO_PUBLIC_URL must be an origin such as https://cambio.example.com (scheme, host, optional port; no path) (got "${publicUrl}")`);
+    problems.push(
+      `CAMBIO_PUBLIC_URL must be an origin such as https://cambio.example.com (scheme, host, optional port; no path) (got "${publicUrl}")`,
+    );
   }
   const explicitUrl = str('CAMBIO_PUBLIC_URL');
   const logName = str('CAMBIO_LOG_NAME') ?? (explicitUrl && URL.canParse(explicitUrl) ? new URL(explicitUrl).host : 'localhost');
   // The origin is a note key name: no space, no '+' (C2SP signed-note).
-  if (!/^[\x21-\x7e]+$/.test(logName) || logName.includes('+')) problems.push(`CAMBIO_LOG_NAME must be printable ASCII without spaces or "+" (got "${logName}")`);
+  if (!/^[\x21-\x7e]+$/.test(logName) || logName.includes('+'))
+    problems.push(`CAMBIO_LOG_NAME must be printable ASCII without spaces or "+" (got "${logName}")`);
   const seedText = str('CAMBIO_LOG_SIGNING_KEY');
   const logSigningKey = seedText === undefined ? undefined : Buffer.from(seedText, 'base64');
   if (seedText !== undefined && (logSigningKey!.length !== 32 || logSigningKey!.toString('base64') !== seedText)) {
@@ -193,13 +213,22 @@ function mailConfig(str: (k: string) => string | undefined, publicUrl: string, p
   const url = str('CAMBIO_SMTP_URL');
   if (url !== undefined) {
     let ok = false;
-    try { ok = ['smtp:', 'smtps:'].includes(new URL(url).protocol); } catch { ok = false; }
+    try {
+      ok = ['smtp:', 'smtps:'].includes(new URL(url).protocol);
+    } catch {
+      ok = false;
+    }
     if (!ok) problems.push('CAMBIO_SMTP_URL must be smtp://[user:password@]host[:port] or smtps://… (its value is not repeated here)');
   }
   let host = 'localhost';
-  try { host = new URL(publicUrl).hostname.replace(/^\[|\]$/g, ''); } catch { /* reported with CAMBIO_PUBLIC_URL */ }
+  try {
+    host = new URL(publicUrl).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    /* reported with CAMBIO_PUBLIC_URL */
+  }
   const from = str('CAMBIO_MAIL_FROM') ?? `Cambio <no-reply@${host}>`;
-  if (!/^[^\r\n<>]*<?[^\s@<>]+@[^\s@<>]+>?$/.test(from)) problems.push(`CAMBIO_MAIL_FROM must be an address such as "Cambio <no-reply@cambio.example.com>" (got "${from}")`);
+  if (!/^[^\r\n<>]*<?[^\s@<>]+@[^\s@<>]+>?$/.test(from))
+    problems.push(`CAMBIO_MAIL_FROM must be an address such as "Cambio <no-reply@cambio.example.com>" (got "${from}")`);
   return { smtpUrl: url === undefined ? undefined : new Hidden(url), mailFrom: from };
 }
 
@@ -220,7 +249,8 @@ function venueConfig(mode: string, str: (k: string) => string | undefined, probl
   if (!exchange) problems.push(`CAMBIO_VENUE=${v}: Cambio reads the exact answers of ${CCXT_EXCHANGES.join(', ')} only`);
   const apiKey = str('CAMBIO_VENUE_API_KEY');
   const secret = str('CAMBIO_VENUE_SECRET');
-  if (apiKey === undefined || secret === undefined) problems.push(`CAMBIO_VENUE=${v} needs CAMBIO_VENUE_API_KEY and CAMBIO_VENUE_SECRET (the venue account's credentials)`);
+  if (apiKey === undefined || secret === undefined)
+    problems.push(`CAMBIO_VENUE=${v} needs CAMBIO_VENUE_API_KEY and CAMBIO_VENUE_SECRET (the venue account's credentials)`);
   const url = str('CAMBIO_VENUE_URL');
   if (url !== undefined) {
     try {
@@ -240,7 +270,9 @@ function venueConfig(mode: string, str: (k: string) => string | undefined, probl
 export function loadDotEnv(path = '.env', proc: Pick<NodeJS.Process, 'loadEnvFile' | 'version'> = process): void {
   if (!existsSync(path)) return;
   if (typeof proc.loadEnvFile !== 'function') {
-    throw new ConfigError(`${path} cannot be read by Node ${proc.version}: Node 20.12 or later is required (or set the variables in the environment and remove ${path})`);
+    throw new ConfigError(
+      `${path} cannot be read by Node ${proc.version}: Node 20.12 or later is required (or set the variables in the environment and remove ${path})`,
+    );
   }
   proc.loadEnvFile(path);
 }

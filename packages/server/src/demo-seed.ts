@@ -1,6 +1,8 @@
 /** What seeding the sandbox demo made, shown once at first start. */
 export interface DemoSeed {
-  organizationId: string; memberId: string; apiKey: string;
+  organizationId: string;
+  memberId: string;
+  apiKey: string;
   /** The demo member's and the first operator admin's sign-ins (CONTRACT §7), shown once with the key. */
   memberSignIn: { email: string; password: string };
   operatorSignIn: { email: string; password: string };

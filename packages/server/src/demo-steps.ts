@@ -16,7 +16,9 @@ export const demoSteps: Array<(deps: AppDeps, demo: DemoSeed) => Promise<void>> 
     await putWallet(deps, 'system:seed', { assetSymbol: 'BTC', network: 'bitcoin', address: walletAddressFor(mode, 'btc-bc1q-demo-0001') });
   },
   // BTC/USD priced at the simulated market, so the demo key can quote, order and be approved.
-  async (deps) => { await seedDemoPairs(deps); },
+  async (deps) => {
+    await seedDemoPairs(deps);
+  },
 ];
 
 export async function runDemoSteps(deps: AppDeps, demo: DemoSeed): Promise<void> {

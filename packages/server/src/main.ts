@@ -30,15 +30,24 @@ class Lifecycle {
   running = false;
   constructor(private readonly logger: Logger) {}
 
-  add(name: string, close: () => Promise<unknown>) { this.#closers.push({ name, close }); }
+  add(name: string, close: () => Promise<unknown>) {
+    this.#closers.push({ name, close });
+  }
 
-  checkpoint() { if (this.signal !== null) throw new StopRequested(this.signal); }
+  checkpoint() {
+    if (this.signal !== null) throw new StopRequested(this.signal);
+  }
 
   close(): Promise<boolean> {
     this.#closing ??= (async () => {
       let ok = true;
       for (const c of [...this.#closers].reverse()) {
-        try { await c.close(); } catch (err) { ok = false; this.logger.error({ err }, `closing the ${c.name} failed`); }
+        try {
+          await c.close();
+        } catch (err) {
+          ok = false;
+          this.logger.error({ err }, `closing the ${c.name} failed`);
+        }
       }
       return ok;
     })();
@@ -70,10 +79,16 @@ async function main() {
   process.on('SIGINT', () => onSignal('SIGINT'));
 
   try {
-    const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize, log: (m) => logger.warn(m) });
+    const opened = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.dbPoolSize,
+      log: (m) => logger.warn(m),
+    });
     // Authenticated keys are kept between requests unless CAMBIO_AUTH_CACHE_TTL_MS=0; every committed change to
     // a key, a member, an organization or the reconciliation flag is notified and drops them (store/auth-cache.ts).
-    const authCache = config.authCacheTtlMs > 0 ? new NotifiedAuthCache<KeyForAuth>(await opened.authChanges(), config.authCacheTtlMs) : noAuthCache;
+    const authCache =
+      config.authCacheTtlMs > 0 ? new NotifiedAuthCache<KeyForAuth>(await opened.authChanges(), config.authCacheTtlMs) : noAuthCache;
     const store = new Store(opened, randomIds, systemClock, { authCache });
     life.add('store', () => store.close());
     life.checkpoint();
@@ -92,7 +107,18 @@ async function main() {
     // Mail is chosen here, once: SMTP when CAMBIO_SMTP_URL is set, else none (the apps show the links).
     const mail = config.smtpUrl ? smtpSender(config.smtpUrl, config.mailFrom) : undefined;
     if (mail) life.add('mail sender', async () => mail.close());
-    const deps: AppDeps = { config, store, clock: systemClock, ids: randomIds, venue, secret: secrets.secret, operatorTokenHash: secrets.operatorTokenHash, redis, logger, mail };
+    const deps: AppDeps = {
+      config,
+      store,
+      clock: systemClock,
+      ids: randomIds,
+      venue,
+      secret: secrets.secret,
+      operatorTokenHash: secrets.operatorTokenHash,
+      redis,
+      logger,
+      mail,
+    };
     const app = await buildApp(deps);
     life.add('HTTP server', () => app.close()); // stops accepting, waits for requests in flight
     life.checkpoint();

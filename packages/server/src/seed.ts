@@ -22,7 +22,10 @@ const CLAIM = 'demo_seeded';
 const ORG_NAME = 'Demo Treasury';
 const EMAIL = 'demo@cambio.example';
 const OPERATOR_EMAIL = 'operator@cambio.example';
-const FUNDING: Array<[symbol: string, decimals: number, amount: bigint]> = [['USD', 2, 1_000_000_00n], ['BTC', 8, 2_50000000n]];
+const FUNDING: Array<[symbol: string, decimals: number, amount: bigint]> = [
+  ['USD', 2, 1_000_000_00n],
+  ['BTC', 8, 2_50000000n],
+];
 /** On PostgreSQL, a claim this old with no `done` is a start that died seeding (a seed takes well under a second). */
 export const SEED_TAKEOVER_MS = 60_000;
 
@@ -38,45 +41,79 @@ export const SEED_TAKEOVER_MS = 60_000;
  * member, funding up to the target, upserted extras) and a new key is issued and shown. A key issued by
  * the dead attempt was never shown and is revoked. Two instances starting together seed one demo.
  */
-export async function seedDemo(deps: AppDeps, show: (demo: DemoSeed) => void, opts: { takeoverAfterMs?: number } = {}): Promise<DemoSeed | null> {
+export async function seedDemo(
+  deps: AppDeps,
+  show: (demo: DemoSeed) => void,
+  opts: { takeoverAfterMs?: number } = {},
+): Promise<DemoSeed | null> {
   const { store, config, secret } = deps;
   const claim = await claimSeed(store, opts.takeoverAfterMs ?? (store.ownedByOneProcess ? 0 : SEED_TAKEOVER_MS));
   if (claim === null) return null;
 
   for (const [symbol, decimals] of FUNDING) await putAsset(deps, ACTOR, symbol, decimals);
-  const organizationId = (await store.organizations.firstNamed(ORG_NAME))?.id
-    ?? (await createOrganization(deps, ACTOR, { name: ORG_NAME, status: 'active', limits: {} })).id;
-  const memberId = (await store.members.team(organizationId)).find((m) => m.email === EMAIL)?.id
-    ?? (await addMember(deps, ACTOR, organizationId, {
-      name: 'Demo Admin', email: EMAIL,
-      permissions: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:webhooks', 'portal:api_keys', 'portal:team'],
-    })).id;
+  const organizationId =
+    (await store.organizations.firstNamed(ORG_NAME))?.id ??
+    (await createOrganization(deps, ACTOR, { name: ORG_NAME, status: 'active', limits: {} })).id;
+  const memberId =
+    (await store.members.team(organizationId)).find((m) => m.email === EMAIL)?.id ??
+    (
+      await addMember(deps, ACTOR, organizationId, {
+        name: 'Demo Admin',
+        email: EMAIL,
+        permissions: [
+          'portal:read',
+          'portal:trade',
+          'portal:deposit',
+          'portal:destinations',
+          'portal:withdraw',
+          'portal:webhooks',
+          'portal:api_keys',
+          'portal:team',
+        ],
+      })
+    ).id;
   // Keys an earlier attempt issued were never shown: nobody can hold them, and none stays valid.
   const unseen = (await store.members.keys(organizationId)).filter((k) => k.issuedBy.id === memberId && k.revokedAt === null);
   for (const k of unseen) await revokeKey(deps, ACTOR, k.id);
   const g = generateApiKey(config.keyTag);
   await issueKey(deps, ACTOR, {
-    memberId, prefix: g.prefix, secretHash: hashSecret(secret, g.secret),
+    memberId,
+    prefix: g.prefix,
+    secretHash: hashSecret(secret, g.secret),
     // Every API scope of the demo walkthrough, webhooks included (docs/api-guide.md: Webhooks uses this $KEY).
-    scopes: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:webhooks'], expiresAt: null, allowedIps: null,
+    scopes: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:webhooks'],
+    expiresAt: null,
+    allowedIps: null,
   });
   // Funded up to the target, so a retry after a crash between the two adjustments never pays twice.
   const balances = await store.accounts.balances(organizationId);
   for (const [symbol, , target] of FUNDING) {
     const have = balances.find((b) => b.assetSymbol === symbol)?.available ?? 0n;
-    if (have < target) await adjustBalance(deps, ACTOR, { organizationId, assetSymbol: symbol, amount: target - have, reason: 'sandbox demo funding' });
+    if (have < target)
+      await adjustBalance(deps, ACTOR, { organizationId, assetSymbol: symbol, amount: target - have, reason: 'sandbox demo funding' });
   }
   // Sign-ins: a fresh password each attempt (an earlier attempt's was never shown). The admin has no TOTP yet:
   // the desk asks for it before the first decision.
   const memberPassword = newGeneratedPassword();
   await setInitialPassword(deps, ACTOR, 'member', memberId, await hashPassword(memberPassword, emailSalt(secret, 'member', EMAIL)));
   const operatorPassword = newGeneratedPassword();
-  const adminId = (await store.staff.list()).find((s) => s.email === OPERATOR_EMAIL)?.id
-    ?? (await createStaff(deps, ACTOR, { name: 'Operator Admin', email: OPERATOR_EMAIL, role: 'admin' }, { passwordHash: await hashPassword(operatorPassword, emailSalt(secret, 'staff', OPERATOR_EMAIL)) })).id;
+  const adminId =
+    (await store.staff.list()).find((s) => s.email === OPERATOR_EMAIL)?.id ??
+    (
+      await createStaff(
+        deps,
+        ACTOR,
+        { name: 'Operator Admin', email: OPERATOR_EMAIL, role: 'admin' },
+        { passwordHash: await hashPassword(operatorPassword, emailSalt(secret, 'staff', OPERATOR_EMAIL)) },
+      )
+    ).id;
   await setInitialPassword(deps, ACTOR, 'staff', adminId, await hashPassword(operatorPassword, emailSalt(secret, 'staff', OPERATOR_EMAIL)));
   const demo = {
-    organizationId, memberId, apiKey: g.key,
-    memberSignIn: { email: EMAIL, password: memberPassword }, operatorSignIn: { email: OPERATOR_EMAIL, password: operatorPassword },
+    organizationId,
+    memberId,
+    apiKey: g.key,
+    memberSignIn: { email: EMAIL, password: memberPassword },
+    operatorSignIn: { email: OPERATOR_EMAIL, password: operatorPassword },
   };
   await runDemoSteps(deps, demo);
   show(demo);

@@ -8,7 +8,10 @@ export type SignalVerdict = 'shutdown' | 'echo' | 'force';
 
 export class SignalGate {
   #first: { signal: string; at: number } | null = null;
-  constructor(private readonly echoMs = 1000, private readonly now: () => number = () => performance.now()) {}
+  constructor(
+    private readonly echoMs = 1000,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   receive(signal: string): SignalVerdict {
     const at = this.now();

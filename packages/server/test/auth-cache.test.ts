@@ -14,7 +14,15 @@ import { backends, createPgDatabase, listAssets, makeHarness, seedOrg, type Harn
 /** Resolves at the next notification `h` hears, of `what` if given (subscribe before making the change). */
 function nextChange(h: Harness, what?: string): Promise<void> {
   return new Promise((resolve) => {
-    const off = h.authChanges!.subscribe({ changed: (w) => { if (what === undefined || w === what) { off(); resolve(); } }, hearing: () => {} });
+    const off = h.authChanges!.subscribe({
+      changed: (w) => {
+        if (what === undefined || w === what) {
+          off();
+          resolve();
+        }
+      },
+      hearing: () => {},
+    });
   });
 }
 
@@ -32,7 +40,15 @@ async function settled(from: Harness, to: Harness): Promise<void> {
 /** Resolves when `h`'s listening connection is reported down (false) or back (true). */
 function hearing(h: Harness, live: boolean): Promise<void> {
   return new Promise((resolve) => {
-    const off = h.authChanges!.subscribe({ changed: () => {}, hearing: (l) => { if (l === live) { off(); resolve(); } } });
+    const off = h.authChanges!.subscribe({
+      changed: () => {},
+      hearing: (l) => {
+        if (l === live) {
+          off();
+          resolve();
+        }
+      },
+    });
   });
 }
 
@@ -51,7 +67,10 @@ const setup = async (h: Harness) => {
 for (const backend of backends()) {
   describe(`the auth cache applies every change on the next request [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend }); await setup(h); });
+    before(async () => {
+      h = await makeHarness({ backend });
+      await setup(h);
+    });
     after(async () => h?.close());
 
     test('a revoked key', async () => {
@@ -110,7 +129,10 @@ for (const backend of backends()) {
       await kept(h, o.key);
       const realHmac = crypto.createHmac;
       let hmacs = 0;
-      crypto.createHmac = ((...args: Parameters<typeof crypto.createHmac>) => { hmacs++; return realHmac(...args); }) as typeof crypto.createHmac;
+      crypto.createHmac = ((...args: Parameters<typeof crypto.createHmac>) => {
+        hmacs++;
+        return realHmac(...args);
+      }) as typeof crypto.createHmac;
       syncBuiltinESMExports();
       try {
         assert.equal((await h.call(o.key, 'GET', '/balances')).status, 200);
@@ -146,7 +168,11 @@ if (backends().includes('postgres')) {
       b = await makeHarness({ backend: 'postgres', storage: { databaseUrl: db.url } });
       await setup(a);
     });
-    after(async () => { await a?.close(); await b?.close(); await drop?.(); });
+    after(async () => {
+      await a?.close();
+      await b?.close();
+      await drop?.();
+    });
 
     test('a change made through one is refused on the other once it is notified', async () => {
       const o = await seedOrg(a);
@@ -171,7 +197,10 @@ if (backends().includes('postgres')) {
       await settled(a, b);
       await kept(b, o2.key);
       heard = nextChange(b);
-      assert.equal((await a.op('POST', '/reconciliation/run', { marketBalances: [{ assetSymbol: 'USD', amountMinor: '1' }] })).body.data.reconciled, false);
+      assert.equal(
+        (await a.op('POST', '/reconciliation/run', { marketBalances: [{ assetSymbol: 'USD', amountMinor: '1' }] })).body.data.reconciled,
+        false,
+      );
       await heard;
       assert.equal((await b.call(o2.key, 'POST', '/orders', {})).status, 409);
       heard = nextChange(b);
@@ -187,7 +216,8 @@ if (backends().includes('postgres')) {
   });
 
   describe('the listening connection', () => {
-    const endListener = (h: Harness) => sql`select pg_terminate_backend(pid) from pg_stat_activity
+    const endListener = (h: Harness) =>
+      sql`select pg_terminate_backend(pid) from pg_stat_activity
       where application_name = 'cambio-auth-listener' and datname = current_database()`.execute(h.store.db);
     const revokeUnnotified = async (h: Harness, keyId: string) => {
       // Behind the triggers' back: no notification at all (what the TTL is the backstop for).
@@ -247,7 +277,10 @@ if (backends().includes('postgres')) {
 for (const backend of backends()) {
   describe(`CAMBIO_AUTH_CACHE_TTL_MS=0: no cache, every request reads its key [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend, env: { CAMBIO_AUTH_CACHE_TTL_MS: '0' } }); await setup(h); });
+    before(async () => {
+      h = await makeHarness({ backend, env: { CAMBIO_AUTH_CACHE_TTL_MS: '0' } });
+      await setup(h);
+    });
     after(async () => h?.close());
 
     test('a change nobody notifies applies at once', async () => {

@@ -15,7 +15,10 @@ import { backends, listAssets, makeHarness, seedOrg, type Harness } from './harn
 for (const backend of backends()) {
   describe(`an unknown prefix costs what a known one does [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend }); await listAssets(h, { USD: 2 }); });
+    before(async () => {
+      h = await makeHarness({ backend });
+      await listAssets(h, { USD: 2 });
+    });
     after(async () => h?.close());
 
     test('the auth read returns one row of the same shape for a wrong secret and for an unknown prefix', async () => {
@@ -36,7 +39,12 @@ for (const backend of backends()) {
         assert.equal(r.status, 401);
         assert.ok(seen, 'the auth read ran');
         const rows = seen as Array<Record<string, unknown>>;
-        return rows.map((row) => Object.entries(row).map(([k, v]) => `${k}:${v === null ? 'null' : typeof v}`).sort().join(','));
+        return rows.map((row) =>
+          Object.entries(row)
+            .map(([k, v]) => `${k}:${v === null ? 'null' : typeof v}`)
+            .sort()
+            .join(','),
+        );
       };
       try {
         const wrongSecret = await shapeOf(`${tag}_live_${prefix}.${'B'.repeat(43)}`);

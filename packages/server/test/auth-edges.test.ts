@@ -7,7 +7,12 @@ describe('credentials at their edges', () => {
   let h: Harness;
   let a: SeededOrg;
   let b: SeededOrg;
-  before(async () => { h = await makeHarness(); await listAssets(h, { USD: 2 }); a = await seedOrg(h, { name: 'A' }); b = await seedOrg(h, { name: 'B' }); });
+  before(async () => {
+    h = await makeHarness();
+    await listAssets(h, { USD: 2 });
+    a = await seedOrg(h, { name: 'A' });
+    b = await seedOrg(h, { name: 'B' });
+  });
   after(async () => h?.close());
 
   test('X-API-Key and Bearer carrying different keys are 401; the same key in both is accepted', async () => {
@@ -25,7 +30,8 @@ describe('credentials at their edges', () => {
     const before = (await h.op('GET', '/audit?limit=1')).body.pagination.total;
     for (const bad of ['', 'x'.repeat(65), 'ana<script>', 'ana, bob', 'ñandú']) {
       const r = await h.app.inject({
-        method: 'POST', url: `/organizations/${a.orgId}/adjustments`.replace(/^/, '/operator/v1'),
+        method: 'POST',
+        url: `/organizations/${a.orgId}/adjustments`.replace(/^/, '/operator/v1'),
         headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': bad, 'content-type': 'application/json', 'x-lang': 'en' },
         payload: JSON.stringify({ assetSymbol: 'USD', amountMinor: '5', reason: 'x' }),
       });
@@ -34,7 +40,8 @@ describe('credentials at their edges', () => {
     }
     assert.equal((await h.op('GET', '/audit?limit=1')).body.pagination.total, before, 'nothing was written');
     const good = await h.app.inject({
-      method: 'POST', url: `/operator/v1/organizations/${a.orgId}/adjustments`,
+      method: 'POST',
+      url: `/operator/v1/organizations/${a.orgId}/adjustments`,
       headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': 'ana@desk', 'content-type': 'application/json' },
       payload: JSON.stringify({ assetSymbol: 'USD', amountMinor: '5', reason: 'x' }),
     });
@@ -50,7 +57,10 @@ describe('credentials at their edges', () => {
       assert.equal(r.body.code, 'keys.expiry_in_past');
     }
     assert.equal((await h.op('GET', '/audit?limit=1&action=api_key.issue')).body.pagination.total, before);
-    const future = await h.op('POST', `/members/${mem.body.data.id}/api-keys`, { scopes: ['portal:read'], expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const future = await h.op('POST', `/members/${mem.body.data.id}/api-keys`, {
+      scopes: ['portal:read'],
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     assert.equal(future.status, 201);
   });
 });

@@ -11,7 +11,10 @@ const stable = (r: Res) => {
 for (const backend of backends()) {
   describe(`authentication and permissions [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend }); await listAssets(h, { USD: 2 }); });
+    before(async () => {
+      h = await makeHarness({ backend });
+      await listAssets(h, { USD: 2 });
+    });
     after(async () => h?.close());
 
     test('every cause of 401 answers the same body', async () => {
@@ -20,8 +23,15 @@ for (const backend of backends()) {
       assert.equal((await h.op('POST', `/api-keys/${revoked.keyId}/revoke`)).status, 200);
       const expiring = await seedOrg(h);
       // A key cannot be issued already expired (422): issue one that expires later, then let its time pass.
-      const exp = await h.op('POST', `/members/${expiring.memberId}/api-keys`, { scopes: ['portal:read'], expiresAt: new Date(Date.now() + 60_000).toISOString() });
-      await h.store.db.updateTable('api_keys').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', exp.body.data.id).execute();
+      const exp = await h.op('POST', `/members/${expiring.memberId}/api-keys`, {
+        scopes: ['portal:read'],
+        expiresAt: new Date(Date.now() + 60_000).toISOString(),
+      });
+      await h.store.db
+        .updateTable('api_keys')
+        .set({ expires_at: new Date(Date.now() - 1000) })
+        .where('id', '=', exp.body.data.id)
+        .execute();
       const ipBound = await h.op('POST', `/members/${good.memberId}/api-keys`, { scopes: ['portal:read'], allowedIps: ['10.9.8.7'] });
       const [tag, rest] = good.key.split('_live_') as [string, string];
       const [prefix] = rest.split('.') as [string];
@@ -74,7 +84,7 @@ for (const backend of backends()) {
       assert.deepEqual(c.body.data.permissions, ['portal:read']);
     });
 
-    test('the operator cannot issue a key wider than the member\'s role (as the portal cannot): 403 keys.scope_too_wide', async () => {
+    test("the operator cannot issue a key wider than the member's role (as the portal cannot): 403 keys.scope_too_wide", async () => {
       const o = await seedOrg(h, { permissions: ['portal:read', 'portal:api_keys'], scopes: ['portal:read'] });
       const r = await h.op('POST', `/members/${o.memberId}/api-keys`, { scopes: ['portal:read', 'portal:trade'] });
       assert.deepEqual([r.status, r.body.code], [403, 'keys.scope_too_wide']);
@@ -88,7 +98,11 @@ for (const backend of backends()) {
 
     test('a member without portal:api_keys cannot be issued a key', async () => {
       const o = await seedOrg(h);
-      const m = await h.op('POST', `/organizations/${o.orgId}/members`, { name: 'N', email: 'no-keys@x.test', permissions: ['portal:read'] });
+      const m = await h.op('POST', `/organizations/${o.orgId}/members`, {
+        name: 'N',
+        email: 'no-keys@x.test',
+        permissions: ['portal:read'],
+      });
       const r = await h.op('POST', `/members/${m.body.data.id}/api-keys`, { scopes: ['portal:read'] });
       assert.equal(r.status, 403);
       assert.equal(r.body.code, 'keys.issuer_lacks_permission');

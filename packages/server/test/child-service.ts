@@ -19,10 +19,23 @@ export async function childService(backend: Backend, env: Record<string, string>
   const dataDir = pg ? null : mkdtempSync(join(tmpdir(), 'cambio-kill-'));
   const lines: string[] = [];
   const cluster = new Cluster({
-    root, instances: opts.instances ?? 1, onLog: (_i, line) => lines.push(line),
-    env: { DATABASE_URL: pg?.url ?? '', DATA_DIR: dataDir ?? '', LOG_LEVEL: 'warn', CAMBIO_RATE_LIMIT_PER_MIN: '0', CAMBIO_SEED_DEMO: 'true', ...env },
+    root,
+    instances: opts.instances ?? 1,
+    onLog: (_i, line) => lines.push(line),
+    env: {
+      DATABASE_URL: pg?.url ?? '',
+      DATA_DIR: dataDir ?? '',
+      LOG_LEVEL: 'warn',
+      CAMBIO_RATE_LIMIT_PER_MIN: '0',
+      CAMBIO_SEED_DEMO: 'true',
+      ...env,
+    },
   });
-  const at = (i: number) => { const x = cluster.instances[i]; if (!x) throw new Error(`no instance ${i}`); return x; };
+  const at = (i: number) => {
+    const x = cluster.instances[i];
+    if (!x) throw new Error(`no instance ${i}`);
+    return x;
+  };
   // Production forbids the demo: the test then funds what it needs through the operator API (OPERATOR_TOKEN).
   const demo = (env.CAMBIO_SEED_DEMO ?? 'true') === 'true';
   try {
@@ -40,14 +53,21 @@ export async function childService(backend: Backend, env: Record<string, string>
     throw e;
   }
   const printed = (re: RegExp) => {
-    for (const l of lines) { const m = re.exec(l); if (m) return m[1]!; }
+    for (const l of lines) {
+      const m = re.exec(l);
+      if (m) return m[1]!;
+    }
     throw new Error(`not printed: ${re} in\n${lines.join('\n')}`);
   };
   return {
     apiKey: demo ? printed(/demo API key \(shown once\): (\S+)/) : '',
     operatorToken: env.OPERATOR_TOKEN ?? printed(/operator token \(shown once\): (\S+)/),
     lines,
-    url: (i = 0) => { const u = cluster.instances[i]!.url; if (!u) throw new Error('the service is down'); return u; },
+    url: (i = 0) => {
+      const u = cluster.instances[i]!.url;
+      if (!u) throw new Error('the service is down');
+      return u;
+    },
     /** SIGKILL: no shutdown hook runs; resolves once the process is gone. */
     kill: (i = 0) => cluster.instances[i]!.kill(),
     start: (i = 0) => cluster.instances[i]!.start(),
@@ -78,7 +98,11 @@ export async function callJson(s: ChildService, method: string, path: string, bo
   });
   const text = await r.text();
   let json: any = null;
-  try { json = JSON.parse(text); } catch { /* not JSON: the caller sees the status and raw text */ }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON: the caller sees the status and raw text */
+  }
   return { status: r.status, data: json?.data, raw: text };
 }
 

@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { available, backends, btcUsdMarket, held, makeHarness, seedOrg, signedInMember, usableDestination, withCookie, type Harness, type SeededOrg } from './harness.ts';
-
+import {
+  available,
+  backends,
+  btcUsdMarket,
+  held,
+  makeHarness,
+  seedOrg,
+  signedInMember,
+  usableDestination,
+  withCookie,
+  type Harness,
+  type SeededOrg,
+} from './harness.ts';
 
 /** One record by id, and the client's own cancel of a request still pending_approval. */
 for (const backend of backends()) {
@@ -25,15 +36,23 @@ for (const backend of backends()) {
       return { quoteId: q.body.data.id as string, orderId: r.body.data.id as string };
     };
 
-    test('GET by id: orders, withdrawals, deposits, quotes; another organization\'s id is 404', async () => {
+    test("GET by id: orders, withdrawals, deposits, quotes; another organization's id is 404", async () => {
       const { quoteId, orderId } = await placeOrder(a);
       const order = await h.call(a.key, 'GET', `/orders/${orderId}`);
       assert.equal(order.status, 200);
-      assert.deepEqual([order.body.data.id, order.body.data.state, order.body.data.base.amountMinor], [orderId, 'pending_approval', '1000000']);
+      assert.deepEqual(
+        [order.body.data.id, order.body.data.state, order.body.data.base.amountMinor],
+        [orderId, 'pending_approval', '1000000'],
+      );
       const quote = await h.call(a.key, 'GET', `/quotes/${quoteId}`);
       assert.deepEqual([quote.status, quote.body.data.id, quote.body.data.amountBaseMinor], [200, quoteId, '1000000']);
       const dest = await usableDestination(h, a.key);
-      const w = await h.call(a.key, 'POST', '/withdrawals', { destinationId: dest, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '500' });
+      const w = await h.call(a.key, 'POST', '/withdrawals', {
+        destinationId: dest,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '500',
+      });
       assert.equal(w.status, 201, w.raw);
       const wd = await h.call(a.key, 'GET', `/withdrawals/${w.body.data.id}`);
       assert.deepEqual([wd.status, wd.body.data.state, wd.body.data.money.amountMinor], [200, 'pending_approval', '500']);
@@ -43,8 +62,13 @@ for (const backend of backends()) {
       const dep = await h.call(a.key, 'GET', `/deposits/${arrival.body.data.id}`);
       assert.deepEqual([dep.status, dep.body.data.state, dep.body.data.money.amountMinor], [200, 'credited', '777']);
 
-      for (const [path, code] of [[`/orders/${orderId}`, 'orders.not_found'], [`/quotes/${quoteId}`, 'orders.quote_not_found'],
-        [`/withdrawals/${w.body.data.id}`, 'withdrawals.not_found'], [`/deposits/${arrival.body.data.id}`, 'deposits.not_found'], ['/orders/ord_nothing', 'orders.not_found']] as const) {
+      for (const [path, code] of [
+        [`/orders/${orderId}`, 'orders.not_found'],
+        [`/quotes/${quoteId}`, 'orders.quote_not_found'],
+        [`/withdrawals/${w.body.data.id}`, 'withdrawals.not_found'],
+        [`/deposits/${arrival.body.data.id}`, 'deposits.not_found'],
+        ['/orders/ord_nothing', 'orders.not_found'],
+      ] as const) {
         const r = await h.call(b.key, 'GET', path);
         assert.equal(r.status, 404, path);
         assert.equal(r.body.code, code, path);
@@ -64,12 +88,15 @@ for (const backend of backends()) {
       const again = await h.call(a.key, 'POST', `/orders/${orderId}/cancel`);
       assert.deepEqual([again.status, again.body.code], [409, 'orders.already_decided']);
       assert.equal((await h.op('POST', `/orders/${orderId}/approve`)).status, 409);
-      assert.equal((await h.call(b.key, 'POST', `/orders/${orderId}/cancel`)).status, 404, 'not another organization\'s to cancel');
+      assert.equal((await h.call(b.key, 'POST', `/orders/${orderId}/cancel`)).status, 404, "not another organization's to cancel");
       const { orderId: done } = await placeOrder(a);
       assert.equal((await h.op('POST', `/orders/${done}/approve`)).status, 200);
       assert.deepEqual((await h.call(a.key, 'POST', `/orders/${done}/cancel`)).body.code, 'orders.already_decided');
       const list = await h.call(a.key, 'GET', '/orders?state=cancelled');
-      assert.deepEqual(list.body.data.map((o: { id: string }) => o.id), [orderId]);
+      assert.deepEqual(
+        list.body.data.map((o: { id: string }) => o.id),
+        [orderId],
+      );
     });
 
     test('the audit trail names who cancelled: the key, or the member signed in to the portal', async () => {
@@ -80,18 +107,29 @@ for (const backend of backends()) {
       const c = await withCookie(h, person.cookie, 'POST', `/api/v1/orders/${bySession}/cancel`);
       assert.deepEqual([c.status, c.body.data?.state], [200, 'cancelled'], c.raw);
       const dest = await usableDestination(h, a.key, { accountNumber: '12121212' });
-      const w = await h.call(a.key, 'POST', '/withdrawals', { destinationId: dest, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '300' });
+      const w = await h.call(a.key, 'POST', '/withdrawals', {
+        destinationId: dest,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '300',
+      });
       assert.equal((await withCookie(h, person.cookie, 'POST', `/api/v1/withdrawals/${w.body.data.id}/cancel`)).status, 200);
-      const actor = async (id: string, action: string) => ((await h.op('GET', `/audit?subjectId=${id}&action=${action}`)).body.data as Array<{ actor: string }>).map((x) => x.actor);
+      const actor = async (id: string, action: string) =>
+        ((await h.op('GET', `/audit?subjectId=${id}&action=${action}`)).body.data as Array<{ actor: string }>).map((x) => x.actor);
       assert.deepEqual(await actor(byKey, 'order.cancel'), [`key:${a.keyId}`]);
       assert.deepEqual(await actor(bySession, 'order.cancel'), [`member:${person.memberId}`]);
       assert.deepEqual(await actor(w.body.data.id, 'withdrawal.cancel'), [`member:${person.memberId}`]);
     });
 
-    test('cancel of a pending withdrawal releases the hold; another organization\'s is 404; a decided one 409', async () => {
+    test("cancel of a pending withdrawal releases the hold; another organization's is 404; a decided one 409", async () => {
       const dest = await usableDestination(h, a.key, { accountNumber: backend === 'pglite' ? '11112222' : '11113333' });
       const before = await available(h, a.key, 'USD');
-      const w = await h.call(a.key, 'POST', '/withdrawals', { destinationId: dest, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '2500' });
+      const w = await h.call(a.key, 'POST', '/withdrawals', {
+        destinationId: dest,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '2500',
+      });
       assert.equal(await available(h, a.key, 'USD'), before - 2500n);
       assert.equal((await h.call(b.key, 'POST', `/withdrawals/${w.body.data.id}/cancel`)).status, 404);
       const r = await h.call(a.key, 'POST', `/withdrawals/${w.body.data.id}/cancel`);
@@ -115,9 +153,17 @@ for (const backend of backends()) {
         assert.equal(await held(h, a.key, 'BTC'), btcHeld);
 
         const usdBefore = await available(h, a.key, 'USD');
-        const w = await h.call(a.key, 'POST', '/withdrawals', { destinationId: dest, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '100' });
+        const w = await h.call(a.key, 'POST', '/withdrawals', {
+          destinationId: dest,
+          assetSymbol: 'USD',
+          assetDecimals: 2,
+          amountMinor: '100',
+        });
         assert.equal(w.status, 201, w.raw);
-        const [wc, wa] = await Promise.all([h.call(a.key, 'POST', `/withdrawals/${w.body.data.id}/cancel`), h.op('POST', `/withdrawals/${w.body.data.id}/approve`)]);
+        const [wc, wa] = await Promise.all([
+          h.call(a.key, 'POST', `/withdrawals/${w.body.data.id}/cancel`),
+          h.op('POST', `/withdrawals/${w.body.data.id}/approve`),
+        ]);
         assert.deepEqual([wc.status, wa.status].sort(), [200, 409], `withdrawal ${i}: ${wc.raw} ${wa.raw}`);
         assert.equal(await available(h, a.key, 'USD'), wc.status === 200 ? usdBefore : usdBefore - 100n);
         assert.equal(await held(h, a.key, 'USD'), usdHeld);

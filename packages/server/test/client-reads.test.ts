@@ -5,14 +5,24 @@ import { backends, listAssets, makeHarness, seedOrg, type Harness } from './harn
 for (const backend of backends()) {
   describe(`client reads [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend }); await listAssets(h, { USD: 2, BTC: 8 }); });
+    before(async () => {
+      h = await makeHarness({ backend });
+      await listAssets(h, { USD: 2, BTC: 8 });
+    });
     after(async () => h?.close());
 
     test('GET /client answers the Client object with the effective permissions', async () => {
       const o = await seedOrg(h, { name: 'Acme', scopes: ['portal:read', 'portal:trade'] });
       const r = await h.call(o.key, 'GET', '/client');
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body.data, { id: o.orgId, name: 'Acme', status: 'active', canOperate: true, permissions: ['portal:read', 'portal:trade'], limits: [] });
+      assert.deepEqual(r.body.data, {
+        id: o.orgId,
+        name: 'Acme',
+        status: 'active',
+        canOperate: true,
+        permissions: ['portal:read', 'portal:trade'],
+        limits: [],
+      });
       assert.equal(r.body.success, true);
       assert.equal(r.headers['x-trace-id'], r.body.traceId);
     });

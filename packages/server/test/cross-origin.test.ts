@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ALL_PERMISSIONS, backends, listAssets, makeHarness, ORIGIN, PASSWORD, seedOrg, signedInMember, signedInStaff, withCookie, type Harness } from './harness.ts';
+import {
+  ALL_PERMISSIONS,
+  backends,
+  listAssets,
+  makeHarness,
+  ORIGIN,
+  PASSWORD,
+  seedOrg,
+  signedInMember,
+  signedInStaff,
+  withCookie,
+  type Harness,
+} from './harness.ts';
 import { tableSnapshot } from './table-snapshot.ts';
 
 /**
@@ -31,7 +43,19 @@ for (const backend of backends()) {
     before(async () => {
       h = await makeHarness({ backend, env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
       await listAssets(h, { USD: 2, BTC: 8 });
-      assert.equal((await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '100000000' })).status, 200);
+      assert.equal(
+        (
+          await h.op('PUT', '/market/pairs/BTC/USD', {
+            midRate: '60000',
+            spreadBps: 50,
+            feeBps: 10,
+            fixedFeeQuoteMinor: '0',
+            minBaseMinor: '1000',
+            maxBaseMinor: '100000000',
+          })
+        ).status,
+        200,
+      );
       assert.equal((await h.op('PUT', '/wallets/USD', { network: 'ach', address: 'xo-usd' })).status, 200);
     });
     after(async () => h?.close());
@@ -39,27 +63,57 @@ for (const backend of backends()) {
     test('every cookie-authenticated write is refused from anywhere but our origin, and changes nothing', async () => {
       const o = await seedOrg(h, { balances: { USD: 100_000n, BTC: 100_000_000n } });
       const member = await signedInMember(h, o.orgId, ALL_PERMISSIONS);
-      const teammate = await h.op('POST', `/organizations/${o.orgId}/members`, { name: 'Mate', email: 'mate@xo.test', permissions: ['portal:read'] });
-      const quote = async () => (await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '100000' })).body.data.id as string;
+      const teammate = await h.op('POST', `/organizations/${o.orgId}/members`, {
+        name: 'Mate',
+        email: 'mate@xo.test',
+        permissions: ['portal:read'],
+      });
+      const quote = async () =>
+        (await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '100000' })).body.data
+          .id as string;
       const order = await h.call(o.key, 'POST', '/orders', { quoteId: await quote() });
       const freshQuote = await quote();
-      const bank = (n: string) => ({ label: `XO ${n}`, assetSymbol: 'USD', bankName: 'Banco Uno', accountKind: 'savings', accountNumber: `6666-0000-${n}`, holderName: 'Ana', holderDocument: `D-${n}` });
+      const bank = (n: string) => ({
+        label: `XO ${n}`,
+        assetSymbol: 'USD',
+        bankName: 'Banco Uno',
+        accountKind: 'savings',
+        accountNumber: `6666-0000-${n}`,
+        holderName: 'Ana',
+        holderDocument: `D-${n}`,
+      });
       const registered = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', bank('0001'));
       assert.equal((await h.op('POST', `/destinations/${registered.body.data.id}/register-in-market`)).status, 200);
       const waiting = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', bank('0002'));
-      const withdrawal = await h.call(o.key, 'POST', '/withdrawals', { destinationId: registered.body.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '100' });
+      const withdrawal = await h.call(o.key, 'POST', '/withdrawals', {
+        destinationId: registered.body.data.id,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '100',
+      });
       const arrival = await h.op('POST', '/deposits', { assetSymbol: 'USD', network: 'ach', amountMinor: '4242', txid: 'xo-unmatched' });
       const staff = await signedInStaff(h, 'admin');
       const colleague = await signedInStaff(h, 'viewer');
       const token = await withCookie(h, staff.cookie, 'POST', '/operator/v1/tokens', { name: 'fixture' });
       for (const r of [teammate, order, registered, waiting, withdrawal, arrival, token]) assert.ok(r.status < 300, r.raw);
-      const invited = await h.op('POST', `/organizations/${o.orgId}/members`, { name: 'Invited', email: 'invited@xo.test', permissions: [] });
+      const invited = await h.op('POST', `/organizations/${o.orgId}/members`, {
+        name: 'Invited',
+        email: 'invited@xo.test',
+        permissions: [],
+      });
       const invitation = (invited.body.data.invitation.url as string).split('#')[1]!;
 
       const ids: Record<string, string> = {
-        organizations: o.orgId, members: teammate.body.data.id, 'team/members': teammate.body.data.id, 'api-keys': o.keyId,
-        orders: order.body.data.id, withdrawals: withdrawal.body.data.id, destinations: waiting.body.data.id, deposits: arrival.body.data.id,
-        staff: colleague.staffId, tokens: token.body.data.id,
+        organizations: o.orgId,
+        members: teammate.body.data.id,
+        'team/members': teammate.body.data.id,
+        'api-keys': o.keyId,
+        orders: order.body.data.id,
+        withdrawals: withdrawal.body.data.id,
+        destinations: waiting.body.data.id,
+        deposits: arrival.body.data.id,
+        staff: colleague.staffId,
+        tokens: token.body.data.id,
       };
       const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD', asset: 'BTC' };
       /** `{id}` is the fixture of the collection before it (`team/members` before `members`), when there is one; other parameters by name. */
@@ -97,11 +151,20 @@ for (const backend of backends()) {
         'POST /operator/v1/members/{id}/api-keys': { scopes: ['portal:read'] },
         'POST /operator/v1/organizations/{id}/adjustments': { assetSymbol: 'USD', amountMinor: '1000', reason: 'intruder' },
         'PUT /operator/v1/market/assets/{symbol}': { decimals: 3 },
-        'PUT /operator/v1/market/pairs/{base}/{quote}': { midRate: '1', spreadBps: 0, feeBps: 0, fixedFeeQuoteMinor: '0', minBaseMinor: '1', maxBaseMinor: '10' },
-        'POST /operator/v1/orders/{id}/approve': {}, 'POST /operator/v1/orders/{id}/reject': { reason: 'intruder' },
+        'PUT /operator/v1/market/pairs/{base}/{quote}': {
+          midRate: '1',
+          spreadBps: 0,
+          feeBps: 0,
+          fixedFeeQuoteMinor: '0',
+          minBaseMinor: '1',
+          maxBaseMinor: '10',
+        },
+        'POST /operator/v1/orders/{id}/approve': {},
+        'POST /operator/v1/orders/{id}/reject': { reason: 'intruder' },
         'POST /operator/v1/orders/{id}/fill': { venue: 'otc', venueReference: 'r1', proceedsQuoteMinor: '1' },
         'POST /operator/v1/orders/{id}/fail': { reason: 'intruder' },
-        'POST /operator/v1/withdrawals/{id}/approve': {}, 'POST /operator/v1/withdrawals/{id}/reject': { reason: 'intruder' },
+        'POST /operator/v1/withdrawals/{id}/approve': {},
+        'POST /operator/v1/withdrawals/{id}/reject': { reason: 'intruder' },
         'POST /operator/v1/withdrawals/{id}/payout': { payoutReference: 'r1' },
         'POST /operator/v1/withdrawals/{id}/fail': { reason: 'intruder' },
         'PUT /operator/v1/policies/approvals/{asset}': { secondApprovalFromMinor: '1' },
@@ -116,10 +179,15 @@ for (const backend of backends()) {
       };
 
       const doc = (await h.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
-      const writes = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`))
+      const writes = Object.entries<Record<string, unknown>>(doc.paths)
+        .flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`))
         .filter((r) => WRITE.test(r))
         // Signing out last: the control below really signs out.
-        .sort((a, b) => Number(/ \/(portal|operator)\/v1\/session$/.test(a) && a.startsWith('DELETE')) - Number(/ \/(portal|operator)\/v1\/session$/.test(b) && b.startsWith('DELETE')));
+        .sort(
+          (a, b) =>
+            Number(/ \/(portal|operator)\/v1\/session$/.test(a) && a.startsWith('DELETE')) -
+            Number(/ \/(portal|operator)\/v1\/session$/.test(b) && b.startsWith('DELETE')),
+        );
       const prefixes = new Set(writes.map((r) => r.split('/')[1]));
       assert.deepEqual([...prefixes].sort(), ['api', 'operator', 'portal']);
       assert.ok(writes.length >= 50, `${writes.length} write routes`);
@@ -128,7 +196,9 @@ for (const backend of backends()) {
         const cookie = SIGN_IN.test(route) ? {} : { cookie: path.startsWith('/operator/') ? staff.cookie : member.cookie };
         const body = BODIES[route];
         return h.app.inject({
-          method: method as 'POST', url: fill(path), headers: { ...cookie, ...headers, 'x-lang': 'en', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          method: method as 'POST',
+          url: fill(path),
+          headers: { ...cookie, ...headers, 'x-lang': 'en', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
           ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
         });
       };
@@ -162,18 +232,45 @@ for (const backend of backends()) {
     test('a key, a staff token or the bootstrap token is no cookie: a foreign Origin does not matter; signing in from a program (no Origin) works', async () => {
       const o = await seedOrg(h, { balances: { BTC: 100_000_000n } });
       // (the test above changed the market from our origin)
-      assert.equal((await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '100000000' })).status, 200);
+      assert.equal(
+        (
+          await h.op('PUT', '/market/pairs/BTC/USD', {
+            midRate: '60000',
+            spreadBps: 50,
+            feeBps: 10,
+            fixedFeeQuoteMinor: '0',
+            minBaseMinor: '1000',
+            maxBaseMinor: '100000000',
+          })
+        ).status,
+        200,
+      );
       const evil = { origin: 'http://evil.example' };
       const q = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '100000' }, evil);
       assert.equal(q.status, 201, q.raw);
       const s = await signedInStaff(h, 'admin');
       const t = (await withCookie(h, s.cookie, 'POST', '/operator/v1/tokens', { name: 'script' })).body.data.token as string;
-      const viaToken = await h.app.inject({ method: 'PUT', url: '/operator/v1/market/assets/ETH', headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json', ...evil }, payload: '{"decimals":18}' });
+      const viaToken = await h.app.inject({
+        method: 'PUT',
+        url: '/operator/v1/market/assets/ETH',
+        headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json', ...evil },
+        payload: '{"decimals":18}',
+      });
       assert.equal(viaToken.statusCode, 200, viaToken.body);
-      const boot = await h.app.inject({ method: 'PUT', url: '/operator/v1/market/assets/SOL', headers: { authorization: 'Bearer test-operator-token-0123456789', 'content-type': 'application/json', ...evil }, payload: '{"decimals":9}' });
+      const boot = await h.app.inject({
+        method: 'PUT',
+        url: '/operator/v1/market/assets/SOL',
+        headers: { authorization: 'Bearer test-operator-token-0123456789', 'content-type': 'application/json', ...evil },
+        payload: '{"decimals":9}',
+      });
       assert.equal(boot.statusCode, 200, boot.body);
       const m = await signedInMember(h, o.orgId);
-      const program = await h.app.inject({ method: 'POST', url: '/portal/v1/session', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: m.email, password: PASSWORD }) });
+      const program = await h.app.inject({
+        method: 'POST',
+        url: '/portal/v1/session',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: m.email, password: PASSWORD }),
+      });
       assert.equal(program.statusCode, 200, program.body);
     });
   });

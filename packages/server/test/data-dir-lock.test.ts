@@ -19,7 +19,10 @@ function deadPid(): number {
 describe('the PGlite directory lock', () => {
   let dir: string;
   let lockFile: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'cambio-lock-')); lockFile = join(dir, 'cambio.lock'); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cambio-lock-'));
+    lockFile = join(dir, 'cambio.lock');
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   test('a fresh directory is locked with this pid, and released', () => {
@@ -47,11 +50,14 @@ describe('the PGlite directory lock', () => {
 
   test('a live other process refuses with the clear message', () => {
     writeFileSync(lockFile, String(process.ppid));
-    assert.throws(() => lockDirectory(dir), (e: unknown) => {
-      assert.ok(e instanceof DataDirLockedError);
-      assert.match(e.message, new RegExp(`the data directory .* is in use by process ${process.ppid}; stop it first, or set DATA_DIR`));
-      return true;
-    });
+    assert.throws(
+      () => lockDirectory(dir),
+      (e: unknown) => {
+        assert.ok(e instanceof DataDirLockedError);
+        assert.match(e.message, new RegExp(`the data directory .* is in use by process ${process.ppid}; stop it first, or set DATA_DIR`));
+        return true;
+      },
+    );
     assert.equal(readFileSync(lockFile, 'utf8'), String(process.ppid), 'the live lock is left alone');
   });
 
@@ -84,7 +90,10 @@ describe('the PGlite directory lock', () => {
     const opened = await openDatabase({ dataDir: dir });
     assert.equal(readFileSync(lockFile, 'utf8'), String(process.pid));
     const destroy = opened.db.destroy.bind(opened.db);
-    opened.db.destroy = async () => { await destroy(); throw new Error('close failed'); };
+    opened.db.destroy = async () => {
+      await destroy();
+      throw new Error('close failed');
+    };
     await assert.rejects(opened.close(), /close failed/);
     assert.equal(existsSync(lockFile), false);
   });
@@ -95,15 +104,25 @@ describe('the PGlite directory lock', () => {
     const script = `import { lockDirectory } from ${JSON.stringify(dbModule)};
       try { lockDirectory(${JSON.stringify(dir)}); console.log('WON'); setTimeout(() => {}, 60_000); }
       catch (e) { console.log(e.constructor.name === 'DataDirLockedError' ? 'REFUSED' : 'ERROR ' + e.message); }`;
-    const children = Array.from({ length: 6 }, () => spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root }));
+    const children = Array.from({ length: 6 }, () =>
+      spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root }),
+    );
     try {
-      const runs = await Promise.all(children.map((p) => new Promise<string>((resolve) => {
-        let out = '';
-        const done = () => resolve(out.trim());
-        p.stdout.on('data', (d) => { out += d; if (/WON|REFUSED|ERROR/.test(out)) done(); });
-        p.stderr.on('data', (d) => (out += d));
-        p.once('exit', done);
-      })));
+      const runs = await Promise.all(
+        children.map(
+          (p) =>
+            new Promise<string>((resolve) => {
+              let out = '';
+              const done = () => resolve(out.trim());
+              p.stdout.on('data', (d) => {
+                out += d;
+                if (/WON|REFUSED|ERROR/.test(out)) done();
+              });
+              p.stderr.on('data', (d) => (out += d));
+              p.once('exit', done);
+            }),
+        ),
+      );
       assert.equal(runs.filter((r) => r === 'WON').length, 1, runs.join(' | '));
       assert.equal(runs.filter((r) => r === 'REFUSED').length, 5, runs.join(' | '));
     } finally {

@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ManualClock } from '../src/domain/ports.ts';
-import { available, backends, eventsSettled, listAssets, makeHarness, seedOrg, signedInMember, withCookie, type Harness, type SeededOrg } from './harness.ts';
+import {
+  available,
+  backends,
+  eventsSettled,
+  listAssets,
+  makeHarness,
+  seedOrg,
+  signedInMember,
+  withCookie,
+  type Harness,
+  type SeededOrg,
+} from './harness.ts';
 
 /** The client's own cancel of its open deposit declaration. */
 for (const backend of backends()) {
@@ -16,7 +27,11 @@ for (const backend of backends()) {
     after(async () => h?.close());
 
     const declare = async (o: SeededOrg, amount: string) => {
-      const r = await h.call(o.key, 'POST', '/deposits/declarations', { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: amount });
+      const r = await h.call(o.key, 'POST', '/deposits/declarations', {
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        declaredAmountMinor: amount,
+      });
       assert.equal(r.status, 201, r.raw);
       return r.body.data as { id: string; expectedAmountMinor: string; state: string };
     };
@@ -34,28 +49,61 @@ for (const backend of backends()) {
       const again = await h.call(o.key, 'POST', `/deposits/declarations/${d.id}/cancel`);
       assert.deepEqual([again.status, again.body.data.state], [200, 'cancelled']);
       // A transfer of the exact amount that still arrives waits unattributed: nothing is credited.
-      const arrival = await h.op('POST', '/deposits', { assetSymbol: 'USD', network: 'ach', amountMinor: d.expectedAmountMinor, txid: `late-${d.id}` });
+      const arrival = await h.op('POST', '/deposits', {
+        assetSymbol: 'USD',
+        network: 'ach',
+        amountMinor: d.expectedAmountMinor,
+        txid: `late-${d.id}`,
+      });
       assert.deepEqual([arrival.status, arrival.body.data.state], [201, 'unattributed']);
       assert.equal(await available(h, o.key, 'USD'), 0n);
       const next = await declare(o, '10000');
       assert.notEqual(next.expectedAmountMinor, d.expectedAmountMinor, 'the cancelled amount stays out of new tails');
       await eventsSettled(h, o.orgId);
       const events = (await h.call(o.key, 'GET', '/events')).body.data as Array<{ type: string; data: { id: string; state: string } }>;
-      assert.deepEqual(events.filter((e) => e.data.id === d.id).map((e) => [e.type, e.data.state]), [['declaration.created', 'open'], ['declaration.cancelled', 'cancelled']]);
-      const trail = (await h.op('GET', `/audit?subjectId=${d.id}`)).body.data.map((x: { actor: string; action: string }) => `${x.actor} ${x.action}`);
+      assert.deepEqual(
+        events.filter((e) => e.data.id === d.id).map((e) => [e.type, e.data.state]),
+        [
+          ['declaration.created', 'open'],
+          ['declaration.cancelled', 'cancelled'],
+        ],
+      );
+      const trail = (await h.op('GET', `/audit?subjectId=${d.id}`)).body.data.map(
+        (x: { actor: string; action: string }) => `${x.actor} ${x.action}`,
+      );
       assert.deepEqual(trail, [`key:${o.keyId} declaration.cancel`]);
     });
 
-    test('a matched or expired declaration is 409 in the person\'s language; portal:deposit is needed; a member\'s session cancels too', async () => {
+    test("a matched or expired declaration is 409 in the person's language; portal:deposit is needed; a member's session cancels too", async () => {
       const o = await seedOrg(h);
       const matched = await declare(o, '20000');
-      assert.equal((await h.op('POST', '/deposits', { assetSymbol: 'USD', network: 'ach', amountMinor: matched.expectedAmountMinor, txid: `m-${matched.id}` })).body.data.state, 'credited');
+      assert.equal(
+        (
+          await h.op('POST', '/deposits', {
+            assetSymbol: 'USD',
+            network: 'ach',
+            amountMinor: matched.expectedAmountMinor,
+            txid: `m-${matched.id}`,
+          })
+        ).body.data.state,
+        'credited',
+      );
       const m = await h.call(o.key, 'POST', `/deposits/declarations/${matched.id}/cancel`);
-      assert.deepEqual([m.status, m.body.code, m.body.message], [409, 'deposits.declaration_not_open', 'The deposit declaration is no longer open (matched); only an open one can be cancelled.']);
+      assert.deepEqual(
+        [m.status, m.body.code, m.body.message],
+        [409, 'deposits.declaration_not_open', 'The deposit declaration is no longer open (matched); only an open one can be cancelled.'],
+      );
       const late = await declare(o, '30000');
       clock().advance(h.config.declarationTtlMs + 1);
       const es = await h.call(o.key, 'POST', `/deposits/declarations/${late.id}/cancel`, undefined, { 'x-lang': 'es' });
-      assert.deepEqual([es.status, es.body.code, es.body.message], [409, 'deposits.declaration_not_open', 'La declaración de depósito ya no está abierta (expired); solo se puede cancelar una abierta.']);
+      assert.deepEqual(
+        [es.status, es.body.code, es.body.message],
+        [
+          409,
+          'deposits.declaration_not_open',
+          'La declaración de depósito ya no está abierta (expired); solo se puede cancelar una abierta.',
+        ],
+      );
       const reader = await signedInMember(h, o.orgId, ['portal:read']);
       const open = await declare(o, '40000');
       const refused = await withCookie(h, reader.cookie, 'POST', `/api/v1/deposits/declarations/${open.id}/cancel`);
@@ -63,7 +111,9 @@ for (const backend of backends()) {
       const person = await signedInMember(h, o.orgId, ['portal:read', 'portal:deposit']);
       const c = await withCookie(h, person.cookie, 'POST', `/api/v1/deposits/declarations/${open.id}/cancel`);
       assert.deepEqual([c.status, c.body.data.state], [200, 'cancelled']);
-      const trail = (await h.op('GET', `/audit?subjectId=${open.id}`)).body.data.map((x: { actor: string; action: string }) => `${x.actor} ${x.action}`);
+      const trail = (await h.op('GET', `/audit?subjectId=${open.id}`)).body.data.map(
+        (x: { actor: string; action: string }) => `${x.actor} ${x.action}`,
+      );
       assert.deepEqual(trail, [`member:${person.memberId} declaration.cancel`]);
     });
   });

@@ -16,11 +16,28 @@ for (const backend of backends()) {
     const txid = () => `tx-${backend}-${++txn}-${Date.now()}`;
     const declare = (key: string, body: Record<string, unknown>) => h.call(key, 'POST', '/deposits/declarations', body);
     const arrive = (assetSymbol: string, amountMinor: string | bigint, id = txid(), network?: string) =>
-      h.op('POST', '/deposits', { assetSymbol, network: network ?? (assetSymbol === 'BTC' ? 'bitcoin' : assetSymbol === 'USD' ? 'wire' : 'testnet'), amountMinor: amountMinor.toString(), txid: id });
+      h.op('POST', '/deposits', {
+        assetSymbol,
+        network: network ?? (assetSymbol === 'BTC' ? 'bitcoin' : assetSymbol === 'USD' ? 'wire' : 'testnet'),
+        amountMinor: amountMinor.toString(),
+        txid: id,
+      });
     // The platform's books against the venue's: what the platform holds at the market = −(market account).
     const books = async (asset: string) => {
-      const m = await h.store.db.selectFrom('accounts').select('balance').where('owner_id', '=', 'platform').where('asset_symbol', '=', asset).where('kind', '=', 'market').executeTakeFirst();
-      const u = await h.store.db.selectFrom('accounts').select('balance').where('owner_id', '=', 'platform').where('asset_symbol', '=', asset).where('kind', '=', 'unattributed').executeTakeFirst();
+      const m = await h.store.db
+        .selectFrom('accounts')
+        .select('balance')
+        .where('owner_id', '=', 'platform')
+        .where('asset_symbol', '=', asset)
+        .where('kind', '=', 'market')
+        .executeTakeFirst();
+      const u = await h.store.db
+        .selectFrom('accounts')
+        .select('balance')
+        .where('owner_id', '=', 'platform')
+        .where('asset_symbol', '=', asset)
+        .where('kind', '=', 'unattributed')
+        .executeTakeFirst();
       const v = await h.store.db.selectFrom('venue_balances').select('amount').where('asset_symbol', '=', asset).executeTakeFirst();
       return { market: BigInt(m?.balance ?? '0'), unattributed: BigInt(u?.balance ?? '0'), venue: BigInt(v?.amount ?? '0') };
     };
@@ -28,7 +45,11 @@ for (const backend of backends()) {
     before(async () => {
       h = await makeHarness({ backend, manualClock: true, env: { CAMBIO_DECLARATION_TTL_MS: String(TTL_MS) } });
       await listAssets(h, { USD: 2, BTC: 8, EUR: 2, TEN: 1 });
-      for (const [s, network, address] of [['USD', 'wire', 'usd-acct-1'], ['BTC', 'bitcoin', 'bc1qdemo'], ['TEN', 'testnet', 'ten-1']]) {
+      for (const [s, network, address] of [
+        ['USD', 'wire', 'usd-acct-1'],
+        ['BTC', 'bitcoin', 'bc1qdemo'],
+        ['TEN', 'testnet', 'ten-1'],
+      ]) {
         const r = await h.op('PUT', `/wallets/${s}`, { network, address });
         assert.equal(r.status, 200, r.raw);
       }
@@ -51,7 +72,10 @@ for (const backend of backends()) {
       const del = await h.op('DELETE', '/wallets/EUR');
       assert.equal(del.status, 200);
       const after = await h.call(o.key, 'GET', '/deposits/wallets');
-      assert.deepEqual(after.body.data.map((w: { assetSymbol: string }) => w.assetSymbol), ['BTC', 'TEN', 'USD']);
+      assert.deepEqual(
+        after.body.data.map((w: { assetSymbol: string }) => w.assetSymbol),
+        ['BTC', 'TEN', 'USD'],
+      );
       assert.equal((await h.op('DELETE', '/wallets/EUR')).body.code, 'deposits.wallet_not_found');
       // An asset not listed at the market cannot get a wallet.
       const unlisted = await h.op('PUT', '/wallets/DOGE', { network: 'doge', address: 'd-1' });
@@ -65,7 +89,10 @@ for (const backend of backends()) {
       assert.equal(r.status, 403);
       assert.equal(r.body.code, 'auth.scope_missing');
       const draft = await seedOrg(h, { status: 'draft' });
-      for (const res of [await h.call(draft.key, 'GET', '/deposits/wallets'), await declare(draft.key, { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '10000' })]) {
+      for (const res of [
+        await h.call(draft.key, 'GET', '/deposits/wallets'),
+        await declare(draft.key, { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '10000' }),
+      ]) {
         assert.equal(res.status, 403);
         assert.equal(res.body.code, 'clients.client_cannot_operate');
       }
@@ -162,7 +189,9 @@ for (const backend of backends()) {
 
     test('many organizations declaring the same amount in parallel all get different expected amounts', async () => {
       const orgs = await Promise.all(Array.from({ length: 30 }, () => seedOrg(h)));
-      const rs = await Promise.all(orgs.map((o) => declare(o.key, { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '500000' })));
+      const rs = await Promise.all(
+        orgs.map((o) => declare(o.key, { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '500000' })),
+      );
       for (const r of rs) assert.equal(r.status, 201, r.raw);
       const amounts = rs.map((r) => BigInt(r.body.data.expectedAmountMinor));
       assert.equal(new Set(amounts).size, 30);
@@ -172,9 +201,17 @@ for (const backend of backends()) {
     test('the unique amount is a constraint: when every tail of a band is taken the next declaration gets 503', async () => {
       // TEN has 1 decimal: tails 1..9, so nine open declarations of 10.0 fill the band.
       const orgs = await Promise.all(Array.from({ length: 10 }, () => seedOrg(h)));
-      const rs = await Promise.all(orgs.slice(0, 9).map((o) => declare(o.key, { assetSymbol: 'TEN', assetDecimals: 1, declaredAmountMinor: '100' })));
-      assert.deepEqual(rs.map((r) => r.status), Array(9).fill(201));
-      assert.deepEqual(rs.map((r) => BigInt(r.body.data.expectedAmountMinor)).sort((a, b) => Number(a - b)), [101n, 102n, 103n, 104n, 105n, 106n, 107n, 108n, 109n]);
+      const rs = await Promise.all(
+        orgs.slice(0, 9).map((o) => declare(o.key, { assetSymbol: 'TEN', assetDecimals: 1, declaredAmountMinor: '100' })),
+      );
+      assert.deepEqual(
+        rs.map((r) => r.status),
+        Array(9).fill(201),
+      );
+      assert.deepEqual(
+        rs.map((r) => BigInt(r.body.data.expectedAmountMinor)).sort((a, b) => Number(a - b)),
+        [101n, 102n, 103n, 104n, 105n, 106n, 107n, 108n, 109n],
+      );
       const tenth = await declare(orgs[9]!.key, { assetSymbol: 'TEN', assetDecimals: 1, declaredAmountMinor: '100' });
       assert.equal(tenth.status, 503);
       assert.equal(tenth.body.code, 'deposits.no_unique_amount');
@@ -192,7 +229,11 @@ for (const backend of backends()) {
 
     test('one organization declaring in parallel gets exactly one 201; the rest are 409', async () => {
       const o = await seedOrg(h);
-      const rs = await Promise.all(Array.from({ length: 12 }, (_, i) => declare(o.key, { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: String(100000 + i * 1000) })));
+      const rs = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          declare(o.key, { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: String(100000 + i * 1000) }),
+        ),
+      );
       assert.equal(rs.filter((r) => r.status === 201).length, 1);
       assert.equal(rs.filter((r) => r.status === 409 && r.body.code === 'deposits.declaration_already_open').length, 11);
       const open = await h.call(o.key, 'GET', '/deposits/open-declaration');
@@ -226,10 +267,18 @@ for (const backend of backends()) {
       assert.equal(list.status, 200);
       assert.match(list.body.pagination.asOf, /^[A-Za-z0-9_-]{48}$/);
       assert.deepEqual(list.body.pagination, { asOf: list.body.pagination.asOf, page: 1, limit: 10, total: 1, totalPages: 1 });
-      assert.deepEqual(list.body.data, [{
-        id: r.body.data.id, state: 'credited', money: { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: x.toString() },
-        txid: id, network: 'bitcoin', declarationId: d.id, createdAt: r.body.data.createdAt, updatedAt: r.body.data.updatedAt,
-      }]);
+      assert.deepEqual(list.body.data, [
+        {
+          id: r.body.data.id,
+          state: 'credited',
+          money: { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: x.toString() },
+          txid: id,
+          network: 'bitcoin',
+          declarationId: d.id,
+          createdAt: r.body.data.createdAt,
+          updatedAt: r.body.data.updatedAt,
+        },
+      ]);
       // The venue's books followed both arrivals; the platform's books agree with them.
       const after = await books('BTC');
       assert.equal(after.venue - before.venue, 2n * x);
@@ -259,7 +308,10 @@ for (const backend of backends()) {
       assert.ok(waiting.body.data.some((w: { id: string }) => w.id === plus.body.data.id));
       assert.equal((await books('USD')).unattributed - before.unattributed, 2n * x);
 
-      assert.equal((await h.op('POST', `/deposits/${plus.body.data.id}/attribute`, { organizationId: 'org_nope' })).body.code, 'organizations.not_found');
+      assert.equal(
+        (await h.op('POST', `/deposits/${plus.body.data.id}/attribute`, { organizationId: 'org_nope' })).body.code,
+        'organizations.not_found',
+      );
       assert.equal((await h.op('POST', '/deposits/dep_nope/attribute', { organizationId: o.orgId })).body.code, 'deposits.not_found');
       const [a1, a2] = await Promise.all([
         h.op('POST', `/deposits/${plus.body.data.id}/attribute`, { organizationId: o.orgId }),
@@ -280,7 +332,10 @@ for (const backend of backends()) {
       // The attribution is audited.
       const audit = await h.op('GET', `/audit?subjectId=${plus.body.data.id}`);
       assert.equal(audit.status, 200);
-      assert.deepEqual(audit.body.data.map((a: { action: string }) => a.action), ['deposit.attribute', 'deposit.arrival']);
+      assert.deepEqual(
+        audit.body.data.map((a: { action: string }) => a.action),
+        ['deposit.attribute', 'deposit.arrival'],
+      );
     });
 
     test('an arrival is never matched across assets or networks', async () => {
@@ -366,7 +421,8 @@ for (const backend of backends()) {
     test('an expected amount stays out of use for a quarantine after its declaration closes, expired or matched', async () => {
       // Always the lowest free tail: without the quarantine the next organization would draw the amount just closed.
       const lowest = { ...h.deps, random: () => 0n };
-      const declareLowest = (orgId: string) => declareDeposit(lowest, orgId, { assetSymbol: 'USD', assetDecimals: 2, declaredAmount: 424200n, ttlMs: TTL_MS });
+      const declareLowest = (orgId: string) =>
+        declareDeposit(lowest, orgId, { assetSymbol: 'USD', assetDecimals: 2, declaredAmount: 424200n, ttlMs: TTL_MS });
       const [a, b, c] = [await seedOrg(h), await seedOrg(h), await seedOrg(h)];
       const first = await declareLowest(a.orgId);
       assert.equal(first.expectedAmount, 424201n);
@@ -376,7 +432,10 @@ for (const backend of backends()) {
       // Another organization declaring the same amount never gets the expired declaration's amount...
       const second = await declareLowest(b.orgId);
       assert.equal(second.expectedAmount, 424202n);
-      assert.equal((await h.store.db.selectFrom('deposit_declarations').select('state').where('id', '=', first.id).executeTakeFirstOrThrow()).state, 'expired');
+      assert.equal(
+        (await h.store.db.selectFrom('deposit_declarations').select('state').where('id', '=', first.id).executeTakeFirstOrThrow()).state,
+        'expired',
+      );
       // ...so a late transfer for it waits for a person instead of being credited to the wrong organization.
       const late = await arrive('USD', first.expectedAmount);
       assert.equal(late.body.data.state, 'unattributed');
@@ -430,7 +489,19 @@ for (const backend of backends()) {
       assert.equal((await setDecimals('LKD', 3)).status, 200); // expired: nothing carries them any more
 
       // A live quote carries both assets' decimals; an expired one no longer does.
-      assert.equal((await h.op('PUT', '/market/pairs/LKB/LKQ', { midRate: '2.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '100', maxBaseMinor: '100000000' })).status, 200);
+      assert.equal(
+        (
+          await h.op('PUT', '/market/pairs/LKB/LKQ', {
+            midRate: '2.00',
+            spreadBps: 50,
+            feeBps: 10,
+            fixedFeeQuoteMinor: '0',
+            minBaseMinor: '100',
+            maxBaseMinor: '100000000',
+          })
+        ).status,
+        200,
+      );
       const quote = async () => {
         const q = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'LKB', quoteSymbol: 'LKQ', amountBaseMinor: '10000' });
         assert.equal(q.status, 201, q.raw);
@@ -451,13 +522,23 @@ for (const backend of backends()) {
 
       // A pending withdrawal.
       const dst = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', {
-        label: 'LKW account', assetSymbol: 'LKW', bankName: 'Banco Galicia', accountKind: 'savings',
-        accountNumber: '400077770001', holderName: 'Acme SA', holderDocument: '30-71234567-1',
+        label: 'LKW account',
+        assetSymbol: 'LKW',
+        bankName: 'Banco Galicia',
+        accountKind: 'savings',
+        accountNumber: '400077770001',
+        holderName: 'Acme SA',
+        holderDocument: '30-71234567-1',
       });
       assert.equal(dst.status, 201, dst.raw);
       assert.equal((await h.op('POST', `/destinations/${dst.body.data.id}/register-in-market`)).status, 200);
       clock.advance(h.config.destinationCooldownMs);
-      const w = await h.call(o.key, 'POST', '/withdrawals', { destinationId: dst.body.data.id, assetSymbol: 'LKW', assetDecimals: 2, amountMinor: '20000' });
+      const w = await h.call(o.key, 'POST', '/withdrawals', {
+        destinationId: dst.body.data.id,
+        assetSymbol: 'LKW',
+        assetDecimals: 2,
+        amountMinor: '20000',
+      });
       assert.equal(w.status, 201, w.raw);
       await inUse('LKW');
       assert.equal((await h.op('POST', `/withdrawals/${w.body.data.id}/reject`, {})).status, 200);

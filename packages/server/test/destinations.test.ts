@@ -14,8 +14,14 @@ const ACCOUNT_KEY = '0001234567896789';
 const DOCUMENT = '20-31415926-5';
 
 const body = (over: Record<string, unknown> = {}) => ({
-  label: 'Payroll', assetSymbol: 'USD', bankName: 'Banco Nación', accountKind: 'checking',
-  accountNumber: ACCOUNT, holderName: 'Ana Pérez', holderDocument: DOCUMENT, ...over,
+  label: 'Payroll',
+  assetSymbol: 'USD',
+  bankName: 'Banco Nación',
+  accountKind: 'checking',
+  accountNumber: ACCOUNT,
+  holderName: 'Ana Pérez',
+  holderDocument: DOCUMENT,
+  ...over,
 });
 
 /** No form of the account number or the document in a text (the summary's last four digits are allowed). */
@@ -48,7 +54,12 @@ for (const backend of backends()) {
 
       const row = await h.store.db.selectFrom('withdrawal_destinations').selectAll().where('id', '=', d.id).executeTakeFirstOrThrow();
       assertNoSecrets(JSON.stringify(row));
-      const opened = openDestination(new DestinationSealer(SECRET), { id: row.id, organizationId: row.organization_id, accountNumberEnc: row.account_number_enc, holderDocumentEnc: row.holder_document_enc });
+      const opened = openDestination(new DestinationSealer(SECRET), {
+        id: row.id,
+        organizationId: row.organization_id,
+        accountNumberEnc: row.account_number_enc,
+        holderDocumentEnc: row.holder_document_enc,
+      });
       assert.deepEqual(opened, { accountNumber: ACCOUNT_KEY, holderDocument: DOCUMENT });
 
       const list = await h.call(o.key, 'GET', '/withdrawals/destinations');
@@ -103,23 +114,39 @@ for (const backend of backends()) {
       const other = await seedOrg(h);
       const ids: string[] = [];
       for (let i = 0; i < 12; i++) {
-        const r = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', body({ label: `Account ${i}`, accountNumber: `0001-2345-${1000 + i}` }));
+        const r = await h.call(
+          o.key,
+          'POST',
+          '/withdrawals/destinations/bank',
+          body({ label: `Account ${i}`, accountNumber: `0001-2345-${1000 + i}` }),
+        );
         assert.equal(r.status, 201, r.raw);
         ids.push(r.body.data.id);
       }
       assert.equal((await h.call(other.key, 'POST', '/withdrawals/destinations/bank', body())).status, 201);
       const list = await h.call(o.key, 'GET', '/withdrawals/destinations');
-      assert.deepEqual(list.body.data.map((d: { id: string }) => d.id), ids.reverse());
+      assert.deepEqual(
+        list.body.data.map((d: { id: string }) => d.id),
+        ids.reverse(),
+      );
       assert.equal(list.body.data[0].summary, 'Banco Nación · checking ···· 1011');
     });
 
     test('the same account (normalized) twice in one organization is 409, also in parallel; another organization may register it', async () => {
       const o = await seedOrg(h);
       assert.equal((await h.call(o.key, 'POST', '/withdrawals/destinations/bank', body())).status, 201);
-      const again = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', body({ label: 'Other', bankName: 'BANCO  NACION', accountNumber: ACCOUNT_KEY, accountKind: 'savings' }));
+      const again = await h.call(
+        o.key,
+        'POST',
+        '/withdrawals/destinations/bank',
+        body({ label: 'Other', bankName: 'BANCO  NACION', accountNumber: ACCOUNT_KEY, accountKind: 'savings' }),
+      );
       assert.equal(again.status, 409);
       assert.equal(again.body.code, 'withdrawals.destination_already_registered');
-      assert.equal((await h.call(o.key, 'POST', '/withdrawals/destinations/bank', body({ accountNumber: '0001234567896788' }))).status, 201);
+      assert.equal(
+        (await h.call(o.key, 'POST', '/withdrawals/destinations/bank', body({ accountNumber: '0001234567896788' }))).status,
+        201,
+      );
       const other = await seedOrg(h);
       assert.equal((await h.call(other.key, 'POST', '/withdrawals/destinations/bank', body())).status, 201);
 
@@ -148,7 +175,8 @@ for (const backend of backends()) {
 
     test('usable only after both the cooldown and the registration in the market, in either order', async () => {
       const o = await seedOrg(h);
-      const usable = async (id: string) => (await h.call(o.key, 'GET', '/withdrawals/destinations')).body.data.find((x: { id: string }) => x.id === id).usable;
+      const usable = async (id: string) =>
+        (await h.call(o.key, 'GET', '/withdrawals/destinations')).body.data.find((x: { id: string }) => x.id === id).usable;
       const a = (await h.call(o.key, 'POST', '/withdrawals/destinations/bank', body({ accountNumber: '11112222' }))).body.data.id;
       const b = (await h.call(o.key, 'POST', '/withdrawals/destinations/bank', body({ accountNumber: '33334444' }))).body.data.id;
 
@@ -191,20 +219,36 @@ for (const backend of backends()) {
 
     test('the account number and document appear in no log line', async () => {
       const lines: string[] = [];
-      const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+      const sink = new Writable({
+        write(chunk, _enc, cb) {
+          lines.push(String(chunk));
+          cb();
+        },
+      });
       const logger = pino({ level: 'trace', redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] }, sink);
       const app = await buildApp({ ...h.deps, logger });
       await app.ready();
       try {
         const o = await seedOrg(h);
-        const call = (b: unknown) => app.inject({ method: 'POST', url: '/api/v1/withdrawals/destinations/bank', headers: { 'x-api-key': o.key, 'content-type': 'application/json' }, payload: JSON.stringify(b) });
+        const call = (b: unknown) =>
+          app.inject({
+            method: 'POST',
+            url: '/api/v1/withdrawals/destinations/bank',
+            headers: { 'x-api-key': o.key, 'content-type': 'application/json' },
+            payload: JSON.stringify(b),
+          });
         assert.equal((await call(body())).statusCode, 201);
         assert.equal((await call(body())).statusCode, 409);
         assert.equal((await call(body({ label: '   ' }))).statusCode, 422);
         assert.equal((await call(body({ accountNumber: `${ACCOUNT_KEY}/` }))).statusCode, 422);
         assert.equal((await call(body({ holderDocument: `${DOCUMENT}/` }))).statusCode, 422);
-        assert.equal((await app.inject({ method: 'GET', url: '/api/v1/withdrawals/destinations', headers: { 'x-api-key': o.key } })).statusCode, 200);
-      } finally { await app.close(); }
+        assert.equal(
+          (await app.inject({ method: 'GET', url: '/api/v1/withdrawals/destinations', headers: { 'x-api-key': o.key } })).statusCode,
+          200,
+        );
+      } finally {
+        await app.close();
+      }
       assert.ok(lines.length >= 12, 'the requests were logged');
       assertNoSecrets(lines.join('\n'));
     });

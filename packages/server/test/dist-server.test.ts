@@ -28,14 +28,23 @@ test('the built server starts with plain node in production and answers', async 
   const child = spawn(process.execPath, [command.split(' ').at(-1)!], {
     cwd: root,
     env: {
-      ...env, CAMBIO_MODE: 'production', CAMBIO_SECRET: 'dist-server-test-secret-0123456789abcdef',
-      DATA_DIR: 'memory://', DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPERATOR_TOKEN: '',
+      ...env,
+      CAMBIO_MODE: 'production',
+      CAMBIO_SECRET: 'dist-server-test-secret-0123456789abcdef',
+      DATA_DIR: 'memory://',
+      DATABASE_URL: '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      OPERATOR_TOKEN: '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let out = '';
-  child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
   try {
     const printed = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {

@@ -5,9 +5,21 @@ import type { ManualClock } from '../src/domain/ports.ts';
 import { expireDeclarations } from '../src/usecases/deposits/expire-declarations.ts';
 import { backends, eventsSettled, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 
-interface Ev { id: string; type: string; createdAt: string; data: Record<string, unknown> }
+interface Ev {
+  id: string;
+  type: string;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
 
-const PAIR = { midRate: '65000.00', spreadBps: 100, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '10000', maxBaseMinor: '1000000000000' };
+const PAIR = {
+  midRate: '65000.00',
+  spreadBps: 100,
+  feeBps: 10,
+  fixedFeeQuoteMinor: '0',
+  minBaseMinor: '10000',
+  maxBaseMinor: '1000000000000',
+};
 
 for (const backend of backends()) {
   describe(`events [${backend}]`, () => {
@@ -43,13 +55,26 @@ for (const backend of backends()) {
       assert.equal((await h.op('POST', `/orders/${a.id}/approve`)).status, 200);
       assert.equal((await h.op('POST', `/orders/${b.id}/reject`, { reason: 'no' })).status, 200);
       const all = await events(o);
-      assert.deepEqual(all.map((e) => [e.type, e.data.id]), [
-        ['order.created', a.id], ['order.created', b.id], ['order.approved', a.id], ['order.completed', a.id], ['order.rejected', b.id],
-      ]);
+      assert.deepEqual(
+        all.map((e) => [e.type, e.data.id]),
+        [
+          ['order.created', a.id],
+          ['order.created', b.id],
+          ['order.approved', a.id],
+          ['order.completed', a.id],
+          ['order.rejected', b.id],
+        ],
+      );
       assert.deepEqual(all[0]!.data, a, 'the created event carries the record as POST answered it');
       const now = await list(o, '/orders');
-      assert.deepEqual(all[3]!.data, now.find((x) => x.id === a.id));
-      assert.deepEqual(all[4]!.data, now.find((x) => x.id === b.id));
+      assert.deepEqual(
+        all[3]!.data,
+        now.find((x) => x.id === a.id),
+      );
+      assert.deepEqual(
+        all[4]!.data,
+        now.find((x) => x.id === b.id),
+      );
       assert.equal(all[2]!.data.state, 'approved');
       for (const e of all) assert.match(e.id, /^evt_[a-z2-7]{26}$/);
       assert.equal(new Set(all.map((e) => e.id)).size, all.length);
@@ -58,19 +83,33 @@ for (const backend of backends()) {
     test('withdrawals and destinations: registered, usable once its cooldown is over, then created, approved, completed', async () => {
       const o = await seedOrg(h, { balances: { USD: 100_000n } });
       const d = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', {
-        label: 'Main', assetSymbol: 'USD', bankName: 'Banco Río', accountKind: 'checking', accountNumber: '55556666', holderName: 'Acme SA', holderDocument: '30-1',
+        label: 'Main',
+        assetSymbol: 'USD',
+        bankName: 'Banco Río',
+        accountKind: 'checking',
+        accountNumber: '55556666',
+        holderName: 'Acme SA',
+        holderDocument: '30-1',
       });
       assert.equal(d.status, 201, d.raw);
       assert.equal((await h.op('POST', `/destinations/${d.body.data.id}/register-in-market`)).status, 200);
       assert.equal(await h.store.events.emitUsableDestinations(clock().now()), 0, 'not usable during its cooldown');
       clock().advance(60_001);
-      assert.ok(await h.store.events.emitUsableDestinations(clock().now()) >= 1);
+      assert.ok((await h.store.events.emitUsableDestinations(clock().now())) >= 1);
       assert.equal(await h.store.events.emitUsableDestinations(clock().now()), 0, 'once');
-      const w = await h.call(o.key, 'POST', '/withdrawals', { destinationId: d.body.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' });
+      const w = await h.call(o.key, 'POST', '/withdrawals', {
+        destinationId: d.body.data.id,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '25000',
+      });
       assert.equal(w.status, 201, w.raw);
       assert.equal((await h.op('POST', `/withdrawals/${w.body.data.id}/approve`)).status, 200);
       const all = await events(o);
-      assert.deepEqual(all.map((e) => e.type), ['destination.registered', 'destination.usable', 'withdrawal.created', 'withdrawal.approved', 'withdrawal.completed']);
+      assert.deepEqual(
+        all.map((e) => e.type),
+        ['destination.registered', 'destination.usable', 'withdrawal.created', 'withdrawal.approved', 'withdrawal.completed'],
+      );
       assert.deepEqual(all[0]!.data, d.body.data);
       assert.deepEqual(all[1]!.data, (await list(o, '/withdrawals/destinations'))[0]);
       assert.deepEqual(all[2]!.data, w.body.data);
@@ -83,35 +122,72 @@ for (const backend of backends()) {
       const c = await h.call(o.key, 'POST', `/orders/${a.id}/cancel`);
       assert.equal(c.status, 200, c.raw);
       const d = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', {
-        label: 'Cancel', assetSymbol: 'USD', bankName: 'Banco Río', accountKind: 'checking', accountNumber: '55557777', holderName: 'Acme SA', holderDocument: '30-1',
+        label: 'Cancel',
+        assetSymbol: 'USD',
+        bankName: 'Banco Río',
+        accountKind: 'checking',
+        accountNumber: '55557777',
+        holderName: 'Acme SA',
+        holderDocument: '30-1',
       });
       assert.equal((await h.op('POST', `/destinations/${d.body.data.id}/register-in-market`)).status, 200);
       clock().advance(60_001);
-      const w = await h.call(o.key, 'POST', '/withdrawals', { destinationId: d.body.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '1000' });
+      const w = await h.call(o.key, 'POST', '/withdrawals', {
+        destinationId: d.body.data.id,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '1000',
+      });
       assert.equal(w.status, 201, w.raw);
       assert.equal((await h.call(o.key, 'POST', `/withdrawals/${w.body.data.id}/cancel`)).status, 200);
       const all = await events(o);
       const cancelled = all.filter((e) => e.type.endsWith('.cancelled'));
-      assert.deepEqual(cancelled.map((e) => [e.type, e.data.id, e.data.state]), [
-        ['order.cancelled', a.id, 'cancelled'], ['withdrawal.cancelled', w.body.data.id, 'cancelled'],
-      ]);
-      assert.deepEqual(cancelled[0]!.data, (await list(o, '/orders')).find((x) => x.id === a.id));
-      assert.deepEqual(cancelled[1]!.data, (await list(o, '/withdrawals')).find((x) => x.id === w.body.data.id));
+      assert.deepEqual(
+        cancelled.map((e) => [e.type, e.data.id, e.data.state]),
+        [
+          ['order.cancelled', a.id, 'cancelled'],
+          ['withdrawal.cancelled', w.body.data.id, 'cancelled'],
+        ],
+      );
+      assert.deepEqual(
+        cancelled[0]!.data,
+        (await list(o, '/orders')).find((x) => x.id === a.id),
+      );
+      assert.deepEqual(
+        cancelled[1]!.data,
+        (await list(o, '/withdrawals')).find((x) => x.id === w.body.data.id),
+      );
     });
 
     test('declarations and deposits: created, matched with deposit.credited; another expires', async () => {
       const o = await seedOrg(h);
-      const decl = await h.call(o.key, 'POST', '/deposits/declarations', { assetSymbol: 'BTC', assetDecimals: 8, declaredAmountMinor: '5000000' });
+      const decl = await h.call(o.key, 'POST', '/deposits/declarations', {
+        assetSymbol: 'BTC',
+        assetDecimals: 8,
+        declaredAmountMinor: '5000000',
+      });
       assert.equal(decl.status, 201, decl.raw);
-      const arrival = await h.op('POST', '/deposits', { assetSymbol: 'BTC', network: 'bitcoin', amountMinor: decl.body.data.expectedAmountMinor, txid: `tx-${decl.body.data.id}` });
+      const arrival = await h.op('POST', '/deposits', {
+        assetSymbol: 'BTC',
+        network: 'bitcoin',
+        amountMinor: decl.body.data.expectedAmountMinor,
+        txid: `tx-${decl.body.data.id}`,
+      });
       assert.equal(arrival.status, 201, arrival.raw);
-      const second = await h.call(o.key, 'POST', '/deposits/declarations', { assetSymbol: 'BTC', assetDecimals: 8, declaredAmountMinor: '6000000' });
+      const second = await h.call(o.key, 'POST', '/deposits/declarations', {
+        assetSymbol: 'BTC',
+        assetDecimals: 8,
+        declaredAmountMinor: '6000000',
+      });
       assert.equal(second.status, 201, second.raw);
       clock().advance(h.config.declarationTtlMs + 1);
       await expireDeclarations(h.deps);
       const all = await events(o);
       // One transaction closes the declaration and credits the arrival: its two events, in write order.
-      assert.deepEqual(all.map((e) => e.type), ['declaration.created', 'declaration.matched', 'deposit.credited', 'declaration.created', 'declaration.expired']);
+      assert.deepEqual(
+        all.map((e) => e.type),
+        ['declaration.created', 'declaration.matched', 'deposit.credited', 'declaration.created', 'declaration.expired'],
+      );
       assert.deepEqual(all[0]!.data, decl.body.data);
       assert.equal(all[1]!.data.state, 'matched');
       assert.deepEqual(all[2]!.data, (await list(o, '/deposits'))[0]);
@@ -124,8 +200,14 @@ for (const backend of backends()) {
       for (let i = 0; i < 3; i++) await order(o);
       const all = await events(o);
       assert.equal(all.length, 3);
-      assert.deepEqual((await events(o, '?limit=2')).map((e) => e.id), all.slice(0, 2).map((e) => e.id));
-      assert.deepEqual((await events(o, `?after=${all[1]!.id}`)).map((e) => e.id), [all[2]!.id]);
+      assert.deepEqual(
+        (await events(o, '?limit=2')).map((e) => e.id),
+        all.slice(0, 2).map((e) => e.id),
+      );
+      assert.deepEqual(
+        (await events(o, `?after=${all[1]!.id}`)).map((e) => e.id),
+        [all[2]!.id],
+      );
       assert.deepEqual(await events(o, `?after=${all[2]!.id}`), []);
       const other = await seedOrg(h);
       assert.deepEqual(await events(other), []);
@@ -137,31 +219,50 @@ for (const backend of backends()) {
       assert.equal((await h.call(noRead.key, 'GET', '/events')).body.code, 'auth.scope_missing');
     });
 
-    test('subjectId: one record\'s events only, with the cursor; another organization\'s record shows nothing', async () => {
+    test("subjectId: one record's events only, with the cursor; another organization's record shows nothing", async () => {
       const o = await seedOrg(h, { balances: { BTC: 10_000_000n } });
       const a = await order(o);
       const b = await order(o);
       assert.equal((await h.op('POST', `/orders/${a.id}/approve`)).status, 200);
       assert.equal((await h.op('POST', `/orders/${b.id}/reject`, { reason: 'no' })).status, 200);
       const mine = await events(o, `?subjectId=${a.id}`);
-      assert.deepEqual(mine.map((e) => [e.type, e.data.id]), [['order.created', a.id], ['order.approved', a.id], ['order.completed', a.id]]);
-      assert.deepEqual((await events(o, `?subjectId=${b.id}&limit=1`)).map((e) => e.type), ['order.created']);
+      assert.deepEqual(
+        mine.map((e) => [e.type, e.data.id]),
+        [
+          ['order.created', a.id],
+          ['order.approved', a.id],
+          ['order.completed', a.id],
+        ],
+      );
+      assert.deepEqual(
+        (await events(o, `?subjectId=${b.id}&limit=1`)).map((e) => e.type),
+        ['order.created'],
+      );
       const after = (await events(o, `?subjectId=${b.id}`))[0]!.id;
-      assert.deepEqual((await events(o, `?subjectId=${b.id}&after=${after}`)).map((e) => e.type), ['order.rejected']);
+      assert.deepEqual(
+        (await events(o, `?subjectId=${b.id}&after=${after}`)).map((e) => e.type),
+        ['order.rejected'],
+      );
       const other = await seedOrg(h);
-      assert.deepEqual(await events(other, `?subjectId=${a.id}`), [], 'another organization\'s order has no events here');
+      assert.deepEqual(await events(other, `?subjectId=${a.id}`), [], "another organization's order has no events here");
       const bad = await h.call(o.key, 'GET', '/events?subjectId=a%20b');
       assert.equal(bad.status, 400, bad.raw);
     });
 
-    test('a change rolled back leaves no event (the event is written in the change\'s own transaction)', async () => {
+    test("a change rolled back leaves no event (the event is written in the change's own transaction)", async () => {
       const o = await seedOrg(h, { balances: { BTC: 10_000_000n } });
       const a = await order(o);
-      await assert.rejects(h.store.db.transaction().execute(async (tx) => {
-        await sql`update orders set state = 'rejected', updated_at = now() where id = ${a.id}`.execute(tx);
-        throw new Error('the process dies before commit');
-      }), /dies before commit/);
-      assert.deepEqual((await events(o)).map((e) => e.type), ['order.created']);
+      await assert.rejects(
+        h.store.db.transaction().execute(async (tx) => {
+          await sql`update orders set state = 'rejected', updated_at = now() where id = ${a.id}`.execute(tx);
+          throw new Error('the process dies before commit');
+        }),
+        /dies before commit/,
+      );
+      assert.deepEqual(
+        (await events(o)).map((e) => e.type),
+        ['order.created'],
+      );
       assert.equal((await list(o, '/orders'))[0]!.state, 'pending_approval');
     });
   });

@@ -1,7 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { available, backends, btcUsdMarket, createPgDatabase, held, listAssets, makeHarness, OPERATOR_TOKEN, seedOrg, type Harness, type Res, type SeededOrg } from './harness.ts';
+import {
+  available,
+  backends,
+  btcUsdMarket,
+  createPgDatabase,
+  held,
+  listAssets,
+  makeHarness,
+  OPERATOR_TOKEN,
+  seedOrg,
+  type Harness,
+  type Res,
+  type SeededOrg,
+} from './harness.ts';
 import { closedPort, FaultProxy } from './fault-proxy.ts';
 
 /** Readiness and liveness on every store: /ready reads the store, /health never does. */
@@ -58,7 +71,11 @@ if (process.env.DATABASE_URL) {
       return String(q.body.data.id);
     };
     const order = (quoteId: string, key: string) => h.call(org.key, 'POST', '/orders', { quoteId }, { 'idempotency-key': key });
-    const orderCount = async () => Number((await sql<{ n: string }>`select count(*)::text as n from orders where organization_id = ${org.orgId}`.execute(h.store.db)).rows[0]!.n);
+    const orderCount = async () =>
+      Number(
+        (await sql<{ n: string }>`select count(*)::text as n from orders where organization_id = ${org.orgId}`.execute(h.store.db)).rows[0]!
+          .n,
+      );
     /** Waits (bounded) until the readiness endpoint says the store answers again. */
     const readyAgain = async () => {
       for (let i = 0; i < 100; i++) {
@@ -137,14 +154,23 @@ for (const backend of backends()) {
     try {
       await listAssets(h, { USD: 2 });
       const o = await seedOrg(h);
-      const adjust = (key: string) => h.app.inject({
-        method: 'POST', url: `/operator/v1/organizations/${o.orgId}/adjustments`, payload: { assetSymbol: 'USD', amountMinor: '500', reason: 'x' },
-        headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'idempotency-key': key, 'x-lang': 'en' },
-      });
+      const adjust = (key: string) =>
+        h.app.inject({
+          method: 'POST',
+          url: `/operator/v1/organizations/${o.orgId}/adjustments`,
+          payload: { assetSymbol: 'USD', amountMinor: '500', reason: 'x' },
+          headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'idempotency-key': key, 'x-lang': 'en' },
+        });
       const original = h.store.accounts.adjust.bind(h.store.accounts);
-      h.store.accounts.adjust = async () => { throw new Error('Connection terminated unexpectedly'); };
+      h.store.accounts.adjust = async () => {
+        throw new Error('Connection terminated unexpectedly');
+      };
       let cut;
-      try { cut = await adjust('adj-1'); } finally { h.store.accounts.adjust = original; }
+      try {
+        cut = await adjust('adj-1');
+      } finally {
+        h.store.accounts.adjust = original;
+      }
       assert.equal(cut.statusCode, 503);
       assert.equal(cut.json().code, 'store.unavailable');
       const retry = await adjust('adj-1');

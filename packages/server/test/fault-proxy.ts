@@ -14,7 +14,11 @@ export class FaultProxy {
   #cut = false;
   readonly #sockets = new Set<Socket>();
 
-  private constructor(private readonly server: Server, readonly port: number, o: { readOnly?: boolean }) {
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+    o: { readOnly?: boolean },
+  ) {
     this.readOnly = o.readOnly ?? false;
   }
 
@@ -32,7 +36,9 @@ export class FaultProxy {
     this.dropConnections();
   }
 
-  restore(): void { this.#cut = false; }
+  restore(): void {
+    this.#cut = false;
+  }
 
   dropConnections(): void {
     for (const s of this.#sockets) s.destroy();
@@ -45,11 +51,19 @@ export class FaultProxy {
   }
 
   private accept(client: Socket, target: { host: string; port: number }): void {
-    if (this.#cut) { client.destroy(); return; }
+    if (this.#cut) {
+      client.destroy();
+      return;
+    }
     const server = connect(target.port, target.host);
     this.#sockets.add(client);
     this.#sockets.add(server);
-    const end = () => { client.destroy(); server.destroy(); this.#sockets.delete(client); this.#sockets.delete(server); };
+    const end = () => {
+      client.destroy();
+      server.destroy();
+      this.#sockets.delete(client);
+      this.#sockets.delete(server);
+    };
     client.on('error', end).on('close', end);
     server.on('error', end).on('close', end);
     let startup: Buffer | null = Buffer.alloc(0);
@@ -77,7 +91,10 @@ export class FaultProxy {
 function readOnlyStartup(msg: Buffer): Buffer {
   const version = msg.readInt32BE(4);
   if (version !== 196608) return msg; // an SSL or cancel request: untouched
-  const parts = msg.subarray(8, msg.length - 1).toString('utf8').split('\0');
+  const parts = msg
+    .subarray(8, msg.length - 1)
+    .toString('utf8')
+    .split('\0');
   const pairs: string[] = [];
   for (let i = 0; i + 1 < parts.length; i += 2) if (parts[i] !== 'options') pairs.push(parts[i]!, parts[i + 1]!);
   pairs.push('options', '-c default_transaction_read_only=on');

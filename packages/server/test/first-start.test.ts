@@ -18,7 +18,9 @@ async function clientOf(h: Harness, key: string) {
 for (const backend of backends()) {
   describe(`the demo seed survives a crash half-way [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend }); });
+    before(async () => {
+      h = await makeHarness({ backend });
+    });
     after(async () => h?.close());
 
     test('a seed that died after its claim is finished by the next start: one key shown, funded once, then done', async () => {
@@ -26,8 +28,14 @@ for (const backend of backends()) {
       // the first attempt dies between the two funding adjustments
       const adjust = h.store.accounts.adjust.bind(h.store.accounts);
       let calls = 0;
-      h.store.accounts.adjust = async (...a) => { if (++calls === 2) throw new Error('killed'); return adjust(...a); };
-      await assert.rejects(seedDemo(h.deps, (d) => shown.push(d), { takeoverAfterMs: 0 }), /killed/);
+      h.store.accounts.adjust = async (...a) => {
+        if (++calls === 2) throw new Error('killed');
+        return adjust(...a);
+      };
+      await assert.rejects(
+        seedDemo(h.deps, (d) => shown.push(d), { takeoverAfterMs: 0 }),
+        /killed/,
+      );
       h.store.accounts.adjust = adjust;
       assert.equal(shown.length, 0, 'nothing was shown');
       assert.match((await h.store.settings.get('demo_seeded'))!, /^seeding:/);
@@ -40,16 +48,29 @@ for (const backend of backends()) {
       assert.equal(c.data.name, 'Demo Treasury');
       assert.equal(c.data.canOperate, true);
       const balances = await h.store.accounts.balances(demo.organizationId);
-      assert.deepEqual(balances.map((b) => [b.assetSymbol, b.available]), [['BTC', 2_50000000n], ['USD', 1_000_000_00n]], 'funded exactly once');
+      assert.deepEqual(
+        balances.map((b) => [b.assetSymbol, b.available]),
+        [
+          ['BTC', 2_50000000n],
+          ['USD', 1_000_000_00n],
+        ],
+        'funded exactly once',
+      );
       const orgs = await h.store.db.selectFrom('organizations').select('id').where('name', '=', 'Demo Treasury').execute();
       assert.equal(orgs.length, 1, 'one demo organization');
-      const live = await h.store.db.selectFrom('api_keys').select('id').where('member_id', '=', demo.memberId).where('revoked_at', 'is', null).execute();
+      const live = await h.store.db
+        .selectFrom('api_keys')
+        .select('id')
+        .where('member_id', '=', demo.memberId)
+        .where('revoked_at', 'is', null)
+        .execute();
       assert.equal(live.length, 1, 'the key of the dead attempt, never shown, is revoked');
       assert.equal(await h.store.settings.get('demo_seeded'), `done:${demo.organizationId}`);
       // the pair and wallets of the demo steps are there
       assert.ok(await h.store.marketPairs.get('BTC', 'USD'));
       // the sign-ins shown work: the demo member's in the portal, the first admin's at the desk (TOTP not yet enrolled)
-      const signIn = (path: string, b: { email: string; password: string }) => h.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(b) });
+      const signIn = (path: string, b: { email: string; password: string }) =>
+        h.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(b) });
       const m = await signIn('/portal/v1/session', demo.memberSignIn);
       assert.equal(m.statusCode, 200, m.body);
       assert.deepEqual([m.json().data.member.email, m.json().data.organization.id], ['demo@cambio.example', demo.organizationId]);
@@ -70,7 +91,9 @@ describe('the demo seed between instances', () => {
       await h.store.settings.set('demo_seeded', `seeding:other:${Date.now()}`);
       assert.equal(await seedDemo(h.deps, () => {}, { takeoverAfterMs: 60_000 }), null);
       assert.ok(await seedDemo(h.deps, () => {}, { takeoverAfterMs: 0 }));
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 
   test('a claim written by an earlier version (claimed:…) is a finished seed', async () => {
@@ -78,7 +101,9 @@ describe('the demo seed between instances', () => {
     try {
       await h.store.settings.set('demo_seeded', 'claimed:123:1700000000000');
       assert.equal(await seedDemo(h.deps, () => {}, { takeoverAfterMs: 0 }), null);
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 
   test('two instances starting at once seed one demo', async () => {
@@ -89,7 +114,9 @@ describe('the demo seed between instances', () => {
       const r = await Promise.all([start(), start()]);
       assert.equal(r.filter((x) => x !== null).length, 1);
       assert.equal(shown.length, 1);
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 });
 
@@ -109,7 +136,9 @@ describe('the generated operator token', () => {
       const s2 = await resolveSecrets(h.store, config, { generated: (t) => seen.push(t), notUsed: () => {} });
       assert.equal(s2.operatorTokenHash, s1.operatorTokenHash);
       assert.equal(seen.length, 1, 'a restart prints nothing');
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 
   test('a start that died before storing it leaves no token: the next start shows a new one', async () => {
@@ -118,33 +147,49 @@ describe('the generated operator token', () => {
       const config = { ...h.config, operatorToken: undefined };
       const seen: string[] = [];
       const setIfAbsent = h.store.settings.setIfAbsent.bind(h.store.settings);
-      h.store.settings.setIfAbsent = async (k, v) => { if (k === 'operator_token_hash') throw new Error('killed'); return setIfAbsent(k, v); };
+      h.store.settings.setIfAbsent = async (k, v) => {
+        if (k === 'operator_token_hash') throw new Error('killed');
+        return setIfAbsent(k, v);
+      };
       await assert.rejects(resolveSecrets(h.store, config, { generated: (t) => seen.push(t), notUsed: () => {} }), /killed/);
       h.store.settings.setIfAbsent = setIfAbsent;
       const s = await resolveSecrets(h.store, config, { generated: (t) => seen.push(t), notUsed: () => {} });
       assert.equal(seen.length, 2);
       assert.equal(s.operatorTokenHash, hashOperatorToken(seen[1]!));
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 });
 
 describe('npm start stopped during start-up', () => {
   test('SIGTERM before listening: exits 0, releases the lock; the next start finishes the seed and prints the key once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cambio-first-start-'));
-    const startProcess = (onLine?: (out: string, kill: () => void) => void) => new Promise<{ code: number | null; out: string }>((resolve) => {
-      const p = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-        cwd: root, env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'],
+    const startProcess = (onLine?: (out: string, kill: () => void) => void) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const p = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+          cwd: root,
+          env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', DATA_DIR: dir },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        const on = (d: Buffer) => {
+          out += d.toString();
+          onLine?.(out, () => p.kill('SIGTERM'));
+        };
+        p.stdout.on('data', on);
+        p.stderr.on('data', on);
+        p.once('exit', (code) => resolve({ code, out }));
       });
-      let out = '';
-      const on = (d: Buffer) => { out += d.toString(); onLine?.(out, () => p.kill('SIGTERM')); };
-      p.stdout.on('data', on);
-      p.stderr.on('data', on);
-      p.once('exit', (code) => resolve({ code, out }));
-    });
     try {
       let sent = false;
       // stopped the moment the operator token is printed: before the demo is seeded and before listening
-      const first = await startProcess((out, kill) => { if (!sent && /operator token \(shown once\)/.test(out)) { sent = true; kill(); } });
+      const first = await startProcess((out, kill) => {
+        if (!sent && /operator token \(shown once\)/.test(out)) {
+          sent = true;
+          kill();
+        }
+      });
       assert.equal(first.code, 0, first.out);
       assert.doesNotMatch(first.out, /listening on/);
       assert.equal(existsSync(join(dir, 'cambio.lock')), false, 'the lock is released');
@@ -152,7 +197,10 @@ describe('npm start stopped during start-up', () => {
       let url = '';
       const second = await startProcess((out, kill) => {
         const m = /listening on (http:\/\/\S+)/.exec(out);
-        if (m && !url) { url = m[1]!; setTimeout(kill, 10); }
+        if (m && !url) {
+          url = m[1]!;
+          setTimeout(kill, 10);
+        }
       });
       assert.equal(second.code, 0, second.out);
       assert.doesNotMatch(second.out, /operator token/, 'the token was shown by the first start, never again');

@@ -4,16 +4,34 @@ import type { Approver } from '../src/domain/approvals/four-eyes.ts';
 import { DomainError } from '../src/domain/errors.ts';
 import { approveOrder } from '../src/usecases/orders/decide-order.ts';
 import { approveWithdrawal } from '../src/usecases/withdrawals/decide-withdrawal.ts';
-import { available, backends, btcUsdMarket, held, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
+import {
+  available,
+  backends,
+  btcUsdMarket,
+  held,
+  makeHarness,
+  seedOrg,
+  usableDestination,
+  type Harness,
+  type SeededOrg,
+} from './harness.ts';
 
 // BTC/USD at 65000.00: 0.01 BTC (1000000) → the client receives 64675 USD cents.
-const person = (id: string, name: string): Approver => ({ actor: `staff:${id}`, person: { id, name, email: `${name.toLowerCase()}@desk.test` } });
+const person = (id: string, name: string): Approver => ({
+  actor: `staff:${id}`,
+  person: { id, name, email: `${name.toLowerCase()}@desk.test` },
+});
 const ANA = person('stf_ana', 'Ana');
 const BEA = person('stf_bea', 'Bea');
 const CAL = person('stf_cal', 'Cal');
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
-  try { await p; } catch (e) { if (e instanceof DomainError) return e.code; throw e; }
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof DomainError) return e.code;
+    throw e;
+  }
   return 'ok';
 }
 
@@ -33,7 +51,8 @@ for (const backend of backends()) {
       return r.body.data.id;
     }
     const opOrder = async (id: string) => (await h.op('GET', '/orders?limit=100')).body.data.find((x: { id: string }) => x.id === id);
-    const opWithdrawal = async (id: string) => (await h.op('GET', '/withdrawals?limit=100')).body.data.find((x: { id: string }) => x.id === id);
+    const opWithdrawal = async (id: string) =>
+      (await h.op('GET', '/withdrawals?limit=100')).body.data.find((x: { id: string }) => x.id === id);
 
     test('policies: PUT sets and replaces a threshold per asset, null removes it, GET lists them; bad input changes nothing', async () => {
       let r = await h.op('PUT', '/policies/approvals/BTC', { secondApprovalFromMinor: '5000000' });
@@ -41,17 +60,36 @@ for (const backend of backends()) {
       r = await h.op('PUT', '/policies/approvals/USD', { secondApprovalFromMinor: 100000 });
       assert.deepEqual(r.body.data, { assetSymbol: 'USD', secondApprovalFromMinor: '100000' });
       assert.deepEqual((await h.op('GET', '/policies/approvals')).body.data, [
-        { assetSymbol: 'BTC', secondApprovalFromMinor: '5000000' }, { assetSymbol: 'USD', secondApprovalFromMinor: '100000' },
+        { assetSymbol: 'BTC', secondApprovalFromMinor: '5000000' },
+        { assetSymbol: 'USD', secondApprovalFromMinor: '100000' },
       ]);
-      assert.deepEqual([(r = await h.op('PUT', '/policies/approvals/XYZ', { secondApprovalFromMinor: '1' })).status, r.body.code], [422, 'market.asset_not_listed']);
-      assert.deepEqual([(r = await h.op('PUT', '/policies/approvals/BTC', { secondApprovalFromMinor: '-1' })).status, r.body.code], [422, 'request.invalid_amount']);
-      assert.deepEqual([(r = await h.op('PUT', '/policies/approvals/BTC', { secondApprovalFromMinor: '1.5' })).status, r.body.code], [422, 'request.invalid_amount']);
-      assert.equal((await h.op('PUT', '/policies/approvals/USD', { secondApprovalFromMinor: null })).body.data.secondApprovalFromMinor, null);
+      assert.deepEqual(
+        [(r = await h.op('PUT', '/policies/approvals/XYZ', { secondApprovalFromMinor: '1' })).status, r.body.code],
+        [422, 'market.asset_not_listed'],
+      );
+      assert.deepEqual(
+        [(r = await h.op('PUT', '/policies/approvals/BTC', { secondApprovalFromMinor: '-1' })).status, r.body.code],
+        [422, 'request.invalid_amount'],
+      );
+      assert.deepEqual(
+        [(r = await h.op('PUT', '/policies/approvals/BTC', { secondApprovalFromMinor: '1.5' })).status, r.body.code],
+        [422, 'request.invalid_amount'],
+      );
+      assert.equal(
+        (await h.op('PUT', '/policies/approvals/USD', { secondApprovalFromMinor: null })).body.data.secondApprovalFromMinor,
+        null,
+      );
       assert.deepEqual((await h.op('GET', '/policies/approvals')).body.data, [{ assetSymbol: 'BTC', secondApprovalFromMinor: '5000000' }]);
       const trail = (await h.op('GET', '/audit?subjectId=USD')).body.data;
-      assert.deepEqual(trail.filter((a: { action: string }) => a.action === 'policy.approvals.put').map((a: { actor: string; after: unknown }) => [a.actor, a.after]), [
-        ['bootstrap', { secondApprovalFromMinor: null }], ['bootstrap', { secondApprovalFromMinor: '100000' }],
-      ]);
+      assert.deepEqual(
+        trail
+          .filter((a: { action: string }) => a.action === 'policy.approvals.put')
+          .map((a: { actor: string; after: unknown }) => [a.actor, a.after]),
+        [
+          ['bootstrap', { secondApprovalFromMinor: null }],
+          ['bootstrap', { secondApprovalFromMinor: '100000' }],
+        ],
+      );
     });
 
     test('an order below the threshold needs one approval: the bootstrap token approves it, no person is recorded', async () => {
@@ -73,7 +111,10 @@ for (const backend of backends()) {
       const first = await approveOrder(h.deps, ANA, id, null);
       assert.equal(first.state, 'pending_approval');
       const seen = await opOrder(id);
-      assert.deepEqual([seen.state, seen.approvalsRequired, seen.approvals.map((a: { staffId: string; name: string }) => [a.staffId, a.name])], ['pending_approval', 2, [['stf_ana', 'Ana']]]);
+      assert.deepEqual(
+        [seen.state, seen.approvalsRequired, seen.approvals.map((a: { staffId: string; name: string }) => [a.staffId, a.name])],
+        ['pending_approval', 2, [['stf_ana', 'Ana']]],
+      );
       assert.equal(await codeOf(approveOrder(h.deps, ANA, id, null)), 'orders.already_approved_by_you');
       assert.equal(await held(h, o.key, 'BTC'), 5_000_000n);
       r = await h.op('POST', `/orders/${id}/approve`);
@@ -82,11 +123,21 @@ for (const backend of backends()) {
       const done = await approveOrder(h.deps, BEA, id, null);
       assert.equal(done.state, 'completed');
       const final = await opOrder(id);
-      assert.deepEqual([final.state, final.approvalsRequired, final.approvals.map((a: { staffId: string }) => a.staffId)], ['completed', 2, ['stf_ana', 'stf_bea']]);
+      assert.deepEqual(
+        [final.state, final.approvalsRequired, final.approvals.map((a: { staffId: string }) => a.staffId)],
+        ['completed', 2, ['stf_ana', 'stf_bea']],
+      );
       assert.equal(await held(h, o.key, 'BTC'), 0n);
       assert.equal(await available(h, o.key, 'USD'), 323_375n);
-      const trail = (await h.op('GET', `/audit?subjectId=${id}`)).body.data.map((a: { actor: string; action: string }) => [a.actor, a.action]);
-      assert.deepEqual(trail, [['staff:stf_bea', 'order.complete'], ['staff:stf_bea', 'order.approve'], ['staff:stf_ana', 'order.approval']]);
+      const trail = (await h.op('GET', `/audit?subjectId=${id}`)).body.data.map((a: { actor: string; action: string }) => [
+        a.actor,
+        a.action,
+      ]);
+      assert.deepEqual(trail, [
+        ['staff:stf_bea', 'order.complete'],
+        ['staff:stf_bea', 'order.approve'],
+        ['staff:stf_ana', 'order.approval'],
+      ]);
     });
 
     test('two persons at once on the last approval of an order: it settles once', async () => {
@@ -95,7 +146,8 @@ for (const backend of backends()) {
       await approveOrder(h.deps, ANA, id, null);
       const codes = await Promise.all([BEA, CAL, BEA, CAL].map((p) => codeOf(approveOrder(h.deps, p, id, null))));
       assert.deepEqual(codes.filter((c) => c === 'ok').length, 1, codes.join());
-      for (const c of codes.filter((x) => x !== 'ok')) assert.ok(['orders.already_decided', 'orders.already_approved_by_you'].includes(c), c);
+      for (const c of codes.filter((x) => x !== 'ok'))
+        assert.ok(['orders.already_decided', 'orders.already_approved_by_you'].includes(c), c);
       const final = await opOrder(id);
       assert.equal(final.state, 'completed');
       assert.equal(final.approvals.length, 2);
@@ -109,11 +161,21 @@ for (const backend of backends()) {
       assert.equal((await h.op('PUT', '/policies/approvals/USD', { secondApprovalFromMinor: '50000' })).status, 200);
       const o = await seedOrg(h, { balances: { USD: 200_000n } });
       const dst = await usableDestination(h, o.key);
-      const small = await h.call(o.key, 'POST', '/withdrawals', { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '49999' });
+      const small = await h.call(o.key, 'POST', '/withdrawals', {
+        destinationId: dst,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '49999',
+      });
       const ok1 = await h.op('POST', `/withdrawals/${small.body.data.id}/approve`);
       assert.deepEqual([ok1.status, ok1.body.data.state, ok1.body.data.approvalsRequired], [200, 'completed', 1]);
 
-      const big = await h.call(o.key, 'POST', '/withdrawals', { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '50000' });
+      const big = await h.call(o.key, 'POST', '/withdrawals', {
+        destinationId: dst,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '50000',
+      });
       const id = big.body.data.id;
       assert.equal((await opWithdrawal(id)).approvalsRequired, 2);
       const r = await h.op('POST', `/withdrawals/${id}/approve`);
@@ -125,7 +187,10 @@ for (const backend of backends()) {
       const codes = await Promise.all([BEA, CAL, BEA, CAL].map((p) => codeOf(approveWithdrawal(h.deps, p, id, null))));
       assert.equal(codes.filter((c) => c === 'ok').length, 1, codes.join());
       const final = await opWithdrawal(id);
-      assert.deepEqual([final.state, final.approvalsRequired, final.approvals.length, final.approvals[0].staffId], ['completed', 2, 2, 'stf_ana']);
+      assert.deepEqual(
+        [final.state, final.approvalsRequired, final.approvals.length, final.approvals[0].staffId],
+        ['completed', 2, 2, 'stf_ana'],
+      );
       assert.equal(await held(h, o.key, 'USD'), 0n);
       assert.equal(await available(h, o.key, 'USD'), 200_000n - 49_999n - 50_000n);
       const settled = await h.store.db.selectFrom('journal_entries').select('kind').where('reference_id', '=', id).execute();
@@ -133,10 +198,24 @@ for (const backend of backends()) {
     });
 
     test('X-Operator is read with the bootstrap token as bootstrap:<name>; a malformed one is 400 and changes nothing', async () => {
-      const r = await h.app.inject({ method: 'PUT', url: '/operator/v1/market/assets/ETH', headers: { authorization: 'Bearer test-operator-token-0123456789', 'x-operator': 'bad\u00e9name', 'content-type': 'application/json' }, payload: '{"decimals":18}' });
+      const r = await h.app.inject({
+        method: 'PUT',
+        url: '/operator/v1/market/assets/ETH',
+        headers: {
+          authorization: 'Bearer test-operator-token-0123456789',
+          'x-operator': 'bad\u00e9name',
+          'content-type': 'application/json',
+        },
+        payload: '{"decimals":18}',
+      });
       assert.deepEqual([r.statusCode, r.json().code], [400, 'auth.operator_name_invalid']);
       assert.equal(await h.store.marketAssets.get('ETH'), null);
-      const good = await h.app.inject({ method: 'PUT', url: '/operator/v1/market/assets/ETH', headers: { authorization: 'Bearer test-operator-token-0123456789', 'x-operator': 'ana@desk', 'content-type': 'application/json' }, payload: '{"decimals":18}' });
+      const good = await h.app.inject({
+        method: 'PUT',
+        url: '/operator/v1/market/assets/ETH',
+        headers: { authorization: 'Bearer test-operator-token-0123456789', 'x-operator': 'ana@desk', 'content-type': 'application/json' },
+        payload: '{"decimals":18}',
+      });
       assert.equal(good.statusCode, 200);
       const trail = (await h.op('GET', '/audit?subjectId=ETH')).body.data;
       assert.equal(trail[0].actor, 'bootstrap:ana@desk');

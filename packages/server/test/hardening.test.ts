@@ -16,7 +16,12 @@ const raw = (app: FastifyInstance, method: string, url: string, payload: string,
 /** An app over the harness's store whose log lines are kept in memory. */
 async function loggedApp(h: Harness): Promise<{ app: FastifyInstance; logs: string[] }> {
   const logs: string[] = [];
-  const stream = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
   const app = await buildApp({ ...h.deps, logger: pino({ level: 'info' }, stream) });
   await app.ready();
   return { app, logs };
@@ -25,8 +30,14 @@ async function loggedApp(h: Harness): Promise<{ app: FastifyInstance; logs: stri
 describe('request bodies: nesting and parser failures', () => {
   let h: Harness;
   let logged: { app: FastifyInstance; logs: string[] };
-  before(async () => { h = await makeHarness(); logged = await loggedApp(h); });
-  after(async () => { await logged?.app.close(); await h?.close(); });
+  before(async () => {
+    h = await makeHarness();
+    logged = await loggedApp(h);
+  });
+  after(async () => {
+    await logged?.app.close();
+    await h?.close();
+  });
 
   test('a deeply nested body is a 400 request.invalid_json, never a 500 with a stack in the log', async () => {
     for (const payload of ['['.repeat(60_000), `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`, '['.repeat(65) + ']'.repeat(65)]) {
@@ -38,7 +49,12 @@ describe('request bodies: nesting and parser failures', () => {
   });
 
   test('nesting within the bound is parsed (and then validated)', async () => {
-    const r = await raw(logged.app, 'POST', '/operator/v1/organizations', `{"name":"N","limits":{"USD":${'['.repeat(60)}${']'.repeat(60)}}}`);
+    const r = await raw(
+      logged.app,
+      'POST',
+      '/operator/v1/organizations',
+      `{"name":"N","limits":{"USD":${'['.repeat(60)}${']'.repeat(60)}}}`,
+    );
     assert.equal(r.statusCode, 422);
     assert.equal(r.json().code, 'request.validation_failed');
   });
@@ -71,14 +87,24 @@ for (const backend of backends()) {
     test('a raw JSON integer 2^256-1 (not a string) round-trips exactly', async () => {
       const o = await seedOrg(h);
       const max = (2n ** 256n - 1n).toString();
-      const r = await raw(h.app, 'POST', `/operator/v1/organizations/${o.orgId}/adjustments`, `{"assetSymbol":"ETH","amountMinor":${max},"reason":"raw max"}`);
+      const r = await raw(
+        h.app,
+        'POST',
+        `/operator/v1/organizations/${o.orgId}/adjustments`,
+        `{"assetSymbol":"ETH","amountMinor":${max},"reason":"raw max"}`,
+      );
       assert.equal(r.statusCode, 201, r.body);
       assert.equal(r.json().data.amountMinor, max);
       assert.equal(r.json().data.availableMinor, max);
       const b = await h.call(o.key, 'GET', '/balances');
       assert.match(b.raw, new RegExp(`"amountMinor":"${max}"`));
       // and a raw negative big integer takes it back, exactly
-      const back = await raw(h.app, 'POST', `/operator/v1/organizations/${o.orgId}/adjustments`, `{"assetSymbol":"ETH","amountMinor":-${max},"reason":"raw back"}`);
+      const back = await raw(
+        h.app,
+        'POST',
+        `/operator/v1/organizations/${o.orgId}/adjustments`,
+        `{"assetSymbol":"ETH","amountMinor":-${max},"reason":"raw back"}`,
+      );
       assert.equal(back.statusCode, 201, back.body);
       assert.equal(await available(h, o.key, 'ETH'), 0n);
     });
@@ -97,13 +123,23 @@ for (const backend of backends()) {
     test('a fraction, an exponent, a sign where none is allowed, or over 78 digits in an amount is 422 request.invalid_amount', async () => {
       const before = await available(h, org.key, 'USD');
       for (const n of ['1.5', '1e3', '1E+30', '100000000000000000000.0', '1'.repeat(79), `-${'1'.repeat(79)}`, '1'.repeat(2000)]) {
-        const r = await raw(h.app, 'POST', `/operator/v1/organizations/${org.orgId}/adjustments`, `{"assetSymbol":"USD","amountMinor":${n},"reason":"x"}`);
+        const r = await raw(
+          h.app,
+          'POST',
+          `/operator/v1/organizations/${org.orgId}/adjustments`,
+          `{"assetSymbol":"USD","amountMinor":${n},"reason":"x"}`,
+        );
         assert.equal(r.statusCode, 422, `${n}: ${r.body}`);
         assert.equal(r.json().code, 'request.invalid_amount');
       }
       // an unsigned amount refuses a negative JSON integer of any size
       for (const n of ['-5', '-123456789012345678901']) {
-        const r = await raw(h.app, 'POST', '/operator/v1/deposits', `{"assetSymbol":"USD","network":"wire","amountMinor":${n},"txid":"t-${n}"}`);
+        const r = await raw(
+          h.app,
+          'POST',
+          '/operator/v1/deposits',
+          `{"assetSymbol":"USD","network":"wire","amountMinor":${n},"txid":"t-${n}"}`,
+        );
         assert.equal(r.statusCode, 422, `${n}: ${r.body}`);
         assert.equal(r.json().code, 'request.invalid_amount');
       }
@@ -122,15 +158,28 @@ for (const backend of backends()) {
 
   describe(`a balance past numeric(78,0) [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend }); await listAssets(h, { ETH: 18 }); });
+    before(async () => {
+      h = await makeHarness({ backend });
+      await listAssets(h, { ETH: 18 });
+    });
     after(async () => h?.close());
 
     test('an adjustment that would overflow is 422 ledger.amount_overflow and changes nothing', async () => {
       const o = await seedOrg(h);
       const top = (10n ** 78n - 1n).toString();
-      assert.equal((await h.op('POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'ETH', amountMinor: top, reason: 'to the top' })).status, 201);
+      assert.equal(
+        (await h.op('POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'ETH', amountMinor: top, reason: 'to the top' }))
+          .status,
+        201,
+      );
       for (const lang of ['en', 'es']) {
-        const r = await raw(h.app, 'POST', `/operator/v1/organizations/${o.orgId}/adjustments`, '{"assetSymbol":"ETH","amountMinor":"1","reason":"one more"}', lang);
+        const r = await raw(
+          h.app,
+          'POST',
+          `/operator/v1/organizations/${o.orgId}/adjustments`,
+          '{"assetSymbol":"ETH","amountMinor":"1","reason":"one more"}',
+          lang,
+        );
         assert.equal(r.statusCode, 422, r.body);
         assert.equal(r.json().code, 'ledger.amount_overflow');
         assert.equal(r.json().success, false);
@@ -138,7 +187,11 @@ for (const backend of backends()) {
       assert.equal(await available(h, o.key, 'ETH'), 10n ** 78n - 1n);
       // the platform's side overflows too: a second organization funded to the top pushes it past -10^78
       const p = await seedOrg(h);
-      const r = await h.op('POST', `/organizations/${p.orgId}/adjustments`, { assetSymbol: 'ETH', amountMinor: top, reason: 'platform past the bottom' });
+      const r = await h.op('POST', `/organizations/${p.orgId}/adjustments`, {
+        assetSymbol: 'ETH',
+        amountMinor: top,
+        reason: 'platform past the bottom',
+      });
       assert.equal(r.status, 422, r.raw);
       assert.equal(r.body.code, 'ledger.amount_overflow');
       assert.equal(await available(h, p.key, 'ETH'), 0n);
@@ -156,14 +209,26 @@ describe('unexpected errors are masked; details only in the log', () => {
     orgId = (await seedOrg(h)).orgId;
     logged = await loggedApp(h);
   });
-  after(async () => { await logged?.app.close(); await h?.close(); });
+  after(async () => {
+    await logged?.app.close();
+    await h?.close();
+  });
 
   async function adjustWith(fault: Error) {
     const original = h.store.accounts.adjust.bind(h.store.accounts);
-    h.store.accounts.adjust = async () => { throw fault; };
+    h.store.accounts.adjust = async () => {
+      throw fault;
+    };
     try {
-      return await raw(logged.app, 'POST', `/operator/v1/organizations/${orgId}/adjustments`, '{"assetSymbol":"USD","amountMinor":"5","reason":"x"}');
-    } finally { h.store.accounts.adjust = original; }
+      return await raw(
+        logged.app,
+        'POST',
+        `/operator/v1/organizations/${orgId}/adjustments`,
+        '{"assetSymbol":"USD","amountMinor":"5","reason":"x"}',
+      );
+    } finally {
+      h.store.accounts.adjust = original;
+    }
   }
 
   test('an unknown error is 500 internal.unexpected with the traceId; its detail is only in the log', async () => {
@@ -213,7 +278,11 @@ describe('unexpected errors are masked; details only in the log', () => {
 describe('validation messages in the caller language; path parameters have their own code', () => {
   let h: Harness;
   let key: string;
-  before(async () => { h = await makeHarness(); await listAssets(h, { USD: 2 }); key = (await seedOrg(h)).key; });
+  before(async () => {
+    h = await makeHarness();
+    await listAssets(h, { USD: 2 });
+    key = (await seedOrg(h)).key;
+  });
   after(async () => h?.close());
 
   test('a bad query answers in Spanish without an English fragment', async () => {
@@ -248,13 +317,21 @@ describe('rate limit with Redis down', () => {
     const { rateLimitRedis } = await import('../src/http/plugins/rate-limit.ts');
     // a port nothing listens on
     const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
     });
     const h = await makeHarness({ env: { CAMBIO_RATE_LIMIT_PER_MIN: '2' } });
     await listAssets(h, { USD: 2 });
     const { key } = await seedOrg(h);
     const logs: string[] = [];
-    const stream = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
+    const stream = new Writable({
+      write(chunk, _enc, cb) {
+        logs.push(String(chunk));
+        cb();
+      },
+    });
     const logger = pino({ level: 'info' }, stream);
     const redis = rateLimitRedis(`redis://127.0.0.1:${port}`, logger);
     const app = await buildApp({ ...h.deps, redis, logger });
@@ -266,7 +343,10 @@ describe('rate limit with Redis down', () => {
       }
       assert.deepEqual(statuses, [200, 200, 200, 200], 'uncounted while Redis is down: neither 500 nor 429');
       assert.equal((await app.inject({ method: 'GET', url: '/api/v1/client' })).statusCode, 401);
-      assert.ok(logs.some((l) => /"level":40/.test(l) && /Redis unavailable, requests are let through uncounted/.test(l)), logs.join(''));
+      assert.ok(
+        logs.some((l) => /"level":40/.test(l) && /Redis unavailable, requests are let through uncounted/.test(l)),
+        logs.join(''),
+      );
     } finally {
       await app.close();
       redis.disconnect();

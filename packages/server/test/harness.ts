@@ -48,7 +48,15 @@ export interface Harness {
 
 export interface Res {
   status: number;
-  body: { success: boolean; message: string | null; data: any; code: string | null; timestamp: string; traceId: string | null; pagination: any };
+  body: {
+    success: boolean;
+    message: string | null;
+    data: any;
+    code: string | null;
+    timestamp: string;
+    traceId: string | null;
+    pagination: any;
+  };
   headers: LightMyRequestResponse['headers'];
   raw: string;
 }
@@ -82,13 +90,19 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
  * `storage`: open an existing store instead of a fresh one (a restart): `dataDir` for PGlite, `databaseUrl`
  * for PostgreSQL (not dropped on close; the caller made it).
  */
-export async function makeHarness(opts: {
-  backend?: Backend; manualClock?: boolean; env?: Record<string, string>; webApps?: AppDeps['webApps']; storage?: { dataDir?: string; databaseUrl?: string };
-  /** Adapters a test stands in (the app copies its deps when built, so set them here, not on `h.deps` later). */
-  deps?: Pick<AppDeps, 'webhookResolve' | 'logger' | 'mail'>;
-  /** How soon a dropped auth-listening connection is opened again (PostgreSQL). */
-  authListenRetryMs?: number;
-} = {}): Promise<Harness> {
+export async function makeHarness(
+  opts: {
+    backend?: Backend;
+    manualClock?: boolean;
+    env?: Record<string, string>;
+    webApps?: AppDeps['webApps'];
+    storage?: { dataDir?: string; databaseUrl?: string };
+    /** Adapters a test stands in (the app copies its deps when built, so set them here, not on `h.deps` later). */
+    deps?: Pick<AppDeps, 'webhookResolve' | 'logger' | 'mail'>;
+    /** How soon a dropped auth-listening connection is opened again (PostgreSQL). */
+    authListenRetryMs?: number;
+  } = {},
+): Promise<Harness> {
   const backend = opts.backend ?? 'pglite';
   const config = loadConfig({ CAMBIO_RATE_LIMIT_PER_MIN: '0', ...opts.env });
   const clock: Clock = opts.manualClock ? new ManualClock(Date.now()) : systemClock;
@@ -107,36 +121,78 @@ export async function makeHarness(opts: {
   const opened = await openDatabase({ databaseUrl, dataDir, poolSize: 20, image: fromImage ? await pgliteImage() : undefined });
   if (fromImage) await stampOpened(opened.db);
   // As main.ts chooses it: the auth cache unless CAMBIO_AUTH_CACHE_TTL_MS=0.
-  const authChanges = config.authCacheTtlMs > 0 ? await opened.authChanges(opts.authListenRetryMs === undefined ? {} : { retryMs: opts.authListenRetryMs }) : null;
+  const authChanges =
+    config.authCacheTtlMs > 0
+      ? await opened.authChanges(opts.authListenRetryMs === undefined ? {} : { retryMs: opts.authListenRetryMs })
+      : null;
   const authCache = authChanges ? new NotifiedAuthCache<KeyForAuth>(authChanges, config.authCacheTtlMs) : null;
   const store = new Store(opened, randomIds, clock, { authCache: authCache ?? noAuthCache });
   const deps: AppDeps = {
-    config: { ...config, databaseUrl }, store, clock, ids: randomIds, venue: venueFor(config, store, clock, opts.deps?.logger),
-    secret: SECRET, operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN), ...(opts.webApps ? { webApps: opts.webApps } : {}), ...opts.deps,
+    config: { ...config, databaseUrl },
+    store,
+    clock,
+    ids: randomIds,
+    venue: venueFor(config, store, clock, opts.deps?.logger),
+    secret: SECRET,
+    operatorTokenHash: hashOperatorToken(OPERATOR_TOKEN),
+    ...(opts.webApps ? { webApps: opts.webApps } : {}),
+    ...opts.deps,
   };
   const app = await buildApp(deps);
   await app.ready();
   const inject = async (method: string, url: string, body: unknown, headers: Record<string, string>): Promise<Res> => {
     const r = await app.inject({
-      method: method as 'GET', url, headers: { 'x-lang': 'en', ...headers },
-      ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)), headers: { 'content-type': 'application/json', 'x-lang': 'en', ...headers } } : {}),
+      method: method as 'GET',
+      url,
+      headers: { 'x-lang': 'en', ...headers },
+      ...(body !== undefined
+        ? {
+            payload: typeof body === 'string' ? body : JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
+            headers: { 'content-type': 'application/json', 'x-lang': 'en', ...headers },
+          }
+        : {}),
     });
     // A file (the ledger CSV) is not the envelope: `raw` has it, `body` is empty.
     const json = /^application\/json/.test(String(r.headers['content-type'] ?? 'application/json'));
     return { status: r.statusCode, body: json ? r.json() : ({} as Res['body']), headers: r.headers, raw: r.body };
   };
   return {
-    app, store, clock, config: deps.config, deps, backend, authCache, authChanges,
+    app,
+    store,
+    clock,
+    config: deps.config,
+    deps,
+    backend,
+    authCache,
+    authChanges,
     op: (m, u, b) => inject(m, `/operator/v1${u}`, b, { authorization: `Bearer ${OPERATOR_TOKEN}` }),
     call: (k, m, u, b, h = {}) => inject(m, `/api/v1${u}`, b, { ...(k ? { 'x-api-key': k } : {}), ...h }),
-    close: async () => { await app.close(); await store.close(); await drop(); },
+    close: async () => {
+      await app.close();
+      await store.close();
+      await drop();
+    },
   };
 }
 
-export const ALL_PERMISSIONS = ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:webhooks', 'portal:api_keys', 'portal:team'];
+export const ALL_PERMISSIONS = [
+  'portal:read',
+  'portal:trade',
+  'portal:deposit',
+  'portal:destinations',
+  'portal:withdraw',
+  'portal:webhooks',
+  'portal:api_keys',
+  'portal:team',
+];
 export const ALL_SCOPES = ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw'];
 
-export interface SeededOrg { orgId: string; memberId: string; key: string; keyId: string }
+export interface SeededOrg {
+  orgId: string;
+  memberId: string;
+  key: string;
+  keyId: string;
+}
 
 /** Lists assets (symbol → decimals) at the market; idempotent. */
 export async function listAssets(h: Harness, assets: Record<string, number>): Promise<void> {
@@ -147,7 +203,14 @@ export async function listAssets(h: Harness, assets: Record<string, number>): Pr
 }
 
 /** The BTC/USD pair most tests trade: 50 bps spread, 10 bps fee, 1.00 USD fixed fee, 0.0001–10 BTC. */
-export const BTC_USD = { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' };
+export const BTC_USD = {
+  midRate: '65000.00',
+  spreadBps: 50,
+  feeBps: 10,
+  fixedFeeQuoteMinor: '100',
+  minBaseMinor: '10000',
+  maxBaseMinor: '1000000000',
+};
 
 /** USD (2 decimals) and BTC (8) listed, and BTC/USD priced as BTC_USD. */
 export async function btcUsdMarket(h: Harness): Promise<void> {
@@ -157,17 +220,37 @@ export async function btcUsdMarket(h: Harness): Promise<void> {
 }
 
 /** A fresh organization with a member, a key and balances, all through the operator API. */
-export async function seedOrg(h: Harness, o: {
-  name?: string; status?: string; limits?: unknown; permissions?: string[]; scopes?: string[]; balances?: Record<string, bigint | string>;
-} = {}): Promise<SeededOrg> {
-  const org = await h.op('POST', '/organizations', { name: o.name ?? 'Org', status: o.status ?? 'active', limits: o.limits === undefined ? {} : o.limits });
+export async function seedOrg(
+  h: Harness,
+  o: {
+    name?: string;
+    status?: string;
+    limits?: unknown;
+    permissions?: string[];
+    scopes?: string[];
+    balances?: Record<string, bigint | string>;
+  } = {},
+): Promise<SeededOrg> {
+  const org = await h.op('POST', '/organizations', {
+    name: o.name ?? 'Org',
+    status: o.status ?? 'active',
+    limits: o.limits === undefined ? {} : o.limits,
+  });
   if (org.status !== 201) throw new Error(`org: ${org.raw}`);
-  const mem = await h.op('POST', `/organizations/${org.body.data.id}/members`, { name: 'M', email: `m${randomBytes(4).toString('hex')}@x.test`, permissions: o.permissions ?? ALL_PERMISSIONS });
+  const mem = await h.op('POST', `/organizations/${org.body.data.id}/members`, {
+    name: 'M',
+    email: `m${randomBytes(4).toString('hex')}@x.test`,
+    permissions: o.permissions ?? ALL_PERMISSIONS,
+  });
   if (mem.status !== 201) throw new Error(`member: ${mem.raw}`);
   const key = await h.op('POST', `/members/${mem.body.data.id}/api-keys`, { scopes: o.scopes ?? ALL_SCOPES });
   if (key.status !== 201) throw new Error(`key: ${key.raw}`);
   for (const [asset, amount] of Object.entries(o.balances ?? {})) {
-    const a = await h.op('POST', `/organizations/${org.body.data.id}/adjustments`, { assetSymbol: asset, amountMinor: amount.toString(), reason: 'test funding' });
+    const a = await h.op('POST', `/organizations/${org.body.data.id}/adjustments`, {
+      assetSymbol: asset,
+      amountMinor: amount.toString(),
+      reason: 'test funding',
+    });
     if (a.status !== 201) throw new Error(`adjust: ${a.raw}`);
   }
   return { orgId: org.body.data.id, memberId: mem.body.data.id, key: key.body.data.key, keyId: key.body.data.id };
@@ -188,7 +271,14 @@ export async function held(h: Harness, key: string, asset: string): Promise<bigi
 /** A bank destination of the key's organization, registered in the market (usable once the harness's cooldown has passed). */
 export async function usableDestination(h: Harness, key: string, body: Record<string, string> = {}): Promise<string> {
   const r = await h.call(key, 'POST', '/withdrawals/destinations/bank', {
-    label: 'Main', assetSymbol: 'USD', bankName: 'Banco Río', accountKind: 'checking', accountNumber: '77778888', holderName: 'Acme SA', holderDocument: '30-1', ...body,
+    label: 'Main',
+    assetSymbol: 'USD',
+    bankName: 'Banco Río',
+    accountKind: 'checking',
+    accountNumber: '77778888',
+    holderName: 'Acme SA',
+    holderDocument: '30-1',
+    ...body,
   });
   if (r.status !== 201) throw new Error(`destination: ${r.raw}`);
   const m = await h.op('POST', `/destinations/${r.body.data.id}/register-in-market`);
@@ -208,9 +298,17 @@ export function cookieFrom(r: { headers: Record<string, unknown> }): string {
 }
 
 /** A request carrying a session cookie, from the service's own origin unless told otherwise. */
-export async function withCookie(h: Harness, cookie: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
+export async function withCookie(
+  h: Harness,
+  cookie: string,
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Res> {
   const r = await h.app.inject({
-    method: method as 'GET', url,
+    method: method as 'GET',
+    url,
     headers: { cookie, origin: ORIGIN, 'x-lang': 'en', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
   });
@@ -221,24 +319,42 @@ export const PASSWORD = 'correct horse battery 42';
 let people = 0;
 
 /** A member invited by the operator who accepted the invitation: signed in (the cookie). */
-export async function signedInMember(h: Harness, orgId: string, permissions: string[] = ALL_PERMISSIONS): Promise<{ memberId: string; email: string; cookie: string }> {
+export async function signedInMember(
+  h: Harness,
+  orgId: string,
+  permissions: string[] = ALL_PERMISSIONS,
+): Promise<{ memberId: string; email: string; cookie: string }> {
   const email = `p${++people}-${randomBytes(3).toString('hex')}@x.test`;
   const m = await h.op('POST', `/organizations/${orgId}/members`, { name: `Person ${people}`, email, permissions });
   if (m.status !== 201) throw new Error(`member: ${m.raw}`);
   const token = (m.body.data.invitation.url as string).split('#')[1]!;
-  const r = await h.app.inject({ method: 'POST', url: '/portal/v1/invitations/accept', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ token, password: PASSWORD }) });
+  const r = await h.app.inject({
+    method: 'POST',
+    url: '/portal/v1/invitations/accept',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ token, password: PASSWORD }),
+  });
   if (r.statusCode !== 200) throw new Error(`accept: ${r.body}`);
   return { memberId: m.body.data.id, email, cookie: cookieFrom(r) };
 }
 
 /** A staff person invited by the bootstrap token, signed in, with TOTP enrolled unless `totp: false`. */
-export async function signedInStaff(h: Harness, role: 'viewer' | 'approver' | 'admin', opts: { totp?: boolean } = {}): Promise<{ staffId: string; email: string; name: string; cookie: string; totpSecret: string | null }> {
+export async function signedInStaff(
+  h: Harness,
+  role: 'viewer' | 'approver' | 'admin',
+  opts: { totp?: boolean } = {},
+): Promise<{ staffId: string; email: string; name: string; cookie: string; totpSecret: string | null }> {
   const email = `s${++people}-${randomBytes(3).toString('hex')}@desk.test`;
   const name = `Staff ${people}`;
   const s = await h.op('POST', '/staff', { name, email, role });
   if (s.status !== 201) throw new Error(`staff: ${s.raw}`);
   const token = (s.body.data.invitation.url as string).split('#')[1]!;
-  const r = await h.app.inject({ method: 'POST', url: '/operator/v1/invitations/accept', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ token, password: PASSWORD }) });
+  const r = await h.app.inject({
+    method: 'POST',
+    url: '/operator/v1/invitations/accept',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ token, password: PASSWORD }),
+  });
   if (r.statusCode !== 200) throw new Error(`accept: ${r.body}`);
   const cookie = cookieFrom(r);
   let totpSecret: string | null = null;

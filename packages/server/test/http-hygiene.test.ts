@@ -6,20 +6,24 @@ import { listAssets, makeHarness, OPERATOR_TOKEN, seedOrg, type Harness, type Se
 describe('HTTP hygiene', () => {
   let h: Harness;
   let o: SeededOrg;
-  before(async () => { h = await makeHarness(); await listAssets(h, { USD: 2 }); o = await seedOrg(h); });
+  before(async () => {
+    h = await makeHarness();
+    await listAssets(h, { USD: 2 });
+    o = await seedOrg(h);
+  });
   after(async () => h?.close());
-  const get = (url: string, headers: Record<string, string> = {}, method = 'GET') => h.app.inject({ method: method as 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}, method = 'GET') =>
+    h.app.inject({ method: method as 'GET', url, headers });
 
   test('every answer says nosniff; API answers, errors and the one showing a new key are no-store', async () => {
-    const mem = await h.op('POST', `/organizations/${o.orgId}/members`, { name: 'K', email: 'k@x.test', permissions: ['portal:read', 'portal:api_keys'] });
+    const mem = await h.op('POST', `/organizations/${o.orgId}/members`, {
+      name: 'K',
+      email: 'k@x.test',
+      permissions: ['portal:read', 'portal:api_keys'],
+    });
     const issued = await h.op('POST', `/members/${mem.body.data.id}/api-keys`, { scopes: ['portal:read'] });
     assert.equal(issued.status, 201);
-    const answers = [
-      issued,
-      await h.call(o.key, 'GET', '/balances'),
-      await h.call(null, 'GET', '/balances'),
-      await h.op('GET', '/audit'),
-    ];
+    const answers = [issued, await h.call(o.key, 'GET', '/balances'), await h.call(null, 'GET', '/balances'), await h.op('GET', '/audit')];
     for (const r of answers) {
       assert.equal(r.headers['x-content-type-options'], 'nosniff');
       assert.equal(r.headers['cache-control'], 'no-store');

@@ -5,7 +5,17 @@ import { sql } from 'kysely';
 import { QUOTE_RETENTION_MS } from '../src/background.ts';
 import type { ManualClock } from '../src/domain/ports.ts';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../src/store/idempotency-store.ts';
-import { available, backends, btcUsdMarket, held, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
+import {
+  available,
+  backends,
+  btcUsdMarket,
+  held,
+  makeHarness,
+  seedOrg,
+  usableDestination,
+  type Harness,
+  type SeededOrg,
+} from './harness.ts';
 
 let n = 0;
 const freshKey = () => `in-work-${Date.now()}-${++n}`;
@@ -23,11 +33,20 @@ for (const backend of backends()) {
     });
     after(async () => h?.close());
 
-    const quote = async (o: SeededOrg, key?: string) => h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' }, key ? { 'idempotency-key': key } : {});
+    const quote = async (o: SeededOrg, key?: string) =>
+      h.call(
+        o.key,
+        'POST',
+        '/quotes',
+        { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' },
+        key ? { 'idempotency-key': key } : {},
+      );
     const count = async (o: SeededOrg, path: string) => (await h.call(o.key, 'GET', path)).body.pagination.total as number;
     /** The key's kept answer is a reference (`r1.…`) naming the record `id`, not a sealed copy. */
     async function keptByRef(key: string, id: string): Promise<void> {
-      const [row] = (await sql<{ state: string; response: string }>`select state, response from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
+      const [row] = (
+        await sql<{ state: string; response: string }>`select state, response from idempotency_keys where key = ${key}`.execute(h.store.db)
+      ).rows;
       assert.equal(row?.state, 'done');
       assert.match(row?.response ?? '', /^r1\./, 'a reference, not the sealed answer');
       assert.ok(row?.response.includes(id));
@@ -38,7 +57,10 @@ for (const backend of backends()) {
       assert.equal(again.headers['idempotent-replayed'], 'true');
       assert.equal(again.raw, first.raw, 'byte for byte the first answer');
     }
-    const quoteRows = async (o: SeededOrg) => Number((await sql<{ n: string }>`select count(*) as n from quotes where organization_id = ${o.orgId}`.execute(h.store.db)).rows[0]!.n);
+    const quoteRows = async (o: SeededOrg) =>
+      Number(
+        (await sql<{ n: string }>`select count(*) as n from quotes where organization_id = ${o.orgId}`.execute(h.store.db)).rows[0]!.n,
+      );
 
     /**
      * What a crash right after the work committed leaves: no answer kept after the response. With the
@@ -48,22 +70,39 @@ for (const backend of backends()) {
     async function withoutLateKeeping<T>(run: () => Promise<T>): Promise<T> {
       const store = h.store.idempotency;
       const complete = store.complete.bind(store);
-      store.complete = async () => { throw new Error('the process died before keeping the answer'); };
-      try { return await run(); } finally { store.complete = complete; }
+      store.complete = async () => {
+        throw new Error('the process died before keeping the answer');
+      };
+      try {
+        return await run();
+      } finally {
+        store.complete = complete;
+      }
     }
 
     test('a quote, an order and a withdrawal replay their first answer byte for byte with nothing kept after the response', async () => {
       const o = await seedOrg(h, { balances: { BTC: 5_000_000n, USD: 100_000n } });
       const dst = await usableDestination(h, o.key);
       const [kq, ko, kw] = [freshKey(), freshKey(), freshKey()];
-      const withdraw = () => h.call(o.key, 'POST', '/withdrawals', { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' }, { 'idempotency-key': kw });
+      const withdraw = () =>
+        h.call(
+          o.key,
+          'POST',
+          '/withdrawals',
+          { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' },
+          { 'idempotency-key': kw },
+        );
       const first = await withoutLateKeeping(async () => {
         const q = await quote(o, kq);
         const order = await h.call(o.key, 'POST', '/orders', { quoteId: q.body.data.id }, { 'idempotency-key': ko });
         return { q, order, w: await withdraw() };
       });
       assert.deepEqual([first.q.status, first.order.status, first.w.status], [201, 201, 201], first.order.raw);
-      const again = { q: await quote(o, kq), order: await h.call(o.key, 'POST', '/orders', { quoteId: first.q.body.data.id }, { 'idempotency-key': ko }), w: await withdraw() };
+      const again = {
+        q: await quote(o, kq),
+        order: await h.call(o.key, 'POST', '/orders', { quoteId: first.q.body.data.id }, { 'idempotency-key': ko }),
+        w: await withdraw(),
+      };
       for (const k of ['q', 'order', 'w'] as const) {
         assert.equal(again[k].status, 201, again[k].raw);
         assert.equal(again[k].headers['idempotent-replayed'], 'true', k);
@@ -75,7 +114,7 @@ for (const backend of backends()) {
       assert.equal(await held(h, o.key, 'USD'), 25_000n);
     });
 
-    test('an order\'s answer is kept by reference to the order, and its replay is the order as created after it was cancelled', async () => {
+    test("an order's answer is kept by reference to the order, and its replay is the order as created after it was cancelled", async () => {
       const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
       const q = (await quote(o)).body.data.id as string;
       const key = freshKey();
@@ -91,7 +130,7 @@ for (const backend of backends()) {
       assert.equal(await held(h, o.key, 'BTC'), 0n);
     });
 
-    test('a quote\'s answer is kept by reference to the quote, which outlives it: accepted, or past the purge of unaccepted quotes, its replay is the first answer', async () => {
+    test("a quote's answer is kept by reference to the quote, which outlives it: accepted, or past the purge of unaccepted quotes, its replay is the first answer", async () => {
       const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
       const [accepted, unaccepted] = [freshKey(), freshKey()];
       const first = { accepted: await quote(o, accepted), unaccepted: await quote(o, unaccepted) };
@@ -99,12 +138,18 @@ for (const backend of backends()) {
       await keptByRef(unaccepted, first.unaccepted.body.data.id as string);
       assert.equal((await h.call(o.key, 'POST', '/orders', { quoteId: first.accepted.body.data.id })).status, 201);
       // The purge as the background task runs it the moment before the unaccepted quote's key expires.
-      const [lapse] = (await sql<{ expires_at: Date }>`select expires_at from idempotency_keys where key = ${unaccepted}`.execute(h.store.db)).rows;
+      const [lapse] = (
+        await sql<{ expires_at: Date }>`select expires_at from idempotency_keys where key = ${unaccepted}`.execute(h.store.db)
+      ).rows;
       await h.store.quotes.purgeExpired(new Date(lapse!.expires_at.getTime() - 1 - QUOTE_RETENTION_MS));
-      for (const [key, was] of [[accepted, first.accepted], [unaccepted, first.unaccepted]] as const) assertReplay(await quote(o, key), was);
+      for (const [key, was] of [
+        [accepted, first.accepted],
+        [unaccepted, first.unaccepted],
+      ] as const)
+        assertReplay(await quote(o, key), was);
     });
 
-    test('a withdrawal\'s answer is kept by reference to it, and its replay is the request as made after it was cancelled', async () => {
+    test("a withdrawal's answer is kept by reference to it, and its replay is the request as made after it was cancelled", async () => {
       const o = await seedOrg(h, { balances: { USD: 100_000n } });
       const dst = await usableDestination(h, o.key);
       const key = freshKey();
@@ -130,7 +175,8 @@ for (const backend of backends()) {
         const answers = await Promise.all(Array.from({ length: 6 }, async () => quote(o, key)));
         const ok = answers.filter((a) => a.status === 201);
         assert.ok(ok.length >= 1, answers.map((a) => a.raw).join('\n'));
-        for (const a of answers.filter((x) => x.status !== 201)) assert.deepEqual([a.status, a.body.code], [409, 'idempotency.in_progress'], a.raw);
+        for (const a of answers.filter((x) => x.status !== 201))
+          assert.deepEqual([a.status, a.body.code], [409, 'idempotency.in_progress'], a.raw);
         assert.equal(new Set(ok.map((a) => a.body.data.id as string)).size, 1, 'every 201 is the one quote');
         assert.equal(ok.filter((a) => a.headers['idempotent-replayed'] === undefined).length, 1, 'one first answer; the others replay it');
         assert.equal((await quote(o, key)).body.data.id, ok[0]!.body.data.id);
@@ -142,7 +188,9 @@ for (const backend of backends()) {
       const o = await seedOrg(h, {});
       const key = freshKey();
       const body = { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' };
-      const fingerprint = createHash('sha256').update(`POST /api/v1/quotes\nmember:${o.memberId}\n${JSON.stringify(body)}`).digest('hex');
+      const fingerprint = createHash('sha256')
+        .update(`POST /api/v1/quotes\nmember:${o.memberId}\n${JSON.stringify(body)}`)
+        .digest('hex');
       // What another request (on PostgreSQL, of another instance) leaves while it runs: the key claimed, no answer.
       assert.deepEqual(await h.store.idempotency.claim({ scope: `org:${o.orgId}`, key, fingerprint }), { kind: 'claimed' });
       const before = await quoteRows(o);
@@ -151,12 +199,12 @@ for (const backend of backends()) {
       assert.equal(await quoteRows(o), before);
       if (backend === 'postgres') {
         const [row] = (await sql<{ state: string }>`select state from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
-        assert.equal(row?.state, 'in_flight', 'the other request\'s claim is left as it was');
+        assert.equal(row?.state, 'in_flight', "the other request's claim is left as it was");
       }
     });
 
     if (backend === 'postgres') {
-      test('PostgreSQL: the quote\'s statement claims its key; while another statement holds the key\'s lock, 409 and nothing written', async () => {
+      test("PostgreSQL: the quote's statement claims its key; while another statement holds the key's lock, 409 and nothing written", async () => {
         const o = await seedOrg(h, {});
         const key = freshKey();
         const lock = sql`hashtextextended(${`org:${o.orgId}`} || chr(10) || ${key}, 0)`;
@@ -185,13 +233,19 @@ for (const backend of backends()) {
       for (let round = 0; round < 5; round++) {
         const q = (await quote(o)).body.data.id as string;
         const key = freshKey();
-        const answers = await Promise.all(Array.from({ length: 6 }, async () => h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key })));
+        const answers = await Promise.all(
+          Array.from({ length: 6 }, async () => h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key })),
+        );
         const ok = answers.filter((a) => a.status === 201);
         assert.ok(ok.length >= 1, answers.map((a) => a.raw).join('\n'));
-        for (const a of answers.filter((x) => x.status !== 201)) assert.deepEqual([a.status, a.body.code], [409, 'idempotency.in_progress'], a.raw);
+        for (const a of answers.filter((x) => x.status !== 201))
+          assert.deepEqual([a.status, a.body.code], [409, 'idempotency.in_progress'], a.raw);
         assert.equal(new Set(ok.map((a) => a.body.data.id as string)).size, 1, 'every 201 is the one order');
         assert.equal(ok.filter((a) => a.headers['idempotent-replayed'] === undefined).length, 1, 'one first answer; the others replay it');
-        assert.equal((await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key })).body.data.id, ok[0]!.body.data.id);
+        assert.equal(
+          (await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key })).body.data.id,
+          ok[0]!.body.data.id,
+        );
       }
       assert.equal(await count(o, '/orders'), 5);
       assert.equal(await held(h, o.key, 'BTC'), 5_000_000n);
@@ -200,9 +254,12 @@ for (const backend of backends()) {
 
     if (backend === 'postgres') {
       // As the request computes it: method and path, the member behind the key, the body.
-      const orderFingerprint = (quoteId: string, memberId: string) => createHash('sha256').update(`POST /api/v1/orders\nmember:${memberId}\n${JSON.stringify({ quoteId })}`).digest('hex');
+      const orderFingerprint = (quoteId: string, memberId: string) =>
+        createHash('sha256')
+          .update(`POST /api/v1/orders\nmember:${memberId}\n${JSON.stringify({ quoteId })}`)
+          .digest('hex');
 
-      test('PostgreSQL: the placing statement claims the order\'s key; while another statement holds the key\'s lock, 409, nothing placed or held', async () => {
+      test("PostgreSQL: the placing statement claims the order's key; while another statement holds the key's lock, 409, nothing placed or held", async () => {
         const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
         const q = (await quote(o)).body.data.id as string;
         const key = freshKey();
@@ -227,7 +284,7 @@ for (const backend of backends()) {
         assert.deepEqual([await available(h, o.key, 'BTC'), await held(h, o.key, 'BTC')], [4_000_000n, 1_000_000n]);
       });
 
-      test('PostgreSQL: a claim of the order\'s key committed while its placing statement ran: the statement places nothing, the order is 409, the quote stays usable', async () => {
+      test("PostgreSQL: a claim of the order's key committed while its placing statement ran: the statement places nothing, the order is 409, the quote stays usable", async () => {
         const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
         const q = (await quote(o)).body.data.id as string;
         const key = freshKey();
@@ -241,7 +298,9 @@ for (const backend of backends()) {
           const pending = h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key });
           // The placing statement began without seeing the claim, took the key's lock, and now waits on the claim's row.
           for (let i = 0; i < 200; i++) {
-            const waiting = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%claim_try%'`.execute(h.store.db);
+            const waiting = await sql<{
+              n: string;
+            }>`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%claim_try%'`.execute(h.store.db);
             if (Number(waiting.rows[0]!.n) > 0) break;
             await new Promise((r) => setTimeout(r, 10));
           }
@@ -249,10 +308,10 @@ for (const backend of backends()) {
           answer = await pending;
         });
         assert.deepEqual([answer?.status, answer?.body.code], [409, 'idempotency.in_progress'], answer?.raw);
-        assert.equal(await count(o, '/orders'), 0, 'no order without its key\'s answer');
+        assert.equal(await count(o, '/orders'), 0, "no order without its key's answer");
         assert.deepEqual([await available(h, o.key, 'BTC'), await held(h, o.key, 'BTC')], [5_000_000n, 0n]);
         const [row] = (await sql<{ state: string }>`select state from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
-        assert.equal(row?.state, 'in_flight', 'the other request\'s claim is left as it was');
+        assert.equal(row?.state, 'in_flight', "the other request's claim is left as it was");
         assert.equal((await h.call(o.key, 'POST', '/orders', { quoteId: q })).status, 201, 'the quote was not consumed');
       });
     }
@@ -276,10 +335,19 @@ for (const backend of backends()) {
       const quotes = await Promise.all(Array.from({ length: 24 }, async () => (await quote(o)).body.data.id as string));
       const keys = quotes.map(() => freshKey());
       // Half of them keyed, all at once: they share placing statements (orders-batch.ts) with unkeyed ones.
-      const place = (i: number) => h.call(o.key, 'POST', '/orders', { quoteId: quotes[i] }, i % 2 === 0 ? { 'idempotency-key': keys[i]! } : {});
+      const place = (i: number) =>
+        h.call(o.key, 'POST', '/orders', { quoteId: quotes[i] }, i % 2 === 0 ? { 'idempotency-key': keys[i]! } : {});
       const first = await Promise.all(quotes.map((_, i) => place(i)));
-      assert.deepEqual(first.map((r) => r.status), quotes.map(() => 201));
-      const replays = await Promise.all(quotes.map((_, i) => i).filter((i) => i % 2 === 0).map(async (i) => ({ i, r: await place(i) })));
+      assert.deepEqual(
+        first.map((r) => r.status),
+        quotes.map(() => 201),
+      );
+      const replays = await Promise.all(
+        quotes
+          .map((_, i) => i)
+          .filter((i) => i % 2 === 0)
+          .map(async (i) => ({ i, r: await place(i) })),
+      );
       for (const { i, r } of replays) {
         assert.equal(r.headers['idempotent-replayed'], 'true');
         assert.equal(r.raw, first[i]!.raw);
@@ -307,12 +375,14 @@ for (const backend of backends()) {
       assert.equal(other.body.code, 'idempotency.key_reused');
     });
 
-    test('keeping the answer leaves the key\'s expiry as its claim set it (the answer\'s update changes no indexed column)', async () => {
+    test("keeping the answer leaves the key's expiry as its claim set it (the answer's update changes no indexed column)", async () => {
       const o = await seedOrg(h, {});
       const key = freshKey();
       assert.equal((await quote(o, key)).status, 201);
-      const [row] = (await sql<{ state: string; kept_ms: number }>`select state, extract(epoch from expires_at - created_at) * 1000 as kept_ms
-        from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
+      const [row] = (
+        await sql<{ state: string; kept_ms: number }>`select state, extract(epoch from expires_at - created_at) * 1000 as kept_ms
+        from idempotency_keys where key = ${key}`.execute(h.store.db)
+      ).rows;
       assert.equal(row?.state, 'done');
       assert.equal(Number(row?.kept_ms), IDEMPOTENCY_RETENTION_MS + IDEMPOTENCY_LEASE_MS);
     });
@@ -338,7 +408,11 @@ for (const backend of backends()) {
       const body = { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' };
       // The answer is kept inside the transaction; a failure there, after the work, rolls the withdrawal back with it.
       const run = h.store.uow.run.bind(h.store.uow);
-      h.store.uow.run = (work) => run(async (tx) => { await work(tx); throw new Error('lost inside the transaction'); });
+      h.store.uow.run = (work) =>
+        run(async (tx) => {
+          await work(tx);
+          throw new Error('lost inside the transaction');
+        });
       try {
         assert.equal((await h.call(o.key, 'POST', '/withdrawals', body, { 'idempotency-key': key })).status, 500);
       } finally {
@@ -354,28 +428,35 @@ for (const backend of backends()) {
 
     // PGlite holds claims in memory and inserts the answer's row (KeptAnswer.claimHeldInMemory): a key that has a row by
     // then was taken by another request after this one's lease lapsed, and this one's work must not land.
-    if (backend === 'pglite') test('a request whose claim lapsed while its work ran, the key since taken and answered by another: its work fails and writes nothing', async () => {
-      const m = await makeHarness({ backend, manualClock: true });
-      try {
-        await btcUsdMarket(m);
-        const o = await seedOrg(m, {});
-        const key = freshKey();
-        const body = { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' };
-        const c = { scope: `org:${o.orgId}`, key, fingerprint: createHash('sha256').update(`POST /api/v1/quotes\nmember:${o.memberId}\n${JSON.stringify(body)}`).digest('hex') };
-        assert.deepEqual(await m.store.idempotency.claim(c), { kind: 'claimed' }, 'the slow request\'s claim');
-        (m.clock as ManualClock).advance(IDEMPOTENCY_LEASE_MS + 1000);
-        const taken = await m.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key });
-        assert.equal(taken.status, 201, taken.raw);
-        assert.equal(taken.headers['idempotent-replayed'], undefined);
-        // The slow request's work arrives now: a quote of its own, with its answer for the same key.
-        const own = { ...(await m.store.quotes.get(o.orgId, taken.body.data.id))!, id: `${taken.body.data.id as string}late` };
-        const answer = { ...c, status: 201, response: 'r1.late', work: own.id, ...m.store.idempotency.keptTimes() };
-        await assert.rejects(m.store.quotes.create(own, { answer: () => answer, kept: () => assert.fail('kept') }));
-        assert.equal(await m.store.quotes.get(o.orgId, own.id), null);
-        assertReplay(await m.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key }), taken);
-      } finally {
-        await m.close();
-      }
-    });
+    if (backend === 'pglite')
+      test('a request whose claim lapsed while its work ran, the key since taken and answered by another: its work fails and writes nothing', async () => {
+        const m = await makeHarness({ backend, manualClock: true });
+        try {
+          await btcUsdMarket(m);
+          const o = await seedOrg(m, {});
+          const key = freshKey();
+          const body = { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' };
+          const c = {
+            scope: `org:${o.orgId}`,
+            key,
+            fingerprint: createHash('sha256')
+              .update(`POST /api/v1/quotes\nmember:${o.memberId}\n${JSON.stringify(body)}`)
+              .digest('hex'),
+          };
+          assert.deepEqual(await m.store.idempotency.claim(c), { kind: 'claimed' }, "the slow request's claim");
+          (m.clock as ManualClock).advance(IDEMPOTENCY_LEASE_MS + 1000);
+          const taken = await m.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key });
+          assert.equal(taken.status, 201, taken.raw);
+          assert.equal(taken.headers['idempotent-replayed'], undefined);
+          // The slow request's work arrives now: a quote of its own, with its answer for the same key.
+          const own = { ...(await m.store.quotes.get(o.orgId, taken.body.data.id))!, id: `${taken.body.data.id as string}late` };
+          const answer = { ...c, status: 201, response: 'r1.late', work: own.id, ...m.store.idempotency.keptTimes() };
+          await assert.rejects(m.store.quotes.create(own, { answer: () => answer, kept: () => assert.fail('kept') }));
+          assert.equal(await m.store.quotes.get(o.orgId, own.id), null);
+          assertReplay(await m.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key }), taken);
+        } finally {
+          await m.close();
+        }
+      });
   });
 }

@@ -8,7 +8,18 @@ import { systemClock, type ManualClock } from '../src/domain/ports.ts';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, IdempotencyStore } from '../src/store/idempotency-store.ts';
 import { openDatabase } from '../src/store/db.ts';
 import { sql } from 'kysely';
-import { available, backends, createPgDatabase, held, listAssets, makeHarness, seedOrg, usableDestination, type Harness, type SeededOrg } from './harness.ts';
+import {
+  available,
+  backends,
+  createPgDatabase,
+  held,
+  listAssets,
+  makeHarness,
+  seedOrg,
+  usableDestination,
+  type Harness,
+  type SeededOrg,
+} from './harness.ts';
 
 const ENV = { CAMBIO_DESTINATION_COOLDOWN_MS: '0' };
 let n = 0;
@@ -32,7 +43,14 @@ for (const backend of backends()) {
       const dst = await usableDestination(h, o.key);
       return {
         o,
-        withdraw: (key, amountMinor) => h.call(o.key, 'POST', '/withdrawals', { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor }, key !== null ? { 'idempotency-key': key } : {}),
+        withdraw: (key, amountMinor) =>
+          h.call(
+            o.key,
+            'POST',
+            '/withdrawals',
+            { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor },
+            key !== null ? { 'idempotency-key': key } : {},
+          ),
       };
     }
 
@@ -63,7 +81,13 @@ for (const backend of backends()) {
       assert.equal(await withdrawals(h, o), 1);
       assert.equal(await available(h, o.key, 'USD'), 75_000n);
       // Another path with the same key is another request too.
-      const quote = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'USD', quoteSymbol: 'BTC', amountBaseMinor: '100' }, { 'idempotency-key': key });
+      const quote = await h.call(
+        o.key,
+        'POST',
+        '/quotes',
+        { baseSymbol: 'USD', quoteSymbol: 'BTC', amountBaseMinor: '100' },
+        { 'idempotency-key': key },
+      );
       assert.equal(quote.body.code, 'idempotency.key_reused');
     });
 
@@ -74,12 +98,16 @@ for (const backend of backends()) {
       // transaction claims the key: it waits for the organization's balance row, which another connection holds,
       // with the key claimed (its hold's entry comes after the claim).
       let open!: () => void;
-      const gate = new Promise<void>((r) => { open = r; });
+      const gate = new Promise<void>((r) => {
+        open = r;
+      });
       // PGlite: the gate stands before the request's transaction, where its work begins.
       const run = h.store.uow.run.bind(h.store.uow);
       if (backend === 'postgres') {
         let locked!: () => void;
-        const holding = new Promise<void>((r) => { locked = r; });
+        const holding = new Promise<void>((r) => {
+          locked = r;
+        });
         void h.store.db.connection().execute(async (other) => {
           await sql`begin`.execute(other);
           await sql`select 1 from accounts where owner_id = ${o.orgId} and asset_symbol = 'USD' for update`.execute(other);
@@ -89,7 +117,10 @@ for (const backend of backends()) {
         });
         await holding;
       } else {
-        h.store.uow.run = async (work) => { await gate; return run(work); };
+        h.store.uow.run = async (work) => {
+          await gate;
+          return run(work);
+        };
       }
       try {
         const key = freshKey();
@@ -128,7 +159,9 @@ for (const backend of backends()) {
       const { o, withdraw } = await client();
       const key = freshKey();
       const run = h.store.uow.run.bind(h.store.uow);
-      h.store.uow.run = async () => { throw new Error('the database went away'); };
+      h.store.uow.run = async () => {
+        throw new Error('the database went away');
+      };
       try {
         const failed = await withdraw(key, '25000');
         assert.equal(failed.status, 500);
@@ -144,7 +177,17 @@ for (const backend of backends()) {
     test('an operator decision with a key: the retry gets the decision, not 409 already decided', async () => {
       const { o, withdraw } = await client();
       const w = (await withdraw(null, '25000')).body.data;
-      const approve = () => h.app.inject({ method: 'POST', url: `/operator/v1/withdrawals/${w.id}/approve`, headers: { authorization: 'Bearer test-operator-token-0123456789', 'content-type': 'application/json', 'idempotency-key': 'approve-1' }, payload: '{}' });
+      const approve = () =>
+        h.app.inject({
+          method: 'POST',
+          url: `/operator/v1/withdrawals/${w.id}/approve`,
+          headers: {
+            authorization: 'Bearer test-operator-token-0123456789',
+            'content-type': 'application/json',
+            'idempotency-key': 'approve-1',
+          },
+          payload: '{}',
+        });
       const first = await approve();
       assert.equal(first.statusCode, 200, first.body);
       const again = await approve();
@@ -165,7 +208,7 @@ for (const backend of backends()) {
       assert.equal(await withdrawals(h, o), 0);
     });
 
-    test('kept at least 24 hours (24 h after the claim\'s lease), then purged: the key then makes a new request', async () => {
+    test("kept at least 24 hours (24 h after the claim's lease), then purged: the key then makes a new request", async () => {
       const { o, withdraw } = await client();
       const key = freshKey();
       assert.equal((await withdraw(key, '10000')).status, 201);
@@ -175,7 +218,7 @@ for (const backend of backends()) {
       assert.equal(await h.store.idempotency.purgeExpired(), 0);
       assert.equal((await withdraw(key, '10000')).headers['idempotent-replayed'], 'true');
       clock.advance(2000);
-      assert.ok(await h.store.idempotency.purgeExpired() >= 1);
+      assert.ok((await h.store.idempotency.purgeExpired()) >= 1);
       const after = await withdraw(key, '10000');
       assert.equal(after.status, 201);
       assert.equal(after.headers['idempotent-replayed'], undefined);
@@ -187,7 +230,12 @@ for (const backend of backends()) {
       const { o, withdraw } = await client();
       const key = freshKey();
       // What a process that crashed between the claim and the request's work leaves: a claim, no answer.
-      const body = JSON.stringify({ destinationId: (await h.call(o.key, 'GET', '/withdrawals/destinations')).body.data[0].id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' });
+      const body = JSON.stringify({
+        destinationId: (await h.call(o.key, 'GET', '/withdrawals/destinations')).body.data[0].id,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '25000',
+      });
       const fingerprint = createHash('sha256').update(`POST /api/v1/withdrawals\nmember:${o.memberId}\n${body}`).digest('hex');
       assert.deepEqual(await h.store.idempotency.claim({ scope: `org:${o.orgId}`, key, fingerprint }), { kind: 'claimed' });
       const early = await withdraw(key, '25000');

@@ -4,13 +4,22 @@ import { childService, until, type ChildService } from './child-service.ts';
 import { backends, type Backend } from './harness.ts';
 import { H_LEAF, mthOfHashes, openNote, parseCheckpoint } from './transparency-verifier.ts';
 
-interface Entry { index: number; entryId: string; leaf: string; leafHash: string }
-interface Cp { treeSize: number; rootHash: string; note: string }
+interface Entry {
+  index: number;
+  entryId: string;
+  leaf: string;
+  leafHash: string;
+}
+interface Cp {
+  treeSize: number;
+  rootHash: string;
+  note: string;
+}
 
 async function get<T>(s: ChildService, i: number, path: string, operator = true): Promise<T> {
   const r = await fetch(`${s.url(i)}${path}`, { headers: operator ? { authorization: `Bearer ${s.operatorToken}` } : {} });
   assert.equal(r.status, 200, `${path}: ${r.status}`);
-  return (operator ? (await r.json() as { data: T }).data : await r.text()) as T;
+  return (operator ? ((await r.json()) as { data: T }).data : await r.text()) as T;
 }
 async function all<T>(s: ChildService, path: string, next: (last: T) => number): Promise<T[]> {
   const out: T[] = [];
@@ -32,7 +41,11 @@ async function checkLog(s: ChildService): Promise<{ entries: Entry[]; checkpoint
   const key = (await get<string>(s, 0, '/transparency/key', false)).trim();
   const entries = await all<Entry>(s, '/operator/v1/transparency/entries', (e) => e.index + 1);
   const checkpoints = await all<Cp>(s, '/operator/v1/transparency/checkpoints', (c) => c.treeSize + 1);
-  assert.deepEqual(entries.map((e) => e.index), entries.map((_, i) => i), 'the log has no gap');
+  assert.deepEqual(
+    entries.map((e) => e.index),
+    entries.map((_, i) => i),
+    'the log has no gap',
+  );
   assert.equal(new Set(entries.map((e) => e.entryId)).size, entries.length, 'no entry is logged twice');
   const hashes = entries.map((e) => Buffer.from(e.leafHash, 'hex'));
   for (const e of entries) assert.equal(H_LEAF(Buffer.from(e.leaf, 'utf8')).toString('hex'), e.leafHash, `leaf ${e.index}`);
@@ -40,7 +53,11 @@ async function checkLog(s: ChildService): Promise<{ entries: Entry[]; checkpoint
   for (const c of checkpoints) {
     const cp = parseCheckpoint(openNote(c.note, key));
     assert.equal(cp.size, c.treeSize);
-    assert.equal(cp.root.toString('hex'), mthOfHashes(hashes.slice(0, c.treeSize)).toString('hex'), `checkpoint ${c.treeSize} signs the root of the first ${c.treeSize} leaves`);
+    assert.equal(
+      cp.root.toString('hex'),
+      mthOfHashes(hashes.slice(0, c.treeSize)).toString('hex'),
+      `checkpoint ${c.treeSize} signs the root of the first ${c.treeSize} leaves`,
+    );
   }
   return { entries, checkpoints };
 }
@@ -49,29 +66,49 @@ async function checkLog(s: ChildService): Promise<{ entries: Entry[]; checkpoint
 function load(s: ChildService, orgId: string, instances: number[]) {
   let stopped = false;
   let written = 0;
-  const clients = instances.flatMap((i) => [0, 1].map(async () => {
-    while (!stopped) {
-      try {
-        const r = await fetch(`${s.url(i)}/operator/v1/organizations/${orgId}/adjustments`, {
-          method: 'POST', headers: { authorization: `Bearer ${s.operatorToken}`, 'x-operator': 'kill@test', 'content-type': 'application/json' },
-          body: JSON.stringify({ assetSymbol: 'USD', amountMinor: '1', reason: 'log under a kill' }),
-        });
-        if (r.status === 201) written++;
-        else await r.text();
-      } catch { await new Promise((r) => setTimeout(r, 20)); } // the instance is down: try again
-    }
-  }));
-  return { written: () => written, stop: async () => { stopped = true; await Promise.all(clients); } };
+  const clients = instances.flatMap((i) =>
+    [0, 1].map(async () => {
+      while (!stopped) {
+        try {
+          const r = await fetch(`${s.url(i)}/operator/v1/organizations/${orgId}/adjustments`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${s.operatorToken}`, 'x-operator': 'kill@test', 'content-type': 'application/json' },
+            body: JSON.stringify({ assetSymbol: 'USD', amountMinor: '1', reason: 'log under a kill' }),
+          });
+          if (r.status === 201) written++;
+          else await r.text();
+        } catch {
+          await new Promise((r) => setTimeout(r, 20));
+        } // the instance is down: try again
+      }
+    }),
+  );
+  return {
+    written: () => written,
+    stop: async () => {
+      stopped = true;
+      await Promise.all(clients);
+    },
+  };
 }
 
 async function scenario(backend: Backend, instances: number) {
   const s = await childService(backend, {}, { instances });
   process.stderr.write(`${new Date().toISOString()} started\n`);
   try {
-    const client = await (await fetch(`${s.url(0)}/api/v1/client`, { headers: { 'x-api-key': s.apiKey } })).json() as { data: { id: string } };
+    const client = (await (await fetch(`${s.url(0)}/api/v1/client`, { headers: { 'x-api-key': s.apiKey } })).json()) as {
+      data: { id: string };
+    };
     // The demo's entries, logged by the first append (they were written before the service listened).
-    const initial = await until(async () => { const n = (await all<Entry>(s, '/operator/v1/transparency/entries', (e) => e.index + 1)).length; return n > 0 ? n : undefined; });
-    const w = load(s, client.data.id, Array.from({ length: instances }, (_, i) => i));
+    const initial = await until(async () => {
+      const n = (await all<Entry>(s, '/operator/v1/transparency/entries', (e) => e.index + 1)).length;
+      return n > 0 ? n : undefined;
+    });
+    const w = load(
+      s,
+      client.data.id,
+      Array.from({ length: instances }, (_, i) => i),
+    );
     // Killed twice with entries being written and appended (the appender runs every second on each instance).
     for (let round = 0; round < 2; round++) {
       const before = w.written();
@@ -97,7 +134,10 @@ async function scenario(backend: Backend, instances: number) {
     process.stderr.write(`${new Date().toISOString()} checked\n`);
     // Every acknowledged entry is logged; beyond them, at most the calls in flight at each kill (committed, unanswered).
     const inFlightAtKills = 2 * 2 * instances;
-    assert.ok(size >= initial + w.written() && size <= initial + w.written() + inFlightAtKills, `${size} logged for ${initial} + ${w.written()} written`);
+    assert.ok(
+      size >= initial + w.written() && size <= initial + w.written() + inFlightAtKills,
+      `${size} logged for ${initial} + ${w.written()} written`,
+    );
   } finally {
     await s.cleanup();
   }
@@ -105,7 +145,9 @@ async function scenario(backend: Backend, instances: number) {
 
 for (const backend of backends()) {
   describe(`the journal log survives a SIGKILL mid-append (${backend})`, () => {
-    test('after restarts, no gap and no fork: every entry once, every checkpoint the root of its prefix', { timeout: 420_000 }, () => scenario(backend, 1));
+    test('after restarts, no gap and no fork: every entry once, every checkpoint the root of its prefix', { timeout: 420_000 }, () =>
+      scenario(backend, 1),
+    );
     if (backend === 'postgres') {
       test('two instances append one log while one of them is killed and restarted', { timeout: 420_000 }, () => scenario(backend, 2));
     }

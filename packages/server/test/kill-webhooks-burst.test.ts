@@ -10,7 +10,9 @@ const BURST = 40;
 const ANSWERED_BEFORE_KILL = 12;
 
 const headersOf = (r: Received) => ({
-  'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']),
+  'webhook-id': String(r.headers['webhook-id']),
+  'webhook-timestamp': String(r.headers['webhook-timestamp']),
+  'webhook-signature': String(r.headers['webhook-signature']),
 });
 
 /**
@@ -31,7 +33,11 @@ for (const backend of backends()) {
 
         const declared: string[] = [];
         for (let n = 0; n < BURST; n++) {
-          const d = await callJson(s, 'POST', '/api/v1/deposits/declarations', { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: String(10_000 + n) });
+          const d = await callJson(s, 'POST', '/api/v1/deposits/declarations', {
+            assetSymbol: 'USD',
+            assetDecimals: 2,
+            declaredAmountMinor: String(10_000 + n),
+          });
           assert.equal(d.status, 201, d.raw);
           declared.push(d.data.id);
         }
@@ -45,7 +51,9 @@ for (const backend of backends()) {
 
         const events = await callJson(s, 'GET', '/api/v1/events?limit=100');
         assert.equal(events.status, 200, events.raw);
-        const created = (events.data as Array<{ id: string; type: string; data: { id: string } }>).filter((e) => e.type === 'declaration.created');
+        const created = (events.data as Array<{ id: string; type: string; data: { id: string } }>).filter(
+          (e) => e.type === 'declaration.created',
+        );
         assert.deepEqual(created.map((e) => e.data.id).sort(), [...declared].sort(), 'one declaration.created event per declaration');
 
         // Every event reaches the receiver after the restart (at least once), each answered 204.

@@ -13,7 +13,10 @@ const HEADER = 'createdAt,id,entryId,kind,account,assetSymbol,assetDecimals,amou
 for (const backend of backends()) {
   describe(`ledger CSV export [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend, manualClock: true }); await listAssets(h, { USD: 2, BTC: 8 }); });
+    before(async () => {
+      h = await makeHarness({ backend, manualClock: true });
+      await listAssets(h, { USD: 2, BTC: 8 });
+    });
     after(async () => h?.close());
 
     const adjust = async (orgId: string, assetSymbol: string, amountMinor: string, reason: string) => {
@@ -37,17 +40,23 @@ for (const backend of backends()) {
       const r = await csv(o.key);
       assert.equal(r.statusCode, 200, r.body);
       assert.equal(r.headers['content-type'], 'text/csv; charset=utf-8; header=present');
-      assert.match(String(r.headers['content-disposition']), new RegExp(`^attachment; filename="ledger-${o.orgId}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`));
+      assert.match(
+        String(r.headers['content-disposition']),
+        new RegExp(`^attachment; filename="ledger-${o.orgId}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`),
+      );
       assert.equal(r.headers['cache-control'], 'no-store');
       assert.equal(r.headers['x-content-type-options'], 'nosniff');
-      assert.equal(r.body, HEADER
-        + `${e[0]!.createdAt},${e[0]!.id},${e[0]!.entryId},adjustment,available,BTC,8,1.50000000,150000000,,opening balance\r\n`
-        + `${e[1]!.createdAt},${e[1]!.id},${e[1]!.entryId},adjustment,available,BTC,8,-0.00012300,-12300,,"'=HYPERLINK(""http://evil.test"",""refund"")"\r\n`
-        + `${e[2]!.createdAt},${e[2]!.id},${e[2]!.entryId},adjustment,available,USD,2,0.05,5,,"fee, January\nsecond line"\r\n`
-        + `${e[3]!.createdAt},${e[3]!.id},${e[3]!.entryId},adjustment,available,USD,2,-0.03,-3,,'-2+3\r\n`);
+      assert.equal(
+        r.body,
+        HEADER +
+          `${e[0]!.createdAt},${e[0]!.id},${e[0]!.entryId},adjustment,available,BTC,8,1.50000000,150000000,,opening balance\r\n` +
+          `${e[1]!.createdAt},${e[1]!.id},${e[1]!.entryId},adjustment,available,BTC,8,-0.00012300,-12300,,"'=HYPERLINK(""http://evil.test"",""refund"")"\r\n` +
+          `${e[2]!.createdAt},${e[2]!.id},${e[2]!.entryId},adjustment,available,USD,2,0.05,5,,"fee, January\nsecond line"\r\n` +
+          `${e[3]!.createdAt},${e[3]!.id},${e[3]!.entryId},adjustment,available,USD,2,-0.03,-3,,'-2+3\r\n`,
+      );
     });
 
-    test('the list\'s filters: asset, createdFrom (inclusive), createdTo (exclusive); another organization\'s postings never appear', async () => {
+    test("the list's filters: asset, createdFrom (inclusive), createdTo (exclusive); another organization's postings never appear", async () => {
       const o = await seedOrg(h);
       const other = await seedOrg(h);
       await adjust(other.orgId, 'USD', '777', 'not yours');
@@ -57,7 +66,11 @@ for (const backend of backends()) {
       const t1 = h.clock.now().toISOString();
       await adjust(o.orgId, 'BTC', '200', 'b');
       await adjust(o.orgId, 'USD', '300', 'c');
-      const memos = async (q: string) => (await csv(o.key, q)).body.split('\r\n').slice(1, -1).map((l) => l.split(',').at(-1));
+      const memos = async (q: string) =>
+        (await csv(o.key, q)).body
+          .split('\r\n')
+          .slice(1, -1)
+          .map((l) => l.split(',').at(-1));
       assert.deepEqual(await memos(''), ['a', 'b', 'c']);
       assert.deepEqual(await memos('?assetSymbol=USD'), ['a', 'c']);
       assert.deepEqual(await memos(`?createdFrom=${encodeURIComponent(t1)}`), ['b', 'c']);

@@ -16,8 +16,17 @@ function u256(digits: string): Buffer | null {
   return Buffer.from(v.toString(16).padStart(64, '0'), 'hex');
 }
 
-export interface PathNode { hash: string; sumMinor: string }
-export interface OwnAsset { assetSymbol: string; amountMinor: string; salt: string; leafIndex: number; path: PathNode[] }
+export interface PathNode {
+  hash: string;
+  sumMinor: string;
+}
+export interface OwnAsset {
+  assetSymbol: string;
+  amountMinor: string;
+  salt: string;
+  leafIndex: number;
+  path: PathNode[];
+}
 
 /** Why the leaf does not reach the published root and total, or null when it does. */
 export function checkLiabilityPath(own: OwnAsset, rootHash: string, totalMinor: string): string | null {
@@ -46,4 +55,8 @@ export function checkLiabilityPath(own: OwnAsset, rootHash: string, totalMinor: 
 
 /** The salt as the contract derives it, from the key (for the test, which knows the server's key). */
 export const expectedSalt = (key: Buffer, snapshotId: string, organizationId: string, assetSymbol: string): string =>
-  createHmac('sha256', key).update(Buffer.concat([Buffer.from(snapshotId), Buffer.from([0]), Buffer.from(organizationId), Buffer.from([0]), Buffer.from(assetSymbol)])).digest('hex');
+  createHmac('sha256', key)
+    .update(
+      Buffer.concat([Buffer.from(snapshotId), Buffer.from([0]), Buffer.from(organizationId), Buffer.from([0]), Buffer.from(assetSymbol)]),
+    )
+    .digest('hex');

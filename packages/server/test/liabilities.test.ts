@@ -6,7 +6,11 @@ import { backends, listAssets, makeHarness, SECRET, seedOrg, type Harness, type 
 import { checkLiabilityPath, expectedSalt, type OwnAsset } from './liabilities-verifier.ts';
 import { openNote } from './transparency-verifier.ts';
 
-interface Published { snapshotId: string; takenAt: string; assets: Array<{ assetSymbol: string; assetDecimals: number; rootHash: string; totalMinor: string; leafCount: number }> }
+interface Published {
+  snapshotId: string;
+  takenAt: string;
+  assets: Array<{ assetSymbol: string; assetDecimals: number; rootHash: string; totalMinor: string; leafCount: number }>;
+}
 
 const text = async (h: Harness, url: string) => {
   const r = await h.app.inject({ method: 'GET', url, headers: { 'x-lang': 'en' } });
@@ -37,18 +41,28 @@ const owedPerAsset = async (h: Harness, o: SeededOrg): Promise<Map<string, bigin
 };
 const holdByWithdrawal = async (h: Harness, o: SeededOrg, amountMinor: string) => {
   const d = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', {
-    label: 'Main', assetSymbol: 'USD', bankName: 'Banco Galicia', accountKind: 'savings',
-    accountNumber: '400000000001', holderName: 'Acme SA', holderDocument: '30-71234567-1',
+    label: 'Main',
+    assetSymbol: 'USD',
+    bankName: 'Banco Galicia',
+    accountKind: 'savings',
+    accountNumber: '400000000001',
+    holderName: 'Acme SA',
+    holderDocument: '30-71234567-1',
   });
   assert.equal(d.status, 201, d.raw);
   assert.equal((await h.op('POST', `/destinations/${d.body.data.id}/register-in-market`)).status, 200);
-  const w = await h.call(o.key, 'POST', '/withdrawals', { destinationId: d.body.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor });
+  const w = await h.call(o.key, 'POST', '/withdrawals', {
+    destinationId: d.body.data.id,
+    assetSymbol: 'USD',
+    assetDecimals: 2,
+    amountMinor,
+  });
   assert.equal(w.status, 201, w.raw);
 };
 
 for (const backend of backends()) {
   describe(`proof of liabilities (${backend})`, () => {
-    test('a snapshot\'s totals are what every organization is owed, and each organization\'s path reaches the published root', async () => {
+    test("a snapshot's totals are what every organization is owed, and each organization's path reaches the published root", async () => {
       const h = await makeHarness({ backend, env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
       try {
         await listAssets(h, { USD: 2, BTC: 8 });
@@ -75,27 +89,42 @@ for (const backend of backends()) {
         assert.equal(p.takenAt, taken.body.data.takenAt);
 
         // Totals: the sum over all organizations of available + held, exactly.
-        const want = new Map<string, bigint>([['BTC', 0n], ['USD', 0n]]);
-        const holders = new Map<string, number>([['BTC', 0], ['USD', 0]]);
+        const want = new Map<string, bigint>([
+          ['BTC', 0n],
+          ['USD', 0n],
+        ]);
+        const holders = new Map<string, number>([
+          ['BTC', 0],
+          ['USD', 0],
+        ]);
         for (const o of orgs) {
           for (const [asset, amount] of await owedPerAsset(h, o)) {
             want.set(asset, want.get(asset)! + amount);
             if (amount !== 0n) holders.set(asset, holders.get(asset)! + 1);
           }
         }
-        assert.deepEqual(p.assets.map((x) => [x.assetSymbol, x.assetDecimals, x.totalMinor, x.leafCount]), [
-          ['BTC', 8, '123456789012345678901237067890', 2],
-          ['USD', 2, '190099', 3],
-        ]);
-        assert.deepEqual(p.assets.map((x) => [x.assetSymbol, x.totalMinor, x.leafCount]), [...want].map(([s, t]) => [s, t.toString(), holders.get(s)]));
+        assert.deepEqual(
+          p.assets.map((x) => [x.assetSymbol, x.assetDecimals, x.totalMinor, x.leafCount]),
+          [
+            ['BTC', 8, '123456789012345678901237067890', 2],
+            ['USD', 2, '190099', 3],
+          ],
+        );
+        assert.deepEqual(
+          p.assets.map((x) => [x.assetSymbol, x.totalMinor, x.leafCount]),
+          [...want].map(([s, t]) => [s, t.toString(), holders.get(s)]),
+        );
 
         // Each organization's own leaves verify against the published root and total, with the contract's salt.
         const key = createHmac('sha256', SECRET).update('cambio liabilities salt v1').digest();
         for (const o of orgs) {
           const mine = await own(h, o);
           assert.equal(mine.snapshotId, p.snapshotId);
-          const owed = [...await owedPerAsset(h, o)].filter(([, v]) => v !== 0n);
-          assert.deepEqual(mine.assets.map((x) => [x.assetSymbol, x.amountMinor]), owed.map(([s, v]) => [s, v.toString()]));
+          const owed = [...(await owedPerAsset(h, o))].filter(([, v]) => v !== 0n);
+          assert.deepEqual(
+            mine.assets.map((x) => [x.assetSymbol, x.amountMinor]),
+            owed.map(([s, v]) => [s, v.toString()]),
+          );
           for (const x of mine.assets) {
             const root = p.assets.find((r) => r.assetSymbol === x.assetSymbol)!;
             assert.equal(x.salt, expectedSalt(key, p.snapshotId, o.orgId, x.assetSymbol));
@@ -113,7 +142,13 @@ for (const backend of backends()) {
         const variant = (over: Partial<OwnAsset>) => checkLiabilityPath({ ...usd, ...over }, root.rootHash, root.totalMinor);
         assert.match(variant({ path: [{ ...sib0, sumMinor: String(BigInt(sib0.sumMinor) + 1n) }, usd.path[1]!] })!, /root|total/);
         // Moving value between my leaf and my sibling keeps the total but not the root: sums are in every node's hash.
-        assert.match(variant({ amountMinor: String(BigInt(usd.amountMinor) - 1n), path: [{ ...sib0, sumMinor: String(BigInt(sib0.sumMinor) + 1n) }, usd.path[1]!] })!, /root/);
+        assert.match(
+          variant({
+            amountMinor: String(BigInt(usd.amountMinor) - 1n),
+            path: [{ ...sib0, sumMinor: String(BigInt(sib0.sumMinor) + 1n) }, usd.path[1]!],
+          })!,
+          /root/,
+        );
         assert.match(variant({ amountMinor: '1' })!, /root|total/);
         assert.match(variant({ salt: usd.salt.replace(/^./, (ch) => (ch === '0' ? '1' : '0')) })!, /root/);
         assert.match(variant({ path: [{ ...sib0, sumMinor: '-1' }, usd.path[1]!] })!, /not an unsigned/);
@@ -131,7 +166,13 @@ for (const backend of backends()) {
         assert.equal(p2.assets.find((x) => x.assetSymbol === 'USD')!.totalMinor, '190100');
         const list = await h.op('GET', '/liabilities/snapshots');
         assert.equal(list.status, 200);
-        assert.deepEqual(list.body.data.map((s: { snapshotId: string; daily: boolean }) => [s.snapshotId, s.daily]), [[p2.snapshotId, false], [p.snapshotId, false]]);
+        assert.deepEqual(
+          list.body.data.map((s: { snapshotId: string; daily: boolean }) => [s.snapshotId, s.daily]),
+          [
+            [p2.snapshotId, false],
+            [p.snapshotId, false],
+          ],
+        );
         const bUsd = (await own(h, b)).assets[0]!;
         assert.equal(bUsd.amountMinor, '100');
         assert.equal(checkLiabilityPath(bUsd, p2.assets.find((x) => x.assetSymbol === 'USD')!.rootHash, '190100'), null);
@@ -148,15 +189,19 @@ for (const backend of backends()) {
         let now = new Date('2026-03-01T00:00:03.000Z');
         const deps = { ...h.deps, clock: { now: () => now } };
         const runs = await Promise.all([takeDailySnapshot(deps), takeDailySnapshot(deps), takeDailySnapshot(deps)]);
-        assert.equal(runs.filter((r) => r !== null).length, 1, 'one of the racing runs takes the day\'s snapshot');
+        assert.equal(runs.filter((r) => r !== null).length, 1, "one of the racing runs takes the day's snapshot");
         assert.equal(await takeDailySnapshot(deps), null, 'later the same day: nothing');
         now = new Date('2026-03-02T00:00:01.000Z');
         const next = await takeDailySnapshot(deps);
         assert.ok(next);
         const list = await h.op('GET', '/liabilities/snapshots');
-        assert.deepEqual(list.body.data.map((s: { daily: boolean; takenAt: string }) => [s.takenAt, s.daily]), [
-          ['2026-03-02T00:00:01.000Z', true], ['2026-03-01T00:00:03.000Z', true],
-        ]);
+        assert.deepEqual(
+          list.body.data.map((s: { daily: boolean; takenAt: string }) => [s.takenAt, s.daily]),
+          [
+            ['2026-03-02T00:00:01.000Z', true],
+            ['2026-03-01T00:00:03.000Z', true],
+          ],
+        );
         const mine = await own(h, o);
         assert.equal(mine.snapshotId, next.id);
         const p = await published(h);

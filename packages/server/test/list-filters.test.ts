@@ -3,7 +3,6 @@ import { after, before, describe, test } from 'node:test';
 import type { ManualClock } from '../src/domain/ports.ts';
 import { backends, btcUsdMarket, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 
-
 /** Filters on the client's lists: state, a creation window; the ledger by asset and date. */
 for (const backend of backends()) {
   describe(`client list filters [${backend}]`, () => {
@@ -36,7 +35,8 @@ for (const backend of backends()) {
     after(async () => h?.close());
 
     test('GET /orders?state= returns only that state', async () => {
-      const states = async (q: string) => (await h.call(o.key, 'GET', `/orders?${q}`)).body.data.map((x: { id: string; state: string }) => `${x.state}:${x.id}`);
+      const states = async (q: string) =>
+        (await h.call(o.key, 'GET', `/orders?${q}`)).body.data.map((x: { id: string; state: string }) => `${x.state}:${x.id}`);
       assert.deepEqual(await states('state=pending_approval'), [`pending_approval:${ids.pending}`]);
       assert.deepEqual(await states('state=completed'), [`completed:${ids.completed}`]);
       assert.deepEqual(await states('state=rejected'), [`rejected:${ids.rejected}`]);
@@ -48,7 +48,12 @@ for (const backend of backends()) {
       const list = async (q: string) => (await h.call(o.key, 'GET', `/orders?${q}`)).body.data.map((x: { id: string }) => x.id);
       assert.deepEqual(await list(`createdFrom=${encodeURIComponent(t1.toISOString())}`), [ids.pending, ids.rejected]);
       assert.deepEqual(await list(`createdTo=${encodeURIComponent(t1.toISOString())}`), [ids.completed]);
-      assert.deepEqual(await list(`createdFrom=${encodeURIComponent(t0.toISOString())}&createdTo=${encodeURIComponent(new Date(t1.getTime() + 1).toISOString())}&state=rejected`), [ids.rejected]);
+      assert.deepEqual(
+        await list(
+          `createdFrom=${encodeURIComponent(t0.toISOString())}&createdTo=${encodeURIComponent(new Date(t1.getTime() + 1).toISOString())}&state=rejected`,
+        ),
+        [ids.rejected],
+      );
       for (const bad of ['createdFrom=yesterday', 'createdTo=2026-13-01T00:00:00Z', 'createdFrom=2026-11-23']) {
         const r = await h.call(o.key, 'GET', `/orders?${bad}`);
         assert.equal(r.status, 400, bad);
@@ -57,13 +62,24 @@ for (const backend of backends()) {
     });
 
     test('the ledger by asset and by date', async () => {
-      const all = (await h.call(o.key, 'GET', '/ledger?limit=100')).body.data as Array<{ assetSymbol: string; kind: string; createdAt: string }>;
+      const all = (await h.call(o.key, 'GET', '/ledger?limit=100')).body.data as Array<{
+        assetSymbol: string;
+        kind: string;
+        createdAt: string;
+      }>;
       const usd = (await h.call(o.key, 'GET', '/ledger?limit=100&assetSymbol=USD')).body.data as typeof all;
       assert.ok(usd.length > 0);
-      assert.deepEqual(usd, all.filter((e) => e.assetSymbol === 'USD'));
-      const late = (await h.call(o.key, 'GET', `/ledger?limit=100&assetSymbol=BTC&createdFrom=${encodeURIComponent(t1.toISOString())}`)).body.data as typeof all;
+      assert.deepEqual(
+        usd,
+        all.filter((e) => e.assetSymbol === 'USD'),
+      );
+      const late = (await h.call(o.key, 'GET', `/ledger?limit=100&assetSymbol=BTC&createdFrom=${encodeURIComponent(t1.toISOString())}`))
+        .body.data as typeof all;
       // after t1: the second order's hold and release, the third order's hold
-      assert.deepEqual(late.map((e) => e.kind), ['order_hold', 'order_hold', 'order_release', 'order_release', 'order_hold', 'order_hold']);
+      assert.deepEqual(
+        late.map((e) => e.kind),
+        ['order_hold', 'order_hold', 'order_release', 'order_release', 'order_hold', 'order_hold'],
+      );
       assert.equal((await h.call(o.key, 'GET', '/ledger?assetSymbol=usd')).status, 400);
     });
 

@@ -9,7 +9,7 @@ import type { Harness } from './harness.ts';
 export async function appendUntil(h: Harness, size: number): Promise<void> {
   for (let i = 0; i < 2000; i++) {
     await appendJournalLog(h.deps);
-    if (await h.store.transparency.size() >= size) return;
+    if ((await h.store.transparency.size()) >= size) return;
     await new Promise((r) => setTimeout(r, 20));
   }
   assert.fail(`the log never reached ${size} entries`);

@@ -10,7 +10,14 @@ import { Hidden } from '../src/config.ts';
 import { smtpSender } from '../src/mail/smtp-sender.ts';
 import type { MailSender } from '../src/usecases/ports.ts';
 
-export interface ReceivedMail { from: string; to: string; subject: string; text: string; html: string; raw: string }
+export interface ReceivedMail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  raw: string;
+}
 
 export interface MailReceiver {
   url: string;
@@ -30,19 +37,32 @@ export async function startMailReceiver(from = 'Cambio <no-reply@cambio.test>'):
   const mails: ReceivedMail[] = [];
   const seen: ReceivedMail[] = [];
   const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false, banner: 'test',
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    banner: 'test',
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        simpleParser(raw).then((p) => {
-          const to = session.envelope.rcptTo.map((r) => r.address).join(',');
-          const m = { from: p.from?.text ?? '', to, subject: p.subject ?? '', text: p.text ?? '', html: typeof p.html === 'string' ? p.html : '', raw };
-          mails.push(m);
-          seen.push(m);
-          callback();
-        }, (err: Error) => callback(err));
+        simpleParser(raw).then(
+          (p) => {
+            const to = session.envelope.rcptTo.map((r) => r.address).join(',');
+            const m = {
+              from: p.from?.text ?? '',
+              to,
+              subject: p.subject ?? '',
+              text: p.text ?? '',
+              html: typeof p.html === 'string' ? p.html : '',
+              raw,
+            };
+            mails.push(m);
+            seen.push(m);
+            callback();
+          },
+          (err: Error) => callback(err),
+        );
       });
     },
   });
@@ -51,13 +71,19 @@ export async function startMailReceiver(from = 'Cambio <no-reply@cambio.test>'):
   const url = `smtp://127.0.0.1:${port}`;
   const sender = smtpSender(new Hidden(url), from);
   return {
-    url, mails, seen, sender,
+    url,
+    mails,
+    seen,
+    sender,
     to: (address) => mails.filter((m) => m.to.split(',').includes(address.toLowerCase())),
     link: (m, prefix) => {
       const found = m.text.split(/\s+/).find((w) => w.startsWith(prefix));
       if (!found) throw new Error(`no link starting with ${prefix} in: ${m.text}`);
       return found;
     },
-    close: async () => { sender.close(); await new Promise<void>((resolve) => server.close(() => resolve())); },
+    close: async () => {
+      sender.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -13,7 +13,20 @@ import { smtpSender } from '../src/mail/smtp-sender.ts';
 import { mailNotifications } from '../src/usecases/mail/notify.ts';
 import { deliverDueMail } from '../src/usecases/mail/outbox.ts';
 import { MAILED_EVENT_TYPES } from '../src/store/mail-store.ts';
-import { ALL_PERMISSIONS, backends, btcUsdMarket, cookieFrom, makeHarness, PASSWORD, seedOrg, signedInMember, signedInStaff, usableDestination, withCookie, type Harness } from './harness.ts';
+import {
+  ALL_PERMISSIONS,
+  backends,
+  btcUsdMarket,
+  cookieFrom,
+  makeHarness,
+  PASSWORD,
+  seedOrg,
+  signedInMember,
+  signedInStaff,
+  usableDestination,
+  withCookie,
+  type Harness,
+} from './harness.ts';
 import { startMailReceiver, type MailReceiver } from './mail-receiver.ts';
 
 const NEW_PASSWORD = 'a brand new passphrase 77';
@@ -25,11 +38,23 @@ for (const backend of backends()) {
     const lines: string[] = [];
     before(async () => {
       rx = await startMailReceiver();
-      const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
-      h = await makeHarness({ backend, env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0' }, deps: { mail: rx.sender, logger: pino({ level: 'trace' }, sink) } });
+      const sink = new Writable({
+        write(chunk, _enc, cb) {
+          lines.push(String(chunk));
+          cb();
+        },
+      });
+      h = await makeHarness({
+        backend,
+        env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0' },
+        deps: { mail: rx.sender, logger: pino({ level: 'trace' }, sink) },
+      });
       await btcUsdMarket(h);
     });
-    after(async () => { await h?.close(); await rx?.close(); });
+    after(async () => {
+      await h?.close();
+      await rx?.close();
+    });
 
     /** What the background tasks do, now: reset requests finish, decisions become mail, the outbox is sent. */
     const flush = async () => {
@@ -39,21 +64,32 @@ for (const backend of backends()) {
       for (let tries = 0; ; tries++) {
         await mailNotifications({ ...h.deps, publicUrl: h.config.publicUrl });
         const behind = await sql<{ n: string }>`select count(*)::text as n from events e, mail_cursor c
-          where e.type in (${sql.join(MAILED_EVENT_TYPES.map((t) => sql`${t}`))}) and (e.txid, e.seq) > (c.txid, c.seq)`.execute(h.store.db);
+          where e.type in (${sql.join(MAILED_EVENT_TYPES.map((t) => sql`${t}`))}) and (e.txid, e.seq) > (c.txid, c.seq)`.execute(
+          h.store.db,
+        );
         if (behind.rows[0]!.n === '0') break;
         if (tries > 2000) assert.fail(`${behind.rows[0]!.n} mailed events never passed the cursor`);
         await new Promise((r) => setTimeout(r, 20));
       }
       await deliverDueMail(h.deps);
     };
-    const post = (url: string, body: unknown, lang = 'en', ip = '10.0.0.1') => h.app.inject({
-      method: 'POST', url, remoteAddress: ip, headers: { 'content-type': 'application/json', 'x-lang': lang }, payload: JSON.stringify(body),
-    });
+    const post = (url: string, body: unknown, lang = 'en', ip = '10.0.0.1') =>
+      h.app.inject({
+        method: 'POST',
+        url,
+        remoteAddress: ip,
+        headers: { 'content-type': 'application/json', 'x-lang': lang },
+        payload: JSON.stringify(body),
+      });
     const tokenOf = (link: string) => new URL(link).hash.slice(1);
 
-    test('an invitation arrives by mail in the inviter\'s language, and its link signs the person in', async () => {
+    test("an invitation arrives by mail in the inviter's language, and its link signs the person in", async () => {
       const o = await seedOrg(h, { name: 'Acme Treasury' });
-      const m = await h.op('POST', `/organizations/${o.orgId}/members`, { name: 'Ana', email: 'ana@acme.test', permissions: ['portal:read'] });
+      const m = await h.op('POST', `/organizations/${o.orgId}/members`, {
+        name: 'Ana',
+        email: 'ana@acme.test',
+        permissions: ['portal:read'],
+      });
       assert.equal(m.status, 201, m.raw);
       await flush();
       const [mail] = rx.to('ana@acme.test');
@@ -68,7 +104,12 @@ for (const backend of backends()) {
       const me = await withCookie(h, cookieFrom(r), 'GET', '/portal/v1/session');
       assert.deepEqual([me.status, me.body.data.member.email, me.body.data.member.status], [200, 'ana@acme.test', 'active']);
 
-      const s = await h.app.inject({ method: 'POST', url: '/operator/v1/staff', headers: { authorization: 'Bearer test-operator-token-0123456789', 'content-type': 'application/json', 'x-lang': 'es' }, payload: JSON.stringify({ name: 'Beto', email: 'beto@desk.test', role: 'viewer' }) });
+      const s = await h.app.inject({
+        method: 'POST',
+        url: '/operator/v1/staff',
+        headers: { authorization: 'Bearer test-operator-token-0123456789', 'content-type': 'application/json', 'x-lang': 'es' },
+        payload: JSON.stringify({ name: 'Beto', email: 'beto@desk.test', role: 'viewer' }),
+      });
       assert.equal(s.statusCode, 201, s.body);
       await flush();
       const [es] = rx.to('beto@desk.test');
@@ -80,7 +121,11 @@ for (const backend of backends()) {
     test('an invitation sent again from the portal is mailed with its new link; the first link no longer signs in', async () => {
       const o = await seedOrg(h, { name: 'Resend Treasury' });
       const lead = await signedInMember(h, o.orgId, ['portal:read', 'portal:team']);
-      const first = await withCookie(h, lead.cookie, 'POST', '/portal/v1/team/members', { name: 'Gil', email: 'gil@resend.test', permissions: ['portal:read'] });
+      const first = await withCookie(h, lead.cookie, 'POST', '/portal/v1/team/members', {
+        name: 'Gil',
+        email: 'gil@resend.test',
+        permissions: ['portal:read'],
+      });
       assert.equal(first.status, 201, first.raw);
       const again = await withCookie(h, lead.cookie, 'POST', `/portal/v1/team/members/${first.body.data.member.id}/invitation`);
       assert.equal(again.status, 200, again.raw);
@@ -101,7 +146,13 @@ for (const backend of backends()) {
       await flush();
       // The staff person's own invitation mail (from signing them up) may be there too, in either order.
       const mail = rx.to(s.email).find((m) => m.subject === 'Reset your Cambio password');
-      assert.ok(mail, `no reset mail among: ${rx.to(s.email).map((m) => m.subject).join(', ')}`);
+      assert.ok(
+        mail,
+        `no reset mail among: ${rx
+          .to(s.email)
+          .map((m) => m.subject)
+          .join(', ')}`,
+      );
       const link = rx.link(mail!, 'http://127.0.0.1:8080/desk/reset-password#');
       const weak = await post('/operator/v1/password-reset/complete', { token: tokenOf(link), password: 'short' });
       assert.deepEqual([weak.statusCode, weak.json().code], [422, 'auth.password_weak'], 'a weak password does not spend the link');
@@ -112,7 +163,14 @@ for (const backend of backends()) {
       assert.equal(old.status, 401);
       // reuse of the token
       const again = await post('/operator/v1/password-reset/complete', { token: tokenOf(link), password: `${NEW_PASSWORD}!` });
-      assert.deepEqual([again.statusCode, again.json().code, again.json().message], [410, 'auth.reset_invalid', 'This password-reset link is not valid (unknown or already used); ask for a new one from the sign-in page.']);
+      assert.deepEqual(
+        [again.statusCode, again.json().code, again.json().message],
+        [
+          410,
+          'auth.reset_invalid',
+          'This password-reset link is not valid (unknown or already used); ask for a new one from the sign-in page.',
+        ],
+      );
       // the old password no longer signs in; the new one does, with the TOTP code still required
       const signIn = (body: unknown) => post('/operator/v1/session', body);
       assert.equal((await signIn({ email: s.email, password: PASSWORD })).json().code, 'auth.sign_in_failed');
@@ -123,7 +181,10 @@ for (const backend of backends()) {
 
     test('portal: the reset mail speaks Spanish when asked in Spanish; an expired link is told apart', async () => {
       const o = await seedOrg(h);
-      const accepted = await post('/portal/v1/invitations/accept', { token: '' + (await inviteToken(h, o.orgId, 'carla@org.test')), password: PASSWORD });
+      const accepted = await post('/portal/v1/invitations/accept', {
+        token: '' + (await inviteToken(h, o.orgId, 'carla@org.test')),
+        password: PASSWORD,
+      });
       assert.equal(accepted.statusCode, 200, accepted.body);
       await flush();
       rx.mails.length = 0;
@@ -134,7 +195,14 @@ for (const backend of backends()) {
       const token = tokenOf(rx.link(mail!, 'http://127.0.0.1:8080/portal/reset-password#'));
       await sql`update password_resets set expires_at = now() - interval '1 second' where email = 'carla@org.test'`.execute(h.store.db);
       const late = await post('/portal/v1/password-reset/complete', { token, password: NEW_PASSWORD }, 'es');
-      assert.deepEqual([late.statusCode, late.json().code, late.json().message], [410, 'auth.reset_expired', 'Este enlace para restablecer la contraseña venció; pida uno nuevo desde la página de inicio de sesión.']);
+      assert.deepEqual(
+        [late.statusCode, late.json().code, late.json().message],
+        [
+          410,
+          'auth.reset_expired',
+          'Este enlace para restablecer la contraseña venció; pida uno nuevo desde la página de inicio de sesión.',
+        ],
+      );
       const unknown = await post('/portal/v1/password-reset/complete', { token: 'x'.repeat(43), password: NEW_PASSWORD });
       assert.deepEqual([unknown.statusCode, unknown.json().code], [410, 'auth.reset_invalid']);
       // the password is unchanged
@@ -146,7 +214,10 @@ for (const backend of backends()) {
       await post('/portal/v1/invitations/accept', { token: await inviteToken(h, o.orgId, 'dora@org.test'), password: PASSWORD });
       await flush();
       rx.mails.length = 0;
-      const strip = (b: string) => { const { timestamp: _t, traceId: _i, ...rest } = JSON.parse(b); return rest; };
+      const strip = (b: string) => {
+        const { timestamp: _t, traceId: _i, ...rest } = JSON.parse(b);
+        return rest;
+      };
       const known = await post('/portal/v1/password-reset', { email: 'dora@org.test' }, 'en', '10.0.0.2');
       const unknown = await post('/portal/v1/password-reset', { email: 'nobody@org.test' }, 'en', '10.0.0.2');
       const invited = await post('/portal/v1/password-reset', { email: 'ana-not-yet@org.test' }, 'en', '10.0.0.2');
@@ -154,7 +225,10 @@ for (const backend of backends()) {
       assert.deepEqual(strip(unknown.body), strip(known.body));
       assert.deepEqual(strip(invited.body), strip(known.body));
       await flush();
-      assert.deepEqual(rx.mails.map((m) => m.to), ['dora@org.test']);
+      assert.deepEqual(
+        rx.mails.map((m) => m.to),
+        ['dora@org.test'],
+      );
     });
 
     test('rate limited: past ten requests from one address 429; past three per email, silently no more mail', async () => {
@@ -163,7 +237,8 @@ for (const backend of backends()) {
       await flush();
       rx.mails.length = 0;
       const codes: number[] = [];
-      for (let i = 0; i < 11; i++) codes.push((await post('/portal/v1/password-reset', { email: 'eva@org.test' }, 'en', '10.0.0.3')).statusCode);
+      for (let i = 0; i < 11; i++)
+        codes.push((await post('/portal/v1/password-reset', { email: 'eva@org.test' }, 'en', '10.0.0.3')).statusCode);
       assert.deepEqual(codes, [...Array(10).fill(200), 429]);
       const limited = await post('/portal/v1/password-reset', { email: 'eva@org.test' }, 'en', '10.0.0.3');
       assert.equal(limited.json().code, 'rate_limit.exceeded');
@@ -171,25 +246,46 @@ for (const backend of backends()) {
       assert.equal(rx.to('eva@org.test').length, 3);
     });
 
-    test('decisions and credits are mailed to the organization\'s team managers, after commit, with exact amounts', async () => {
+    test("decisions and credits are mailed to the organization's team managers, after commit, with exact amounts", async () => {
       const o = await seedOrg(h, { name: 'Mailed Org', balances: { BTC: 100000000n, USD: 1000000n } });
-      await post('/portal/v1/invitations/accept', { token: await inviteToken(h, o.orgId, 'boss@org.test', ALL_PERMISSIONS), password: PASSWORD }, 'es');
-      await post('/portal/v1/invitations/accept', { token: await inviteToken(h, o.orgId, 'reader@org.test', ['portal:read']), password: PASSWORD });
+      await post(
+        '/portal/v1/invitations/accept',
+        { token: await inviteToken(h, o.orgId, 'boss@org.test', ALL_PERMISSIONS), password: PASSWORD },
+        'es',
+      );
+      await post('/portal/v1/invitations/accept', {
+        token: await inviteToken(h, o.orgId, 'reader@org.test', ['portal:read']),
+        password: PASSWORD,
+      });
       await flush();
       rx.mails.length = 0;
       const q = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' });
       const ord = await h.call(o.key, 'POST', '/orders', { quoteId: q.body.data.id });
       assert.equal((await h.op('POST', `/orders/${ord.body.data.id}/approve`)).status, 200);
       const dest = await usableDestination(h, o.key);
-      const w = await h.call(o.key, 'POST', '/withdrawals', { destinationId: dest, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '12345' });
+      const w = await h.call(o.key, 'POST', '/withdrawals', {
+        destinationId: dest,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '12345',
+      });
       assert.equal(w.status, 201, w.raw);
       assert.equal((await h.op('POST', `/withdrawals/${w.body.data.id}/reject`, { reason: 'cuenta no verificada' })).status, 200);
-      const arrival = await h.op('POST', '/deposits', { assetSymbol: 'BTC', network: 'bitcoin', amountMinor: '50000000', txid: `tx-${o.orgId}` });
+      const arrival = await h.op('POST', '/deposits', {
+        assetSymbol: 'BTC',
+        network: 'bitcoin',
+        amountMinor: '50000000',
+        txid: `tx-${o.orgId}`,
+      });
       assert.equal(arrival.status, 201, arrival.raw);
       assert.equal((await h.op('POST', `/deposits/${arrival.body.data.id}/attribute`, { organizationId: o.orgId })).status, 200);
       await flush();
       const mails = rx.to('boss@org.test');
-      assert.deepEqual(mails.map((m) => m.subject).sort(), ['Cambio aprobado: 0,01 BTC por 646,75 USD', 'Depósito acreditado: 0,5 BTC', 'Retiro rechazado: 123,45 USD']);
+      assert.deepEqual(mails.map((m) => m.subject).sort(), [
+        'Cambio aprobado: 0,01 BTC por 646,75 USD',
+        'Depósito acreditado: 0,5 BTC',
+        'Retiro rechazado: 123,45 USD',
+      ]);
       assert.match(mails.find((m) => m.subject.startsWith('Retiro'))!.text, /Motivo: cuenta no verificada/);
       assert.equal(rx.to('reader@org.test').length, 0, 'a member who does not manage the team is not mailed');
       await flush();
@@ -201,7 +297,11 @@ for (const backend of backends()) {
       const o = await seedOrg(h);
       await h.op('POST', `/organizations/${o.orgId}/members`, { name: 'Fede', email: 'fede@org.test', permissions: [] });
       await deliverDueMail({ ...h.deps, mail: down });
-      const row = await h.store.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', 'fede@org.test').executeTakeFirstOrThrow();
+      const row = await h.store.db
+        .selectFrom('mail_outbox')
+        .selectAll()
+        .where('to_address', '=', 'fede@org.test')
+        .executeTakeFirstOrThrow();
       assert.deepEqual([row.state, row.attempts], ['pending', 1]);
       assert.match(String(row.last_error), /ECONNREFUSED/);
       assert.ok(lines.some((l) => l.includes('a mail could not be sent: will retry')));
@@ -223,7 +323,11 @@ for (const backend of backends()) {
       const rows = await h.store.db.selectFrom('mail_outbox').select(['sealed']).execute();
       for (const t of tokens) assert.ok(!rows.some((r) => r.sealed?.includes(t)));
       // the operator sees the outbox in the metrics; finished mail is forgotten after its retention
-      const metrics = await h.app.inject({ method: 'GET', url: '/operator/v1/metrics', headers: { authorization: 'Bearer test-operator-token-0123456789' } });
+      const metrics = await h.app.inject({
+        method: 'GET',
+        url: '/operator/v1/metrics',
+        headers: { authorization: 'Bearer test-operator-token-0123456789' },
+      });
       const counts = await h.store.mail.counts();
       assert.match(metrics.body, new RegExp(`cambio_mail_outbox\\{state="sent"\\} ${counts.sent}\\b`));
       assert.ok(counts.sent >= 5, JSON.stringify(counts));
@@ -235,14 +339,24 @@ for (const backend of backends()) {
 
 describe('mail [without SMTP]', () => {
   let h: Harness;
-  before(async () => { h = await makeHarness(); });
+  before(async () => {
+    h = await makeHarness();
+  });
   after(async () => h?.close());
   test('no mail is queued; a reset by mail is refused the same way for every email', async () => {
     const o = await seedOrg(h);
-    assert.equal((await h.op('POST', `/organizations/${o.orgId}/members`, { name: 'G', email: 'g@org.test', permissions: [] })).status, 201);
+    assert.equal(
+      (await h.op('POST', `/organizations/${o.orgId}/members`, { name: 'G', email: 'g@org.test', permissions: [] })).status,
+      201,
+    );
     const rows = await h.store.db.selectFrom('mail_outbox').selectAll().execute();
     assert.equal(rows.length, 0);
-    const r = await h.app.inject({ method: 'POST', url: '/portal/v1/password-reset', headers: { 'content-type': 'application/json', 'x-lang': 'en' }, payload: JSON.stringify({ email: 'g@org.test' }) });
+    const r = await h.app.inject({
+      method: 'POST',
+      url: '/portal/v1/password-reset',
+      headers: { 'content-type': 'application/json', 'x-lang': 'en' },
+      payload: JSON.stringify({ email: 'g@org.test' }),
+    });
     assert.deepEqual([r.statusCode, r.json().code], [409, 'auth.reset_unavailable']);
   });
 });

@@ -9,13 +9,17 @@ type Entry = { actor: string; action: string; before: unknown; after: unknown };
 for (const backend of backends()) {
   describe(`market configuration audit [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend }); });
+    before(async () => {
+      h = await makeHarness({ backend });
+    });
     after(async () => h?.close());
 
     /** The entries about `subjectId` with this action, oldest first. */
     const trail = async (subjectId: string, action: string): Promise<Array<Omit<Entry, 'action'>>> =>
       ((await h.op('GET', `/audit?subjectId=${encodeURIComponent(subjectId)}&limit=100`)).body.data as Entry[])
-        .filter((e) => e.action === action).reverse().map(({ actor, before: b, after: a }) => ({ actor, before: b, after: a }));
+        .filter((e) => e.action === action)
+        .reverse()
+        .map(({ actor, before: b, after: a }) => ({ actor, before: b, after: a }));
 
     test('assets: listing and changing decimals are audited; the same decimals again and a refused change are not', async () => {
       await listAssets(h, { AUD: 2 });
@@ -41,7 +45,12 @@ for (const backend of backends()) {
       r = await h.op('DELETE', '/market/pairs/ETH/EUR');
       assert.deepEqual([r.status, r.body.code], [404, 'market.pair_not_found']);
       const first = {
-        midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000',
+        midRate: '65000.00',
+        spreadBps: 50,
+        feeBps: 10,
+        fixedFeeQuoteMinor: '100',
+        minBaseMinor: '10000',
+        maxBaseMinor: '1000000000',
       };
       const second = { ...first, midRate: '3000.5', spreadBps: 20 };
       assert.deepEqual(await trail('ETH/EUR', 'market.pair.put'), [
@@ -65,7 +74,8 @@ for (const backend of backends()) {
       assert.deepEqual(await trail('CHF', 'deposit.wallet.put'), [
         { actor: 'bootstrap', before: null, after: { network: 'wire', address: 'sandbox-chf-acct-1' } },
         {
-          actor: 'bootstrap', before: { network: 'wire', address: 'sandbox-chf-acct-1' },
+          actor: 'bootstrap',
+          before: { network: 'wire', address: 'sandbox-chf-acct-1' },
           after: { network: 'sepa', address: 'sandbox-chf-acct-2' },
         },
       ]);

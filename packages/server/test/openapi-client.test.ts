@@ -73,7 +73,24 @@ describe('a client generated from the OpenAPI document with openapi-typescript',
     }
     writeFileSync(join(dir, 'api.d.ts'), types);
     writeFileSync(join(dir, 'journey.ts'), JOURNEY);
-    const r = spawnSync(process.execPath, [TSC, '--noEmit', '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', '--lib', 'es2022,dom', join(dir, 'journey.ts')], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        TSC,
+        '--noEmit',
+        '--strict',
+        '--target',
+        'es2022',
+        '--module',
+        'esnext',
+        '--moduleResolution',
+        'bundler',
+        '--lib',
+        'es2022,dom',
+        join(dir, 'journey.ts'),
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(r.status, 0, `tsc:\n${r.stdout}${r.stderr}`);
   });
 });

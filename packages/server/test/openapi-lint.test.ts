@@ -12,10 +12,19 @@ import { makeHarness, type Harness } from './harness.ts';
  */
 describe('the OpenAPI document passes the recommended rules', () => {
   let h: Harness;
-  let doc: { info: { license?: { name?: string } }; servers?: Array<{ url: string }>; paths: Record<string, Record<string, Record<string, unknown>>>; components: { securitySchemes: Record<string, unknown> } };
-  before(async () => { h = await makeHarness(); doc = (await h.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json(); });
+  let doc: {
+    info: { license?: { name?: string } };
+    servers?: Array<{ url: string }>;
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+    components: { securitySchemes: Record<string, unknown> };
+  };
+  before(async () => {
+    h = await makeHarness();
+    doc = (await h.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+  });
   after(async () => h?.close());
-  const operations = () => Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
 
   test('every operation has a summary and a unique, url-safe operationId', () => {
     const ids = new Set<string>();
@@ -37,27 +46,46 @@ describe('the OpenAPI document passes the recommended rules', () => {
     assert.ok(doc.info.license?.name, 'info.license');
     for (const { path, method, op } of operations()) {
       const security = op.security as Array<Record<string, unknown>> | undefined;
-      const signIn = /^\/operator\/v1\/(session|invitations\/accept|password-reset|password-reset\/complete)$/.test(path) && method === 'post';
+      const signIn =
+        /^\/operator\/v1\/(session|invitations\/accept|password-reset|password-reset\/complete)$/.test(path) && method === 'post';
       if (path.startsWith('/operator/') && !signIn) assert.ok(security && security.length > 0, `${method} ${path} has no security`);
-      for (const req of security ?? []) for (const name of Object.keys(req)) assert.ok(name in doc.components.securitySchemes, `${method} ${path}: ${name}`);
+      for (const req of security ?? [])
+        for (const name of Object.keys(req)) assert.ok(name in doc.components.securitySchemes, `${method} ${path}: ${name}`);
     }
     assert.deepEqual(doc.paths['/operator/v1/metrics']?.get?.security, [{ operator: [] }]);
   });
 
   test('security-defined: every operation declares its security; signing in, accepting an invitation and resetting a password need none ([])', () => {
-    const missing = operations().filter(({ op }) => !Array.isArray(op.security)).map(({ path, method }) => `${method} ${path}`);
+    const missing = operations()
+      .filter(({ op }) => !Array.isArray(op.security))
+      .map(({ path, method }) => `${method} ${path}`);
     assert.deepEqual(missing, []);
     for (const api of ['portal', 'operator']) {
-      for (const path of [`/${api}/v1/session`, `/${api}/v1/invitations/accept`, `/${api}/v1/password-reset`, `/${api}/v1/password-reset/complete`]) assert.deepEqual(doc.paths[path]?.post?.security, [], `POST ${path}`);
+      for (const path of [
+        `/${api}/v1/session`,
+        `/${api}/v1/invitations/accept`,
+        `/${api}/v1/password-reset`,
+        `/${api}/v1/password-reset/complete`,
+      ])
+        assert.deepEqual(doc.paths[path]?.post?.security, [], `POST ${path}`);
     }
   });
 
   test('every operation answers a 2xx and a 4xx, and declares its path parameters', () => {
     for (const { path, method, op } of operations()) {
       const codes = Object.keys((op.responses ?? {}) as object);
-      assert.ok(codes.some((c) => /^2/.test(c)), `${method} ${path}: no 2xx`);
-      assert.ok(codes.some((c) => /^4/.test(c)), `${method} ${path}: no 4xx`);
-      const declared = ((op.parameters ?? []) as Array<{ in: string; name: string }>).filter((p) => p.in === 'path').map((p) => p.name).sort();
+      assert.ok(
+        codes.some((c) => /^2/.test(c)),
+        `${method} ${path}: no 2xx`,
+      );
+      assert.ok(
+        codes.some((c) => /^4/.test(c)),
+        `${method} ${path}: no 4xx`,
+      );
+      const declared = ((op.parameters ?? []) as Array<{ in: string; name: string }>)
+        .filter((p) => p.in === 'path')
+        .map((p) => p.name)
+        .sort();
       const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
       assert.deepEqual(declared, inPath, `${method} ${path}: path parameters`);
     }

@@ -10,12 +10,21 @@ for (const backend of backends()) {
     before(async () => {
       h = await makeHarness({ backend });
       await listAssets(h, { BTC: 8, USD: 2 });
-      await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '10000', maxBaseMinor: '1000000000' });
+      await h.op('PUT', '/market/pairs/BTC/USD', {
+        midRate: '60000',
+        spreadBps: 50,
+        feeBps: 10,
+        fixedFeeQuoteMinor: '0',
+        minBaseMinor: '10000',
+        maxBaseMinor: '1000000000',
+      });
       org = await seedOrg(h, { balances: { BTC: 200000000n, USD: 123456n } });
       const q = await h.call(org.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '50000000' });
       assert.equal((await h.call(org.key, 'POST', '/orders', { quoteId: q.body.data.id })).status, 201);
     });
-    after(async () => { await h.close(); });
+    after(async () => {
+      await h.close();
+    });
 
     test('balances: available, held and total per asset, the same figures the client reads', async () => {
       const r = await h.op('GET', `/organizations/${org.orgId}/balances`);
@@ -30,8 +39,13 @@ for (const backend of backends()) {
     test('ledger: newest first, paged, with the hold of the order on top', async () => {
       const r = await h.op('GET', `/organizations/${org.orgId}/ledger?limit=2`);
       assert.equal(r.status, 200, r.raw);
-      assert.deepEqual(r.body.data.map((e: { kind: string; account: string; amountMinor: string }) => [e.kind, e.account, e.amountMinor]).sort(),
-        [['order_hold', 'available', '-50000000'], ['order_hold', 'held', '50000000']]);
+      assert.deepEqual(
+        r.body.data.map((e: { kind: string; account: string; amountMinor: string }) => [e.kind, e.account, e.amountMinor]).sort(),
+        [
+          ['order_hold', 'available', '-50000000'],
+          ['order_hold', 'held', '50000000'],
+        ],
+      );
       assert.equal(r.body.pagination.total, 4);
       assert.equal(r.body.pagination.totalPages, 2);
     });
@@ -51,19 +65,28 @@ for (const backend of backends()) {
       assert.deepEqual(await names('?search=ta h'), []);
       assert.deepEqual(await names(`?search=${b.id}`), ['zeta_holdings']);
       const all = await h.op('GET', '/organizations?limit=2');
-      assert.deepEqual(all.body.data.map((o: { id: string }) => o.id), [b.id, a.id]);
+      assert.deepEqual(
+        all.body.data.map((o: { id: string }) => o.id),
+        [b.id, a.id],
+      );
       assert.equal(all.body.data[0].canOperate, true);
       assert.equal((await h.op('GET', '/organizations?status=closed')).status, 400);
     });
 
-    test('orders and withdrawals filter by ?organizationId= (with ?state=); another organization\'s are not listed', async () => {
+    test("orders and withdrawals filter by ?organizationId= (with ?state=); another organization's are not listed", async () => {
       const other = await seedOrg(h, { balances: { BTC: 100000000n } });
       const q = await h.call(other.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' });
       assert.equal((await h.call(other.key, 'POST', '/orders', { quoteId: q.body.data.id })).status, 201);
-      for (const [o, n] of [[org, 1], [other, 1]] as const) {
+      for (const [o, n] of [
+        [org, 1],
+        [other, 1],
+      ] as const) {
         const r = await h.op('GET', `/orders?organizationId=${o.orgId}&state=pending_approval`);
         assert.equal(r.status, 200, r.raw);
-        assert.deepEqual(r.body.data.map((x: { organizationId: string }) => x.organizationId), Array(n).fill(o.orgId));
+        assert.deepEqual(
+          r.body.data.map((x: { organizationId: string }) => x.organizationId),
+          Array(n).fill(o.orgId),
+        );
       }
       assert.equal((await h.op('GET', `/orders?organizationId=${org.orgId}&state=completed`)).body.data.length, 0);
       const w = await h.op('GET', `/withdrawals?organizationId=${org.orgId}`);

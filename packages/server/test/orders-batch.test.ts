@@ -6,23 +6,38 @@ import type { Organization } from '../src/domain/organizations/organization.ts';
 import { placeBatch } from '../src/store/orders-batch.ts';
 import { available, backends, btcUsdMarket, held, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 
-
 /** The ledger's own invariants for one organization and asset: balances are the sums of their postings, held the sum of active holds. */
 async function assertBooks(h: Harness, orgId: string, asset: string) {
   const sums = await sql<{ kind: string; s: string }>`select account_kind as kind, coalesce(sum(amount), 0)::text as s from postings
     where owner_id = ${orgId} and asset_symbol = ${asset} group by 1`.execute(h.store.db);
-  const bal = await h.store.db.selectFrom('accounts').select(['kind', 'balance']).where('owner_id', '=', orgId).where('asset_symbol', '=', asset).execute();
-  for (const b of bal) assert.equal(BigInt(b.balance), BigInt(sums.rows.find((r) => r.kind === b.kind)?.s ?? '0'), `${orgId} ${asset} ${b.kind}`);
-  const holds = await sql<{ s: string }>`select coalesce(sum(amount), 0)::text as s from holds where organization_id = ${orgId} and asset_symbol = ${asset} and state = 'active'`.execute(h.store.db);
+  const bal = await h.store.db
+    .selectFrom('accounts')
+    .select(['kind', 'balance'])
+    .where('owner_id', '=', orgId)
+    .where('asset_symbol', '=', asset)
+    .execute();
+  for (const b of bal)
+    assert.equal(BigInt(b.balance), BigInt(sums.rows.find((r) => r.kind === b.kind)?.s ?? '0'), `${orgId} ${asset} ${b.kind}`);
+  const holds = await sql<{
+    s: string;
+  }>`select coalesce(sum(amount), 0)::text as s from holds where organization_id = ${orgId} and asset_symbol = ${asset} and state = 'active'`.execute(
+    h.store.db,
+  );
   assert.equal(BigInt(bal.find((b) => b.kind === 'held')?.balance ?? '0'), BigInt(holds.rows[0]!.s));
-  const unbalanced = await sql<{ n: string }>`select count(*)::text as n from (select entry_id from postings group by entry_id, asset_symbol having sum(amount) <> 0) x`.execute(h.store.db);
+  const unbalanced = await sql<{
+    n: string;
+  }>`select count(*)::text as n from (select entry_id from postings group by entry_id, asset_symbol having sum(amount) <> 0) x`.execute(
+    h.store.db,
+  );
   assert.equal(unbalanced.rows[0]!.n, '0');
 }
 
 for (const backend of backends()) {
   describe(`orders placed in one statement [${backend}]`, () => {
     let h: Harness;
-    let org = async (_o: SeededOrg): Promise<Organization> => { throw new Error('unset'); };
+    let org = async (_o: SeededOrg): Promise<Organization> => {
+      throw new Error('unset');
+    };
     before(async () => {
       h = await makeHarness({ backend });
       await btcUsdMarket(h);
@@ -31,7 +46,11 @@ for (const backend of backends()) {
     after(async () => h?.close());
 
     const quote = async (o: SeededOrg, amountBaseMinor: bigint) => {
-      const r = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: amountBaseMinor.toString() });
+      const r = await h.call(o.key, 'POST', '/quotes', {
+        baseSymbol: 'BTC',
+        quoteSymbol: 'USD',
+        amountBaseMinor: amountBaseMinor.toString(),
+      });
       assert.equal(r.status, 201, r.raw);
       return r.body.data.id as string;
     };
@@ -48,13 +67,34 @@ for (const backend of backends()) {
       const [A, B, C] = [await org(a), await org(b), await org(c)];
 
       const out = await placeBatch(h.store.db, randomIds, new Date(), [
-        { org: A, quoteId: a1 }, { org: B, quoteId: b1 }, { org: A, quoteId: a2 }, { org: C, quoteId: c1 }, { org: B, quoteId: bOverCap },
-        { org: A, quoteId: a3 }, { org: C, quoteId: c2 }, { org: A, quoteId: used }, { org: B, quoteId: a1 }, { org: A, quoteId: a1.replace(/.$/, (c) => (c === '0' ? '1' : '0')) }, { org: B, quoteId: c1 },
+        { org: A, quoteId: a1 },
+        { org: B, quoteId: b1 },
+        { org: A, quoteId: a2 },
+        { org: C, quoteId: c1 },
+        { org: B, quoteId: bOverCap },
+        { org: A, quoteId: a3 },
+        { org: C, quoteId: c2 },
+        { org: A, quoteId: used },
+        { org: B, quoteId: a1 },
+        { org: A, quoteId: a1.replace(/.$/, (c) => (c === '0' ? '1' : '0')) },
+        { org: B, quoteId: c1 },
       ]);
-      assert.deepEqual(out.map((o) => ('row' in o ? o.row.quote_id : 'refusal' in o ? o.refusal.code : 'unclaimed')), [
-        a1, b1, a2, 'ledger.insufficient_balance', 'orders.limit_exceeded', a3, 'ledger.insufficient_balance', 'orders.quote_already_used',
-        'orders.quote_not_found', 'orders.quote_not_found', 'orders.quote_not_found',
-      ]);
+      assert.deepEqual(
+        out.map((o) => ('row' in o ? o.row.quote_id : 'refusal' in o ? o.refusal.code : 'unclaimed')),
+        [
+          a1,
+          b1,
+          a2,
+          'ledger.insufficient_balance',
+          'orders.limit_exceeded',
+          a3,
+          'ledger.insufficient_balance',
+          'orders.quote_already_used',
+          'orders.quote_not_found',
+          'orders.quote_not_found',
+          'orders.quote_not_found',
+        ],
+      );
       const rows = out.flatMap((o) => ('row' in o ? [o.row] : []));
       assert.equal(rows[0]!.organization_id, A.id);
       for (const o of rows) assert.equal(o.state, 'pending_approval');
@@ -63,7 +103,10 @@ for (const backend of backends()) {
       assert.deepEqual([await available(h, b.key, 'BTC'), await held(h, b.key, 'BTC')], [2_000_000n, 1_000_000n]);
       assert.deepEqual([await available(h, c.key, 'BTC'), await held(h, c.key, 'BTC')], [1_500_000n, 0n]);
       const consumed = await h.store.db.selectFrom('quotes').select(['id', 'consumed_at']).where('id', 'in', [c1, c2, bOverCap]).execute();
-      assert.ok(consumed.every((q) => q.consumed_at === null), 'a refused quote is not consumed');
+      assert.ok(
+        consumed.every((q) => q.consumed_at === null),
+        'a refused quote is not consumed',
+      );
       for (const o of [a, b, c]) await assertBooks(h, o.orgId, 'BTC');
 
       // The same statement for an order alone decides each of the rest; c's sum did not fit, one of its orders does.
@@ -82,8 +125,16 @@ for (const backend of backends()) {
       // A change of decimals racing the quote (the operator API refuses it while quotes are live).
       await sql`update market_assets set decimals = 6 where symbol = 'USD'`.execute(h.store.db);
       try {
-        const out = await placeBatch(h.store.db, randomIds, new Date(), qs.map((quoteId) => ({ org: A, quoteId })));
-        assert.deepEqual(out.map((o) => ('refusal' in o ? o.refusal.code : 'placed')), ['orders.quote_expired', 'orders.quote_expired']);
+        const out = await placeBatch(
+          h.store.db,
+          randomIds,
+          new Date(),
+          qs.map((quoteId) => ({ org: A, quoteId })),
+        );
+        assert.deepEqual(
+          out.map((o) => ('refusal' in o ? o.refusal.code : 'placed')),
+          ['orders.quote_expired', 'orders.quote_expired'],
+        );
         const r = await h.call(a.key, 'POST', '/orders', { quoteId: qs[0] });
         assert.deepEqual([r.status, r.body.code], [410, 'orders.quote_expired']);
       } finally {
@@ -98,8 +149,16 @@ for (const backend of backends()) {
       const A = await org(a);
       await sql`update platform_state set reconciled = false where id = 1`.execute(h.store.db);
       try {
-        const out = await placeBatch(h.store.db, randomIds, new Date(), qs.map((quoteId) => ({ org: A, quoteId })));
-        assert.deepEqual(out.map((o) => ('refusal' in o ? o.refusal.code : 'placed')), ['ledger.ledger_not_reconciled', 'ledger.ledger_not_reconciled']);
+        const out = await placeBatch(
+          h.store.db,
+          randomIds,
+          new Date(),
+          qs.map((quoteId) => ({ org: A, quoteId })),
+        );
+        assert.deepEqual(
+          out.map((o) => ('refusal' in o ? o.refusal.code : 'placed')),
+          ['ledger.ledger_not_reconciled', 'ledger.ledger_not_reconciled'],
+        );
       } finally {
         await sql`update platform_state set reconciled = true where id = 1`.execute(h.store.db);
       }
@@ -112,7 +171,10 @@ for (const backend of backends()) {
       for (let round = 0; round < 5; round++) {
         const id = await quote(a, 1_000_000n);
         const outs = (await Promise.all([1, 2].map(() => placeBatch(h.store.db, randomIds, new Date(), [{ org: A, quoteId: id }])))).flat();
-        assert.deepEqual(outs.map((o) => ('row' in o ? 'placed' : 'refusal' in o ? o.refusal.code : 'unclaimed')).sort(), ['orders.quote_already_used', 'placed']);
+        assert.deepEqual(outs.map((o) => ('row' in o ? 'placed' : 'refusal' in o ? o.refusal.code : 'unclaimed')).sort(), [
+          'orders.quote_already_used',
+          'placed',
+        ]);
       }
       assert.deepEqual([await available(h, a.key, 'BTC'), await held(h, a.key, 'BTC')], [1_000_000n, 5_000_000n]);
       await assertBooks(h, a.orgId, 'BTC');
@@ -124,12 +186,23 @@ for (const backend of backends()) {
       // Every quote twice: the second acceptance of each must fail, whoever wins.
       const answers = await Promise.all([...quotes, ...quotes].map((q) => h.call(q.o.key, 'POST', '/orders', { quoteId: q.id })));
       assert.equal(answers.filter((r) => r.status === 201).length, 30);
-      assert.deepEqual([...new Set(answers.filter((r) => r.status !== 201).map((r) => `${r.status} ${r.body.code}`))], ['410 orders.quote_already_used']);
+      assert.deepEqual(
+        [...new Set(answers.filter((r) => r.status !== 201).map((r) => `${r.status} ${r.body.code}`))],
+        ['410 orders.quote_already_used'],
+      );
       for (const o of orgs) {
         assert.deepEqual([await available(h, o.key, 'BTC'), await held(h, o.key, 'BTC')], [5_000_000n, 5_000_000n]);
         await assertBooks(h, o.orgId, 'BTC');
       }
-      const orders = await h.store.db.selectFrom('orders').select(({ fn }) => fn.countAll<string>().as('n')).where('quote_id', 'in', quotes.map((q) => q.id)).executeTakeFirstOrThrow();
+      const orders = await h.store.db
+        .selectFrom('orders')
+        .select(({ fn }) => fn.countAll<string>().as('n'))
+        .where(
+          'quote_id',
+          'in',
+          quotes.map((q) => q.id),
+        )
+        .executeTakeFirstOrThrow();
       assert.equal(Number(orders.n), 30);
     });
   });

@@ -14,7 +14,11 @@ const PROCEEDS = 64_835n;
 const setReconciled = (h: Harness, reconciled: boolean) =>
   h.store.db.updateTable('platform_state').set({ reconciled }).where('id', '=', 1).execute();
 
-async function quote(h: Harness, o: SeededOrg, body: Record<string, unknown> = { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: A.toString() }): Promise<string> {
+async function quote(
+  h: Harness,
+  o: SeededOrg,
+  body: Record<string, unknown> = { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: A.toString() },
+): Promise<string> {
   const r = await h.call(o.key, 'POST', '/quotes', body);
   assert.equal(r.status, 201, r.raw);
   return r.body.data.id;
@@ -28,7 +32,12 @@ async function placed(h: Harness, o: SeededOrg, body?: Record<string, unknown>):
 
 /** The platform's own books and the venue's, per asset: reconciliation compares −market with the venue. */
 async function platformBooks(h: Harness, asset: string) {
-  const acc = await h.store.db.selectFrom('accounts').select(['kind', 'balance']).where('owner_id', '=', 'platform').where('asset_symbol', '=', asset).execute();
+  const acc = await h.store.db
+    .selectFrom('accounts')
+    .select(['kind', 'balance'])
+    .where('owner_id', '=', 'platform')
+    .where('asset_symbol', '=', asset)
+    .execute();
   const venue = await h.store.db.selectFrom('venue_balances').select('amount').where('asset_symbol', '=', asset).executeTakeFirst();
   const k = (kind: string) => BigInt(acc.find((a) => a.kind === kind)?.balance ?? '0');
   return { market: k('market'), revenue: k('revenue'), venue: BigInt(venue?.amount ?? '0') };
@@ -52,10 +61,15 @@ for (const backend of backends()) {
       const d = r.body.data;
       assert.match(d.id, /^ord_/);
       assert.deepEqual(d, {
-        id: d.id, state: 'pending_approval', quoteId,
+        id: d.id,
+        state: 'pending_approval',
+        quoteId,
         base: { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: '1000000' },
         quote: { assetSymbol: 'USD', assetDecimals: 2, amountMinor: '64675' },
-        rateQuoteMinor: '6467500', reason: null, createdAt: d.createdAt, updatedAt: d.createdAt,
+        rateQuoteMinor: '6467500',
+        reason: null,
+        createdAt: d.createdAt,
+        updatedAt: d.createdAt,
       });
       assert.equal(await available(h, o.key, 'BTC'), 2_000_000n);
       assert.equal(await held(h, o.key, 'BTC'), A);
@@ -65,8 +79,21 @@ for (const backend of backends()) {
       assert.match(list.body.pagination.asOf, /^[A-Za-z0-9_-]{48}$/);
       assert.deepEqual(list.body.pagination, { asOf: list.body.pagination.asOf, page: 1, limit: 10, total: 1, totalPages: 1 });
       const ledger = (await h.call(o.key, 'GET', '/ledger')).body.data;
-      assert.deepEqual(ledger.slice(0, 2).map((p: { kind: string; account: string; amountMinor: string; referenceId: string }) => [p.kind, p.account, p.amountMinor, p.referenceId]).sort(),
-        [['order_hold', 'available', '-1000000', d.id], ['order_hold', 'held', '1000000', d.id]]);
+      assert.deepEqual(
+        ledger
+          .slice(0, 2)
+          .map((p: { kind: string; account: string; amountMinor: string; referenceId: string }) => [
+            p.kind,
+            p.account,
+            p.amountMinor,
+            p.referenceId,
+          ])
+          .sort(),
+        [
+          ['order_hold', 'available', '-1000000', d.id],
+          ['order_hold', 'held', '1000000', d.id],
+        ],
+      );
     });
 
     test('a quote is accepted once: the second acceptance is 410 orders.quote_already_used and creates nothing', async () => {
@@ -108,9 +135,13 @@ for (const backend of backends()) {
       const purge = (at: Date) => h.store.quotes.purgeExpired(new Date(at.getTime() - QUOTE_RETENTION_MS));
       clock.advance(QUOTE_RETENTION_MS - 1);
       await purge(clock.now());
-      assert.equal((await order(h, o, unaccepted)).body.code, 'orders.quote_expired', 'kept for a day: a late acceptance learns it expired');
+      assert.equal(
+        (await order(h, o, unaccepted)).body.code,
+        'orders.quote_expired',
+        'kept for a day: a late acceptance learns it expired',
+      );
       clock.advance(2);
-      assert.ok(await purge(clock.now()) >= 1);
+      assert.ok((await purge(clock.now())) >= 1);
       const ids = (await h.store.db.selectFrom('quotes').select('id').where('id', 'in', [accepted, unaccepted]).execute()).map((r) => r.id);
       assert.deepEqual(ids, [accepted]);
       const late = await order(h, o, unaccepted);
@@ -118,11 +149,15 @@ for (const backend of backends()) {
       const stranger = await seedOrg(h, { balances: { BTC: 3_000_000n } });
       const foreign = await order(h, stranger, unaccepted);
       assert.deepEqual([foreign.status, foreign.body.code], [404, 'orders.quote_not_found']);
-      const forged = await order(h, o, unaccepted.replace(/[0-9a-f]$/, (c) => (c === '0' ? '1' : '0')));
+      const forged = await order(
+        h,
+        o,
+        unaccepted.replace(/[0-9a-f]$/, (c) => (c === '0' ? '1' : '0')),
+      );
       assert.deepEqual([forged.status, forged.body.code], [404, 'orders.quote_not_found']);
     });
 
-    test('another organization\'s quote, or no quote at all, is 404 orders.quote_not_found', async () => {
+    test("another organization's quote, or no quote at all, is 404 orders.quote_not_found", async () => {
       const owner = await seedOrg(h, { balances: { BTC: 3_000_000n } });
       const other = await seedOrg(h, { balances: { BTC: 3_000_000n } });
       const quoteId = await quote(h, owner);
@@ -211,12 +246,32 @@ for (const backend of backends()) {
 
       const ledger = (await h.call(o.key, 'GET', '/ledger')).body.data;
       const settlement = ledger.filter((p: { kind: string }) => p.kind === 'order_settlement');
-      assert.deepEqual(settlement.map((p: { account: string; assetSymbol: string; amountMinor: string; referenceId: string }) => [p.assetSymbol, p.account, p.amountMinor, p.referenceId]).sort(),
-        [['BTC', 'held', '-1000000', id], ['USD', 'available', '64675', id]]);
+      assert.deepEqual(
+        settlement
+          .map((p: { account: string; assetSymbol: string; amountMinor: string; referenceId: string }) => [
+            p.assetSymbol,
+            p.account,
+            p.amountMinor,
+            p.referenceId,
+          ])
+          .sort(),
+        [
+          ['BTC', 'held', '-1000000', id],
+          ['USD', 'available', '64675', id],
+        ],
+      );
       // the entry balances per asset, counting the platform's postings
       const entryId = settlement[0].entryId;
-      const postings = await h.store.db.selectFrom('postings').select(['asset_symbol', 'owner_id', 'account_kind', 'amount']).where('entry_id', '=', entryId).execute();
-      for (const asset of ['BTC', 'USD']) assert.equal(postings.filter((p) => p.asset_symbol === asset).reduce((s, p) => s + BigInt(p.amount), 0n), 0n);
+      const postings = await h.store.db
+        .selectFrom('postings')
+        .select(['asset_symbol', 'owner_id', 'account_kind', 'amount'])
+        .where('entry_id', '=', entryId)
+        .execute();
+      for (const asset of ['BTC', 'USD'])
+        assert.equal(
+          postings.filter((p) => p.asset_symbol === asset).reduce((s, p) => s + BigInt(p.amount), 0n),
+          0n,
+        );
 
       const btc1 = await platformBooks(h, 'BTC');
       const usd1 = await platformBooks(h, 'USD');
@@ -227,7 +282,10 @@ for (const backend of backends()) {
       assert.equal(-usd1.market, usd1.venue);
 
       const audit = await h.op('GET', `/audit?subjectId=${id}`);
-      assert.deepEqual(audit.body.data.map((a: { action: string }) => a.action), ['order.complete', 'order.approve']);
+      assert.deepEqual(
+        audit.body.data.map((a: { action: string }) => a.action),
+        ['order.complete', 'order.approve'],
+      );
       assert.equal(audit.body.data[1].after.note, 'ok by desk');
 
       const again = await h.op('POST', `/orders/${id}/approve`);
@@ -261,7 +319,14 @@ for (const backend of backends()) {
     });
 
     test('a venue failure after approval leaves the order failed, the hold released and nothing credited', async () => {
-      const ethUsd = { midRate: '3000.5', spreadBps: 30, feeBps: 10, fixedFeeQuoteMinor: 0, minBaseMinor: 1, maxBaseMinor: '1000000000000000000000' };
+      const ethUsd = {
+        midRate: '3000.5',
+        spreadBps: 30,
+        feeBps: 10,
+        fixedFeeQuoteMinor: 0,
+        minBaseMinor: 1,
+        maxBaseMinor: '1000000000000000000000',
+      };
       assert.equal((await h.op('PUT', '/market/pairs/ETH/USD', ethUsd)).status, 200);
       const o = await seedOrg(h, { balances: { ETH: 10n ** 19n } });
       const body = { baseSymbol: 'ETH', quoteSymbol: 'USD', amountBaseMinor: (10n ** 18n).toString() };
@@ -286,7 +351,10 @@ for (const backend of backends()) {
       assert.equal(await available(h, o.key, 'USD'), 0n);
       assert.equal((await platformBooks(h, 'USD')).venue, usdVenue);
       const mine = (await h.call(o.key, 'GET', '/orders')).body.data;
-      assert.deepEqual(mine.map((x: { state: string }) => x.state), ['failed', 'failed']);
+      assert.deepEqual(
+        mine.map((x: { state: string }) => x.state),
+        ['failed', 'failed'],
+      );
       assert.equal((await h.op('POST', `/orders/${moved}/approve`)).status, 409);
       await h.op('DELETE', '/market/pairs/ETH/USD');
     });
@@ -304,10 +372,23 @@ for (const backend of backends()) {
       assert.equal(await available(h, o.key, 'BTC'), 0n);
       assert.equal(await held(h, o.key, 'BTC'), 5n * A);
       assert.equal((await h.call(o.key, 'GET', '/orders?limit=100')).body.pagination.total, 5);
-      const negative = await h.store.db.selectFrom('accounts').select('balance').where('owner_id', '=', o.orgId).where('balance', '<', '0').execute();
+      const negative = await h.store.db
+        .selectFrom('accounts')
+        .select('balance')
+        .where('owner_id', '=', o.orgId)
+        .where('balance', '<', '0')
+        .execute();
       assert.deepEqual(negative, []);
-      const holds = await h.store.db.selectFrom('holds').select('amount').where('organization_id', '=', o.orgId).where('state', '=', 'active').execute();
-      assert.deepEqual(holds.map((x) => BigInt(x.amount)), [A, A, A, A, A]);
+      const holds = await h.store.db
+        .selectFrom('holds')
+        .select('amount')
+        .where('organization_id', '=', o.orgId)
+        .where('state', '=', 'active')
+        .execute();
+      assert.deepEqual(
+        holds.map((x) => BigInt(x.amount)),
+        [A, A, A, A, A],
+      );
     });
 
     test('concurrency: twenty parallel approvals of one order settle it once', async () => {
@@ -329,14 +410,23 @@ for (const backend of backends()) {
     test('an order left approved by a crash is settled once by recovery, whether or not the venue had executed it', async () => {
       const o = await seedOrg(h, { balances: { BTC: 3_000_000n } });
       const market = h.deps.venue;
-      const markApproved = (id: string) => h.store.uow.run(async (tx) => (await h.store.orders.decide(kyselyOf(tx), id, 'approved', h.clock.now(), null)).after);
+      const markApproved = (id: string) =>
+        h.store.uow.run(async (tx) => (await h.store.orders.decide(kyselyOf(tx), id, 'approved', h.clock.now(), null)).after);
       // crash after the decision, before the venue
       const a = await placed(h, o);
       await markApproved(a);
       // crash after the venue filled, before the settlement
       const b = await placed(h, o);
       const approvedB = await markApproved(b);
-      const fill = await market.execute({ orderId: b, baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: A, minProceedsQuoteMinor: Q, baseDecimals: 8, quoteDecimals: 2 });
+      const fill = await market.execute({
+        orderId: b,
+        baseSymbol: 'BTC',
+        quoteSymbol: 'USD',
+        amountBaseMinor: A,
+        minProceedsQuoteMinor: Q,
+        baseDecimals: 8,
+        quoteDecimals: 2,
+      });
       assert.deepEqual(fill, { filled: true, proceedsQuoteMinor: PROCEEDS });
       assert.equal(approvedB.state, 'approved');
       assert.equal(await available(h, o.key, 'USD'), 0n);
@@ -350,10 +440,23 @@ for (const backend of backends()) {
       assert.deepEqual(await recoverApproved(h.deps), []);
       (h.clock as ManualClock).advance(30_001);
       const settled = await recoverApproved(h.deps);
-      assert.deepEqual(settled.filter((x) => x.organizationId === o.orgId).map((x) => [x.id, x.state]).sort(), [[a, 'completed'], [b, 'completed']].sort());
+      assert.deepEqual(
+        settled
+          .filter((x) => x.organizationId === o.orgId)
+          .map((x) => [x.id, x.state])
+          .sort(),
+        [
+          [a, 'completed'],
+          [b, 'completed'],
+        ].sort(),
+      );
       assert.equal(await available(h, o.key, 'USD'), 2n * Q);
       assert.equal(await held(h, o.key, 'BTC'), 0n);
-      const executions = await h.store.db.selectFrom('venue_executions').select(['order_id', 'booked_at']).where('order_id', 'in', [a, b]).execute();
+      const executions = await h.store.db
+        .selectFrom('venue_executions')
+        .select(['order_id', 'booked_at'])
+        .where('order_id', 'in', [a, b])
+        .execute();
       assert.equal(executions.length, 2);
       assert.ok(executions.every((e) => e.booked_at !== null));
       for (const asset of ['BTC', 'USD']) {

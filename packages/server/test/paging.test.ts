@@ -6,12 +6,16 @@ import { backends, listAssets, makeHarness, seedOrg, type Harness } from './harn
 for (const backend of backends()) {
   describe(`a page walk is anchored at its first page [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend }); await listAssets(h, { USD: 2 }); });
+    before(async () => {
+      h = await makeHarness({ backend });
+      await listAssets(h, { USD: 2 });
+    });
     after(async () => h?.close());
 
-    test('records created during a walk neither repeat nor push a row off a page; the total stays the walk\'s', async () => {
+    test("records created during a walk neither repeat nor push a row off a page; the total stays the walk's", async () => {
       const o = await seedOrg(h);
-      const adjust = (n: number) => h.op('POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: String(n), reason: `r${n}` });
+      const adjust = (n: number) =>
+        h.op('POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: String(n), reason: `r${n}` });
       for (let i = 1; i <= 25; i++) assert.equal((await adjust(i)).status, 201);
       const amounts = (r: { body: { data: Array<{ amountMinor: string }> } }) => r.body.data.map((e) => Number(e.amountMinor));
 
@@ -40,12 +44,15 @@ for (const backend of backends()) {
       assert.deepEqual([amounts(fresh)[0], fresh.body.pagination.total], [30, 30]);
     });
 
-    test('the same holds for the operator\'s lists; a malformed anchor is a 400', async () => {
+    test("the same holds for the operator's lists; a malformed anchor is a 400", async () => {
       const before = await h.op('GET', '/audit?limit=5');
       const asOf = before.body.pagination.asOf as string;
       const o = await seedOrg(h); // writes audit rows
       const again = await h.op('GET', `/audit?limit=5&asOf=${asOf}`);
-      assert.deepEqual(again.body.data.map((a: { id: string }) => a.id), before.body.data.map((a: { id: string }) => a.id));
+      assert.deepEqual(
+        again.body.data.map((a: { id: string }) => a.id),
+        before.body.data.map((a: { id: string }) => a.id),
+      );
       assert.equal(again.body.pagination.total, before.body.pagination.total);
       assert.ok(o.orgId);
       for (const bad of ['abc', '-1', '1.5', '1234567890123456789012', '12', 'A'.repeat(48)]) {
@@ -60,7 +67,10 @@ for (const backend of backends()) {
 /** The anchor is opaque, so a client cannot read how much the rest of the platform did. */
 describe('the page anchor tells nothing of other organizations', () => {
   let h: Harness;
-  before(async () => { h = await makeHarness(); await listAssets(h, { USD: 2 }); });
+  before(async () => {
+    h = await makeHarness();
+    await listAssets(h, { USD: 2 });
+  });
   after(async () => h?.close());
 
   test('two reads of the same list give unrelated anchors; an anchor opens only for its organization and list', async () => {
@@ -68,7 +78,8 @@ describe('the page anchor tells nothing of other organizations', () => {
     const b = await seedOrg(h, { balances: { USD: 100n } });
     const first = (await h.call(a.key, 'GET', '/ledger')).body.pagination.asOf as string;
     // Another organization works a lot in between.
-    for (let i = 0; i < 5; i++) await h.op('POST', `/organizations/${b.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: '1', reason: 'busy' });
+    for (let i = 0; i < 5; i++)
+      await h.op('POST', `/organizations/${b.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: '1', reason: 'busy' });
     const second = (await h.call(a.key, 'GET', '/ledger')).body.pagination.asOf as string;
     assert.notEqual(first, second, 'a fresh nonce every time');
     assert.doesNotMatch(first, /^[0-9]+$/);

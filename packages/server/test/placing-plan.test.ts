@@ -5,7 +5,12 @@ import { randomIds } from '../src/domain/ids.ts';
 import { placingStatement } from '../src/store/orders-batch.ts';
 import { backends, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 
-interface PlanNode { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] }
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
 const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 const HOT = ['quotes', 'orders', 'postings', 'events', 'accounts', 'holds', 'journal_entries'];
 
@@ -18,23 +23,44 @@ const HOT = ['quotes', 'orders', 'postings', 'events', 'accounts', 'holds', 'jou
 for (const backend of backends()) {
   describe(`the placing statement's plan on a fresh, unanalysed store [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend }); });
+    before(async () => {
+      h = await makeHarness({ backend });
+    });
     after(async () => h?.close());
 
-    for (const [n, keyed] of [[1, false], [3, false], [64, false], [1, true], [64, true]] as const) {
+    for (const [n, keyed] of [
+      [1, false],
+      [3, false],
+      [64, false],
+      [1, true],
+      [64, true],
+    ] as const) {
       test(`${n} placement(s)${keyed ? ', each with an Idempotency-Key' : ''}: no Seq Scan on ${HOT.join(', ')}${keyed ? ', idempotency_keys' : ''}; quotes read by primary key`, async () => {
         const org = { id: 'org_plan', limits: {} };
         // A key as the route gives it: claimed by the statement (PostgreSQL) or held in memory (PGlite).
         const keep = (i: number) => ({
-          answer: (id: string) => ({ scope: 'org:org_plan', key: `k${i}`, fingerprint: 'f', status: 201, response: 'r1.x', work: id, ...(backend === 'postgres' ? { claimInWork: true } : {}), ...h.store.idempotency.keptTimes() }),
+          answer: (id: string) => ({
+            scope: 'org:org_plan',
+            key: `k${i}`,
+            fingerprint: 'f',
+            status: 201,
+            response: 'r1.x',
+            work: id,
+            ...(backend === 'postgres' ? { claimInWork: true } : {}),
+            ...h.store.idempotency.keptTimes(),
+          }),
           kept: () => undefined,
         });
         const ps = Array.from({ length: n }, (_, i) => ({ org, quoteId: `quo_plan_${i}`, ...(keyed ? { keep: keep(i) } : {}) }));
-        const r = await sql<{ 'QUERY PLAN': unknown }>`explain (format json) ${placingStatement(randomIds, new Date(), ps)}`.execute(h.store.db);
+        const r = await sql<{ 'QUERY PLAN': unknown }>`explain (format json) ${placingStatement(randomIds, new Date(), ps)}`.execute(
+          h.store.db,
+        );
         const raw = r.rows[0]!['QUERY PLAN'];
         const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
         const all = nodes(plan[0]!.Plan);
-        const scans = all.filter((x) => x['Node Type'] === 'Seq Scan' && [...HOT, 'idempotency_keys'].includes(x['Relation Name'] ?? '')).map((x) => x['Relation Name']);
+        const scans = all
+          .filter((x) => x['Node Type'] === 'Seq Scan' && [...HOT, 'idempotency_keys'].includes(x['Relation Name'] ?? ''))
+          .map((x) => x['Relation Name']);
         assert.deepEqual(scans, [], JSON.stringify(plan));
         const quoteReads = all.filter((x) => x['Relation Name'] === 'quotes' && x['Node Type'] !== 'ModifyTable');
         assert.ok(quoteReads.length >= 2, JSON.stringify(plan));
@@ -54,16 +80,25 @@ const PAIR = { midRate: '60000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMino
  */
 async function statementsOf(h: Harness, f: () => Promise<unknown>): Promise<CompiledQuery[]> {
   const proto = Object.getPrototypeOf(h.store.db.getExecutor()) as { executeQuery: (q: CompiledQuery, id: unknown) => Promise<unknown> };
-  const holder = Object.prototype.hasOwnProperty.call(proto, 'executeQuery') ? proto : Object.getPrototypeOf(proto) as typeof proto;
+  const holder = Object.prototype.hasOwnProperty.call(proto, 'executeQuery') ? proto : (Object.getPrototypeOf(proto) as typeof proto);
   const original = holder.executeQuery;
   const seen: CompiledQuery[] = [];
-  holder.executeQuery = function (this: unknown, q: CompiledQuery, id: unknown) { seen.push(q); return original.call(this, q, id); };
-  try { await f(); } finally { holder.executeQuery = original; }
+  holder.executeQuery = function (this: unknown, q: CompiledQuery, id: unknown) {
+    seen.push(q);
+    return original.call(this, q, id);
+  };
+  try {
+    await f();
+  } finally {
+    holder.executeQuery = original;
+  }
   return seen;
 }
 
 async function planOf(h: Harness, q: CompiledQuery): Promise<PlanNode> {
-  const r = await h.store.db.executeQuery<{ 'QUERY PLAN': unknown }>(CompiledQuery.raw(`explain (format json) ${q.sql}`, [...q.parameters]));
+  const r = await h.store.db.executeQuery<{ 'QUERY PLAN': unknown }>(
+    CompiledQuery.raw(`explain (format json) ${q.sql}`, [...q.parameters]),
+  );
   const raw = r.rows[0]!['QUERY PLAN'];
   return ((typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>)[0]!.Plan;
 }
@@ -91,14 +126,16 @@ for (const backend of backends()) {
     const requests: Array<[string, string, string, unknown?]> = [
       ['a quote', 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '100000' }],
       ['the balances', 'GET', '/balances'],
-      ['the orders\' first page', 'GET', '/orders'],
-      ['the withdrawals\' first page', 'GET', '/withdrawals'],
-      ['the ledger\'s first page', 'GET', '/ledger'],
-      ['the events\' first page', 'GET', '/events'],
+      ["the orders' first page", 'GET', '/orders'],
+      ["the withdrawals' first page", 'GET', '/withdrawals'],
+      ["the ledger's first page", 'GET', '/ledger'],
+      ["the events' first page", 'GET', '/events'],
     ];
-    test('the ledger\'s first page reads the postings alone: no lookup of each posting\'s journal entry', async () => {
+    test("the ledger's first page reads the postings alone: no lookup of each posting's journal entry", async () => {
       let page: { data: Array<{ kind?: string; entryKind?: string }> } | undefined;
-      const qs = await statementsOf(h, async () => { page = (await h.call(key, 'GET', '/ledger')).body; });
+      const qs = await statementsOf(h, async () => {
+        page = (await h.call(key, 'GET', '/ledger')).body;
+      });
       assert.ok((page?.data.length ?? 0) > 0, 'the ledger has rows');
       const reading = qs.filter((q) => /\bpostings\b/.test(q.sql));
       assert.ok(reading.length > 0);
@@ -108,14 +145,18 @@ for (const backend of backends()) {
     for (const [what, method, path, body] of requests) {
       test(`${what}: every statement reads ${BIG.join(', ')} by index, never by Seq Scan`, async () => {
         let status = 0;
-        const qs = await statementsOf(h, async () => { status = (await h.call(key, method, path, body)).status; });
+        const qs = await statementsOf(h, async () => {
+          status = (await h.call(key, method, path, body)).status;
+        });
         assert.ok(status === 200 || status === 201, `${method} ${path} answered ${status}`);
         const touching = qs.filter((q) => BIG.some((t) => new RegExp(`\\b${t}\\b`).test(q.sql)));
         assert.ok(touching.length > 0, `${method} ${path} sent no statement on ${BIG.join(', ')}`);
         for (const q of touching) {
           if (/^\s*(begin|commit|rollback)/i.test(q.sql)) continue;
           const plan = await planOf(h, q);
-          const scans = nodes(plan).filter((x) => x['Node Type'] === 'Seq Scan' && BIG.includes(x['Relation Name'] ?? '')).map((x) => x['Relation Name']);
+          const scans = nodes(plan)
+            .filter((x) => x['Node Type'] === 'Seq Scan' && BIG.includes(x['Relation Name'] ?? ''))
+            .map((x) => x['Relation Name']);
           assert.deepEqual(scans, [], `${q.sql}\n${JSON.stringify(plan)}`);
         }
       });

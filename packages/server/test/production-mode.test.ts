@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { available, backends, held, listAssets, makeHarness, SECRET, seedOrg, usableDestination, type Backend, type Harness, type SeededOrg } from './harness.ts';
+import {
+  available,
+  backends,
+  held,
+  listAssets,
+  makeHarness,
+  SECRET,
+  seedOrg,
+  usableDestination,
+  type Backend,
+  type Harness,
+  type SeededOrg,
+} from './harness.ts';
 
 // BTC/USD at 60000 with a 0.5% spread: 0.01 BTC (1000000) → the client is owed 59700 USD minor units.
 const A = 1_000_000n;
@@ -8,7 +20,13 @@ const Q = 59_700n;
 const FILL = { venue: 'Kraken OTC', venueReference: 'kr-7781', proceedsQuoteMinor: '59940' };
 
 async function platform(h: Harness, asset: string, kind: string): Promise<bigint> {
-  const r = await h.store.db.selectFrom('accounts').select('balance').where('owner_id', '=', 'platform').where('asset_symbol', '=', asset).where('kind', '=', kind).executeTakeFirst();
+  const r = await h.store.db
+    .selectFrom('accounts')
+    .select('balance')
+    .where('owner_id', '=', 'platform')
+    .where('asset_symbol', '=', asset)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
   return BigInt(r?.balance ?? '0');
 }
 
@@ -28,7 +46,14 @@ async function approvedOrder(h: Harness, o: SeededOrg): Promise<string> {
 async function productionHarness(backend: Backend): Promise<Harness> {
   const h = await makeHarness({ backend, env: { CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
   await listAssets(h, { USD: 2, BTC: 8 });
-  const pair = await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '100000000' });
+  const pair = await h.op('PUT', '/market/pairs/BTC/USD', {
+    midRate: '60000',
+    spreadBps: 50,
+    feeBps: 10,
+    fixedFeeQuoteMinor: '0',
+    minBaseMinor: '1000',
+    maxBaseMinor: '100000000',
+  });
   assert.equal(pair.status, 200, pair.raw);
   return h;
 }
@@ -36,7 +61,12 @@ async function productionHarness(backend: Backend): Promise<Harness> {
 /** A USD withdrawal of `amount` minor units to a usable destination of the organization, pending approval. */
 async function requestedWithdrawal(h: Harness, o: SeededOrg, amount: bigint): Promise<string> {
   const dst = await usableDestination(h, o.key);
-  const w = await h.call(o.key, 'POST', '/withdrawals', { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: amount.toString() });
+  const w = await h.call(o.key, 'POST', '/withdrawals', {
+    destinationId: dst,
+    assetSymbol: 'USD',
+    assetDecimals: 2,
+    amountMinor: amount.toString(),
+  });
   assert.equal(w.status, 201, w.raw);
   return w.body.data.id;
 }
@@ -45,7 +75,9 @@ async function requestedWithdrawal(h: Harness, o: SeededOrg, amount: bigint): Pr
 for (const backend of backends()) {
   describe(`production: the desk executes [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await productionHarness(backend); });
+    before(async () => {
+      h = await productionHarness(backend);
+    });
     after(async () => h?.close());
 
     test('an approved order waits for the desk; the fill completes it: the client gets the quote, the platform books its margin', async () => {
@@ -66,34 +98,43 @@ for (const backend of backends()) {
       assert.equal(await available(h, o.key, 'USD'), Q);
       assert.equal(await held(h, o.key, 'BTC'), 0n);
       assert.equal(await available(h, o.key, 'BTC'), 4_000_000n);
-      assert.equal(await platform(h, 'USD', 'revenue') - revenueBefore, 240n);
+      assert.equal((await platform(h, 'USD', 'revenue')) - revenueBefore, 240n);
       const audit = await h.op('GET', `/audit?subjectId=${id}`);
-      assert.deepEqual(audit.body.data.map((a: { action: string }) => a.action), ['order.complete', 'order.approve']);
+      assert.deepEqual(
+        audit.body.data.map((a: { action: string }) => a.action),
+        ['order.complete', 'order.approve'],
+      );
 
-      for (const [path, body] of [['fill', FILL], ['fail', { reason: 'late' }]] as const) {
+      for (const [path, body] of [
+        ['fill', FILL],
+        ['fail', { reason: 'late' }],
+      ] as const) {
         const again = await h.op('POST', `/orders/${id}/${path}`, body);
         assert.deepEqual([again.status, again.body.code], [409, 'orders.not_awaiting_execution'], again.raw);
       }
       assert.equal(await available(h, o.key, 'USD'), Q);
-      assert.equal(await platform(h, 'USD', 'revenue') - revenueBefore, 240n);
+      assert.equal((await platform(h, 'USD', 'revenue')) - revenueBefore, 240n);
     });
 
-    test('a fill below the quote is the platform\'s loss, booked as negative revenue; the client still gets the quote', async () => {
+    test("a fill below the quote is the platform's loss, booked as negative revenue; the client still gets the quote", async () => {
       const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
       const revenueBefore = await platform(h, 'USD', 'revenue');
       const id = await approvedOrder(h, o);
       const r = await h.op('POST', `/orders/${id}/fill`, { ...FILL, proceedsQuoteMinor: 59_650 });
       assert.equal(r.status, 200, r.raw);
       assert.equal(await available(h, o.key, 'USD'), Q);
-      assert.equal(await platform(h, 'USD', 'revenue') - revenueBefore, -50n);
+      assert.equal((await platform(h, 'USD', 'revenue')) - revenueBefore, -50n);
     });
 
     test('two concurrent fills settle once', async () => {
       const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
       const id = await approvedOrder(h, o);
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => h.op('POST', `/orders/${id}/fill`, { ...FILL, venueReference: `ref-${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => h.op('POST', `/orders/${id}/fill`, { ...FILL, venueReference: `ref-${i}` })),
+      );
       assert.equal(results.filter((r) => r.status === 200).length, 1);
-      for (const r of results.filter((x) => x.status !== 200)) assert.deepEqual([r.status, r.body.code], [409, 'orders.not_awaiting_execution']);
+      for (const r of results.filter((x) => x.status !== 200))
+        assert.deepEqual([r.status, r.body.code], [409, 'orders.not_awaiting_execution']);
       assert.equal(await available(h, o.key, 'USD'), Q);
       const entries = await h.store.db.selectFrom('journal_entries').select('kind').where('reference_id', '=', id).execute();
       assert.deepEqual(entries.map((e) => e.kind).sort(), ['order_hold', 'order_settlement']);
@@ -102,7 +143,10 @@ for (const backend of backends()) {
     test('a fill racing a failure: one wins, the other is 409', async () => {
       const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
       const id = await approvedOrder(h, o);
-      const [fill, fail] = await Promise.all([h.op('POST', `/orders/${id}/fill`, FILL), h.op('POST', `/orders/${id}/fail`, { reason: 'venue rejected' })]);
+      const [fill, fail] = await Promise.all([
+        h.op('POST', `/orders/${id}/fill`, FILL),
+        h.op('POST', `/orders/${id}/fail`, { reason: 'venue rejected' }),
+      ]);
       assert.deepEqual([fill.status, fail.status].sort(), [200, 409]);
       const state = (await h.call(o.key, 'GET', '/orders')).body.data[0].state;
       if (fill.status === 200) {
@@ -127,7 +171,14 @@ for (const backend of backends()) {
       assert.equal(await held(h, o.key, 'BTC'), 0n);
       assert.equal(await available(h, o.key, 'USD'), 0n);
       const again = await h.op('POST', `/orders/${id}/fill`, FILL);
-      assert.deepEqual([again.status, again.body.code, again.body.message], [409, 'orders.not_awaiting_execution', 'The exchange request is not awaiting execution (failed): a fill or a failure is recorded once, on an approved request.']);
+      assert.deepEqual(
+        [again.status, again.body.code, again.body.message],
+        [
+          409,
+          'orders.not_awaiting_execution',
+          'The exchange request is not awaiting execution (failed): a fill or a failure is recorded once, on an approved request.',
+        ],
+      );
       assert.equal(await available(h, o.key, 'USD'), 0n);
     });
 
@@ -139,7 +190,12 @@ for (const backend of backends()) {
       assert.deepEqual([early.status, early.body.code], [409, 'orders.not_awaiting_execution']);
       assert.equal((await h.op('POST', '/orders/ord_nope/fill', FILL)).status, 404);
       await h.op('POST', `/orders/${pending}/approve`);
-      for (const bad of [{ ...FILL, proceedsQuoteMinor: '-1' }, { ...FILL, proceedsQuoteMinor: '1.5' }, { ...FILL, venue: '' }, { venue: 'x', proceedsQuoteMinor: '1' }]) {
+      for (const bad of [
+        { ...FILL, proceedsQuoteMinor: '-1' },
+        { ...FILL, proceedsQuoteMinor: '1.5' },
+        { ...FILL, venue: '' },
+        { venue: 'x', proceedsQuoteMinor: '1' },
+      ]) {
         const r = await h.op('POST', `/orders/${pending}/fill`, bad);
         assert.equal(r.status, 422, r.raw);
       }
@@ -157,15 +213,18 @@ for (const backend of backends()) {
       assert.equal(await held(h, o.key, 'USD'), 25_000n);
       const marketBefore = await platform(h, 'USD', 'market');
 
-      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => h.op('POST', `/withdrawals/${w}/payout`, { payoutReference: `wire-${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => h.op('POST', `/withdrawals/${w}/payout`, { payoutReference: `wire-${i}` })),
+      );
       const won = results.filter((r) => r.status === 200);
       assert.equal(won.length, 1);
       assert.equal(won[0]!.body.data.state, 'completed');
       assert.match(won[0]!.body.data.payoutReference, /^wire-\d$/);
-      for (const r of results.filter((x) => x.status !== 200)) assert.deepEqual([r.status, r.body.code], [409, 'withdrawals.not_awaiting_payout']);
+      for (const r of results.filter((x) => x.status !== 200))
+        assert.deepEqual([r.status, r.body.code], [409, 'withdrawals.not_awaiting_payout']);
       assert.equal(await held(h, o.key, 'USD'), 0n);
       assert.equal(await available(h, o.key, 'USD'), 75_000n);
-      assert.equal(await platform(h, 'USD', 'market') - marketBefore, 25_000n);
+      assert.equal((await platform(h, 'USD', 'market')) - marketBefore, 25_000n);
       assert.equal((await h.call(o.key, 'GET', '/withdrawals')).body.data[0].state, 'completed');
       const fail = await h.op('POST', `/withdrawals/${w}/fail`, { reason: 'bounced' });
       assert.deepEqual([fail.status, fail.body.code], [409, 'withdrawals.not_awaiting_payout']);
@@ -187,12 +246,13 @@ for (const backend of backends()) {
       assert.deepEqual([again.status, again.body.code], [409, 'withdrawals.not_awaiting_payout']);
       assert.equal((await h.op('POST', '/withdrawals/wdr_nope/payout', { payoutReference: 'x' })).status, 404);
     });
-
   });
 
   describe(`production: reconciliation after the desk's fills and payouts [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await productionHarness(backend); });
+    before(async () => {
+      h = await productionHarness(backend);
+    });
     after(async () => h?.close());
 
     test('compares like with like: what the desk holds after a fill and a payout matches the books to the unit', async () => {
@@ -205,7 +265,10 @@ for (const backend of backends()) {
       assert.equal((await h.op('POST', `/withdrawals/${w}/approve`)).status, 200);
       assert.equal((await h.op('POST', `/withdrawals/${w}/payout`, { payoutReference: 'wire-9' })).status, 200);
       // The desk sold 0.01 BTC for 599.40 USD and wired 250.00 USD out.
-      const desk = [{ assetSymbol: 'BTC', amountMinor: '4000000' }, { assetSymbol: 'USD', amountMinor: (100_000n - 25_000n + 59_940n).toString() }];
+      const desk = [
+        { assetSymbol: 'BTC', amountMinor: '4000000' },
+        { assetSymbol: 'USD', amountMinor: (100_000n - 25_000n + 59_940n).toString() },
+      ];
       const run = await h.op('POST', '/reconciliation/run', { marketBalances: desk });
       assert.equal(run.status, 200, run.raw);
       assert.equal(run.body.data.matched, true, run.raw);
@@ -217,7 +280,9 @@ for (const backend of backends()) {
 
   describe(`sandbox: the simulated venue settles by itself [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend }); });
+    before(async () => {
+      h = await makeHarness({ backend });
+    });
     after(async () => h?.close());
 
     test('fills, payouts and failures recorded by hand are 409 market.venue_simulated', async () => {

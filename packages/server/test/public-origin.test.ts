@@ -31,10 +31,13 @@ describe('the service origin: the address bound', () => {
   test('a cookie write from the bound origin passes; the same host under https is another origin', async () => {
     const o = await seedOrg(h);
     const p = await signedInMember(h, o.orgId);
-    const write = (origin: string) => h.app.inject({
-      method: 'POST', url: '/portal/v1/team/members', headers: { cookie: p.cookie, origin, 'content-type': 'application/json', 'x-lang': 'en' },
-      payload: JSON.stringify({ name: 'Mate', email: `mate-${origin.length}-${origin.slice(0, 5)}@bound.test`, permissions: [] }),
-    });
+    const write = (origin: string) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/portal/v1/team/members',
+        headers: { cookie: p.cookie, origin, 'content-type': 'application/json', 'x-lang': 'en' },
+        payload: JSON.stringify({ name: 'Mate', email: `mate-${origin.length}-${origin.slice(0, 5)}@bound.test`, permissions: [] }),
+      });
     assert.equal((await write(served)).statusCode, 201);
     const other = await write(served.replace('http:', 'https:'));
     assert.deepEqual([other.statusCode, other.json().code], [403, 'auth.cross_origin']);
@@ -43,23 +46,38 @@ describe('the service origin: the address bound', () => {
 
 describe('the service origin: CAMBIO_PUBLIC_URL', () => {
   let h: Harness;
-  before(async () => { h = await makeHarness({ env: { CAMBIO_PUBLIC_URL: 'https://cambio.example' } }); await listAssets(h, { USD: 2 }); });
+  before(async () => {
+    h = await makeHarness({ env: { CAMBIO_PUBLIC_URL: 'https://cambio.example' } });
+    await listAssets(h, { USD: 2 });
+  });
   after(async () => h?.close());
 
   test('only that origin passes: not its plain-http form, not the request Host', async () => {
     const o = await seedOrg(h);
     const p = await signedInMember(h, o.orgId);
     let n = 0;
-    const write = (origin: string, host: string) => h.app.inject({
-      method: 'POST', url: '/portal/v1/team/members', headers: { cookie: p.cookie, origin, host, 'content-type': 'application/json', 'x-lang': 'en' },
-      payload: JSON.stringify({ name: 'Mate', email: `mate${++n}@public.test`, permissions: [] }),
-    });
+    const write = (origin: string, host: string) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/portal/v1/team/members',
+        headers: { cookie: p.cookie, origin, host, 'content-type': 'application/json', 'x-lang': 'en' },
+        payload: JSON.stringify({ name: 'Mate', email: `mate${++n}@public.test`, permissions: [] }),
+      });
     assert.equal((await write('https://cambio.example', 'cambio.example')).statusCode, 201);
-    for (const [origin, host] of [['http://cambio.example', 'cambio.example'], ['http://127.0.0.1:8080', '127.0.0.1:8080'], ['https://cambio.example:8443', 'cambio.example:8443']]) {
+    for (const [origin, host] of [
+      ['http://cambio.example', 'cambio.example'],
+      ['http://127.0.0.1:8080', '127.0.0.1:8080'],
+      ['https://cambio.example:8443', 'cambio.example:8443'],
+    ]) {
       const r = await write(origin!, host!);
       assert.deepEqual([r.statusCode, r.json().code], [403, 'auth.cross_origin'], origin);
     }
-    const signIn = await h.app.inject({ method: 'POST', url: '/portal/v1/session', headers: { origin: 'http://cambio.example', host: 'cambio.example', 'content-type': 'application/json' }, payload: JSON.stringify({ email: p.email, password: PASSWORD }) });
+    const signIn = await h.app.inject({
+      method: 'POST',
+      url: '/portal/v1/session',
+      headers: { origin: 'http://cambio.example', host: 'cambio.example', 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: p.email, password: PASSWORD }),
+    });
     assert.equal(signIn.statusCode, 403);
   });
 });

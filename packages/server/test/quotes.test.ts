@@ -3,7 +3,6 @@ import { after, before, describe, test } from 'node:test';
 import type { ManualClock } from '../src/domain/ports.ts';
 import { available, backends, BTC_USD, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 
-
 /** Sets the platform's reconciliation stop directly: the run that would set it belongs to another suite. */
 const setReconciled = (h: Harness, reconciled: boolean) =>
   h.store.db.updateTable('platform_state').set({ reconciled }).where('id', '=', 1).execute();
@@ -16,7 +15,14 @@ for (const backend of backends()) {
       await listAssets(h, { USD: 2, BTC: 8, ETH: 18, JPY: 0 });
       for (const [pair, body] of Object.entries({
         'BTC/USD': BTC_USD,
-        'ETH/USD': { midRate: '3000.5', spreadBps: 30, feeBps: 10, fixedFeeQuoteMinor: 0, minBaseMinor: 1, maxBaseMinor: '1000000000000000000000' },
+        'ETH/USD': {
+          midRate: '3000.5',
+          spreadBps: 30,
+          feeBps: 10,
+          fixedFeeQuoteMinor: 0,
+          minBaseMinor: 1,
+          maxBaseMinor: '1000000000000000000000',
+        },
         'USD/JPY': { midRate: '150.123', spreadBps: 25, feeBps: 5, fixedFeeQuoteMinor: 0, minBaseMinor: 1, maxBaseMinor: 100000000 },
       })) {
         const r = await h.op('PUT', `/market/pairs/${pair}`, body);
@@ -29,14 +35,34 @@ for (const backend of backends()) {
       const r = await h.op('PUT', '/market/pairs/BTC/USD', BTC_USD);
       assert.equal(r.status, 200, r.raw);
       assert.deepEqual(r.body.data, {
-        baseSymbol: 'BTC', quoteSymbol: 'USD', baseDecimals: 8, quoteDecimals: 2, midRate: '65000.00', spreadBps: 50, feeBps: 10,
-        fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000', rateQuoteMinor: '6467500', updatedAt: r.body.data.updatedAt,
+        baseSymbol: 'BTC',
+        quoteSymbol: 'USD',
+        baseDecimals: 8,
+        quoteDecimals: 2,
+        midRate: '65000.00',
+        spreadBps: 50,
+        feeBps: 10,
+        fixedFeeQuoteMinor: '100',
+        minBaseMinor: '10000',
+        maxBaseMinor: '1000000000',
+        rateQuoteMinor: '6467500',
+        updatedAt: r.body.data.updatedAt,
       });
       const list = await h.op('GET', '/market/pairs');
-      assert.deepEqual(list.body.data.map((p: { baseSymbol: string; quoteSymbol: string }) => `${p.baseSymbol}/${p.quoteSymbol}`), ['BTC/USD', 'ETH/USD', 'USD/JPY']);
+      assert.deepEqual(
+        list.body.data.map((p: { baseSymbol: string; quoteSymbol: string }) => `${p.baseSymbol}/${p.quoteSymbol}`),
+        ['BTC/USD', 'ETH/USD', 'USD/JPY'],
+      );
       const audit = await h.op('GET', '/audit?subjectId=BTC/USD&action=market.pair.put');
       assert.ok(audit.body.data.length >= 1);
-      assert.deepEqual(audit.body.data[0].after, { midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100', minBaseMinor: '10000', maxBaseMinor: '1000000000' });
+      assert.deepEqual(audit.body.data[0].after, {
+        midRate: '65000.00',
+        spreadBps: 50,
+        feeBps: 10,
+        fixedFeeQuoteMinor: '100',
+        minBaseMinor: '10000',
+        maxBaseMinor: '1000000000',
+      });
     });
 
     test('pair bodies are validated: same asset, unlisted asset, bad rate, bad range', async () => {
@@ -66,7 +92,10 @@ for (const backend of backends()) {
       assert.equal(r.status, 201, r.raw);
       assert.match(r.body.data.id, /^quo_/);
       assert.deepEqual(r.body.data, {
-        id: r.body.data.id, rateQuoteMinor: '6467500', amountBaseMinor: '1000000', amountQuoteMinor: '64675',
+        id: r.body.data.id,
+        rateQuoteMinor: '6467500',
+        amountBaseMinor: '1000000',
+        amountQuoteMinor: '64675',
         expiresAt: new Date(now.getTime() + 15000).toISOString(),
         base: { assetSymbol: 'BTC', assetDecimals: 8, amountMinor: '1000000' },
         quote: { assetSymbol: 'USD', assetDecimals: 2, amountMinor: '64675' },
@@ -88,14 +117,21 @@ for (const backend of backends()) {
       // ETH has 18 decimals
       const eth = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'ETH', quoteSymbol: 'USD', amountQuoteMinor: '100' });
       assert.equal(eth.status, 201, eth.raw);
-      assert.deepEqual([eth.body.data.rateQuoteMinor, eth.body.data.amountBaseMinor, eth.body.data.amountQuoteMinor], ['299149', '334281578745041', '100']);
+      assert.deepEqual(
+        [eth.body.data.rateQuoteMinor, eth.body.data.amountBaseMinor, eth.body.data.amountQuoteMinor],
+        ['299149', '334281578745041', '100'],
+      );
       assert.deepEqual(eth.body.data.base, { assetSymbol: 'ETH', assetDecimals: 18, amountMinor: '334281578745041' });
     });
 
     test('refusals: one amount exactly, range, executable rate, unpriced pair, malformed amount', async () => {
       const o = await seedOrg(h);
       const cases: Array<[Record<string, unknown>, number, string]> = [
-        [{ baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000', amountQuoteMinor: '64675' }, 422, 'quotes.exactly_one_amount'],
+        [
+          { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000', amountQuoteMinor: '64675' },
+          422,
+          'quotes.exactly_one_amount',
+        ],
         [{ baseSymbol: 'BTC', quoteSymbol: 'USD' }, 422, 'quotes.exactly_one_amount'],
         [{ baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '9999' }, 422, 'quotes.amount_out_of_range'],
         [{ baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000001' }, 422, 'quotes.amount_out_of_range'],
@@ -146,7 +182,19 @@ for (const backend of backends()) {
 
     test('a pair removed from the market is no longer quoted; removing it twice is 404', async () => {
       const o = await seedOrg(h);
-      assert.equal((await h.op('PUT', '/market/pairs/USD/JPY', { midRate: '150.123', spreadBps: 25, feeBps: 5, fixedFeeQuoteMinor: 0, minBaseMinor: 1, maxBaseMinor: 100000000 })).status, 200);
+      assert.equal(
+        (
+          await h.op('PUT', '/market/pairs/USD/JPY', {
+            midRate: '150.123',
+            spreadBps: 25,
+            feeBps: 5,
+            fixedFeeQuoteMinor: 0,
+            minBaseMinor: 1,
+            maxBaseMinor: 100000000,
+          })
+        ).status,
+        200,
+      );
       const del = await h.op('DELETE', '/market/pairs/USD/JPY');
       assert.equal(del.status, 200, del.raw);
       assert.equal(del.body.data.midRate, '150.123');

@@ -6,7 +6,15 @@ import { makeHarness, type Harness } from './harness.ts';
 
 async function redisUp(url: string): Promise<boolean> {
   const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try { await r.connect(); await r.ping(); return true; } catch { return false; } finally { r.disconnect(); }
+  try {
+    await r.connect();
+    await r.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
 }
 
 const hit = (h: Harness) => h.app.inject({ method: 'GET', url: '/api/v1/client', headers: { 'x-lang': 'en' } });
@@ -24,7 +32,9 @@ describe('rate limit per client address', () => {
       assert.ok(Number(r.headers['retry-after']) > 0);
       // the operator API is not counted against client addresses
       assert.equal((await h.app.inject({ method: 'GET', url: '/operator/v1/audit' })).statusCode, 401);
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 
   const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -44,17 +54,22 @@ describe('rate limit per client address', () => {
     const ra = new Redis(url, { keyPrefix: ns });
     const rb = new Redis(url, { keyPrefix: ns });
     try {
-      await a.app.close(); await b.app.close();
+      await a.app.close();
+      await b.app.close();
       const { buildApp } = await import('../src/app.ts');
       const appA = await buildApp({ ...a.deps, redis: ra });
       const appB = await buildApp({ ...b.deps, redis: rb });
       const codes: number[] = [];
-      for (const app of [appA, appB, appA, appB, appA, appB]) codes.push((await app.inject({ method: 'GET', url: '/api/v1/client' })).statusCode);
+      for (const app of [appA, appB, appA, appB, appA, appB])
+        codes.push((await app.inject({ method: 'GET', url: '/api/v1/client' })).statusCode);
       assert.deepEqual(codes, [401, 401, 401, 401, 429, 429]);
-      await appA.close(); await appB.close();
+      await appA.close();
+      await appB.close();
     } finally {
-      await a.store.close(); await b.store.close();
-      ra.disconnect(); rb.disconnect();
+      await a.store.close();
+      await b.store.close();
+      ra.disconnect();
+      rb.disconnect();
     }
   });
 });

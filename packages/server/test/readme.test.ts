@@ -38,7 +38,10 @@ function anchors(doc: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   for (const m of prose(read(doc)).matchAll(/^#{1,6}\s+(.+?)\s*$/gm)) {
-    const slug = m[1]!.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+    const slug = m[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-');
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     out.add(n === 0 ? slug : `${slug}-${n}`);
@@ -54,8 +57,12 @@ test('every relative link of the README, bench/README.md and docs/ resolves to a
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
       const [file, fragment] = target.split('#') as [string, string | undefined];
       const path = file === '' ? doc : relative(root, join(root, dirname(doc), decodeURIComponent(file)));
-      if (path.startsWith('..') || !existsSync(join(root, path))) { broken.push(`${doc}: ${target}`); continue; }
-      if (fragment !== undefined && path.endsWith('.md') && !anchors(path).has(fragment)) broken.push(`${doc}: ${target} (no such heading)`);
+      if (path.startsWith('..') || !existsSync(join(root, path))) {
+        broken.push(`${doc}: ${target}`);
+        continue;
+      }
+      if (fragment !== undefined && path.endsWith('.md') && !anchors(path).has(fragment))
+        broken.push(`${doc}: ${target} (no such heading)`);
     }
   }
   assert.deepEqual(broken, []);
@@ -64,23 +71,30 @@ test('every relative link of the README, bench/README.md and docs/ resolves to a
 test('no document cites the contract or the specification as if the repository held them', () => {
   const found: string[] = [];
   for (const doc of documents) {
-    read(doc).split('\n').forEach((line, i) => {
-      if (/CONTRACT\s*§|client API specification/i.test(line)) found.push(`${doc}:${i + 1}: ${line.trim()}`);
-    });
+    read(doc)
+      .split('\n')
+      .forEach((line, i) => {
+        if (/CONTRACT\s*§|client API specification/i.test(line)) found.push(`${doc}:${i + 1}: ${line.trim()}`);
+      });
   }
   assert.deepEqual(found, []);
 });
 
 test("the README's first curl example asks for a language (messages default to Spanish)", () => {
-  const first = read('README.md').split('\n').find((line) => /^\s*curl\s/.test(line));
+  const first = read('README.md')
+    .split('\n')
+    .find((line) => /^\s*curl\s/.test(line));
   assert.ok(first, 'the README has a curl example');
   assert.match(first, /-H ['"](x-lang|Accept-Language): *[a-z]{2}['"]/i);
 });
 
 test('every package.json asks for the same Node', () => {
-  const manifests = ['package.json', ...readdirSync(join(root, 'packages')).map((p) => join('packages', p, 'package.json'))]
-    .filter((p) => existsSync(join(root, p)));
-  const engines = Object.fromEntries(manifests.map((p) => [relative(root, join(root, p)), (JSON.parse(read(p)) as { engines?: { node?: string } }).engines?.node]));
+  const manifests = ['package.json', ...readdirSync(join(root, 'packages')).map((p) => join('packages', p, 'package.json'))].filter((p) =>
+    existsSync(join(root, p)),
+  );
+  const engines = Object.fromEntries(
+    manifests.map((p) => [relative(root, join(root, p)), (JSON.parse(read(p)) as { engines?: { node?: string } }).engines?.node]),
+  );
   const floor = engines['package.json'];
   assert.ok(floor, 'the root package.json names a Node version');
   for (const [path, node] of Object.entries(engines)) assert.equal(node, floor, `${path}: engines.node`);

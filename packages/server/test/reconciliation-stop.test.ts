@@ -19,7 +19,14 @@ for (const backend of backends()) {
     before(async () => {
       h = await makeHarness({ backend, env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
       await listAssets(h, { USD: 2, BTC: 8 });
-      await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '100000000' });
+      await h.op('PUT', '/market/pairs/BTC/USD', {
+        midRate: '60000',
+        spreadBps: 50,
+        feeBps: 10,
+        fixedFeeQuoteMinor: '0',
+        minBaseMinor: '1000',
+        maxBaseMinor: '100000000',
+      });
       await h.op('PUT', '/wallets/USD', { network: 'wire', address: 'sandbox-usd-0001' });
       o = await seedOrg(h, { balances: { USD: 100000n, BTC: 50000000n } });
       dst = await usableDestination(h, o.key);
@@ -40,11 +47,24 @@ for (const backend of backends()) {
       try {
         await refusedAsStopped(h.store.orders.place(org, quote.body.data.id));
         await refusedAsStopped(requestWithdrawal(h.deps, org, { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amount: 1000n }));
-        await refusedAsStopped(declareDeposit(h.deps, o.orgId, { assetSymbol: 'USD', assetDecimals: 2, declaredAmount: 100000n, ttlMs: 60_000 }));
-        await refusedAsStopped(registerDestination(h.deps, o.orgId, {
-          id: 'dst_second', label: 'Second', assetSymbol: 'USD', bankName: 'Banco Río', accountKind: 'savings', holderName: 'Acme SA',
-          accountNumberEnc: 'x', holderDocumentEnc: 'y', fingerprint: 'fp-second', summary: 'Banco Río · savings ···· 9999', cooldownUntil: new Date(0),
-        }));
+        await refusedAsStopped(
+          declareDeposit(h.deps, o.orgId, { assetSymbol: 'USD', assetDecimals: 2, declaredAmount: 100000n, ttlMs: 60_000 }),
+        );
+        await refusedAsStopped(
+          registerDestination(h.deps, o.orgId, {
+            id: 'dst_second',
+            label: 'Second',
+            assetSymbol: 'USD',
+            bankName: 'Banco Río',
+            accountKind: 'savings',
+            holderName: 'Acme SA',
+            accountNumberEnc: 'x',
+            holderDocumentEnc: 'y',
+            fingerprint: 'fp-second',
+            summary: 'Banco Río · savings ···· 9999',
+            cooldownUntil: new Date(0),
+          }),
+        );
       } finally {
         assert.equal((await h.op('POST', '/reconciliation/resolve')).status, 200);
       }

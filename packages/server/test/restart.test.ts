@@ -11,13 +11,24 @@ const root = new URL('../../../', import.meta.url).pathname;
 function start(env: Record<string, string>): Promise<{ out: () => string; url: string; stop: () => Promise<number | null> }> {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-      cwd: root, env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: root,
+      env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     const onData = (d: Buffer) => {
       out += d.toString();
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (m) resolve({ out: () => out, url: m[1]!, stop: () => new Promise((r) => { p.once('exit', (code) => r(code)); p.kill('SIGTERM'); }) });
+      if (m)
+        resolve({
+          out: () => out,
+          url: m[1]!,
+          stop: () =>
+            new Promise((r) => {
+              p.once('exit', (code) => r(code));
+              p.kill('SIGTERM');
+            }),
+        });
     };
     p.stdout.on('data', onData);
     p.stderr.on('data', onData);
@@ -27,7 +38,10 @@ function start(env: Record<string, string>): Promise<{ out: () => string; url: s
 
 function run(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], { cwd: root, env: { ...process.env, PORT: '0', DATABASE_URL: '', ...env } });
+    const p = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: '0', DATABASE_URL: '', ...env },
+    });
     let out = '';
     p.stdout.on('data', (d) => (out += d));
     p.stderr.on('data', (d) => (out += d));
@@ -52,7 +66,13 @@ describe('npm start on the embedded store', () => {
       assert.doesNotMatch(b.out(), /shown once/, 'nothing is printed twice');
       const b2 = await (await fetch(`${b.url}/api/v1/balances`, { headers: { 'x-api-key': key } })).json();
       assert.deepEqual(b2.data, b1.data);
-      assert.deepEqual(b2.data.map((x: { assetSymbol: string; assetDecimals: number }) => [x.assetSymbol, x.assetDecimals]), [['BTC', 8], ['USD', 2]]);
+      assert.deepEqual(
+        b2.data.map((x: { assetSymbol: string; assetDecimals: number }) => [x.assetSymbol, x.assetDecimals]),
+        [
+          ['BTC', 8],
+          ['USD', 2],
+        ],
+      );
 
       // a second process on the same directory is refused with a clear message while the first runs
       const second = await run({ DATA_DIR: dir });

@@ -11,7 +11,18 @@ import pino from 'pino';
 import { buildApp, BODY_LIMIT } from '../src/app.ts';
 import { openDestination } from '../src/domain/destinations/register.ts';
 import { DestinationSealer, SealedValueRefused } from '../src/domain/destinations/sealer.ts';
-import { ALL_PERMISSIONS, listAssets, makeHarness, OPERATOR_TOKEN, PASSWORD, SECRET, seedOrg, signedInStaff, withCookie, type Harness } from './harness.ts';
+import {
+  ALL_PERMISSIONS,
+  listAssets,
+  makeHarness,
+  OPERATOR_TOKEN,
+  PASSWORD,
+  SECRET,
+  seedOrg,
+  signedInStaff,
+  withCookie,
+  type Harness,
+} from './harness.ts';
 import { kyselyOf } from '../src/store/unit-of-work.ts';
 
 /**
@@ -20,7 +31,11 @@ import { kyselyOf } from '../src/store/unit-of-work.ts';
  * endpoint, SQL-looking text is data, and oversized or slow requests are cut off while the service lives on.
  */
 
-interface Exchange { label: string; status: number; text: string }
+interface Exchange {
+  label: string;
+  status: number;
+  text: string;
+}
 
 describe('security', () => {
   let h: Harness;
@@ -33,32 +48,51 @@ describe('security', () => {
     h = await makeHarness({ env: { CAMBIO_DESTINATION_COOLDOWN_MS: '0' } });
     await listAssets(h, { USD: 2, BTC: 8 });
     // The same app over the same store, with a logger at its most talkative level writing into memory.
-    const stream = new Writable({ write(chunk, _enc, cb) { logs.push(String(chunk)); cb(); } });
+    const stream = new Writable({
+      write(chunk, _enc, cb) {
+        logs.push(String(chunk));
+        cb();
+      },
+    });
     app = await buildApp({ ...h.deps, logger: pino({ level: 'trace' }, stream) });
     await app.ready();
   });
-  after(async () => { await app?.close(); await h?.close(); });
+  after(async () => {
+    await app?.close();
+    await h?.close();
+  });
 
   /** One request through the logged app; the whole answer (status line, headers, body) is kept for the scan. */
   async function send(label: string, method: string, url: string, headers: Record<string, string>, body?: unknown) {
     const r = await app.inject({
-      method: method as 'GET', url, headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      method: method as 'GET',
+      url,
+      headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
     });
     exchanges.push({ label, status: r.statusCode, text: `${JSON.stringify(r.headers)}\n${r.body}` });
     const json = (r.headers['content-type'] ?? '').toString().startsWith('application/json') ? r.json() : null;
     return { status: r.statusCode, body: json, raw: r.body };
   }
-  const op = (label: string, method: string, url: string, body?: unknown) => send(label, method, `/operator/v1${url}`, { authorization: `Bearer ${OPERATOR_TOKEN}` }, body);
+  const op = (label: string, method: string, url: string, body?: unknown) =>
+    send(label, method, `/operator/v1${url}`, { authorization: `Bearer ${OPERATOR_TOKEN}` }, body);
 
   test('no secret appears in any response, header or log line', async () => {
     const org = await op('org', 'POST', '/organizations', { name: 'Secretive', status: 'active', limits: {} });
-    const mem = await op('member', 'POST', `/organizations/${org.body.data.id}/members`, { name: 'S', email: 's@x.test', permissions: ALL_PERMISSIONS });
+    const mem = await op('member', 'POST', `/organizations/${org.body.data.id}/members`, {
+      name: 'S',
+      email: 's@x.test',
+      permissions: ALL_PERMISSIONS,
+    });
     const issued = await op('issue', 'POST', `/members/${mem.body.data.id}/api-keys`, { scopes: [...SCOPES] });
     assert.equal(issued.status, 201);
     const key: string = issued.body.data.key;
     const secretPart = key.split('.')[1]!;
-    await op('fund', 'POST', `/organizations/${org.body.data.id}/adjustments`, { assetSymbol: 'USD', amountMinor: '100000', reason: 'funding' });
+    await op('fund', 'POST', `/organizations/${org.body.data.id}/adjustments`, {
+      assetSymbol: 'USD',
+      amountMinor: '100000',
+      reason: 'funding',
+    });
     await op('wallet', 'PUT', '/wallets/USD', { network: 'ach', address: 'sec-usd' });
 
     const accountNumber = '4321-8765-2109-6543';
@@ -67,18 +101,41 @@ describe('security', () => {
     await send('client', 'GET', '/api/v1/client', k);
     await send('balances bearer', 'GET', '/api/v1/balances', { authorization: `Bearer ${key}` });
     const dest = await send('register', 'POST', '/api/v1/withdrawals/destinations/bank', k, {
-      label: 'Payroll', assetSymbol: 'USD', bankName: 'Banco Uno', accountKind: 'checking', accountNumber, holderName: 'Ana Pérez', holderDocument,
+      label: 'Payroll',
+      assetSymbol: 'USD',
+      bankName: 'Banco Uno',
+      accountKind: 'checking',
+      accountNumber,
+      holderName: 'Ana Pérez',
+      holderDocument,
     });
     assert.equal(dest.status, 201, dest.raw);
     assert.match(dest.body.data.summary, /6543/, 'the summary keeps enough to recognize the account');
     await send('register again', 'POST', '/api/v1/withdrawals/destinations/bank', k, {
-      label: 'Again', assetSymbol: 'USD', bankName: 'Banco Uno', accountKind: 'checking', accountNumber, holderName: 'Ana Pérez', holderDocument,
+      label: 'Again',
+      assetSymbol: 'USD',
+      bankName: 'Banco Uno',
+      accountKind: 'checking',
+      accountNumber,
+      holderName: 'Ana Pérez',
+      holderDocument,
     });
     await send('register invalid', 'POST', '/api/v1/withdrawals/destinations/bank', k, {
-      label: 'Bad', assetSymbol: 'USD', bankName: 'Banco Uno', accountKind: 'checking', accountNumber: `${accountNumber}${accountNumber}${accountNumber}`, holderName: 'Ana', holderDocument: `${holderDocument}!`,
+      label: 'Bad',
+      assetSymbol: 'USD',
+      bankName: 'Banco Uno',
+      accountKind: 'checking',
+      accountNumber: `${accountNumber}${accountNumber}${accountNumber}`,
+      holderName: 'Ana',
+      holderDocument: `${holderDocument}!`,
     });
     await op('register in market', 'POST', `/destinations/${dest.body.data.id}/register-in-market`);
-    const w = await send('withdraw', 'POST', '/api/v1/withdrawals', k, { destinationId: dest.body.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '500' });
+    const w = await send('withdraw', 'POST', '/api/v1/withdrawals', k, {
+      destinationId: dest.body.data.id,
+      assetSymbol: 'USD',
+      assetDecimals: 2,
+      amountMinor: '500',
+    });
     await send('destinations', 'GET', '/api/v1/withdrawals/destinations', k);
     await send('withdrawals', 'GET', '/api/v1/withdrawals', k);
     await send('ledger', 'GET', '/api/v1/ledger?limit=100', k);
@@ -97,12 +154,19 @@ describe('security', () => {
     await send('revoked', 'GET', '/api/v1/client', k);
     await send('openapi', 'GET', '/api/v1/openapi.json', {});
 
-    const stored = await sql<{ secret_hash: string }>`select secret_hash from api_keys where id = ${issued.body.data.id}`.execute(h.store.db);
+    const stored = await sql<{ secret_hash: string }>`select secret_hash from api_keys where id = ${issued.body.data.id}`.execute(
+      h.store.db,
+    );
     const secrets: Record<string, string> = {
-      'the whole key': key, 'the key secret': secretPart, 'the stored key hash': stored.rows[0]!.secret_hash,
-      'the operator token': OPERATOR_TOKEN, 'the server secret': SECRET,
-      'the account number': accountNumber, 'the account number digits': accountNumber.replace(/\D/g, ''),
-      'the holder document': holderDocument, 'the holder document digits': holderDocument.replace(/\D/g, ''),
+      'the whole key': key,
+      'the key secret': secretPart,
+      'the stored key hash': stored.rows[0]!.secret_hash,
+      'the operator token': OPERATOR_TOKEN,
+      'the server secret': SECRET,
+      'the account number': accountNumber,
+      'the account number digits': accountNumber.replace(/\D/g, ''),
+      'the holder document': holderDocument,
+      'the holder document digits': holderDocument.replace(/\D/g, ''),
     };
     assert.ok(logs.length >= exchanges.length, `the logger wrote ${logs.length} lines for ${exchanges.length} requests`);
     for (const [what, s] of Object.entries(secrets)) {
@@ -124,16 +188,22 @@ describe('security', () => {
     await h.op('POST', `/api-keys/${revoked.keyId}/revoke`);
     const causes: Record<string, Record<string, string>> = {
       'no credential': {},
-      'malformed': { 'x-api-key': 'hello' },
+      malformed: { 'x-api-key': 'hello' },
       'unknown prefix': { 'x-api-key': `${tag}_live_zzzzzzzzzzzz.${'A'.repeat(43)}` },
       'wrong secret': { 'x-api-key': `${tag}_live_${prefix}.${'B'.repeat(43)}` },
-      'revoked': { 'x-api-key': revoked.key },
+      revoked: { 'x-api-key': revoked.key },
     };
     // Count the calls into node:crypto made while answering; the module's exports are swapped for counting wrappers.
     const real = { timingSafeEqual: crypto.timingSafeEqual, createHmac: crypto.createHmac };
     const calls = { timingSafeEqual: [] as number[], createHmac: 0 };
-    crypto.timingSafeEqual = ((a: NodeJS.ArrayBufferView, b: NodeJS.ArrayBufferView) => { calls.timingSafeEqual.push(a.byteLength); return real.timingSafeEqual(a, b); }) as typeof crypto.timingSafeEqual;
-    crypto.createHmac = ((...args: Parameters<typeof crypto.createHmac>) => { calls.createHmac++; return real.createHmac(...args); }) as typeof crypto.createHmac;
+    crypto.timingSafeEqual = ((a: NodeJS.ArrayBufferView, b: NodeJS.ArrayBufferView) => {
+      calls.timingSafeEqual.push(a.byteLength);
+      return real.timingSafeEqual(a, b);
+    }) as typeof crypto.timingSafeEqual;
+    crypto.createHmac = ((...args: Parameters<typeof crypto.createHmac>) => {
+      calls.createHmac++;
+      return real.createHmac(...args);
+    }) as typeof crypto.createHmac;
     syncBuiltinESMExports();
     const seen: Record<string, string> = {};
     const shapes = new Set<string>();
@@ -145,7 +215,9 @@ describe('security', () => {
         assert.equal(r.statusCode, 401, cause);
         seen[cause] = `hmac×${calls.createHmac} compare×${calls.timingSafeEqual.length} of ${calls.timingSafeEqual.join(',')} bytes`;
         const { timestamp: _t, traceId: _i, ...body } = r.json();
-        const headerNames = Object.keys(r.headers).filter((n) => n !== 'date').sort();
+        const headerNames = Object.keys(r.headers)
+          .filter((n) => n !== 'date')
+          .sort();
         shapes.add(`${JSON.stringify(body)} ${headerNames.join(',')} ${r.headers['content-length']}`);
       }
       calls.timingSafeEqual = [];
@@ -206,7 +278,8 @@ describe('security', () => {
 
   test('scopes are enforced on every client endpoint', async () => {
     const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
-    const endpoints = Object.entries<Record<string, unknown>>(doc.paths).filter(([p]) => p.startsWith('/api/v1/'))
+    const endpoints = Object.entries<Record<string, unknown>>(doc.paths)
+      .filter(([p]) => p.startsWith('/api/v1/'))
       .flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
     const missing = endpoints.filter((e) => !(e in SCOPE_TABLE));
     assert.deepEqual(missing, [], 'endpoints without a row in the scope table (add the scope the spec gives them)');
@@ -217,7 +290,11 @@ describe('security', () => {
       const id = `${scopes.join(',')}|${role.join(',')}`;
       if (!keys.has(id)) {
         // Issued within the member's whole role (a key is never wider than its role), then the role narrows.
-        const m = await h.op('POST', `/organizations/${o.orgId}/members`, { name: 'K', email: `k${keys.size}@x.test`, permissions: ALL_PERMISSIONS });
+        const m = await h.op('POST', `/organizations/${o.orgId}/members`, {
+          name: 'K',
+          email: `k${keys.size}@x.test`,
+          permissions: ALL_PERMISSIONS,
+        });
         const k = await h.op('POST', `/members/${m.body.data.id}/api-keys`, { scopes });
         assert.equal(k.status, 201, k.raw);
         if (role !== ALL_PERMISSIONS) assert.equal((await h.op('PATCH', `/members/${m.body.data.id}`, { permissions: role })).status, 200);
@@ -243,7 +320,13 @@ describe('security', () => {
       assert.equal(without.body.code, 'auth.scope_missing');
       for (const s of needs) assert.match(without.body.message!, new RegExp(s), endpoint);
       // The key carries the scope but the person's role does not: the intersection decides.
-      const roleLacks = await call(await keyWith([...SCOPES], ALL_PERMISSIONS.filter((p) => !needs.includes(p as Scope))), endpoint);
+      const roleLacks = await call(
+        await keyWith(
+          [...SCOPES],
+          ALL_PERMISSIONS.filter((p) => !needs.includes(p as Scope)),
+        ),
+        endpoint,
+      );
       assert.equal(roleLacks.body.code, 'auth.scope_missing', `${endpoint} with a role lacking ${needs.join('/')}`);
       // With any one of them alone: past the scope gate (whatever the body then deserves).
       for (const s of needs) {
@@ -258,8 +341,14 @@ describe('security', () => {
 
   /** Every table's whole content, hashed: a refused request must leave each one exactly as it was. */
   async function snapshot(): Promise<Record<string, string>> {
-    const tables = await sql<{ t: string }>`select table_name as t from information_schema.tables where table_schema = 'public' and table_name not like 'kysely%' order by 1`.execute(h.store.db);
-    const parts = tables.rows.map((r) => sql`select ${r.t} as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from ${sql.table(r.t)} x`);
+    const tables = await sql<{
+      t: string;
+    }>`select table_name as t from information_schema.tables where table_schema = 'public' and table_name not like 'kysely%' order by 1`.execute(
+      h.store.db,
+    );
+    const parts = tables.rows.map(
+      (r) => sql`select ${r.t} as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from ${sql.table(r.t)} x`,
+    );
     const rows = await sql<{ t: string; h: string }>`${sql.join(parts, sql` union all `)}`.execute(h.store.db);
     return Object.fromEntries(rows.rows.map((r) => [r.t, r.h]));
   }
@@ -284,50 +373,116 @@ describe('security', () => {
   }
 
   /** The routes that answer without any credential, on purpose. The operator's /metrics is not one of them. */
-  const PUBLIC = (route: string) => ['GET /health', 'GET /ready', 'GET /api/v1/openapi.json'].includes(route) || /^GET \/docs(\/|$)/.test(route)
+  const PUBLIC = (route: string) =>
+    ['GET /health', 'GET /ready', 'GET /api/v1/openapi.json'].includes(route) ||
+    /^GET \/docs(\/|$)/.test(route) ||
     // The journal log's checkpoint, key and consistency proofs, and the published liabilities, are for anyone to check.
-    || /^GET \/transparency\//.test(route)
+    /^GET \/transparency\//.test(route) ||
     // Signing in, accepting an invitation and resetting a forgotten password: no session exists yet (they
     // answer their own 401/410; a reset request answers the same for every email).
-    || /^POST \/(portal|operator)\/v1\/(session|invitations\/accept|password-reset|password-reset\/complete)$/.test(route)
+    /^POST \/(portal|operator)\/v1\/(session|invitations\/accept|password-reset|password-reset\/complete)$/.test(route) ||
     // The web apps' static files (http/plugins/web-apps.ts).
-    || /^GET \/(portal|desk)(\/|$)/.test(route);
+    /^GET \/(portal|desk)(\/|$)/.test(route);
 
   test('every operator and client route answers a missing or wrong credential with the same 401, and changes nothing', async () => {
     // Real ids and valid bodies: if a route let a wrong credential through, it would act, and the tables would show it.
     const o = await seedOrg(h, { balances: { USD: 100_000n, BTC: 100_000_000n } });
     const other = await seedOrg(h);
-    assert.equal((await h.op('PUT', '/market/pairs/BTC/USD', { midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '1000', maxBaseMinor: '100000000' })).status, 200);
-    const quote = async () => (await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '100000' })).body.data.id as string;
+    assert.equal(
+      (
+        await h.op('PUT', '/market/pairs/BTC/USD', {
+          midRate: '60000',
+          spreadBps: 50,
+          feeBps: 10,
+          fixedFeeQuoteMinor: '0',
+          minBaseMinor: '1000',
+          maxBaseMinor: '100000000',
+        })
+      ).status,
+      200,
+    );
+    const quote = async () =>
+      (await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '100000' })).body.data.id as string;
     const order = await h.call(o.key, 'POST', '/orders', { quoteId: await quote() });
     assert.equal(order.status, 201, order.raw);
     const freshQuoteId = await quote();
-    const bank = (n: string) => ({ label: `Auth ${n}`, assetSymbol: 'USD', bankName: 'Banco Uno', accountKind: 'savings', accountNumber: `5555-0000-${n}`, holderName: 'Ana', holderDocument: `D-${n}` });
+    const bank = (n: string) => ({
+      label: `Auth ${n}`,
+      assetSymbol: 'USD',
+      bankName: 'Banco Uno',
+      accountKind: 'savings',
+      accountNumber: `5555-0000-${n}`,
+      holderName: 'Ana',
+      holderDocument: `D-${n}`,
+    });
     const registered = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', bank('0001'));
     assert.equal(registered.status, 201, registered.raw);
     assert.equal((await h.op('POST', `/destinations/${registered.body.data.id}/register-in-market`)).status, 200);
     const waiting = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', bank('0002'));
-    const withdrawal = await h.call(o.key, 'POST', '/withdrawals', { destinationId: registered.body.data.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '100' });
+    const withdrawal = await h.call(o.key, 'POST', '/withdrawals', {
+      destinationId: registered.body.data.id,
+      assetSymbol: 'USD',
+      assetDecimals: 2,
+      amountMinor: '100',
+    });
     assert.equal(withdrawal.status, 201, withdrawal.raw);
     assert.equal((await h.op('PUT', '/wallets/USD', { network: 'ach', address: 'auth-usd' })).status, 200);
-    const arrival = await h.op('POST', '/deposits', { assetSymbol: 'USD', network: 'ach', amountMinor: '4242', txid: 'auth-table-unmatched' });
+    const arrival = await h.op('POST', '/deposits', {
+      assetSymbol: 'USD',
+      network: 'ach',
+      amountMinor: '4242',
+      txid: 'auth-table-unmatched',
+    });
     assert.equal(arrival.status, 201, arrival.raw);
-    const declaration = await h.call(o.key, 'POST', '/deposits/declarations', { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '20000' });
+    const declaration = await h.call(o.key, 'POST', '/deposits/declarations', {
+      assetSymbol: 'USD',
+      assetDecimals: 2,
+      declaredAmountMinor: '20000',
+    });
     assert.equal(declaration.status, 201, declaration.raw);
 
     const person = await signedInStaff(h, 'admin');
     const staffToken = await withCookie(h, person.cookie, 'POST', '/operator/v1/tokens', { name: 'fixture' });
     assert.equal(staffToken.status, 201, staffToken.raw);
-    const hook = await h.store.uow.run((tx) => h.store.webhooks.insert(kyselyOf(tx), { id: 'whk_fixture', organizationId: o.orgId, url: 'https://hooks.example.test/in', types: null, secretSealed: 'w1.fixture' }, new Date()));
+    const hook = await h.store.uow.run((tx) =>
+      h.store.webhooks.insert(
+        kyselyOf(tx),
+        { id: 'whk_fixture', organizationId: o.orgId, url: 'https://hooks.example.test/in', types: null, secretSealed: 'w1.fixture' },
+        new Date(),
+      ),
+    );
     const ids: Record<string, string> = {
-      webhooks: hook.id, organizations: o.orgId, members: o.memberId, 'api-keys': o.keyId, orders: order.body.data.id, withdrawals: withdrawal.body.data.id,
-      destinations: waiting.body.data.id, deposits: arrival.body.data.id, declarations: declaration.body.data.id, quotes: freshQuoteId, staff: person.staffId, tokens: staffToken.body.data.id,
+      webhooks: hook.id,
+      organizations: o.orgId,
+      members: o.memberId,
+      'api-keys': o.keyId,
+      orders: order.body.data.id,
+      withdrawals: withdrawal.body.data.id,
+      destinations: waiting.body.data.id,
+      deposits: arrival.body.data.id,
+      declarations: declaration.body.data.id,
+      quotes: freshQuoteId,
+      staff: person.staffId,
+      tokens: staffToken.body.data.id,
     };
-    const params: Record<string, string> = { symbol: 'USD', base: 'BTC', quote: 'USD', asset: 'USD', eventId: 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa', entryId: 'je_fixture' };
-    const fill = (path: string) => path.replace(/\/([\w-]+)\/\{id\}/g, (_m, coll: string) => {
-      assert.ok(ids[coll], `no fixture id for ${path}: add one to this test`);
-      return `/${coll}/${ids[coll]}`;
-    }).replace(/\{(\w+)\}/g, (_m, p: string) => { assert.ok(params[p], `no fixture for {${p}} in ${path}`); return params[p]!; });
+    const params: Record<string, string> = {
+      symbol: 'USD',
+      base: 'BTC',
+      quote: 'USD',
+      asset: 'USD',
+      eventId: 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+      entryId: 'je_fixture',
+    };
+    const fill = (path: string) =>
+      path
+        .replace(/\/([\w-]+)\/\{id\}/g, (_m, coll: string) => {
+          assert.ok(ids[coll], `no fixture id for ${path}: add one to this test`);
+          return `/${coll}/${ids[coll]}`;
+        })
+        .replace(/\{(\w+)\}/g, (_m, p: string) => {
+          assert.ok(params[p], `no fixture for {${p}} in ${path}`);
+          return params[p]!;
+        });
     const BODIES: Record<string, unknown> = {
       'POST /operator/v1/organizations': { name: 'Intruder', status: 'active', limits: {} },
       'PATCH /operator/v1/organizations/{id}': { status: 'suspended' },
@@ -337,7 +492,14 @@ describe('security', () => {
       'POST /operator/v1/api-keys/{id}/revoke': {},
       'POST /operator/v1/organizations/{id}/adjustments': { assetSymbol: 'USD', amountMinor: '1000', reason: 'intruder' },
       'PUT /operator/v1/market/assets/{symbol}': { decimals: 3 },
-      'PUT /operator/v1/market/pairs/{base}/{quote}': { midRate: '1', spreadBps: 0, feeBps: 0, fixedFeeQuoteMinor: '0', minBaseMinor: '1', maxBaseMinor: '10' },
+      'PUT /operator/v1/market/pairs/{base}/{quote}': {
+        midRate: '1',
+        spreadBps: 0,
+        feeBps: 0,
+        fixedFeeQuoteMinor: '0',
+        minBaseMinor: '1',
+        maxBaseMinor: '10',
+      },
       'POST /operator/v1/orders/{id}/approve': { reason: 'intruder' },
       'POST /operator/v1/orders/{id}/reject': { reason: 'intruder' },
       'POST /operator/v1/orders/{id}/fill': { venue: 'otc', venueReference: 'r1', proceedsQuoteMinor: '1' },
@@ -384,17 +546,31 @@ describe('security', () => {
     };
 
     const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
-    const documented = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+    const documented = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`),
+    );
     const operatorRoutes = documented.filter((e) => e.split(' ')[1]!.startsWith('/operator/') && !PUBLIC(e));
     const portalRoutes = documented.filter((e) => e.split(' ')[1]!.startsWith('/portal/') && !PUBLIC(e));
     const clientRoutes = documented.filter((e) => e.split(' ')[1]!.startsWith('/api/v1/'));
-    assert.ok(operatorRoutes.length >= 30 && clientRoutes.length >= 14, `${operatorRoutes.length} operator and ${clientRoutes.length} client routes`);
+    assert.ok(
+      operatorRoutes.length >= 30 && clientRoutes.length >= 14,
+      `${operatorRoutes.length} operator and ${clientRoutes.length} client routes`,
+    );
     assert.ok(operatorRoutes.includes('GET /operator/v1/metrics'), 'the metrics are behind the operator token, so in the table');
     // Nothing answers without a credential but the public routes, and the router has no route the document hides.
     const routed = routerRoutes();
-    assert.deepEqual(documented.filter((r) => !routed.includes(r)), [], 'the router listing was read whole');
-    assert.deepEqual(routed.filter((r) => !PUBLIC(r) && !documented.includes(r)), [], 'routes missing from the OpenAPI document (and so from this table)');
-    for (const url of ['/health', '/api/v1/openapi.json', '/docs']) assert.equal((await app.inject({ method: 'GET', url })).statusCode, 200, `${url} is public`);
+    assert.deepEqual(
+      documented.filter((r) => !routed.includes(r)),
+      [],
+      'the router listing was read whole',
+    );
+    assert.deepEqual(
+      routed.filter((r) => !PUBLIC(r) && !documented.includes(r)),
+      [],
+      'routes missing from the OpenAPI document (and so from this table)',
+    );
+    for (const url of ['/health', '/api/v1/openapi.json', '/docs'])
+      assert.equal((await app.inject({ method: 'GET', url })).statusCode, 200, `${url} is public`);
 
     const [prefix, secret] = o.key.split('.') as [string, string];
     const wrongSecret = `${prefix}.${secret.slice(0, -4)}${secret.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
@@ -427,14 +603,19 @@ describe('security', () => {
     const before = await snapshot();
     const shapes = new Map<string, string[]>();
     let sent = 0;
-    for (const [routes, credentials] of [[operatorRoutes, OPERATOR_CREDENTIALS], [clientRoutes, CLIENT_CREDENTIALS], [portalRoutes, PORTAL_CREDENTIALS]] as const) {
+    for (const [routes, credentials] of [
+      [operatorRoutes, OPERATOR_CREDENTIALS],
+      [clientRoutes, CLIENT_CREDENTIALS],
+      [portalRoutes, PORTAL_CREDENTIALS],
+    ] as const) {
       for (const route of routes) {
         const [method, path] = route.split(' ') as [string, string];
         const writes = method !== 'GET' && method !== 'DELETE';
         assert.ok(!writes || route in BODIES, `no body for ${route}: add a valid one to this test`);
         for (const [cause, headers] of Object.entries(credentials)) {
           const r = await app.inject({
-            method: method as 'GET', url: fill(path),
+            method: method as 'GET',
+            url: fill(path),
             headers: { ...headers, 'x-lang': 'en', ...(writes ? { 'content-type': 'application/json' } : {}) },
             ...(writes ? { payload: JSON.stringify(BODIES[route]) } : {}),
           });
@@ -442,7 +623,10 @@ describe('security', () => {
           assert.equal(r.statusCode, 401, `${route} with ${cause}: ${r.body}`);
           const { timestamp, traceId, ...body } = r.json();
           assert.ok(!Number.isNaN(Date.parse(timestamp)) && traceId === r.headers['x-trace-id'], `${route} with ${cause}`);
-          const shape = `${JSON.stringify(body)} ${Object.keys(r.headers).filter((n) => n !== 'date').sort().join(',')} ${r.headers['content-length']}`;
+          const shape = `${JSON.stringify(body)} ${Object.keys(r.headers)
+            .filter((n) => n !== 'date')
+            .sort()
+            .join(',')} ${r.headers['content-length']}`;
           shapes.set(shape, [...(shapes.get(shape) ?? []), `${route} with ${cause}`]);
         }
       }
@@ -460,28 +644,52 @@ describe('security', () => {
     const a = await seedOrg(h);
     const b = await seedOrg(h);
     const register = async (key: string, accountNumber: string, holderDocument: string) => {
-      const r = await h.call(key, 'POST', '/withdrawals/destinations/bank', { label: 'Sealed', assetSymbol: 'USD', bankName: 'Banco Uno', accountKind: 'savings', accountNumber, holderName: 'Ana', holderDocument });
+      const r = await h.call(key, 'POST', '/withdrawals/destinations/bank', {
+        label: 'Sealed',
+        assetSymbol: 'USD',
+        bankName: 'Banco Uno',
+        accountKind: 'savings',
+        accountNumber,
+        holderName: 'Ana',
+        holderDocument,
+      });
       assert.equal(r.status, 201, r.raw);
       return r.body.data.id as string;
     };
-    const [da, da2, db] = [await register(a.key, '1111-2222-3333', 'V-111'), await register(a.key, '4444-5555-6666', 'V-444'), await register(b.key, '7777-8888-9999', 'V-777')];
+    const [da, da2, db] = [
+      await register(a.key, '1111-2222-3333', 'V-111'),
+      await register(a.key, '4444-5555-6666', 'V-444'),
+      await register(b.key, '7777-8888-9999', 'V-777'),
+    ];
     const sealer = new DestinationSealer(SECRET);
     const kid = sealer.kid;
     const openAccount = async (id: string) => {
       const s = await h.store.destinations.sealed(id);
       return s && openDestination(sealer, s);
     };
-    const sealed = async (id: string) => (await sql<{ n: string; d: string }>`select account_number_enc as n, holder_document_enc as d from withdrawal_destinations where id = ${id}`.execute(h.store.db)).rows[0]!;
+    const sealed = async (id: string) =>
+      (
+        await sql<{
+          n: string;
+          d: string;
+        }>`select account_number_enc as n, holder_document_enc as d from withdrawal_destinations where id = ${id}`.execute(h.store.db)
+      ).rows[0]!;
     const original = await sealed(db);
-    for (const v of [original.n, original.d]) assert.match(v, new RegExp(`^v2\\.${kid}\\.`), 'new values are v2, under the key id of the server secret');
+    for (const v of [original.n, original.d])
+      assert.match(v, new RegExp(`^v2\\.${kid}\\.`), 'new values are v2, under the key id of the server secret');
     assert.deepEqual(await openAccount(db), { accountNumber: '777788889999', holderDocument: 'V-777' });
 
-    const put = (id: string, n: string, d: string) => sql`update withdrawal_destinations set account_number_enc = ${n}, holder_document_enc = ${d} where id = ${id}`.execute(h.store.db);
+    const put = (id: string, n: string, d: string) =>
+      sql`update withdrawal_destinations set account_number_enc = ${n}, holder_document_enc = ${d} where id = ${id}`.execute(h.store.db);
     const fromA = await sealed(da);
     const fromSameOrg = await sealed(da2);
     try {
       // Another organization's row, another row of the same organization, the two columns swapped: each is refused.
-      for (const [what, n, d] of [['from another organization', fromA.n, original.d], ['from the same organization', fromSameOrg.n, original.d], ['swapped columns', original.d, original.n]] as const) {
+      for (const [what, n, d] of [
+        ['from another organization', fromA.n, original.d],
+        ['from the same organization', fromSameOrg.n, original.d],
+        ['swapped columns', original.d, original.n],
+      ] as const) {
         await put(db, n, d);
         await assert.rejects(openAccount(db), SealedValueRefused, what);
       }
@@ -493,7 +701,7 @@ describe('security', () => {
   });
 
   test('SQL-looking text is stored and returned as data', async () => {
-    const evil = ["Robert'); DROP TABLE organizations; --", "x' OR '1'='1", 'a"; delete from accounts; --', '\\\' ; select pg_sleep(5); --'];
+    const evil = ["Robert'); DROP TABLE organizations; --", "x' OR '1'='1", 'a"; delete from accounts; --', "\\' ; select pg_sleep(5); --"];
     const org = await h.op('POST', '/organizations', { name: evil[0], status: 'active', limits: {} });
     assert.equal(org.status, 201);
     assert.equal((await h.op('GET', `/organizations/${org.body.data.id}`)).body.data.name, evil[0]);
@@ -502,7 +710,13 @@ describe('security', () => {
       const a = await h.op('POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: '1', reason: text });
       assert.equal(a.status, 201, a.raw);
       const d = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', {
-        label: text, assetSymbol: 'USD', bankName: text.slice(0, 80), accountKind: 'savings', accountNumber: `1000-2000-300${i}`, holderName: text, holderDocument: `D${i}0000`,
+        label: text,
+        assetSymbol: 'USD',
+        bankName: text.slice(0, 80),
+        accountKind: 'savings',
+        accountNumber: `1000-2000-300${i}`,
+        holderName: text,
+        holderDocument: `D${i}0000`,
       });
       assert.equal(d.status, 201, d.raw);
       assert.equal(d.body.data.label, text);
@@ -512,7 +726,11 @@ describe('security', () => {
     const list = await h.call(o.key, 'GET', '/withdrawals/destinations'); // not paged: it takes no query
     assert.deepEqual(list.body.data.map((d: { label: string }) => d.label).sort(), [...evil].sort());
     assert.equal(await available(o.key), 1000n + BigInt(evil.length));
-    const tables = await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_name in ('organizations', 'accounts')`.execute(h.store.db);
+    const tables = await sql<{
+      n: number;
+    }>`select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_name in ('organizations', 'accounts')`.execute(
+      h.store.db,
+    );
     assert.equal(tables.rows[0]!.n, 2);
   });
 
@@ -524,7 +742,8 @@ describe('security', () => {
   test(`a body over ${BODY_LIMIT / 1024} KiB is a 413 in the envelope and changes nothing`, async () => {
     const o = await seedOrg(h, { balances: { USD: 1000n } });
     const r = await app.inject({
-      method: 'POST', url: `/operator/v1/organizations/${o.orgId}/adjustments`,
+      method: 'POST',
+      url: `/operator/v1/organizations/${o.orgId}/adjustments`,
       headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json', 'x-lang': 'en' },
       payload: JSON.stringify({ assetSymbol: 'USD', amountMinor: '5', reason: 'x'.repeat(BODY_LIMIT) }),
     });

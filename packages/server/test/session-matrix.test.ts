@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SCOPES } from '@cambio/contract';
-import { ALL_PERMISSIONS, backends, listAssets, makeHarness, ORIGIN, seedOrg, signedInMember, signedInStaff, withCookie, type Harness } from './harness.ts';
+import {
+  ALL_PERMISSIONS,
+  backends,
+  listAssets,
+  makeHarness,
+  ORIGIN,
+  seedOrg,
+  signedInMember,
+  signedInStaff,
+  withCookie,
+  type Harness,
+} from './harness.ts';
 
 /**
  * The permission matrix through sessions ("exercised through sessions as well as keys"). Every
@@ -15,7 +26,8 @@ import { ALL_PERMISSIONS, backends, listAssets, makeHarness, ORIGIN, seedOrg, si
  * - /operator/v1: viewer reads, approver decides and records, admin does everything.
  * - A role reduced by the operator applies at the next call, for a session and a token alike.
  */
-const gate = (r: { status: number; raw: string }) => (r.status === 401 || r.status === 403 ? `${r.status} ${JSON.parse(r.raw).code}` : 'past');
+const gate = (r: { status: number; raw: string }) =>
+  r.status === 401 || r.status === 403 ? `${r.status} ${JSON.parse(r.raw).code}` : 'past';
 
 /** /portal/v1: what opens each route (any one of them); [] is any signed-in member. */
 const PORTAL_TABLE: Record<string, string[]> = {
@@ -35,9 +47,19 @@ const PORTAL_TABLE: Record<string, string[]> = {
 
 /** /operator/v1 (the design doc's roles): these need an approver; the person's own session and tokens any role; other reads a viewer; the rest an admin. */
 const APPROVER = new Set([
-  'POST /orders/{id}/approve', 'POST /orders/{id}/reject', 'POST /orders/{id}/fill', 'POST /orders/{id}/fail',
-  'POST /withdrawals/{id}/approve', 'POST /withdrawals/{id}/reject', 'POST /withdrawals/{id}/payout', 'POST /withdrawals/{id}/fail',
-  'POST /deposits', 'POST /deposits/{id}/attribute', 'POST /reconciliation/run', 'POST /reconciliation/resolve', 'POST /destinations/{id}/register-in-market',
+  'POST /orders/{id}/approve',
+  'POST /orders/{id}/reject',
+  'POST /orders/{id}/fill',
+  'POST /orders/{id}/fail',
+  'POST /withdrawals/{id}/approve',
+  'POST /withdrawals/{id}/reject',
+  'POST /withdrawals/{id}/payout',
+  'POST /withdrawals/{id}/fail',
+  'POST /deposits',
+  'POST /deposits/{id}/attribute',
+  'POST /reconciliation/run',
+  'POST /reconciliation/resolve',
+  'POST /destinations/{id}/register-in-market',
 ]);
 const ANY_STAFF = new Set(['POST /password', 'POST /totp/enrol', 'POST /totp/confirm', 'POST /tokens', 'POST /tokens/{id}/revoke']);
 const RANK = { viewer: 0, approver: 1, admin: 2 } as const;
@@ -49,7 +71,8 @@ const needs = (route: string): Role => {
 };
 
 /** Sign-in, accepting an invitation and a forgotten password have no session yet; signing out is checked on its own (it ends the session). */
-const SESSIONLESS = /^(POST \/(portal|operator)\/v1\/(session|invitations\/accept|password-reset|password-reset\/complete)|DELETE \/(portal|operator)\/v1\/session)$/;
+const SESSIONLESS =
+  /^(POST \/(portal|operator)\/v1\/(session|invitations\/accept|password-reset|password-reset\/complete)|DELETE \/(portal|operator)\/v1\/session)$/;
 
 for (const backend of backends()) {
   describe(`the permission matrix through sessions [${backend}]`, () => {
@@ -59,7 +82,9 @@ for (const backend of backends()) {
       h = await makeHarness({ backend });
       await listAssets(h, { USD: 2 });
       const doc = (await h.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
-      routes = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+      routes = Object.entries<Record<string, unknown>>(doc.paths).flatMap(([p, item]) =>
+        Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`),
+      );
     });
     after(async () => h?.close());
 
@@ -67,12 +92,22 @@ for (const backend of backends()) {
       const [method, path] = route.split(' ') as [string, string];
       const url = path.replace(/\{[^}]+\}/g, 'x');
       const body = method === 'GET' || method === 'DELETE' ? undefined : {};
-      const headers: Record<string, string> = cred.cookie ? { cookie: cred.cookie, origin: ORIGIN } : cred.key ? { 'x-api-key': cred.key } : { authorization: `Bearer ${cred.bearer}` };
-      return h.app.inject({ method: method as 'GET', url, headers: { ...headers, 'x-lang': 'en', ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { payload: '{}' } : {}) })
+      const headers: Record<string, string> = cred.cookie
+        ? { cookie: cred.cookie, origin: ORIGIN }
+        : cred.key
+          ? { 'x-api-key': cred.key }
+          : { authorization: `Bearer ${cred.bearer}` };
+      return h.app
+        .inject({
+          method: method as 'GET',
+          url,
+          headers: { ...headers, 'x-lang': 'en', ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { payload: '{}' } : {}),
+        })
         .then((r) => ({ status: r.statusCode, raw: r.body }));
     };
 
-    test('/api/v1: a member\'s session answers every endpoint as a key with the member\'s whole role does', async () => {
+    test("/api/v1: a member's session answers every endpoint as a key with the member's whole role does", async () => {
       const o = await seedOrg(h, { balances: { USD: 10_000n } });
       const api = routes.filter((r) => r.split(' ')[1]!.startsWith('/api/v1/'));
       assert.ok(api.length >= 20, `${api.length} client endpoints`);
@@ -81,7 +116,7 @@ for (const backend of backends()) {
       for (const role of roles) {
         const member = await signedInMember(h, o.orgId, role);
         const k = await h.op('POST', `/members/${o.memberId}/api-keys`, { scopes: SCOPES.filter((s) => role.includes(s)) });
-        const key = k.status === 201 ? k.body.data.key as string : null;
+        const key = k.status === 201 ? (k.body.data.key as string) : null;
         for (const route of api) {
           const bySession = gate(await send({ cookie: member.cookie }, route));
           if (bySession !== 'past') refused++;
@@ -97,7 +132,11 @@ for (const backend of backends()) {
     test('/portal/v1: each route opens for the permissions it names and no other', async () => {
       const o = await seedOrg(h);
       const portal = routes.filter((r) => r.split(' ')[1]!.startsWith('/portal/v1/') && !SESSIONLESS.test(r));
-      assert.deepEqual(portal.filter((r) => !(r in PORTAL_TABLE)), [], 'portal routes without a row in this table');
+      assert.deepEqual(
+        portal.filter((r) => !(r in PORTAL_TABLE)),
+        [],
+        'portal routes without a row in this table',
+      );
       for (const role of [[], ...ALL_PERMISSIONS.map((p) => [p])]) {
         const member = await signedInMember(h, o.orgId, role);
         for (const route of portal) {
@@ -123,7 +162,10 @@ for (const backend of backends()) {
         }
         assert.equal((await withCookie(h, s.cookie, 'DELETE', '/operator/v1/session')).status, 200, `a ${role} signs out`);
       }
-      assert.ok(counts.viewer < counts.approver && counts.approver < counts.admin && counts.admin === operator.length, JSON.stringify(counts));
+      assert.ok(
+        counts.viewer < counts.approver && counts.approver < counts.admin && counts.admin === operator.length,
+        JSON.stringify(counts),
+      );
     });
 
     test('a role reduced by the operator applies at the next call: member sessions, staff sessions and staff tokens', async () => {

@@ -3,7 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import { backends, listAssets, makeHarness, PASSWORD, seedOrg, signedInMember, type Harness } from './harness.ts';
 
 const signIn = (h: Harness, body: Record<string, unknown>, remoteAddress: string) =>
-  h.app.inject({ method: 'POST', url: '/portal/v1/session', remoteAddress, headers: { 'content-type': 'application/json', 'x-lang': 'en' }, payload: JSON.stringify(body) });
+  h.app.inject({
+    method: 'POST',
+    url: '/portal/v1/session',
+    remoteAddress,
+    headers: { 'content-type': 'application/json', 'x-lang': 'en' },
+    payload: JSON.stringify(body),
+  });
 
 /**
  * The throttle counts an attempt before its password is verified: sign-ins sent all at once cannot each
@@ -12,13 +18,18 @@ const signIn = (h: Harness, body: Record<string, unknown>, remoteAddress: string
 for (const backend of backends()) {
   describe(`sign-in throttling under parallel attempts [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend }); await listAssets(h, { USD: 2 }); });
+    before(async () => {
+      h = await makeHarness({ backend });
+      await listAssets(h, { USD: 2 });
+    });
     after(async () => h?.close());
 
     test('40 wrong passwords and the right one at once from 41 addresses: at most five are verified, the rest 429', async () => {
       const o = await seedOrg(h);
       const p = await signedInMember(h, o.orgId);
-      const tries = Array.from({ length: 41 }, (_, i) => signIn(h, { email: p.email, password: i === 20 ? PASSWORD : `wrong password ${i}` }, `10.1.0.${i + 1}`));
+      const tries = Array.from({ length: 41 }, (_, i) =>
+        signIn(h, { email: p.email, password: i === 20 ? PASSWORD : `wrong password ${i}` }, `10.1.0.${i + 1}`),
+      );
       const answers = await Promise.all(tries);
       const verified = answers.filter((r) => r.statusCode !== 429);
       assert.ok(verified.length <= 5, `${verified.length} attempts were verified: ${answers.map((r) => r.statusCode).join(',')}`);
@@ -30,7 +41,9 @@ for (const backend of backends()) {
     });
 
     test('60 failures at once from one address: at most twenty are verified, the rest 429', async () => {
-      const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => signIn(h, { email: `nobody${i}@race.test`, password: 'wrong password!!' }, '10.2.0.1')));
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => signIn(h, { email: `nobody${i}@race.test`, password: 'wrong password!!' }, '10.2.0.1')),
+      );
       const counts = { 401: 0, 429: 0 } as Record<number, number>;
       for (const r of answers) counts[r.statusCode] = (counts[r.statusCode] ?? 0) + 1;
       assert.ok(counts[401]! <= 20, JSON.stringify(counts));

@@ -10,14 +10,28 @@ const root = new URL('../../../', import.meta.url).pathname;
  * `kill -TERM` to `npm start`'s process group (what systemd does) reaches the service twice: once from
  * the manager, once forwarded by npm. That is one request to stop: a clean shutdown, exit code 0.
  */
-test('SIGTERM delivered twice at once (the group and npm\'s forward) is one clean shutdown', async () => {
+test("SIGTERM delivered twice at once (the group and npm's forward) is one clean shutdown", async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: 'memory://', DATABASE_URL: '', CAMBIO_SEED_DEMO: 'false', LOG_LEVEL: 'info', CAMBIO_RATE_LIMIT_PER_MIN: '0' },
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: 'memory://',
+      DATABASE_URL: '',
+      CAMBIO_SEED_DEMO: 'false',
+      LOG_LEVEL: 'info',
+      CAMBIO_RATE_LIMIT_PER_MIN: '0',
+    },
   });
   let out = '';
-  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
   const exited = once(child, 'exit') as Promise<[number | null, string | null]>;
   for (let i = 0; i < 1200 && !/listening on/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
   assert.match(out, /listening on http:\/\/127\.0\.0\.1:\d+/, out);

@@ -37,7 +37,9 @@ function pgliteVersion(): string {
     try {
       const p = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
       if (p.name === '@electric-sql/pglite') return p.version ?? '';
-    } catch { /* not here: look one level up */ }
+    } catch {
+      /* not here: look one level up */
+    }
     const up = dirname(dir);
     if (up === dir) return '';
     dir = up;
@@ -103,7 +105,9 @@ function removeStaleImages(current: string): void {
     const p = join(dir, f);
     try {
       if (f.endsWith('.tar') || Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { force: true });
-    } catch { /* another process removed it first */ }
+    } catch {
+      /* another process removed it first */
+    }
   }
 }
 
@@ -114,7 +118,10 @@ let template: Promise<string> | null = null;
 
 /** The migrated template database's name on the server of DATABASE_URL; made by the first process that needs it. */
 function pgTemplate(): Promise<string> {
-  template ??= ensureTemplate().catch((e: unknown) => { template = null; throw e; });
+  template ??= ensureTemplate().catch((e: unknown) => {
+    template = null;
+    throw e;
+  });
   return template;
 }
 
@@ -130,7 +137,11 @@ export async function createFromTemplate(admin: pg.Client, name: string): Promis
   }
   const c = new pg.Client({ connectionString: urlOf(name) });
   await c.connect();
-  try { await c.query(STAMP_OPENED); } finally { await c.end(); }
+  try {
+    await c.query(STAMP_OPENED);
+  } finally {
+    await c.end();
+  }
 }
 
 function urlOf(database: string): string {
@@ -147,7 +158,8 @@ async function ensureTemplate(): Promise<string> {
     // One process makes it; the others wait here and then find it made.
     await admin.query(`select pg_advisory_lock(hashtext('cambio test store template'))`);
     const found = await admin.query<{ datname: string; datistemplate: boolean }>(
-      `select datname, datistemplate from pg_database where datname like '${TEMPLATE_PREFIX}%'`);
+      `select datname, datistemplate from pg_database where datname like '${TEMPLATE_PREFIX}%'`,
+    );
     const ours = found.rows.find((r) => r.datname === name);
     if (ours?.datistemplate) return name;
     // Templates of other migrations go; so does ours when it is not marked a template yet: a process

@@ -10,7 +10,9 @@ const trail = async (h: Harness, subjectId: string) =>
 for (const backend of backends()) {
   describe(`team and key rules [${backend}]`, () => {
     let h: Harness;
-    before(async () => { h = await makeHarness({ backend }); });
+    before(async () => {
+      h = await makeHarness({ backend });
+    });
     after(async () => h?.close());
 
     test('a removed member: removed once (keys revoked, audited once), then 409 members.removed for a new role or a second removal', async () => {
@@ -21,7 +23,9 @@ for (const backend of backends()) {
       assert.equal(k.status, 201, k.raw);
       const r = await withCookie(h, lead.cookie, 'DELETE', `/portal/v1/team/members/${gone.memberId}`);
       assert.deepEqual([r.status, r.body.data.status], [200, 'removed']);
-      const removal = (await h.op('GET', `/audit?subjectId=${gone.memberId}`)).body.data.find((x: { action: string }) => x.action === 'member.remove');
+      const removal = (await h.op('GET', `/audit?subjectId=${gone.memberId}`)).body.data.find(
+        (x: { action: string }) => x.action === 'member.remove',
+      );
       assert.deepEqual(removal.after, { status: 'removed', keysRevoked: [k.body.data.id] });
       assert.equal((await h.call(k.body.data.key, 'GET', '/balances')).status, 401);
       const again = await withCookie(h, lead.cookie, 'DELETE', `/portal/v1/team/members/${gone.memberId}`);
@@ -29,10 +33,14 @@ for (const backend of backends()) {
       const role = await withCookie(h, lead.cookie, 'PATCH', `/portal/v1/team/members/${gone.memberId}`, { permissions: ['portal:read'] });
       assert.deepEqual([role.status, role.body.code], [409, 'members.removed']);
       const actions = await trail(h, gone.memberId);
-      assert.deepEqual([actions.filter((x) => x === 'member.remove').length, actions.includes('member.permissions')], [1, false], actions.join(', '));
+      assert.deepEqual(
+        [actions.filter((x) => x === 'member.remove').length, actions.includes('member.permissions')],
+        [1, false],
+        actions.join(', '),
+      );
     });
 
-    test('another organization\'s member is not found before any other rule; a member with a wider role is neither re-roled nor removed', async () => {
+    test("another organization's member is not found before any other rule; a member with a wider role is neither re-roled nor removed", async () => {
       const o = await seedOrg(h);
       const lead = await signedInMember(h, o.orgId, ['portal:read', 'portal:team']);
       const other = await seedOrg(h);
@@ -66,13 +74,20 @@ for (const backend of backends()) {
       const m = await h.op('POST', `/organizations/${o.orgId}/members`, { name: 'Ro', email: 'ro@x.test', permissions: ['portal:read'] });
       let r = await h.op('POST', `/members/${m.body.data.id}/api-keys`, { scopes: ['portal:read'] });
       assert.deepEqual([r.status, r.body.code], [403, 'keys.issuer_lacks_permission']);
-      const k = await h.op('POST', `/organizations/${o.orgId}/members`, { name: 'Ka', email: 'ka@x.test', permissions: ['portal:read', 'portal:api_keys'] });
+      const k = await h.op('POST', `/organizations/${o.orgId}/members`, {
+        name: 'Ka',
+        email: 'ka@x.test',
+        permissions: ['portal:read', 'portal:api_keys'],
+      });
       r = await h.op('POST', `/members/${k.body.data.id}/api-keys`, { scopes: ['portal:read', 'portal:trade'] });
       assert.deepEqual([r.status, r.body.code], [403, 'keys.scope_too_wide']);
       r = await h.op('POST', '/members/mem_nope/api-keys', { scopes: ['portal:read'] });
       assert.deepEqual([r.status, r.body.code], [404, 'members.not_found']);
       const keys = (await h.op('GET', `/organizations/${o.orgId}/api-keys`)).body.data as Array<{ issuedBy: { id: string } }>;
-      assert.deepEqual(keys.map((x) => x.issuedBy.id), [o.memberId]);
+      assert.deepEqual(
+        keys.map((x) => x.issuedBy.id),
+        [o.memberId],
+      );
     });
   });
 }

@@ -13,7 +13,11 @@ import { backends, createPgDatabase, listAssets, makeHarness, seedOrg, type Harn
 import { H_LEAF, mthOfHashes, openNote, parseCheckpoint, verifyConsistency } from './transparency-verifier.ts';
 
 const adjust = async (h: Harness, orgId: string, amount: bigint) => {
-  const r = await h.op('POST', `/organizations/${orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: amount.toString(), reason: 'log test' });
+  const r = await h.op('POST', `/organizations/${orgId}/adjustments`, {
+    assetSymbol: 'USD',
+    amountMinor: amount.toString(),
+    reason: 'log test',
+  });
   assert.equal(r.status, 201, r.raw);
 };
 
@@ -26,7 +30,11 @@ async function checkWholeLog(h: Harness): Promise<{ size: number; entryIds: stri
   const t = h.store.transparency;
   const entries = await t.entries(0, 1_000_000);
   const journal = await h.store.db.selectFrom('journal_entries').select('id').execute();
-  assert.deepEqual(entries.map((e) => e.index), entries.map((_, i) => i), 'no gap');
+  assert.deepEqual(
+    entries.map((e) => e.index),
+    entries.map((_, i) => i),
+    'no gap',
+  );
   assert.deepEqual([...entries.map((e) => e.entryId)].sort(), journal.map((j) => j.id).sort(), 'every entry exactly once');
   for (const e of entries) {
     assert.ok(e.leafHash.equals(H_LEAF(Buffer.from(e.leaf, 'utf8'))), `leaf ${e.index}`);
@@ -44,7 +52,10 @@ async function checkWholeLog(h: Harness): Promise<{ size: number; entryIds: stri
     assert.ok(cp.root.equals(mthOfHashes(entries.slice(0, c.size).map((e) => e.leafHash))), `root at ${c.size}`);
     if (prev) {
       const { consistencyProof } = await import('../src/domain/transparency/merkle.ts');
-      assert.ok(verifyConsistency(prev.size, cp.size, prev.root, cp.root, await consistencyProof(prev.size, cp.size, t)), `${prev.size} → ${cp.size}`);
+      assert.ok(
+        verifyConsistency(prev.size, cp.size, prev.root, cp.root, await consistencyProof(prev.size, cp.size, t)),
+        `${prev.size} → ${cp.size}`,
+      );
     }
     prev = cp;
   }
@@ -65,17 +76,26 @@ for (const backend of backends()) {
         await appendUntil(h, 7);
         const checkpoints = (await h.store.transparency.checkpoints(0, 100)).map((c) => c.size);
         assert.equal(await appendJournalLog(h.deps), 0);
-        assert.deepEqual((await h.store.transparency.checkpoints(0, 100)).map((c) => c.size), checkpoints, 'nothing new: no new checkpoint');
+        assert.deepEqual(
+          (await h.store.transparency.checkpoints(0, 100)).map((c) => c.size),
+          checkpoints,
+          'nothing new: no new checkpoint',
+        );
         const log = await checkWholeLog(h);
         assert.equal(log.size, 7);
         // The leaf is the entry as CONTRACT §12 writes it.
         const [first] = await h.store.transparency.entries(0, 1);
         const ledger = await h.call(org.key, 'GET', '/ledger?limit=100');
         const row = (ledger.body.data as Array<{ entryId: string; createdAt: string }>).find((r) => r.entryId === first!.entryId)!;
-        assert.equal(first!.leaf, `{"index":0,"entryId":"${row.entryId}","createdAt":"${row.createdAt}","kind":"adjustment","postings":[`
-          + `{"account":"org:${org.orgId}:available","assetSymbol":"USD","amountMinor":"1000"},{"account":"platform:market","assetSymbol":"USD","amountMinor":"-1000"}]}`);
+        assert.equal(
+          first!.leaf,
+          `{"index":0,"entryId":"${row.entryId}","createdAt":"${row.createdAt}","kind":"adjustment","postings":[` +
+            `{"account":"org:${org.orgId}:available","assetSymbol":"USD","amountMinor":"1000"},{"account":"platform:market","assetSymbol":"USD","amountMinor":"-1000"}]}`,
+        );
         assert.ok(checkpoints.includes(1) && checkpoints.includes(7));
-      } finally { await h.close(); }
+      } finally {
+        await h.close();
+      }
     });
 
     test('a restart keeps the log and continues it: same leaves, consistent checkpoints, one key', async () => {
@@ -98,9 +118,14 @@ for (const backend of backends()) {
           await adjust(b, org.orgId, 9n);
           await appendUntil(b, 3);
           const after = await b.store.transparency.entries(0, 100);
-          assert.deepEqual(after.slice(0, before.length).map((e) => e.leafHash.toString('hex')), before.map((e) => e.leafHash.toString('hex')));
+          assert.deepEqual(
+            after.slice(0, before.length).map((e) => e.leafHash.toString('hex')),
+            before.map((e) => e.leafHash.toString('hex')),
+          );
           assert.equal((await checkWholeLog(b)).size, 3);
-        } finally { await b.close(); }
+        } finally {
+          await b.close();
+        }
       } finally {
         if (dir) rmSync(dir, { recursive: true, force: true });
         await pg?.drop();
@@ -119,14 +144,23 @@ for (const backend of backends()) {
         let n = 1;
         for (const size of batches) {
           await h.store.db.transaction().execute(async (tx) => {
-            for (let i = 0; i < size; i++) await postEntry(tx, `je_tile_${n + i}`, adjustmentEntry({ organizationId: org.orgId, assetSymbol: 'USD', amount: BigInt(n + i), memo: 'tiles' }), new Date());
+            for (let i = 0; i < size; i++)
+              await postEntry(
+                tx,
+                `je_tile_${n + i}`,
+                adjustmentEntry({ organizationId: org.orgId, assetSymbol: 'USD', amount: BigInt(n + i), memo: 'tiles' }),
+                new Date(),
+              );
           });
           // Until this batch is in: on a PostgreSQL server shared with other work an entry waits until every
           // older transaction is over (migration 022), so a run may find nothing to take for a while.
-          const journal = await h.store.db.selectFrom('journal_entries').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-          for (let tries = 0; await h.store.transparency.size() < Number(journal.n); tries++) {
+          const journal = await h.store.db
+            .selectFrom('journal_entries')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow();
+          for (let tries = 0; (await h.store.transparency.size()) < Number(journal.n); tries++) {
             if (tries > 2000) assert.fail(`the log never took batch ${size}`);
-            if (await appendLogBatch(h.deps, signCheckpoint, size) === 0) await new Promise((r) => setTimeout(r, 20));
+            if ((await appendLogBatch(h.deps, signCheckpoint, size)) === 0) await new Promise((r) => setTimeout(r, 20));
           }
           n += size;
         }
@@ -138,15 +172,33 @@ for (const backend of backends()) {
         const cps = await h.store.transparency.checkpoints(0, 1000);
         for (const c of cps) {
           const root = mthOfHashes(leaves.slice(0, c.size));
-          for (let m = 0; m < c.size; m++) assert.ok(verifyInclusion(m, c.size, leaves[m]!, await inclusionProof(m, c.size, h.store.transparency), root), `leaf ${m} in ${c.size}`);
+          for (let m = 0; m < c.size; m++)
+            assert.ok(
+              verifyInclusion(m, c.size, leaves[m]!, await inclusionProof(m, c.size, h.store.transparency), root),
+              `leaf ${m} in ${c.size}`,
+            );
           for (const later of cps.filter((x) => x.size > c.size)) {
-            assert.ok(verifyConsistency(c.size, later.size, root, mthOfHashes(leaves.slice(0, later.size)), await consistencyProof(c.size, later.size, h.store.transparency)), `${c.size} → ${later.size}`);
+            assert.ok(
+              verifyConsistency(
+                c.size,
+                later.size,
+                root,
+                mthOfHashes(leaves.slice(0, later.size)),
+                await consistencyProof(c.size, later.size, h.store.transparency),
+              ),
+              `${c.size} → ${later.size}`,
+            );
           }
         }
         // Only subtrees of 16 leaves and more are kept as rows; the rest is folded from the leaves.
         const levels = await sql<{ level: number }>`select distinct level from log_nodes order by level`.execute(h.store.db);
-        assert.deepEqual(levels.rows.map((r) => Number(r.level)), [4, 5, 6, 7]);
-      } finally { await h.close(); }
+        assert.deepEqual(
+          levels.rows.map((r) => Number(r.level)),
+          [4, 5, 6, 7],
+        );
+      } finally {
+        await h.close();
+      }
     });
 
     test('two appenders over one store, racing each other and the writers, make one log: no gap, no fork', async () => {
@@ -157,12 +209,21 @@ for (const backend of backends()) {
       try {
         await listAssets(a, { USD: 2 });
         const org = await seedOrg(a, { balances: { USD: 1_000_000n } });
-        const writers = Promise.all([0, 1, 2, 3].map(async (w) => { for (let i = 0; i < 10; i++) await adjust(w % 2 ? b : a, org.orgId, BigInt(w * 100 + i + 1)); }));
+        const writers = Promise.all(
+          [0, 1, 2, 3].map(async (w) => {
+            for (let i = 0; i < 10; i++) await adjust(w % 2 ? b : a, org.orgId, BigInt(w * 100 + i + 1));
+          }),
+        );
         let writing = true;
-        void writers.finally(() => { writing = false; });
+        void writers.finally(() => {
+          writing = false;
+        });
         // Each appender runs again and again while the writers write, as the background task does (without its pause).
         const appender = async (h: Harness) => {
-          while (writing) { await appendJournalLog(h.deps); await new Promise((r) => setImmediate(r)); }
+          while (writing) {
+            await appendJournalLog(h.deps);
+            await new Promise((r) => setImmediate(r));
+          }
           await appendJournalLog(h.deps);
         };
         await Promise.all([writers, appender(a), appender(b), appender(a)]);
@@ -186,11 +247,20 @@ for (const backend of backends()) {
           const other = await seedOrg(h, { balances: { USD: 100n } });
           await appendUntil(h, 2);
           let release!: () => void;
-          const gate = new Promise<void>((r) => { release = r; });
+          const gate = new Promise<void>((r) => {
+            release = r;
+          });
           let written!: () => void;
-          const wrote = new Promise<void>((r) => { written = r; });
+          const wrote = new Promise<void>((r) => {
+            written = r;
+          });
           const held = h.store.db.transaction().execute(async (tx) => {
-            await postEntry(tx, 'je_held_open', adjustmentEntry({ organizationId: org.orgId, assetSymbol: 'BTC', amount: 1n, memo: 'slow' }), new Date());
+            await postEntry(
+              tx,
+              'je_held_open',
+              adjustmentEntry({ organizationId: org.orgId, assetSymbol: 'BTC', amount: 1n, memo: 'slow' }),
+              new Date(),
+            );
             written();
             await gate;
           });
@@ -208,7 +278,9 @@ for (const backend of backends()) {
           const entries = await h.store.transparency.entries(0, 10);
           assert.equal(entries[2]!.entryId, 'je_held_open', 'the entry of the older transaction comes first');
           await checkWholeLog(h);
-        } finally { await h.close(); }
+        } finally {
+          await h.close();
+        }
       });
     }
   });
@@ -224,5 +296,7 @@ test('the log name and the signing key come from the configuration', async () =>
     // Nothing sealed was stored: the key is the one provided.
     const stored = await sql<{ n: string }>`select count(*)::text as n from settings where key = 'log_signing_key'`.execute(h.store.db);
     assert.equal(stored.rows[0]!.n, '0');
-  } finally { await h.close(); }
+  } finally {
+    await h.close();
+  }
 });

@@ -22,14 +22,21 @@ export const mth = (d: Buffer[]): Buffer => mthOfHashes(d.map(H_LEAF));
 
 export function verifyInclusion(leafIndex: number, treeSize: number, leafHash: Buffer, path: Buffer[], root: Buffer): boolean {
   if (leafIndex >= treeSize) return false;
-  let fn = leafIndex; let sn = treeSize - 1; let r = leafHash;
+  let fn = leafIndex;
+  let sn = treeSize - 1;
+  let r = leafHash;
   for (const p of path) {
     if (sn === 0) return false;
     if (fn % 2 === 1 || fn === sn) {
       r = H_NODE(p, r);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) { fn = half(fn); sn = half(sn); }
+      if (fn % 2 === 0)
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = half(fn);
+          sn = half(sn);
+        }
     } else r = H_NODE(r, p);
-    fn = half(fn); sn = half(sn);
+    fn = half(fn);
+    sn = half(sn);
   }
   return sn === 0 && r.equals(root);
 }
@@ -38,16 +45,27 @@ export function verifyConsistency(first: number, second: number, firstHash: Buff
   if (first === second) return proof.length === 0 && firstHash.equals(secondHash);
   if (first > second || first === 0 || proof.length === 0) return false;
   const path = (first & (first - 1)) === 0 ? [firstHash, ...proof] : [...proof];
-  let fn = first - 1; let sn = second - 1;
-  while (fn % 2 === 1) { fn = half(fn); sn = half(sn); }
-  let fr = path[0]!; let sr = path[0]!;
+  let fn = first - 1;
+  let sn = second - 1;
+  while (fn % 2 === 1) {
+    fn = half(fn);
+    sn = half(sn);
+  }
+  let fr = path[0]!;
+  let sr = path[0]!;
   for (const c of path.slice(1)) {
     if (sn === 0) return false;
     if (fn % 2 === 1 || fn === sn) {
-      fr = H_NODE(c, fr); sr = H_NODE(c, sr);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) { fn = half(fn); sn = half(sn); }
+      fr = H_NODE(c, fr);
+      sr = H_NODE(c, sr);
+      if (fn % 2 === 0)
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = half(fn);
+          sn = half(sn);
+        }
     } else sr = H_NODE(sr, c);
-    fn = half(fn); sn = half(sn);
+    fn = half(fn);
+    sn = half(sn);
   }
   return fr.equals(firstHash) && sr.equals(secondHash) && sn === 0;
 }
@@ -56,7 +74,8 @@ export function parseVerifierKey(vkey: string): { name: string; hash: Buffer; pu
   // name + hash + key: the name and the hash hold no '+', the base64 key may.
   const [name, hashHex, ...keyParts] = vkey.split('+');
   const raw = Buffer.from(keyParts.join('+'), 'base64');
-  if (!/^[0-9a-f]{8}$/.test(hashHex ?? '') || raw.length !== 33 || raw[0] !== 0x01) throw new Error(`not an Ed25519 note verifier key: ${vkey}`);
+  if (!/^[0-9a-f]{8}$/.test(hashHex ?? '') || raw.length !== 33 || raw[0] !== 0x01)
+    throw new Error(`not an Ed25519 note verifier key: ${vkey}`);
   const hash = sha(Buffer.from(name!, 'utf8'), Buffer.from([0x0a]), raw).subarray(0, 4);
   if (hash.toString('hex') !== hashHex) throw new Error('the key hash is not SHA-256(name ‖ \\n ‖ 0x01 ‖ key)[:4]');
   return { name: name!, hash, publicKey: raw.subarray(1) };
@@ -75,7 +94,8 @@ export function openNote(note: string, vkey: string): string {
     const m = /^\u2014 (\S+) ([A-Za-z0-9+/=]+)$/.exec(line);
     if (!m) throw new Error(`not a signature line: ${line}`);
     const blob = Buffer.from(m[2]!, 'base64');
-    if (m[1] === k.name && blob.subarray(0, 4).equals(k.hash) && verify(null, Buffer.from(text, 'utf8'), pub, blob.subarray(4))) return text;
+    if (m[1] === k.name && blob.subarray(0, 4).equals(k.hash) && verify(null, Buffer.from(text, 'utf8'), pub, blob.subarray(4)))
+      return text;
   }
   throw new Error('no valid signature by the key');
 }

@@ -15,13 +15,20 @@ for (const backend of backends()) {
       h = await venueHarness(backend, double);
       assert.equal((await h.op('PUT', '/wallets/BTC', { network: 'BTC', address: 'bc1qvenuewallet0' })).status, 200);
     });
-    after(async () => { await h.close(); await double.close(); });
+    after(async () => {
+      await h.close();
+      await double.close();
+    });
 
     const deposit = async (txid: string) => h.store.db.selectFrom('deposits').selectAll().where('txid', '=', txid).executeTakeFirst();
 
     test('a completed venue deposit is matched by its tail and credited once; pending, unlisted and over-precise ones are not credited', async () => {
       const o = await seedOrg(h);
-      const decl = await h.call(o.key, 'POST', '/deposits/declarations', { assetSymbol: 'BTC', assetDecimals: 8, declaredAmountMinor: '1000000' });
+      const decl = await h.call(o.key, 'POST', '/deposits/declarations', {
+        assetSymbol: 'BTC',
+        assetDecimals: 8,
+        declaredAmountMinor: '1000000',
+      });
       assert.equal(decl.status, 201, decl.raw);
       const expected = BigInt(decl.body.data.expectedAmountMinor);
       double.addDeposit({ coin: 'BTC', network: 'BTC', amount: formatDecimal(expected, 8), txId: 'tx-match', status: 1 });
@@ -50,13 +57,16 @@ for (const backend of backends()) {
       assert.equal(all.length, 3);
     });
 
-    test('a venue wallet shows the venue account\'s deposit address and follows it when it changes there', async () => {
+    test("a venue wallet shows the venue account's deposit address and follows it when it changes there", async () => {
       double.setDepositAddress('USDT', 'TRX', 'TVenueAddressOne1111');
       const put = await h.op('PUT', '/wallets/USDT', { source: 'venue', network: 'TRX' });
       assert.equal(put.status, 200, put.raw);
       assert.equal(put.body.data.address, 'TVenueAddressOne1111');
       const o = await seedOrg(h);
-      const shown = async () => ((await h.call(o.key, 'GET', '/deposits/wallets')).body.data as Array<{ assetSymbol: string; address: string }>).find((w) => w.assetSymbol === 'USDT')?.address;
+      const shown = async () =>
+        ((await h.call(o.key, 'GET', '/deposits/wallets')).body.data as Array<{ assetSymbol: string; address: string }>).find(
+          (w) => w.assetSymbol === 'USDT',
+        )?.address;
       assert.equal(await shown(), 'TVenueAddressOne1111');
       double.setDepositAddress('USDT', 'TRX', 'TVenueAddressTwo2222');
       await refreshVenueWalletsTask.run(h.deps);

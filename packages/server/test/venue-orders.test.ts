@@ -50,16 +50,22 @@ for (const backend of backends()) {
       double.clearFaults();
       double.account.thirdAssetFee = null;
     });
-    after(async () => { await h.close(); await double.close(); });
+    after(async () => {
+      await h.close();
+      await double.close();
+    });
 
-    test('approval sends exactly one market order with the order id as client id; completed with the venue\'s figures', async () => {
+    test("approval sends exactly one market order with the order id as client id; completed with the venue's figures", async () => {
       const btc = await available(h, o.key, 'BTC');
       const usdt = await available(h, o.key, 'USDT');
       const { id, approve } = await approvedAtVenue(h, o);
       assert.equal(approve.body.data.state, 'completed');
       const sent = ordersFor(double, id);
       assert.equal(sent.length, 1);
-      assert.deepEqual({ side: sent[0]!.side, type: sent[0]!.type, origQty: sent[0]!.origQty, status: sent[0]!.status }, { side: 'SELL', type: 'MARKET', origQty: '1', status: 'FILLED' });
+      assert.deepEqual(
+        { side: sent[0]!.side, type: sent[0]!.type, origQty: sent[0]!.origQty, status: sent[0]!.status },
+        { side: 'SELL', type: 'MARKET', origQty: '1', status: 'FILLED' },
+      );
       const rec = await h.store.orders.get(id);
       assert.equal(rec?.state, 'completed');
       assert.equal(rec?.venue, 'binance');
@@ -93,7 +99,12 @@ for (const backend of backends()) {
       assert.equal(ordersFor(double, id).length, 1);
       assert.match((await h.op('GET', '/metrics')).raw, /cambio_venue_orders_awaiting_outcome 1\n/);
       // Two instances run the task at once (each its own CCXT client and lease owner).
-      const other = new CcxtVenue(makeExchange({ id: 'binance', apiKey: DOUBLE_KEY, secret: DOUBLE_SECRET, url: double.origin, recvWindowMs: 5000 }), h.store, h.clock, { recvWindowMs: 5000 });
+      const other = new CcxtVenue(
+        makeExchange({ id: 'binance', apiKey: DOUBLE_KEY, secret: DOUBLE_SECRET, url: double.origin, recvWindowMs: 5000 }),
+        h.store,
+        h.clock,
+        { recvWindowMs: 5000 },
+      );
       (h.clock as ManualClock).advance(1);
       await Promise.all([recoverApproved(h.deps, 0), recoverApproved({ ...h.deps, venue: other }, 0)]);
       const rec = await h.store.orders.get(id);
@@ -117,14 +128,19 @@ for (const backend of backends()) {
       assert.equal((await h.store.orders.get(id))?.state, 'approved');
       assert.equal(ordersFor(double, id).length, 0);
       (h.clock as ManualClock).advance(6_001);
-      const other = new CcxtVenue(makeExchange({ id: 'binance', apiKey: DOUBLE_KEY, secret: DOUBLE_SECRET, url: double.origin, recvWindowMs: 5000 }), h.store, h.clock, { recvWindowMs: 5000 });
+      const other = new CcxtVenue(
+        makeExchange({ id: 'binance', apiKey: DOUBLE_KEY, secret: DOUBLE_SECRET, url: double.origin, recvWindowMs: 5000 }),
+        h.store,
+        h.clock,
+        { recvWindowMs: 5000 },
+      );
       (h.clock as ManualClock).advance(1);
       await Promise.all([recoverApproved(h.deps, 0), recoverApproved({ ...h.deps, venue: other }, 0)]);
       assert.equal((await h.store.orders.get(id))?.state, 'completed');
       assert.equal(ordersFor(double, id).length, 1);
     });
 
-    test('a partial fill waits for the desk with the venue\'s figures; the desk completes it', async () => {
+    test("a partial fill waits for the desk with the venue's figures; the desk completes it", async () => {
       double.expireNextOrderAfter('0.4');
       const { id, approve } = await approvedAtVenue(h, o);
       assert.equal(approve.body.data.state, 'approved');
@@ -135,12 +151,16 @@ for (const backend of backends()) {
       assert.equal(row.state, 'partial');
       assert.equal(row.executed_qty, '0.4');
       assert.equal(row.quote_qty, '26000');
-      const fill = await h.op('POST', `/orders/${id}/fill`, { venue: 'binance', venueReference: row.venue_order_id, proceedsQuoteMinor: '6490000' });
+      const fill = await h.op('POST', `/orders/${id}/fill`, {
+        venue: 'binance',
+        venueReference: row.venue_order_id,
+        proceedsQuoteMinor: '6490000',
+      });
       assert.equal(fill.status, 200, fill.raw);
       assert.equal(fill.body.data.state, 'completed');
     });
 
-    test('a fee charged in a third asset listed at Cambio: proceeds untouched, the fee booked as the platform\'s cost in an entry of its own', async () => {
+    test("a fee charged in a third asset listed at Cambio: proceeds untouched, the fee booked as the platform's cost in an entry of its own", async () => {
       await listAssets(h, { BNB: 8 });
       double.account.thirdAssetFee = { asset: 'BNB', amount: '0.00012345' }; // per fill: two fills
       const usdt = await available(h, o.key, 'USDT');
@@ -149,17 +169,36 @@ for (const backend of backends()) {
       const rec = await h.store.orders.get(id);
       assert.equal(rec?.proceedsQuote, 6_499_500n); // 64995 USDT, no fee in USDT
       assert.equal(await available(h, o.key, 'USDT'), usdt + OWED);
-      const entries = await h.store.db.selectFrom('journal_entries').select(['id', 'kind', 'organization_id']).where('reference_id', '=', id).orderBy('seq').execute();
-      assert.deepEqual(entries.map((e) => e.kind), ['order_hold', 'order_settlement', 'venue_fee']);
+      const entries = await h.store.db
+        .selectFrom('journal_entries')
+        .select(['id', 'kind', 'organization_id'])
+        .where('reference_id', '=', id)
+        .orderBy('seq')
+        .execute();
+      assert.deepEqual(
+        entries.map((e) => e.kind),
+        ['order_hold', 'order_settlement', 'venue_fee'],
+      );
       const fee = entries[2]!;
       assert.equal(fee.organization_id, null);
-      const postings = await h.store.db.selectFrom('postings').select(['owner_id', 'asset_symbol', 'account_kind', 'amount']).where('entry_id', '=', fee.id).orderBy('account_kind').execute();
-      assert.deepEqual(postings.map((p) => ({ ...p, amount: String(p.amount) })), [
-        { owner_id: 'platform', asset_symbol: 'BNB', account_kind: 'market', amount: '24690' },
-        { owner_id: 'platform', asset_symbol: 'BNB', account_kind: 'revenue', amount: '-24690' },
-      ]);
+      const postings = await h.store.db
+        .selectFrom('postings')
+        .select(['owner_id', 'asset_symbol', 'account_kind', 'amount'])
+        .where('entry_id', '=', fee.id)
+        .orderBy('account_kind')
+        .execute();
+      assert.deepEqual(
+        postings.map((p) => ({ ...p, amount: String(p.amount) })),
+        [
+          { owner_id: 'platform', asset_symbol: 'BNB', account_kind: 'market', amount: '24690' },
+          { owner_id: 'platform', asset_symbol: 'BNB', account_kind: 'revenue', amount: '-24690' },
+        ],
+      );
       const settlement = await h.store.db.selectFrom('postings').select(['asset_symbol']).where('entry_id', '=', entries[1]!.id).execute();
-      assert.ok(settlement.every((p) => p.asset_symbol !== 'BNB'), 'the settlement itself has no BNB');
+      assert.ok(
+        settlement.every((p) => p.asset_symbol !== 'BNB'),
+        'the settlement itself has no BNB',
+      );
     });
 
     test('a fee charged in an asset not listed at Cambio: the order waits, saying which asset to list; once listed it completes with the fee booked', async () => {
@@ -167,7 +206,11 @@ for (const backend of backends()) {
       const { id, approve } = await approvedAtVenue(h, o);
       assert.equal(approve.body.data.state, 'approved');
       assert.equal(ordersFor(double, id).length, 1);
-      const row = await h.store.db.selectFrom('venue_orders').select(['state', 'reason']).where('order_id', '=', id).executeTakeFirstOrThrow();
+      const row = await h.store.db
+        .selectFrom('venue_orders')
+        .select(['state', 'reason'])
+        .where('order_id', '=', id)
+        .executeTakeFirstOrThrow();
       assert.equal(row.state, 'unknown');
       assert.match(row.reason ?? '', /fee in FEECOIN, which is not listed at Cambio: list FEECOIN/);
       await recover(h);
@@ -176,11 +219,23 @@ for (const backend of backends()) {
       await recover(h);
       assert.equal((await h.store.orders.get(id))?.state, 'completed');
       assert.equal(ordersFor(double, id).length, 1);
-      const fee = await h.store.db.selectFrom('postings').select(['account_kind', 'amount']).where('reference_id', '=', id).where('entry_kind', '=', 'venue_fee').orderBy('account_kind').execute();
-      assert.deepEqual(fee.map((p) => [p.account_kind, String(p.amount)]), [['market', '100'], ['revenue', '-100']]);
+      const fee = await h.store.db
+        .selectFrom('postings')
+        .select(['account_kind', 'amount'])
+        .where('reference_id', '=', id)
+        .where('entry_kind', '=', 'venue_fee')
+        .orderBy('account_kind')
+        .execute();
+      assert.deepEqual(
+        fee.map((p) => [p.account_kind, String(p.amount)]),
+        [
+          ['market', '100'],
+          ['revenue', '-100'],
+        ],
+      );
     });
 
-    test('the desk\'s view: health, the book behind each pair, executions with the venue\'s figures; execution latency in /metrics', async () => {
+    test("the desk's view: health, the book behind each pair, executions with the venue's figures; execution latency in /metrics", async () => {
       double.expireNextOrderAfter('0.4');
       const { id } = await approvedAtVenue(h, o);
       const view = await h.op('GET', '/venue');
@@ -189,18 +244,51 @@ for (const backend of backends()) {
       assert.deepEqual({ kind: v.kind, exchange: v.exchange, health: v.health }, { kind: 'ccxt', exchange: 'binance', health: 'ok' });
       assert.ok(v.partialFills >= 1);
       const pair = v.pairs.find((p: { baseSymbol: string; quoteSymbol: string }) => p.baseSymbol === 'BTC' && p.quoteSymbol === 'USDT');
-      assert.deepEqual({ ...pair, bookAgeMs: typeof pair.bookAgeMs }, {
-        baseSymbol: 'BTC', quoteSymbol: 'USDT', venueSymbol: 'BTC/USDT', maxBookAgeMs: 2000, bookAgeMs: 'number', fresh: true,
-        bestBid: '65000', bestBidQty: '0.5', bestAsk: '65010', bestAskQty: '0.5',
-      });
+      assert.deepEqual(
+        { ...pair, bookAgeMs: typeof pair.bookAgeMs },
+        {
+          baseSymbol: 'BTC',
+          quoteSymbol: 'USDT',
+          venueSymbol: 'BTC/USDT',
+          maxBookAgeMs: 2000,
+          bookAgeMs: 'number',
+          fresh: true,
+          bestBid: '65000',
+          bestBidQty: '0.5',
+          bestAsk: '65010',
+          bestAskQty: '0.5',
+        },
+      );
       const partial = await h.op('GET', '/venue/executions?state=partial');
       assert.equal(partial.status, 200, partial.raw);
       const x = partial.body.data.find((r: { orderId: string }) => r.orderId === id);
-      assert.deepEqual({ state: x.state, orderState: x.orderState, executedQty: x.executedQty, quoteQty: x.quoteQty, amountSent: x.amountSent, owed: x.owedQuoteMinor, side: x.side },
-        { state: 'partial', orderState: 'approved', executedQty: '0.4', quoteQty: '26000', amountSent: '1.00000000', owed: OWED.toString(), side: 'sell' });
+      assert.deepEqual(
+        {
+          state: x.state,
+          orderState: x.orderState,
+          executedQty: x.executedQty,
+          quoteQty: x.quoteQty,
+          amountSent: x.amountSent,
+          owed: x.owedQuoteMinor,
+          side: x.side,
+        },
+        {
+          state: 'partial',
+          orderState: 'approved',
+          executedQty: '0.4',
+          quoteQty: '26000',
+          amountSent: '1.00000000',
+          owed: OWED.toString(),
+          side: 'sell',
+        },
+      );
       assert.equal(x.venueOrderId, String(ordersFor(double, id)[0]!.orderId));
       const all = await h.op('GET', '/venue/executions?limit=200');
-      assert.ok(all.body.data.some((r: { state: string; proceedsQuoteMinor: string | null }) => r.state === 'filled' && r.proceedsQuoteMinor === PROCEEDS.toString()));
+      assert.ok(
+        all.body.data.some(
+          (r: { state: string; proceedsQuoteMinor: string | null }) => r.state === 'filled' && r.proceedsQuoteMinor === PROCEEDS.toString(),
+        ),
+      );
       assert.equal((await h.op('GET', '/venue/executions?state=bogus')).status, 400);
       // A venue failure shows as the last error, and as failing until the venue answers again.
       double.fail('/api/v3/depth', 503, 100);

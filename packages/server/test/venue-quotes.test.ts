@@ -5,7 +5,15 @@ import { backends, listAssets, makeHarness, seedOrg, type Harness, type SeededOr
 import { startBinanceDouble, type BinanceDouble } from './venue-double/binance-double.ts';
 import { BOOK, SELL_PAIR, venueHarness } from './venue-double/venue-harness.ts';
 
-const quoteCount = async (h: Harness) => Number((await h.store.db.selectFrom('quotes').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+const quoteCount = async (h: Harness) =>
+  Number(
+    (
+      await h.store.db
+        .selectFrom('quotes')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 for (const backend of backends()) {
   describe(`quotes priced from the venue's book (${backend})`, () => {
@@ -18,7 +26,10 @@ for (const backend of backends()) {
       h = await venueHarness(backend, double);
       o = await seedOrg(h, { balances: { BTC: 1_000_000_000n, USDT: 100_000_000n } });
     });
-    after(async () => { await h.close(); await double.close(); });
+    after(async () => {
+      await h.close();
+      await double.close();
+    });
 
     test('a venue pair is listed with its venue market; CCXT asked the double for nothing it does not answer', async () => {
       const r = await h.op('GET', '/market/pairs');
@@ -53,7 +64,7 @@ for (const backend of backends()) {
       assert.equal(byQuote.body.data.amountQuoteMinor, '20000007');
     });
 
-    test('a thin book, an amount off the venue\'s step and one below its minimum order are 422 naming the bound', async () => {
+    test("a thin book, an amount off the venue's step and one below its minimum order are 422 naming the bound", async () => {
       const thin = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USDT', amountBaseMinor: '400000000' });
       assert.equal(thin.status, 422);
       assert.equal(thin.body.code, 'quotes.amount_out_of_range');
@@ -74,7 +85,10 @@ for (const backend of backends()) {
       double.fail('/api/v3/depth', 502, 1000);
       // Within its age the held book still prices.
       (h.clock as ManualClock).advance(1500);
-      assert.equal((await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USDT', amountBaseMinor: '100000000' })).status, 201);
+      assert.equal(
+        (await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USDT', amountBaseMinor: '100000000' })).status,
+        201,
+      );
       (h.clock as ManualClock).advance(600);
       const stale = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USDT', amountBaseMinor: '100000000' });
       assert.equal(stale.status, 503, stale.raw);
@@ -93,7 +107,7 @@ for (const backend of backends()) {
       double.setBook('BTCUSDT', BOOK);
     });
 
-    test('a venue market that does not trade the pair\'s two assets is refused when pricing it', async () => {
+    test("a venue market that does not trade the pair's two assets is refused when pricing it", async () => {
       await listAssets(h, { USD: 2, ETH: 8 });
       const wrong = await h.op('PUT', '/market/pairs/BTC/USD', { ...SELL_PAIR });
       assert.equal(wrong.status, 422);

@@ -5,7 +5,8 @@ import { startBinanceDouble, type BinanceDouble } from './venue-double/binance-d
 import { BOOK, venueHarness } from './venue-double/venue-harness.ts';
 
 type Fig = { assetSymbol: string; booksMinor: string; marketMinor: string; differenceMinor: string; matched: boolean };
-const figure = (r: { body: { data: { figures: Fig[] } } }, asset: string): Fig | undefined => r.body.data.figures.find((f) => f.assetSymbol === asset);
+const figure = (r: { body: { data: { figures: Fig[] } } }, asset: string): Fig | undefined =>
+  r.body.data.figures.find((f) => f.assetSymbol === asset);
 
 for (const backend of backends()) {
   describe(`reconciliation against the venue account's balances (${backend})`, () => {
@@ -21,14 +22,23 @@ for (const backend of backends()) {
       double.setBalance('BTC', '9.5', '0.5');
       double.setBalance('ETH', '3'); // not listed at Cambio: not compared
     });
-    after(async () => { await h.close(); await double.close(); });
+    after(async () => {
+      await h.close();
+      await double.close();
+    });
 
-    test('free + locked matches the books; after a fill the venue\'s extra decimals are truncated and still match', async () => {
+    test("free + locked matches the books; after a fill the venue's extra decimals are truncated and still match", async () => {
       const first = await h.op('POST', '/reconciliation/run');
       assert.equal(first.status, 200, first.raw);
       assert.equal(first.body.data.matched, true);
       assert.equal(first.body.data.source, 'venue');
-      assert.deepEqual(figure(first, 'BTC'), { assetSymbol: 'BTC', booksMinor: '1000000000', marketMinor: '1000000000', differenceMinor: '0', matched: true });
+      assert.deepEqual(figure(first, 'BTC'), {
+        assetSymbol: 'BTC',
+        booksMinor: '1000000000',
+        marketMinor: '1000000000',
+        differenceMinor: '0',
+        matched: true,
+      });
       assert.equal(figure(first, 'ETH'), undefined);
 
       const q = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USDT', amountBaseMinor: '100000000' });
@@ -37,7 +47,13 @@ for (const backend of backends()) {
       // The venue holds 64930.005 USDT after its commission; the books 64930.00.
       const second = await h.op('POST', '/reconciliation/run');
       assert.equal(second.body.data.matched, true, second.raw);
-      assert.deepEqual(figure(second, 'USDT'), { assetSymbol: 'USDT', booksMinor: '6493000', marketMinor: '6493000', differenceMinor: '0', matched: true });
+      assert.deepEqual(figure(second, 'USDT'), {
+        assetSymbol: 'USDT',
+        booksMinor: '6493000',
+        marketMinor: '6493000',
+        differenceMinor: '0',
+        matched: true,
+      });
       assert.equal(figure(second, 'BTC')?.marketMinor, '900000000');
     });
 
@@ -45,7 +61,13 @@ for (const backend of backends()) {
       double.setBalance('USDT', '64000');
       const r = await h.op('POST', '/reconciliation/run');
       assert.equal(r.body.data.matched, false);
-      assert.deepEqual(figure(r, 'USDT'), { assetSymbol: 'USDT', booksMinor: '6493000', marketMinor: '6400000', differenceMinor: '-93000', matched: false });
+      assert.deepEqual(figure(r, 'USDT'), {
+        assetSymbol: 'USDT',
+        booksMinor: '6493000',
+        marketMinor: '6400000',
+        differenceMinor: '-93000',
+        matched: false,
+      });
       const q = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USDT', amountBaseMinor: '100000000' });
       const blocked = await h.call(o.key, 'POST', '/orders', { quoteId: q.body.data.id });
       assert.equal(blocked.status, 409);

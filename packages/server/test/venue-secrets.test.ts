@@ -9,9 +9,14 @@ import { listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 import { DOUBLE_KEY, DOUBLE_SECRET, startBinanceDouble } from './venue-double/binance-double.ts';
 import { BOOK, SELL_PAIR, venueEnv } from './venue-double/venue-harness.ts';
 
-test('the venue\'s credentials appear in no log line, no answer and no printed configuration', async () => {
+test("the venue's credentials appear in no log line, no answer and no printed configuration", async () => {
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(chunk.toString('utf8')); done(); } });
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
   const logger = pino({ level: 'trace', redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] }, sink);
   const double = await startBinanceDouble();
   double.setBook('BTCUSDT', BOOK);
@@ -21,7 +26,11 @@ test('the venue\'s credentials appear in no log line, no answer and no printed c
   try {
     // Once with the right credentials, once with a wrong secret (the venue answers -1022 and the error is logged).
     for (const secret of [DOUBLE_SECRET, 'wrong-secret-4d1c9e0a']) {
-      const h = await makeHarness({ manualClock: true, env: { ...venueEnv(double.origin), CAMBIO_VENUE_SECRET: secret, LOG_LEVEL: 'trace' }, deps: { logger } });
+      const h = await makeHarness({
+        manualClock: true,
+        env: { ...venueEnv(double.origin), CAMBIO_VENUE_SECRET: secret, LOG_LEVEL: 'trace' },
+        deps: { logger },
+      });
       hs.push(h);
       await listAssets(h, { BTC: 8, USDT: 2 });
       answers.push((await h.op('PUT', '/market/pairs/BTC/USDT', SELL_PAIR)).raw, (await h.op('GET', '/market/pairs')).raw);
@@ -40,10 +49,14 @@ test('the venue\'s credentials appear in no log line, no answer and no printed c
       lines.push(JSON.stringify(h.config), String(h.config.venue), JSON.stringify(loadConfig(venueEnv(double.origin))));
     }
     // The wrong secret really was refused by the venue, and that was logged: the check below has something to look at.
-    assert.ok(lines.some((l) => l.includes('Signature for this request is not valid')), 'a venue refusal was logged');
+    assert.ok(
+      lines.some((l) => l.includes('Signature for this request is not valid')),
+      'a venue refusal was logged',
+    );
     assert.ok(lines.length > 20);
     for (const text of [...lines, ...answers]) {
-      for (const secret of [DOUBLE_KEY, DOUBLE_SECRET, 'wrong-secret-4d1c9e0a']) assert.ok(!text.includes(secret), `a credential leaked: ${text.slice(0, 200)}`);
+      for (const secret of [DOUBLE_KEY, DOUBLE_SECRET, 'wrong-secret-4d1c9e0a'])
+        assert.ok(!text.includes(secret), `a credential leaked: ${text.slice(0, 200)}`);
     }
   } finally {
     for (const h of hs) await h.close();

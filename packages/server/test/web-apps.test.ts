@@ -16,9 +16,17 @@ before(async () => {
   writeFileSync(join(portal, 'index.html'), '<!doctype html><meta name="cambio-mode" content="" /><title>portal</title>');
   writeFileSync(join(portal, 'assets', 'app-abc123.js'), 'console.log(1)');
   writeFileSync(join(root, 'secret.txt'), 'outside dist');
-  h = await makeHarness({ webApps: [{ name: 'portal', dir: portal }, { name: 'desk', dir: join(root, 'desk-not-built') }] });
+  h = await makeHarness({
+    webApps: [
+      { name: 'portal', dir: portal },
+      { name: 'desk', dir: join(root, 'desk-not-built') },
+    ],
+  });
 });
-after(async () => { await h.close(); rmSync(root, { recursive: true, force: true }); });
+after(async () => {
+  await h.close();
+  rmSync(root, { recursive: true, force: true });
+});
 
 const get = (url: string) => h.app.inject({ method: 'GET', url });
 
@@ -26,7 +34,11 @@ test('/portal/ answers index.html with a CSP without inline script, no framing a
   const r = await get('/portal/');
   assert.equal(r.statusCode, 200);
   assert.match(r.headers['content-type'] as string, /^text\/html/);
-  assert.equal(r.body, '<!doctype html><meta name="cambio-mode" content="sandbox" /><meta name="cambio-venue" content="venue" /><title>portal</title>', 'the page says the mode, and that a venue (the simulated market) is read');
+  assert.equal(
+    r.body,
+    '<!doctype html><meta name="cambio-mode" content="sandbox" /><meta name="cambio-venue" content="venue" /><title>portal</title>',
+    'the page says the mode, and that a venue (the simulated market) is read',
+  );
   const csp = r.headers['content-security-policy'] as string;
   assert.match(csp, /script-src 'self'(;|$)/);
   assert.match(csp, /frame-ancestors 'none'/);
@@ -47,7 +59,7 @@ test('a client-side route answers index.html; /portal redirects to /portal/', as
   assert.equal(r.headers.location, '/portal/');
 });
 
-test('a path under /portal/v1 is the API\'s: unknown there is a 404 in the envelope, never the app', async () => {
+test("a path under /portal/v1 is the API's: unknown there is a 404 in the envelope, never the app", async () => {
   for (const url of ['/portal/v1/nothing-here', '/portal/v1', '/portal/v2/x']) {
     const r = await get(url);
     assert.equal(r.statusCode, 404, url);
@@ -65,7 +77,12 @@ test('a built asset is served as itself, cached for ever (content-hashed name), 
 });
 
 test('nothing outside dist is reachable, however the path is written', async () => {
-  for (const url of ['/portal/../secret.txt', '/portal/%2e%2e/secret.txt', '/portal/..%2fsecret.txt', '/portal/assets/%2e%2e%2f%2e%2e%2fsecret.txt']) {
+  for (const url of [
+    '/portal/../secret.txt',
+    '/portal/%2e%2e/secret.txt',
+    '/portal/..%2fsecret.txt',
+    '/portal/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
+  ]) {
     const r = await get(url);
     assert.notEqual(r.body, 'outside dist', url);
   }

@@ -10,13 +10,22 @@ async function receiverOn(address: string, port = 0, answer = 204) {
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => { seen.push(String(req.headers['webhook-id'])); res.statusCode = answer; res.end('thanks'); });
+    req.on('end', () => {
+      seen.push(String(req.headers['webhook-id']));
+      res.statusCode = answer;
+      res.end('thanks');
+    });
   });
   server.on('connection', (s: Socket) => sockets.add(s));
   await new Promise<void>((resolve) => server.listen(port, address, resolve));
   return {
-    port: (server.address() as AddressInfo).port, seen, connections: () => sockets.size,
-    close: async () => { server.closeAllConnections(); await new Promise<void>((r) => server.close(() => r())); },
+    port: (server.address() as AddressInfo).port,
+    seen,
+    connections: () => sockets.size,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
   };
 }
 
@@ -34,7 +43,10 @@ describe('webhook connections kept between attempts', () => {
     one = await receiverOn('127.0.0.1');
     two = await receiverOn('127.0.0.2', one.port);
   });
-  after(async () => { await one.close(); await two.close(); });
+  after(async () => {
+    await one.close();
+    await two.close();
+  });
 
   test('reused for the same checked address, never for another', async () => {
     let answer = '127.0.0.1';
@@ -74,8 +86,12 @@ describe('webhook connections kept between attempts', () => {
       try {
         assert.deepEqual(await sender.post(post(url, 'g')), { statusCode: 204 });
         assert.deepEqual(again.seen, ['g']);
-      } finally { await again.close(); }
-    } finally { await rx.close().catch(() => undefined); }
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await rx.close().catch(() => undefined);
+    }
   });
 });
 
@@ -88,8 +104,15 @@ test('a slow endpoint holds only its own connections: another endpoint on the sa
   const server: Server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      if (req.url === '/slow') held.push(() => { res.statusCode = 204; res.end(); });
-      else { res.statusCode = 204; res.end(); }
+      if (req.url === '/slow')
+        held.push(() => {
+          res.statusCode = 204;
+          res.end();
+        });
+      else {
+        res.statusCode = 204;
+        res.end();
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -97,14 +120,19 @@ test('a slow endpoint holds only its own connections: another endpoint on the sa
   try {
     const sender = httpWebhookSender({ allowPrivate: true });
     const SLOW = 40; // more than any one endpoint's pool holds
-    const slow = Array.from({ length: SLOW }, (_, i) => sender.post({ ...post(`${base}/slow`, `s${i}`), endpointId: 'whe_slow', timeoutMs: 20_000 }));
+    const slow = Array.from({ length: SLOW }, (_, i) =>
+      sender.post({ ...post(`${base}/slow`, `s${i}`), endpointId: 'whe_slow', timeoutMs: 20_000 }),
+    );
     for (const end = Date.now() + 5000; held.length < 16 && Date.now() < end;) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(held.length, 16, 'the slow endpoint holds its pool\'s sixteen connections, the rest of its attempts wait for them');
+    assert.equal(held.length, 16, "the slow endpoint holds its pool's sixteen connections, the rest of its attempts wait for them");
     const t0 = Date.now();
     const fast = await sender.post({ ...post(`${base}/fast`, 'f1'), endpointId: 'whe_fast' });
     assert.deepEqual(fast, { statusCode: 204 });
     assert.ok(Date.now() - t0 < 2000, `the other endpoint was answered in ${Date.now() - t0} ms, not after the slow one's`);
-    while (held.length > 0 || (await Promise.race([Promise.all(slow).then(() => true), new Promise((r) => setTimeout(() => r(false), 20))])) === false) {
+    while (
+      held.length > 0 ||
+      (await Promise.race([Promise.all(slow).then(() => true), new Promise((r) => setTimeout(() => r(false), 20))])) === false
+    ) {
       held.splice(0).forEach((release) => release());
     }
     assert.deepEqual(await Promise.all(slow), Array(SLOW).fill({ statusCode: 204 }));

@@ -1,7 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Received { headers: IncomingHttpHeaders; body: string; id: string }
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  id: string;
+}
 
 /**
  * A loopback HTTP receiver for webhook tests. `answer` decides each request's fate: a status code, or
@@ -19,7 +23,10 @@ export async function startReceiver(answer: (r: Received, nth: number) => number
       received.push(r);
       const a = answer(r, received.length);
       arrived?.();
-      if (a === 'hang') { held.push(res); return; }
+      if (a === 'hang') {
+        held.push(res);
+        return;
+      }
       res.statusCode = a;
       res.end('ok');
     });
@@ -31,9 +38,14 @@ export async function startReceiver(answer: (r: Received, nth: number) => number
     url: `http://127.0.0.1:${port}/hooks`,
     received,
     /** Resolves when the next request has arrived. */
-    next: () => new Promise<void>((resolve) => { arrived = resolve; }),
+    next: () =>
+      new Promise<void>((resolve) => {
+        arrived = resolve;
+      }),
     /** Cuts every held request (the sender sees the connection reset). */
-    dropHeld: () => { for (const r of held.splice(0)) r.socket?.destroy(); },
+    dropHeld: () => {
+      for (const r of held.splice(0)) r.socket?.destroy();
+    },
     close: async () => {
       for (const r of held.splice(0)) r.socket?.destroy();
       server.closeAllConnections();

@@ -11,7 +11,13 @@ let account = 20_000_000;
 /** A state change of the organization: a destination registered (one `destination.registered` event). */
 async function emit(h: Harness, o: SeededOrg): Promise<void> {
   const r = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', {
-    label: 'D', assetSymbol: 'USD', bankName: 'Banco', accountKind: 'checking', accountNumber: String(account++), holderName: 'Acme SA', holderDocument: '30-1',
+    label: 'D',
+    assetSymbol: 'USD',
+    bankName: 'Banco',
+    accountKind: 'checking',
+    accountNumber: String(account++),
+    holderName: 'Acme SA',
+    holderDocument: '30-1',
   });
   assert.equal(r.status, 201, r.raw);
 }
@@ -60,14 +66,22 @@ for (const backend of backends()) {
           if (!p.url.includes('stuck')) return Promise.resolve({ statusCode: 204 });
           stuckInFlight++;
           stuckMax = Math.max(stuckMax, stuckInFlight);
-          return new Promise((resolve) => held.push(() => { stuckInFlight--; resolve({ statusCode: 204 }); }));
+          return new Promise((resolve) =>
+            held.push(() => {
+              stuckInFlight--;
+              resolve({ statusCode: 204 });
+            }),
+          );
         },
       };
       const stop = new AbortController();
       const run = dispatchWebhooks(h.deps, { sender, inFlight: 6, perEndpoint: 2, pollMs: 20, signal: stop.signal });
 
       // The healthy endpoint's twelve are all delivered while the stuck receiver still holds its two.
-      for (const end = Date.now() + 30_000; Date.now() < end && (await states(h, o, healthyId)).filter((s) => s === 'delivered').length < EVENTS;) {
+      for (
+        const end = Date.now() + 30_000;
+        Date.now() < end && (await states(h, o, healthyId)).filter((s) => s === 'delivered').length < EVENTS;
+      ) {
         await new Promise((r) => setTimeout(r, 20));
       }
       assert.deepEqual(await states(h, o, healthyId), Array(EVENTS).fill('delivered'));
@@ -76,7 +90,10 @@ for (const backend of backends()) {
       assert.equal((await states(h, o, stuckId)).filter((s) => s === 'delivered').length, 0);
 
       // Released one by one (each answer frees a slot for the next), the stuck endpoint catches up.
-      for (const end = Date.now() + 30_000; Date.now() < end && (await states(h, o, stuckId)).filter((s) => s === 'delivered').length < EVENTS;) {
+      for (
+        const end = Date.now() + 30_000;
+        Date.now() < end && (await states(h, o, stuckId)).filter((s) => s === 'delivered').length < EVENTS;
+      ) {
         held.splice(0).forEach((release) => release());
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -90,12 +107,23 @@ for (const backend of backends()) {
 
       const health = await h.call(o.key, 'GET', `/webhooks/${stuckId}/health`);
       assert.equal(health.status, 200, health.raw);
-      assert.deepEqual({ ...health.body.data, lastSuccessAt: typeof health.body.data.lastSuccessAt }, {
-        windowHours: 24, attempts: EVENTS, succeeded: EVENTS, successRatePct: 100, pending: 0, retrying: 0, nextRetryAt: null, lastSuccessAt: 'string', lastFailure: null,
-      });
+      assert.deepEqual(
+        { ...health.body.data, lastSuccessAt: typeof health.body.data.lastSuccessAt },
+        {
+          windowHours: 24,
+          attempts: EVENTS,
+          succeeded: EVENTS,
+          successRatePct: 100,
+          pending: 0,
+          retrying: 0,
+          nextRetryAt: null,
+          lastSuccessAt: 'string',
+          lastFailure: null,
+        },
+      );
       const other = await seedOrg(h, { scopes: SCOPES });
       const foreign = await h.call(other.key, 'GET', `/webhooks/${stuckId}/health`);
-      assert.equal(foreign.status, 404, 'another organization\'s endpoint is not found');
+      assert.equal(foreign.status, 404, "another organization's endpoint is not found");
       assert.equal(foreign.body.code, 'webhooks.not_found');
     });
 
@@ -135,17 +163,34 @@ for (const backend of backends()) {
       const other = backend === 'postgres' ? await makeHarness({ backend, storage: { databaseUrl: h.config.databaseUrl! } }) : null;
       const worker = other ?? h;
       let arrived: (() => void) | null = null;
-      const sender: WebhookSender = { post: () => { arrived?.(); return Promise.resolve({ statusCode: 204 }); } };
+      const sender: WebhookSender = {
+        post: () => {
+          arrived?.();
+          return Promise.resolve({ statusCode: 204 });
+        },
+      };
       const stop = new AbortController();
       try {
-        const run = dispatchWebhooks(worker.deps, { sender, inFlight: 4, perEndpoint: 2, pollMs: 60_000, signal: stop.signal, wakes: worker.store.webhooks.wakes });
+        const run = dispatchWebhooks(worker.deps, {
+          sender,
+          inFlight: 4,
+          perEndpoint: 2,
+          pollMs: 60_000,
+          signal: stop.signal,
+          wakes: worker.store.webhooks.wakes,
+        });
         // The worker's first claim finds nothing; then it waits for a nudge (or the poll, a minute away).
         await new Promise((r) => setTimeout(r, 300));
         for (let i = 0; i < 3; i++) {
-          const sent = new Promise<void>((resolve) => { arrived = resolve; });
+          const sent = new Promise<void>((resolve) => {
+            arrived = resolve;
+          });
           const t0 = Date.now();
           await emit(h, o);
-          const waited = await Promise.race([sent.then(() => Date.now() - t0), new Promise<number>((r) => setTimeout(() => r(-1), 10_000))]);
+          const waited = await Promise.race([
+            sent.then(() => Date.now() - t0),
+            new Promise<number>((r) => setTimeout(() => r(-1), 10_000)),
+          ]);
           assert.ok(waited >= 0 && waited < 10_000, `attempted ${waited} ms after the change was answered (not at the poll)`);
         }
         stop.abort();

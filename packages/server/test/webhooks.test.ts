@@ -9,7 +9,19 @@ import { backgroundTasks } from '../src/background.ts';
 import type { ManualClock } from '../src/domain/ports.ts';
 import { deliverDueWebhooks } from '../src/usecases/webhooks/deliver-due.ts';
 import { webhookSenderOf } from '../src/webhooks/http-sender.ts';
-import { ALL_SCOPES, backends, createPgDatabase, eventsSettled, listAssets, makeHarness, SECRET, seedOrg, type Backend, type Harness, type SeededOrg } from './harness.ts';
+import {
+  ALL_SCOPES,
+  backends,
+  createPgDatabase,
+  eventsSettled,
+  listAssets,
+  makeHarness,
+  SECRET,
+  seedOrg,
+  type Backend,
+  type Harness,
+  type SeededOrg,
+} from './harness.ts';
 import { startReceiver, type Received } from './webhook-receiver.ts';
 
 const SCOPES = [...ALL_SCOPES, 'portal:webhooks'];
@@ -24,7 +36,13 @@ const headersOf = (r: Received) => r.headers as Record<string, string>;
 /** A state change of the organization: a destination registered (one `destination.registered` event). */
 async function emit(h: Harness, o: SeededOrg): Promise<string> {
   const r = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', {
-    label: 'D', assetSymbol: 'USD', bankName: 'Banco', accountKind: 'checking', accountNumber: String(account++), holderName: 'Acme SA', holderDocument: '30-1',
+    label: 'D',
+    assetSymbol: 'USD',
+    bankName: 'Banco',
+    accountKind: 'checking',
+    accountNumber: String(account++),
+    holderName: 'Acme SA',
+    holderDocument: '30-1',
   });
   assert.equal(r.status, 201, r.raw);
   return r.body.data.id;
@@ -39,7 +57,16 @@ async function register(h: Harness, o: SeededOrg, url: string, types?: string[])
 async function deliveries(h: Harness, o: SeededOrg, id: string) {
   const r = await h.call(o.key, 'GET', `/webhooks/${id}/deliveries?limit=100`);
   assert.equal(r.status, 200, r.raw);
-  return r.body.data as Array<{ eventId: string; eventType: string; state: string; attempts: number; nextAttemptAt: string | null; lastStatusCode: number | null; lastError: string | null; log: Array<{ attempt: number; statusCode: number | null; error: string | null }> }>;
+  return r.body.data as Array<{
+    eventId: string;
+    eventType: string;
+    state: string;
+    attempts: number;
+    nextAttemptAt: string | null;
+    lastStatusCode: number | null;
+    lastError: string | null;
+    log: Array<{ attempt: number; statusCode: number | null; error: string | null }>;
+  }>;
 }
 
 const countRows = async (h: Harness, table: 'webhook_endpoints' | 'webhook_deliveries' | 'webhook_attempts') =>
@@ -56,7 +83,10 @@ for (const backend of backends()) {
 
     test('register: the whsec_ secret is shown once; refusals (scope, url) create nothing', async () => {
       const o = await seedOrg(h, { scopes: SCOPES });
-      const r = await h.call(o.key, 'POST', '/webhooks', { url: 'https://hooks.example.test/in', types: ['order.completed', 'withdrawal.completed'] });
+      const r = await h.call(o.key, 'POST', '/webhooks', {
+        url: 'https://hooks.example.test/in',
+        types: ['order.completed', 'withdrawal.completed'],
+      });
       assert.equal(r.status, 201, r.raw);
       assert.match(r.body.data.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
       assert.deepEqual(r.body.data.types, ['order.completed', 'withdrawal.completed']);
@@ -66,7 +96,11 @@ for (const backend of backends()) {
       assert.equal(list.body.data.length, 1);
       assert.equal(list.body.data[0].secret, undefined, 'never shown again');
       assert.ok(!list.raw.includes(r.body.data.secret.slice(6)));
-      const stored = await h.store.db.selectFrom('webhook_endpoints').select('secret_sealed').where('id', '=', r.body.data.id).executeTakeFirstOrThrow();
+      const stored = await h.store.db
+        .selectFrom('webhook_endpoints')
+        .select('secret_sealed')
+        .where('id', '=', r.body.data.id)
+        .executeTakeFirstOrThrow();
       assert.ok(!stored.secret_sealed.includes(r.body.data.secret.slice(6)), 'stored sealed, not in clear');
 
       const before = await countRows(h, 'webhook_endpoints');
@@ -74,7 +108,11 @@ for (const backend of backends()) {
       const denied = await h.call(readOnly.key, 'POST', '/webhooks', { url: 'https://hooks.example.test/in' });
       assert.equal(denied.status, 403);
       assert.equal(denied.body.code, 'auth.scope_missing');
-      for (const [url, code] of [['ftp://x.test/', 'webhooks.url_invalid'], ['https://u:p@x.test/', 'webhooks.url_invalid'], ['not a url', 'webhooks.url_invalid']] as const) {
+      for (const [url, code] of [
+        ['ftp://x.test/', 'webhooks.url_invalid'],
+        ['https://u:p@x.test/', 'webhooks.url_invalid'],
+        ['not a url', 'webhooks.url_invalid'],
+      ] as const) {
         const bad = await h.call(o.key, 'POST', '/webhooks', { url });
         assert.equal(bad.status, 422, url);
         assert.equal(bad.body.code, code);
@@ -89,8 +127,17 @@ for (const backend of backends()) {
       assert.equal((await h.call(o.key, 'DELETE', `/webhooks/${r.body.data.id}`)).status, 200);
       assert.equal((await h.call(o.key, 'GET', '/webhooks')).body.data.length, 0);
       const trail = await h.op('GET', `/audit?subjectId=${r.body.data.id}`);
-      const acts = (trail.body.data as Array<{ action: string; actor: string; before: unknown; after: unknown }>).map((a) => [a.action, a.actor]).sort();
-      assert.deepEqual(acts, [['webhook.created', `key:${o.keyId}`], ['webhook.deleted', `key:${o.keyId}`]], 'registration and deletion are audited with the key that made them, once each');
+      const acts = (trail.body.data as Array<{ action: string; actor: string; before: unknown; after: unknown }>)
+        .map((a) => [a.action, a.actor])
+        .sort();
+      assert.deepEqual(
+        acts,
+        [
+          ['webhook.created', `key:${o.keyId}`],
+          ['webhook.deleted', `key:${o.keyId}`],
+        ],
+        'registration and deletion are audited with the key that made them, once each',
+      );
       assert.ok(trail.raw.includes('https://hooks.example.test/in'));
       assert.ok(!trail.raw.includes(r.body.data.secret.slice(6)), 'the audit trail never holds the secret');
     });
@@ -98,7 +145,9 @@ for (const backend of backends()) {
     test('at most 16 endpoints per organization, also when two registrations race for the last place', async () => {
       const o = await seedOrg(h, { scopes: SCOPES });
       for (let i = 0; i < 15; i++) await register(h, o, `https://hooks.example.test/${i}`);
-      const [a, b] = await Promise.all([0, 1].map((i) => h.call(o.key, 'POST', '/webhooks', { url: `https://hooks.example.test/race-${i}` })));
+      const [a, b] = await Promise.all(
+        [0, 1].map((i) => h.call(o.key, 'POST', '/webhooks', { url: `https://hooks.example.test/race-${i}` })),
+      );
       assert.deepEqual([a!.status, b!.status].sort(), [201, 409]);
       assert.equal([a, b].find((r) => r!.status === 409)!.body.code, 'webhooks.too_many');
       assert.equal((await h.call(o.key, 'GET', '/webhooks')).body.data.length, 16);
@@ -125,15 +174,27 @@ for (const backend of backends()) {
           const verified = new Webhook(all.secret).verify(r.body, headersOf(r)) as { id: string; type: string; data: { id: string } };
           assert.equal(verified.type, 'destination.registered');
           assert.equal(r.id, verified.id, 'webhook-id is the event id');
-          assert.deepEqual(JSON.parse(r.body), events.find((e) => e.id === r.id));
-          assert.throws(() => new Webhook(none.secret).verify(r.body, headersOf(r)), 'another endpoint\'s secret does not verify');
+          assert.deepEqual(
+            JSON.parse(r.body),
+            events.find((e) => e.id === r.id),
+          );
+          assert.throws(() => new Webhook(none.secret).verify(r.body, headersOf(r)), "another endpoint's secret does not verify");
           assert.equal(r.headers['content-type'], 'application/json');
         }
         assert.deepEqual(rx.received.map((r) => (JSON.parse(r.body) as { data: { id: string } }).data.id).sort(), [...ids].sort());
         const log = await deliveries(h, o, all.id);
-        assert.deepEqual(log.map((d) => [d.state, d.attempts, d.lastStatusCode]), [['delivered', 1, 200], ['delivered', 1, 200], ['delivered', 1, 200]]);
+        assert.deepEqual(
+          log.map((d) => [d.state, d.attempts, d.lastStatusCode]),
+          [
+            ['delivered', 1, 200],
+            ['delivered', 1, 200],
+            ['delivered', 1, 200],
+          ],
+        );
         assert.equal((await deliveries(h, o, none.id)).length, 0, 'a type it does not take is not sent');
-      } finally { await rx.close(); }
+      } finally {
+        await rx.close();
+      }
     });
 
     test('a receiver answering 500 then 200 gets the same webhook-id twice, after the backoff; replay sends it again', async () => {
@@ -156,7 +217,13 @@ for (const backend of backends()) {
         for (const r of rx.received) new Webhook(w.secret).verify(r.body, headersOf(r));
         [d] = await deliveries(h, o, w.id);
         assert.equal(d!.state, 'delivered');
-        assert.deepEqual(d!.log.map((a) => [a.attempt, a.statusCode]), [[1, 500], [2, 200]]);
+        assert.deepEqual(
+          d!.log.map((a) => [a.attempt, a.statusCode]),
+          [
+            [1, 500],
+            [2, 200],
+          ],
+        );
 
         const replay = await h.call(o.key, 'POST', `/webhooks/${w.id}/deliveries/${d!.eventId}/replay`);
         assert.equal(replay.status, 200, replay.raw);
@@ -176,7 +243,9 @@ for (const backend of backends()) {
         assert.equal((await h.call(o.key, 'POST', `/webhooks/whk_nope/deliveries/${d!.eventId}/replay`)).body.code, 'webhooks.not_found');
         assert.deepEqual(await deliveries(h, o, w.id), before);
         assert.equal(await run(h), 0);
-      } finally { await rx.close(); }
+      } finally {
+        await rx.close();
+      }
     });
 
     test('rotation: during the overlap every attempt carries both signatures; after it only the new one', async () => {
@@ -208,7 +277,9 @@ for (const backend of backends()) {
         assert.equal(String(late.headers['webhook-signature']).split(' ').length, 1);
         new Webhook(fresh).verify(late.body, headersOf(late));
         assert.throws(() => new Webhook(w.secret).verify(late.body, headersOf(late)));
-      } finally { await rx.close(); }
+      } finally {
+        await rx.close();
+      }
     });
 
     test('failing for three days: retried with exponential backoff, then the endpoint is disabled and the organization told', async () => {
@@ -240,13 +311,21 @@ for (const backend of backends()) {
         assert.equal(e.status, 'disabled');
         assert.match(e.disabledReason, /failing since/);
         await eventsSettled(h, o.orgId);
-        const told = ((await h.call(o.key, 'GET', '/events')).body.data as Array<{ type: string; data: { id: string; status: string } }>).filter((x) => x.type === 'webhook.disabled');
-        assert.deepEqual(told.map((x) => [x.data.id, x.data.status]), [[failing.id, 'disabled']]);
+        const told = (
+          (await h.call(o.key, 'GET', '/events')).body.data as Array<{ type: string; data: { id: string; status: string } }>
+        ).filter((x) => x.type === 'webhook.disabled');
+        assert.deepEqual(
+          told.map((x) => [x.data.id, x.data.status]),
+          [[failing.id, 'disabled']],
+        );
         assert.equal(await run(h), 1, 'the other endpoint is sent webhook.disabled');
         const last = rx.received.at(-1)!;
         assert.equal((new Webhook(watcher.secret).verify(last.body, headersOf(last)) as { type: string }).type, 'webhook.disabled');
         const audit = await h.op('GET', `/audit?subjectId=${failing.id}`);
-        assert.ok((audit.body.data as Array<{ action: string }>).some((a) => a.action === 'webhook.disabled'), audit.raw);
+        assert.ok(
+          (audit.body.data as Array<{ action: string }>).some((a) => a.action === 'webhook.disabled'),
+          audit.raw,
+        );
 
         // Disabled: new events are not sent to it; enabling it again sends what is pending.
         const sent = rx.received.length;
@@ -255,9 +334,19 @@ for (const backend of backends()) {
         assert.equal(rx.received.length, sent);
         const on = await h.call(o.key, 'POST', `/webhooks/${failing.id}/enable`);
         assert.equal(on.body.data.status, 'enabled');
-        const enabled = (await h.op('GET', `/audit?subjectId=${failing.id}&action=webhook.enabled`)).body.data as Array<{ actor: string; before: { status: string }; after: { status: string } }>;
-        assert.deepEqual(enabled.map((a) => [a.actor, a.before.status, a.after.status]), [[`key:${o.keyId}`, 'disabled', 'enabled']], 'enabling it is audited, with who did it');
-      } finally { await rx.close(); }
+        const enabled = (await h.op('GET', `/audit?subjectId=${failing.id}&action=webhook.enabled`)).body.data as Array<{
+          actor: string;
+          before: { status: string };
+          after: { status: string };
+        }>;
+        assert.deepEqual(
+          enabled.map((a) => [a.actor, a.before.status, a.after.status]),
+          [[`key:${o.keyId}`, 'disabled', 'enabled']],
+          'enabling it is audited, with who did it',
+        );
+      } finally {
+        await rx.close();
+      }
     });
 
     test('an attempt that cannot be signed is a logged failure, retried; finished deliveries are purged after 30 days, pending ones kept', async () => {
@@ -266,7 +355,11 @@ for (const backend of backends()) {
         const o = await seedOrg(h, { scopes: SCOPES });
         const broken = await register(h, o, rx.url);
         const fine = await register(h, o, `${rx.url}?fine`);
-        await h.store.db.updateTable('webhook_endpoints').set({ secret_sealed: 'w1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }).where('id', '=', broken.id).execute();
+        await h.store.db
+          .updateTable('webhook_endpoints')
+          .set({ secret_sealed: 'w1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })
+          .where('id', '=', broken.id)
+          .execute();
         await emit(h, o);
         assert.equal(await run(h), 2);
         assert.equal(rx.received.length, 1, 'only the endpoint whose secret opens');
@@ -274,7 +367,10 @@ for (const backend of backends()) {
         const [d] = await deliveries(h, o, broken.id);
         assert.equal(d!.state, 'pending');
         assert.match(d!.lastError!, /^not sent: /);
-        assert.deepEqual(d!.log.map((a) => [a.attempt, a.statusCode]), [[1, null]]);
+        assert.deepEqual(
+          d!.log.map((a) => [a.attempt, a.statusCode]),
+          [[1, null]],
+        );
 
         const purge = backgroundTasks.find((t) => t.name === 'purge-webhook-deliveries')!;
         clockOf(h).advance(30 * 24 * HOUR - 1000);
@@ -286,25 +382,35 @@ for (const backend of backends()) {
         assert.equal((await deliveries(h, o, broken.id)).length, 1, 'a pending delivery is never purged');
         assert.equal((await h.call(o.key, 'DELETE', `/webhooks/${broken.id}`)).status, 200);
         assert.equal(await run(h), 0, 'deleted: its pending delivery went with it');
-      } finally { await rx.close(); }
+      } finally {
+        await rx.close();
+      }
     });
 
     test('two workers at once never make one attempt twice (race)', async () => {
       const rx = await startReceiver();
-      const second = backend === 'postgres' ? await makeHarness({ backend, manualClock: true, storage: { databaseUrl: h.config.databaseUrl! } }) : h;
+      const second =
+        backend === 'postgres' ? await makeHarness({ backend, manualClock: true, storage: { databaseUrl: h.config.databaseUrl! } }) : h;
       try {
         const o = await seedOrg(h, { scopes: SCOPES });
         const w = await register(h, o, rx.url);
         for (let i = 0; i < 12; i++) await emit(h, o);
         if (second !== h) clockOf(second).set(clockOf(h).now());
-        const drain = async (x: Harness) => { let n = 0; for (let k; (k = await deliverDueWebhooks(x.deps, { sender: webhookSenderOf(x.deps), batch: 3 })) > 0;) n += k; return n; };
+        const drain = async (x: Harness) => {
+          let n = 0;
+          for (let k; (k = await deliverDueWebhooks(x.deps, { sender: webhookSenderOf(x.deps), batch: 3 })) > 0;) n += k;
+          return n;
+        };
         const [a, b] = await Promise.all([drain(h), drain(second)]);
         assert.equal(a + b, 12, `attempts made: ${a} + ${b}`);
         const ids = rx.received.map((r) => r.id);
         assert.equal(ids.length, 12);
         assert.equal(new Set(ids).size, 12, 'no webhook-id twice');
         const log = await deliveries(h, o, w.id);
-        assert.deepEqual(log.map((d) => [d.state, d.attempts]), Array(12).fill(['delivered', 1]));
+        assert.deepEqual(
+          log.map((d) => [d.state, d.attempts]),
+          Array(12).fill(['delivered', 1]),
+        );
       } finally {
         await rx.close();
         if (second !== h) await second.close();
@@ -344,7 +450,9 @@ for (const backend of backends()) {
           assert.equal(d!.state, 'delivered');
           assert.equal(d!.attempts, 2);
           assert.equal(await run(b), 0);
-        } finally { await b.close(); }
+        } finally {
+          await b.close();
+        }
       } finally {
         await rx.close();
         await pg?.drop();
@@ -358,8 +466,13 @@ for (const backend of backends()) {
     let answer = '93.184.216.34'; // what hooks.example.test resolves to; every other name is private
     before(async () => {
       h = await makeHarness({
-        backend: backend as Backend, manualClock: true, env: { CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET },
-        deps: { webhookResolve: async (host) => (host === 'hooks.example.test' ? [{ address: answer, family: 4 }] : [{ address: '10.1.2.3', family: 4 }]) },
+        backend: backend as Backend,
+        manualClock: true,
+        env: { CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET },
+        deps: {
+          webhookResolve: async (host) =>
+            host === 'hooks.example.test' ? [{ address: answer, family: 4 }] : [{ address: '10.1.2.3', family: 4 }],
+        },
       });
     });
     after(async () => h?.close());
@@ -369,8 +482,17 @@ for (const backend of backends()) {
       try {
         const o = await seedOrg(h, { scopes: SCOPES });
         const before = await countRows(h, 'webhook_endpoints');
-        for (const url of [rx.url, 'http://[::1]:9/x', 'http://169.254.169.254/latest/meta-data', 'http://internal.example.test/', 'http://[::ffff:127.0.0.1]/',
-          'http://[::127.0.0.1]/', 'http://[::ffff:0:127.0.0.1]/', 'http://[2002:7f00:1::]/', 'http://[64:ff9b:1::a00:1]/']) {
+        for (const url of [
+          rx.url,
+          'http://[::1]:9/x',
+          'http://169.254.169.254/latest/meta-data',
+          'http://internal.example.test/',
+          'http://[::ffff:127.0.0.1]/',
+          'http://[::127.0.0.1]/',
+          'http://[::ffff:0:127.0.0.1]/',
+          'http://[2002:7f00:1::]/',
+          'http://[64:ff9b:1::a00:1]/',
+        ]) {
           const r = await h.call(o.key, 'POST', '/webhooks', { url });
           assert.equal(r.status, 422, `${url}: ${r.raw}`);
           assert.equal(r.body.code, 'webhooks.url_refused');
@@ -379,14 +501,18 @@ for (const backend of backends()) {
 
         const w = await register(h, o, `http://hooks.example.test:${rx.port}/hooks`);
         answer = '127.0.0.1'; // DNS rebinding: the name now points at the loopback receiver
-        await sql`insert into events (organization_id, type, subject_id, data, created_at) values (${o.orgId}, 'destination.registered', 'dst_x', '{"id":"dst_x"}'::jsonb, ${clockOf(h).now()})`.execute(h.store.db);
+        await sql`insert into events (organization_id, type, subject_id, data, created_at) values (${o.orgId}, 'destination.registered', 'dst_x', '{"id":"dst_x"}'::jsonb, ${clockOf(h).now()})`.execute(
+          h.store.db,
+        );
         assert.equal(await run(h), 1);
         assert.equal(rx.received.length, 0, 'never reached');
         const [d] = await deliveries(h, o, w.id);
         assert.equal(d!.state, 'pending');
         assert.equal(d!.lastStatusCode, null);
         assert.match(d!.lastError!, /address refused: hooks\.example\.test resolves to 127\.0\.0\.1 \(loopback\)/);
-      } finally { await rx.close(); }
+      } finally {
+        await rx.close();
+      }
     });
   });
 }

@@ -23,10 +23,13 @@ describe('wire: amounts, envelope, pagination, language', () => {
   });
   after(async () => h?.close());
 
-  const adjust = (payload: string) => h.app.inject({
-    method: 'POST', url: `/operator/v1/organizations/${org.orgId}/adjustments`,
-    headers: { authorization: 'Bearer test-operator-token-0123456789', 'content-type': 'application/json', 'x-lang': 'en' }, payload,
-  });
+  const adjust = (payload: string) =>
+    h.app.inject({
+      method: 'POST',
+      url: `/operator/v1/organizations/${org.orgId}/adjustments`,
+      headers: { authorization: 'Bearer test-operator-token-0123456789', 'content-type': 'application/json', 'x-lang': 'en' },
+      payload,
+    });
 
   test('a 40-digit amount round-trips exactly', async () => {
     const o = await seedOrg(h);
@@ -94,7 +97,12 @@ describe('wire: amounts, envelope, pagination, language', () => {
   });
 
   test('a body that is not JSON is a 415', async () => {
-    const r = await h.app.inject({ method: 'POST', url: `/operator/v1/organizations/${org.orgId}/adjustments`, headers: { authorization: 'Bearer test-operator-token-0123456789', 'content-type': 'text/plain' }, payload: 'hi' });
+    const r = await h.app.inject({
+      method: 'POST',
+      url: `/operator/v1/organizations/${org.orgId}/adjustments`,
+      headers: { authorization: 'Bearer test-operator-token-0123456789', 'content-type': 'text/plain' },
+      payload: 'hi',
+    });
     assert.equal(r.statusCode, 415);
     assertErrorEnvelope(r.json(), 'request.unsupported_media_type');
   });
@@ -119,13 +127,20 @@ describe('wire: amounts, envelope, pagination, language', () => {
 
   test('ledger pages walk newest first with exact totals', async () => {
     const o = await seedOrg(h);
-    for (let i = 1; i <= 5; i++) await h.op('POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: String(i), reason: `r${i}` });
+    for (let i = 1; i <= 5; i++)
+      await h.op('POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: String(i), reason: `r${i}` });
     const p1 = await h.call(o.key, 'GET', '/ledger?limit=2');
     assert.match(p1.body.pagination.asOf, /^[A-Za-z0-9_-]{48}$/);
     assert.deepEqual(p1.body.pagination, { asOf: p1.body.pagination.asOf, page: 1, limit: 2, total: 5, totalPages: 3 });
-    assert.deepEqual(p1.body.data.map((e: { amountMinor: string }) => e.amountMinor), ['5', '4']);
+    assert.deepEqual(
+      p1.body.data.map((e: { amountMinor: string }) => e.amountMinor),
+      ['5', '4'],
+    );
     const p3 = await h.call(o.key, 'GET', '/ledger?limit=2&page=3');
-    assert.deepEqual(p3.body.data.map((e: { memo: string }) => e.memo), ['r1']);
+    assert.deepEqual(
+      p3.body.data.map((e: { memo: string }) => e.memo),
+      ['r1'],
+    );
     assert.equal(p3.body.data[0].kind, 'adjustment');
     assert.equal(p3.body.data[0].assetDecimals, 2);
   });
@@ -172,9 +187,15 @@ describe('operator metrics', () => {
     try {
       await h.app.inject({ method: 'GET', url: '/api/v1/client' });
       assert.equal((await h.app.inject({ method: 'GET', url: '/operator/v1/metrics' })).statusCode, 401);
-      const r = await h.app.inject({ method: 'GET', url: '/operator/v1/metrics', headers: { authorization: 'Bearer test-operator-token-0123456789' } });
+      const r = await h.app.inject({
+        method: 'GET',
+        url: '/operator/v1/metrics',
+        headers: { authorization: 'Bearer test-operator-token-0123456789' },
+      });
       assert.equal(r.statusCode, 200);
       assert.match(r.body, /cambio_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/client",status="401"\} 1/);
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 });

@@ -7,8 +7,13 @@ let n = 0;
 async function destination(h: Harness, o: SeededOrg, opts: { asset?: string; inMarket?: boolean } = {}): Promise<string> {
   n += 1;
   const r = await h.call(o.key, 'POST', '/withdrawals/destinations/bank', {
-    label: `Account ${n}`, assetSymbol: opts.asset ?? 'USD', bankName: 'Banco Galicia', accountKind: 'savings',
-    accountNumber: `4000${String(n).padStart(8, '0')}`, holderName: 'Acme SA', holderDocument: '30-71234567-1',
+    label: `Account ${n}`,
+    assetSymbol: opts.asset ?? 'USD',
+    bankName: 'Banco Galicia',
+    accountKind: 'savings',
+    accountNumber: `4000${String(n).padStart(8, '0')}`,
+    holderName: 'Acme SA',
+    holderDocument: '30-71234567-1',
   });
   assert.equal(r.status, 201, r.raw);
   if (opts.inMarket !== false) assert.equal((await h.op('POST', `/destinations/${r.body.data.id}/register-in-market`)).status, 200);
@@ -57,9 +62,21 @@ for (const backend of backends()) {
       const mine = (await h.call(o.key, 'GET', '/withdrawals')).body.data[0];
       assert.equal(mine.state, 'completed');
       const ledger = (await h.call(o.key, 'GET', '/ledger')).body.data;
-      assert.deepEqual(ledger.slice(0, 3).map((p: { kind: string; account: string; amountMinor: string; referenceId: string }) => [p.kind, p.account, p.amountMinor, p.referenceId]), [
-        ['withdrawal_settlement', 'held', '-25000', w.id], ['withdrawal_hold', 'held', '25000', w.id], ['withdrawal_hold', 'available', '-25000', w.id],
-      ]);
+      assert.deepEqual(
+        ledger
+          .slice(0, 3)
+          .map((p: { kind: string; account: string; amountMinor: string; referenceId: string }) => [
+            p.kind,
+            p.account,
+            p.amountMinor,
+            p.referenceId,
+          ]),
+        [
+          ['withdrawal_settlement', 'held', '-25000', w.id],
+          ['withdrawal_hold', 'held', '25000', w.id],
+          ['withdrawal_hold', 'available', '-25000', w.id],
+        ],
+      );
       // The platform holds 25000 less at the market, in its books and at the (simulated) venue.
       const run = await h.op('POST', '/reconciliation/run');
       assert.equal(run.body.data.matched, true, run.raw);
@@ -89,7 +106,12 @@ for (const backend of backends()) {
       const b = (await withdraw(h, o, dst, 2000)).body.data.id;
       assert.equal((await h.op('POST', `/withdrawals/${a}/approve`)).status, 200);
       assert.equal((await h.op('POST', `/withdrawals/${b}/reject`)).status, 200);
-      for (const [id, verb, state] of [[a, 'approve', 'completed'], [a, 'reject', 'completed'], [b, 'approve', 'rejected'], [b, 'reject', 'rejected']] as const) {
+      for (const [id, verb, state] of [
+        [a, 'approve', 'completed'],
+        [a, 'reject', 'completed'],
+        [b, 'approve', 'rejected'],
+        [b, 'reject', 'rejected'],
+      ] as const) {
         const r = await h.op('POST', `/withdrawals/${id}/${verb}`);
         assert.equal(r.status, 409, `${verb} ${state}`);
         assert.equal(r.body.code, 'withdrawals.already_decided');
@@ -135,7 +157,7 @@ for (const backend of backends()) {
       const foreign = await destination(h, other);
       const cases: Array<[string, string, unknown, Record<string, unknown>, number, string]> = [
         ['not registered in the market', notInMarket, 100, {}, 422, 'withdrawals.destination_not_usable'],
-        ['another organization\'s destination', foreign, 100, {}, 422, 'withdrawals.destination_not_found'],
+        ["another organization's destination", foreign, 100, {}, 422, 'withdrawals.destination_not_found'],
         ['unknown destination', 'dst_nope', 100, {}, 422, 'withdrawals.destination_not_found'],
         ['asset differs from the destination', btc, 100, {}, 422, 'withdrawals.asset_mismatch'],
         ['decimals differ from the market', usable, 100, { assetDecimals: 8 }, 422, 'market.decimals_mismatch'],
@@ -192,7 +214,10 @@ for (const backend of backends()) {
       assert.equal(ta[0].after.state, 'completed');
       assert.equal(ta[0].after.amountMinor, '100');
       const tb = (await h.op('GET', `/audit?subjectId=${b}`)).body.data;
-      assert.deepEqual([tb[0].action, tb[0].before.state, tb[0].after.state, tb[0].after.reason], ['withdrawal.reject', 'pending_approval', 'rejected', 'duplicate']);
+      assert.deepEqual(
+        [tb[0].action, tb[0].before.state, tb[0].after.state, tb[0].after.reason],
+        ['withdrawal.reject', 'pending_approval', 'rejected', 'duplicate'],
+      );
     });
   });
 }

@@ -5,7 +5,11 @@ import { WebKitContext } from './kit-context.tsx';
 /** An amount in the asset's own decimals, never rounded, grouped, the symbol beside it (UI.md: Money). */
 export function Amount({ minor, decimals, symbol }: { minor: bigint; decimals: number; symbol: string }) {
   const lang = useContext(WebKitContext)?.lang ?? 'en';
-  return <span className="amount"><span className="figure">{formatMoney(minor, decimals, lang)}</span> <span className="symbol">{symbol}</span></span>;
+  return (
+    <span className="amount">
+      <span className="figure">{formatMoney(minor, decimals, lang)}</span> <span className="symbol">{symbol}</span>
+    </span>
+  );
 }
 
 /** The same for any response object that carries the Money fields. */

@@ -16,7 +16,12 @@ export interface Column<T> {
  * A table with a caption for assistive technology, a `th scope="col"` per column, and each cell
  * labelled with its column (`data-label`) for the narrow layout, where a row becomes a card.
  */
-export function DataTable<T>({ caption, columns, rows, rowKey }: {
+export function DataTable<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+}: {
   caption: string;
   columns: Array<Column<T>>;
   rows: readonly T[];
@@ -26,19 +31,29 @@ export function DataTable<T>({ caption, columns, rows, rowKey }: {
     <div className="table-wrap">
       <table>
         <caption className="visually-hidden">{caption}</caption>
-        <thead><tr>
-          {columns.map((c) => (
-            <th key={c.label} scope="col" className={c.num ? 'num' : undefined}>
-              {c.actions ? <span className="visually-hidden">{c.label}</span> : c.label}
-            </th>
-          ))}
-        </tr></thead>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.label} scope="col" className={c.num ? 'num' : undefined}>
+                {c.actions ? <span className="visually-hidden">{c.label}</span> : c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
         <tbody>
           {rows.map((row) => (
             <tr key={rowKey(row)}>
-              {columns.map((c) => c.rowHeader
-                ? <th key={c.label} scope="row">{c.cell(row)}</th>
-                : <td key={c.label} className={c.num ? 'num' : undefined} data-label={c.actions ? undefined : c.label}>{c.cell(row)}</td>)}
+              {columns.map((c) =>
+                c.rowHeader ? (
+                  <th key={c.label} scope="row">
+                    {c.cell(row)}
+                  </th>
+                ) : (
+                  <td key={c.label} className={c.num ? 'num' : undefined} data-label={c.actions ? undefined : c.label}>
+                    {c.cell(row)}
+                  </td>
+                ),
+              )}
             </tr>
           ))}
         </tbody>

@@ -6,7 +6,14 @@ export function LanguageSwitch({ label, current, onChoose }: { label: string; cu
   return (
     <div className="lang" role="group" aria-label={label}>
       {LANGS.map((l) => (
-        <button key={l.lang} type="button" className="link" lang={l.lang} aria-pressed={current === l.lang} onClick={() => onChoose(l.lang)}>
+        <button
+          key={l.lang}
+          type="button"
+          className="link"
+          lang={l.lang}
+          aria-pressed={current === l.lang}
+          onClick={() => onChoose(l.lang)}
+        >
           {l.name}
         </button>
       ))}

@@ -50,7 +50,12 @@ const WORDS = {
 export const forgotPasswordLabel = (lang: Lang) => WORDS[lang].forgot;
 
 /** `…/forgot-password`: the email; the answer is the same whether or not it is a person's. */
-export function ForgotPassword({ lang, request, signInHref, top }: {
+export function ForgotPassword({
+  lang,
+  request,
+  signInHref,
+  top,
+}: {
   lang: Lang;
   request: (email: string, idempotencyKey: string) => Promise<void>;
   /** The app's sign-in page. */
@@ -84,17 +89,23 @@ export function ForgotPassword({ lang, request, signInHref, top }: {
     <main id="main" className="narrow">
       {top}
       <h1>{w.askTitle}</h1>
-      {sent ? <p role="status">{w.sent}</p> : (
+      {sent ? (
+        <p role="status">{w.sent}</p>
+      ) : (
         <>
           <p className="intro">{w.askIntro}</p>
           <form onSubmit={submit} noValidate>
             <ErrorView error={error} />
             <Field label={w.email} type="email" value={email} onChange={setEmail} autoComplete="username" inputMode="email" required />
-            <button type="submit" className="primary" disabled={busy}>{w.send}</button>
+            <button type="submit" className="primary" disabled={busy}>
+              {w.send}
+            </button>
           </form>
         </>
       )}
-      <p><a href={signInHref}>{w.back}</a></p>
+      <p>
+        <a href={signInHref}>{w.back}</a>
+      </p>
     </main>
   );
 }
@@ -103,7 +114,12 @@ export function ForgotPassword({ lang, request, signInHref, top }: {
  * `…/reset-password#<token>`: the token is in the fragment, which the browser never sends to a server;
  * once the password is set it is dropped from the address bar and the history.
  */
-export function ResetPassword({ lang, complete, signInHref, top }: {
+export function ResetPassword({
+  lang,
+  complete,
+  signInHref,
+  top,
+}: {
   lang: Lang;
   complete: (p: { token: string; password: string }, idempotencyKey: string) => Promise<void>;
   signInHref: string;
@@ -141,15 +157,41 @@ export function ResetPassword({ lang, complete, signInHref, top }: {
     <main id="main" className="narrow">
       {top}
       <h1>{w.setTitle}</h1>
-      {done ? <p role="status">{w.done}</p> : !token ? <p className="error-box" role="alert">{w.noToken}</p> : (
+      {done ? (
+        <p role="status">{w.done}</p>
+      ) : !token ? (
+        <p className="error-box" role="alert">
+          {w.noToken}
+        </p>
+      ) : (
         <form onSubmit={submit} noValidate>
           <ErrorView error={error} />
-          <Field label={w.password} type="password" value={password} onChange={setPassword} autoComplete="new-password" hint={w.hint} required />
-          <Field label={w.confirm} type="password" value={confirm} onChange={setConfirm} autoComplete="new-password" required error={mismatch ? w.mismatch : null} />
-          <button type="submit" className="primary" disabled={busy}>{w.save}</button>
+          <Field
+            label={w.password}
+            type="password"
+            value={password}
+            onChange={setPassword}
+            autoComplete="new-password"
+            hint={w.hint}
+            required
+          />
+          <Field
+            label={w.confirm}
+            type="password"
+            value={confirm}
+            onChange={setConfirm}
+            autoComplete="new-password"
+            required
+            error={mismatch ? w.mismatch : null}
+          />
+          <button type="submit" className="primary" disabled={busy}>
+            {w.save}
+          </button>
         </form>
       )}
-      <p><a href={signInHref}>{done ? w.signIn : w.back}</a></p>
+      <p>
+        <a href={signInHref}>{done ? w.signIn : w.back}</a>
+      </p>
     </main>
   );
 }

@@ -3,8 +3,19 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Field } from './Field.tsx';
 import { useActionKey, useWebKit } from './kit-context.tsx';
 
-export interface SignInTexts { title: string; email: string; password: string; code: string; codeHint: string; submit: string }
-export interface SignInBody { email: string; password: string; code?: string }
+export interface SignInTexts {
+  title: string;
+  email: string;
+  password: string;
+  code: string;
+  codeHint: string;
+  submit: string;
+}
+export interface SignInBody {
+  email: string;
+  password: string;
+  code?: string;
+}
 
 /**
  * Email and password; when the server asks for it (401 auth.code_required), the TOTP code or a
@@ -12,7 +23,14 @@ export interface SignInBody { email: string; password: string; code?: string }
  * English). The server answers one way for any wrong part and throttles; the form only relays it.
  * `signIn` is the app's own call (its SDK client, what it does with the session it gets).
  */
-export function SignIn({ texts, signIn, intro, top, submitClassName, forgot }: {
+export function SignIn({
+  texts,
+  signIn,
+  intro,
+  top,
+  submitClassName,
+  forgot,
+}: {
   texts: SignInTexts;
   signIn: (body: SignInBody, idempotencyKey: string) => Promise<void>;
   intro?: ReactNode;
@@ -57,11 +75,25 @@ export function SignIn({ texts, signIn, intro, top, submitClassName, forgot }: {
         <Field label={texts.email} type="email" value={email} onChange={setEmail} autoComplete="username" inputMode="email" required />
         <Field label={texts.password} type="password" value={password} onChange={setPassword} autoComplete="current-password" required />
         {askCode && (
-          <Field label={texts.code} value={code} onChange={setCode} hint={texts.codeHint} autoComplete="one-time-code" inputMode="numeric" autoFocus />
+          <Field
+            label={texts.code}
+            value={code}
+            onChange={setCode}
+            hint={texts.codeHint}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            autoFocus
+          />
         )}
-        <button type="submit" className={submitClassName} disabled={busy}>{texts.submit}</button>
+        <button type="submit" className={submitClassName} disabled={busy}>
+          {texts.submit}
+        </button>
       </form>
-      {forgot && <p className="forgot"><a href={forgot.href}>{forgot.label}</a></p>}
+      {forgot && (
+        <p className="forgot">
+          <a href={forgot.href}>{forgot.label}</a>
+        </p>
+      )}
     </main>
   );
 }

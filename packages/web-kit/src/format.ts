@@ -49,7 +49,9 @@ export function formatDateTime(iso: string | Date, lang: Lang): string {
 
 /** A day only, the same pattern (es 26/11/2026). */
 export function formatDate(iso: string | Date, lang: Lang): string {
-  return new Intl.DateTimeFormat(lang, { year: 'numeric', month: '2-digit', day: '2-digit' }).format(typeof iso === 'string' ? new Date(iso) : iso);
+  return new Intl.DateTimeFormat(lang, { year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    typeof iso === 'string' ? new Date(iso) : iso,
+  );
 }
 
 /** A time of day, the same pattern (es 13:45:07). */
@@ -65,6 +67,10 @@ let currencies: Set<string> | null = null;
  * destination is for it.
  */
 export function isFiat(symbol: string): boolean {
-  currencies ??= new Set(typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : ['USD', 'EUR', 'ARS', 'MXN', 'BRL', 'CLP', 'COP', 'PEN', 'GBP']);
+  currencies ??= new Set(
+    typeof Intl.supportedValuesOf === 'function'
+      ? Intl.supportedValuesOf('currency')
+      : ['USD', 'EUR', 'ARS', 'MXN', 'BRL', 'CLP', 'COP', 'PEN', 'GBP'],
+  );
   return currencies.has(symbol.toUpperCase());
 }

@@ -10,7 +10,10 @@ export type Params = Record<string, string | number>;
 export type Catalogues<K extends string> = Record<Lang, Record<K, string>>;
 export type Translate<K extends string> = (key: K, params?: Params) => string;
 
-export const LANGS: ReadonlyArray<{ lang: Lang; name: string }> = [{ lang: 'en', name: 'English' }, { lang: 'es', name: 'Español' }];
+export const LANGS: ReadonlyArray<{ lang: Lang; name: string }> = [
+  { lang: 'en', name: 'English' },
+  { lang: 'es', name: 'Español' },
+];
 
 /** `{name}` in a text is replaced by `params.name`; a placeholder without a value stays as written. */
 export function fill(text: string, params: Params = {}): string {
@@ -34,7 +37,12 @@ export function pickLang(saved: string | null, browserLanguage: string): Lang {
   return browserLanguage.toLowerCase().startsWith('es') ? 'es' : 'en';
 }
 
-export interface ShownError { message: string; code: string | null; traceId: string | null; status: number | null }
+export interface ShownError {
+  message: string;
+  code: string | null;
+  traceId: string | null;
+  status: number | null;
+}
 
 /**
  * What to tell a person about a failed call: the server's words (it sends them from the same

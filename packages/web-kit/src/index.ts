@@ -1,7 +1,18 @@
 /** The web apps' shared kit (see package.json). Pure helpers first, then React pieces. */
 export { readAmount, groupDigits, showMoney, type AmountProblem, type AmountReading } from './money.ts';
 export { formatDate, formatDateTime, formatMoney, formatTime, isFiat, localDigits } from './format.ts';
-export { describeError, fill, LANGS, pickLang, translator, wordFor, type Catalogues, type Params, type ShownError, type Translate } from './i18n.ts';
+export {
+  describeError,
+  fill,
+  LANGS,
+  pickLang,
+  translator,
+  wordFor,
+  type Catalogues,
+  type Params,
+  type ShownError,
+  type Translate,
+} from './i18n.ts';
 export { savedLang, saveLang } from './lang-choice.ts';
 export { createRouter, type AppRouter, type Location } from './router.tsx';
 export { pathBelow } from './path.ts';

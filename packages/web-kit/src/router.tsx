@@ -6,7 +6,11 @@ import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent, type R
  * answers the app's page for any path below it. Small on purpose: flat pages, a path and its query
  * and fragment, no nested layouts. A path is `/` or `/name…`, never with a trailing slash.
  */
-export interface Location { path: string; search: URLSearchParams; hash: string }
+export interface Location {
+  path: string;
+  search: URLSearchParams;
+  hash: string;
+}
 
 export interface AppRouter {
   /** Goes to `to` (a path below base) in place; `replace` leaves no history entry behind. */
@@ -38,7 +42,10 @@ export function createRouter(base: string): AppRouter {
       const on = () => setLoc(read());
       listeners.add(on);
       window.addEventListener('popstate', on);
-      return () => { listeners.delete(on); window.removeEventListener('popstate', on); };
+      return () => {
+        listeners.delete(on);
+        window.removeEventListener('popstate', on);
+      };
     }, []);
     return loc;
   }

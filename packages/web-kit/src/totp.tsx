@@ -9,7 +9,11 @@ import { QrCode } from './QrCode.tsx';
  * setup key, confirm it with a code from the app, and keep the recovery codes on screen (shown once).
  * The calls are the app's own (its SDK client); `onConfirmed` re-reads its session.
  */
-export function useTotpEnrolment({ enrol, confirm, onConfirmed }: {
+export function useTotpEnrolment({
+  enrol,
+  confirm,
+  onConfirmed,
+}: {
   enrol: (idempotencyKey: string) => Promise<TotpEnrolment>;
   confirm: (code: string, idempotencyKey: string) => Promise<{ recoveryCodes: string[] }>;
   onConfirmed: () => Promise<unknown> | void;
@@ -23,26 +27,51 @@ export function useTotpEnrolment({ enrol, confirm, onConfirmed }: {
 
   const start = async () => {
     if (busy) return;
-    setBusy(true); setError(null);
-    try { setEnrolment(await enrolKey.run('enrol', enrol)); } catch (err) { setError(err); } finally { setBusy(false); }
+    setBusy(true);
+    setError(null);
+    try {
+      setEnrolment(await enrolKey.run('enrol', enrol));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
   };
   const confirmCode = async (code: string) => {
     if (busy) return;
-    setBusy(true); setError(null);
+    setBusy(true);
+    setError(null);
     try {
       const r = await confirmKey.run(code, (idempotencyKey) => confirm(code, idempotencyKey));
       setRecovery(r.recoveryCodes);
       setEnrolment(null);
       await onConfirmed();
-    } catch (err) { setError(err); } finally { setBusy(false); }
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
   };
   return { enrolment, recovery, error, busy, start, confirm: confirmCode };
 }
 
-export interface TotpTexts { scan: string; qr: string; setupKey: string; code: string; confirm: string }
+export interface TotpTexts {
+  scan: string;
+  qr: string;
+  setupKey: string;
+  code: string;
+  confirm: string;
+}
 
 /** The secret as a QR code and a read-only setup key, then the code that proves the app has it. */
-export function TotpEnrolForm({ enrolment, texts, busy, onConfirm, setupKeyExtra, submitClassName }: {
+export function TotpEnrolForm({
+  enrolment,
+  texts,
+  busy,
+  onConfirm,
+  setupKeyExtra,
+  submitClassName,
+}: {
   enrolment: TotpEnrolment;
   texts: TotpTexts;
   busy: boolean;
@@ -52,7 +81,10 @@ export function TotpEnrolForm({ enrolment, texts, busy, onConfirm, setupKeyExtra
   submitClassName?: string;
 }) {
   const [code, setCode] = useState('');
-  const submit = (e: FormEvent) => { e.preventDefault(); onConfirm(code.trim()); };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onConfirm(code.trim());
+  };
   return (
     <form onSubmit={submit} noValidate>
       <p>{texts.scan}</p>
@@ -60,12 +92,22 @@ export function TotpEnrolForm({ enrolment, texts, busy, onConfirm, setupKeyExtra
       <Field label={texts.setupKey} value={enrolment.secret} readOnly className="mono" />
       {setupKeyExtra}
       <Field label={texts.code} value={code} onChange={setCode} inputMode="numeric" autoComplete="one-time-code" required />
-      <button type="submit" className={submitClassName} disabled={busy}>{texts.confirm}</button>
+      <button type="submit" className={submitClassName} disabled={busy}>
+        {texts.confirm}
+      </button>
     </form>
   );
 }
 
 /** The recovery codes, one a line, to copy or write down. */
 export function RecoveryCodes({ codes }: { codes: string[] }) {
-  return <ul className="codes">{codes.map((c) => <li key={c}><code>{c}</code></li>)}</ul>;
+  return (
+    <ul className="codes">
+      {codes.map((c) => (
+        <li key={c}>
+          <code>{c}</code>
+        </li>
+      ))}
+    </ul>
+  );
 }

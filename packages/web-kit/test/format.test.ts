@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatDate, formatDateTime, formatMoney, isFiat, localDigits } from '../src/format.ts';
 
-test('amounts keep every digit and take the language\'s separators', () => {
+test("amounts keep every digit and take the language's separators", () => {
   assert.equal(formatMoney(123456789n, 2, 'en'), '1,234,567.89');
   assert.equal(formatMoney(123456789n, 2, 'es'), '1.234.567,89');
   assert.equal(formatMoney(1234567n, 2, 'es'), '12.345,67');
@@ -10,7 +10,11 @@ test('amounts keep every digit and take the language\'s separators', () => {
   assert.equal(formatMoney(123456n, 2, 'es'), new Intl.NumberFormat('es', { minimumFractionDigits: 2 }).format(1234.56));
   assert.equal(formatMoney(123456n, 2, 'en'), '1,234.56');
   assert.equal(formatMoney(-5n, 8, 'es'), '-0,00000005');
-  assert.equal(formatMoney(2n ** 256n - 1n, 0, 'en').replace(/,/g, ''), (2n ** 256n - 1n).toString(), 'no digit lost past a float\'s precision');
+  assert.equal(
+    formatMoney(2n ** 256n - 1n, 0, 'en').replace(/,/g, ''),
+    (2n ** 256n - 1n).toString(),
+    "no digit lost past a float's precision",
+  );
   assert.equal(localDigits('100000', 'es'), '100.000');
 });
 

@@ -24,7 +24,7 @@ test('a key made at run time has a word only when the catalogue has one', () => 
   assert.equal(wordFor(CATALOGUES, 'en', 'toString'), undefined, 'nothing inherited counts as a word');
 });
 
-test('the saved language wins, else the browser\'s Spanish, else English', () => {
+test("the saved language wins, else the browser's Spanish, else English", () => {
   assert.equal(pickLang('es', 'en-US'), 'es');
   assert.equal(pickLang('en', 'es-AR'), 'en');
   assert.equal(pickLang(null, 'es-AR'), 'es');
@@ -33,18 +33,28 @@ test('the saved language wins, else the browser\'s Spanish, else English', () =>
   assert.equal(pickLang(null, ''), 'en');
 });
 
-test('a failed call is told in the server\'s words, else the catalogue\'s in the chosen language, else as unreachable', () => {
+test("a failed call is told in the server's words, else the catalogue's in the chosen language, else as unreachable", () => {
   const server = new CambioError({ status: 422, code: 'orders.quote_expired', message: 'The quote q_1 expired.', traceId: 't-1' });
-  assert.deepEqual(describeError(server, 'es', 'offline'), { message: 'The quote q_1 expired.', code: 'orders.quote_expired', traceId: 't-1', status: 422 });
+  assert.deepEqual(describeError(server, 'es', 'offline'), {
+    message: 'The quote q_1 expired.',
+    code: 'orders.quote_expired',
+    traceId: 't-1',
+    status: 422,
+  });
   const bare = new CambioError({ status: 401, code: 'auth.unauthenticated', message: 'HTTP 401', traceId: null });
-  assert.deepEqual(describeError(bare, 'es', 'offline'), { message: 'La credencial no es válida.', code: 'auth.unauthenticated', traceId: null, status: 401 });
+  assert.deepEqual(describeError(bare, 'es', 'offline'), {
+    message: 'La credencial no es válida.',
+    code: 'auth.unauthenticated',
+    traceId: null,
+    status: 401,
+  });
   assert.equal(describeError(bare, 'en', 'offline').message, 'The credential does not authenticate.');
   const network = new CambioError({ status: 0, code: 'sdk.network_error', message: 'fetch failed', traceId: null });
   assert.equal(describeError(network, 'en', 'The service cannot be reached.').message, 'The service cannot be reached.');
   assert.deepEqual(describeError(new Error('boom'), 'en', 'offline'), { message: 'boom', code: null, traceId: null, status: null });
 });
 
-test('a page address maps to the app\'s own path', () => {
+test("a page address maps to the app's own path", () => {
   assert.equal(pathBelow('/desk', '/desk'), '/');
   assert.equal(pathBelow('/desk', '/desk/'), '/');
   assert.equal(pathBelow('/desk', '/desk/approvals/'), '/approvals');

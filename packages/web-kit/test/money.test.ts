@@ -8,8 +8,10 @@ test('typed decimal text becomes exact minor units with the asset decimals', () 
   assert.deepEqual(readAmount(' 0.00000001 ', 8), { ok: true, minor: 1n });
   assert.deepEqual(readAmount('1250.5', 2), { ok: true, minor: 125050n });
   assert.deepEqual(readAmount('1 250.50', 2), { ok: true, minor: 125050n });
-  assert.deepEqual(readAmount('115792089237316195423570985008687907853269984665640564039457584007913129639935', 0),
-    { ok: true, minor: 2n ** 256n - 1n });
+  assert.deepEqual(readAmount('115792089237316195423570985008687907853269984665640564039457584007913129639935', 0), {
+    ok: true,
+    minor: 2n ** 256n - 1n,
+  });
   assert.deepEqual(readAmount('12.30', 1), { ok: true, minor: 123n });
   assert.deepEqual(readAmount('1.230', 2), { ok: true, minor: 123n });
   assert.deepEqual(readAmount('.5', 2), { ok: true, minor: 50n });
@@ -39,7 +41,10 @@ test('amounts show grouped on the whole part only, with every decimal of the ass
   assert.equal(showMoney(-5n, 8), '-0.00000005');
   assert.equal(showMoney(-100n, 2), '-1.00');
   assert.equal(showMoney(1000n, 0), '1,000');
-  assert.equal(showMoney(2n ** 256n - 1n, 18), '115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935');
+  assert.equal(
+    showMoney(2n ** 256n - 1n, 18),
+    '115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935',
+  );
 });
 
 test('digit grouping leaves the decimals and the sign as they are', () => {
@@ -50,7 +55,7 @@ test('digit grouping leaves the decimals and the sign as they are', () => {
   assert.equal(groupDigits('100000.'), '100,000.');
 });
 
-test('amounts in a person\'s language are Intl\'s, exact to the last decimal of the asset, never through a float', () => {
+test("amounts in a person's language are Intl's, exact to the last decimal of the asset, never through a float", () => {
   assert.equal(formatMoney(123456789n, 2, 'es'), '1.234.567,89');
   assert.equal(formatMoney(123456789n, 2, 'es'), new Intl.NumberFormat('es', { minimumFractionDigits: 2 }).format(1234567.89));
   assert.equal(formatMoney(1n, 8, 'es'), '0,00000001');

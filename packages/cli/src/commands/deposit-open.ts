@@ -3,7 +3,8 @@ import type { Ctx } from '../context.ts';
 import { declarationText } from './deposit-declare.ts';
 
 export function register(deposit: Command, ctx: Ctx): void {
-  deposit.command('open')
+  deposit
+    .command('open')
     .description('the open deposit declaration, if any (at most one is open)')
     .action(async () => {
       const d = await ctx.sdk().deposits.openDeclaration();

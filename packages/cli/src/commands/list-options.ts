@@ -3,7 +3,15 @@ import type { Command } from 'commander';
 import type { Ctx } from '../context.ts';
 import { wholeNumber } from '../context.ts';
 
-export interface ListFlags { page?: number; limit?: number; all?: boolean; state?: string; from?: string; to?: string; asset?: string }
+export interface ListFlags {
+  page?: number;
+  limit?: number;
+  all?: boolean;
+  state?: string;
+  from?: string;
+  to?: string;
+  asset?: string;
+}
 
 /** The list's filters as the SDK takes them: `--state`, `--from` (inclusive), `--to` (exclusive), `--asset`. */
 export function filtersOf(flags: ListFlags): { state?: never; createdFrom?: string; createdTo?: string; assetSymbol?: string } {
@@ -32,14 +40,23 @@ export function withListOptions(cmd: Command): Command {
 }
 
 /** Prints a list: JSON array for scripts, or a table with the page position on stderr. */
-export async function printList<T>(ctx: Ctx, flags: ListFlags, one: (p: ListParams) => Promise<Page<T>>, every: () => AsyncIterable<T>, render: (items: T[]) => string): Promise<void> {
+export async function printList<T>(
+  ctx: Ctx,
+  flags: ListFlags,
+  one: (p: ListParams) => Promise<Page<T>>,
+  every: () => AsyncIterable<T>,
+  render: (items: T[]) => string,
+): Promise<void> {
   if (flags.all) {
     const items: T[] = [];
     for await (const x of every()) items.push(x);
     ctx.print(items, () => render(items));
     return;
   }
-  const p = await one({ ...(flags.page !== undefined ? { page: flags.page } : {}), ...(flags.limit !== undefined ? { limit: flags.limit } : {}) });
+  const p = await one({
+    ...(flags.page !== undefined ? { page: flags.page } : {}),
+    ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
+  });
   ctx.print(p.items, () => render(p.items));
   const { page, totalPages, total } = p.pagination;
   if (!ctx.json && totalPages > 1) ctx.note(`page ${page} of ${totalPages} (${total} in all); --page N or --all for more`);

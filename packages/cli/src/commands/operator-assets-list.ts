@@ -6,6 +6,11 @@ import { table } from '../output.ts';
 export function register(assets: Command, ctx: Ctx): void {
   assets.command('list').action(async () => {
     const list = await ctx.operator().market.assets();
-    ctx.print(list, () => table(['ASSET', 'DECIMALS'], list.map((a) => [a.symbol, a.decimals])));
+    ctx.print(list, () =>
+      table(
+        ['ASSET', 'DECIMALS'],
+        list.map((a) => [a.symbol, a.decimals]),
+      ),
+    );
   });
 }

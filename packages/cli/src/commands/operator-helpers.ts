@@ -17,7 +17,11 @@ export async function operatorAmount(op: CambioOperator, symbol: string, text: s
 /** `--limits '{"BTC":{"maxOrderMinor":"100000000"}}'`, `'{}'` (no caps) or `null` (not loaded). Minor units. */
 export function parseLimits(text: string): Record<string, { maxOrderMinor?: bigint | null; maxWithdrawalMinor?: bigint | null }> | null {
   let v: unknown;
-  try { v = JSON.parse(text); } catch { throw new UsageError('--limits must be JSON, e.g. \'{"BTC":{"maxOrderMinor":"100000000"}}\', \'{}\' or null'); }
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new UsageError('--limits must be JSON, e.g. \'{"BTC":{"maxOrderMinor":"100000000"}}\', \'{}\' or null');
+  }
   if (v === null) return null;
   if (typeof v !== 'object' || Array.isArray(v)) throw new UsageError('--limits must be a JSON object or null');
   const out: Record<string, { maxOrderMinor?: bigint | null; maxWithdrawalMinor?: bigint | null }> = {};
@@ -27,7 +31,8 @@ export function parseLimits(text: string): Record<string, { maxOrderMinor?: bigi
       const x = caps?.[k];
       if (x === undefined) continue;
       if (x === null) c[k] = null;
-      else if ((typeof x === 'string' && /^[0-9]{1,78}$/.test(x)) || (typeof x === 'number' && Number.isSafeInteger(x) && x >= 0)) c[k] = BigInt(x);
+      else if ((typeof x === 'string' && /^[0-9]{1,78}$/.test(x)) || (typeof x === 'number' && Number.isSafeInteger(x) && x >= 0))
+        c[k] = BigInt(x);
       else throw new UsageError(`--limits: ${asset}.${k} must be an integer of minimum units`);
     }
     out[asset.toUpperCase()] = c;

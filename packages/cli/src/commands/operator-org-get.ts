@@ -4,8 +4,11 @@ import { orgText } from './operator-render.ts';
 
 /** `cambio operator org get`. */
 export function register(org: Command, ctx: Ctx): void {
-  org.command('get <id>').description('read an organization').action(async (id: string) => {
-    const o = await ctx.operator().organizations.get(id);
-    ctx.print(o, () => orgText(o));
-  });
+  org
+    .command('get <id>')
+    .description('read an organization')
+    .action(async (id: string) => {
+      const o = await ctx.operator().organizations.get(id);
+      ctx.print(o, () => orgText(o));
+    });
 }

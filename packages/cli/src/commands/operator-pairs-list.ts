@@ -7,6 +7,11 @@ import { pairRate } from './operator-render.ts';
 export function register(pairs: Command, ctx: Ctx): void {
   pairs.command('list').action(async () => {
     const list = await ctx.operator().market.pairs();
-    ctx.print(list, () => table(['PAIR', 'MID RATE', 'SPREAD BPS', 'FEE BPS', 'OFFERED RATE'], list.map((p) => [`${p.baseSymbol}/${p.quoteSymbol}`, p.midRate, p.spreadBps, p.feeBps, pairRate(p)])));
+    ctx.print(list, () =>
+      table(
+        ['PAIR', 'MID RATE', 'SPREAD BPS', 'FEE BPS', 'OFFERED RATE'],
+        list.map((p) => [`${p.baseSymbol}/${p.quoteSymbol}`, p.midRate, p.spreadBps, p.feeBps, pairRate(p)]),
+      ),
+    );
   });
 }

@@ -6,8 +6,10 @@ import { runText } from './operator-render.ts';
 
 /** `cambio operator reconciliation run`: compare the books with the market; a mismatch stops client operations. */
 export function register(rec: Command, ctx: Ctx): void {
-  rec.command('run').description('compare now; without --market, with the simulated venue\'s balances')
-    .option('--market <asset=amount...>', 'the market\'s balance of an asset, as a decimal (repeatable)')
+  rec
+    .command('run')
+    .description("compare now; without --market, with the simulated venue's balances")
+    .option('--market <asset=amount...>', "the market's balance of an asset, as a decimal (repeatable)")
     .action(async (f: { market?: string[] }) => {
       const op = ctx.operator();
       const marketBalances = [];

@@ -6,6 +6,11 @@ import { table } from '../output.ts';
 export function register(wallets: Command, ctx: Ctx): void {
   wallets.command('list').action(async () => {
     const list = await ctx.operator().wallets.list();
-    ctx.print(list, () => table(['ASSET', 'NETWORK', 'ADDRESS'], list.map((w) => [w.assetSymbol, w.network, w.address])));
+    ctx.print(list, () =>
+      table(
+        ['ASSET', 'NETWORK', 'ADDRESS'],
+        list.map((w) => [w.assetSymbol, w.network, w.address]),
+      ),
+    );
   });
 }

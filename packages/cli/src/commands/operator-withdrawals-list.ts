@@ -6,10 +6,18 @@ import { all } from './operator-render.ts';
 
 /** `cambio operator withdrawals list`: withdrawal requests of every organization. */
 export function register(withdrawals: Command, ctx: Ctx): void {
-  withListOptions(withdrawals.command('list').description('newest first').option('--state <state>', 'e.g. pending_approval'))
-    .action(async (f: ListFlags & { state?: string }) => {
+  withListOptions(withdrawals.command('list').description('newest first').option('--state <state>', 'e.g. pending_approval')).action(
+    async (f: ListFlags & { state?: string }) => {
       const op = ctx.operator();
-      const items = f.all ? await all(op.withdrawals.iterate({ ...(f.state ? { state: f.state } : {}) })) : (await op.withdrawals.list(f)).items;
-      ctx.print(items, () => table(['WITHDRAWAL', 'ORGANIZATION', 'STATE', 'AMOUNT', 'DESTINATION', 'CREATED'], items.map((w) => [w.id, w.organizationId, w.state, w.money, w.destinationSummary, w.createdAt])));
-    });
+      const items = f.all
+        ? await all(op.withdrawals.iterate({ ...(f.state ? { state: f.state } : {}) }))
+        : (await op.withdrawals.list(f)).items;
+      ctx.print(items, () =>
+        table(
+          ['WITHDRAWAL', 'ORGANIZATION', 'STATE', 'AMOUNT', 'DESTINATION', 'CREATED'],
+          items.map((w) => [w.id, w.organizationId, w.state, w.money, w.destinationSummary, w.createdAt]),
+        ),
+      );
+    },
+  );
 }

@@ -16,11 +16,15 @@ export const orderLines = (o: Order): Array<[string, unknown]> => [
 ];
 
 export function register(program: Command, ctx: Ctx): void {
-  program.command('order <quoteId>')
+  program
+    .command('order <quoteId>')
     .description('accept a quote: creates an exchange request and holds the amount until the operator approves it')
     .action(async (quoteId: string) => {
       const r = await ctx.sdk().orders.create({ quoteId });
       ctx.reportOutcome(r, 'order');
-      ctx.print(r.data, () => `${kv(orderLines(r.data))}\n\nnothing has moved yet: a person at the operator approves it (see: cambio orders)`);
+      ctx.print(
+        r.data,
+        () => `${kv(orderLines(r.data))}\n\nnothing has moved yet: a person at the operator approves it (see: cambio orders)`,
+      );
     });
 }

@@ -4,7 +4,11 @@ import { UsageError } from '../config.ts';
 import { amountArg, symbolArg, wholeNumber, type Ctx } from '../context.ts';
 import { kv, money } from '../output.ts';
 
-interface Flags { sell?: string; receive?: string; decimals?: number }
+interface Flags {
+  sell?: string;
+  receive?: string;
+  decimals?: number;
+}
 
 export const quoteLines = (q: Quote): Array<[string, unknown]> => [
   ['quote', q.id],
@@ -15,11 +19,12 @@ export const quoteLines = (q: Quote): Array<[string, unknown]> => [
 ];
 
 export function register(program: Command, ctx: Ctx): void {
-  program.command('quote <base> <quote>')
+  program
+    .command('quote <base> <quote>')
     .description('price an exchange: deliver BASE, receive QUOTE (commits to nothing, moves nothing)')
     .option('--sell <amount>', 'how much BASE to deliver, as a decimal (e.g. 0.5)')
     .option('--receive <amount>', 'how much QUOTE to receive, as a decimal (e.g. 100)')
-    .option('--decimals <n>', 'decimals of the amount\'s asset, only when the organization holds none of it', wholeNumber)
+    .option('--decimals <n>', "decimals of the amount's asset, only when the organization holds none of it", wholeNumber)
     .action(async (baseArg: string, quoteArg: string, f: Flags) => {
       if ((f.sell === undefined) === (f.receive === undefined)) throw new UsageError('give exactly one of --sell and --receive');
       const baseSymbol = symbolArg(baseArg);
@@ -30,7 +35,9 @@ export function register(program: Command, ctx: Ctx): void {
       const c = ctx.sdk();
       const ask = (decimals: number) => {
         const amount = amountArg(text, decimals);
-        return c.quotes.create(selling ? { baseSymbol, quoteSymbol, amountBaseMinor: amount } : { baseSymbol, quoteSymbol, amountQuoteMinor: amount });
+        return c.quotes.create(
+          selling ? { baseSymbol, quoteSymbol, amountBaseMinor: amount } : { baseSymbol, quoteSymbol, amountQuoteMinor: amount },
+        );
       };
       const used = await ctx.decimalsOf(c, symbol, f.decimals);
       let q = await ask(used);

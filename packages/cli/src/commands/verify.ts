@@ -6,8 +6,17 @@ import { consistencyHolds, leafHashOf, openCheckpoint, parseNoteKey, readLeaf, S
 import { verifyMine } from '../verify/mine.ts';
 
 const PAGE = 1000;
-interface Checkpoint { treeSize: number; rootHash: string; note: string }
-interface Entry { index: number; entryId: string; leaf: string; leafHash: string }
+interface Checkpoint {
+  treeSize: number;
+  rootHash: string;
+  note: string;
+}
+interface Entry {
+  index: number;
+  entryId: string;
+  leaf: string;
+  leafHash: string;
+}
 
 /**
  * `cambio verify` (operator): reads the whole journal log, checks every leaf against the entry's
@@ -16,8 +25,15 @@ interface Entry { index: number; entryId: string; leaf: string; leafHash: string
  * naming the first entry that does not hold.
  */
 export function register(program: Command, ctx: Ctx): void {
-  program.command('verify').description('operator: check the books against the signed journal log (exit 8 naming the first bad entry); --mine: a client checks its own entries, liabilities and the checkpoints it saw before')
-    .option('--mine', 'with a client key: check the own entries and liabilities, and the latest checkpoint against those seen before (kept in the config folder)')
+  program
+    .command('verify')
+    .description(
+      'operator: check the books against the signed journal log (exit 8 naming the first bad entry); --mine: a client checks its own entries, liabilities and the checkpoints it saw before',
+    )
+    .option(
+      '--mine',
+      'with a client key: check the own entries and liabilities, and the latest checkpoint against those seen before (kept in the config folder)',
+    )
     .action(async (opts: { mine?: boolean }) => {
       if (opts.mine) return verifyMine(ctx);
       const s = ctx.settings();
@@ -28,12 +44,23 @@ export function register(program: Command, ctx: Ctx): void {
         try {
           r = await fetch(`${s.baseUrl}${path}`, { headers: operator ? { authorization: `Bearer ${s.operatorToken}` } : {} });
         } catch (e) {
-          throw new ConnectionError({ status: 0, code: 'sdk.network_error', message: `network error: ${e instanceof Error ? e.message : String(e)}`, method: 'GET', path, cause: e });
+          throw new ConnectionError({
+            status: 0,
+            code: 'sdk.network_error',
+            message: `network error: ${e instanceof Error ? e.message : String(e)}`,
+            method: 'GET',
+            path,
+            cause: e,
+          });
         }
         if (!r.ok) {
           const body = await r.text();
           let code = 'http.error';
-          try { code = (JSON.parse(body) as { code?: string }).code ?? code; } catch { /* not the envelope */ }
+          try {
+            code = (JSON.parse(body) as { code?: string }).code ?? code;
+          } catch {
+            /* not the envelope */
+          }
           throw new APIError({ status: r.status, code, message: `GET ${path}: HTTP ${r.status}`, method: 'GET', path });
         }
         return r;
@@ -42,7 +69,9 @@ export function register(program: Command, ctx: Ctx): void {
 
       const checkpoints: Checkpoint[] = [];
       for (let from = 0; ;) {
-        const page = ((await (await get(`/operator/v1/transparency/checkpoints?from=${from}&limit=${PAGE}`, true)).json()) as { data: Checkpoint[] }).data;
+        const page = (
+          (await (await get(`/operator/v1/transparency/checkpoints?from=${from}&limit=${PAGE}`, true)).json()) as { data: Checkpoint[] }
+        ).data;
         checkpoints.push(...page);
         if (page.length < PAGE) break;
         from = page[page.length - 1]!.treeSize + 1;
@@ -58,23 +87,47 @@ export function register(program: Command, ctx: Ctx): void {
         while (next < checkpoints.length && checkpoints[next]!.treeSize === tree.size) {
           const c = checkpoints[next]!;
           const cp = openCheckpoint(c.note, key);
-          if (!cp || cp.size !== c.treeSize || cp.root.toString('hex') !== c.rootHash) throw new BooksMismatch(`checkpoint ${c.treeSize} is not signed by ${key.name}`, entryIds[lastGood] ?? null);
+          if (!cp || cp.size !== c.treeSize || cp.root.toString('hex') !== c.rootHash)
+            throw new BooksMismatch(`checkpoint ${c.treeSize} is not signed by ${key.name}`, entryIds[lastGood] ?? null);
           if (!cp.root.equals(tree.root())) {
-            throw new BooksMismatch(`the leaves do not rebuild the signed root of checkpoint ${c.treeSize}: a logged leaf hash changed after checkpoint ${lastGood}`, entryIds[lastGood] ?? null);
+            throw new BooksMismatch(
+              `the leaves do not rebuild the signed root of checkpoint ${c.treeSize}: a logged leaf hash changed after checkpoint ${lastGood}`,
+              entryIds[lastGood] ?? null,
+            );
           }
           if (prev) {
-            const proof = ((await (await get(`/transparency/consistency?from=${prev.size}&to=${cp.size}`, false)).json()) as { data: { proof: string[] } }).data.proof;
-            if (!consistencyHolds(prev.size, cp.size, prev.root, cp.root, proof.map((h) => Buffer.from(h, 'hex')))) throw new BooksMismatch(`checkpoints ${prev.size} and ${cp.size} are not consistent`, entryIds[prev.size] ?? null);
+            const proof = (
+              (await (await get(`/transparency/consistency?from=${prev.size}&to=${cp.size}`, false)).json()) as {
+                data: { proof: string[] };
+              }
+            ).data.proof;
+            if (
+              !consistencyHolds(
+                prev.size,
+                cp.size,
+                prev.root,
+                cp.root,
+                proof.map((h) => Buffer.from(h, 'hex')),
+              )
+            )
+              throw new BooksMismatch(`checkpoints ${prev.size} and ${cp.size} are not consistent`, entryIds[prev.size] ?? null);
           }
-          prev = cp; lastGood = cp.size; next += 1;
+          prev = cp;
+          lastGood = cp.size;
+          next += 1;
         }
       };
       await reach();
       for (let from = 0; ;) {
-        const page = ((await (await get(`/operator/v1/transparency/entries?from=${from}&limit=${PAGE}`, true)).json()) as { data: Entry[] }).data;
+        const page = ((await (await get(`/operator/v1/transparency/entries?from=${from}&limit=${PAGE}`, true)).json()) as { data: Entry[] })
+          .data;
         for (const e of page) {
           if (e.index !== tree.size) throw new BooksMismatch(`the log skips from index ${tree.size} to ${e.index}`, e.entryId);
-          if (leafHashOf(e.leaf).toString('hex') !== e.leafHash) throw new BooksMismatch(`entry ${e.entryId} (index ${e.index}) no longer matches its logged leaf: its postings were changed`, e.entryId);
+          if (leafHashOf(e.leaf).toString('hex') !== e.leafHash)
+            throw new BooksMismatch(
+              `entry ${e.entryId} (index ${e.index}) no longer matches its logged leaf: its postings were changed`,
+              e.entryId,
+            );
           const read = readLeaf(e.leaf, e.index, e.entryId);
           if ('problem' in read) throw new BooksMismatch(`entry ${e.entryId} (index ${e.index}): ${read.problem}`, e.entryId);
           for (const p of read.postings) {
@@ -89,7 +142,8 @@ export function register(program: Command, ctx: Ctx): void {
         if (page.length < PAGE) break;
         from = tree.size;
       }
-      if (next < checkpoints.length) throw new BooksMismatch(`checkpoint ${checkpoints[next]!.treeSize} is beyond the ${tree.size} logged entries`, null);
+      if (next < checkpoints.length)
+        throw new BooksMismatch(`checkpoint ${checkpoints[next]!.treeSize} is beyond the ${tree.size} logged entries`, null);
 
       // Balances: available + held of every organization and asset equal the sum of its logged postings.
       // Entries committed while this ran may not be logged yet: read the balances once the log has them (the
@@ -107,9 +161,14 @@ export function register(program: Command, ctx: Ctx): void {
         }
         if (page >= orgs.pagination.totalPages) break;
       }
-      if (mismatches.length > 0) throw new BooksMismatch(`balances differ from the sum of the logged postings: ${mismatches.join('; ')}`, null);
+      if (mismatches.length > 0)
+        throw new BooksMismatch(`balances differ from the sum of the logged postings: ${mismatches.join('; ')}`, null);
 
       const summary = { ok: true, entries: tree.size, checkpoints: checkpoints.length, key: key.name, root: tree.root().toString('hex') };
-      ctx.print(summary, () => `ok: ${tree.size} entries, ${checkpoints.length} checkpoints signed by ${key.name}, each consistent with the one before; balances equal the postings`);
+      ctx.print(
+        summary,
+        () =>
+          `ok: ${tree.size} entries, ${checkpoints.length} checkpoints signed by ${key.name}, each consistent with the one before; balances equal the postings`,
+      );
     });
 }

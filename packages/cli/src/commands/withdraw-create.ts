@@ -5,11 +5,18 @@ import { amountArg, symbolArg, wholeNumber, type Ctx } from '../context.ts';
 import { kv } from '../output.ts';
 
 export const withdrawalLines = (w: Withdrawal): Array<[string, unknown]> => [
-  ['withdrawal', w.id], ['state', w.state], ['amount', w.money], ['destination', `${w.destinationId} (${w.destinationSummary})`],
-  ...(w.reason ? [['reason', w.reason] as [string, unknown]] : []), ['created at', w.createdAt],
+  ['withdrawal', w.id],
+  ['state', w.state],
+  ['amount', w.money],
+  ['destination', `${w.destinationId} (${w.destinationSummary})`],
+  ...(w.reason ? [['reason', w.reason] as [string, unknown]] : []),
+  ['created at', w.createdAt],
 ];
 
-interface Flags { asset?: string; decimals?: number }
+interface Flags {
+  asset?: string;
+  decimals?: number;
+}
 
 const HELP = `
 With --asset and --decimals nothing is read before the request, so a key with portal:withdraw alone
@@ -26,7 +33,8 @@ async function assetOf(c: Cambio, destinationId: string): Promise<string> {
   try {
     list = await c.withdrawals.destinations();
   } catch (e) {
-    if (e instanceof PermissionError) throw new UsageError(`this key cannot read destinations (${e.code}); give --asset SYMBOL and --decimals N`);
+    if (e instanceof PermissionError)
+      throw new UsageError(`this key cannot read destinations (${e.code}); give --asset SYMBOL and --decimals N`);
     throw e;
   }
   const dest = list.find((d) => d.id === destinationId);
@@ -35,14 +43,19 @@ async function assetOf(c: Cambio, destinationId: string): Promise<string> {
 }
 
 export function register(withdraw: Command, ctx: Ctx): void {
-  withdraw.command('create <destinationId> <amount>')
-    .description('request a withdrawal of AMOUNT (a decimal) of the destination\'s asset; held until a person approves it')
-    .option('--asset <symbol>', 'the destination\'s asset (skips reading the destinations)', symbolArg)
-    .option('--decimals <n>', 'the asset\'s decimals as the API reports them, e.g. assetDecimals in `cambio balances --json` (skips reading the balances)', wholeNumber)
+  withdraw
+    .command('create <destinationId> <amount>')
+    .description("request a withdrawal of AMOUNT (a decimal) of the destination's asset; held until a person approves it")
+    .option('--asset <symbol>', "the destination's asset (skips reading the destinations)", symbolArg)
+    .option(
+      '--decimals <n>',
+      "the asset's decimals as the API reports them, e.g. assetDecimals in `cambio balances --json` (skips reading the balances)",
+      wholeNumber,
+    )
     .addHelpText('after', HELP)
     .action(async (destinationId: string, amount: string, f: Flags) => {
       const c = ctx.sdk();
-      const assetSymbol = f.asset ?? await assetOf(c, destinationId);
+      const assetSymbol = f.asset ?? (await assetOf(c, destinationId));
       let assetDecimals = f.decimals;
       if (assetDecimals === undefined) {
         try {
@@ -54,6 +67,9 @@ export function register(withdraw: Command, ctx: Ctx): void {
       }
       const r = await c.withdrawals.create({ destinationId, assetSymbol, assetDecimals, amountMinor: amountArg(amount, assetDecimals) });
       ctx.reportOutcome(r, 'withdrawal');
-      ctx.print(r.data, () => `${kv(withdrawalLines(r.data))}\n\nnothing has left yet: a person at the operator approves it (see: cambio withdraw list)`);
+      ctx.print(
+        r.data,
+        () => `${kv(withdrawalLines(r.data))}\n\nnothing has left yet: a person at the operator approves it (see: cambio withdraw list)`,
+      );
     });
 }

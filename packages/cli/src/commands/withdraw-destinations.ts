@@ -3,10 +3,16 @@ import type { Ctx } from '../context.ts';
 import { table } from '../output.ts';
 
 export function register(withdraw: Command, ctx: Ctx): void {
-  withdraw.command('destinations')
+  withdraw
+    .command('destinations')
     .description('registered destinations, masked; only a usable one can receive a withdrawal')
     .action(async () => {
       const list = await ctx.sdk().withdrawals.destinations();
-      ctx.print(list, () => table(['DESTINATION', 'LABEL', 'ASSET', 'SUMMARY', 'USABLE'], list.map((d) => [d.id, d.label, d.assetSymbol, d.summary, d.usable ? 'yes' : 'no'])));
+      ctx.print(list, () =>
+        table(
+          ['DESTINATION', 'LABEL', 'ASSET', 'SUMMARY', 'USABLE'],
+          list.map((d) => [d.id, d.label, d.assetSymbol, d.summary, d.usable ? 'yes' : 'no']),
+        ),
+      );
     });
 }

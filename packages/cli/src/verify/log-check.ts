@@ -4,7 +4,11 @@ import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto
  * What `cambio verify` checks, written from CONTRACT §12, RFC 9162 §2.1 and the C2SP signed-note and
  * tlog-checkpoint specs, not from the server's code: an independent reader of the books.
  */
-const sha = (...p: Uint8Array[]): Buffer => { const h = createHash('sha256'); for (const x of p) h.update(x); return h.digest(); };
+const sha = (...p: Uint8Array[]): Buffer => {
+  const h = createHash('sha256');
+  for (const x of p) h.update(x);
+  return h.digest();
+};
 export const leafHashOf = (leaf: string): Buffer => sha(Buffer.from([0]), Buffer.from(leaf, 'utf8'));
 const nodeHash = (l: Buffer, r: Buffer): Buffer => sha(Buffer.from([1]), l, r);
 // Tree positions, not money: plain integers, halved exactly.
@@ -36,30 +40,50 @@ export function consistencyHolds(first: number, second: number, firstHash: Buffe
   if (first === second) return proof.length === 0 && firstHash.equals(secondHash);
   if (first > second || first === 0 || proof.length === 0) return false;
   const path = (first & (first - 1)) === 0 ? [firstHash, ...proof] : [...proof];
-  let fn = first - 1; let sn = second - 1;
-  while (fn % 2 === 1) { fn = half(fn); sn = half(sn); }
-  let fr = path[0]!; let sr = path[0]!;
+  let fn = first - 1;
+  let sn = second - 1;
+  while (fn % 2 === 1) {
+    fn = half(fn);
+    sn = half(sn);
+  }
+  let fr = path[0]!;
+  let sr = path[0]!;
   for (const c of path.slice(1)) {
     if (sn === 0) return false;
     if (fn % 2 === 1 || fn === sn) {
-      fr = nodeHash(c, fr); sr = nodeHash(c, sr);
-      if (fn % 2 === 0) while (fn % 2 === 0 && fn !== 0) { fn = half(fn); sn = half(sn); }
+      fr = nodeHash(c, fr);
+      sr = nodeHash(c, sr);
+      if (fn % 2 === 0)
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = half(fn);
+          sn = half(sn);
+        }
     } else sr = nodeHash(sr, c);
-    fn = half(fn); sn = half(sn);
+    fn = half(fn);
+    sn = half(sn);
   }
   return fr.equals(firstHash) && sr.equals(secondHash) && sn === 0;
 }
 
-export interface NoteKey { name: string; hash: Buffer; key: KeyObject }
+export interface NoteKey {
+  name: string;
+  hash: Buffer;
+  key: KeyObject;
+}
 
 /** `<name>+<hex key hash>+<base64(0x01 ‖ Ed25519 public key)>`; throws when malformed or its hash is wrong. */
 export function parseNoteKey(vkey: string): NoteKey {
   const [name, hashHex, ...rest] = vkey.trim().split('+');
   const raw = Buffer.from(rest.join('+'), 'base64');
-  if (!name || !/^[0-9a-f]{8}$/.test(hashHex ?? '') || raw.length !== 33 || raw[0] !== 0x01) throw new Error(`not an Ed25519 note verifier key: ${vkey.trim()}`);
+  if (!name || !/^[0-9a-f]{8}$/.test(hashHex ?? '') || raw.length !== 33 || raw[0] !== 0x01)
+    throw new Error(`not an Ed25519 note verifier key: ${vkey.trim()}`);
   const hash = sha(Buffer.from(name, 'utf8'), Buffer.from([0x0a]), raw).subarray(0, 4);
-  if (hash.toString('hex') !== hashHex) throw new Error('the verifier key\'s hash does not match its name and key');
-  return { name, hash, key: createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.subarray(1).toString('base64url') }, format: 'jwk' }) };
+  if (hash.toString('hex') !== hashHex) throw new Error("the verifier key's hash does not match its name and key");
+  return {
+    name,
+    hash,
+    key: createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.subarray(1).toString('base64url') }, format: 'jwk' }),
+  };
 }
 
 /** The checkpoint a note carries when the key signed it, else null. */
@@ -67,12 +91,15 @@ export function openCheckpoint(note: string, k: NoteKey): { origin: string; size
   const split = note.lastIndexOf('\n\n');
   if (split < 0 || !note.endsWith('\n')) return null;
   const text = note.slice(0, split + 1);
-  const signed = note.slice(split + 2, -1).split('\n').some((line) => {
-    const m = /^\u2014 (\S+) ([A-Za-z0-9+/=]+)$/.exec(line);
-    if (!m || m[1] !== k.name) return false;
-    const blob = Buffer.from(m[2]!, 'base64');
-    return blob.length === 68 && blob.subarray(0, 4).equals(k.hash) && verify(null, Buffer.from(text, 'utf8'), k.key, blob.subarray(4));
-  });
+  const signed = note
+    .slice(split + 2, -1)
+    .split('\n')
+    .some((line) => {
+      const m = /^\u2014 (\S+) ([A-Za-z0-9+/=]+)$/.exec(line);
+      if (!m || m[1] !== k.name) return false;
+      const blob = Buffer.from(m[2]!, 'base64');
+      return blob.length === 68 && blob.subarray(0, 4).equals(k.hash) && verify(null, Buffer.from(text, 'utf8'), k.key, blob.subarray(4));
+    });
   const lines = text.split('\n');
   if (!signed || lines.length < 4 || !/^(0|[1-9][0-9]*)$/.test(lines[1]!)) return null;
   const root = Buffer.from(lines[2]!, 'base64');
@@ -80,14 +107,24 @@ export function openCheckpoint(note: string, k: NoteKey): { origin: string; size
   return { origin: lines[0]!, size: Number(lines[1]), root };
 }
 
-export interface LeafPosting { account: string; assetSymbol: string; amountMinor: string }
+export interface LeafPosting {
+  account: string;
+  assetSymbol: string;
+  amountMinor: string;
+}
 /** The leaf's postings when it is the canonical JSON of entry `entryId` at `index` and balances per asset; else why not. */
 export function readLeaf(leaf: string, index: number, entryId: string): { postings: LeafPosting[] } | { problem: string } {
   let v: { index?: unknown; entryId?: unknown; postings?: unknown };
-  try { v = JSON.parse(leaf) as typeof v; } catch { return { problem: 'the leaf is not JSON' }; }
-  if (v.index !== index || v.entryId !== entryId) return { problem: `the leaf names index ${String(v.index)} and entry ${String(v.entryId)}` };
+  try {
+    v = JSON.parse(leaf) as typeof v;
+  } catch {
+    return { problem: 'the leaf is not JSON' };
+  }
+  if (v.index !== index || v.entryId !== entryId)
+    return { problem: `the leaf names index ${String(v.index)} and entry ${String(v.entryId)}` };
   const postings = v.postings as LeafPosting[];
-  if (!Array.isArray(postings) || postings.some((p) => typeof p.amountMinor !== 'string' || !/^-?[0-9]{1,79}$/.test(p.amountMinor))) return { problem: 'the leaf\'s postings are malformed' };
+  if (!Array.isArray(postings) || postings.some((p) => typeof p.amountMinor !== 'string' || !/^-?[0-9]{1,79}$/.test(p.amountMinor)))
+    return { problem: "the leaf's postings are malformed" };
   const sums = new Map<string, bigint>();
   for (const p of postings) sums.set(p.assetSymbol, (sums.get(p.assetSymbol) ?? 0n) + BigInt(p.amountMinor));
   for (const [asset, s] of sums) if (s !== 0n) return { problem: `its postings do not sum to zero in ${asset}` };

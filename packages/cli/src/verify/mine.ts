@@ -7,8 +7,15 @@ import { BooksMismatch } from '../output.ts';
 import { consistencyHolds } from './log-check.ts';
 
 /** A checkpoint this client saw and checked, kept so a later rewrite of the history is caught here. */
-interface Seen { treeSize: number; rootHash: string; seenAt: string }
-interface SeenFile { verifierKey: string; checkpoints: Seen[] }
+interface Seen {
+  treeSize: number;
+  rootHash: string;
+  seenAt: string;
+}
+interface SeenFile {
+  verifierKey: string;
+  checkpoints: Seen[];
+}
 /** How many checkpoints seen are kept per service: each is checked against the latest at every run. */
 const KEEP = 50;
 
@@ -18,7 +25,7 @@ export const seenPath = (env: NodeJS.ProcessEnv): string => join(dirname(configP
 function readSeen(path: string): Record<string, SeenFile> {
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as Record<string, SeenFile> : {};
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, SeenFile>) : {};
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new Error(`the checkpoints seen before, in ${path}, cannot be read: ${e instanceof Error ? e.message : String(e)}`);
@@ -46,20 +53,35 @@ export async function verifyMine(ctx: Ctx): Promise<void> {
   const mine = all[s.baseUrl];
   const key = await cambio.transparency.key();
   if (mine && mine.verifierKey !== key) {
-    throw new BooksMismatch(`the log's key changed: ${key} is not ${mine.verifierKey}, the key of the checkpoints seen before (${path})`, null);
+    throw new BooksMismatch(
+      `the log's key changed: ${key} is not ${mine.verifierKey}, the key of the checkpoints seen before (${path})`,
+      null,
+    );
   }
   const cp: Checkpoint = await cambio.transparency.checkpoint();
   const root = Buffer.from(cp.rootHash, 'hex');
   for (const old of mine?.checkpoints ?? []) {
     const name = `checkpoint ${old.treeSize} (root ${old.rootHash}, seen ${old.seenAt})`;
-    if (old.treeSize > cp.treeSize) throw new BooksMismatch(`the log shrank: the latest checkpoint has ${cp.treeSize} entries, ${name} had more`, null);
+    if (old.treeSize > cp.treeSize)
+      throw new BooksMismatch(`the log shrank: the latest checkpoint has ${cp.treeSize} entries, ${name} had more`, null);
     if (old.treeSize === 0) continue;
     let proof: string[] = [];
     if (old.treeSize < cp.treeSize) {
       proof = (await cambio.transparency.consistency(old.treeSize, cp.treeSize)).proof;
     }
-    if (!consistencyHolds(old.treeSize, cp.treeSize, Buffer.from(old.rootHash, 'hex'), root, proof.map((h) => Buffer.from(h, 'hex')))) {
-      throw new BooksMismatch(`the latest checkpoint ${cp.treeSize} is not consistent with ${name}: the history was rewritten after this machine saw it`, null);
+    if (
+      !consistencyHolds(
+        old.treeSize,
+        cp.treeSize,
+        Buffer.from(old.rootHash, 'hex'),
+        root,
+        proof.map((h) => Buffer.from(h, 'hex')),
+      )
+    ) {
+      throw new BooksMismatch(
+        `the latest checkpoint ${cp.treeSize} is not consistent with ${name}: the history was rewritten after this machine saw it`,
+        null,
+      );
     }
   }
 
@@ -74,14 +96,31 @@ export async function verifyMine(ctx: Ctx): Promise<void> {
       proof = await cambio.transparency.proof(row.entryId, cp.treeSize);
     } catch (e) {
       // Written after the checkpoint, or not yet logged: the next run checks it.
-      if (e instanceof CambioError && (e.code === 'transparency.not_yet_logged' || e.code === 'transparency.bad_tree_size')) { pending += 1; continue; }
+      if (e instanceof CambioError && (e.code === 'transparency.not_yet_logged' || e.code === 'transparency.bad_tree_size')) {
+        pending += 1;
+        continue;
+      }
       throw e;
     }
-    if (!(await verifyInclusion(proof, cp.rootHash))) throw new BooksMismatch(`entry ${row.entryId} is not in the log under the signed checkpoint ${cp.treeSize}`, row.entryId);
-    const leaf = JSON.parse(proof.leaf) as { entryId?: string; createdAt?: string; postings?: Array<{ account: string; assetSymbol: string; amountMinor: string }> };
-    const movement = leaf.postings?.some((p) => p.account.endsWith(`:${row.account}`) && p.account.startsWith('org:') && p.assetSymbol === row.assetSymbol && p.amountMinor === row.amountMinor.toString());
+    if (!(await verifyInclusion(proof, cp.rootHash)))
+      throw new BooksMismatch(`entry ${row.entryId} is not in the log under the signed checkpoint ${cp.treeSize}`, row.entryId);
+    const leaf = JSON.parse(proof.leaf) as {
+      entryId?: string;
+      createdAt?: string;
+      postings?: Array<{ account: string; assetSymbol: string; amountMinor: string }>;
+    };
+    const movement = leaf.postings?.some(
+      (p) =>
+        p.account.endsWith(`:${row.account}`) &&
+        p.account.startsWith('org:') &&
+        p.assetSymbol === row.assetSymbol &&
+        p.amountMinor === row.amountMinor.toString(),
+    );
     if (leaf.entryId !== row.entryId || leaf.createdAt !== row.createdAt || !movement) {
-      throw new BooksMismatch(`entry ${row.entryId}: the logged leaf does not hold the ledger row's movement (${row.account} ${row.amountMinor} ${row.assetSymbol})`, row.entryId);
+      throw new BooksMismatch(
+        `entry ${row.entryId}: the logged leaf does not hold the ledger row's movement (${row.account} ${row.amountMinor} ${row.assetSymbol})`,
+        row.entryId,
+      );
     }
     checked += 1;
   }
@@ -91,16 +130,25 @@ export async function verifyMine(ctx: Ctx): Promise<void> {
     const l = await cambio.transparency.verifyMyLiabilities();
     if (!l.ok) {
       const bad = l.assets.find((a) => !a.ok);
-      throw new BooksMismatch(`liabilities snapshot ${l.published.snapshotId}: ${l.problem ?? `${bad?.assetSymbol}: ${bad?.problem}`}`, null);
+      throw new BooksMismatch(
+        `liabilities snapshot ${l.published.snapshotId}: ${l.problem ?? `${bad?.assetSymbol}: ${bad?.problem}`}`,
+        null,
+      );
     }
     liabilities = `counted in liabilities snapshot ${l.published.snapshotId} (${l.assets.map((a) => a.assetSymbol).join(', ') || 'nothing owed'})`;
   } catch (e) {
     if (!(e instanceof CambioError && e.code === 'liabilities.no_snapshot')) throw e;
   }
 
-  const seen: Seen[] = [...(mine?.checkpoints ?? []).filter((c) => c.treeSize !== cp.treeSize), { treeSize: cp.treeSize, rootHash: cp.rootHash, seenAt: new Date().toISOString() }];
+  const seen: Seen[] = [
+    ...(mine?.checkpoints ?? []).filter((c) => c.treeSize !== cp.treeSize),
+    { treeSize: cp.treeSize, rootHash: cp.rootHash, seenAt: new Date().toISOString() },
+  ];
   all[s.baseUrl] = { verifierKey: key, checkpoints: seen.slice(-KEEP) };
   writeSeen(path, all);
-  ctx.print({ ok: true, checkpoint: cp, entries: checked, pending, checkpointsSeenBefore: mine?.checkpoints.length ?? 0, liabilities }, () =>
-    `ok: ${checked} own entries in the log under checkpoint ${cp.treeSize} signed by ${cp.origin}${pending ? ` (${pending} not logged yet)` : ''}; consistent with ${mine?.checkpoints.length ?? 0} checkpoints seen before; ${liabilities}`);
+  ctx.print(
+    { ok: true, checkpoint: cp, entries: checked, pending, checkpointsSeenBefore: mine?.checkpoints.length ?? 0, liabilities },
+    () =>
+      `ok: ${checked} own entries in the log under checkpoint ${cp.treeSize} signed by ${cp.origin}${pending ? ` (${pending} not logged yet)` : ''}; consistent with ${mine?.checkpoints.length ?? 0} checkpoints seen before; ${liabilities}`,
+  );
 }

@@ -31,7 +31,11 @@ test('every code the docs mention is catalogued, and every catalogued code is do
 
 test('every code the server, SDK or CLI uses is catalogued', () => {
   const used = new Set<string>();
-  for (const f of [...sources(join(root, 'packages/server/src')), ...sources(join(root, 'packages/sdk/src')), ...sources(join(root, 'packages/cli/src'))]) {
+  for (const f of [
+    ...sources(join(root, 'packages/server/src')),
+    ...sources(join(root, 'packages/sdk/src')),
+    ...sources(join(root, 'packages/cli/src')),
+  ]) {
     const text = readFileSync(f, 'utf8');
     for (const m of text.matchAll(/(?:DomainError|fail|sendError\([^,]+,[^,]+,)\s*\(?\s*'([a-z_]+\.[a-z_]+)'/g)) used.add(m[1]!);
   }
@@ -67,8 +71,11 @@ test('only internal.unexpected is a plain 500 shown to clients; every other 500 
 
 test('the spec codes are there with the spec statuses', () => {
   const spec: Record<string, number> = {
-    'quotes.quote_below_executable_rate': 422, 'orders.quote_expired': 410, 'deposits.declaration_already_open': 409,
-    'clients.client_cannot_operate': 403, 'ledger.ledger_not_reconciled': 409,
+    'quotes.quote_below_executable_rate': 422,
+    'orders.quote_expired': 410,
+    'deposits.declaration_already_open': 409,
+    'clients.client_cannot_operate': 403,
+    'ledger.ledger_not_reconciled': 409,
   };
   for (const [code, status] of Object.entries(spec)) {
     assert.ok(isErrorCode(code));

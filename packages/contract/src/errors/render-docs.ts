@@ -10,10 +10,12 @@ const RETRY_TEXT = {
 /** docs/errors.md: every code with its status, retry advice and both messages. */
 export function renderErrorDocs(): string {
   const codes = (Object.keys(errorCatalogue) as ErrorCode[]).sort();
-  const rows = codes.filter((c) => !errorCatalogue[c].internal).map((code) => {
-    const e = errorCatalogue[code];
-    return `| \`${code}\` | ${e.status} | ${RETRY_TEXT[e.retry]} | ${e.messages.en} | ${e.messages.es} |`;
-  });
+  const rows = codes
+    .filter((c) => !errorCatalogue[c].internal)
+    .map((code) => {
+      const e = errorCatalogue[code];
+      return `| \`${code}\` | ${e.status} | ${RETRY_TEXT[e.retry]} | ${e.messages.en} | ${e.messages.es} |`;
+    });
   const internal = codes.filter((c) => errorCatalogue[c].internal).map((code) => `| \`${code}\` | ${errorCatalogue[code].messages.en} |`);
   return [
     '# Error codes',

@@ -7,7 +7,7 @@ export type ClientStatus = Static<typeof ClientStatus>;
 /** One asset's caps on the organization (CONTRACT §3 `limits`); a cap that is null is not capped. */
 export const ClientLimit = Type.Object({
   assetSymbol: Type.String(),
-  assetDecimals: Nullable(Type.Integer({ description: 'the market\'s decimals of the asset; null when the market does not list it' })),
+  assetDecimals: Nullable(Type.Integer({ description: "the market's decimals of the asset; null when the market does not list it" })),
   maxOrderMinor: Nullable(Type.String({ pattern: '^[0-9]{1,78}$', description: 'the largest base amount of one order in this asset' })),
   maxWithdrawalMinor: Nullable(Type.String({ pattern: '^[0-9]{1,78}$', description: 'the largest single withdrawal of this asset' })),
 });
@@ -21,23 +21,30 @@ export const Client = Type.Object({
   permissions: Type.Array(Type.String()),
   // Added to the spec's Client, so a client stops guessing amount bounds; the spec's fields are unchanged.
   limits: Nullable(Type.Array(ClientLimit), {
-    description: 'the organization\'s limits: null when none are loaded (it cannot operate); otherwise one row per capped asset, and an asset not listed here is not capped',
+    description:
+      "the organization's limits: null when none are loaded (it cannot operate); otherwise one row per capped asset, and an asset not listed here is not capped",
   }),
 });
 export type Client = Static<typeof Client>;
 
 /** A balance row: Money whose amountMinor is the available amount, plus what is held and the total. */
-export const Balance = Type.Composite([Money, Type.Object({
-  heldMinor: Type.String({ pattern: '^[0-9]{1,78}$' }),
-  totalMinor: Type.String({ pattern: '^[0-9]{1,79}$' }),
-})]);
+export const Balance = Type.Composite([
+  Money,
+  Type.Object({
+    heldMinor: Type.String({ pattern: '^[0-9]{1,78}$' }),
+    totalMinor: Type.String({ pattern: '^[0-9]{1,79}$' }),
+  }),
+]);
 export type Balance = Static<typeof Balance>;
 
 /** One movement of one of the organization's accounts. */
 export const LedgerEntry = Type.Object({
   id: Type.String({ description: 'posting id' }),
   entryId: Type.String({ description: 'journal entry this movement belongs to; all its postings sum to zero' }),
-  kind: Type.String({ description: 'what moved the money: adjustment, order_hold, order_settlement, order_release, deposit, deposit_attribution (an arrival credited by hand), withdrawal_hold, withdrawal_settlement, withdrawal_release, reversal' }),
+  kind: Type.String({
+    description:
+      'what moved the money: adjustment, order_hold, order_settlement, order_release, deposit, deposit_attribution (an arrival credited by hand), withdrawal_hold, withdrawal_settlement, withdrawal_release, reversal',
+  }),
   account: Type.Union([Type.Literal('available'), Type.Literal('held')]),
   assetSymbol: Type.String(),
   assetDecimals: Type.Integer(),
@@ -56,4 +63,16 @@ export const LedgerCsvQuery = Type.Object({ assetSymbol: Type.Optional(AssetSymb
 export type LedgerCsvQuery = Static<typeof LedgerCsvQuery>;
 
 /** The columns of GET /api/v1/ledger.csv, in order: the ledger entry's fields, plus `amount` in the asset's units. */
-export const LEDGER_CSV_COLUMNS = ['createdAt', 'id', 'entryId', 'kind', 'account', 'assetSymbol', 'assetDecimals', 'amount', 'amountMinor', 'referenceId', 'memo'] as const;
+export const LEDGER_CSV_COLUMNS = [
+  'createdAt',
+  'id',
+  'entryId',
+  'kind',
+  'account',
+  'assetSymbol',
+  'assetDecimals',
+  'amount',
+  'amountMinor',
+  'referenceId',
+  'memo',
+] as const;

@@ -10,14 +10,22 @@ export const DepositWallet = Type.Object({
 export type DepositWallet = Static<typeof DepositWallet>;
 
 /** Spec: DeclareDeposit. */
-export const DeclareDeposit = Type.Object({
-  assetSymbol: AssetSymbol,
-  assetDecimals: AssetDecimals,
-  declaredAmountMinor: AmountInput,
-}, { additionalProperties: false });
+export const DeclareDeposit = Type.Object(
+  {
+    assetSymbol: AssetSymbol,
+    assetDecimals: AssetDecimals,
+    declaredAmountMinor: AmountInput,
+  },
+  { additionalProperties: false },
+);
 export type DeclareDeposit = Static<typeof DeclareDeposit>;
 
-export const DeclarationState = Type.Union([Type.Literal('open'), Type.Literal('matched'), Type.Literal('expired'), Type.Literal('cancelled')]);
+export const DeclarationState = Type.Union([
+  Type.Literal('open'),
+  Type.Literal('matched'),
+  Type.Literal('expired'),
+  Type.Literal('cancelled'),
+]);
 export type DeclarationState = Static<typeof DeclarationState>;
 
 /** Spec: Deposit declaration, plus the asset and the declared amount it was made for. */
@@ -55,19 +63,31 @@ export type DepositRecord = Static<typeof DepositRecord>;
 
 // Operator side (CONTRACT §3).
 
-export const PutDepositWallet = Type.Object({
-  network: Type.String({ minLength: 1, maxLength: 64, pattern: '^\\S(.*\\S)?$' }),
-  address: Type.Optional(Type.String({ minLength: 1, maxLength: 256, pattern: '^\\S+$', description: 'required unless source is "venue"' })),
-  source: Type.Optional(Type.Literal('venue', { description: 'production with a CCXT venue: the address is the venue account\'s, read from it (CONTRACT §11)' })),
-}, { additionalProperties: false });
+export const PutDepositWallet = Type.Object(
+  {
+    network: Type.String({ minLength: 1, maxLength: 64, pattern: '^\\S(.*\\S)?$' }),
+    address: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 256, pattern: '^\\S+$', description: 'required unless source is "venue"' }),
+    ),
+    source: Type.Optional(
+      Type.Literal('venue', {
+        description: "production with a CCXT venue: the address is the venue account's, read from it (CONTRACT §11)",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type PutDepositWallet = Static<typeof PutDepositWallet>;
 
-export const RecordArrival = Type.Object({
-  assetSymbol: AssetSymbol,
-  network: Type.String({ minLength: 1, maxLength: 64 }),
-  amountMinor: AmountInput,
-  txid: Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$' }),
-}, { additionalProperties: false });
+export const RecordArrival = Type.Object(
+  {
+    assetSymbol: AssetSymbol,
+    network: Type.String({ minLength: 1, maxLength: 64 }),
+    amountMinor: AmountInput,
+    txid: Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$' }),
+  },
+  { additionalProperties: false },
+);
 export type RecordArrival = Static<typeof RecordArrival>;
 
 export const AttributeDeposit = Type.Object({ organizationId: Id }, { additionalProperties: false });

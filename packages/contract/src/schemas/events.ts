@@ -11,7 +11,8 @@ export const EVENT_TYPES = [
   ...(['created', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const).map((s) => `withdrawal.${s}` as const),
   'deposit.credited',
   ...(['created', 'matched', 'expired', 'cancelled'] as const).map((s) => `declaration.${s}` as const),
-  'destination.registered', 'destination.usable',
+  'destination.registered',
+  'destination.usable',
   'webhook.disabled',
 ] as const;
 
@@ -27,9 +28,21 @@ export const EventRecord = Type.Object({
 });
 export type EventRecord = Static<typeof EventRecord>;
 
-export const EventsQuery = Type.Object({
-  after: Type.Optional(Type.String({ pattern: '^evt_[a-z2-7]{26}$', description: 'the id of the last event already read; absent: from the first' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-  subjectId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'only the events of this record (an order, withdrawal, deposit, declaration or destination id)' })),
-}, { additionalProperties: false });
+export const EventsQuery = Type.Object(
+  {
+    after: Type.Optional(
+      Type.String({ pattern: '^evt_[a-z2-7]{26}$', description: 'the id of the last event already read; absent: from the first' }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    subjectId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: 'only the events of this record (an order, withdrawal, deposit, declaration or destination id)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type EventsQuery = Static<typeof EventsQuery>;

@@ -7,7 +7,12 @@ export type CreateOrder = Static<typeof CreateOrder>;
 
 /** CONTRACT §5: pending_approval → approved → completed | failed; pending_approval → rejected, or cancelled by its organization. */
 export const OrderState = Type.Union([
-  Type.Literal('pending_approval'), Type.Literal('approved'), Type.Literal('completed'), Type.Literal('rejected'), Type.Literal('failed'), Type.Literal('cancelled'),
+  Type.Literal('pending_approval'),
+  Type.Literal('approved'),
+  Type.Literal('completed'),
+  Type.Literal('rejected'),
+  Type.Literal('failed'),
+  Type.Literal('cancelled'),
 ]);
 export type OrderState = Static<typeof OrderState>;
 
@@ -33,28 +38,37 @@ export const OperatorOrderRecord = Type.Object({
   organizationId: Type.String(),
   proceedsQuoteMinor: Nullable(AmountString),
   venue: Nullable(Type.String({ description: 'where the desk executed it (production); null in sandbox' })),
-  venueReference: Nullable(Type.String({ description: 'the venue\'s reference of the execution (production)' })),
+  venueReference: Nullable(Type.String({ description: "the venue's reference of the execution (production)" })),
   ...ApprovalFields,
 });
 export type OperatorOrderRecord = Static<typeof OperatorOrderRecord>;
 
 /** The client's list: one state, a creation window. */
 export const OrdersQuery = ListQuery({ state: Type.Optional(OrderState), ...CreatedRange });
-export const OperatorOrdersQuery = ListQuery({ state: Type.Optional(OrderState), organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) });
+export const OperatorOrdersQuery = ListQuery({
+  state: Type.Optional(OrderState),
+  organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+});
 
 /** Body of approve and reject; optional. The reason of a rejection is shown to the client. */
-export const DecideOrder = Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }, { additionalProperties: false });
+export const DecideOrder = Type.Object(
+  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
+  { additionalProperties: false },
+);
 export type DecideOrder = Static<typeof DecideOrder>;
 
 // Printable text: no control characters (they would end up in logs and in the operator's screens).
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '^[^\\u0000-\\u001F\\u007F]+$' });
 
 /** CONTRACT §9: the desk executed an approved order. The client receives the quoted amount; proceeds minus it is the platform's. */
-export const RecordFill = Type.Object({
-  venue: Text(80),
-  venueReference: Text(200),
-  proceedsQuoteMinor: AmountInput,
-}, { additionalProperties: false });
+export const RecordFill = Type.Object(
+  {
+    venue: Text(80),
+    venueReference: Text(200),
+    proceedsQuoteMinor: AmountInput,
+  },
+  { additionalProperties: false },
+);
 export type RecordFill = Static<typeof RecordFill>;
 
 /** CONTRACT §9: an approved order or withdrawal could not be executed or paid: failed, hold released. */

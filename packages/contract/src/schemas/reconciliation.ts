@@ -2,12 +2,23 @@ import { Type, type Static } from '@sinclair/typebox';
 import { AmountInput, AssetSymbol, DateTime, Nullable, SignedAmountString } from './common.ts';
 
 /** Body of POST /operator/v1/reconciliation/run. Absent marketBalances: the simulated venue's balances. */
-export const RunReconciliation = Type.Object({
-  marketBalances: Type.Optional(Type.Array(Type.Object({
-    assetSymbol: AssetSymbol,
-    amountMinor: AmountInput,
-  }, { additionalProperties: false }), { maxItems: 500 })),
-}, { additionalProperties: false });
+export const RunReconciliation = Type.Object(
+  {
+    marketBalances: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            assetSymbol: AssetSymbol,
+            amountMinor: AmountInput,
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 500 },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type RunReconciliation = Static<typeof RunReconciliation>;
 
 /** One asset of a run: what the books say the platform holds at the market, what the market says, market − books. */

@@ -7,17 +7,23 @@ const Size = Type.Integer({ minimum: 0 });
 export const InclusionProof = Type.Object({
   leafIndex: Size,
   treeSize: Size,
-  leaf: Type.String({ description: 'the entry\'s canonical JSON (CONTRACT §12), whose SHA-256 after a 0x00 byte is the leaf hash' }),
+  leaf: Type.String({ description: "the entry's canonical JSON (CONTRACT §12), whose SHA-256 after a 0x00 byte is the leaf hash" }),
   auditPath: Type.Array(Hex, { description: 'RFC 9162 §2.1.3, from the leaf up' }),
 });
 export type InclusionProof = Static<typeof InclusionProof>;
-export const InclusionProofQuery = Type.Object({
-  treeSize: Type.Optional(Type.Integer({ minimum: 1, description: 'a checkpoint\'s size; default the latest checkpoint' })),
-}, { additionalProperties: false });
+export const InclusionProofQuery = Type.Object(
+  {
+    treeSize: Type.Optional(Type.Integer({ minimum: 1, description: "a checkpoint's size; default the latest checkpoint" })),
+  },
+  { additionalProperties: false },
+);
 
 export const ConsistencyProof = Type.Object({ from: Size, to: Size, proof: Type.Array(Hex, { description: 'RFC 9162 §2.1.4' }) });
 export type ConsistencyProof = Static<typeof ConsistencyProof>;
-export const ConsistencyQuery = Type.Object({ from: Type.Integer({ minimum: 0 }), to: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+export const ConsistencyQuery = Type.Object(
+  { from: Type.Integer({ minimum: 0 }), to: Type.Integer({ minimum: 0 }) },
+  { additionalProperties: false },
+);
 
 export const LogCheckpoint = Type.Object({
   treeSize: Size,
@@ -34,10 +40,13 @@ export const LogEntry = Type.Object({
   leafHash: Hex,
 });
 export type LogEntry = Static<typeof LogEntry>;
-export const LogRangeQuery = Type.Object({
-  from: Type.Optional(Type.Integer({ minimum: 0, description: 'first tree size (checkpoints) or leaf index (entries); default 0' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'default 100, at most 1000' })),
-}, { additionalProperties: false });
+export const LogRangeQuery = Type.Object(
+  {
+    from: Type.Optional(Type.Integer({ minimum: 0, description: 'first tree size (checkpoints) or leaf index (entries); default 0' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'default 100, at most 1000' })),
+  },
+  { additionalProperties: false },
+);
 
 /** Proof of liabilities (CONTRACT §12): sums are digit strings, hashes and salts lowercase hex. */
 const Digits = Type.String({ pattern: '^[0-9]{1,78}$', description: 'integer in minimum units, as decimal digits' });
@@ -60,15 +69,22 @@ export type LiabilitiesSnapshot = Static<typeof LiabilitiesSnapshot>;
 export const LiabilitiesPathNode = Type.Object({ hash: Hex, sumMinor: Digits });
 export const OwnLiabilities = Type.Object({
   snapshotId: Type.String(),
-  assets: Type.Array(Type.Object({
-    assetSymbol: Type.String(),
-    amountMinor: Digits,
-    salt: Hex,
-    leafIndex: Size,
-    path: Type.Array(LiabilitiesPathNode, { description: 'the siblings from the leaf up to the root; the sibling is on the right where the leaf index\'s bit is 0' }),
-  })),
+  assets: Type.Array(
+    Type.Object({
+      assetSymbol: Type.String(),
+      amountMinor: Digits,
+      salt: Hex,
+      leafIndex: Size,
+      path: Type.Array(LiabilitiesPathNode, {
+        description: "the siblings from the leaf up to the root; the sibling is on the right where the leaf index's bit is 0",
+      }),
+    }),
+  ),
 });
 export type OwnLiabilities = Static<typeof OwnLiabilities>;
-export const SnapshotListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'default 20' })),
-}, { additionalProperties: false });
+export const SnapshotListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'default 20' })),
+  },
+  { additionalProperties: false },
+);

@@ -10,7 +10,9 @@ export const VenuePairView = Type.Object({
   quoteSymbol: Type.String(),
   venueSymbol: Type.String({ description: 'the venue market, CCXT unified symbol (BTC/USDT)' }),
   maxBookAgeMs: Type.Integer({ description: 'a quote never uses a book older than this' }),
-  bookAgeMs: Nullable(Type.Integer(), { description: 'age of the held book from the receipt of the venue\'s answer; null: no book held (not quoted lately)' }),
+  bookAgeMs: Nullable(Type.Integer(), {
+    description: "age of the held book from the receipt of the venue's answer; null: no book held (not quoted lately)",
+  }),
   fresh: Type.Boolean({ description: 'the held book is young enough to quote from' }),
   bestBid: Nullable(VenueDecimal),
   bestBidQty: Nullable(VenueDecimal),
@@ -24,15 +26,18 @@ export const VenueView = Type.Object({
   kind: Type.Unsafe<'ccxt' | 'desk' | 'simulated'>({ type: 'string', enum: ['ccxt', 'desk', 'simulated'] }),
   exchange: Nullable(Type.String(), { description: 'the CCXT exchange id (binance); null for the desk and the simulated venue' }),
   health: Type.Unsafe<'ok' | 'failing' | 'idle'>({
-    type: 'string', enum: ['ok', 'failing', 'idle'],
+    type: 'string',
+    enum: ['ok', 'failing', 'idle'],
     description: 'ok: the last request to the venue succeeded; failing: it failed; idle: nothing asked yet',
   }),
   lastSuccessAt: Nullable(DateTime),
-  lastError: Nullable(Type.Object({
-    kind: Type.String({ description: 'where (book, order, lookup, balances, deposits, markets) and the error class' }),
-    detail: Type.String(),
-    at: DateTime,
-  })),
+  lastError: Nullable(
+    Type.Object({
+      kind: Type.String({ description: 'where (book, order, lookup, balances, deposits, markets) and the error class' }),
+      detail: Type.String(),
+      at: DateTime,
+    }),
+  ),
   errors: Type.Array(Type.Object({ kind: Type.String(), count: Type.Integer() }), { description: 'failed requests since start, by kind' }),
   awaitingOutcome: Type.Integer({ description: 'orders sent whose outcome is not known yet (looked up until it is)' }),
   partialFills: Type.Integer({ description: 'orders the venue filled in part: they wait for the desk' }),
@@ -41,7 +46,8 @@ export const VenueView = Type.Object({
 export type VenueView = Static<typeof VenueView>;
 
 export const VenueExecutionState = Type.Unsafe<'new' | 'sending' | 'unknown' | 'filled' | 'refused' | 'partial'>({
-  type: 'string', enum: ['new', 'sending', 'unknown', 'filled', 'refused', 'partial'],
+  type: 'string',
+  enum: ['new', 'sending', 'unknown', 'filled', 'refused', 'partial'],
   description: 'sending/unknown: the outcome is being looked up; partial: waits for the desk to record the fill',
 });
 
@@ -49,7 +55,7 @@ export const VenueExecutionState = Type.Unsafe<'new' | 'sending' | 'unknown' | '
 export const VenueExecution = Type.Object({
   orderId: Type.String(),
   organizationId: Type.String(),
-  orderState: Type.String({ description: 'the exchange request\'s state at Cambio' }),
+  orderState: Type.String({ description: "the exchange request's state at Cambio" }),
   venue: Type.String(),
   venueSymbol: Type.String(),
   side: Type.Unsafe<'sell' | 'buy'>({ type: 'string', enum: ['sell', 'buy'], description: 'what the platform did at the venue' }),
@@ -70,8 +76,11 @@ export const VenueExecution = Type.Object({
 });
 export type VenueExecution = Static<typeof VenueExecution>;
 
-export const VenueExecutionQuery = Type.Object({
-  state: Type.Optional(VenueExecutionState),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-}, { additionalProperties: false });
+export const VenueExecutionQuery = Type.Object(
+  {
+    state: Type.Optional(VenueExecutionState),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  },
+  { additionalProperties: false },
+);
 export type VenueExecutionQuery = Static<typeof VenueExecutionQuery>;

@@ -3,10 +3,19 @@ import { DateTime, Nullable } from './common.ts';
 import { EventType } from './events.ts';
 
 /** `POST /api/v1/webhooks` (CONTRACT §10): where to send events, and which types (absent: every type). */
-export const CreateWebhook = Type.Object({
-  url: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) URL that receives each event as a POST; in production it must resolve to public addresses only' }),
-  types: Type.Optional(Type.Array(EventType, { minItems: 1, maxItems: 32, uniqueItems: true, description: 'event types to send; absent: every type' })),
-}, { additionalProperties: false });
+export const CreateWebhook = Type.Object(
+  {
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description: 'http(s) URL that receives each event as a POST; in production it must resolve to public addresses only',
+    }),
+    types: Type.Optional(
+      Type.Array(EventType, { minItems: 1, maxItems: 32, uniqueItems: true, description: 'event types to send; absent: every type' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type CreateWebhook = Static<typeof CreateWebhook>;
 
 /** An endpoint; its secret is shown once, when created or rotated. */
@@ -14,7 +23,9 @@ export const WebhookEndpoint = Type.Object({
   id: Type.String(),
   url: Type.String(),
   types: Nullable(Type.Array(EventType)),
-  status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], { description: 'disabled after failing for three days without a success; the organization gets a webhook.disabled event' }),
+  status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], {
+    description: 'disabled after failing for three days without a success; the organization gets a webhook.disabled event',
+  }),
   failingSince: Nullable(DateTime),
   disabledAt: Nullable(DateTime),
   disabledReason: Nullable(Type.String()),
@@ -23,9 +34,12 @@ export const WebhookEndpoint = Type.Object({
 });
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 
-export const WebhookWithSecret = Type.Intersect([WebhookEndpoint, Type.Object({
-  secret: Type.String({ pattern: '^whsec_', description: 'the signing secret (Standard Webhooks), shown once' }),
-})]);
+export const WebhookWithSecret = Type.Intersect([
+  WebhookEndpoint,
+  Type.Object({
+    secret: Type.String({ pattern: '^whsec_', description: 'the signing secret (Standard Webhooks), shown once' }),
+  }),
+]);
 export type WebhookWithSecret = Static<typeof WebhookWithSecret>;
 
 export const WebhookAttempt = Type.Object({
@@ -57,7 +71,9 @@ export const WebhookHealth = Type.Object({
   windowHours: Type.Integer({ description: 'the window the attempt counts cover, ending now' }),
   attempts: Type.Integer(),
   succeeded: Type.Integer({ description: 'attempts answered 2xx within 10 s' }),
-  successRatePct: Nullable(Type.Integer({ minimum: 0, maximum: 100, description: 'succeeded × 100 / attempts, rounded down; null with no attempt in the window' })),
+  successRatePct: Nullable(
+    Type.Integer({ minimum: 0, maximum: 100, description: 'succeeded × 100 / attempts, rounded down; null with no attempt in the window' }),
+  ),
   pending: Type.Integer({ description: 'deliveries not yet delivered nor given up' }),
   retrying: Type.Integer({ description: 'pending deliveries that failed at least once' }),
   nextRetryAt: Nullable(DateTime),

@@ -10,18 +10,28 @@ export const AccountKind = Type.Unsafe<'savings' | 'checking'>({ type: 'string',
 export type AccountKind = Static<typeof AccountKind>;
 
 /** RegisterBankDestination (spec: all required). The account number and holder document are stored encrypted. */
-export const RegisterBankDestination = Type.Object({
-  label: Text(1, 80, 'a name the organization gives the destination'),
-  assetSymbol: AssetSymbol,
-  bankName: Text(2, 80),
-  accountKind: AccountKind,
-  accountNumber: Type.String({
-    minLength: 4, maxLength: 34, pattern: '^(?=(?:[^0-9]*[0-9]){4})[0-9A-Za-z -]+$',
-    description: 'digits and letters (spaces and dashes allowed), at least 4 digits; never returned in full',
-  }),
-  holderName: Text(2, 120),
-  holderDocument: Type.String({ minLength: 4, maxLength: 32, pattern: '^[0-9A-Za-z. -]+$', description: 'letters, digits, dots, dashes and spaces (e.g. "EIN 12-3456789"); never returned' }),
-}, { additionalProperties: false });
+export const RegisterBankDestination = Type.Object(
+  {
+    label: Text(1, 80, 'a name the organization gives the destination'),
+    assetSymbol: AssetSymbol,
+    bankName: Text(2, 80),
+    accountKind: AccountKind,
+    accountNumber: Type.String({
+      minLength: 4,
+      maxLength: 34,
+      pattern: '^(?=(?:[^0-9]*[0-9]){4})[0-9A-Za-z -]+$',
+      description: 'digits and letters (spaces and dashes allowed), at least 4 digits; never returned in full',
+    }),
+    holderName: Text(2, 120),
+    holderDocument: Type.String({
+      minLength: 4,
+      maxLength: 32,
+      pattern: '^[0-9A-Za-z. -]+$',
+      description: 'letters, digits, dots, dashes and spaces (e.g. "EIN 12-3456789"); never returned',
+    }),
+  },
+  { additionalProperties: false },
+);
 export type RegisterBankDestination = Static<typeof RegisterBankDestination>;
 
 /** Element of GET /withdrawals/destinations and the data of a registration. */
@@ -36,29 +46,36 @@ export const WithdrawalDestination = Type.Object({
 export type WithdrawalDestination = Static<typeof WithdrawalDestination>;
 
 /** The operator's view of a destination: still masked (the full account number is never returned). */
-export const OperatorDestination = Type.Composite([WithdrawalDestination, Type.Object({
-  organizationId: Type.String(),
-  bankName: Type.String(),
-  accountKind: Type.String(),
-  holderName: Type.String(),
-  cooldownUntil: DateTime,
-  registeredInMarketAt: Nullable(DateTime),
-  updatedAt: DateTime,
-})]);
+export const OperatorDestination = Type.Composite([
+  WithdrawalDestination,
+  Type.Object({
+    organizationId: Type.String(),
+    bankName: Type.String(),
+    accountKind: Type.String(),
+    holderName: Type.String(),
+    cooldownUntil: DateTime,
+    registeredInMarketAt: Nullable(DateTime),
+    updatedAt: DateTime,
+  }),
+]);
 export type OperatorDestination = Static<typeof OperatorDestination>;
 
 /** RequestWithdrawal (spec: all required). */
-export const RequestWithdrawal = Type.Object({
-  destinationId: Id,
-  assetSymbol: AssetSymbol,
-  assetDecimals: AssetDecimals,
-  amountMinor: AmountInput,
-}, { additionalProperties: false });
+export const RequestWithdrawal = Type.Object(
+  {
+    destinationId: Id,
+    assetSymbol: AssetSymbol,
+    assetDecimals: AssetDecimals,
+    amountMinor: AmountInput,
+  },
+  { additionalProperties: false },
+);
 export type RequestWithdrawal = Static<typeof RequestWithdrawal>;
 
 /** CONTRACT §5, §9: pending_approval → approved → completed | failed (hold released), or rejected (hold released), or cancelled by its organization (hold released). */
 export const WithdrawalState = Type.Unsafe<'pending_approval' | 'approved' | 'completed' | 'rejected' | 'failed' | 'cancelled'>({
-  type: 'string', enum: ['pending_approval', 'approved', 'completed', 'rejected', 'failed', 'cancelled'],
+  type: 'string',
+  enum: ['pending_approval', 'approved', 'completed', 'rejected', 'failed', 'cancelled'],
 });
 export type WithdrawalState = Static<typeof WithdrawalState>;
 
@@ -71,17 +88,20 @@ export const Withdrawal = Type.Object({
   money: Money,
   destinationId: Type.String(),
   destinationSummary: Type.String(),
-  reason: Nullable(Type.String({ description: 'the operator\'s reason, when one was given' })),
+  reason: Nullable(Type.String({ description: "the operator's reason, when one was given" })),
   createdAt: DateTime,
   updatedAt: DateTime,
 });
 export type Withdrawal = Static<typeof Withdrawal>;
 
-export const OperatorWithdrawal = Type.Composite([Withdrawal, Type.Object({
-  organizationId: Type.String(),
-  ...ApprovalFields,
-  payoutReference: Nullable(Type.String({ description: 'the bank transfer that paid it out (production); null in sandbox' })),
-})]);
+export const OperatorWithdrawal = Type.Composite([
+  Withdrawal,
+  Type.Object({
+    organizationId: Type.String(),
+    ...ApprovalFields,
+    payoutReference: Nullable(Type.String({ description: 'the bank transfer that paid it out (production); null in sandbox' })),
+  }),
+]);
 export type OperatorWithdrawal = Static<typeof OperatorWithdrawal>;
 
 /** Body of the operator's approve and reject (both optional). */

@@ -28,7 +28,15 @@ function useSession() {
     queryKey: ['session'],
     queryFn: async (): Promise<StaffPerson | null> => {
       if (!sessionMark.get()) return null;
-      try { return (await op.session.get()).staff; } catch (e) { if (isUnauthenticated(e)) { sessionMark.set(false); return null; } throw e; }
+      try {
+        return (await op.session.get()).staff;
+      } catch (e) {
+        if (isUnauthenticated(e)) {
+          sessionMark.set(false);
+          return null;
+        }
+        throw e;
+      }
     },
     staleTime: 60_000,
   });
@@ -48,14 +56,31 @@ export function App() {
   if (loc.path === '/invitation') return <InvitationPage token={loc.hash} onAccepted={signedIn} />;
   if (loc.path === '/forgot-password') return <ForgotPasswordPage />;
   if (loc.path === '/reset-password') return <ResetPasswordPage />;
-  if (session.isPending) return <main id="main"><p role="status">{t('app.loading')}</p></main>;
-  if (session.error) return <main id="main" className="narrow"><h1>{t('app.unreachable')}</h1><ErrorNote error={session.error} /></main>;
+  if (session.isPending)
+    return (
+      <main id="main">
+        <p role="status">{t('app.loading')}</p>
+      </main>
+    );
+  if (session.error)
+    return (
+      <main id="main" className="narrow">
+        <h1>{t('app.unreachable')}</h1>
+        <ErrorNote error={session.error} />
+      </main>
+    );
   if (!session.data) return <SignInPage onSignedIn={signedIn} />;
 
   const staff = session.data;
   return (
     <DeskContext.Provider value={{ staff, mode }}>
-      <Layout onSignedOut={() => { sessionMark.set(false); qc.setQueryData(['session'], null); navigate('/', { replace: true }); }}>
+      <Layout
+        onSignedOut={() => {
+          sessionMark.set(false);
+          qc.setQueryData(['session'], null);
+          navigate('/', { replace: true });
+        }}
+      >
         <Route path={loc.path} admin={staff.role === 'admin'} />
       </Layout>
     </DeskContext.Provider>
@@ -67,16 +92,34 @@ function Route({ path, admin }: { path: string; admin: boolean }) {
   if (org) return <OrganizationPage id={decodeURIComponent(org[1]!)} />;
   switch (path) {
     case '/':
-    case '/approvals': return <ApprovalsPage />;
-    case '/deposits': return <DepositsPage />;
-    case '/reconciliation': return <ReconciliationPage />;
-    case '/liabilities': return <LiabilitiesPage />;
-    case '/organizations': return <OrganizationsPage />;
-    case '/market': return <MarketPage />;
-    case '/venue': return <VenuePage />;
-    case '/audit': return <AuditPage />;
-    case '/security': return <SecurityPage />;
-    case '/staff': if (admin) return <StaffPage />; break;
+    case '/approvals':
+      return <ApprovalsPage />;
+    case '/deposits':
+      return <DepositsPage />;
+    case '/reconciliation':
+      return <ReconciliationPage />;
+    case '/liabilities':
+      return <LiabilitiesPage />;
+    case '/organizations':
+      return <OrganizationsPage />;
+    case '/market':
+      return <MarketPage />;
+    case '/venue':
+      return <VenuePage />;
+    case '/audit':
+      return <AuditPage />;
+    case '/security':
+      return <SecurityPage />;
+    case '/staff':
+      if (admin) return <StaffPage />;
+      break;
   }
-  return <><h1 tabIndex={-1} id="page-title">{t('app.notFound')}</h1><p>{t('app.notFoundText')}</p></>;
+  return (
+    <>
+      <h1 tabIndex={-1} id="page-title">
+        {t('app.notFound')}
+      </h1>
+      <p>{t('app.notFoundText')}</p>
+    </>
+  );
 }

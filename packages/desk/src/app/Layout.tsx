@@ -26,16 +26,29 @@ export function Layout({ children, onSignedOut }: { children: ReactNode; onSigne
   const qc = useQueryClient();
 
   // A new page: move focus to its heading so a screen reader announces it (the links do not reload).
-  useEffect(() => { document.getElementById('page-title')?.focus({ preventScroll: true }); }, [path]);
+  useEffect(() => {
+    document.getElementById('page-title')?.focus({ preventScroll: true });
+  }, [path]);
 
   const signOut = async () => {
-    try { await op.session.signOut(); } finally { qc.clear(); onSignedOut(); }
+    try {
+      await op.session.signOut();
+    } finally {
+      qc.clear();
+      onSignedOut();
+    }
   };
 
   return (
     <>
-      <a className="skip" href="#main">{t('app.skip')}</a>
-      {mode === 'sandbox' && <div className="banner banner-sandbox" role="note"><strong>{t('app.sandbox')}</strong> {t('app.sandboxText')}</div>}
+      <a className="skip" href="#main">
+        {t('app.skip')}
+      </a>
+      {mode === 'sandbox' && (
+        <div className="banner banner-sandbox" role="note">
+          <strong>{t('app.sandbox')}</strong> {t('app.sandboxText')}
+        </div>
+      )}
       <StopBanner linkTo={(c) => <Link to="/reconciliation">{c}</Link>} />
       {!staff.totpEnrolled && (
         <div className="banner banner-warn" role="note">
@@ -47,13 +60,21 @@ export function Layout({ children, onSignedOut }: { children: ReactNode; onSigne
         <nav aria-label={t('app.nav')}>
           <ul>
             {NAV.filter((n) => !n.admin || staff.role === 'admin').map((n) => (
-              <li key={n.to}><Link to={n.to} aria-current={path.startsWith(n.to) ? 'page' : undefined}>{t(n.label)}</Link></li>
+              <li key={n.to}>
+                <Link to={n.to} aria-current={path.startsWith(n.to) ? 'page' : undefined}>
+                  {t(n.label)}
+                </Link>
+              </li>
             ))}
           </ul>
         </nav>
         <div className="me">
-          <Link to="/security" aria-current={path === '/security' ? 'page' : undefined}>{staff.name} <span className="role">({roleWord(staff.role)})</span></Link>
-          <button type="button" onClick={signOut}>{t('app.signOut')}</button>
+          <Link to="/security" aria-current={path === '/security' ? 'page' : undefined}>
+            {staff.name} <span className="role">({roleWord(staff.role)})</span>
+          </Link>
+          <button type="button" onClick={signOut}>
+            {t('app.signOut')}
+          </button>
           <LanguageSwitch label={t('app.language')} current={LANG} onChoose={chooseLang} />
         </div>
       </header>

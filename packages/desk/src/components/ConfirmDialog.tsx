@@ -9,7 +9,16 @@ import { t } from '../lib/i18n.ts';
  * second try after an answer that never came reuses it while `content`, what the act sends, is the same).
  * `onConfirm` throws to keep the dialog open with the error; `canConfirm` false keeps the button off.
  */
-export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose, canConfirm = true, danger = false, content = null }: {
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  onClose,
+  canConfirm = true,
+  danger = false,
+  content = null,
+}: {
   title: string;
   children: ReactNode;
   confirmLabel: string;
@@ -29,7 +38,9 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
-    return () => { if (d?.open) d.close(); };
+    return () => {
+      if (d?.open) d.close();
+    };
   }, []);
 
   const submit = async (e: FormEvent) => {
@@ -50,7 +61,15 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
   };
 
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onCancel={(e) => { if (busy) e.preventDefault(); else onClose(); }}>
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        if (busy) e.preventDefault();
+        else onClose();
+      }}
+    >
       <form onSubmit={submit}>
         <h2 id={titleId}>{title}</h2>
         <div className="dialog-body">{children}</div>
@@ -59,7 +78,9 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
           <button type="submit" className={danger ? 'danger' : 'primary'} disabled={busy || !canConfirm} aria-busy={busy}>
             {busy ? t('common.sending') : confirmLabel}
           </button>
-          <button type="button" onClick={onClose} disabled={busy}>{t('common.cancel')}</button>
+          <button type="button" onClick={onClose} disabled={busy}>
+            {t('common.cancel')}
+          </button>
         </div>
       </form>
     </dialog>

@@ -8,7 +8,12 @@ export function ErrorNote({ error, id }: { error: unknown; id?: string }) {
   return (
     <div className="error-note" role="alert" id={id}>
       <p>{e.message}</p>
-      {(e.code || e.traceId) && <p className="small">{e.code}{e.traceId ? ` · ${t('error.trace')} ${e.traceId}` : ''}</p>}
+      {(e.code || e.traceId) && (
+        <p className="small">
+          {e.code}
+          {e.traceId ? ` · ${t('error.trace')} ${e.traceId}` : ''}
+        </p>
+      )}
     </div>
   );
 }

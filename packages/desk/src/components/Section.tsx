@@ -5,7 +5,9 @@ export function Page({ title, intro, children, actions }: { title: string; intro
   return (
     <>
       <div className="page-head">
-        <h1 tabIndex={-1} id="page-title">{title}</h1>
+        <h1 tabIndex={-1} id="page-title">
+          {title}
+        </h1>
         {actions && <div className="page-actions">{actions}</div>}
       </div>
       {intro && <p className="intro">{intro}</p>}
@@ -15,7 +17,11 @@ export function Page({ title, intro, children, actions }: { title: string; intro
 }
 
 export function Loading({ what }: { what: string }) {
-  return <p className="loading" role="status">{t('common.loading', { what })}</p>;
+  return (
+    <p className="loading" role="status">
+      {t('common.loading', { what })}
+    </p>
+  );
 }
 
 export function Empty({ children }: { children: ReactNode }) {

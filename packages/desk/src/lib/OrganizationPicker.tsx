@@ -30,13 +30,34 @@ export function OrganizationPicker({ value, onChange }: { value: Organization | 
     <div className="picker">
       <div className="field">
         <label htmlFor={id}>{t('picker.label')}</label>
-        <p className="hint" id={`${id}-hint`}>{t('picker.hint')}</p>
-        <input id={id} type="search" value={text} onChange={(e) => setText(e.target.value)} aria-describedby={`${id}-hint`} autoComplete="off" />
+        <p className="hint" id={`${id}-hint`}>
+          {t('picker.hint')}
+        </p>
+        <input
+          id={id}
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-describedby={`${id}-hint`}
+          autoComplete="off"
+        />
       </div>
-      {found.isFetching && <p role="status" className="small">{t('picker.searching')}</p>}
-      {found.error && q.length >= 2 && <p className="small" role="status">{t('picker.none', { q })}</p>}
-      {found.data && (
-        found.data.length === 0 ? <p className="small" role="status">{t('picker.none', { q })}</p> : (
+      {found.isFetching && (
+        <p role="status" className="small">
+          {t('picker.searching')}
+        </p>
+      )}
+      {found.error && q.length >= 2 && (
+        <p className="small" role="status">
+          {t('picker.none', { q })}
+        </p>
+      )}
+      {found.data &&
+        (found.data.length === 0 ? (
+          <p className="small" role="status">
+            {t('picker.none', { q })}
+          </p>
+        ) : (
           <fieldset>
             <legend>{t('picker.matching')}</legend>
             {found.data.map((o) => (
@@ -46,8 +67,7 @@ export function OrganizationPicker({ value, onChange }: { value: Organization | 
               </label>
             ))}
           </fieldset>
-        )
-      )}
+        ))}
     </div>
   );
 }

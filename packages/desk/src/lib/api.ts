@@ -36,6 +36,19 @@ export function readsVenue(): boolean {
  */
 const SIGNED_IN = 'cambio.desk.signedIn';
 export const sessionMark = {
-  get: (): boolean => { try { return localStorage.getItem(SIGNED_IN) === '1'; } catch { return true; } },
-  set: (on: boolean): void => { try { if (on) localStorage.setItem(SIGNED_IN, '1'); else localStorage.removeItem(SIGNED_IN); } catch { /* private mode: the session is read every time */ } },
+  get: (): boolean => {
+    try {
+      return localStorage.getItem(SIGNED_IN) === '1';
+    } catch {
+      return true;
+    }
+  },
+  set: (on: boolean): void => {
+    try {
+      if (on) localStorage.setItem(SIGNED_IN, '1');
+      else localStorage.removeItem(SIGNED_IN);
+    } catch {
+      /* private mode: the session is read every time */
+    }
+  },
 };

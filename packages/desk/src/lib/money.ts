@@ -6,7 +6,13 @@ import { readAmount as read } from '@cambio/web-kit/money';
  * What a person is told when typed text is not an amount. The pages pass the desk's language
  * (`amountWords` of lib/i18n.ts); this file stays free of the app's frame so Node's tests load it.
  */
-export interface AmountWords { empty: string; noDecimals: string; tooManyDecimals: (decimals: number) => string; notPositive: string; invalid: string }
+export interface AmountWords {
+  empty: string;
+  noDecimals: string;
+  tooManyDecimals: (decimals: number) => string;
+  notPositive: string;
+  invalid: string;
+}
 
 export const ENGLISH_AMOUNT_WORDS: AmountWords = {
   empty: 'Enter an amount.',
@@ -17,14 +23,22 @@ export const ENGLISH_AMOUNT_WORDS: AmountWords = {
 };
 
 /** Decimal text typed by a person → minor units, or the words for why it cannot be. */
-export function readAmount(text: string, decimals: number, words: AmountWords = ENGLISH_AMOUNT_WORDS): { ok: true; minor: bigint } | { ok: false; error: string } {
+export function readAmount(
+  text: string,
+  decimals: number,
+  words: AmountWords = ENGLISH_AMOUNT_WORDS,
+): { ok: true; minor: bigint } | { ok: false; error: string } {
   const r = read(text, decimals);
   if (r.ok) return r;
   switch (r.reason) {
-    case 'empty': return { ok: false, error: words.empty };
-    case 'too_many_decimals': return { ok: false, error: decimals === 0 ? words.noDecimals : words.tooManyDecimals(decimals) };
-    case 'not_positive': return { ok: false, error: words.notPositive };
-    case 'invalid': return { ok: false, error: words.invalid };
+    case 'empty':
+      return { ok: false, error: words.empty };
+    case 'too_many_decimals':
+      return { ok: false, error: decimals === 0 ? words.noDecimals : words.tooManyDecimals(decimals) };
+    case 'not_positive':
+      return { ok: false, error: words.notPositive };
+    case 'invalid':
+      return { ok: false, error: words.invalid };
   }
 }
 

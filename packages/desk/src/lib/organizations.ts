@@ -8,6 +8,9 @@ export function useOrganizationNames(ids: Array<string | null | undefined>): Map
     queries: unique.map((id) => ({ queryKey: ['organization', id], queryFn: () => op.organizations.get(id), staleTime: 60_000 })),
   });
   const names = new Map<string, string>();
-  unique.forEach((id, i) => { const d = results[i]?.data; if (d) names.set(id, d.name); });
+  unique.forEach((id, i) => {
+    const d = results[i]?.data;
+    if (d) names.set(id, d.name);
+  });
   return names;
 }

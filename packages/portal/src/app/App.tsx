@@ -42,19 +42,41 @@ function sandboxMode(): boolean {
 function Shell({ children }: { children: ReactNode }) {
   const { t, sandbox, session, sdk, setSession, lang, setLang } = usePortal();
   const signOut = async () => {
-    try { await sdk.session.signOut(); } finally { setSession(null); }
+    try {
+      await sdk.session.signOut();
+    } finally {
+      setSession(null);
+    }
   };
   return (
     <>
-      <a className="skip" href="#main">{t('app.skip')}</a>
-      {sandbox && <div className="sandbox-banner" role="note">{t('app.sandbox')}</div>}
+      <a className="skip" href="#main">
+        {t('app.skip')}
+      </a>
+      {sandbox && (
+        <div className="sandbox-banner" role="note">
+          {t('app.sandbox')}
+        </div>
+      )}
       <header className="top">
         <span className="brand">{t('app.title')}</span>
-        {session && <span className="who">{session.organization.name} · {t('signin.signedInAs', { name: session.member.name })}</span>}
+        {session && (
+          <span className="who">
+            {session.organization.name} · {t('signin.signedInAs', { name: session.member.name })}
+          </span>
+        )}
         <LanguageSwitch label={t('app.language')} current={lang} onChoose={setLang} />
-        {session && <button type="button" className="secondary" onClick={() => void signOut()}>{t('signout')}</button>}
+        {session && (
+          <button type="button" className="secondary" onClick={() => void signOut()}>
+            {t('signout')}
+          </button>
+        )}
       </header>
-      {session && !session.organization.canOperate && <div className="notice notice-warning" role="note">{t('app.cannotOperate')}</div>}
+      {session && !session.organization.canOperate && (
+        <div className="notice notice-warning" role="note">
+          {t('app.cannotOperate')}
+        </div>
+      )}
       {session && <PlatformStop />}
       {children}
     </>
@@ -69,7 +91,11 @@ function PlatformStop() {
   const { sdk, t } = usePortal();
   const q = useQuery({ queryKey: ['platform'], queryFn: () => sdk.session.platform(), refetchInterval: 30_000 });
   if (q.data?.reconciled !== false) return null;
-  return <div className="notice notice-warning stop-banner" role="alert">{t('app.stopped')}</div>;
+  return (
+    <div className="notice notice-warning stop-banner" role="alert">
+      {t('app.stopped')}
+    </div>
+  );
 }
 
 function SignedIn() {
@@ -77,20 +103,34 @@ function SignedIn() {
   const { path } = useLocation();
   // An order's own page (/orders/<id>) belongs to Orders in the navigation.
   const detail = path.startsWith('/orders/') ? decodeURIComponent(path.slice('/orders/'.length)) : null;
-  const page = detail !== null ? PAGES.find((p) => p.route === '/orders')! : PAGES.find((p) => p.route === path) ?? PAGES[0]!;
+  const page = detail !== null ? PAGES.find((p) => p.route === '/orders')! : (PAGES.find((p) => p.route === path) ?? PAGES[0]!);
   const mainRef = useRef<HTMLElement>(null);
   const first = useRef(true);
   // Move focus to the new page's content on navigation, so keyboard and screen-reader users follow.
-  useEffect(() => { if (first.current) { first.current = false; return; } mainRef.current?.focus(); }, [path]);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    mainRef.current?.focus();
+  }, [path]);
   const Page = page.page;
   return (
     <div className="layout">
       <nav aria-label={t('app.nav')} className="side">
         <ul>
-          {PAGES.filter((p) => !p.permission || can(p.permission)).map((p) => <li key={p.route}><Link to={p.route} aria-current={page.route === p.route ? 'page' : undefined}>{t(p.label)}</Link></li>)}
+          {PAGES.filter((p) => !p.permission || can(p.permission)).map((p) => (
+            <li key={p.route}>
+              <Link to={p.route} aria-current={page.route === p.route ? 'page' : undefined}>
+                {t(p.label)}
+              </Link>
+            </li>
+          ))}
         </ul>
       </nav>
-      <main id="main" tabIndex={-1} ref={mainRef}>{detail !== null ? <OrderDetail id={detail} /> : <Page />}</main>
+      <main id="main" tabIndex={-1} ref={mainRef}>
+        {detail !== null ? <OrderDetail id={detail} /> : <Page />}
+      </main>
     </div>
   );
 }
@@ -127,19 +167,43 @@ export function App() {
 
   useEffect(() => {
     let live = true;
-    sdk.session.current().then((s) => { if (live) setSession(s); }, () => { if (live) setSession(null); }).finally(() => { if (live) setChecked(true); });
-    return () => { live = false; };
+    sdk.session
+      .current()
+      .then(
+        (s) => {
+          if (live) setSession(s);
+        },
+        () => {
+          if (live) setSession(null);
+        },
+      )
+      .finally(() => {
+        if (live) setChecked(true);
+      });
+    return () => {
+      live = false;
+    };
     // Only at start: later changes of session come from sign-in and sign-out.
   }, []);
   useEffect(() => {
     document.documentElement.lang = lang;
     document.title = translator(lang)('app.title');
   }, [lang]);
-  useEffect(() => { if (!session) queryClient.clear(); }, [session, queryClient]);
+  useEffect(() => {
+    if (!session) queryClient.clear();
+  }, [session, queryClient]);
 
   const value: PortalContextValue = {
-    sdk, lang, session, sandbox: sandboxMode(), t: translator(lang),
-    setLang: (l) => { rememberLang(l); setLangState(l); void queryClient.invalidateQueries(); },
+    sdk,
+    lang,
+    session,
+    sandbox: sandboxMode(),
+    t: translator(lang),
+    setLang: (l) => {
+      rememberLang(l);
+      setLangState(l);
+      void queryClient.invalidateQueries();
+    },
     setSession,
     can: (p) => session?.member.permissions.includes(p) ?? false,
   };
@@ -148,7 +212,9 @@ export function App() {
     <PortalContext.Provider value={value}>
       <WebKitContext.Provider value={kit}>
         <QueryClientProvider client={queryClient}>
-          <Shell><Content checked={checked} /></Shell>
+          <Shell>
+            <Content checked={checked} />
+          </Shell>
         </QueryClientProvider>
       </WebKitContext.Provider>
     </PortalContext.Provider>

@@ -23,7 +23,17 @@ export function presetOf(permissions: string[]): Preset {
  * with what it allows, or Custom, which shows the raw permissions. Only presets within one's own role
  * are offered (the server checks ⊆ too); the permissions sent are always the explicit list.
  */
-export function RolePicker({ legend, own, chosen, onChange }: { legend: string; own: string[]; chosen: string[]; onChange: (v: string[]) => void }) {
+export function RolePicker({
+  legend,
+  own,
+  chosen,
+  onChange,
+}: {
+  legend: string;
+  own: string[];
+  chosen: string[];
+  onChange: (v: string[]) => void;
+}) {
   const { t } = usePortal();
   const id = useId();
   const presets: Array<{ name: Preset; permissions: string[] }> = [
@@ -45,8 +55,19 @@ export function RolePicker({ legend, own, chosen, onChange }: { legend: string; 
         <legend>{legend}</legend>
         {[...presets.map((p) => p.name), 'custom' as const].map((name) => (
           <label key={name} className="choice preset">
-            <input type="radio" name={`${id}-preset`} checked={current === name} onChange={() => choose(name)} aria-describedby={`${id}-${name}`} />
-            <span><strong>{t(`roles.${name}` as MessageKey)}</strong> <span id={`${id}-${name}`} className="small muted">{t(`roles.${name}Hint` as MessageKey)}</span></span>
+            <input
+              type="radio"
+              name={`${id}-preset`}
+              checked={current === name}
+              onChange={() => choose(name)}
+              aria-describedby={`${id}-${name}`}
+            />
+            <span>
+              <strong>{t(`roles.${name}` as MessageKey)}</strong>{' '}
+              <span id={`${id}-${name}`} className="small muted">
+                {t(`roles.${name}Hint` as MessageKey)}
+              </span>
+            </span>
           </label>
         ))}
       </fieldset>

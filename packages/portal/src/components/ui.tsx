@@ -13,7 +13,8 @@ export function ErrorBox({ error }: { error: unknown }) {
   useEffect(() => {
     if (error) ref.current?.focus();
     // A stop met by an act: the banner is read again at once rather than at its next 30 s.
-    if (error instanceof CambioError && error.code === 'ledger.ledger_not_reconciled') void qc.invalidateQueries({ queryKey: ['platform'] });
+    if (error instanceof CambioError && error.code === 'ledger.ledger_not_reconciled')
+      void qc.invalidateQueries({ queryKey: ['platform'] });
   }, [error, qc]);
   if (!error) return null;
   const d = describeError(error, lang, t);
@@ -27,19 +28,39 @@ export function ErrorBox({ error }: { error: unknown }) {
 }
 
 export function Notice({ children, tone = 'info' }: { children: ReactNode; tone?: 'info' | 'success' | 'warning' }) {
-  return <div className={`notice notice-${tone}`} role="status">{children}</div>;
+  return (
+    <div className={`notice notice-${tone}`} role="status">
+      {children}
+    </div>
+  );
 }
 
 /** The confirming click of an irreversible act on one row (revoke, remove, delete): the question, the act, a way back. */
-export function ConfirmInline({ question, confirm, onConfirm, onCancel, back, busy }: {
-  question: string; confirm: string; onConfirm: () => void; onCancel: () => void; back?: string; busy?: boolean;
+export function ConfirmInline({
+  question,
+  confirm,
+  onConfirm,
+  onCancel,
+  back,
+  busy,
+}: {
+  question: string;
+  confirm: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  back?: string;
+  busy?: boolean;
 }) {
   const { t } = usePortal();
   return (
     <span role="group" aria-label={question}>
       <span className="small">{question}</span>{' '}
-      <button type="button" className="danger" onClick={onConfirm} disabled={busy}>{confirm}</button>{' '}
-      <button type="button" className="secondary" onClick={onCancel}>{back ?? t('common.cancel')}</button>
+      <button type="button" className="danger" onClick={onConfirm} disabled={busy}>
+        {confirm}
+      </button>{' '}
+      <button type="button" className="secondary" onClick={onCancel}>
+        {back ?? t('common.cancel')}
+      </button>
     </span>
   );
 }
@@ -48,7 +69,11 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
   const { t } = usePortal();
   const [copied, setCopied] = useState(false);
   const copy = async () => {
-    try { await navigator.clipboard.writeText(text); } catch { /* clipboard refused: the field is selectable */ }
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      /* clipboard refused: the field is selectable */
+    }
     setCopied(true);
     setTimeout(() => setCopied(false), 2000);
   };
@@ -60,18 +85,35 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
 }
 
 /** A secret shown once (a new API key, a webhook signing secret): read-only, selected, with a copy button and a warning. */
-export function SecretShownOnce({ label, secret, warning, copyLabel, onDone }: { label: string; secret: string; warning: string; copyLabel: string; onDone: () => void }) {
+export function SecretShownOnce({
+  label,
+  secret,
+  warning,
+  copyLabel,
+  onDone,
+}: {
+  label: string;
+  secret: string;
+  warning: string;
+  copyLabel: string;
+  onDone: () => void;
+}) {
   const { t } = usePortal();
   const id = useId();
   const ref = useRef<HTMLInputElement>(null);
-  useEffect(() => { ref.current?.focus(); ref.current?.select(); }, []);
+  useEffect(() => {
+    ref.current?.focus();
+    ref.current?.select();
+  }, []);
   return (
     <div className="notice notice-warning">
       <label htmlFor={id}>{label}</label>
       <input id={id} ref={ref} readOnly value={secret} className="secret" aria-describedby={`${id}-warn`} />
       <p id={`${id}-warn`}>{warning}</p>
       <CopyButton text={secret} label={copyLabel} />{' '}
-      <button type="button" className="secondary" onClick={onDone}>{t('keys.done')}</button>
+      <button type="button" className="secondary" onClick={onDone}>
+        {t('keys.done')}
+      </button>
     </div>
   );
 }
@@ -103,7 +145,10 @@ export function Countdown({ at, onExpire }: { at: string; onExpire?: () => void 
   const left = useSecondsLeft(at);
   const fired = useRef(false);
   useEffect(() => {
-    if (left === 0 && !fired.current) { fired.current = true; onExpire?.(); }
+    if (left === 0 && !fired.current) {
+      fired.current = true;
+      onExpire?.();
+    }
   }, [left, onExpire]);
   return (
     <span className="countdown" title={formatDateTime(at, lang)}>
@@ -116,7 +161,11 @@ export function Countdown({ at, onExpire }: { at: string; onExpire?: () => void 
 export function DateTime({ iso }: { iso: string | null }) {
   const { lang } = usePortal();
   if (!iso) return <span>—</span>;
-  return <time dateTime={iso} title={new Date(iso).toISOString()}>{formatDateTime(iso, lang)}</time>;
+  return (
+    <time dateTime={iso} title={new Date(iso).toISOString()}>
+      {formatDateTime(iso, lang)}
+    </time>
+  );
 }
 
 /** Previous / next for a paged list; the server's pagination decides. */
@@ -125,9 +174,13 @@ export function Pager({ page, totalPages, onPage }: { page: number; totalPages: 
   if (totalPages <= 1) return null;
   return (
     <nav className="pager" aria-label={t('common.page', { page, pages: totalPages })}>
-      <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>{t('common.prev')}</button>
+      <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t('common.prev')}
+      </button>
       <span>{t('common.page', { page, pages: totalPages })}</span>
-      <button type="button" className="secondary" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>{t('common.next')}</button>
+      <button type="button" className="secondary" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
+        {t('common.next')}
+      </button>
     </nav>
   );
 }

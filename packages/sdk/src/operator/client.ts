@@ -67,7 +67,7 @@ export class CambioOperator {
     if (!opts.session && !hasToken) throw configError('CambioOperator: token is required (or session: true in a signed-in browser)');
     const root = resolveRoot('CambioOperator', opts);
     // Bound: a browser's fetch called as a method of another object throws "Illegal invocation".
-    const f = opts.fetch ?? (globalThis.fetch ? globalThis.fetch.bind(globalThis) as FetchLike : undefined);
+    const f = opts.fetch ?? (globalThis.fetch ? (globalThis.fetch.bind(globalThis) as FetchLike) : undefined);
     if (!f) throw configError('CambioOperator: no fetch available');
     this.baseUrl = normalizeBaseUrl(root, '/operator/v1', 'CambioOperator');
     const auth: Record<string, string> = {};
@@ -79,8 +79,15 @@ export class CambioOperator {
     }
     if (opts.operatorName) auth['x-operator'] = opts.operatorName;
     const t = new Transport({
-      baseUrl: this.baseUrl, prefix: '/operator/v1', authHeaders: auth, secrets, lang: opts.lang,
-      fetch: f, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, retry: opts.retry ?? {}, onEvent: opts.onEvent,
+      baseUrl: this.baseUrl,
+      prefix: '/operator/v1',
+      authHeaders: auth,
+      secrets,
+      lang: opts.lang,
+      fetch: f,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retry: opts.retry ?? {},
+      onEvent: opts.onEvent,
       ...(opts.session ? { credentials: 'same-origin' as const } : {}),
     });
     this.organizations = new OperatorOrganizations(t);

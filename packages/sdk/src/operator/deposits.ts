@@ -12,12 +12,22 @@ export type OperatorDeposit = Amounts<OperatorDepositRecord>;
 export class OperatorDeposits {
   constructor(private readonly t: Transport) {}
 
-  async record(p: { assetSymbol: string; network: string; amountMinor: bigint; txid: string }, opts: WriteOptions = {}): Promise<OperatorDeposit> {
-    return (await this.t.request<OperatorDeposit>({ method: 'POST', path: '/deposits', body: p, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+  async record(
+    p: { assetSymbol: string; network: string; amountMinor: bigint; txid: string },
+    opts: WriteOptions = {},
+  ): Promise<OperatorDeposit> {
+    return (
+      await this.t.request<OperatorDeposit>({ method: 'POST', path: '/deposits', body: p, ...keyOf(opts) }, { resendWhenUnknown: true })
+    ).value.data;
   }
 
   async attribute(id: string, organizationId: string, opts: WriteOptions = {}): Promise<OperatorDeposit> {
-    return (await this.t.request<OperatorDeposit>({ method: 'POST', path: `/deposits/${enc(id)}/attribute`, body: { organizationId }, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<OperatorDeposit>(
+        { method: 'POST', path: `/deposits/${enc(id)}/attribute`, body: { organizationId }, ...keyOf(opts) },
+        { resendWhenUnknown: true },
+      )
+    ).value.data;
   }
 
   async get(id: string): Promise<OperatorDeposit> {

@@ -11,7 +11,12 @@ export class OperatorLiabilities {
 
   /** Takes a snapshot now (admin); it becomes the published one. */
   async takeSnapshot(opts: WriteOptions = {}): Promise<LiabilitiesSnapshot> {
-    return (await this.t.request<LiabilitiesSnapshot>({ method: 'POST', path: '/liabilities/snapshots', body: {}, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<LiabilitiesSnapshot>(
+        { method: 'POST', path: '/liabilities/snapshots', body: {}, ...keyOf(opts) },
+        { resendWhenUnknown: true },
+      )
+    ).value.data;
   }
 
   /** The latest snapshots, newest first. */

@@ -23,7 +23,12 @@ export class OperatorMarket {
   constructor(private readonly t: Transport) {}
 
   async putAsset(symbol: string, decimals: number): Promise<MarketAsset> {
-    return (await this.t.request<MarketAsset>({ method: 'PUT', path: `/market/assets/${enc(symbol)}`, body: { decimals } }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<MarketAsset>(
+        { method: 'PUT', path: `/market/assets/${enc(symbol)}`, body: { decimals } },
+        { resendWhenUnknown: true },
+      )
+    ).value.data;
   }
 
   async assets(): Promise<MarketAsset[]> {
@@ -31,7 +36,9 @@ export class OperatorMarket {
   }
 
   async putPair(base: string, quote: string, p: PairInput): Promise<Pair> {
-    return (await this.t.request<Pair>({ method: 'PUT', path: `/market/pairs/${enc(base)}/${enc(quote)}`, body: p }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<Pair>({ method: 'PUT', path: `/market/pairs/${enc(base)}/${enc(quote)}`, body: p }, { resendWhenUnknown: true })
+    ).value.data;
   }
 
   async pairs(): Promise<Pair[]> {
@@ -40,7 +47,8 @@ export class OperatorMarket {
 
   /** No price for that pair any more; answers the pair as it was. */
   async deletePair(base: string, quote: string): Promise<Pair> {
-    return (await this.t.request<Pair>({ method: 'DELETE', path: `/market/pairs/${enc(base)}/${enc(quote)}` }, { resendWhenUnknown: true })).value.data;
+    return (await this.t.request<Pair>({ method: 'DELETE', path: `/market/pairs/${enc(base)}/${enc(quote)}` }, { resendWhenUnknown: true }))
+      .value.data;
   }
 }
 
@@ -48,12 +56,14 @@ export class OperatorWallets {
   constructor(private readonly t: Transport) {}
 
   async put(symbol: string, p: { network: string; address: string }): Promise<DepositWallet> {
-    return (await this.t.request<DepositWallet>({ method: 'PUT', path: `/wallets/${enc(symbol)}`, body: p }, { resendWhenUnknown: true })).value.data;
+    return (await this.t.request<DepositWallet>({ method: 'PUT', path: `/wallets/${enc(symbol)}`, body: p }, { resendWhenUnknown: true }))
+      .value.data;
   }
 
   /** The platform can no longer receive the asset: it leaves the clients' wallet list. */
   async delete(symbol: string): Promise<DepositWallet> {
-    return (await this.t.request<DepositWallet>({ method: 'DELETE', path: `/wallets/${enc(symbol)}` }, { resendWhenUnknown: true })).value.data;
+    return (await this.t.request<DepositWallet>({ method: 'DELETE', path: `/wallets/${enc(symbol)}` }, { resendWhenUnknown: true })).value
+      .data;
   }
 
   async list(): Promise<DepositWallet[]> {

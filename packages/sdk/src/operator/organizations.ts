@@ -1,5 +1,12 @@
 import type {
-  AdjustmentResult as WireAdjustment, ClientStatus, IssuedApiKey, MemberRecord, OrganizationRecord, Permission, RevokedApiKey as WireRevoked, Scope,
+  AdjustmentResult as WireAdjustment,
+  ClientStatus,
+  IssuedApiKey,
+  MemberRecord,
+  OrganizationRecord,
+  Permission,
+  RevokedApiKey as WireRevoked,
+  Scope,
 } from '@cambio/contract';
 import type { Static } from '@sinclair/typebox';
 import type { Transport } from '../http.ts';
@@ -19,8 +26,15 @@ export type Adjustment = Amounts<Static<typeof WireAdjustment>>;
 /** A member as the operator lists them; `status` and `totpEnrolled` come with people's sign-in. */
 export type OrganizationMember = MemberRecord & { status?: string; totpEnrolled?: boolean };
 export interface OrganizationKey {
-  id: string; prefix: string; scopes: string[]; memberId?: string; issuedBy?: { id: string; name: string };
-  createdAt: string; lastUsedAt?: string | null; expiresAt?: string | null; revokedAt?: string | null;
+  id: string;
+  prefix: string;
+  scopes: string[];
+  memberId?: string;
+  issuedBy?: { id: string; name: string };
+  createdAt: string;
+  lastUsedAt?: string | null;
+  expiresAt?: string | null;
+  revokedAt?: string | null;
 }
 
 /** `{"BTC": {maxOrderMinor, maxWithdrawalMinor}}`; `{}` = loaded with no caps; null = not loaded (cannot operate). */
@@ -31,7 +45,9 @@ export class OperatorOrganizations {
   constructor(private readonly t: Transport) {}
 
   async create(p: { name: string; status?: ClientStatus; limits?: LimitsInput }, opts: WriteOptions = {}): Promise<Organization> {
-    return (await this.t.request<Organization>({ method: 'POST', path: '/organizations', body: p, ...keyOf(opts) }, { resendWhenUnknown: false })).value.data;
+    return (
+      await this.t.request<Organization>({ method: 'POST', path: '/organizations', body: p, ...keyOf(opts) }, { resendWhenUnknown: false })
+    ).value.data;
   }
 
   async get(id: string): Promise<Organization> {
@@ -63,25 +79,42 @@ export class OperatorOrganizations {
   }
 
   async update(id: string, p: { status?: ClientStatus; limits?: LimitsInput }): Promise<Organization> {
-    return (await this.t.request<Organization>({ method: 'PATCH', path: `/organizations/${enc(id)}`, body: p }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<Organization>({ method: 'PATCH', path: `/organizations/${enc(id)}`, body: p }, { resendWhenUnknown: true })
+    ).value.data;
   }
 
   /** A signed manual ledger adjustment (sandbox funding, corrections); never drives available below zero. */
   async adjust(id: string, p: { assetSymbol: string; amountMinor: bigint; reason: string }, opts: WriteOptions = {}): Promise<Adjustment> {
-    return (await this.t.request<Adjustment>({ method: 'POST', path: `/organizations/${enc(id)}/adjustments`, body: p, ...keyOf(opts) }, { resendWhenUnknown: false })).value.data;
+    return (
+      await this.t.request<Adjustment>(
+        { method: 'POST', path: `/organizations/${enc(id)}/adjustments`, body: p, ...keyOf(opts) },
+        { resendWhenUnknown: false },
+      )
+    ).value.data;
   }
 }
 
 export class OperatorMembers {
   constructor(private readonly t: Transport) {}
 
-  async add(organizationId: string, p: { name: string; email: string; permissions: Permission[] }, opts: WriteOptions = {}): Promise<Member> {
-    return (await this.t.request<Member>({ method: 'POST', path: `/organizations/${enc(organizationId)}/members`, body: p, ...keyOf(opts) }, { resendWhenUnknown: false })).value.data;
+  async add(
+    organizationId: string,
+    p: { name: string; email: string; permissions: Permission[] },
+    opts: WriteOptions = {},
+  ): Promise<Member> {
+    return (
+      await this.t.request<Member>(
+        { method: 'POST', path: `/organizations/${enc(organizationId)}/members`, body: p, ...keyOf(opts) },
+        { resendWhenUnknown: false },
+      )
+    ).value.data;
   }
 
   /** Changes the person's role; it takes effect on that person's keys at their next request. */
   async update(memberId: string, p: { permissions: Permission[] }): Promise<Member> {
-    return (await this.t.request<Member>({ method: 'PATCH', path: `/members/${enc(memberId)}`, body: p }, { resendWhenUnknown: true })).value.data;
+    return (await this.t.request<Member>({ method: 'PATCH', path: `/members/${enc(memberId)}`, body: p }, { resendWhenUnknown: true }))
+      .value.data;
   }
 }
 
@@ -89,12 +122,26 @@ export class OperatorKeys {
   constructor(private readonly t: Transport) {}
 
   /** Issues a key on behalf of a member holding `portal:api_keys`. `key` is shown only in this answer. */
-  async issue(memberId: string, p: { scopes: Scope[]; expiresAt?: string | null; allowedIps?: string[] | null }, opts: WriteOptions = {}): Promise<ApiKey> {
-    return (await this.t.request<ApiKey>({ method: 'POST', path: `/members/${enc(memberId)}/api-keys`, body: p, ...keyOf(opts) }, { resendWhenUnknown: false })).value.data;
+  async issue(
+    memberId: string,
+    p: { scopes: Scope[]; expiresAt?: string | null; allowedIps?: string[] | null },
+    opts: WriteOptions = {},
+  ): Promise<ApiKey> {
+    return (
+      await this.t.request<ApiKey>(
+        { method: 'POST', path: `/members/${enc(memberId)}/api-keys`, body: p, ...keyOf(opts) },
+        { resendWhenUnknown: false },
+      )
+    ).value.data;
   }
 
   async revoke(keyId: string, opts: WriteOptions = {}): Promise<RevokedApiKey> {
-    return (await this.t.request<RevokedApiKey>({ method: 'POST', path: `/api-keys/${enc(keyId)}/revoke`, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<RevokedApiKey>(
+        { method: 'POST', path: `/api-keys/${enc(keyId)}/revoke`, ...keyOf(opts) },
+        { resendWhenUnknown: true },
+      )
+    ).value.data;
   }
 }
 

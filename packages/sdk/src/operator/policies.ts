@@ -14,6 +14,11 @@ export class OperatorPolicies {
 
   /** `null` removes the policy: one approval, as before. */
   async put(assetSymbol: string, secondApprovalFromMinor: bigint | null): Promise<ApprovalPolicy> {
-    return (await this.t.request<ApprovalPolicy>({ method: 'PUT', path: `/policies/approvals/${enc(assetSymbol)}`, body: { secondApprovalFromMinor } }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<ApprovalPolicy>(
+        { method: 'PUT', path: `/policies/approvals/${enc(assetSymbol)}`, body: { secondApprovalFromMinor } },
+        { resendWhenUnknown: true },
+      )
+    ).value.data;
   }
 }

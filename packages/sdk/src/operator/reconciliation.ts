@@ -12,13 +12,26 @@ export type Reconciliation = Amounts<ReconciliationState>;
 export class OperatorReconciliation {
   constructor(private readonly t: Transport) {}
 
-  async run(p: { marketBalances?: Array<{ assetSymbol: string; amountMinor: bigint }> } = {}, opts: WriteOptions = {}): Promise<ReconciliationRun> {
-    return (await this.t.request<ReconciliationRun>({ method: 'POST', path: '/reconciliation/run', body: p, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+  async run(
+    p: { marketBalances?: Array<{ assetSymbol: string; amountMinor: bigint }> } = {},
+    opts: WriteOptions = {},
+  ): Promise<ReconciliationRun> {
+    return (
+      await this.t.request<ReconciliationRun>(
+        { method: 'POST', path: '/reconciliation/run', body: p, ...keyOf(opts) },
+        { resendWhenUnknown: true },
+      )
+    ).value.data;
   }
 
   /** A person reviewed the mismatch: client operations resume. */
   async resolve(p: { note?: string } = {}, opts: WriteOptions = {}): Promise<Reconciliation> {
-    return (await this.t.request<Reconciliation>({ method: 'POST', path: '/reconciliation/resolve', body: p, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<Reconciliation>(
+        { method: 'POST', path: '/reconciliation/resolve', body: p, ...keyOf(opts) },
+        { resendWhenUnknown: true },
+      )
+    ).value.data;
   }
 
   async get(): Promise<Reconciliation> {
@@ -27,7 +40,14 @@ export class OperatorReconciliation {
 }
 
 export interface AuditQuery {
-  subjectId?: string; action?: string; actor?: string; organizationId?: string; from?: string; to?: string; page?: number; limit?: number;
+  subjectId?: string;
+  action?: string;
+  actor?: string;
+  organizationId?: string;
+  from?: string;
+  to?: string;
+  page?: number;
+  limit?: number;
   /** Part of a person's name or email: their entries as staff, as a member, and by their keys. */
   person?: string;
 }
@@ -42,7 +62,13 @@ export class OperatorAudit {
    */
   list(q: AuditQuery = {}): Promise<Page<AuditRecord>> {
     return listPage<AuditRecord>(this.t, '/audit', q, {
-      subjectId: q.subjectId, action: q.action, actor: q.actor, person: q.person, organizationId: q.organizationId, from: q.from, to: q.to,
+      subjectId: q.subjectId,
+      action: q.action,
+      actor: q.actor,
+      person: q.person,
+      organizationId: q.organizationId,
+      from: q.from,
+      to: q.to,
     });
   }
 }

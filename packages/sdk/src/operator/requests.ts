@@ -10,7 +10,12 @@ import { keyOf, type WriteOptions } from '../action-key.ts';
 export type OperatorOrder = Amounts<OperatorOrderRecord>;
 export type OperatorWithdrawal = Amounts<WireWithdrawal>;
 export type OperatorDestination = WireDestination;
-export interface RequestQuery { state?: string; organizationId?: string; page?: number; limit?: number }
+export interface RequestQuery {
+  state?: string;
+  organizationId?: string;
+  page?: number;
+  limit?: number;
+}
 /**
  * `idempotencyKey`: one per decision a person confirms (CONTRACT §10), so a double click or a re-sent
  * request after a lost answer acts once. Without it a second decision is still refused with a 409.
@@ -22,7 +27,10 @@ export type DecisionOptions = WriteOptions;
  * 409 (`…already_decided`), so a lost response is safely re-sent and its 409 read as "decided".
  */
 class Decisions<T> {
-  constructor(protected readonly t: Transport, private readonly base: string) {}
+  constructor(
+    protected readonly t: Transport,
+    private readonly base: string,
+  ) {}
 
   list(q: RequestQuery = {}): Promise<Page<T>> {
     return listPage<T>(this.t, this.base, q, { state: q.state, organizationId: q.organizationId });
@@ -48,26 +56,39 @@ class Decisions<T> {
 
   protected async decide(id: string, verb: string, body: object, opts: DecisionOptions): Promise<T> {
     const headers = opts.idempotencyKey ? { 'idempotency-key': opts.idempotencyKey } : undefined;
-    return (await this.t.request<T>({ method: 'POST', path: `${this.base}/${enc(id)}/${verb}`, body, ...(headers ? { headers } : {}) }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<T>(
+        { method: 'POST', path: `${this.base}/${enc(id)}/${verb}`, body, ...(headers ? { headers } : {}) },
+        { resendWhenUnknown: true },
+      )
+    ).value.data;
   }
 }
 
 /** Approve: executes at the market and settles; reject: releases the hold. */
 export class OperatorOrders extends Decisions<OperatorOrder> {
-  constructor(t: Transport) { super(t, '/orders'); }
+  constructor(t: Transport) {
+    super(t, '/orders');
+  }
 
   /**
    * Production (CONTRACT §9): staff record what the venue paid for an approved order; it completes,
    * the client receives the quoted amount and the difference to the proceeds is the platform's.
    */
-  async fill(id: string, p: { venue: string; venueReference: string; proceedsQuoteMinor: bigint }, opts: DecisionOptions = {}): Promise<OperatorOrder> {
+  async fill(
+    id: string,
+    p: { venue: string; venueReference: string; proceedsQuoteMinor: bigint },
+    opts: DecisionOptions = {},
+  ): Promise<OperatorOrder> {
     return this.decide(id, 'fill', p, opts);
   }
 }
 
 /** Approve: the amount leaves (hold consumed); reject: releases the hold. */
 export class OperatorWithdrawals extends Decisions<OperatorWithdrawal> {
-  constructor(t: Transport) { super(t, '/withdrawals'); }
+  constructor(t: Transport) {
+    super(t, '/withdrawals');
+  }
 
   /** Production (CONTRACT §9): the bank's reference of the payout of an approved withdrawal; it completes. */
   async payout(id: string, p: { payoutReference: string }, opts: DecisionOptions = {}): Promise<OperatorWithdrawal> {
@@ -80,7 +101,12 @@ export class OperatorDestinations {
 
   /** Records that the destination is registered in the market; with the cooldown passed it becomes usable. */
   async registerInMarket(id: string, opts: WriteOptions = {}): Promise<OperatorDestination> {
-    return (await this.t.request<OperatorDestination>({ method: 'POST', path: `/destinations/${enc(id)}/register-in-market`, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<OperatorDestination>(
+        { method: 'POST', path: `/destinations/${enc(id)}/register-in-market`, ...keyOf(opts) },
+        { resendWhenUnknown: true },
+      )
+    ).value.data;
   }
 
   list(q: { page?: number; limit?: number; organizationId?: string } = {}): Promise<Page<OperatorDestination>> {

@@ -15,7 +15,9 @@ export interface StaffPerson {
   totpEnrolled: boolean;
   createdAt: string;
 }
-export interface StaffSessionInfo { staff: StaffPerson }
+export interface StaffSessionInfo {
+  staff: StaffPerson;
+}
 
 /**
  * The staff person's own session at `/operator/v1/session`: sign in (password, then a TOTP or recovery

@@ -12,12 +12,21 @@ export class OperatorStaff {
   }
 
   /** The invitation url (`…/desk/invitation#<token>`) is shown only in this answer. */
-  async invite(p: { name: string; email: string; role: StaffRole }, opts: WriteOptions = {}): Promise<{ staff: StaffPerson; invitation: Invitation }> {
-    return (await this.t.request<{ staff: StaffPerson; invitation: Invitation }>({ method: 'POST', path: '/staff', body: p, ...keyOf(opts) }, { resendWhenUnknown: false })).value.data;
+  async invite(
+    p: { name: string; email: string; role: StaffRole },
+    opts: WriteOptions = {},
+  ): Promise<{ staff: StaffPerson; invitation: Invitation }> {
+    return (
+      await this.t.request<{ staff: StaffPerson; invitation: Invitation }>(
+        { method: 'POST', path: '/staff', body: p, ...keyOf(opts) },
+        { resendWhenUnknown: false },
+      )
+    ).value.data;
   }
 
   async setRole(id: string, role: StaffRole): Promise<StaffPerson> {
-    return (await this.t.request<StaffPerson>({ method: 'PATCH', path: `/staff/${enc(id)}`, body: { role } }, { resendWhenUnknown: true })).value.data;
+    return (await this.t.request<StaffPerson>({ method: 'PATCH', path: `/staff/${enc(id)}`, body: { role } }, { resendWhenUnknown: true }))
+      .value.data;
   }
 
   /** Ends the person's sessions and tokens at once. */
@@ -26,7 +35,13 @@ export class OperatorStaff {
   }
 }
 
-export interface StaffToken { id: string; name: string; createdAt: string; lastUsedAt?: string | null; revokedAt?: string | null }
+export interface StaffToken {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt?: string | null;
+  revokedAt?: string | null;
+}
 
 /** The signed-in person's own tokens (`Authorization: Bearer ops_…`) for scripts. */
 export class OperatorTokens {
@@ -38,10 +53,17 @@ export class OperatorTokens {
 
   /** `token` is shown only in this answer. */
   async issue(p: { name: string }, opts: WriteOptions = {}): Promise<StaffToken & { token: string }> {
-    return (await this.t.request<StaffToken & { token: string }>({ method: 'POST', path: '/tokens', body: p, ...keyOf(opts) }, { resendWhenUnknown: false })).value.data;
+    return (
+      await this.t.request<StaffToken & { token: string }>(
+        { method: 'POST', path: '/tokens', body: p, ...keyOf(opts) },
+        { resendWhenUnknown: false },
+      )
+    ).value.data;
   }
 
   async revoke(id: string, opts: WriteOptions = {}): Promise<StaffToken> {
-    return (await this.t.request<StaffToken>({ method: 'POST', path: `/tokens/${enc(id)}/revoke`, ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<StaffToken>({ method: 'POST', path: `/tokens/${enc(id)}/revoke`, ...keyOf(opts) }, { resendWhenUnknown: true })
+    ).value.data;
   }
 }

@@ -22,6 +22,7 @@ export class PortalApiKeysResource {
 
   /** `POST /portal/v1/api-keys/:id/revoke`: stops at once. */
   async revoke(id: string, opts: WriteOptions = {}): Promise<ApiKeyRecord> {
-    return (await this.t.write<ApiKeyRecord>({ method: 'POST', path: `/api-keys/${encodeURIComponent(id)}/revoke`, body: {} }, opts, true)).data;
+    return (await this.t.write<ApiKeyRecord>({ method: 'POST', path: `/api-keys/${encodeURIComponent(id)}/revoke`, body: {} }, opts, true))
+      .data;
   }
 }

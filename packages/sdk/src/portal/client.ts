@@ -30,12 +30,19 @@ export class CambioPortal extends ClientApiResources {
   readonly baseUrl: string;
 
   constructor(opts: CambioPortalOptions) {
-    const f = opts.fetch ?? (globalThis.fetch ? globalThis.fetch.bind(globalThis) as FetchLike : undefined);
+    const f = opts.fetch ?? (globalThis.fetch ? (globalThis.fetch.bind(globalThis) as FetchLike) : undefined);
     if (!f) throw configError('CambioPortal: no fetch available');
     const baseUrl = normalizeBaseUrl(opts.baseUrl, '/api/v1', 'CambioPortal');
     const common = {
-      baseUrl, authHeaders: {}, secrets: [], lang: opts.lang, fetch: f, credentials: 'same-origin' as const,
-      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, retry: opts.retry ?? {}, onEvent: opts.onEvent,
+      baseUrl,
+      authHeaders: {},
+      secrets: [],
+      lang: opts.lang,
+      fetch: f,
+      credentials: 'same-origin' as const,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retry: opts.retry ?? {},
+      onEvent: opts.onEvent,
     };
     super(new Transport({ ...common, prefix: '/api/v1' }), DEFAULT_CLOCK_SKEW_MS);
     this.baseUrl = baseUrl;

@@ -12,18 +12,35 @@ export class PortalTeamResource {
   }
 
   /** `POST /portal/v1/team/members`: the invitation url is for the new member only; it is shown once. */
-  async invite(p: { name: string; email: string; permissions: string[] }, opts: WriteOptions = {}): Promise<{ member: PortalMember; invitation: Invitation }> {
-    return (await this.t.write<{ member: PortalMember; invitation: Invitation }>({ method: 'POST', path: '/team/members', body: p }, opts, true)).data;
+  async invite(
+    p: { name: string; email: string; permissions: string[] },
+    opts: WriteOptions = {},
+  ): Promise<{ member: PortalMember; invitation: Invitation }> {
+    return (
+      await this.t.write<{ member: PortalMember; invitation: Invitation }>({ method: 'POST', path: '/team/members', body: p }, opts, true)
+    ).data;
   }
 
   /** `POST /portal/v1/team/members/:id/invitation`: a new link for a member still invited (mailed when mail is on); the earlier link stops working. */
   async resendInvitation(id: string, opts: WriteOptions = {}): Promise<{ member: PortalMember; invitation: Invitation }> {
-    return (await this.t.write<{ member: PortalMember; invitation: Invitation }>({ method: 'POST', path: `/team/members/${encodeURIComponent(id)}/invitation` }, opts, true)).data;
+    return (
+      await this.t.write<{ member: PortalMember; invitation: Invitation }>(
+        { method: 'POST', path: `/team/members/${encodeURIComponent(id)}/invitation` },
+        opts,
+        true,
+      )
+    ).data;
   }
 
   /** `PATCH /portal/v1/team/members/:id`: takes effect on that person's keys at their next request. */
   async setPermissions(id: string, permissions: string[], opts: WriteOptions = {}): Promise<PortalMember> {
-    return (await this.t.write<PortalMember>({ method: 'PATCH', path: `/team/members/${encodeURIComponent(id)}`, body: { permissions } }, opts, true)).data;
+    return (
+      await this.t.write<PortalMember>(
+        { method: 'PATCH', path: `/team/members/${encodeURIComponent(id)}`, body: { permissions } },
+        opts,
+        true,
+      )
+    ).data;
   }
 
   /** `DELETE /portal/v1/team/members/:id`: the member's keys and sessions stop at once. */

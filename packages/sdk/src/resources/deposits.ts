@@ -1,5 +1,8 @@
 import type {
-  DepositDeclaration as WireDeclaration, DepositRecord as WireDeposit, DepositState, DepositWallet as WireWallet,
+  DepositDeclaration as WireDeclaration,
+  DepositRecord as WireDeposit,
+  DepositState,
+  DepositWallet as WireWallet,
 } from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
@@ -13,7 +16,9 @@ export type DepositDeclaration = Amounts<WireDeclaration>;
 export type Deposit = Amounts<WireDeposit>;
 
 /** Filters of `GET /api/v1/deposits`. */
-export interface DepositFilters extends CreatedFilters { state?: DepositState }
+export interface DepositFilters extends CreatedFilters {
+  state?: DepositState;
+}
 
 export interface DeclareDepositParams {
   assetSymbol: string;
@@ -40,15 +45,18 @@ export class DepositsResource {
    */
   async declare(p: DeclareDepositParams, opts: WriteOptions = {}): Promise<Creation<DepositDeclaration>> {
     const body = { assetSymbol: p.assetSymbol, assetDecimals: p.assetDecimals, declaredAmountMinor: p.declaredAmountMinor };
-    const r = await this.t.request<DepositDeclaration>({ method: 'POST', path: '/deposits/declarations', body, ...keyOf(opts) }, {
-      resendWhenUnknown: true,
-      what: 'deposit declaration',
-      readBack: async () => {
-        const open = await this.openDeclaration();
-        const same = open && open.assetSymbol === p.assetSymbol && open.declaredAmountMinor === p.declaredAmountMinor;
-        return same ? foundReply(open) : undefined;
+    const r = await this.t.request<DepositDeclaration>(
+      { method: 'POST', path: '/deposits/declarations', body, ...keyOf(opts) },
+      {
+        resendWhenUnknown: true,
+        what: 'deposit declaration',
+        readBack: async () => {
+          const open = await this.openDeclaration();
+          const same = open && open.assetSymbol === p.assetSymbol && open.declaredAmountMinor === p.declaredAmountMinor;
+          return same ? foundReply(open) : undefined;
+        },
       },
-    });
+    );
     return creationOf(r);
   }
 
@@ -63,7 +71,12 @@ export class DepositsResource {
    * or expired one is a 409.
    */
   async cancelDeclaration(id: string, opts: WriteOptions = {}): Promise<DepositDeclaration> {
-    return (await this.t.request<DepositDeclaration>({ method: 'POST', path: idPath('/deposits/declarations', id, '/cancel'), ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<DepositDeclaration>(
+        { method: 'POST', path: idPath('/deposits/declarations', id, '/cancel'), ...keyOf(opts) },
+        { resendWhenUnknown: true },
+      )
+    ).value.data;
   }
 
   /** `GET /api/v1/deposits`: one page of deposits that arrived, newest first. */

@@ -9,7 +9,11 @@ export type OrganizationEvent = EventRecord;
 export type OrganizationEventType = EventType;
 
 /** `after`: the id of the last event already read (absent: from the first); `limit` 1..100; `subjectId`: one record's events only. */
-export interface EventsParams { after?: string; limit?: number; subjectId?: string }
+export interface EventsParams {
+  after?: string;
+  limit?: number;
+  subjectId?: string;
+}
 
 /** `GET /api/v1/events` (`portal:read`): the organization's events, oldest first after a cursor. */
 export class EventsResource {
@@ -29,7 +33,11 @@ export class EventsResource {
     const limit = opts.limit ?? 100;
     let after = opts.after;
     for (;;) {
-      const page = await this.list({ ...(after !== undefined ? { after } : {}), ...(opts.subjectId !== undefined ? { subjectId: opts.subjectId } : {}), limit });
+      const page = await this.list({
+        ...(after !== undefined ? { after } : {}),
+        ...(opts.subjectId !== undefined ? { subjectId: opts.subjectId } : {}),
+        limit,
+      });
       yield* page;
       if (page.length < limit) return;
       after = page[page.length - 1]!.id;

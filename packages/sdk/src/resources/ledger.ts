@@ -8,7 +8,9 @@ import { filterQuery, iterateList, listPage, type CreatedFilters } from './list.
 export type LedgerEntry = Amounts<WireLedgerEntry>;
 
 /** Filters of `GET /api/v1/ledger` and of its CSV export. */
-export interface LedgerFilters extends CreatedFilters { assetSymbol?: string }
+export interface LedgerFilters extends CreatedFilters {
+  assetSymbol?: string;
+}
 
 export class LedgerResource {
   constructor(private readonly t: Transport) {}
@@ -28,6 +30,11 @@ export class LedgerResource {
    * amount in the asset's units and in minimum units (the text as the server wrote it; save it as is).
    */
   async csv(filters: LedgerFilters = {}): Promise<string> {
-    return (await this.t.request<string>({ method: 'GET', path: '/ledger.csv', query: filterQuery(filters), accept: 'text/csv' }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<string>(
+        { method: 'GET', path: '/ledger.csv', query: filterQuery(filters), accept: 'text/csv' },
+        { resendWhenUnknown: true },
+      )
+    ).value.data;
   }
 }

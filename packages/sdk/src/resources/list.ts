@@ -5,7 +5,10 @@ import { paginate, type ListParams, type Page } from '../paginate.ts';
  * The client lists' filters: `createdFrom` inclusive, `createdTo` exclusive, as a Date or an
  * RFC 3339 date-time with a zone; each list adds its own (`state`, the ledger's `assetSymbol`).
  */
-export interface CreatedFilters { createdFrom?: Date | string; createdTo?: Date | string }
+export interface CreatedFilters {
+  createdFrom?: Date | string;
+  createdTo?: Date | string;
+}
 
 const instant = (v: Date | string | undefined) => (v instanceof Date ? v.toISOString() : v);
 
@@ -18,14 +21,27 @@ export function filterQuery(f: CreatedFilters & { state?: string; assetSymbol?: 
 export const idPath = (base: string, id: string, tail = '') => `${base}/${encodeURIComponent(id)}${tail}`;
 
 /** One page of a list endpoint (`page`, `limit` as the spec's list parameters). */
-export async function listPage<T>(t: Transport, path: string, params: ListParams = {}, extra: Record<string, string | undefined> = {}): Promise<Page<T>> {
+export async function listPage<T>(
+  t: Transport,
+  path: string,
+  params: ListParams = {},
+  extra: Record<string, string | undefined> = {},
+): Promise<Page<T>> {
   const r = await t.get<T[]>(path, { page: params.page, limit: params.limit, asOf: params.asOf, ...extra });
   const items = r.data ?? [];
-  return { items, pagination: r.pagination ?? { page: params.page ?? 1, limit: params.limit ?? items.length, total: items.length, totalPages: 1 } };
+  return {
+    items,
+    pagination: r.pagination ?? { page: params.page ?? 1, limit: params.limit ?? items.length, total: items.length, totalPages: 1 },
+  };
 }
 
 /** Every item of a list endpoint, page after page. */
-export function iterateList<T>(t: Transport, path: string, opts: { limit?: number } = {}, extra: Record<string, string | undefined> = {}): AsyncGenerator<T, void, undefined> {
+export function iterateList<T>(
+  t: Transport,
+  path: string,
+  opts: { limit?: number } = {},
+  extra: Record<string, string | undefined> = {},
+): AsyncGenerator<T, void, undefined> {
   return paginate<T>((p) => listPage<T>(t, path, p, extra), opts);
 }
 
@@ -37,7 +53,11 @@ export function iterateList<T>(t: Transport, path: string, opts: { limit?: numbe
  * what a lost call created.
  */
 export async function findCreatedSince<T extends { createdAt: string }>(
-  t: Transport, items: AsyncIterable<T>, startedLocal: number, skewMs: number, match: (x: T) => boolean,
+  t: Transport,
+  items: AsyncIterable<T>,
+  startedLocal: number,
+  skewMs: number,
+  match: (x: T) => boolean,
 ): Promise<T | undefined> {
   let since: number | undefined;
   for await (const x of items) {

@@ -13,10 +13,15 @@ import { keyOf, type WriteOptions } from '../action-key.ts';
 export type Order = Amounts<OrderRecord>;
 
 /** Filters of `GET /api/v1/orders`. */
-export interface OrderFilters extends CreatedFilters { state?: OrderState }
+export interface OrderFilters extends CreatedFilters {
+  state?: OrderState;
+}
 
 export class OrdersResource {
-  constructor(private readonly t: Transport, private readonly clockSkewMs: number) {}
+  constructor(
+    private readonly t: Transport,
+    private readonly clockSkewMs: number,
+  ) {}
 
   /**
    * `POST /api/v1/orders`. Accepting a quote consumes it (spec: Repeated calls §3), so a lost response
@@ -29,14 +34,23 @@ export class OrdersResource {
    */
   async create(p: { quoteId: string }, opts: WriteOptions = {}): Promise<Creation<Order>> {
     const startedLocal = Date.now();
-    const r = await this.t.request<Order>({ method: 'POST', path: '/orders', body: { quoteId: p.quoteId }, ...keyOf(opts) }, {
-      resendWhenUnknown: true,
-      what: `order for quote ${p.quoteId}`,
-      readBack: async () => {
-        const o = await findCreatedSince(this.t, this.iterate({ limit: 100 }), startedLocal, this.clockSkewMs, (x) => x.quoteId === p.quoteId);
-        return o ? foundReply(o) : undefined;
+    const r = await this.t.request<Order>(
+      { method: 'POST', path: '/orders', body: { quoteId: p.quoteId }, ...keyOf(opts) },
+      {
+        resendWhenUnknown: true,
+        what: `order for quote ${p.quoteId}`,
+        readBack: async () => {
+          const o = await findCreatedSince(
+            this.t,
+            this.iterate({ limit: 100 }),
+            startedLocal,
+            this.clockSkewMs,
+            (x) => x.quoteId === p.quoteId,
+          );
+          return o ? foundReply(o) : undefined;
+        },
       },
-    });
+    );
     return creationOf(r);
   }
 
@@ -60,7 +74,9 @@ export class OrdersResource {
    * the server answers the first outcome again.
    */
   async cancel(id: string, opts: WriteOptions = {}): Promise<Order> {
-    return (await this.t.request<Order>({ method: 'POST', path: idPath('/orders', id, '/cancel'), ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<Order>({ method: 'POST', path: idPath('/orders', id, '/cancel'), ...keyOf(opts) }, { resendWhenUnknown: true })
+    ).value.data;
   }
 
   /** `GET /api/v1/orders`: one page, newest first, optionally filtered by state and creation time. */

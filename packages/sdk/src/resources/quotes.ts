@@ -12,8 +12,7 @@ export type Quote = Amounts<WireQuote>;
 
 /** Exactly one of the two amounts (spec: CreateQuote). */
 export type CreateQuoteParams = { baseSymbol: string; quoteSymbol: string } & (
-  | { amountBaseMinor: bigint; amountQuoteMinor?: never }
-  | { amountQuoteMinor: bigint; amountBaseMinor?: never }
+  { amountBaseMinor: bigint; amountQuoteMinor?: never } | { amountQuoteMinor: bigint; amountBaseMinor?: never }
 );
 
 export class QuotesResource {
@@ -25,7 +24,8 @@ export class QuotesResource {
    */
   async create(p: CreateQuoteParams, opts: WriteOptions = {}): Promise<Quote> {
     const body = {
-      baseSymbol: p.baseSymbol, quoteSymbol: p.quoteSymbol,
+      baseSymbol: p.baseSymbol,
+      quoteSymbol: p.quoteSymbol,
       ...(p.amountBaseMinor !== undefined ? { amountBaseMinor: p.amountBaseMinor } : {}),
       ...(p.amountQuoteMinor !== undefined ? { amountQuoteMinor: p.amountQuoteMinor } : {}),
     };

@@ -2,15 +2,25 @@ import type { InclusionProof as WireInclusionProof, OwnLiabilities as WireOwnLia
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
 import {
-  openLiabilities, verifyCheckpoint, verifyInclusion, verifyLiabilities,
-  type Checkpoint, type LiabilitiesCheck, type PublishedLiabilities,
+  openLiabilities,
+  verifyCheckpoint,
+  verifyInclusion,
+  verifyLiabilities,
+  type Checkpoint,
+  type LiabilitiesCheck,
+  type PublishedLiabilities,
 } from '../transparency.ts';
 
 export type InclusionProof = WireInclusionProof;
 export type OwnLiabilities = Amounts<WireOwnLiabilities>;
 
 /** An entry's check: in the log under a signed checkpoint, or why not. */
-export interface EntryCheck { entryId: string; ok: boolean; checkpoint: Checkpoint | null; problem: string | null }
+export interface EntryCheck {
+  entryId: string;
+  ok: boolean;
+  checkpoint: Checkpoint | null;
+  problem: string | null;
+}
 
 /**
  * The public books (CONTRACT §12) as a client reads and checks them: the signed checkpoint and key
@@ -26,12 +36,19 @@ export class TransparencyResource {
   }
 
   #text(path: string): Promise<string> {
-    return this.#public.request<string>({ method: 'GET', path, accept: 'text/plain' }, { resendWhenUnknown: true }).then((r) => r.value.data);
+    return this.#public
+      .request<string>({ method: 'GET', path, accept: 'text/plain' }, { resendWhenUnknown: true })
+      .then((r) => r.value.data);
   }
 
   /** `GET /transparency/key`: the checkpoints' verifier key (kept once read; pin it where you can). */
   key(): Promise<string> {
-    this.#key ??= this.#text('/key').then((k) => k.trim()).catch((err: unknown) => { this.#key = null; throw err; });
+    this.#key ??= this.#text('/key')
+      .then((k) => k.trim())
+      .catch((err: unknown) => {
+        this.#key = null;
+        throw err;
+      });
     return this.#key;
   }
 
@@ -47,17 +64,24 @@ export class TransparencyResource {
 
   /** `GET /api/v1/ledger/:entryId/proof` (default: in the latest checkpoint). */
   async proof(entryId: string, treeSize?: number): Promise<InclusionProof> {
-    return (await this.t.get<InclusionProof>(`/ledger/${encodeURIComponent(entryId)}/proof`, treeSize === undefined ? undefined : { treeSize })).data;
+    return (
+      await this.t.get<InclusionProof>(`/ledger/${encodeURIComponent(entryId)}/proof`, treeSize === undefined ? undefined : { treeSize })
+    ).data;
   }
 
   /** Whether the entry is in the log: the latest checkpoint's signature, then the entry's inclusion under its root. */
   async verifyEntry(entryId: string, checkpoint?: Checkpoint): Promise<EntryCheck> {
     // A page of rows passes one checkpoint read (and its signature checked) for all of them.
-    const cp = checkpoint ?? await this.checkpoint();
+    const cp = checkpoint ?? (await this.checkpoint());
     const proof = await this.proof(entryId, cp.treeSize);
     const ok = await verifyInclusion(proof, cp.rootHash);
     const leafNamesEntry = (JSON.parse(proof.leaf) as { entryId?: unknown }).entryId === entryId;
-    return { entryId, checkpoint: cp, ok: ok && leafNamesEntry, problem: !ok ? 'the proof does not lead to the signed root' : leafNamesEntry ? null : 'the leaf names another entry' };
+    return {
+      entryId,
+      checkpoint: cp,
+      ok: ok && leafNamesEntry,
+      problem: !ok ? 'the proof does not lead to the signed root' : leafNamesEntry ? null : 'the leaf names another entry',
+    };
   }
 
   /** `GET /transparency/liabilities/latest`, its signature checked. */

@@ -1,5 +1,9 @@
 import type {
-  CreateWebhook, EventType, WebhookDelivery as WireDelivery, WebhookEndpoint as WireEndpoint, WebhookHealth as WireHealth,
+  CreateWebhook,
+  EventType,
+  WebhookDelivery as WireDelivery,
+  WebhookEndpoint as WireEndpoint,
+  WebhookHealth as WireHealth,
   WebhookWithSecret as WireWithSecret,
 } from '@cambio/contract';
 import type { WriteOptions } from '../action-key.ts';

@@ -1,5 +1,8 @@
 import type {
-  RegisterBankDestination as WireRegister, Withdrawal as WireWithdrawal, WithdrawalDestination as WireDestination, WithdrawalState,
+  RegisterBankDestination as WireRegister,
+  Withdrawal as WireWithdrawal,
+  WithdrawalDestination as WireDestination,
+  WithdrawalState,
 } from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
@@ -13,7 +16,9 @@ export type Withdrawal = Amounts<WireWithdrawal>;
 export type RegisterBankDestinationParams = WireRegister;
 
 /** Filters of `GET /api/v1/withdrawals`. */
-export interface WithdrawalFilters extends CreatedFilters { state?: WithdrawalState }
+export interface WithdrawalFilters extends CreatedFilters {
+  state?: WithdrawalState;
+}
 
 export interface CreateWithdrawalParams {
   /** A destination whose `usable` is true. */
@@ -28,7 +33,10 @@ export class WithdrawalsResource {
   /** Withdrawals this client already returned: never mistaken for the result of a later lost call. */
   private readonly known = new Set<string>();
 
-  constructor(private readonly t: Transport, private readonly clockSkewMs: number) {}
+  constructor(
+    private readonly t: Transport,
+    private readonly clockSkewMs: number,
+  ) {}
 
   /** `GET /api/v1/withdrawals/destinations`: every destination, masked; read `usable`. */
   async destinations(): Promise<WithdrawalDestination[]> {
@@ -44,17 +52,20 @@ export class WithdrawalsResource {
    */
   async registerBankDestination(p: RegisterBankDestinationParams, opts: WriteOptions = {}): Promise<Creation<WithdrawalDestination>> {
     const startedLocal = Date.now();
-    const r = await this.t.request<WithdrawalDestination>({ method: 'POST', path: '/withdrawals/destinations/bank', body: p, ...keyOf(opts) }, {
-      resendWhenUnknown: true,
-      what: 'bank destination registration',
-      readBack: async () => {
-        const all = await this.destinations();
-        // The bound on the server's clock, with the offset this very answer gave.
-        const since = this.t.toServerTime(startedLocal) - this.clockSkewMs;
-        const d = all.find((x) => x.label === p.label && x.assetSymbol === p.assetSymbol && Date.parse(x.createdAt) >= since);
-        return d ? foundReply(d) : undefined;
+    const r = await this.t.request<WithdrawalDestination>(
+      { method: 'POST', path: '/withdrawals/destinations/bank', body: p, ...keyOf(opts) },
+      {
+        resendWhenUnknown: true,
+        what: 'bank destination registration',
+        readBack: async () => {
+          const all = await this.destinations();
+          // The bound on the server's clock, with the offset this very answer gave.
+          const since = this.t.toServerTime(startedLocal) - this.clockSkewMs;
+          const d = all.find((x) => x.label === p.label && x.assetSymbol === p.assetSymbol && Date.parse(x.createdAt) >= since);
+          return d ? foundReply(d) : undefined;
+        },
       },
-    });
+    );
     return creationOf(r);
   }
 
@@ -71,15 +82,27 @@ export class WithdrawalsResource {
   async create(p: CreateWithdrawalParams, opts: WriteOptions = {}): Promise<Creation<Withdrawal>> {
     const startedLocal = Date.now();
     const body = { destinationId: p.destinationId, assetSymbol: p.assetSymbol, assetDecimals: p.assetDecimals, amountMinor: p.amountMinor };
-    const r = await this.t.request<Withdrawal>({ method: 'POST', path: '/withdrawals', body, ...keyOf(opts) }, {
-      resendWhenUnknown: false,
-      what: 'withdrawal',
-      readBack: async () => {
-        const w = await findCreatedSince(this.t, this.iterate({ limit: 100 }), startedLocal, this.clockSkewMs, (x) => !this.known.has(x.id)
-          && x.destinationId === p.destinationId && x.money.assetSymbol === p.assetSymbol && x.money.amountMinor === p.amountMinor);
-        return w ? foundReply(w) : undefined;
+    const r = await this.t.request<Withdrawal>(
+      { method: 'POST', path: '/withdrawals', body, ...keyOf(opts) },
+      {
+        resendWhenUnknown: false,
+        what: 'withdrawal',
+        readBack: async () => {
+          const w = await findCreatedSince(
+            this.t,
+            this.iterate({ limit: 100 }),
+            startedLocal,
+            this.clockSkewMs,
+            (x) =>
+              !this.known.has(x.id) &&
+              x.destinationId === p.destinationId &&
+              x.money.assetSymbol === p.assetSymbol &&
+              x.money.amountMinor === p.amountMinor,
+          );
+          return w ? foundReply(w) : undefined;
+        },
       },
-    });
+    );
     this.known.add(r.value.data.id);
     return creationOf(r);
   }
@@ -99,7 +122,12 @@ export class WithdrawalsResource {
    * its hold is released; a decided one is a 409. A lost answer is resent under the same Idempotency-Key.
    */
   async cancel(id: string, opts: WriteOptions = {}): Promise<Withdrawal> {
-    return (await this.t.request<Withdrawal>({ method: 'POST', path: idPath('/withdrawals', id, '/cancel'), ...keyOf(opts) }, { resendWhenUnknown: true })).value.data;
+    return (
+      await this.t.request<Withdrawal>(
+        { method: 'POST', path: idPath('/withdrawals', id, '/cancel'), ...keyOf(opts) },
+        { resendWhenUnknown: true },
+      )
+    ).value.data;
   }
 
   iterate(opts: { limit?: number } & WithdrawalFilters = {}): AsyncGenerator<Withdrawal, void, undefined> {

@@ -18,7 +18,10 @@ export class OpaqueIds {
 
   #key(prefix: string): Buffer {
     let k = this.#keys.get(prefix);
-    if (!k) { k = Buffer.from(hkdfSync('sha256', this.secret, 'cambio', `opaque-ids/${prefix}`, 32)); this.#keys.set(prefix, k); }
+    if (!k) {
+      k = Buffer.from(hkdfSync('sha256', this.secret, 'cambio', `opaque-ids/${prefix}`, 32));
+      this.#keys.set(prefix, k);
+    }
     return k;
   }
 
@@ -30,7 +33,10 @@ export class OpaqueIds {
     const out = Buffer.concat([c.update(block), c.final()]);
     let n = BigInt(`0x${out.toString('hex')}`);
     let text = '';
-    for (let i = 0; i < 26; i++) { text = ALPHABET[Number(n & 31n)]! + text; n >>= 5n; }
+    for (let i = 0; i < 26; i++) {
+      text = ALPHABET[Number(n & 31n)]! + text;
+      n >>= 5n;
+    }
     return `${prefix}_${text}`;
   }
 
@@ -53,7 +59,10 @@ const cache = new Map<string, OpaqueIds>();
 /** One codec per secret (its keys derived once). */
 export function opaqueIds(secret: string): OpaqueIds {
   let o = cache.get(secret);
-  if (!o) { o = new OpaqueIds(secret); cache.set(secret, o); }
+  if (!o) {
+    o = new OpaqueIds(secret);
+    cache.set(secret, o);
+  }
   return o;
 }
 

@@ -16,10 +16,18 @@ export const systemClock: Clock = { now: () => new Date() };
 /** A clock tests can move: starts at `start` and only moves when told. */
 export class ManualClock implements Clock {
   #t: number;
-  constructor(start = Date.parse('2026-01-01T00:00:00Z')) { this.#t = start; }
-  now() { return new Date(this.#t); }
-  advance(ms: number) { this.#t += ms; }
-  set(d: Date) { this.#t = d.getTime(); }
+  constructor(start = Date.parse('2026-01-01T00:00:00Z')) {
+    this.#t = start;
+  }
+  now() {
+    return new Date(this.#t);
+  }
+  advance(ms: number) {
+    this.#t += ms;
+  }
+  set(d: Date) {
+    this.#t = d.getTime();
+  }
 }
 
 /** One exchange at the market: sell `amountBaseMinor` of base for quote, on behalf of one order. */
@@ -40,7 +48,13 @@ export interface ExecutionRequest {
  * quote (Binance's BNB discount), in each asset's minimum units: the platform's cost, booked apart.
  */
 export type Execution =
-  | { filled: true; proceedsQuoteMinor: bigint; venue?: string; venueReference?: string; costs?: Array<{ assetSymbol: string; amountMinor: bigint }> }
+  | {
+      filled: true;
+      proceedsQuoteMinor: bigint;
+      venue?: string;
+      venueReference?: string;
+      costs?: Array<{ assetSymbol: string; amountMinor: bigint }>;
+    }
   | { filled: false; reason: string };
 
 /**

@@ -9,7 +9,11 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  */
 export class SealedBox {
   readonly #key: Buffer;
-  constructor(secret: string, info: string, private readonly format: string) {
+  constructor(
+    secret: string,
+    info: string,
+    private readonly format: string,
+  ) {
     this.#key = Buffer.from(hkdfSync('sha256', secret, 'cambio', info, 32));
   }
 

@@ -13,8 +13,13 @@ export async function clientApi(app: FastifyInstance, deps: AppDeps) {
   await registerRateLimit(app, { perMinute: deps.config.rateLimitPerMin, redis: deps.redis });
   app.addHook('onRequest', clientAuth(deps));
   // Keys per organization (CONTRACT §10); the member behind the key or the session is part of the request.
-  idempotency(app, deps.store.idempotency, (req) => (req.principal ? `org:${req.principal.organization.id}` : undefined), deps.secret,
-    (req) => `member:${req.principal!.memberId}`);
+  idempotency(
+    app,
+    deps.store.idempotency,
+    (req) => (req.principal ? `org:${req.principal.organization.id}` : undefined),
+    deps.secret,
+    (req) => `member:${req.principal!.memberId}`,
+  );
   await app.register(clientRoutes(deps.store));
   await app.register(balancesRoutes(deps.store));
   await app.register(ledgerRoutes(deps.store, deps.secret));

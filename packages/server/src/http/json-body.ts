@@ -40,7 +40,9 @@ export class InvalidJsonError extends Error {}
 export class PoisonedJsonError extends InvalidJsonError {}
 /** A string (or a key) holding a lone UTF-16 surrogate: valid JSON, but no text; 422 request.invalid_text. */
 export class IllFormedTextError extends InvalidJsonError {
-  constructor(readonly field: string) { super(`lone surrogate in ${field}`); }
+  constructor(readonly field: string) {
+    super(`lone surrogate in ${field}`);
+  }
 }
 
 /** True when arrays/objects nest deeper than `limit`; a single pass that skips string contents. */
@@ -50,11 +52,13 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) { if (++depth > limit) return true; }
-    else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return false;
 }
@@ -64,18 +68,23 @@ export function parseJsonBody(text: string): unknown {
   // lossless-json recurses: a body of 30,000 `[` would overflow the stack (RangeError, a 500).
   if (nestsDeeperThan(text, MAX_DEPTH)) throw new InvalidJsonError(`nested deeper than ${MAX_DEPTH}`);
   try {
-    return parse(text, function (this: unknown, key: string, value: unknown) {
-      if (key === '__proto__') throw new PoisonedJsonError('__proto__');
-      // PostgreSQL text cannot hold NUL: a body with one is refused here, never a database failure (500).
-      if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) throw new PoisonedJsonError('NUL');
-      // A lone surrogate (`"\\ud800"`) is no character: PostgreSQL would refuse it (a 500) or it would be
-      // stored as U+FFFD, silently not what was sent. Refused here, for every string of every body.
-      if (!wellFormed(key) || (typeof value === 'string' && !wellFormed(value))) throw new IllFormedTextError(wellFormed(key) ? key : 'a key');
-      if (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype')) {
-        throw new PoisonedJsonError('constructor.prototype');
-      }
-      return value;
-    }, parseNumber);
+    return parse(
+      text,
+      function (this: unknown, key: string, value: unknown) {
+        if (key === '__proto__') throw new PoisonedJsonError('__proto__');
+        // PostgreSQL text cannot hold NUL: a body with one is refused here, never a database failure (500).
+        if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) throw new PoisonedJsonError('NUL');
+        // A lone surrogate (`"\\ud800"`) is no character: PostgreSQL would refuse it (a 500) or it would be
+        // stored as U+FFFD, silently not what was sent. Refused here, for every string of every body.
+        if (!wellFormed(key) || (typeof value === 'string' && !wellFormed(value)))
+          throw new IllFormedTextError(wellFormed(key) ? key : 'a key');
+        if (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype')) {
+          throw new PoisonedJsonError('constructor.prototype');
+        }
+        return value;
+      },
+      parseNumber,
+    );
   } catch (e) {
     if (e instanceof InvalidJsonError) throw e;
     throw new InvalidJsonError(e instanceof Error ? e.message : String(e));

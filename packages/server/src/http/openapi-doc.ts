@@ -12,7 +12,10 @@ const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** `GET /api/v1/orders/:id/cancel` → `getOrdersByIdCancel`; operator routes start with `operator`. */
 export function operationIdOf(method: string, url: string): string {
   const operator = url.startsWith('/operator/v1');
-  const parts = url.replace(/^\/(api|operator)\/v1\/?/, '').split('/').filter(Boolean)
+  const parts = url
+    .replace(/^\/(api|operator)\/v1\/?/, '')
+    .split('/')
+    .filter(Boolean)
     .map((p) => (p.startsWith(':') ? `By${cap(word(p.slice(1)))}` : cap(word(p))));
   const id = `${method.toLowerCase()}${parts.join('')}`;
   return operator ? `operator${cap(id)}` : id;

@@ -16,7 +16,9 @@ export const ANCHOR_LENGTH = 48;
 
 export class PageAnchors {
   readonly #key: Buffer;
-  constructor(secret: string) { this.#key = createHash('sha256').update(`cambio page anchor\0${secret}`).digest(); }
+  constructor(secret: string) {
+    this.#key = createHash('sha256').update(`cambio page anchor\0${secret}`).digest();
+  }
 
   seal(position: string, scope: string): string {
     const nonce = randomBytes(NONCE);
@@ -35,7 +37,9 @@ export class PageAnchors {
       const d = createDecipheriv('aes-256-gcm', this.#key, raw.subarray(0, NONCE));
       d.setAAD(Buffer.from(scope));
       d.setAuthTag(raw.subarray(NONCE + 8));
-      return Buffer.concat([d.update(raw.subarray(NONCE, NONCE + 8)), d.final()]).readBigUInt64BE().toString();
+      return Buffer.concat([d.update(raw.subarray(NONCE, NONCE + 8)), d.final()])
+        .readBigUInt64BE()
+        .toString();
     } catch {
       return null;
     }

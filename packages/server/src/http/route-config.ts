@@ -22,9 +22,7 @@ export interface Principal {
 export type StaffRole = 'viewer' | 'approver' | 'admin';
 
 /** Who acts on /operator/v1: the bootstrap OPERATOR_TOKEN, or a staff person (session or personal token). */
-export type StaffPrincipal =
-  | { kind: 'bootstrap' }
-  | { kind: 'staff'; id: string; name: string; email: string; role: StaffRole };
+export type StaffPrincipal = { kind: 'bootstrap' } | { kind: 'staff'; id: string; name: string; email: string; role: StaffRole };
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -3,7 +3,11 @@ import { Type, type TSchema } from '@sinclair/typebox';
 
 /** Response schemas of a route: the success envelope around `data`, and the error envelope. */
 export function responses<T extends TSchema>(status: 200 | 201, data: T) {
-  return { [status]: Envelope(data), '4xx': ErrorEnvelope, '5xx': ErrorEnvelope } as { 200: ReturnType<typeof Envelope<T>>; '4xx': typeof ErrorEnvelope; '5xx': typeof ErrorEnvelope };
+  return { [status]: Envelope(data), '4xx': ErrorEnvelope, '5xx': ErrorEnvelope } as {
+    200: ReturnType<typeof Envelope<T>>;
+    '4xx': typeof ErrorEnvelope;
+    '5xx': typeof ErrorEnvelope;
+  };
 }
 
 export function listResponses<T extends TSchema>(item: T) {

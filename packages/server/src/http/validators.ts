@@ -21,7 +21,9 @@ for (const ajv of [bodyAjv, textAjv]) ajv.addKeyword({ ...bigIntegerKeyword, err
 /** An integer in a query or a path, as text: digits only, no sign, no leading zero, no exponent, no spaces, at most 16 digits. */
 const PLAIN_INTEGER = /^(0|[1-9][0-9]{0,15})$/;
 
-interface ObjectSchema { properties?: Record<string, { type?: unknown }> }
+interface ObjectSchema {
+  properties?: Record<string, { type?: unknown }>;
+}
 
 /**
  * ajv's coercion reads text as JavaScript does (`0x10` is 16, `1e2` is 100, ` 5` is 5) and takes a
@@ -29,7 +31,9 @@ interface ObjectSchema { properties?: Record<string, { type?: unknown }> }
  * parameter is checked as text first, and a repeated one (an array) is refused.
  */
 function strictText(schema: ObjectSchema, validate: ValidateFunction): ValidateFunction {
-  const integers = Object.entries(schema.properties ?? {}).filter(([, s]) => s.type === 'integer').map(([name]) => name);
+  const integers = Object.entries(schema.properties ?? {})
+    .filter(([, s]) => s.type === 'integer')
+    .map(([name]) => name);
   const all = Object.keys(schema.properties ?? {});
   const checked = ((data: Record<string, unknown> | null) => {
     const errors: ErrorObject[] = [];
@@ -37,7 +41,12 @@ function strictText(schema: ObjectSchema, validate: ValidateFunction): ValidateF
       const v = data?.[name];
       if (v === undefined) continue;
       if (Array.isArray(v) || (integers.includes(name) && !(typeof v === 'string' && PLAIN_INTEGER.test(v)))) {
-        errors.push({ instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: integers.includes(name) ? 'integer' : 'string' } });
+        errors.push({
+          instancePath: `/${name}`,
+          schemaPath: `#/properties/${name}/type`,
+          keyword: 'type',
+          params: { type: integers.includes(name) ? 'integer' : 'string' },
+        });
       }
     }
     const ok = validate(data);

@@ -10,9 +10,13 @@ import type { MailSender, OutgoingMail } from '../usecases/ports.ts';
  */
 export function smtpSender(url: Hidden, from: string): MailSender & { close(): void } {
   const transport = nodemailer.createTransport({
-    url: url.reveal(), connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000,
+    url: url.reveal(),
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
     // Never a logger: the message carries one-time links.
-    logger: false, debug: false,
+    logger: false,
+    debug: false,
   });
   return {
     async send(m: OutgoingMail) {

@@ -9,7 +9,12 @@ import { operatorRoutes } from './routes/index.ts';
 export async function operatorApi(app: FastifyInstance, deps: AppDeps) {
   app.addHook('onRequest', operatorAuth(deps));
   // Keys are per staff person (`staff:<id>`); the bootstrap token, whatever X-Operator says, has one space.
-  idempotency(app, deps.store.idempotency, (req) => (req.operatorActor === undefined ? undefined : req.operatorActor.startsWith('staff:') ? req.operatorActor : 'bootstrap'), deps.secret);
+  idempotency(
+    app,
+    deps.store.idempotency,
+    (req) => (req.operatorActor === undefined ? undefined : req.operatorActor.startsWith('staff:') ? req.operatorActor : 'bootstrap'),
+    deps.secret,
+  );
   for (const r of operatorRoutes) await app.register(r(deps));
   await app.register(staffRoutes(deps));
 }

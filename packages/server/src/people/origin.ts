@@ -4,7 +4,10 @@ import { DomainError } from '../domain/errors.ts';
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The service's origin as configured (CAMBIO_PUBLIC_URL) or bound, and whether it was configured. */
-export interface OwnOrigin { publicUrl: string; publicUrlSet: boolean }
+export interface OwnOrigin {
+  publicUrl: string;
+  publicUrlSet: boolean;
+}
 
 /**
  * A write authenticated by a cookie must come from the service's own pages: its `Origin` (or, when
@@ -20,10 +23,17 @@ export function assertSameOrigin(req: FastifyRequest, own: OwnOrigin): void {
   let from: string | null = null;
   // Compared as serialized origins (`http://h:80` is `http://h`): only an exact scheme, host and port match.
   if (typeof origin === 'string' && origin !== 'null') {
-    try { from = new URL(origin).origin; } catch { from = null; }
-  }
-  else if (typeof req.headers.referer === 'string') {
-    try { from = new URL(req.headers.referer).origin; } catch { from = null; }
+    try {
+      from = new URL(origin).origin;
+    } catch {
+      from = null;
+    }
+  } else if (typeof req.headers.referer === 'string') {
+    try {
+      from = new URL(req.headers.referer).origin;
+    } catch {
+      from = null;
+    }
   }
   if (from !== null) {
     if (from === own.publicUrl) return;
@@ -36,7 +46,11 @@ export function assertSameOrigin(req: FastifyRequest, own: OwnOrigin): void {
 function servedOrigin(req: FastifyRequest): string | null {
   const host = req.headers.host;
   if (typeof host !== 'string' || host === '') return null;
-  try { return new URL(`${req.protocol}://${host}`).origin; } catch { return null; }
+  try {
+    return new URL(`${req.protocol}://${host}`).origin;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -29,7 +29,8 @@ export async function portalApi(app: FastifyInstance, deps: AppDeps) {
     req.member = m;
     const route = `${req.method} ${(req.routeOptions.url ?? '').slice(PREFIX.length)}`;
     if (m.organization.requireTotp && !m.totpEnrolled && !SELF_SERVICE.has(route)) throw new DomainError('auth.totp_required');
-    if (rc?.portal && !rc.portal.some((p) => m.member.permissions.includes(p))) throw new DomainError('auth.scope_missing', { scope: rc.portal.join(' or ') });
+    if (rc?.portal && !rc.portal.some((p) => m.member.permissions.includes(p)))
+      throw new DomainError('auth.scope_missing', { scope: rc.portal.join(' or ') });
   });
   // Idempotency-Key on every POST (CONTRACT §10), per member: answers here carry secrets shown once to the
   // person who asked (a key, an invitation, a TOTP secret), never replayed to another member. Signing in
@@ -43,12 +44,25 @@ export async function portalApi(app: FastifyInstance, deps: AppDeps) {
     if (!m || !org || !team) throw new DomainError('auth.unauthenticated');
     // The stop while not reconciled travels with the session: the portal reads it on every page for its banner.
     const platform = { reconciled: (await deps.store.reconciliation.state()).reconciled };
-    return { member: memberWire(team), organization: { id: org.id, name: org.name, status: org.status, canOperate: canOperate(org), requireTotp: org.requireTotp }, platform };
+    return {
+      member: memberWire(team),
+      organization: { id: org.id, name: org.name, status: org.status, canOperate: canOperate(org), requireTotp: org.requireTotp },
+      platform,
+    };
   };
-  await app.register(sessionRoutes(deps, {
-    kind: 'member', tags: ['portal: session'], security: [{ memberSession: [] }], view, viewSchema: PortalSession,
-    current: (req) => { const m = memberOf(req); return { id: m.member.id, email: m.member.email, sessionId: m.sessionId }; },
-  }));
+  await app.register(
+    sessionRoutes(deps, {
+      kind: 'member',
+      tags: ['portal: session'],
+      security: [{ memberSession: [] }],
+      view,
+      viewSchema: PortalSession,
+      current: (req) => {
+        const m = memberOf(req);
+        return { id: m.member.id, email: m.member.email, sessionId: m.sessionId };
+      },
+    }),
+  );
   await app.register(teamRoutes(deps));
   await app.register(apiKeyRoutes(deps));
 }

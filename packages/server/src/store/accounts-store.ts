@@ -8,33 +8,74 @@ import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type P
 import type { Tx } from './unit-of-work.ts';
 import type { AccountsRepository } from '../usecases/repositories.ts';
 
-export interface BalanceRow { assetSymbol: string; assetDecimals: number; available: bigint; held: bigint }
+export interface BalanceRow {
+  assetSymbol: string;
+  assetDecimals: number;
+  available: bigint;
+  held: bigint;
+}
 export interface PostingRow {
-  id: string; entryId: string; kind: string; account: 'available' | 'held'; assetSymbol: string; assetDecimals: number;
-  amount: bigint; referenceId: string | null; memo: string | null; createdAt: Date;
+  id: string;
+  entryId: string;
+  kind: string;
+  account: 'available' | 'held';
+  assetSymbol: string;
+  assetDecimals: number;
+  amount: bigint;
+  referenceId: string | null;
+  memo: string | null;
+  createdAt: Date;
 }
 
 type PostingSelect = {
-  id: string | number | bigint; entry_id: string; kind: string; account_kind: string; asset_symbol: string; decimals: number | null;
-  amount: string; reference_id: string | null; memo: string | null; created_at: Date;
+  id: string | number | bigint;
+  entry_id: string;
+  kind: string;
+  account_kind: string;
+  asset_symbol: string;
+  decimals: number | null;
+  amount: string;
+  reference_id: string | null;
+  memo: string | null;
+  created_at: Date;
 };
 /**
  * What a ledger line shows, from the posting alone (it carries its entry's kind, reference and memo,
  * migration 017) and its asset's decimals (`m`).
  */
-const POSTING_COLUMNS = ['p.id', 'p.entry_id', 'p.entry_kind as kind', 'p.account_kind', 'p.asset_symbol', 'm.decimals', 'p.amount', 'p.reference_id', 'p.memo', 'p.created_at'] as const;
+const POSTING_COLUMNS = [
+  'p.id',
+  'p.entry_id',
+  'p.entry_kind as kind',
+  'p.account_kind',
+  'p.asset_symbol',
+  'm.decimals',
+  'p.amount',
+  'p.reference_id',
+  'p.memo',
+  'p.created_at',
+] as const;
 const toPostingRow = (r: PostingSelect): PostingRow => ({
-  id: String(r.id), entryId: r.entry_id, kind: r.kind, account: r.account_kind as 'available' | 'held',
-  assetSymbol: r.asset_symbol, assetDecimals: r.decimals ?? 0, amount: BigInt(r.amount),
-  referenceId: r.reference_id, memo: r.memo, createdAt: r.created_at,
+  id: String(r.id),
+  entryId: r.entry_id,
+  kind: r.kind,
+  account: r.account_kind as 'available' | 'held',
+  assetSymbol: r.asset_symbol,
+  assetDecimals: r.decimals ?? 0,
+  amount: BigInt(r.amount),
+  referenceId: r.reference_id,
+  memo: r.memo,
+  createdAt: r.created_at,
 });
 
 function balancesQuery(db: Db) {
-  return db.selectFrom('accounts as a')
+  return db
+    .selectFrom('accounts as a')
     .innerJoin('market_assets as m', 'm.symbol', 'a.asset_symbol')
     .select(['a.owner_id', 'a.asset_symbol', 'm.decimals', 'a.kind', 'a.balance'])
     .where('a.owner_id', '=', sql<string>`any(${sql.val<string[]>([])}::text[])`)
-    .orderBy('a.owner_id').orderBy('a.asset_symbol')
+    .orderBy('a.owner_id')
+    .orderBy('a.asset_symbol')
     .compile();
 }
 type BalancesQuery = ReturnType<typeof balancesQuery>;
@@ -78,13 +119,20 @@ export class AccountsStore implements AccountsRepository {
     return f.assetSymbol ? q.where('p.asset_symbol', '=', f.assetSymbol) : q;
   }
 
-  async postings(organizationId: string, p: PageParams, f: { assetSymbol?: string | undefined } & CreatedWindow = {}): Promise<Page<PostingRow>> {
+  async postings(
+    organizationId: string,
+    p: PageParams,
+    f: { assetSymbol?: string | undefined } & CreatedWindow = {},
+  ): Promise<Page<PostingRow>> {
     // The page is one range of the owner's index, with no lookup of an entry per posting, whatever the
     // journal's size.
-    const page = await readPage(this.#postingsOf(organizationId, f), 'p.id', p, (q) => q
-      .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
-      .select(POSTING_COLUMNS),
-    !f.assetSymbol && !f.createdFrom && !f.createdTo ? { list: 'postings', owner: organizationId } : undefined);
+    const page = await readPage(
+      this.#postingsOf(organizationId, f),
+      'p.id',
+      p,
+      (q) => q.leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol').select(POSTING_COLUMNS),
+      !f.assetSymbol && !f.createdFrom && !f.createdTo ? { list: 'postings', owner: organizationId } : undefined,
+    );
     return mapPage(page, toPostingRow);
   }
 
@@ -94,17 +142,26 @@ export class AccountsStore implements AccountsRepository {
    * batch in memory. The walk is anchored at the newest posting when it starts: a posting written
    * during the export is not in it, and none repeats.
    */
-  async *allPostings(organizationId: string, f: { assetSymbol?: string | undefined } & CreatedWindow = {}, batch = 500): AsyncGenerator<PostingRow[], void, undefined> {
+  async *allPostings(
+    organizationId: string,
+    f: { assetSymbol?: string | undefined } & CreatedWindow = {},
+    batch = 500,
+  ): AsyncGenerator<PostingRow[], void, undefined> {
     const filtered = () => this.#postingsOf(organizationId, f);
-    const top = await filtered().select(sql<string | null>`max(p.id)`.as('top')).executeTakeFirst();
+    const top = await filtered()
+      .select(sql<string | null>`max(p.id)`.as('top'))
+      .executeTakeFirst();
     if (top?.top === null || top?.top === undefined) return;
     let after = '0';
     for (;;) {
       const rows = await filtered()
-        .where('p.id', '>', sql<string>`${after}::bigint`).where('p.id', '<=', sql<string>`${top.top}::bigint`)
+        .where('p.id', '>', sql<string>`${after}::bigint`)
+        .where('p.id', '<=', sql<string>`${top.top}::bigint`)
         .leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol')
         .select(POSTING_COLUMNS)
-        .orderBy('p.id', 'asc').limit(batch).execute();
+        .orderBy('p.id', 'asc')
+        .limit(batch)
+        .execute();
       if (rows.length === 0) return;
       yield rows.map(toPostingRow);
       if (rows.length < batch) return;
@@ -113,14 +170,29 @@ export class AccountsStore implements AccountsRepository {
   }
 
   /** A signed manual adjustment in the caller's transaction; never drives available below zero. Answers the available balance before and after. */
-  async adjust(tx: Tx, entryId: string, at: Date, r: { organizationId: string; assetSymbol: string; amount: bigint; reason: string }): Promise<{ before: bigint; after: bigint }> {
+  async adjust(
+    tx: Tx,
+    entryId: string,
+    at: Date,
+    r: { organizationId: string; assetSymbol: string; amount: bigint; reason: string },
+  ): Promise<{ before: bigint; after: bigint }> {
     const org = await tx.selectFrom('organizations').select('id').where('id', '=', r.organizationId).executeTakeFirst();
     if (!org) throw new DomainError('organizations.not_found');
     const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).executeTakeFirst();
     if (!asset) throw new DomainError('market.asset_not_listed', { asset: r.assetSymbol });
-    const before = await tx.selectFrom('accounts').select('balance')
-      .where('owner_id', '=', r.organizationId).where('asset_symbol', '=', r.assetSymbol).where('kind', '=', 'available').executeTakeFirst();
-    await postEntry(tx, entryId, adjustmentEntry({ organizationId: r.organizationId, assetSymbol: r.assetSymbol, amount: r.amount, memo: r.reason }), at);
+    const before = await tx
+      .selectFrom('accounts')
+      .select('balance')
+      .where('owner_id', '=', r.organizationId)
+      .where('asset_symbol', '=', r.assetSymbol)
+      .where('kind', '=', 'available')
+      .executeTakeFirst();
+    await postEntry(
+      tx,
+      entryId,
+      adjustmentEntry({ organizationId: r.organizationId, assetSymbol: r.assetSymbol, amount: r.amount, memo: r.reason }),
+      at,
+    );
     const b = BigInt(before?.balance ?? '0');
     return { before: b, after: b + r.amount };
   }

@@ -3,8 +3,6 @@ import { keyOf, type KeptAnswer } from '../domain/idempotency/answers-of-work.ts
 
 export { AnswersOfWork, keyOf, type AnswerInWork, type KeptAnswer } from '../domain/idempotency/answers-of-work.ts';
 
-
-
 /**
  * Marks claimed keys done with their answers; returns the SQL of one statement that answers the scope and
  * key of each claim it answered. On PostgreSQL the claim is a row in flight, which this updates; it changes
@@ -16,14 +14,17 @@ export { AnswersOfWork, keyOf, type AnswerInWork, type KeptAnswer } from '../dom
  * `written`: a query of the ids of the records the statement wrote, for
  * answers kept by reference (`work`); an answer whose record was not written is not kept.
  */
-export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) => (allClaimedInMemory(as) ? insertAnswersSql(as, written) : sql<{ scope: string; key: string }>`insert into idempotency_keys as k
+export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) =>
+  allClaimedInMemory(as)
+    ? insertAnswersSql(as, written)
+    : sql<{ scope: string; key: string }>`insert into idempotency_keys as k
       (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
     select t.s, t.k, t.f, 'done', t.at, t.st, t.r, t.at, t.e
     from ${answerRows(as)}
     ${written ? sql`where t.w in (${written})` : sql``}
     on conflict (scope, key) do update set state = 'done', status = excluded.status, response = excluded.response
       where k.state = 'in_flight'
-    returning k.scope, k.key`);
+    returning k.scope, k.key`;
 
 /**
  * keepAnswersSql's statement on PGlite, where no key it answers has a row (`claimHeldInMemory`): a plain insert, one
@@ -35,7 +36,10 @@ export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) 
 function insertAnswersSql(as: KeptAnswer[], written?: RawBuilder<unknown>, returning = true) {
   const latest = (f: (a: KeptAnswer) => Date) => as.map(f).reduce((m, d) => (d > m ? d : m));
   const at = latest((a) => a.at);
-  return sql<{ scope: string; key: string }>`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
+  return sql<{
+    scope: string;
+    key: string;
+  }>`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
     select t.s, t.k, t.f, 'done', ${at}::timestamptz, t.st, t.r, ${at}::timestamptz, ${latest((a) => a.expiresAt)}::timestamptz
     from ${answerRows(as, false)}
     ${written ? sql`where t.w in (${written})` : sql``}
@@ -146,16 +150,24 @@ export function howKeysAreClaimed(as: KeptAnswer[], work: string): 'memory' | 's
   throw new Error(`${work}: a keyed answer whose key is claimed neither in memory nor by its statement`);
 }
 
-
 /**
  * The answers as rows `t(s, k, f, st, r, at, e, w)`, one per key (the first), from one JSON parameter: on
  * PGlite that costs a fraction of text arrays (serialized by PGlite's JavaScript, parsed by its array_in).
  * Without `times`, `at` and `e` are left out of the JSON (null, nothing to parse): insertAnswersSql's one
  * time for the batch stands for them.
  */
-const answerRows = (as: KeptAnswer[], times = true) => sql`json_to_recordset(${JSON.stringify(oncePerKey(as).map((a) => ({
-  s: a.scope, k: a.key, f: a.fingerprint, st: a.status, r: a.response, ...(times ? { at: a.at.toISOString(), e: a.expiresAt.toISOString() } : {}), w: a.work ?? null,
-})))}::json) as t(s text, k text, f text, st int, r text, at timestamptz, e timestamptz, w text)`;
+const answerRows = (as: KeptAnswer[], times = true) =>
+  sql`json_to_recordset(${JSON.stringify(
+    oncePerKey(as).map((a) => ({
+      s: a.scope,
+      k: a.key,
+      f: a.fingerprint,
+      st: a.status,
+      r: a.response,
+      ...(times ? { at: a.at.toISOString(), e: a.expiresAt.toISOString() } : {}),
+      w: a.work ?? null,
+    })),
+  )}::json) as t(s text, k text, f text, st int, r text, at timestamptz, e timestamptz, w text)`;
 
 /** One answer per key (the first): a statement may not update one row twice. */
 function oncePerKey(as: KeptAnswer[]): KeptAnswer[] {

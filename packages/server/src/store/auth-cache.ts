@@ -29,7 +29,11 @@ export class NotifiedAuthCache<V> implements AuthCache<V> {
   #generation = 0;
   readonly #unsubscribe: () => void;
 
-  constructor(private readonly changes: AuthChanges, private readonly ttlMs: number, private readonly maxEntries = 10_000) {
+  constructor(
+    private readonly changes: AuthChanges,
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {
     this.#unsubscribe = changes.subscribe({ changed: () => this.#drop(), hearing: () => this.#drop() });
   }
 
@@ -44,7 +48,9 @@ export class NotifiedAuthCache<V> implements AuthCache<V> {
     return e.value;
   }
 
-  begin(): number { return this.#generation; }
+  begin(): number {
+    return this.#generation;
+  }
 
   keep(token: number, key: string, value: V): void {
     if (token !== this.#generation || !this.changes.live) return;
@@ -53,9 +59,14 @@ export class NotifiedAuthCache<V> implements AuthCache<V> {
   }
 
   /** Entries kept now (tests). */
-  get size(): number { return this.#entries.size; }
+  get size(): number {
+    return this.#entries.size;
+  }
 
-  close(): void { this.#unsubscribe(); this.#drop(); }
+  close(): void {
+    this.#unsubscribe();
+    this.#drop();
+  }
 
   #drop(): void {
     this.#generation++;

@@ -20,16 +20,24 @@ export interface AuthChangeListener {
 export class AuthChanges {
   readonly #listeners = new Set<AuthChangeListener>();
   #live: boolean;
-  constructor(live: boolean) { this.#live = live; }
+  constructor(live: boolean) {
+    this.#live = live;
+  }
 
-  get live(): boolean { return this.#live; }
+  get live(): boolean {
+    return this.#live;
+  }
 
   subscribe(l: AuthChangeListener): () => void {
     this.#listeners.add(l);
-    return () => { this.#listeners.delete(l); };
+    return () => {
+      this.#listeners.delete(l);
+    };
   }
 
-  changed = (what = ''): void => { for (const l of this.#listeners) l.changed(what); };
+  changed = (what = ''): void => {
+    for (const l of this.#listeners) l.changed(what);
+  };
 
   setLive(live: boolean): void {
     if (live === this.#live) return;
@@ -52,12 +60,17 @@ export class PgAuthListener {
   /** `open`: a new, connected client on the primary (store/failover-pool.ts), or a rejection while there is none. */
   /** `others`: more channels this connection listens on, each told of the notifications another session sent. */
   constructor(
-    private readonly open: () => Promise<pg.Client>, private readonly changes: AuthChanges, private readonly ours: (pid: number) => boolean, private readonly retryMs = 1000,
+    private readonly open: () => Promise<pg.Client>,
+    private readonly changes: AuthChanges,
+    private readonly ours: (pid: number) => boolean,
+    private readonly retryMs = 1000,
     private readonly others: ReadonlyMap<string, () => void> = new Map(),
   ) {}
 
   /** The first attempt; a failure leaves `live` false and retries. */
-  async start(): Promise<void> { await this.#connect(); }
+  async start(): Promise<void> {
+    await this.#connect();
+  }
 
   async #connect(): Promise<void> {
     this.#timer = null;
@@ -66,10 +79,16 @@ export class PgAuthListener {
     try {
       client = await this.open();
     } catch {
-      if (!this.#closed) this.#timer = setTimeout(() => { void this.#connect(); }, this.retryMs).unref();
+      if (!this.#closed)
+        this.#timer = setTimeout(() => {
+          void this.#connect();
+        }, this.retryMs).unref();
       return;
     }
-    if (this.#closed) { await client.end().catch(() => {}); return; }
+    if (this.#closed) {
+      await client.end().catch(() => {});
+      return;
+    }
     this.#client = client;
     let lost = false;
     const onLost = () => {
@@ -78,7 +97,10 @@ export class PgAuthListener {
       this.changes.setLive(false);
       if (this.#client === client) this.#client = null;
       client.end().catch(() => {});
-      if (!this.#closed) this.#timer = setTimeout(() => { void this.#connect(); }, this.retryMs).unref();
+      if (!this.#closed)
+        this.#timer = setTimeout(() => {
+          void this.#connect();
+        }, this.retryMs).unref();
     };
     client.on('error', onLost);
     client.on('end', onLost);

@@ -41,16 +41,16 @@ export class Batcher<K, V> {
     while (this.#queue.length > 0 && this.#inFlight < this.opts.maxInFlight) {
       const batch = this.#queue.splice(0, this.opts.maxBatch);
       this.#inFlight++;
-      this.run(batch.map((b) => b.key)).then(
-        (values) => {
+      this.run(batch.map((b) => b.key))
+        .then((values) => {
           if (values.length !== batch.length) throw new Error(`a batch of ${batch.length} was answered with ${values.length}`);
           batch.forEach((b, i) => {
             const v = values[i]!;
             if (v instanceof Failed) b.reject(v.error);
             else b.resolve(v);
           });
-        },
-      ).catch((e: unknown) => batch.forEach((b) => b.reject(e)))
+        })
+        .catch((e: unknown) => batch.forEach((b) => b.reject(e)))
         .finally(() => {
           this.#inFlight--;
           this.#schedule();

@@ -10,7 +10,11 @@ const LOCK_FILE = 'cambio.lock';
 /** Directories this process holds (by path), so one process never opens one directory twice either. */
 const held = new Map<string, { file: string; print: LockPrint }>();
 /** What identifies one lock file: an inode number alone may be reused once a file is deleted. */
-interface LockPrint { pid: number | null; mtimeMs: number; ino: number }
+interface LockPrint {
+  pid: number | null;
+  mtimeMs: number;
+  ino: number;
+}
 const samePrint = (a: LockPrint | null, b: LockPrint) => a !== null && a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.pid === b.pid;
 let exitHook = false;
 
@@ -55,13 +59,16 @@ export function lockDirectory(dir: string): () => void {
 
 /** Who holds a lock file, or null when it is stale. */
 function heldBy(l: LockPrint): string | null {
-  if (l.pid === null) return Date.now() - l.mtimeMs < EMPTY_LOCK_GRACE_MS ? 'a process that is starting (the lock file is still empty)' : null;
+  if (l.pid === null)
+    return Date.now() - l.mtimeMs < EMPTY_LOCK_GRACE_MS ? 'a process that is starting (the lock file is still empty)' : null;
   if (l.pid === process.pid) return null;
   return alive(l.pid) ? `process ${l.pid}` : null;
 }
 
 function inUse(dir: string, by: string): DataDirLockedError {
-  return new DataDirLockedError(`the data directory ${dir} is in use by ${by}; stop it first, or set DATA_DIR to another directory (or DATABASE_URL to share a PostgreSQL server between processes)`);
+  return new DataDirLockedError(
+    `the data directory ${dir} is in use by ${by}; stop it first, or set DATA_DIR to another directory (or DATABASE_URL to share a PostgreSQL server between processes)`,
+  );
 }
 
 /** Links a complete lock file (our pid) into place; what identifies it, or null when a lock exists. */
@@ -84,7 +91,11 @@ function readLock(file: string): LockPrint | null {
   try {
     const st = statSync(file);
     let text = '';
-    try { text = readFileSync(file, 'utf8').trim(); } catch { /* unreadable: judged by age */ }
+    try {
+      text = readFileSync(file, 'utf8').trim();
+    } catch {
+      /* unreadable: judged by age */
+    }
     const pid = /^[0-9]{1,10}$/.test(text) ? Number(text) : null;
     return { pid: pid !== null && pid > 0 ? pid : null, mtimeMs: st.mtimeMs, ino: st.ino };
   } catch (e) {
@@ -106,7 +117,11 @@ function renameAsideIfSame(dir: string, file: string, stale: LockPrint): void {
     throw e;
   }
   if (!samePrint(readLock(aside), stale)) {
-    try { linkSync(aside, file); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e; }
+    try {
+      linkSync(aside, file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
   }
   rmSync(aside, { force: true });
 }
@@ -120,7 +135,9 @@ function hold(dir: string, file: string, print: LockPrint): () => void {
   if (!exitHook) {
     exitHook = true;
     // A process that exits without closing the store (a fatal error) leaves no lock behind.
-    process.once('exit', () => { for (const d of [...held.keys()]) release(d); });
+    process.once('exit', () => {
+      for (const d of [...held.keys()]) release(d);
+    });
   }
   return () => release(dir);
 }
@@ -132,9 +149,16 @@ function release(dir: string): void {
   held.delete(dir);
   try {
     if (samePrint(readLock(h.file), h.print)) rmSync(h.file, { force: true });
-  } catch { /* best effort: a lock left behind names a dead pid, which the next start takes over */ }
+  } catch {
+    /* best effort: a lock left behind names a dead pid, which the next start takes over */
+  }
 }
 
 function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -56,7 +56,11 @@ const CONNECT_TIMEOUT_MS = 3000;
  * already exists ignores it. The migrations still run (finding nothing to do).
  */
 export async function openDatabase(opts: {
-  databaseUrl?: string | undefined; dataDir: string; poolSize?: number; log?: (message: string) => void; image?: Blob | undefined;
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+  log?: (message: string) => void;
+  image?: Blob | undefined;
 }): Promise<OpenedDb> {
   if (opts.databaseUrl) {
     const changes = new AuthChanges(false);
@@ -64,11 +68,16 @@ export async function openDatabase(opts: {
     const pidOf = (c: pg.PoolClient) => (c as unknown as { processID?: number }).processID;
     const Prepared = preparingClient();
     // A host that does not answer (not even with a refusal) counts as down after this long.
-    class Client extends Prepared { constructor(c?: pg.ClientConfig) { super({ ...c, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }); } }
+    class Client extends Prepared {
+      constructor(c?: pg.ClientConfig) {
+        super({ ...c, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+      }
+    }
     // One pg pool on the primary at a time (failover-pool.ts): a multi-host DATABASE_URL is followed
     // through a failover without a restart, and a standby is never written to.
     const pool = new FailoverPool({
-      hosts: parsePgHosts(opts.databaseUrl), connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      hosts: parsePgHosts(opts.databaseUrl),
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
       ...(opts.log ? { log: opts.log } : {}),
       makePool: (connectionString, check) => {
         const p = new pg.Pool({ connectionString, max: opts.poolSize ?? 16, Client, onConnect: check, keepAlive: true });
@@ -77,10 +86,20 @@ export async function openDatabase(opts: {
         // answered. `ours`: the backends doing so (their LISTEN ran before any other statement on them).
         p.on('connect', (client) => {
           const pid = pidOf(client);
-          client.on('notification', (n) => { if (n.channel === AUTH_CHANNEL && n.processId === pid) changes.changed(n.payload); });
-          client.query(`listen ${AUTH_CHANNEL}`).then(() => { if (pid !== undefined) ours.add(pid); }, () => {});
+          client.on('notification', (n) => {
+            if (n.channel === AUTH_CHANNEL && n.processId === pid) changes.changed(n.payload);
+          });
+          client.query(`listen ${AUTH_CHANNEL}`).then(
+            () => {
+              if (pid !== undefined) ours.add(pid);
+            },
+            () => {},
+          );
         });
-        p.on('remove', (client) => { const pid = pidOf(client); if (pid !== undefined) ours.delete(pid); });
+        p.on('remove', (client) => {
+          const pid = pidOf(client);
+          if (pid !== undefined) ours.delete(pid);
+        });
         return p;
       },
     });
@@ -92,11 +111,20 @@ export async function openDatabase(opts: {
     const others = new Map([[WEBHOOKS_CHANNEL, () => heardWake()]]);
     const listen = async (retryMs?: number) => {
       if (listener) return;
-      listener = new PgAuthListener(() => pool.connectClient('cambio-auth-listener'), changes, (pid) => ours.has(pid), retryMs, others);
+      listener = new PgAuthListener(
+        () => pool.connectClient('cambio-auth-listener'),
+        changes,
+        (pid) => ours.has(pid),
+        retryMs,
+        others,
+      );
       await listener.start();
     };
     return {
-      db, kind: 'postgres', ownedByOneProcess: false, maintain: async () => [],
+      db,
+      kind: 'postgres',
+      ownedByOneProcess: false,
+      maintain: async () => [],
       authChanges: async (o = {}) => {
         await listen(o.retryMs);
         return changes;
@@ -115,7 +143,13 @@ export async function openDatabase(opts: {
         });
         void listen().catch(() => undefined);
       },
-      close: async () => { try { await listener?.close(); } finally { await db.destroy(); } },
+      close: async () => {
+        try {
+          await listener?.close();
+        } finally {
+          await db.destroy();
+        }
+      },
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -135,7 +169,14 @@ export async function openDatabase(opts: {
     const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
     await migrate(db);
     const changes = await hearing(client);
-    return { db, kind: 'pglite', ...embedded(db), authChanges: async () => changes, shareWebhookWakes: () => undefined, close: () => db.destroy() };
+    return {
+      db,
+      kind: 'pglite',
+      ...embedded(db),
+      authChanges: async () => changes,
+      shareWebhookWakes: () => undefined,
+      close: () => db.destroy(),
+    };
   }
   const dir = resolve(opts.dataDir);
   mkdirSync(dir, { recursive: true });
@@ -148,7 +189,20 @@ export async function openDatabase(opts: {
     await migrate(db);
     const changes = await hearing(client);
     // The lock is released even when closing the database fails.
-    return { db, kind: 'pglite', ...embedded(db), authChanges: async () => changes, shareWebhookWakes: () => undefined, close: async () => { try { await db.destroy(); } finally { unlock(); } } };
+    return {
+      db,
+      kind: 'pglite',
+      ...embedded(db),
+      authChanges: async () => changes,
+      shareWebhookWakes: () => undefined,
+      close: async () => {
+        try {
+          await db.destroy();
+        } finally {
+          unlock();
+        }
+      },
+    };
   } catch (e) {
     unlock();
     throw e;

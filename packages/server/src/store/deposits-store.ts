@@ -11,17 +11,27 @@ import type { DepositState, Deposit, DepositsRepository } from '../usecases/repo
 
 export type { DepositState, Deposit };
 
-
 type DepositRow = Selectable<Database['deposits']>;
 const toDeposit = (r: DepositRow): Deposit => ({
-  id: r.id, organizationId: r.organization_id, assetSymbol: r.asset_symbol, assetDecimals: r.asset_decimals, network: r.network,
-  amount: BigInt(r.amount_minor), txid: r.txid, state: r.state as DepositState, declarationId: r.declaration_id,
-  createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  organizationId: r.organization_id,
+  assetSymbol: r.asset_symbol,
+  assetDecimals: r.asset_decimals,
+  network: r.network,
+  amount: BigInt(r.amount_minor),
+  txid: r.txid,
+  state: r.state as DepositState,
+  declarationId: r.declaration_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 /** Money that arrived at the platform's wallets: recorded once per txid, credited once. */
 export class DepositsStore implements DepositsRepository {
-  constructor(private readonly db: Db, private readonly ids: Ids) {}
+  constructor(
+    private readonly db: Db,
+    private readonly ids: Ids,
+  ) {}
 
   /**
    * Records an arrival in the caller's transaction. It is credited only when its amount equals exactly the
@@ -32,33 +42,78 @@ export class DepositsStore implements DepositsRepository {
    * not the wallet's current one, so a wallet that moves to another network strands no open declaration.
    */
   /** `unmatchable`: the arrival waits unattributed whatever its amount (the venue reported more decimals than the asset has). */
-  async recordArrival(tx: Tx, id: string, at: Date, r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean }): Promise<Deposit> {
+  async recordArrival(
+    tx: Tx,
+    id: string,
+    at: Date,
+    r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean },
+  ): Promise<Deposit> {
     // FOR SHARE: the decimals stored with the arrival cannot change under it (MarketAssetsStore.put).
     const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).forShare().executeTakeFirst();
     if (!asset) throw new DomainError('market.asset_not_listed', { asset: r.assetSymbol });
 
     // The txid is recorded once: the unique constraint decides, even between concurrent calls.
-    const inserted = await tx.insertInto('deposits').values({
-      id, organization_id: null, asset_symbol: r.assetSymbol, asset_decimals: asset.decimals, network: r.network,
-      amount_minor: r.amount.toString(), txid: r.txid, state: 'unattributed', declaration_id: null, created_at: at, updated_at: at,
-    }).onConflict((oc) => oc.column('txid').doNothing()).returningAll().executeTakeFirst();
+    const inserted = await tx
+      .insertInto('deposits')
+      .values({
+        id,
+        organization_id: null,
+        asset_symbol: r.assetSymbol,
+        asset_decimals: asset.decimals,
+        network: r.network,
+        amount_minor: r.amount.toString(),
+        txid: r.txid,
+        state: 'unattributed',
+        declaration_id: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) => oc.column('txid').doNothing())
+      .returningAll()
+      .executeTakeFirst();
     if (!inserted) throw new DomainError('deposits.txid_already_recorded');
 
     // At most one row can match (declarations_unique_open_amount); FOR UPDATE makes a second
     // arrival of the same amount wait, then find the declaration matched and stay unattributed.
-    const decl = r.unmatchable ? undefined : await tx.selectFrom('deposit_declarations').select(['id', 'organization_id'])
-      .where('asset_symbol', '=', r.assetSymbol).where('state', '=', 'open')
-      .where('expected_amount_minor', '=', r.amount.toString()).where('network', '=', r.network)
-      .where('expires_at', '>', at).forUpdate().executeTakeFirst();
+    const decl = r.unmatchable
+      ? undefined
+      : await tx
+          .selectFrom('deposit_declarations')
+          .select(['id', 'organization_id'])
+          .where('asset_symbol', '=', r.assetSymbol)
+          .where('state', '=', 'open')
+          .where('expected_amount_minor', '=', r.amount.toString())
+          .where('network', '=', r.network)
+          .where('expires_at', '>', at)
+          .forUpdate()
+          .executeTakeFirst();
 
     let row = inserted;
     if (decl) {
-      await tx.updateTable('deposit_declarations').set({ state: 'matched', deposit_id: id, updated_at: at }).where('id', '=', decl.id).execute();
-      row = await tx.updateTable('deposits').set({ state: 'credited', organization_id: decl.organization_id, declaration_id: decl.id })
-        .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-      await postEntry(tx, this.ids.next('je'), depositCreditEntry({ organizationId: decl.organization_id, assetSymbol: r.assetSymbol, amount: r.amount, depositId: id }), at);
+      await tx
+        .updateTable('deposit_declarations')
+        .set({ state: 'matched', deposit_id: id, updated_at: at })
+        .where('id', '=', decl.id)
+        .execute();
+      row = await tx
+        .updateTable('deposits')
+        .set({ state: 'credited', organization_id: decl.organization_id, declaration_id: decl.id })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await postEntry(
+        tx,
+        this.ids.next('je'),
+        depositCreditEntry({ organizationId: decl.organization_id, assetSymbol: r.assetSymbol, amount: r.amount, depositId: id }),
+        at,
+      );
     } else {
-      await postEntry(tx, this.ids.next('je'), depositUnattributedEntry({ assetSymbol: r.assetSymbol, amount: r.amount, depositId: id }), at);
+      await postEntry(
+        tx,
+        this.ids.next('je'),
+        depositUnattributedEntry({ assetSymbol: r.assetSymbol, amount: r.amount, depositId: id }),
+        at,
+      );
     }
     return toDeposit(row);
   }
@@ -67,14 +122,24 @@ export class DepositsStore implements DepositsRepository {
   async attribute(tx: Tx, id: string, at: Date, organizationId: string): Promise<Deposit> {
     const org = await tx.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
     if (!org) throw new DomainError('organizations.not_found');
-    const row = await tx.updateTable('deposits').set({ state: 'credited', organization_id: organizationId, updated_at: at })
-      .where('id', '=', id).where('state', '=', 'unattributed').returningAll().executeTakeFirst();
+    const row = await tx
+      .updateTable('deposits')
+      .set({ state: 'credited', organization_id: organizationId, updated_at: at })
+      .where('id', '=', id)
+      .where('state', '=', 'unattributed')
+      .returningAll()
+      .executeTakeFirst();
     if (!row) {
       const exists = await tx.selectFrom('deposits').select('id').where('id', '=', id).executeTakeFirst();
       throw new DomainError(exists ? 'deposits.already_attributed' : 'deposits.not_found');
     }
     const dep = toDeposit(row);
-    await postEntry(tx, this.ids.next('je'), depositAttributionEntry({ organizationId, assetSymbol: dep.assetSymbol, amount: dep.amount, depositId: id }), at);
+    await postEntry(
+      tx,
+      this.ids.next('je'),
+      depositAttributionEntry({ organizationId, assetSymbol: dep.assetSymbol, amount: dep.amount, depositId: id }),
+      at,
+    );
     return dep;
   }
 
@@ -88,7 +153,10 @@ export class DepositsStore implements DepositsRepository {
   }
 
   /** Newest first; `organizationId` limits to one organization's deposits, `state` to one state. */
-  async list(p: PageParams, filter: { organizationId?: string; state?: DepositState | undefined } & CreatedWindow = {}): Promise<Page<Deposit>> {
+  async list(
+    p: PageParams,
+    filter: { organizationId?: string; state?: DepositState | undefined } & CreatedWindow = {},
+  ): Promise<Page<Deposit>> {
     let q = createdWithin(this.db.selectFrom('deposits'), 'created_at', filter);
     if (filter.organizationId !== undefined) q = q.where('organization_id', '=', filter.organizationId);
     if (filter.state !== undefined) q = q.where('state', '=', filter.state);

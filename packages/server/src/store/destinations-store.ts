@@ -6,20 +6,48 @@ import type { DestinationRow, DestinationsRepository } from '../usecases/reposit
 
 export type { DestinationRow };
 
-
 const COLUMNS = [
-  'id', 'organization_id', 'label', 'asset_symbol', 'bank_name', 'account_kind', 'holder_name', 'summary',
-  'cooldown_until', 'registered_in_market_at', 'created_at', 'updated_at',
+  'id',
+  'organization_id',
+  'label',
+  'asset_symbol',
+  'bank_name',
+  'account_kind',
+  'holder_name',
+  'summary',
+  'cooldown_until',
+  'registered_in_market_at',
+  'created_at',
+  'updated_at',
 ] as const;
 
 type Row = {
-  id: string; organization_id: string; label: string; asset_symbol: string; bank_name: string; account_kind: string;
-  holder_name: string; summary: string; cooldown_until: Date; registered_in_market_at: Date | null; created_at: Date; updated_at: Date;
+  id: string;
+  organization_id: string;
+  label: string;
+  asset_symbol: string;
+  bank_name: string;
+  account_kind: string;
+  holder_name: string;
+  summary: string;
+  cooldown_until: Date;
+  registered_in_market_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 };
 const toDestination = (r: Row): DestinationRow => ({
-  id: r.id, organizationId: r.organization_id, label: r.label, assetSymbol: r.asset_symbol, bankName: r.bank_name,
-  accountKind: r.account_kind, holderName: r.holder_name, summary: r.summary, cooldownUntil: r.cooldown_until,
-  registeredInMarketAt: r.registered_in_market_at, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  organizationId: r.organization_id,
+  label: r.label,
+  assetSymbol: r.asset_symbol,
+  bankName: r.bank_name,
+  accountKind: r.account_kind,
+  holderName: r.holder_name,
+  summary: r.summary,
+  cooldownUntil: r.cooldown_until,
+  registeredInMarketAt: r.registered_in_market_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 /** Withdrawal destinations (bank accounts) of organizations, and the operator's registration in the market. */
@@ -37,23 +65,42 @@ export class DestinationsStore implements DestinationsRepository {
    * under concurrency.
    */
   async insert(tx: Tx, organizationId: string, d: NewDestination, at: Date): Promise<DestinationRow | null> {
-    const row = await tx.insertInto('withdrawal_destinations').values({
-      id: d.id, organization_id: organizationId, label: d.label, asset_symbol: d.assetSymbol,
-      bank_name: d.bankName, account_kind: d.accountKind, holder_name: d.holderName,
-      // Sealed for this row (organization and id): copied to another row, they do not open.
-      account_number_enc: d.accountNumberEnc, holder_document_enc: d.holderDocumentEnc,
-      account_fingerprint: d.fingerprint, summary: d.summary,
-      cooldown_until: d.cooldownUntil, registered_in_market_at: null, created_at: at, updated_at: at,
-    }).onConflict((oc) => oc.columns(['organization_id', 'account_fingerprint']).doNothing())
-      .returning(COLUMNS).executeTakeFirst();
+    const row = await tx
+      .insertInto('withdrawal_destinations')
+      .values({
+        id: d.id,
+        organization_id: organizationId,
+        label: d.label,
+        asset_symbol: d.assetSymbol,
+        bank_name: d.bankName,
+        account_kind: d.accountKind,
+        holder_name: d.holderName,
+        // Sealed for this row (organization and id): copied to another row, they do not open.
+        account_number_enc: d.accountNumberEnc,
+        holder_document_enc: d.holderDocumentEnc,
+        account_fingerprint: d.fingerprint,
+        summary: d.summary,
+        cooldown_until: d.cooldownUntil,
+        registered_in_market_at: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) => oc.columns(['organization_id', 'account_fingerprint']).doNothing())
+      .returning(COLUMNS)
+      .executeTakeFirst();
     return row ? toDestination(row) : null;
   }
 
   /** The sealed account number and holder document of one destination, for `openDestination`; null when there is none. */
   async sealed(id: string): Promise<{ id: string; organizationId: string; accountNumberEnc: string; holderDocumentEnc: string } | null> {
-    const r = await this.db.selectFrom('withdrawal_destinations').select(['organization_id', 'account_number_enc', 'holder_document_enc'])
-      .where('id', '=', id).executeTakeFirst();
-    return r ? { id, organizationId: r.organization_id, accountNumberEnc: r.account_number_enc, holderDocumentEnc: r.holder_document_enc } : null;
+    const r = await this.db
+      .selectFrom('withdrawal_destinations')
+      .select(['organization_id', 'account_number_enc', 'holder_document_enc'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return r
+      ? { id, organizationId: r.organization_id, accountNumberEnc: r.account_number_enc, holderDocumentEnc: r.holder_document_enc }
+      : null;
   }
 
   async get(id: string): Promise<DestinationRow | null> {
@@ -63,8 +110,12 @@ export class DestinationsStore implements DestinationsRepository {
 
   /** Every destination of one organization, newest first: the client's list is one array (spec), and registrations are few. */
   async allOf(organizationId: string): Promise<DestinationRow[]> {
-    const rows = await this.db.selectFrom('withdrawal_destinations').select(COLUMNS)
-      .where('organization_id', '=', organizationId).orderBy('seq', 'desc').execute();
+    const rows = await this.db
+      .selectFrom('withdrawal_destinations')
+      .select(COLUMNS)
+      .where('organization_id', '=', organizationId)
+      .orderBy('seq', 'desc')
+      .execute();
     return rows.map(toDestination);
   }
 
@@ -77,8 +128,13 @@ export class DestinationsStore implements DestinationsRepository {
 
   /** Marks the destination registered in the market at `at`, once: null when it already is, or there is none. */
   async markRegisteredInMarket(tx: Tx, id: string, at: Date): Promise<DestinationRow | null> {
-    const row = await tx.updateTable('withdrawal_destinations').set({ registered_in_market_at: at, updated_at: at })
-      .where('id', '=', id).where('registered_in_market_at', 'is', null).returning(COLUMNS).executeTakeFirst();
+    const row = await tx
+      .updateTable('withdrawal_destinations')
+      .set({ registered_in_market_at: at, updated_at: at })
+      .where('id', '=', id)
+      .where('registered_in_market_at', 'is', null)
+      .returning(COLUMNS)
+      .executeTakeFirst();
     return row ? toDestination(row) : null;
   }
 

@@ -1,7 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from './db.ts';
 
-export interface StoredEvent { id: string; type: string; createdAt: Date; data: Record<string, unknown> }
+export interface StoredEvent {
+  id: string;
+  type: string;
+  createdAt: Date;
+  data: Record<string, unknown>;
+}
 
 /** `evt_<seq>`: the id the API shows and takes back as a cursor. */
 const idOf = (seq: string) => `evt_${seq}`;
@@ -23,8 +28,12 @@ export class EventsStore {
   async list(organizationId: string, after: string | undefined, limit: number, subjectId?: string): Promise<StoredEvent[] | undefined> {
     let from = { txid: '-1', seq: '0' };
     if (after !== undefined) {
-      const c = await this.db.selectFrom('events').select(['txid', 'seq'])
-        .where('seq', '=', after.slice(4)).where('organization_id', '=', organizationId).executeTakeFirst();
+      const c = await this.db
+        .selectFrom('events')
+        .select(['txid', 'seq'])
+        .where('seq', '=', after.slice(4))
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst();
       if (!c) return undefined;
       from = { txid: String(c.txid), seq: String(c.seq) };
     }

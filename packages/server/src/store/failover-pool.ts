@@ -17,7 +17,10 @@ export interface FailoverPoolOptions {
   log?: (message: string) => void;
 }
 
-interface Current { index: number; pool: pg.Pool }
+interface Current {
+  index: number;
+  pool: pg.Pool;
+}
 
 /**
  * The service's PostgreSQL pool over one or several hosts (node-postgres takes one): a pg pool on the host
@@ -44,7 +47,9 @@ export class FailoverPool implements PostgresPool {
   }
 
   /** The host in use now (`host:port`), or null before the first connection and while none is the primary. */
-  get primary(): string | null { return this.#current && !this.#suspect ? this.o.hosts.hosts[this.#current.index]! : null; }
+  get primary(): string | null {
+    return this.#current && !this.#suspect ? this.o.hosts.hosts[this.#current.index]! : null;
+  }
 
   async connect(): Promise<PostgresPoolClient> {
     if (this.#ended) throw new Error('Cannot use a pool after calling end');
@@ -85,14 +90,22 @@ export class FailoverPool implements PostgresPool {
   /** Refuses a connection to a server that is not the primary (only when read-write is asked for). */
   check = async (client: pg.ClientBase): Promise<void> => {
     if (!this.o.hosts.readWrite) return;
-    const r = await client.query<{ r: boolean; ro: string }>(`select pg_is_in_recovery() as r, current_setting('transaction_read_only') as ro`);
+    const r = await client.query<{ r: boolean; ro: string }>(
+      `select pg_is_in_recovery() as r, current_setting('transaction_read_only') as ro`,
+    );
     const row = r.rows[0];
     const { host, port } = client as pg.Client;
-    if (!row || row.r || row.ro === 'on') throw new StoreUnavailableError(`${host}:${port} is not the primary (${row?.r ? 'in recovery' : 'read-only'})`);
+    if (!row || row.r || row.ro === 'on')
+      throw new StoreUnavailableError(`${host}:${port} is not the primary (${row?.r ? 'in recovery' : 'read-only'})`);
   };
 
   async #open(url: string, applicationName: string): Promise<pg.Client> {
-    const c = new pg.Client({ connectionString: url, application_name: applicationName, connectionTimeoutMillis: this.#timeoutMs, query_timeout: this.#timeoutMs });
+    const c = new pg.Client({
+      connectionString: url,
+      application_name: applicationName,
+      connectionTimeoutMillis: this.#timeoutMs,
+      query_timeout: this.#timeoutMs,
+    });
     // An error after the connection is handed over reaches the owner's own listener; before, it is the rejection below.
     const ignore = () => undefined;
     c.on('error', ignore);
@@ -113,7 +126,9 @@ export class FailoverPool implements PostgresPool {
     if (this.#current && !this.#suspect) return Promise.resolve(this.#current);
     const miss = this.#lastMiss;
     if (miss && Date.now() - miss.at < this.#gapMs) return Promise.reject(miss.error);
-    this.#searching ??= this.#search().finally(() => { this.#searching = null; });
+    this.#searching ??= this.#search().finally(() => {
+      this.#searching = null;
+    });
     return this.#searching;
   }
 
@@ -162,7 +177,9 @@ export class FailoverPool implements PostgresPool {
   #lost(owner: Current, e: unknown): void {
     if (owner !== this.#current || this.#suspect) return;
     this.#suspect = true;
-    this.o.log?.(`postgres: lost the primary ${this.o.hosts.hosts[owner.index]} (${(e as Error)?.message ?? String(e)}); looking for it again`);
+    this.o.log?.(
+      `postgres: lost the primary ${this.o.hosts.hosts[owner.index]} (${(e as Error)?.message ?? String(e)}); looking for it again`,
+    );
   }
 
   /** Kysely's view of a checked-out connection: a connection-class failure destroys it instead of returning it to the pool. */
@@ -173,7 +190,10 @@ export class FailoverPool implements PostgresPool {
       broken = true;
       this.#lost(owner, e);
     };
-    const onError = (e: unknown) => { failed(e); throw e; };
+    const onError = (e: unknown) => {
+      failed(e);
+      throw e;
+    };
     // pg emits a lost connection as an event too, and pg-pool listens only while the client is idle: an
     // event nobody hears would end the process.
     client.on('error', failed);

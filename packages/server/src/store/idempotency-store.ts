@@ -7,12 +7,13 @@ import type { Db } from './db.ts';
 
 /** What a request carrying an Idempotency-Key meets (CONTRACT §10). */
 export type Claim =
-  | { kind: 'claimed' }
-  | { kind: 'in_progress' }
-  | { kind: 'key_reused' }
-  | { kind: 'replay'; status: number; response: string };
+  { kind: 'claimed' } | { kind: 'in_progress' } | { kind: 'key_reused' } | { kind: 'replay'; status: number; response: string };
 
-export interface ClaimInput { scope: string; key: string; fingerprint: string }
+export interface ClaimInput {
+  scope: string;
+  key: string;
+  fingerprint: string;
+}
 
 /** The most key hashes a PGlite process keeps to skip lookups of keys that have no row (some 30 MB). */
 const KNOWN_CAP = 1_000_000;
@@ -40,13 +41,19 @@ export class IdempotencyStore {
    * instead of a claim's row being inserted and then updated. A crash forgets the claims with the work
    * they were for. On PostgreSQL other instances must see the claim: it is a row.
    */
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly claimsInMemory = false) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly claimsInMemory = false,
+  ) {}
 
   /**
    * Whether a route may leave the claim to its work (its one statement, or its transaction before it
    * writes anything: answers-in-work.ts, claimKeysAsWrittenCtes): on PostgreSQL. On PGlite a claim costs no round trip (claimsInMemory).
    */
-  get claimsInWork(): boolean { return !this.claimsInMemory; }
+  get claimsInWork(): boolean {
+    return !this.claimsInMemory;
+  }
 
   /** Keys claimed in this process (claimsInMemory): scope and key → when the claim's lease lapses (ms). */
   readonly #held = new Map<string, number>();
@@ -90,7 +97,13 @@ export class IdempotencyStore {
 
   /** Whether the key may have a row; it may from now on (its claim may write one). */
   async #mayHaveRow(id: string): Promise<boolean> {
-    const known = this.#known !== undefined ? this.#known : await (this.#knownLoading ??= this.#loadKnown().catch((e: unknown) => { this.#knownLoading = undefined; throw e; }));
+    const known =
+      this.#known !== undefined
+        ? this.#known
+        : await (this.#knownLoading ??= this.#loadKnown().catch((e: unknown) => {
+            this.#knownLoading = undefined;
+            throw e;
+          }));
     if (known === null) return true;
     const h = hash30(id);
     if (known.has(h)) return true;
@@ -106,19 +119,28 @@ export class IdempotencyStore {
   }
 
   /** Whether each key has a row (claimsInMemory): one statement for the lookups arriving together. */
-  readonly #lookups = new Batcher<ClaimInput, boolean>(async (cs) => {
-    const r = await sql<{ scope: string; key: string }>`select t.s as scope, t.k as key
+  readonly #lookups = new Batcher<ClaimInput, boolean>(
+    async (cs) => {
+      const r = await sql<{ scope: string; key: string }>`select t.s as scope, t.k as key
       from json_to_recordset(${JSON.stringify(cs.map((c) => ({ s: c.scope, k: c.key })))}::json) as t(s text, k text)
       cross join lateral (select 1 from idempotency_keys i where i.scope = t.s and i.key = t.k limit 1) i`.execute(this.db);
-    const found = new Set(r.rows.map((x) => keyOf(x)));
-    return cs.map((c) => found.has(keyOf(c)));
-  }, { maxBatch: 64, maxInFlight: 4 });
+      const found = new Set(r.rows.map((x) => keyOf(x)));
+      return cs.map((c) => found.has(keyOf(c)));
+    },
+    { maxBatch: 64, maxInFlight: 4 },
+  );
 
   /** A key that has a row: a replay, another body's key, one in flight, or one to take (expired, abandoned). */
   async #claimHeld(c: ClaimInput): Promise<Claim> {
     const now = this.clock.now();
     return this.db.transaction().execute(async (tx) => {
-      const held = await tx.selectFrom('idempotency_keys').selectAll().where('scope', '=', c.scope).where('key', '=', c.key).forUpdate().executeTakeFirst();
+      const held = await tx
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('scope', '=', c.scope)
+        .where('key', '=', c.key)
+        .forUpdate()
+        .executeTakeFirst();
       const abandoned = held && held.state === 'in_flight' && held.lease_until <= now;
       if (!held || held.expires_at <= now || abandoned) {
         // Gone since the insert (released), expired and not yet purged, or its request died: take it. A
@@ -126,7 +148,11 @@ export class IdempotencyStore {
         if (this.claimsInMemory) await tx.deleteFrom('idempotency_keys').where('scope', '=', c.scope).where('key', '=', c.key).execute();
         else {
           const row = this.#row(c, now);
-          await tx.insertInto('idempotency_keys').values(row).onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet({ ...row })).execute();
+          await tx
+            .insertInto('idempotency_keys')
+            .values(row)
+            .onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet({ ...row }))
+            .execute();
         }
         return { kind: 'claimed' } as const;
       }
@@ -151,7 +177,15 @@ export class IdempotencyStore {
   }
 
   #row(c: ClaimInput, now: Date) {
-    return { ...c, state: 'in_flight', lease_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS), status: null, response: null, created_at: now, expires_at: this.#expiry(now) };
+    return {
+      ...c,
+      state: 'in_flight',
+      lease_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
+      status: null,
+      response: null,
+      created_at: now,
+      expires_at: this.#expiry(now),
+    };
   }
 
   /**
@@ -172,31 +206,45 @@ export class IdempotencyStore {
    * everything its request did, leaving the key free for a retry that runs once. That saves a disk flush,
    * the most of a keyed request's added latency on PostgreSQL (bench/README.md, Idempotency-Key).
    */
-  readonly #claims = new Batcher<ClaimInput, boolean>(async (cs) => {
-    const now = this.clock.now();
-    const r = await sql<{ scope: string; key: string }>`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
+  readonly #claims = new Batcher<ClaimInput, boolean>(
+    async (cs) => {
+      const now = this.clock.now();
+      const r = await sql<{
+        scope: string;
+        key: string;
+      }>`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
       select s, k, f, 'in_flight', ${new Date(now.getTime() + IDEMPOTENCY_LEASE_MS)}, null, null, ${now}, ${this.#expiry(now)}
       from json_to_recordset(${JSON.stringify(cs.map((c) => ({ s: c.scope, k: c.key, f: c.fingerprint })))}::json) as t(s text, k text, f text),
         (select set_config('synchronous_commit', 'off', true)) as async_commit
       on conflict (scope, key) do nothing returning scope, key`.execute(this.db);
-    const won = new Set(r.rows.map((x) => keyOf(x)));
-    // Two requests of one batch with one key: the first claimed it, the other meets it in flight.
-    return cs.map((c) => won.delete(keyOf(c)));
-  }, { maxBatch: 64, maxInFlight: 4 });
+      const won = new Set(r.rows.map((x) => keyOf(x)));
+      // Two requests of one batch with one key: the first claimed it, the other meets it in flight.
+      return cs.map((c) => won.delete(keyOf(c)));
+    },
+    { maxBatch: 64, maxInFlight: 4 },
+  );
 
   /** Keeps the answer (IdempotencyClaim.keep) of a request whose work did not keep it. */
   async complete(a: KeptAnswer): Promise<void> {
     await this.#completions.load(a);
   }
 
-  readonly #completions = new Batcher<KeptAnswer, void>(async (as) => {
-    await keepAnswersSql(as).execute(this.db);
-    return as.map(() => undefined);
-  }, { maxBatch: 64, maxInFlight: 4 });
+  readonly #completions = new Batcher<KeptAnswer, void>(
+    async (as) => {
+      await keepAnswersSql(as).execute(this.db);
+      return as.map(() => undefined);
+    },
+    { maxBatch: 64, maxInFlight: 4 },
+  );
 
   /** Forgets a claim whose request decided nothing, so the same key may run again. */
   async release(c: { scope: string; key: string }): Promise<void> {
-    await this.db.deleteFrom('idempotency_keys').where('scope', '=', c.scope).where('key', '=', c.key).where('state', '=', 'in_flight').execute();
+    await this.db
+      .deleteFrom('idempotency_keys')
+      .where('scope', '=', c.scope)
+      .where('key', '=', c.key)
+      .where('state', '=', 'in_flight')
+      .execute();
   }
 
   /** Deletes keys past their retention (an abandoned claim too), at most `limit` at a time; returns how many. */

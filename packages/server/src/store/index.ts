@@ -81,7 +81,12 @@ export class Store implements Repositories {
   readonly #close: () => Promise<void>;
 
   /** `authCache`: authenticated keys kept between requests (store/auth-cache.ts); none by default. */
-  constructor(opened: OpenedDb, readonly ids: Ids, readonly clock: Clock, opts: { authCache?: AuthCache<KeyForAuth> } = {}) {
+  constructor(
+    opened: OpenedDb,
+    readonly ids: Ids,
+    readonly clock: Clock,
+    opts: { authCache?: AuthCache<KeyForAuth> } = {},
+  ) {
     this.db = opened.db;
     this.kind = opened.kind;
     this.ownedByOneProcess = opened.ownedByOneProcess;

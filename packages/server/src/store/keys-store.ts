@@ -27,12 +27,25 @@ export interface KeyForAuth {
   reconciled: boolean;
 }
 
-
-
 interface AuthRow {
-  want: string; prefix: string; id: string; secret_hash: string; scopes: string[]; expires_at: Date | null; allowed_ips: string[] | null;
-  revoked_at: Date | null; member_id: string; permissions: string[]; member_status: string; org_id: string; org_name: string; org_status: string;
-  org_limits: unknown; org_created_at: Date; org_updated_at: Date; reconciled: boolean;
+  want: string;
+  prefix: string;
+  id: string;
+  secret_hash: string;
+  scopes: string[];
+  expires_at: Date | null;
+  allowed_ips: string[] | null;
+  revoked_at: Date | null;
+  member_id: string;
+  permissions: string[];
+  member_status: string;
+  org_id: string;
+  org_name: string;
+  org_status: string;
+  org_limits: unknown;
+  org_created_at: Date;
+  org_updated_at: Date;
+  reconciled: boolean;
 }
 
 /**
@@ -62,9 +75,23 @@ type AuthQuery = CompiledQuery<AuthRow>;
 
 function toKeyForAuth(r: AuthRow): KeyForAuth {
   return {
-    id: r.id, secretHash: r.secret_hash, scopes: r.scopes, expiresAt: r.expires_at, allowedIps: r.allowed_ips,
-    revokedAt: r.revoked_at, memberId: r.member_id, memberRemoved: r.member_status === 'removed', role: r.permissions,
-    organization: toOrganization({ id: r.org_id, name: r.org_name, status: r.org_status, limits: r.org_limits, created_at: r.org_created_at, updated_at: r.org_updated_at }),
+    id: r.id,
+    secretHash: r.secret_hash,
+    scopes: r.scopes,
+    expiresAt: r.expires_at,
+    allowedIps: r.allowed_ips,
+    revokedAt: r.revoked_at,
+    memberId: r.member_id,
+    memberRemoved: r.member_status === 'removed',
+    role: r.permissions,
+    organization: toOrganization({
+      id: r.org_id,
+      name: r.org_name,
+      status: r.org_status,
+      limits: r.org_limits,
+      created_at: r.org_created_at,
+      updated_at: r.org_updated_at,
+    }),
     reconciled: r.reconciled,
   };
 }
@@ -78,7 +105,10 @@ export class KeysStore implements KeysRepository {
   // Requests authenticating at the same moment share one read (every request still reads its key, role and organization).
   readonly #batch = new Batcher<string, KeyForAuth | null>((prefixes) => this.#read(prefixes), { maxBatch: 64, maxInFlight: 4 });
 
-  constructor(private readonly db: Db, private readonly cache: AuthCache<KeyForAuth> = noAuthCache) {
+  constructor(
+    private readonly db: Db,
+    private readonly cache: AuthCache<KeyForAuth> = noAuthCache,
+  ) {
     this.#auth = authQuery(db);
     if (this.#auth.parameters.length !== 1) throw new Error('the auth query must take the prefixes as its only parameter');
   }
@@ -110,7 +140,9 @@ export class KeysStore implements KeysRepository {
 
   touch(keyId: string, at: Date): void {
     this.#touched.set(keyId, at);
-    this.#flushTimer ??= setTimeout(() => { void this.flushLastUsed().catch(() => {}); }, 5000).unref();
+    this.#flushTimer ??= setTimeout(() => {
+      void this.flushLastUsed().catch(() => {});
+    }, 5000).unref();
   }
 
   async flushLastUsed(): Promise<void> {
@@ -137,17 +169,31 @@ export class KeysStore implements KeysRepository {
 
   /** A new key: only the hash of its secret is stored (the secret is shown once, by the caller). */
   async insert(tx: Tx, id: string, at: Date, r: NewKey): Promise<void> {
-    await tx.insertInto('api_keys').values({
-      id, organization_id: r.organizationId, member_id: r.memberId, prefix: r.prefix, secret_hash: r.secretHash,
-      scopes: toJson(r.scopes), expires_at: r.expiresAt, allowed_ips: r.allowedIps ? toJson(r.allowedIps) : null,
-      revoked_at: null, created_at: at,
-    }).execute();
+    await tx
+      .insertInto('api_keys')
+      .values({
+        id,
+        organization_id: r.organizationId,
+        member_id: r.memberId,
+        prefix: r.prefix,
+        secret_hash: r.secretHash,
+        scopes: toJson(r.scopes),
+        expires_at: r.expiresAt,
+        allowed_ips: r.allowedIps ? toJson(r.allowedIps) : null,
+        revoked_at: null,
+        created_at: at,
+      })
+      .execute();
   }
 
   /** The key, locked until `tx` ends (a revocation reads whether it is revoked already); null when there is none. */
   async lock(tx: Tx, id: string): Promise<{ id: string; organizationId: string; revokedAt: Date | null } | null> {
-    const r = await tx.selectFrom('api_keys').select(['id', 'organization_id', 'revoked_at'])
-      .where('id', '=', id).forUpdate().executeTakeFirst();
+    const r = await tx
+      .selectFrom('api_keys')
+      .select(['id', 'organization_id', 'revoked_at'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
     return r ? { id: r.id, organizationId: r.organization_id, revokedAt: r.revoked_at } : null;
   }
 
@@ -157,8 +203,13 @@ export class KeysStore implements KeysRepository {
 
   /** Every key of the member not revoked yet is revoked now; their ids. */
   async revokeAllOf(tx: Tx, memberId: string, at: Date): Promise<string[]> {
-    const keys = await tx.updateTable('api_keys').set({ revoked_at: at })
-      .where('member_id', '=', memberId).where('revoked_at', 'is', null).returning('id').execute();
+    const keys = await tx
+      .updateTable('api_keys')
+      .set({ revoked_at: at })
+      .where('member_id', '=', memberId)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .execute();
     return keys.map((k) => k.id);
   }
 }

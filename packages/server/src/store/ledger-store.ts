@@ -15,7 +15,9 @@ type Sql = RawBuilder<unknown>;
  */
 export async function postEntry(tx: Tx, entryId: string, entry: Entry, at: Date): Promise<void> {
   assertBalanced(entry);
-  const r = await sql<{ written: string }>`with ${sql.join(entryCtes(entryId, entry, at))} select (select count(*) from je) as written`.execute(tx);
+  const r = await sql<{
+    written: string;
+  }>`with ${sql.join(entryCtes(entryId, entry, at))} select (select count(*) from je) as written`.execute(tx);
   if (String(r.rows[0]?.written) !== '1') throw new DomainError('ledger.insufficient_balance');
 }
 
@@ -33,11 +35,16 @@ function entryCtes(entryId: string, entry: Entry, at: Date): Sql[] {
   const changes = netChanges(entry).filter((c) => c.amount !== 0n);
   const value = (amount: bigint) => sql`${amount.toString()}::numeric`;
   const asset = (literal: string) => sql`${literal}::text`;
-  const links = changes.map((c, i) => sql`${sql.raw(`c${i}`)} as (${changeSql(c, asset(c.assetSymbol), value(c.amount), i === 0 ? null : `c${i - 1}`)})`);
+  const links = changes.map(
+    (c, i) => sql`${sql.raw(`c${i}`)} as (${changeSql(c, asset(c.assetSymbol), value(c.amount), i === 0 ? null : `c${i - 1}`)})`,
+  );
   const last = changes.length > 0 ? `c${changes.length - 1}` : null;
   const ts = sql`${at.toISOString()}::timestamptz`;
-  const postings = sql.join(entry.postings.map((p) => sql`(${p.ownerId}::text, ${asset(p.assetSymbol)}, ${p.kind}::text, ${value(p.amount)})`));
-  return [...links,
+  const postings = sql.join(
+    entry.postings.map((p) => sql`(${p.ownerId}::text, ${asset(p.assetSymbol)}, ${p.kind}::text, ${value(p.amount)})`),
+  );
+  return [
+    ...links,
     sql`je as (insert into journal_entries (id, kind, organization_id, reference_id, memo, created_at)
       select ${entryId}::text, ${entry.kind}::text, ${entry.organizationId}::text, ${entry.referenceId}::text, ${entry.memo}::text, ${ts}${last ? sql.raw(` from ${last}`) : sql``}
       returning id)`,

@@ -6,7 +6,12 @@ import type { Owed, SnapshotAsset, Snapshot, NewSnapshot, LiabilitiesRepository 
 
 export type { Owed, SnapshotAsset, Snapshot, NewSnapshot };
 
-export interface OwnLeaf { assetSymbol: string; amount: bigint; leafIndex: number; path: SumNode[] }
+export interface OwnLeaf {
+  assetSymbol: string;
+  amount: bigint;
+  leafIndex: number;
+  path: SumNode[];
+}
 
 /** Rows a leaf insert carries at once. */
 const LEAF_CHUNK = 20_000;
@@ -23,17 +28,20 @@ export class LiabilitiesStore implements LiabilitiesRepository {
    * statement: one moment's balances, whatever commits meanwhile.
    */
   async owed(): Promise<{ assets: Array<{ symbol: string; decimals: number }>; owed: Owed[] }> {
-    const rows = (await sql<{ owner_id: string | null; symbol: string; decimals: number; total: string | null }>`
+    const rows = (
+      await sql<{ owner_id: string | null; symbol: string; decimals: number; total: string | null }>`
       select o.owner_id, m.symbol, m.decimals, o.total::text as total from market_assets m
       left join (select a.owner_id, a.asset_symbol, sum(a.balance) as total from accounts a
         where a.owner_id <> 'platform' and a.kind in ('available', 'held') group by a.owner_id, a.asset_symbol having sum(a.balance) <> 0) o
         on o.asset_symbol = m.symbol
-      order by m.symbol, o.owner_id`.execute(this.db)).rows;
+      order by m.symbol, o.owner_id`.execute(this.db)
+    ).rows;
     const assets = new Map<string, number>();
     const owed: Owed[] = [];
     for (const r of rows) {
       assets.set(r.symbol, Number(r.decimals));
-      if (r.owner_id !== null && r.total !== null) owed.push({ organizationId: r.owner_id, assetSymbol: r.symbol, amount: BigInt(r.total) });
+      if (r.owner_id !== null && r.total !== null)
+        owed.push({ organizationId: r.owner_id, assetSymbol: r.symbol, amount: BigInt(r.total) });
     }
     return { assets: [...assets].map(([symbol, decimals]) => ({ symbol, decimals })), owed };
   }
@@ -45,12 +53,18 @@ export class LiabilitiesStore implements LiabilitiesRepository {
 
   /** Saves the snapshot in `tx`; false when it is a daily one and that day's was saved first (by another instance). */
   async save(tx: Tx, s: NewSnapshot): Promise<boolean> {
-    const claimed = (await sql<{ id: string }>`insert into liability_snapshots (id, taken_at, daily, note)
-      values (${s.id}, ${s.takenAt.toISOString()}::timestamptz, ${s.daily}::date, ${s.note}) on conflict do nothing returning id`.execute(tx)).rows;
+    const claimed = (
+      await sql<{ id: string }>`insert into liability_snapshots (id, taken_at, daily, note)
+      values (${s.id}, ${s.takenAt.toISOString()}::timestamptz, ${s.daily}::date, ${s.note}) on conflict do nothing returning id`.execute(
+        tx,
+      )
+    ).rows;
     if (claimed.length === 0) return false;
     for (const a of s.assets) {
       await sql`insert into liability_assets (snapshot_id, asset_symbol, asset_decimals, root_hash, total, leaf_count)
-        values (${s.id}, ${a.assetSymbol}, ${a.assetDecimals}, decode(${a.rootHash.toString('hex')}, 'hex'), ${a.total.toString()}::numeric, ${a.leafCount})`.execute(tx);
+        values (${s.id}, ${a.assetSymbol}, ${a.assetDecimals}, decode(${a.rootHash.toString('hex')}, 'hex'), ${a.total.toString()}::numeric, ${a.leafCount})`.execute(
+        tx,
+      );
     }
     for (const t of s.trees) {
       for (const [level, nodes] of t.levels.entries()) {
@@ -62,7 +76,9 @@ export class LiabilitiesStore implements LiabilitiesRepository {
       for (let i = 0; i < t.leaves.length; i += LEAF_CHUNK) {
         const part = t.leaves.slice(i, i + LEAF_CHUNK);
         await sql`insert into liability_leaves (snapshot_id, organization_id, asset_symbol, leaf_index, amount)
-          select ${s.id}, o, ${t.assetSymbol}, i, a from unnest(${part.map((l) => l.organizationId)}::text[], ${part.map((l) => l.leafIndex)}::int[], ${part.map((l) => l.amount.toString())}::numeric[]) as t(o, i, a)`.execute(tx);
+          select ${s.id}, o, ${t.assetSymbol}, i, a from unnest(${part.map((l) => l.organizationId)}::text[], ${part.map((l) => l.leafIndex)}::int[], ${part.map((l) => l.amount.toString())}::numeric[]) as t(o, i, a)`.execute(
+          tx,
+        );
       }
     }
     return true;
@@ -75,41 +91,68 @@ export class LiabilitiesStore implements LiabilitiesRepository {
 
   /** The latest snapshots, newest first. */
   async list(limit: number): Promise<Snapshot[]> {
-    const snaps = (await sql<{ id: string; taken_at: Date; daily: string | null; note: string }>`
-      select s.id, s.taken_at, s.daily::text as daily, s.note from liability_snapshots s order by s.taken_at desc, s.id desc limit ${limit}`.execute(this.db)).rows;
+    const snaps = (
+      await sql<{ id: string; taken_at: Date; daily: string | null; note: string }>`
+      select s.id, s.taken_at, s.daily::text as daily, s.note from liability_snapshots s order by s.taken_at desc, s.id desc limit ${limit}`.execute(
+        this.db,
+      )
+    ).rows;
     if (snaps.length === 0) return [];
-    const assets = (await sql<{ snapshot_id: string; asset_symbol: string; asset_decimals: number; root: string; total: string; leaf_count: number }>`
+    const assets = (
+      await sql<{ snapshot_id: string; asset_symbol: string; asset_decimals: number; root: string; total: string; leaf_count: number }>`
       select a.snapshot_id, a.asset_symbol, a.asset_decimals, encode(a.root_hash, 'hex') as root, a.total::text as total, a.leaf_count
-      from liability_assets a where a.snapshot_id = any(${snaps.map((s) => s.id)}::text[]) order by a.asset_symbol`.execute(this.db)).rows;
+      from liability_assets a where a.snapshot_id = any(${snaps.map((s) => s.id)}::text[]) order by a.asset_symbol`.execute(this.db)
+    ).rows;
     return snaps.map((s) => ({
-      id: s.id, takenAt: new Date(s.taken_at), daily: s.daily, note: s.note,
-      assets: assets.filter((a) => a.snapshot_id === s.id).map((a) => ({
-        assetSymbol: a.asset_symbol, assetDecimals: Number(a.asset_decimals), rootHash: Buffer.from(a.root, 'hex'), total: BigInt(a.total), leafCount: Number(a.leaf_count),
-      })),
+      id: s.id,
+      takenAt: new Date(s.taken_at),
+      daily: s.daily,
+      note: s.note,
+      assets: assets
+        .filter((a) => a.snapshot_id === s.id)
+        .map((a) => ({
+          assetSymbol: a.asset_symbol,
+          assetDecimals: Number(a.asset_decimals),
+          rootHash: Buffer.from(a.root, 'hex'),
+          total: BigInt(a.total),
+          leafCount: Number(a.leaf_count),
+        })),
     }));
   }
 
   /** The organization's leaves in the snapshot, each with its path leaf → root (one node per level, read by offset). */
   async own(snapshotId: string, organizationId: string): Promise<OwnLeaf[]> {
-    const leaves = (await sql<{ asset_symbol: string; leaf_index: number; amount: string; depth: string }>`
+    const leaves = (
+      await sql<{ asset_symbol: string; leaf_index: number; amount: string; depth: string }>`
       select l.asset_symbol, l.leaf_index, l.amount::text as amount,
         (select count(*) from liability_levels v where v.snapshot_id = l.snapshot_id and v.asset_symbol = l.asset_symbol)::text as depth
-      from liability_leaves l where l.snapshot_id = ${snapshotId} and l.organization_id = ${organizationId} order by l.asset_symbol`.execute(this.db)).rows;
+      from liability_leaves l where l.snapshot_id = ${snapshotId} and l.organization_id = ${organizationId} order by l.asset_symbol`.execute(
+        this.db,
+      )
+    ).rows;
     const out: OwnLeaf[] = [];
     for (const l of leaves) {
-      const levels: number[] = []; const offsets: number[] = [];
+      const levels: number[] = [];
+      const offsets: number[] = [];
       let at = Number(l.leaf_index);
       for (let level = 0; level < Number(l.depth) - 1; level++) {
         levels.push(level);
         offsets.push((at % 2 === 0 ? at + 1 : at - 1) * SUM_BYTES + 1);
         at = (at - (at % 2)) / 2;
       }
-      const nodes = levels.length === 0 ? [] : (await sql<{ level: number; hash: string; sum: string }>`
+      const nodes =
+        levels.length === 0
+          ? []
+          : (
+              await sql<{ level: number; hash: string; sum: string }>`
         select v.level, encode(substring(v.hashes from k.off for ${SUM_BYTES}), 'hex') as hash, encode(substring(v.sums from k.off for ${SUM_BYTES}), 'hex') as sum
         from liability_levels v join unnest(${levels}::smallint[], ${offsets}::int[]) as k(lv, off) on v.level = k.lv
-        where v.snapshot_id = ${snapshotId} and v.asset_symbol = ${l.asset_symbol} order by v.level`.execute(this.db)).rows;
+        where v.snapshot_id = ${snapshotId} and v.asset_symbol = ${l.asset_symbol} order by v.level`.execute(this.db)
+            ).rows;
       out.push({
-        assetSymbol: l.asset_symbol, amount: BigInt(l.amount), leafIndex: Number(l.leaf_index),
+        assetSymbol: l.asset_symbol,
+        amount: BigInt(l.amount),
+        leafIndex: Number(l.leaf_index),
         path: nodes.map((n) => ({ hash: Buffer.from(n.hash, 'hex'), sum: BigInt(`0x${n.sum}`) })),
       });
     }

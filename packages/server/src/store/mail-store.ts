@@ -6,24 +6,42 @@ import type { MailKind, ClaimedMail, MailedEvent, MailRecipient, MailRepository 
 
 export type { MailKind, ClaimedMail, MailedEvent, MailRecipient };
 
-
-
-
-
 /** Events whose mail tells a person something they wait for (CONTRACT §7: approved, rejected, credited). */
-export const MAILED_EVENT_TYPES = ['order.approved', 'order.rejected', 'withdrawal.approved', 'withdrawal.rejected', 'deposit.credited'] as const;
+export const MAILED_EVENT_TYPES = [
+  'order.approved',
+  'order.rejected',
+  'withdrawal.approved',
+  'withdrawal.rejected',
+  'deposit.credited',
+] as const;
 
 /**
  * The mail outbox, password-reset tokens and the notifier's cursor over the events. Only sealed mail and
  * token hashes are stored; the plain token lives in the mail the person receives.
  */
 export class MailStore implements MailRepository {
-  constructor(private readonly db: Db, private readonly clock: Clock) {}
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
 
   /** A message to send as soon as a sender runs. */
   async enqueue(m: { id: string; kind: MailKind; to: string; sealed: string }): Promise<void> {
     const at = this.clock.now();
-    await this.db.insertInto('mail_outbox').values({ id: m.id, kind: m.kind, to_address: m.to, sealed: m.sealed, state: 'pending', next_attempt_at: at, last_error: null, created_at: at, finished_at: null }).execute();
+    await this.db
+      .insertInto('mail_outbox')
+      .values({
+        id: m.id,
+        kind: m.kind,
+        to_address: m.to,
+        sealed: m.sealed,
+        state: 'pending',
+        next_attempt_at: at,
+        last_error: null,
+        created_at: at,
+        finished_at: null,
+      })
+      .execute();
   }
 
   /**
@@ -42,7 +60,11 @@ export class MailStore implements MailRepository {
 
   /** Sent: the content (and its link) is erased. */
   async markSent(id: string): Promise<void> {
-    await this.db.updateTable('mail_outbox').set({ state: 'sent', sealed: null, last_error: null, finished_at: this.clock.now() }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('mail_outbox')
+      .set({ state: 'sent', sealed: null, last_error: null, finished_at: this.clock.now() })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Not sent this time: tried again at `retryAt`, or, with none, given up (the content erased, the error kept for the operator). */
@@ -55,7 +77,11 @@ export class MailStore implements MailRepository {
 
   /** What the outbox holds, by state (the operator's view of mail that could not go). */
   async counts(): Promise<Record<'pending' | 'sent' | 'failed', number>> {
-    const rows = await this.db.selectFrom('mail_outbox').select(['state', sql<string>`count(*)`.as('n')]).groupBy('state').execute();
+    const rows = await this.db
+      .selectFrom('mail_outbox')
+      .select(['state', sql<string>`count(*)`.as('n')])
+      .groupBy('state')
+      .execute();
     const out = { pending: 0, sent: 0, failed: 0 };
     for (const r of rows) out[r.state as keyof typeof out] = Number(r.n);
     return out;
@@ -70,12 +96,20 @@ export class MailStore implements MailRepository {
   // password resets
 
   async createReset(kind: 'member' | 'staff', email: string, tokenHash: string, expiresAt: Date): Promise<void> {
-    await this.db.insertInto('password_resets').values({ token_hash: tokenHash, subject_type: kind, email, expires_at: expiresAt, used_at: null, created_at: this.clock.now() }).execute();
+    await this.db
+      .insertInto('password_resets')
+      .values({ token_hash: tokenHash, subject_type: kind, email, expires_at: expiresAt, used_at: null, created_at: this.clock.now() })
+      .execute();
   }
 
   /** The reset a token stands for, used or not (so an expired link can be told from an unknown one). */
   async reset(kind: 'member' | 'staff', tokenHash: string): Promise<{ email: string; expiresAt: Date; usedAt: Date | null } | null> {
-    const r = await this.db.selectFrom('password_resets').select(['email', 'expires_at', 'used_at']).where('token_hash', '=', tokenHash).where('subject_type', '=', kind).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('password_resets')
+      .select(['email', 'expires_at', 'used_at'])
+      .where('token_hash', '=', tokenHash)
+      .where('subject_type', '=', kind)
+      .executeTakeFirst();
     return r ? { email: r.email, expiresAt: r.expires_at, usedAt: r.used_at } : null;
   }
 
@@ -84,18 +118,31 @@ export class MailStore implements MailRepository {
    * or expired meanwhile (nothing is written).
    */
   async spendReset(tx: Tx, kind: 'member' | 'staff', tokenHash: string, email: string, at: Date): Promise<boolean> {
-    const used = await tx.updateTable('password_resets').set({ used_at: at })
-      .where('token_hash', '=', tokenHash).where('subject_type', '=', kind).where('used_at', 'is', null).where('expires_at', '>', at)
-      .returning('email').executeTakeFirst();
+    const used = await tx
+      .updateTable('password_resets')
+      .set({ used_at: at })
+      .where('token_hash', '=', tokenHash)
+      .where('subject_type', '=', kind)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', at)
+      .returning('email')
+      .executeTakeFirst();
     if (!used) return false;
-    await tx.updateTable('password_resets').set({ used_at: at }).where('subject_type', '=', kind).where('email', '=', email).where('used_at', 'is', null).execute();
+    await tx
+      .updateTable('password_resets')
+      .set({ used_at: at })
+      .where('subject_type', '=', kind)
+      .where('email', '=', email)
+      .where('used_at', 'is', null)
+      .execute();
     return true;
   }
 
   // the language of a person
 
   async setLang(kind: 'member' | 'staff', id: string, lang: string): Promise<void> {
-    if (kind === 'member') await this.db.updateTable('members').set({ lang }).where('id', '=', id).where('lang', 'is distinct from', lang).execute();
+    if (kind === 'member')
+      await this.db.updateTable('members').set({ lang }).where('id', '=', id).where('lang', 'is distinct from', lang).execute();
     else await this.db.updateTable('staff').set({ lang }).where('id', '=', id).where('lang', 'is distinct from', lang).execute();
   }
 
@@ -108,7 +155,10 @@ export class MailStore implements MailRepository {
   async lockEventCursor(tx: Tx): Promise<{ txid: string; seq: string }> {
     await sql`insert into mail_cursor (id, txid, seq)
       select 1, coalesce(max(txid), -1), coalesce(max(seq), 0) from events on conflict (id) do nothing`.execute(tx);
-    const c = await sql<{ txid: string; seq: string }>`select txid::text as txid, seq::text as seq from mail_cursor where id = 1 for update`.execute(tx);
+    const c = await sql<{
+      txid: string;
+      seq: string;
+    }>`select txid::text as txid, seq::text as seq from mail_cursor where id = 1 for update`.execute(tx);
     return c.rows[0]!;
   }
 
@@ -129,15 +179,33 @@ export class MailStore implements MailRepository {
   /** The organization's name (its id when it has none) and who hears of its requests: its active members who manage the team. */
   async audience(tx: Tx, organizationId: string): Promise<{ organization: string; recipients: MailRecipient[] }> {
     const org = await tx.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirst();
-    const recipients = await tx.selectFrom('members').select(['email', 'name', 'lang'])
-      .where('organization_id', '=', organizationId).where('status', '=', 'active')
-      .where(sql<boolean>`permissions @> '["portal:team"]'::jsonb`).orderBy('email').execute();
+    const recipients = await tx
+      .selectFrom('members')
+      .select(['email', 'name', 'lang'])
+      .where('organization_id', '=', organizationId)
+      .where('status', '=', 'active')
+      .where(sql<boolean>`permissions @> '["portal:team"]'::jsonb`)
+      .orderBy('email')
+      .execute();
     return { organization: org?.name ?? organizationId, recipients };
   }
 
   /** A notification in the outbox, due at `at`. */
   async enqueueNotification(tx: Tx, m: { id: string; to: string; sealed: string }, at: Date): Promise<void> {
-    await tx.insertInto('mail_outbox').values({ id: m.id, kind: 'notification', to_address: m.to, sealed: m.sealed, state: 'pending', next_attempt_at: at, last_error: null, created_at: at, finished_at: null }).execute();
+    await tx
+      .insertInto('mail_outbox')
+      .values({
+        id: m.id,
+        kind: 'notification',
+        to_address: m.to,
+        sealed: m.sealed,
+        state: 'pending',
+        next_attempt_at: at,
+        last_error: null,
+        created_at: at,
+        finished_at: null,
+      })
+      .execute();
   }
 
   /** The cursor moves past `last`. */

@@ -5,7 +5,18 @@ import type { Database } from './schema.ts';
  * The tables every order, quote and balance read or write: their dead rows and statistics matter most.
  * The journal log's head row is rewritten after every appended batch, and its nodes are read by every proof.
  */
-export const HOT_TABLES = ['quotes', 'orders', 'holds', 'accounts', 'journal_entries', 'postings', 'events', 'idempotency_keys', 'log_head', 'log_nodes'] as const;
+export const HOT_TABLES = [
+  'quotes',
+  'orders',
+  'holds',
+  'accounts',
+  'journal_entries',
+  'postings',
+  'events',
+  'idempotency_keys',
+  'log_head',
+  'log_nodes',
+] as const;
 
 /**
  * What PostgreSQL's autovacuum does for us, done for the embedded store, which runs none:

@@ -5,7 +5,6 @@ import type { MarketAsset, MarketAssetsRepository } from '../usecases/repositori
 
 export type { MarketAsset };
 
-
 /** The listed assets and their decimals. Writes go through usecases/market/put-asset.ts. */
 export class MarketAssetsStore implements MarketAssetsRepository {
   constructor(private readonly db: Db) {}
@@ -19,7 +18,9 @@ export class MarketAssetsStore implements MarketAssetsRepository {
   }
 
   async get(symbol: string): Promise<MarketAsset | null> {
-    return (await this.db.selectFrom('market_assets').select(['symbol', 'decimals']).where('symbol', '=', symbol).executeTakeFirst()) ?? null;
+    return (
+      (await this.db.selectFrom('market_assets').select(['symbol', 'decimals']).where('symbol', '=', symbol).executeTakeFirst()) ?? null
+    );
   }
 
   /** Whether the asset is listed, read in `tx` without a lock. */
@@ -32,26 +33,60 @@ export class MarketAssetsStore implements MarketAssetsRepository {
    * SHARE, so it either commits before a change of decimals or waits and reads the new ones.
    */
   async lock(tx: Tx, symbol: string): Promise<MarketAsset | null> {
-    const row = await tx.selectFrom('market_assets').select(['symbol', 'decimals']).where('symbol', '=', symbol).forUpdate().executeTakeFirst();
+    const row = await tx
+      .selectFrom('market_assets')
+      .select(['symbol', 'decimals'])
+      .where('symbol', '=', symbol)
+      .forUpdate()
+      .executeTakeFirst();
     return row ?? null;
   }
 
   async upsert(tx: Tx, at: Date, symbol: string, decimals: number): Promise<void> {
-    await tx.insertInto('market_assets').values({ symbol, decimals, updated_at: at })
-      .onConflict((oc) => oc.column('symbol').doUpdateSet({ decimals, updated_at: at })).execute();
+    await tx
+      .insertInto('market_assets')
+      .values({ symbol, decimals, updated_at: at })
+      .onConflict((oc) => oc.column('symbol').doUpdateSet({ decimals, updated_at: at }))
+      .execute();
   }
 
   /** Whether an open declaration, a live quote, or a pending order or withdrawal carries the asset's decimals at `now`. */
   async carriesDecimals(tx: Tx, symbol: string, now: Date): Promise<boolean> {
     const checks = [
-      () => tx.selectFrom('deposit_declarations').select('id').where('asset_symbol', '=', symbol).where('state', '=', 'open')
-        .where('expires_at', '>', now).limit(1).executeTakeFirst(),
-      () => tx.selectFrom('quotes').select('id').where((w) => w.or([w('base_symbol', '=', symbol), w('quote_symbol', '=', symbol)]))
-        .where('consumed_at', 'is', null).where('expires_at', '>', now).limit(1).executeTakeFirst(),
-      () => tx.selectFrom('orders').select('id').where((w) => w.or([w('base_symbol', '=', symbol), w('quote_symbol', '=', symbol)]))
-        .where('state', 'in', PENDING).limit(1).executeTakeFirst(),
-      () => tx.selectFrom('withdrawals').select('id').where('asset_symbol', '=', symbol).where('state', 'in', PENDING)
-        .limit(1).executeTakeFirst(),
+      () =>
+        tx
+          .selectFrom('deposit_declarations')
+          .select('id')
+          .where('asset_symbol', '=', symbol)
+          .where('state', '=', 'open')
+          .where('expires_at', '>', now)
+          .limit(1)
+          .executeTakeFirst(),
+      () =>
+        tx
+          .selectFrom('quotes')
+          .select('id')
+          .where((w) => w.or([w('base_symbol', '=', symbol), w('quote_symbol', '=', symbol)]))
+          .where('consumed_at', 'is', null)
+          .where('expires_at', '>', now)
+          .limit(1)
+          .executeTakeFirst(),
+      () =>
+        tx
+          .selectFrom('orders')
+          .select('id')
+          .where((w) => w.or([w('base_symbol', '=', symbol), w('quote_symbol', '=', symbol)]))
+          .where('state', 'in', PENDING)
+          .limit(1)
+          .executeTakeFirst(),
+      () =>
+        tx
+          .selectFrom('withdrawals')
+          .select('id')
+          .where('asset_symbol', '=', symbol)
+          .where('state', 'in', PENDING)
+          .limit(1)
+          .executeTakeFirst(),
     ];
     // One after another: a transaction is one connection.
     for (const check of checks) if (await check()) return true;
@@ -60,8 +95,13 @@ export class MarketAssetsStore implements MarketAssetsRepository {
 
   /** Whether any account holds a non-zero balance of the asset. */
   async isHeld(tx: Tx, symbol: string): Promise<boolean> {
-    const used = await tx.selectFrom('accounts').select('owner_id').where('asset_symbol', '=', symbol).where(sql<boolean>`balance <> 0`)
-      .limit(1).executeTakeFirst();
+    const used = await tx
+      .selectFrom('accounts')
+      .select('owner_id')
+      .where('asset_symbol', '=', symbol)
+      .where(sql<boolean>`balance <> 0`)
+      .limit(1)
+      .executeTakeFirst();
     return used !== undefined;
   }
 }

@@ -6,10 +6,19 @@ import type { NewMember, MembersRepository } from '../usecases/repositories.ts';
 
 export type { NewMember };
 
-export interface TeamMember extends Member { totpEnrolled: boolean }
+export interface TeamMember extends Member {
+  totpEnrolled: boolean;
+}
 export interface OrgKey {
-  id: string; prefix: string; scopes: string[]; issuedBy: { id: string; name: string }; createdAt: Date; lastUsedAt: Date | null;
-  expiresAt: Date | null; allowedIps: string[] | null; revokedAt: Date | null;
+  id: string;
+  prefix: string;
+  scopes: string[];
+  issuedBy: { id: string; name: string };
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  allowedIps: string[] | null;
+  revokedAt: Date | null;
 }
 
 /**
@@ -20,10 +29,24 @@ export class MembersStore implements MembersRepository {
   constructor(private readonly db: Db) {}
 
   async team(organizationId: string): Promise<TeamMember[]> {
-    const rows = await this.db.selectFrom('members as m')
+    const rows = await this.db
+      .selectFrom('members as m')
       .leftJoin('credentials as c', (j) => j.onRef('c.subject_id', '=', 'm.id').on('c.subject_type', '=', 'member'))
-      .select(['m.id', 'm.organization_id', 'm.name', 'm.email', 'm.permissions', 'm.status', 'm.created_at', 'm.updated_at', 'c.totp_secret_sealed'])
-      .where('m.organization_id', '=', organizationId).orderBy('m.created_at', 'desc').orderBy('m.id').execute();
+      .select([
+        'm.id',
+        'm.organization_id',
+        'm.name',
+        'm.email',
+        'm.permissions',
+        'm.status',
+        'm.created_at',
+        'm.updated_at',
+        'c.totp_secret_sealed',
+      ])
+      .where('m.organization_id', '=', organizationId)
+      .orderBy('m.created_at', 'desc')
+      .orderBy('m.id')
+      .execute();
     return rows.map((r) => ({ ...toMember(r), totpEnrolled: r.totp_secret_sealed !== null }));
   }
 
@@ -33,30 +56,58 @@ export class MembersStore implements MembersRepository {
 
   /** Whether a member of the organization who is not removed already has this email, as `tx` sees it. */
   async emailInUse(tx: Tx, organizationId: string, email: string): Promise<boolean> {
-    const dup = await tx.selectFrom('members').select('id')
-      .where('organization_id', '=', organizationId).where('email', '=', email).where('status', '<>', 'removed').executeTakeFirst();
+    const dup = await tx
+      .selectFrom('members')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('email', '=', email)
+      .where('status', '<>', 'removed')
+      .executeTakeFirst();
     return dup !== undefined;
   }
 
   /** A new member, `invited` (the column's default). */
   async insert(tx: Tx, id: string, at: Date, organizationId: string, r: NewMember): Promise<Member> {
-    const row = await tx.insertInto('members').values({
-      id, organization_id: organizationId, name: r.name, email: r.email, permissions: toJson(r.permissions), created_at: at, updated_at: at,
-    }).returningAll().executeTakeFirstOrThrow();
+    const row = await tx
+      .insertInto('members')
+      .values({
+        id,
+        organization_id: organizationId,
+        name: r.name,
+        email: r.email,
+        permissions: toJson(r.permissions),
+        created_at: at,
+        updated_at: at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return toMember(row);
   }
 
   /** Only the hash of the invitation's token is stored; the token itself is shown once, by the caller. */
   async addInvitation(tx: Tx, memberId: string, at: Date, invitation: { tokenHash: string; expiresAt: Date }): Promise<void> {
-    await tx.insertInto('invitations').values({
-      token_hash: invitation.tokenHash, subject_type: 'member', subject_id: memberId, expires_at: invitation.expiresAt, used_at: null, created_at: at,
-    }).execute();
+    await tx
+      .insertInto('invitations')
+      .values({
+        token_hash: invitation.tokenHash,
+        subject_type: 'member',
+        subject_id: memberId,
+        expires_at: invitation.expiresAt,
+        used_at: null,
+        created_at: at,
+      })
+      .execute();
   }
 
   /** Every unused invitation of the member is spent: none of those links signs in any more. */
   async spendInvitations(tx: Tx, memberId: string, at: Date): Promise<void> {
-    await tx.updateTable('invitations').set({ used_at: at })
-      .where('subject_type', '=', 'member').where('subject_id', '=', memberId).where('used_at', 'is', null).execute();
+    await tx
+      .updateTable('invitations')
+      .set({ used_at: at })
+      .where('subject_type', '=', 'member')
+      .where('subject_id', '=', memberId)
+      .where('used_at', 'is', null)
+      .execute();
   }
 
   /**
@@ -77,8 +128,12 @@ export class MembersStore implements MembersRepository {
   }
 
   async setPermissions(tx: Tx, id: string, at: Date, permissions: string[]): Promise<Member> {
-    const row = await tx.updateTable('members').set({ permissions: toJson(permissions), updated_at: at })
-      .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const row = await tx
+      .updateTable('members')
+      .set({ permissions: toJson(permissions), updated_at: at })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return toMember(row);
   }
 
@@ -88,17 +143,45 @@ export class MembersStore implements MembersRepository {
 
   /** Every open session of the member ends now. */
   async endSessions(tx: Tx, id: string, at: Date): Promise<void> {
-    await tx.updateTable('sessions').set({ ended_at: at })
-      .where('kind', '=', 'member').where('subject_id', '=', id).where('ended_at', 'is', null).execute();
+    await tx
+      .updateTable('sessions')
+      .set({ ended_at: at })
+      .where('kind', '=', 'member')
+      .where('subject_id', '=', id)
+      .where('ended_at', 'is', null)
+      .execute();
   }
 
   async keys(organizationId: string): Promise<OrgKey[]> {
-    const rows = await this.db.selectFrom('api_keys as k').innerJoin('members as m', 'm.id', 'k.member_id')
-      .select(['k.id', 'k.prefix', 'k.scopes', 'k.created_at', 'k.last_used_at', 'k.expires_at', 'k.allowed_ips', 'k.revoked_at', 'm.id as member_id', 'm.name as member_name'])
-      .where('k.organization_id', '=', organizationId).orderBy('k.created_at', 'desc').orderBy('k.id').execute();
+    const rows = await this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('members as m', 'm.id', 'k.member_id')
+      .select([
+        'k.id',
+        'k.prefix',
+        'k.scopes',
+        'k.created_at',
+        'k.last_used_at',
+        'k.expires_at',
+        'k.allowed_ips',
+        'k.revoked_at',
+        'm.id as member_id',
+        'm.name as member_name',
+      ])
+      .where('k.organization_id', '=', organizationId)
+      .orderBy('k.created_at', 'desc')
+      .orderBy('k.id')
+      .execute();
     return rows.map((r) => ({
-      id: r.id, prefix: r.prefix, scopes: r.scopes, issuedBy: { id: r.member_id, name: r.member_name }, createdAt: r.created_at,
-      lastUsedAt: r.last_used_at, expiresAt: r.expires_at, allowedIps: r.allowed_ips, revokedAt: r.revoked_at,
+      id: r.id,
+      prefix: r.prefix,
+      scopes: r.scopes,
+      issuedBy: { id: r.member_id, name: r.member_name },
+      createdAt: r.created_at,
+      lastUsedAt: r.last_used_at,
+      expiresAt: r.expires_at,
+      allowedIps: r.allowed_ips,
+      revokedAt: r.revoked_at,
     }));
   }
 }

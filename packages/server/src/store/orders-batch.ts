@@ -5,7 +5,17 @@ import { netChanges } from '../domain/ledger/entry.ts';
 import { orderCaps } from '../domain/orders/order.ts';
 import type { Organization } from '../domain/organizations/organization.ts';
 import type { Ids } from '../domain/ports.ts';
-import { AnswersOfWork, claimableRecordIds, howKeysAreClaimed, claimableKeysCtes, claimableKeyOutcomes, keepAnswersSql, keepAnswersOfWritten, writableUnderKeys, type AnswerInWork } from './answers-in-work.ts';
+import {
+  AnswersOfWork,
+  claimableRecordIds,
+  howKeysAreClaimed,
+  claimableKeysCtes,
+  claimableKeyOutcomes,
+  keepAnswersSql,
+  keepAnswersOfWritten,
+  writableUnderKeys,
+  type AnswerInWork,
+} from './answers-in-work.ts';
 import type { Db } from './db.ts';
 import { reconciledSql } from './platform-state-store.ts';
 import { quoteDecimalsCurrent } from './quotes-store.ts';
@@ -14,7 +24,11 @@ import { quoteDecimalsCurrent } from './quotes-store.ts';
  * A quote to accept. `keep`: the request carries an Idempotency-Key whose answer is kept by reference to
  * the order (domain/idempotency/answer-ref.ts), in the placing statement itself.
  */
-export interface Placement { org: Pick<Organization, 'id' | 'limits'>; quoteId: string; keep?: AnswerInWork<string> | undefined }
+export interface Placement {
+  org: Pick<Organization, 'id' | 'limits'>;
+  quoteId: string;
+  keep?: AnswerInWork<string> | undefined;
+}
 
 /**
  * What the statement decided for one placement: the order it wrote, or why it wrote nothing; `unclaimed`:
@@ -25,7 +39,9 @@ export type Placed = { row: OrderRowOut } | { refusal: DomainError } | { unclaim
 
 // The hold entry of an order, as the domain writes it: what the statement posts for every order.
 const SHAPE = holdEntry('order_hold', { organizationId: 'o', assetSymbol: 'A', amount: 1n, referenceId: 'r' });
-const NET = netChanges(SHAPE).map((c) => `${c.ownerId}:${c.kind}:${c.amount}`).join(' ');
+const NET = netChanges(SHAPE)
+  .map((c) => `${c.ownerId}:${c.kind}:${c.amount}`)
+  .join(' ');
 // The statement below moves `available` down and `held` up by the same amount; a different entry needs a different statement.
 if (NET !== 'o:available:-1 o:held:1' || SHAPE.postings.some((p) => p.ownerId !== 'o' || p.assetSymbol !== 'A')) {
   throw new Error(`orders-batch.ts writes the hold entry as available -a, held +a; holdEntry now nets to: ${NET}`);
@@ -33,7 +49,13 @@ if (NET !== 'o:available:-1 o:held:1' || SHAPE.postings.some((p) => p.ownerId !=
 const POSTINGS = sql.join(SHAPE.postings.map((p) => sql`(${p.kind}::text, ${p.amount.toString()}::numeric)`));
 
 interface Decided extends Partial<OrderRowOut> {
-  blocked: boolean; stopped: boolean; found: boolean; used: boolean | null; expired: boolean | null; over_cap: boolean | null; quote_base: string | null;
+  blocked: boolean;
+  stopped: boolean;
+  found: boolean;
+  used: boolean | null;
+  expired: boolean | null;
+  over_cap: boolean | null;
+  quote_base: string | null;
 }
 
 /**
@@ -64,7 +86,7 @@ export async function placeBatch(db: Db, ids: Ids, at: Date, ps: Placement[]): P
   const r = await placingStatement(ids, at, ps, answers).execute(db);
   // The statement committed on its own: the keyed requests whose answer it kept send it and keep nothing more.
   const kept = r.rows[0]?.kept;
-  answers.answered(kept ? JSON.parse(kept) as Parameters<AnswersOfWork['answered']>[0] : []);
+  answers.answered(kept ? (JSON.parse(kept) as Parameters<AnswersOfWork['answered']>[0]) : []);
   answers.tell();
   return r.rows.map(decided);
 }
@@ -83,7 +105,11 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
     const orderId = ids.next('ord');
     answers.add(p.keep, orderId);
     return {
-      orderId, holdId: ids.next('hld'), entryId: ids.next('je'), quoteId: p.quoteId, orgId: p.org.id,
+      orderId,
+      holdId: ids.next('hld'),
+      entryId: ids.next('je'),
+      quoteId: p.quoteId,
+      orgId: p.org.id,
       caps: JSON.stringify(Object.fromEntries(orderCaps(p.org.limits).map((c) => [c.asset, c.cap.toString()]))),
     };
   });
@@ -163,8 +189,13 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
         ${gate ? sql`and (select count(*) from kept) = (select count(*) from ok where order_id in (${claimableRecordIds}))` : sql``} then 1 else 0 end) as ok)
     select i.n::int as n, not ${open} as blocked, (select stopped from stop) as stopped, s.n is not null as found, s.used, s.expired, s.over_cap,
       s.base_symbol as quote_base, o.*, guard.ok
-      ${gate ? sql`, (select json_agg(g)::text from (${claimableKeyOutcomes}) g) as kept`
-        : keyed ? sql`, (select json_agg(json_build_object('scope', scope, 'key', key))::text from kept) as kept` : sql``}
+      ${
+        gate
+          ? sql`, (select json_agg(g)::text from (${claimableKeyOutcomes}) g) as kept`
+          : keyed
+            ? sql`, (select json_agg(json_build_object('scope', scope, 'key', key))::text from kept) as kept`
+            : sql``
+      }
     from guard cross join input i left join seen s on s.n = i.n left join o on o.id = i.order_id
     order by i.n`;
 }
@@ -191,8 +222,22 @@ function decided(d: Decided): Placed {
 export const isBatchRetryable = (e: unknown) => ['22012', '40P01', '40001'].includes((e as { code?: string }).code ?? '');
 
 export interface OrderRowOut {
-  id: string; organization_id: string; quote_id: string; hold_id: string; state: string; base_symbol: string; base_decimals: number;
-  amount_base_minor: string; quote_symbol: string; quote_decimals: number; amount_quote_minor: string; rate_quote_minor: string;
-  proceeds_quote_minor: string | null; reason: string | null; created_at: Date; updated_at: Date;
-  venue: string | null; venue_reference: string | null;
+  id: string;
+  organization_id: string;
+  quote_id: string;
+  hold_id: string;
+  state: string;
+  base_symbol: string;
+  base_decimals: number;
+  amount_base_minor: string;
+  quote_symbol: string;
+  quote_decimals: number;
+  amount_quote_minor: string;
+  rate_quote_minor: string;
+  proceeds_quote_minor: string | null;
+  reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+  venue: string | null;
+  venue_reference: string | null;
 }

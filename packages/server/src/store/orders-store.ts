@@ -18,17 +18,45 @@ type OrderRow = Selectable<Database['orders']>;
 const UNCLAIMED = Symbol('unclaimed');
 
 const toOrder = (r: Omit<OrderRow, 'seq'>): Order => ({
-  id: r.id, organizationId: r.organization_id, quoteId: r.quote_id, holdId: r.hold_id, state: r.state as OrderState,
-  baseSymbol: r.base_symbol, baseDecimals: r.base_decimals, amountBase: BigInt(r.amount_base_minor),
-  quoteSymbol: r.quote_symbol, quoteDecimals: r.quote_decimals, amountQuote: BigInt(r.amount_quote_minor),
-  rateQuoteMinor: BigInt(r.rate_quote_minor), proceedsQuote: r.proceeds_quote_minor === null ? null : BigInt(r.proceeds_quote_minor),
-  reason: r.reason, venue: r.venue, venueReference: r.venue_reference, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  organizationId: r.organization_id,
+  quoteId: r.quote_id,
+  holdId: r.hold_id,
+  state: r.state as OrderState,
+  baseSymbol: r.base_symbol,
+  baseDecimals: r.base_decimals,
+  amountBase: BigInt(r.amount_base_minor),
+  quoteSymbol: r.quote_symbol,
+  quoteDecimals: r.quote_decimals,
+  amountQuote: BigInt(r.amount_quote_minor),
+  rateQuoteMinor: BigInt(r.rate_quote_minor),
+  proceedsQuote: r.proceeds_quote_minor === null ? null : BigInt(r.proceeds_quote_minor),
+  reason: r.reason,
+  venue: r.venue,
+  venueReference: r.venue_reference,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 const COLUMNS = [
-  'id', 'organization_id', 'quote_id', 'hold_id', 'state', 'base_symbol', 'base_decimals', 'amount_base_minor',
-  'quote_symbol', 'quote_decimals', 'amount_quote_minor', 'rate_quote_minor', 'proceeds_quote_minor', 'reason', 'created_at', 'updated_at',
-  'venue', 'venue_reference',
+  'id',
+  'organization_id',
+  'quote_id',
+  'hold_id',
+  'state',
+  'base_symbol',
+  'base_decimals',
+  'amount_base_minor',
+  'quote_symbol',
+  'quote_decimals',
+  'amount_quote_minor',
+  'rate_quote_minor',
+  'proceeds_quote_minor',
+  'reason',
+  'created_at',
+  'updated_at',
+  'venue',
+  'venue_reference',
 ] as const;
 
 /**
@@ -36,29 +64,38 @@ const COLUMNS = [
  * order are one statement; every decision is a guarded UPDATE on the state, so it happens once.
  */
 export class OrdersStore implements OrdersRepository {
-  constructor(private readonly db: Db, private readonly ids: Ids, private readonly clock: Clock) {}
+  constructor(
+    private readonly db: Db,
+    private readonly ids: Ids,
+    private readonly clock: Clock,
+  ) {}
 
   // Quotes accepted at the same moment are placed by one statement (orders-batch.ts); alone, by the same statement.
-  readonly #batch = new Batcher<Placement, Order | typeof UNCLAIMED | null>(async (ps) => {
-    if (ps.length === 1) return [null];
-    // A quote accepted twice at once is decided alone, after the batch: one of the two finds it used.
-    const first = new Map<string, number>();
-    ps.forEach((p, i) => { if (!first.has(p.quoteId)) first.set(p.quoteId, i); });
-    const unique = [...first.values()].map((i) => ps[i]!);
-    const placed = await placeBatch(this.db, this.ids, this.clock.now(), unique).catch((e: unknown) => {
-      if (isBatchRetryable(e)) return unique.map(() => null);
-      throw e;
-    });
-    const byIndex = new Map([...first.values()].map((i, k) => [i, placed[k]]));
-    return ps.map((_, i) => {
-      const out = byIndex.get(i);
-      if (!out) return null;
-      if ('row' in out) return toOrder(out.row);
-      if ('unclaimed' in out) return UNCLAIMED;
-      // Only the batch's sum can make a balance refusal wrong for one of its orders: that one is decided alone.
-      return out.refusal.code === 'ledger.insufficient_balance' ? null : new Failed(out.refusal);
-    });
-  }, { maxBatch: 64, maxInFlight: 4 });
+  readonly #batch = new Batcher<Placement, Order | typeof UNCLAIMED | null>(
+    async (ps) => {
+      if (ps.length === 1) return [null];
+      // A quote accepted twice at once is decided alone, after the batch: one of the two finds it used.
+      const first = new Map<string, number>();
+      ps.forEach((p, i) => {
+        if (!first.has(p.quoteId)) first.set(p.quoteId, i);
+      });
+      const unique = [...first.values()].map((i) => ps[i]!);
+      const placed = await placeBatch(this.db, this.ids, this.clock.now(), unique).catch((e: unknown) => {
+        if (isBatchRetryable(e)) return unique.map(() => null);
+        throw e;
+      });
+      const byIndex = new Map([...first.values()].map((i, k) => [i, placed[k]]));
+      return ps.map((_, i) => {
+        const out = byIndex.get(i);
+        if (!out) return null;
+        if ('row' in out) return toOrder(out.row);
+        if ('unclaimed' in out) return UNCLAIMED;
+        // Only the batch's sum can make a balance refusal wrong for one of its orders: that one is decided alone.
+        return out.refusal.code === 'ledger.insufficient_balance' ? null : new Failed(out.refusal);
+      });
+    },
+    { maxBatch: 64, maxInFlight: 4 },
+  );
 
   /**
    * Accepts a quote (CONTRACT §5): with the others accepted at the same moment, else alone, by the one
@@ -90,7 +127,11 @@ export class OrdersStore implements OrdersRepository {
     throw out.refusal;
   }
 
-  async listForOrganization(organizationId: string, p: PageParams, f: { state?: OrderState | undefined } & CreatedWindow = {}): Promise<Page<Order>> {
+  async listForOrganization(
+    organizationId: string,
+    p: PageParams,
+    f: { state?: OrderState | undefined } & CreatedWindow = {},
+  ): Promise<Page<Order>> {
     return this.#page(p, { ...f, organizationId });
   }
 
@@ -103,13 +144,21 @@ export class OrdersStore implements OrdersRepository {
     let q = createdWithin(this.db.selectFrom('orders'), 'created_at', f);
     if (f.organizationId) q = q.where('organization_id', '=', f.organizationId);
     if (f.state) q = q.where('state', '=', f.state);
-    const counter = f.organizationId && !f.state && !f.createdFrom && !f.createdTo ? { list: 'orders' as const, owner: f.organizationId } : undefined;
+    const counter =
+      f.organizationId && !f.state && !f.createdFrom && !f.createdTo ? { list: 'orders' as const, owner: f.organizationId } : undefined;
     return mapPage(await readPage(q, 'seq', p, (x) => x.select(COLUMNS), counter), toOrder);
   }
 
   /** Whether the order is this organization's (a cancel of another's is not found, never revealed). */
   async belongsTo(tx: Tx, orderId: string, organizationId: string): Promise<boolean> {
-    return (await tx.selectFrom('orders').select('id').where('id', '=', orderId).where('organization_id', '=', organizationId).executeTakeFirst()) !== undefined;
+    return (
+      (await tx
+        .selectFrom('orders')
+        .select('id')
+        .where('id', '=', orderId)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst()) !== undefined
+    );
   }
 
   async get(id: string): Promise<Order | null> {
@@ -119,8 +168,14 @@ export class OrdersStore implements OrdersRepository {
 
   /** Approved orders whose settlement has not happened since `before`: a crash between approval and settlement. */
   async stuckApproved(before: Date, limit = 50): Promise<Order[]> {
-    const rows = await this.db.selectFrom('orders').select(COLUMNS)
-      .where('state', '=', 'approved').where('updated_at', '<', before).orderBy('seq').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('orders')
+      .select(COLUMNS)
+      .where('state', '=', 'approved')
+      .where('updated_at', '<', before)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
     return rows.map(toOrder);
   }
 
@@ -136,10 +191,20 @@ export class OrdersStore implements OrdersRepository {
   }
 
   /** Moves pending_approval → `to` once, in the caller's transaction; whoever loses the race learns the state it found. */
-  async decide(tx: Tx, orderId: string, to: 'approved' | 'rejected' | 'cancelled', at: Date, reason: string | null): Promise<{ before: Order; after: Order }> {
-    const row = await tx.updateTable('orders').set({ state: to, updated_at: at, ...(reason !== null ? { reason } : {}) })
-      .where('id', '=', orderId).where('state', '=', 'pending_approval')
-      .returning(COLUMNS).executeTakeFirst();
+  async decide(
+    tx: Tx,
+    orderId: string,
+    to: 'approved' | 'rejected' | 'cancelled',
+    at: Date,
+    reason: string | null,
+  ): Promise<{ before: Order; after: Order }> {
+    const row = await tx
+      .updateTable('orders')
+      .set({ state: to, updated_at: at, ...(reason !== null ? { reason } : {}) })
+      .where('id', '=', orderId)
+      .where('state', '=', 'pending_approval')
+      .returning(COLUMNS)
+      .executeTakeFirst();
     if (!row) {
       const cur = await tx.selectFrom('orders').select('state').where('id', '=', orderId).executeTakeFirst();
       if (!cur) throw new DomainError('orders.not_found');
@@ -150,16 +215,32 @@ export class OrdersStore implements OrdersRepository {
   }
 
   /** approved → `to`, once, in the caller's transaction; null when the order is not approved (someone else settled it). */
-  async settle(tx: Tx, orderId: string, to: 'completed' | 'failed', at: Date, set: {
-    proceeds?: bigint; reason?: string; venue?: string; venueReference?: string;
-  }): Promise<Order | null> {
-    const row = await tx.updateTable('orders').set({
-      state: to, updated_at: at,
-      ...(set.proceeds !== undefined ? { proceeds_quote_minor: set.proceeds.toString() } : {}),
-      ...(set.reason !== undefined ? { reason: set.reason } : {}),
-      ...(set.venue !== undefined ? { venue: set.venue } : {}),
-      ...(set.venueReference !== undefined ? { venue_reference: set.venueReference } : {}),
-    }).where('id', '=', orderId).where('state', '=', 'approved').returning(COLUMNS).executeTakeFirst();
+  async settle(
+    tx: Tx,
+    orderId: string,
+    to: 'completed' | 'failed',
+    at: Date,
+    set: {
+      proceeds?: bigint;
+      reason?: string;
+      venue?: string;
+      venueReference?: string;
+    },
+  ): Promise<Order | null> {
+    const row = await tx
+      .updateTable('orders')
+      .set({
+        state: to,
+        updated_at: at,
+        ...(set.proceeds !== undefined ? { proceeds_quote_minor: set.proceeds.toString() } : {}),
+        ...(set.reason !== undefined ? { reason: set.reason } : {}),
+        ...(set.venue !== undefined ? { venue: set.venue } : {}),
+        ...(set.venueReference !== undefined ? { venue_reference: set.venueReference } : {}),
+      })
+      .where('id', '=', orderId)
+      .where('state', '=', 'approved')
+      .returning(COLUMNS)
+      .executeTakeFirst();
     return row ? toOrder(row) : null;
   }
 }

@@ -10,7 +10,11 @@ const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * Organizations for the desk, newest first, paged like every list: `search` matches a part of the name
  * (any case) or the whole id; `status` keeps one status.
  */
-export async function searchOrganizations(db: Db, p: PageParams, f: { search?: string; status?: OrgStatus } = {}): Promise<Page<Organization>> {
+export async function searchOrganizations(
+  db: Db,
+  p: PageParams,
+  f: { search?: string; status?: OrgStatus } = {},
+): Promise<Page<Organization>> {
   let q = db.selectFrom('organizations');
   if (f.status) q = q.where('status', '=', f.status);
   const s = f.search?.trim();

@@ -6,7 +6,6 @@ import type { Member, OrganizationsRepository } from '../usecases/repositories.t
 
 export type { Member };
 
-
 function parseStoredLimits(raw: unknown): Limits {
   if (raw === null || raw === undefined) return null;
   const out: NonNullable<Limits> = {};
@@ -21,11 +20,33 @@ function parseStoredLimits(raw: unknown): Limits {
 
 type OrgRow = { id: string; name: string; status: string; limits: unknown; require_totp?: boolean; created_at: Date; updated_at: Date };
 export const toOrganization = (r: OrgRow): Organization => ({
-  id: r.id, name: r.name, status: r.status as OrgStatus, limits: parseStoredLimits(r.limits), requireTotp: r.require_totp ?? false, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  name: r.name,
+  status: r.status as OrgStatus,
+  limits: parseStoredLimits(r.limits),
+  requireTotp: r.require_totp ?? false,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
-export const toMember = (r: { id: string; organization_id: string; name: string; email: string; permissions: string[]; status: string; created_at: Date; updated_at: Date }): Member => ({
-  id: r.id, organizationId: r.organization_id, name: r.name, email: r.email, permissions: r.permissions, status: r.status as Member['status'], createdAt: r.created_at, updatedAt: r.updated_at,
+export const toMember = (r: {
+  id: string;
+  organization_id: string;
+  name: string;
+  email: string;
+  permissions: string[];
+  status: string;
+  created_at: Date;
+  updated_at: Date;
+}): Member => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  name: r.name,
+  email: r.email,
+  permissions: r.permissions,
+  status: r.status as Member['status'],
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 /**
@@ -36,16 +57,30 @@ export class OrganizationsStore implements OrganizationsRepository {
   constructor(private readonly db: Db) {}
 
   async insert(tx: Tx, id: string, at: Date, r: { name: string; status: OrgStatus; limits: Limits }): Promise<Organization> {
-    const row = await tx.insertInto('organizations').values({
-      id, name: r.name, status: r.status, limits: r.limits === null ? null : toJson(limitsAsStrings(r.limits)),
-      created_at: at, updated_at: at,
-    }).returningAll().executeTakeFirstOrThrow();
+    const row = await tx
+      .insertInto('organizations')
+      .values({
+        id,
+        name: r.name,
+        status: r.status,
+        limits: r.limits === null ? null : toJson(limitsAsStrings(r.limits)),
+        created_at: at,
+        updated_at: at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return toOrganization(row);
   }
 
   /** The first organization created with this name (names are not unique). */
   async firstNamed(name: string): Promise<Organization | null> {
-    const r = await this.db.selectFrom('organizations').selectAll().where('name', '=', name).orderBy('created_at').orderBy('id').executeTakeFirst();
+    const r = await this.db
+      .selectFrom('organizations')
+      .selectAll()
+      .where('name', '=', name)
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirst();
     return r ? toOrganization(r) : null;
   }
 
@@ -67,12 +102,17 @@ export class OrganizationsStore implements OrganizationsRepository {
 
   /** Writes the fields present in `patch`; the row as it is after. */
   async patch(tx: Tx, id: string, at: Date, patch: { status?: OrgStatus; limits?: Limits; requireTotp?: boolean }): Promise<Organization> {
-    const row = await tx.updateTable('organizations').set({
-      ...(patch.status !== undefined ? { status: patch.status } : {}),
-      ...(patch.limits !== undefined ? { limits: patch.limits === null ? null : toJson(limitsAsStrings(patch.limits)) } : {}),
-      ...(patch.requireTotp !== undefined ? { require_totp: patch.requireTotp } : {}),
-      updated_at: at,
-    }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const row = await tx
+      .updateTable('organizations')
+      .set({
+        ...(patch.status !== undefined ? { status: patch.status } : {}),
+        ...(patch.limits !== undefined ? { limits: patch.limits === null ? null : toJson(limitsAsStrings(patch.limits)) } : {}),
+        ...(patch.requireTotp !== undefined ? { require_totp: patch.requireTotp } : {}),
+        updated_at: at,
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return toOrganization(row);
   }
 

@@ -2,8 +2,15 @@ import type { Pagination } from '@cambio/contract';
 import { sql, type SelectQueryBuilder } from 'kysely';
 
 /** `asOf`: the walk's anchor, the position of the newest record when its first page was read. */
-export interface PageParams { page: number; limit: number; asOf?: string | undefined }
-export interface Page<T> { items: T[]; pagination: Pagination }
+export interface PageParams {
+  page: number;
+  limit: number;
+  asOf?: string | undefined;
+}
+export interface Page<T> {
+  items: T[];
+  pagination: Pagination;
+}
 
 export const offsetOf = (p: PageParams) => (p.page - 1) * p.limit;
 
@@ -27,7 +34,10 @@ type Counted = { page_total: string | number | bigint; page_top: string | number
  * An unfiltered list of one owner whose rows `list_counts` counts (migration 013): its total is read
  * there, not counted over every row, so a page costs the same however many rows the owner has.
  */
-export interface Counter { list: 'orders' | 'withdrawals' | 'postings'; owner: string }
+export interface Counter {
+  list: 'orders' | 'withdrawals' | 'postings';
+  owner: string;
+}
 
 /**
  * The total and the anchor from the count: rows are never deleted, so the total as of the anchor is the
@@ -54,18 +64,31 @@ type Query<O = any> = SelectQueryBuilder<any, any, O>;
  * meanwhile neither repeats a row nor pushes one off a page. Only a page past the end needs a second
  * read, for the total.
  */
-export async function readPage<Q extends Query, O>(base: Q, seq: string, p: PageParams, select: (q: Q) => Query<O>, counter?: Counter): Promise<Page<O>> {
+export async function readPage<Q extends Query, O>(
+  base: Q,
+  seq: string,
+  p: PageParams,
+  select: (q: Q) => Query<O>,
+  counter?: Counter,
+): Promise<Page<O>> {
   const q = p.asOf === undefined ? base : (base.where(sql.ref(seq), '<=', sql<string>`${p.asOf}::bigint`) as Q);
   const offset = offsetOf(p);
   let page = select(q)
-    .select(counter ? countedBy(base, seq, p, counter) : [sql<string>`count(*) over ()`.as('page_total'), sql<string>`max(${sql.ref(seq)}) over ()`.as('page_top')])
-    .orderBy(sql.ref(seq), 'desc').limit(pageLimit(p.limit));
+    .select(
+      counter
+        ? countedBy(base, seq, p, counter)
+        : [sql<string>`count(*) over ()`.as('page_total'), sql<string>`max(${sql.ref(seq)}) over ()`.as('page_top')],
+    )
+    .orderBy(sql.ref(seq), 'desc')
+    .limit(pageLimit(p.limit));
   if (offset > 0) page = page.offset(offset);
   const rows = (await page.execute()) as (O & Counted)[];
   let counted: Counted | undefined = rows[0] && { page_total: rows[0].page_total, page_top: rows[0].page_top };
   // An empty first page is an empty list (as of the anchor): nothing to count. Past the end, the total is read.
   if (!counted && offset > 0) {
-    counted = (await q.select([sql<string>`count(*)`.as('page_total'), sql<string>`max(${sql.ref(seq)})`.as('page_top')]).executeTakeFirst()) as Counted | undefined;
+    counted = (await q
+      .select([sql<string>`count(*)`.as('page_total'), sql<string>`max(${sql.ref(seq)})`.as('page_top')])
+      .executeTakeFirst()) as Counted | undefined;
   }
   for (const r of rows) {
     delete (r as Partial<Counted>).page_total;
@@ -77,7 +100,10 @@ export async function readPage<Q extends Query, O>(base: Q, seq: string, p: Page
 export const mapPage = <T, U>(page: Page<T>, f: (t: T) => U): Page<U> => ({ items: page.items.map(f), pagination: page.pagination });
 
 /** A creation window on a list: `from` inclusive, `to` exclusive. */
-export interface CreatedWindow { createdFrom?: Date | undefined; createdTo?: Date | undefined }
+export interface CreatedWindow {
+  createdFrom?: Date | undefined;
+  createdTo?: Date | undefined;
+}
 
 export function createdWithin<Q extends Query>(q: Q, column: string, w: CreatedWindow): Q {
   let r = q;

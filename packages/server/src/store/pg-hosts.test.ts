@@ -11,7 +11,11 @@ test('a multi-host DATABASE_URL becomes one URL per host, in order, read-write o
 });
 
 test('one host without target_session_attrs is used as it is; sslmode=prefer falls back to plain text as libpq does', () => {
-  assert.deepEqual(parsePgHosts('postgres://postgres@127.0.0.1:5432/test'), { urls: ['postgres://postgres@127.0.0.1:5432/test'], hosts: ['127.0.0.1:5432'], readWrite: false });
+  assert.deepEqual(parsePgHosts('postgres://postgres@127.0.0.1:5432/test'), {
+    urls: ['postgres://postgres@127.0.0.1:5432/test'],
+    hosts: ['127.0.0.1:5432'],
+    readWrite: false,
+  });
   const h = parsePgHosts('postgresql://a@127.0.0.1:6001,127.0.0.1:6002/cambio?target_session_attrs=read-write&sslmode=prefer');
   assert.deepEqual(h.urls, ['postgresql://a@127.0.0.1:6001/cambio', 'postgresql://a@127.0.0.1:6002/cambio']);
   assert.equal(parsePgHosts('postgres://a@h/db?target_session_attrs=primary').readWrite, true);
@@ -26,8 +30,15 @@ test('connection-class failures are "store unavailable"; a constraint or a data 
     Object.assign(new Error('x'), { code: '25006' }),
     new Error('Connection terminated unexpectedly'),
     new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) }),
-  ]) assert.equal(isStoreUnavailable(e), true, e.message);
-  for (const e of [Object.assign(new Error('dup'), { code: '23505' }), Object.assign(new Error('overflow'), { code: '22003' }), new Error('boom'), null, 'text']) {
+  ])
+    assert.equal(isStoreUnavailable(e), true, e.message);
+  for (const e of [
+    Object.assign(new Error('dup'), { code: '23505' }),
+    Object.assign(new Error('overflow'), { code: '22003' }),
+    new Error('boom'),
+    null,
+    'text',
+  ]) {
     assert.equal(isStoreUnavailable(e), false);
   }
 });

@@ -4,7 +4,11 @@
  * that accepts writes may be used (libpq's `read-write` or `primary`; also whenever several hosts are
  * listed, since the service writes on every connection and a standby would refuse it).
  */
-export interface PgHosts { urls: string[]; hosts: string[]; readWrite: boolean }
+export interface PgHosts {
+  urls: string[];
+  hosts: string[];
+  readWrite: boolean;
+}
 
 const URL_FORM = /^(postgres(?:ql)?:\/\/)(?:([^@/?#]*)@)?([^/?#]*)(\/[^?#]*)?(\?[^#]*)?$/;
 

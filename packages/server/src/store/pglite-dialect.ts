@@ -1,7 +1,14 @@
 import type { PGlite } from '@electric-sql/pglite';
 import {
-  CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler,
-  type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
 } from 'kysely';
 import { PglitePrepared } from './pglite-prepared.ts';
 
@@ -11,32 +18,50 @@ import { PglitePrepared } from './pglite-prepared.ts';
  */
 export class PGliteDialect implements Dialect {
   constructor(private readonly db: PGlite) {}
-  createAdapter() { return new PostgresAdapter(); }
-  createDriver(): Driver { return new PGliteDriver(this.db); }
-  createIntrospector(db: Kysely<unknown>) { return new PostgresIntrospector(db); }
-  createQueryCompiler() { return new PostgresQueryCompiler(); }
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+  createDriver(): Driver {
+    return new PGliteDriver(this.db);
+  }
+  createIntrospector(db: Kysely<unknown>) {
+    return new PostgresIntrospector(db);
+  }
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
 }
 
 class PGliteDriver implements Driver {
   #queue: Promise<void> = Promise.resolve();
   #release: (() => void) | null = null;
   readonly #conn: PGliteConnection;
-  constructor(private readonly db: PGlite) { this.#conn = new PGliteConnection(db); }
+  constructor(private readonly db: PGlite) {
+    this.#conn = new PGliteConnection(db);
+  }
 
   async init() {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const prev = this.#queue;
     let release!: () => void;
-    this.#queue = new Promise<void>((r) => { release = r; });
+    this.#queue = new Promise<void>((r) => {
+      release = r;
+    });
     await prev;
     this.#release = release;
     return this.#conn;
   }
 
-  async beginTransaction(c: DatabaseConnection) { await c.executeQuery(CompiledQuery.raw('begin')); }
-  async commitTransaction(c: DatabaseConnection) { await c.executeQuery(CompiledQuery.raw('commit')); }
-  async rollbackTransaction(c: DatabaseConnection) { await c.executeQuery(CompiledQuery.raw('rollback')); }
+  async beginTransaction(c: DatabaseConnection) {
+    await c.executeQuery(CompiledQuery.raw('begin'));
+  }
+  async commitTransaction(c: DatabaseConnection) {
+    await c.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(c: DatabaseConnection) {
+    await c.executeQuery(CompiledQuery.raw('rollback'));
+  }
 
   async releaseConnection() {
     const r = this.#release;
@@ -44,12 +69,16 @@ class PGliteDriver implements Driver {
     r?.();
   }
 
-  async destroy() { await this.db.close(); }
+  async destroy() {
+    await this.db.close();
+  }
 }
 
 class PGliteConnection implements DatabaseConnection {
   readonly #prepared: PglitePrepared;
-  constructor(private readonly db: PGlite) { this.#prepared = new PglitePrepared(db); }
+  constructor(private readonly db: PGlite) {
+    this.#prepared = new PglitePrepared(db);
+  }
   async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
     // The extended protocol takes one statement; parameterless scripts (migrations) go through exec.
     if (q.parameters.length === 0 && q.sql.includes(';')) {

@@ -4,7 +4,10 @@ import type { PGlite, Results } from '@electric-sql/pglite';
 type Pglite = typeof PgliteModule;
 /** Names are unique in the process, so two users of one PGlite never take each other's. */
 let named = 0;
-interface Prepared { name: string; paramTypes: number[] }
+interface Prepared {
+  name: string;
+  paramTypes: number[];
+}
 
 /**
  * Parameterized statements on PGlite as named prepared statements, as `prepared-client.ts` does on
@@ -22,12 +25,18 @@ interface Prepared { name: string; paramTypes: number[] }
 export class PglitePrepared {
   readonly #names = new Map<string, Prepared>();
   #lib: Promise<Pglite> | null = null;
-  constructor(private readonly db: PGlite, private readonly maxNames = 2000) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly maxNames = 2000,
+  ) {}
 
   async query<R>(text: string, params: readonly unknown[]): Promise<Results<R>> {
     let st = this.#names.get(text);
     if (!st && this.#names.size >= this.maxNames) return this.db.query<R>(text, params as unknown[]);
-    const { parse, protocol: { serialize } } = await (this.#lib ??= import('@electric-sql/pglite'));
+    const {
+      parse,
+      protocol: { serialize },
+    } = await (this.#lib ??= import('@electric-sql/pglite'));
     try {
       if (!st) {
         const name = `cambio_${named++}`;
@@ -37,7 +46,12 @@ export class PglitePrepared {
       }
       const types = st.paramTypes;
       const values = params.map((v, i) => (v === null || v === undefined ? null : (this.db.serializers[types[i]!] ?? String)(v)));
-      const messages = await this.#trip([serialize.bind({ statement: st.name, values: values as string[] }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]);
+      const messages = await this.#trip([
+        serialize.bind({ statement: st.name, values: values as string[] }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]);
       return parse.parseResults(messages, this.db.parsers)[0] as Results<R>;
     } catch (e) {
       // As PGlite.query reports a failed statement: the database error, with what was sent.
@@ -49,7 +63,10 @@ export class PglitePrepared {
   #trip(parts: Uint8Array[]) {
     const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
     let at = 0;
-    for (const p of parts) { all.set(p, at); at += p.length; }
+    for (const p of parts) {
+      all.set(p, at);
+      at += p.length;
+    }
     return this.db._runExclusiveQuery(() => this.db.execProtocolStream(all, { syncToFs: false }));
   }
 }

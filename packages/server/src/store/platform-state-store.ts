@@ -33,4 +33,3 @@ export async function assertReconciled(tx: Transaction<Database>): Promise<void>
  * row; a mismatch committed after that snapshot orders the write before the stop.
  */
 export const reconciledSql = sql<boolean>`coalesce((select reconciled from platform_state where id = 1), true)`;
-

@@ -2,9 +2,18 @@ import { sql } from 'kysely';
 import type { Db } from './db.ts';
 
 /** One queue of the desk: how many requests wait in it and since when the oldest has waited. */
-export interface Queue { count: number; oldestSince: Date | null }
+export interface Queue {
+  count: number;
+  oldestSince: Date | null;
+}
 
-export const QUEUES = ['ordersPendingApproval', 'ordersAwaitingFill', 'withdrawalsPendingApproval', 'withdrawalsAwaitingPayout', 'depositsUnattributed'] as const;
+export const QUEUES = [
+  'ordersPendingApproval',
+  'ordersAwaitingFill',
+  'withdrawalsPendingApproval',
+  'withdrawalsAwaitingPayout',
+  'depositsUnattributed',
+] as const;
 export type QueueName = (typeof QUEUES)[number];
 
 /**

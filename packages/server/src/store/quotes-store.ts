@@ -1,6 +1,15 @@
 import { sql } from 'kysely';
 import type { Quote } from '../domain/quotes/quote.ts';
-import { AnswersOfWork, howKeysAreClaimed, claimedRecordIds, claimKeysAsWrittenCtes, claimedKeyOutcomes, writableUnderKeys, insertAllAnswersSql, type AnswerInWork } from './answers-in-work.ts';
+import {
+  AnswersOfWork,
+  howKeysAreClaimed,
+  claimedRecordIds,
+  claimKeysAsWrittenCtes,
+  claimedKeyOutcomes,
+  writableUnderKeys,
+  insertAllAnswersSql,
+  type AnswerInWork,
+} from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
 import type { QuotesRepository } from '../usecases/repositories.ts';
@@ -9,7 +18,10 @@ import type { QuotesRepository } from '../usecases/repositories.ts';
  * A quote to write, and the Idempotency-Key's answer to keep with it when it was asked with one: by
  * reference to the quote's id (domain/idempotency/answer-ref.ts).
  */
-interface NewQuote { quote: Quote; keep: AnswerInWork<string> | undefined }
+interface NewQuote {
+  quote: Quote;
+  keep: AnswerInWork<string> | undefined;
+}
 
 const column = <K extends keyof Quote>(qs: Quote[], k: K, f: (v: Quote[K]) => string | number = String) => qs.map((q) => f(q[k]));
 
@@ -26,12 +38,22 @@ export class QuotesStore implements QuotesRepository {
     await this.#batch.load({ quote, keep });
   }
 
-  readonly #batch = new Batcher<NewQuote, void>(async (ns) => {
-    if (ns.length > 1 && await this.#insert(ns).then(() => true, () => false)) return ns.map(() => undefined);
-    // Alone, or isolating the one that failed: each quote is answered with its own outcome.
-    const outcomes = await Promise.allSettled(ns.map((n) => this.#insert([n])));
-    return outcomes.map((o) => (o.status === 'rejected' ? new Failed(o.reason) : undefined));
-  }, { maxBatch: 64, maxInFlight: 4 });
+  readonly #batch = new Batcher<NewQuote, void>(
+    async (ns) => {
+      if (
+        ns.length > 1 &&
+        (await this.#insert(ns).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return ns.map(() => undefined);
+      // Alone, or isolating the one that failed: each quote is answered with its own outcome.
+      const outcomes = await Promise.allSettled(ns.map((n) => this.#insert([n])));
+      return outcomes.map((o) => (o.status === 'rejected' ? new Failed(o.reason) : undefined));
+    },
+    { maxBatch: 64, maxInFlight: 4 },
+  );
 
   /**
    * Writes the quotes and, in the same statement, the answers of those asked with an Idempotency-Key. On
@@ -42,7 +64,10 @@ export class QuotesStore implements QuotesRepository {
     const answers = new AnswersOfWork();
     for (const n of ns) answers.add(n.keep, n.quote.id);
     const qs = ns.map((n) => n.quote);
-    const insert = (where = sql``, returning = true) => sql`insert into quotes (id, organization_id, base_symbol, quote_symbol, base_decimals, quote_decimals,
+    const insert = (
+      where = sql``,
+      returning = true,
+    ) => sql`insert into quotes (id, organization_id, base_symbol, quote_symbol, base_decimals, quote_decimals,
         rate_quote_minor, amount_base_minor, amount_quote_minor, expires_at, consumed_at, created_at)
       select id, org, base, quote, bd, qd, rate, ab, aq, exp, null, created from unnest(
         ${column(qs, 'id')}::text[], ${column(qs, 'organizationId')}::text[], ${column(qs, 'baseSymbol')}::text[],
@@ -74,12 +99,27 @@ export class QuotesStore implements QuotesRepository {
 
   /** One quote of one organization (another organization's is not found). */
   async get(organizationId: string, id: string): Promise<Quote | null> {
-    const r = await this.db.selectFrom('quotes').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
-    return r ? {
-      id: r.id, organizationId: r.organization_id, baseSymbol: r.base_symbol, baseDecimals: r.base_decimals, quoteSymbol: r.quote_symbol, quoteDecimals: r.quote_decimals,
-      rateQuoteMinor: BigInt(r.rate_quote_minor), amountBaseMinor: BigInt(r.amount_base_minor), amountQuoteMinor: BigInt(r.amount_quote_minor),
-      expiresAt: r.expires_at, createdAt: r.created_at,
-    } : null;
+    const r = await this.db
+      .selectFrom('quotes')
+      .selectAll()
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    return r
+      ? {
+          id: r.id,
+          organizationId: r.organization_id,
+          baseSymbol: r.base_symbol,
+          baseDecimals: r.base_decimals,
+          quoteSymbol: r.quote_symbol,
+          quoteDecimals: r.quote_decimals,
+          rateQuoteMinor: BigInt(r.rate_quote_minor),
+          amountBaseMinor: BigInt(r.amount_base_minor),
+          amountQuoteMinor: BigInt(r.amount_quote_minor),
+          expiresAt: r.expires_at,
+          createdAt: r.created_at,
+        }
+      : null;
   }
 
   /**
@@ -88,8 +128,12 @@ export class QuotesStore implements QuotesRepository {
    * 410 orders.quote_expired: its id tells its organization when it expired (domain/quotes/quote-id.ts).
    */
   async purgeExpired(before: Date, limit = 5_000): Promise<number> {
-    const r = await this.db.deleteFrom('quotes').where('id', 'in', (eb) => eb.selectFrom('quotes').select('id')
-      .where('consumed_at', 'is', null).where('expires_at', '<', before).limit(limit)).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('quotes')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('quotes').select('id').where('consumed_at', 'is', null).where('expires_at', '<', before).limit(limit),
+      )
+      .executeTakeFirst();
     return Number(r.numDeletedRows);
   }
 }
@@ -99,5 +143,7 @@ export class QuotesStore implements QuotesRepository {
  * ones (a change of decimals is refused while quotes are live; this closes the race with one in flight).
  * `q` names the quotes row.
  */
-export const quoteDecimalsCurrent = (q: string) => sql<boolean>`(${sql.ref(`${q}.base_decimals`)} = (select decimals from market_assets where symbol = ${sql.ref(`${q}.base_symbol`)})
+export const quoteDecimalsCurrent = (
+  q: string,
+) => sql<boolean>`(${sql.ref(`${q}.base_decimals`)} = (select decimals from market_assets where symbol = ${sql.ref(`${q}.base_symbol`)})
   and ${sql.ref(`${q}.quote_decimals`)} = (select decimals from market_assets where symbol = ${sql.ref(`${q}.quote_symbol`)}))`;

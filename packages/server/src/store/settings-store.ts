@@ -9,7 +9,11 @@ export class SettingsStore implements SettingsRepository {
   }
   /** Sets the value only when the key is absent; returns the value that is stored (first writer wins). */
   async setIfAbsent(key: string, value: string): Promise<string> {
-    await this.db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    await this.db
+      .insertInto('settings')
+      .values({ key, value })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
     return (await this.get(key))!;
   }
   /** Replaces the value only when it is still `expected` (a claim handed over once); whether it did. */
@@ -18,6 +22,10 @@ export class SettingsStore implements SettingsRepository {
     return r.numUpdatedRows === 1n;
   }
   async set(key: string, value: string): Promise<void> {
-    await this.db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+    await this.db
+      .insertInto('settings')
+      .values({ key, value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
   }
 }

@@ -4,14 +4,33 @@ import type { StaffRole, Staff, StaffToken, StaffRepository } from '../usecases/
 
 export type { StaffRole, Staff, StaffToken };
 
-
-export const toStaff = (r: { id: string; name: string; email: string; role: string; status: string; created_at: Date; updated_at: Date }): Staff => ({
-  id: r.id, name: r.name, email: r.email, role: r.role as StaffRole, status: r.status as Staff['status'], createdAt: r.created_at, updatedAt: r.updated_at,
+export const toStaff = (r: {
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+  status: string;
+  created_at: Date;
+  updated_at: Date;
+}): Staff => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  role: r.role as StaffRole,
+  status: r.status as Staff['status'],
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
-
 type TokenRow = { id: string; name: string; prefix: string; created_at: Date; last_used_at: Date | null; revoked_at: Date | null };
-const toToken = (r: TokenRow): StaffToken => ({ id: r.id, name: r.name, prefix: r.prefix, createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at });
+const toToken = (r: TokenRow): StaffToken => ({
+  id: r.id,
+  name: r.name,
+  prefix: r.prefix,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
+});
 
 /**
  * The operator's people (CONTRACT §7) and their personal tokens. Writes go through the use case's
@@ -34,9 +53,15 @@ export class StaffStore implements StaffRepository {
     return (await tx.selectFrom('staff').select('id').where('email', '=', email).executeTakeFirst()) !== undefined;
   }
 
-  async insert(tx: Tx, r: { id: string; name: string; email: string; role: StaffRole; status: 'invited' | 'active'; at: Date }): Promise<Staff> {
-    const row = await tx.insertInto('staff').values({ id: r.id, name: r.name, email: r.email, role: r.role, status: r.status, created_at: r.at, updated_at: r.at })
-      .returningAll().executeTakeFirstOrThrow();
+  async insert(
+    tx: Tx,
+    r: { id: string; name: string; email: string; role: StaffRole; status: 'invited' | 'active'; at: Date },
+  ): Promise<Staff> {
+    const row = await tx
+      .insertInto('staff')
+      .values({ id: r.id, name: r.name, email: r.email, role: r.role, status: r.status, created_at: r.at, updated_at: r.at })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return toStaff(row);
   }
 
@@ -56,25 +81,57 @@ export class StaffStore implements StaffRepository {
   }
 
   async update(tx: Tx, id: string, set: { role?: StaffRole; status?: 'removed' }, at: Date): Promise<Staff> {
-    return toStaff(await tx.updateTable('staff').set({ ...set, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow());
+    return toStaff(
+      await tx
+        .updateTable('staff')
+        .set({ ...set, updated_at: at })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
   }
 
   // personal tokens
 
-  async insertToken(tx: Tx, t: { id: string; staffId: string; name: string; prefix: string; secretHash: string; at: Date }): Promise<StaffToken> {
-    await tx.insertInto('staff_tokens').values({ id: t.id, staff_id: t.staffId, name: t.name, prefix: t.prefix, secret_hash: t.secretHash, created_at: t.at, last_used_at: null, revoked_at: null }).execute();
+  async insertToken(
+    tx: Tx,
+    t: { id: string; staffId: string; name: string; prefix: string; secretHash: string; at: Date },
+  ): Promise<StaffToken> {
+    await tx
+      .insertInto('staff_tokens')
+      .values({
+        id: t.id,
+        staff_id: t.staffId,
+        name: t.name,
+        prefix: t.prefix,
+        secret_hash: t.secretHash,
+        created_at: t.at,
+        last_used_at: null,
+        revoked_at: null,
+      })
+      .execute();
     return { id: t.id, name: t.name, prefix: t.prefix, createdAt: t.at, lastUsedAt: null, revokedAt: null };
   }
 
   async tokens(staffId: string): Promise<StaffToken[]> {
-    const rows = await this.db.selectFrom('staff_tokens').select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'])
-      .where('staff_id', '=', staffId).orderBy('seq', 'desc').execute();
+    const rows = await this.db
+      .selectFrom('staff_tokens')
+      .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'])
+      .where('staff_id', '=', staffId)
+      .orderBy('seq', 'desc')
+      .execute();
     return rows.map(toToken);
   }
 
   /** One of the person's own tokens, locked; null when it is unknown or another person's. */
   async lockToken(tx: Tx, staffId: string, tokenId: string): Promise<StaffToken | null> {
-    const r = await tx.selectFrom('staff_tokens').selectAll().where('id', '=', tokenId).where('staff_id', '=', staffId).forUpdate().executeTakeFirst();
+    const r = await tx
+      .selectFrom('staff_tokens')
+      .selectAll()
+      .where('id', '=', tokenId)
+      .where('staff_id', '=', staffId)
+      .forUpdate()
+      .executeTakeFirst();
     return r ? toToken(r) : null;
   }
 
@@ -89,12 +146,35 @@ export class StaffStore implements StaffRepository {
 
   /** What authenticating a token needs: the token, its person (active or not) and whether TOTP is enrolled. */
   async forToken(prefix: string) {
-    const r = await this.db.selectFrom('staff_tokens as t').innerJoin('staff as p', 'p.id', 't.staff_id')
+    const r = await this.db
+      .selectFrom('staff_tokens as t')
+      .innerJoin('staff as p', 'p.id', 't.staff_id')
       .leftJoin('credentials as c', (j) => j.onRef('c.subject_id', '=', 'p.id').on('c.subject_type', '=', 'staff'))
-      .select(['t.id as token_id', 't.secret_hash', 't.revoked_at', 't.last_used_at', 'p.id', 'p.name', 'p.email', 'p.role', 'p.status', 'p.created_at', 'p.updated_at', 'c.totp_secret_sealed'])
-      .where('t.prefix', '=', prefix).executeTakeFirst();
+      .select([
+        't.id as token_id',
+        't.secret_hash',
+        't.revoked_at',
+        't.last_used_at',
+        'p.id',
+        'p.name',
+        'p.email',
+        'p.role',
+        'p.status',
+        'p.created_at',
+        'p.updated_at',
+        'c.totp_secret_sealed',
+      ])
+      .where('t.prefix', '=', prefix)
+      .executeTakeFirst();
     if (!r) return null;
-    return { tokenId: r.token_id, secretHash: r.secret_hash, revoked: r.revoked_at !== null, lastUsedAt: r.last_used_at, staff: toStaff(r), totpEnrolled: r.totp_secret_sealed !== null };
+    return {
+      tokenId: r.token_id,
+      secretHash: r.secret_hash,
+      revoked: r.revoked_at !== null,
+      lastUsedAt: r.last_used_at,
+      staff: toStaff(r),
+      totpEnrolled: r.totp_secret_sealed !== null,
+    };
   }
 
   async touchToken(tx: Tx, tokenId: string, at: Date): Promise<void> {

@@ -11,7 +11,9 @@ export class WebhookWakes {
   #relay: (() => void) | null = null;
 
   /** Nudges so far: a worker that notes it before claiming knows whether one came during the claim. */
-  get count(): number { return this.#count; }
+  get count(): number {
+    return this.#count;
+  }
 
   nudge = (): void => {
     this.#relay?.();
@@ -25,8 +27,12 @@ export class WebhookWakes {
 
   subscribe(l: () => void): () => void {
     this.#listeners.add(l);
-    return () => { this.#listeners.delete(l); };
+    return () => {
+      this.#listeners.delete(l);
+    };
   }
 
-  relayTo(relay: (() => void) | null): void { this.#relay = relay; }
+  relayTo(relay: (() => void) | null): void {
+    this.#relay = relay;
+  }
 }

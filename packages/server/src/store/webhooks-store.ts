@@ -10,39 +10,93 @@ import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
 import type { Tx } from './unit-of-work.ts';
 
 type EndpointRow = {
-  id: string; organization_id: string; url: string; types: string[] | null; status: string; failing_since: Date | null;
-  disabled_at: Date | null; disabled_reason: string | null; previous_secret_until: Date | null; created_at: Date; updated_at: Date;
+  id: string;
+  organization_id: string;
+  url: string;
+  types: string[] | null;
+  status: string;
+  failing_since: Date | null;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  previous_secret_until: Date | null;
+  created_at: Date;
+  updated_at: Date;
 };
-const ENDPOINT_COLUMNS = ['id', 'organization_id', 'url', 'types', 'status', 'failing_since', 'disabled_at', 'disabled_reason', 'previous_secret_until', 'created_at', 'updated_at'] as const;
+const ENDPOINT_COLUMNS = [
+  'id',
+  'organization_id',
+  'url',
+  'types',
+  'status',
+  'failing_since',
+  'disabled_at',
+  'disabled_reason',
+  'previous_secret_until',
+  'created_at',
+  'updated_at',
+] as const;
 const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
-  id: r.id, organizationId: r.organization_id, url: r.url, types: r.types, status: r.status as WebhookEndpoint['status'],
-  failingSince: r.failing_since, disabledAt: r.disabled_at, disabledReason: r.disabled_reason,
-  previousSecretUntil: r.previous_secret_until, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  organizationId: r.organization_id,
+  url: r.url,
+  types: r.types,
+  status: r.status as WebhookEndpoint['status'],
+  failingSince: r.failing_since,
+  disabledAt: r.disabled_at,
+  disabledReason: r.disabled_reason,
+  previousSecretUntil: r.previous_secret_until,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 /** One event for one endpoint, with its attempts. */
 export interface WebhookDelivery {
-  eventId: string; eventType: string; state: 'pending' | 'delivered' | 'failed'; attempts: number;
-  nextAttemptAt: Date | null; lastStatusCode: number | null; lastError: string | null; lastAttemptAt: Date | null;
-  deliveredAt: Date | null; createdAt: Date;
+  eventId: string;
+  eventType: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
   log: Array<{ attempt: number; startedAt: Date; durationMs: number; statusCode: number | null; error: string | null }>;
 }
 
 /** A delivery a worker holds: one attempt to make, until `claimedUntil`. */
 export interface ClaimedDelivery {
-  deliveryId: string; claimToken: string; attempt: number; roundAttempt: number;
-  endpointId: string; organizationId: string; url: string;
-  secretSealed: string; previousSecretSealed: string | null; previousSecretUntil: Date | null;
+  deliveryId: string;
+  claimToken: string;
+  attempt: number;
+  roundAttempt: number;
+  endpointId: string;
+  organizationId: string;
+  url: string;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretUntil: Date | null;
   event: { id: string; type: string; createdAt: Date; data: Record<string, unknown> };
 }
 
 /** What one attempt came to. */
 /** WebhooksStore.health: counts, the next retry, the last success and the last failure. */
 export interface EndpointHealth {
-  attempts: number; succeeded: number; successRatePct: number | null; pending: number; retrying: number;
-  nextRetryAt: Date | null; lastSuccessAt: Date | null; lastFailure: { at: Date; statusCode: number | null; error: string | null } | null;
+  attempts: number;
+  succeeded: number;
+  successRatePct: number | null;
+  pending: number;
+  retrying: number;
+  nextRetryAt: Date | null;
+  lastSuccessAt: Date | null;
+  lastFailure: { at: Date; statusCode: number | null; error: string | null } | null;
 }
-export interface AttemptOutcome { startedAt: Date; durationMs: number; statusCode: number | null; error: string | null }
+export interface AttemptOutcome {
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+}
 
 const eventIdOf = (seq: string | number) => `evt_${seq}`;
 const seqOf = (eventId: string) => (/^evt_[0-9]{1,18}$/.test(eventId) ? eventId.slice(4) : null);
@@ -61,7 +115,10 @@ export class WebhooksStore {
   /** Nudged after a commit that may have made deliveries due; the delivery worker waits on it. */
   readonly wakes = new WebhookWakes();
 
-  constructor(private readonly db: Db, private readonly clock: Clock) {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {
     this.#delivered = new Batcher((items) => this.#recordDelivered(items), { maxBatch: 128, maxInFlight: 2 });
   }
 
@@ -71,27 +128,59 @@ export class WebhooksStore {
    */
   async countLocked(tx: Tx, organizationId: string): Promise<number> {
     await tx.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().executeTakeFirstOrThrow();
-    const n = await tx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('n')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+    const n = await tx
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirstOrThrow();
     return Number(n.n);
   }
 
-  async insert(tx: Tx, e: { id: string; organizationId: string; url: string; types: string[] | null; secretSealed: string }, at: Date): Promise<WebhookEndpoint> {
-    const created = await tx.insertInto('webhook_endpoints').values({
-      id: e.id, organization_id: e.organizationId, url: e.url, types: e.types === null ? null : toJson(e.types),
-      secret_sealed: e.secretSealed, previous_secret_sealed: null, previous_secret_until: null, status: 'enabled',
-      failing_since: null, disabled_at: null, disabled_reason: null, created_at: at, updated_at: at,
-    }).returning(ENDPOINT_COLUMNS).executeTakeFirstOrThrow();
+  async insert(
+    tx: Tx,
+    e: { id: string; organizationId: string; url: string; types: string[] | null; secretSealed: string },
+    at: Date,
+  ): Promise<WebhookEndpoint> {
+    const created = await tx
+      .insertInto('webhook_endpoints')
+      .values({
+        id: e.id,
+        organization_id: e.organizationId,
+        url: e.url,
+        types: e.types === null ? null : toJson(e.types),
+        secret_sealed: e.secretSealed,
+        previous_secret_sealed: null,
+        previous_secret_until: null,
+        status: 'enabled',
+        failing_since: null,
+        disabled_at: null,
+        disabled_reason: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning(ENDPOINT_COLUMNS)
+      .executeTakeFirstOrThrow();
     return toEndpoint(created);
   }
 
   /** Every endpoint of the organization, newest first. */
   async list(organizationId: string): Promise<WebhookEndpoint[]> {
-    const rows = await this.db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('organization_id', '=', organizationId).orderBy('seq', 'desc').execute();
+    const rows = await this.db
+      .selectFrom('webhook_endpoints')
+      .select(ENDPOINT_COLUMNS)
+      .where('organization_id', '=', organizationId)
+      .orderBy('seq', 'desc')
+      .execute();
     return rows.map(toEndpoint);
   }
 
   async get(organizationId: string, id: string): Promise<WebhookEndpoint | undefined> {
-    const r = await this.db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('webhook_endpoints')
+      .select(ENDPOINT_COLUMNS)
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return r && toEndpoint(r);
   }
 
@@ -99,35 +188,76 @@ export class WebhooksStore {
   async delete(tx: Tx, organizationId: string, id: string): Promise<WebhookEndpoint | undefined> {
     // Deliveries first, then the endpoint: the order in which recording an attempt takes them (its delivery,
     // then its endpoint's failure streak), so a deletion during deliveries waits instead of deadlocking.
-    await tx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id)
-      .where('endpoint_id', 'in', (eb) => eb.selectFrom('webhook_endpoints').select('id').where('organization_id', '=', organizationId)).execute();
-    const r = await tx.deleteFrom('webhook_endpoints').where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
+    await tx
+      .deleteFrom('webhook_deliveries')
+      .where('endpoint_id', '=', id)
+      .where('endpoint_id', 'in', (eb) => eb.selectFrom('webhook_endpoints').select('id').where('organization_id', '=', organizationId))
+      .execute();
+    const r = await tx
+      .deleteFrom('webhook_endpoints')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .returning(ENDPOINT_COLUMNS)
+      .executeTakeFirst();
     return r && toEndpoint(r);
   }
 
   /** The new secret signs from now on; the current one becomes the previous and signs too until `previousUntil`. */
-  async rotate(tx: Tx, organizationId: string, id: string, newSealed: string, previousUntil: Date, at: Date): Promise<WebhookEndpoint | undefined> {
-    const r = await tx.updateTable('webhook_endpoints')
-      .set((eb) => ({ previous_secret_sealed: eb.ref('secret_sealed'), secret_sealed: newSealed, previous_secret_until: previousUntil, updated_at: at }))
-      .where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
+  async rotate(
+    tx: Tx,
+    organizationId: string,
+    id: string,
+    newSealed: string,
+    previousUntil: Date,
+    at: Date,
+  ): Promise<WebhookEndpoint | undefined> {
+    const r = await tx
+      .updateTable('webhook_endpoints')
+      .set((eb) => ({
+        previous_secret_sealed: eb.ref('secret_sealed'),
+        secret_sealed: newSealed,
+        previous_secret_until: previousUntil,
+        updated_at: at,
+      }))
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .returning(ENDPOINT_COLUMNS)
+      .executeTakeFirst();
     return r && toEndpoint(r);
   }
 
   /** The endpoint's status, its row locked until `tx` ends; undefined when the organization has no such endpoint. */
-  async lockStatus(tx: Tx, organizationId: string, id: string): Promise<{ status: WebhookEndpoint['status']; disabledReason: string | null } | undefined> {
-    const r = await tx.selectFrom('webhook_endpoints').select(['status', 'disabled_reason'])
-      .where('organization_id', '=', organizationId).where('id', '=', id).forUpdate().executeTakeFirst();
+  async lockStatus(
+    tx: Tx,
+    organizationId: string,
+    id: string,
+  ): Promise<{ status: WebhookEndpoint['status']; disabledReason: string | null } | undefined> {
+    const r = await tx
+      .selectFrom('webhook_endpoints')
+      .select(['status', 'disabled_reason'])
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
     return r && { status: r.status as WebhookEndpoint['status'], disabledReason: r.disabled_reason };
   }
 
   /** Enabled, its failure streak forgotten; its deliveries still pending are due at `at`, each a new round. */
   async enable(tx: Tx, organizationId: string, id: string, at: Date): Promise<WebhookEndpoint | undefined> {
-    const r = await tx.updateTable('webhook_endpoints')
+    const r = await tx
+      .updateTable('webhook_endpoints')
       .set({ status: 'enabled', failing_since: null, disabled_at: null, disabled_reason: null, updated_at: at })
-      .where('organization_id', '=', organizationId).where('id', '=', id).returning(ENDPOINT_COLUMNS).executeTakeFirst();
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .returning(ENDPOINT_COLUMNS)
+      .executeTakeFirst();
     if (!r) return undefined;
-    await tx.updateTable('webhook_deliveries').set({ next_attempt_at: at, round_attempts: 0, updated_at: at })
-      .where('endpoint_id', '=', id).where('state', '=', 'pending').execute();
+    await tx
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: at, round_attempts: 0, updated_at: at })
+      .where('endpoint_id', '=', id)
+      .where('state', '=', 'pending')
+      .execute();
     return toEndpoint(r);
   }
 
@@ -138,8 +268,14 @@ export class WebhooksStore {
    */
   async health(endpointId: string, since: Date): Promise<EndpointHealth> {
     const r = await sql<{
-      attempts: string; succeeded: string; rate: number | null; pending: string; retrying: string; next_retry_at: Date | null;
-      last_success_at: Date | null; failure: { at: string; status_code: number | null; error: string | null } | null;
+      attempts: string;
+      succeeded: string;
+      rate: number | null;
+      pending: string;
+      retrying: string;
+      next_retry_at: Date | null;
+      last_success_at: Date | null;
+      failure: { at: string; status_code: number | null; error: string | null } | null;
     }>`with recent as (
         select a.started_at, a.status_code, a.error from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
         where d.endpoint_id = ${endpointId} and a.started_at >= ${since}
@@ -162,42 +298,90 @@ export class WebhooksStore {
       from counts c, waiting w`.execute(this.db);
     const x = r.rows[0]!;
     return {
-      attempts: Number(x.attempts), succeeded: Number(x.succeeded), successRatePct: x.rate, pending: Number(x.pending), retrying: Number(x.retrying),
-      nextRetryAt: x.next_retry_at === null ? null : new Date(x.next_retry_at), lastSuccessAt: x.last_success_at === null ? null : new Date(x.last_success_at),
+      attempts: Number(x.attempts),
+      succeeded: Number(x.succeeded),
+      successRatePct: x.rate,
+      pending: Number(x.pending),
+      retrying: Number(x.retrying),
+      nextRetryAt: x.next_retry_at === null ? null : new Date(x.next_retry_at),
+      lastSuccessAt: x.last_success_at === null ? null : new Date(x.last_success_at),
       lastFailure: x.failure === null ? null : { at: new Date(x.failure.at), statusCode: x.failure.status_code, error: x.failure.error },
     };
   }
 
   /** The endpoint's deliveries, newest first, each with its attempts. */
   async deliveries(organizationId: string, endpointId: string, p: PageParams): Promise<Page<WebhookDelivery>> {
-    const q = this.db.selectFrom('webhook_deliveries as d').innerJoin('events as ev', 'ev.seq', 'd.event_seq')
+    const q = this.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('events as ev', 'ev.seq', 'd.event_seq')
       .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-      .where('d.endpoint_id', '=', endpointId).where('e.organization_id', '=', organizationId);
-    const page = await readPage(q, 'd.id', p, (x) => x.select([
-      'd.id', 'd.event_seq', 'ev.type', 'd.state', 'd.attempts', 'd.next_attempt_at', 'd.last_status', 'd.last_error',
-      'd.last_attempt_at', 'd.delivered_at', 'd.created_at',
-    ]));
+      .where('d.endpoint_id', '=', endpointId)
+      .where('e.organization_id', '=', organizationId);
+    const page = await readPage(q, 'd.id', p, (x) =>
+      x.select([
+        'd.id',
+        'd.event_seq',
+        'ev.type',
+        'd.state',
+        'd.attempts',
+        'd.next_attempt_at',
+        'd.last_status',
+        'd.last_error',
+        'd.last_attempt_at',
+        'd.delivered_at',
+        'd.created_at',
+      ]),
+    );
     const ids = page.items.map((r) => r.id);
-    const log = ids.length === 0 ? [] : await this.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('attempt').execute();
+    const log =
+      ids.length === 0
+        ? []
+        : await this.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('attempt').execute();
     return mapPage(page, (r) => ({
-      eventId: eventIdOf(r.event_seq), eventType: r.type, state: r.state as WebhookDelivery['state'], attempts: r.attempts,
-      nextAttemptAt: r.state === 'pending' ? r.next_attempt_at : null, lastStatusCode: r.last_status, lastError: r.last_error,
-      lastAttemptAt: r.last_attempt_at, deliveredAt: r.delivered_at, createdAt: r.created_at,
-      log: log.filter((a) => String(a.delivery_id) === String(r.id))
-        .map((a) => ({ attempt: a.attempt, startedAt: a.started_at, durationMs: a.duration_ms, statusCode: a.status_code, error: a.error })),
+      eventId: eventIdOf(r.event_seq),
+      eventType: r.type,
+      state: r.state as WebhookDelivery['state'],
+      attempts: r.attempts,
+      nextAttemptAt: r.state === 'pending' ? r.next_attempt_at : null,
+      lastStatusCode: r.last_status,
+      lastError: r.last_error,
+      lastAttemptAt: r.last_attempt_at,
+      deliveredAt: r.delivered_at,
+      createdAt: r.created_at,
+      log: log
+        .filter((a) => String(a.delivery_id) === String(r.id))
+        .map((a) => ({
+          attempt: a.attempt,
+          startedAt: a.started_at,
+          durationMs: a.duration_ms,
+          statusCode: a.status_code,
+          error: a.error,
+        })),
     }));
   }
 
   /** Whether the organization has this endpoint. */
   async exists(tx: Tx, organizationId: string, endpointId: string): Promise<boolean> {
-    return (await tx.selectFrom('webhook_endpoints').select('id').where('organization_id', '=', organizationId).where('id', '=', endpointId).executeTakeFirst()) !== undefined;
+    return (
+      (await tx
+        .selectFrom('webhook_endpoints')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', endpointId)
+        .executeTakeFirst()) !== undefined
+    );
   }
 
   /** The organization's event with this id, as its sequence number; null when it has none such. */
   async eventSeq(tx: Tx, organizationId: string, eventId: string): Promise<string | null> {
     const seq = seqOf(eventId);
     if (seq === null) return null;
-    const ev = await tx.selectFrom('events').select('seq').where('seq', '=', seq).where('organization_id', '=', organizationId).executeTakeFirst();
+    const ev = await tx
+      .selectFrom('events')
+      .select('seq')
+      .where('seq', '=', seq)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
     return ev ? String(ev.seq) : null;
   }
 
@@ -207,9 +391,19 @@ export class WebhooksStore {
    * a type it does not take).
    */
   async resend(tx: Tx, endpointId: string, eventSeq: string, at: Date): Promise<void> {
-    await tx.insertInto('webhook_deliveries').values({
-      endpoint_id: endpointId, event_seq: eventSeq, state: 'pending', next_attempt_at: at, created_at: at, updated_at: at,
-    }).onConflict((oc) => oc.columns(['endpoint_id', 'event_seq']).doUpdateSet({ state: 'pending', next_attempt_at: at, round_attempts: 0, updated_at: at }))
+    await tx
+      .insertInto('webhook_deliveries')
+      .values({
+        endpoint_id: endpointId,
+        event_seq: eventSeq,
+        state: 'pending',
+        next_attempt_at: at,
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) =>
+        oc.columns(['endpoint_id', 'event_seq']).doUpdateSet({ state: 'pending', next_attempt_at: at, round_attempts: 0, updated_at: at }),
+      )
       .execute();
   }
 
@@ -224,9 +418,19 @@ export class WebhooksStore {
     const token = randomUUID();
     const until = new Date(now.getTime() + leaseMs);
     const rows = await sql<{
-      id: string; attempts: number; round_attempts: number; endpoint_id: string; organization_id: string; url: string;
-      secret_sealed: string; previous_secret_sealed: string | null; previous_secret_until: Date | null;
-      seq: string; type: string; created_at: Date; data: Record<string, unknown>;
+      id: string;
+      attempts: number;
+      round_attempts: number;
+      endpoint_id: string;
+      organization_id: string;
+      url: string;
+      secret_sealed: string;
+      previous_secret_sealed: string | null;
+      previous_secret_until: Date | null;
+      seq: string;
+      type: string;
+      created_at: Date;
+      data: Record<string, unknown>;
     }>`with due as (
         select d.id from webhook_endpoints e
         cross join lateral (
@@ -251,9 +455,15 @@ export class WebhooksStore {
       from claimed c join webhook_endpoints e on e.id = c.endpoint_id join events ev on ev.seq = c.event_seq
       order by c.id`.execute(this.db);
     return rows.rows.map((r) => ({
-      deliveryId: String(r.id), claimToken: token, attempt: r.attempts, roundAttempt: r.round_attempts,
-      endpointId: r.endpoint_id, organizationId: r.organization_id, url: r.url,
-      secretSealed: r.secret_sealed, previousSecretSealed: r.previous_secret_sealed,
+      deliveryId: String(r.id),
+      claimToken: token,
+      attempt: r.attempts,
+      roundAttempt: r.round_attempts,
+      endpointId: r.endpoint_id,
+      organizationId: r.organization_id,
+      url: r.url,
+      secretSealed: r.secret_sealed,
+      previousSecretSealed: r.previous_secret_sealed,
       previousSecretUntil: r.previous_secret_until === null ? null : new Date(r.previous_secret_until),
       event: { id: eventIdOf(r.seq), type: r.type, createdAt: new Date(r.created_at), data: r.data },
     }));
@@ -273,28 +483,73 @@ export class WebhooksStore {
    * Null when the claim is no longer this worker's: nothing is written. Else the endpoint's status and
    * since when it fails (undefined when the endpoint is gone).
    */
-  async recordFailed(tx: Tx, c: ClaimedDelivery, o: AttemptOutcome, retryAt: Date | null, at: Date): Promise<{ status: string; failingSince: Date } | undefined | null> {
-    const d = await tx.updateTable('webhook_deliveries').set({
-      state: retryAt === null ? 'failed' : 'pending',
-      next_attempt_at: retryAt ?? at, claim_token: null, claimed_until: null,
-      last_status: o.statusCode, last_error: o.error, last_attempt_at: o.startedAt, delivered_at: null, updated_at: at,
-    }).where('id', '=', c.deliveryId).where('claim_token', '=', c.claimToken).returning('id').executeTakeFirst();
+  async recordFailed(
+    tx: Tx,
+    c: ClaimedDelivery,
+    o: AttemptOutcome,
+    retryAt: Date | null,
+    at: Date,
+  ): Promise<{ status: string; failingSince: Date } | undefined | null> {
+    const d = await tx
+      .updateTable('webhook_deliveries')
+      .set({
+        state: retryAt === null ? 'failed' : 'pending',
+        next_attempt_at: retryAt ?? at,
+        claim_token: null,
+        claimed_until: null,
+        last_status: o.statusCode,
+        last_error: o.error,
+        last_attempt_at: o.startedAt,
+        delivered_at: null,
+        updated_at: at,
+      })
+      .where('id', '=', c.deliveryId)
+      .where('claim_token', '=', c.claimToken)
+      .returning('id')
+      .executeTakeFirst();
     if (!d) return null;
-    await tx.insertInto('webhook_attempts').values({
-      delivery_id: c.deliveryId, attempt: c.attempt, started_at: o.startedAt, duration_ms: o.durationMs, status_code: o.statusCode, error: o.error,
-    }).onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing()).execute();
-    const e = await tx.updateTable('webhook_endpoints').set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<Date>`${o.startedAt}::timestamptz`) }))
-      .where('id', '=', c.endpointId).returning(['failing_since', 'status']).executeTakeFirst();
+    await tx
+      .insertInto('webhook_attempts')
+      .values({
+        delivery_id: c.deliveryId,
+        attempt: c.attempt,
+        started_at: o.startedAt,
+        duration_ms: o.durationMs,
+        status_code: o.statusCode,
+        error: o.error,
+      })
+      .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
+      .execute();
+    const e = await tx
+      .updateTable('webhook_endpoints')
+      .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<Date>`${o.startedAt}::timestamptz`) }))
+      .where('id', '=', c.endpointId)
+      .returning(['failing_since', 'status'])
+      .executeTakeFirst();
     return e && e.failing_since !== null ? { status: e.status, failingSince: new Date(e.failing_since) } : undefined;
   }
 
   /** Disables the endpoint if it is still enabled, and writes its `webhook.disabled` event; undefined when it was not enabled. */
   async disable(tx: Tx, endpointId: string, reason: string, at: Date): Promise<WebhookEndpoint | undefined> {
-    const off = await tx.updateTable('webhook_endpoints').set({ status: 'disabled', disabled_at: at, disabled_reason: reason, updated_at: at })
-      .where('id', '=', endpointId).where('status', '=', 'enabled').returning(ENDPOINT_COLUMNS).executeTakeFirst();
+    const off = await tx
+      .updateTable('webhook_endpoints')
+      .set({ status: 'disabled', disabled_at: at, disabled_reason: reason, updated_at: at })
+      .where('id', '=', endpointId)
+      .where('status', '=', 'enabled')
+      .returning(ENDPOINT_COLUMNS)
+      .executeTakeFirst();
     if (!off) return undefined;
     const endpoint = toEndpoint(off);
-    await tx.insertInto('events').values({ organization_id: off.organization_id, type: 'webhook.disabled', subject_id: off.id, data: toJson(endpointView(endpoint)), created_at: at }).execute();
+    await tx
+      .insertInto('events')
+      .values({
+        organization_id: off.organization_id,
+        type: 'webhook.disabled',
+        subject_id: off.id,
+        data: toJson(endpointView(endpoint)),
+        created_at: at,
+      })
+      .execute();
     return endpoint;
   }
 
@@ -305,9 +560,16 @@ export class WebhooksStore {
    */
   async #recordDelivered(items: Array<{ c: ClaimedDelivery; o: AttemptOutcome }>): Promise<boolean[]> {
     const at = this.clock.now();
-    const rows = JSON.stringify(items.map(({ c, o }) => ({
-      id: c.deliveryId, token: c.claimToken, attempt: c.attempt, started: o.startedAt.toISOString(), duration: o.durationMs, status: o.statusCode,
-    })));
+    const rows = JSON.stringify(
+      items.map(({ c, o }) => ({
+        id: c.deliveryId,
+        token: c.claimToken,
+        attempt: c.attempt,
+        started: o.startedAt.toISOString(),
+        duration: o.durationMs,
+        status: o.statusCode,
+      })),
+    );
     const r = await sql<{ id: string }>`with v as (
         select * from json_to_recordset(${rows}::json) as x(id bigint, token text, attempt int, started timestamptz, duration int, status int)
       ), done as (
@@ -330,7 +592,11 @@ export class WebhooksStore {
 
   /** Forgets deliveries finished (delivered or given up) before `before`, with their attempts. */
   async purgeFinished(before: Date): Promise<number> {
-    const r = await this.db.deleteFrom('webhook_deliveries').where('state', '<>', 'pending').where('updated_at', '<', before).executeTakeFirst();
+    const r = await this.db
+      .deleteFrom('webhook_deliveries')
+      .where('state', '<>', 'pending')
+      .where('updated_at', '<', before)
+      .executeTakeFirst();
     return Number(r.numDeletedRows);
   }
 }

@@ -8,18 +8,33 @@ import type { WithdrawalRow, DestinationForRequest, ClaimOutcome, WithdrawalsRep
 
 export type { WithdrawalRow, DestinationForRequest, ClaimOutcome };
 
-
-
 type Row = {
-  id: string; organization_id: string; state: string; asset_symbol: string; asset_decimals: number; amount_minor: string;
-  destination_id: string; reason: string | null; payout_reference: string | null; created_at: Date; updated_at: Date;
+  id: string;
+  organization_id: string;
+  state: string;
+  asset_symbol: string;
+  asset_decimals: number;
+  amount_minor: string;
+  destination_id: string;
+  reason: string | null;
+  payout_reference: string | null;
+  created_at: Date;
+  updated_at: Date;
 };
 const toWithdrawal = (r: Row, summary: string): WithdrawalRow => ({
-  id: r.id, organizationId: r.organization_id, state: r.state as WithdrawalState, assetSymbol: r.asset_symbol,
-  assetDecimals: r.asset_decimals, amount: BigInt(r.amount_minor), destinationId: r.destination_id, destinationSummary: summary,
-  reason: r.reason, payoutReference: r.payout_reference, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  organizationId: r.organization_id,
+  state: r.state as WithdrawalState,
+  assetSymbol: r.asset_symbol,
+  assetDecimals: r.asset_decimals,
+  amount: BigInt(r.amount_minor),
+  destinationId: r.destination_id,
+  destinationSummary: summary,
+  reason: r.reason,
+  payoutReference: r.payout_reference,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
-
 
 /** Withdrawal requests: the hold at request, the operator's one decision, the amount leaving. */
 export class WithdrawalsStore implements WithdrawalsRepository {
@@ -27,10 +42,20 @@ export class WithdrawalsStore implements WithdrawalsRepository {
 
   /** What a withdrawal request reads of its destination, in the request's transaction; undefined when there is none. */
   async destinationFor(tx: Tx, id: string): Promise<DestinationForRequest | undefined> {
-    const d = await tx.selectFrom('withdrawal_destinations')
+    const d = await tx
+      .selectFrom('withdrawal_destinations')
       .select(['organization_id', 'asset_symbol', 'cooldown_until', 'registered_in_market_at', 'summary'])
-      .where('id', '=', id).executeTakeFirst();
-    return d && { organizationId: d.organization_id, assetSymbol: d.asset_symbol, cooldownUntil: d.cooldown_until, registeredInMarketAt: d.registered_in_market_at, summary: d.summary };
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return (
+      d && {
+        organizationId: d.organization_id,
+        assetSymbol: d.asset_symbol,
+        cooldownUntil: d.cooldown_until,
+        registeredInMarketAt: d.registered_in_market_at,
+        summary: d.summary,
+      }
+    );
   }
 
   /**
@@ -38,16 +63,34 @@ export class WithdrawalsStore implements WithdrawalsRepository {
    * (claimKeysAsWrittenCtes), so a keyed request costs no round trip of its own: each key's outcome (`claims`, for
    * AnswersOfWork.answered) and the destination (undefined when there is none).
    */
-  async claimingDestination(tx: Tx, id: string, inWork: KeptAnswer[]): Promise<{ claims: ClaimOutcome[]; destination: DestinationForRequest | undefined }> {
-    const r = await sql<{ claims: ClaimOutcome[]; d: { organization_id: string; asset_symbol: string; cooldown_until: string; registered_in_market_at: string | null; summary: string } | null }>`with ${claimKeysAsWrittenCtes(inWork)}
+  async claimingDestination(
+    tx: Tx,
+    id: string,
+    inWork: KeptAnswer[],
+  ): Promise<{ claims: ClaimOutcome[]; destination: DestinationForRequest | undefined }> {
+    const r = await sql<{
+      claims: ClaimOutcome[];
+      d: {
+        organization_id: string;
+        asset_symbol: string;
+        cooldown_until: string;
+        registered_in_market_at: string | null;
+        summary: string;
+      } | null;
+    }>`with ${claimKeysAsWrittenCtes(inWork)}
       select (select coalesce(json_agg(o), '[]'::json) from (${claimedKeyOutcomes}) o) as claims,
         (select row_to_json(x) from (select organization_id, asset_symbol, cooldown_until, registered_in_market_at, summary
           from withdrawal_destinations where id = ${id}) x) as d`.execute(tx);
     const { claims, d } = r.rows[0]!;
-    const destination = d ? {
-      organizationId: d.organization_id, assetSymbol: d.asset_symbol, cooldownUntil: new Date(d.cooldown_until),
-      registeredInMarketAt: d.registered_in_market_at === null ? null : new Date(d.registered_in_market_at), summary: d.summary,
-    } : undefined;
+    const destination = d
+      ? {
+          organizationId: d.organization_id,
+          assetSymbol: d.asset_symbol,
+          cooldownUntil: new Date(d.cooldown_until),
+          registeredInMarketAt: d.registered_in_market_at === null ? null : new Date(d.registered_in_market_at),
+          summary: d.summary,
+        }
+      : undefined;
     return { claims, destination };
   }
 
@@ -65,41 +108,105 @@ export class WithdrawalsStore implements WithdrawalsRepository {
    */
   async insert(tx: Tx, w: WithdrawalRow & { holdId: string }, keep: KeptAnswer[] = []): Promise<Array<{ scope: string; key: string }>> {
     const row = {
-      id: w.id, organization_id: w.organizationId, destination_id: w.destinationId, hold_id: w.holdId, state: w.state,
-      asset_symbol: w.assetSymbol, asset_decimals: w.assetDecimals, amount_minor: w.amount.toString(), reason: w.reason,
-      created_at: w.createdAt, updated_at: w.updatedAt,
+      id: w.id,
+      organization_id: w.organizationId,
+      destination_id: w.destinationId,
+      hold_id: w.holdId,
+      state: w.state,
+      asset_symbol: w.assetSymbol,
+      asset_decimals: w.assetDecimals,
+      amount_minor: w.amount.toString(),
+      reason: w.reason,
+      created_at: w.createdAt,
+      updated_at: w.updatedAt,
     };
     if (keep.length === 0) {
       await tx.insertInto('withdrawals').values(row).execute();
       return [];
     }
-    const written = await tx.with('kept', () => sql`(${keepAnswersSql(keep)})`).insertInto('withdrawals').values(row)
-      .returning(sql<Array<{ scope: string; key: string }>>`(select coalesce(json_agg(json_build_object('scope', kept.scope, 'key', kept.key)), '[]'::json) from kept)`.as('kept'))
+    const written = await tx
+      .with('kept', () => sql`(${keepAnswersSql(keep)})`)
+      .insertInto('withdrawals')
+      .values(row)
+      .returning(
+        sql<
+          Array<{ scope: string; key: string }>
+        >`(select coalesce(json_agg(json_build_object('scope', kept.scope, 'key', kept.key)), '[]'::json) from kept)`.as('kept'),
+      )
       .executeTakeFirstOrThrow();
     return written.kept;
   }
 
   /** Newest first; one organization's (client) or all, optionally in one state (operator). */
-  async list(p: PageParams, filter: { organizationId?: string; state?: string | undefined } & CreatedWindow = {}): Promise<Page<WithdrawalRow>> {
+  async list(
+    p: PageParams,
+    filter: { organizationId?: string; state?: string | undefined } & CreatedWindow = {},
+  ): Promise<Page<WithdrawalRow>> {
     let q = createdWithin(this.db.selectFrom('withdrawals as w'), 'w.created_at', filter);
     if (filter.organizationId) q = q.where('w.organization_id', '=', filter.organizationId);
     if (filter.state) q = q.where('w.state', '=', filter.state);
-    const page = await readPage(q, 'w.seq', p, (x) => x.innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
-      .select(['w.id', 'w.organization_id', 'w.state', 'w.asset_symbol', 'w.asset_decimals', 'w.amount_minor', 'w.destination_id', 'w.reason', 'w.payout_reference', 'w.created_at', 'w.updated_at', 'd.summary']),
-    filter.organizationId && !filter.state && !filter.createdFrom && !filter.createdTo ? { list: 'withdrawals', owner: filter.organizationId } : undefined);
+    const page = await readPage(
+      q,
+      'w.seq',
+      p,
+      (x) =>
+        x
+          .innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
+          .select([
+            'w.id',
+            'w.organization_id',
+            'w.state',
+            'w.asset_symbol',
+            'w.asset_decimals',
+            'w.amount_minor',
+            'w.destination_id',
+            'w.reason',
+            'w.payout_reference',
+            'w.created_at',
+            'w.updated_at',
+            'd.summary',
+          ]),
+      filter.organizationId && !filter.state && !filter.createdFrom && !filter.createdTo
+        ? { list: 'withdrawals', owner: filter.organizationId }
+        : undefined,
+    );
     return mapPage(page, (r) => toWithdrawal(r, r.summary));
   }
 
   /** Whether the withdrawal is this organization's (a cancel of another's is not found, never revealed). */
   async belongsTo(tx: Tx, id: string, organizationId: string): Promise<boolean> {
-    return (await tx.selectFrom('withdrawals').select('id').where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst()) !== undefined;
+    return (
+      (await tx
+        .selectFrom('withdrawals')
+        .select('id')
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst()) !== undefined
+    );
   }
 
   /** One withdrawal of one organization, with its destination's summary (another organization's: null). */
   async getFor(organizationId: string, id: string): Promise<WithdrawalRow | null> {
-    const r = await this.db.selectFrom('withdrawals as w').innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
-      .select(['w.id', 'w.organization_id', 'w.state', 'w.asset_symbol', 'w.asset_decimals', 'w.amount_minor', 'w.destination_id', 'w.reason', 'w.payout_reference', 'w.created_at', 'w.updated_at', 'd.summary'])
-      .where('w.id', '=', id).where('w.organization_id', '=', organizationId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('withdrawals as w')
+      .innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
+      .select([
+        'w.id',
+        'w.organization_id',
+        'w.state',
+        'w.asset_symbol',
+        'w.asset_decimals',
+        'w.amount_minor',
+        'w.destination_id',
+        'w.reason',
+        'w.payout_reference',
+        'w.created_at',
+        'w.updated_at',
+        'd.summary',
+      ])
+      .where('w.id', '=', id)
+      .where('w.organization_id', '=', organizationId)
+      .executeTakeFirst();
     return r ? toWithdrawal(r, r.summary) : null;
   }
 
@@ -115,9 +222,20 @@ export class WithdrawalsStore implements WithdrawalsRepository {
   }
 
   /** Only the caller whose UPDATE moves it out of pending_approval decides; every other gets null. */
-  async decide(tx: Tx, id: string, state: 'approved' | 'rejected' | 'cancelled', reason: string | null, at: Date): Promise<(WithdrawalRow & { holdId: string }) | null> {
-    const w = await tx.updateTable('withdrawals').set({ state, reason, updated_at: at })
-      .where('id', '=', id).where('state', '=', 'pending_approval').returningAll().executeTakeFirst();
+  async decide(
+    tx: Tx,
+    id: string,
+    state: 'approved' | 'rejected' | 'cancelled',
+    reason: string | null,
+    at: Date,
+  ): Promise<(WithdrawalRow & { holdId: string }) | null> {
+    const w = await tx
+      .updateTable('withdrawals')
+      .set({ state, reason, updated_at: at })
+      .where('id', '=', id)
+      .where('state', '=', 'pending_approval')
+      .returningAll()
+      .executeTakeFirst();
     return w ? { ...toWithdrawal(w, await this.#summary(tx, w.destination_id)), holdId: w.hold_id } : null;
   }
 
@@ -125,12 +243,25 @@ export class WithdrawalsStore implements WithdrawalsRepository {
    * approved → `to`, once, in the caller's transaction (the payout recorded, or its failure); null when
    * the withdrawal is not approved, so a second caller finds it settled.
    */
-  async settle(tx: Tx, id: string, to: 'completed' | 'failed', at: Date, set: { payoutReference?: string; reason?: string }): Promise<(WithdrawalRow & { holdId: string }) | null> {
-    const w = await tx.updateTable('withdrawals').set({
-      state: to, updated_at: at,
-      ...(set.payoutReference !== undefined ? { payout_reference: set.payoutReference } : {}),
-      ...(set.reason !== undefined ? { reason: set.reason } : {}),
-    }).where('id', '=', id).where('state', '=', 'approved').returningAll().executeTakeFirst();
+  async settle(
+    tx: Tx,
+    id: string,
+    to: 'completed' | 'failed',
+    at: Date,
+    set: { payoutReference?: string; reason?: string },
+  ): Promise<(WithdrawalRow & { holdId: string }) | null> {
+    const w = await tx
+      .updateTable('withdrawals')
+      .set({
+        state: to,
+        updated_at: at,
+        ...(set.payoutReference !== undefined ? { payout_reference: set.payoutReference } : {}),
+        ...(set.reason !== undefined ? { reason: set.reason } : {}),
+      })
+      .where('id', '=', id)
+      .where('state', '=', 'approved')
+      .returningAll()
+      .executeTakeFirst();
     return w ? { ...toWithdrawal(w, await this.#summary(tx, w.destination_id)), holdId: w.hold_id } : null;
   }
 

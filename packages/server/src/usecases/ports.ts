@@ -40,7 +40,11 @@ export interface Venue extends Market {
   observeExecutions?(listener: (seconds: number) => void): void;
 }
 
-export interface VenueHealth { bookAgesMs: Map<string, number>; errors: Map<string, number>; awaitingOutcome: number }
+export interface VenueHealth {
+  bookAgesMs: Map<string, number>;
+  errors: Map<string, number>;
+  awaitingOutcome: number;
+}
 
 /**
  * What the business did, counted for the operator's metrics (/operator/v1/metrics). Told after the
@@ -64,22 +68,46 @@ export interface UseCaseDeps {
 
 /** One webhook attempt to send: POST `body` to `url` with `headers`, answered within `timeoutMs`. */
 /** `endpointId`: whose connections carry it (an endpoint's are its own, so a slow one holds up no other on its host). */
-export interface WebhookPost { url: string; headers: Record<string, string>; body: string; timeoutMs: number; endpointId?: string | undefined }
+export interface WebhookPost {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  endpointId?: string | undefined;
+}
 /** The receiver's status code, or why there is none (refused address, DNS, connection, timeout). */
 export type WebhookAnswer = { statusCode: number; error?: undefined } | { statusCode?: undefined; error: string };
 /** Sends webhook attempts (webhooks/http-sender.ts). */
-export interface WebhookSender { post(p: WebhookPost): Promise<WebhookAnswer> }
+export interface WebhookSender {
+  post(p: WebhookPost): Promise<WebhookAnswer>;
+}
 /** Nudges that deliveries may have become due (store/webhook-wakes.ts): `count` so far, and a listener for the next. */
-export interface WebhookWakeSource { readonly count: number; subscribe(l: () => void): () => void }
+export interface WebhookWakeSource {
+  readonly count: number;
+  subscribe(l: () => void): () => void;
+}
 
 /** A deposit in the venue account's history (CONTRACT §11): recorded as an arrival once it is completed. */
-export interface VenueDeposit { coin: string; network: string; amount: Rational; txid: string; completed: boolean }
+export interface VenueDeposit {
+  coin: string;
+  network: string;
+  amount: Rational;
+  txid: string;
+  completed: boolean;
+}
 
 /** One mail: plain text and HTML of the same words, in the language of the person it goes to. */
-export interface OutgoingMail { to: string; subject: string; text: string; html: string }
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
 /**
  * Sends mail (mail/smtp-sender.ts: nodemailer over CAMBIO_SMTP_URL), chosen once in main.ts; absent, no
  * mail is sent and the apps show links as they did. Resolves once the server took the message; rejects
  * otherwise (the outbox retries it).
  */
-export interface MailSender { send(m: OutgoingMail): Promise<void> }
+export interface MailSender {
+  send(m: OutgoingMail): Promise<void>;
+}

@@ -27,7 +27,9 @@ declare const txBrand: unique symbol;
  * An open transaction, opaque: a use case receives it from the unit of work and hands it to repositories;
  * it cannot run anything in it itself. Only the store turns it back into SQL (store/unit-of-work.ts).
  */
-export interface Tx { readonly [txBrand]: true }
+export interface Tx {
+  readonly [txBrand]: true;
+}
 
 /** The unit of work: a use case's writes (and its audit entry) commit together or not at all. */
 export interface UnitOfWork {
@@ -36,105 +38,305 @@ export interface UnitOfWork {
 
 // ---- Records as use cases see them ----------------------------------------------------------------
 
-export interface AuditRecord { actor: string; action: string; subjectType: string; subjectId: string; before: unknown; after: unknown }
-export interface HoldRow { id: string; organizationId: string; assetSymbol: string; amount: bigint }
+export interface AuditRecord {
+  actor: string;
+  action: string;
+  subjectType: string;
+  subjectId: string;
+  before: unknown;
+  after: unknown;
+}
+export interface HoldRow {
+  id: string;
+  organizationId: string;
+  assetSymbol: string;
+  amount: bigint;
+}
 
 export type DepositState = 'credited' | 'unattributed';
 /** A declaration about to be written: open, expecting `expectedAmount` at the asset's wallet. */
 export interface NewDeclaration {
-  id: string; organizationId: string; reference: string; assetSymbol: string; assetDecimals: number;
-  declaredAmount: bigint; expectedAmount: bigint; network: string; address: string; expiresAt: Date; at: Date;
+  id: string;
+  organizationId: string;
+  reference: string;
+  assetSymbol: string;
+  assetDecimals: number;
+  declaredAmount: bigint;
+  expectedAmount: bigint;
+  network: string;
+  address: string;
+  expiresAt: Date;
+  at: Date;
 }
 
 export interface Deposit {
-  id: string; organizationId: string | null; assetSymbol: string; assetDecimals: number; network: string;
-  amount: bigint; txid: string; state: DepositState; declarationId: string | null; createdAt: Date; updatedAt: Date;
+  id: string;
+  organizationId: string | null;
+  assetSymbol: string;
+  assetDecimals: number;
+  network: string;
+  amount: bigint;
+  txid: string;
+  state: DepositState;
+  declarationId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 /** A destination as the service reads it. The sealed account number and document never leave the store. */
 export interface DestinationRow {
-  id: string; organizationId: string; label: string; assetSymbol: string; bankName: string; accountKind: string;
-  holderName: string; summary: string; cooldownUntil: Date; registeredInMarketAt: Date | null; createdAt: Date; updatedAt: Date;
+  id: string;
+  organizationId: string;
+  label: string;
+  assetSymbol: string;
+  bankName: string;
+  accountKind: string;
+  holderName: string;
+  summary: string;
+  cooldownUntil: Date;
+  registeredInMarketAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 /** A key as issued: `secretHash` is the keyed hash of the secret (domain/keys/api-key.ts, hashSecret). */
 export interface NewKey {
-  organizationId: string; memberId: string; prefix: string; secretHash: string; scopes: string[];
-  expiresAt: Date | null; allowedIps: string[] | null;
+  organizationId: string;
+  memberId: string;
+  prefix: string;
+  secretHash: string;
+  scopes: string[];
+  expiresAt: Date | null;
+  allowedIps: string[] | null;
 }
-export interface IssuedKey { id: string; prefix: string; scopes: string[]; organizationId: string; memberId: string; expiresAt: Date | null; allowedIps: string[] | null; createdAt: Date }
+export interface IssuedKey {
+  id: string;
+  prefix: string;
+  scopes: string[];
+  organizationId: string;
+  memberId: string;
+  expiresAt: Date | null;
+  allowedIps: string[] | null;
+  createdAt: Date;
+}
 
 /** What the platform owes one organization in one asset: available + held. */
-export interface Owed { organizationId: string; assetSymbol: string; amount: bigint }
-export interface SnapshotAsset { assetSymbol: string; assetDecimals: number; rootHash: Buffer; total: bigint; leafCount: number }
-export interface Snapshot { id: string; takenAt: Date; daily: string | null; note: string; assets: SnapshotAsset[] }
+export interface Owed {
+  organizationId: string;
+  assetSymbol: string;
+  amount: bigint;
+}
+export interface SnapshotAsset {
+  assetSymbol: string;
+  assetDecimals: number;
+  rootHash: Buffer;
+  total: bigint;
+  leafCount: number;
+}
+export interface Snapshot {
+  id: string;
+  takenAt: Date;
+  daily: string | null;
+  note: string;
+  assets: SnapshotAsset[];
+}
 export interface NewSnapshot extends Snapshot {
   trees: Array<{ assetSymbol: string; levels: SumLevels; leaves: Array<{ organizationId: string; leafIndex: number; amount: bigint }> }>;
 }
 
 export type MailKind = 'invitation' | 'password_reset' | 'notification';
-export interface ClaimedMail { id: string; kind: MailKind; to: string; sealed: string; attempts: number }
-export interface MailedEvent { txid: string; seq: string; organizationId: string; type: string; data: Record<string, unknown> }
-export interface MailRecipient { email: string; name: string; lang: string | null }
-
-export interface MarketAsset { symbol: string; decimals: number }
-export interface PricedPair extends MarketPair { updatedAt: Date }
-/** A pair's terms as stored, before they are parsed: what the audit trail shows of the terms a change replaced. */
-export interface StoredPairTerms {
-  venueSymbol: string | null; maxBookAgeMs: number | null; midRate: string; spreadBps: number; feeBps: number;
-  fixedFeeQuoteMinor: string; minBaseMinor: string; maxBaseMinor: string;
+export interface ClaimedMail {
+  id: string;
+  kind: MailKind;
+  to: string;
+  sealed: string;
+  attempts: number;
+}
+export interface MailedEvent {
+  txid: string;
+  seq: string;
+  organizationId: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+export interface MailRecipient {
+  email: string;
+  name: string;
+  lang: string | null;
 }
 
-export interface NewMember { name: string; email: string; permissions: string[] }
-export interface Member { id: string; organizationId: string; name: string; email: string; permissions: string[]; status: 'invited' | 'active' | 'removed'; createdAt: Date; updatedAt: Date }
+export interface MarketAsset {
+  symbol: string;
+  decimals: number;
+}
+export interface PricedPair extends MarketPair {
+  updatedAt: Date;
+}
+/** A pair's terms as stored, before they are parsed: what the audit trail shows of the terms a change replaced. */
+export interface StoredPairTerms {
+  venueSymbol: string | null;
+  maxBookAgeMs: number | null;
+  midRate: string;
+  spreadBps: number;
+  feeBps: number;
+  fixedFeeQuoteMinor: string;
+  minBaseMinor: string;
+  maxBaseMinor: string;
+}
+
+export interface NewMember {
+  name: string;
+  email: string;
+  permissions: string[];
+}
+export interface Member {
+  id: string;
+  organizationId: string;
+  name: string;
+  email: string;
+  permissions: string[];
+  status: 'invited' | 'active' | 'removed';
+  createdAt: Date;
+  updatedAt: Date;
+}
 
 export type PersonKind = 'member' | 'staff';
 /** What signing in needs of a person: who, and their credentials. */
 export interface PersonCredentials {
-  kind: PersonKind; id: string; name: string; email: string; status: string;
-  passwordHash: string | null; totpSealed: string | null; totpPendingSealed: string | null; totpLastStep: number | null; recoveryHashes: string[];
+  kind: PersonKind;
+  id: string;
+  name: string;
+  email: string;
+  status: string;
+  passwordHash: string | null;
+  totpSealed: string | null;
+  totpPendingSealed: string | null;
+  totpLastStep: number | null;
+  recoveryHashes: string[];
 }
 /** What a credentials write sets (hashed or sealed values only); what it leaves out stays as it is. */
-export interface CredentialsSet { passwordHash?: string; totpPendingSealed?: string | null }
+export interface CredentialsSet {
+  passwordHash?: string;
+  totpPendingSealed?: string | null;
+}
 /** A sign-in throttle key: how many attempts its window allows, and how long the one reaching the limit locks it. */
-export interface ThrottleKey { key: string; limit: number; lockMs: number }
+export interface ThrottleKey {
+  key: string;
+  limit: number;
+  lockMs: number;
+}
 
-export interface RunRow { id: string; matched: boolean; source: 'given' | 'venue'; figures: Figure[]; actor: string; createdAt: Date }
+export interface RunRow {
+  id: string;
+  matched: boolean;
+  source: 'given' | 'venue';
+  figures: Figure[];
+  actor: string;
+  createdAt: Date;
+}
 /** The platform's state row, locked: whether it is reconciled, since when, and the run that stopped it. */
-export interface LockedPlatformState { reconciled: boolean; stoppedByRunId: string | null; changedAt: Date }
-export interface PlatformStateRow { reconciled: boolean; changedAt: Date; stoppedByRunId: string | null; lastRun: RunRow | null }
+export interface LockedPlatformState {
+  reconciled: boolean;
+  stoppedByRunId: string | null;
+  changedAt: Date;
+}
+export interface PlatformStateRow {
+  reconciled: boolean;
+  changedAt: Date;
+  stoppedByRunId: string | null;
+  lastRun: RunRow | null;
+}
 
 export type StaffRole = 'viewer' | 'approver' | 'admin';
-export interface Staff { id: string; name: string; email: string; role: StaffRole; status: 'invited' | 'active' | 'removed'; createdAt: Date; updatedAt: Date }
-export interface StaffToken { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null }
+export interface Staff {
+  id: string;
+  name: string;
+  email: string;
+  role: StaffRole;
+  status: 'invited' | 'active' | 'removed';
+  createdAt: Date;
+  updatedAt: Date;
+}
+export interface StaffToken {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
 
 /** Signs the checkpoint of a tree of `size` leaves whose root is `root`: the note as served. */
 export type SignCheckpoint = (size: number, root: Buffer) => string;
 /** The log's head row: its size, its frontier (the roots of its complete subtrees, largest first) and the last entry it took. */
-export interface LogHead { size: number; frontier: Buffer[]; last: { txid: string; seq: string } }
+export interface LogHead {
+  size: number;
+  frontier: Buffer[];
+  last: { txid: string; seq: string };
+}
 /** A journal entry whose transaction is over, ready to join the log. */
-export interface FinishedEntry { id: string; txid: string; seq: string; kind: string; createdAt: Date; postings: LeafPosting[] }
+export interface FinishedEntry {
+  id: string;
+  txid: string;
+  seq: string;
+  kind: string;
+  createdAt: Date;
+  postings: LeafPosting[];
+}
 
 export type WalletSource = 'operator' | 'venue';
 
 export interface WithdrawalRow {
-  id: string; organizationId: string; state: WithdrawalState; assetSymbol: string; assetDecimals: number; amount: bigint;
-  destinationId: string; destinationSummary: string; reason: string | null; payoutReference: string | null; createdAt: Date; updatedAt: Date;
+  id: string;
+  organizationId: string;
+  state: WithdrawalState;
+  assetSymbol: string;
+  assetDecimals: number;
+  amount: bigint;
+  destinationId: string;
+  destinationSummary: string;
+  reason: string | null;
+  payoutReference: string | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 /** What a withdrawal request reads of its destination. */
-export interface DestinationForRequest { organizationId: string; assetSymbol: string; cooldownUntil: Date; registeredInMarketAt: Date | null; summary: string }
+export interface DestinationForRequest {
+  organizationId: string;
+  assetSymbol: string;
+  cooldownUntil: Date;
+  registeredInMarketAt: Date | null;
+  summary: string;
+}
 /** What claiming a key in the work did with it, for AnswersOfWork.answered. */
-export interface ClaimOutcome { scope: string; key: string; kept: boolean; busy: boolean }
+export interface ClaimOutcome {
+  scope: string;
+  key: string;
+  kept: boolean;
+  busy: boolean;
+}
 
 /** A delivery a worker holds: one attempt to make, until `claimedUntil` (store/webhooks-store.ts, whose shape this follows). */
 export interface ClaimedDelivery {
-  deliveryId: string; claimToken: string; attempt: number; roundAttempt: number;
-  endpointId: string; organizationId: string; url: string;
-  secretSealed: string; previousSecretSealed: string | null; previousSecretUntil: Date | null;
+  deliveryId: string;
+  claimToken: string;
+  attempt: number;
+  roundAttempt: number;
+  endpointId: string;
+  organizationId: string;
+  url: string;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretUntil: Date | null;
   event: { id: string; type: string; createdAt: Date; data: Record<string, unknown> };
 }
 /** What one attempt came to. */
-export interface AttemptOutcome { startedAt: Date; durationMs: number; statusCode: number | null; error: string | null }
+export interface AttemptOutcome {
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+}
 
 // ---- The repositories ------------------------------------------------------------------------------
 
@@ -152,9 +354,19 @@ export interface LedgerRepository {
 /** Holds on available balance: taken with a request, then captured or released exactly once. */
 export interface HoldsRepository {
   /** available → held, around `writeRequest` (the request's own write); ledger.insufficient_balance when it cannot be backed. */
-  take<T>(tx: Tx, ids: Ids, at: Date, r: {
-    organizationId: string; assetSymbol: string; amount: bigint; kind: 'order_hold' | 'withdrawal_hold'; referenceId: string;
-  }, writeRequest: (holdId: string) => Promise<T>): Promise<T>;
+  take<T>(
+    tx: Tx,
+    ids: Ids,
+    at: Date,
+    r: {
+      organizationId: string;
+      assetSymbol: string;
+      amount: bigint;
+      kind: 'order_hold' | 'withdrawal_hold';
+      referenceId: string;
+    },
+    writeRequest: (holdId: string) => Promise<T>,
+  ): Promise<T>;
   /** held → available, for a rejected or failed request. */
   release(tx: Tx, ids: Ids, at: Date, holdId: string, kind: 'order_release' | 'withdrawal_release', referenceId: string): Promise<HoldRow>;
   /** Marks the hold captured; the caller posts the settlement entry that takes the amount out of `held`. */
@@ -162,7 +374,12 @@ export interface HoldsRepository {
 }
 
 export interface AccountsRepository {
-  adjust(tx: Tx, entryId: string, at: Date, r: { organizationId: string; assetSymbol: string; amount: bigint; reason: string }): Promise<{ before: bigint; after: bigint }>;
+  adjust(
+    tx: Tx,
+    entryId: string,
+    at: Date,
+    r: { organizationId: string; assetSymbol: string; amount: bigint; reason: string },
+  ): Promise<{ before: bigint; after: bigint }>;
 }
 
 export interface ApprovalsRepository {
@@ -188,7 +405,12 @@ export interface DeclarationsRepository {
 
 export interface DepositsRepository {
   attribute(tx: Tx, id: string, at: Date, organizationId: string): Promise<Deposit>;
-  recordArrival(tx: Tx, id: string, at: Date, r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean }): Promise<Deposit>;
+  recordArrival(
+    tx: Tx,
+    id: string,
+    at: Date,
+    r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean },
+  ): Promise<Deposit>;
   /** Which of these txids are recorded already. */
   recordedTxids(txids: string[]): Promise<Set<string>>;
 }
@@ -272,10 +494,22 @@ export interface OrdersRepository {
    */
   place(org: Pick<Organization, 'id' | 'limits'>, quoteId: string, keep?: AnswerInWork<string>): Promise<Order | null>;
   belongsTo(tx: Tx, orderId: string, organizationId: string): Promise<boolean>;
-  decide(tx: Tx, orderId: string, to: 'approved' | 'rejected' | 'cancelled', at: Date, reason: string | null): Promise<{ before: Order; after: Order }>;
+  decide(
+    tx: Tx,
+    orderId: string,
+    to: 'approved' | 'rejected' | 'cancelled',
+    at: Date,
+    reason: string | null,
+  ): Promise<{ before: Order; after: Order }>;
   get(id: string): Promise<Order | null>;
   lockPending(tx: Tx, orderId: string): Promise<Order>;
-  settle(tx: Tx, orderId: string, to: 'completed' | 'failed', at: Date, set: { proceeds?: bigint; reason?: string; venue?: string; venueReference?: string }): Promise<Order | null>;
+  settle(
+    tx: Tx,
+    orderId: string,
+    to: 'completed' | 'failed',
+    at: Date,
+    set: { proceeds?: bigint; reason?: string; venue?: string; venueReference?: string },
+  ): Promise<Order | null>;
   stuckApproved(before: Date, limit?: number): Promise<Order[]>;
 }
 
@@ -336,7 +570,12 @@ export interface ReconciliationRepository {
   books(tx: Tx): Promise<Map<string, bigint>>;
   lockState(tx: Tx): Promise<LockedPlatformState>;
   markReconciled(tx: Tx, at: Date): Promise<void>;
-  recordRun(tx: Tx, id: string, at: Date, r: { actor: string; matched: boolean; source: 'given' | 'venue'; figures: Figure[]; stop: boolean }): Promise<void>;
+  recordRun(
+    tx: Tx,
+    id: string,
+    at: Date,
+    r: { actor: string; matched: boolean; source: 'given' | 'venue'; figures: Figure[]; stop: boolean },
+  ): Promise<void>;
   state(): Promise<PlatformStateRow>;
 }
 
@@ -362,10 +601,20 @@ export interface StaffRepository {
 export interface TransparencyRepository {
   lockHead(tx: Tx): Promise<LogHead>;
   finishedEntriesAfter(tx: Tx, after: LogHead['last'], limit: number): Promise<FinishedEntry[]>;
-  grow(tx: Tx, g: {
-    from: number; entryIds: string[]; leafHashes: Buffer[]; nodes: Array<{ level: number; index: number; hash: Buffer }>;
-    frontier: Buffer[]; last: LogHead['last']; root: Buffer; note: string; at: Date;
-  }): Promise<void>;
+  grow(
+    tx: Tx,
+    g: {
+      from: number;
+      entryIds: string[];
+      leafHashes: Buffer[];
+      nodes: Array<{ level: number; index: number; hash: Buffer }>;
+      frontier: Buffer[];
+      last: LogHead['last'];
+      root: Buffer;
+      note: string;
+      at: Date;
+    },
+  ): Promise<void>;
 }
 
 export interface WalletsRepository {
@@ -389,23 +638,60 @@ export interface WebhooksRepository {
   enable(tx: Tx, organizationId: string, id: string, at: Date): Promise<WebhookEndpoint | undefined>;
   eventSeq(tx: Tx, organizationId: string, eventId: string): Promise<string | null>;
   exists(tx: Tx, organizationId: string, endpointId: string): Promise<boolean>;
-  insert(tx: Tx, e: { id: string; organizationId: string; url: string; types: string[] | null; secretSealed: string }, at: Date): Promise<WebhookEndpoint>;
-  lockStatus(tx: Tx, organizationId: string, id: string): Promise<{ status: WebhookEndpoint['status']; disabledReason: string | null } | undefined>;
+  insert(
+    tx: Tx,
+    e: { id: string; organizationId: string; url: string; types: string[] | null; secretSealed: string },
+    at: Date,
+  ): Promise<WebhookEndpoint>;
+  lockStatus(
+    tx: Tx,
+    organizationId: string,
+    id: string,
+  ): Promise<{ status: WebhookEndpoint['status']; disabledReason: string | null } | undefined>;
   recordDelivered(c: ClaimedDelivery, o: AttemptOutcome): Promise<boolean>;
-  recordFailed(tx: Tx, c: ClaimedDelivery, o: AttemptOutcome, retryAt: Date | null, at: Date): Promise<{ status: string; failingSince: Date } | undefined | null>;
+  recordFailed(
+    tx: Tx,
+    c: ClaimedDelivery,
+    o: AttemptOutcome,
+    retryAt: Date | null,
+    at: Date,
+  ): Promise<{ status: string; failingSince: Date } | undefined | null>;
   resend(tx: Tx, endpointId: string, eventSeq: string, at: Date): Promise<void>;
-  rotate(tx: Tx, organizationId: string, id: string, newSealed: string, previousUntil: Date, at: Date): Promise<WebhookEndpoint | undefined>;
+  rotate(
+    tx: Tx,
+    organizationId: string,
+    id: string,
+    newSealed: string,
+    previousUntil: Date,
+    at: Date,
+  ): Promise<WebhookEndpoint | undefined>;
 }
 
 export interface WithdrawalsRepository {
   belongsTo(tx: Tx, id: string, organizationId: string): Promise<boolean>;
-  claimingDestination(tx: Tx, id: string, inWork: KeptAnswer[]): Promise<{ claims: ClaimOutcome[]; destination: DestinationForRequest | undefined }>;
-  decide(tx: Tx, id: string, state: 'approved' | 'rejected' | 'cancelled', reason: string | null, at: Date): Promise<(WithdrawalRow & { holdId: string }) | null>;
+  claimingDestination(
+    tx: Tx,
+    id: string,
+    inWork: KeptAnswer[],
+  ): Promise<{ claims: ClaimOutcome[]; destination: DestinationForRequest | undefined }>;
+  decide(
+    tx: Tx,
+    id: string,
+    state: 'approved' | 'rejected' | 'cancelled',
+    reason: string | null,
+    at: Date,
+  ): Promise<(WithdrawalRow & { holdId: string }) | null>;
   destinationFor(tx: Tx, id: string): Promise<DestinationForRequest | undefined>;
   insert(tx: Tx, w: WithdrawalRow & { holdId: string }, keep?: KeptAnswer[]): Promise<Array<{ scope: string; key: string }>>;
   lockPending(tx: Tx, id: string): Promise<WithdrawalRow | null>;
   marketDecimals(tx: Tx, assetSymbol: string): Promise<number | null>;
-  settle(tx: Tx, id: string, to: 'completed' | 'failed', at: Date, set: { payoutReference?: string; reason?: string }): Promise<(WithdrawalRow & { holdId: string }) | null>;
+  settle(
+    tx: Tx,
+    id: string,
+    to: 'completed' | 'failed',
+    at: Date,
+    set: { payoutReference?: string; reason?: string },
+  ): Promise<(WithdrawalRow & { holdId: string }) | null>;
   stateIn(tx: Tx, id: string): Promise<WithdrawalState | null>;
 }
 

@@ -7,7 +7,18 @@ import type { UseCaseDeps } from '../usecases/ports.ts';
  * fee, for 0.0001 to 10 BTC, so the README walkthrough can quote, order and approve at once.
  */
 export async function seedDemoPairs(d: Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>): Promise<void> {
-  await putPair(d, 'system:seed', 'BTC', 'USD', parsePairTerms('BTC', 'USD', {
-    midRate: '65000.00', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: 100n, minBaseMinor: 10_000n, maxBaseMinor: 1_000_000_000n,
-  }));
+  await putPair(
+    d,
+    'system:seed',
+    'BTC',
+    'USD',
+    parsePairTerms('BTC', 'USD', {
+      midRate: '65000.00',
+      spreadBps: 50,
+      feeBps: 10,
+      fixedFeeQuoteMinor: 100n,
+      minBaseMinor: 10_000n,
+      maxBaseMinor: 1_000_000_000n,
+    }),
+  );
 }

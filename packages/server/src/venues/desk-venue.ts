@@ -17,8 +17,12 @@ export class DeskVenue implements Venue {
     return this.pairs.get(baseSymbol, quoteSymbol);
   }
 
-  async execute(): Promise<null> { return null; }
+  async execute(): Promise<null> {
+    return null;
+  }
   async fundsMoved(): Promise<void> {}
   async fillSettled(): Promise<void> {}
-  async holdings(): Promise<null> { return null; }
+  async holdings(): Promise<null> {
+    return null;
+  }
 }

@@ -20,6 +20,12 @@ export function venueFor(config: Pick<Config, 'mode' | 'venue' | 'recoveryGraceM
   if (config.mode === 'sandbox') return new SimulatedVenue(store.db, store.marketPairs, clock);
   const v = config.venue;
   if (v.kind === 'desk') return new DeskVenue(store.marketPairs);
-  const ex = makeExchange({ id: v.exchange, apiKey: v.apiKey.reveal(), secret: v.secret.reveal(), url: v.url, recvWindowMs: RECV_WINDOW_MS });
+  const ex = makeExchange({
+    id: v.exchange,
+    apiKey: v.apiKey.reveal(),
+    secret: v.secret.reveal(),
+    url: v.url,
+    recvWindowMs: RECV_WINDOW_MS,
+  });
   return new CcxtVenue(ex, store, clock, { recvWindowMs: RECV_WINDOW_MS, leaseMs: config.recoveryGraceMs, logger });
 }

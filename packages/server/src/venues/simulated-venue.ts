@@ -22,11 +22,18 @@ import type { Tx, Venue } from '../usecases/ports.ts';
 export class SimulatedVenue implements Venue {
   readonly kind = 'simulated';
   readonly paysOutOnApproval = true;
-  constructor(private readonly db: Db, private readonly pairs: MarketPairsStore, private readonly clock: Clock) {}
+  constructor(
+    private readonly db: Db,
+    private readonly pairs: MarketPairsStore,
+    private readonly clock: Clock,
+  ) {}
 
   async fundsMoved(tx: Tx, assetSymbol: string, amount: bigint): Promise<void> {
-    await kyselyOf(tx).insertInto('venue_balances').values({ asset_symbol: assetSymbol, amount: amount.toString() })
-      .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ amount: sql`venue_balances.amount + excluded.amount` })).execute();
+    await kyselyOf(tx)
+      .insertInto('venue_balances')
+      .values({ asset_symbol: assetSymbol, amount: amount.toString() })
+      .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ amount: sql`venue_balances.amount + excluded.amount` }))
+      .execute();
   }
 
   async fillSettled(tx: Tx, orderId: string, at: Date): Promise<void> {
@@ -57,9 +64,19 @@ export class SimulatedVenue implements Venue {
 
       // The base balance row is locked so that two fills cannot both count the same balance; fills
       // not yet booked are already spoken for.
-      const row = await tx.selectFrom('venue_balances').select('amount').where('asset_symbol', '=', r.baseSymbol).forUpdate().executeTakeFirst();
-      const pending = await tx.selectFrom('venue_executions').select((eb) => eb.fn.sum<string | null>('amount_base_minor').as('s'))
-        .where('base_symbol', '=', r.baseSymbol).where('state', '=', 'filled').where('booked_at', 'is', null).executeTakeFirstOrThrow();
+      const row = await tx
+        .selectFrom('venue_balances')
+        .select('amount')
+        .where('asset_symbol', '=', r.baseSymbol)
+        .forUpdate()
+        .executeTakeFirst();
+      const pending = await tx
+        .selectFrom('venue_executions')
+        .select((eb) => eb.fn.sum<string | null>('amount_base_minor').as('s'))
+        .where('base_symbol', '=', r.baseSymbol)
+        .where('state', '=', 'filled')
+        .where('booked_at', 'is', null)
+        .executeTakeFirstOrThrow();
       const free = BigInt(row?.amount ?? '0') - BigInt(pending.s ?? '0');
 
       let result: Execution;
@@ -70,18 +87,34 @@ export class SimulatedVenue implements Venue {
         result = { filled: false, reason: `the platform's ${r.baseSymbol} balance at the market is insufficient` };
       } else {
         const proceeds = venueProceeds(r.amountBaseMinor, p.terms, { base: p.base.decimals, quote: p.quote.decimals });
-        result = proceeds < r.minProceedsQuoteMinor
-          ? { filled: false, reason: `the market price moved: it would pay ${proceeds} ${r.quoteSymbol} minor units and the order owes ${r.minProceedsQuoteMinor}` }
-          : { filled: true, proceedsQuoteMinor: proceeds };
+        result =
+          proceeds < r.minProceedsQuoteMinor
+            ? {
+                filled: false,
+                reason: `the market price moved: it would pay ${proceeds} ${r.quoteSymbol} minor units and the order owes ${r.minProceedsQuoteMinor}`,
+              }
+            : { filled: true, proceedsQuoteMinor: proceeds };
       }
 
       // The first writer for this order id wins; a concurrent second caller gets the first outcome.
-      const claimed = await tx.insertInto('venue_executions').values({
-        order_id: r.orderId, base_symbol: r.baseSymbol, quote_symbol: r.quoteSymbol, amount_base_minor: r.amountBaseMinor.toString(),
-        proceeds_quote_minor: result.filled ? result.proceedsQuoteMinor.toString() : null,
-        state: result.filled ? 'filled' : 'refused', reason: result.filled ? null : result.reason, created_at: at, booked_at: null,
-      }).onConflict((oc) => oc.column('order_id').doNothing()).returning('order_id').executeTakeFirst();
-      if (!claimed) return outcome(await tx.selectFrom('venue_executions').selectAll().where('order_id', '=', r.orderId).executeTakeFirstOrThrow());
+      const claimed = await tx
+        .insertInto('venue_executions')
+        .values({
+          order_id: r.orderId,
+          base_symbol: r.baseSymbol,
+          quote_symbol: r.quoteSymbol,
+          amount_base_minor: r.amountBaseMinor.toString(),
+          proceeds_quote_minor: result.filled ? result.proceedsQuoteMinor.toString() : null,
+          state: result.filled ? 'filled' : 'refused',
+          reason: result.filled ? null : result.reason,
+          created_at: at,
+          booked_at: null,
+        })
+        .onConflict((oc) => oc.column('order_id').doNothing())
+        .returning('order_id')
+        .executeTakeFirst();
+      if (!claimed)
+        return outcome(await tx.selectFrom('venue_executions').selectAll().where('order_id', '=', r.orderId).executeTakeFirstOrThrow());
       return result;
     });
   }
@@ -93,9 +126,14 @@ export class SimulatedVenue implements Venue {
  * market other than this one executed it).
  */
 async function bookVenueFill(tx: StoreTx, orderId: string, at: Date): Promise<boolean> {
-  const fill = await tx.updateTable('venue_executions').set({ booked_at: at })
-    .where('order_id', '=', orderId).where('state', '=', 'filled').where('booked_at', 'is', null)
-    .returning(['base_symbol', 'quote_symbol', 'amount_base_minor', 'proceeds_quote_minor']).executeTakeFirst();
+  const fill = await tx
+    .updateTable('venue_executions')
+    .set({ booked_at: at })
+    .where('order_id', '=', orderId)
+    .where('state', '=', 'filled')
+    .where('booked_at', 'is', null)
+    .returning(['base_symbol', 'quote_symbol', 'amount_base_minor', 'proceeds_quote_minor'])
+    .executeTakeFirst();
   if (!fill) return false;
   // Rows in symbol order, so two opposite fills (BTC/USD and USD/BTC) cannot deadlock.
   const moves = [
@@ -103,8 +141,11 @@ async function bookVenueFill(tx: StoreTx, orderId: string, at: Date): Promise<bo
     { asset: fill.quote_symbol, amount: BigInt(fill.proceeds_quote_minor ?? '0') },
   ].sort((x, y) => (x.asset < y.asset ? -1 : 1));
   for (const m of moves) {
-    await tx.insertInto('venue_balances').values({ asset_symbol: m.asset, amount: m.amount.toString() })
-      .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ amount: sql`venue_balances.amount + excluded.amount` })).execute();
+    await tx
+      .insertInto('venue_balances')
+      .values({ asset_symbol: m.asset, amount: m.amount.toString() })
+      .onConflict((oc) => oc.column('asset_symbol').doUpdateSet({ amount: sql`venue_balances.amount + excluded.amount` }))
+      .execute();
   }
   return true;
 }

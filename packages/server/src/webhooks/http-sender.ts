@@ -6,7 +6,10 @@ import { refusedAddress } from '../domain/webhooks/address.ts';
 import { hostOf } from '../domain/webhooks/endpoint.ts';
 import type { WebhookAnswer, WebhookPost, WebhookSender } from '../usecases/ports.ts';
 
-export interface ResolvedAddress { address: string; family: number }
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
 /** How a host name resolves: the system resolver, or a test's (to play DNS rebinding). */
 export type Resolve = (host: string) => Promise<ResolvedAddress[]>;
 export const systemResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
@@ -64,10 +67,14 @@ class KeptConnections {
       return kept;
     }
     const options = {
-      keepAlive: true, lookup: pinnedLookup(target), maxSockets: MAX_SOCKETS_PER_POOL, maxFreeSockets: MAX_SOCKETS_PER_POOL,
+      keepAlive: true,
+      lookup: pinnedLookup(target),
+      maxSockets: MAX_SOCKETS_PER_POOL,
+      maxFreeSockets: MAX_SOCKETS_PER_POOL,
       // An idle connection is closed before a receiver would close it (servers often wait 5 s), so a kept
       // one is rarely found closed under the next attempt.
-      timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' as const,
+      timeout: IDLE_CONNECTION_MS,
+      scheduling: 'lifo' as const,
     };
     const agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
     this.#pools.set(key, agent);
@@ -84,10 +91,12 @@ const IDLE_CONNECTION_MS = 4000;
 /** An answer's body is read (so its connection can carry the next attempt) up to this size, else the connection is closed. */
 const MAX_DRAINED_BODY = 64 * 1024;
 
-const pinnedLookup = (target: ResolvedAddress): LookupFunction => (_host, options, cb) => {
-  if (options.all) (cb as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [target]);
-  else cb(null, target.address, target.family);
-};
+const pinnedLookup =
+  (target: ResolvedAddress): LookupFunction =>
+  (_host, options, cb) => {
+    if (options.all) (cb as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [target]);
+    else cb(null, target.address, target.family);
+  };
 
 /**
  * Sends webhook attempts over HTTP(S). The host is resolved and checked at every attempt (a name that
@@ -110,8 +119,14 @@ export function httpWebhookSender(policy: AddressPolicy): WebhookSender {
           resolve({ error: `no answer within ${p.timeoutMs / 1000} s` });
         }, p.timeoutMs);
         attempt(p, policy, kept, deadline.signal).then(
-          (a) => { clearTimeout(timer); resolve(a); },
-          (e: unknown) => { clearTimeout(timer); reject(e); },
+          (a) => {
+            clearTimeout(timer);
+            resolve(a);
+          },
+          (e: unknown) => {
+            clearTimeout(timer);
+            reject(e);
+          },
         );
       });
     },
@@ -131,28 +146,56 @@ async function attempt(p: WebhookPost, policy: AddressPolicy, kept: KeptConnecti
   return sent.staleConnection && !signal.aborted ? (await send(url, p, target, agent, signal)).answer : sent.answer;
 }
 
-function send(url: URL, p: WebhookPost, target: ResolvedAddress, agent: http.Agent, signal: AbortSignal): Promise<{ answer: WebhookAnswer; staleConnection?: boolean }> {
+function send(
+  url: URL,
+  p: WebhookPost,
+  target: ResolvedAddress,
+  agent: http.Agent,
+  signal: AbortSignal,
+): Promise<{ answer: WebhookAnswer; staleConnection?: boolean }> {
   const body = Buffer.from(p.body, 'utf8');
   return new Promise((resolve) => {
-    const req = (url.protocol === 'https:' ? https : http).request(url, {
-      method: 'POST', agent, lookup: pinnedLookup(target), signal,
-      headers: { ...p.headers, 'content-type': 'application/json', 'content-length': String(body.length), 'user-agent': 'Cambio-Webhooks/1' },
-    }, (res) => {
-      resolve({ answer: { statusCode: res.statusCode ?? 0 } });
-      let read = 0;
-      res.on('data', (chunk: Buffer) => { read += chunk.length; if (read > MAX_DRAINED_BODY) res.destroy(); });
-      res.on('error', () => undefined);
-    });
+    const req = (url.protocol === 'https:' ? https : http).request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        lookup: pinnedLookup(target),
+        signal,
+        headers: {
+          ...p.headers,
+          'content-type': 'application/json',
+          'content-length': String(body.length),
+          'user-agent': 'Cambio-Webhooks/1',
+        },
+      },
+      (res) => {
+        resolve({ answer: { statusCode: res.statusCode ?? 0 } });
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_DRAINED_BODY) res.destroy();
+        });
+        res.on('error', () => undefined);
+      },
+    );
     req.on('error', (e: NodeJS.ErrnoException) => {
       const stale = req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
-      resolve({ answer: { error: e.name === 'AbortError' ? 'timeout' : `${e.code ?? 'error'}: ${e.message}`.slice(0, 300) }, staleConnection: stale });
+      resolve({
+        answer: { error: e.name === 'AbortError' ? 'timeout' : `${e.code ?? 'error'}: ${e.message}`.slice(0, 300) },
+        staleConnection: stale,
+      });
     });
     req.end(body);
   });
 }
 
 /** The sender the app uses: the injected one, else HTTP(S) with loopback and private addresses allowed only in sandbox (one per app, keeping its connections). */
-export function webhookSenderOf(d: { config: { mode: 'sandbox' | 'production' }; webhookResolve?: Resolve | undefined; webhookSender?: WebhookSender | undefined }): WebhookSender {
+export function webhookSenderOf(d: {
+  config: { mode: 'sandbox' | 'production' };
+  webhookResolve?: Resolve | undefined;
+  webhookSender?: WebhookSender | undefined;
+}): WebhookSender {
   if (d.webhookSender) return d.webhookSender;
   let s = senders.get(d);
   if (!s) {

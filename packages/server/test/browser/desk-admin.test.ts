@@ -7,7 +7,18 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seedOrg, type SeededOrg } from '../harness.ts';
 import { client, go, invite, join, market, op, placeOrder, type Staff } from './desk-world.ts';
-import { axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, screenshot, startService, watch, type BrowserHandle, type Service } from './harness.ts';
+import {
+  axeSerious,
+  browserSkipReason,
+  describeViolations,
+  launchBrowser,
+  requireBuilt,
+  screenshot,
+  startService,
+  watch,
+  type BrowserHandle,
+  type Service,
+} from './harness.ts';
 
 const skip = browserSkipReason();
 
@@ -41,9 +52,13 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
     });
     ada = a;
   });
-  after(async () => { await ada?.ctx?.close(); await br?.close(); await svc?.close(); });
+  after(async () => {
+    await ada?.ctx?.close();
+    await br?.close();
+    await svc?.close();
+  });
 
-  test('Spanish: the desk\'s frame and sign-in in es, and the server\'s refusal worded by the catalogue in es; English one click away', async () => {
+  test("Spanish: the desk's frame and sign-in in es, and the server's refusal worded by the catalogue in es; English one click away", async () => {
     const ctx = await br.context({ locale: 'es-AR' });
     const es = await ctx.newPage();
     const w = watch(es, svc.baseUrl);
@@ -55,7 +70,14 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
     await es.getByRole('button', { name: 'Iniciar sesión' }).click();
     const alert = es.getByRole('alert');
     await alert.waitFor();
-    const refusal = (await svc.h.app.inject({ method: 'POST', url: '/operator/v1/session', headers: { 'x-lang': 'es', 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'nobody@operator.test', password: 'x' }) })).json() as { message: string; code: string };
+    const refusal = (
+      await svc.h.app.inject({
+        method: 'POST',
+        url: '/operator/v1/session',
+        headers: { 'x-lang': 'es', 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: 'nobody@operator.test', password: 'x' }),
+      })
+    ).json() as { message: string; code: string };
     assert.equal(refusal.code, 'auth.sign_in_failed');
     assert.ok((await alert.innerText()).includes(refusal.message), `the catalogue's Spanish message: ${refusal.message}`);
     await assertAccessible(es);
@@ -93,7 +115,12 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
     await sam.getByRole('button', { name: 'Change role of Sam New' }).waitFor({ state: 'detached' });
     assert.equal((await staffNamed()).status, 'removed');
     // The link sent before the removal no longer lets anyone in.
-    const accept = await svc.h.app.inject({ method: 'POST', url: '/operator/v1/invitations/accept', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ token: new URL(link).hash.slice(1), password: 'Sam New long passphrase 42!' }) });
+    const accept = await svc.h.app.inject({
+      method: 'POST',
+      url: '/operator/v1/invitations/accept',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ token: new URL(link).hash.slice(1), password: 'Sam New long passphrase 42!' }),
+    });
     assert.notEqual(accept.statusCode, 200, accept.body);
     assert.deepEqual(problems, []);
   });
@@ -127,7 +154,7 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
     assert.deepEqual(problems, []);
   });
 
-  test('limits: an amount with too many decimals is refused in the form; a cap loaded in BTC refuses the client\'s larger order', async () => {
+  test("limits: an amount with too many decimals is refused in the form; a cap loaded in BTC refuses the client's larger order", async () => {
     const limits = page.getByRole('region', { name: 'Limits' });
     await limits.getByText('Limits loaded with no cap.').waitFor();
     await limits.getByRole('button', { name: 'Edit limits' }).click();
@@ -150,7 +177,7 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
     assert.ok((await placeOrder(svc, org.key, '50000000')).id, 'at the cap is allowed');
   });
 
-  test('keys: the organization\'s key is listed without its secret and, once revoked, the client\'s program is refused', async () => {
+  test("keys: the organization's key is listed without its secret and, once revoked, the client's program is refused", async () => {
     const keys = page.getByRole('region', { name: 'API keys' });
     const prefix = /_live_([^.]+)\./.exec(org.key)![1]!;
     const k = keys.getByRole('row', { name: new RegExp(prefix) });
@@ -158,7 +185,10 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
     assert.ok(!(await keys.innerText()).includes(org.key.split('.')[1]!), 'never the secret');
     assert.equal((await client(svc, org.key, 'GET', '/balances')).status, 200);
     await k.getByRole('button', { name: `Revoke key ${prefix}` }).click();
-    await page.getByRole('dialog', { name: `Revoke the key ${prefix}?` }).getByRole('button', { name: 'Revoke key' }).click();
+    await page
+      .getByRole('dialog', { name: `Revoke the key ${prefix}?` })
+      .getByRole('button', { name: 'Revoke key' })
+      .click();
     await k.getByText(/^Revoked /).waitFor();
     assert.equal((await client(svc, org.key, 'GET', '/balances')).status, 401);
     await assertAccessible(page);
@@ -166,8 +196,15 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
   });
 
   test('every POST the desk sent carried an Idempotency-Key of its own (CONTRACT §10): one per action confirmed', () => {
-    for (const what of [/^\/operator\/v1\/staff$/, /^\/operator\/v1\/organizations\/[^/]+\/members$/, /^\/operator\/v1\/api-keys\/[^/]+\/revoke$/]) {
-      assert.ok(writes.some((w) => what.test(w.what)), `${what} was sent`);
+    for (const what of [
+      /^\/operator\/v1\/staff$/,
+      /^\/operator\/v1\/organizations\/[^/]+\/members$/,
+      /^\/operator\/v1\/api-keys\/[^/]+\/revoke$/,
+    ]) {
+      assert.ok(
+        writes.some((w) => what.test(w.what)),
+        `${what} was sent`,
+      );
     }
     for (const w of writes) assert.match(w.key ?? '', /^desk-[0-9a-f]{32}$/, `${w.what} carries a key`);
     assert.equal(new Set(writes.map((w) => w.key)).size, writes.length, 'no two actions share a key');

@@ -5,7 +5,18 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seedOrg, type SeededOrg } from '../harness.ts';
 import { freshCode, go, invite, join, market, placeOrder, row, type Staff } from './desk-world.ts';
-import { axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, screenshot, startService, watch, type BrowserHandle, type Service } from './harness.ts';
+import {
+  axeSerious,
+  browserSkipReason,
+  describeViolations,
+  launchBrowser,
+  requireBuilt,
+  screenshot,
+  startService,
+  watch,
+  type BrowserHandle,
+  type Service,
+} from './harness.ts';
 
 const skip = browserSkipReason();
 const DAY = /\b\d{2}\/\d{2}\/\d{4}\b/;
@@ -34,8 +45,12 @@ async function accessibleAtBothWidths(page: Page): Promise<void> {
 }
 
 let br: BrowserHandle;
-before(async () => { if (!skip) br = await launchBrowser(); });
-after(async () => { await br?.close(); });
+before(async () => {
+  if (!skip) br = await launchBrowser();
+});
+after(async () => {
+  await br?.close();
+});
 
 describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
   let svc: Service;
@@ -86,7 +101,7 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
     await page.getByText('Nada espera aprobación.').waitFor();
   });
 
-  test('an organization\'s page in Spanish: its panels, status and date the Spanish way', async () => {
+  test("an organization's page in Spanish: its panels, status and date the Spanish way", async () => {
     const page = ada.page!;
     await ir(page, 'Organizaciones');
     await page.getByRole('link', { name: 'Acme Tesorería' }).click();
@@ -122,14 +137,24 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
     const page = ada.page!;
     await ir(page, 'Mercado');
     await page.getByText('El mercado simulado del sandbox: los precios se fijan aquí.').waitFor();
-    for (const name of ['Activos', 'Pares y precios', 'Billeteras de depósito']) await page.getByRole('heading', { level: 2, name }).waitFor();
+    for (const name of ['Activos', 'Pares y precios', 'Billeteras de depósito'])
+      await page.getByRole('heading', { level: 2, name }).waitFor();
     await page.getByRole('heading', { level: 3, name: 'Poner precio a un par' }).waitFor();
     const assets = page.getByRole('table', { name: 'Activos y sus decimales' });
     await assets.getByRole('columnheader', { name: 'Decimales' }).waitFor();
     await assets.getByRole('row', { name: 'BTC 8' }).waitFor();
     const pairs = page.getByRole('region', { name: 'Pares y precios' });
     const table = pairs.getByRole('table', { name: 'Pares con precio' });
-    for (const name of ['Par', 'Tasa media', 'Tasa ofrecida', 'Diferencial', 'Comisión', 'Comisión fija', 'Rango de una orden (base)', 'Actualizado']) {
+    for (const name of [
+      'Par',
+      'Tasa media',
+      'Tasa ofrecida',
+      'Diferencial',
+      'Comisión',
+      'Comisión fija',
+      'Rango de una orden (base)',
+      'Actualizado',
+    ]) {
       await table.getByRole('columnheader', { name, exact: true }).waitFor();
     }
     const btcUsd = table.getByRole('row', { name: /BTC\/USD/ });
@@ -139,7 +164,16 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
     await btcUsd.getByText('0,00010000 BTC').waitFor();
     await btcUsd.getByText('100,00000000 BTC').waitFor();
     assert.match(await btcUsd.getByRole('cell').nth(6).innerText(), DAY);
-    for (const label of ['Activo base', 'Activo cotizado', 'Tasa media', 'Diferencial (pb)', 'Comisión (pb)', 'Comisión fija (USD)', 'Orden mínima (BTC)', 'Orden máxima (BTC)']) {
+    for (const label of [
+      'Activo base',
+      'Activo cotizado',
+      'Tasa media',
+      'Diferencial (pb)',
+      'Comisión (pb)',
+      'Comisión fija (USD)',
+      'Orden mínima (BTC)',
+      'Orden máxima (BTC)',
+    ]) {
       await pairs.getByLabel(label, { exact: true }).waitFor();
     }
     assert.equal(await pairs.getByLabel('Activo base').locator('option:checked').innerText(), 'BTC (8 decimales)');
@@ -156,19 +190,52 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
     await dialog.getByText('60000 USD por BTC').waitFor();
     await dialog.getByText('50 pb · 10 pb · fija 0,00 USD').waitFor();
     await dialog.getByText('0,00010000 BTC a 100,00000000 BTC').waitFor();
-    await dialog.getByText('Los clientes cotizan al nuevo precio desde su próxima cotización; las cotizaciones ya dadas conservan el suyo.').waitFor();
+    await dialog
+      .getByText('Los clientes cotizan al nuevo precio desde su próxima cotización; las cotizaciones ya dadas conservan el suyo.')
+      .waitFor();
     await accessibleAtBothWidths(page);
     await dialog.getByRole('button', { name: 'Cancelar' }).click();
     await pairs.getByRole('button', { name: 'Limpiar' }).click();
 
     const wallets = page.getByRole('region', { name: 'Billeteras de depósito' });
-    await wallets.getByRole('table', { name: 'Billeteras de depósito' }).getByRole('row', { name: /BTC bitcoin/ }).waitFor();
-    for (const label of ['Activo de la billetera', 'Red de la billetera', 'Dirección de la billetera']) await wallets.getByLabel(label).waitFor();
+    await wallets
+      .getByRole('table', { name: 'Billeteras de depósito' })
+      .getByRole('row', { name: /BTC bitcoin/ })
+      .waitFor();
+    for (const label of ['Activo de la billetera', 'Red de la billetera', 'Dirección de la billetera'])
+      await wallets.getByLabel(label).waitFor();
     await wallets.getByRole('button', { name: 'Fijar billetera' }).waitFor();
     await page.getByRole('region', { name: 'Activos' }).getByRole('button', { name: 'Listar activo' }).waitFor();
-    await noEnglish(page, ['Market', 'Assets', 'Pairs and prices', 'Priced pairs', 'Mid rate', 'Offered rate', 'Spread', 'Fixed fee', 'Order range', 'Updated',
-      'Change price', 'Stop pricing', 'Price a pair', 'Base asset', 'Quote asset', 'Smallest order', 'Largest order', 'Price pair', 'bps', 'decimals',
-      'Deposit wallets', 'Wallet', 'Network', 'Address', 'Set wallet', 'List asset', 'At most', 'Write the']);
+    await noEnglish(page, [
+      'Market',
+      'Assets',
+      'Pairs and prices',
+      'Priced pairs',
+      'Mid rate',
+      'Offered rate',
+      'Spread',
+      'Fixed fee',
+      'Order range',
+      'Updated',
+      'Change price',
+      'Stop pricing',
+      'Price a pair',
+      'Base asset',
+      'Quote asset',
+      'Smallest order',
+      'Largest order',
+      'Price pair',
+      'bps',
+      'decimals',
+      'Deposit wallets',
+      'Wallet',
+      'Network',
+      'Address',
+      'Set wallet',
+      'List asset',
+      'At most',
+      'Write the',
+    ]);
     await accessibleAtBothWidths(page);
     await screenshot(page, 'desk-market-es');
   });
@@ -189,7 +256,8 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
     await page.getByText('Se muestra una sola vez. Guárdelo ahora; la mesa no puede mostrarlo de nuevo.').waitFor();
     await page.getByRole('button', { name: 'Copiar' }).waitFor();
     const tokens = page.getByRole('table', { name: 'Sus tokens' });
-    for (const name of ['Nombre', 'Creado', 'Último uso', 'Estado']) await tokens.getByRole('columnheader', { name, exact: true }).waitFor();
+    for (const name of ['Nombre', 'Creado', 'Último uso', 'Estado'])
+      await tokens.getByRole('columnheader', { name, exact: true }).waitFor();
     const token = tokens.getByRole('row', { name: /script nocturno/ });
     await token.getByRole('cell', { name: 'nunca', exact: true }).waitFor();
     await token.getByRole('cell', { name: 'Activo', exact: true }).waitFor();
@@ -202,7 +270,19 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
     await token.getByText(/^Revocado el /).waitFor();
     assert.match(await token.getByRole('cell').nth(2).innerText(), new RegExp(`^Revocado el ${DAY.source}`));
     assert.equal(await token.getByRole('button').count(), 0, 'a revoked token has nothing left to revoke');
-    await noEnglish(page, ['Your security', 'Password', 'Personal tokens', 'Token name', 'Issue token', 'Two-step', 'Last used', 'never', 'Active', 'Revoke', 'Shown once']);
+    await noEnglish(page, [
+      'Your security',
+      'Password',
+      'Personal tokens',
+      'Token name',
+      'Issue token',
+      'Two-step',
+      'Last used',
+      'never',
+      'Active',
+      'Revoke',
+      'Shown once',
+    ]);
     await accessibleAtBothWidths(page);
     await screenshot(page, 'desk-security-es');
     assert.deepEqual(problems, []);
@@ -245,14 +325,22 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
     }
   });
 
-  test('Staff in Spanish: each person\'s role in Spanish words, and the roles to choose described in Spanish', async () => {
+  test("Staff in Spanish: each person's role in Spanish words, and the roles to choose described in Spanish", async () => {
     const page = ada.page!;
     await ir(page, 'Personal');
-    await page.getByRole('row', { name: /Beto Aprobador/ }).getByRole('cell', { name: 'aprobador', exact: true }).waitFor();
-    await page.getByRole('row', { name: /Ada Admin/ }).getByRole('cell', { name: 'administrador', exact: true }).waitFor();
+    await page
+      .getByRole('row', { name: /Beto Aprobador/ })
+      .getByRole('cell', { name: 'aprobador', exact: true })
+      .waitFor();
+    await page
+      .getByRole('row', { name: /Ada Admin/ })
+      .getByRole('cell', { name: 'administrador', exact: true })
+      .waitFor();
     const invite = page.getByRole('region', { name: 'Invitar a una persona' });
     assert.deepEqual(await invite.getByLabel('Rol').locator('option').allInnerTexts(), [
-      'Lector — lee todo, no decide nada', 'Aprobador — decide solicitudes, llegadas y conciliación', 'Administrador — todo, incluidas organizaciones, mercado y personal',
+      'Lector — lee todo, no decide nada',
+      'Aprobador — decide solicitudes, llegadas y conciliación',
+      'Administrador — todo, incluidas organizaciones, mercado y personal',
     ]);
     await noEnglish(page, ['viewer', 'approver', 'Admin —', 'reads everything', 'decides requests']);
     await accessibleAtBothWidths(page);

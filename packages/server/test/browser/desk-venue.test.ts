@@ -8,7 +8,17 @@ import { listAssets, seedOrg, type SeededOrg } from '../harness.ts';
 import { startBinanceDouble, type BinanceDouble } from '../venue-double/binance-double.ts';
 import { BOOK, SELL_PAIR, venueEnv } from '../venue-double/venue-harness.ts';
 import { client, go, invite, join, op, type Staff } from './desk-world.ts';
-import { axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, startService, watch, type BrowserHandle, type Service } from './harness.ts';
+import {
+  axeSerious,
+  browserSkipReason,
+  describeViolations,
+  launchBrowser,
+  requireBuilt,
+  startService,
+  watch,
+  type BrowserHandle,
+  type Service,
+} from './harness.ts';
 
 const skip = browserSkipReason();
 
@@ -55,9 +65,14 @@ describe('desk in Chromium: the venue page (production at the Binance double)', 
     problems = watch(page, svc.baseUrl).problems;
     vera = v;
   });
-  after(async () => { await vera?.ctx?.close(); await br?.close(); await svc?.close(); await double?.close(); });
+  after(async () => {
+    await vera?.ctx?.close();
+    await br?.close();
+    await svc?.close();
+    await double?.close();
+  });
 
-  test('health, the book of each venue pair with its age and best levels, executions with the venue\'s order ids and figures', async () => {
+  test("health, the book of each venue pair with its age and best levels, executions with the venue's order ids and figures", async () => {
     await go(page, 'Venue');
     await page.getByText('Answering: its last request succeeded').waitFor();
     const books = page.getByRole('table', { name: 'Venue-priced pairs and their books' });
@@ -67,7 +82,10 @@ describe('desk in Chromium: the venue page (production at the Binance double)', 
     assert.match(await btc.innerText(), /\d+\.\d s/);
 
     const executions = page.getByRole('table', { name: 'Orders sent to the venue, newest first' });
-    const [first, second] = [double.orders.find((o) => o.clientOrderId === filled)!, double.orders.find((o) => o.clientOrderId === partial)!];
+    const [first, second] = [
+      double.orders.find((o) => o.clientOrderId === filled)!,
+      double.orders.find((o) => o.clientOrderId === partial)!,
+    ];
     const done = executions.getByRole('row', { name: new RegExp(filled) });
     await done.getByText('Filled', { exact: true }).waitFor();
     await done.getByRole('cell', { name: String(first.orderId), exact: true }).waitFor();

@@ -24,7 +24,12 @@ export async function market(svc: Service): Promise<void> {
   await op(svc, 'PUT', '/market/assets/BTC', { decimals: 8 });
   await op(svc, 'PUT', '/market/assets/USD', { decimals: 2 });
   await op(svc, 'PUT', '/market/pairs/BTC/USD', {
-    midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '10000', maxBaseMinor: '10000000000',
+    midRate: '60000',
+    spreadBps: 50,
+    feeBps: 10,
+    fixedFeeQuoteMinor: '0',
+    minBaseMinor: '10000',
+    maxBaseMinor: '10000000000',
   });
   await op(svc, 'PUT', '/wallets/BTC', { network: 'bitcoin', address: 'bc1qsandbox0desk0test0address0xyz' });
 }
@@ -47,7 +52,11 @@ export async function balance(svc: Service, key: string, asset: string): Promise
 // --- staff ---
 
 export interface Staff {
-  id: string; name: string; email: string; password: string; role: string;
+  id: string;
+  name: string;
+  email: string;
+  password: string;
+  role: string;
   /** Base32 TOTP secret, read from the page's Setup key at enrolment. */
   secret?: string;
   usedSteps: Set<number>;
@@ -55,11 +64,23 @@ export interface Staff {
   page?: Page;
 }
 
-export async function invite(svc: Service, name: string, role: 'viewer' | 'approver' | 'admin'): Promise<Staff & { invitationUrl: string }> {
+export async function invite(
+  svc: Service,
+  name: string,
+  role: 'viewer' | 'approver' | 'admin',
+): Promise<Staff & { invitationUrl: string }> {
   const email = `${name.toLowerCase().replace(/\W+/g, '.')}@operator.test`;
   const r = await op(svc, 'POST', '/staff', { name, email, role });
   assert.ok(r.invitation?.url, `the staff answer carries an invitation: ${JSON.stringify(r)}`);
-  return { id: r.staff.id, name, email, role, password: `Desk ${name} long passphrase 42!`, usedSteps: new Set(), invitationUrl: r.invitation.url };
+  return {
+    id: r.staff.id,
+    name,
+    email,
+    role,
+    password: `Desk ${name} long passphrase 42!`,
+    usedSteps: new Set(),
+    invitationUrl: r.invitation.url,
+  };
 }
 
 /** RFC 6238 (SHA-1, 6 digits, 30 s) of a base32 secret at a step. */
@@ -90,7 +111,7 @@ export function freshCode(s: Staff): string {
  */
 export async function join(br: BrowserHandle, svc: Service, s: Staff & { invitationUrl: string }, enrol = true): Promise<Page> {
   s.ctx = await br.context();
-  const page = s.page = await s.ctx.newPage();
+  const page = (s.page = await s.ctx.newPage());
   const u = new URL(s.invitationUrl);
   assert.equal(u.pathname, '/desk/invitation');
   await page.goto(`${svc.baseUrl}${u.pathname}${u.hash}`);

@@ -5,7 +5,18 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { SECRET, seedOrg, usableDestination, type SeededOrg } from '../harness.ts';
 import { balance, client, freshCode, go, invite, join, market, op, placeOrder, row, type Staff } from './desk-world.ts';
-import { axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, screenshot, startService, watch, type BrowserHandle, type Service } from './harness.ts';
+import {
+  axeSerious,
+  browserSkipReason,
+  describeViolations,
+  launchBrowser,
+  requireBuilt,
+  screenshot,
+  startService,
+  watch,
+  type BrowserHandle,
+  type Service,
+} from './harness.ts';
 
 const skip = browserSkipReason();
 
@@ -17,14 +28,20 @@ async function assertAccessible(page: Page): Promise<void> {
 /** Every POST a page sends to a path, with its Idempotency-Key. */
 function posts(page: Page, path: RegExp): Array<{ url: string; key: string | undefined }> {
   const seen: Array<{ url: string; key: string | undefined }> = [];
-  page.on('request', (r) => { if (r.method() === 'POST' && path.test(new URL(r.url()).pathname)) seen.push({ url: r.url(), key: r.headers()['idempotency-key'] }); });
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && path.test(new URL(r.url()).pathname)) seen.push({ url: r.url(), key: r.headers()['idempotency-key'] });
+  });
   return seen;
 }
 
 // One Chromium for the whole file: each person (and each service) gets a context of its own.
 let br: BrowserHandle;
-before(async () => { if (!skip) br = await launchBrowser(); });
-after(async () => { await br?.close(); });
+before(async () => {
+  if (!skip) br = await launchBrowser();
+});
+after(async () => {
+  await br?.close();
+});
 
 describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
   let svc: Service;
@@ -39,7 +56,12 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     svc = await startService({ CAMBIO_DESTINATION_COOLDOWN_MS: '0' });
     await market(svc);
     org = await seedOrg(svc.h, { name: 'Acme Treasury', balances: { BTC: 200000000n, USD: 1000000n } });
-    const people = [await invite(svc, 'Ana Approver', 'approver'), await invite(svc, 'Bo Second', 'approver'), await invite(svc, 'Vic Viewer', 'viewer'), await invite(svc, 'Ada Admin', 'admin')];
+    const people = [
+      await invite(svc, 'Ana Approver', 'approver'),
+      await invite(svc, 'Bo Second', 'approver'),
+      await invite(svc, 'Vic Viewer', 'viewer'),
+      await invite(svc, 'Ada Admin', 'admin'),
+    ];
     for (const p of people) {
       await join(br, svc, p, p.role !== 'viewer');
       problems.push(watch(p.page!, svc.baseUrl).problems);
@@ -73,13 +95,14 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     await page.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor();
     await page.getByText('Sandbox.').waitFor();
     const nav = page.getByRole('navigation', { name: 'Desk' });
-    for (const name of ['Approvals', 'Deposits', 'Reconciliation', 'Organizations', 'Market', 'Audit']) await nav.getByRole('link', { name, exact: true }).waitFor();
+    for (const name of ['Approvals', 'Deposits', 'Reconciliation', 'Organizations', 'Market', 'Audit'])
+      await nav.getByRole('link', { name, exact: true }).waitFor();
     assert.equal(await nav.getByRole('link', { name: 'Staff' }).count(), 0, 'Staff is for admins');
     assert.deepEqual(w.problems, []);
     await ctx.close();
   });
 
-  test('an approver approves an order placed through the API: one request for a double click, and the client\'s balances change exactly', async () => {
+  test("an approver approves an order placed through the API: one request for a double click, and the client's balances change exactly", async () => {
     const order = await placeOrder(svc, org.key, '50000000');
     assert.equal(order.quoteMinor, 2985000n); // 0.5 BTC at floor(60000 × 0.995) = 59,700.00 USD
     const page = ana.page!;
@@ -107,7 +130,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     assert.equal(listed.body.data.find((o: { id: string }) => o.id === order.id).state, 'completed');
   });
 
-  test('a rejection asks for a reason, releases the hold, and the client\'s list shows the reason', async () => {
+  test("a rejection asks for a reason, releases the hold, and the client's list shows the reason", async () => {
     const order = await placeOrder(svc, org.key, '10000000');
     assert.deepEqual(await balance(svc, org.key, 'BTC'), { available: 140000000n, held: 10000000n });
     const page = ana.page!;
@@ -126,10 +149,15 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     assert.deepEqual(await balance(svc, org.key, 'BTC'), { available: 150000000n, held: 0n });
   });
 
-  test('a withdrawal rejected with a reason: the hold is released, and the client\'s portal lists it rejected with that reason', async () => {
+  test("a withdrawal rejected with a reason: the hold is released, and the client's portal lists it rejected with that reason", async () => {
     const destinationId = await usableDestination(svc.h, org.key);
     const usd = await balance(svc, org.key, 'USD');
-    const w = await client(svc, org.key, 'POST', '/withdrawals', { destinationId, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '12345' });
+    const w = await client(svc, org.key, 'POST', '/withdrawals', {
+      destinationId,
+      assetSymbol: 'USD',
+      assetDecimals: 2,
+      amountMinor: '12345',
+    });
     assert.equal(w.status, 201, JSON.stringify(w.body));
     const id: string = w.body.data.id;
     assert.deepEqual(await balance(svc, org.key, 'USD'), { available: usd.available - 12345n, held: 12345n });
@@ -148,9 +176,18 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     assert.deepEqual(await balance(svc, org.key, 'USD'), usd, 'the hold is released, nothing left');
 
     // What the client sees: a member of the organization signed in to the portal.
-    const m = await op(svc, 'POST', `/organizations/${org.orgId}/members`, { name: 'Carla Client', email: 'carla.client@example.test', permissions: ['portal:read'] });
+    const m = await op(svc, 'POST', `/organizations/${org.orgId}/members`, {
+      name: 'Carla Client',
+      email: 'carla.client@example.test',
+      permissions: ['portal:read'],
+    });
     const token = new URL(m.invitation.url).hash.slice(1);
-    const accepted = await svc.h.app.inject({ method: 'POST', url: '/portal/v1/invitations/accept', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ token, password: 'Carla client long passphrase 42!' }) });
+    const accepted = await svc.h.app.inject({
+      method: 'POST',
+      url: '/portal/v1/invitations/accept',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ token, password: 'Carla client long passphrase 42!' }),
+    });
     assert.equal(accepted.statusCode, 200, accepted.body);
     const [name, value] = String(accepted.headers['set-cookie']).split(';')[0]!.split('=');
     const ctx = await br.context();
@@ -199,7 +236,12 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     assert.equal(await r.getByRole('button').count(), 0, 'no decision buttons for a viewer');
     await page.getByText('Your role (viewer) reads the queue').waitFor();
     const forced = await page.evaluate(async (id) => {
-      const res = await fetch(`/operator/v1/orders/${id}/approve`, { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`/operator/v1/orders/${id}/approve`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       return { status: res.status, code: (await res.json()).code };
     }, order.id);
     assert.deepEqual(forced, { status: 403, code: 'auth.role_missing' });
@@ -243,7 +285,12 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
   });
 
   test('a stray arrival is attributed to the organization found by search, and credited exactly', async () => {
-    const arrival = await op(svc, 'POST', '/deposits', { assetSymbol: 'BTC', network: 'bitcoin', amountMinor: '12345678', txid: 'stray-tx-0001' });
+    const arrival = await op(svc, 'POST', '/deposits', {
+      assetSymbol: 'BTC',
+      network: 'bitcoin',
+      amountMinor: '12345678',
+      txid: 'stray-tx-0001',
+    });
     assert.equal(arrival.state, 'unattributed');
     const before = await balance(svc, org.key, 'BTC');
     const page = ana.page!;
@@ -272,17 +319,33 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     await go(page, 'Audit');
     await page.getByLabel('Person', { exact: true }).fill(ana.email);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.getByRole('cell', { name: `${ana.name} (${ana.email} · staff:${ana.id})` }).first().waitFor();
+    await page
+      .getByRole('cell', { name: `${ana.name} (${ana.email} · staff:${ana.id})` })
+      .first()
+      .waitFor();
     await page.getByLabel('Person', { exact: true }).fill(`staff:${ana.id}`);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.getByRole('cell', { name: `${ana.name} (${ana.email} · staff:${ana.id})` }).first().waitFor();
+    await page
+      .getByRole('cell', { name: `${ana.name} (${ana.email} · staff:${ana.id})` })
+      .first()
+      .waitFor();
     for (const p of problems) assert.deepEqual(p, []);
   });
 
   test('every POST the desk sent carried an Idempotency-Key of its own (CONTRACT §10): one per action confirmed, sign-in included', () => {
     const sent = writes.flat().map((w) => ({ what: new URL(w.url).pathname, key: w.key }));
-    for (const what of [/^\/operator\/v1\/session$/, /\/approve$/, /\/reject$/, /^\/operator\/v1\/reconciliation\/run$/, /^\/operator\/v1\/reconciliation\/resolve$/, /\/attribute$/]) {
-      assert.ok(sent.some((w) => what.test(w.what)), `${what} was sent`);
+    for (const what of [
+      /^\/operator\/v1\/session$/,
+      /\/approve$/,
+      /\/reject$/,
+      /^\/operator\/v1\/reconciliation\/run$/,
+      /^\/operator\/v1\/reconciliation\/resolve$/,
+      /\/attribute$/,
+    ]) {
+      assert.ok(
+        sent.some((w) => what.test(w.what)),
+        `${what} was sent`,
+      );
     }
     for (const w of sent) assert.match(w.key ?? '', /^desk-[0-9a-f]{32}$/, `${w.what} carries a key`);
     assert.equal(new Set(sent.map((w) => w.key)).size, sent.length, 'no two actions share a key');
@@ -296,14 +359,22 @@ describe('desk in Chromium (production: the desk executes)', { skip: skip ?? fal
 
   before(async () => {
     requireBuilt('desk');
-    svc = await startService({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_DESTINATION_COOLDOWN_MS: '0', CAMBIO_SEED_DEMO: 'false' });
+    svc = await startService({
+      CAMBIO_MODE: 'production',
+      CAMBIO_SECRET: SECRET,
+      CAMBIO_DESTINATION_COOLDOWN_MS: '0',
+      CAMBIO_SEED_DEMO: 'false',
+    });
     await market(svc);
     org = await seedOrg(svc.h, { name: 'Prod Treasury', balances: { BTC: 5000000n, USD: 50000n } });
     const p = await invite(svc, 'Pia Production', 'approver');
     await join(br, svc, p);
     pia = p;
   });
-  after(async () => { await pia?.ctx?.close(); await svc?.close(); });
+  after(async () => {
+    await pia?.ctx?.close();
+    await svc?.close();
+  });
 
   test('an approved order waits for execution; the fill shows the margin it implies before it is confirmed; the client gets the quote', async () => {
     const order = await placeOrder(svc, org.key, '1000000');
@@ -311,11 +382,15 @@ describe('desk in Chromium (production: the desk executes)', { skip: skip ?? fal
     const page = pia.page!;
     await go(page, 'Approvals');
     assert.equal(await page.getByText('Sandbox.').count(), 0, 'production shows no sandbox banner');
-    await row(page, order.id).getByRole('button', { name: /^Approve/ }).click();
+    await row(page, order.id)
+      .getByRole('button', { name: /^Approve/ })
+      .click();
     await page.getByRole('dialog').getByText('execute it at the venue, then record the fill here').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm approval of the order' }).click();
     await page.getByText(`Order ${order.id} approved: waiting for execution.`).waitFor();
-    await row(page, order.id).getByRole('button', { name: /^Record fill/ }).click();
+    await row(page, order.id)
+      .getByRole('button', { name: /^Record fill/ })
+      .click();
     const dialog = page.getByRole('dialog', { name: `Record the fill of order ${order.id}?` });
     await dialog.getByLabel('Venue', { exact: true }).fill('Kraken OTC');
     await dialog.getByLabel('Venue reference').fill('kr-7781');
@@ -334,15 +409,24 @@ describe('desk in Chromium (production: the desk executes)', { skip: skip ?? fal
 
   test('an approved withdrawal waits for the payout reference, then completes', async () => {
     const destinationId = await usableDestination(svc.h, org.key);
-    const w = await client(svc, org.key, 'POST', '/withdrawals', { destinationId, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '25000' });
+    const w = await client(svc, org.key, 'POST', '/withdrawals', {
+      destinationId,
+      assetSymbol: 'USD',
+      assetDecimals: 2,
+      amountMinor: '25000',
+    });
     assert.equal(w.status, 201, JSON.stringify(w.body));
     const page = pia.page!;
     await page.reload();
     await row(page, w.body.data.id).getByText('250.00 USD').waitFor();
-    await row(page, w.body.data.id).getByRole('button', { name: /^Approve/ }).click();
+    await row(page, w.body.data.id)
+      .getByRole('button', { name: /^Approve/ })
+      .click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm approval of the withdrawal' }).click();
     await page.getByText(`Withdrawal ${w.body.data.id} approved: waiting for execution.`).waitFor();
-    await row(page, w.body.data.id).getByRole('button', { name: /^Record payout/ }).click();
+    await row(page, w.body.data.id)
+      .getByRole('button', { name: /^Record payout/ })
+      .click();
     const dialog = page.getByRole('dialog', { name: `Record the payout of withdrawal ${w.body.data.id}?` });
     await dialog.getByLabel('Payout reference').fill('SEPA-2026-0001');
     await dialog.getByRole('button', { name: 'Confirm the payout' }).click();

@@ -11,8 +11,14 @@ const skip = browserSkipReason();
 describe('/docs in Chromium', { skip: skip ?? false }, () => {
   let svc: Service;
   let br: BrowserHandle;
-  before(async () => { svc = await startService(); br = await launchBrowser(); });
-  after(async () => { await br?.close(); await svc?.close(); });
+  before(async () => {
+    svc = await startService();
+    br = await launchBrowser();
+  });
+  after(async () => {
+    await br?.close();
+    await svc?.close();
+  });
 
   test('the reference loads with no CSP refusal, and its server is this origin', async () => {
     const page = await (await br.context()).newPage();
@@ -25,7 +31,10 @@ describe('/docs in Chromium', { skip: skip ?? false }, () => {
     assert.notEqual(new URL(svc.baseUrl).port, '8080');
     await page.waitForLoadState('networkidle');
     assert.deepEqual(problems, []);
-    const doc = await (await fetch(`${svc.baseUrl}/api/v1/openapi.json`)).json() as { servers: Array<{ url: string }> };
-    assert.deepEqual(doc.servers.map((s) => s.url), [svc.baseUrl]);
+    const doc = (await (await fetch(`${svc.baseUrl}/api/v1/openapi.json`)).json()) as { servers: Array<{ url: string }> };
+    assert.deepEqual(
+      doc.servers.map((s) => s.url),
+      [svc.baseUrl],
+    );
   });
 });

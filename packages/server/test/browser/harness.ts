@@ -41,7 +41,10 @@ export interface Service {
 }
 
 /** The whole service on the embedded store in memory, listening on 127.0.0.1 and a free port; `deps`: adapters a test stands in (mail). */
-export async function startService(env: Record<string, string> = {}, deps: NonNullable<Parameters<typeof makeHarness>[0]>['deps'] = {}): Promise<Service> {
+export async function startService(
+  env: Record<string, string> = {},
+  deps: NonNullable<Parameters<typeof makeHarness>[0]>['deps'] = {},
+): Promise<Service> {
   const h = await makeHarness({ env: { CAMBIO_MODE: 'sandbox', ...env }, deps });
   await h.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = h.app.server.address() as AddressInfo;
@@ -68,22 +71,41 @@ let holders = 0;
 let lingering: NodeJS.Timeout | null = null;
 
 function sharedBrowser(): Promise<Browser> {
-  shared ??= chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run',
-      '--disable-gpu', '--disable-sync', '--disable-quic', '--disable-dev-shm-usage',
-    ],
-  }).then((b) => {
-    b.on('disconnected', () => { shared = null; });
-    return b;
-  }, (e: unknown) => { shared = null; throw e; });
+  shared ??= chromium
+    .launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-gpu',
+        '--disable-sync',
+        '--disable-quic',
+        '--disable-dev-shm-usage',
+      ],
+    })
+    .then(
+      (b) => {
+        b.on('disconnected', () => {
+          shared = null;
+        });
+        return b;
+      },
+      (e: unknown) => {
+        shared = null;
+        throw e;
+      },
+    );
   return shared;
 }
 
 export async function launchBrowser(): Promise<BrowserHandle> {
-  if (lingering) { clearTimeout(lingering); lingering = null; }
+  if (lingering) {
+    clearTimeout(lingering);
+    lingering = null;
+  }
   holders++;
   let browser: Browser;
   try {
@@ -111,7 +133,11 @@ export async function launchBrowser(): Promise<BrowserHandle> {
         lingering = null;
         const b = shared;
         shared = null;
-        void b?.then((x) => x.close()).catch(() => { /* already gone */ });
+        void b
+          ?.then((x) => x.close())
+          .catch(() => {
+            /* already gone */
+          });
       }, LINGER_MS);
     },
   };
@@ -137,7 +163,12 @@ export function watch(page: Page, origin: string): { problems: string[] } {
 const requireFromHere = createRequire(import.meta.url);
 let axeSource: string | null = null;
 
-export interface AxeViolation { id: string; impact: string | null; help: string; nodes: string[] }
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
 
 /**
  * Runs axe-core (from npm) in the page and returns its serious and critical violations. The script is
@@ -146,9 +177,9 @@ export interface AxeViolation { id: string; impact: string | null; help: string;
 export async function axeSerious(page: Page): Promise<AxeViolation[]> {
   axeSource ??= readFileSync(requireFromHere.resolve('axe-core/axe.min.js'), 'utf8');
   if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(`${axeSource}\n;void 0`);
-  const result = await page.evaluate(`window.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
+  const result = (await page.evaluate(`window.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
-  })))`) as AxeViolation[];
+  })))`)) as AxeViolation[];
   return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 

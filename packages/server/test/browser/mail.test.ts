@@ -9,7 +9,17 @@ import { resetRequestsSettled } from '../../src/people/password-reset.ts';
 import { deliverDueMail } from '../../src/usecases/mail/outbox.ts';
 import { startMailReceiver, type MailReceiver, type ReceivedMail } from '../mail-receiver.ts';
 import { freshCode, invite, join } from './desk-world.ts';
-import { axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, startService, watch, type BrowserHandle, type Service } from './harness.ts';
+import {
+  axeSerious,
+  browserSkipReason,
+  describeViolations,
+  launchBrowser,
+  requireBuilt,
+  startService,
+  watch,
+  type BrowserHandle,
+  type Service,
+} from './harness.ts';
 import { member, organization, market } from './portal-world.ts';
 
 const skip = browserSkipReason();
@@ -32,7 +42,11 @@ describe('mail in Chromium: invitations and forgotten passwords', { skip: skip ?
     svc = await startService({}, { mail: rx.sender });
     await market(svc);
   });
-  after(async () => { await br?.close(); await svc?.close(); await rx?.close(); });
+  after(async () => {
+    await br?.close();
+    await svc?.close();
+    await rx?.close();
+  });
 
   /** The mail to `to` whose subject is `subject`, once the outbox has sent it (what the background task does). */
   async function mailTo(to: string, subject: string): Promise<ReceivedMail> {
@@ -46,7 +60,10 @@ describe('mail in Chromium: invitations and forgotten passwords', { skip: skip ?
     throw new Error(`no mail "${subject}" to ${to}; received: ${rx.mails.map((m) => `${m.to}: ${m.subject}`).join('; ')}`);
   }
   /** The link of a mail, opened on this service (the mail names the configured public origin). */
-  const here = (link: string) => { const u = new URL(link); return `${svc.baseUrl}${u.pathname}${u.hash}`; };
+  const here = (link: string) => {
+    const u = new URL(link);
+    return `${svc.baseUrl}${u.pathname}${u.hash}`;
+  };
 
   test('portal: an invitation arrives by mail and its link signs the person in; a forgotten password is reset from the mail', async () => {
     const orgId = await organization(svc, 'Mail Treasury');

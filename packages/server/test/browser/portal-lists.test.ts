@@ -9,13 +9,18 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import {
-  browserSkipReason, launchBrowser, requireBuilt, screenshot, startService, watch,
-  type BrowserHandle, type Service,
+  browserSkipReason,
+  launchBrowser,
+  requireBuilt,
+  screenshot,
+  startService,
+  watch,
+  type BrowserHandle,
+  type Service,
 } from './harness.ts';
 import { acceptInvitation, ALL_ROLE, checkBoth, go, market, member, op, organization, type Person } from './portal-world.ts';
 
 const skip = browserSkipReason();
-
 
 /** The body rows of a table once `ok` holds for them (the previous list stays on screen until the filtered one arrives). */
 async function rowsWhen(table: Locator, ok: (rows: string[]) => boolean): Promise<string[]> {
@@ -62,7 +67,11 @@ describe('portal: lists filtered and downloaded as CSV, in Chromium', { skip: sk
     await market(svc);
     orgId = await organization(svc, 'Lists Treasury SA');
     owner = await member(svc, orgId, 'Lena Lists', ALL_ROLE);
-    key = (await op(svc, 'POST', `/members/${owner.id}/api-keys`, { scopes: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw'] })).key;
+    key = (
+      await op(svc, 'POST', `/members/${owner.id}/api-keys`, {
+        scopes: ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw'],
+      })
+    ).key;
 
     // Orders: 0.01 BTC completed (597.00 USD at 59,700.00), 0.02 BTC rejected, 0.03 BTC still waiting.
     const done = await placeOrder('1000000');
@@ -73,7 +82,13 @@ describe('portal: lists filtered and downloaded as CSV, in Chromium', { skip: sk
 
     // Withdrawals to a usable USD account: 1,234.56 USD completed, 25.00 USD cancelled by the client.
     const dest = await call('POST', '/withdrawals/destinations/bank', {
-      label: 'Main', assetSymbol: 'USD', bankName: 'Banco Río', accountKind: 'checking', accountNumber: '77778888', holderName: 'Lists Treasury SA', holderDocument: '30-1',
+      label: 'Main',
+      assetSymbol: 'USD',
+      bankName: 'Banco Río',
+      accountKind: 'checking',
+      accountNumber: '77778888',
+      holderName: 'Lists Treasury SA',
+      holderDocument: '30-1',
     });
     await op(svc, 'POST', `/destinations/${dest.id}/register-in-market`);
     const big = await call('POST', '/withdrawals', { destinationId: dest.id, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '123456' });
@@ -86,7 +101,10 @@ describe('portal: lists filtered and downloaded as CSV, in Chromium', { skip: sk
     problems = watch(page, svc.baseUrl).problems;
     await acceptInvitation(page, svc, owner);
   });
-  after(async () => { await br?.close(); await svc?.close(); });
+  after(async () => {
+    await br?.close();
+    await svc?.close();
+  });
 
   test('orders: filtered to Completed, the table and the CSV hold only the completed order, its amounts exact', async () => {
     await go(page, 'Orders');
@@ -94,8 +112,13 @@ describe('portal: lists filtered and downloaded as CSV, in Chromium', { skip: sk
     await rowsWhen(table, (rows) => rows.length === 3);
     const filters = page.getByRole('form', { name: 'Filter the orders' });
     assert.deepEqual(await filters.getByLabel('State').locator('option').allInnerTexts(), [
-      'All states', 'Waiting for the operator; the amount is held', 'Approved', 'Completed', 'Rejected; the hold was released',
-      'Failed; the hold was released', 'Cancelled; the hold was released',
+      'All states',
+      'Waiting for the operator; the amount is held',
+      'Approved',
+      'Completed',
+      'Rejected; the hold was released',
+      'Failed; the hold was released',
+      'Cancelled; the hold was released',
     ]);
     await filters.getByLabel('State').selectOption({ label: 'Completed' });
     await filters.getByRole('button', { name: 'Apply filters' }).click();
@@ -106,16 +129,25 @@ describe('portal: lists filtered and downloaded as CSV, in Chromium', { skip: sk
 
     const csv = await downloadCsv(page, 'Download CSV');
     assert.equal(csv.name, 'orders-completed.csv');
-    assert.equal(csv.lines[0], 'createdAt,id,state,baseAssetSymbol,baseAssetDecimals,baseAmount,baseAmountMinor,quoteAssetSymbol,quoteAssetDecimals,quoteAmount,quoteAmountMinor,rate,quoteId,reason,updatedAt');
+    assert.equal(
+      csv.lines[0],
+      'createdAt,id,state,baseAssetSymbol,baseAssetDecimals,baseAmount,baseAmountMinor,quoteAssetSymbol,quoteAssetDecimals,quoteAmount,quoteAmountMinor,rate,quoteId,reason,updatedAt',
+    );
     assert.equal(csv.lines.length, 2, csv.lines.join('\n'));
-    assert.match(csv.lines[1]!, /^\d{4}-\d{2}-\d{2}T[\d:.]+Z,ord_\w+,completed,BTC,8,0\.01000000,1000000,USD,2,597\.00,59700,59700\.00,quo_\w+,,\d{4}-\d{2}-\d{2}T[\d:.]+Z$/);
+    assert.match(
+      csv.lines[1]!,
+      /^\d{4}-\d{2}-\d{2}T[\d:.]+Z,ord_\w+,completed,BTC,8,0\.01000000,1000000,USD,2,597\.00,59700,59700\.00,quo_\w+,,\d{4}-\d{2}-\d{2}T[\d:.]+Z$/,
+    );
 
     await filters.getByRole('button', { name: 'Clear filters' }).click();
     await rowsWhen(table, (r) => r.length === 3);
     const all = await downloadCsv(page, 'Download CSV');
     assert.equal(all.name, 'orders.csv');
-    assert.deepEqual(all.lines.slice(1).map((l) => l.split(',').slice(2, 7).join(',')),
-      ['completed,BTC,8,0.01000000,1000000', 'rejected,BTC,8,0.02000000,2000000', 'pending_approval,BTC,8,0.03000000,3000000'], 'oldest first');
+    assert.deepEqual(
+      all.lines.slice(1).map((l) => l.split(',').slice(2, 7).join(',')),
+      ['completed,BTC,8,0.01000000,1000000', 'rejected,BTC,8,0.02000000,2000000', 'pending_approval,BTC,8,0.03000000,3000000'],
+      'oldest first',
+    );
     assert.match(all.lines[2]!, /,rejected,.*,limits,/);
   });
 
@@ -130,7 +162,10 @@ describe('portal: lists filtered and downloaded as CSV, in Chromium', { skip: sk
     assert.match(rows[0]!, /25\.00 USD .*Cancelled; the hold was released/);
     const csv = await downloadCsv(page, 'Download CSV');
     assert.equal(csv.name, 'withdrawals-cancelled.csv');
-    assert.equal(csv.lines[0], 'createdAt,id,state,assetSymbol,assetDecimals,amount,amountMinor,destinationId,destinationSummary,reason,updatedAt');
+    assert.equal(
+      csv.lines[0],
+      'createdAt,id,state,assetSymbol,assetDecimals,amount,amountMinor,destinationId,destinationSummary,reason,updatedAt',
+    );
     assert.equal(csv.lines.length, 2);
     assert.match(csv.lines[1]!, /,wdr_\w+,cancelled,USD,2,25\.00,2500,dst_\w+,Banco Río · checking ···· 8888,,/);
     await checkBoth(page, problems, 'withdrawals filtered');
@@ -151,8 +186,17 @@ describe('portal: lists filtered and downloaded as CSV, in Chromium', { skip: sk
   });
 
   test('deposits: the credited deposit found by its day, in the CSV with the exact amount sent', async () => {
-    const declared = await call('POST', '/deposits/declarations', { assetSymbol: 'BTC', assetDecimals: 8, declaredAmountMinor: '50000000' });
-    await op(svc, 'POST', '/deposits', { assetSymbol: 'BTC', network: 'bitcoin', amountMinor: declared.expectedAmountMinor, txid: 'tx-lists-0001' });
+    const declared = await call('POST', '/deposits/declarations', {
+      assetSymbol: 'BTC',
+      assetDecimals: 8,
+      declaredAmountMinor: '50000000',
+    });
+    await op(svc, 'POST', '/deposits', {
+      assetSymbol: 'BTC',
+      network: 'bitcoin',
+      amountMinor: declared.expectedAmountMinor,
+      txid: 'tx-lists-0001',
+    });
     await go(page, 'Deposits');
     const table = page.getByRole('table', { name: 'Deposits that arrived' });
     const figure = `${declared.expectedAmount as string} BTC`;
@@ -171,7 +215,12 @@ describe('portal: lists filtered and downloaded as CSV, in Chromium', { skip: sk
     assert.equal(csv.lines[0], 'createdAt,id,state,assetSymbol,assetDecimals,amount,amountMinor,network,txid,declarationId,updatedAt');
     assert.equal(csv.lines.length, 2);
     assert.match(declared.expectedAmount, /^0\.5000\d{4}$/);
-    assert.ok(csv.lines[1]!.includes(`,credited,BTC,8,${declared.expectedAmount as string},${BigInt(declared.expectedAmountMinor as string).toString()},bitcoin,tx-lists-0001,${declared.id as string},`), csv.lines[1]);
+    assert.ok(
+      csv.lines[1]!.includes(
+        `,credited,BTC,8,${declared.expectedAmount as string},${BigInt(declared.expectedAmountMinor as string).toString()},bitcoin,tx-lists-0001,${declared.id as string},`,
+      ),
+      csv.lines[1],
+    );
   });
 
   test('Spanish: the filters in Spanish words; the table in Spanish figures; the CSV keeps the exact decimal with a point', async () => {

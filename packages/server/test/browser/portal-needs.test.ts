@@ -11,15 +11,21 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { totpCode } from '../../src/domain/people/totp.ts';
 import {
-  browserSkipReason, launchBrowser, requireBuilt, screenshot, startService, watch,
-  type BrowserHandle, type Service,
+  browserSkipReason,
+  launchBrowser,
+  requireBuilt,
+  screenshot,
+  startService,
+  watch,
+  type BrowserHandle,
+  type Service,
 } from './harness.ts';
 import { acceptInvitation, ALL_ROLE, checkBoth, go, market, member, op, organization, type Person } from './portal-world.ts';
 
 const skip = browserSkipReason();
 
-
-const text = async (page: Page, what: Parameters<Page['getByRole']>[0], name: string | RegExp) => (await page.getByRole(what, { name }).innerText()).replace(/\s+/g, ' ');
+const text = async (page: Page, what: Parameters<Page['getByRole']>[0], name: string | RegExp) =>
+  (await page.getByRole(what, { name }).innerText()).replace(/\s+/g, ' ');
 
 describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, () => {
   let svc: Service;
@@ -39,15 +45,25 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await op(svc, 'PUT', '/market/assets/ETH', { decimals: 18 });
     await op(svc, 'PUT', '/wallets/USD', { network: 'wire', address: 'DEMOUS33-0001234567' });
     orgId = await organization(svc, 'Acme Treasury SA');
-    await op(svc, 'POST', `/organizations/${orgId}/adjustments`, { assetSymbol: 'ETH', amountMinor: '1000000000000000000', reason: 'sandbox funding' });
+    await op(svc, 'POST', `/organizations/${orgId}/adjustments`, {
+      assetSymbol: 'ETH',
+      amountMinor: '1000000000000000000',
+      reason: 'sandbox funding',
+    });
     owner = await member(svc, orgId, 'Ana Owner', [...ALL_ROLE, 'portal:webhooks']);
     ctx = await br.context();
     page = await ctx.newPage();
     problems = watch(page, svc.baseUrl).problems;
     await acceptInvitation(page, svc, owner);
   });
-  after(async () => { await br?.close(); await svc?.close(); });
-  afterEach(async (t) => { if (process.env.PORTAL_DEBUG && page) await page.screenshot({ path: `${process.env.PORTAL_DEBUG}/${t.name.slice(0, 40).replace(/\W+/g, '-')}.png`, fullPage: true }); });
+  after(async () => {
+    await br?.close();
+    await svc?.close();
+  });
+  afterEach(async (t) => {
+    if (process.env.PORTAL_DEBUG && page)
+      await page.screenshot({ path: `${process.env.PORTAL_DEBUG}/${t.name.slice(0, 40).replace(/\W+/g, '-')}.png`, fullPage: true });
+  });
 
   test('exchange offers only priced pairs, with the available balance, Max, the bounds and the last quoted rate', async () => {
     await go(page, 'Exchange');
@@ -84,7 +100,12 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await vpage.getByText('Your role does not allow trading.').waitFor();
     assert.equal(await vpage.getByRole('button', { name: 'Get quote' }).isDisabled(), true);
     assert.equal(await vpage.getByLabel('Amount in BTC').isDisabled(), true);
-    assert.equal(await vpage.getByRole('group', { name: /Your role does not allow trading/ }).count() + await vpage.locator('fieldset[aria-describedby="cannot-trade"]').count(), 1, 'the reason describes the disabled form');
+    assert.equal(
+      (await vpage.getByRole('group', { name: /Your role does not allow trading/ }).count()) +
+        (await vpage.locator('fieldset[aria-describedby="cannot-trade"]').count()),
+      1,
+      'the reason describes the disabled form',
+    );
     await checkBoth(vpage, vproblems, 'exchange, read-only');
     await vctx.close();
   });
@@ -107,7 +128,10 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await page.getByText('Quote held until').waitFor();
     await page.getByRole('heading', { name: 'Timeline' }).waitFor();
     await page.getByText(/Placed; the amount was held/).waitFor();
-    assert.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).getAttribute('aria-current'), 'page');
+    assert.equal(
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).getAttribute('aria-current'),
+      'page',
+    );
     await checkBoth(page, problems, 'order detail');
     await screenshot(page, 'portal-order-detail');
 
@@ -125,7 +149,11 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
   test('a bank destination is for a national currency, checked before sending; a pending withdrawal is cancelled', async () => {
     await go(page, 'Withdrawals');
     await page.getByText('Register a bank destination').click();
-    assert.deepEqual(await page.getByLabel('Asset').first().locator('option').allInnerTexts(), ['USD'], 'no crypto asset for a bank account');
+    assert.deepEqual(
+      await page.getByLabel('Asset').first().locator('option').allInnerTexts(),
+      ['USD'],
+      'no crypto asset for a bank account',
+    );
     assert.deepEqual(await page.getByLabel('Account kind').locator('option').allInnerTexts(), ['Checking account', 'Savings account']);
     await page.getByRole('button', { name: 'Register destination' }).click();
     await page.getByText('Enter the label.').waitFor();
@@ -140,7 +168,9 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await page.getByLabel('Holder document').fill('30-71234567-8');
     await page.getByRole('button', { name: 'Register destination' }).click();
     await page.getByText('Cooling down: not usable yet').waitFor();
-    const list = await page.evaluate(async () => (await (await fetch('/api/v1/withdrawals/destinations')).json()).data as Array<{ id: string }>);
+    const list = await page.evaluate(
+      async () => (await (await fetch('/api/v1/withdrawals/destinations')).json()).data as Array<{ id: string }>,
+    );
     await op(svc, 'POST', `/destinations/${list[0]!.id}/register-in-market`);
     await page.reload();
     await page.getByLabel('Amount in USD').fill('250');
@@ -176,7 +206,11 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await screenshot(page, 'portal-deposit-usd');
     // Not sending after all: cancelled with a confirming click; a new one can be declared.
     await decl.getByRole('button', { name: 'Cancel this declaration' }).click();
-    await decl.getByRole('group', { name: `Cancel the declaration ${reference}? A transfer of its amount that still arrives will wait for manual attribution.` }).waitFor();
+    await decl
+      .getByRole('group', {
+        name: `Cancel the declaration ${reference}? A transfer of its amount that still arrives will wait for manual attribution.`,
+      })
+      .waitFor();
     await checkBoth(page, problems, 'cancelling a declaration');
     await decl.getByRole('button', { name: 'Cancel declaration' }).click();
     await page.getByText('Declaration cancelled. You can declare a new deposit.').waitFor();
@@ -187,11 +221,13 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     assert.equal(await page.getByRole('region', { name: /Open declaration/ }).count(), 0, 'the server has it closed too');
   });
 
-  test('the platform\'s stop shows as a banner on every page, and goes when it is resolved', async () => {
+  test("the platform's stop shows as a banner on every page, and goes when it is resolved", async () => {
     await op(svc, 'POST', '/reconciliation/run', { marketBalances: [{ assetSymbol: 'BTC', amountMinor: '99950000000' }] });
     await go(page, 'Balances');
     await page.reload();
-    const banner = page.getByRole('alert').filter({ hasText: 'The platform has paused orders, withdrawals, deposit declarations and new destinations' });
+    const banner = page
+      .getByRole('alert')
+      .filter({ hasText: 'The platform has paused orders, withdrawals, deposit declarations and new destinations' });
     await banner.waitFor();
     await go(page, 'Exchange');
     await banner.waitFor();
@@ -207,9 +243,17 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
   test('role presets with a description each over raw permissions; Custom keeps the raw ones', async () => {
     await go(page, 'Team');
     await page.getByText('Invite a member').click();
-    for (const [name, hint] of [['Admin', 'Everything'], ['Trader', 'Reads everything, trades'], ['Viewer', 'Reads balances'], ['Custom', 'Choose the permissions']] as const) {
+    for (const [name, hint] of [
+      ['Admin', 'Everything'],
+      ['Trader', 'Reads everything, trades'],
+      ['Viewer', 'Reads balances'],
+      ['Custom', 'Choose the permissions'],
+    ] as const) {
       const radio = page.getByRole('radio', { name: new RegExp(`^${name}`) });
-      assert.match(await radio.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby')!)?.textContent ?? ''), new RegExp(hint));
+      assert.match(
+        await radio.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby')!)?.textContent ?? ''),
+        new RegExp(hint),
+      );
     }
     assert.equal(await page.getByRole('radio', { name: /^Viewer/ }).isChecked(), true, 'the narrowest role unless another is chosen');
     assert.equal(await page.getByRole('checkbox', { name: 'portal:read' }).count(), 0);
@@ -223,7 +267,10 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await page.getByRole('button', { name: 'Invite', exact: true }).click();
     await page.getByLabel('Invitation link', { exact: true }).waitFor();
     const pending = page.getByRole('table', { name: 'Pending invitations' });
-    assert.match((await pending.getByRole('row', { name: /Tomás Trader/ }).innerText()).replace(/\s+/g, ' '), /Tomás Trader tomas\.trader@example\.test Trader/);
+    assert.match(
+      (await pending.getByRole('row', { name: /Tomás Trader/ }).innerText()).replace(/\s+/g, ' '),
+      /Tomás Trader tomas\.trader@example\.test Trader/,
+    );
     assert.match(await text(page, 'row', /Tomás Trader.*Active|Tomás Trader.*Invited/), /Trader portal:read, portal:trade, portal:deposit/);
     await checkBoth(page, problems, 'team with a pending invitation');
     await screenshot(page, 'portal-team-pending');
@@ -232,7 +279,11 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await page.getByRole('button', { name: 'Resend the invitation of Tomás Trader' }).click();
     await page.getByRole('button', { name: 'Send a new link' }).click();
     const pendingRegion = page.getByRole('region', { name: 'Pending invitations' });
-    await pendingRegion.getByText('New invitation for Tomás Trader. Send this link; it is shown once and works for 7 days. The earlier link no longer works.').waitFor();
+    await pendingRegion
+      .getByText(
+        'New invitation for Tomás Trader. Send this link; it is shown once and works for 7 days. The earlier link no longer works.',
+      )
+      .waitFor();
     const newLink = await pendingRegion.getByLabel('Invitation link', { exact: true }).inputValue();
     assert.match(newLink, /\/portal\/invitation#[A-Za-z0-9_-]{43}$/);
     assert.notEqual(newLink, firstLink);
@@ -281,7 +332,11 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     const row = (await usdAdjustment.innerText()).replace(/\s+/g, ' ');
     const d = new Date();
     const today = `${String(d.getDate()).padStart(2, '0')}/${String(d.getMonth() + 1).padStart(2, '0')}/${d.getFullYear()}`;
-    assert.match(row, new RegExp(`^${today.replace(/\//g, '\\/')},? \\d{2}:\\d{2} Ajuste — sandbox funding Disponible 10\\.000,00 USD(?: [✓✗…])?$`), 'the row ends with its log mark (verified, failed or still checking)');
+    assert.match(
+      row,
+      new RegExp(`^${today.replace(/\//g, '\\/')},? \\d{2}:\\d{2} Ajuste — sandbox funding Disponible 10\\.000,00 USD(?: [✓✗…])?$`),
+      'the row ends with its log mark (verified, failed or still checking)',
+    );
     await spage.getByRole('cell', { name: 'Retención por orden' }).first().waitFor();
     await spage.getByRole('cell', { name: 'Retenido', exact: true }).first().waitFor();
     assert.equal(await spage.getByRole('cell', { name: /^(order_hold|available|held)$/ }).count(), 0, 'no raw identifier');
@@ -290,7 +345,10 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await goEs('Saldos');
     await spage.getByRole('row', { name: /^BTC 2,00000000 BTC/ }).waitFor();
     await goEs('Retiros');
-    await spage.getByText(/Banco Río · Cuenta corriente ····/).first().waitFor();
+    await spage
+      .getByText(/Banco Río · Cuenta corriente ····/)
+      .first()
+      .waitFor();
     await sctx.close();
   });
 
@@ -302,7 +360,9 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await page.getByRole('button', { name: 'Turn on' }).click();
     await page.getByText('Two-step sign-in is on.').waitFor();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as a file' }).click()]);
-    const codes = readFileSync((await download.path())!, 'utf8').trim().split('\n');
+    const codes = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\n');
     assert.equal(codes.length, 10);
     assert.deepEqual(codes, await page.locator('ul.codes code').allInnerTexts());
     await page.getByRole('button', { name: /^Copy/ }).waitFor();

@@ -8,8 +8,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
-  browserSkipReason, launchBrowser, requireBuilt, screenshot, startService, watch,
-  type BrowserHandle, type Service,
+  browserSkipReason,
+  launchBrowser,
+  requireBuilt,
+  screenshot,
+  startService,
+  watch,
+  type BrowserHandle,
+  type Service,
 } from './harness.ts';
 import { acceptInvitation, ALL_ROLE, checkBoth, go, market, member, op, organization, type Person } from './portal-world.ts';
 
@@ -18,7 +24,6 @@ const skip = browserSkipReason();
 const EN_TIME = String.raw`\d{2}/\d{2}/\d{4}, \d{2}:\d{2} [AP]M`;
 const ES_TIME = String.raw`\d{2}/\d{2}/\d{4}, \d{2}:\d{2}`;
 
-
 /** The timeline's steps as a person reads them, once there are `n` of them. */
 async function timeline(page: Page, heading: string, n: number): Promise<string[]> {
   const steps = page.getByRole('region', { name: heading }).getByRole('listitem');
@@ -26,7 +31,7 @@ async function timeline(page: Page, heading: string, n: number): Promise<string[
   return (await steps.allInnerTexts()).map((s) => s.replace(/\s+/g, ' ').trim());
 }
 
-describe('portal: an order\'s timeline from its events, in Chromium', { skip: skip ?? false }, () => {
+describe("portal: an order's timeline from its events, in Chromium", { skip: skip ?? false }, () => {
   let svc: Service;
   let br: BrowserHandle;
   let orgId: string;
@@ -62,7 +67,10 @@ describe('portal: an order\'s timeline from its events, in Chromium', { skip: sk
     problems = watch(page, svc.baseUrl).problems;
     await acceptInvitation(page, svc, owner);
   });
-  after(async () => { await br?.close(); await svc?.close(); });
+  after(async () => {
+    await br?.close();
+    await svc?.close();
+  });
 
   test('placed in the portal, approved by the operator: the order page shows placed, approved and completed, in that order, with their times', async () => {
     await go(page, 'Exchange');
@@ -88,7 +96,10 @@ describe('portal: an order\'s timeline from its events, in Chromium', { skip: sk
     assert.match(steps[1]!, new RegExp(`^${EN_TIME} — Approved by the operator$`));
     assert.match(steps[2]!, new RegExp(`^${EN_TIME} — Completed; 597\\.00 USD received$`));
     await page.getByRole('region', { name: 'Timeline' }).getByRole('listitem').first().locator('time').waitFor();
-    const times = await page.getByRole('region', { name: 'Timeline' }).locator('time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime')!));
+    const times = await page
+      .getByRole('region', { name: 'Timeline' })
+      .locator('time')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('datetime')!));
     assert.deepEqual([...times].sort(), times, 'oldest first');
     assert.match(await page.locator('dl.summary').innerText(), /State\s+Completed/);
     await checkBoth(page, problems, 'order page, completed');
@@ -97,7 +108,10 @@ describe('portal: an order\'s timeline from its events, in Chromium', { skip: sk
     // The same page in Spanish: the steps in Spanish words, the times as Intl('es') writes them.
     await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'Español' }).click();
     await page.getByRole('heading', { level: 1, name: 'Orden' }).waitFor();
-    await page.getByRole('region', { name: 'Historial' }).getByText(/Completada; se recibieron 597,00 USD/).waitFor();
+    await page
+      .getByRole('region', { name: 'Historial' })
+      .getByText(/Completada; se recibieron 597,00 USD/)
+      .waitFor();
     const pasos = await timeline(page, 'Historial', 3);
     assert.match(pasos[0]!, new RegExp(`^${ES_TIME} — Creada; el monto quedó retenido$`));
     assert.match(pasos[1]!, new RegExp(`^${ES_TIME} — Aprobada por el operador$`));
@@ -111,7 +125,7 @@ describe('portal: an order\'s timeline from its events, in Chromium', { skip: sk
   test('rejected with a reason, and cancelled by the client: each page tells its own story', async () => {
     const rejected = await placeByKey('2000000'); // 0.02 BTC
     const cancelled = await placeByKey('3000000'); // 0.03 BTC
-    await op(svc, 'POST', `/orders/${rejected}/reject`, { reason: 'outside today\'s limits' });
+    await op(svc, 'POST', `/orders/${rejected}/reject`, { reason: "outside today's limits" });
     assert.equal((await svc.h.call(key, 'POST', `/orders/${cancelled}/cancel`)).status, 200);
 
     await openOrder(rejected);

@@ -9,7 +9,17 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { WebhookAnswer } from '../../src/usecases/ports.ts';
 import { deliverDueWebhooks } from '../../src/usecases/webhooks/deliver-due.ts';
-import { axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, startService, watch, type BrowserHandle, type Service } from './harness.ts';
+import {
+  axeSerious,
+  browserSkipReason,
+  describeViolations,
+  launchBrowser,
+  requireBuilt,
+  startService,
+  watch,
+  type BrowserHandle,
+  type Service,
+} from './harness.ts';
 import { acceptInvitation, ALL_ROLE, go, market, member, organization } from './portal-world.ts';
 
 const skip = browserSkipReason();
@@ -32,7 +42,10 @@ describe('portal webhooks in Chromium', { skip: skip ?? false }, () => {
     await market(svc);
     orgId = await organization(svc, 'Hooks Treasury SA');
   });
-  after(async () => { await br?.close(); await svc?.close(); });
+  after(async () => {
+    await br?.close();
+    await svc?.close();
+  });
 
   test('create: the whsec_ secret is shown once, the endpoint appears in the list without it; rotate; enable once disabled; delete', async () => {
     const ctx = await br.context();
@@ -77,8 +90,10 @@ describe('portal webhooks in Chromium', { skip: skip ?? false }, () => {
     // Disabled after failing for days (the worker's doing, tested in webhooks.test.ts; set here in the store):
     // the row says so, and Enable turns it on again.
     const days = new Date(Date.now() - 3 * 86_400_000);
-    await svc.h.store.db.updateTable('webhook_endpoints')
-      .set({ status: 'disabled', failing_since: days, disabled_at: new Date(), disabled_reason: 'failing since 3 days ago' }).execute();
+    await svc.h.store.db
+      .updateTable('webhook_endpoints')
+      .set({ status: 'disabled', failing_since: days, disabled_at: new Date(), disabled_reason: 'failing since 3 days ago' })
+      .execute();
     await page.reload();
     await row.waitFor();
     assert.match((await row.innerText()).replace(/\s+/g, ' '), /Disabled .*disabled since/);
@@ -105,13 +120,22 @@ describe('portal webhooks in Chromium', { skip: skip ?? false }, () => {
     await acceptInvitation(page, svc, await member(svc, orgId, 'Hugo Health', [...ALL_ROLE, 'portal:webhooks']));
     await go(page, 'Webhooks');
     const url = 'https://erp.example.test/cambio/health';
-    const post = (path: string, body: unknown) => page.evaluate(
-      `fetch(${JSON.stringify(path)}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify(body))} }).then((r) => r.status)`);
+    const post = (path: string, body: unknown) =>
+      page.evaluate(
+        `fetch(${JSON.stringify(path)}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify(body))} }).then((r) => r.status)`,
+      );
     assert.equal(await post('/api/v1/webhooks', { url, types: ['destination.registered'] }), 201);
     let account = 70_000_000;
-    const destination = () => post('/api/v1/withdrawals/destinations/bank', {
-      label: 'Payroll', assetSymbol: 'USD', bankName: 'Banco', accountKind: 'checking', accountNumber: String(account++), holderName: 'Hooks SA', holderDocument: '30-1',
-    });
+    const destination = () =>
+      post('/api/v1/withdrawals/destinations/bank', {
+        label: 'Payroll',
+        assetSymbol: 'USD',
+        bankName: 'Banco',
+        accountKind: 'checking',
+        accountNumber: String(account++),
+        holderName: 'Hooks SA',
+        holderDocument: '30-1',
+      });
     // One event answered 500 (retried later), then one answered 204: two attempts, one success.
     const deliver = (answer: WebhookAnswer) => deliverDueWebhooks(svc.h.deps, { sender: { post: async () => answer } });
     assert.equal(await destination(), 201);

@@ -7,7 +7,15 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { axeSerious, describeViolations, type Service } from './harness.ts';
 
-export const ALL_ROLE = ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:api_keys', 'portal:team'];
+export const ALL_ROLE = [
+  'portal:read',
+  'portal:trade',
+  'portal:deposit',
+  'portal:destinations',
+  'portal:withdraw',
+  'portal:api_keys',
+  'portal:team',
+];
 
 export async function op(svc: Service, method: string, url: string, body?: unknown) {
   const r = await svc.h.op(method, url, body);
@@ -19,19 +27,34 @@ export async function market(svc: Service): Promise<void> {
   await op(svc, 'PUT', '/market/assets/BTC', { decimals: 8 });
   await op(svc, 'PUT', '/market/assets/USD', { decimals: 2 });
   await op(svc, 'PUT', '/market/pairs/BTC/USD', {
-    midRate: '60000', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '0', minBaseMinor: '10000', maxBaseMinor: '10000000000',
+    midRate: '60000',
+    spreadBps: 50,
+    feeBps: 10,
+    fixedFeeQuoteMinor: '0',
+    minBaseMinor: '10000',
+    maxBaseMinor: '10000000000',
   });
   await op(svc, 'PUT', '/wallets/BTC', { network: 'bitcoin', address: 'bc1qsandbox0portal0test0address0xyz' });
 }
 
 export async function organization(svc: Service, name: string): Promise<string> {
   const org = await op(svc, 'POST', '/organizations', { name, status: 'active', limits: {} });
-  await op(svc, 'POST', `/organizations/${org.id}/adjustments`, { assetSymbol: 'BTC', amountMinor: '200000000', reason: 'sandbox funding' });
+  await op(svc, 'POST', `/organizations/${org.id}/adjustments`, {
+    assetSymbol: 'BTC',
+    amountMinor: '200000000',
+    reason: 'sandbox funding',
+  });
   await op(svc, 'POST', `/organizations/${org.id}/adjustments`, { assetSymbol: 'USD', amountMinor: '1000000', reason: 'sandbox funding' });
   return org.id;
 }
 
-export interface Person { id: string; email: string; password: string; name: string; invitationUrl: string }
+export interface Person {
+  id: string;
+  email: string;
+  password: string;
+  name: string;
+  invitationUrl: string;
+}
 
 /** A member created by the operator; the answer carries the one-time invitation (CONTRACT §7). */
 export async function member(svc: Service, orgId: string, name: string, permissions: string[]): Promise<Person> {
@@ -77,8 +100,16 @@ export async function checkBoth(page: Page, problems: string[], what: string): P
     await page.waitForTimeout(50);
     const v = await axeSerious(page);
     assert.deepEqual(v, [], `${what} at ${width} px: ${describeViolations(v)}`);
-    const wider = await page.evaluate((w) => document.documentElement.scrollWidth <= w ? [] : [...document.querySelectorAll('body *')]
-      .filter((e) => e.getBoundingClientRect().right > w + 1).slice(-5).map((e) => `${e.tagName.toLowerCase()}.${e.className}: ${(e.textContent ?? '').slice(0, 60)}`), width);
+    const wider = await page.evaluate(
+      (w) =>
+        document.documentElement.scrollWidth <= w
+          ? []
+          : [...document.querySelectorAll('body *')]
+              .filter((e) => e.getBoundingClientRect().right > w + 1)
+              .slice(-5)
+              .map((e) => `${e.tagName.toLowerCase()}.${e.className}: ${(e.textContent ?? '').slice(0, 60)}`),
+      width,
+    );
     assert.deepEqual(wider, [], `${what} fits ${width} px`);
   }
   await page.setViewportSize(before);

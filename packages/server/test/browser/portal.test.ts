@@ -7,8 +7,16 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import {
-  axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, screenshot, startService, watch,
-  type BrowserHandle, type Service,
+  axeSerious,
+  browserSkipReason,
+  describeViolations,
+  launchBrowser,
+  requireBuilt,
+  screenshot,
+  startService,
+  watch,
+  type BrowserHandle,
+  type Service,
 } from './harness.ts';
 import { acceptInvitation, ALL_ROLE, go, market, member, op, organization, type Person } from './portal-world.ts';
 
@@ -29,7 +37,12 @@ async function slowBalances(route: Route): Promise<void> {
 }
 
 async function row(page: Page, asset: string): Promise<string> {
-  return (await page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: asset, exact: true }) }).innerText()).replace(/\s+/g, ' ');
+  return (
+    await page
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: asset, exact: true }) })
+      .innerText()
+  ).replace(/\s+/g, ' ');
 }
 
 /**
@@ -67,15 +80,22 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     problems = watch(page, svc.baseUrl).problems;
     page.on('request', (r) => {
       const path = new URL(r.url()).pathname;
-      if (r.method() !== 'GET' && /^\/(api|portal)\/v1\//.test(path)) writes.push({ what: `${r.method()} ${path}`, key: r.headers()['idempotency-key'] });
+      if (r.method() !== 'GET' && /^\/(api|portal)\/v1\//.test(path))
+        writes.push({ what: `${r.method()} ${path}`, key: r.headers()['idempotency-key'] });
     });
     await market(svc);
     orgId = await organization(svc, 'Acme Treasury SA');
     owner = await member(svc, orgId, 'Ana Owner', ALL_ROLE);
   });
-  after(async () => { await br?.close(); await svc?.close(); });
+  after(async () => {
+    await br?.close();
+    await svc?.close();
+  });
   // PORTAL_DEBUG=dir: a picture of the page after each test, to see what a failing one saw.
-  afterEach(async (t) => { if (process.env.PORTAL_DEBUG && page) await page.screenshot({ path: `${process.env.PORTAL_DEBUG}/${t.name.slice(0, 40).replace(/\W+/g, '-')}.png`, fullPage: true }); });
+  afterEach(async (t) => {
+    if (process.env.PORTAL_DEBUG && page)
+      await page.screenshot({ path: `${process.env.PORTAL_DEBUG}/${t.name.slice(0, 40).replace(/\W+/g, '-')}.png`, fullPage: true });
+  });
 
   test('the page is served under a CSP without inline script, and the sign-in form is what CONTRACT §8 names', async () => {
     const res = await page.goto(`${svc.baseUrl}/portal/`);
@@ -116,7 +136,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
   });
 
-  test('balances show available, held and total with each asset\'s decimals', async () => {
+  test("balances show available, held and total with each asset's decimals", async () => {
     await go(page, 'Balances');
     assert.equal(await row(page, 'BTC'), 'BTC 2.00000000 BTC 0.00000000 BTC 2.00000000 BTC');
     assert.equal(await row(page, 'USD'), 'USD 10,000.00 USD 0.00 USD 10,000.00 USD');
@@ -128,7 +148,8 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await go(page, 'API keys');
     await page.getByRole('button', { name: 'Issue key' }).click();
     // One checkbox per key scope of the role, labelled with the scope's name; what only people do is not a key's.
-    for (const s of ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw']) await page.getByRole('checkbox', { name: s, exact: true }).waitFor();
+    for (const s of ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw'])
+      await page.getByRole('checkbox', { name: s, exact: true }).waitFor();
     assert.equal(await page.getByRole('checkbox', { name: 'portal:team', exact: true }).count(), 0);
     await page.getByRole('checkbox', { name: 'portal:read', exact: true }).check();
     await checkPage(page, problems, 'api keys form');
@@ -143,13 +164,17 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await screenshot(page, 'portal-api-keys');
 
     const res = await fetch(`${svc.baseUrl}/api/v1/client`, { headers: { 'x-api-key': key } });
-    const body = await res.json() as { data: { permissions: string[]; name: string } };
+    const body = (await res.json()) as { data: { permissions: string[]; name: string } };
     assert.equal(res.status, 200);
     assert.equal(body.data.name, 'Acme Treasury SA');
     assert.deepEqual(body.data.permissions, ['portal:read']);
     const bal = await fetch(`${svc.baseUrl}/api/v1/balances`, { headers: { 'x-api-key': key } });
     assert.equal(bal.status, 200);
-    const trade = await fetch(`${svc.baseUrl}/api/v1/orders`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{"quoteId":"q"}' });
+    const trade = await fetch(`${svc.baseUrl}/api/v1/orders`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: '{"quoteId":"q"}',
+    });
     assert.equal(trade.status, 403, 'the key has only the scope chosen');
 
     await page.getByRole('button', { name: 'I have copied it' }).click();
@@ -197,7 +222,10 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await screenshot(page, 'portal-orders');
 
     await go(page, 'Balances');
-    assert.equal(await rowShows(page, 'BTC', 'BTC 1.50000000 BTC 0.00000000 BTC 1.50000000 BTC'), 'BTC 1.50000000 BTC 0.00000000 BTC 1.50000000 BTC');
+    assert.equal(
+      await rowShows(page, 'BTC', 'BTC 1.50000000 BTC 0.00000000 BTC 1.50000000 BTC'),
+      'BTC 1.50000000 BTC 0.00000000 BTC 1.50000000 BTC',
+    );
     assert.equal(await rowShows(page, 'USD', 'USD 39,850.00 USD 0.00 USD 39,850.00 USD'), 'USD 39,850.00 USD 0.00 USD 39,850.00 USD');
 
     await go(page, 'Ledger');
@@ -214,12 +242,20 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     assert.equal(await page.getByRole('button', { name: 'Accept quote' }).count(), 0, 'an expired quote cannot be accepted');
     await checkPage(page, problems, 'expired quote');
     await page.getByRole('button', { name: 'Get a new quote' }).click();
-    await page.getByRole('region', { name: 'Your quote' }).getByText(/Expires in 0:0\d/).waitFor();
+    await page
+      .getByRole('region', { name: 'Your quote' })
+      .getByText(/Expires in 0:0\d/)
+      .waitFor();
     await page.getByRole('button', { name: 'Accept quote' }).waitFor();
 
     // A price below the cost of execution: the spec's "no price at the moment".
     await op(svc, 'PUT', '/market/pairs/USD/BTC', {
-      midRate: '0.00001', spreadBps: 50, feeBps: 10, fixedFeeQuoteMinor: '100000000', minBaseMinor: '1', maxBaseMinor: '100000000000',
+      midRate: '0.00001',
+      spreadBps: 50,
+      feeBps: 10,
+      fixedFeeQuoteMinor: '100000000',
+      minBaseMinor: '1',
+      maxBaseMinor: '100000000000',
     });
     await page.reload();
     await page.getByLabel('You deliver').selectOption('USD');
@@ -265,7 +301,9 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await page.getByLabel('Holder document').fill('30-71234567-8');
     await page.getByRole('button', { name: 'Register destination' }).click();
     await page.getByText('Cooling down: not usable yet').waitFor();
-    const list = await page.evaluate(async () => (await (await fetch('/api/v1/withdrawals/destinations')).json()).data as Array<{ id: string; usable: boolean }>);
+    const list = await page.evaluate(
+      async () => (await (await fetch('/api/v1/withdrawals/destinations')).json()).data as Array<{ id: string; usable: boolean }>,
+    );
     assert.equal(list.length, 1);
     assert.equal(list[0]!.usable, false);
     await op(svc, 'POST', `/destinations/${list[0]!.id}/register-in-market`);
@@ -291,7 +329,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     assert.equal(await row(page, 'USD'), 'USD 39,750.00 USD 100.00 USD 39,850.00 USD', 'the hold shows at once');
   });
 
-  test('team: members and roles; an invitation no wider than one\'s role; TOTP enrolment shows a QR code and the setup key', async () => {
+  test("team: members and roles; an invitation no wider than one's role; TOTP enrolment shows a QR code and the setup key", async () => {
     await go(page, 'Team');
     await page.getByRole('rowheader', { name: /Ana Owner/ }).waitFor();
     await page.getByText('Invite a member').click();
@@ -340,19 +378,23 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     // Forced from the page itself, with the member's own session cookie.
     const keysBefore = await vpage.evaluate(`fetch('/portal/v1/api-keys').then((r) => r.json()).then((b) => b.data.length)`);
     // (a string: the test runner's transform would wrap named functions in a helper the page lacks)
-    const forced = await vpage.evaluate(`Promise.all([
+    const forced = (await vpage.evaluate(`Promise.all([
       ['/portal/v1/api-keys', { scopes: ['portal:read'] }],
       ['/api/v1/withdrawals', { destinationId: 'x', assetSymbol: 'USD', assetDecimals: 2, amountMinor: '100' }],
       ['/portal/v1/team/members', { name: 'X', email: 'x@example.test', permissions: ['portal:read'] }],
     ].map(([url, body]) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-      .then(async (r) => ({ status: r.status, code: (await r.json()).code }))))`) as Array<{ status: number; code: string }>;
-    assert.deepEqual(forced.map((f) => f.status), [403, 403, 403], JSON.stringify(forced));
+      .then(async (r) => ({ status: r.status, code: (await r.json()).code }))))`)) as Array<{ status: number; code: string }>;
+    assert.deepEqual(
+      forced.map((f) => f.status),
+      [403, 403, 403],
+      JSON.stringify(forced),
+    );
     const keysAfter = await vpage.evaluate(`fetch('/portal/v1/api-keys').then((r) => r.json()).then((b) => b.data.length)`);
     assert.equal(keysAfter, keysBefore, 'the refused calls created nothing');
     await vctx.close();
   });
 
-  test('Spanish: the portal in es, and the server\'s messages from the catalogue in es', async () => {
+  test("Spanish: the portal in es, and the server's messages from the catalogue in es", async () => {
     const sctx = await br.context({ locale: 'es-AR' });
     const spage = await sctx.newPage();
     const sproblems = watch(spage, svc.baseUrl).problems;
@@ -364,7 +406,14 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await spage.getByRole('button', { name: 'Iniciar sesión' }).click();
     const alert = spage.getByRole('alert');
     await alert.waitFor();
-    const es = (await svc.h.app.inject({ method: 'POST', url: '/portal/v1/session', headers: { 'x-lang': 'es', 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'nobody@example.test', password: 'x' }) })).json() as { message: string };
+    const es = (
+      await svc.h.app.inject({
+        method: 'POST',
+        url: '/portal/v1/session',
+        headers: { 'x-lang': 'es', 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: 'nobody@example.test', password: 'x' }),
+      })
+    ).json() as { message: string };
     assert.ok((await alert.innerText()).includes(es.message), `the catalogue's Spanish message: ${es.message}`);
     await checkPage(spage, sproblems, 'sign-in in Spanish');
     await spage.getByLabel('Contraseña').fill(owner.password);
@@ -378,8 +427,19 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
 
   test('every POST the portal sent carried an Idempotency-Key of its own (CONTRACT §10): one per action a person took', async () => {
     const posts = writes.filter((w) => w.what.startsWith('POST '));
-    for (const what of ['POST /portal/v1/api-keys', 'POST /api/v1/quotes', 'POST /api/v1/orders', 'POST /api/v1/deposits/declarations', 'POST /api/v1/withdrawals/destinations/bank', 'POST /api/v1/withdrawals', 'POST /portal/v1/team/members']) {
-      assert.ok(posts.some((w) => w.what === what), `${what} was sent`);
+    for (const what of [
+      'POST /portal/v1/api-keys',
+      'POST /api/v1/quotes',
+      'POST /api/v1/orders',
+      'POST /api/v1/deposits/declarations',
+      'POST /api/v1/withdrawals/destinations/bank',
+      'POST /api/v1/withdrawals',
+      'POST /portal/v1/team/members',
+    ]) {
+      assert.ok(
+        posts.some((w) => w.what === what),
+        `${what} was sent`,
+      );
     }
     for (const w of posts) assert.match(w.key ?? '', /^portal-[0-9a-f]{32}$/, `${w.what} carries a key`);
     assert.equal(new Set(posts.map((w) => w.key)).size, posts.length, 'no two actions share a key');
@@ -390,7 +450,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     for (const link of ['Balances', 'Exchange', 'Orders', 'Deposits', 'Withdrawals', 'Ledger', 'Team', 'API keys', 'Account']) {
       await go(page, link);
       await page.waitForLoadState('networkidle');
-      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 375, `${link} fits 375 px`);
+      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 375, `${link} fits 375 px`);
       await checkPage(page, problems, `${link} at 375 px`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -7,7 +7,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { appendJournalLog } from '../../src/usecases/transparency/append-log.ts';
-import { axeSerious, browserSkipReason, describeViolations, launchBrowser, requireBuilt, startService, watch, type BrowserHandle, type Service } from './harness.ts';
+import {
+  axeSerious,
+  browserSkipReason,
+  describeViolations,
+  launchBrowser,
+  requireBuilt,
+  startService,
+  watch,
+  type BrowserHandle,
+  type Service,
+} from './harness.ts';
 import { go as deskGo, invite, join, market as deskMarket } from './desk-world.ts';
 import { acceptInvitation, ALL_ROLE, go, member, organization } from './portal-world.ts';
 
@@ -31,20 +41,36 @@ describe('the public books in Chromium', { skip: skip ?? false }, () => {
     await deskMarket(svc);
     orgId = await organization(svc, 'Acme Treasury SA');
   });
-  after(async () => { await br?.close(); await svc?.close(); });
+  after(async () => {
+    await br?.close();
+    await svc?.close();
+  });
 
-  test('desk: an admin takes a snapshot and sees each asset\'s total and root; portal: Ledger rows are verified in the log, Balances in the published liabilities', async () => {
+  test("desk: an admin takes a snapshot and sees each asset's total and root; portal: Ledger rows are verified in the log, Balances in the published liabilities", async () => {
     const ada = await invite(svc, 'Ada Admin', 'admin');
     const desk = await join(br, svc, ada);
     const deskProblems = watch(desk, svc.baseUrl).problems;
     await deskGo(desk, 'Liabilities');
     await desk.getByText('No snapshot yet').waitFor();
     await desk.getByRole('button', { name: 'Take a snapshot' }).click();
-    await desk.getByRole('status').filter({ hasText: /taken and published/ }).waitFor();
+    await desk
+      .getByRole('status')
+      .filter({ hasText: /taken and published/ })
+      .waitFor();
     const table = desk.getByRole('table', { name: /Roots and totals of snapshot/ }).first();
-    const usd = (await table.getByRole('row').filter({ has: desk.getByRole('rowheader', { name: 'USD', exact: true }) }).innerText()).replace(/\s+/g, ' ');
+    const usd = (
+      await table
+        .getByRole('row')
+        .filter({ has: desk.getByRole('rowheader', { name: 'USD', exact: true }) })
+        .innerText()
+    ).replace(/\s+/g, ' ');
     assert.match(usd, /^USD 10,000\.00 USD 1 [0-9a-f]{64}$/);
-    const btc = (await table.getByRole('row').filter({ has: desk.getByRole('rowheader', { name: 'BTC', exact: true }) }).innerText()).replace(/\s+/g, ' ');
+    const btc = (
+      await table
+        .getByRole('row')
+        .filter({ has: desk.getByRole('rowheader', { name: 'BTC', exact: true }) })
+        .innerText()
+    ).replace(/\s+/g, ' ');
     assert.match(btc, /^BTC 2\.00000000 BTC 1 [0-9a-f]{64}$/);
     await clean(desk, deskProblems, 'desk liabilities');
 

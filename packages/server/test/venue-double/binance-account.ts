@@ -8,14 +8,31 @@ import type { Rational } from '../../src/domain/market/rational.ts';
  * quoteOrderQty walks the asks, each level's quantity truncated to the step). Decimal text in and out,
  * exact rationals inside.
  */
-export interface SymbolSpec { symbol: string; base: string; quote: string; step: string; minQty: string; tick: string; minNotional: string }
+export interface SymbolSpec {
+  symbol: string;
+  base: string;
+  quote: string;
+  step: string;
+  minQty: string;
+  tick: string;
+  minNotional: string;
+}
 export type Level = [price: string, qty: string];
 
 export interface DoubleOrder {
-  orderId: number; clientOrderId: string; symbol: string; side: 'BUY' | 'SELL'; type: string;
-  origQty: string; executedQty: string; cummulativeQuoteQty: string; status: 'FILLED' | 'EXPIRED';
+  orderId: number;
+  clientOrderId: string;
+  symbol: string;
+  side: 'BUY' | 'SELL';
+  type: string;
+  origQty: string;
+  executedQty: string;
+  cummulativeQuoteQty: string;
+  status: 'FILLED' | 'EXPIRED';
   fills: Array<{ price: string; qty: string; commission: string; commissionAsset: string; tradeId: number }>;
-  transactTime: number; timestamp: number; recvWindow: number | null;
+  transactTime: number;
+  timestamp: number;
+  recvWindow: number | null;
 }
 
 const text = (r: Rational): string => {
@@ -41,7 +58,9 @@ export class DoubleAccount {
 
   constructor(readonly symbols: SymbolSpec[]) {}
 
-  spec(symbol: string): SymbolSpec | undefined { return this.symbols.find((s) => s.symbol === symbol); }
+  spec(symbol: string): SymbolSpec | undefined {
+    return this.symbols.find((s) => s.symbol === symbol);
+  }
 
   setBalance(asset: string, free: string, locked = '0') {
     this.balances.set(asset, { free: readDecimal(free), locked: readDecimal(locked) });
@@ -52,7 +71,9 @@ export class DoubleAccount {
     this.balances.set(asset, { ...b, free: add(b.free, delta) });
   }
 
-  freeOf(asset: string): Rational { return this.balances.get(asset)?.free ?? ZERO; }
+  freeOf(asset: string): Rational {
+    return this.balances.get(asset)?.free ?? ZERO;
+  }
 
   balanceRows() {
     return [...this.balances].map(([asset, b]) => ({ asset, free: text(b.free), locked: text(b.locked) }));
@@ -62,8 +83,18 @@ export class DoubleAccount {
    * Executes a MARKET order. `expireAfter`: stop after that much base quantity (an EXPIRED order with
    * part of it filled). Returns the order, or a Binance error.
    */
-  execute(p: { symbol: string; side: 'BUY' | 'SELL'; quantity?: string; quoteOrderQty?: string; clientOrderId: string; timestamp: number; recvWindow: number | null },
-    opts: { expireAfter?: string } = {}): DoubleOrder | { code: number; msg: string } {
+  execute(
+    p: {
+      symbol: string;
+      side: 'BUY' | 'SELL';
+      quantity?: string;
+      quoteOrderQty?: string;
+      clientOrderId: string;
+      timestamp: number;
+      recvWindow: number | null;
+    },
+    opts: { expireAfter?: string } = {},
+  ): DoubleOrder | { code: number; msg: string } {
     const s = this.spec(p.symbol);
     const book = this.books.get(p.symbol);
     if (!s || !book) return { code: -1121, msg: 'Invalid symbol.' };
@@ -110,9 +141,19 @@ export class DoubleAccount {
     if (executed.num === 0n) return { code: -2010, msg: 'Order would immediately match and take... no liquidity.' };
     const full = p.side === 'SELL' ? cmp(executed, readDecimal(p.quantity ?? '0')) === 0 : cap === null;
     const order: DoubleOrder = {
-      orderId: this.#nextId++, clientOrderId: p.clientOrderId, symbol: p.symbol, side: p.side, type: 'MARKET',
-      origQty: p.side === 'SELL' ? text(readDecimal(p.quantity ?? '0')) : '0', executedQty: text(executed), cummulativeQuoteQty: text(quoteQty),
-      status: full ? 'FILLED' : 'EXPIRED', fills, transactTime: Date.now(), timestamp: p.timestamp, recvWindow: p.recvWindow,
+      orderId: this.#nextId++,
+      clientOrderId: p.clientOrderId,
+      symbol: p.symbol,
+      side: p.side,
+      type: 'MARKET',
+      origQty: p.side === 'SELL' ? text(readDecimal(p.quantity ?? '0')) : '0',
+      executedQty: text(executed),
+      cummulativeQuoteQty: text(quoteQty),
+      status: full ? 'FILLED' : 'EXPIRED',
+      fills,
+      transactTime: Date.now(),
+      timestamp: p.timestamp,
+      recvWindow: p.recvWindow,
     };
     this.orders.push(order);
     return order;
@@ -121,7 +162,9 @@ export class DoubleAccount {
   #fill(price: Rational, qty: Rational, received: Rational, receivedAsset: string): DoubleOrder['fills'][number] {
     const third = this.thirdAssetFee;
     return {
-      price: text(price), qty: text(qty), tradeId: this.#tradeId++,
+      price: text(price),
+      qty: text(qty),
+      tradeId: this.#tradeId++,
       commission: third ? third.amount : text(mul(received, this.feeRate)),
       commissionAsset: third ? third.asset : receivedAsset,
     };

@@ -13,11 +13,32 @@ import { DoubleAccount, type DoubleOrder, type Level, type SymbolSpec } from './
 export const DOUBLE_KEY = 'double-api-key-7f3a9c';
 export const DOUBLE_SECRET = 'double-api-secret-b81e44d0';
 
-export const BTCUSDT: SymbolSpec = { symbol: 'BTCUSDT', base: 'BTC', quote: 'USDT', step: '0.00001', minQty: '0.00001', tick: '0.01', minNotional: '5' };
+export const BTCUSDT: SymbolSpec = {
+  symbol: 'BTCUSDT',
+  base: 'BTC',
+  quote: 'USDT',
+  step: '0.00001',
+  minQty: '0.00001',
+  tick: '0.01',
+  minNotional: '5',
+};
 
-export interface Deposit { coin: string; network: string; amount: string; txId: string; status: number; address: string; insertTime: number }
+export interface Deposit {
+  coin: string;
+  network: string;
+  amount: string;
+  txId: string;
+  status: number;
+  address: string;
+  insertTime: number;
+}
 type Fault = { kind: 'status'; status: number } | { kind: 'drop' };
-interface FaultRule { path: string; fault: Fault; times: number; method: string | undefined }
+interface FaultRule {
+  path: string;
+  fault: Fault;
+  times: number;
+  method: string | undefined;
+}
 
 export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) {
   const account = new DoubleAccount(opts.symbols ?? [BTCUSDT]);
@@ -40,19 +61,41 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
   const err = (res: ServerResponse, status: number, code: number, msg: string) => send(res, status, { code, msg });
 
   const orderWire = (o: DoubleOrder, full: boolean) => ({
-    symbol: o.symbol, orderId: o.orderId, orderListId: -1, clientOrderId: o.clientOrderId, transactTime: o.transactTime,
-    price: '0.00000000', origQty: o.origQty, executedQty: o.executedQty, origQuoteOrderQty: '0.00000000', cummulativeQuoteQty: o.cummulativeQuoteQty,
-    status: o.status, timeInForce: 'GTC', type: o.type, side: o.side, workingTime: o.transactTime, selfTradePreventionMode: 'NONE',
-    ...(full ? { fills: o.fills } : { stopPrice: '0.00000000', icebergQty: '0.00000000', time: o.transactTime, updateTime: o.transactTime, isWorking: false }),
+    symbol: o.symbol,
+    orderId: o.orderId,
+    orderListId: -1,
+    clientOrderId: o.clientOrderId,
+    transactTime: o.transactTime,
+    price: '0.00000000',
+    origQty: o.origQty,
+    executedQty: o.executedQty,
+    origQuoteOrderQty: '0.00000000',
+    cummulativeQuoteQty: o.cummulativeQuoteQty,
+    status: o.status,
+    timeInForce: 'GTC',
+    type: o.type,
+    side: o.side,
+    workingTime: o.transactTime,
+    selfTradePreventionMode: 'NONE',
+    ...(full
+      ? { fills: o.fills }
+      : { stopPrice: '0.00000000', icebergQty: '0.00000000', time: o.transactTime, updateTime: o.transactTime, isWorking: false }),
   });
 
   /** Binance's signed-request check: the key first (-2015), then the signature over query and body (-1022). */
-  const verify = (req: IncomingMessage, query: string, body: string): { ok: true; params: URLSearchParams } | { ok: false; status: number; code: number; msg: string } => {
-    if (req.headers['x-mbx-apikey'] !== DOUBLE_KEY) return { ok: false, status: 401, code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' };
+  const verify = (
+    req: IncomingMessage,
+    query: string,
+    body: string,
+  ): { ok: true; params: URLSearchParams } | { ok: false; status: number; code: number; msg: string } => {
+    if (req.headers['x-mbx-apikey'] !== DOUBLE_KEY)
+      return { ok: false, status: 401, code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' };
     const total = query + body;
     const at = total.lastIndexOf('&signature=');
     const given = at >= 0 ? total.slice(at + '&signature='.length) : '';
-    const want = createHmac('sha256', DOUBLE_SECRET).update(at >= 0 ? total.slice(0, at) : total).digest('hex');
+    const want = createHmac('sha256', DOUBLE_SECRET)
+      .update(at >= 0 ? total.slice(0, at) : total)
+      .digest('hex');
     if (given.length !== want.length || !timingSafeEqual(Buffer.from(given), Buffer.from(want))) {
       return { ok: false, status: 400, code: -1022, msg: 'Signature for this request is not valid.' };
     }
@@ -60,19 +103,47 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
   };
 
   const exchangeInfo = () => ({
-    timezone: 'UTC', serverTime: Date.now(), rateLimits: [], exchangeFilters: [],
+    timezone: 'UTC',
+    serverTime: Date.now(),
+    rateLimits: [],
+    exchangeFilters: [],
     symbols: account.symbols.map((s) => ({
-      symbol: s.symbol, status: 'TRADING', baseAsset: s.base, baseAssetPrecision: 8, quoteAsset: s.quote, quotePrecision: 8, quoteAssetPrecision: 8,
-      baseCommissionPrecision: 8, quoteCommissionPrecision: 8, orderTypes: ['LIMIT', 'LIMIT_MAKER', 'MARKET'], icebergAllowed: true, ocoAllowed: true,
-      otoAllowed: true, quoteOrderQtyMarketAllowed: true, allowTrailingStop: true, cancelReplaceAllowed: true, amendAllowed: true,
-      isSpotTradingAllowed: true, isMarginTradingAllowed: false,
+      symbol: s.symbol,
+      status: 'TRADING',
+      baseAsset: s.base,
+      baseAssetPrecision: 8,
+      quoteAsset: s.quote,
+      quotePrecision: 8,
+      quoteAssetPrecision: 8,
+      baseCommissionPrecision: 8,
+      quoteCommissionPrecision: 8,
+      orderTypes: ['LIMIT', 'LIMIT_MAKER', 'MARKET'],
+      icebergAllowed: true,
+      ocoAllowed: true,
+      otoAllowed: true,
+      quoteOrderQtyMarketAllowed: true,
+      allowTrailingStop: true,
+      cancelReplaceAllowed: true,
+      amendAllowed: true,
+      isSpotTradingAllowed: true,
+      isMarginTradingAllowed: false,
       filters: [
         { filterType: 'PRICE_FILTER', minPrice: s.tick, maxPrice: '1000000.00000000', tickSize: s.tick },
         { filterType: 'LOT_SIZE', minQty: s.minQty, maxQty: '9000.00000000', stepSize: s.step },
-        { filterType: 'NOTIONAL', minNotional: s.minNotional, applyMinToMarket: true, maxNotional: '9000000.00000000', applyMaxToMarket: false, avgPriceMins: 5 },
+        {
+          filterType: 'NOTIONAL',
+          minNotional: s.minNotional,
+          applyMinToMarket: true,
+          maxNotional: '9000000.00000000',
+          applyMaxToMarket: false,
+          avgPriceMins: 5,
+        },
         { filterType: 'MARKET_LOT_SIZE', minQty: '0.00000000', maxQty: '100.00000000', stepSize: '0.00000000' },
       ],
-      permissions: [], permissionSets: [['SPOT']], defaultSelfTradePreventionMode: 'EXPIRE_MAKER', allowedSelfTradePreventionModes: ['NONE', 'EXPIRE_MAKER'],
+      permissions: [],
+      permissionSets: [['SPOT']],
+      defaultSelfTradePreventionMode: 'EXPIRE_MAKER',
+      allowedSelfTradePreventionModes: ['NONE', 'EXPIRE_MAKER'],
     })),
   });
 
@@ -84,7 +155,10 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
     const f = faults.find((x) => x.times > 0 && path.startsWith(x.path) && (x.method === undefined || x.method === req.method));
     if (f) {
       f.times -= 1;
-      if (f.fault.kind === 'drop') { req.socket.destroy(); return; }
+      if (f.fault.kind === 'drop') {
+        req.socket.destroy();
+        return;
+      }
       return send(res, f.fault.status, { code: -1001, msg: 'Internal error; unable to process your request. Please try again.' });
     }
     const key = `${req.method} ${path}`;
@@ -99,7 +173,13 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
       const limit = Number(url.searchParams.get('limit') ?? '100');
       return send(res, 200, { lastUpdateId: 1, bids: book.bids.slice(0, limit), asks: book.asks.slice(0, limit) });
     }
-    const signed = ['/api/v3/order', '/api/v3/myTrades', '/api/v3/account', '/sapi/v1/capital/deposit/address', '/sapi/v1/capital/deposit/hisrec'];
+    const signed = [
+      '/api/v3/order',
+      '/api/v3/myTrades',
+      '/api/v3/account',
+      '/sapi/v1/capital/deposit/address',
+      '/sapi/v1/capital/deposit/hisrec',
+    ];
     if (!signed.includes(path)) {
       unknown.push(key);
       return err(res, 404, -1000, `the double does not answer ${key}`);
@@ -116,11 +196,18 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
       if (p.get('type') !== 'MARKET') return err(res, 400, -1116, 'Invalid orderType.');
       const expireAfter = expireNextAfter;
       expireNextAfter = null;
-      const o = account.execute({
-        symbol: p.get('symbol') ?? '', side: p.get('side') === 'BUY' ? 'BUY' : 'SELL', clientOrderId: p.get('newClientOrderId') ?? `auto${Date.now()}`,
-        timestamp: Number(p.get('timestamp')), recvWindow: p.has('recvWindow') ? Number(p.get('recvWindow')) : null,
-        ...(p.has('quantity') ? { quantity: p.get('quantity')! } : {}), ...(p.has('quoteOrderQty') ? { quoteOrderQty: p.get('quoteOrderQty')! } : {}),
-      }, expireAfter ? { expireAfter } : {});
+      const o = account.execute(
+        {
+          symbol: p.get('symbol') ?? '',
+          side: p.get('side') === 'BUY' ? 'BUY' : 'SELL',
+          clientOrderId: p.get('newClientOrderId') ?? `auto${Date.now()}`,
+          timestamp: Number(p.get('timestamp')),
+          recvWindow: p.has('recvWindow') ? Number(p.get('recvWindow')) : null,
+          ...(p.has('quantity') ? { quantity: p.get('quantity')! } : {}),
+          ...(p.has('quoteOrderQty') ? { quoteOrderQty: p.get('quoteOrderQty')! } : {}),
+        },
+        expireAfter ? { expireAfter } : {},
+      );
       if ('code' in o) return err(res, 400, o.code, o.msg);
       if (holdNext) {
         const recorded = holdNext;
@@ -137,22 +224,51 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
     }
     if (key === 'GET /api/v3/order') {
       const cid = p.get('origClientOrderId');
-      const o = [...account.orders].reverse().find((x) => x.symbol === p.get('symbol') && (cid ? x.clientOrderId === cid : String(x.orderId) === p.get('orderId')));
+      const o = [...account.orders]
+        .reverse()
+        .find((x) => x.symbol === p.get('symbol') && (cid ? x.clientOrderId === cid : String(x.orderId) === p.get('orderId')));
       if (!o) return err(res, 400, -2013, 'Order does not exist.');
       return send(res, 200, orderWire(o, false));
     }
     if (key === 'GET /api/v3/myTrades') {
       const o = account.orders.find((x) => x.symbol === p.get('symbol') && String(x.orderId) === p.get('orderId'));
-      return send(res, 200, (o?.fills ?? []).map((f) => ({
-        symbol: o!.symbol, id: f.tradeId, orderId: o!.orderId, orderListId: -1, price: f.price, qty: f.qty, quoteQty: '0',
-        commission: f.commission, commissionAsset: f.commissionAsset, time: o!.transactTime, isBuyer: o!.side === 'BUY', isMaker: false, isBestMatch: true,
-      })));
+      return send(
+        res,
+        200,
+        (o?.fills ?? []).map((f) => ({
+          symbol: o!.symbol,
+          id: f.tradeId,
+          orderId: o!.orderId,
+          orderListId: -1,
+          price: f.price,
+          qty: f.qty,
+          quoteQty: '0',
+          commission: f.commission,
+          commissionAsset: f.commissionAsset,
+          time: o!.transactTime,
+          isBuyer: o!.side === 'BUY',
+          isMaker: false,
+          isBestMatch: true,
+        })),
+      );
     }
     if (key === 'GET /api/v3/account') {
       return send(res, 200, {
-        makerCommission: 10, takerCommission: 10, buyerCommission: 0, sellerCommission: 0, canTrade: true, canWithdraw: true, canDeposit: true,
-        brokered: false, requireSelfTradePrevention: false, preventSor: false, updateTime: Date.now(), accountType: 'SPOT',
-        balances: account.balanceRows(), permissions: ['SPOT'], uid: 1,
+        makerCommission: 10,
+        takerCommission: 10,
+        buyerCommission: 0,
+        sellerCommission: 0,
+        canTrade: true,
+        canWithdraw: true,
+        canDeposit: true,
+        brokered: false,
+        requireSelfTradePrevention: false,
+        preventSor: false,
+        updateTime: Date.now(),
+        accountType: 'SPOT',
+        balances: account.balanceRows(),
+        permissions: ['SPOT'],
+        uid: 1,
       });
     }
     if (key === 'GET /sapi/v1/capital/deposit/address') {
@@ -162,10 +278,25 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
       return send(res, 200, { coin, address, tag: '', url: '' });
     }
     if (key === 'GET /sapi/v1/capital/deposit/hisrec') {
-      return send(res, 200, deposits.map((d, i) => ({
-        id: String(i + 1), amount: d.amount, coin: d.coin, network: d.network, status: d.status, address: d.address, addressTag: '',
-        txId: d.txId, insertTime: d.insertTime, transferType: 0, confirmTimes: '1/1', unlockConfirm: 0, walletType: 0,
-      })));
+      return send(
+        res,
+        200,
+        deposits.map((d, i) => ({
+          id: String(i + 1),
+          amount: d.amount,
+          coin: d.coin,
+          network: d.network,
+          status: d.status,
+          address: d.address,
+          addressTag: '',
+          txId: d.txId,
+          insertTime: d.insertTime,
+          transferType: 0,
+          confirmTimes: '1/1',
+          unlockConfirm: 0,
+          walletType: 0,
+        })),
+      );
     }
     unknown.push(key);
     return err(res, 404, -1000, `the double does not answer ${key}`);
@@ -185,18 +316,32 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
     requests,
     unknown,
     /** Orders the double recorded (executed), oldest first. */
-    get orders() { return account.orders; },
-    setBook(symbol: string, book: { bids: Level[]; asks: Level[] }) { account.books.set(symbol, book); },
-    setBalance(asset: string, free: string, locked = '0') { account.setBalance(asset, free, locked); },
+    get orders() {
+      return account.orders;
+    },
+    setBook(symbol: string, book: { bids: Level[]; asks: Level[] }) {
+      account.books.set(symbol, book);
+    },
+    setBalance(asset: string, free: string, locked = '0') {
+      account.setBalance(asset, free, locked);
+    },
     /** The next order is refused with this Binance error (e.g. -2010 insufficient balance). */
-    refuseNextOrder(code = -2010, msg = 'Account has insufficient balance for requested action.') { refuseNext = { code, msg }; },
+    refuseNextOrder(code = -2010, msg = 'Account has insufficient balance for requested action.') {
+      refuseNext = { code, msg };
+    },
     /** The next order is recorded and executed, then the connection is cut before any answer. */
-    dropAfterNextOrder() { dropAfterNextOrder = true; },
+    dropAfterNextOrder() {
+      dropAfterNextOrder = true;
+    },
     /**
      * The next order is recorded and executed, and its answer is held back for good (the client waits until
      * it gives up or dies); resolves with the order once it is recorded.
      */
-    holdNextOrder(): Promise<DoubleOrder> { return new Promise((resolve) => { holdNext = resolve; }); },
+    holdNextOrder(): Promise<DoubleOrder> {
+      return new Promise((resolve) => {
+        holdNext = resolve;
+      });
+    },
     /** How many orders the double recorded for each client order id. */
     ordersPerClientId(): Map<string, number> {
       const n = new Map<string, number>();
@@ -204,16 +349,26 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
       return n;
     },
     /** The next market order stops after this base quantity: EXPIRED with part of it filled. */
-    expireNextOrderAfter(qty: string) { expireNextAfter = qty; },
+    expireNextOrderAfter(qty: string) {
+      expireNextAfter = qty;
+    },
     /** The next `times` requests whose path starts with `path` (and of `method`, when given) get this status (or a cut connection). */
     fail(path: string, fault: number | 'drop', times = 1, method?: 'GET' | 'POST') {
       faults.push({ path, fault: fault === 'drop' ? { kind: 'drop' } : { kind: 'status', status: fault }, times, method });
     },
-    clearFaults() { faults.length = 0; },
-    setDepositAddress(coin: string, network: string, address: string) { addresses.set(`${coin}:${network}`, address); },
-    addDeposit(d: Omit<Deposit, 'insertTime' | 'address'> & { address?: string }) { deposits.push({ address: 'addr', insertTime: Date.now(), ...d }); },
+    clearFaults() {
+      faults.length = 0;
+    },
+    setDepositAddress(coin: string, network: string, address: string) {
+      addresses.set(`${coin}:${network}`, address);
+    },
+    addDeposit(d: Omit<Deposit, 'insertTime' | 'address'> & { address?: string }) {
+      deposits.push({ address: 'addr', insertTime: Date.now(), ...d });
+    },
     /** A deposit in the history completes (Binance status 1). */
-    completeDeposit(txId: string) { for (const d of deposits) if (d.txId === txId) d.status = 1; },
+    completeDeposit(txId: string) {
+      for (const d of deposits) if (d.txId === txId) d.status = 1;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

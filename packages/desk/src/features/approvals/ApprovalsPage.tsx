@@ -38,7 +38,13 @@ export function ApprovalsPage() {
   // Only what this person may approve now can be selected: not a request they already approved (four-eyes).
   const selectable = (item: QueueItem) => decides && !fourEyes(item.record, staff.id).mine;
   const chosen = queue.filter((i) => selected.has(i.record.id) && selectable(i));
-  const toggle = (id: string, on: boolean) => setSelected((s) => { const n = new Set(s); if (on) n.add(id); else n.delete(id); return n; });
+  const toggle = (id: string, on: boolean) =>
+    setSelected((s) => {
+      const n = new Set(s);
+      if (on) n.add(id);
+      else n.delete(id);
+      return n;
+    });
 
   const finished = (text: string, id: string) => {
     setDone({ text, id });
@@ -47,60 +53,125 @@ export function ApprovalsPage() {
 
   return (
     <Page title={t('nav.approvals')} intro={t('approvals.intro')}>
-      <div role="status" className="live">{done && <p className="ok-note">{done.text} {done.id && <Link to={`/audit?subjectId=${encodeURIComponent(done.id)}`}>{t('approvals.seeAudit')}</Link>}</p>}</div>
+      <div role="status" className="live">
+        {done && (
+          <p className="ok-note">
+            {done.text} {done.id && <Link to={`/audit?subjectId=${encodeURIComponent(done.id)}`}>{t('approvals.seeAudit')}</Link>}
+          </p>
+        )}
+      </div>
       {!can(staff.role, 'decide') && <p className="note">{t('approvals.readsOnly', { role: roleWord(staff.role) })}</p>}
       {can(staff.role, 'decide') && !staff.totpEnrolled && <p className="note">{t('approvals.needTotp')}</p>}
 
       <WaitsSummary />
 
       <section aria-labelledby="waiting-title">
-        <h2 id="waiting-title">{t('approvals.waiting')} {waiting.data && <span className="count">({queue.length})</span>}</h2>
+        <h2 id="waiting-title">
+          {t('approvals.waiting')} {waiting.data && <span className="count">({queue.length})</span>}
+        </h2>
         <ReadAt at={waiting.dataUpdatedAt} fetching={waiting.isFetching} />
-        {waiting.isPending ? <Loading what={t('approvals.theQueue')} /> : waiting.error ? <ErrorNote error={waiting.error} /> : queue.length === 0 ? <Empty>{t('approvals.nothingWaits')}</Empty> : (
+        {waiting.isPending ? (
+          <Loading what={t('approvals.theQueue')} />
+        ) : waiting.error ? (
+          <ErrorNote error={waiting.error} />
+        ) : queue.length === 0 ? (
+          <Empty>{t('approvals.nothingWaits')}</Empty>
+        ) : (
           <>
-          {decides && (
-            <div className="actions bulk-bar">
-              <button type="button" onClick={() => setSelected(new Set(queue.filter(selectable).map((i) => i.record.id)))}>{t('approvals.selectAll')}</button>
-              <button type="button" className="primary" disabled={chosen.length === 0} onClick={() => setBulk(true)}>{t('approvals.approveSelected', { n: chosen.length })}</button>
-            </div>
-          )}
-          <QueueTable items={queue} names={names} now={now} caption={t('approvals.waitingCaption')}
-            select={decides ? { isSelectable: selectable, isSelected: (i) => selected.has(i.record.id), toggle } : undefined}
-            actions={(item) => {
-              const fe = fourEyes(item.record, staff.id);
-              if (!decides) return null;
-              return (
-                <>
-                  <button type="button" className="primary" disabled={fe.mine} onClick={() => setDecision({ verb: 'approve', item })}
-                    title={fe.mine ? t('approvals.youApprovedTitle') : undefined}>
-                    {t('approvals.approve')}<span className="visually-hidden"> {kindNoun(item.kind)} {item.record.id}</span>
-                  </button>
-                  <button type="button" className="danger" onClick={() => setDecision({ verb: 'reject', item })}>
-                    {t('approvals.reject')}<span className="visually-hidden"> {kindNoun(item.kind)} {item.record.id}</span>
-                  </button>
-                  {fe.mine && <p className="small">{t('approvals.youApproved')}</p>}
-                </>
-              );
-            }} />
+            {decides && (
+              <div className="actions bulk-bar">
+                <button type="button" onClick={() => setSelected(new Set(queue.filter(selectable).map((i) => i.record.id)))}>
+                  {t('approvals.selectAll')}
+                </button>
+                <button type="button" className="primary" disabled={chosen.length === 0} onClick={() => setBulk(true)}>
+                  {t('approvals.approveSelected', { n: chosen.length })}
+                </button>
+              </div>
+            )}
+            <QueueTable
+              items={queue}
+              names={names}
+              now={now}
+              caption={t('approvals.waitingCaption')}
+              select={decides ? { isSelectable: selectable, isSelected: (i) => selected.has(i.record.id), toggle } : undefined}
+              actions={(item) => {
+                const fe = fourEyes(item.record, staff.id);
+                if (!decides) return null;
+                return (
+                  <>
+                    <button
+                      type="button"
+                      className="primary"
+                      disabled={fe.mine}
+                      onClick={() => setDecision({ verb: 'approve', item })}
+                      title={fe.mine ? t('approvals.youApprovedTitle') : undefined}
+                    >
+                      {t('approvals.approve')}
+                      <span className="visually-hidden">
+                        {' '}
+                        {kindNoun(item.kind)} {item.record.id}
+                      </span>
+                    </button>
+                    <button type="button" className="danger" onClick={() => setDecision({ verb: 'reject', item })}>
+                      {t('approvals.reject')}
+                      <span className="visually-hidden">
+                        {' '}
+                        {kindNoun(item.kind)} {item.record.id}
+                      </span>
+                    </button>
+                    {fe.mine && <p className="small">{t('approvals.youApproved')}</p>}
+                  </>
+                );
+              }}
+            />
           </>
         )}
       </section>
 
       {mode === 'production' && (
         <section aria-labelledby="exec-title">
-          <h2 id="exec-title">{t('approvals.toExecute')} {approved.data && <span className="count">({toExecute.length})</span>}</h2>
+          <h2 id="exec-title">
+            {t('approvals.toExecute')} {approved.data && <span className="count">({toExecute.length})</span>}
+          </h2>
           <p className="intro">{t('approvals.toExecuteIntro')}</p>
           <ReadAt at={approved.dataUpdatedAt} fetching={approved.isFetching} />
-          {approved.isPending ? <Loading what={t('approvals.approvedRequests')} /> : approved.error ? <ErrorNote error={approved.error} /> : toExecute.length === 0 ? <Empty>{t('approvals.nothingToExecute')}</Empty> : (
-            <QueueTable items={toExecute} names={names} now={now} caption={t('approvals.toExecuteCaption')}
-              actions={(item) => decides ? (
-                <>
-                  {item.kind === 'order'
-                    ? <button type="button" className="primary" onClick={() => setDecision({ verb: 'fill', item })}>{t('approvals.recordFill')}<span className="visually-hidden"> {item.record.id}</span></button>
-                    : <button type="button" className="primary" onClick={() => setDecision({ verb: 'payout', item })}>{t('approvals.recordPayout')}<span className="visually-hidden"> {item.record.id}</span></button>}
-                  <button type="button" className="danger" onClick={() => setDecision({ verb: 'fail', item })}>{t('approvals.markFailed')}<span className="visually-hidden"> {kindNoun(item.kind)} {item.record.id}</span></button>
-                </>
-              ) : null} />
+          {approved.isPending ? (
+            <Loading what={t('approvals.approvedRequests')} />
+          ) : approved.error ? (
+            <ErrorNote error={approved.error} />
+          ) : toExecute.length === 0 ? (
+            <Empty>{t('approvals.nothingToExecute')}</Empty>
+          ) : (
+            <QueueTable
+              items={toExecute}
+              names={names}
+              now={now}
+              caption={t('approvals.toExecuteCaption')}
+              actions={(item) =>
+                decides ? (
+                  <>
+                    {item.kind === 'order' ? (
+                      <button type="button" className="primary" onClick={() => setDecision({ verb: 'fill', item })}>
+                        {t('approvals.recordFill')}
+                        <span className="visually-hidden"> {item.record.id}</span>
+                      </button>
+                    ) : (
+                      <button type="button" className="primary" onClick={() => setDecision({ verb: 'payout', item })}>
+                        {t('approvals.recordPayout')}
+                        <span className="visually-hidden"> {item.record.id}</span>
+                      </button>
+                    )}
+                    <button type="button" className="danger" onClick={() => setDecision({ verb: 'fail', item })}>
+                      {t('approvals.markFailed')}
+                      <span className="visually-hidden">
+                        {' '}
+                        {kindNoun(item.kind)} {item.record.id}
+                      </span>
+                    </button>
+                  </>
+                ) : null
+              }
+            />
           )}
         </section>
       )}
@@ -110,22 +181,50 @@ export function ApprovalsPage() {
       <PoliciesPanel />
 
       {bulk && (
-        <BulkApproveDialog items={chosen} names={names} onClose={() => setBulk(false)}
-          onDone={(text) => { setSelected(new Set()); setDone({ text, id: '' }); void qc.invalidateQueries({ queryKey: queueKey }); }} />
+        <BulkApproveDialog
+          items={chosen}
+          names={names}
+          onClose={() => setBulk(false)}
+          onDone={(text) => {
+            setSelected(new Set());
+            setDone({ text, id: '' });
+            void qc.invalidateQueries({ queryKey: queueKey });
+          }}
+        />
       )}
 
       {decision && (
-        <DecisionDialog decision={decision} organization={names.get(decision.item.record.organizationId) ?? decision.item.record.organizationId}
-          onClose={() => setDecision(null)} onDone={finished} />
+        <DecisionDialog
+          decision={decision}
+          organization={names.get(decision.item.record.organizationId) ?? decision.item.record.organizationId}
+          onClose={() => setDecision(null)}
+          onDone={finished}
+        />
       )}
     </Page>
   );
 }
 
-interface Selection { isSelectable: (i: QueueItem) => boolean; isSelected: (i: QueueItem) => boolean; toggle: (id: string, on: boolean) => void }
+interface Selection {
+  isSelectable: (i: QueueItem) => boolean;
+  isSelected: (i: QueueItem) => boolean;
+  toggle: (id: string, on: boolean) => void;
+}
 
-function QueueTable({ items, names, now, caption, actions, select }: {
-  items: QueueItem[]; names: Map<string, string>; now: number; caption: string; actions: (i: QueueItem) => React.ReactNode; select?: Selection;
+function QueueTable({
+  items,
+  names,
+  now,
+  caption,
+  actions,
+  select,
+}: {
+  items: QueueItem[];
+  names: Map<string, string>;
+  now: number;
+  caption: string;
+  actions: (i: QueueItem) => React.ReactNode;
+  select?: Selection;
 }) {
   const { staff } = useDesk();
   return (
@@ -133,9 +232,19 @@ function QueueTable({ items, names, now, caption, actions, select }: {
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
-          {select && <th scope="col"><span className="visually-hidden">{t('approvals.select')}</span></th>}
-          <th scope="col">{t('common.request')}</th><th scope="col">{t('common.organization')}</th><th scope="col" className="num">{t('common.amount')}</th>
-          <th scope="col">{t('approvals.waitingCol')}</th><th scope="col">{t('approvals.approvalsCol')}</th><th scope="col">{t('common.actions')}</th>
+          {select && (
+            <th scope="col">
+              <span className="visually-hidden">{t('approvals.select')}</span>
+            </th>
+          )}
+          <th scope="col">{t('common.request')}</th>
+          <th scope="col">{t('common.organization')}</th>
+          <th scope="col" className="num">
+            {t('common.amount')}
+          </th>
+          <th scope="col">{t('approvals.waitingCol')}</th>
+          <th scope="col">{t('approvals.approvalsCol')}</th>
+          <th scope="col">{t('common.actions')}</th>
         </tr>
       </thead>
       <tbody>
@@ -147,31 +256,56 @@ function QueueTable({ items, names, now, caption, actions, select }: {
               {select && (
                 <td className="select-cell">
                   {select.isSelectable(item) && (
-                    <input type="checkbox" aria-label={t('approvals.selectOne', { kind: kindNoun(item.kind), id: r.id })} checked={select.isSelected(item)} onChange={(e) => select.toggle(r.id, e.target.checked)} />
+                    <input
+                      type="checkbox"
+                      aria-label={t('approvals.selectOne', { kind: kindNoun(item.kind), id: r.id })}
+                      checked={select.isSelected(item)}
+                      onChange={(e) => select.toggle(r.id, e.target.checked)}
+                    />
                   )}
                 </td>
               )}
               <th scope="row">
                 <span className="kind">{item.kind === 'order' ? t('common.order') : t('common.withdrawal')}</span> <code>{r.id}</code>
-                <br /><StateBadge state={r.state} />
+                <br />
+                <StateBadge state={r.state} />
               </th>
-              <td><Link to={`/organizations/${encodeURIComponent(r.organizationId)}`}>{names.get(r.organizationId) ?? r.organizationId}</Link></td>
+              <td>
+                <Link to={`/organizations/${encodeURIComponent(r.organizationId)}`}>{names.get(r.organizationId) ?? r.organizationId}</Link>
+              </td>
               <td className="num">
                 {item.kind === 'order' ? (
                   <>
-                    <div>{t('common.delivers')} <MoneyText money={item.record.base} /></div>
-                    <div>{t('common.receives')} <MoneyText money={item.record.quote} /></div>
+                    <div>
+                      {t('common.delivers')} <MoneyText money={item.record.base} />
+                    </div>
+                    <div>
+                      {t('common.receives')} <MoneyText money={item.record.quote} />
+                    </div>
                   </>
                 ) : (
                   <>
-                    <div><MoneyText money={item.record.money} /></div>
+                    <div>
+                      <MoneyText money={item.record.money} />
+                    </div>
                     <div className="small">{t('common.to', { where: item.record.destinationSummary })}</div>
                   </>
                 )}
               </td>
-              <td><span title={when(r.createdAt)}>{age(r.createdAt, now)}</span></td>
-              <td>{fe.text}<br /><Link className="small" to={`/audit?subjectId=${encodeURIComponent(r.id)}`}>{t('common.audit')}<span className="visually-hidden">{t('common.auditOf', { id: r.id })}</span></Link></td>
-              <td className="row-actions"><div>{actions(item)}</div></td>
+              <td>
+                <span title={when(r.createdAt)}>{age(r.createdAt, now)}</span>
+              </td>
+              <td>
+                {fe.text}
+                <br />
+                <Link className="small" to={`/audit?subjectId=${encodeURIComponent(r.id)}`}>
+                  {t('common.audit')}
+                  <span className="visually-hidden">{t('common.auditOf', { id: r.id })}</span>
+                </Link>
+              </td>
+              <td className="row-actions">
+                <div>{actions(item)}</div>
+              </td>
             </tr>
           );
         })}
@@ -186,6 +320,9 @@ export const kindNoun = (kind: 'order' | 'withdrawal'): string => (kind === 'ord
 /** The clock the ages are counted on, ticking every 15 s. */
 function useNow(): number {
   const [now, setNow] = useState(() => Date.now());
-  useEffect(() => { const t = setInterval(() => setNow(Date.now()), 15_000); return () => clearInterval(t); }, []);
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 15_000);
+    return () => clearInterval(t);
+  }, []);
   return now;
 }

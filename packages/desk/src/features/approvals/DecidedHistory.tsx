@@ -30,39 +30,111 @@ export function DecidedHistory() {
       const q = { page, limit: 25, ...(state ? { state } : {}), ...(org ? { organizationId: org } : {}) };
       const p = kind === 'order' ? await op.orders.list(q) : await op.withdrawals.list(q);
       // Without a state chosen the list has every state: what still waits for a decision is the queue's, not the history's.
-      return { items: p.items.filter((r) => r.state !== 'pending_approval' && (!org || r.organizationId === org)), pagination: p.pagination };
+      return {
+        items: p.items.filter((r) => r.state !== 'pending_approval' && (!org || r.organizationId === org)),
+        pagination: p.pagination,
+      };
     },
   });
   const names = useOrganizationNames(h.data?.items.map((r) => r.organizationId) ?? []);
-  const choose = (f: () => void) => { f(); setPage(1); };
+  const choose = (f: () => void) => {
+    f();
+    setPage(1);
+  };
   return (
     <section aria-labelledby="history-title" className="panel">
       <h2 id="history-title">{t('history.title')}</h2>
       <form className="grid-form" role="search" aria-label={t('history.filter')} onSubmit={(e) => e.preventDefault()}>
-        <SelectField label={t('history.kind')} value={kind} onChange={(v) => choose(() => setKind(v === 'withdrawal' ? 'withdrawal' : 'order'))}
-          options={[{ value: 'order', label: t('common.orders') }, { value: 'withdrawal', label: t('common.withdrawals') }]} />
-        <SelectField label={t('history.decision')} value={state} onChange={(v) => choose(() => setState(v))}
-          options={[{ value: '', label: t('history.any') }, ...DECIDED.map((s) => ({ value: s, label: t(`history.${s}`) }))]} />
-        <SelectField label={t('common.organization')} value={org} onChange={(v) => choose(() => setOrg(v))}
-          options={[{ value: '', label: t('history.every') }, ...(orgs.data?.items ?? []).map((o) => ({ value: o.id, label: o.name }))]} />
+        <SelectField
+          label={t('history.kind')}
+          value={kind}
+          onChange={(v) => choose(() => setKind(v === 'withdrawal' ? 'withdrawal' : 'order'))}
+          options={[
+            { value: 'order', label: t('common.orders') },
+            { value: 'withdrawal', label: t('common.withdrawals') },
+          ]}
+        />
+        <SelectField
+          label={t('history.decision')}
+          value={state}
+          onChange={(v) => choose(() => setState(v))}
+          options={[{ value: '', label: t('history.any') }, ...DECIDED.map((s) => ({ value: s, label: t(`history.${s}`) }))]}
+        />
+        <SelectField
+          label={t('common.organization')}
+          value={org}
+          onChange={(v) => choose(() => setOrg(v))}
+          options={[{ value: '', label: t('history.every') }, ...(orgs.data?.items ?? []).map((o) => ({ value: o.id, label: o.name }))]}
+        />
       </form>
       <ReadAt at={h.dataUpdatedAt} fetching={h.isFetching} />
-      {h.isPending ? <Loading what={t('history.loading')} /> : h.error ? <ErrorNote error={h.error} /> : h.data.items.length === 0 ? <Empty>{t('history.none')}</Empty> : (
+      {h.isPending ? (
+        <Loading what={t('history.loading')} />
+      ) : h.error ? (
+        <ErrorNote error={h.error} />
+      ) : h.data.items.length === 0 ? (
+        <Empty>{t('history.none')}</Empty>
+      ) : (
         <>
-          <DataTable caption={t('history.caption')} rows={h.data.items} rowKey={(r) => r.id} columns={[
-            { label: t('common.request'), rowHeader: true, cell: (r) => <><span className="kind">{kind === 'order' ? t('common.order') : t('common.withdrawal')}</span> <code>{r.id}</code></> },
-            { label: t('common.organization'), cell: (r) => <Link to={`/organizations/${encodeURIComponent(r.organizationId)}`}>{names.get(r.organizationId) ?? r.organizationId}</Link> },
-            { label: t('common.state'), cell: (r) => <StateBadge state={r.state} /> },
-            { label: t('common.amount'), num: true, cell: (r) => ('base' in r ? <><MoneyText money={r.base} /><br /><MoneyText money={r.quote} /></> : 'money' in r ? <MoneyText money={r.money} /> : null) },
-            { label: t('history.approvedBy'), cell: (r) => (r.approvals ?? []).map((a) => a.name).join(', ') || '—' },
-            { label: t('common.reason'), cell: (r) => r.reason ?? '' },
-            { label: t('common.created'), cell: (r) => when(r.createdAt) },
-            { label: t('common.audit'), cell: (r) => <Link to={`/audit?subjectId=${encodeURIComponent(r.id)}`}>{t('common.audit')}<span className="visually-hidden">{t('common.auditOf', { id: r.id })}</span></Link> },
-          ]} />
+          <DataTable
+            caption={t('history.caption')}
+            rows={h.data.items}
+            rowKey={(r) => r.id}
+            columns={[
+              {
+                label: t('common.request'),
+                rowHeader: true,
+                cell: (r) => (
+                  <>
+                    <span className="kind">{kind === 'order' ? t('common.order') : t('common.withdrawal')}</span> <code>{r.id}</code>
+                  </>
+                ),
+              },
+              {
+                label: t('common.organization'),
+                cell: (r) => (
+                  <Link to={`/organizations/${encodeURIComponent(r.organizationId)}`}>
+                    {names.get(r.organizationId) ?? r.organizationId}
+                  </Link>
+                ),
+              },
+              { label: t('common.state'), cell: (r) => <StateBadge state={r.state} /> },
+              {
+                label: t('common.amount'),
+                num: true,
+                cell: (r) =>
+                  'base' in r ? (
+                    <>
+                      <MoneyText money={r.base} />
+                      <br />
+                      <MoneyText money={r.quote} />
+                    </>
+                  ) : 'money' in r ? (
+                    <MoneyText money={r.money} />
+                  ) : null,
+              },
+              { label: t('history.approvedBy'), cell: (r) => (r.approvals ?? []).map((a) => a.name).join(', ') || '—' },
+              { label: t('common.reason'), cell: (r) => r.reason ?? '' },
+              { label: t('common.created'), cell: (r) => when(r.createdAt) },
+              {
+                label: t('common.audit'),
+                cell: (r) => (
+                  <Link to={`/audit?subjectId=${encodeURIComponent(r.id)}`}>
+                    {t('common.audit')}
+                    <span className="visually-hidden">{t('common.auditOf', { id: r.id })}</span>
+                  </Link>
+                ),
+              },
+            ]}
+          />
           <nav aria-label={t('history.pages')} className="pager">
-            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t('common.prev')}</button>
+            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              {t('common.prev')}
+            </button>
             <span>{t('common.page', { page: h.data.pagination.page, pages: Math.max(1, h.data.pagination.totalPages) })}</span>
-            <button type="button" disabled={page >= h.data.pagination.totalPages} onClick={() => setPage(page + 1)}>{t('common.next')}</button>
+            <button type="button" disabled={page >= h.data.pagination.totalPages} onClick={() => setPage(page + 1)}>
+              {t('common.next')}
+            </button>
           </nav>
         </>
       )}

@@ -35,8 +35,14 @@ export function WaitsSummary() {
             const x = s.data[q.name];
             return (
               <li key={q.name} className={x.count > 0 ? 'waits-some' : undefined}>
-                <Link to={q.to}><span className="waits-count">{x.count}</span> <span>{t(q.label)}</span></Link>
-                <span className="small">{x.oldestAgeSeconds !== null && x.oldestSince ? t('waits.oldest', { age: age(x.oldestSince, Date.parse(s.data.asOf)) }) : t('waits.none')}</span>
+                <Link to={q.to}>
+                  <span className="waits-count">{x.count}</span> <span>{t(q.label)}</span>
+                </Link>
+                <span className="small">
+                  {x.oldestAgeSeconds !== null && x.oldestSince
+                    ? t('waits.oldest', { age: age(x.oldestSince, Date.parse(s.data.asOf)) })
+                    : t('waits.none')}
+                </span>
               </li>
             );
           })}

@@ -1,12 +1,18 @@
 import type { OperatorOrder, OperatorWithdrawal } from '@cambio/sdk';
 
 /** Four-eyes fields of an operator record (docs/design/people-and-apps.md); absent before the server has them. */
-export interface Approval { staffId: string; name: string; at: string }
-interface FourEyesFields { approvals?: Approval[]; approvalsRequired?: number }
+export interface Approval {
+  staffId: string;
+  name: string;
+  at: string;
+}
+interface FourEyesFields {
+  approvals?: Approval[];
+  approvalsRequired?: number;
+}
 
 export type QueueItem =
-  | { kind: 'order'; record: OperatorOrder & FourEyesFields }
-  | { kind: 'withdrawal'; record: OperatorWithdrawal & FourEyesFields };
+  { kind: 'order'; record: OperatorOrder & FourEyesFields } | { kind: 'withdrawal'; record: OperatorWithdrawal & FourEyesFields };
 
 /** One queue of both kinds, what waits longest first (ties by id, so the order is stable). */
 export function oldestFirst(orders: OperatorOrder[], withdrawals: OperatorWithdrawal[]): QueueItem[] {
@@ -33,8 +39,9 @@ export function fourEyes(r: FourEyesFields, myId: string): FourEyes {
   const required = r.approvalsRequired ?? 1;
   const given = r.approvals ?? [];
   const by = given.length ? `, by ${given.map((a) => a.name).join(' and ')}` : '';
-  const text = given.length === 0
-    ? `No approval yet (${required} needed)`
-    : `${given.length} of ${required} approval${required === 1 ? '' : 's'}${by}`;
+  const text =
+    given.length === 0
+      ? `No approval yet (${required} needed)`
+      : `${given.length} of ${required} approval${required === 1 ? '' : 's'}${by}`;
   return { required, given, text, mine: given.some((a) => a.staffId === myId) };
 }

@@ -4,7 +4,12 @@ import { showMoney } from '@cambio/web-kit/money';
 /** Writes exact minor units in the asset's decimals (the page's language; English grouping by default). */
 export type MoneyWriter = (minor: bigint, decimals: number) => string;
 
-export interface ChangeRow { field: string; before: string; after: string; changed: boolean }
+export interface ChangeRow {
+  field: string;
+  before: string;
+  after: string;
+  changed: boolean;
+}
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -14,7 +19,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
  * `assetSymbol`, `baseSymbol`, `quoteSymbol`) or its subject (`BTC/USD` for a pair, `BTC` for a policy).
  */
 function assetOf(field: string, rec: Obj, subjectType: string, subjectId: string): string | null {
-  const str = (k: string) => (typeof rec[k] === 'string' ? rec[k] as string : null);
+  const str = (k: string) => (typeof rec[k] === 'string' ? (rec[k] as string) : null);
   const [pairBase, pairQuote] = subjectType === 'pair' ? subjectId.split('/') : [];
   if (/Quote/.test(field)) return str('quoteSymbol') ?? pairQuote ?? null;
   if (/Base/.test(field)) return str('baseSymbol') ?? pairBase ?? null;
@@ -25,7 +30,15 @@ function assetOf(field: string, rec: Obj, subjectType: string, subjectId: string
  * Minor units shown in the asset's decimals with its symbol (never rounded); without the asset's
  * decimals, the digits and "minor units", so nothing is ever shown as a wrong amount.
  */
-function value(field: string, v: unknown, rec: Obj, subjectType: string, subjectId: string, decimals: (s: string) => number | null, money: MoneyWriter): string {
+function value(
+  field: string,
+  v: unknown,
+  rec: Obj,
+  subjectType: string,
+  subjectId: string,
+  decimals: (s: string) => number | null,
+  money: MoneyWriter,
+): string {
   if (v === undefined) return '';
   if (v === null) return '—';
   // The SDK reads `…Minor` digit strings as bigint; an older record may still hold the text.
@@ -35,7 +48,8 @@ function value(field: string, v: unknown, rec: Obj, subjectType: string, subject
     const d = asset ? decimals(asset) : null;
     return asset && d !== null ? `${money(minor, d)} ${asset}` : `${minor.toString()} minor units`;
   }
-  if (field === 'approvals' && Array.isArray(v)) return v.map((a) => (isObj(a) && typeof a.name === 'string' ? a.name : json(a))).join(', ') || '—';
+  if (field === 'approvals' && Array.isArray(v))
+    return v.map((a) => (isObj(a) && typeof a.name === 'string' ? a.name : json(a))).join(', ') || '—';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   return json(v);
@@ -44,7 +58,14 @@ function value(field: string, v: unknown, rec: Obj, subjectType: string, subject
 const json = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)) ?? '';
 
 /** Every field of before and after, in the order they first appear, with the changed ones marked. */
-export function changeRows(before: unknown, after: unknown, subjectType: string, subjectId: string, decimals: (s: string) => number | null, money: MoneyWriter = showMoney): ChangeRow[] {
+export function changeRows(
+  before: unknown,
+  after: unknown,
+  subjectType: string,
+  subjectId: string,
+  decimals: (s: string) => number | null,
+  money: MoneyWriter = showMoney,
+): ChangeRow[] {
   const b = isObj(before) ? before : before === null || before === undefined ? {} : { value: before };
   const a = isObj(after) ? after : after === null || after === undefined ? {} : { value: after };
   const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])];

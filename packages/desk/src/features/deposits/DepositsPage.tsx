@@ -23,7 +23,11 @@ const depositsKey = ['deposits'] as const;
 export function DepositsPage() {
   const { staff } = useDesk();
   const decides = can(staff.role, 'decide') && staff.totpEnrolled;
-  const stray = useQuery({ queryKey: [...depositsKey, 'unattributed'], queryFn: () => op.deposits.list({ state: 'unattributed', limit: 100 }), refetchInterval: 10_000 });
+  const stray = useQuery({
+    queryKey: [...depositsKey, 'unattributed'],
+    queryFn: () => op.deposits.list({ state: 'unattributed', limit: 100 }),
+    refetchInterval: 10_000,
+  });
   const credited = useQuery({ queryKey: [...depositsKey, 'credited'], queryFn: () => op.deposits.list({ state: 'credited', limit: 20 }) });
   const names = useOrganizationNames((credited.data?.items ?? []).map((d) => d.organizationId));
   const [attributing, setAttributing] = useState<OperatorDeposit | null>(null);
@@ -31,23 +35,57 @@ export function DepositsPage() {
 
   return (
     <Page title={t('nav.deposits')} intro={t('deposits.intro')}>
-      <div role="status" className="live">{done && <p className="ok-note">{done}</p>}</div>
+      <div role="status" className="live">
+        {done && <p className="ok-note">{done}</p>}
+      </div>
       <section aria-labelledby="stray-title">
-        <h2 id="stray-title">{t('deposits.stray')} {stray.data && <span className="count">({stray.data.pagination.total})</span>}</h2>
+        <h2 id="stray-title">
+          {t('deposits.stray')} {stray.data && <span className="count">({stray.data.pagination.total})</span>}
+        </h2>
         <ReadAt at={stray.dataUpdatedAt} fetching={stray.isFetching} />
-        {stray.isPending ? <Loading what={t('deposits.loadingArrivals')} /> : stray.error ? <ErrorNote error={stray.error} /> : stray.data.items.length === 0 ? <Empty>{t('deposits.allAttributed')}</Empty> : (
+        {stray.isPending ? (
+          <Loading what={t('deposits.loadingArrivals')} />
+        ) : stray.error ? (
+          <ErrorNote error={stray.error} />
+        ) : stray.data.items.length === 0 ? (
+          <Empty>{t('deposits.allAttributed')}</Empty>
+        ) : (
           <table>
             <caption className="visually-hidden">{t('deposits.stray')}</caption>
-            <thead><tr><th scope="col">{t('deposits.arrival')}</th><th scope="col" className="num">{t('common.amount')}</th><th scope="col">{t('deposits.network')}</th><th scope="col">{t('deposits.transaction')}</th><th scope="col">{t('deposits.arrived')}</th><th scope="col">{t('common.actions')}</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{t('deposits.arrival')}</th>
+                <th scope="col" className="num">
+                  {t('common.amount')}
+                </th>
+                <th scope="col">{t('deposits.network')}</th>
+                <th scope="col">{t('deposits.transaction')}</th>
+                <th scope="col">{t('deposits.arrived')}</th>
+                <th scope="col">{t('common.actions')}</th>
+              </tr>
+            </thead>
             <tbody>
               {stray.data.items.map((d) => (
                 <tr key={d.id}>
-                  <th scope="row"><code>{d.id}</code></th>
-                  <td className="num"><MoneyText money={d.money} /></td>
+                  <th scope="row">
+                    <code>{d.id}</code>
+                  </th>
+                  <td className="num">
+                    <MoneyText money={d.money} />
+                  </td>
                   <td>{d.network}</td>
-                  <td><code className="break">{d.txid}</code></td>
+                  <td>
+                    <code className="break">{d.txid}</code>
+                  </td>
                   <td>{when(d.createdAt)}</td>
-                  <td>{decides && <button type="button" className="primary" onClick={() => setAttributing(d)}>{t('deposits.attribute')}<span className="visually-hidden"> {d.txid}</span></button>}</td>
+                  <td>
+                    {decides && (
+                      <button type="button" className="primary" onClick={() => setAttributing(d)}>
+                        {t('deposits.attribute')}
+                        <span className="visually-hidden"> {d.txid}</span>
+                      </button>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -57,17 +95,51 @@ export function DepositsPage() {
       {decides && <RecordArrival onDone={setDone} />}
       <section aria-labelledby="credited-title">
         <h2 id="credited-title">{t('deposits.credited')}</h2>
-        {credited.isPending ? <Loading what={t('deposits.loadingCredited')} /> : credited.error ? <ErrorNote error={credited.error} /> : credited.data.items.length === 0 ? <Empty>{t('deposits.noneCredited')}</Empty> : (
+        {credited.isPending ? (
+          <Loading what={t('deposits.loadingCredited')} />
+        ) : credited.error ? (
+          <ErrorNote error={credited.error} />
+        ) : credited.data.items.length === 0 ? (
+          <Empty>{t('deposits.noneCredited')}</Empty>
+        ) : (
           <table>
             <caption className="visually-hidden">{t('deposits.creditedCaption')}</caption>
-            <thead><tr><th scope="col">{t('deposits.arrival')}</th><th scope="col">{t('common.organization')}</th><th scope="col" className="num">{t('common.amount')}</th><th scope="col">{t('deposits.how')}</th><th scope="col">{t('deposits.updated')}</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{t('deposits.arrival')}</th>
+                <th scope="col">{t('common.organization')}</th>
+                <th scope="col" className="num">
+                  {t('common.amount')}
+                </th>
+                <th scope="col">{t('deposits.how')}</th>
+                <th scope="col">{t('deposits.updated')}</th>
+              </tr>
+            </thead>
             <tbody>
               {credited.data.items.map((d) => (
                 <tr key={d.id}>
-                  <th scope="row"><code>{d.id}</code> <StateBadge state={d.state} /></th>
-                  <td>{d.organizationId ? <Link to={`/organizations/${encodeURIComponent(d.organizationId)}`}>{names.get(d.organizationId) ?? d.organizationId}</Link> : '—'}</td>
-                  <td className="num"><MoneyText money={d.money} /></td>
-                  <td>{d.declarationId ? t('deposits.matched') : <Link to={`/audit?subjectId=${encodeURIComponent(d.id)}`}>{t('deposits.byHand')}</Link>}</td>
+                  <th scope="row">
+                    <code>{d.id}</code> <StateBadge state={d.state} />
+                  </th>
+                  <td>
+                    {d.organizationId ? (
+                      <Link to={`/organizations/${encodeURIComponent(d.organizationId)}`}>
+                        {names.get(d.organizationId) ?? d.organizationId}
+                      </Link>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td className="num">
+                    <MoneyText money={d.money} />
+                  </td>
+                  <td>
+                    {d.declarationId ? (
+                      t('deposits.matched')
+                    ) : (
+                      <Link to={`/audit?subjectId=${encodeURIComponent(d.id)}`}>{t('deposits.byHand')}</Link>
+                    )}
+                  </td>
                   <td>{when(d.updatedAt)}</td>
                 </tr>
               ))}
@@ -84,19 +156,36 @@ function AttributeDialog({ deposit, onClose, onDone }: { deposit: OperatorDeposi
   const qc = useQueryClient();
   const [org, setOrg] = useState<Organization | null>(null);
   return (
-    <ConfirmDialog title={t('deposits.attributeTitle', { txid: deposit.txid })} confirmLabel={t('deposits.creditOrg')} canConfirm={org !== null} onClose={onClose}
-      content={org?.id} onConfirm={async (idempotencyKey) => {
+    <ConfirmDialog
+      title={t('deposits.attributeTitle', { txid: deposit.txid })}
+      confirmLabel={t('deposits.creditOrg')}
+      canConfirm={org !== null}
+      onClose={onClose}
+      content={org?.id}
+      onConfirm={async (idempotencyKey) => {
         await op.deposits.attribute(deposit.id, org!.id, { idempotencyKey });
         onDone(t('deposits.attributed', { asset: deposit.money.assetSymbol, txid: deposit.txid, name: org!.name }));
         await qc.invalidateQueries({ queryKey: depositsKey });
-      }}>
+      }}
+    >
       <dl className="summary">
-        <dt>{t('common.amount')}</dt><dd><MoneyText money={deposit.money} /></dd>
-        <dt>{t('deposits.network')}</dt><dd>{deposit.network}</dd>
-        <dt>{t('deposits.arrived')}</dt><dd>{when(deposit.createdAt)}</dd>
+        <dt>{t('common.amount')}</dt>
+        <dd>
+          <MoneyText money={deposit.money} />
+        </dd>
+        <dt>{t('deposits.network')}</dt>
+        <dd>{deposit.network}</dd>
+        <dt>{t('deposits.arrived')}</dt>
+        <dd>{when(deposit.createdAt)}</dd>
       </dl>
       <OrganizationPicker value={org} onChange={setOrg} />
-      {org && <p className="effect">{t('deposits.wholeAmount')}<strong>{org.name}</strong>{t('deposits.cannotUndo')}</p>}
+      {org && (
+        <p className="effect">
+          {t('deposits.wholeAmount')}
+          <strong>{org.name}</strong>
+          {t('deposits.cannotUndo')}
+        </p>
+      )}
     </ConfirmDialog>
   );
 }
@@ -115,36 +204,81 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
   const decimals = decimalsOf(assets.data, symbol);
   // The networks the platform receives this asset on (its deposit wallets): a choice, so a typo cannot leave an arrival unattributable.
   const networks = [...new Set((wallets.data ?? []).filter((w) => w.assetSymbol === symbol).map((w) => w.network))];
-  const network = networks.includes(chosenNetwork) ? chosenNetwork : networks[0] ?? '';
+  const network = networks.includes(chosenNetwork) ? chosenNetwork : (networks[0] ?? '');
   const parsed = decimals !== null ? readAmount(amount, decimals, amountWords) : null;
   const ready = !!parsed?.ok && network.trim() !== '' && txid.trim() !== '';
-  const submit = (e: FormEvent) => { e.preventDefault(); setTried(true); if (ready) setConfirming(true); };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (ready) setConfirming(true);
+  };
   return (
     <section aria-labelledby="record-title" className="panel">
       <h2 id="record-title">{t('deposits.record')}</h2>
       {assets.error && <ErrorNote error={assets.error} />}
       <form onSubmit={submit} noValidate className="grid-form">
-        <SelectField label={t('common.asset')} value={symbol} onChange={setAsset} options={(assets.data ?? []).map((a) => ({ value: a.symbol, label: t('deposits.assetDecimals', { asset: a.symbol, n: a.decimals }) }))} />
-        {networks.length > 0
-          ? <SelectField label={t('deposits.network')} value={network} onChange={setNetwork} options={networks.map((n) => ({ value: n, label: n }))} />
-          : <p className="inline-error field">{t('deposits.noWallet', { asset: symbol || t('deposits.thisAsset') })}</p>}
-        <Field label={t('common.amount')} inputMode="decimal" value={amount} onChange={setAmount} error={tried && parsed && !parsed.ok ? parsed.error : null}
-          hint={decimals !== null ? t('adjust.decimals', { n: decimals }) : undefined} />
+        <SelectField
+          label={t('common.asset')}
+          value={symbol}
+          onChange={setAsset}
+          options={(assets.data ?? []).map((a) => ({
+            value: a.symbol,
+            label: t('deposits.assetDecimals', { asset: a.symbol, n: a.decimals }),
+          }))}
+        />
+        {networks.length > 0 ? (
+          <SelectField
+            label={t('deposits.network')}
+            value={network}
+            onChange={setNetwork}
+            options={networks.map((n) => ({ value: n, label: n }))}
+          />
+        ) : (
+          <p className="inline-error field">{t('deposits.noWallet', { asset: symbol || t('deposits.thisAsset') })}</p>
+        )}
+        <Field
+          label={t('common.amount')}
+          inputMode="decimal"
+          value={amount}
+          onChange={setAmount}
+          error={tried && parsed && !parsed.ok ? parsed.error : null}
+          hint={decimals !== null ? t('adjust.decimals', { n: decimals }) : undefined}
+        />
         <Field label={t('deposits.txid')} value={txid} onChange={setTxid} error={tried && !txid.trim() ? t('deposits.enterTxid') : null} />
-        <div className="actions"><button type="submit">{t('deposits.recordArrival')}</button></div>
+        <div className="actions">
+          <button type="submit">{t('deposits.recordArrival')}</button>
+        </div>
       </form>
       {confirming && parsed?.ok && decimals !== null && (
-        <ConfirmDialog title={t('deposits.recordTitle')} confirmLabel={t('deposits.recordArrival')} onClose={() => setConfirming(false)}
-          content={[symbol, network.trim(), parsed.minor, txid.trim()]} onConfirm={async (idempotencyKey) => {
-            const d = await op.deposits.record({ assetSymbol: symbol, network: network.trim(), amountMinor: parsed.minor, txid: txid.trim() }, { idempotencyKey });
+        <ConfirmDialog
+          title={t('deposits.recordTitle')}
+          confirmLabel={t('deposits.recordArrival')}
+          onClose={() => setConfirming(false)}
+          content={[symbol, network.trim(), parsed.minor, txid.trim()]}
+          onConfirm={async (idempotencyKey) => {
+            const d = await op.deposits.record(
+              { assetSymbol: symbol, network: network.trim(), amountMinor: parsed.minor, txid: txid.trim() },
+              { idempotencyKey },
+            );
             onDone(t(d.state === 'credited' ? 'deposits.matchedDone' : 'deposits.waitsDone', { txid: d.txid }));
-            setAmount(''); setTxid(''); setTried(false);
+            setAmount('');
+            setTxid('');
+            setTried(false);
             await qc.invalidateQueries({ queryKey: depositsKey });
-          }}>
+          }}
+        >
           <dl className="summary">
-            <dt>{t('common.amount')}</dt><dd><Amount minor={parsed.minor} decimals={decimals} symbol={symbol} />{t('deposits.minor', { n: parsed.minor.toString() })}</dd>
-            <dt>{t('deposits.network')}</dt><dd>{network.trim()}</dd>
-            <dt>{t('deposits.txid')}</dt><dd><code className="break">{txid.trim()}</code></dd>
+            <dt>{t('common.amount')}</dt>
+            <dd>
+              <Amount minor={parsed.minor} decimals={decimals} symbol={symbol} />
+              {t('deposits.minor', { n: parsed.minor.toString() })}
+            </dd>
+            <dt>{t('deposits.network')}</dt>
+            <dd>{network.trim()}</dd>
+            <dt>{t('deposits.txid')}</dt>
+            <dd>
+              <code className="break">{txid.trim()}</code>
+            </dd>
           </dl>
           <p className="effect">{t('deposits.recordEffect', { asset: symbol })}</p>
         </ConfirmDialog>

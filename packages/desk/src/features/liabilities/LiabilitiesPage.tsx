@@ -24,27 +24,62 @@ export function LiabilitiesPage() {
   });
   const admin = staff.role === 'admin' && staff.totpEnrolled;
   return (
-    <Page title={t('nav.liabilities')} intro={t('liab.intro')}
-      actions={admin ? <button type="button" className="primary" disabled={take.isPending} onClick={() => take.mutate()}>{take.isPending ? t('liab.taking') : t('liab.take')}</button> : undefined}>
+    <Page
+      title={t('nav.liabilities')}
+      intro={t('liab.intro')}
+      actions={
+        admin ? (
+          <button type="button" className="primary" disabled={take.isPending} onClick={() => take.mutate()}>
+            {take.isPending ? t('liab.taking') : t('liab.take')}
+          </button>
+        ) : undefined
+      }
+    >
       <ErrorNote error={take.error} />
       {take.data && <p role="status">{t('liab.taken', { id: take.data.snapshotId })}</p>}
-      {list.isPending ? <Loading what={t('liab.loading')} /> : list.error ? <ErrorNote error={list.error} /> : list.data.length === 0 ? <Empty>{t('liab.none')}</Empty> : (
+      {list.isPending ? (
+        <Loading what={t('liab.loading')} />
+      ) : list.error ? (
+        <ErrorNote error={list.error} />
+      ) : list.data.length === 0 ? (
+        <Empty>{t('liab.none')}</Empty>
+      ) : (
         <>
           <ReadAt at={list.dataUpdatedAt} fetching={list.isFetching} />
           {list.data.map((s, i) => (
             <section key={s.snapshotId} aria-labelledby={`snap-${s.snapshotId}`}>
-              <h2 id={`snap-${s.snapshotId}`}>{i === 0 ? t('liab.published') : ''}{when(s.takenAt)}</h2>
-              <p className="small">{s.snapshotId} · {s.daily ? t('liab.daily') : t('liab.onDemand')}</p>
+              <h2 id={`snap-${s.snapshotId}`}>
+                {i === 0 ? t('liab.published') : ''}
+                {when(s.takenAt)}
+              </h2>
+              <p className="small">
+                {s.snapshotId} · {s.daily ? t('liab.daily') : t('liab.onDemand')}
+              </p>
               <table>
                 <caption className="visually-hidden">{t('liab.caption', { id: s.snapshotId })}</caption>
-                <thead><tr><th scope="col">{t('common.asset')}</th><th scope="col" className="num">{t('liab.totalOwed')}</th><th scope="col" className="num">{t('nav.organizations')}</th><th scope="col">{t('liab.root')}</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('common.asset')}</th>
+                    <th scope="col" className="num">
+                      {t('liab.totalOwed')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('nav.organizations')}
+                    </th>
+                    <th scope="col">{t('liab.root')}</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {s.assets.map((a) => (
                     <tr key={a.assetSymbol}>
                       <th scope="row">{a.assetSymbol}</th>
-                      <td className="num"><Amount minor={a.totalMinor} decimals={a.assetDecimals} symbol={a.assetSymbol} /></td>
+                      <td className="num">
+                        <Amount minor={a.totalMinor} decimals={a.assetDecimals} symbol={a.assetSymbol} />
+                      </td>
                       <td className="num">{a.leafCount}</td>
-                      <td><code className="hash">{a.rootHash}</code></td>
+                      <td>
+                        <code className="hash">{a.rootHash}</code>
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -39,23 +39,67 @@ function Assets({ admin }: { admin: boolean }) {
   return (
     <section aria-labelledby="assets-title" className="panel">
       <h2 id="assets-title">{t('market.assets')}</h2>
-      {assets.isPending ? <Loading what={t('market.loadingAssets')} /> : assets.error ? <ErrorNote error={assets.error} /> : assets.data.length === 0 ? <Empty>{t('market.noAsset')}</Empty> : (
+      {assets.isPending ? (
+        <Loading what={t('market.loadingAssets')} />
+      ) : assets.error ? (
+        <ErrorNote error={assets.error} />
+      ) : assets.data.length === 0 ? (
+        <Empty>{t('market.noAsset')}</Empty>
+      ) : (
         <table>
           <caption className="visually-hidden">{t('market.assetsCaption')}</caption>
-          <thead><tr><th scope="col">{t('common.asset')}</th><th scope="col" className="num">{t('market.decimals')}</th></tr></thead>
-          <tbody>{assets.data.map((a) => <tr key={a.symbol}><th scope="row">{a.symbol}</th><td className="num">{a.decimals}</td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th scope="col">{t('common.asset')}</th>
+              <th scope="col" className="num">
+                {t('market.decimals')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {assets.data.map((a) => (
+              <tr key={a.symbol}>
+                <th scope="row">{a.symbol}</th>
+                <td className="num">{a.decimals}</td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       )}
       {admin && (
-        <form className="inline-form" noValidate onSubmit={(e: FormEvent) => { e.preventDefault(); if (sOk && dOk) setConfirming(true); }}>
+        <form
+          className="inline-form"
+          noValidate
+          onSubmit={(e: FormEvent) => {
+            e.preventDefault();
+            if (sOk && dOk) setConfirming(true);
+          }}
+        >
           <Field label={t('market.assetSymbol')} value={symbol} onChange={(v) => setSymbol(v.toUpperCase())} />
-          <Field label={t('market.decimals')} inputMode="numeric" value={decimals} onChange={setDecimals} error={decimals && !dOk ? t('market.decimalsError') : null} />
-          <button type="submit" disabled={!sOk || !dOk}>{t('market.listAsset')}</button>
+          <Field
+            label={t('market.decimals')}
+            inputMode="numeric"
+            value={decimals}
+            onChange={setDecimals}
+            error={decimals && !dOk ? t('market.decimalsError') : null}
+          />
+          <button type="submit" disabled={!sOk || !dOk}>
+            {t('market.listAsset')}
+          </button>
         </form>
       )}
       {confirming && (
-        <ConfirmDialog title={t('market.listTitle', { symbol: symbol.trim(), decimals: decimals.trim() })} confirmLabel={t('market.listAsset')} onClose={() => setConfirming(false)}
-          onConfirm={async () => { await op.market.putAsset(symbol.trim(), Number(decimals.trim())); setSymbol(''); setDecimals(''); await qc.invalidateQueries({ queryKey: ['market'] }); }}>
+        <ConfirmDialog
+          title={t('market.listTitle', { symbol: symbol.trim(), decimals: decimals.trim() })}
+          confirmLabel={t('market.listAsset')}
+          onClose={() => setConfirming(false)}
+          onConfirm={async () => {
+            await op.market.putAsset(symbol.trim(), Number(decimals.trim()));
+            setSymbol('');
+            setDecimals('');
+            await qc.invalidateQueries({ queryKey: ['market'] });
+          }}
+        >
           <p>{t('market.listEffect')}</p>
         </ConfirmDialog>
       )}
@@ -72,33 +116,97 @@ function Pairs({ admin }: { admin: boolean }) {
     <section aria-labelledby="pairs-title" className="panel">
       <h2 id="pairs-title">{t('market.pairs')}</h2>
       <ReadAt at={pairs.dataUpdatedAt} fetching={pairs.isFetching} />
-      {pairs.isPending ? <Loading what={t('market.loadingPairs')} /> : pairs.error ? <ErrorNote error={pairs.error} /> : pairs.data.length === 0 ? <Empty>{t('market.noPair')}</Empty> : (
-        <DataTable caption={t('market.pairsCaption')} rows={pairs.data} rowKey={(p) => `${p.baseSymbol}/${p.quoteSymbol}`} columns={[
-          { label: t('market.pair'), rowHeader: true, cell: (p) => `${p.baseSymbol}/${p.quoteSymbol}` },
-          { label: t('market.midRate'), num: true, cell: (p) => p.midRate },
-          { label: t('market.offeredRate'), num: true, cell: (p) => <Amount minor={p.rateQuoteMinor} decimals={p.quoteDecimals} symbol={p.quoteSymbol} /> },
-          { label: t('market.spread'), num: true, cell: (p) => t('market.bps', { n: p.spreadBps }) },
-          { label: t('market.fee'), num: true, cell: (p) => t('market.bps', { n: p.feeBps }) },
-          { label: t('market.fixedFee'), num: true, cell: (p) => <Amount minor={p.fixedFeeQuoteMinor} decimals={p.quoteDecimals} symbol={p.quoteSymbol} /> },
-          { label: t('market.range'), num: true, cell: (p) => <><Amount minor={p.minBaseMinor} decimals={p.baseDecimals} symbol={p.baseSymbol} /> – <Amount minor={p.maxBaseMinor} decimals={p.baseDecimals} symbol={p.baseSymbol} /></> },
-          { label: t('market.updated'), cell: (p) => when(p.updatedAt) },
-          ...(admin ? [{ label: t('common.actions'), actions: true, cell: (p: Pair) => (
-            <div className="row-actions-inline">
-              {p.midRate !== '' && (
-                <button type="button" onClick={() => setDraft({
-                  base: p.baseSymbol, quote: p.quoteSymbol, midRate: p.midRate, spreadBps: String(p.spreadBps), feeBps: String(p.feeBps),
-                  fixedFee: formatMinor(p.fixedFeeQuoteMinor, p.quoteDecimals), min: formatMinor(p.minBaseMinor, p.baseDecimals), max: formatMinor(p.maxBaseMinor, p.baseDecimals),
-                })}>{t('market.changePrice')}<span className="visually-hidden">{t('market.ofPair', { pair: `${p.baseSymbol}/${p.quoteSymbol}` })}</span></button>
-              )}
-              <button type="button" className="danger" onClick={() => setStopping({ base: p.baseSymbol, quote: p.quoteSymbol })}>{t('market.stopPricing')}<span className="visually-hidden"> {p.baseSymbol}/{p.quoteSymbol}</span></button>
-            </div>
-          ) }] : []),
-        ]} />
+      {pairs.isPending ? (
+        <Loading what={t('market.loadingPairs')} />
+      ) : pairs.error ? (
+        <ErrorNote error={pairs.error} />
+      ) : pairs.data.length === 0 ? (
+        <Empty>{t('market.noPair')}</Empty>
+      ) : (
+        <DataTable
+          caption={t('market.pairsCaption')}
+          rows={pairs.data}
+          rowKey={(p) => `${p.baseSymbol}/${p.quoteSymbol}`}
+          columns={[
+            { label: t('market.pair'), rowHeader: true, cell: (p) => `${p.baseSymbol}/${p.quoteSymbol}` },
+            { label: t('market.midRate'), num: true, cell: (p) => p.midRate },
+            {
+              label: t('market.offeredRate'),
+              num: true,
+              cell: (p) => <Amount minor={p.rateQuoteMinor} decimals={p.quoteDecimals} symbol={p.quoteSymbol} />,
+            },
+            { label: t('market.spread'), num: true, cell: (p) => t('market.bps', { n: p.spreadBps }) },
+            { label: t('market.fee'), num: true, cell: (p) => t('market.bps', { n: p.feeBps }) },
+            {
+              label: t('market.fixedFee'),
+              num: true,
+              cell: (p) => <Amount minor={p.fixedFeeQuoteMinor} decimals={p.quoteDecimals} symbol={p.quoteSymbol} />,
+            },
+            {
+              label: t('market.range'),
+              num: true,
+              cell: (p) => (
+                <>
+                  <Amount minor={p.minBaseMinor} decimals={p.baseDecimals} symbol={p.baseSymbol} /> –{' '}
+                  <Amount minor={p.maxBaseMinor} decimals={p.baseDecimals} symbol={p.baseSymbol} />
+                </>
+              ),
+            },
+            { label: t('market.updated'), cell: (p) => when(p.updatedAt) },
+            ...(admin
+              ? [
+                  {
+                    label: t('common.actions'),
+                    actions: true,
+                    cell: (p: Pair) => (
+                      <div className="row-actions-inline">
+                        {p.midRate !== '' && (
+                          <button
+                            type="button"
+                            onClick={() =>
+                              setDraft({
+                                base: p.baseSymbol,
+                                quote: p.quoteSymbol,
+                                midRate: p.midRate,
+                                spreadBps: String(p.spreadBps),
+                                feeBps: String(p.feeBps),
+                                fixedFee: formatMinor(p.fixedFeeQuoteMinor, p.quoteDecimals),
+                                min: formatMinor(p.minBaseMinor, p.baseDecimals),
+                                max: formatMinor(p.maxBaseMinor, p.baseDecimals),
+                              })
+                            }
+                          >
+                            {t('market.changePrice')}
+                            <span className="visually-hidden">{t('market.ofPair', { pair: `${p.baseSymbol}/${p.quoteSymbol}` })}</span>
+                          </button>
+                        )}
+                        <button type="button" className="danger" onClick={() => setStopping({ base: p.baseSymbol, quote: p.quoteSymbol })}>
+                          {t('market.stopPricing')}
+                          <span className="visually-hidden">
+                            {' '}
+                            {p.baseSymbol}/{p.quoteSymbol}
+                          </span>
+                        </button>
+                      </div>
+                    ),
+                  },
+                ]
+              : []),
+          ]}
+        />
       )}
       {admin && <PricePair key={draft ? `${draft.base}/${draft.quote}` : 'new'} draft={draft} setDraft={setDraft} />}
       {stopping && (
-        <ConfirmDialog title={t('market.stopTitle', { pair: `${stopping.base}/${stopping.quote}` })} confirmLabel={t('market.stopPricing')} danger onClose={() => setStopping(null)}
-          onConfirm={async () => { await op.market.deletePair(stopping.base, stopping.quote); await qc.invalidateQueries({ queryKey: ['market'] }); }}>
+        <ConfirmDialog
+          title={t('market.stopTitle', { pair: `${stopping.base}/${stopping.quote}` })}
+          confirmLabel={t('market.stopPricing')}
+          danger
+          onClose={() => setStopping(null)}
+          onConfirm={async () => {
+            await op.market.deletePair(stopping.base, stopping.quote);
+            await qc.invalidateQueries({ queryKey: ['market'] });
+          }}
+        >
           <p>{t('market.stopEffect')}</p>
         </ConfirmDialog>
       )}
@@ -117,28 +225,84 @@ function Wallets({ admin }: { admin: boolean }) {
     <section aria-labelledby="wallets-title" className="panel">
       <h2 id="wallets-title">{t('market.wallets')}</h2>
       <p>{t('market.walletsIntro')}</p>
-      {wallets.isPending ? <Loading what={t('market.loadingWallets')} /> : wallets.error ? <ErrorNote error={wallets.error} /> : wallets.data.length === 0 ? <Empty>{t('market.noWallet')}</Empty> : (
+      {wallets.isPending ? (
+        <Loading what={t('market.loadingWallets')} />
+      ) : wallets.error ? (
+        <ErrorNote error={wallets.error} />
+      ) : wallets.data.length === 0 ? (
+        <Empty>{t('market.noWallet')}</Empty>
+      ) : (
         <table>
           <caption className="visually-hidden">{t('market.wallets')}</caption>
-          <thead><tr><th scope="col">{t('common.asset')}</th><th scope="col">{t('market.network')}</th><th scope="col">{t('market.address')}</th></tr></thead>
-          <tbody>{wallets.data.map((w) => <tr key={w.assetSymbol}><th scope="row">{w.assetSymbol}</th><td><strong>{w.network}</strong></td><td><code className="break">{w.address}</code></td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th scope="col">{t('common.asset')}</th>
+              <th scope="col">{t('market.network')}</th>
+              <th scope="col">{t('market.address')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {wallets.data.map((w) => (
+              <tr key={w.assetSymbol}>
+                <th scope="row">{w.assetSymbol}</th>
+                <td>
+                  <strong>{w.network}</strong>
+                </td>
+                <td>
+                  <code className="break">{w.address}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       )}
       {admin && (
-        <form className="inline-form" noValidate onSubmit={(e: FormEvent) => { e.preventDefault(); if (ready) setConfirming(true); }}>
-          <Field label={t('market.walletAsset')} list="wallet-assets" value={form.symbol} onChange={(v) => setForm({ ...form, symbol: v.toUpperCase() })} />
-          <datalist id="wallet-assets">{(assets.data ?? []).map((a) => <option key={a.symbol} value={a.symbol} />)}</datalist>
+        <form
+          className="inline-form"
+          noValidate
+          onSubmit={(e: FormEvent) => {
+            e.preventDefault();
+            if (ready) setConfirming(true);
+          }}
+        >
+          <Field
+            label={t('market.walletAsset')}
+            list="wallet-assets"
+            value={form.symbol}
+            onChange={(v) => setForm({ ...form, symbol: v.toUpperCase() })}
+          />
+          <datalist id="wallet-assets">
+            {(assets.data ?? []).map((a) => (
+              <option key={a.symbol} value={a.symbol} />
+            ))}
+          </datalist>
           <Field label={t('market.walletNetwork')} value={form.network} onChange={(v) => setForm({ ...form, network: v })} />
           <Field label={t('market.walletAddress')} value={form.address} onChange={(v) => setForm({ ...form, address: v })} />
-          <button type="submit" disabled={!ready}>{t('market.setWallet')}</button>
+          <button type="submit" disabled={!ready}>
+            {t('market.setWallet')}
+          </button>
         </form>
       )}
       {confirming && (
-        <ConfirmDialog title={t('market.walletTitle', { symbol: form.symbol.trim() })} confirmLabel={t('market.setWallet')} onClose={() => setConfirming(false)}
-          onConfirm={async () => { await op.wallets.put(form.symbol.trim(), { network: form.network.trim(), address: form.address.trim() }); setForm({ symbol: '', network: '', address: '' }); await qc.invalidateQueries({ queryKey: ['market', 'wallets'] }); }}>
+        <ConfirmDialog
+          title={t('market.walletTitle', { symbol: form.symbol.trim() })}
+          confirmLabel={t('market.setWallet')}
+          onClose={() => setConfirming(false)}
+          onConfirm={async () => {
+            await op.wallets.put(form.symbol.trim(), { network: form.network.trim(), address: form.address.trim() });
+            setForm({ symbol: '', network: '', address: '' });
+            await qc.invalidateQueries({ queryKey: ['market', 'wallets'] });
+          }}
+        >
           <dl className="summary">
-            <dt>{t('market.network')}</dt><dd><strong>{form.network.trim()}</strong></dd>
-            <dt>{t('market.address')}</dt><dd><code className="break">{form.address.trim()}</code></dd>
+            <dt>{t('market.network')}</dt>
+            <dd>
+              <strong>{form.network.trim()}</strong>
+            </dd>
+            <dt>{t('market.address')}</dt>
+            <dd>
+              <code className="break">{form.address.trim()}</code>
+            </dd>
           </dl>
           <p>{t('market.walletEffect')}</p>
         </ConfirmDialog>

@@ -16,13 +16,36 @@ export function BalancesPanel({ id }: { id: string }) {
     <section aria-labelledby="balances-title" className="panel">
       <h2 id="balances-title">{t('books.balances')}</h2>
       <ReadAt at={b.dataUpdatedAt} fetching={b.isFetching} />
-      {b.isPending ? <Loading what={t('books.loadingBalances')} /> : b.error ? <ErrorNote error={b.error} /> : b.data.length === 0 ? <Empty>{t('books.noBalance')}</Empty> : (
-        <DataTable caption={t('books.balancesCaption')} rows={b.data} rowKey={(r) => r.assetSymbol} columns={[
-          { label: t('common.asset'), rowHeader: true, cell: (r) => r.assetSymbol },
-          { label: t('books.available'), num: true, cell: (r) => <Amount minor={r.amountMinor} decimals={r.assetDecimals} symbol={r.assetSymbol} /> },
-          { label: t('books.held'), num: true, cell: (r) => <Amount minor={r.heldMinor} decimals={r.assetDecimals} symbol={r.assetSymbol} /> },
-          { label: t('books.total'), num: true, cell: (r) => <Amount minor={r.totalMinor} decimals={r.assetDecimals} symbol={r.assetSymbol} /> },
-        ]} />
+      {b.isPending ? (
+        <Loading what={t('books.loadingBalances')} />
+      ) : b.error ? (
+        <ErrorNote error={b.error} />
+      ) : b.data.length === 0 ? (
+        <Empty>{t('books.noBalance')}</Empty>
+      ) : (
+        <DataTable
+          caption={t('books.balancesCaption')}
+          rows={b.data}
+          rowKey={(r) => r.assetSymbol}
+          columns={[
+            { label: t('common.asset'), rowHeader: true, cell: (r) => r.assetSymbol },
+            {
+              label: t('books.available'),
+              num: true,
+              cell: (r) => <Amount minor={r.amountMinor} decimals={r.assetDecimals} symbol={r.assetSymbol} />,
+            },
+            {
+              label: t('books.held'),
+              num: true,
+              cell: (r) => <Amount minor={r.heldMinor} decimals={r.assetDecimals} symbol={r.assetSymbol} />,
+            },
+            {
+              label: t('books.total'),
+              num: true,
+              cell: (r) => <Amount minor={r.totalMinor} decimals={r.assetDecimals} symbol={r.assetSymbol} />,
+            },
+          ]}
+        />
       )}
     </section>
   );
@@ -30,32 +53,76 @@ export function BalancesPanel({ id }: { id: string }) {
 
 /** The organization's orders and withdrawals, newest first, with the reason of each refusal. */
 export function RequestsPanel({ id }: { id: string }) {
-  const orders = useQuery({ queryKey: ['organization', id, 'orders'], queryFn: async () => mine(await op.orders.list({ organizationId: id, limit: 20 }), id) });
-  const withdrawals = useQuery({ queryKey: ['organization', id, 'withdrawals'], queryFn: async () => mine(await op.withdrawals.list({ organizationId: id, limit: 20 }), id) });
+  const orders = useQuery({
+    queryKey: ['organization', id, 'orders'],
+    queryFn: async () => mine(await op.orders.list({ organizationId: id, limit: 20 }), id),
+  });
+  const withdrawals = useQuery({
+    queryKey: ['organization', id, 'withdrawals'],
+    queryFn: async () => mine(await op.withdrawals.list({ organizationId: id, limit: 20 }), id),
+  });
   return (
     <section aria-labelledby="requests-title" className="panel">
       <h2 id="requests-title">{t('books.requests')}</h2>
       <h3>{t('common.orders')}</h3>
-      {orders.isPending ? <Loading what={t('books.loadingOrders')} /> : orders.error ? <ErrorNote error={orders.error} /> : orders.data.items.length === 0 ? <Empty>{t('books.noOrder')}</Empty> : (
-        <DataTable caption={t('books.ordersCaption')} rows={orders.data.items} rowKey={(o) => o.id} columns={[
-          { label: t('common.order'), rowHeader: true, cell: (o) => <Link to={`/audit?subjectId=${encodeURIComponent(o.id)}`}><code>{o.id}</code></Link> },
-          { label: t('common.state'), cell: (o) => <StateBadge state={o.state} /> },
-          { label: t('common.delivers'), num: true, cell: (o) => <MoneyText money={o.base} /> },
-          { label: t('common.receives'), num: true, cell: (o) => <MoneyText money={o.quote} /> },
-          { label: t('common.created'), cell: (o) => when(o.createdAt) },
-          { label: t('common.reason'), cell: (o) => o.reason ?? '' },
-        ]} />
+      {orders.isPending ? (
+        <Loading what={t('books.loadingOrders')} />
+      ) : orders.error ? (
+        <ErrorNote error={orders.error} />
+      ) : orders.data.items.length === 0 ? (
+        <Empty>{t('books.noOrder')}</Empty>
+      ) : (
+        <DataTable
+          caption={t('books.ordersCaption')}
+          rows={orders.data.items}
+          rowKey={(o) => o.id}
+          columns={[
+            {
+              label: t('common.order'),
+              rowHeader: true,
+              cell: (o) => (
+                <Link to={`/audit?subjectId=${encodeURIComponent(o.id)}`}>
+                  <code>{o.id}</code>
+                </Link>
+              ),
+            },
+            { label: t('common.state'), cell: (o) => <StateBadge state={o.state} /> },
+            { label: t('common.delivers'), num: true, cell: (o) => <MoneyText money={o.base} /> },
+            { label: t('common.receives'), num: true, cell: (o) => <MoneyText money={o.quote} /> },
+            { label: t('common.created'), cell: (o) => when(o.createdAt) },
+            { label: t('common.reason'), cell: (o) => o.reason ?? '' },
+          ]}
+        />
       )}
       <h3>{t('common.withdrawals')}</h3>
-      {withdrawals.isPending ? <Loading what={t('books.loadingWithdrawals')} /> : withdrawals.error ? <ErrorNote error={withdrawals.error} /> : withdrawals.data.items.length === 0 ? <Empty>{t('books.noWithdrawal')}</Empty> : (
-        <DataTable caption={t('books.withdrawalsCaption')} rows={withdrawals.data.items} rowKey={(w) => w.id} columns={[
-          { label: t('common.withdrawal'), rowHeader: true, cell: (w) => <Link to={`/audit?subjectId=${encodeURIComponent(w.id)}`}><code>{w.id}</code></Link> },
-          { label: t('common.state'), cell: (w) => <StateBadge state={w.state} /> },
-          { label: t('common.amount'), num: true, cell: (w) => <MoneyText money={w.money} /> },
-          { label: t('decision.to'), cell: (w) => w.destinationSummary },
-          { label: t('common.created'), cell: (w) => when(w.createdAt) },
-          { label: t('common.reason'), cell: (w) => w.reason ?? '' },
-        ]} />
+      {withdrawals.isPending ? (
+        <Loading what={t('books.loadingWithdrawals')} />
+      ) : withdrawals.error ? (
+        <ErrorNote error={withdrawals.error} />
+      ) : withdrawals.data.items.length === 0 ? (
+        <Empty>{t('books.noWithdrawal')}</Empty>
+      ) : (
+        <DataTable
+          caption={t('books.withdrawalsCaption')}
+          rows={withdrawals.data.items}
+          rowKey={(w) => w.id}
+          columns={[
+            {
+              label: t('common.withdrawal'),
+              rowHeader: true,
+              cell: (w) => (
+                <Link to={`/audit?subjectId=${encodeURIComponent(w.id)}`}>
+                  <code>{w.id}</code>
+                </Link>
+              ),
+            },
+            { label: t('common.state'), cell: (w) => <StateBadge state={w.state} /> },
+            { label: t('common.amount'), num: true, cell: (w) => <MoneyText money={w.money} /> },
+            { label: t('decision.to'), cell: (w) => w.destinationSummary },
+            { label: t('common.created'), cell: (w) => when(w.createdAt) },
+            { label: t('common.reason'), cell: (w) => w.reason ?? '' },
+          ]}
+        />
       )}
     </section>
   );
@@ -75,24 +142,46 @@ export function LedgerPanel({ id }: { id: string }) {
     queryFn: () => op.organizations.ledger(id, { page, limit: 20, ...(asOf ? { asOf } : {}) }),
     placeholderData: (prev) => prev,
   });
-  const go = (p: number) => { if (!asOf && l.data?.pagination.asOf) setAsOf(l.data.pagination.asOf); setPage(p); };
+  const go = (p: number) => {
+    if (!asOf && l.data?.pagination.asOf) setAsOf(l.data.pagination.asOf);
+    setPage(p);
+  };
   return (
     <section aria-labelledby="ledger-title" className="panel">
       <h2 id="ledger-title">{t('books.ledger')}</h2>
-      {l.isPending ? <Loading what={t('books.loadingLedger')} /> : l.error ? <ErrorNote error={l.error} /> : l.data.items.length === 0 ? <Empty>{t('books.noMovement')}</Empty> : (
+      {l.isPending ? (
+        <Loading what={t('books.loadingLedger')} />
+      ) : l.error ? (
+        <ErrorNote error={l.error} />
+      ) : l.data.items.length === 0 ? (
+        <Empty>{t('books.noMovement')}</Empty>
+      ) : (
         <>
-          <DataTable caption={t('books.ledgerCaption')} rows={l.data.items} rowKey={(e) => e.id} columns={[
-            { label: t('audit.when'), cell: (e) => when(e.createdAt) },
-            { label: t('audit.kind'), cell: (e) => e.kind },
-            { label: t('books.account'), cell: (e) => e.account },
-            { label: t('common.amount'), num: true, cell: (e) => <Amount minor={e.amountMinor} decimals={e.assetDecimals} symbol={e.assetSymbol} /> },
-            { label: t('books.reference'), cell: (e) => (e.referenceId ? <code>{e.referenceId}</code> : '') },
-            { label: t('books.memo'), cell: (e) => e.memo ?? '' },
-          ]} />
+          <DataTable
+            caption={t('books.ledgerCaption')}
+            rows={l.data.items}
+            rowKey={(e) => e.id}
+            columns={[
+              { label: t('audit.when'), cell: (e) => when(e.createdAt) },
+              { label: t('audit.kind'), cell: (e) => e.kind },
+              { label: t('books.account'), cell: (e) => e.account },
+              {
+                label: t('common.amount'),
+                num: true,
+                cell: (e) => <Amount minor={e.amountMinor} decimals={e.assetDecimals} symbol={e.assetSymbol} />,
+              },
+              { label: t('books.reference'), cell: (e) => (e.referenceId ? <code>{e.referenceId}</code> : '') },
+              { label: t('books.memo'), cell: (e) => e.memo ?? '' },
+            ]}
+          />
           <nav aria-label={t('books.ledgerPages')} className="pager">
-            <button type="button" disabled={page <= 1} onClick={() => go(page - 1)}>{t('common.prev')}</button>
+            <button type="button" disabled={page <= 1} onClick={() => go(page - 1)}>
+              {t('common.prev')}
+            </button>
             <span>{t('common.page', { page: l.data.pagination.page, pages: Math.max(1, l.data.pagination.totalPages) })}</span>
-            <button type="button" disabled={page >= l.data.pagination.totalPages} onClick={() => go(page + 1)}>{t('common.next')}</button>
+            <button type="button" disabled={page >= l.data.pagination.totalPages} onClick={() => go(page + 1)}>
+              {t('common.next')}
+            </button>
           </nav>
         </>
       )}

@@ -23,10 +23,23 @@ export function OrganizationPage({ id }: { id: string }) {
   const { staff } = useDesk();
   const org = useQuery({ queryKey: orgKey(id), queryFn: () => op.organizations.get(id) });
   if (org.isPending) return <Loading what={t('org.theOrganization')} />;
-  if (org.error) return <Page title={t('common.organization')}><ErrorNote error={org.error} /></Page>;
+  if (org.error)
+    return (
+      <Page title={t('common.organization')}>
+        <ErrorNote error={org.error} />
+      </Page>
+    );
   const o = org.data;
   return (
-    <Page title={o.name} intro={<><code>{o.id}</code> · {t('org.created', { when: when(o.createdAt) })} · <Link to={`/audit?organizationId=${encodeURIComponent(o.id)}`}>{t('org.auditOf')}</Link></>}>
+    <Page
+      title={o.name}
+      intro={
+        <>
+          <code>{o.id}</code> · {t('org.created', { when: when(o.createdAt) })} ·{' '}
+          <Link to={`/audit?organizationId=${encodeURIComponent(o.id)}`}>{t('org.auditOf')}</Link>
+        </>
+      }
+    >
       <StatusPanel org={o} />
       <LimitsPanel org={o} />
       <BalancesPanel id={o.id} />
@@ -49,17 +62,44 @@ function StatusPanel({ org }: { org: Organization }) {
   return (
     <section aria-labelledby="status-title" className="panel">
       <h2 id="status-title">{t('org.status')}</h2>
-      <p><StateBadge state={org.status} /> · {org.canOperate ? t('org.canOperate') : org.limits === null ? t('org.noLimits') : t('org.notActive')}</p>
+      <p>
+        <StateBadge state={org.status} /> ·{' '}
+        {org.canOperate ? t('org.canOperate') : org.limits === null ? t('org.noLimits') : t('org.notActive')}
+      </p>
       {admin && (
-        <form className="inline-form" onSubmit={(e) => { e.preventDefault(); if (status !== org.status) setConfirming(true); }}>
-          <SelectField label={t('org.newStatus')} value={status} onChange={setStatus}
-            options={[{ value: 'draft', label: t('org.draft') }, { value: 'active', label: t('org.active') }, { value: 'suspended', label: t('org.suspended') }]} />
-          <button type="submit" disabled={status === org.status}>{t('org.changeStatus')}</button>
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (status !== org.status) setConfirming(true);
+          }}
+        >
+          <SelectField
+            label={t('org.newStatus')}
+            value={status}
+            onChange={setStatus}
+            options={[
+              { value: 'draft', label: t('org.draft') },
+              { value: 'active', label: t('org.active') },
+              { value: 'suspended', label: t('org.suspended') },
+            ]}
+          />
+          <button type="submit" disabled={status === org.status}>
+            {t('org.changeStatus')}
+          </button>
         </form>
       )}
       {confirming && (
-        <ConfirmDialog title={t('org.setStatus', { name: org.name, status })} confirmLabel={t('org.changeStatus')} danger={status === 'suspended'} onClose={() => setConfirming(false)}
-          onConfirm={async () => { await op.organizations.update(org.id, { status: status as Organization['status'] }); await qc.invalidateQueries({ queryKey: orgKey(org.id) }); }}>
+        <ConfirmDialog
+          title={t('org.setStatus', { name: org.name, status })}
+          confirmLabel={t('org.changeStatus')}
+          danger={status === 'suspended'}
+          onClose={() => setConfirming(false)}
+          onConfirm={async () => {
+            await op.organizations.update(org.id, { status: status as Organization['status'] });
+            await qc.invalidateQueries({ queryKey: orgKey(org.id) });
+          }}
+        >
           <p>{status === 'active' ? t('org.activeEffect') : t('org.inactiveEffect')}</p>
         </ConfirmDialog>
       )}

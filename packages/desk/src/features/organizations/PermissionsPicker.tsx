@@ -1,6 +1,13 @@
 /** A member's role: the permissions of the portal (CONTRACT §3, §7). */
 export const PERMISSIONS = [
-  'portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw', 'portal:api_keys', 'portal:team', 'portal:webhooks',
+  'portal:read',
+  'portal:trade',
+  'portal:deposit',
+  'portal:destinations',
+  'portal:withdraw',
+  'portal:api_keys',
+  'portal:team',
+  'portal:webhooks',
 ] as const;
 
 export function PermissionsPicker({ legend, value, onChange }: { legend: string; value: string[]; onChange: (v: string[]) => void }) {
@@ -9,7 +16,11 @@ export function PermissionsPicker({ legend, value, onChange }: { legend: string;
       <legend>{legend}</legend>
       {PERMISSIONS.map((p) => (
         <label key={p} className="choice">
-          <input type="checkbox" checked={value.includes(p)} onChange={(e) => onChange(e.target.checked ? [...value, p] : value.filter((x) => x !== p))} />
+          <input
+            type="checkbox"
+            checked={value.includes(p)}
+            onChange={(e) => onChange(e.target.checked ? [...value, p] : value.filter((x) => x !== p))}
+          />
           {p}
         </label>
       ))}

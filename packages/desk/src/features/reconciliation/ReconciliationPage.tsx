@@ -36,14 +36,21 @@ export function ReconciliationPage() {
   const [resolving, setResolving] = useState(false);
   const [note, setNote] = useState('');
 
-  const parsed = (assets.data ?? []).map((a) => ({ a, text: figures[a.symbol] ?? '', r: (figures[a.symbol] ?? '').trim() === '' ? null : readAmount(figures[a.symbol]!, a.decimals, amountWords) }));
+  const parsed = (assets.data ?? []).map((a) => ({
+    a,
+    text: figures[a.symbol] ?? '',
+    r: (figures[a.symbol] ?? '').trim() === '' ? null : readAmount(figures[a.symbol]!, a.decimals, amountWords),
+  }));
   const given = parsed.filter((p) => p.r !== null);
   const valid = given.every((p) => p.r!.ok);
 
   const run = (e: FormEvent) => {
     e.preventDefault();
     setTried(true);
-    if (fromVenue) { setConfirmRun([]); return; }
+    if (fromVenue) {
+      setConfirmRun([]);
+      return;
+    }
     if (!valid || given.length === 0) return;
     setConfirmRun(given.map((p) => ({ assetSymbol: p.a.symbol, amountMinor: (p.r as { ok: true; minor: bigint }).minor })));
   };
@@ -53,32 +60,64 @@ export function ReconciliationPage() {
   const by = last ? staffNames.get(last.actor) : undefined;
   return (
     <Page title={t('nav.reconciliation')} intro={t('recon.intro')}>
-      {state.isPending ? <Loading what={t('recon.loading')} /> : state.error ? <ErrorNote error={state.error} /> : (
+      {state.isPending ? (
+        <Loading what={t('recon.loading')} />
+      ) : state.error ? (
+        <ErrorNote error={state.error} />
+      ) : (
         <section aria-labelledby="state-title" className={`panel ${state.data.reconciled ? 'ok-panel' : 'stop-panel'}`}>
           <h2 id="state-title">{state.data.reconciled ? t('recon.reconciled') : t('recon.stopped')}</h2>
           <ReadAt at={state.dataUpdatedAt} fetching={state.isFetching} />
           <p>{t('recon.since', { when: when(state.data.changedAt) })}</p>
-          {!state.data.reconciled && decides && <button type="button" className="primary" onClick={() => setResolving(true)}>{t('recon.resolve')}</button>}
+          {!state.data.reconciled && decides && (
+            <button type="button" className="primary" onClick={() => setResolving(true)}>
+              {t('recon.resolve')}
+            </button>
+          )}
         </section>
       )}
 
       {last && (
         <section aria-labelledby="last-title">
           <h2 id="last-title">{last.matched ? t('recon.lastMatched') : t('recon.lastDiffers')}</h2>
-          <p className="small">{when(last.createdAt)} {t('recon.by')} <Actor actor={last.actor} name={by?.name ?? null} email={by?.email ?? null} /> · {last.source === 'given' ? t('recon.figuresGiven') : t('recon.figuresRead')} · <Link to={`/audit?subjectId=${encodeURIComponent(last.id)}`}>{t('recon.auditLink')}</Link></p>
+          <p className="small">
+            {when(last.createdAt)} {t('recon.by')} <Actor actor={last.actor} name={by?.name ?? null} email={by?.email ?? null} /> ·{' '}
+            {last.source === 'given' ? t('recon.figuresGiven') : t('recon.figuresRead')} ·{' '}
+            <Link to={`/audit?subjectId=${encodeURIComponent(last.id)}`}>{t('recon.auditLink')}</Link>
+          </p>
           {/* Focusable: on a phone the figures scroll sideways, and a keyboard must be able to scroll them. */}
           <table tabIndex={0}>
             <caption className="visually-hidden">{t('recon.caption')}</caption>
-            <thead><tr><th scope="col">{t('common.asset')}</th><th scope="col" className="num">{t('recon.books')}</th><th scope="col" className="num">{t('recon.market')}</th><th scope="col" className="num">{t('recon.difference')}</th><th scope="col">{t('recon.result')}</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{t('common.asset')}</th>
+                <th scope="col" className="num">
+                  {t('recon.books')}
+                </th>
+                <th scope="col" className="num">
+                  {t('recon.market')}
+                </th>
+                <th scope="col" className="num">
+                  {t('recon.difference')}
+                </th>
+                <th scope="col">{t('recon.result')}</th>
+              </tr>
+            </thead>
             <tbody>
               {last.figures.map((f) => {
                 const d = decimalsOf(assets.data, f.assetSymbol) ?? 0;
                 return (
                   <tr key={f.assetSymbol} className={f.matched ? '' : 'row-bad'}>
                     <th scope="row">{f.assetSymbol}</th>
-                    <td className="num"><Amount minor={f.booksMinor} decimals={d} symbol={f.assetSymbol} /></td>
-                    <td className="num"><Amount minor={f.marketMinor} decimals={d} symbol={f.assetSymbol} /></td>
-                    <td className="num"><Amount minor={f.differenceMinor} decimals={d} symbol={f.assetSymbol} /></td>
+                    <td className="num">
+                      <Amount minor={f.booksMinor} decimals={d} symbol={f.assetSymbol} />
+                    </td>
+                    <td className="num">
+                      <Amount minor={f.marketMinor} decimals={d} symbol={f.assetSymbol} />
+                    </td>
+                    <td className="num">
+                      <Amount minor={f.differenceMinor} decimals={d} symbol={f.assetSymbol} />
+                    </td>
                     <td>{f.matched ? t('recon.matched') : t('recon.differs')}</td>
                   </tr>
                 );
@@ -96,17 +135,32 @@ export function ReconciliationPage() {
               <legend>{t('recon.marketBalances')}</legend>
               {venue ? (
                 <>
-                  <label className="choice"><input type="radio" name="source" checked={fromVenue} onChange={() => setFromVenue(true)} />{t('recon.fromVenue')}{mode === 'sandbox' ? t('recon.simulated') : ''}</label>
-                  <label className="choice"><input type="radio" name="source" checked={!fromVenue} onChange={() => setFromVenue(false)} />{t('recon.enter')}</label>
+                  <label className="choice">
+                    <input type="radio" name="source" checked={fromVenue} onChange={() => setFromVenue(true)} />
+                    {t('recon.fromVenue')}
+                    {mode === 'sandbox' ? t('recon.simulated') : ''}
+                  </label>
+                  <label className="choice">
+                    <input type="radio" name="source" checked={!fromVenue} onChange={() => setFromVenue(false)} />
+                    {t('recon.enter')}
+                  </label>
                 </>
-              ) : <p className="hint">{t('recon.noVenue')}</p>}
+              ) : (
+                <p className="hint">{t('recon.noVenue')}</p>
+              )}
             </fieldset>
             {!fromVenue && (
               <div className="grid-form">
                 {parsed.map(({ a, text, r }) => (
-                  <Field key={a.symbol} label={t('recon.balanceOf', { asset: a.symbol })} inputMode="decimal" value={text}
-                    onChange={(v) => setFigures({ ...figures, [a.symbol]: v })} error={tried && r && !r.ok ? r.error : null}
-                    hint={t('recon.balanceHint', { n: a.decimals })} />
+                  <Field
+                    key={a.symbol}
+                    label={t('recon.balanceOf', { asset: a.symbol })}
+                    inputMode="decimal"
+                    value={text}
+                    onChange={(v) => setFigures({ ...figures, [a.symbol]: v })}
+                    error={tried && r && !r.ok ? r.error : null}
+                    hint={t('recon.balanceHint', { n: a.decimals })}
+                  />
                 ))}
               </div>
             )}
@@ -117,24 +171,43 @@ export function ReconciliationPage() {
       )}
 
       {confirmRun && (
-        <ConfirmDialog title={t('recon.runTitle')} confirmLabel={t('recon.runButton')} onClose={() => setConfirmRun(null)}
-          content={confirmRun} onConfirm={async (idempotencyKey) => {
+        <ConfirmDialog
+          title={t('recon.runTitle')}
+          confirmLabel={t('recon.runButton')}
+          onClose={() => setConfirmRun(null)}
+          content={confirmRun}
+          onConfirm={async (idempotencyKey) => {
             await op.reconciliation.run(confirmRun.length ? { marketBalances: confirmRun } : {}, { idempotencyKey });
             await qc.invalidateQueries({ queryKey: reconciliationKey });
-          }}>
-          {confirmRun.length === 0 ? <p>{t('recon.readFromVenue')}</p> : (
-            <ul>{confirmRun.map((b) => <li key={b.assetSymbol}><Amount minor={b.amountMinor} decimals={decimalsOf(assets.data, b.assetSymbol) ?? 0} symbol={b.assetSymbol} /></li>)}</ul>
+          }}
+        >
+          {confirmRun.length === 0 ? (
+            <p>{t('recon.readFromVenue')}</p>
+          ) : (
+            <ul>
+              {confirmRun.map((b) => (
+                <li key={b.assetSymbol}>
+                  <Amount minor={b.amountMinor} decimals={decimalsOf(assets.data, b.assetSymbol) ?? 0} symbol={b.assetSymbol} />
+                </li>
+              ))}
+            </ul>
           )}
           <p className="effect">{t('recon.runEffect')}</p>
         </ConfirmDialog>
       )}
       {resolving && (
-        <ConfirmDialog title={t('recon.resolveTitle')} confirmLabel={t('recon.resume')} canConfirm={note.trim() !== ''} onClose={() => setResolving(false)}
-          content={note.trim()} onConfirm={async (idempotencyKey) => {
+        <ConfirmDialog
+          title={t('recon.resolveTitle')}
+          confirmLabel={t('recon.resume')}
+          canConfirm={note.trim() !== ''}
+          onClose={() => setResolving(false)}
+          content={note.trim()}
+          onConfirm={async (idempotencyKey) => {
             await op.reconciliation.resolve({ note: note.trim() }, { idempotencyKey });
             setNote('');
             await qc.invalidateQueries({ queryKey: reconciliationKey });
-          }}>
+          }}
+        >
           <p>{t('recon.resumes')}</p>
           <TextArea label={t('recon.note')} required value={note} onChange={setNote} hint={t('recon.noteHint')} />
         </ConfirmDialog>

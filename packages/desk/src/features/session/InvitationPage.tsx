@@ -20,12 +20,17 @@ export function InvitationPage({ token, onAccepted }: { token: string; onAccepte
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    if (password !== again) { setMismatch(t('invitation.mismatch')); return; }
+    if (password !== again) {
+      setMismatch(t('invitation.mismatch'));
+      return;
+    }
     setMismatch(null);
     setBusy(true);
     setError(null);
     try {
-      const r = await act.run({ token, password }, (idempotencyKey) => op.session.acceptInvitation({ token, password }, { idempotencyKey }));
+      const r = await act.run({ token, password }, (idempotencyKey) =>
+        op.session.acceptInvitation({ token, password }, { idempotencyKey }),
+      );
       window.history.replaceState(null, '', window.location.pathname); // the token leaves the address bar
       onAccepted(r.staff);
     } catch (err) {
@@ -40,7 +45,9 @@ export function InvitationPage({ token, onAccepted }: { token: string; onAccepte
       <main className="narrow" id="main">
         <LanguageSwitch label={t('app.language')} current={LANG} onChoose={chooseLang} />
         <h1>{t('invitation.title')}</h1>
-        <p className="error-note" role="alert">{t('invitation.noToken')}</p>
+        <p className="error-note" role="alert">
+          {t('invitation.noToken')}
+        </p>
       </main>
     );
   }
@@ -51,10 +58,27 @@ export function InvitationPage({ token, onAccepted }: { token: string; onAccepte
       <p className="intro">{t('invitation.intro')}</p>
       <form onSubmit={submit} noValidate>
         <ErrorNote error={error} />
-        <Field label={t('security.new')} type="password" autoComplete="new-password" required value={password} onChange={setPassword}
-          hint={t('invitation.hint')} />
-        <Field label={t('invitation.repeat')} type="password" autoComplete="new-password" required value={again} onChange={setAgain} error={mismatch} />
-        <button type="submit" className="primary" disabled={busy}>{t('invitation.accept')}</button>
+        <Field
+          label={t('security.new')}
+          type="password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={setPassword}
+          hint={t('invitation.hint')}
+        />
+        <Field
+          label={t('invitation.repeat')}
+          type="password"
+          autoComplete="new-password"
+          required
+          value={again}
+          onChange={setAgain}
+          error={mismatch}
+        />
+        <button type="submit" className="primary" disabled={busy}>
+          {t('invitation.accept')}
+        </button>
       </form>
     </main>
   );

@@ -33,18 +33,36 @@ function PasswordChange() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    setBusy(true); setError(null); setDone(false);
-    try { const body = { currentPassword: current, newPassword: next }; await passwordKey.run(body, (idempotencyKey) => op.session.changePassword(body, { idempotencyKey })); setDone(true); setCurrent(''); setNext(''); } catch (err) { setError(err); } finally { setBusy(false); }
+    setBusy(true);
+    setError(null);
+    setDone(false);
+    try {
+      const body = { currentPassword: current, newPassword: next };
+      await passwordKey.run(body, (idempotencyKey) => op.session.changePassword(body, { idempotencyKey }));
+      setDone(true);
+      setCurrent('');
+      setNext('');
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <section aria-labelledby="pw-title" className="panel">
       <h2 id="pw-title">{t('security.password')}</h2>
       <form onSubmit={submit} noValidate>
         <ErrorNote error={error} />
-        {done && <p role="status" className="ok-note">{t('security.changed')}</p>}
+        {done && (
+          <p role="status" className="ok-note">
+            {t('security.changed')}
+          </p>
+        )}
         <Field label={t('security.current')} type="password" autoComplete="current-password" value={current} onChange={setCurrent} />
         <Field label={t('security.new')} type="password" autoComplete="new-password" value={next} onChange={setNext} />
-        <button type="submit" disabled={busy}>{t('security.change')}</button>
+        <button type="submit" disabled={busy}>
+          {t('security.change')}
+        </button>
       </form>
     </section>
   );
@@ -62,41 +80,89 @@ function Tokens() {
   const issue = async (e: FormEvent) => {
     e.preventDefault();
     if (busy || !name.trim()) return;
-    setBusy(true); setError(null);
-    try { const body = { name: name.trim() }; const issuedToken = await issueKey.run(body, (idempotencyKey) => op.tokens.issue(body, { idempotencyKey })); setIssued(issuedToken.token); setName(''); await qc.invalidateQueries({ queryKey: ['tokens'] }); } catch (err) { setError(err); } finally { setBusy(false); }
+    setBusy(true);
+    setError(null);
+    try {
+      const body = { name: name.trim() };
+      const issuedToken = await issueKey.run(body, (idempotencyKey) => op.tokens.issue(body, { idempotencyKey }));
+      setIssued(issuedToken.token);
+      setName('');
+      await qc.invalidateQueries({ queryKey: ['tokens'] });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <section aria-labelledby="tokens-title" className="panel">
       <h2 id="tokens-title">{t('security.tokens')}</h2>
-      <p>{t('security.tokensBefore')} <code>/operator/v1</code> (<code>Authorization: Bearer ops_…</code>) {t('security.tokensAfter')}</p>
+      <p>
+        {t('security.tokensBefore')} <code>/operator/v1</code> (<code>Authorization: Bearer ops_…</code>) {t('security.tokensAfter')}
+      </p>
       {issued && (
         <div className="secret" role="status">
           <label htmlFor="new-token">{t('security.token')}</label>
           <input id="new-token" readOnly value={issued} className="mono" />
-          <button type="button" onClick={() => void navigator.clipboard?.writeText(issued)}>{t('security.copy')}</button>
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(issued)}>
+            {t('security.copy')}
+          </button>
           <p className="warning">{t('security.shownOnce')}</p>
         </div>
       )}
       <form onSubmit={issue} className="inline-form" noValidate>
         <ErrorNote error={error} />
         <Field label={t('security.tokenName')} value={name} onChange={setName} hint={t('security.tokenHint')} />
-        <button type="submit" disabled={busy || !name.trim()}>{t('security.issue')}</button>
+        <button type="submit" disabled={busy || !name.trim()}>
+          {t('security.issue')}
+        </button>
       </form>
-      {tokens.isPending ? <Loading what={t('security.loadingTokens')} /> : tokens.error ? <ErrorNote error={tokens.error} /> : tokens.data.length === 0 ? <Empty>{t('security.noTokens')}</Empty> : (
+      {tokens.isPending ? (
+        <Loading what={t('security.loadingTokens')} />
+      ) : tokens.error ? (
+        <ErrorNote error={tokens.error} />
+      ) : tokens.data.length === 0 ? (
+        <Empty>{t('security.noTokens')}</Empty>
+      ) : (
         // One card per token on a phone: a wide table of tokens would scroll with nothing to focus once all are revoked.
-        <DataTable caption={t('security.tokensCaption')} rows={tokens.data} rowKey={(k) => k.id} columns={[
-          { label: t('security.name'), rowHeader: true, cell: (k) => k.name },
-          { label: t('common.created'), cell: (k) => when(k.createdAt) },
-          { label: t('security.lastUsed'), cell: (k) => (k.lastUsedAt ? when(k.lastUsedAt) : t('security.never')) },
-          { label: t('common.state'), cell: (k) => (k.revokedAt ? t('security.revokedAt', { when: when(k.revokedAt) }) : t('security.active')) },
-          { label: t('common.actions'), actions: true, cell: (k) => !k.revokedAt && (
-            <button type="button" onClick={() => setRevoking({ id: k.id, name: k.name })}>{t('security.revoke')}<span className="visually-hidden"> {k.name}</span></button>
-          ) },
-        ]} />
+        <DataTable
+          caption={t('security.tokensCaption')}
+          rows={tokens.data}
+          rowKey={(k) => k.id}
+          columns={[
+            { label: t('security.name'), rowHeader: true, cell: (k) => k.name },
+            { label: t('common.created'), cell: (k) => when(k.createdAt) },
+            { label: t('security.lastUsed'), cell: (k) => (k.lastUsedAt ? when(k.lastUsedAt) : t('security.never')) },
+            {
+              label: t('common.state'),
+              cell: (k) => (k.revokedAt ? t('security.revokedAt', { when: when(k.revokedAt) }) : t('security.active')),
+            },
+            {
+              label: t('common.actions'),
+              actions: true,
+              cell: (k) =>
+                !k.revokedAt && (
+                  <button type="button" onClick={() => setRevoking({ id: k.id, name: k.name })}>
+                    {t('security.revoke')}
+                    <span className="visually-hidden"> {k.name}</span>
+                  </button>
+                ),
+            },
+          ]}
+        />
       )}
       {revoking && (
-        <ConfirmDialog title={t('security.revokeTitle', { name: revoking.name })} confirmLabel={t('security.revokeToken')} danger onClose={() => setRevoking(null)}
-          content={revoking.id} onConfirm={async (idempotencyKey) => { await op.tokens.revoke(revoking.id, { idempotencyKey }); await qc.invalidateQueries({ queryKey: ['tokens'] }); }}>
+        <ConfirmDialog
+          title={t('security.revokeTitle', { name: revoking.name })}
+          confirmLabel={t('security.revokeToken')}
+          danger
+          onClose={() => setRevoking(null)}
+          content={revoking.id}
+          onConfirm={async (idempotencyKey) => {
+            await op.tokens.revoke(revoking.id, { idempotencyKey });
+            await qc.invalidateQueries({ queryKey: ['tokens'] });
+          }}
+        >
           <p>{t('security.revokeEffect')}</p>
         </ConfirmDialog>
       )}

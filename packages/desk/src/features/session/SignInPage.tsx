@@ -10,15 +10,26 @@ import { chooseLang, LANG, t } from '../../lib/i18n.ts';
 export function SignInPage({ onSignedIn }: { onSignedIn: (staff: StaffPerson) => void }) {
   return (
     <>
-    {readMode() === 'sandbox' && <div className="banner banner-sandbox" role="note"><strong>{t('app.sandbox')}</strong> {t('app.sandboxText')}</div>}
-    <SignIn
-      top={<LanguageSwitch label={t('app.language')} current={LANG} onChoose={chooseLang} />}
-      texts={{ title: t('signIn.title'), email: t('signIn.email'), password: t('signIn.password'), code: t('signIn.code'), codeHint: t('signIn.codeHint'), submit: t('signIn.submit') }}
-      intro={t('signIn.intro')}
-      submitClassName="primary"
-      signIn={async (body, idempotencyKey) => onSignedIn((await op.session.signIn(body, { idempotencyKey })).staff)}
-      forgot={{ href: '/desk/forgot-password', label: forgotPasswordLabel(LANG) }}
-    />
+      {readMode() === 'sandbox' && (
+        <div className="banner banner-sandbox" role="note">
+          <strong>{t('app.sandbox')}</strong> {t('app.sandboxText')}
+        </div>
+      )}
+      <SignIn
+        top={<LanguageSwitch label={t('app.language')} current={LANG} onChoose={chooseLang} />}
+        texts={{
+          title: t('signIn.title'),
+          email: t('signIn.email'),
+          password: t('signIn.password'),
+          code: t('signIn.code'),
+          codeHint: t('signIn.codeHint'),
+          submit: t('signIn.submit'),
+        }}
+        intro={t('signIn.intro')}
+        submitClassName="primary"
+        signIn={async (body, idempotencyKey) => onSignedIn((await op.session.signIn(body, { idempotencyKey })).staff)}
+        forgot={{ href: '/desk/forgot-password', label: forgotPasswordLabel(LANG) }}
+      />
     </>
   );
 }

@@ -4,7 +4,13 @@ import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { op } from '../../lib/api.ts';
 import { t } from '../../lib/i18n.ts';
 
-const texts = () => ({ scan: t('totp.scan'), qr: t('totp.qr'), setupKey: t('totp.setupKey'), code: t('signIn.code'), confirm: t('totp.confirm') });
+const texts = () => ({
+  scan: t('totp.scan'),
+  qr: t('totp.qr'),
+  setupKey: t('totp.setupKey'),
+  code: t('signIn.code'),
+  confirm: t('totp.confirm'),
+});
 
 /** Two-step sign-in (RFC 6238): scan the QR code or type the setup key, confirm with a code, keep the recovery codes. */
 export function TotpEnrol({ enrolled }: { enrolled: boolean }) {
@@ -19,7 +25,9 @@ export function TotpEnrol({ enrolled }: { enrolled: boolean }) {
     return (
       <section aria-labelledby="recovery-title" className="panel">
         <h2 id="recovery-title">{t('totp.onTitle')}</h2>
-        <p className="warning" role="status">{t('totp.recoveryWarning')}</p>
+        <p className="warning" role="status">
+          {t('totp.recoveryWarning')}
+        </p>
         <RecoveryCodes codes={totp.recovery} />
       </section>
     );
@@ -32,10 +40,18 @@ export function TotpEnrol({ enrolled }: { enrolled: boolean }) {
       {!totp.enrolment ? (
         <>
           <p>{t('totp.staffMust')}</p>
-          <button type="button" className="primary" onClick={() => void totp.start()} disabled={totp.busy}>{t('totp.start')}</button>
+          <button type="button" className="primary" onClick={() => void totp.start()} disabled={totp.busy}>
+            {t('totp.start')}
+          </button>
         </>
       ) : (
-        <TotpEnrolForm enrolment={totp.enrolment} texts={texts()} busy={totp.busy} submitClassName="primary" onConfirm={(code) => void totp.confirm(code)} />
+        <TotpEnrolForm
+          enrolment={totp.enrolment}
+          texts={texts()}
+          busy={totp.busy}
+          submitClassName="primary"
+          onConfirm={(code) => void totp.confirm(code)}
+        />
       )}
     </section>
   );

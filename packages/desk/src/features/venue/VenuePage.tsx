@@ -23,40 +23,94 @@ const EXECUTION = (s: VenueExecution['state']): string => t(`venue.exec.${s}`);
  */
 export function VenuePage() {
   const view = useQuery({ queryKey: ['venue'], queryFn: () => op.venue.get(), refetchInterval: 2_000 });
-  const executions = useQuery({ queryKey: ['venue', 'executions'], queryFn: () => op.venue.executions({ limit: 50 }), refetchInterval: 5_000 });
+  const executions = useQuery({
+    queryKey: ['venue', 'executions'],
+    queryFn: () => op.venue.executions({ limit: 50 }),
+    refetchInterval: 5_000,
+  });
   const v = view.data;
   return (
     <Page title={t('nav.venue')} intro={t('venue.intro')}>
       <section aria-labelledby="health-title" className={`panel ${v?.health === 'failing' ? 'stop-panel' : ''}`}>
         <h2 id="health-title">{t('venue.health')}</h2>
         <ReadAt at={view.dataUpdatedAt} fetching={view.isFetching} />
-        {view.isPending ? <Loading what={t('venue.loading')} /> : view.error ? <ErrorNote error={view.error} /> : !v ? null : v.kind !== 'ccxt' ? (
+        {view.isPending ? (
+          <Loading what={t('venue.loading')} />
+        ) : view.error ? (
+          <ErrorNote error={view.error} />
+        ) : !v ? null : v.kind !== 'ccxt' ? (
           <p>{v.kind === 'desk' ? t('venue.deskKind') : t('venue.sandboxKind')}</p>
         ) : (
           <dl className="facts">
-            <dt>{t('venue.exchange')}</dt><dd>{v.exchange}</dd>
-            <dt>{t('common.state')}</dt><dd><span className={`badge badge-${v.health}`}>{HEALTH(v.health)}</span></dd>
-            <dt>{t('venue.lastSuccess')}</dt><dd>{v.lastSuccessAt ? when(v.lastSuccessAt) : t('venue.noneYet')}</dd>
-            <dt>{t('venue.lastError')}</dt><dd>{v.lastError ? <>{when(v.lastError.at)}: <code>{v.lastError.kind}</code> {v.lastError.detail}</> : t('venue.none')}</dd>
-            <dt>{t('venue.awaiting')}</dt><dd>{v.awaitingOutcome}</dd>
-            <dt>{t('venue.partials')}</dt><dd>{v.partialFills}{v.partialFills > 0 && <> — <Link to="/approvals">{t('venue.recordThem')}</Link></>}</dd>
+            <dt>{t('venue.exchange')}</dt>
+            <dd>{v.exchange}</dd>
+            <dt>{t('common.state')}</dt>
+            <dd>
+              <span className={`badge badge-${v.health}`}>{HEALTH(v.health)}</span>
+            </dd>
+            <dt>{t('venue.lastSuccess')}</dt>
+            <dd>{v.lastSuccessAt ? when(v.lastSuccessAt) : t('venue.noneYet')}</dd>
+            <dt>{t('venue.lastError')}</dt>
+            <dd>
+              {v.lastError ? (
+                <>
+                  {when(v.lastError.at)}: <code>{v.lastError.kind}</code> {v.lastError.detail}
+                </>
+              ) : (
+                t('venue.none')
+              )}
+            </dd>
+            <dt>{t('venue.awaiting')}</dt>
+            <dd>{v.awaitingOutcome}</dd>
+            <dt>{t('venue.partials')}</dt>
+            <dd>
+              {v.partialFills}
+              {v.partialFills > 0 && (
+                <>
+                  {' '}
+                  — <Link to="/approvals">{t('venue.recordThem')}</Link>
+                </>
+              )}
+            </dd>
           </dl>
         )}
       </section>
 
       <section aria-labelledby="books-title" className="panel">
         <h2 id="books-title">{t('venue.books')}</h2>
-        {!v ? null : v.pairs.length === 0 ? <Empty>{t('venue.noPair')}</Empty> : (
+        {!v ? null : v.pairs.length === 0 ? (
+          <Empty>{t('venue.noPair')}</Empty>
+        ) : (
           // Focusable: on a narrow screen the table scrolls sideways, and a keyboard must reach it.
           <table tabIndex={0}>
             <caption className="visually-hidden">{t('venue.booksCaption')}</caption>
-            <thead><tr><th scope="col">{t('venue.pair')}</th><th scope="col">{t('venue.market')}</th><th scope="col" className="num">{t('venue.bookAge')}</th><th scope="col" className="num">{t('venue.bestBid')}</th><th scope="col" className="num">{t('venue.bestAsk')}</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{t('venue.pair')}</th>
+                <th scope="col">{t('venue.market')}</th>
+                <th scope="col" className="num">
+                  {t('venue.bookAge')}
+                </th>
+                <th scope="col" className="num">
+                  {t('venue.bestBid')}
+                </th>
+                <th scope="col" className="num">
+                  {t('venue.bestAsk')}
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {v.pairs.map((p) => (
                 <tr key={`${p.baseSymbol}/${p.quoteSymbol}`}>
-                  <th scope="row">{p.baseSymbol}/{p.quoteSymbol}</th>
+                  <th scope="row">
+                    {p.baseSymbol}/{p.quoteSymbol}
+                  </th>
                   <td>{p.venueSymbol}</td>
-                  <td className="num">{p.bookAgeMs === null ? t('venue.noBook') : `${seconds(p.bookAgeMs)}${p.fresh ? '' : t('venue.older', { max: seconds(p.maxBookAgeMs) })}`}</td>
+                  <td className="num">
+                    {p.bookAgeMs === null
+                      ? t('venue.noBook')
+                      : `${seconds(p.bookAgeMs)}${p.fresh ? '' : t('venue.older', { max: seconds(p.maxBookAgeMs) })}`}
+                  </td>
                   <td className="num">{p.bestBid === null ? '—' : `${p.bestBid} × ${p.bestBidQty}`}</td>
                   <td className="num">{p.bestAsk === null ? '—' : `${p.bestAsk} × ${p.bestAskQty}`}</td>
                 </tr>
@@ -69,25 +123,80 @@ export function VenuePage() {
       <section aria-labelledby="executions-title">
         <h2 id="executions-title">{t('venue.executions')}</h2>
         <ReadAt at={executions.dataUpdatedAt} fetching={executions.isFetching} />
-        {executions.isPending ? <Loading what={t('venue.loadingExec')} /> : executions.error ? <ErrorNote error={executions.error} /> : executions.data.length === 0 ? <Empty>{t('venue.noExec')}</Empty> : (
+        {executions.isPending ? (
+          <Loading what={t('venue.loadingExec')} />
+        ) : executions.error ? (
+          <ErrorNote error={executions.error} />
+        ) : executions.data.length === 0 ? (
+          <Empty>{t('venue.noExec')}</Empty>
+        ) : (
           <table tabIndex={0}>
             <caption className="visually-hidden">{t('venue.execCaption')}</caption>
-            <thead><tr><th scope="col">{t('common.order')}</th><th scope="col">{t('venue.stateAt')}</th><th scope="col">{t('venue.venueOrderId')}</th><th scope="col">{t('venue.sent')}</th><th scope="col" className="num">{t('venue.execBase')}</th><th scope="col" className="num">{t('venue.execQuote')}</th><th scope="col" className="num">{t('decision.proceedsLine')}</th><th scope="col" className="num">{t('venue.owed')}</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{t('common.order')}</th>
+                <th scope="col">{t('venue.stateAt')}</th>
+                <th scope="col">{t('venue.venueOrderId')}</th>
+                <th scope="col">{t('venue.sent')}</th>
+                <th scope="col" className="num">
+                  {t('venue.execBase')}
+                </th>
+                <th scope="col" className="num">
+                  {t('venue.execQuote')}
+                </th>
+                <th scope="col" className="num">
+                  {t('decision.proceedsLine')}
+                </th>
+                <th scope="col" className="num">
+                  {t('venue.owed')}
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {executions.data.map((x) => (
                 <tr key={x.orderId}>
-                  <th scope="row"><code>{x.orderId}</code><br /><span className="small">{x.side === 'sell' ? 'sell' : 'buy'} {x.venueSymbol}, {x.amountSent} sent</span></th>
+                  <th scope="row">
+                    <code>{x.orderId}</code>
+                    <br />
+                    <span className="small">
+                      {x.side === 'sell' ? 'sell' : 'buy'} {x.venueSymbol}, {x.amountSent} sent
+                    </span>
+                  </th>
                   <td>
                     <span className={`badge badge-${x.state}`}>{EXECUTION(x.state)}</span>
-                    {x.reason && <><br /><span className="small">{x.reason}</span></>}
-                    {x.state === 'partial' && x.orderState === 'approved' && <><br /><Link to="/approvals">{t('approvals.recordFill')}<span className="visually-hidden">{t('people.of', { name: x.orderId })}</span></Link></>}
+                    {x.reason && (
+                      <>
+                        <br />
+                        <span className="small">{x.reason}</span>
+                      </>
+                    )}
+                    {x.state === 'partial' && x.orderState === 'approved' && (
+                      <>
+                        <br />
+                        <Link to="/approvals">
+                          {t('approvals.recordFill')}
+                          <span className="visually-hidden">{t('people.of', { name: x.orderId })}</span>
+                        </Link>
+                      </>
+                    )}
                   </td>
                   <td>{x.venueOrderId ?? '—'}</td>
-                  <td>{x.sentAt ? when(x.sentAt) : '—'}{x.attempts > 1 && <span className="small"> ({x.attempts} attempts)</span>}</td>
+                  <td>
+                    {x.sentAt ? when(x.sentAt) : '—'}
+                    {x.attempts > 1 && <span className="small"> ({x.attempts} attempts)</span>}
+                  </td>
                   <td className="num">{x.executedQty ?? '—'}</td>
                   <td className="num">{x.quoteQty ?? '—'}</td>
-                  <td className="num">{x.proceedsQuoteMinor === null ? '—' : <Amount minor={x.proceedsQuoteMinor} decimals={x.quoteDecimals} symbol={x.quoteSymbol} />}</td>
-                  <td className="num"><Amount minor={x.owedQuoteMinor} decimals={x.quoteDecimals} symbol={x.quoteSymbol} /></td>
+                  <td className="num">
+                    {x.proceedsQuoteMinor === null ? (
+                      '—'
+                    ) : (
+                      <Amount minor={x.proceedsQuoteMinor} decimals={x.quoteDecimals} symbol={x.quoteSymbol} />
+                    )}
+                  </td>
+                  <td className="num">
+                    <Amount minor={x.owedQuoteMinor} decimals={x.quoteDecimals} symbol={x.quoteSymbol} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -24,21 +24,43 @@ function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void
     e.preventDefault();
     setTouched(true);
     if (scopes.length === 0) return;
-    setBusy(true); setError(null);
+    setBusy(true);
+    setError(null);
     try {
-      const allowedIps = ips.split(',').map((s) => s.trim()).filter(Boolean);
-      const body = { scopes, ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}), ...(allowedIps.length ? { allowedIps } : {}) };
+      const allowedIps = ips
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const body = {
+        scopes,
+        ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}),
+        ...(allowedIps.length ? { allowedIps } : {}),
+      };
       onIssued(await act.run(body, (idempotencyKey) => sdk.apiKeys.issue(body, { idempotencyKey })));
-    } catch (err) { setError(err); } finally { setBusy(false); }
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <form onSubmit={submit} noValidate className="card">
       <ErrorBox error={error} />
-      <ScopePicker legend={t('keys.scopes')} offered={offered} chosen={scopes} onChange={setScopes} error={touched && scopes.length === 0 ? t('keys.pickScope') : null} />
+      <ScopePicker
+        legend={t('keys.scopes')}
+        offered={offered}
+        chosen={scopes}
+        onChange={setScopes}
+        error={touched && scopes.length === 0 ? t('keys.pickScope') : null}
+      />
       <Field label={t('keys.expiresAt')} type="date" value={expires} onChange={setExpires} />
       <Field label={t('keys.allowedIps')} value={ips} onChange={setIps} autoComplete="off" />
-      <button type="submit" disabled={busy}>{t('keys.issue')}</button>{' '}
-      <button type="button" className="secondary" onClick={onCancel}>{t('common.cancel')}</button>
+      <button type="submit" disabled={busy}>
+        {t('keys.issue')}
+      </button>{' '}
+      <button type="button" className="secondary" onClick={onCancel}>
+        {t('common.cancel')}
+      </button>
     </form>
   );
 }
@@ -60,7 +82,9 @@ export function ApiKeys() {
       await revokeKey.run(id, (idempotencyKey) => sdk.apiKeys.revoke(id, { idempotencyKey }));
       setRevoking(null);
       await qc.invalidateQueries({ queryKey: ['api-keys'] });
-    } catch (err) { setError(err); }
+    } catch (err) {
+      setError(err);
+    }
   };
 
   return (
@@ -68,31 +92,77 @@ export function ApiKeys() {
       <h1>{t('keys.title')}</h1>
       <ErrorBox error={error ?? list.error} />
       {!mayIssue && <Notice>{t('role.readOnly')}</Notice>}
-      {issued && <SecretShownOnce label={t('keys.apiKey')} secret={issued.key} warning={t('keys.shownOnce')} copyLabel={t('keys.apiKey')} onDone={() => setIssued(null)} />}
-      {mayIssue && !issuing && !issued && <button type="button" onClick={() => setIssuing(true)}>{t('keys.issueKey')}</button>}
-      {mayIssue && issuing && (
-        <IssueForm onCancel={() => setIssuing(false)} onIssued={(k) => { setIssued(k); setIssuing(false); void qc.invalidateQueries({ queryKey: ['api-keys'] }); }} />
+      {issued && (
+        <SecretShownOnce
+          label={t('keys.apiKey')}
+          secret={issued.key}
+          warning={t('keys.shownOnce')}
+          copyLabel={t('keys.apiKey')}
+          onDone={() => setIssued(null)}
+        />
       )}
-      {list.isPending ? <Loading /> : (list.data ?? []).length === 0 ? <p>{t('common.none')}</p> : (
-        <DataTable caption={t('keys.title')} rows={list.data ?? []} rowKey={(k) => k.id} columns={[
-          { label: t('keys.prefix'), cell: (k) => <code>{k.prefix}</code> },
-          { label: t('keys.scopes'), cell: (k) => k.scopes.join(', ') },
-          { label: t('keys.issuedBy'), cell: (k) => k.issuedBy?.name ?? '—' },
-          { label: t('common.created'), cell: (k) => <DateTime iso={k.createdAt} /> },
-          { label: t('keys.lastUsed'), cell: (k) => k.lastUsedAt ? <DateTime iso={k.lastUsedAt} /> : t('keys.never') },
-          { label: t('keys.expires'), cell: (k) => k.expiresAt ? <DateTime iso={k.expiresAt} /> : t('keys.never') },
-          { label: t('common.state'), cell: (k) => k.revokedAt ? <span className="badge badge-rejected">{t('keys.revoked')}</span> : (
-            <>
-              <span className="badge badge-completed">{t('keys.active')}</span>{' '}
-              {mayIssue && (revoking === k.id ? (
-                <ConfirmInline question={t('keys.confirmRevoke', { prefix: k.prefix })} confirm={t('keys.confirmRevokeSubmit')}
-                  onConfirm={() => void revoke(k.id)} onCancel={() => setRevoking(null)} />
-              ) : (
-                <button type="button" className="secondary" aria-label={t('keys.revoke', { prefix: k.prefix })} onClick={() => setRevoking(k.id)}>{t('keys.revokeButton')}</button>
-              ))}
-            </>
-          ) },
-        ]} />
+      {mayIssue && !issuing && !issued && (
+        <button type="button" onClick={() => setIssuing(true)}>
+          {t('keys.issueKey')}
+        </button>
+      )}
+      {mayIssue && issuing && (
+        <IssueForm
+          onCancel={() => setIssuing(false)}
+          onIssued={(k) => {
+            setIssued(k);
+            setIssuing(false);
+            void qc.invalidateQueries({ queryKey: ['api-keys'] });
+          }}
+        />
+      )}
+      {list.isPending ? (
+        <Loading />
+      ) : (list.data ?? []).length === 0 ? (
+        <p>{t('common.none')}</p>
+      ) : (
+        <DataTable
+          caption={t('keys.title')}
+          rows={list.data ?? []}
+          rowKey={(k) => k.id}
+          columns={[
+            { label: t('keys.prefix'), cell: (k) => <code>{k.prefix}</code> },
+            { label: t('keys.scopes'), cell: (k) => k.scopes.join(', ') },
+            { label: t('keys.issuedBy'), cell: (k) => k.issuedBy?.name ?? '—' },
+            { label: t('common.created'), cell: (k) => <DateTime iso={k.createdAt} /> },
+            { label: t('keys.lastUsed'), cell: (k) => (k.lastUsedAt ? <DateTime iso={k.lastUsedAt} /> : t('keys.never')) },
+            { label: t('keys.expires'), cell: (k) => (k.expiresAt ? <DateTime iso={k.expiresAt} /> : t('keys.never')) },
+            {
+              label: t('common.state'),
+              cell: (k) =>
+                k.revokedAt ? (
+                  <span className="badge badge-rejected">{t('keys.revoked')}</span>
+                ) : (
+                  <>
+                    <span className="badge badge-completed">{t('keys.active')}</span>{' '}
+                    {mayIssue &&
+                      (revoking === k.id ? (
+                        <ConfirmInline
+                          question={t('keys.confirmRevoke', { prefix: k.prefix })}
+                          confirm={t('keys.confirmRevokeSubmit')}
+                          onConfirm={() => void revoke(k.id)}
+                          onCancel={() => setRevoking(null)}
+                        />
+                      ) : (
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={t('keys.revoke', { prefix: k.prefix })}
+                          onClick={() => setRevoking(k.id)}
+                        >
+                          {t('keys.revokeButton')}
+                        </button>
+                      ))}
+                  </>
+                ),
+            },
+          ]}
+        />
       )}
     </>
   );

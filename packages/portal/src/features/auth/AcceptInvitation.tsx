@@ -22,7 +22,9 @@ export function AcceptInvitation() {
     setBusy(true);
     setError(null);
     try {
-      const s = await act.run({ token, password }, (idempotencyKey) => sdk.session.acceptInvitation({ token, password }, { idempotencyKey }));
+      const s = await act.run({ token, password }, (idempotencyKey) =>
+        sdk.session.acceptInvitation({ token, password }, { idempotencyKey }),
+      );
       setSession(s);
       // The token is spent: the address bar and the history drop it.
       navigate('/', { replace: true });
@@ -36,14 +38,34 @@ export function AcceptInvitation() {
   return (
     <main id="main" className="narrow">
       <h1>{t('invite.title')}</h1>
-      {!token ? <p className="error-box" role="alert">{t('invite.noToken')}</p> : (
+      {!token ? (
+        <p className="error-box" role="alert">
+          {t('invite.noToken')}
+        </p>
+      ) : (
         <>
           <ErrorBox error={error} />
           <form onSubmit={submit} noValidate>
-            <Field label={t('invite.password')} type="password" value={password} onChange={setPassword} autoComplete="new-password" required />
-            <Field label={t('invite.confirm')} type="password" value={confirm} onChange={setConfirm} autoComplete="new-password" required
-              error={mismatch ? t('invite.mismatch') : null} />
-            <button type="submit" disabled={busy}>{t('invite.submit')}</button>
+            <Field
+              label={t('invite.password')}
+              type="password"
+              value={password}
+              onChange={setPassword}
+              autoComplete="new-password"
+              required
+            />
+            <Field
+              label={t('invite.confirm')}
+              type="password"
+              value={confirm}
+              onChange={setConfirm}
+              autoComplete="new-password"
+              required
+              error={mismatch ? t('invite.mismatch') : null}
+            />
+            <button type="submit" disabled={busy}>
+              {t('invite.submit')}
+            </button>
           </form>
         </>
       )}

@@ -14,12 +14,20 @@ function ChangePassword() {
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true); setError(null); setDone(false);
+    setBusy(true);
+    setError(null);
+    setDone(false);
     try {
       const body = { currentPassword: current, newPassword: next };
       await act.run(body, (idempotencyKey) => sdk.session.changePassword(body, { idempotencyKey }));
-      setDone(true); setCurrent(''); setNext('');
-    } catch (err) { setError(err); } finally { setBusy(false); }
+      setDone(true);
+      setCurrent('');
+      setNext('');
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <section aria-labelledby="pw-h">
@@ -27,9 +35,18 @@ function ChangePassword() {
       <ErrorBox error={error} />
       {done && <Notice tone="success">{t('account.changed')}</Notice>}
       <form onSubmit={submit} noValidate>
-        <Field label={t('account.current')} type="password" value={current} onChange={setCurrent} autoComplete="current-password" required />
+        <Field
+          label={t('account.current')}
+          type="password"
+          value={current}
+          onChange={setCurrent}
+          autoComplete="current-password"
+          required
+        />
         <Field label={t('account.new')} type="password" value={next} onChange={setNext} autoComplete="new-password" required />
-        <button type="submit" disabled={busy}>{t('account.change')}</button>
+        <button type="submit" disabled={busy}>
+          {t('account.change')}
+        </button>
       </form>
     </section>
   );
@@ -55,16 +72,26 @@ function Totp() {
           <RecoveryCodes codes={totp.recovery} />
           <div className="buttons">
             <CopyButton text={totp.recovery.join('\n')} label={t('totp.title')} />
-            <button type="button" className="secondary" onClick={() => downloadText(t('totp.fileName'), `${totp.recovery!.join('\n')}\n`)}>{t('totp.download')}</button>
+            <button type="button" className="secondary" onClick={() => downloadText(t('totp.fileName'), `${totp.recovery!.join('\n')}\n`)}>
+              {t('totp.download')}
+            </button>
           </div>
         </Notice>
       )}
       <p>{enrolled ? t('totp.enrolled') : t('totp.off')}</p>
-      {!enrolled && !enrolment && <button type="button" onClick={() => void totp.start()} disabled={totp.busy}>{t('totp.start')}</button>}
+      {!enrolled && !enrolment && (
+        <button type="button" onClick={() => void totp.start()} disabled={totp.busy}>
+          {t('totp.start')}
+        </button>
+      )}
       {enrolment && (
-        <TotpEnrolForm enrolment={enrolment} busy={totp.busy} onConfirm={(code) => void totp.confirm(code)}
+        <TotpEnrolForm
+          enrolment={enrolment}
+          busy={totp.busy}
+          onConfirm={(code) => void totp.confirm(code)}
           texts={{ scan: t('totp.scan'), qr: t('totp.qr'), setupKey: t('totp.setupKey'), code: t('totp.code'), confirm: t('totp.confirm') }}
-          setupKeyExtra={<CopyButton text={enrolment.secret} label={t('totp.setupKey')} />} />
+          setupKeyExtra={<CopyButton text={enrolment.secret} label={t('totp.setupKey')} />}
+        />
       )}
     </section>
   );

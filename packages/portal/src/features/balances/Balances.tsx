@@ -12,19 +12,43 @@ export function Balances() {
     <>
       <h1>{t('balances.title')}</h1>
       <ErrorBox error={q.error} />
-      {q.isPending ? <Loading /> : q.data && (q.data.length === 0 ? <p>{t('balances.empty')}</p> : (
-        <>
-          <DataTable caption={t('balances.title')} rows={q.data} rowKey={(b) => b.assetSymbol} columns={[
-            { label: t('common.asset'), rowHeader: true, cell: (b) => b.assetSymbol },
-            { label: t('balances.available'), num: true, cell: (b) => <Amount minor={b.amountMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} /> },
-            { label: t('balances.held'), num: true, cell: (b) => <Amount minor={b.heldMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} /> },
-            { label: t('balances.total'), num: true, cell: (b) => <Amount minor={b.totalMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} /> },
-          ]} />
-          <p className="small muted">{t('balances.heldHint')}</p>
-          <ReadAt at={q.dataUpdatedAt} />
-          <LiabilitiesCheck />
-        </>
-      ))}
+      {q.isPending ? (
+        <Loading />
+      ) : (
+        q.data &&
+        (q.data.length === 0 ? (
+          <p>{t('balances.empty')}</p>
+        ) : (
+          <>
+            <DataTable
+              caption={t('balances.title')}
+              rows={q.data}
+              rowKey={(b) => b.assetSymbol}
+              columns={[
+                { label: t('common.asset'), rowHeader: true, cell: (b) => b.assetSymbol },
+                {
+                  label: t('balances.available'),
+                  num: true,
+                  cell: (b) => <Amount minor={b.amountMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} />,
+                },
+                {
+                  label: t('balances.held'),
+                  num: true,
+                  cell: (b) => <Amount minor={b.heldMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} />,
+                },
+                {
+                  label: t('balances.total'),
+                  num: true,
+                  cell: (b) => <Amount minor={b.totalMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} />,
+                },
+              ]}
+            />
+            <p className="small muted">{t('balances.heldHint')}</p>
+            <ReadAt at={q.dataUpdatedAt} />
+            <LiabilitiesCheck />
+          </>
+        ))
+      )}
     </>
   );
 }

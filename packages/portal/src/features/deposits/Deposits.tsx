@@ -21,7 +21,8 @@ function OpenDeclaration({ d, onCancelled }: { d: DepositDeclaration; onCancelle
   const [error, setError] = useState<unknown>(null);
   const fiat = isFiat(d.assetSymbol);
   const cancel = async () => {
-    setBusy(true); setError(null);
+    setBusy(true);
+    setError(null);
     try {
       await cancelKey.run(d.id, (idempotencyKey) => sdk.deposits.cancelDeclaration(d.id, { idempotencyKey }));
       qc.setQueryData(['open-declaration'], null);
@@ -29,17 +30,38 @@ function OpenDeclaration({ d, onCancelled }: { d: DepositDeclaration; onCancelle
     } catch (err) {
       setError(err);
       await qc.invalidateQueries({ queryKey: ['open-declaration'] });
-    } finally { setBusy(false); setConfirming(false); }
+    } finally {
+      setBusy(false);
+      setConfirming(false);
+    }
   };
   return (
     <section className="card declaration" aria-labelledby="decl-h">
-      <h2 id="decl-h">{t('deposits.open')} <span className="small muted">{t('deposits.reference')}: <code>{d.reference}</code></span></h2>
+      <h2 id="decl-h">
+        {t('deposits.open')}{' '}
+        <span className="small muted">
+          {t('deposits.reference')}: <code>{d.reference}</code>
+        </span>
+      </h2>
       <p className="label">{t('deposits.sendExactly')}</p>
-      <p className="big-amount"><span className="amount">{formatMoney(d.expectedAmountMinor, d.assetDecimals, lang)}</span> <span className="symbol">{d.assetSymbol}</span></p>
+      <p className="big-amount">
+        <span className="amount">{formatMoney(d.expectedAmountMinor, d.assetDecimals, lang)}</span>{' '}
+        <span className="symbol">{d.assetSymbol}</span>
+      </p>
       <CopyButton text={d.expectedAmount} label={t('deposits.sendExactly')} />
-      {fiat ? <p className="warning" role="note">{t('deposits.quoteReference', { reference: d.reference })}</p> : <p className="small">{t('deposits.exactHint')}</p>}
+      {fiat ? (
+        <p className="warning" role="note">
+          {t('deposits.quoteReference', { reference: d.reference })}
+        </p>
+      ) : (
+        <p className="small">{t('deposits.exactHint')}</p>
+      )}
       {fiat && <p className="label">{t('deposits.reference')}</p>}
-      {fiat && <p className="network"><code>{d.reference}</code></p>}
+      {fiat && (
+        <p className="network">
+          <code>{d.reference}</code>
+        </p>
+      )}
       {fiat && <CopyButton text={d.reference} label={t('deposits.reference')} />}
       {d.network && (
         <>
@@ -50,19 +72,36 @@ function OpenDeclaration({ d, onCancelled }: { d: DepositDeclaration; onCancelle
       {d.address && (
         <>
           <p className="label">{fiat ? t('deposits.bankDetails') : t('deposits.address')}</p>
-          <p className="address"><code>{d.address}</code></p>
+          <p className="address">
+            <code>{d.address}</code>
+          </p>
           <CopyButton text={d.address} label={fiat ? t('deposits.bankDetails') : t('deposits.address')} />
         </>
       )}
-      {d.network && !fiat && <p className="warning" role="note">{t('deposits.warning', { network: d.network })}</p>}
-      <p className="countdown-line"><Countdown key={d.id} at={d.expiresAt} onExpire={() => void qc.invalidateQueries({ queryKey: ['open-declaration'] })} /></p>
+      {d.network && !fiat && (
+        <p className="warning" role="note">
+          {t('deposits.warning', { network: d.network })}
+        </p>
+      )}
+      <p className="countdown-line">
+        <Countdown key={d.id} at={d.expiresAt} onExpire={() => void qc.invalidateQueries({ queryKey: ['open-declaration'] })} />
+      </p>
       <ErrorBox error={error} />
-      {can('portal:deposit') && (confirming ? (
-        <ConfirmInline question={t('deposits.confirmCancel', { reference: d.reference })} confirm={t('deposits.cancelSubmit')} back={t('orders.keep')} busy={busy}
-          onConfirm={() => void cancel()} onCancel={() => setConfirming(false)} />
-      ) : (
-        <button type="button" className="secondary" onClick={() => setConfirming(true)}>{t('deposits.cancel')}</button>
-      ))}
+      {can('portal:deposit') &&
+        (confirming ? (
+          <ConfirmInline
+            question={t('deposits.confirmCancel', { reference: d.reference })}
+            confirm={t('deposits.cancelSubmit')}
+            back={t('orders.keep')}
+            busy={busy}
+            onConfirm={() => void cancel()}
+            onCancel={() => setConfirming(false)}
+          />
+        ) : (
+          <button type="button" className="secondary" onClick={() => setConfirming(true)}>
+            {t('deposits.cancel')}
+          </button>
+        ))}
     </section>
   );
 }
@@ -73,7 +112,14 @@ export function Deposits() {
   const qc = useQueryClient();
   const mayDeposit = can('portal:deposit');
   // Spec rule 6: the wallets are read before each deposit, never cached.
-  const wallets = useQuery({ queryKey: ['wallets'], queryFn: () => sdk.deposits.wallets(), enabled: mayDeposit, staleTime: 0, gcTime: 0, refetchOnMount: 'always' });
+  const wallets = useQuery({
+    queryKey: ['wallets'],
+    queryFn: () => sdk.deposits.wallets(),
+    enabled: mayDeposit,
+    staleTime: 0,
+    gcTime: 0,
+    refetchOnMount: 'always',
+  });
   const open = useQuery({ queryKey: ['open-declaration'], queryFn: () => sdk.deposits.openDeclaration() });
   const balances = useQuery({ queryKey: ['balances'], queryFn: () => sdk.balances.list() });
   // Filtered by days only: what arrives for an organization is credited to it (an arrival no
@@ -97,17 +143,21 @@ export function Deposits() {
     e.preventDefault();
     setTouched(true);
     if (!reading?.ok || decimals === undefined) return;
-    setBusy(true); setError(null);
+    setBusy(true);
+    setError(null);
     try {
       const body = { assetSymbol: sym, assetDecimals: decimals, declaredAmountMinor: reading.minor };
       const r = await act.run(body, (idempotencyKey) => sdk.deposits.declare(body, { idempotencyKey }));
       qc.setQueryData(['open-declaration'], r.data);
       setCancelled(false);
-      setText(''); setTouched(false);
+      setText('');
+      setTouched(false);
     } catch (err) {
       setError(err);
       await qc.invalidateQueries({ queryKey: ['open-declaration'] });
-    } finally { setBusy(false); }
+    } finally {
+      setBusy(false);
+    }
   };
 
   return (
@@ -122,29 +172,43 @@ export function Deposits() {
         <section aria-labelledby="wallets-h">
           <h2 id="wallets-h">{t('deposits.wallets')}</h2>
           <ErrorBox error={wallets.error} />
-          {wallets.isPending ? <Loading /> : (wallets.data ?? []).length === 0 ? <p>{t('deposits.noWallets')}</p> : (
+          {wallets.isPending ? (
+            <Loading />
+          ) : (wallets.data ?? []).length === 0 ? (
+            <p>{t('deposits.noWallets')}</p>
+          ) : (
             <ul className="wallets">
-              {(wallets.data ?? []).map((w) => isFiat(w.assetSymbol) ? (
-                <li key={w.assetSymbol} className="card">
-                  <h3>{w.assetSymbol}</h3>
-                  <p className="label">{t('deposits.transfer')}</p>
-                  <p className="network">{w.network}</p>
-                  <p className="label">{t('deposits.bankDetails')}</p>
-                  <p className="address"><code>{w.address}</code></p>
-                  <CopyButton text={w.address} label={`${t('deposits.bankDetails')} ${w.assetSymbol}`} />
-                  <p className="warning" role="note">{t('deposits.fiatWarning')}</p>
-                </li>
-              ) : (
-                <li key={w.assetSymbol} className="card">
-                  <h3>{w.assetSymbol}</h3>
-                  <p className="label">{t('deposits.network')}</p>
-                  <p className="network">{w.network}</p>
-                  <p className="label">{t('deposits.address')}</p>
-                  <p className="address"><code>{w.address}</code></p>
-                  <CopyButton text={w.address} label={`${t('deposits.address')} ${w.assetSymbol}`} />
-                  <p className="warning" role="note">{t('deposits.warning', { network: w.network })}</p>
-                </li>
-              ))}
+              {(wallets.data ?? []).map((w) =>
+                isFiat(w.assetSymbol) ? (
+                  <li key={w.assetSymbol} className="card">
+                    <h3>{w.assetSymbol}</h3>
+                    <p className="label">{t('deposits.transfer')}</p>
+                    <p className="network">{w.network}</p>
+                    <p className="label">{t('deposits.bankDetails')}</p>
+                    <p className="address">
+                      <code>{w.address}</code>
+                    </p>
+                    <CopyButton text={w.address} label={`${t('deposits.bankDetails')} ${w.assetSymbol}`} />
+                    <p className="warning" role="note">
+                      {t('deposits.fiatWarning')}
+                    </p>
+                  </li>
+                ) : (
+                  <li key={w.assetSymbol} className="card">
+                    <h3>{w.assetSymbol}</h3>
+                    <p className="label">{t('deposits.network')}</p>
+                    <p className="network">{w.network}</p>
+                    <p className="label">{t('deposits.address')}</p>
+                    <p className="address">
+                      <code>{w.address}</code>
+                    </p>
+                    <CopyButton text={w.address} label={`${t('deposits.address')} ${w.assetSymbol}`} />
+                    <p className="warning" role="note">
+                      {t('deposits.warning', { network: w.network })}
+                    </p>
+                  </li>
+                ),
+              )}
             </ul>
           )}
           {wallets.data && <ReadAt at={wallets.dataUpdatedAt} />}
@@ -156,10 +220,28 @@ export function Deposits() {
           <h2 id="declare-h">{t('deposits.declare')}</h2>
           <p className="hint">{t('deposits.declareHint')}</p>
           <form onSubmit={declare} noValidate>
-            <SelectField label={t('common.asset')} value={sym} onChange={setAsset} options={declarable.map((w) => ({ value: w.assetSymbol, label: w.assetSymbol }))} />
-            <Field label={t('common.amount')} value={text} onChange={setText} inputMode="decimal" autoComplete="off" error={amountError}
-              hint={reading?.ok && decimals !== undefined ? t('deposits.cryptoWillSend', { amount: formatMoney(reading.minor, decimals, lang), asset: sym }) : undefined} />
-            <button type="submit" disabled={busy}>{t('deposits.declareSubmit')}</button>
+            <SelectField
+              label={t('common.asset')}
+              value={sym}
+              onChange={setAsset}
+              options={declarable.map((w) => ({ value: w.assetSymbol, label: w.assetSymbol }))}
+            />
+            <Field
+              label={t('common.amount')}
+              value={text}
+              onChange={setText}
+              inputMode="decimal"
+              autoComplete="off"
+              error={amountError}
+              hint={
+                reading?.ok && decimals !== undefined
+                  ? t('deposits.cryptoWillSend', { amount: formatMoney(reading.minor, decimals, lang), asset: sym })
+                  : undefined
+              }
+            />
+            <button type="submit" disabled={busy}>
+              {t('deposits.declareSubmit')}
+            </button>
           </form>
         </section>
       )}
@@ -167,15 +249,28 @@ export function Deposits() {
       <section aria-labelledby="arrived-h">
         <h2 id="arrived-h">{t('deposits.arrived')}</h2>
         <ListFilters label={t('filters.deposits')} onApply={setApplied} />
-        <CsvDownload fileName={csvName('deposits', applied)} csv={async () => csvFile(DEPOSIT_CSV_COLUMNS, depositCells, await collect(sdk.deposits.iterate({ limit: 100, ...filters })))} />
-        <PagedTable caption={t('deposits.arrived')} queryKey="deposits" filterKey={JSON.stringify(applied)} read={(p) => sdk.deposits.list({ ...p, ...filters })} refreshMs={open.data ? 5000 : false}
+        <CsvDownload
+          fileName={csvName('deposits', applied)}
+          csv={async () => csvFile(DEPOSIT_CSV_COLUMNS, depositCells, await collect(sdk.deposits.iterate({ limit: 100, ...filters })))}
+        />
+        <PagedTable
+          caption={t('deposits.arrived')}
+          queryKey="deposits"
+          filterKey={JSON.stringify(applied)}
+          read={(p) => sdk.deposits.list({ ...p, ...filters })}
+          refreshMs={open.data ? 5000 : false}
           columns={[
             { label: t('common.created'), cell: (d) => <DateTime iso={d.createdAt} /> },
-            { label: t('common.amount'), num: true, cell: (d) => <Amount minor={d.money.amountMinor} decimals={d.money.assetDecimals} symbol={d.money.assetSymbol} /> },
+            {
+              label: t('common.amount'),
+              num: true,
+              cell: (d) => <Amount minor={d.money.amountMinor} decimals={d.money.assetDecimals} symbol={d.money.assetSymbol} />,
+            },
             { label: t('deposits.network'), cell: (d) => d.network },
             { label: t('deposits.txid'), cell: (d) => <code className="break">{d.txid}</code> },
             { label: t('common.state'), cell: (d) => <StateBadge state={d.state} /> },
-          ]} />
+          ]}
+        />
       </section>
     </>
   );

@@ -44,9 +44,9 @@ export function Exchange() {
 
   // What one delivers is a pair's base; what one receives, a quote asset priced against it.
   const gives = [...new Set(priced.map((p) => p.baseSymbol))];
-  const giveSym = gives.includes(give) ? give : gives[0] ?? '';
+  const giveSym = gives.includes(give) ? give : (gives[0] ?? '');
   const gets = priced.filter((p) => p.baseSymbol === giveSym).map((p) => p.quoteSymbol);
-  const getSym = gets.includes(get) ? get : gets[0] ?? '';
+  const getSym = gets.includes(get) ? get : (gets[0] ?? '');
   const pair = priced.find((p) => p.baseSymbol === giveSym && p.quoteSymbol === getSym);
   const held = balances.data?.find((b) => b.assetSymbol === giveSym);
   const amountSym = side === 'give' ? giveSym : getSym;
@@ -57,37 +57,59 @@ export function Exchange() {
   let amountError: string | null = null;
   if (touched && reading && !reading.ok) amountError = t(`amount.${reading.reason}`, { asset: amountSym, decimals: amountDecimals ?? 0 });
   else if (touched && reading?.ok && pair && side === 'give') {
-    if (reading.minor < pair.minBaseMinor) amountError = t('exchange.belowMin', { min: money(pair.minBaseMinor, pair.baseDecimals), asset: giveSym });
-    else if (reading.minor > pair.maxBaseMinor) amountError = t('exchange.aboveMax', { max: money(pair.maxBaseMinor, pair.baseDecimals), asset: giveSym });
-    else if (held && reading.minor > held.amountMinor) amountError = t('exchange.overAvailable', { amount: money(held.amountMinor, held.assetDecimals), asset: giveSym });
+    if (reading.minor < pair.minBaseMinor)
+      amountError = t('exchange.belowMin', { min: money(pair.minBaseMinor, pair.baseDecimals), asset: giveSym });
+    else if (reading.minor > pair.maxBaseMinor)
+      amountError = t('exchange.aboveMax', { max: money(pair.maxBaseMinor, pair.baseDecimals), asset: giveSym });
+    else if (held && reading.minor > held.amountMinor)
+      amountError = t('exchange.overAvailable', { amount: money(held.amountMinor, held.assetDecimals), asset: giveSym });
   }
   // Max: what is available, no more than the pair quotes.
   const maxMinor = held && pair ? (held.amountMinor < pair.maxBaseMinor ? held.amountMinor : pair.maxBaseMinor) : null;
   const last = pair ? lastRates.get(`${giveSym}/${getSym}`) : undefined;
 
-  const reset = () => { setQuote(null); setNoPrice(false); };
+  const reset = () => {
+    setQuote(null);
+    setNoPrice(false);
+  };
   const requestQuote = async () => {
     setTouched(true);
     if (!reading?.ok || !pair) return;
-    if (side === 'give' && (reading.minor < pair.minBaseMinor || reading.minor > pair.maxBaseMinor || (held && reading.minor > held.amountMinor))) return;
-    setBusy(true); setError(null); setNoPrice(false); setPlaced(null); setExpired(false); setQuote(null);
+    if (
+      side === 'give' &&
+      (reading.minor < pair.minBaseMinor || reading.minor > pair.maxBaseMinor || (held && reading.minor > held.amountMinor))
+    )
+      return;
+    setBusy(true);
+    setError(null);
+    setNoPrice(false);
+    setPlaced(null);
+    setExpired(false);
+    setQuote(null);
     try {
-      const body = side === 'give'
-        ? { baseSymbol: giveSym, quoteSymbol: getSym, amountBaseMinor: reading.minor }
-        : { baseSymbol: giveSym, quoteSymbol: getSym, amountQuoteMinor: reading.minor };
+      const body =
+        side === 'give'
+          ? { baseSymbol: giveSym, quoteSymbol: getSym, amountBaseMinor: reading.minor }
+          : { baseSymbol: giveSym, quoteSymbol: getSym, amountQuoteMinor: reading.minor };
       const q = await quoteKey.run(body, (idempotencyKey) => sdk.quotes.create(body, { idempotencyKey }));
       lastRates.set(`${giveSym}/${getSym}`, { rate: q.rateQuoteMinor, decimals: q.quote.assetDecimals, at: Date.now() });
       setQuote(q);
     } catch (err) {
       if (err instanceof CambioError && err.code === 'quotes.quote_below_executable_rate') setNoPrice(true);
       else setError(err);
-    } finally { setBusy(false); }
+    } finally {
+      setBusy(false);
+    }
   };
-  const submit = (e: FormEvent) => { e.preventDefault(); void requestQuote(); };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void requestQuote();
+  };
 
   const accept = async () => {
     if (!quote) return;
-    setBusy(true); setError(null);
+    setBusy(true);
+    setError(null);
     try {
       const r = await orderKey.run(quote.id, (idempotencyKey) => sdk.orders.create({ quoteId: quote.id }, { idempotencyKey }));
       await refreshAfterHold(qc, 'orders');
@@ -96,47 +118,141 @@ export function Exchange() {
     } catch (err) {
       if (err instanceof CambioError && (err.code === 'orders.quote_expired' || err.code === 'quotes.quote_expired')) setExpired(true);
       else setError(err);
-    } finally { setBusy(false); }
+    } finally {
+      setBusy(false);
+    }
   };
 
-  if (balances.isPending || pairs.isPending) return <><h1>{t('exchange.title')}</h1><Loading /></>;
+  if (balances.isPending || pairs.isPending)
+    return (
+      <>
+        <h1>{t('exchange.title')}</h1>
+        <Loading />
+      </>
+    );
   return (
     <>
       <h1>{t('exchange.title')}</h1>
       <ErrorBox error={error ?? balances.error ?? pairs.error} />
       {!pairs.error && priced.length === 0 && <Notice tone="warning">{t('exchange.noPairs')}</Notice>}
-      {!mayTrade && <p className="notice" id="cannot-trade">{t('exchange.cannotTrade')}</p>}
+      {!mayTrade && (
+        <p className="notice" id="cannot-trade">
+          {t('exchange.cannotTrade')}
+        </p>
+      )}
       {priced.length > 0 && (
         <form onSubmit={submit} noValidate className="card">
           <fieldset className="plain" disabled={!mayTrade} aria-describedby={mayTrade ? undefined : 'cannot-trade'}>
             <div className="row">
-              <SelectField label={t('exchange.give')} value={giveSym} onChange={(v) => { setGive(v); reset(); }} options={gives.map((s) => ({ value: s, label: s }))} />
-              <SelectField label={t('exchange.get')} value={getSym} onChange={(v) => { setGet(v); reset(); }} options={gets.map((s) => ({ value: s, label: s }))} />
+              <SelectField
+                label={t('exchange.give')}
+                value={giveSym}
+                onChange={(v) => {
+                  setGive(v);
+                  reset();
+                }}
+                options={gives.map((s) => ({ value: s, label: s }))}
+              />
+              <SelectField
+                label={t('exchange.get')}
+                value={getSym}
+                onChange={(v) => {
+                  setGet(v);
+                  reset();
+                }}
+                options={gets.map((s) => ({ value: s, label: s }))}
+              />
             </div>
             <p className="small">
-              {held ? t('exchange.available', { amount: money(held.amountMinor, held.assetDecimals), asset: giveSym }) : t('exchange.available', { amount: money(0n, pair?.baseDecimals ?? 0), asset: giveSym })}
-              {pair && <>{' · '}{t('exchange.bounds', { min: money(pair.minBaseMinor, pair.baseDecimals), max: money(pair.maxBaseMinor, pair.baseDecimals), asset: giveSym })}</>}
+              {held
+                ? t('exchange.available', { amount: money(held.amountMinor, held.assetDecimals), asset: giveSym })
+                : t('exchange.available', { amount: money(0n, pair?.baseDecimals ?? 0), asset: giveSym })}
+              {pair && (
+                <>
+                  {' · '}
+                  {t('exchange.bounds', {
+                    min: money(pair.minBaseMinor, pair.baseDecimals),
+                    max: money(pair.maxBaseMinor, pair.baseDecimals),
+                    asset: giveSym,
+                  })}
+                </>
+              )}
             </p>
             <p className="small muted">
-              {last ? t('exchange.lastRate', { base: giveSym, rate: money(last.rate, last.decimals), quote: getSym, time: formatTime(last.at, lang) }) : t('exchange.noRateYet')}
+              {last
+                ? t('exchange.lastRate', {
+                    base: giveSym,
+                    rate: money(last.rate, last.decimals),
+                    quote: getSym,
+                    time: formatTime(last.at, lang),
+                  })
+                : t('exchange.noRateYet')}
             </p>
             <fieldset>
               <legend>{t('exchange.amountOf')}</legend>
-              <label className="choice"><input type="radio" name="side" checked={side === 'give'} onChange={() => { setSide('give'); reset(); }} /> {t('exchange.amountGive')}</label>
-              <label className="choice"><input type="radio" name="side" checked={side === 'get'} onChange={() => { setSide('get'); reset(); }} /> {t('exchange.amountGet')}</label>
+              <label className="choice">
+                <input
+                  type="radio"
+                  name="side"
+                  checked={side === 'give'}
+                  onChange={() => {
+                    setSide('give');
+                    reset();
+                  }}
+                />{' '}
+                {t('exchange.amountGive')}
+              </label>
+              <label className="choice">
+                <input
+                  type="radio"
+                  name="side"
+                  checked={side === 'get'}
+                  onChange={() => {
+                    setSide('get');
+                    reset();
+                  }}
+                />{' '}
+                {t('exchange.amountGet')}
+              </label>
             </fieldset>
             <div className="with-max">
               <Field
-                label={t('exchange.amount', { asset: amountSym })} value={text} inputMode="decimal" autoComplete="off"
-                onChange={(v) => { setText(v); reset(); }} error={amountError}
-                hint={reading?.ok && amountDecimals !== undefined ? t(side === 'give' ? 'amount.willSend' : 'amount.willReceive', { amount: money(reading.minor, amountDecimals), asset: amountSym }) : undefined}
+                label={t('exchange.amount', { asset: amountSym })}
+                value={text}
+                inputMode="decimal"
+                autoComplete="off"
+                onChange={(v) => {
+                  setText(v);
+                  reset();
+                }}
+                error={amountError}
+                hint={
+                  reading?.ok && amountDecimals !== undefined
+                    ? t(side === 'give' ? 'amount.willSend' : 'amount.willReceive', {
+                        amount: money(reading.minor, amountDecimals),
+                        asset: amountSym,
+                      })
+                    : undefined
+                }
               />
               {side === 'give' && maxMinor !== null && maxMinor > 0n && pair && (
-                <button type="button" className="secondary" aria-label={t('exchange.maxLabel', { amount: money(maxMinor, pair.baseDecimals), asset: giveSym })}
-                  onClick={() => { setText(formatMinor(maxMinor, pair.baseDecimals)); setTouched(true); reset(); }}>{t('exchange.max')}</button>
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={t('exchange.maxLabel', { amount: money(maxMinor, pair.baseDecimals), asset: giveSym })}
+                  onClick={() => {
+                    setText(formatMinor(maxMinor, pair.baseDecimals));
+                    setTouched(true);
+                    reset();
+                  }}
+                >
+                  {t('exchange.max')}
+                </button>
               )}
             </div>
-            <button type="submit" disabled={busy}>{t('exchange.getQuote')}</button>
+            <button type="submit" disabled={busy}>
+              {t('exchange.getQuote')}
+            </button>
           </fieldset>
         </form>
       )}
@@ -145,7 +261,9 @@ export function Exchange() {
       {placed && (
         <Notice tone="success">
           <p>{t('exchange.placed')}</p>
-          <p><Link to="/orders">{t('exchange.seeOrders')}</Link></p>
+          <p>
+            <Link to="/orders">{t('exchange.seeOrders')}</Link>
+          </p>
         </Notice>
       )}
       {quote && (
@@ -153,24 +271,40 @@ export function Exchange() {
           <h2 id="quote-h">{t('exchange.quote')}</h2>
           <dl className="summary">
             <dt>{t('exchange.deliver')}</dt>
-            <dd><Amount minor={quote.base.amountMinor} decimals={quote.base.assetDecimals} symbol={quote.base.assetSymbol} /></dd>
+            <dd>
+              <Amount minor={quote.base.amountMinor} decimals={quote.base.assetDecimals} symbol={quote.base.assetSymbol} />
+            </dd>
             <dt>{t('exchange.receive')}</dt>
-            <dd><Amount minor={quote.quote.amountMinor} decimals={quote.quote.assetDecimals} symbol={quote.quote.assetSymbol} /></dd>
+            <dd>
+              <Amount minor={quote.quote.amountMinor} decimals={quote.quote.assetDecimals} symbol={quote.quote.assetSymbol} />
+            </dd>
             <dt>{t('exchange.rate')}</dt>
-            <dd>{t('exchange.rateText', { base: quote.base.assetSymbol, rate: money(quote.rateQuoteMinor, quote.quote.assetDecimals), quote: quote.quote.assetSymbol })}</dd>
+            <dd>
+              {t('exchange.rateText', {
+                base: quote.base.assetSymbol,
+                rate: money(quote.rateQuoteMinor, quote.quote.assetDecimals),
+                quote: quote.quote.assetSymbol,
+              })}
+            </dd>
           </dl>
           {expired ? (
             <div role="alert" className="notice notice-warning">
               <p>{t('exchange.expired')}</p>
-              <button type="button" onClick={() => void requestQuote()} disabled={busy}>{t('exchange.newQuote')}</button>
+              <button type="button" onClick={() => void requestQuote()} disabled={busy}>
+                {t('exchange.newQuote')}
+              </button>
             </div>
           ) : (
             <>
-              <p className="countdown-line"><Countdown key={quote.id} at={quote.expiresAt} onExpire={onExpire} /></p>
+              <p className="countdown-line">
+                <Countdown key={quote.id} at={quote.expiresAt} onExpire={onExpire} />
+              </p>
               {mayTrade && (
                 <>
                   <p className="small">{t('exchange.confirm')}</p>
-                  <button type="button" onClick={() => void accept()} disabled={busy}>{t('exchange.accept')}</button>
+                  <button type="button" onClick={() => void accept()} disabled={busy}>
+                    {t('exchange.accept')}
+                  </button>
                 </>
               )}
             </>

@@ -21,11 +21,16 @@ export function useCancel(list: 'orders' | 'withdrawals', cancel: (id: string, i
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState(false);
   const run = async (id: string) => {
-    setBusy(true); setError(null); setDone(false);
+    setBusy(true);
+    setError(null);
+    setDone(false);
     try {
       await key.run(id, (idempotencyKey) => cancel(id, idempotencyKey));
-      setAsking(null); setDone(true);
-    } catch (err) { setError(err); } finally {
+      setAsking(null);
+      setDone(true);
+    } catch (err) {
+      setError(err);
+    } finally {
       setBusy(false);
       await Promise.all(['balances', 'ledger', list].map((k) => qc.invalidateQueries({ queryKey: [k], refetchType: 'all' })));
     }
@@ -39,33 +44,82 @@ export function Orders() {
   const c = useCancel('orders', (id, idempotencyKey) => sdk.orders.cancel(id, { idempotencyKey }));
   const [applied, setApplied] = useState<ListChoice>(ALL);
   const filters = requestFilters(applied);
-  const what = (o: Order) => ({ amount: formatMoney(o.base.amountMinor, o.base.assetDecimals, lang), asset: o.base.assetSymbol, date: formatDateTime(o.createdAt, lang) });
+  const what = (o: Order) => ({
+    amount: formatMoney(o.base.amountMinor, o.base.assetDecimals, lang),
+    asset: o.base.assetSymbol,
+    date: formatDateTime(o.createdAt, lang),
+  });
   return (
     <>
       <h1>{t('orders.title')}</h1>
       <ErrorBox error={c.error} />
       {c.done && <Notice tone="success">{t('orders.cancelled')}</Notice>}
       <ListFilters label={t('filters.orders')} states={REQUEST_STATES} onApply={setApplied} />
-      <CsvDownload fileName={csvName('orders', applied)} csv={async () => csvFile(ORDER_CSV_COLUMNS, orderCells, await collect(sdk.orders.iterate({ limit: 100, ...filters })))} />
-      <PagedTable caption={t('orders.title')} queryKey="orders" filterKey={JSON.stringify(applied)} read={(p) => sdk.orders.list({ ...p, ...filters })}
+      <CsvDownload
+        fileName={csvName('orders', applied)}
+        csv={async () => csvFile(ORDER_CSV_COLUMNS, orderCells, await collect(sdk.orders.iterate({ limit: 100, ...filters })))}
+      />
+      <PagedTable
+        caption={t('orders.title')}
+        queryKey="orders"
+        filterKey={JSON.stringify(applied)}
+        read={(p) => sdk.orders.list({ ...p, ...filters })}
         waiting={(o) => o.state === 'pending_approval' || o.state === 'approved'}
         columns={[
           { label: t('common.created'), cell: (o) => <DateTime iso={o.createdAt} /> },
-          { label: t('orders.deliver'), num: true, cell: (o) => <Amount minor={o.base.amountMinor} decimals={o.base.assetDecimals} symbol={o.base.assetSymbol} /> },
-          { label: t('orders.receive'), num: true, cell: (o) => <Amount minor={o.quote.amountMinor} decimals={o.quote.assetDecimals} symbol={o.quote.assetSymbol} /> },
-          { label: t('common.state'), cell: (o) => <><StateBadge state={o.state} />{o.reason && <span className="small"> — {o.reason}</span>}</> },
-          { label: t('orders.actions'), actions: true, cell: (o) => (
-            <span className="buttons">
-              <Link to={`/orders/${encodeURIComponent(o.id)}`} aria-label={t('orders.detailsLabel', what(o))}>{t('orders.details')}</Link>
-              {can('portal:trade') && o.state === 'pending_approval' && (c.asking === o.id ? (
-                <ConfirmInline question={t('orders.confirmCancel')} confirm={t('orders.confirmCancelSubmit')} back={t('orders.keep')} busy={c.busy}
-                  onConfirm={() => void c.run(o.id)} onCancel={() => c.setAsking(null)} />
-              ) : (
-                <button type="button" className="secondary" aria-label={t('orders.cancelLabel', what(o))} onClick={() => c.setAsking(o.id)}>{t('orders.cancel')}</button>
-              ))}
-            </span>
-          ) },
-        ]} />
+          {
+            label: t('orders.deliver'),
+            num: true,
+            cell: (o) => <Amount minor={o.base.amountMinor} decimals={o.base.assetDecimals} symbol={o.base.assetSymbol} />,
+          },
+          {
+            label: t('orders.receive'),
+            num: true,
+            cell: (o) => <Amount minor={o.quote.amountMinor} decimals={o.quote.assetDecimals} symbol={o.quote.assetSymbol} />,
+          },
+          {
+            label: t('common.state'),
+            cell: (o) => (
+              <>
+                <StateBadge state={o.state} />
+                {o.reason && <span className="small"> — {o.reason}</span>}
+              </>
+            ),
+          },
+          {
+            label: t('orders.actions'),
+            actions: true,
+            cell: (o) => (
+              <span className="buttons">
+                <Link to={`/orders/${encodeURIComponent(o.id)}`} aria-label={t('orders.detailsLabel', what(o))}>
+                  {t('orders.details')}
+                </Link>
+                {can('portal:trade') &&
+                  o.state === 'pending_approval' &&
+                  (c.asking === o.id ? (
+                    <ConfirmInline
+                      question={t('orders.confirmCancel')}
+                      confirm={t('orders.confirmCancelSubmit')}
+                      back={t('orders.keep')}
+                      busy={c.busy}
+                      onConfirm={() => void c.run(o.id)}
+                      onCancel={() => c.setAsking(null)}
+                    />
+                  ) : (
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={t('orders.cancelLabel', what(o))}
+                      onClick={() => c.setAsking(o.id)}
+                    >
+                      {t('orders.cancel')}
+                    </button>
+                  ))}
+              </span>
+            ),
+          },
+        ]}
+      />
     </>
   );
 }

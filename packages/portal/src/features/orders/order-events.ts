@@ -33,4 +33,5 @@ export async function orderEvents(events: CambioPortal['events'], orderId: strin
 }
 
 /** The state an event of an order leaves it in (`order.approved` → `approved`). */
-export const stateAfter = (e: OrganizationEvent): string => (e.type === 'order.created' ? 'pending_approval' : e.type.slice('order.'.length));
+export const stateAfter = (e: OrganizationEvent): string =>
+  e.type === 'order.created' ? 'pending_approval' : e.type.slice('order.'.length);

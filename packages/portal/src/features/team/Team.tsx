@@ -19,14 +19,21 @@ function InviteForm() {
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true); setError(null); setInvited(null);
+    setBusy(true);
+    setError(null);
+    setInvited(null);
     try {
       const body = { name: name.trim(), email: email.trim(), permissions };
       const r = await act.run(body, (idempotencyKey) => sdk.team.invite(body, { idempotencyKey }));
       setInvited({ name: r.member.name, invitation: r.invitation });
-      setName(''); setEmail('');
+      setName('');
+      setEmail('');
       await qc.invalidateQueries({ queryKey: ['team'] });
-    } catch (err) { setError(err); } finally { setBusy(false); }
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <details className="card">
@@ -43,7 +50,9 @@ function InviteForm() {
         <Field label={t('team.name')} value={name} onChange={setName} required autoComplete="off" />
         <Field label={t('team.email')} type="email" value={email} onChange={setEmail} required autoComplete="off" />
         <RolePicker legend={t('roles.preset')} own={session?.member.permissions ?? []} chosen={permissions} onChange={setPermissions} />
-        <button type="submit" disabled={busy}>{t('team.inviteSubmit')}</button>
+        <button type="submit" disabled={busy}>
+          {t('team.inviteSubmit')}
+        </button>
       </form>
     </details>
   );
@@ -60,20 +69,33 @@ function RoleEditor({ id, name, current, onDone }: { id: string; name: string; c
   const [busy, setBusy] = useState(false);
   const save = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true); setError(null);
+    setBusy(true);
+    setError(null);
     try {
       await act.run([id, chosen], (idempotencyKey) => sdk.team.setPermissions(id, chosen, { idempotencyKey }));
       await qc.invalidateQueries({ queryKey: ['team'] });
       onDone();
-    } catch (err) { setError(err); } finally { setBusy(false); }
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <form onSubmit={save} noValidate className="card">
       <ErrorBox error={error} />
-      <RolePicker legend={t('team.permissionsOf', { name })} own={own} chosen={chosen.filter((p) => own.includes(p))}
-        onChange={(v) => setChosen([...v, ...current.filter((p) => !own.includes(p))])} />
-      <button type="submit" disabled={busy}>{t('team.saveRole')}</button>{' '}
-      <button type="button" className="secondary" onClick={onDone}>{t('common.cancel')}</button>
+      <RolePicker
+        legend={t('team.permissionsOf', { name })}
+        own={own}
+        chosen={chosen.filter((p) => own.includes(p))}
+        onChange={(v) => setChosen([...v, ...current.filter((p) => !own.includes(p))])}
+      />
+      <button type="submit" disabled={busy}>
+        {t('team.saveRole')}
+      </button>{' '}
+      <button type="button" className="secondary" onClick={onDone}>
+        {t('common.cancel')}
+      </button>
     </form>
   );
 }
@@ -100,15 +122,22 @@ export function Team() {
       await removeKey.run(id, (idempotencyKey) => sdk.team.remove(id, { idempotencyKey }));
       setRemoving(null);
       await qc.invalidateQueries({ queryKey: ['team'] });
-    } catch (err) { setError(err); }
+    } catch (err) {
+      setError(err);
+    }
   };
   const resend = async (id: string) => {
-    setError(null); setResent(null);
+    setError(null);
+    setResent(null);
     try {
       const r = await resendKey.run(['resend', id], (idempotencyKey) => sdk.team.resendInvitation(id, { idempotencyKey }));
       setResent({ name: r.member.name, invitation: r.invitation });
       await qc.invalidateQueries({ queryKey: ['team'] });
-    } catch (err) { setError(err); } finally { setResending(null); }
+    } catch (err) {
+      setError(err);
+    } finally {
+      setResending(null);
+    }
   };
   return (
     <>
@@ -127,54 +156,139 @@ export function Team() {
               <CopyButton text={resent.invitation.url} label={t('team.invitationLink')} />
             </Notice>
           )}
-          <DataTable caption={t('team.pending')} rows={(list.data ?? []).filter((m) => m.status === 'invited')} rowKey={(m) => m.id} columns={[
-            { label: t('team.name'), rowHeader: true, cell: (m) => m.name },
-            { label: t('team.email'), cell: (m) => m.email },
-            { label: t('roles.preset'), cell: (m) => t(`roles.${presetOf(m.permissions)}` as MessageKey) },
-            { label: t('common.created'), cell: (m) => <DateTime iso={m.createdAt} /> },
-            { label: t('orders.actions'), actions: true, cell: (m) => (revoking === m.id ? (
-              <ConfirmInline question={t('team.confirmRevokeInvitation', { name: m.name })} confirm={t('team.revokeInvitationSubmit')} back={t('orders.keep')}
-                onConfirm={() => void remove(m.id).then(() => setRevoking(null))} onCancel={() => setRevoking(null)} />
-            ) : resending === m.id ? (
-              <ConfirmInline question={t('team.confirmResendInvitation', { name: m.name })} confirm={t('team.resendInvitationSubmit')} back={t('orders.keep')}
-                onConfirm={() => void resend(m.id)} onCancel={() => setResending(null)} />
-            ) : (
-              <>
-                <button type="button" className="secondary" aria-label={t('team.resendInvitation', { name: m.name })} onClick={() => { setRevoking(null); setResending(m.id); }}>{t('team.resendButton')}</button>{' '}
-                <button type="button" className="secondary" aria-label={t('team.revokeInvitation', { name: m.name })} onClick={() => { setResending(null); setRevoking(m.id); }}>{t('keys.revokeButton')}</button>
-              </>
-            )) },
-          ]} />
+          <DataTable
+            caption={t('team.pending')}
+            rows={(list.data ?? []).filter((m) => m.status === 'invited')}
+            rowKey={(m) => m.id}
+            columns={[
+              { label: t('team.name'), rowHeader: true, cell: (m) => m.name },
+              { label: t('team.email'), cell: (m) => m.email },
+              { label: t('roles.preset'), cell: (m) => t(`roles.${presetOf(m.permissions)}` as MessageKey) },
+              { label: t('common.created'), cell: (m) => <DateTime iso={m.createdAt} /> },
+              {
+                label: t('orders.actions'),
+                actions: true,
+                cell: (m) =>
+                  revoking === m.id ? (
+                    <ConfirmInline
+                      question={t('team.confirmRevokeInvitation', { name: m.name })}
+                      confirm={t('team.revokeInvitationSubmit')}
+                      back={t('orders.keep')}
+                      onConfirm={() => void remove(m.id).then(() => setRevoking(null))}
+                      onCancel={() => setRevoking(null)}
+                    />
+                  ) : resending === m.id ? (
+                    <ConfirmInline
+                      question={t('team.confirmResendInvitation', { name: m.name })}
+                      confirm={t('team.resendInvitationSubmit')}
+                      back={t('orders.keep')}
+                      onConfirm={() => void resend(m.id)}
+                      onCancel={() => setResending(null)}
+                    />
+                  ) : (
+                    <>
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={t('team.resendInvitation', { name: m.name })}
+                        onClick={() => {
+                          setRevoking(null);
+                          setResending(m.id);
+                        }}
+                      >
+                        {t('team.resendButton')}
+                      </button>{' '}
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={t('team.revokeInvitation', { name: m.name })}
+                        onClick={() => {
+                          setResending(null);
+                          setRevoking(m.id);
+                        }}
+                      >
+                        {t('keys.revokeButton')}
+                      </button>
+                    </>
+                  ),
+              },
+            ]}
+          />
         </section>
       )}
       <h2>{t('team.members')}</h2>
-      {list.isPending ? <Loading /> : (
-        <DataTable caption={t('team.title')} rows={list.data ?? []} rowKey={(m) => m.id} columns={[
-          { label: t('team.name'), rowHeader: true, cell: (m) => <>{m.name}{m.id === session?.member.id && <span className="muted"> ({t('team.you')})</span>}</> },
-          { label: t('team.email'), cell: (m) => m.email },
-          { label: t('team.permissions'), cell: (m) => (
-            <>
-              {editing === m.id ? <RoleEditor id={m.id} name={m.name} current={m.permissions} onDone={() => setEditing(null)} /> : (
-                <><strong>{t(`roles.${presetOf(m.permissions)}` as MessageKey)}</strong><br /><span className="small muted">{m.permissions.join(', ')}</span></>
-              )}
-              {manageable(m) && editing !== m.id && (
-                <> <button type="button" className="link" onClick={() => setEditing(m.id)}>{t('team.changeRole', { name: m.name })}</button></>
-              )}
-            </>
-          ) },
-          { label: t('team.status'), cell: (m) => (
-            <>
-              {t(`team.status.${m.status}`)}{m.totpEnrolled && <span className="small"> · {t('team.totp')}</span>}
-              {manageable(m) && <>{' '}{removing === m.id ? (
-                <ConfirmInline question={t('team.confirmRemove', { name: m.name })} confirm={t('team.confirmRemoveSubmit')}
-                  onConfirm={() => void remove(m.id)} onCancel={() => setRemoving(null)} />
-              ) : (
-                <button type="button" className="secondary" onClick={() => setRemoving(m.id)}>{t('team.remove', { name: m.name })}</button>
-              )}</>}
-            </>
-          ) },
-          { label: t('common.created'), cell: (m) => <DateTime iso={m.createdAt} /> },
-        ]} />
+      {list.isPending ? (
+        <Loading />
+      ) : (
+        <DataTable
+          caption={t('team.title')}
+          rows={list.data ?? []}
+          rowKey={(m) => m.id}
+          columns={[
+            {
+              label: t('team.name'),
+              rowHeader: true,
+              cell: (m) => (
+                <>
+                  {m.name}
+                  {m.id === session?.member.id && <span className="muted"> ({t('team.you')})</span>}
+                </>
+              ),
+            },
+            { label: t('team.email'), cell: (m) => m.email },
+            {
+              label: t('team.permissions'),
+              cell: (m) => (
+                <>
+                  {editing === m.id ? (
+                    <RoleEditor id={m.id} name={m.name} current={m.permissions} onDone={() => setEditing(null)} />
+                  ) : (
+                    <>
+                      <strong>{t(`roles.${presetOf(m.permissions)}` as MessageKey)}</strong>
+                      <br />
+                      <span className="small muted">{m.permissions.join(', ')}</span>
+                    </>
+                  )}
+                  {manageable(m) && editing !== m.id && (
+                    <>
+                      {' '}
+                      <button type="button" className="link" onClick={() => setEditing(m.id)}>
+                        {t('team.changeRole', { name: m.name })}
+                      </button>
+                    </>
+                  )}
+                </>
+              ),
+            },
+            {
+              label: t('team.status'),
+              cell: (m) => (
+                <>
+                  {t(`team.status.${m.status}`)}
+                  {m.totpEnrolled && <span className="small"> · {t('team.totp')}</span>}
+                  {manageable(m) && (
+                    <>
+                      {' '}
+                      {removing === m.id ? (
+                        <ConfirmInline
+                          question={t('team.confirmRemove', { name: m.name })}
+                          confirm={t('team.confirmRemoveSubmit')}
+                          onConfirm={() => void remove(m.id)}
+                          onCancel={() => setRemoving(null)}
+                        />
+                      ) : (
+                        <button type="button" className="secondary" onClick={() => setRemoving(m.id)}>
+                          {t('team.remove', { name: m.name })}
+                        </button>
+                      )}
+                    </>
+                  )}
+                </>
+              ),
+            },
+            { label: t('common.created'), cell: (m) => <DateTime iso={m.createdAt} /> },
+          ]}
+        />
       )}
     </>
   );

@@ -29,7 +29,10 @@ export function LiabilitiesCheck() {
   else if (q.error || !q.data.ok) message = text(lang, 'liabilitiesFailed');
   else {
     message = text(lang, 'liabilitiesOk');
-    detail = text(lang, 'liabilitiesDetail', { id: q.data.published.snapshotId, at: new Date(q.data.published.takenAt).toLocaleString(lang) });
+    detail = text(lang, 'liabilitiesDetail', {
+      id: q.data.published.snapshotId,
+      at: new Date(q.data.published.takenAt).toLocaleString(lang),
+    });
   }
   return (
     <section aria-label={text(lang, 'liabilitiesTitle')} className="liabilities-check">

@@ -18,7 +18,7 @@ export function LogMark({ entryId }: { entryId: string }) {
     enabled: checkpoint.data !== undefined,
     queryFn: async () => {
       try {
-        return (await sdk.transparency.verifyEntry(entryId, checkpoint.data)).ok ? 'verified' as const : 'failed' as const;
+        return (await sdk.transparency.verifyEntry(entryId, checkpoint.data)).ok ? ('verified' as const) : ('failed' as const);
       } catch (e) {
         // Logged but not yet under the checkpoint read a moment ago (the next one is signed within seconds):
         // still on its way, not a failed proof.

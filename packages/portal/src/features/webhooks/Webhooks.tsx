@@ -19,19 +19,35 @@ function CreateForm({ onCreated, onCancel }: { onCreated: (h: WebhookWithSecret)
     e.preventDefault();
     setTouched(true);
     if (url.trim() === '') return;
-    setBusy(true); setError(null);
+    setBusy(true);
+    setError(null);
     try {
       const body = { url: url.trim(), ...(types.length ? { types: types as EventType[] } : {}) };
       onCreated(await act.run(body, (idempotencyKey) => sdk.webhooks.create(body, { idempotencyKey })));
-    } catch (err) { setError(err); } finally { setBusy(false); }
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <form onSubmit={submit} noValidate className="card">
       <ErrorBox error={error} />
-      <Field label={t('hooks.url')} type="url" value={url} onChange={setUrl} autoComplete="off" error={touched && url.trim() === '' ? t('hooks.urlRequired') : null} />
+      <Field
+        label={t('hooks.url')}
+        type="url"
+        value={url}
+        onChange={setUrl}
+        autoComplete="off"
+        error={touched && url.trim() === '' ? t('hooks.urlRequired') : null}
+      />
       <ScopePicker legend={t('hooks.types')} offered={[...EVENT_TYPES]} chosen={types} onChange={setTypes} />
-      <button type="submit" disabled={busy}>{t('hooks.create')}</button>{' '}
-      <button type="button" className="secondary" onClick={onCancel}>{t('common.cancel')}</button>
+      <button type="submit" disabled={busy}>
+        {t('hooks.create')}
+      </button>{' '}
+      <button type="button" className="secondary" onClick={onCancel}>
+        {t('common.cancel')}
+      </button>
     </form>
   );
 }
@@ -45,16 +61,34 @@ function Health({ hook }: { hook: WebhookEndpoint }) {
     <section aria-label={t('hooks.healthOf', { url: hook.url })} className="card">
       <h2>{t('hooks.healthOf', { url: hook.url })}</h2>
       <ErrorBox error={health.error} />
-      {!h ? <Loading /> : (
+      {!h ? (
+        <Loading />
+      ) : (
         <dl className="summary">
           <dt>{t('hooks.successRate')}</dt>
-          <dd>{h.successRatePct === null ? t('hooks.noAttempts') : t('hooks.rateOf', { pct: h.successRatePct, ok: h.succeeded, all: h.attempts })}</dd>
-          <dt>{t('hooks.pending')}</dt><dd>{h.pending}</dd>
-          <dt>{t('hooks.retrying')}</dt><dd>{h.retrying}</dd>
-          <dt>{t('hooks.nextRetry')}</dt><dd>{h.nextRetryAt ? <DateTime iso={h.nextRetryAt} /> : '—'}</dd>
-          <dt>{t('hooks.lastSuccess')}</dt><dd>{h.lastSuccessAt ? <DateTime iso={h.lastSuccessAt} /> : '—'}</dd>
+          <dd>
+            {h.successRatePct === null
+              ? t('hooks.noAttempts')
+              : t('hooks.rateOf', { pct: h.successRatePct, ok: h.succeeded, all: h.attempts })}
+          </dd>
+          <dt>{t('hooks.pending')}</dt>
+          <dd>{h.pending}</dd>
+          <dt>{t('hooks.retrying')}</dt>
+          <dd>{h.retrying}</dd>
+          <dt>{t('hooks.nextRetry')}</dt>
+          <dd>{h.nextRetryAt ? <DateTime iso={h.nextRetryAt} /> : '—'}</dd>
+          <dt>{t('hooks.lastSuccess')}</dt>
+          <dd>{h.lastSuccessAt ? <DateTime iso={h.lastSuccessAt} /> : '—'}</dd>
           <dt>{t('hooks.lastFailure')}</dt>
-          <dd>{h.lastFailure ? <><DateTime iso={h.lastFailure.at} /> {h.lastFailure.statusCode ?? h.lastFailure.error}</> : '—'}</dd>
+          <dd>
+            {h.lastFailure ? (
+              <>
+                <DateTime iso={h.lastFailure.at} /> {h.lastFailure.statusCode ?? h.lastFailure.error}
+              </>
+            ) : (
+              '—'
+            )}
+          </dd>
         </dl>
       )}
     </section>
@@ -76,7 +110,9 @@ function Deliveries({ hook }: { hook: WebhookEndpoint }) {
       await act.run(eventId, (idempotencyKey) => sdk.webhooks.replay(hook.id, eventId, { idempotencyKey }));
       setReplayed(eventId);
       await qc.invalidateQueries({ queryKey: key });
-    } catch (err) { setError(err); }
+    } catch (err) {
+      setError(err);
+    }
   };
   return (
     <section aria-label={t('hooks.deliveriesOf', { url: hook.url })}>
@@ -84,15 +120,44 @@ function Deliveries({ hook }: { hook: WebhookEndpoint }) {
       <h2>{t('hooks.deliveriesOf', { url: hook.url })}</h2>
       <ErrorBox error={error ?? list.error} />
       {replayed && <Notice tone="success">{t('hooks.replayed', { id: replayed })}</Notice>}
-      {list.isPending ? <Loading /> : (list.data?.items ?? []).length === 0 ? <p>{t('common.none')}</p> : (
-        <DataTable caption={t('hooks.deliveriesOf', { url: hook.url })} rows={list.data?.items ?? []} rowKey={(d) => d.eventId} columns={[
-          { label: t('hooks.event'), cell: (d) => <><code>{d.eventId}</code> {d.eventType}</> },
-          { label: t('common.state'), cell: (d) => t(`hooks.state.${d.state}`) },
-          { label: t('hooks.attempts'), cell: (d) => d.attempts },
-          { label: t('hooks.lastAnswer'), cell: (d) => d.lastStatusCode ?? d.lastError ?? '—' },
-          { label: t('common.created'), cell: (d) => <DateTime iso={d.createdAt} /> },
-          { label: t('hooks.replay'), actions: true, cell: (d) => <button type="button" className="secondary" aria-label={t('hooks.replayEvent', { id: d.eventId })} onClick={() => void replay(d.eventId)}>{t('hooks.replay')}</button> },
-        ]} />
+      {list.isPending ? (
+        <Loading />
+      ) : (list.data?.items ?? []).length === 0 ? (
+        <p>{t('common.none')}</p>
+      ) : (
+        <DataTable
+          caption={t('hooks.deliveriesOf', { url: hook.url })}
+          rows={list.data?.items ?? []}
+          rowKey={(d) => d.eventId}
+          columns={[
+            {
+              label: t('hooks.event'),
+              cell: (d) => (
+                <>
+                  <code>{d.eventId}</code> {d.eventType}
+                </>
+              ),
+            },
+            { label: t('common.state'), cell: (d) => t(`hooks.state.${d.state}`) },
+            { label: t('hooks.attempts'), cell: (d) => d.attempts },
+            { label: t('hooks.lastAnswer'), cell: (d) => d.lastStatusCode ?? d.lastError ?? '—' },
+            { label: t('common.created'), cell: (d) => <DateTime iso={d.createdAt} /> },
+            {
+              label: t('hooks.replay'),
+              actions: true,
+              cell: (d) => (
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={t('hooks.replayEvent', { id: d.eventId })}
+                  onClick={() => void replay(d.eventId)}
+                >
+                  {t('hooks.replay')}
+                </button>
+              ),
+            },
+          ]}
+        />
       )}
     </section>
   );
@@ -112,7 +177,13 @@ export function Webhooks() {
   const [open, setOpen] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
 
-  if (!allowed) return (<><h1>{t('hooks.title')}</h1><Notice>{t('hooks.notAllowed')}</Notice></>);
+  if (!allowed)
+    return (
+      <>
+        <h1>{t('hooks.title')}</h1>
+        <Notice>{t('hooks.notAllowed')}</Notice>
+      </>
+    );
 
   const refresh = () => qc.invalidateQueries({ queryKey: ['webhooks'] });
   const remove = async (id: string) => {
@@ -122,21 +193,27 @@ export function Webhooks() {
       setDeleting(null);
       if (open === id) setOpen(null);
       await refresh();
-    } catch (err) { setError(err); }
+    } catch (err) {
+      setError(err);
+    }
   };
   const rotate = async (id: string) => {
     setError(null);
     try {
       setShown(await rotateKey.run(id, (idempotencyKey) => sdk.webhooks.rotateSecret(id, { idempotencyKey })));
       await refresh();
-    } catch (err) { setError(err); }
+    } catch (err) {
+      setError(err);
+    }
   };
   const enable = async (id: string) => {
     setError(null);
     try {
       await enableKey.run(id, (idempotencyKey) => sdk.webhooks.enable(id, { idempotencyKey }));
       await refresh();
-    } catch (err) { setError(err); }
+    } catch (err) {
+      setError(err);
+    }
   };
   const hooks = list.data ?? [];
   const opened = hooks.find((h) => h.id === open);
@@ -145,35 +222,106 @@ export function Webhooks() {
     <>
       <h1>{t('hooks.title')}</h1>
       <ErrorBox error={error ?? list.error} />
-      {shown && <SecretShownOnce label={t('hooks.secret', { url: shown.url })} secret={shown.secret} warning={t('hooks.shownOnce')} copyLabel={t('hooks.secretLabel')} onDone={() => setShown(null)} />}
-      {!creating && !shown && <button type="button" onClick={() => setCreating(true)}>{t('hooks.add')}</button>}
-      {creating && <CreateForm onCancel={() => setCreating(false)} onCreated={(h) => { setShown(h); setCreating(false); void refresh(); }} />}
-      {list.isPending ? <Loading /> : hooks.length === 0 ? <p>{t('common.none')}</p> : (
-        <DataTable caption={t('hooks.title')} rows={hooks} rowKey={(h) => h.id} columns={[
-          { label: t('hooks.url'), cell: (h) => <code>{h.url}</code> },
-          { label: t('hooks.types'), cell: (h) => h.types ? h.types.join(', ') : t('hooks.allTypes') },
-          { label: t('common.state'), cell: (h) => (
-            <>
-              <span className={`badge ${h.status === 'enabled' ? 'badge-completed' : 'badge-rejected'}`}>{t(`hooks.status.${h.status}`)}</span>
-              {h.failingSince && <span className="small"> {t('hooks.failingSince')} <DateTime iso={h.failingSince} /></span>}
-              {h.disabledAt && <span className="small"> {t('hooks.disabledAt')} <DateTime iso={h.disabledAt} />{h.disabledReason ? ` (${h.disabledReason})` : ''}</span>}
-            </>
-          ) },
-          { label: t('common.created'), cell: (h) => <DateTime iso={h.createdAt} /> },
-          { label: t('hooks.actions'), actions: true, cell: (h) => (
-            <>
-              {h.status === 'disabled' && <><button type="button" onClick={() => void enable(h.id)}>{t('hooks.enable', { url: h.url })}</button>{' '}</>}
-              <button type="button" className="secondary" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>{t('hooks.deliveries', { url: h.url })}</button>{' '}
-              <button type="button" className="secondary" onClick={() => void rotate(h.id)}>{t('hooks.rotate', { url: h.url })}</button>{' '}
-              {deleting === h.id ? (
-                <ConfirmInline question={t('hooks.confirmDelete', { url: h.url })} confirm={t('hooks.confirmDeleteSubmit')}
-                  onConfirm={() => void remove(h.id)} onCancel={() => setDeleting(null)} />
-              ) : (
-                <button type="button" className="secondary" onClick={() => setDeleting(h.id)}>{t('hooks.delete', { url: h.url })}</button>
-              )}
-            </>
-          ) },
-        ]} />
+      {shown && (
+        <SecretShownOnce
+          label={t('hooks.secret', { url: shown.url })}
+          secret={shown.secret}
+          warning={t('hooks.shownOnce')}
+          copyLabel={t('hooks.secretLabel')}
+          onDone={() => setShown(null)}
+        />
+      )}
+      {!creating && !shown && (
+        <button type="button" onClick={() => setCreating(true)}>
+          {t('hooks.add')}
+        </button>
+      )}
+      {creating && (
+        <CreateForm
+          onCancel={() => setCreating(false)}
+          onCreated={(h) => {
+            setShown(h);
+            setCreating(false);
+            void refresh();
+          }}
+        />
+      )}
+      {list.isPending ? (
+        <Loading />
+      ) : hooks.length === 0 ? (
+        <p>{t('common.none')}</p>
+      ) : (
+        <DataTable
+          caption={t('hooks.title')}
+          rows={hooks}
+          rowKey={(h) => h.id}
+          columns={[
+            { label: t('hooks.url'), cell: (h) => <code>{h.url}</code> },
+            { label: t('hooks.types'), cell: (h) => (h.types ? h.types.join(', ') : t('hooks.allTypes')) },
+            {
+              label: t('common.state'),
+              cell: (h) => (
+                <>
+                  <span className={`badge ${h.status === 'enabled' ? 'badge-completed' : 'badge-rejected'}`}>
+                    {t(`hooks.status.${h.status}`)}
+                  </span>
+                  {h.failingSince && (
+                    <span className="small">
+                      {' '}
+                      {t('hooks.failingSince')} <DateTime iso={h.failingSince} />
+                    </span>
+                  )}
+                  {h.disabledAt && (
+                    <span className="small">
+                      {' '}
+                      {t('hooks.disabledAt')} <DateTime iso={h.disabledAt} />
+                      {h.disabledReason ? ` (${h.disabledReason})` : ''}
+                    </span>
+                  )}
+                </>
+              ),
+            },
+            { label: t('common.created'), cell: (h) => <DateTime iso={h.createdAt} /> },
+            {
+              label: t('hooks.actions'),
+              actions: true,
+              cell: (h) => (
+                <>
+                  {h.status === 'disabled' && (
+                    <>
+                      <button type="button" onClick={() => void enable(h.id)}>
+                        {t('hooks.enable', { url: h.url })}
+                      </button>{' '}
+                    </>
+                  )}
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-expanded={open === h.id}
+                    onClick={() => setOpen(open === h.id ? null : h.id)}
+                  >
+                    {t('hooks.deliveries', { url: h.url })}
+                  </button>{' '}
+                  <button type="button" className="secondary" onClick={() => void rotate(h.id)}>
+                    {t('hooks.rotate', { url: h.url })}
+                  </button>{' '}
+                  {deleting === h.id ? (
+                    <ConfirmInline
+                      question={t('hooks.confirmDelete', { url: h.url })}
+                      confirm={t('hooks.confirmDeleteSubmit')}
+                      onConfirm={() => void remove(h.id)}
+                      onCancel={() => setDeleting(null)}
+                    />
+                  ) : (
+                    <button type="button" className="secondary" onClick={() => setDeleting(h.id)}>
+                      {t('hooks.delete', { url: h.url })}
+                    </button>
+                  )}
+                </>
+              ),
+            },
+          ]}
+        />
       )}
       {opened && <Deliveries hook={opened} />}
     </>

@@ -30,25 +30,44 @@ function RequestWithdrawal() {
   const dest = usable.find((d) => d.id === destId) ?? usable[0];
   const balance = balances.data?.find((b) => b.assetSymbol === dest?.assetSymbol);
   const reading = balance ? readAmount(text, balance.assetDecimals, { positive: true }) : null;
-  const amountError = touched && reading && !reading.ok ? t(`amount.${reading.reason}`, { asset: balance!.assetSymbol, decimals: balance!.assetDecimals }) : null;
+  const amountError =
+    touched && reading && !reading.ok
+      ? t(`amount.${reading.reason}`, { asset: balance!.assetSymbol, decimals: balance!.assetDecimals })
+      : null;
 
   if (destinations.isPending || balances.isPending) return <Loading />;
   if (!dest) return <p>{t('withdrawals.noUsable')}</p>;
 
   const review = (e: FormEvent) => {
     e.preventDefault();
-    setTouched(true); setDone(false); setError(null);
+    setTouched(true);
+    setDone(false);
+    setError(null);
     if (reading?.ok) setConfirming(true);
   };
   const send = async () => {
     if (!reading?.ok || !balance) return;
-    setBusy(true); setError(null);
+    setBusy(true);
+    setError(null);
     try {
-      const body = { destinationId: dest.id, assetSymbol: dest.assetSymbol, assetDecimals: balance.assetDecimals, amountMinor: reading.minor };
+      const body = {
+        destinationId: dest.id,
+        assetSymbol: dest.assetSymbol,
+        assetDecimals: balance.assetDecimals,
+        amountMinor: reading.minor,
+      };
       await act.run(body, (idempotencyKey) => sdk.withdrawals.create(body, { idempotencyKey }));
       await refreshAfterHold(qc, 'withdrawals');
-      setDone(true); setConfirming(false); setText(''); setTouched(false);
-    } catch (err) { setError(err); setConfirming(false); } finally { setBusy(false); }
+      setDone(true);
+      setConfirming(false);
+      setText('');
+      setTouched(false);
+    } catch (err) {
+      setError(err);
+      setConfirming(false);
+    } finally {
+      setBusy(false);
+    }
   };
 
   return (
@@ -58,20 +77,47 @@ function RequestWithdrawal() {
       {balance && (
         <p className="small">
           {t('balances.available')}: <Amount minor={balance.amountMinor} decimals={balance.assetDecimals} symbol={balance.assetSymbol} />
-          {' · '}{t('balances.held')}: <Amount minor={balance.heldMinor} decimals={balance.assetDecimals} symbol={balance.assetSymbol} />
+          {' · '}
+          {t('balances.held')}: <Amount minor={balance.heldMinor} decimals={balance.assetDecimals} symbol={balance.assetSymbol} />
         </p>
       )}
       {confirming && reading?.ok && balance ? (
         <div className="confirm" role="group" aria-labelledby="wd-confirm">
-          <p id="wd-confirm">{t('withdrawals.confirm', { amount: formatMoney(reading.minor, balance.assetDecimals, lang), asset: balance.assetSymbol, dest: `${dest.label} (${summaryWords(t, dest.summary)})` })}</p>
-          <button type="button" onClick={() => void send()} disabled={busy}>{t('withdrawals.confirmSubmit')}</button>
-          <button type="button" className="secondary" onClick={() => setConfirming(false)}>{t('common.cancel')}</button>
+          <p id="wd-confirm">
+            {t('withdrawals.confirm', {
+              amount: formatMoney(reading.minor, balance.assetDecimals, lang),
+              asset: balance.assetSymbol,
+              dest: `${dest.label} (${summaryWords(t, dest.summary)})`,
+            })}
+          </p>
+          <button type="button" onClick={() => void send()} disabled={busy}>
+            {t('withdrawals.confirmSubmit')}
+          </button>
+          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+            {t('common.cancel')}
+          </button>
         </div>
       ) : (
         <form onSubmit={review} noValidate>
-          <SelectField label={t('withdrawals.destination')} value={dest.id} onChange={setDestId} options={usable.map((d) => ({ value: d.id, label: `${d.label} — ${d.assetSymbol} — ${summaryWords(t, d.summary)}` }))} />
-          <Field label={t('exchange.amount', { asset: dest.assetSymbol })} value={text} onChange={setText} inputMode="decimal" autoComplete="off" error={amountError}
-            hint={reading?.ok && balance ? t('amount.willSend', { amount: formatMoney(reading.minor, balance.assetDecimals, lang), asset: balance.assetSymbol }) : undefined} />
+          <SelectField
+            label={t('withdrawals.destination')}
+            value={dest.id}
+            onChange={setDestId}
+            options={usable.map((d) => ({ value: d.id, label: `${d.label} — ${d.assetSymbol} — ${summaryWords(t, d.summary)}` }))}
+          />
+          <Field
+            label={t('exchange.amount', { asset: dest.assetSymbol })}
+            value={text}
+            onChange={setText}
+            inputMode="decimal"
+            autoComplete="off"
+            error={amountError}
+            hint={
+              reading?.ok && balance
+                ? t('amount.willSend', { amount: formatMoney(reading.minor, balance.assetDecimals, lang), asset: balance.assetSymbol })
+                : undefined
+            }
+          />
           <button type="submit">{t('withdrawals.requestSubmit')}</button>
         </form>
       )}
@@ -84,7 +130,11 @@ export function Withdrawals() {
   const c = useCancel('withdrawals', (id, idempotencyKey) => sdk.withdrawals.cancel(id, { idempotencyKey }));
   const [applied, setApplied] = useState<ListChoice>(ALL);
   const filters = requestFilters(applied);
-  const what = (w: Withdrawal) => ({ amount: formatMoney(w.money.amountMinor, w.money.assetDecimals, lang), asset: w.money.assetSymbol, date: formatDateTime(w.createdAt, lang) });
+  const what = (w: Withdrawal) => ({
+    amount: formatMoney(w.money.amountMinor, w.money.assetDecimals, lang),
+    asset: w.money.assetSymbol,
+    date: formatDateTime(w.createdAt, lang),
+  });
   return (
     <>
       <h1>{t('withdrawals.title')}</h1>
@@ -100,21 +150,63 @@ export function Withdrawals() {
         <ErrorBox error={c.error} />
         {c.done && <Notice tone="success">{t('withdrawals.cancelled')}</Notice>}
         <ListFilters label={t('filters.withdrawals')} states={REQUEST_STATES} onApply={setApplied} />
-        <CsvDownload fileName={csvName('withdrawals', applied)} csv={async () => csvFile(WITHDRAWAL_CSV_COLUMNS, withdrawalCells, await collect(sdk.withdrawals.iterate({ limit: 100, ...filters })))} />
-        <PagedTable caption={t('withdrawals.list')} queryKey="withdrawals" filterKey={JSON.stringify(applied)} read={(p) => sdk.withdrawals.list({ ...p, ...filters })}
+        <CsvDownload
+          fileName={csvName('withdrawals', applied)}
+          csv={async () =>
+            csvFile(WITHDRAWAL_CSV_COLUMNS, withdrawalCells, await collect(sdk.withdrawals.iterate({ limit: 100, ...filters })))
+          }
+        />
+        <PagedTable
+          caption={t('withdrawals.list')}
+          queryKey="withdrawals"
+          filterKey={JSON.stringify(applied)}
+          read={(p) => sdk.withdrawals.list({ ...p, ...filters })}
           waiting={(w) => w.state === 'pending_approval' || w.state === 'approved'}
           columns={[
             { label: t('common.created'), cell: (w) => <DateTime iso={w.createdAt} /> },
-            { label: t('common.amount'), num: true, cell: (w) => <Amount minor={w.money.amountMinor} decimals={w.money.assetDecimals} symbol={w.money.assetSymbol} /> },
+            {
+              label: t('common.amount'),
+              num: true,
+              cell: (w) => <Amount minor={w.money.amountMinor} decimals={w.money.assetDecimals} symbol={w.money.assetSymbol} />,
+            },
             { label: t('withdrawals.destination'), cell: (w) => <code>{summaryWords(t, w.destinationSummary)}</code> },
-            { label: t('common.state'), cell: (w) => <><StateBadge state={w.state} />{w.reason && <span className="small"> — {w.reason}</span>}</> },
-            { label: t('orders.actions'), actions: true, cell: (w) => (can('portal:withdraw') && w.state === 'pending_approval' ? (c.asking === w.id ? (
-              <ConfirmInline question={t('withdrawals.confirmCancel')} confirm={t('withdrawals.confirmCancelSubmit')} back={t('orders.keep')} busy={c.busy}
-                onConfirm={() => void c.run(w.id)} onCancel={() => c.setAsking(null)} />
-            ) : (
-              <button type="button" className="secondary" aria-label={t('withdrawals.cancelLabel', what(w))} onClick={() => c.setAsking(w.id)}>{t('withdrawals.cancel')}</button>
-            )) : null) },
-          ]} />
+            {
+              label: t('common.state'),
+              cell: (w) => (
+                <>
+                  <StateBadge state={w.state} />
+                  {w.reason && <span className="small"> — {w.reason}</span>}
+                </>
+              ),
+            },
+            {
+              label: t('orders.actions'),
+              actions: true,
+              cell: (w) =>
+                can('portal:withdraw') && w.state === 'pending_approval' ? (
+                  c.asking === w.id ? (
+                    <ConfirmInline
+                      question={t('withdrawals.confirmCancel')}
+                      confirm={t('withdrawals.confirmCancelSubmit')}
+                      back={t('orders.keep')}
+                      busy={c.busy}
+                      onConfirm={() => void c.run(w.id)}
+                      onCancel={() => c.setAsking(null)}
+                    />
+                  ) : (
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={t('withdrawals.cancelLabel', what(w))}
+                      onClick={() => c.setAsking(w.id)}
+                    >
+                      {t('withdrawals.cancel')}
+                    </button>
+                  )
+                ) : null,
+            },
+          ]}
+        />
       </section>
     </>
   );

@@ -26,9 +26,27 @@ test('expiresInSeconds rounds up and never goes below zero', () => {
 test('deposit entries balance and move the right accounts', () => {
   const r = { organizationId: 'org_1', assetSymbol: 'USD', amount: 12345n, depositId: 'dep_1' };
   for (const e of [depositCreditEntry(r), depositUnattributedEntry(r), depositAttributionEntry(r)]) assertBalanced(e);
-  assert.deepEqual(depositCreditEntry(r).postings.map((p) => [p.ownerId, p.kind, p.amount]), [['org_1', 'available', 12345n], ['platform', 'market', -12345n]]);
-  assert.deepEqual(depositUnattributedEntry(r).postings.map((p) => [p.ownerId, p.kind, p.amount]), [['platform', 'unattributed', 12345n], ['platform', 'market', -12345n]]);
-  assert.deepEqual(depositAttributionEntry(r).postings.map((p) => [p.ownerId, p.kind, p.amount]), [['platform', 'unattributed', -12345n], ['org_1', 'available', 12345n]]);
+  assert.deepEqual(
+    depositCreditEntry(r).postings.map((p) => [p.ownerId, p.kind, p.amount]),
+    [
+      ['org_1', 'available', 12345n],
+      ['platform', 'market', -12345n],
+    ],
+  );
+  assert.deepEqual(
+    depositUnattributedEntry(r).postings.map((p) => [p.ownerId, p.kind, p.amount]),
+    [
+      ['platform', 'unattributed', 12345n],
+      ['platform', 'market', -12345n],
+    ],
+  );
+  assert.deepEqual(
+    depositAttributionEntry(r).postings.map((p) => [p.ownerId, p.kind, p.amount]),
+    [
+      ['platform', 'unattributed', -12345n],
+      ['org_1', 'available', 12345n],
+    ],
+  );
 });
 
 test('sandbox addresses are marked as not real; production refuses a sandbox address', () => {

@@ -22,4 +22,3 @@ export function expiresInSeconds(expiresAt: Date, now: Date): number {
   const ms = expiresAt.getTime() - now.getTime();
   return ms <= 0 ? 0 : Math.trunc((ms + 999) / 1000);
 }
-

@@ -8,7 +8,10 @@ import { PLATFORM, type Entry } from '../ledger/entry.ts';
 type Arrival = { assetSymbol: string; amount: bigint; depositId: string };
 
 export const depositCreditEntry = (r: Arrival & { organizationId: string }): Entry => ({
-  kind: 'deposit', organizationId: r.organizationId, referenceId: r.depositId, memo: null,
+  kind: 'deposit',
+  organizationId: r.organizationId,
+  referenceId: r.depositId,
+  memo: null,
   postings: [
     { ownerId: r.organizationId, assetSymbol: r.assetSymbol, kind: 'available', amount: r.amount },
     { ownerId: PLATFORM, assetSymbol: r.assetSymbol, kind: 'market', amount: -r.amount },
@@ -16,7 +19,10 @@ export const depositCreditEntry = (r: Arrival & { organizationId: string }): Ent
 });
 
 export const depositUnattributedEntry = (r: Arrival): Entry => ({
-  kind: 'deposit_unattributed', organizationId: null, referenceId: r.depositId, memo: null,
+  kind: 'deposit_unattributed',
+  organizationId: null,
+  referenceId: r.depositId,
+  memo: null,
   postings: [
     { ownerId: PLATFORM, assetSymbol: r.assetSymbol, kind: 'unattributed', amount: r.amount },
     { ownerId: PLATFORM, assetSymbol: r.assetSymbol, kind: 'market', amount: -r.amount },
@@ -25,7 +31,10 @@ export const depositUnattributedEntry = (r: Arrival): Entry => ({
 
 /** A person credits an unattributed arrival: it leaves `unattributed` for the organization's `available`. */
 export const depositAttributionEntry = (r: Arrival & { organizationId: string }): Entry => ({
-  kind: 'deposit_attribution', organizationId: r.organizationId, referenceId: r.depositId, memo: null,
+  kind: 'deposit_attribution',
+  organizationId: r.organizationId,
+  referenceId: r.depositId,
+  memo: null,
   postings: [
     { ownerId: PLATFORM, assetSymbol: r.assetSymbol, kind: 'unattributed', amount: -r.amount },
     { ownerId: r.organizationId, assetSymbol: r.assetSymbol, kind: 'available', amount: r.amount },

@@ -43,7 +43,12 @@ export const smallestDeclarable = (decimals: number): bigint => pow10(tailWidth(
 export function tailPlan(decimals: number, declared: bigint, assetSymbol = ''): TailPlan {
   const width = tailWidth(decimals);
   const smallest = smallestDeclarable(decimals);
-  if (declared < smallest) throw new DomainError('deposits.amount_too_small', { asset: assetSymbol, min: smallest.toString(), minUnits: formatUnits(smallest, decimals) });
+  if (declared < smallest)
+    throw new DomainError('deposits.amount_too_small', {
+      asset: assetSymbol,
+      min: smallest.toString(),
+      minUnits: formatUnits(smallest, decimals),
+    });
   const max = pow10(width) - 1n;
   if (declared + max > MAX_AMOUNT) throw new DomainError('request.invalid_amount', { field: 'declaredAmountMinor' });
   return { width, min: 1n, max };

@@ -1,6 +1,11 @@
 import { DomainError } from '../errors.ts';
 
-export interface DepositWallet { assetSymbol: string; network: string; address: string; updatedAt: Date }
+export interface DepositWallet {
+  assetSymbol: string;
+  network: string;
+  address: string;
+  updatedAt: Date;
+}
 
 /**
  * Spec rule 7: in the sandbox, deposit addresses are not real. Every sandbox address carries this

@@ -1,13 +1,25 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { DomainError } from '../errors.ts';
-import { accountNumberKey, bankNameKey, cleanBankDestination, isUsable, maskedSummary, type BankDestinationInput } from './bank-destination.ts';
+import {
+  accountNumberKey,
+  bankNameKey,
+  cleanBankDestination,
+  isUsable,
+  maskedSummary,
+  type BankDestinationInput,
+} from './bank-destination.ts';
 import { openDestination, prepareDestination } from './register.ts';
 import { DestinationSealer } from './sealer.ts';
 
 const input: BankDestinationInput = {
-  label: '  Main   account ', assetSymbol: 'USD', bankName: 'Banco  Nación', accountKind: 'checking',
-  accountNumber: '0001-2345 6789', holderName: 'Ana Pérez', holderDocument: '20-12345678-9',
+  label: '  Main   account ',
+  assetSymbol: 'USD',
+  bankName: 'Banco  Nación',
+  accountKind: 'checking',
+  accountNumber: '0001-2345 6789',
+  holderName: 'Ana Pérez',
+  holderDocument: '20-12345678-9',
 };
 
 describe('bank destination rules', () => {
@@ -23,15 +35,37 @@ describe('bank destination rules', () => {
     assert.equal(c.bankName, 'Banco Nación');
     assert.equal(c.accountNumber, '000123456789');
     assert.equal(cleanBankDestination({ ...input, holderDocument: ' ein  12-3456789 ' }).holderDocument, 'EIN 12-3456789');
-    const code = (f: () => unknown) => { try { f(); return null; } catch (e) { return (e as DomainError).code; } };
-    assert.equal(code(() => cleanBankDestination({ ...input, label: '   ' })), 'request.validation_failed');
-    assert.equal(code(() => cleanBankDestination({ ...input, holderName: ' - ' })), 'request.validation_failed');
-    assert.equal(code(() => cleanBankDestination({ ...input, accountNumber: 'AB-12-3' })), 'request.validation_failed');
-    assert.equal(code(() => cleanBankDestination({ ...input, holderDocument: ' .- ' })), 'request.validation_failed');
+    const code = (f: () => unknown) => {
+      try {
+        f();
+        return null;
+      } catch (e) {
+        return (e as DomainError).code;
+      }
+    };
+    assert.equal(
+      code(() => cleanBankDestination({ ...input, label: '   ' })),
+      'request.validation_failed',
+    );
+    assert.equal(
+      code(() => cleanBankDestination({ ...input, holderName: ' - ' })),
+      'request.validation_failed',
+    );
+    assert.equal(
+      code(() => cleanBankDestination({ ...input, accountNumber: 'AB-12-3' })),
+      'request.validation_failed',
+    );
+    assert.equal(
+      code(() => cleanBankDestination({ ...input, holderDocument: ' .- ' })),
+      'request.validation_failed',
+    );
   });
 
   test('a refusal never carries the account number', () => {
-    try { cleanBankDestination({ ...input, label: ' ' }); assert.fail('expected a refusal'); } catch (e) {
+    try {
+      cleanBankDestination({ ...input, label: ' ' });
+      assert.fail('expected a refusal');
+    } catch (e) {
       assert.ok(!JSON.stringify((e as DomainError).params).includes('6789'));
     }
   });
@@ -77,9 +111,18 @@ describe('destination sealer', () => {
     const p1 = prepareDestination(input, sealer, row, new Date(0), 1000);
     const p2 = prepareDestination({ ...input, bankName: 'BANCO NACION', accountNumber: '000123456789' }, sealer, row, new Date(0), 1000);
     assert.equal(p1.fingerprint, p2.fingerprint);
-    assert.notEqual(p1.fingerprint, prepareDestination({ ...input, accountNumber: '000123456788' }, sealer, row, new Date(0), 1000).fingerprint);
-    assert.notEqual(p1.fingerprint, new DestinationSealer('another-server-secret-of-32-characters!!').fingerprint('BANCONACION', '000123456789'));
+    assert.notEqual(
+      p1.fingerprint,
+      prepareDestination({ ...input, accountNumber: '000123456788' }, sealer, row, new Date(0), 1000).fingerprint,
+    );
+    assert.notEqual(
+      p1.fingerprint,
+      new DestinationSealer('another-server-secret-of-32-characters!!').fingerprint('BANCONACION', '000123456789'),
+    );
     assert.equal(p1.cooldownUntil.getTime(), 1000);
-    assert.equal(openDestination(sealer, { ...row, accountNumberEnc: p1.accountNumberEnc, holderDocumentEnc: p1.holderDocumentEnc }).holderDocument, '20-12345678-9');
+    assert.equal(
+      openDestination(sealer, { ...row, accountNumberEnc: p1.accountNumberEnc, holderDocumentEnc: p1.holderDocumentEnc }).holderDocument,
+      '20-12345678-9',
+    );
   });
 });

@@ -4,12 +4,20 @@ export type AccountKind = 'savings' | 'checking';
 
 /** A registration as the client sent it (already shape-checked by the wire schema). */
 export interface BankDestinationInput {
-  label: string; assetSymbol: string; bankName: string; accountKind: AccountKind;
-  accountNumber: string; holderName: string; holderDocument: string;
+  label: string;
+  assetSymbol: string;
+  bankName: string;
+  accountKind: AccountKind;
+  accountNumber: string;
+  holderName: string;
+  holderDocument: string;
 }
 
 /** What is kept: texts tidied, the account number and document normalized (what identifies them, nothing else). */
-export interface CleanBankDestination extends BankDestinationInput { accountNumberKey: string; bankNameKey: string }
+export interface CleanBankDestination extends BankDestinationInput {
+  accountNumberKey: string;
+  bankNameKey: string;
+}
 
 /** Trims and collapses runs of whitespace: "  Banco   Nación " → "Banco Nación". */
 export const tidy = (s: string) => s.trim().replace(/\s+/g, ' ');
@@ -18,7 +26,12 @@ export const tidy = (s: string) => s.trim().replace(/\s+/g, ' ');
 export const accountNumberKey = (s: string) => s.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
 
 /** The bank name without accents, case, spaces or punctuation, so "Banco Nación" and "BANCO NACION" are one bank. */
-export const bankNameKey = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\p{L}\p{N}]/gu, '').toUpperCase();
+export const bankNameKey = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .toUpperCase();
 
 function need(ok: boolean, detail: string) {
   if (!ok) throw new DomainError('request.validation_failed', { detail });
@@ -42,8 +55,15 @@ export function cleanBankDestination(i: BankDestinationInput): CleanBankDestinat
   need(accountNumber.length >= 4 && (accountNumber.match(/[0-9]/g)?.length ?? 0) >= 4, 'accountNumber must contain at least 4 digits');
   need(/[0-9A-Z]/.test(holderDocument), 'holderDocument must contain letters or digits');
   return {
-    label, assetSymbol: i.assetSymbol, bankName, accountKind: i.accountKind, accountNumber, holderName, holderDocument,
-    accountNumberKey: accountNumber, bankNameKey: bankNameKey(bankName),
+    label,
+    assetSymbol: i.assetSymbol,
+    bankName,
+    accountKind: i.accountKind,
+    accountNumber,
+    holderName,
+    holderDocument,
+    accountNumberKey: accountNumber,
+    bankNameKey: bankNameKey(bankName),
   };
 }
 

@@ -3,8 +3,17 @@ import type { DestinationSealer } from './sealer.ts';
 
 /** A destination ready to be stored: what identifies the account is sealed for its row, the rest is plain. */
 export interface NewDestination {
-  id: string; label: string; assetSymbol: string; bankName: string; accountKind: string; holderName: string;
-  accountNumberEnc: string; holderDocumentEnc: string; fingerprint: string; summary: string; cooldownUntil: Date;
+  id: string;
+  label: string;
+  assetSymbol: string;
+  bankName: string;
+  accountKind: string;
+  holderName: string;
+  accountNumberEnc: string;
+  holderDocumentEnc: string;
+  fingerprint: string;
+  summary: string;
+  cooldownUntil: Date;
 }
 
 /**
@@ -12,12 +21,21 @@ export interface NewDestination {
  * now (CAMBIO_DESTINATION_COOLDOWN_MS).
  */
 export function prepareDestination(
-  input: BankDestinationInput, sealer: DestinationSealer, row: { id: string; organizationId: string }, now: Date, cooldownMs: number,
+  input: BankDestinationInput,
+  sealer: DestinationSealer,
+  row: { id: string; organizationId: string },
+  now: Date,
+  cooldownMs: number,
 ): NewDestination {
   const c = cleanBankDestination(input);
   const binding = { organizationId: row.organizationId, destinationId: row.id };
   return {
-    id: row.id, label: c.label, assetSymbol: c.assetSymbol, bankName: c.bankName, accountKind: c.accountKind, holderName: c.holderName,
+    id: row.id,
+    label: c.label,
+    assetSymbol: c.assetSymbol,
+    bankName: c.bankName,
+    accountKind: c.accountKind,
+    holderName: c.holderName,
     accountNumberEnc: sealer.seal(c.accountNumber, { ...binding, field: 'account_number' }),
     holderDocumentEnc: sealer.seal(c.holderDocument, { ...binding, field: 'holder_document' }),
     fingerprint: sealer.fingerprint(c.bankNameKey, c.accountNumberKey),
@@ -27,7 +45,10 @@ export function prepareDestination(
 }
 
 /** What a person paying a withdrawal out needs, opened only for the row it was sealed in (SealedValueRefused otherwise). */
-export function openDestination(sealer: DestinationSealer, s: { id: string; organizationId: string; accountNumberEnc: string; holderDocumentEnc: string }) {
+export function openDestination(
+  sealer: DestinationSealer,
+  s: { id: string; organizationId: string; accountNumberEnc: string; holderDocumentEnc: string },
+) {
   const binding = { organizationId: s.organizationId, destinationId: s.id };
   return {
     accountNumber: sealer.open(s.accountNumberEnc, { ...binding, field: 'account_number' }),

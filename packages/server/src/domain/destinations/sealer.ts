@@ -24,10 +24,16 @@ const STORED = 'v2';
 const LEGACY = 'v1';
 
 /** Which row and column a stored value belongs to (the associated data of v2). */
-export interface SealBinding { organizationId: string; destinationId: string; field: 'account_number' | 'holder_document' }
+export interface SealBinding {
+  organizationId: string;
+  destinationId: string;
+  field: 'account_number' | 'holder_document';
+}
 
 export class SealedValueRefused extends Error {
-  constructor(reason: string) { super(`sealed destination value refused: ${reason}`); }
+  constructor(reason: string) {
+    super(`sealed destination value refused: ${reason}`);
+  }
 }
 
 export class DestinationSealer {
@@ -65,7 +71,8 @@ export class DestinationSealer {
   }
 }
 
-const rowData = (kid: string, r: SealBinding) => Buffer.from(`cambio/destination/v2|${kid}|${r.organizationId}|${r.destinationId}|${r.field}`);
+const rowData = (kid: string, r: SealBinding) =>
+  Buffer.from(`cambio/destination/v2|${kid}|${r.organizationId}|${r.destinationId}|${r.field}`);
 
 function encrypt(key: Buffer, plain: string, aad: Buffer): string {
   const iv = randomBytes(12);

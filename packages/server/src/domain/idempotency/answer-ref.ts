@@ -5,7 +5,11 @@
  * statement or transaction that writes the record, before the record's fields are known to the process; a replay renders the record
  * as created again, by the same serializer, so it is byte for byte the first answer. Stored as `r1.…`.
  */
-export interface AnswerRef { id: string; traceId: string; timestamp: string }
+export interface AnswerRef {
+  id: string;
+  traceId: string;
+  timestamp: string;
+}
 
 const FORMAT = 'r1.';
 
@@ -15,7 +19,8 @@ export const encodeAnswerRef = (r: AnswerRef): string => FORMAT + JSON.stringify
 export function decodeAnswerRef(stored: string): AnswerRef | null {
   if (!stored.startsWith(FORMAT)) return null;
   const v: unknown = JSON.parse(stored.slice(FORMAT.length));
-  if (!Array.isArray(v) || v.length !== 3 || !v.every((x) => typeof x === 'string')) throw new Error('idempotency: a kept reference is malformed');
+  if (!Array.isArray(v) || v.length !== 3 || !v.every((x) => typeof x === 'string'))
+    throw new Error('idempotency: a kept reference is malformed');
   const [id, traceId, timestamp] = v as [string, string, string];
   return { id, traceId, timestamp };
 }

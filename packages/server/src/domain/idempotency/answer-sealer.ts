@@ -10,8 +10,12 @@ const FORMAT = 'a1.';
 
 export class AnswerSealer {
   readonly #box: SealedBox;
-  constructor(secret: string) { this.#box = new SealedBox(secret, 'idempotency/answers', FORMAT); }
-  seal(answer: string, at: { scope: string; key: string }): string { return this.#box.seal(answer, aad(at)); }
+  constructor(secret: string) {
+    this.#box = new SealedBox(secret, 'idempotency/answers', FORMAT);
+  }
+  seal(answer: string, at: { scope: string; key: string }): string {
+    return this.#box.seal(answer, aad(at));
+  }
   /** Opens a sealed answer; an answer kept before answers were sealed (plain JSON) is returned as it is. Throws when altered. */
   open(stored: string, at: { scope: string; key: string }): string {
     return stored.startsWith(FORMAT) ? this.#box.open(stored, aad(at)) : stored;

@@ -6,9 +6,14 @@
 
 /** An Idempotency-Key's answer as it is kept (CONTRACT §10): sealed, or a reference to the record the work wrote. */
 export interface KeptAnswer {
-  scope: string; key: string; fingerprint: string; status: number; response: string;
+  scope: string;
+  key: string;
+  fingerprint: string;
+  status: number;
+  response: string;
   /** When it is kept, and until when, for a key whose claim has no row (PGlite: claims in memory). */
-  at: Date; expiresAt: Date;
+  at: Date;
+  expiresAt: Date;
   /**
    * The id of the record the work writes, for an answer kept by reference (domain/idempotency/answer-ref.ts):
    * keepAnswersSql then keeps it only if the work wrote that record (`written`).
@@ -57,7 +62,9 @@ export class AnswersOfWork {
     if (keep) this.#pending.push({ answer: keep.answer(result), tell: () => keep.kept(), unclaimed: (busy) => keep.unclaimed?.(busy) });
   }
 
-  get answers(): KeptAnswer[] { return this.#pending.map((p) => p.answer); }
+  get answers(): KeptAnswer[] {
+    return this.#pending.map((p) => p.answer);
+  }
 
   /**
    * The rows the work's own statement returned for the keys it answered: keepAnswersSql's (each one

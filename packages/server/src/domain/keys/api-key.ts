@@ -5,7 +5,10 @@ import { DomainError } from '../errors.ts';
  * API keys are `<tag>_live_<prefix>.<secret>` (spec: Authentication §1). The prefix finds the row;
  * the secret is stored only as HMAC-SHA-256 under the server secret and compared in constant time.
  */
-export interface ParsedKey { prefix: string; secret: string }
+export interface ParsedKey {
+  prefix: string;
+  secret: string;
+}
 
 const PREFIX = /^[a-z0-9]{12}$/;
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
@@ -24,7 +27,11 @@ export function parseApiKey(raw: string | undefined, tag: string): ParsedKey | n
 }
 
 export function generateApiKey(tag: string): { prefix: string; secret: string; key: string } {
-  const prefix = randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '0').slice(0, 12);
+  const prefix = randomBytes(9)
+    .toString('base64url')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '0')
+    .slice(0, 12);
   const secret = randomBytes(32).toString('base64url');
   return { prefix, secret, key: `${tag}_live_${prefix}.${secret}` };
 }

@@ -5,7 +5,10 @@ type Ref = { organizationId: string; assetSymbol: string; amount: bigint; refere
 
 /** available → held: the amount backs one request and nothing else. */
 export const holdEntry = (kind: 'order_hold' | 'withdrawal_hold', r: Ref): Entry => ({
-  kind, organizationId: r.organizationId, referenceId: r.referenceId, memo: null,
+  kind,
+  organizationId: r.organizationId,
+  referenceId: r.referenceId,
+  memo: null,
   postings: [
     { ownerId: r.organizationId, assetSymbol: r.assetSymbol, kind: 'available', amount: -r.amount },
     { ownerId: r.organizationId, assetSymbol: r.assetSymbol, kind: 'held', amount: r.amount },
@@ -14,7 +17,10 @@ export const holdEntry = (kind: 'order_hold' | 'withdrawal_hold', r: Ref): Entry
 
 /** held → available: the request was rejected or failed. */
 export const releaseEntry = (kind: 'order_release' | 'withdrawal_release', r: Ref): Entry => ({
-  kind, organizationId: r.organizationId, referenceId: r.referenceId, memo: null,
+  kind,
+  organizationId: r.organizationId,
+  referenceId: r.referenceId,
+  memo: null,
   postings: [
     { ownerId: r.organizationId, assetSymbol: r.assetSymbol, kind: 'held', amount: -r.amount },
     { ownerId: r.organizationId, assetSymbol: r.assetSymbol, kind: 'available', amount: r.amount },
@@ -23,7 +29,10 @@ export const releaseEntry = (kind: 'order_release' | 'withdrawal_release', r: Re
 
 /** A signed manual adjustment against the platform's equity; it also changes what the platform holds. */
 export const adjustmentEntry = (r: { organizationId: string; assetSymbol: string; amount: bigint; memo: string }): Entry => ({
-  kind: 'adjustment', organizationId: r.organizationId, referenceId: null, memo: r.memo,
+  kind: 'adjustment',
+  organizationId: r.organizationId,
+  referenceId: null,
+  memo: r.memo,
   postings: [
     { ownerId: r.organizationId, assetSymbol: r.assetSymbol, kind: 'available', amount: r.amount },
     { ownerId: PLATFORM, assetSymbol: r.assetSymbol, kind: 'market', amount: -r.amount },

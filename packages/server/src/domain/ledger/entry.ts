@@ -25,9 +25,15 @@ export interface Posting extends AccountRef {
 
 export type EntryKind =
   | 'adjustment'
-  | 'order_hold' | 'order_settlement' | 'order_release'
-  | 'deposit' | 'deposit_unattributed' | 'deposit_attribution'
-  | 'withdrawal_hold' | 'withdrawal_settlement' | 'withdrawal_release'
+  | 'order_hold'
+  | 'order_settlement'
+  | 'order_release'
+  | 'deposit'
+  | 'deposit_unattributed'
+  | 'deposit_attribution'
+  | 'withdrawal_hold'
+  | 'withdrawal_settlement'
+  | 'withdrawal_release'
   | 'venue_fee'
   | 'reversal';
 

@@ -1,7 +1,11 @@
 import { formatDecimal } from '../money.ts';
 
 export type MailLang = 'en' | 'es';
-export interface MailText { subject: string; text: string; html: string }
+export interface MailText {
+  subject: string;
+  text: string;
+  html: string;
+}
 
 /** The language of a mail: the person's own when known, else Spanish (the API's default). */
 export const mailLang = (lang: string | null | undefined): MailLang => (lang === 'en' ? 'en' : 'es');
@@ -13,7 +17,10 @@ function compose(subject: string, paragraphs: string[], link?: { label: string; 
   const text = [...paragraphs, ...(link ? [`${link.label}:\n${link.url}`] : []), ...after].join('\n\n') + '\n';
   const p = (s: string) => `<p>${escape(s)}</p>`;
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${paragraphs.map(p).join('')}${
-    link ? `<p><a href="${escape(link.url)}">${escape(link.label)}</a></p><p style="color:#555;font-size:small">${escape(link.url)}</p>` : ''}${after.map(p).join('')}</body></html>`;
+    link
+      ? `<p><a href="${escape(link.url)}">${escape(link.label)}</a></p><p style="color:#555;font-size:small">${escape(link.url)}</p>`
+      : ''
+  }${after.map(p).join('')}</body></html>`;
   return { subject, text, html };
 }
 
@@ -29,69 +36,111 @@ export function amountText(minor: bigint, decimals: number, symbol: string, lang
 }
 
 /** The invitation to the portal (a member) or to the desk (staff): the link lets the person choose a password and signs them in. */
-export function invitationMail(kind: 'member' | 'staff', p: { name: string; place: string; url: string; expiresAt: Date }, lang: MailLang): MailText {
-  const app = kind === 'member' ? { en: 'the Cambio portal', es: 'el portal de Cambio' } : { en: 'the Cambio desk', es: 'la mesa de operaciones de Cambio' };
+export function invitationMail(
+  kind: 'member' | 'staff',
+  p: { name: string; place: string; url: string; expiresAt: Date },
+  lang: MailLang,
+): MailText {
+  const app =
+    kind === 'member'
+      ? { en: 'the Cambio portal', es: 'el portal de Cambio' }
+      : { en: 'the Cambio desk', es: 'la mesa de operaciones de Cambio' };
   if (lang === 'en') {
-    return compose(`Your invitation to ${p.place} on Cambio`, [
-      `Hello ${p.name},`,
-      `You are invited to ${app.en} for ${p.place}. Open the link to choose your password; you are then signed in.`,
-    ], { label: 'Accept the invitation', url: p.url }, [`The link works once, until ${when(p.expiresAt, lang)}. If you did not expect this invitation, ignore this mail.`]);
+    return compose(
+      `Your invitation to ${p.place} on Cambio`,
+      [`Hello ${p.name},`, `You are invited to ${app.en} for ${p.place}. Open the link to choose your password; you are then signed in.`],
+      { label: 'Accept the invitation', url: p.url },
+      [`The link works once, until ${when(p.expiresAt, lang)}. If you did not expect this invitation, ignore this mail.`],
+    );
   }
-  return compose(`Su invitación a ${p.place} en Cambio`, [
-    `Hola, ${p.name}:`,
-    `Le invitaron a ${app.es} de ${p.place}. Abra el enlace para elegir su contraseña; luego quedará con la sesión iniciada.`,
-  ], { label: 'Aceptar la invitación', url: p.url }, [`El enlace sirve una sola vez, hasta el ${when(p.expiresAt, lang)}. Si no esperaba esta invitación, ignore este correo.`]);
+  return compose(
+    `Su invitación a ${p.place} en Cambio`,
+    [
+      `Hola, ${p.name}:`,
+      `Le invitaron a ${app.es} de ${p.place}. Abra el enlace para elegir su contraseña; luego quedará con la sesión iniciada.`,
+    ],
+    { label: 'Aceptar la invitación', url: p.url },
+    [`El enlace sirve una sola vez, hasta el ${when(p.expiresAt, lang)}. Si no esperaba esta invitación, ignore este correo.`],
+  );
 }
 
 /** A forgotten password: the link leads to a page that sets a new one. */
 export function passwordResetMail(p: { url: string; minutes: number }, lang: MailLang): MailText {
   if (lang === 'en') {
-    return compose('Reset your Cambio password', [
-      'Someone, hopefully you, asked to reset the password of the Cambio account of this address.',
-    ], { label: 'Choose a new password', url: p.url }, [
-      `The link works once, for ${p.minutes} minutes. Choosing a new password signs you out everywhere; a second factor you enrolled is still asked for at sign-in.`,
-      'If you did not ask for this, ignore this mail: your password stays as it is.',
-    ]);
+    return compose(
+      'Reset your Cambio password',
+      ['Someone, hopefully you, asked to reset the password of the Cambio account of this address.'],
+      { label: 'Choose a new password', url: p.url },
+      [
+        `The link works once, for ${p.minutes} minutes. Choosing a new password signs you out everywhere; a second factor you enrolled is still asked for at sign-in.`,
+        'If you did not ask for this, ignore this mail: your password stays as it is.',
+      ],
+    );
   }
-  return compose('Restablezca su contraseña de Cambio', [
-    'Alguien, esperamos que usted, pidió restablecer la contraseña de la cuenta de Cambio de esta dirección.',
-  ], { label: 'Elegir una contraseña nueva', url: p.url }, [
-    `El enlace sirve una sola vez, durante ${p.minutes} minutos. Elegir una contraseña nueva cierra todas sus sesiones; el segundo factor que haya registrado se sigue pidiendo al iniciar sesión.`,
-    'Si no lo pidió, ignore este correo: su contraseña no cambia.',
-  ]);
+  return compose(
+    'Restablezca su contraseña de Cambio',
+    ['Alguien, esperamos que usted, pidió restablecer la contraseña de la cuenta de Cambio de esta dirección.'],
+    { label: 'Elegir una contraseña nueva', url: p.url },
+    [
+      `El enlace sirve una sola vez, durante ${p.minutes} minutos. Elegir una contraseña nueva cierra todas sus sesiones; el segundo factor que haya registrado se sigue pidiendo al iniciar sesión.`,
+      'Si no lo pidió, ignore este correo: su contraseña no cambia.',
+    ],
+  );
 }
 
-interface Money { assetSymbol: string; assetDecimals: number; amountMinor: string }
+interface Money {
+  assetSymbol: string;
+  assetDecimals: number;
+  amountMinor: string;
+}
 const isMoney = (m: unknown): m is Money =>
-  typeof m === 'object' && m !== null && typeof (m as Money).assetSymbol === 'string' && typeof (m as Money).assetDecimals === 'number' && /^-?[0-9]+$/.test(String((m as Money).amountMinor));
-const moneyText = (m: unknown, lang: MailLang) => (isMoney(m) ? amountText(BigInt(m.amountMinor), m.assetDecimals, m.assetSymbol, lang) : '');
+  typeof m === 'object' &&
+  m !== null &&
+  typeof (m as Money).assetSymbol === 'string' &&
+  typeof (m as Money).assetDecimals === 'number' &&
+  /^-?[0-9]+$/.test(String((m as Money).amountMinor));
+const moneyText = (m: unknown, lang: MailLang) =>
+  isMoney(m) ? amountText(BigInt(m.amountMinor), m.assetDecimals, m.assetSymbol, lang) : '';
 
 /**
  * A decision on one of the organization's requests, or money credited to it: what, how much, and the
  * reason of a rejection, with a link to the page that shows it.
  */
-export function notificationMail(type: string, data: Record<string, unknown>, p: { organization: string; portalUrl: string }, lang: MailLang): MailText | null {
+export function notificationMail(
+  type: string,
+  data: Record<string, unknown>,
+  p: { organization: string; portalUrl: string },
+  lang: MailLang,
+): MailText | null {
   const id = typeof data.id === 'string' ? data.id : '';
   const reason = typeof data.reason === 'string' && data.reason ? data.reason : null;
   const en = lang === 'en';
-  let subject: string; let line: string; let page: string;
+  let subject: string;
+  let line: string;
+  let page: string;
   switch (type) {
     case 'order.approved':
     case 'order.rejected': {
-      const sell = moneyText(data.base, lang); const buy = moneyText(data.quote, lang);
+      const sell = moneyText(data.base, lang);
+      const buy = moneyText(data.quote, lang);
       const ok = type === 'order.approved';
-      subject = en ? `Exchange ${ok ? 'approved' : 'rejected'}: ${sell} for ${buy}` : `Cambio ${ok ? 'aprobado' : 'rechazado'}: ${sell} por ${buy}`;
-      line = en ? `The exchange request ${id} of ${p.organization} (${sell} for ${buy}) was ${ok ? 'approved' : 'rejected'}.`
+      subject = en
+        ? `Exchange ${ok ? 'approved' : 'rejected'}: ${sell} for ${buy}`
+        : `Cambio ${ok ? 'aprobado' : 'rechazado'}: ${sell} por ${buy}`;
+      line = en
+        ? `The exchange request ${id} of ${p.organization} (${sell} for ${buy}) was ${ok ? 'approved' : 'rejected'}.`
         : `La solicitud de cambio ${id} de ${p.organization} (${sell} por ${buy}) fue ${ok ? 'aprobada' : 'rechazada'}.`;
       page = 'orders';
       break;
     }
     case 'withdrawal.approved':
     case 'withdrawal.rejected': {
-      const amount = moneyText(data.money, lang); const ok = type === 'withdrawal.approved';
+      const amount = moneyText(data.money, lang);
+      const ok = type === 'withdrawal.approved';
       const to = typeof data.destinationSummary === 'string' ? data.destinationSummary : '';
       subject = en ? `Withdrawal ${ok ? 'approved' : 'rejected'}: ${amount}` : `Retiro ${ok ? 'aprobado' : 'rechazado'}: ${amount}`;
-      line = en ? `The withdrawal ${id} of ${p.organization} (${amount}${to ? ` to ${to}` : ''}) was ${ok ? 'approved' : 'rejected'}.`
+      line = en
+        ? `The withdrawal ${id} of ${p.organization} (${amount}${to ? ` to ${to}` : ''}) was ${ok ? 'approved' : 'rejected'}.`
         : `El retiro ${id} de ${p.organization} (${amount}${to ? ` a ${to}` : ''}) fue ${ok ? 'aprobado' : 'rechazado'}.`;
       page = 'withdrawals';
       break;
@@ -99,7 +148,9 @@ export function notificationMail(type: string, data: Record<string, unknown>, p:
     case 'deposit.credited': {
       const amount = moneyText(data.money, lang);
       subject = en ? `Deposit credited: ${amount}` : `Depósito acreditado: ${amount}`;
-      line = en ? `A deposit of ${amount} was credited to ${p.organization} (${id}).` : `Se acreditó un depósito de ${amount} a ${p.organization} (${id}).`;
+      line = en
+        ? `A deposit of ${amount} was credited to ${p.organization} (${id}).`
+        : `Se acreditó un depósito de ${amount} a ${p.organization} (${id}).`;
       page = 'deposits';
       break;
     }
@@ -107,6 +158,9 @@ export function notificationMail(type: string, data: Record<string, unknown>, p:
       return null;
   }
   const paragraphs = [line, ...(reason ? [en ? `Reason: ${reason}` : `Motivo: ${reason}`] : [])];
-  return compose(subject, paragraphs, { label: en ? 'See it in the portal' : 'Verlo en el portal', url: `${p.portalUrl}/portal/${page}` },
-    [en ? 'You receive this mail because you manage the team of this organization in Cambio.' : 'Recibe este correo porque administra el equipo de esta organización en Cambio.']);
+  return compose(subject, paragraphs, { label: en ? 'See it in the portal' : 'Verlo en el portal', url: `${p.portalUrl}/portal/${page}` }, [
+    en
+      ? 'You receive this mail because you manage the team of this organization in Cambio.'
+      : 'Recibe este correo porque administra el equipo de esta organización en Cambio.',
+  ]);
 }

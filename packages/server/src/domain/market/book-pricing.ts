@@ -6,9 +6,15 @@ import { BPS } from './pair-terms.ts';
 import type { Rational } from './rational.ts';
 
 /** One level of a venue's book: price in the venue market's quote per one whole base, quantity in whole base. */
-export interface BookLevel { price: Rational; qty: Rational }
+export interface BookLevel {
+  price: Rational;
+  qty: Rational;
+}
 /** Bids best (highest) first, asks best (lowest) first, as the venue answered them. */
-export interface OrderBook { bids: BookLevel[]; asks: BookLevel[] }
+export interface OrderBook {
+  bids: BookLevel[];
+  asks: BookLevel[];
+}
 
 /**
  * Which way the platform trades at the venue for a pair: `sell` when the pair's base is the venue
@@ -28,8 +34,17 @@ export interface VenueRules {
   minNotional: Rational;
 }
 
-export interface BookTerms { spreadBps: number; feeBps: number; fixedFeeQuoteMinor: bigint; minBaseMinor: bigint; maxBaseMinor: bigint }
-export interface Decimals { base: number; quote: number }
+export interface BookTerms {
+  spreadBps: number;
+  feeBps: number;
+  fixedFeeQuoteMinor: bigint;
+  minBaseMinor: bigint;
+  maxBaseMinor: bigint;
+}
+export interface Decimals {
+  base: number;
+  quote: number;
+}
 
 export interface BookQuoteInput {
   book: OrderBook;
@@ -110,14 +125,28 @@ function refusal(x: BookQuoteInput, why: Exclude<Priced, PricedQuote>['refused']
   const step = unitsOf(side === 'sell' ? rules.baseStep : rules.quoteStep);
   const [bound, limite] = {
     range: ['', ''],
-    thin: ['; the market\'s order book cannot fill that amount now', '; el libro de órdenes del mercado no puede cubrir ese monto ahora'],
-    step: [`; the market takes amounts in steps of ${step} ${x.baseSymbol}`, `; el mercado acepta montos en pasos de ${step} ${x.baseSymbol}`],
-    min_qty: [`; the market's smallest amount is ${unitsOf(rules.minBaseQty)} ${x.baseSymbol}`, `; el monto mínimo del mercado es ${unitsOf(rules.minBaseQty)} ${x.baseSymbol}`],
-    min_notional: [`; the market's smallest order is worth ${unitsOf(rules.minNotional)} ${x.venueQuoteSymbol}`, `; la orden mínima del mercado vale ${unitsOf(rules.minNotional)} ${x.venueQuoteSymbol}`],
+    thin: ["; the market's order book cannot fill that amount now", '; el libro de órdenes del mercado no puede cubrir ese monto ahora'],
+    step: [
+      `; the market takes amounts in steps of ${step} ${x.baseSymbol}`,
+      `; el mercado acepta montos en pasos de ${step} ${x.baseSymbol}`,
+    ],
+    min_qty: [
+      `; the market's smallest amount is ${unitsOf(rules.minBaseQty)} ${x.baseSymbol}`,
+      `; el monto mínimo del mercado es ${unitsOf(rules.minBaseQty)} ${x.baseSymbol}`,
+    ],
+    min_notional: [
+      `; the market's smallest order is worth ${unitsOf(rules.minNotional)} ${x.venueQuoteSymbol}`,
+      `; la orden mínima del mercado vale ${unitsOf(rules.minNotional)} ${x.venueQuoteSymbol}`,
+    ],
   }[why];
   return new DomainError('quotes.amount_out_of_range', {
-    min: terms.minBaseMinor.toString(), max: terms.maxBaseMinor.toString(), asset: x.baseSymbol,
-    minUnits: formatUnits(terms.minBaseMinor, d.base), maxUnits: formatUnits(terms.maxBaseMinor, d.base), bound: bound!, limite: limite!,
+    min: terms.minBaseMinor.toString(),
+    max: terms.maxBaseMinor.toString(),
+    asset: x.baseSymbol,
+    minUnits: formatUnits(terms.minBaseMinor, d.base),
+    maxUnits: formatUnits(terms.maxBaseMinor, d.base),
+    bound: bound!,
+    limite: limite!,
   });
 }
 

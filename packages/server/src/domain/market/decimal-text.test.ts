@@ -11,13 +11,13 @@ test('venue decimal text is read exactly, trailing zeros and all', () => {
   assert.equal(toDecimalText(readDecimal(big)), big);
 });
 
-test('anything but plain decimal text is the venue\'s error, never a guess', () => {
+test("anything but plain decimal text is the venue's error, never a guess", () => {
   for (const bad of ['1e-8', '-1', '', ' ', 'NaN', '0x10', '1,5', 0.1, null, undefined]) {
     assert.throws(() => readDecimal(bad), VenueNumberError, String(bad));
   }
 });
 
-test('truncation to an asset\'s decimals drops the remainder below one minor unit', () => {
+test("truncation to an asset's decimals drops the remainder below one minor unit", () => {
   assert.equal(truncateToMinor(readDecimal('64935.123456'), 2), 6493512n);
   assert.equal(truncateToMinor(readDecimal('0.000000019'), 8), 1n);
   assert.equal(truncateToMinor(readDecimal('0.000000009'), 8), 0n);

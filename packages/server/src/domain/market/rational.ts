@@ -1,5 +1,8 @@
 /** A non-negative rational number held exactly: num / den, den > 0. Prices are rationals, never floats. */
-export interface Rational { num: bigint; den: bigint }
+export interface Rational {
+  num: bigint;
+  den: bigint;
+}
 
 const DECIMAL = /^([0-9]{1,40})(?:\.([0-9]{1,36}))?$/;
 

@@ -34,7 +34,13 @@ export interface Order {
  * change (a decision, a settlement) moves only the state, the reason, the execution and `updatedAt`.
  */
 export const asCreated = (o: Order): Order => ({
-  ...o, state: 'pending_approval', reason: null, proceedsQuote: null, venue: null, venueReference: null, updatedAt: o.createdAt,
+  ...o,
+  state: 'pending_approval',
+  reason: null,
+  proceedsQuote: null,
+  venue: null,
+  venueReference: null,
+  updatedAt: o.createdAt,
 });
 
 /** CONTRACT §3: `maxOrderMinor` caps the base amount of one order in that asset; absent means no cap. As a list, for the statement that accepts the quote. */

@@ -7,7 +7,10 @@ import type { Order } from './order.ts';
  * quote: the venue's proceeds arrive (`market` −proceeds), the client gets q, and the difference
  * (spread and fees net of the venue's cost) is the platform's revenue.
  */
-export function orderSettlementEntry(o: Pick<Order, 'id' | 'organizationId' | 'baseSymbol' | 'amountBase' | 'quoteSymbol' | 'amountQuote'>, proceeds: bigint): Entry {
+export function orderSettlementEntry(
+  o: Pick<Order, 'id' | 'organizationId' | 'baseSymbol' | 'amountBase' | 'quoteSymbol' | 'amountQuote'>,
+  proceeds: bigint,
+): Entry {
   const postings: Posting[] = [
     { ownerId: o.organizationId, assetSymbol: o.baseSymbol, kind: 'held', amount: -o.amountBase },
     { ownerId: PLATFORM, assetSymbol: o.baseSymbol, kind: 'market', amount: o.amountBase },
@@ -25,9 +28,11 @@ export function orderSettlementEntry(o: Pick<Order, 'id' | 'organizationId' | 'b
  * platform's cost (negative revenue). The client's amounts do not change.
  */
 export function venueFeeEntry(orderId: string, costs: Array<{ assetSymbol: string; amountMinor: bigint }>): Entry | null {
-  const postings: Posting[] = costs.filter((c) => c.amountMinor > 0n).flatMap((c) => [
-    { ownerId: PLATFORM, assetSymbol: c.assetSymbol, kind: 'market' as const, amount: c.amountMinor },
-    { ownerId: PLATFORM, assetSymbol: c.assetSymbol, kind: 'revenue' as const, amount: -c.amountMinor },
-  ]);
+  const postings: Posting[] = costs
+    .filter((c) => c.amountMinor > 0n)
+    .flatMap((c) => [
+      { ownerId: PLATFORM, assetSymbol: c.assetSymbol, kind: 'market' as const, amount: c.amountMinor },
+      { ownerId: PLATFORM, assetSymbol: c.assetSymbol, kind: 'revenue' as const, amount: -c.amountMinor },
+    ]);
   return postings.length ? { kind: 'venue_fee', organizationId: null, referenceId: orderId, memo: null, postings } : null;
 }

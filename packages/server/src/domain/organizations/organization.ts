@@ -2,7 +2,10 @@ import { DomainError } from '../errors.ts';
 import { toMinor } from '../money.ts';
 
 export type OrgStatus = 'draft' | 'active' | 'suspended';
-export interface AssetLimits { maxOrderMinor?: bigint; maxWithdrawalMinor?: bigint }
+export interface AssetLimits {
+  maxOrderMinor?: bigint;
+  maxWithdrawalMinor?: bigint;
+}
 /** null: no limits loaded (cannot operate). `{}`: loaded, nothing capped. */
 export type Limits = Record<string, AssetLimits> | null;
 
@@ -23,14 +26,18 @@ export const canOperate = (o: Pick<Organization, 'status' | 'limits'>) => o.stat
 /** Validates the wire form `{"BTC": {"maxOrderMinor": "…", "maxWithdrawalMinor": "…"}}`. */
 export function parseLimits(input: unknown): Limits {
   if (input === null || input === undefined) return null;
-  if (typeof input !== 'object' || Array.isArray(input)) throw new DomainError('organizations.invalid_limits', { detail: 'limits must be an object' });
+  if (typeof input !== 'object' || Array.isArray(input))
+    throw new DomainError('organizations.invalid_limits', { detail: 'limits must be an object' });
   const out: Record<string, AssetLimits> = {};
   for (const [asset, caps] of Object.entries(input as Record<string, unknown>)) {
-    if (!/^[A-Z0-9]{2,12}$/.test(asset)) throw new DomainError('organizations.invalid_limits', { detail: `bad asset symbol ${asset.slice(0, 20)}` });
-    if (typeof caps !== 'object' || caps === null || Array.isArray(caps)) throw new DomainError('organizations.invalid_limits', { detail: `${asset} must be an object` });
+    if (!/^[A-Z0-9]{2,12}$/.test(asset))
+      throw new DomainError('organizations.invalid_limits', { detail: `bad asset symbol ${asset.slice(0, 20)}` });
+    if (typeof caps !== 'object' || caps === null || Array.isArray(caps))
+      throw new DomainError('organizations.invalid_limits', { detail: `${asset} must be an object` });
     const a: AssetLimits = {};
     for (const [k, v] of Object.entries(caps as Record<string, unknown>)) {
-      if (k !== 'maxOrderMinor' && k !== 'maxWithdrawalMinor') throw new DomainError('organizations.invalid_limits', { detail: `unknown cap ${k.slice(0, 30)}` });
+      if (k !== 'maxOrderMinor' && k !== 'maxWithdrawalMinor')
+        throw new DomainError('organizations.invalid_limits', { detail: `unknown cap ${k.slice(0, 30)}` });
       if (v === null || v === undefined) continue;
       const m = toMinor(v);
       if (m === null) throw new DomainError('organizations.invalid_limits', { detail: `${asset}.${k} must be an amount` });
@@ -44,8 +51,13 @@ export function parseLimits(input: unknown): Limits {
 /** The limits with their amounts as digit strings: how they are stored (JSON) and shown. */
 export function limitsAsStrings(l: Limits): Record<string, { maxOrderMinor?: string; maxWithdrawalMinor?: string }> | null {
   if (l === null) return null;
-  return Object.fromEntries(Object.entries(l).map(([k, v]) => [k, {
-    ...(v.maxOrderMinor !== undefined ? { maxOrderMinor: v.maxOrderMinor.toString() } : {}),
-    ...(v.maxWithdrawalMinor !== undefined ? { maxWithdrawalMinor: v.maxWithdrawalMinor.toString() } : {}),
-  }]));
+  return Object.fromEntries(
+    Object.entries(l).map(([k, v]) => [
+      k,
+      {
+        ...(v.maxOrderMinor !== undefined ? { maxOrderMinor: v.maxOrderMinor.toString() } : {}),
+        ...(v.maxWithdrawalMinor !== undefined ? { maxWithdrawalMinor: v.maxWithdrawalMinor.toString() } : {}),
+      },
+    ]),
+  );
 }

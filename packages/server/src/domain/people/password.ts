@@ -15,7 +15,9 @@ const KEYLEN = 32;
 function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
   const N = 2 ** logN;
   const opts: ScryptOptions = { N, r, p, maxmem: 128 * N * r * p + 16 * 1024 * 1024 };
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEYLEN, opts, (e, key) => (e ? reject(e) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, KEYLEN, opts, (e, key) => (e ? reject(e) : resolve(key))),
+  );
 }
 
 /**
@@ -49,7 +51,10 @@ export async function verifyPassword(password: string, stored: string | null): P
  * so zero, one or several accounts cost the same.
  */
 export async function verifyAgainst(password: string, stored: Array<string | null>): Promise<number> {
-  if (stored.length === 0) { await verifyPassword(password, null); return -1; }
+  if (stored.length === 0) {
+    await verifyPassword(password, null);
+    return -1;
+  }
   const derived = new Map<string, Promise<Buffer>>();
   let found = -1;
   for (const [i, h] of stored.entries()) {
@@ -72,12 +77,15 @@ export function needsRehash(stored: string | null, salt: Buffer): boolean {
 function parse(stored: string | null): { logN: number; r: number; p: number; salt: Buffer; want: Buffer } {
   const parts = (stored ?? DUMMY_PASSWORD_HASH).split('$');
   const ok = parts.length === 6 && parts[0] === 'scrypt';
-  const [logN, r, p] = ok ? parts.slice(1, 4).map(Number) as [number, number, number] : [COST.logN, COST.r, COST.p];
+  const [logN, r, p] = ok ? (parts.slice(1, 4).map(Number) as [number, number, number]) : [COST.logN, COST.r, COST.p];
   const sane = ok && logN >= 10 && logN <= 20 && r >= 1 && r <= 32 && p >= 1 && p <= 4;
   const salt = Buffer.from(sane ? parts[4]! : '', 'base64url');
   return {
-    logN: sane ? logN : COST.logN, r: sane ? r : COST.r, p: sane ? p : COST.p,
-    salt: salt.length ? salt : Buffer.alloc(16), want: Buffer.from(sane ? parts[5]! : '', 'base64url'),
+    logN: sane ? logN : COST.logN,
+    r: sane ? r : COST.r,
+    p: sane ? p : COST.p,
+    salt: salt.length ? salt : Buffer.alloc(16),
+    want: Buffer.from(sane ? parts[5]! : '', 'base64url'),
   };
 }
 
@@ -100,7 +108,8 @@ export function assertPasswordStrong(password: string, account: { email?: string
     const local = email.split('@')[0] ?? '';
     if (lower.includes(email) || (local.length >= 4 && lower.includes(local))) throw new DomainError('auth.password_contains_email');
   }
-  if (account.current !== undefined && account.current.normalize('NFC') === password.normalize('NFC')) throw new DomainError('auth.password_unchanged');
+  if (account.current !== undefined && account.current.normalize('NFC') === password.normalize('NFC'))
+    throw new DomainError('auth.password_unchanged');
 }
 
 /** The whole password is one group written at least twice over (`abcabcabcabc`, `passwordpassword`). */

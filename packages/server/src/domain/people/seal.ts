@@ -8,10 +8,16 @@ type TotpRow = { kind: string; id: string; field: 'secret' | 'pending' };
  */
 export class TotpSealer {
   readonly #box: SealedBox;
-  constructor(secret: string) { this.#box = new SealedBox(secret, 'people/totp', 't1.'); }
-  seal(plain: string, row: TotpRow): string { return this.#box.seal(plain, aad(row)); }
+  constructor(secret: string) {
+    this.#box = new SealedBox(secret, 'people/totp', 't1.');
+  }
+  seal(plain: string, row: TotpRow): string {
+    return this.#box.seal(plain, aad(row));
+  }
   /** Throws when altered, sealed under another secret or for another row. */
-  open(sealed: string, row: TotpRow): string { return this.#box.open(sealed, aad(row)); }
+  open(sealed: string, row: TotpRow): string {
+    return this.#box.open(sealed, aad(row));
+  }
 }
 
 const aad = (r: TotpRow) => `cambio/totp/v1|${r.kind}|${r.id}|${r.field}`;

@@ -12,7 +12,11 @@ export function hashOpaque(serverSecret: string, kind: 'session' | 'invitation' 
 
 /** A staff person's personal token: `ops_<prefix>.<secret>`, the prefix finds the row. */
 export function newStaffToken(): { prefix: string; secret: string; token: string } {
-  const prefix = randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '0').slice(0, 12);
+  const prefix = randomBytes(9)
+    .toString('base64url')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '0')
+    .slice(0, 12);
   const secret = randomBytes(32).toString('base64url');
   return { prefix, secret, token: `ops_${prefix}.${secret}` };
 }

@@ -27,7 +27,9 @@ export function totpStep(secretBase32: string, code: string, now: Date): number 
 
 /** The code of a step (tests and the sandbox use it; a person's authenticator app does this). */
 export function totpCode(secretBase32: string, at: Date): string {
-  return new TOTP({ algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secretBase32) }).generate({ timestamp: at.getTime() });
+  return new TOTP({ algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secretBase32) }).generate({
+    timestamp: at.getTime(),
+  });
 }
 
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -35,7 +37,10 @@ const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 /** Ten recovery codes `xxxx-xxxx` (about 39 bits each), shown once. */
 export function newRecoveryCodes(): string[] {
   const one = () => Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
-  return Array.from({ length: 10 }, () => { const c = one(); return `${c.slice(0, 4)}-${c.slice(4)}`; });
+  return Array.from({ length: 10 }, () => {
+    const c = one();
+    return `${c.slice(0, 4)}-${c.slice(4)}`;
+  });
 }
 
 /** A recovery code is stored as HMAC-SHA-256 under the server secret, normalized (case, spaces, dash). */

@@ -7,7 +7,10 @@ import { formatUnits, MAX_DIGITS, pow10 } from '../money.ts';
  * The pricing rule of CONTRACT §4, exact: bigint and the rational midRate m = num/den, never a float.
  * Every floor is a single division of the whole product, so nothing is rounded twice.
  */
-export interface Decimals { base: number; quote: number }
+export interface Decimals {
+  base: number;
+  quote: number;
+}
 
 /** rateQuoteMinor = floor(m × (1 − spreadBps/10⁴) × 10^dq): quote minor units per one whole base unit. */
 export function offeredRate(t: PairTerms, dq: number): bigint {
@@ -33,7 +36,12 @@ export function venueProceeds(a: bigint, t: PairTerms, d: Decimals): bigint {
   return gross - t.fixedFeeQuoteMinor;
 }
 
-export interface PricedQuote { rateQuoteMinor: bigint; amountBaseMinor: bigint; amountQuoteMinor: bigint; proceedsQuoteMinor: bigint }
+export interface PricedQuote {
+  rateQuoteMinor: bigint;
+  amountBaseMinor: bigint;
+  amountQuoteMinor: bigint;
+  proceedsQuoteMinor: bigint;
+}
 
 const MAX_AMOUNT = pow10(MAX_DIGITS) - 1n;
 
@@ -64,10 +72,16 @@ export function priceQuote(t: PairTerms, d: Decimals, amount: { base: bigint } |
   if (!range) throw new DomainError('quotes.quote_below_executable_rate');
   const { rate, min } = range;
   const a = 'base' in amount ? amount.base : baseForQuote(amount.quote, rate, d.base);
-  const outOfRange = () => new DomainError('quotes.amount_out_of_range', {
-    min: min.toString(), max: t.maxBaseMinor.toString(), asset: baseSymbol,
-    minUnits: formatUnits(min, d.base), maxUnits: formatUnits(t.maxBaseMinor, d.base), bound: '', limite: '',
-  });
+  const outOfRange = () =>
+    new DomainError('quotes.amount_out_of_range', {
+      min: min.toString(),
+      max: t.maxBaseMinor.toString(),
+      asset: baseSymbol,
+      minUnits: formatUnits(min, d.base),
+      maxUnits: formatUnits(t.maxBaseMinor, d.base),
+      bound: '',
+      limite: '',
+    });
   if (a < min || a > t.maxBaseMinor) throw outOfRange();
   const q = quoteForBase(a, rate, d.base);
   if (q > MAX_AMOUNT) throw outOfRange();

@@ -12,7 +12,10 @@ const SHAPE = /^(quo_[0-9a-z]+_([0-9a-z]+))_([0-9a-f]{16})$/;
 export class QuoteIds {
   readonly #key: Buffer;
 
-  constructor(secret: string, private readonly ids: Ids) {
+  constructor(
+    secret: string,
+    private readonly ids: Ids,
+  ) {
     this.#key = createHmac('sha256', secret).update('cambio quote ids v1').digest();
   }
 

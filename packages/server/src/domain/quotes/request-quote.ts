@@ -18,7 +18,12 @@ export function oneAmount(amountBaseMinor: unknown, amountQuoteMinor: unknown): 
 }
 
 /** Prices a request on the market's current terms for the pair; an unpriced pair is quotes.pair_not_priced. */
-export async function priceAtMarket(market: Market, baseSymbol: string, quoteSymbol: string, amount: QuoteAmount): Promise<{ pair: MarketPair; priced: PricedQuote }> {
+export async function priceAtMarket(
+  market: Market,
+  baseSymbol: string,
+  quoteSymbol: string,
+  amount: QuoteAmount,
+): Promise<{ pair: MarketPair; priced: PricedQuote }> {
   const pair = await market.pair(baseSymbol, quoteSymbol);
   if (!pair) throw new DomainError('quotes.pair_not_priced', { base: baseSymbol, quote: quoteSymbol });
   if (pair.terms.venue) {

@@ -22,11 +22,15 @@ function grow(data: Buffer[]): MemoryNodes {
     store.add(r.nodes);
     frontier = r.frontier;
     size += next.length;
-    batch = (batch * 7 + 3) % 23 + 1;
+    batch = ((batch * 7 + 3) % 23) + 1;
   }
   return store;
 }
-const flip = (b: Buffer, bit: number) => { const c = Buffer.from(b); c[bit >> 3]! ^= 1 << (bit & 7); return c; };
+const flip = (b: Buffer, bit: number) => {
+  const c = Buffer.from(b);
+  c[bit >> 3]! ^= 1 << (bit & 7);
+  return c;
+};
 
 // The Certificate Transparency reference tree (RFC 6962 test data, as in Go's transparency-dev/merkle and trillian).
 const CT_DATA = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'].map(unhex);
@@ -52,16 +56,42 @@ test('the reference inclusion and consistency proofs, byte for byte', async () =
   const store = grow(CT_DATA);
   const inc = async (m: number, n: number) => (await inclusionProof(m, n, store)).map(hex);
   const con = async (m: number, n: number) => (await consistencyProof(m, n, store)).map(hex);
-  assert.deepEqual(await inc(0, 8), ['96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7', '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4']);
-  assert.deepEqual(await inc(5, 8), ['bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b', 'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0', 'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7']);
+  assert.deepEqual(await inc(0, 8), [
+    '96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7',
+    '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+    '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4',
+  ]);
+  assert.deepEqual(await inc(5, 8), [
+    'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+    'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0',
+    'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
+  ]);
   assert.deepEqual(await inc(2, 3), ['fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125']);
-  assert.deepEqual(await inc(1, 5), ['6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d', '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', 'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b']);
+  assert.deepEqual(await inc(1, 5), [
+    '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
+    '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+    'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+  ]);
   assert.deepEqual(await inc(0, 1), []);
   assert.deepEqual(await con(1, 1), []);
-  assert.deepEqual(await con(1, 8), ['96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7', '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4']);
-  assert.deepEqual(await con(6, 8), ['0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a', 'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0', 'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7']);
-  assert.deepEqual(await con(2, 5), ['5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', 'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b']);
-  assert.deepEqual(await con(2, 8), ['5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4']);
+  assert.deepEqual(await con(1, 8), [
+    '96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7',
+    '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+    '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4',
+  ]);
+  assert.deepEqual(await con(6, 8), [
+    '0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a',
+    'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0',
+    'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
+  ]);
+  assert.deepEqual(await con(2, 5), [
+    '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+    'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+  ]);
+  assert.deepEqual(await con(2, 8), [
+    '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+    '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4',
+  ]);
 });
 
 const data = (n: number, salt = 0) => Array.from({ length: n }, (_, i) => Buffer.from(`leaf ${salt}/${i}`));
@@ -99,7 +129,10 @@ test('every inclusion and consistency proof of every size 1–300 verifies indep
 
 test('random larger trees: proofs verify independently', async () => {
   let seed = 7;
-  const rnd = (max: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % max; };
+  const rnd = (max: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % max;
+  };
   for (const size of [1025, 4097, 7919]) {
     const d = data(size, size);
     const store = grow(d);
@@ -108,13 +141,16 @@ test('random larger trees: proofs verify independently', async () => {
     const rootOf = (n: number): Buffer => {
       const go = (lo: number, hi: number): Buffer => {
         if (hi - lo === 1) return leafHashes[lo]!;
-        let k = 1; while (k * 2 < hi - lo) k *= 2;
+        let k = 1;
+        while (k * 2 < hi - lo) k *= 2;
         return H_NODE(go(lo, lo + k), go(lo + k, hi));
       };
       return go(0, n);
     };
     for (let t = 0; t < 25; t++) {
-      const n = 1 + rnd(size); const m = rnd(n); const f = 1 + rnd(n);
+      const n = 1 + rnd(size);
+      const m = rnd(n);
+      const f = 1 + rnd(n);
       const root = rootOf(n);
       assert.equal(hex(await rootAt(n, store)), hex(root));
       assert.ok(verifyInclusion(m, n, leafHashes[m]!, await inclusionProof(m, n, store), root), `inclusion ${m}/${n}`);
@@ -127,7 +163,12 @@ test('random larger trees: proofs verify independently', async () => {
 test('a proof reads O(log n) nodes, never the leaves', async () => {
   const store = grow(data(4097));
   let reads = 0;
-  const counting = { nodes: async (keys: readonly { level: number; index: number }[]) => { reads += keys.length; return store.nodes(keys); } };
+  const counting = {
+    nodes: async (keys: readonly { level: number; index: number }[]) => {
+      reads += keys.length;
+      return store.nodes(keys);
+    },
+  };
   await inclusionProof(1234, 4097, counting);
   assert.ok(reads <= 2 * 13, `inclusion read ${reads} nodes`);
   reads = 0;

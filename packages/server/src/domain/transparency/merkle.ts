@@ -24,14 +24,21 @@ export const EMPTY_ROOT: Buffer = sha256();
 export const leafHash = (leaf: Uint8Array): Buffer => sha256(LEAF, leaf);
 export const nodeHash = (left: Uint8Array, right: Uint8Array): Buffer => sha256(NODE, left, right);
 
-export interface NodeKey { level: number; index: number }
-export interface TreeNode extends NodeKey { hash: Buffer }
+export interface NodeKey {
+  level: number;
+  index: number;
+}
+export interface TreeNode extends NodeKey {
+  hash: Buffer;
+}
 /** [start, end) of leaf positions. */
 export type Range = readonly [number, number];
 export const nodeKey = (k: NodeKey): string => `${k.level}/${k.index}`;
 
 /** Reads stored nodes; answers every key asked for (a missing node is a broken store: it throws). */
-export interface NodeReader { nodes(keys: readonly NodeKey[]): Promise<Map<string, Buffer>> }
+export interface NodeReader {
+  nodes(keys: readonly NodeKey[]): Promise<Map<string, Buffer>>;
+}
 
 /** The largest power of two strictly below n (n ≥ 2). */
 export function splitPoint(n: number): number {
@@ -77,7 +84,8 @@ export function inclusionRanges(m: number, n: number): Range[] {
 
 /** The ranges whose MTH make the consistency proof from size m to size n (RFC 9162 §2.1.4.1); m = n: none. */
 export function consistencyRanges(m: number, n: number): Range[] {
-  if (!(Number.isSafeInteger(m) && Number.isSafeInteger(n) && m > 0 && m <= n)) throw new RangeError(`no consistency proof from ${m} to ${n}`);
+  if (!(Number.isSafeInteger(m) && Number.isSafeInteger(n) && m > 0 && m <= n))
+    throw new RangeError(`no consistency proof from ${m} to ${n}`);
   const sub = (lo: number, hi: number, whole: boolean): Range[] => {
     if (m === hi) return whole ? [] : [[lo, hi]];
     const k = lo + splitPoint(hi - lo);
@@ -92,26 +100,36 @@ export async function rangeHashes(ranges: readonly Range[], reader: NodeReader):
   const wanted = new Map<string, NodeKey>();
   for (const p of parts) for (const k of p) wanted.set(nodeKey(k), k);
   const got = wanted.size === 0 ? new Map<string, Buffer>() : await reader.nodes([...wanted.values()]);
-  return parts.map((p) => foldRight(p.map((k) => {
-    const h = got.get(nodeKey(k));
-    if (!h) throw new Error(`the log's node ${nodeKey(k)} is missing`);
-    return h;
-  })));
+  return parts.map((p) =>
+    foldRight(
+      p.map((k) => {
+        const h = got.get(nodeKey(k));
+        if (!h) throw new Error(`the log's node ${nodeKey(k)} is missing`);
+        return h;
+      }),
+    ),
+  );
 }
 
 export const rootAt = async (n: number, reader: NodeReader): Promise<Buffer> =>
   n === 0 ? EMPTY_ROOT : (await rangeHashes([[0, n]], reader))[0]!;
 export const inclusionProof = (m: number, n: number, reader: NodeReader): Promise<Buffer[]> => rangeHashes(inclusionRanges(m, n), reader);
-export const consistencyProof = (m: number, n: number, reader: NodeReader): Promise<Buffer[]> => rangeHashes(consistencyRanges(m, n), reader);
+export const consistencyProof = (m: number, n: number, reader: NodeReader): Promise<Buffer[]> =>
+  rangeHashes(consistencyRanges(m, n), reader);
 
 /**
  * Appends leaf hashes to a tree of `size` leaves whose complete subtrees (largest first) are `frontier`:
  * answers every node the new leaves complete (each leaf's own, and each parent it closes) and the new
  * frontier. The frontier is what the store keeps next to the tree's size, so an append reads nothing else.
  */
-export function appendLeaves(size: number, frontier: readonly Buffer[], leafHashes: readonly Buffer[]): { nodes: TreeNode[]; frontier: Buffer[] } {
+export function appendLeaves(
+  size: number,
+  frontier: readonly Buffer[],
+  leafHashes: readonly Buffer[],
+): { nodes: TreeNode[]; frontier: Buffer[] } {
   const edge = subtrees([0, size]);
-  if (edge.length !== frontier.length) throw new Error(`a tree of ${size} leaves has ${edge.length} complete subtrees, not ${frontier.length}`);
+  if (edge.length !== frontier.length)
+    throw new Error(`a tree of ${size} leaves has ${edge.length} complete subtrees, not ${frontier.length}`);
   const stack: TreeNode[] = edge.map((k, i) => ({ ...k, hash: frontier[i]! }));
   const nodes: TreeNode[] = [];
   let at = size;
@@ -131,7 +149,8 @@ export function appendLeaves(size: number, frontier: readonly Buffer[], leafHash
 
 /** The hash of a complete subtree from its leaf hashes, left to right (a power of two of them). */
 export function completeSubtreeHash(leafHashes: readonly Buffer[]): Buffer {
-  if (leafHashes.length === 0 || (leafHashes.length & (leafHashes.length - 1)) !== 0) throw new RangeError(`a complete subtree has a power of two of leaves, not ${leafHashes.length}`);
+  if (leafHashes.length === 0 || (leafHashes.length & (leafHashes.length - 1)) !== 0)
+    throw new RangeError(`a complete subtree has a power of two of leaves, not ${leafHashes.length}`);
   let level = [...leafHashes];
   while (level.length > 1) level = Array.from({ length: level.length / 2 }, (_, i) => nodeHash(level[2 * i]!, level[2 * i + 1]!));
   return level[0]!;
@@ -140,10 +159,15 @@ export function completeSubtreeHash(leafHashes: readonly Buffer[]): Buffer {
 /** A reader over nodes held in memory (tests, and the appender's own batch). */
 export class MemoryNodes implements NodeReader {
   readonly map = new Map<string, Buffer>();
-  add(nodes: readonly TreeNode[]): void { for (const n of nodes) this.map.set(nodeKey(n), n.hash); }
+  add(nodes: readonly TreeNode[]): void {
+    for (const n of nodes) this.map.set(nodeKey(n), n.hash);
+  }
   async nodes(keys: readonly NodeKey[]): Promise<Map<string, Buffer>> {
     const out = new Map<string, Buffer>();
-    for (const k of keys) { const h = this.map.get(nodeKey(k)); if (h) out.set(nodeKey(k), h); }
+    for (const k of keys) {
+      const h = this.map.get(nodeKey(k));
+      if (h) out.set(nodeKey(k), h);
+    }
     return out;
   }
 }

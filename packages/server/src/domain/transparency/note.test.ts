@@ -11,8 +11,11 @@ test('signs exactly as the Go reference signed-note example (same key, same byte
   const seed = Buffer.from('AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz', 'base64').subarray(1);
   const signer = new NoteSigner('PeterNeumann', seed);
   assert.equal(signer.verifierKey(), 'PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW');
-  const text = 'If you think cryptography is the answer to your problem,\nthen you don\'t know what your problem is.\n';
-  assert.equal(signer.sign(text), `${text}\n\u2014 PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n`);
+  const text = "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n";
+  assert.equal(
+    signer.sign(text),
+    `${text}\n\u2014 PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n`,
+  );
 });
 
 test('a checkpoint note is parsed and verified by an independent reader; any altered byte fails', () => {

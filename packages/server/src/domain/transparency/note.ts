@@ -16,7 +16,12 @@ export function checkpointText(origin: string, size: number, root: Uint8Array): 
 }
 
 export function keyHash(name: string, publicKey: Uint8Array): Buffer {
-  return createHash('sha256').update(name).update(Buffer.from([0x0a, ED25519])).update(publicKey).digest().subarray(0, 4);
+  return createHash('sha256')
+    .update(name)
+    .update(Buffer.from([0x0a, ED25519]))
+    .update(publicKey)
+    .digest()
+    .subarray(0, 4);
 }
 
 export class NoteSigner {
@@ -24,7 +29,10 @@ export class NoteSigner {
   readonly publicKey: Buffer;
   readonly keyHash: Buffer;
   /** `seed`: 32 bytes. `name`: the key's name, which is the log's origin. */
-  constructor(readonly name: string, seed: Uint8Array) {
+  constructor(
+    readonly name: string,
+    seed: Uint8Array,
+  ) {
     if (seed.length !== 32) throw new Error('an Ed25519 seed is 32 bytes');
     if (!name || /[\s+]/.test(name)) throw new Error(`a note key name has no space and no "+" (got "${name}")`);
     this.#key = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });

@@ -31,13 +31,22 @@ export const saltKey = (secret: string): Buffer => createHmac('sha256', secret).
 
 /** salt = HMAC-SHA256(k, snapshotId ‖ 0x00 ‖ organizationId ‖ 0x00 ‖ assetSymbol). */
 export const leafSalt = (key: Uint8Array, snapshotId: string, organizationId: string, assetSymbol: string): Buffer =>
-  createHmac('sha256', key).update(snapshotId).update(Buffer.from([0])).update(organizationId).update(Buffer.from([0])).update(assetSymbol).digest();
+  createHmac('sha256', key)
+    .update(snapshotId)
+    .update(Buffer.from([0]))
+    .update(organizationId)
+    .update(Buffer.from([0]))
+    .update(assetSymbol)
+    .digest();
 
 export const sumLeafHash = (salt: Uint8Array, amount: bigint): Buffer => sha256(Buffer.from([0x00]), salt, be256(amount));
 export const sumNodeHash = (leftHash: Uint8Array, leftSum: bigint, rightHash: Uint8Array, rightSum: bigint): Buffer =>
   sha256(Buffer.from([0x01]), leftHash, be256(leftSum), rightHash, be256(rightSum));
 
-export interface SumNode { hash: Buffer; sum: bigint }
+export interface SumNode {
+  hash: Buffer;
+  sum: bigint;
+}
 /** Every level of the tree, leaves first; the last level is the root alone. */
 export type SumLevels = SumNode[][];
 
@@ -52,7 +61,8 @@ export function buildSumTree(leaves: readonly SumNode[], padding: () => Buffer):
   while (cur.length > 1) {
     const up: SumNode[] = [];
     for (let i = 0; i < cur.length; i += 2) {
-      const l = cur[i]!; const r = cur[i + 1]!;
+      const l = cur[i]!;
+      const r = cur[i + 1]!;
       const sum = l.sum + r.sum;
       be256(sum); // a total past 256 bits has no encoding: refused before anything is published
       up.push({ hash: sumNodeHash(l.hash, l.sum, r.hash, r.sum), sum });
@@ -76,8 +86,20 @@ export function sumPath(levels: SumLevels, index: number): SumNode[] {
 }
 
 /** The liabilities note's text: the published JSON on one line, keys in the order CONTRACT §12 lists. */
-export interface PublishedAsset { assetSymbol: string; assetDecimals: number; rootHash: string; totalMinor: string; leafCount: number }
+export interface PublishedAsset {
+  assetSymbol: string;
+  assetDecimals: number;
+  rootHash: string;
+  totalMinor: string;
+  leafCount: number;
+}
 export function liabilitiesText(snapshotId: string, takenAt: Date, assets: readonly PublishedAsset[]): string {
-  const list = assets.map((a) => ({ assetSymbol: a.assetSymbol, assetDecimals: a.assetDecimals, rootHash: a.rootHash, totalMinor: a.totalMinor, leafCount: a.leafCount }));
+  const list = assets.map((a) => ({
+    assetSymbol: a.assetSymbol,
+    assetDecimals: a.assetDecimals,
+    rootHash: a.rootHash,
+    totalMinor: a.totalMinor,
+    leafCount: a.leafCount,
+  }));
   return `${JSON.stringify({ snapshotId, takenAt: takenAt.toISOString(), assets: list })}\n`;
 }

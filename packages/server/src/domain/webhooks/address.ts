@@ -16,7 +16,8 @@ export function refusedAddress(ip: string): string | null {
     const parts = v6.parts;
     // ::a.b.c.d (IPv4-compatible, deprecated) is read like ::ffff:a.b.c.d; `::` and `::1` are not IPv4.
     const compatible = parts.slice(0, 6).every((p) => p === 0) && (parts[6] !== 0 || parts[7]! > 1);
-    if (v6.isIPv4MappedAddress() || compatible) addr = ipaddr.IPv4.parse(`${parts[6]! >> 8}.${parts[6]! & 255}.${parts[7]! >> 8}.${parts[7]! & 255}`);
+    if (v6.isIPv4MappedAddress() || compatible)
+      addr = ipaddr.IPv4.parse(`${parts[6]! >> 8}.${parts[6]! & 255}.${parts[7]! >> 8}.${parts[7]! & 255}`);
   }
   const range = addr.range();
   if (range === 'unicast') return null;

@@ -27,7 +27,11 @@ export function urlProblem(raw: string): string | null {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0020\u007f]/.test(raw)) return 'no spaces or control characters';
   let u: URL;
-  try { u = new URL(raw); } catch { return 'not an absolute URL'; }
+  try {
+    u = new URL(raw);
+  } catch {
+    return 'not an absolute URL';
+  }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'http or https only';
   if (!u.hostname) return 'no host';
   if (u.username || u.password) return 'no user or password in the URL';
@@ -41,8 +45,13 @@ export const hostOf = (url: string): string => new URL(url).hostname.replace(/^\
 /** The endpoint as the API shows it (and as the `webhook.disabled` event carries it); never a secret. */
 export function endpointView(e: WebhookEndpoint) {
   return {
-    id: e.id, url: e.url, types: e.types, status: e.status,
-    failingSince: e.failingSince?.toISOString() ?? null, disabledAt: e.disabledAt?.toISOString() ?? null, disabledReason: e.disabledReason,
+    id: e.id,
+    url: e.url,
+    types: e.types,
+    status: e.status,
+    failingSince: e.failingSince?.toISOString() ?? null,
+    disabledAt: e.disabledAt?.toISOString() ?? null,
+    disabledReason: e.disabledReason,
     previousSecretUntil: e.previousSecretUntil?.toISOString() ?? null,
     createdAt: e.createdAt.toISOString(),
   };

@@ -3,10 +3,17 @@ import { test } from 'node:test';
 import { attemptTimeoutMs, CLAIM_LEASE_MS, DISABLE_AFTER_MS, MAX_ATTEMPTS, retryDelayMs } from './schedule.ts';
 
 const HOUR = 3_600_000;
-const total = (random: number) => { let t = 0; for (let n = 1; n < MAX_ATTEMPTS; n++) t += retryDelayMs(n, random)!; return t; };
+const total = (random: number) => {
+  let t = 0;
+  for (let n = 1; n < MAX_ATTEMPTS; n++) t += retryDelayMs(n, random)!;
+  return t;
+};
 
 test('exponential backoff with jitter over about three days, then the round gives up', () => {
-  assert.deepEqual([1, 2, 3, 4].map((n) => retryDelayMs(n, 0.5)), [30_000, 60_000, 120_000, 240_000]);
+  assert.deepEqual(
+    [1, 2, 3, 4].map((n) => retryDelayMs(n, 0.5)),
+    [30_000, 60_000, 120_000, 240_000],
+  );
   assert.equal(retryDelayMs(16, 0.5), 12 * HOUR, 'capped at 12 h');
   assert.equal(retryDelayMs(MAX_ATTEMPTS, 0.5), null);
   assert.equal(retryDelayMs(1, 0), 22_500, 'jitter: 0.75×');

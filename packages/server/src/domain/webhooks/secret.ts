@@ -11,10 +11,16 @@ export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString(
  */
 export class WebhookSecretSealer {
   readonly #box: SealedBox;
-  constructor(secret: string) { this.#box = new SealedBox(secret, 'webhooks/secret', 'w1.'); }
-  seal(plain: string, row: { organizationId: string; endpointId: string }): string { return this.#box.seal(plain, aad(row)); }
+  constructor(secret: string) {
+    this.#box = new SealedBox(secret, 'webhooks/secret', 'w1.');
+  }
+  seal(plain: string, row: { organizationId: string; endpointId: string }): string {
+    return this.#box.seal(plain, aad(row));
+  }
   /** Throws when altered, sealed under another server secret or for another endpoint. */
-  open(sealed: string, row: { organizationId: string; endpointId: string }): string { return this.#box.open(sealed, aad(row)); }
+  open(sealed: string, row: { organizationId: string; endpointId: string }): string {
+    return this.#box.open(sealed, aad(row));
+  }
 }
 
 const aad = (r: { organizationId: string; endpointId: string }) => `cambio/webhook-secret/v1|${r.organizationId}|${r.endpointId}`;

@@ -10,7 +10,9 @@ import { createHmac } from 'node:crypto';
  */
 export function webhookHeaders(secrets: readonly string[], id: string, at: Date, body: string): Record<string, string> {
   const timestamp = String(Math.trunc(at.getTime() / 1000));
-  const signatures = secrets.map((s) => `v1,${createHmac('sha256', secretKey(s)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`);
+  const signatures = secrets.map(
+    (s) => `v1,${createHmac('sha256', secretKey(s)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`,
+  );
   return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signatures.join(' ') };
 }
 

@@ -6,11 +6,22 @@ import { checkWithdrawal, withdrawalSettlementEntry } from './withdrawal.ts';
 
 const now = new Date('2026-01-02T00:00:00Z');
 const ok = {
-  organizationId: 'org_a', assetSymbol: 'USD', assetDecimals: 2, amount: 500n, marketDecimals: 2, limits: {}, now,
+  organizationId: 'org_a',
+  assetSymbol: 'USD',
+  assetDecimals: 2,
+  amount: 500n,
+  marketDecimals: 2,
+  limits: {},
+  now,
   destination: { organizationId: 'org_a', assetSymbol: 'USD', cooldownUntil: now, registeredInMarketAt: now },
 };
 const codeOf = (r: Parameters<typeof checkWithdrawal>[0]) => {
-  try { checkWithdrawal(r); return null; } catch (e) { return (e as DomainError).code; }
+  try {
+    checkWithdrawal(r);
+    return null;
+  } catch (e) {
+    return (e as DomainError).code;
+  }
 };
 
 describe('withdrawal rules', () => {
@@ -23,16 +34,25 @@ describe('withdrawal rules', () => {
     assert.equal(codeOf({ ...ok, assetDecimals: 8 }), 'market.decimals_mismatch');
     assert.equal(codeOf({ ...ok, marketDecimals: null }), 'market.asset_not_listed');
     assert.equal(codeOf({ ...ok, destination: { ...ok.destination, registeredInMarketAt: null } }), 'withdrawals.destination_not_usable');
-    assert.equal(codeOf({ ...ok, destination: { ...ok.destination, cooldownUntil: new Date(now.getTime() + 1) } }), 'withdrawals.destination_not_usable');
+    assert.equal(
+      codeOf({ ...ok, destination: { ...ok.destination, cooldownUntil: new Date(now.getTime() + 1) } }),
+      'withdrawals.destination_not_usable',
+    );
   });
   test('the limit caps a single withdrawal of that asset only', () => {
     assert.equal(codeOf({ ...ok, limits: { USD: { maxWithdrawalMinor: 500n } } }), null);
     assert.equal(codeOf({ ...ok, limits: { USD: { maxWithdrawalMinor: 499n } } }), 'withdrawals.limit_exceeded');
     assert.equal(codeOf({ ...ok, limits: { BTC: { maxWithdrawalMinor: 1n }, USD: { maxOrderMinor: 1n } } }), null);
   });
-  test('the settlement takes the amount out of held and out of the platform\'s holding at the market', () => {
+  test("the settlement takes the amount out of held and out of the platform's holding at the market", () => {
     const e = withdrawalSettlementEntry({ organizationId: 'org_a', assetSymbol: 'USD', amount: 500n, referenceId: 'wdr_1' });
     assertBalanced(e);
-    assert.deepEqual(e.postings.map((p) => [p.ownerId, p.kind, p.amount]), [['org_a', 'held', -500n], ['platform', 'market', 500n]]);
+    assert.deepEqual(
+      e.postings.map((p) => [p.ownerId, p.kind, p.amount]),
+      [
+        ['org_a', 'held', -500n],
+        ['platform', 'market', 500n],
+      ],
+    );
   });
 });

@@ -7,7 +7,10 @@ import { isUsable } from '../destinations/bank-destination.ts';
 export type WithdrawalState = 'pending_approval' | 'approved' | 'completed' | 'rejected' | 'failed' | 'cancelled';
 
 export interface DestinationForWithdrawal {
-  organizationId: string; assetSymbol: string; cooldownUntil: Date; registeredInMarketAt: Date | null;
+  organizationId: string;
+  assetSymbol: string;
+  cooldownUntil: Date;
+  registeredInMarketAt: Date | null;
 }
 
 /**
@@ -31,7 +34,11 @@ export function checkWithdrawal(r: {
   if (r.marketDecimals === null) throw new DomainError('market.asset_not_listed', { asset: r.assetSymbol });
   // CONTRACT §6: a factor error is caught, not guessed.
   if (r.assetDecimals !== r.marketDecimals) {
-    throw new DomainError('market.decimals_mismatch', { sent: String(r.assetDecimals), asset: r.assetSymbol, expected: String(r.marketDecimals) });
+    throw new DomainError('market.decimals_mismatch', {
+      sent: String(r.assetDecimals),
+      asset: r.assetSymbol,
+      expected: String(r.marketDecimals),
+    });
   }
   if (!isUsable(d, r.now)) throw new DomainError('withdrawals.destination_not_usable');
   const cap = r.limits?.[r.assetSymbol]?.maxWithdrawalMinor;
@@ -42,8 +49,16 @@ export function checkWithdrawal(r: {
  * The amount leaves: out of the organization's `held`, and out of what the platform holds at the market
  * (the `market` account is minus that, so it goes up).
  */
-export const withdrawalSettlementEntry = (r: { organizationId: string; assetSymbol: string; amount: bigint; referenceId: string }): Entry => ({
-  kind: 'withdrawal_settlement', organizationId: r.organizationId, referenceId: r.referenceId, memo: null,
+export const withdrawalSettlementEntry = (r: {
+  organizationId: string;
+  assetSymbol: string;
+  amount: bigint;
+  referenceId: string;
+}): Entry => ({
+  kind: 'withdrawal_settlement',
+  organizationId: r.organizationId,
+  referenceId: r.referenceId,
+  memo: null,
   postings: [
     { ownerId: r.organizationId, assetSymbol: r.assetSymbol, kind: 'held', amount: -r.amount },
     { ownerId: PLATFORM, assetSymbol: r.assetSymbol, kind: 'market', amount: r.amount },

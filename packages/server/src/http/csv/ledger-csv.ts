@@ -9,10 +9,20 @@ import type { PostingRow } from '../../store/accounts-store.ts';
  */
 export const ledgerCsvHeader = (): string => csvRecord([...LEDGER_CSV_COLUMNS]);
 
-export const ledgerCsvRecord = (p: PostingRow): string => csvRecord([
-  p.createdAt.toISOString(), p.id, p.entryId, p.kind, p.account, p.assetSymbol, p.assetDecimals,
-  formatDecimal(p.amount, p.assetDecimals), p.amount.toString(), p.referenceId, p.memo,
-]);
+export const ledgerCsvRecord = (p: PostingRow): string =>
+  csvRecord([
+    p.createdAt.toISOString(),
+    p.id,
+    p.entryId,
+    p.kind,
+    p.account,
+    p.assetSymbol,
+    p.assetDecimals,
+    formatDecimal(p.amount, p.assetDecimals),
+    p.amount.toString(),
+    p.referenceId,
+    p.memo,
+  ]);
 
 /** The whole file, batch after batch: one chunk per batch read, so memory holds one batch. */
 export async function* ledgerCsv(batches: AsyncIterable<PostingRow[]>): AsyncGenerator<string, void, undefined> {

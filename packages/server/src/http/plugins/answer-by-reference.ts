@@ -13,7 +13,11 @@ import { ok } from '../envelope.ts';
  * (`replay`, the route's `replayRef`) are serialized by the route's schema from the same record, so they
  * are the same bytes. `load` reads the record as it was created, or null when it is not the requester's.
  */
-export function answerByRef<T>(status: 200 | 201, render: (result: T) => unknown, load: (id: string, req: FastifyRequest) => Promise<T | null>) {
+export function answerByRef<T>(
+  status: 200 | 201,
+  render: (result: T) => unknown,
+  load: (id: string, req: FastifyRequest) => Promise<T | null>,
+) {
   const envelope = (traceId: string, timestamp: string, result: T) => ({ ...ok(traceId, render(result)), timestamp });
   const api = {
     replay: async (ref: AnswerRef, req: FastifyRequest) => {
@@ -27,8 +31,12 @@ export function answerByRef<T>(status: 200 | 201, render: (result: T) => unknown
       let unclaimed: 'busy' | 'found' | undefined;
       const keep: AnswerInWork<string> | undefined = claim && {
         answer: (id) => claim.keepRef(status, { id, traceId: req.id, timestamp }),
-        kept: () => { claim.keptInWork = true; },
-        unclaimed: (busy) => { unclaimed = busy ? 'busy' : 'found'; },
+        kept: () => {
+          claim.keptInWork = true;
+        },
+        unclaimed: (busy) => {
+          unclaimed = busy ? 'busy' : 'found';
+        },
       };
       return {
         keep,
@@ -42,7 +50,7 @@ export function answerByRef<T>(status: 200 | 201, render: (result: T) => unknown
         send: async (result: T | null): Promise<FastifyReply> => {
           if (unclaimed === 'busy') throw new DomainError('idempotency.in_progress');
           if (unclaimed === 'found') {
-            if (claim?.deferred && await claim.deferred.claimNow()) return reply;
+            if (claim?.deferred && (await claim.deferred.claimNow())) return reply;
             // The row the work met is gone since (released or purged): the key is this request's now, yet
             // its work wrote nothing. It decided nothing: 409, and the claim is released when it is sent.
             throw new DomainError('idempotency.in_progress');
@@ -61,13 +69,17 @@ export function answerByRef<T>(status: 200 | 201, render: (result: T) => unknown
      * statement (PostgreSQL: the request is then answered as the key says). A refusal the use case throws
      * is this key's answer unless the key already answers something else (a replay, 409, 422), which wins.
      */
-    run: async (req: FastifyRequest, reply: FastifyReply, work: (keep: AnswerInWork<string> | undefined) => Promise<T | null>): Promise<FastifyReply> => {
+    run: async (
+      req: FastifyRequest,
+      reply: FastifyReply,
+      work: (keep: AnswerInWork<string> | undefined) => Promise<T | null>,
+    ): Promise<FastifyReply> => {
       const answer = api.inWork(req, reply);
       let result: T | null;
       try {
         result = await work(answer.keep);
       } catch (e) {
-        if (e instanceof DomainError && await answer.refusing()) return reply;
+        if (e instanceof DomainError && (await answer.refusing())) return reply;
         throw e;
       }
       return answer.send(result);

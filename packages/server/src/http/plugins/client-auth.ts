@@ -44,13 +44,25 @@ export function clientAuth(deps: { store: Store; config: Config; clock: Clock; s
     const keySent = req.headers['x-api-key'] !== undefined || req.headers.authorization !== undefined;
     if (!keySent && req.headers.cookie !== undefined) {
       const m = await memberFromCookie(deps, req);
-      if (m) return applyRules(req, rc, { keyId: null, memberId: m.member.id, organization: m.organization, permissions: effectivePermissions(SCOPES, m.member.permissions) }, m.reconciled, m.organization.requireTotp && !m.totpEnrolled);
+      if (m)
+        return applyRules(
+          req,
+          rc,
+          {
+            keyId: null,
+            memberId: m.member.id,
+            organization: m.organization,
+            permissions: effectivePermissions(SCOPES, m.member.permissions),
+          },
+          m.reconciled,
+          m.organization.requireTotp && !m.totpEnrolled,
+        );
     }
     const parsed = parseApiKey(raw, config.keyTag);
     const digest = secretDigest(parsed?.secret ?? '');
     // A key authenticated before with this very secret is kept; any other is hashed and compared, always,
     // so an unknown prefix costs what a wrong secret costs.
-    let row = parsed ? store.keys.kept(parsed.prefix, digest) ?? null : null;
+    let row = parsed ? (store.keys.kept(parsed.prefix, digest) ?? null) : null;
     let match = row !== null;
     if (!match) {
       const presented = hashSecret(secret, parsed?.secret ?? '');
@@ -58,7 +70,14 @@ export function clientAuth(deps: { store: Store; config: Config; clock: Clock; s
       match = sameHash(presented, row?.secretHash ?? DUMMY_HASH);
     }
     const now = clock.now();
-    if (!row || !match || row.revokedAt || row.memberRemoved || (row.expiresAt && row.expiresAt <= now) || !ipAllowed(row.allowedIps, req.ip)) {
+    if (
+      !row ||
+      !match ||
+      row.revokedAt ||
+      row.memberRemoved ||
+      (row.expiresAt && row.expiresAt <= now) ||
+      !ipAllowed(row.allowedIps, req.ip)
+    ) {
       throw new DomainError('auth.unauthenticated');
     }
     recordKeyUse({ store }, row.id, now);

@@ -25,18 +25,27 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, code: ErrorC
     return sendError(req, reply, 'internal.unexpected');
   }
   const status = errorCatalogue[code].status;
-  return reply.code(status).header('x-trace-id', req.id).type('application/json; charset=utf-8').send({
-    success: false,
-    message: errorMessage(code, req.lang ?? 'es', params),
-    data: null,
-    code,
-    timestamp: new Date().toISOString(),
-    traceId: req.id,
-    pagination: null,
-  });
+  return reply
+    .code(status)
+    .header('x-trace-id', req.id)
+    .type('application/json; charset=utf-8')
+    .send({
+      success: false,
+      message: errorMessage(code, req.lang ?? 'es', params),
+      data: null,
+      code,
+      timestamp: new Date().toISOString(),
+      traceId: req.id,
+      pagination: null,
+    });
 }
 
-interface AjvError { instancePath?: string; keyword?: string; message?: string; params?: Record<string, unknown> }
+interface AjvError {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
 
 const TYPES: Record<string, Record<Lang, string>> = {
   string: { en: 'text', es: 'texto' },
@@ -53,7 +62,9 @@ const PROBLEMS: Record<string, (p: Record<string, unknown>) => Record<Lang, stri
   required: () => ({ en: 'is required', es: 'es obligatorio' }),
   additionalProperties: () => ({ en: 'is not allowed', es: 'no está permitido' }),
   type: (p) => {
-    const t = String(p.type).split(',').map((x) => TYPES[x] ?? { en: x, es: x });
+    const t = String(p.type)
+      .split(',')
+      .map((x) => TYPES[x] ?? { en: x, es: x });
     return { en: `must be ${t.map((x) => x.en).join(' or ')}`, es: `debe ser ${t.map((x) => x.es).join(' o ')}` };
   },
   minimum: (p) => ({ en: `must be at least ${String(p.limit)}`, es: `debe ser como mínimo ${String(p.limit)}` }),
@@ -117,7 +128,8 @@ export function describe(v: AjvError[], context: string | undefined, lang: Lang)
 
 /** A SQLSTATE meaning the database undid the whole transaction: nothing happened, a retry is safe. */
 const ROLLED_BACK = new Set([
-  '40001', '40P01', // serialization failure, deadlock: the transaction was rolled back
+  '40001',
+  '40P01', // serialization failure, deadlock: the transaction was rolled back
 ]);
 /** numeric_value_out_of_range: an amount or a balance past numeric(78,0). */
 const NUMERIC_OVERFLOW = '22003';
@@ -149,18 +161,24 @@ export function registerErrorHandling(app: FastifyInstance) {
           // Only bad amounts: the amount code, which says what an amount must look like.
           if (fields.every((f) => /Minor$/.test(f))) return sendError(req, reply, 'request.invalid_amount', { field: fields.join(', ') });
           return sendError(req, reply, 'request.validation_failed', { detail });
-        case 'params': return sendError(req, reply, 'request.invalid_path', { detail });
-        case 'querystring': return sendError(req, reply, 'request.invalid_query', { detail });
-        default: return sendError(req, reply, 'request.bad_request');
+        case 'params':
+          return sendError(req, reply, 'request.invalid_path', { detail });
+        case 'querystring':
+          return sendError(req, reply, 'request.invalid_query', { detail });
+        default:
+          return sendError(req, reply, 'request.bad_request');
       }
     }
     if (err instanceof IllFormedTextError) return sendError(req, reply, 'request.invalid_text', { field: err.field || 'the body' });
     if (err instanceof InvalidJsonError) return sendError(req, reply, 'request.invalid_json');
     switch (err.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE': return sendError(req, reply, 'request.body_too_large');
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return sendError(req, reply, 'request.unsupported_media_type');
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(req, reply, 'request.body_too_large');
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(req, reply, 'request.unsupported_media_type');
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH': return sendError(req, reply, 'request.invalid_json');
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return sendError(req, reply, 'request.invalid_json');
       case NUMERIC_OVERFLOW:
         req.log.warn({ sqlstate: err.code, detail: err.message }, 'numeric overflow refused');
         return sendError(req, reply, 'ledger.amount_overflow');

@@ -71,7 +71,13 @@ export const decidedNothing = (status: number) => status === 408 || status === 4
  * The kept answer is sealed under the server `secret` (it may carry a secret shown once). `requesterOf`
  * names the person within a shared key space: the same key from another person is another body (422).
  */
-export function idempotency(app: FastifyInstance, store: IdempotencyStore, scopeOf: (req: FastifyRequest) => string | undefined, secret: string, requesterOf: (req: FastifyRequest) => string = () => ''): void {
+export function idempotency(
+  app: FastifyInstance,
+  store: IdempotencyStore,
+  scopeOf: (req: FastifyRequest) => string | undefined,
+  secret: string,
+  requesterOf: (req: FastifyRequest) => string = () => '',
+): void {
   const sealer = new AnswerSealer(secret);
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method !== 'POST') return;
@@ -84,13 +90,23 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
     // member's same key and body is another request (422), so no member is handed an answer, and a
     // secret shown once in it, that another member caused.
     const requester = requesterOf(req);
-    const fingerprint = createHash('sha256').update(`${req.method} ${req.url}\n${requester === '' ? '' : `${requester}\n`}${req.rawBody ?? ''}`).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`${req.method} ${req.url}\n${requester === '' ? '' : `${requester}\n`}${req.rawBody ?? ''}`)
+      .digest('hex');
     const c = { scope, key: header, fingerprint };
     const inWork = req.routeOptions.config.claimInWork === true && store.claimsInWork;
     const claim: IdempotencyClaim = {
-      scope, key: header,
+      scope,
+      key: header,
       keep: (status, payload) => ({ ...c, status, response: sealer.seal(payload, { scope, key: header }), ...store.keptTimes() }),
-      keepRef: (status, ref) => ({ ...c, status, response: encodeAnswerRef(ref), work: ref.id, ...(claim.deferred ? { claimInWork: true } : {}), ...store.keptTimes() }),
+      keepRef: (status, ref) => ({
+        ...c,
+        status,
+        response: encodeAnswerRef(ref),
+        work: ref.id,
+        ...(claim.deferred ? { claimInWork: true } : {}),
+        ...store.keptTimes(),
+      }),
     };
     if (inWork) {
       claim.deferred = {
@@ -115,9 +131,12 @@ export function idempotency(app: FastifyInstance, store: IdempotencyStore, scope
   /** What a key that was not claimed answers: a replay (true: sent) or a refusal (thrown); false: claimed. */
   async function settle(claim: Claim, at: { scope: string; key: string }, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     switch (claim.kind) {
-      case 'claimed': return false;
-      case 'in_progress': throw new DomainError('idempotency.in_progress');
-      case 'key_reused': throw new DomainError('idempotency.key_reused');
+      case 'claimed':
+        return false;
+      case 'in_progress':
+        throw new DomainError('idempotency.in_progress');
+      case 'key_reused':
+        throw new DomainError('idempotency.key_reused');
       case 'replay': {
         const kept = sealer.open(claim.response, at);
         const ref = decodeAnswerRef(kept);

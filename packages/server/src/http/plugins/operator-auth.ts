@@ -75,7 +75,8 @@ async function authenticate(deps: OperatorAuthDeps, req: FastifyRequest): Promis
   const idHash = hashOpaque(deps.secret, 'session', sessionId);
   const s = await deps.store.people.staffSession(idHash);
   const now = deps.store.clock.now().getTime();
-  if (!s || s.session.expiresAt.getTime() <= now || s.session.lastSeenAt.getTime() + deps.config.sessionIdleMs <= now) throw new DomainError('auth.unauthenticated');
+  if (!s || s.session.expiresAt.getTime() <= now || s.session.lastSeenAt.getTime() + deps.config.sessionIdleMs <= now)
+    throw new DomainError('auth.unauthenticated');
   assertSameOrigin(req, deps.config);
   if (now - s.session.lastSeenAt.getTime() > Math.min(60_000, deps.config.sessionIdleMs / 4)) await touchSession(deps, idHash);
   req.staffSessionId = sessionId;

@@ -6,15 +6,32 @@ import type { StaffRole } from '../../store/staff-store.ts';
  * `admin` does everything else. A route not listed: GET needs viewer, any other method admin.
  */
 const APPROVER_ROUTES = [
-  'POST /orders/:id/approve', 'POST /orders/:id/reject', 'POST /orders/:id/fill', 'POST /orders/:id/fail',
-  'POST /withdrawals/:id/approve', 'POST /withdrawals/:id/reject', 'POST /withdrawals/:id/payout', 'POST /withdrawals/:id/fail',
-  'POST /deposits', 'POST /deposits/:id/attribute',
-  'POST /reconciliation/run', 'POST /reconciliation/resolve',
+  'POST /orders/:id/approve',
+  'POST /orders/:id/reject',
+  'POST /orders/:id/fill',
+  'POST /orders/:id/fail',
+  'POST /withdrawals/:id/approve',
+  'POST /withdrawals/:id/reject',
+  'POST /withdrawals/:id/payout',
+  'POST /withdrawals/:id/fail',
+  'POST /deposits',
+  'POST /deposits/:id/attribute',
+  'POST /reconciliation/run',
+  'POST /reconciliation/resolve',
   'POST /destinations/:id/register-in-market',
 ];
 
 /** What any signed-in person does for themselves, whatever the role (and before enrolling TOTP, except tokens). */
-const SELF = ['GET /session', 'DELETE /session', 'POST /password', 'POST /totp/enrol', 'POST /totp/confirm', 'GET /tokens', 'POST /tokens', 'POST /tokens/:id/revoke'];
+const SELF = [
+  'GET /session',
+  'DELETE /session',
+  'POST /password',
+  'POST /totp/enrol',
+  'POST /totp/confirm',
+  'GET /tokens',
+  'POST /tokens',
+  'POST /tokens/:id/revoke',
+];
 
 const TABLE = new Map<string, StaffRole>([
   ...APPROVER_ROUTES.map((r) => [r, 'approver'] as const),

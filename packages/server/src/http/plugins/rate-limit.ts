@@ -4,8 +4,16 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { DomainError } from '../../domain/errors.ts';
 
-type Incr = (key: string, cb: (err: Error | null, res?: { current: number; ttl: number }) => void, timeWindow?: number, max?: number) => void;
-interface PluginStore { incr: Incr; child(routeOptions: unknown): PluginStore }
+type Incr = (
+  key: string,
+  cb: (err: Error | null, res?: { current: number; ttl: number }) => void,
+  timeWindow?: number,
+  max?: number,
+) => void;
+interface PluginStore {
+  incr: Incr;
+  child(routeOptions: unknown): PluginStore;
+}
 type RedisStoreCtor = new (continueExceeding: boolean, exponentialBackoff: boolean, redis: Redis, key?: string) => PluginStore;
 const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as RedisStoreCtor;
 
@@ -20,17 +28,27 @@ export const WARN_EVERY_MS = 10_000;
 function failOpenRedisStore(redis: Redis, log: FastifyBaseLogger): new () => FastifyRateLimitStore {
   let lastWarn = 0;
   const wrap = (inner: PluginStore): PluginStore => ({
-    incr: (key, cb, timeWindow, max) => inner.incr(key, (err, res) => {
-      if (err && Date.now() - lastWarn >= WARN_EVERY_MS) {
-        lastWarn = Date.now();
-        log.warn({ err: err.message }, 'rate limit: Redis unavailable, requests are let through uncounted');
-      }
-      cb(err, res);
-    }, timeWindow, max),
+    incr: (key, cb, timeWindow, max) =>
+      inner.incr(
+        key,
+        (err, res) => {
+          if (err && Date.now() - lastWarn >= WARN_EVERY_MS) {
+            lastWarn = Date.now();
+            log.warn({ err: err.message }, 'rate limit: Redis unavailable, requests are let through uncounted');
+          }
+          cb(err, res);
+        },
+        timeWindow,
+        max,
+      ),
     child: (o) => wrap(inner.child(o)),
   });
   const store = wrap(new RedisStore(false, false, redis, 'cambio-rl:'));
-  return class { constructor() { return store; } } as unknown as new () => FastifyRateLimitStore;
+  return class {
+    constructor() {
+      return store;
+    }
+  } as unknown as new () => FastifyRateLimitStore;
 }
 
 /**

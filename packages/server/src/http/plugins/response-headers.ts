@@ -26,5 +26,7 @@ const SWAGGER_UI_INLINE_STYLE = "'unsafe-hashes' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU
 
 /** The docs page's Content-Security-Policy (swagger-ui's own, with its inline hashes), framed by nobody, and plain http allowed (a local service). */
 export const docsCsp = (header: string) =>
-  header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, '')
+  header
+    .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+    .replace(/\s*upgrade-insecure-requests;?/, '')
     .replace(/style-src 'self' https:\s*;/, `style-src 'self' https: ${SWAGGER_UI_INLINE_STYLE};`);

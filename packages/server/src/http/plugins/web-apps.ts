@@ -48,25 +48,35 @@ export const WEB_APP_CSP = [
 ].join('; ');
 
 function securityHeaders(reply: FastifyReply): FastifyReply {
-  return reply
-    .header('content-security-policy', WEB_APP_CSP)
-    .header('x-content-type-options', 'nosniff')
-    .header('x-frame-options', 'DENY')
-    // same-origin: the server's cookie-write check may fall back to Referer; nothing leaks elsewhere.
-    .header('referrer-policy', 'same-origin')
-    .header('cross-origin-opener-policy', 'same-origin')
-    .header('cross-origin-resource-policy', 'same-origin');
+  return (
+    reply
+      .header('content-security-policy', WEB_APP_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('x-frame-options', 'DENY')
+      // same-origin: the server's cookie-write check may fall back to Referer; nothing leaks elsewhere.
+      .header('referrer-policy', 'same-origin')
+      .header('cross-origin-opener-policy', 'same-origin')
+      .header('cross-origin-resource-policy', 'same-origin')
+  );
 }
 
 /** A file of the app's dist for this URL rest, or null (then index.html answers). Never leaves `dir`. */
 function fileFor(dir: string, rest: string): string | null {
   let decoded: string;
-  try { decoded = decodeURIComponent(rest); } catch { return null; }
+  try {
+    decoded = decodeURIComponent(rest);
+  } catch {
+    return null;
+  }
   if (decoded === '' || decoded.includes('\0')) return null;
   const rel = normalize(decoded).replace(/^([/\\])+/, '');
   const abs = join(dir, rel);
   if (abs !== dir && !abs.startsWith(dir.endsWith(sep) ? dir : dir + sep)) return null;
-  try { return statSync(abs).isFile() ? rel : null; } catch { return null; }
+  try {
+    return statSync(abs).isFile() ? rel : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -74,7 +84,10 @@ function fileFor(dir: string, rest: string): string | null {
  * CSP stays strict): sandbox shows a banner on every page, production never does.
  */
 function pageWithMode(index: string, mode: string, venue: WebAppVenue): string {
-  return readFileSync(index, 'utf8').replace(/<meta name="cambio-mode" content="[^"]*"\s*\/?>/, `<meta name="cambio-mode" content="${mode}" /><meta name="cambio-venue" content="${venue}" />`);
+  return readFileSync(index, 'utf8').replace(
+    /<meta name="cambio-mode" content="[^"]*"\s*\/?>/,
+    `<meta name="cambio-mode" content="${mode}" /><meta name="cambio-venue" content="${venue}" />`,
+  );
 }
 
 /**
@@ -84,9 +97,18 @@ function pageWithMode(index: string, mode: string, venue: WebAppVenue): string {
  */
 export type WebAppVenue = 'venue' | 'none';
 
-export async function webApps(app: FastifyInstance, apps: WebApp[] = defaultWebApps(), mode: 'sandbox' | 'production' = 'sandbox', venue: WebAppVenue = 'venue'): Promise<void> {
+export async function webApps(
+  app: FastifyInstance,
+  apps: WebApp[] = defaultWebApps(),
+  mode: 'sandbox' | 'production' = 'sandbox',
+  venue: WebAppVenue = 'venue',
+): Promise<void> {
   // serve: false: only our routes below send files, with the headers and the fallback they need.
-  await app.register(fastifyStatic, { root: apps.map((a) => a.dir).find((d) => existsSync(d)) ?? packagesDir, serve: false, decorateReply: true });
+  await app.register(fastifyStatic, {
+    root: apps.map((a) => a.dir).find((d) => existsSync(d)) ?? packagesDir,
+    serve: false,
+    decorateReply: true,
+  });
 
   for (const web of apps) {
     const prefix = `/${web.name}/`;
@@ -105,7 +127,10 @@ export async function webApps(app: FastifyInstance, apps: WebApp[] = defaultWebA
         reply.header('cache-control', file.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
         return reply.sendFile(file, web.dir, { cacheControl: false });
       }
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(pageWithMode(index, mode, venue));
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(pageWithMode(index, mode, venue));
     };
     const opts = { schema: { hide: true }, config: { public: true } };
     app.get(`/${web.name}`, opts, async (_req, reply) => reply.redirect(prefix, 301));

@@ -20,12 +20,30 @@ async function limitsWire(store: Store, limits: Limits): Promise<ClientLimit[] |
   }));
 }
 
-export const clientRoutes = (store: Store): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/client', {
-    schema: { tags: ['client'], summary: 'The organization behind this key, what the key may do, and the organization\'s limits', security: apiKeySecurity, response: responses(200, Client) },
-  }, async (req) => {
-    const p = principalOf(req);
-    const o = p.organization;
-    return ok(req.id, { id: o.id, name: o.name, status: o.status, canOperate: canOperate(o), permissions: p.permissions, limits: await limitsWire(store, o.limits) });
-  });
-};
+export const clientRoutes =
+  (store: Store): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/client',
+      {
+        schema: {
+          tags: ['client'],
+          summary: "The organization behind this key, what the key may do, and the organization's limits",
+          security: apiKeySecurity,
+          response: responses(200, Client),
+        },
+      },
+      async (req) => {
+        const p = principalOf(req);
+        const o = p.organization;
+        return ok(req.id, {
+          id: o.id,
+          name: o.name,
+          status: o.status,
+          canOperate: canOperate(o),
+          permissions: p.permissions,
+          limits: await limitsWire(store, o.limits),
+        });
+      },
+    );
+  };

@@ -15,22 +15,41 @@ import { apiKeySecurity, listResponses } from '../schemas.ts';
  * rate, which a quote gives with its expiry and which would otherwise be read as a held price.
  * Same scopes as POST /quotes (read or trade): a key that may quote may see what it can quote.
  */
-export const marketRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/market/pairs', {
-    config: { scope: ['portal:trade', 'portal:read'] },
-    schema: {
-      tags: ['market'], summary: 'The pairs priced now, with the base amounts a quote accepts and the decimals of both sides',
-      operationId: 'getMarketPairs', security: apiKeySecurity, response: listResponses(TradablePair),
-    },
-  }, async (req) => {
-    const pairs = (await store.marketPairs.list()).flatMap((p) => {
-      // A venue-priced pair's bounds are its terms' (the book decides each quote within them).
-      const range = p.terms.venue ? { min: p.terms.minBaseMinor, max: p.terms.maxBaseMinor } : quotableRange(p.terms, { base: p.base.decimals, quote: p.quote.decimals });
-      return range ? [{
-        baseSymbol: p.base.symbol, quoteSymbol: p.quote.symbol, baseDecimals: p.base.decimals, quoteDecimals: p.quote.decimals,
-        minBaseMinor: range.min.toString(), maxBaseMinor: range.max.toString(),
-      }] : [];
-    });
-    return ok(req.id, pairs);
-  });
-};
+export const marketRoutes =
+  ({ store }: AppDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/market/pairs',
+      {
+        config: { scope: ['portal:trade', 'portal:read'] },
+        schema: {
+          tags: ['market'],
+          summary: 'The pairs priced now, with the base amounts a quote accepts and the decimals of both sides',
+          operationId: 'getMarketPairs',
+          security: apiKeySecurity,
+          response: listResponses(TradablePair),
+        },
+      },
+      async (req) => {
+        const pairs = (await store.marketPairs.list()).flatMap((p) => {
+          // A venue-priced pair's bounds are its terms' (the book decides each quote within them).
+          const range = p.terms.venue
+            ? { min: p.terms.minBaseMinor, max: p.terms.maxBaseMinor }
+            : quotableRange(p.terms, { base: p.base.decimals, quote: p.quote.decimals });
+          return range
+            ? [
+                {
+                  baseSymbol: p.base.symbol,
+                  quoteSymbol: p.quote.symbol,
+                  baseDecimals: p.base.decimals,
+                  quoteDecimals: p.quote.decimals,
+                  minBaseMinor: range.min.toString(),
+                  maxBaseMinor: range.max.toString(),
+                },
+              ]
+            : [];
+        });
+        return ok(req.id, pairs);
+      },
+    );
+  };

@@ -13,50 +13,94 @@ import { createdWindow, pageParams } from '../page-params.ts';
 import { actorOfPrincipal, principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
-
 /** Exchange requests: accepting a quote creates a request and holds the base amount; a person at the operator decides. */
-export const orderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const { store, secret, ids } = deps;
-  const placing = { ...deps, quoteIds: new QuoteIds(secret, ids) };
-  // A keyed order's answer is kept by reference to the order, by the placing statement itself.
-  const answers = answerByRef(201, (o: Order) => orderWire(o), async (id, req) => {
-    const o = await store.orders.get(id);
-    return o && o.organizationId === principalOf(req).organization.id ? asCreated(o) : null;
-  });
-  app.post('/orders', {
-    // On PostgreSQL a keyed order's key is claimed by the placing statement itself: no round trip of its own.
-    config: { scope: 'portal:trade', operate: true, movesMoney: true, replayRef: answers.replay, claimInWork: true },
-    schema: {
-      tags: ['orders'], summary: 'Accept a quote once: creates an exchange request (pending_approval) and holds the base amount',
-      security: apiKeySecurity, body: CreateOrder, response: responses(201, OrderRecord),
-    },
-  }, async (req, reply) => answers.run(req, reply, (keep) => placeOrder(placing, principalOf(req).organization, req.body.quoteId, keep)));
+export const orderRoutes =
+  (deps: AppDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { store, secret, ids } = deps;
+    const placing = { ...deps, quoteIds: new QuoteIds(secret, ids) };
+    // A keyed order's answer is kept by reference to the order, by the placing statement itself.
+    const answers = answerByRef(
+      201,
+      (o: Order) => orderWire(o),
+      async (id, req) => {
+        const o = await store.orders.get(id);
+        return o && o.organizationId === principalOf(req).organization.id ? asCreated(o) : null;
+      },
+    );
+    app.post(
+      '/orders',
+      {
+        // On PostgreSQL a keyed order's key is claimed by the placing statement itself: no round trip of its own.
+        config: { scope: 'portal:trade', operate: true, movesMoney: true, replayRef: answers.replay, claimInWork: true },
+        schema: {
+          tags: ['orders'],
+          summary: 'Accept a quote once: creates an exchange request (pending_approval) and holds the base amount',
+          security: apiKeySecurity,
+          body: CreateOrder,
+          response: responses(201, OrderRecord),
+        },
+      },
+      async (req, reply) => answers.run(req, reply, (keep) => placeOrder(placing, principalOf(req).organization, req.body.quoteId, keep)),
+    );
 
-  app.get('/orders/:id', {
-    config: { scope: 'portal:read' },
-    schema: { tags: ['orders'], summary: 'One exchange request of the organization, to poll its state', operationId: 'getOrder', security: apiKeySecurity, params: IdParam, response: responses(200, OrderRecord) },
-  }, async (req) => {
-    const o = await store.orders.get(req.params.id);
-    if (!o || o.organizationId !== principalOf(req).organization.id) throw new DomainError('orders.not_found');
-    return ok(req.id, orderWire(o));
-  });
+    app.get(
+      '/orders/:id',
+      {
+        config: { scope: 'portal:read' },
+        schema: {
+          tags: ['orders'],
+          summary: 'One exchange request of the organization, to poll its state',
+          operationId: 'getOrder',
+          security: apiKeySecurity,
+          params: IdParam,
+          response: responses(200, OrderRecord),
+        },
+      },
+      async (req) => {
+        const o = await store.orders.get(req.params.id);
+        if (!o || o.organizationId !== principalOf(req).organization.id) throw new DomainError('orders.not_found');
+        return ok(req.id, orderWire(o));
+      },
+    );
 
-  app.post('/orders/:id/cancel', {
-    config: { scope: 'portal:trade' },
-    schema: {
-      tags: ['orders'], summary: 'Cancel an exchange request still pending_approval: the hold is released; a decided one is 409', operationId: 'cancelOrder',
-      security: apiKeySecurity, params: IdParam, response: responses(200, OrderRecord),
-    },
-  }, async (req) => {
-    const p = principalOf(req);
-    return ok(req.id, orderWire(await cancelOrder(deps, actorOfPrincipal(p), p.organization.id, req.params.id)));
-  });
+    app.post(
+      '/orders/:id/cancel',
+      {
+        config: { scope: 'portal:trade' },
+        schema: {
+          tags: ['orders'],
+          summary: 'Cancel an exchange request still pending_approval: the hold is released; a decided one is 409',
+          operationId: 'cancelOrder',
+          security: apiKeySecurity,
+          params: IdParam,
+          response: responses(200, OrderRecord),
+        },
+      },
+      async (req) => {
+        const p = principalOf(req);
+        return ok(req.id, orderWire(await cancelOrder(deps, actorOfPrincipal(p), p.organization.id, req.params.id)));
+      },
+    );
 
-  app.get('/orders', {
-    config: { scope: 'portal:read' },
-    schema: { tags: ['orders'], summary: 'Exchange requests of the organization, newest first', security: apiKeySecurity, querystring: OrdersQuery, response: listResponses(OrderRecord) },
-  }, async (req) => {
-    const page = await store.orders.listForOrganization(principalOf(req).organization.id, pageParams(req.query), { state: req.query.state, ...createdWindow(req.query) });
-    return ok(req.id, page.items.map(orderWire), page.pagination);
-  });
-};
+    app.get(
+      '/orders',
+      {
+        config: { scope: 'portal:read' },
+        schema: {
+          tags: ['orders'],
+          summary: 'Exchange requests of the organization, newest first',
+          security: apiKeySecurity,
+          querystring: OrdersQuery,
+          response: listResponses(OrderRecord),
+        },
+      },
+      async (req) => {
+        const page = await store.orders.listForOrganization(principalOf(req).organization.id, pageParams(req.query), {
+          state: req.query.state,
+          ...createdWindow(req.query),
+        });
+        return ok(req.id, page.items.map(orderWire), page.pagination);
+      },
+    );
+  };

@@ -11,34 +11,57 @@ import { quoteWire } from '../wire/quotes.ts';
 import { principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, responses } from '../schemas.ts';
 
-
 /**
  * POST /quotes: a price held until expiresAt (CAMBIO_QUOTE_TTL_MS). It commits to nothing and moves
  * nothing, so it works while the organization cannot operate and while not reconciled (CONTRACT §6).
  */
-export const quoteRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const quoting = { ...deps, quoteIds: new QuoteIds(deps.secret, deps.ids), ttlMs: deps.config.quoteTtlMs };
-  // A keyed quote's answer is kept by reference to the quote, in the statement that writes it. A quote
-  // never changes once written, and one a kept answer names outlives the answer (QUOTE_RETENTION_MS).
-  const answers = answerByRef(201, (q: QuoteModel) => quoteWire(q), (id, req) => deps.store.quotes.get(principalOf(req).organization.id, id));
-  app.get('/quotes/:id', {
-    config: { scope: ['portal:trade', 'portal:read'] },
-    schema: { tags: ['quotes'], summary: 'One quote of the organization (until some time after it expired)', operationId: 'getQuote', security: apiKeySecurity, params: IdParam, response: responses(200, Quote) },
-  }, async (req) => {
-    const q = await deps.store.quotes.get(principalOf(req).organization.id, req.params.id);
-    if (!q) throw new DomainError('orders.quote_not_found');
-    return ok(req.id, quoteWire(q));
-  });
+export const quoteRoutes =
+  (deps: AppDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const quoting = { ...deps, quoteIds: new QuoteIds(deps.secret, deps.ids), ttlMs: deps.config.quoteTtlMs };
+    // A keyed quote's answer is kept by reference to the quote, in the statement that writes it. A quote
+    // never changes once written, and one a kept answer names outlives the answer (QUOTE_RETENTION_MS).
+    const answers = answerByRef(
+      201,
+      (q: QuoteModel) => quoteWire(q),
+      (id, req) => deps.store.quotes.get(principalOf(req).organization.id, id),
+    );
+    app.get(
+      '/quotes/:id',
+      {
+        config: { scope: ['portal:trade', 'portal:read'] },
+        schema: {
+          tags: ['quotes'],
+          summary: 'One quote of the organization (until some time after it expired)',
+          operationId: 'getQuote',
+          security: apiKeySecurity,
+          params: IdParam,
+          response: responses(200, Quote),
+        },
+      },
+      async (req) => {
+        const q = await deps.store.quotes.get(principalOf(req).organization.id, req.params.id);
+        if (!q) throw new DomainError('orders.quote_not_found');
+        return ok(req.id, quoteWire(q));
+      },
+    );
 
-  app.post('/quotes', {
-    // A keyed quote's key is claimed by the statement that writes the quote (on PostgreSQL): no round trip of its own.
-    config: { scope: ['portal:trade', 'portal:read'], replayRef: answers.replay, claimInWork: true },
-    schema: {
-      tags: ['quotes'], summary: 'Price an exchange: deliver baseSymbol, receive quoteSymbol; send exactly one amount',
-      security: apiKeySecurity, body: CreateQuote, response: responses(201, Quote),
-    },
-  }, async (req, reply) => {
-    const org = principalOf(req).organization;
-    return answers.run(req, reply, (keep) => requestQuote(quoting, org, req.body, keep));
-  });
-};
+    app.post(
+      '/quotes',
+      {
+        // A keyed quote's key is claimed by the statement that writes the quote (on PostgreSQL): no round trip of its own.
+        config: { scope: ['portal:trade', 'portal:read'], replayRef: answers.replay, claimInWork: true },
+        schema: {
+          tags: ['quotes'],
+          summary: 'Price an exchange: deliver baseSymbol, receive quoteSymbol; send exactly one amount',
+          security: apiKeySecurity,
+          body: CreateQuote,
+          response: responses(201, Quote),
+        },
+      },
+      async (req, reply) => {
+        const org = principalOf(req).organization;
+        return answers.run(req, reply, (keep) => requestQuote(quoting, org, req.body, keep));
+      },
+    );
+  };

@@ -16,79 +16,161 @@ import { createdWindow, pageParams } from '../page-params.ts';
 import { actorOfPrincipal, principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
-
 /** Withdrawal destinations and withdrawal requests of the caller's organization. */
-export const withdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const { store, clock, config, secret, ids } = deps;
-  const tags = ['withdrawals'];
-  const sealer = new DestinationSealer(secret);
-  // A keyed withdrawal's answer is kept by reference to the withdrawal, in the transaction that requests it.
-  const answers = answerByRef(201, (w: WithdrawalRow) => withdrawalWire(w), async (id, req) => {
-    const w = await store.withdrawals.getFor(principalOf(req).organization.id, id);
-    return w && asRequested(w);
-  });
+export const withdrawalRoutes =
+  (deps: AppDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { store, clock, config, secret, ids } = deps;
+    const tags = ['withdrawals'];
+    const sealer = new DestinationSealer(secret);
+    // A keyed withdrawal's answer is kept by reference to the withdrawal, in the transaction that requests it.
+    const answers = answerByRef(
+      201,
+      (w: WithdrawalRow) => withdrawalWire(w),
+      async (id, req) => {
+        const w = await store.withdrawals.getFor(principalOf(req).organization.id, id);
+        return w && asRequested(w);
+      },
+    );
 
-  app.post('/withdrawals/destinations/bank', {
-    config: { scope: 'portal:destinations', operate: true, movesMoney: true },
-    schema: {
-      tags, security: apiKeySecurity, body: RegisterBankDestination, response: responses(201, WithdrawalDestination),
-      summary: 'Registers a bank account; usable after the cooldown and the operator\'s registration in the market',
-    },
-  }, async (req, reply) => {
-    const org = principalOf(req).organization;
-    const row = { id: ids.next('dst'), organizationId: org.id };
-    const d = await registerDestination(deps, org.id, prepareDestination(req.body, sealer, row, clock.now(), config.destinationCooldownMs));
-    return reply.code(201).send(ok(req.id, destinationWire(d, clock.now())));
-  });
+    app.post(
+      '/withdrawals/destinations/bank',
+      {
+        config: { scope: 'portal:destinations', operate: true, movesMoney: true },
+        schema: {
+          tags,
+          security: apiKeySecurity,
+          body: RegisterBankDestination,
+          response: responses(201, WithdrawalDestination),
+          summary: "Registers a bank account; usable after the cooldown and the operator's registration in the market",
+        },
+      },
+      async (req, reply) => {
+        const org = principalOf(req).organization;
+        const row = { id: ids.next('dst'), organizationId: org.id };
+        const d = await registerDestination(
+          deps,
+          org.id,
+          prepareDestination(req.body, sealer, row, clock.now(), config.destinationCooldownMs),
+        );
+        return reply.code(201).send(ok(req.id, destinationWire(d, clock.now())));
+      },
+    );
 
-  // The spec's table gives this list no parameters and an array: every destination, not a page.
-  app.get('/withdrawals/destinations', {
-    config: { scope: 'portal:read' },
-    schema: { tags, security: apiKeySecurity, response: listResponses(WithdrawalDestination), summary: 'Every destination of the organization, masked, newest first (not paged)' },
-  }, async (req) => {
-    const all = await store.destinations.allOf(principalOf(req).organization.id);
-    const now = clock.now();
-    return ok(req.id, all.map((d) => destinationWire(d, now)));
-  });
+    // The spec's table gives this list no parameters and an array: every destination, not a page.
+    app.get(
+      '/withdrawals/destinations',
+      {
+        config: { scope: 'portal:read' },
+        schema: {
+          tags,
+          security: apiKeySecurity,
+          response: listResponses(WithdrawalDestination),
+          summary: 'Every destination of the organization, masked, newest first (not paged)',
+        },
+      },
+      async (req) => {
+        const all = await store.destinations.allOf(principalOf(req).organization.id);
+        const now = clock.now();
+        return ok(
+          req.id,
+          all.map((d) => destinationWire(d, now)),
+        );
+      },
+    );
 
-  app.post('/withdrawals', {
-    // On PostgreSQL a keyed request's key is claimed inside the request's own transaction: no round trip of its own.
-    config: { scope: 'portal:withdraw', operate: true, movesMoney: true, replayRef: answers.replay, claimInWork: true },
-    schema: {
-      tags, security: apiKeySecurity, body: RequestWithdrawal, response: responses(201, Withdrawal),
-      summary: 'Requests a withdrawal: the amount is held until a person at the operator approves or rejects it. Not safe to repeat: read GET /withdrawals first',
-    },
-  }, async (req, reply) => {
-    const amount = toMinor(req.body.amountMinor);
-    if (amount === null) throw new DomainError('request.invalid_amount', { field: 'amountMinor' });
-    // Refused, its work rolled back with the key's claim: the key's own answer first, else this refusal is kept.
-    return answers.run(req, reply, (keep) => requestWithdrawal(deps, principalOf(req).organization, {
-      destinationId: req.body.destinationId, assetSymbol: req.body.assetSymbol, assetDecimals: req.body.assetDecimals, amount,
-    }, keep));
-  });
+    app.post(
+      '/withdrawals',
+      {
+        // On PostgreSQL a keyed request's key is claimed inside the request's own transaction: no round trip of its own.
+        config: { scope: 'portal:withdraw', operate: true, movesMoney: true, replayRef: answers.replay, claimInWork: true },
+        schema: {
+          tags,
+          security: apiKeySecurity,
+          body: RequestWithdrawal,
+          response: responses(201, Withdrawal),
+          summary:
+            'Requests a withdrawal: the amount is held until a person at the operator approves or rejects it. Not safe to repeat: read GET /withdrawals first',
+        },
+      },
+      async (req, reply) => {
+        const amount = toMinor(req.body.amountMinor);
+        if (amount === null) throw new DomainError('request.invalid_amount', { field: 'amountMinor' });
+        // Refused, its work rolled back with the key's claim: the key's own answer first, else this refusal is kept.
+        return answers.run(req, reply, (keep) =>
+          requestWithdrawal(
+            deps,
+            principalOf(req).organization,
+            {
+              destinationId: req.body.destinationId,
+              assetSymbol: req.body.assetSymbol,
+              assetDecimals: req.body.assetDecimals,
+              amount,
+            },
+            keep,
+          ),
+        );
+      },
+    );
 
-  app.get('/withdrawals/:id', {
-    config: { scope: 'portal:read' },
-    schema: { tags, security: apiKeySecurity, params: IdParam, response: responses(200, Withdrawal), summary: 'One withdrawal of the organization, to poll its state', operationId: 'getWithdrawal' },
-  }, async (req) => {
-    const w = await store.withdrawals.getFor(principalOf(req).organization.id, req.params.id);
-    if (!w) throw new DomainError('withdrawals.not_found');
-    return ok(req.id, withdrawalWire(w));
-  });
+    app.get(
+      '/withdrawals/:id',
+      {
+        config: { scope: 'portal:read' },
+        schema: {
+          tags,
+          security: apiKeySecurity,
+          params: IdParam,
+          response: responses(200, Withdrawal),
+          summary: 'One withdrawal of the organization, to poll its state',
+          operationId: 'getWithdrawal',
+        },
+      },
+      async (req) => {
+        const w = await store.withdrawals.getFor(principalOf(req).organization.id, req.params.id);
+        if (!w) throw new DomainError('withdrawals.not_found');
+        return ok(req.id, withdrawalWire(w));
+      },
+    );
 
-  app.post('/withdrawals/:id/cancel', {
-    config: { scope: 'portal:withdraw' },
-    schema: { tags, security: apiKeySecurity, params: IdParam, response: responses(200, Withdrawal), summary: 'Cancel a withdrawal still pending_approval: the hold is released; a decided one is 409', operationId: 'cancelWithdrawal' },
-  }, async (req) => {
-    const p = principalOf(req);
-    return ok(req.id, withdrawalWire(await cancelWithdrawal(deps, actorOfPrincipal(p), p.organization.id, req.params.id)));
-  });
+    app.post(
+      '/withdrawals/:id/cancel',
+      {
+        config: { scope: 'portal:withdraw' },
+        schema: {
+          tags,
+          security: apiKeySecurity,
+          params: IdParam,
+          response: responses(200, Withdrawal),
+          summary: 'Cancel a withdrawal still pending_approval: the hold is released; a decided one is 409',
+          operationId: 'cancelWithdrawal',
+        },
+      },
+      async (req) => {
+        const p = principalOf(req);
+        return ok(req.id, withdrawalWire(await cancelWithdrawal(deps, actorOfPrincipal(p), p.organization.id, req.params.id)));
+      },
+    );
 
-  app.get('/withdrawals', {
-    config: { scope: 'portal:read' },
-    schema: { tags, security: apiKeySecurity, querystring: WithdrawalsQuery, response: listResponses(Withdrawal), summary: 'The organization\'s withdrawals, newest first' },
-  }, async (req) => {
-    const page = await store.withdrawals.list(pageParams(req.query), { organizationId: principalOf(req).organization.id, state: req.query.state, ...createdWindow(req.query) });
-    return ok(req.id, page.items.map(withdrawalWire), page.pagination);
-  });
-};
+    app.get(
+      '/withdrawals',
+      {
+        config: { scope: 'portal:read' },
+        schema: {
+          tags,
+          security: apiKeySecurity,
+          querystring: WithdrawalsQuery,
+          response: listResponses(Withdrawal),
+          summary: "The organization's withdrawals, newest first",
+        },
+      },
+      async (req) => {
+        const page = await store.withdrawals.list(pageParams(req.query), {
+          organizationId: principalOf(req).organization.id,
+          state: req.query.state,
+          ...createdWindow(req.query),
+        });
+        return ok(req.id, page.items.map(withdrawalWire), page.pagination);
+      },
+    );
+  };

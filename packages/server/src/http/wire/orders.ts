@@ -2,9 +2,13 @@ import type { Order } from '../../domain/orders/order.ts';
 
 /** An exchange request as its organization sees it (the operator's view adds to it). */
 export const orderWire = (o: Order) => ({
-  id: o.id, state: o.state, quoteId: o.quoteId,
+  id: o.id,
+  state: o.state,
+  quoteId: o.quoteId,
   base: { assetSymbol: o.baseSymbol, assetDecimals: o.baseDecimals, amountMinor: o.amountBase.toString() },
   quote: { assetSymbol: o.quoteSymbol, assetDecimals: o.quoteDecimals, amountMinor: o.amountQuote.toString() },
-  rateQuoteMinor: o.rateQuoteMinor.toString(), reason: o.reason,
-  createdAt: o.createdAt.toISOString(), updatedAt: o.updatedAt.toISOString(),
+  rateQuoteMinor: o.rateQuoteMinor.toString(),
+  reason: o.reason,
+  createdAt: o.createdAt.toISOString(),
+  updatedAt: o.updatedAt.toISOString(),
 });

@@ -16,32 +16,74 @@ const sec = [{ operator: [] }];
 const wire = (d: Deposit) => ({ ...depositWire(d), organizationId: d.organizationId });
 
 /** Arrivals: recorded once per txid, matched by exact amount, or credited by hand (CONTRACT §3). */
-export const operatorDepositRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const { store } = deps;
-  const tags = ['operator: deposits'];
-  app.post('/deposits', {
-    schema: { tags, summary: 'Record money that arrived; matched to an open declaration by exact amount, else unattributed', security: sec, body: RecordArrival, response: responses(201, OperatorDepositRecord) },
-  }, async (req, reply) => {
-    const amount = toMinor(req.body.amountMinor);
-    if (amount === null || amount === 0n) throw new DomainError('request.invalid_amount', { field: 'amountMinor' });
-    const d = await recordArrival(deps, req.operatorActor!, { assetSymbol: req.body.assetSymbol, network: req.body.network, amount, txid: req.body.txid });
-    return reply.code(201).send(ok(req.id, wire(d)));
-  });
+export const operatorDepositRoutes =
+  (deps: AppDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { store } = deps;
+    const tags = ['operator: deposits'];
+    app.post(
+      '/deposits',
+      {
+        schema: {
+          tags,
+          summary: 'Record money that arrived; matched to an open declaration by exact amount, else unattributed',
+          security: sec,
+          body: RecordArrival,
+          response: responses(201, OperatorDepositRecord),
+        },
+      },
+      async (req, reply) => {
+        const amount = toMinor(req.body.amountMinor);
+        if (amount === null || amount === 0n) throw new DomainError('request.invalid_amount', { field: 'amountMinor' });
+        const d = await recordArrival(deps, req.operatorActor!, {
+          assetSymbol: req.body.assetSymbol,
+          network: req.body.network,
+          amount,
+          txid: req.body.txid,
+        });
+        return reply.code(201).send(ok(req.id, wire(d)));
+      },
+    );
 
-  app.post('/deposits/:id/attribute', {
-    schema: { tags, summary: 'Credit an unattributed arrival to an organization, once', security: sec, params: IdParam, body: AttributeDeposit, response: responses(200, OperatorDepositRecord) },
-  }, async (req) => ok(req.id, wire(await attributeArrival(deps, req.operatorActor!, req.params.id, req.body.organizationId))));
+    app.post(
+      '/deposits/:id/attribute',
+      {
+        schema: {
+          tags,
+          summary: 'Credit an unattributed arrival to an organization, once',
+          security: sec,
+          params: IdParam,
+          body: AttributeDeposit,
+          response: responses(200, OperatorDepositRecord),
+        },
+      },
+      async (req) => ok(req.id, wire(await attributeArrival(deps, req.operatorActor!, req.params.id, req.body.organizationId))),
+    );
 
-  app.get('/deposits', {
-    schema: { tags, summary: 'Arrivals across organizations, newest first; ?state=unattributed for the ones waiting', security: sec, querystring: OperatorDepositQuery, response: listResponses(OperatorDepositRecord) },
-  }, async (req) => {
-    const page = await store.deposits.list(pageParams(req.query), req.query.state ? { state: req.query.state } : {});
-    return ok(req.id, page.items.map(wire), page.pagination);
-  });
+    app.get(
+      '/deposits',
+      {
+        schema: {
+          tags,
+          summary: 'Arrivals across organizations, newest first; ?state=unattributed for the ones waiting',
+          security: sec,
+          querystring: OperatorDepositQuery,
+          response: listResponses(OperatorDepositRecord),
+        },
+      },
+      async (req) => {
+        const page = await store.deposits.list(pageParams(req.query), req.query.state ? { state: req.query.state } : {});
+        return ok(req.id, page.items.map(wire), page.pagination);
+      },
+    );
 
-  app.get('/deposits/:id', { schema: { tags, security: sec, params: IdParam, response: responses(200, OperatorDepositRecord) } }, async (req) => {
-    const d = await store.deposits.get(req.params.id);
-    if (!d) throw new DomainError('deposits.not_found');
-    return ok(req.id, wire(d));
-  });
-};
+    app.get(
+      '/deposits/:id',
+      { schema: { tags, security: sec, params: IdParam, response: responses(200, OperatorDepositRecord) } },
+      async (req) => {
+        const d = await store.deposits.get(req.params.id);
+        if (!d) throw new DomainError('deposits.not_found');
+        return ok(req.id, wire(d));
+      },
+    );
+  };

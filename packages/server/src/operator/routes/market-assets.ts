@@ -6,12 +6,25 @@ import { ok } from '../../http/envelope.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 import { putAsset } from '../../usecases/market/put-asset.ts';
 
-export const marketAssetRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const tags = ['operator: market'];
-  app.put('/market/assets/:symbol', {
-    schema: { tags, security: [{ operator: [] }], params: Type.Object({ symbol: Type.String({ pattern: '^[A-Z0-9]{2,12}$' }) }), body: PutMarketAsset, response: responses(200, MarketAssetRecord) },
-  }, async (req) => ok(req.id, await putAsset(deps, req.operatorActor!, req.params.symbol, req.body.decimals)));
+export const marketAssetRoutes =
+  (deps: AppDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const tags = ['operator: market'];
+    app.put(
+      '/market/assets/:symbol',
+      {
+        schema: {
+          tags,
+          security: [{ operator: [] }],
+          params: Type.Object({ symbol: Type.String({ pattern: '^[A-Z0-9]{2,12}$' }) }),
+          body: PutMarketAsset,
+          response: responses(200, MarketAssetRecord),
+        },
+      },
+      async (req) => ok(req.id, await putAsset(deps, req.operatorActor!, req.params.symbol, req.body.decimals)),
+    );
 
-  app.get('/market/assets', { schema: { tags, security: [{ operator: [] }], response: listResponses(MarketAssetRecord) } },
-    async (req) => ok(req.id, await deps.store.marketAssets.list()));
-};
+    app.get('/market/assets', { schema: { tags, security: [{ operator: [] }], response: listResponses(MarketAssetRecord) } }, async (req) =>
+      ok(req.id, await deps.store.marketAssets.list()),
+    );
+  };

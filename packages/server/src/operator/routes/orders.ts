@@ -17,53 +17,124 @@ import { recordFill, recordOrderFailure } from '../../usecases/orders/record-fil
 const sec = [{ operator: [] }];
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const wire = (o: Order, a: ApprovalsWire) => ({
-  ...orderWire(o), organizationId: o.organizationId, proceedsQuoteMinor: o.proceedsQuote?.toString() ?? null, venue: o.venue, venueReference: o.venueReference, ...a,
+  ...orderWire(o),
+  organizationId: o.organizationId,
+  proceedsQuoteMinor: o.proceedsQuote?.toString() ?? null,
+  venue: o.venue,
+  venueReference: o.venueReference,
+  ...a,
 });
 
 /** Exchange requests across organizations, the one decision each gets and, in production, the desk's execution (CONTRACT §3, §5, §9). */
-export const operatorOrderRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const { store } = deps;
-  const tags = ['operator: orders'];
-  // The body of a decision is optional: a bare POST is a decision without a reason.
-  const optionalBody = async (req: { body: unknown }) => { req.body ??= {}; };
-  const one = async (o: Order, reqId: string) => ok(reqId, wire(o, (await orderApprovals(store, [o]))[0]!));
+export const operatorOrderRoutes =
+  (deps: AppDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { store } = deps;
+    const tags = ['operator: orders'];
+    // The body of a decision is optional: a bare POST is a decision without a reason.
+    const optionalBody = async (req: { body: unknown }) => {
+      req.body ??= {};
+    };
+    const one = async (o: Order, reqId: string) => ok(reqId, wire(o, (await orderApprovals(store, [o]))[0]!));
 
-  app.get('/orders', {
-    schema: { tags, security: sec, querystring: OperatorOrdersQuery, response: listResponses(OperatorOrderRecord), summary: 'Exchange requests of every organization, newest first; ?state= and ?organizationId= filter' },
-  }, async (req) => {
-    const page = await store.orders.list(pageParams(req.query), { ...(req.query.state ? { state: req.query.state } : {}), ...(req.query.organizationId ? { organizationId: req.query.organizationId } : {}) });
-    const approvals = await orderApprovals(store, page.items);
-    return ok(req.id, page.items.map((o, i) => wire(o, approvals[i]!)), page.pagination);
-  });
+    app.get(
+      '/orders',
+      {
+        schema: {
+          tags,
+          security: sec,
+          querystring: OperatorOrdersQuery,
+          response: listResponses(OperatorOrderRecord),
+          summary: 'Exchange requests of every organization, newest first; ?state= and ?organizationId= filter',
+        },
+      },
+      async (req) => {
+        const page = await store.orders.list(pageParams(req.query), {
+          ...(req.query.state ? { state: req.query.state } : {}),
+          ...(req.query.organizationId ? { organizationId: req.query.organizationId } : {}),
+        });
+        const approvals = await orderApprovals(store, page.items);
+        return ok(
+          req.id,
+          page.items.map((o, i) => wire(o, approvals[i]!)),
+          page.pagination,
+        );
+      },
+    );
 
-  app.post('/orders/:id/approve', {
-    preValidation: optionalBody,
-    schema: {
-      tags, security: sec, params: IdParam, body: DecideOrder, response: responses(200, OperatorOrderRecord),
-      summary: 'Sandbox: executes at the simulated venue and settles: completed (held base out, quote in), or failed with the hold released. Production: stays approved until the desk records the fill or the failure. Four-eyes: a first of two approvals answers it still pending_approval, with one approval; the same person again is 409, the bootstrap token 403. Once; a second decision is 409 orders.already_decided; 409 ledger.ledger_not_reconciled while the books and the market disagree',
-    },
-  }, async (req) => one(await approveOrder(deps, approverOf(req), req.params.id, req.body.reason ?? null), req.id));
+    app.post(
+      '/orders/:id/approve',
+      {
+        preValidation: optionalBody,
+        schema: {
+          tags,
+          security: sec,
+          params: IdParam,
+          body: DecideOrder,
+          response: responses(200, OperatorOrderRecord),
+          summary:
+            'Sandbox: executes at the simulated venue and settles: completed (held base out, quote in), or failed with the hold released. Production: stays approved until the desk records the fill or the failure. Four-eyes: a first of two approvals answers it still pending_approval, with one approval; the same person again is 409, the bootstrap token 403. Once; a second decision is 409 orders.already_decided; 409 ledger.ledger_not_reconciled while the books and the market disagree',
+        },
+      },
+      async (req) => one(await approveOrder(deps, approverOf(req), req.params.id, req.body.reason ?? null), req.id),
+    );
 
-  app.post('/orders/:id/reject', {
-    preValidation: optionalBody,
-    schema: { tags, security: sec, params: IdParam, body: DecideOrder, response: responses(200, OperatorOrderRecord), summary: 'Releases the hold; the reason is shown to the client. Once; a second decision is 409' },
-  }, async (req) => one(await rejectOrder(deps, req.operatorActor!, req.params.id, req.body.reason ?? null), req.id));
+    app.post(
+      '/orders/:id/reject',
+      {
+        preValidation: optionalBody,
+        schema: {
+          tags,
+          security: sec,
+          params: IdParam,
+          body: DecideOrder,
+          response: responses(200, OperatorOrderRecord),
+          summary: 'Releases the hold; the reason is shown to the client. Once; a second decision is 409',
+        },
+      },
+      async (req) => one(await rejectOrder(deps, req.operatorActor!, req.params.id, req.body.reason ?? null), req.id),
+    );
 
-  app.post('/orders/:id/fill', {
-    schema: {
-      tags, security: sec, params: IdParam, body: RecordFill, response: responses(200, OperatorOrderRecord),
-      summary: 'Production: the desk executed an approved order. Completed: the client receives the quoted amount; proceeds minus it is booked as the platform\'s revenue. Once; 409 orders.not_awaiting_execution after; 409 market.venue_simulated in sandbox',
-    },
-  }, async (req) => {
-    const proceeds = toMinor(req.body.proceedsQuoteMinor);
-    if (proceeds === null) throw new DomainError('request.invalid_amount', { field: 'proceedsQuoteMinor' });
-    return one(await recordFill(deps, req.operatorActor!, req.params.id, { venue: req.body.venue, venueReference: req.body.venueReference, proceeds }), req.id);
-  });
+    app.post(
+      '/orders/:id/fill',
+      {
+        schema: {
+          tags,
+          security: sec,
+          params: IdParam,
+          body: RecordFill,
+          response: responses(200, OperatorOrderRecord),
+          summary:
+            "Production: the desk executed an approved order. Completed: the client receives the quoted amount; proceeds minus it is booked as the platform's revenue. Once; 409 orders.not_awaiting_execution after; 409 market.venue_simulated in sandbox",
+        },
+      },
+      async (req) => {
+        const proceeds = toMinor(req.body.proceedsQuoteMinor);
+        if (proceeds === null) throw new DomainError('request.invalid_amount', { field: 'proceedsQuoteMinor' });
+        return one(
+          await recordFill(deps, req.operatorActor!, req.params.id, {
+            venue: req.body.venue,
+            venueReference: req.body.venueReference,
+            proceeds,
+          }),
+          req.id,
+        );
+      },
+    );
 
-  app.post('/orders/:id/fail', {
-    schema: {
-      tags, security: sec, params: IdParam, body: RecordFailure, response: responses(200, OperatorOrderRecord),
-      summary: 'Production: the desk could not execute an approved order. Failed, hold released. Once; 409 orders.not_awaiting_execution after',
-    },
-  }, async (req) => one(await recordOrderFailure(deps, req.operatorActor!, req.params.id, req.body.reason), req.id));
-};
+    app.post(
+      '/orders/:id/fail',
+      {
+        schema: {
+          tags,
+          security: sec,
+          params: IdParam,
+          body: RecordFailure,
+          response: responses(200, OperatorOrderRecord),
+          summary:
+            'Production: the desk could not execute an approved order. Failed, hold released. Once; 409 orders.not_awaiting_execution after',
+        },
+      },
+      async (req) => one(await recordOrderFailure(deps, req.operatorActor!, req.params.id, req.body.reason), req.id),
+    );
+  };

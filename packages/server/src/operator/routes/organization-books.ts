@@ -21,38 +21,92 @@ const OrganizationsQuery = ListQuery({
  * What the desk reads about organizations (any staff role): the list with its search, and one
  * organization's books, the balances and the ledger its members see on /api/v1.
  */
-export const organizationBookRoutes = ({ store }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const tags = ['operator: organizations'];
-  const known = async (id: string) => { if (!(await store.organizations.get(id))) throw new DomainError('organizations.not_found'); };
+export const organizationBookRoutes =
+  ({ store }: AppDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const tags = ['operator: organizations'];
+    const known = async (id: string) => {
+      if (!(await store.organizations.get(id))) throw new DomainError('organizations.not_found');
+    };
 
-  app.get('/organizations', {
-    schema: { tags, security: sec, querystring: OrganizationsQuery, response: listResponses(OrganizationRecord), summary: 'Organizations, newest first; ?search= matches a part of the name or the whole id, ?status= filters' },
-  }, async (req) => {
-    const page = await searchOrganizations(store.db, pageParams(req.query), {
-      ...(req.query.search ? { search: req.query.search } : {}), ...(req.query.status ? { status: req.query.status } : {}),
-    });
-    return ok(req.id, page.items.map(orgWire), page.pagination);
-  });
+    app.get(
+      '/organizations',
+      {
+        schema: {
+          tags,
+          security: sec,
+          querystring: OrganizationsQuery,
+          response: listResponses(OrganizationRecord),
+          summary: 'Organizations, newest first; ?search= matches a part of the name or the whole id, ?status= filters',
+        },
+      },
+      async (req) => {
+        const page = await searchOrganizations(store.db, pageParams(req.query), {
+          ...(req.query.search ? { search: req.query.search } : {}),
+          ...(req.query.status ? { status: req.query.status } : {}),
+        });
+        return ok(req.id, page.items.map(orgWire), page.pagination);
+      },
+    );
 
-  app.get('/organizations/:id/balances', {
-    schema: { tags, security: sec, params: IdParam, response: listResponses(Balance), summary: 'The organization\'s balances per asset: available (amountMinor), held and total' },
-  }, async (req) => {
-    await known(req.params.id);
-    const rows = await store.accounts.balances(req.params.id);
-    return ok(req.id, rows.map((b) => ({
-      assetSymbol: b.assetSymbol, assetDecimals: b.assetDecimals, amountMinor: b.available.toString(),
-      heldMinor: b.held.toString(), totalMinor: (b.available + b.held).toString(),
-    })));
-  });
+    app.get(
+      '/organizations/:id/balances',
+      {
+        schema: {
+          tags,
+          security: sec,
+          params: IdParam,
+          response: listResponses(Balance),
+          summary: "The organization's balances per asset: available (amountMinor), held and total",
+        },
+      },
+      async (req) => {
+        await known(req.params.id);
+        const rows = await store.accounts.balances(req.params.id);
+        return ok(
+          req.id,
+          rows.map((b) => ({
+            assetSymbol: b.assetSymbol,
+            assetDecimals: b.assetDecimals,
+            amountMinor: b.available.toString(),
+            heldMinor: b.held.toString(),
+            totalMinor: (b.available + b.held).toString(),
+          })),
+        );
+      },
+    );
 
-  app.get('/organizations/:id/ledger', {
-    schema: { tags, security: sec, params: IdParam, querystring: PageQuery, response: listResponses(LedgerEntry), summary: 'The organization\'s ledger, newest first, paged as the client sees it' },
-  }, async (req) => {
-    await known(req.params.id);
-    const page = await store.accounts.postings(req.params.id, pageParams(req.query));
-    return ok(req.id, page.items.map((p) => ({
-      id: p.id, entryId: p.entryId, kind: p.kind, account: p.account, assetSymbol: p.assetSymbol, assetDecimals: p.assetDecimals,
-      amountMinor: p.amount.toString(), referenceId: p.referenceId, memo: p.memo, createdAt: p.createdAt.toISOString(),
-    })), page.pagination);
-  });
-};
+    app.get(
+      '/organizations/:id/ledger',
+      {
+        schema: {
+          tags,
+          security: sec,
+          params: IdParam,
+          querystring: PageQuery,
+          response: listResponses(LedgerEntry),
+          summary: "The organization's ledger, newest first, paged as the client sees it",
+        },
+      },
+      async (req) => {
+        await known(req.params.id);
+        const page = await store.accounts.postings(req.params.id, pageParams(req.query));
+        return ok(
+          req.id,
+          page.items.map((p) => ({
+            id: p.id,
+            entryId: p.entryId,
+            kind: p.kind,
+            account: p.account,
+            assetSymbol: p.assetSymbol,
+            assetDecimals: p.assetDecimals,
+            amountMinor: p.amount.toString(),
+            referenceId: p.referenceId,
+            memo: p.memo,
+            createdAt: p.createdAt.toISOString(),
+          })),
+          page.pagination,
+        );
+      },
+    );
+  };

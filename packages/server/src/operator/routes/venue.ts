@@ -12,40 +12,96 @@ const sec = [{ operator: [] }];
  * age and best levels, the venue's health and last error, and the orders sent there with the venue's
  * figures. Under the desk or the simulated venue there are no books and no venue orders to show.
  */
-export const venueRoutes = ({ venue, store }: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const tags = ['operator: market'];
-  app.get('/venue', {
-    schema: { tags, security: sec, response: responses(200, VenueView), summary: 'The venue: health, last error, orders awaiting an outcome, and the book behind each venue-priced pair' },
-  }, async (req) => {
-    if (venue instanceof CcxtVenue) {
-      const v = await venue.view();
-      return ok(req.id, {
-        kind: 'ccxt', ...v, lastSuccessAt: v.lastSuccessAt?.toISOString() ?? null,
-        lastError: v.lastError ? { ...v.lastError, at: v.lastError.at.toISOString() } : null,
-      } as const);
-    }
-    const kind: 'desk' | 'simulated' = venue.kind === 'desk' ? 'desk' : 'simulated';
-    const pairs = (await store.marketPairs.list()).filter((p) => p.terms.venue);
-    return ok(req.id, {
-      kind, exchange: null, health: 'idle' as const, lastSuccessAt: null, lastError: null, errors: [] as Array<{ kind: string; count: number }>, awaitingOutcome: 0, partialFills: 0,
-      pairs: pairs.map((p) => ({
-        baseSymbol: p.base.symbol, quoteSymbol: p.quote.symbol, venueSymbol: p.terms.venue!.symbol, maxBookAgeMs: p.terms.venue!.maxBookAgeMs,
-        bookAgeMs: null, fresh: false, bestBid: null, bestBidQty: null, bestAsk: null, bestAskQty: null,
-      })),
-    });
-  });
+export const venueRoutes =
+  ({ venue, store }: AppDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const tags = ['operator: market'];
+    app.get(
+      '/venue',
+      {
+        schema: {
+          tags,
+          security: sec,
+          response: responses(200, VenueView),
+          summary: 'The venue: health, last error, orders awaiting an outcome, and the book behind each venue-priced pair',
+        },
+      },
+      async (req) => {
+        if (venue instanceof CcxtVenue) {
+          const v = await venue.view();
+          return ok(req.id, {
+            kind: 'ccxt',
+            ...v,
+            lastSuccessAt: v.lastSuccessAt?.toISOString() ?? null,
+            lastError: v.lastError ? { ...v.lastError, at: v.lastError.at.toISOString() } : null,
+          } as const);
+        }
+        const kind: 'desk' | 'simulated' = venue.kind === 'desk' ? 'desk' : 'simulated';
+        const pairs = (await store.marketPairs.list()).filter((p) => p.terms.venue);
+        return ok(req.id, {
+          kind,
+          exchange: null,
+          health: 'idle' as const,
+          lastSuccessAt: null,
+          lastError: null,
+          errors: [] as Array<{ kind: string; count: number }>,
+          awaitingOutcome: 0,
+          partialFills: 0,
+          pairs: pairs.map((p) => ({
+            baseSymbol: p.base.symbol,
+            quoteSymbol: p.quote.symbol,
+            venueSymbol: p.terms.venue!.symbol,
+            maxBookAgeMs: p.terms.venue!.maxBookAgeMs,
+            bookAgeMs: null,
+            fresh: false,
+            bestBid: null,
+            bestBidQty: null,
+            bestAsk: null,
+            bestAskQty: null,
+          })),
+        });
+      },
+    );
 
-  app.get('/venue/executions', {
-    schema: { tags, security: sec, querystring: VenueExecutionQuery, response: listResponses(VenueExecution), summary: 'Orders sent to the venue, newest first, with the venue\'s order id and figures' },
-  }, async (req) => {
-    if (!(venue instanceof CcxtVenue)) return ok(req.id, []);
-    const rows = await venue.orders.list({ state: req.query.state, limit: req.query.limit ?? 50 });
-    return ok(req.id, rows.map((r) => ({
-      orderId: r.orderId, organizationId: r.organizationId, orderState: r.orderState, venue: r.venue, venueSymbol: r.venueSymbol, side: r.side,
-      amountSent: r.amountText, state: r.state, attempts: r.attempts, venueOrderId: r.venueOrderId, executedQty: r.executedQty, quoteQty: r.quoteQty,
-      baseSymbol: r.baseSymbol, quoteSymbol: r.quoteSymbol, quoteDecimals: r.quoteDecimals, owedQuoteMinor: r.owedQuoteMinor.toString(),
-      proceedsQuoteMinor: r.proceedsQuoteMinor === null ? null : r.proceedsQuoteMinor.toString(), reason: r.reason,
-      sentAt: r.sentAt?.toISOString() ?? null, updatedAt: r.updatedAt.toISOString(),
-    })));
-  });
-};
+    app.get(
+      '/venue/executions',
+      {
+        schema: {
+          tags,
+          security: sec,
+          querystring: VenueExecutionQuery,
+          response: listResponses(VenueExecution),
+          summary: "Orders sent to the venue, newest first, with the venue's order id and figures",
+        },
+      },
+      async (req) => {
+        if (!(venue instanceof CcxtVenue)) return ok(req.id, []);
+        const rows = await venue.orders.list({ state: req.query.state, limit: req.query.limit ?? 50 });
+        return ok(
+          req.id,
+          rows.map((r) => ({
+            orderId: r.orderId,
+            organizationId: r.organizationId,
+            orderState: r.orderState,
+            venue: r.venue,
+            venueSymbol: r.venueSymbol,
+            side: r.side,
+            amountSent: r.amountText,
+            state: r.state,
+            attempts: r.attempts,
+            venueOrderId: r.venueOrderId,
+            executedQty: r.executedQty,
+            quoteQty: r.quoteQty,
+            baseSymbol: r.baseSymbol,
+            quoteSymbol: r.quoteSymbol,
+            quoteDecimals: r.quoteDecimals,
+            owedQuoteMinor: r.owedQuoteMinor.toString(),
+            proceedsQuoteMinor: r.proceedsQuoteMinor === null ? null : r.proceedsQuoteMinor.toString(),
+            reason: r.reason,
+            sentAt: r.sentAt?.toISOString() ?? null,
+            updatedAt: r.updatedAt.toISOString(),
+          })),
+        );
+      },
+    );
+  };

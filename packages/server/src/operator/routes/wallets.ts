@@ -15,30 +15,54 @@ const sec = [{ operator: [] }];
 const wire = (w: Wallet) => ({ assetSymbol: w.assetSymbol, network: w.network, address: w.address });
 
 /** The deposit wallet of each asset (CONTRACT §3). In the sandbox every address is marked as not real. */
-export const walletRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const { store, config, venue } = deps;
-  const tags = ['operator: deposits'];
-  app.put('/wallets/:symbol', { schema: { tags, security: sec, params: SymbolParam, body: PutDepositWallet, response: responses(200, DepositWallet) } }, async (req) => {
-    const b = req.body;
-    if (b.source === 'venue') {
-      // CONTRACT §11: the venue account's own deposit address, read from it (and followed when it changes there).
-      if (b.address !== undefined) throw new DomainError('request.validation_failed', { detail: 'a venue wallet takes its address from the venue: leave address out' });
-      if (!(venue instanceof CcxtVenue)) throw new DomainError('request.validation_failed', { detail: '"source": "venue" needs CAMBIO_MODE=production with CAMBIO_VENUE=ccxt:<exchange>' });
-      const address = await venue.depositAddress(req.params.symbol, b.network);
-      return ok(req.id, wire(await putWallet(deps, req.operatorActor!, { assetSymbol: req.params.symbol, network: b.network, address, source: 'venue' })));
-    }
-    if (b.address === undefined) throw new DomainError('request.validation_failed', { detail: 'address is required (or "source": "venue")' });
-    const w = await putWallet(deps, req.operatorActor!, {
-      assetSymbol: req.params.symbol, network: b.network, address: walletAddressFor(config.mode, b.address),
+export const walletRoutes =
+  (deps: AppDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { store, config, venue } = deps;
+    const tags = ['operator: deposits'];
+    app.put(
+      '/wallets/:symbol',
+      { schema: { tags, security: sec, params: SymbolParam, body: PutDepositWallet, response: responses(200, DepositWallet) } },
+      async (req) => {
+        const b = req.body;
+        if (b.source === 'venue') {
+          // CONTRACT §11: the venue account's own deposit address, read from it (and followed when it changes there).
+          if (b.address !== undefined)
+            throw new DomainError('request.validation_failed', {
+              detail: 'a venue wallet takes its address from the venue: leave address out',
+            });
+          if (!(venue instanceof CcxtVenue))
+            throw new DomainError('request.validation_failed', {
+              detail: '"source": "venue" needs CAMBIO_MODE=production with CAMBIO_VENUE=ccxt:<exchange>',
+            });
+          const address = await venue.depositAddress(req.params.symbol, b.network);
+          return ok(
+            req.id,
+            wire(
+              await putWallet(deps, req.operatorActor!, { assetSymbol: req.params.symbol, network: b.network, address, source: 'venue' }),
+            ),
+          );
+        }
+        if (b.address === undefined)
+          throw new DomainError('request.validation_failed', { detail: 'address is required (or "source": "venue")' });
+        const w = await putWallet(deps, req.operatorActor!, {
+          assetSymbol: req.params.symbol,
+          network: b.network,
+          address: walletAddressFor(config.mode, b.address),
+        });
+        return ok(req.id, wire(w));
+      },
+    );
+
+    app.delete(
+      '/wallets/:symbol',
+      { schema: { tags, security: sec, params: SymbolParam, response: responses(200, DepositWallet) } },
+      async (req) => {
+        return ok(req.id, wire(await removeWallet(deps, req.operatorActor!, req.params.symbol)));
+      },
+    );
+
+    app.get('/wallets', { schema: { tags, security: sec, response: listResponses(DepositWallet) } }, async (req) => {
+      return ok(req.id, (await store.wallets.list()).map(wire));
     });
-    return ok(req.id, wire(w));
-  });
-
-  app.delete('/wallets/:symbol', { schema: { tags, security: sec, params: SymbolParam, response: responses(200, DepositWallet) } }, async (req) => {
-    return ok(req.id, wire(await removeWallet(deps, req.operatorActor!, req.params.symbol)));
-  });
-
-  app.get('/wallets', { schema: { tags, security: sec, response: listResponses(DepositWallet) } }, async (req) => {
-    return ok(req.id, (await store.wallets.list()).map(wire));
-  });
-};
+  };

@@ -14,39 +14,114 @@ import { recordPayout, recordWithdrawalFailure } from '../../usecases/withdrawal
 
 const sec = [{ operator: [] }];
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const wire = (w: WithdrawalRow, a: ApprovalsWire) => ({ ...withdrawalWire(w), organizationId: w.organizationId, ...a, payoutReference: w.payoutReference });
+const wire = (w: WithdrawalRow, a: ApprovalsWire) => ({
+  ...withdrawalWire(w),
+  organizationId: w.organizationId,
+  ...a,
+  payoutReference: w.payoutReference,
+});
 
 /** Withdrawal requests across organizations, the one decision each gets and, in production, the payout (CONTRACT §3, §9). */
-export const operatorWithdrawalRoutes = (deps: AppDeps): FastifyPluginAsyncTypebox => async (app) => {
-  const { store } = deps;
-  const tags = ['operator: withdrawals'];
-  // The body of a decision is optional: a bare POST is a decision without a reason.
-  const optionalBody = async (req: { body: unknown }) => { req.body ??= {}; };
-  const one = async (w: WithdrawalRow, reqId: string) => ok(reqId, wire(w, (await withdrawalApprovals(store, [w]))[0]!));
+export const operatorWithdrawalRoutes =
+  (deps: AppDeps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const { store } = deps;
+    const tags = ['operator: withdrawals'];
+    // The body of a decision is optional: a bare POST is a decision without a reason.
+    const optionalBody = async (req: { body: unknown }) => {
+      req.body ??= {};
+    };
+    const one = async (w: WithdrawalRow, reqId: string) => ok(reqId, wire(w, (await withdrawalApprovals(store, [w]))[0]!));
 
-  app.get('/withdrawals', {
-    schema: { tags, security: sec, querystring: ListQuery({ state: Type.Optional(WithdrawalState), organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }), response: listResponses(OperatorWithdrawal), summary: 'Withdrawal requests of every organization, newest first; ?state= and ?organizationId= filter' },
-  }, async (req) => {
-    const page = await store.withdrawals.list(pageParams(req.query), { ...(req.query.state ? { state: req.query.state } : {}), ...(req.query.organizationId ? { organizationId: req.query.organizationId } : {}) });
-    const approvals = await withdrawalApprovals(store, page.items);
-    return ok(req.id, page.items.map((w, i) => wire(w, approvals[i]!)), page.pagination);
-  });
+    app.get(
+      '/withdrawals',
+      {
+        schema: {
+          tags,
+          security: sec,
+          querystring: ListQuery({
+            state: Type.Optional(WithdrawalState),
+            organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+          }),
+          response: listResponses(OperatorWithdrawal),
+          summary: 'Withdrawal requests of every organization, newest first; ?state= and ?organizationId= filter',
+        },
+      },
+      async (req) => {
+        const page = await store.withdrawals.list(pageParams(req.query), {
+          ...(req.query.state ? { state: req.query.state } : {}),
+          ...(req.query.organizationId ? { organizationId: req.query.organizationId } : {}),
+        });
+        const approvals = await withdrawalApprovals(store, page.items);
+        return ok(
+          req.id,
+          page.items.map((w, i) => wire(w, approvals[i]!)),
+          page.pagination,
+        );
+      },
+    );
 
-  app.post('/withdrawals/:id/approve', {
-    preValidation: optionalBody,
-    schema: { tags, security: sec, params: IdParam, body: DecideWithdrawal, response: responses(200, OperatorWithdrawal), summary: 'Sandbox: the amount leaves (hold consumed): completed. Production: stays approved until the desk records the payout or its failure. Once; a second decision is 409. Four-eyes: a first of two approvals answers it still pending_approval, with one approval; the same person again is 409, the bootstrap token 403' },
-  }, async (req) => one(await approveWithdrawal(deps, approverOf(req), req.params.id, req.body.reason ?? null), req.id));
+    app.post(
+      '/withdrawals/:id/approve',
+      {
+        preValidation: optionalBody,
+        schema: {
+          tags,
+          security: sec,
+          params: IdParam,
+          body: DecideWithdrawal,
+          response: responses(200, OperatorWithdrawal),
+          summary:
+            'Sandbox: the amount leaves (hold consumed): completed. Production: stays approved until the desk records the payout or its failure. Once; a second decision is 409. Four-eyes: a first of two approvals answers it still pending_approval, with one approval; the same person again is 409, the bootstrap token 403',
+        },
+      },
+      async (req) => one(await approveWithdrawal(deps, approverOf(req), req.params.id, req.body.reason ?? null), req.id),
+    );
 
-  app.post('/withdrawals/:id/reject', {
-    preValidation: optionalBody,
-    schema: { tags, security: sec, params: IdParam, body: DecideWithdrawal, response: responses(200, OperatorWithdrawal), summary: 'The hold is released. Once; a second decision is 409' },
-  }, async (req) => one(await rejectWithdrawal(deps, req.operatorActor!, req.params.id, req.body.reason ?? null), req.id));
+    app.post(
+      '/withdrawals/:id/reject',
+      {
+        preValidation: optionalBody,
+        schema: {
+          tags,
+          security: sec,
+          params: IdParam,
+          body: DecideWithdrawal,
+          response: responses(200, OperatorWithdrawal),
+          summary: 'The hold is released. Once; a second decision is 409',
+        },
+      },
+      async (req) => one(await rejectWithdrawal(deps, req.operatorActor!, req.params.id, req.body.reason ?? null), req.id),
+    );
 
-  app.post('/withdrawals/:id/payout', {
-    schema: { tags, security: sec, params: IdParam, body: RecordPayout, response: responses(200, OperatorWithdrawal), summary: 'Production: staff paid an approved withdrawal out; completed with the transfer\'s reference. Once; 409 withdrawals.not_awaiting_payout after' },
-  }, async (req) => one(await recordPayout(deps, req.operatorActor!, req.params.id, req.body.payoutReference), req.id));
+    app.post(
+      '/withdrawals/:id/payout',
+      {
+        schema: {
+          tags,
+          security: sec,
+          params: IdParam,
+          body: RecordPayout,
+          response: responses(200, OperatorWithdrawal),
+          summary:
+            "Production: staff paid an approved withdrawal out; completed with the transfer's reference. Once; 409 withdrawals.not_awaiting_payout after",
+        },
+      },
+      async (req) => one(await recordPayout(deps, req.operatorActor!, req.params.id, req.body.payoutReference), req.id),
+    );
 
-  app.post('/withdrawals/:id/fail', {
-    schema: { tags, security: sec, params: IdParam, body: RecordFailure, response: responses(200, OperatorWithdrawal), summary: 'Production: the payout did not happen: failed, hold released. Once; 409 withdrawals.not_awaiting_payout after' },
-  }, async (req) => one(await recordWithdrawalFailure(deps, req.operatorActor!, req.params.id, req.body.reason), req.id));
-};
+    app.post(
+      '/withdrawals/:id/fail',
+      {
+        schema: {
+          tags,
+          security: sec,
+          params: IdParam,
+          body: RecordFailure,
+          response: responses(200, OperatorWithdrawal),
+          summary: 'Production: the payout did not happen: failed, hold released. Once; 409 withdrawals.not_awaiting_payout after',
+        },
+      },
+      async (req) => one(await recordWithdrawalFailure(deps, req.operatorActor!, req.params.id, req.body.reason), req.id),
+    );
+  };

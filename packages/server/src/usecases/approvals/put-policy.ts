@@ -8,7 +8,10 @@ type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
  * must approve; null removes it (one approval, as without a policy). Audited, even when unchanged.
  */
 export async function putApprovalPolicy(
-  d: Deps, actor: string, asset: string, from: bigint | null,
+  d: Deps,
+  actor: string,
+  asset: string,
+  from: bigint | null,
 ): Promise<{ assetSymbol: string; secondApprovalFrom: bigint | null }> {
   if (!(await d.store.marketAssets.get(asset))) throw new DomainError('market.asset_not_listed', { asset });
   const at = d.clock.now();
@@ -16,8 +19,12 @@ export async function putApprovalPolicy(
     const cur = await d.store.approvals.policyIn(tx, asset);
     await d.store.approvals.setPolicy(tx, at, asset, from);
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'policy.approvals.put', subjectType: 'asset', subjectId: asset,
-      before: { secondApprovalFromMinor: cur?.toString() ?? null }, after: { secondApprovalFromMinor: from?.toString() ?? null },
+      actor,
+      action: 'policy.approvals.put',
+      subjectType: 'asset',
+      subjectId: asset,
+      before: { secondApprovalFromMinor: cur?.toString() ?? null },
+      after: { secondApprovalFromMinor: from?.toString() ?? null },
     });
     return { assetSymbol: asset, secondApprovalFrom: from };
   });

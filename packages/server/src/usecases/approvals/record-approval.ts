@@ -1,5 +1,9 @@
 import {
-  approvalsRequired, nextApproval, type ApprovalState, type ApprovalSubject, type Approver,
+  approvalsRequired,
+  nextApproval,
+  type ApprovalState,
+  type ApprovalSubject,
+  type Approver,
 } from '../../domain/approvals/four-eyes.ts';
 import type { ApprovalsRepository, Tx } from '../repositories.ts';
 
@@ -10,7 +14,12 @@ import type { ApprovalsRepository, Tx } from '../repositories.ts';
  * records the person and answers whether this approval decides the request. The caller writes the audit.
  */
 export async function recordApproval(
-  repo: ApprovalsRepository, tx: Tx, at: Date, kind: ApprovalSubject, subject: { id: string; asset: string; amount: bigint }, approver: Approver,
+  repo: ApprovalsRepository,
+  tx: Tx,
+  at: Date,
+  kind: ApprovalSubject,
+  subject: { id: string; asset: string; amount: bigint },
+  approver: Approver,
 ): Promise<{ decides: boolean; state: ApprovalState }> {
   const required = approvalsRequired(await repo.policyIn(tx, subject.asset), subject.amount);
   const before = await repo.approvalsOf(tx, kind, subject.id);

@@ -19,8 +19,12 @@ export async function cancelDeclaration(d: UseCaseDeps, actor: string, organizat
     if (state !== 'open') throw new DomainError('deposits.declaration_not_open', { state });
     const done = await d.store.declarations.cancel(tx, id, at);
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'declaration.cancel', subjectType: 'declaration', subjectId: id,
-      before: { state: 'open' }, after: { state: 'cancelled', assetSymbol: done.assetSymbol, expectedAmountMinor: done.expectedAmount.toString() },
+      actor,
+      action: 'declaration.cancel',
+      subjectType: 'declaration',
+      subjectId: id,
+      before: { state: 'open' },
+      after: { state: 'cancelled', assetSymbol: done.assetSymbol, expectedAmountMinor: done.expectedAmount.toString() },
     });
     return done;
   });

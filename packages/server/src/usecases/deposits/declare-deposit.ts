@@ -13,7 +13,12 @@ const MAX_ATTEMPTS = 16;
 /** `random`: how a free tail is drawn (a test draws the lowest); absent, at random. */
 export type DeclareDeps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'> & { random?: RandomBelow | undefined };
 
-export interface DeclarationRequest { assetSymbol: string; assetDecimals: number; declaredAmount: bigint; ttlMs: number }
+export interface DeclarationRequest {
+  assetSymbol: string;
+  assetDecimals: number;
+  declaredAmount: bigint;
+  ttlMs: number;
+}
 
 /**
  * Declares a deposit: the answer gives the exact amount to send, the declared amount plus a unique tail.
@@ -34,7 +39,11 @@ export async function declareDeposit(d: DeclareDeps, organizationId: string, r: 
     if (decimals === null) throw new DomainError('deposits.asset_not_receivable', { asset: r.assetSymbol });
     // CONTRACT §6: a factor error is caught, never guessed.
     if (decimals !== r.assetDecimals) {
-      throw new DomainError('market.decimals_mismatch', { asset: r.assetSymbol, sent: String(r.assetDecimals), expected: String(decimals) });
+      throw new DomainError('market.decimals_mismatch', {
+        asset: r.assetSymbol,
+        sent: String(r.assetDecimals),
+        expected: String(decimals),
+      });
     }
     const wallet = await declarations.walletOf(tx, r.assetSymbol);
     if (!wallet) throw new DomainError('deposits.asset_not_receivable', { asset: r.assetSymbol });
@@ -55,9 +64,17 @@ export async function declareDeposit(d: DeclareDeps, organizationId: string, r: 
       const tail = pickTail(plan, new Set(used.map((u) => u - r.declaredAmount)), d.random ?? cryptoRandomBelow);
       if (tail === null) break;
       const row = await declarations.insertOpen(tx, {
-        id: d.ids.next('dcl'), organizationId, reference: newReference(), assetSymbol: r.assetSymbol, assetDecimals: decimals,
-        declaredAmount: r.declaredAmount, expectedAmount: r.declaredAmount + tail, network: wallet.network, address: wallet.address,
-        expiresAt, at: now,
+        id: d.ids.next('dcl'),
+        organizationId,
+        reference: newReference(),
+        assetSymbol: r.assetSymbol,
+        assetDecimals: decimals,
+        declaredAmount: r.declaredAmount,
+        expectedAmount: r.declaredAmount + tail,
+        network: wallet.network,
+        address: wallet.address,
+        expiresAt,
+        at: now,
       });
       if (row) return row;
       // No row: one of the two indexes refused it. Which one is read now (READ COMMITTED sees the winner).

@@ -2,8 +2,13 @@ import type { UseCaseDeps } from '../ports.ts';
 import type { Deposit } from '../repositories.ts';
 
 const depositAudit = (d: Deposit) => ({
-  state: d.state, organizationId: d.organizationId, declarationId: d.declarationId, assetSymbol: d.assetSymbol,
-  amountMinor: d.amount.toString(), network: d.network, txid: d.txid,
+  state: d.state,
+  organizationId: d.organizationId,
+  declarationId: d.declarationId,
+  assetSymbol: d.assetSymbol,
+  amountMinor: d.amount.toString(),
+  network: d.network,
+  txid: d.txid,
 });
 
 /**
@@ -11,13 +16,24 @@ const depositAudit = (d: Deposit) => ({
  * matches an open declaration exactly, else unattributed; the venue's books follow in the same
  * transaction (the money is now at the platform's account).
  */
-export async function recordArrival(d: UseCaseDeps, actor: string, r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean }): Promise<Deposit> {
+export async function recordArrival(
+  d: UseCaseDeps,
+  actor: string,
+  r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean },
+): Promise<Deposit> {
   const at = d.clock.now();
   const id = d.ids.next('dep');
   return d.store.uow.run(async (tx) => {
     const dep = await d.store.deposits.recordArrival(tx, id, at, r);
     await d.venue.fundsMoved(tx, r.assetSymbol, r.amount);
-    await d.store.audit.record(tx, d.ids, at, { actor, action: 'deposit.arrival', subjectType: 'deposit', subjectId: id, before: null, after: depositAudit(dep) });
+    await d.store.audit.record(tx, d.ids, at, {
+      actor,
+      action: 'deposit.arrival',
+      subjectType: 'deposit',
+      subjectId: id,
+      before: null,
+      after: depositAudit(dep),
+    });
     return dep;
   });
 }
@@ -28,8 +44,12 @@ export async function attributeArrival(d: UseCaseDeps, actor: string, id: string
   return d.store.uow.run(async (tx) => {
     const dep = await d.store.deposits.attribute(tx, id, at, organizationId);
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'deposit.attribute', subjectType: 'deposit', subjectId: id,
-      before: depositAudit({ ...dep, state: 'unattributed', organizationId: null }), after: depositAudit(dep),
+      actor,
+      action: 'deposit.attribute',
+      subjectType: 'deposit',
+      subjectId: id,
+      before: depositAudit({ ...dep, state: 'unattributed', organizationId: null }),
+      after: depositAudit(dep),
     });
     return dep;
   });

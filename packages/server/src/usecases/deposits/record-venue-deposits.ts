@@ -25,7 +25,13 @@ export async function recordVenueDeposits(d: UseCaseDeps, deposits: VenueDeposit
     const exact = sub(x.amount, fromMinor(amount, decimals)).num === 0n;
     if (amount <= 0n) continue;
     try {
-      await recordArrival(d, 'system:venue-deposits', { assetSymbol: x.coin, network: x.network, amount, txid: x.txid, unmatchable: !exact });
+      await recordArrival(d, 'system:venue-deposits', {
+        assetSymbol: x.coin,
+        network: x.network,
+        amount,
+        txid: x.txid,
+        unmatchable: !exact,
+      });
       recorded += 1;
     } catch (err) {
       // Another instance recorded it first: once per txid is kept by the store.

@@ -13,7 +13,8 @@ export async function registerDestination(d: UseCaseDeps, organizationId: string
   const at = d.clock.now();
   const row = await d.store.uow.run(async (tx) => {
     await d.store.platform.assertReconciled(tx);
-    if (!(await d.store.destinations.isListed(tx, dst.assetSymbol))) throw new DomainError('market.asset_not_listed', { asset: dst.assetSymbol });
+    if (!(await d.store.destinations.isListed(tx, dst.assetSymbol)))
+      throw new DomainError('market.asset_not_listed', { asset: dst.assetSymbol });
     return d.store.destinations.insert(tx, organizationId, dst, at);
   });
   if (!row) throw new DomainError('withdrawals.destination_already_registered');

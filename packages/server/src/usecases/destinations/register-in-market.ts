@@ -16,7 +16,10 @@ export async function registerInMarket(d: UseCaseDeps, actor: string, id: string
       return cur;
     }
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'destination.register_in_market', subjectType: 'destination', subjectId: id,
+      actor,
+      action: 'destination.register_in_market',
+      subjectType: 'destination',
+      subjectId: id,
       before: { organizationId: row.organizationId, summary: row.summary, registeredInMarketAt: null },
       after: { organizationId: row.organizationId, summary: row.summary, registeredInMarketAt: at.toISOString() },
     });

@@ -6,7 +6,12 @@ type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
 /** The key to issue: `secretHash` is the keyed hash of its secret; the secret itself is never stored nor audited. */
 export interface KeyToIssue {
-  memberId: string; prefix: string; secretHash: string; scopes: string[]; expiresAt: Date | null; allowedIps: string[] | null;
+  memberId: string;
+  prefix: string;
+  secretHash: string;
+  scopes: string[];
+  expiresAt: Date | null;
+  allowedIps: string[] | null;
 }
 
 /**
@@ -26,11 +31,22 @@ export async function issueKey(d: Deps, actor: string, r: KeyToIssue): Promise<I
     if (r.expiresAt && r.expiresAt.getTime() <= at.getTime()) throw new DomainError('keys.expiry_in_past');
     await d.store.keys.insert(tx, id, at, { ...r, organizationId: m.organizationId });
     const issued: IssuedKey = {
-      id, prefix: r.prefix, scopes: r.scopes, organizationId: m.organizationId, memberId: r.memberId,
-      expiresAt: r.expiresAt, allowedIps: r.allowedIps, createdAt: at,
+      id,
+      prefix: r.prefix,
+      scopes: r.scopes,
+      organizationId: m.organizationId,
+      memberId: r.memberId,
+      expiresAt: r.expiresAt,
+      allowedIps: r.allowedIps,
+      createdAt: at,
     };
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'api_key.issue', subjectType: 'api_key', subjectId: id, before: null, after: { ...issued },
+      actor,
+      action: 'api_key.issue',
+      subjectType: 'api_key',
+      subjectId: id,
+      before: null,
+      after: { ...issued },
     });
     return issued;
   });

@@ -7,7 +7,10 @@ import type { UseCaseDeps } from '../ports.ts';
  * The key stops at once: the change to api_keys is notified to the auth cache (store/auth-changes.ts).
  */
 export async function revokeKey(
-  d: Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>, actor: string, id: string, organizationId?: string,
+  d: Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>,
+  actor: string,
+  id: string,
+  organizationId?: string,
 ): Promise<{ id: string; revokedAt: Date }> {
   const at = d.clock.now();
   return d.store.uow.run(async (tx) => {
@@ -16,7 +19,12 @@ export async function revokeKey(
     if (cur.revokedAt) return { id, revokedAt: cur.revokedAt };
     await d.store.keys.markRevoked(tx, id, at);
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'api_key.revoke', subjectType: 'api_key', subjectId: id, before: { revokedAt: null }, after: { revokedAt: at },
+      actor,
+      action: 'api_key.revoke',
+      subjectType: 'api_key',
+      subjectId: id,
+      before: { revokedAt: null },
+      after: { revokedAt: at },
     });
     return { id, revokedAt: at };
   });

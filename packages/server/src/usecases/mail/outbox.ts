@@ -5,7 +5,14 @@ import { SealedBox } from '../../domain/sealed-box.ts';
 import type { MailSender } from '../ports.ts';
 import type { MailKind, Repositories } from '../repositories.ts';
 
-export interface MailDeps { store: Repositories; clock: Clock; ids: Ids; secret: string; mail?: MailSender | undefined; logger?: Logger | undefined }
+export interface MailDeps {
+  store: Repositories;
+  clock: Clock;
+  ids: Ids;
+  secret: string;
+  mail?: MailSender | undefined;
+  logger?: Logger | undefined;
+}
 
 /** Attempts of one message before it is given up (about eleven hours of retries in all). */
 export const MAIL_ATTEMPTS = 10;
@@ -63,7 +70,10 @@ export async function deliverDueMail(d: MailDeps, limit = 20): Promise<number> {
       const error = [e.code, e.responseCode, (e.message ?? String(err)).slice(0, 300)].filter((x) => x !== undefined).join(' ');
       const last = c.attempts >= MAIL_ATTEMPTS;
       await d.store.mail.markFailed(c.id, error, last ? null : new Date(d.clock.now().getTime() + mailRetryDelayMs(c.attempts)));
-      d.logger?.warn({ mailId: c.id, kind: c.kind, attempt: c.attempts, error }, last ? 'a mail could not be sent: given up' : 'a mail could not be sent: will retry');
+      d.logger?.warn(
+        { mailId: c.id, kind: c.kind, attempt: c.attempts, error },
+        last ? 'a mail could not be sent: given up' : 'a mail could not be sent: will retry',
+      );
     }
   }
   return sent;

@@ -16,7 +16,12 @@ export async function deletePair(d: Deps, actor: string, base: string, quote: st
   await d.store.uow.run(async (tx) => {
     if (!(await d.store.marketPairs.delete(tx, base, quote))) throw new DomainError('market.pair_not_found');
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'market.pair.delete', subjectType: 'pair', subjectId: `${base}/${quote}`, before: pairTermsAudit(cur.terms), after: null,
+      actor,
+      action: 'market.pair.delete',
+      subjectType: 'pair',
+      subjectId: `${base}/${quote}`,
+      before: pairTermsAudit(cur.terms),
+      after: null,
     });
   });
   return cur;

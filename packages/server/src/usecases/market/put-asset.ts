@@ -23,7 +23,12 @@ export async function putAsset(d: Deps, actor: string, symbol: string, decimals:
     }
     await d.store.marketAssets.upsert(tx, at, symbol, decimals);
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'market.asset.put', subjectType: 'asset', subjectId: symbol, before: cur, after: { symbol, decimals },
+      actor,
+      action: 'market.asset.put',
+      subjectType: 'asset',
+      subjectId: symbol,
+      before: cur,
+      after: { symbol, decimals },
     });
     return { symbol, decimals };
   });

@@ -19,8 +19,12 @@ export async function putPair(d: Deps, actor: string, base: string, quote: strin
     const before = await d.store.marketPairs.lockTerms(tx, base, quote);
     await d.store.marketPairs.upsert(tx, at, base, quote, t);
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'market.pair.put', subjectType: 'pair', subjectId: `${base}/${quote}`,
-      before: before ? storedTermsAudit(before) : null, after: pairTermsAudit(t),
+      actor,
+      action: 'market.pair.put',
+      subjectType: 'pair',
+      subjectId: `${base}/${quote}`,
+      before: before ? storedTermsAudit(before) : null,
+      after: pairTermsAudit(t),
     });
   });
   // Read back after the commit: the answer carries both assets' decimals and the stored time.

@@ -3,14 +3,21 @@ import type { UseCaseDeps } from '../ports.ts';
 import type { Member, NewMember } from '../repositories.ts';
 
 /** An invitation as stored: the hash of its token (the token is shown once, by the caller) and its expiry. */
-export interface StoredInvitation { tokenHash: string; expiresAt: Date }
+export interface StoredInvitation {
+  tokenHash: string;
+  expiresAt: Date;
+}
 
 /**
  * A new member of the organization, `invited`, with the invitation's hash in the same transaction. An email
  * already held by a member who is not removed is taken (409); a removed member's email may be invited again.
  */
 export async function addMember(
-  d: Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>, actor: string, organizationId: string, r: NewMember, invitation?: StoredInvitation,
+  d: Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>,
+  actor: string,
+  organizationId: string,
+  r: NewMember,
+  invitation?: StoredInvitation,
 ): Promise<Member> {
   const at = d.clock.now();
   const id = d.ids.next('mem');
@@ -20,9 +27,16 @@ export async function addMember(
     const member = await d.store.members.insert(tx, id, at, organizationId, r);
     if (invitation) await d.store.members.addInvitation(tx, id, at, invitation);
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'member.create', subjectType: 'member', subjectId: id, before: null,
+      actor,
+      action: 'member.create',
+      subjectType: 'member',
+      subjectId: id,
+      before: null,
       after: {
-        organizationId, name: r.name, email: r.email, permissions: r.permissions,
+        organizationId,
+        name: r.name,
+        email: r.email,
+        permissions: r.permissions,
         ...(invitation ? { invitationExpiresAt: invitation.expiresAt } : {}),
       },
     });

@@ -19,8 +19,12 @@ export async function changeRole(d: Deps, by: TeamActor, id: string, permissions
     if (cur.status === 'removed') throw new DomainError('members.removed');
     await d.store.members.setPermissions(tx, id, at, permissions);
     await d.store.audit.record(tx, d.ids, at, {
-      actor: by.actor, action: 'member.permissions', subjectType: 'member', subjectId: id,
-      before: { permissions: cur.permissions }, after: { permissions },
+      actor: by.actor,
+      action: 'member.permissions',
+      subjectType: 'member',
+      subjectId: id,
+      before: { permissions: cur.permissions },
+      after: { permissions },
     });
   });
 }

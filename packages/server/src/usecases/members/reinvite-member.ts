@@ -21,8 +21,12 @@ export async function reinviteMember(d: Deps, by: TeamActor, id: string, invitat
     await d.store.members.spendInvitations(tx, id, at);
     await d.store.members.addInvitation(tx, id, at, invitation);
     await d.store.audit.record(tx, d.ids, at, {
-      actor: by.actor, action: 'member.reinvite', subjectType: 'member', subjectId: id,
-      before: null, after: { invitationExpiresAt: invitation.expiresAt },
+      actor: by.actor,
+      action: 'member.reinvite',
+      subjectType: 'member',
+      subjectId: id,
+      before: null,
+      after: { invitationExpiresAt: invitation.expiresAt },
     });
     return cur;
   });

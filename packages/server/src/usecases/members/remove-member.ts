@@ -23,8 +23,12 @@ export async function removeMember(d: Deps, by: TeamActor, id: string): Promise<
     const keysRevoked = await d.store.keys.revokeAllOf(tx, id, at);
     await d.store.members.spendInvitations(tx, id, at);
     await d.store.audit.record(tx, d.ids, at, {
-      actor: by.actor, action: 'member.remove', subjectType: 'member', subjectId: id,
-      before: { status: cur.status }, after: { status: 'removed', keysRevoked },
+      actor: by.actor,
+      action: 'member.remove',
+      subjectType: 'member',
+      subjectId: id,
+      before: { status: cur.status },
+      after: { status: 'removed', keysRevoked },
     });
   });
 }

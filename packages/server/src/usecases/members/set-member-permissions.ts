@@ -15,8 +15,12 @@ export async function setMemberPermissions(d: Deps, actor: string, id: string, p
     if (!cur) throw new DomainError('members.not_found');
     const member = await d.store.members.setPermissions(tx, id, at, permissions);
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'member.permissions', subjectType: 'member', subjectId: id,
-      before: { permissions: cur.permissions }, after: { permissions },
+      actor,
+      action: 'member.permissions',
+      subjectType: 'member',
+      subjectId: id,
+      before: { permissions: cur.permissions },
+      after: { permissions },
     });
     return member;
   });

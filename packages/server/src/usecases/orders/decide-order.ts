@@ -19,15 +19,36 @@ export async function approveOrder(d: UseCaseDeps, approver: Approver, orderId: 
   const { order, decided } = await d.store.uow.run(async (tx) => {
     await d.store.platform.assertReconciled(tx);
     const pending = await d.store.orders.lockPending(tx, orderId);
-    const { decides, state } = await recordApproval(d.store.approvals, tx, at, 'order', { id: orderId, asset: pending.baseSymbol, amount: pending.amountBase }, approver);
+    const { decides, state } = await recordApproval(
+      d.store.approvals,
+      tx,
+      at,
+      'order',
+      { id: orderId, asset: pending.baseSymbol, amount: pending.amountBase },
+      approver,
+    );
     const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));
     if (!decides) {
       // A first of two approvals (four-eyes): the order stays pending_approval.
-      await d.store.audit.record(tx, d.ids, at, { actor, action: 'order.approval', subjectType: 'order', subjectId: orderId, before: orderAudit(pending), after: { ...orderAudit(pending), approvals, approvalsRequired: state.approvalsRequired, ...(note ? { note } : {}) } });
+      await d.store.audit.record(tx, d.ids, at, {
+        actor,
+        action: 'order.approval',
+        subjectType: 'order',
+        subjectId: orderId,
+        before: orderAudit(pending),
+        after: { ...orderAudit(pending), approvals, approvalsRequired: state.approvalsRequired, ...(note ? { note } : {}) },
+      });
       return { order: pending, decided: false };
     }
     const { before, after } = await d.store.orders.decide(tx, orderId, 'approved', at, null);
-    await d.store.audit.record(tx, d.ids, at, { actor, action: 'order.approve', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: { ...orderAudit(after), approvals, ...(note ? { note } : {}) } });
+    await d.store.audit.record(tx, d.ids, at, {
+      actor,
+      action: 'order.approve',
+      subjectType: 'order',
+      subjectId: orderId,
+      before: orderAudit(before),
+      after: { ...orderAudit(after), approvals, ...(note ? { note } : {}) },
+    });
     return { order: after, decided: true };
   });
   if (!decided) return order;
@@ -43,24 +64,44 @@ export async function approveOrder(d: UseCaseDeps, approver: Approver, orderId: 
  */
 export async function cancelOrder(d: UseCaseDeps, actor: string, organizationId: string, orderId: string): Promise<Order> {
   const at = d.clock.now();
-  return counted(d, await d.store.uow.run(async (tx) => {
-    if (!(await d.store.orders.belongsTo(tx, orderId, organizationId))) throw new DomainError('orders.not_found');
-    const { before, after } = await d.store.orders.decide(tx, orderId, 'cancelled', at, null);
-    await d.store.holds.release(tx, d.ids, at, after.holdId, 'order_release', orderId);
-    await d.store.audit.record(tx, d.ids, at, { actor, action: 'order.cancel', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: orderAudit(after) });
-    return after;
-  }));
+  return counted(
+    d,
+    await d.store.uow.run(async (tx) => {
+      if (!(await d.store.orders.belongsTo(tx, orderId, organizationId))) throw new DomainError('orders.not_found');
+      const { before, after } = await d.store.orders.decide(tx, orderId, 'cancelled', at, null);
+      await d.store.holds.release(tx, d.ids, at, after.holdId, 'order_release', orderId);
+      await d.store.audit.record(tx, d.ids, at, {
+        actor,
+        action: 'order.cancel',
+        subjectType: 'order',
+        subjectId: orderId,
+        before: orderAudit(before),
+        after: orderAudit(after),
+      });
+      return after;
+    }),
+  );
 }
 
 /** Rejection releases the hold in the same transaction as the decision. */
 export async function rejectOrder(d: UseCaseDeps, actor: string, orderId: string, reason: string | null): Promise<Order> {
   const at = d.clock.now();
-  return counted(d, await d.store.uow.run(async (tx) => {
-    const { before, after } = await d.store.orders.decide(tx, orderId, 'rejected', at, reason);
-    await d.store.holds.release(tx, d.ids, at, after.holdId, 'order_release', orderId);
-    await d.store.audit.record(tx, d.ids, at, { actor, action: 'order.reject', subjectType: 'order', subjectId: orderId, before: orderAudit(before), after: orderAudit(after) });
-    return after;
-  }));
+  return counted(
+    d,
+    await d.store.uow.run(async (tx) => {
+      const { before, after } = await d.store.orders.decide(tx, orderId, 'rejected', at, reason);
+      await d.store.holds.release(tx, d.ids, at, after.holdId, 'order_release', orderId);
+      await d.store.audit.record(tx, d.ids, at, {
+        actor,
+        action: 'order.reject',
+        subjectType: 'order',
+        subjectId: orderId,
+        before: orderAudit(before),
+        after: orderAudit(after),
+      });
+      return after;
+    }),
+  );
 }
 
 /** The order's new state, counted once its transaction committed. */

@@ -10,16 +10,28 @@ import { currentOrder, settleOrder } from './settle-order.ts';
  */
 export async function executeApproved(d: UseCaseDeps, actor: string, o: Order): Promise<Order> {
   const ex = await d.venue.execute({
-    orderId: o.id, baseSymbol: o.baseSymbol, quoteSymbol: o.quoteSymbol, amountBaseMinor: o.amountBase, minProceedsQuoteMinor: o.amountQuote,
-    baseDecimals: o.baseDecimals, quoteDecimals: o.quoteDecimals,
+    orderId: o.id,
+    baseSymbol: o.baseSymbol,
+    quoteSymbol: o.quoteSymbol,
+    amountBaseMinor: o.amountBase,
+    minProceedsQuoteMinor: o.amountQuote,
+    baseDecimals: o.baseDecimals,
+    quoteDecimals: o.quoteDecimals,
   });
   if (ex === null) return o;
-  const settled = await settleOrder(d, actor, o.id, ex.filled
-    ? {
-      filled: true, proceeds: ex.proceedsQuoteMinor, ...(ex.venue !== undefined ? { venue: ex.venue, venueReference: ex.venueReference ?? '' } : {}),
-      ...(ex.costs?.length ? { costs: ex.costs } : {}),
-    }
-    : { filled: false, reason: ex.reason });
+  const settled = await settleOrder(
+    d,
+    actor,
+    o.id,
+    ex.filled
+      ? {
+          filled: true,
+          proceeds: ex.proceedsQuoteMinor,
+          ...(ex.venue !== undefined ? { venue: ex.venue, venueReference: ex.venueReference ?? '' } : {}),
+          ...(ex.costs?.length ? { costs: ex.costs } : {}),
+        }
+      : { filled: false, reason: ex.reason },
+  );
   return settled ?? currentOrder(d, o.id);
 }
 
@@ -32,7 +44,11 @@ export const RECOVERY_GRACE_MS = 30_000;
  * is guarded on the state, so this is safe beside a live approval. With the desk's venue there is
  * nothing to re-drive: `approved` is where an order waits for staff.
  */
-export async function recoverApproved(d: UseCaseDeps, graceMs = RECOVERY_GRACE_MS, onError: (orderId: string, err: unknown) => void = () => {}): Promise<Order[]> {
+export async function recoverApproved(
+  d: UseCaseDeps,
+  graceMs = RECOVERY_GRACE_MS,
+  onError: (orderId: string, err: unknown) => void = () => {},
+): Promise<Order[]> {
   if (d.venue.kind === 'desk') return [];
   const stuck = await d.store.orders.stuckApproved(new Date(d.clock.now().getTime() - graceMs));
   const settled: Order[] = [];

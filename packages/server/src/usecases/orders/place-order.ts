@@ -14,13 +14,19 @@ import type { AnswerInWork, UseCaseDeps } from '../ports.ts';
  * PostgreSQL the statement claims the key too: null when it could not, and nothing was placed (the
  * request was told why: AnswerInWork.unclaimed).
  */
-export async function placeOrder(d: UseCaseDeps & { quoteIds: QuoteIds }, org: Pick<Organization, 'id' | 'limits'>, quoteId: string, keep?: AnswerInWork<string>): Promise<Order | null> {
+export async function placeOrder(
+  d: UseCaseDeps & { quoteIds: QuoteIds },
+  org: Pick<Organization, 'id' | 'limits'>,
+  quoteId: string,
+  keep?: AnswerInWork<string>,
+): Promise<Order | null> {
   let order: Order | null;
   try {
     order = await d.store.orders.place(org, quoteId, keep);
   } catch (e) {
     // An unaccepted quote purged after its expiry is still this organization's expired quote: its id says when it expired.
-    if (e instanceof DomainError && e.code === 'orders.quote_not_found' && d.quoteIds.expiredFor(org.id, quoteId, d.clock.now())) throw new DomainError('orders.quote_expired');
+    if (e instanceof DomainError && e.code === 'orders.quote_not_found' && d.quoteIds.expiredFor(org.id, quoteId, d.clock.now()))
+      throw new DomainError('orders.quote_expired');
     throw e;
   }
   if (order) d.tally?.transition('order', order.state);

@@ -23,7 +23,12 @@ async function lost(d: UseCaseDeps, orderId: string): Promise<never> {
  * platform's `revenue` (negative when the desk executed below the quote), one balanced entry.
  * A second fill, or a fill of an order not approved, is 409 and changes nothing.
  */
-export async function recordFill(d: UseCaseDeps, actor: string, orderId: string, f: { venue: string; venueReference: string; proceeds: bigint }): Promise<Order> {
+export async function recordFill(
+  d: UseCaseDeps,
+  actor: string,
+  orderId: string,
+  f: { venue: string; venueReference: string; proceeds: bigint },
+): Promise<Order> {
   assertDesk(d);
   const o = await settleOrder(d, actor, orderId, { filled: true, proceeds: f.proceeds, venue: f.venue, venueReference: f.venueReference });
   if (!o) return lost(d, orderId);

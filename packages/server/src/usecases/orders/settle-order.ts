@@ -29,13 +29,27 @@ export async function settleOrder(d: UseCaseDeps, actor: string, orderId: string
       if (fee) await d.store.ledger.post(tx, d.ids.next('je'), fee, at);
       // The venue's side of the same fill, in the same transaction: the books and the venue move together.
       await d.venue.fillSettled(tx, orderId, at);
-      await d.store.audit.record(tx, d.ids, at, { actor, action: 'order.complete', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: orderAudit(o) });
+      await d.store.audit.record(tx, d.ids, at, {
+        actor,
+        action: 'order.complete',
+        subjectType: 'order',
+        subjectId: orderId,
+        before: { state: 'approved' },
+        after: orderAudit(o),
+      });
       return o;
     }
     const o = await d.store.orders.settle(tx, orderId, 'failed', at, { reason: outcome.reason });
     if (!o) return null;
     await d.store.holds.release(tx, d.ids, at, o.holdId, 'order_release', orderId);
-    await d.store.audit.record(tx, d.ids, at, { actor, action: 'order.fail', subjectType: 'order', subjectId: orderId, before: { state: 'approved' }, after: orderAudit(o) });
+    await d.store.audit.record(tx, d.ids, at, {
+      actor,
+      action: 'order.fail',
+      subjectType: 'order',
+      subjectId: orderId,
+      before: { state: 'approved' },
+      after: orderAudit(o),
+    });
     return o;
   });
   if (settled) d.tally?.transition('order', settled.state);

@@ -11,7 +11,10 @@ type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
  * Authentication reads the new values from the next request on (the auth cache hears the change).
  */
 export async function updateOrganization(
-  d: Deps, actor: string, id: string, patch: { status?: OrgStatus; limits?: Limits; requireTotp?: boolean },
+  d: Deps,
+  actor: string,
+  id: string,
+  patch: { status?: OrgStatus; limits?: Limits; requireTotp?: boolean },
 ): Promise<Organization> {
   const at = d.clock.now();
   return d.store.uow.run(async (tx) => {
@@ -19,8 +22,12 @@ export async function updateOrganization(
     if (!before) throw new DomainError('organizations.not_found');
     const after = await d.store.organizations.patch(tx, id, at, patch);
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'organization.update', subjectType: 'organization', subjectId: id,
-      before: organizationAudit(before), after: organizationAudit(after),
+      actor,
+      action: 'organization.update',
+      subjectType: 'organization',
+      subjectId: id,
+      before: organizationAudit(before),
+      after: organizationAudit(after),
     });
     return after;
   });

@@ -10,7 +10,13 @@ import type { PersonKind } from '../repositories.ts';
  * used once: it must be unused and unexpired and its person still invited; otherwise 410
  * auth.invitation_invalid (unknown, used, expired or revoked).
  */
-export async function acceptInvitation(d: SessionDeps, kind: PersonKind, token: string, password: string, previous: string | null): Promise<{ id: string } & NewSession> {
+export async function acceptInvitation(
+  d: SessionDeps,
+  kind: PersonKind,
+  token: string,
+  password: string,
+  previous: string | null,
+): Promise<{ id: string } & NewSession> {
   assertPasswordStrong(password);
   const tokenHash = hashOpaque(d.secret, 'invitation', token);
   const email = await d.store.people.invitedEmail(kind, tokenHash);
@@ -25,7 +31,14 @@ export async function acceptInvitation(d: SessionDeps, kind: PersonKind, token: 
     const pid = await d.store.people.activateInvited(tx, kind, invited, at);
     if (!pid) return null;
     await d.store.people.putCredentials(tx, kind, pid, { passwordHash: hash }, at);
-    await d.store.audit.record(tx, d.ids, at, { actor: actorOf(kind, pid), action: 'invitation.accept', subjectType: kind, subjectId: pid, before: { status: 'invited' }, after: { status: 'active' } });
+    await d.store.audit.record(tx, d.ids, at, {
+      actor: actorOf(kind, pid),
+      action: 'invitation.accept',
+      subjectType: kind,
+      subjectId: pid,
+      before: { status: 'invited' },
+      after: { status: 'active' },
+    });
     return pid;
   });
   if (!id) throw new DomainError('auth.invitation_invalid');

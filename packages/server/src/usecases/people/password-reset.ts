@@ -18,7 +18,9 @@ export type PasswordResetDeps = PeopleDeps & MailDeps & { config: { publicUrl: s
 
 const inFlight = new Set<Promise<void>>();
 /** Resolves once every reset request already answered has finished its work (tests wait on it). */
-export async function resetRequestsSettled(): Promise<void> { await Promise.allSettled([...inFlight]); }
+export async function resetRequestsSettled(): Promise<void> {
+  await Promise.allSettled([...inFlight]);
+}
 
 /**
  * A forgotten password (CONTRACT §7): the answer is the same whether or not the email is a person's, and
@@ -26,7 +28,13 @@ export async function resetRequestsSettled(): Promise<void> { await Promise.allS
  * at most RESET_LIMITS.perEmail mails per window, only to an active person, with a one-time token of which
  * only the hash is kept; the link carries it in the fragment, which no browser sends to a server or a log.
  */
-export async function requestPasswordReset(d: PasswordResetDeps, kind: PersonKind, rawEmail: string, ip: string, lang: string): Promise<void> {
+export async function requestPasswordReset(
+  d: PasswordResetDeps,
+  kind: PersonKind,
+  rawEmail: string,
+  ip: string,
+  lang: string,
+): Promise<void> {
   if (!d.mail) throw new DomainError('auth.reset_unavailable');
   const lockMs = THROTTLE.windowMs;
   const locked = await reserveAttempt(d, [{ key: `${kind}:reset-address:${ip}`, limit: RESET_LIMITS.perAddress, lockMs }]);
@@ -37,10 +45,17 @@ export async function requestPasswordReset(d: PasswordResetDeps, kind: PersonKin
     if (people.length === 0) return;
     if (await reserveAttempt(d, [{ key: `${kind}:reset-account:${email}`, limit: RESET_LIMITS.perEmail, lockMs }])) return;
     const token = newOpaque();
-    await d.store.mail.createReset(kind, email, hashOpaque(d.secret, 'password_reset', token), new Date(d.clock.now().getTime() + RESET_TTL_MS));
+    await d.store.mail.createReset(
+      kind,
+      email,
+      hashOpaque(d.secret, 'password_reset', token),
+      new Date(d.clock.now().getTime() + RESET_TTL_MS),
+    );
     const url = `${d.config.publicUrl}/${kind === 'member' ? 'portal' : 'desk'}/reset-password#${token}`;
     await queueMail(d, 'password_reset', email, passwordResetMail({ url, minutes: RESET_TTL_MS / 60_000 }, mailLang(lang)));
-  })().catch((err: unknown) => d.logger?.error({ kind, err: { message: (err as Error).message } }, 'a password-reset request could not be completed'));
+  })().catch((err: unknown) =>
+    d.logger?.error({ kind, err: { message: (err as Error).message } }, 'a password-reset request could not be completed'),
+  );
   inFlight.add(work);
   void work.finally(() => inFlight.delete(work));
 }
@@ -68,7 +83,14 @@ export async function completePasswordReset(d: PasswordResetDeps, kind: PersonKi
     for (const p of people) {
       await d.store.people.putCredentials(tx, kind, p.id, { passwordHash: hash }, at);
       await d.store.people.endSessionsOf(tx, kind, p.id, at);
-      await d.store.audit.record(tx, d.ids, at, { actor: actorOf(kind, p.id), action: 'password.reset', subjectType: kind, subjectId: p.id, before: null, after: { sessionsEnded: true } });
+      await d.store.audit.record(tx, d.ids, at, {
+        actor: actorOf(kind, p.id),
+        action: 'password.reset',
+        subjectType: kind,
+        subjectId: p.id,
+        before: null,
+        after: { sessionsEnded: true },
+      });
     }
     return true;
   });

@@ -14,7 +14,13 @@ import type { AuditRecord, PersonCredentials, PersonKind } from '../repositories
  * with TOTP must add a code (or a recovery code), each accepted once. Rotation: a new session id every
  * time, and the one the browser sent before ends.
  */
-export async function signIn(d: SessionDeps, kind: PersonKind, body: { email: string; password: string; code?: string | undefined }, ip: string, previous: string | null): Promise<{ person: PersonCredentials } & NewSession> {
+export async function signIn(
+  d: SessionDeps,
+  kind: PersonKind,
+  body: { email: string; password: string; code?: string | undefined },
+  ip: string,
+  previous: string | null,
+): Promise<{ person: PersonCredentials } & NewSession> {
   const email = body.email.trim().toLowerCase();
   const account = { key: accountKey(kind, email), limit: THROTTLE.account.failures, lockMs: THROTTLE.account.lockMs };
   const address = { key: addressKey(kind, ip), limit: THROTTLE.address.failures, lockMs: THROTTLE.address.lockMs };
@@ -24,10 +30,20 @@ export async function signIn(d: SessionDeps, kind: PersonKind, body: { email: st
   if (locked) throw lockedError(locked, d.clock.now());
   const candidates = await d.store.people.activeByEmail(kind, email);
   // One derivation whatever the number of accounts with this email: they share its salt (emailSalt).
-  const matched = await verifyAgainst(body.password, candidates.map((c) => c.passwordHash));
+  const matched = await verifyAgainst(
+    body.password,
+    candidates.map((c) => c.passwordHash),
+  );
   const person: PersonCredentials | null = matched < 0 ? null : candidates[matched]!;
   const failed = async (reason: string) => {
-    await audit(d, { actor: 'anonymous', action: 'sign_in.failed', subjectType: kind, subjectId: person?.id ?? candidates[0]?.id ?? 'unknown', before: null, after: { email, address: ip, reason } });
+    await audit(d, {
+      actor: 'anonymous',
+      action: 'sign_in.failed',
+      subjectType: kind,
+      subjectId: person?.id ?? candidates[0]?.id ?? 'unknown',
+      before: null,
+      after: { email, address: ip, reason },
+    });
     return new DomainError('auth.sign_in_failed');
   };
   if (!person) throw await failed('password');
@@ -49,7 +65,14 @@ export async function signIn(d: SessionDeps, kind: PersonKind, body: { email: st
     await d.store.uow.run((tx) => d.store.people.putCredentials(tx, kind, person.id, { passwordHash: hash }, d.clock.now()));
   }
   const s = await openSession(d, kind, person.id, previous);
-  await audit(d, { actor: actorOf(kind, person.id), action: 'sign_in', subjectType: kind, subjectId: person.id, before: null, after: { address: ip, secondFactor: person.totpSealed !== null } });
+  await audit(d, {
+    actor: actorOf(kind, person.id),
+    action: 'sign_in',
+    subjectType: kind,
+    subjectId: person.id,
+    before: null,
+    after: { address: ip, secondFactor: person.totpSealed !== null },
+  });
   return { person, ...s };
 }
 
@@ -76,7 +99,15 @@ async function acceptSecondFactor(d: PeopleDeps, p: PersonCredentials, code: str
   if (looksLikeRecoveryCode(code)) {
     const hash = hashRecoveryCode(d.secret, code);
     const used = await d.store.uow.run((tx) => d.store.people.useRecoveryCode(tx, p.kind, p.id, hash, d.clock.now()));
-    if (used) await audit(d, { actor: actorOf(p.kind, p.id), action: 'recovery_code.use', subjectType: p.kind, subjectId: p.id, before: null, after: { remaining: p.recoveryHashes.length - 1 } });
+    if (used)
+      await audit(d, {
+        actor: actorOf(p.kind, p.id),
+        action: 'recovery_code.use',
+        subjectType: p.kind,
+        subjectId: p.id,
+        before: null,
+        after: { remaining: p.recoveryHashes.length - 1 },
+      });
     return used;
   }
   return false;

@@ -5,7 +5,12 @@ import { actorOf, type PeopleDeps } from './people-deps.ts';
 import type { PersonKind } from '../repositories.ts';
 
 /** Starts enrolment: a new secret, sealed as pending, shown once; not active until confirmed with a code. */
-export async function enrolTotp(d: PeopleDeps, kind: PersonKind, id: string, label: string): Promise<{ secret: string; otpauthUrl: string }> {
+export async function enrolTotp(
+  d: PeopleDeps,
+  kind: PersonKind,
+  id: string,
+  label: string,
+): Promise<{ secret: string; otpauthUrl: string }> {
   const p = await d.store.people.credentialsOf(kind, id);
   if (p?.totpSealed) throw new DomainError('auth.totp_already_enrolled');
   const secret = newTotpSecret();
@@ -30,7 +35,14 @@ export async function confirmTotp(d: PeopleDeps, kind: PersonKind, id: string, c
     const at = d.clock.now();
     // The confirming code's step counts as used: it cannot sign in afterwards.
     await d.store.people.activateTotp(tx, kind, id, sealed, step, hashes, at);
-    await d.store.audit.record(tx, d.ids, at, { actor: actorOf(kind, id), action: 'totp.enrol', subjectType: kind, subjectId: id, before: { totpEnrolled: false }, after: { totpEnrolled: true } });
+    await d.store.audit.record(tx, d.ids, at, {
+      actor: actorOf(kind, id),
+      action: 'totp.enrol',
+      subjectType: kind,
+      subjectId: id,
+      before: { totpEnrolled: false },
+      after: { totpEnrolled: true },
+    });
   });
   return codes;
 }

@@ -4,7 +4,12 @@ import type { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { oneAmount, priceAtMarket } from '../../domain/quotes/request-quote.ts';
 import type { AnswerInWork, UseCaseDeps } from '../ports.ts';
 
-export interface QuoteRequest { baseSymbol: string; quoteSymbol: string; amountBaseMinor?: unknown; amountQuoteMinor?: unknown }
+export interface QuoteRequest {
+  baseSymbol: string;
+  quoteSymbol: string;
+  amountBaseMinor?: unknown;
+  amountQuoteMinor?: unknown;
+}
 
 /**
  * Prices an exchange on the market's current terms and keeps the price until it expires (`ttlMs`), so
@@ -16,16 +21,28 @@ export interface QuoteRequest { baseSymbol: string; quoteSymbol: string; amountB
  * writes it; on PostgreSQL that statement claims the key too. When it could not, no quote was written and
  * the request was told why (AnswerInWork.unclaimed), which its answer says instead of this quote.
  */
-export async function requestQuote(d: UseCaseDeps & { quoteIds: QuoteIds; ttlMs: number }, org: Pick<Organization, 'id'>, r: QuoteRequest, keep?: AnswerInWork<string>): Promise<Quote> {
+export async function requestQuote(
+  d: UseCaseDeps & { quoteIds: QuoteIds; ttlMs: number },
+  org: Pick<Organization, 'id'>,
+  r: QuoteRequest,
+  keep?: AnswerInWork<string>,
+): Promise<Quote> {
   const amount = oneAmount(r.amountBaseMinor, r.amountQuoteMinor);
   const { pair, priced } = await priceAtMarket(d.venue, r.baseSymbol, r.quoteSymbol, amount);
   const now = d.clock.now();
   const expiresAt = quoteExpiry(now, d.ttlMs);
   const quote: Quote = {
-    id: d.quoteIds.next(org.id, expiresAt), organizationId: org.id,
-    baseSymbol: pair.base.symbol, baseDecimals: pair.base.decimals, quoteSymbol: pair.quote.symbol, quoteDecimals: pair.quote.decimals,
-    rateQuoteMinor: priced.rateQuoteMinor, amountBaseMinor: priced.amountBaseMinor, amountQuoteMinor: priced.amountQuoteMinor,
-    expiresAt, createdAt: now,
+    id: d.quoteIds.next(org.id, expiresAt),
+    organizationId: org.id,
+    baseSymbol: pair.base.symbol,
+    baseDecimals: pair.base.decimals,
+    quoteSymbol: pair.quote.symbol,
+    quoteDecimals: pair.quote.decimals,
+    rateQuoteMinor: priced.rateQuoteMinor,
+    amountBaseMinor: priced.amountBaseMinor,
+    amountQuoteMinor: priced.amountQuoteMinor,
+    expiresAt,
+    createdAt: now,
   };
   await d.store.quotes.create(quote, keep);
   return quote;

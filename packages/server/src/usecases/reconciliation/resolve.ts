@@ -15,7 +15,10 @@ export async function resolveReconciliation(d: Deps, actor: string, note: string
     if (s.reconciled) return;
     await d.store.reconciliation.markReconciled(tx, at);
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'reconciliation.resolve', subjectType: 'platform', subjectId: 'platform',
+      actor,
+      action: 'reconciliation.resolve',
+      subjectType: 'platform',
+      subjectId: 'platform',
       before: { reconciled: false, stoppedByRunId: s.stoppedByRunId, since: s.changedAt.toISOString() },
       after: { reconciled: true, stoppedByRunId: s.stoppedByRunId, note },
     });

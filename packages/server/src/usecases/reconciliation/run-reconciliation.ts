@@ -9,7 +9,11 @@ import type { RunRow } from '../repositories.ts';
  * them). A mismatch stops every client operation that moves money until a person resolves it; a later
  * matching run does not lift it.
  */
-export async function runReconciliation(d: UseCaseDeps, actor: string, given: Map<string, bigint> | null): Promise<{ run: RunRow; reconciled: boolean }> {
+export async function runReconciliation(
+  d: UseCaseDeps,
+  actor: string,
+  given: Map<string, bigint> | null,
+): Promise<{ run: RunRow; reconciled: boolean }> {
   const at = d.clock.now();
   const id = d.ids.next('rec');
   return d.store.uow.run(async (tx) => {
@@ -19,15 +23,22 @@ export async function runReconciliation(d: UseCaseDeps, actor: string, given: Ma
     if (market === null) throw new DomainError('reconciliation.market_balances_required');
     const books = await d.store.reconciliation.books(tx);
     const { matched, figures } = compareHoldings(books, market);
-    const source = given ? 'given' as const : 'venue' as const;
+    const source = given ? ('given' as const) : ('venue' as const);
     const stop = state.reconciled && !matched;
     await d.store.reconciliation.recordRun(tx, id, at, { actor, matched, source, figures, stop });
     const reconciled = state.reconciled && matched;
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: matched ? 'reconciliation.run' : 'reconciliation.mismatch', subjectType: 'platform', subjectId: 'platform',
+      actor,
+      action: matched ? 'reconciliation.run' : 'reconciliation.mismatch',
+      subjectType: 'platform',
+      subjectId: 'platform',
       before: { reconciled: state.reconciled, stoppedByRunId: state.reconciled ? null : state.stoppedByRunId },
       after: {
-        reconciled, stoppedByRunId: reconciled ? null : state.reconciled ? id : state.stoppedByRunId, runId: id, matched, source,
+        reconciled,
+        stoppedByRunId: reconciled ? null : state.reconciled ? id : state.stoppedByRunId,
+        runId: id,
+        matched,
+        source,
         mismatches: figures.filter((f) => !f.matched).map(figureToJson),
       },
     });

@@ -14,7 +14,12 @@ export const APPEND_BATCH = 1000;
  * Any number of instances may run it: each batch holds the log's head row, so a second appender waits,
  * then continues from the head the first left.
  */
-export async function appendJournalLog(deps: { config: Pick<Config, 'logName' | 'logSigningKey'>; store: Repositories; clock: Clock; secret: string }): Promise<number> {
+export async function appendJournalLog(deps: {
+  config: Pick<Config, 'logName' | 'logSigningKey'>;
+  store: Repositories;
+  clock: Clock;
+  secret: string;
+}): Promise<number> {
   const id = await logIdentity(deps);
   let total = 0;
   for (;;) {
@@ -31,15 +36,33 @@ export async function appendLogBatch(deps: { store: Repositories; clock: Clock }
     const head = await log.lockHead(tx);
     const entries = await log.finishedEntriesAfter(tx, head.last, limit);
     if (entries.length === 0) return 0;
-    const leafHashes = entries.map((e, i) => leafHash(Buffer.from(canonicalLeaf({
-      index: head.size + i, entryId: e.id, createdAt: e.createdAt, kind: e.kind, postings: e.postings,
-    }), 'utf8')));
+    const leafHashes = entries.map((e, i) =>
+      leafHash(
+        Buffer.from(
+          canonicalLeaf({
+            index: head.size + i,
+            entryId: e.id,
+            createdAt: e.createdAt,
+            kind: e.kind,
+            postings: e.postings,
+          }),
+          'utf8',
+        ),
+      ),
+    );
     const grown = appendLeaves(head.size, head.frontier, leafHashes);
     const root = foldRight(grown.frontier);
     const last = entries[entries.length - 1]!;
     await log.grow(tx, {
-      from: head.size, entryIds: entries.map((e) => e.id), leafHashes, nodes: grown.nodes, frontier: grown.frontier,
-      last: { txid: last.txid, seq: last.seq }, root, note: sign(head.size + entries.length, root), at: deps.clock.now(),
+      from: head.size,
+      entryIds: entries.map((e) => e.id),
+      leafHashes,
+      nodes: grown.nodes,
+      frontier: grown.frontier,
+      last: { txid: last.txid, seq: last.seq },
+      root,
+      note: sign(head.size + entries.length, root),
+      at: deps.clock.now(),
     });
     return entries.length;
   });

@@ -8,7 +8,11 @@ import type { SettingsRepository } from '../repositories.ts';
 export const SIGNING_KEY_SETTING = 'log_signing_key';
 const AAD = 'cambio/log-signing-key/v1';
 
-export interface LogIdentity { origin: string; signer: NoteSigner; signCheckpoint(size: number, root: Buffer): string }
+export interface LogIdentity {
+  origin: string;
+  signer: NoteSigner;
+  signCheckpoint(size: number, root: Buffer): string;
+}
 
 const cache = new WeakMap<SettingsRepository, Promise<LogIdentity>>();
 
@@ -17,16 +21,27 @@ const cache = new WeakMap<SettingsRepository, Promise<LogIdentity>>();
  * CAMBIO_LOG_SIGNING_KEY, else it is generated once, sealed and kept in the store: every instance over
  * the store takes the first one written (setIfAbsent), so all of them sign with the same key.
  */
-export function logIdentity(deps: { config: Pick<Config, 'logName' | 'logSigningKey'>; store: { settings: SettingsRepository }; secret: string }): Promise<LogIdentity> {
+export function logIdentity(deps: {
+  config: Pick<Config, 'logName' | 'logSigningKey'>;
+  store: { settings: SettingsRepository };
+  secret: string;
+}): Promise<LogIdentity> {
   let p = cache.get(deps.store.settings);
   if (!p) {
-    p = load(deps).catch((err: unknown) => { cache.delete(deps.store.settings); throw err; });
+    p = load(deps).catch((err: unknown) => {
+      cache.delete(deps.store.settings);
+      throw err;
+    });
     cache.set(deps.store.settings, p);
   }
   return p;
 }
 
-async function load(deps: { config: Pick<Config, 'logName' | 'logSigningKey'>; store: { settings: SettingsRepository }; secret: string }): Promise<LogIdentity> {
+async function load(deps: {
+  config: Pick<Config, 'logName' | 'logSigningKey'>;
+  store: { settings: SettingsRepository };
+  secret: string;
+}): Promise<LogIdentity> {
   const origin = `cambio/${deps.config.logName}`;
   let seed = deps.config.logSigningKey;
   if (!seed) {

@@ -32,15 +32,38 @@ export async function takeLiabilitiesSnapshot(deps: Deps, daily: string | null =
   const trees: NewSnapshot['trees'] = [];
   for (const asset of assets) {
     const mine = shuffled(owed.filter((o) => o.assetSymbol === asset.symbol));
-    const levels = buildSumTree(mine.map((o) => ({ hash: sumLeafHash(leafSalt(key, id, o.organizationId, asset.symbol), o.amount), sum: o.amount })), () => randomBytes(32));
+    const levels = buildSumTree(
+      mine.map((o) => ({ hash: sumLeafHash(leafSalt(key, id, o.organizationId, asset.symbol), o.amount), sum: o.amount })),
+      () => randomBytes(32),
+    );
     const root = levels[levels.length - 1]![0]!;
-    published.push({ assetSymbol: asset.symbol, assetDecimals: asset.decimals, rootHash: root.hash.toString('hex'), totalMinor: root.sum.toString(), leafCount: mine.length });
-    trees.push({ assetSymbol: asset.symbol, levels, leaves: mine.map((o, i) => ({ organizationId: o.organizationId, leafIndex: i, amount: o.amount })) });
+    published.push({
+      assetSymbol: asset.symbol,
+      assetDecimals: asset.decimals,
+      rootHash: root.hash.toString('hex'),
+      totalMinor: root.sum.toString(),
+      leafCount: mine.length,
+    });
+    trees.push({
+      assetSymbol: asset.symbol,
+      levels,
+      leaves: mine.map((o, i) => ({ organizationId: o.organizationId, leafIndex: i, amount: o.amount })),
+    });
   }
   const note = (await logIdentity(deps)).signer.sign(liabilitiesText(id, takenAt, published));
   const snapshot: NewSnapshot = {
-    id, takenAt, daily, note, trees,
-    assets: published.map((a) => ({ assetSymbol: a.assetSymbol, assetDecimals: a.assetDecimals, rootHash: Buffer.from(a.rootHash, 'hex'), total: BigInt(a.totalMinor), leafCount: a.leafCount })),
+    id,
+    takenAt,
+    daily,
+    note,
+    trees,
+    assets: published.map((a) => ({
+      assetSymbol: a.assetSymbol,
+      assetDecimals: a.assetDecimals,
+      rootHash: Buffer.from(a.rootHash, 'hex'),
+      total: BigInt(a.totalMinor),
+      leafCount: a.leafCount,
+    })),
   };
   if (!(await deps.store.uow.run((tx) => deps.store.liabilities.save(tx, snapshot)))) return null;
   const { trees: _trees, ...saved } = snapshot;

@@ -15,8 +15,12 @@ export async function followVenueAddress(d: Deps, assetSymbol: string, network: 
     if (!cur || cur.address === address) return false;
     const w = await d.store.wallets.setAddress(tx, at, assetSymbol, address);
     await d.store.audit.record(tx, d.ids, at, {
-      actor: 'system:venue-wallets', action: 'deposit.wallet.put', subjectType: 'asset', subjectId: assetSymbol,
-      before: walletAudit(cur), after: walletAudit(w),
+      actor: 'system:venue-wallets',
+      action: 'deposit.wallet.put',
+      subjectType: 'asset',
+      subjectId: assetSymbol,
+      before: walletAudit(cur),
+      after: walletAudit(w),
     });
     return true;
   });

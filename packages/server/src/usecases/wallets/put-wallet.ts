@@ -10,7 +10,8 @@ type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
  * address was read from the CCXT venue and follows it (follow-venue-address.ts); the caller reads it.
  */
 export async function putWallet(
-  d: Deps, actor: string,
+  d: Deps,
+  actor: string,
   r: { assetSymbol: string; network: string; address: string; source?: 'operator' | 'venue' },
 ): Promise<DepositWallet> {
   const at = d.clock.now();
@@ -20,7 +21,12 @@ export async function putWallet(
     const cur = await d.store.wallets.lockFor(tx, assetSymbol);
     const w = await d.store.wallets.upsert(tx, at, { assetSymbol, network, address, source: r.source ?? 'operator' });
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'deposit.wallet.put', subjectType: 'asset', subjectId: assetSymbol, before: walletAudit(cur), after: walletAudit(w),
+      actor,
+      action: 'deposit.wallet.put',
+      subjectType: 'asset',
+      subjectId: assetSymbol,
+      before: walletAudit(cur),
+      after: walletAudit(w),
     });
     return w;
   });

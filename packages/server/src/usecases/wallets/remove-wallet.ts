@@ -12,7 +12,12 @@ export async function removeWallet(d: Deps, actor: string, assetSymbol: string):
     const w = await d.store.wallets.delete(tx, assetSymbol);
     if (!w) throw new DomainError('deposits.wallet_not_found', { asset: assetSymbol });
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'deposit.wallet.delete', subjectType: 'asset', subjectId: assetSymbol, before: walletAudit(w), after: null,
+      actor,
+      action: 'deposit.wallet.delete',
+      subjectType: 'asset',
+      subjectId: assetSymbol,
+      before: walletAudit(w),
+      after: null,
     });
     return w;
   });

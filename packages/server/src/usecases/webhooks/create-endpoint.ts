@@ -15,7 +15,10 @@ export interface CreateEndpointDeps extends Pick<UseCaseDeps, 'store' | 'clock' 
  * the organization's row locked, so two creations cannot both pass the last place.
  */
 export async function createEndpoint(
-  d: CreateEndpointDeps, actor: string, organizationId: string, input: { url: string; types: string[] | null },
+  d: CreateEndpointDeps,
+  actor: string,
+  organizationId: string,
+  input: { url: string; types: string[] | null },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const problem = urlProblem(input.url);
   if (problem) throw new DomainError('webhooks.url_invalid', { detail: problem });
@@ -30,7 +33,14 @@ export async function createEndpoint(
       throw new DomainError('webhooks.too_many', { max: String(MAX_ENDPOINTS_PER_ORGANIZATION) });
     }
     const e = await d.store.webhooks.insert(tx, { id, organizationId, url: input.url, types: input.types, secretSealed }, at);
-    await d.store.audit.record(tx, d.ids, at, { actor, action: 'webhook.created', subjectType: 'webhook_endpoint', subjectId: id, before: null, after: { url: input.url, types: input.types } });
+    await d.store.audit.record(tx, d.ids, at, {
+      actor,
+      action: 'webhook.created',
+      subjectType: 'webhook_endpoint',
+      subjectId: id,
+      before: null,
+      after: { url: input.url, types: input.types },
+    });
     return e;
   });
   return { endpoint, secret };

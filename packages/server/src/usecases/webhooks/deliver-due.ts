@@ -7,7 +7,12 @@ import { recordAttempt } from './record-attempt.ts';
 import type { WebhookAnswer, WebhookSender, WebhookWakeSource } from '../ports.ts';
 import type { ClaimedDelivery, Repositories } from '../repositories.ts';
 
-export interface DeliverDeps { store: Repositories; clock: Clock; ids: Ids; secret: string }
+export interface DeliverDeps {
+  store: Repositories;
+  clock: Clock;
+  ids: Ids;
+  secret: string;
+}
 export interface DeliverOptions {
   sender: WebhookSender;
   /** Deliveries claimed (and sent in parallel) per run. */
@@ -82,7 +87,13 @@ export async function dispatchWebhooks(deps: DeliverDeps, o: DispatchOptions): P
       foundAll = claimed.length === want;
       for (const c of claimed) {
         // An outcome the store would not take is left to the claim's lease: the delivery is due again after it.
-        const p: Promise<void> = attemptOne(deps, o, sealer, c).catch(() => undefined).finally(() => { running.delete(p); ended++; freed?.(); });
+        const p: Promise<void> = attemptOne(deps, o, sealer, c)
+          .catch(() => undefined)
+          .finally(() => {
+            running.delete(p);
+            ended++;
+            freed?.();
+          });
         running.add(p);
       }
       if (claimed.length === 0 && running.size === 0) {
@@ -109,8 +120,16 @@ export async function dispatchWebhooks(deps: DeliverDeps, o: DispatchOptions): P
       if (o.wakes && o.wakes.count !== nudgesBefore) nudged();
       const stop = () => done();
       o.signal?.addEventListener('abort', stop, { once: true });
-      function done() { clearTimeout(t); unsubscribe?.(); o.signal?.removeEventListener('abort', stop); freed = null; resolve(); }
-      freed = () => { if (running.size <= lowWater || (o.signal?.aborted && running.size === 0)) done(); };
+      function done() {
+        clearTimeout(t);
+        unsubscribe?.();
+        o.signal?.removeEventListener('abort', stop);
+        freed = null;
+        resolve();
+      }
+      freed = () => {
+        if (running.size <= lowWater || (o.signal?.aborted && running.size === 0)) done();
+      };
     });
   }
 }
@@ -131,7 +150,9 @@ class OpenedSecrets {
   readonly #sealer: WebhookSecretSealer;
   readonly #opened = new Map<string, string>();
   readonly #ids = new Map<string, string>();
-  constructor(private readonly secret: string) { this.#sealer = new WebhookSecretSealer(secret); }
+  constructor(private readonly secret: string) {
+    this.#sealer = new WebhookSecretSealer(secret);
+  }
 
   open(sealed: string, row: { organizationId: string; endpointId: string }): string {
     const key = `${row.organizationId}|${row.endpointId}|${sealed}`;
@@ -163,12 +184,19 @@ async function attemptOne(deps: DeliverDeps, o: DeliverOptions, sealer: OpenedSe
   let answer: WebhookAnswer;
   try {
     const secrets = [sealer.open(c.secretSealed, row)];
-    if (c.previousSecretSealed !== null && c.previousSecretUntil !== null && c.previousSecretUntil > startedAt) secrets.push(sealer.open(c.previousSecretSealed, row));
+    if (c.previousSecretSealed !== null && c.previousSecretUntil !== null && c.previousSecretUntil > startedAt)
+      secrets.push(sealer.open(c.previousSecretSealed, row));
     // The event's id as GET /events shows it: the same on every retry and after a restart (the secret's).
     const id = sealer.eventId(c.event.id);
     const body = webhookBody(c, id);
     const headers = webhookHeaders(secrets, id, (o.wallClock ?? (() => new Date()))(), body);
-    answer = await o.sender.post({ url: c.url, headers, body, timeoutMs: attemptTimeoutMs(o.leaseMs ?? CLAIM_LEASE_MS), endpointId: c.endpointId });
+    answer = await o.sender.post({
+      url: c.url,
+      headers,
+      body,
+      timeoutMs: attemptTimeoutMs(o.leaseMs ?? CLAIM_LEASE_MS),
+      endpointId: c.endpointId,
+    });
   } catch (e) {
     // Nothing was sent (e.g. a secret sealed under another CAMBIO_SECRET): a failed attempt like any other, logged.
     answer = { error: `not sent: ${e instanceof Error ? e.message : String(e)}`.slice(0, 300) };
@@ -177,7 +205,12 @@ async function attemptOne(deps: DeliverDeps, o: DeliverOptions, sealer: OpenedSe
   const delivered = answer.statusCode !== undefined && answer.statusCode >= 200 && answer.statusCode < 300;
   const delay = delivered ? null : retryDelayMs(c.roundAttempt, (o.random ?? Math.random)());
   const retryAt = delay === null ? null : new Date(deps.clock.now().getTime() + delay);
-  const outcome = { startedAt, durationMs, statusCode: answer.statusCode ?? null, error: answer.error ?? (delivered ? null : `answered ${answer.statusCode}`) };
+  const outcome = {
+    startedAt,
+    durationMs,
+    statusCode: answer.statusCode ?? null,
+    error: answer.error ?? (delivered ? null : `answered ${answer.statusCode}`),
+  };
   // The attempt was made: a store that fails for a moment must not lose its outcome (the delivery would
   // stay claimed until its lease lapses, then be sent again), so recording it is tried a few times.
   for (let tries = 1; ; tries++) {

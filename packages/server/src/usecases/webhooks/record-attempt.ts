@@ -11,7 +11,11 @@ import type { AttemptOutcome, ClaimedDelivery, Repositories } from '../repositor
  * it): nothing is written.
  */
 export async function recordAttempt(
-  d: { store: Repositories; clock: Clock; ids: Ids }, c: ClaimedDelivery, o: AttemptOutcome, delivered: boolean, retryAt: Date | null,
+  d: { store: Repositories; clock: Clock; ids: Ids },
+  c: ClaimedDelivery,
+  o: AttemptOutcome,
+  delivered: boolean,
+  retryAt: Date | null,
   disableAfterMs: number = DISABLE_AFTER_MS,
 ): Promise<{ recorded: boolean; disabled: boolean }> {
   if (delivered) return { recorded: await d.store.webhooks.recordDelivered(c, o), disabled: false };
@@ -25,7 +29,14 @@ export async function recordAttempt(
     const reason = `failing since ${e.failingSince.toISOString()} (last: ${o.statusCode ?? o.error ?? 'no answer'})`;
     const off = await d.store.webhooks.disable(tx, c.endpointId, reason, at);
     if (!off) return { recorded: true, disabled: false };
-    await d.store.audit.record(tx, d.ids, at, { actor: 'system:webhooks', action: 'webhook.disabled', subjectType: 'webhook_endpoint', subjectId: off.id, before: { status: 'enabled' }, after: { status: 'disabled', reason } });
+    await d.store.audit.record(tx, d.ids, at, {
+      actor: 'system:webhooks',
+      action: 'webhook.disabled',
+      subjectType: 'webhook_endpoint',
+      subjectId: off.id,
+      before: { status: 'enabled' },
+      after: { status: 'disabled', reason },
+    });
     return { recorded: true, disabled: true };
   });
 }

@@ -6,7 +6,12 @@ import type { UseCaseDeps } from '../ports.ts';
  * the same webhook-id; also an event the endpoint never had. `eventId` is the store's (already read from
  * the opaque form); null when it did not read.
  */
-export async function replayDelivery(d: Pick<UseCaseDeps, 'store' | 'clock'>, organizationId: string, endpointId: string, eventId: string | null): Promise<Date> {
+export async function replayDelivery(
+  d: Pick<UseCaseDeps, 'store' | 'clock'>,
+  organizationId: string,
+  endpointId: string,
+  eventId: string | null,
+): Promise<Date> {
   if (eventId === null) throw new DomainError('webhooks.event_not_found');
   const at = await d.store.uow.run(async (tx) => {
     const at = d.clock.now();

@@ -12,7 +12,10 @@ export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
  * Audited, never with a secret.
  */
 export async function rotateSecret(
-  d: Pick<UseCaseDeps, 'store' | 'clock' | 'ids'> & { secret: string }, actor: string, organizationId: string, id: string,
+  d: Pick<UseCaseDeps, 'store' | 'clock' | 'ids'> & { secret: string },
+  actor: string,
+  organizationId: string,
+  id: string,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const secret = newWebhookSecret();
   const sealed = new WebhookSecretSealer(d.secret).seal(secret, { organizationId, endpointId: id });
@@ -21,7 +24,14 @@ export async function rotateSecret(
     const previousUntil = new Date(at.getTime() + ROTATION_OVERLAP_MS);
     const e = await d.store.webhooks.rotate(tx, organizationId, id, sealed, previousUntil, at);
     if (!e) throw new DomainError('webhooks.not_found');
-    await d.store.audit.record(tx, d.ids, at, { actor, action: 'webhook.secret_rotated', subjectType: 'webhook_endpoint', subjectId: id, before: null, after: { previousSecretUntil: previousUntil.toISOString() } });
+    await d.store.audit.record(tx, d.ids, at, {
+      actor,
+      action: 'webhook.secret_rotated',
+      subjectType: 'webhook_endpoint',
+      subjectId: id,
+      before: null,
+      after: { previousSecretUntil: previousUntil.toISOString() },
+    });
     return e;
   });
   return { endpoint, secret };

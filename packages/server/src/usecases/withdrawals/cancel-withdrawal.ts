@@ -9,8 +9,11 @@ import type { WithdrawalRow } from '../repositories.ts';
  * exactly one of them happens.
  */
 export async function cancelWithdrawal(d: UseCaseDeps, actor: string, organizationId: string, id: string): Promise<WithdrawalRow> {
-  return countedWithdrawal(d, await d.store.uow.run(async (tx) => {
-    if (!(await d.store.withdrawals.belongsTo(tx, id, organizationId))) throw new DomainError('withdrawals.not_found');
-    return releaseWithdrawal(d, tx, actor, id, 'cancelled', null);
-  }));
+  return countedWithdrawal(
+    d,
+    await d.store.uow.run(async (tx) => {
+      if (!(await d.store.withdrawals.belongsTo(tx, id, organizationId))) throw new DomainError('withdrawals.not_found');
+      return releaseWithdrawal(d, tx, actor, id, 'cancelled', null);
+    }),
+  );
 }

@@ -19,13 +19,24 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
     await d.store.platform.assertReconciled(tx);
     const pending = await d.store.withdrawals.lockPending(tx, id);
     if (!pending) throw await undecidable(d, tx, id);
-    const { decides, state } = await recordApproval(d.store.approvals, tx, at, 'withdrawal', { id, asset: pending.assetSymbol, amount: pending.amount }, approver);
+    const { decides, state } = await recordApproval(
+      d.store.approvals,
+      tx,
+      at,
+      'withdrawal',
+      { id, asset: pending.assetSymbol, amount: pending.amount },
+      approver,
+    );
     const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));
     if (!decides) {
       // A first of two approvals (four-eyes): the withdrawal stays pending_approval.
       await d.store.audit.record(tx, d.ids, at, {
-        actor, action: 'withdrawal.approval', subjectType: 'withdrawal', subjectId: id,
-        before: withdrawalAudit(pending), after: { ...withdrawalAudit(pending), approvals, approvalsRequired: state.approvalsRequired },
+        actor,
+        action: 'withdrawal.approval',
+        subjectType: 'withdrawal',
+        subjectId: id,
+        before: withdrawalAudit(pending),
+        after: { ...withdrawalAudit(pending), approvals, approvalsRequired: state.approvalsRequired },
       });
       return { row: pending, decided: false };
     }
@@ -37,8 +48,12 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
       after = (await d.store.withdrawals.settle(tx, id, 'completed', at, {}))!;
     }
     await d.store.audit.record(tx, d.ids, at, {
-      actor, action: 'withdrawal.approve', subjectType: 'withdrawal', subjectId: id,
-      before: { ...withdrawalAudit(after), state: 'pending_approval', reason: null }, after: { ...withdrawalAudit(after), approvals },
+      actor,
+      action: 'withdrawal.approve',
+      subjectType: 'withdrawal',
+      subjectId: id,
+      before: { ...withdrawalAudit(after), state: 'pending_approval', reason: null },
+      after: { ...withdrawalAudit(after), approvals },
     });
     return { row: strip(after), decided: true };
   });
@@ -56,14 +71,25 @@ async function undecidable(d: UseCaseDeps, tx: Tx, id: string): Promise<DomainEr
 }
 
 /** Ends a pending withdrawal without paying it (reject or cancel): the hold is released; nothing leaves. */
-export async function releaseWithdrawal(d: UseCaseDeps, tx: Tx, actor: string, id: string, to: 'rejected' | 'cancelled', reason: string | null): Promise<WithdrawalRow> {
+export async function releaseWithdrawal(
+  d: UseCaseDeps,
+  tx: Tx,
+  actor: string,
+  id: string,
+  to: 'rejected' | 'cancelled',
+  reason: string | null,
+): Promise<WithdrawalRow> {
   const at = d.clock.now();
   const w = await d.store.withdrawals.decide(tx, id, to, reason, at);
   if (!w) throw await undecidable(d, tx, id);
   await d.store.holds.release(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
   await d.store.audit.record(tx, d.ids, at, {
-    actor, action: to === 'rejected' ? 'withdrawal.reject' : 'withdrawal.cancel', subjectType: 'withdrawal', subjectId: id,
-    before: { ...withdrawalAudit(w), state: 'pending_approval', reason: null }, after: withdrawalAudit(w),
+    actor,
+    action: to === 'rejected' ? 'withdrawal.reject' : 'withdrawal.cancel',
+    subjectType: 'withdrawal',
+    subjectId: id,
+    before: { ...withdrawalAudit(w), state: 'pending_approval', reason: null },
+    after: withdrawalAudit(w),
   });
   return strip(w);
 }
@@ -81,4 +107,3 @@ export function countedWithdrawal(d: UseCaseDeps, w: WithdrawalRow): WithdrawalR
 
 /** The record without the hold's id, which only the use cases need. */
 export const strip = ({ holdId: _holdId, ...w }: WithdrawalRow & { holdId?: string }): WithdrawalRow => w;
-

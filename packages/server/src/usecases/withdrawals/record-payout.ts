@@ -21,7 +21,14 @@ export async function recordPayout(d: UseCaseDeps, actor: string, id: string, pa
     const w = await d.store.withdrawals.settle(tx, id, 'completed', at, { payoutReference });
     if (!w) throw await lost(d, tx, id);
     await payOut(d, tx, at, w);
-    await d.store.audit.record(tx, d.ids, at, { actor, action: 'withdrawal.payout', subjectType: 'withdrawal', subjectId: id, before: { state: 'approved' }, after: withdrawalAudit(w) });
+    await d.store.audit.record(tx, d.ids, at, {
+      actor,
+      action: 'withdrawal.payout',
+      subjectType: 'withdrawal',
+      subjectId: id,
+      before: { state: 'approved' },
+      after: withdrawalAudit(w),
+    });
     return strip(w);
   });
   d.tally?.recorded('payout');
@@ -36,7 +43,14 @@ export async function recordWithdrawalFailure(d: UseCaseDeps, actor: string, id:
     const w = await d.store.withdrawals.settle(tx, id, 'failed', at, { reason });
     if (!w) throw await lost(d, tx, id);
     await d.store.holds.release(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
-    await d.store.audit.record(tx, d.ids, at, { actor, action: 'withdrawal.fail', subjectType: 'withdrawal', subjectId: id, before: { state: 'approved' }, after: withdrawalAudit(w) });
+    await d.store.audit.record(tx, d.ids, at, {
+      actor,
+      action: 'withdrawal.fail',
+      subjectType: 'withdrawal',
+      subjectId: id,
+      before: { state: 'approved' },
+      after: withdrawalAudit(w),
+    });
     return strip(w);
   });
   d.tally?.recorded('payout_failure');

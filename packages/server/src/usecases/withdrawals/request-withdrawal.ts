@@ -4,7 +4,12 @@ import { AnswersOfWork, type AnswerInWork } from '../../domain/idempotency/answe
 import type { Tx, UseCaseDeps } from '../ports.ts';
 import type { DestinationForRequest, WithdrawalRow } from '../repositories.ts';
 
-export interface WithdrawalRequest { destinationId: string; assetSymbol: string; assetDecimals: number; amount: bigint }
+export interface WithdrawalRequest {
+  destinationId: string;
+  assetSymbol: string;
+  assetDecimals: number;
+  amount: bigint;
+}
 
 /**
  * The organization asks for an amount to leave to one of its destinations: pending_approval, the amount
@@ -16,7 +21,12 @@ export interface WithdrawalRequest { destinationId: string; assetSymbol: string;
  * key is claimed there as well (KeptAnswer.claimInWork), by the statement that reads the destination: null
  * when the key could not be claimed, and nothing was written (the request is told why: `unclaimed`).
  */
-export async function requestWithdrawal(d: UseCaseDeps, org: Organization, r: WithdrawalRequest, keep?: AnswerInWork<string>): Promise<WithdrawalRow | null> {
+export async function requestWithdrawal(
+  d: UseCaseDeps,
+  org: Organization,
+  r: WithdrawalRequest,
+  keep?: AnswerInWork<string>,
+): Promise<WithdrawalRow | null> {
   const at = d.clock.now();
   const id = d.ids.next('wdr');
   const answers = new AnswersOfWork();
@@ -26,21 +36,41 @@ export async function requestWithdrawal(d: UseCaseDeps, org: Organization, r: Wi
     const dest = await destinationClaimingKeys(d, tx, r.destinationId, answers);
     if (dest === null) return null;
     checkWithdrawal({
-      organizationId: org.id, assetSymbol: r.assetSymbol, assetDecimals: r.assetDecimals, amount: r.amount,
-      marketDecimals: await d.store.withdrawals.marketDecimals(tx, r.assetSymbol), limits: org.limits, now: at,
+      organizationId: org.id,
+      assetSymbol: r.assetSymbol,
+      assetDecimals: r.assetDecimals,
+      amount: r.amount,
+      marketDecimals: await d.store.withdrawals.marketDecimals(tx, r.assetSymbol),
+      limits: org.limits,
+      now: at,
       destination: dest ?? null,
     });
     const w: WithdrawalRow = {
-      id, organizationId: org.id, state: 'pending_approval', assetSymbol: r.assetSymbol, assetDecimals: r.assetDecimals, amount: r.amount,
-      destinationId: r.destinationId, destinationSummary: dest!.summary, reason: null, payoutReference: null, createdAt: at, updatedAt: at,
+      id,
+      organizationId: org.id,
+      state: 'pending_approval',
+      assetSymbol: r.assetSymbol,
+      assetDecimals: r.assetDecimals,
+      amount: r.amount,
+      destinationId: r.destinationId,
+      destinationSummary: dest!.summary,
+      reason: null,
+      payoutReference: null,
+      createdAt: at,
+      updatedAt: at,
     };
     // Keys claimed before the work (not by it) keep their answers with the request's own INSERT.
     const claimedBefore = answers.answers.filter((a) => !a.claimInWork);
-    await d.store.holds.take(tx, d.ids, at, { organizationId: org.id, assetSymbol: r.assetSymbol, amount: r.amount, kind: 'withdrawal_hold', referenceId: id },
+    await d.store.holds.take(
+      tx,
+      d.ids,
+      at,
+      { organizationId: org.id, assetSymbol: r.assetSymbol, amount: r.amount, kind: 'withdrawal_hold', referenceId: id },
       async (holdId) => {
         const kept = await d.store.withdrawals.insert(tx, { ...w, holdId }, claimedBefore);
         if (claimedBefore.length > 0) answers.answered(kept);
-      });
+      },
+    );
     return w;
   });
   answers.tell();
@@ -52,7 +82,12 @@ export async function requestWithdrawal(d: UseCaseDeps, org: Organization, r: Wi
  * The request's destination (undefined: none). When its key is to be claimed in the work, the statement
  * that reads the destination claims it: null when it could not be, and the request writes nothing.
  */
-async function destinationClaimingKeys(d: UseCaseDeps, tx: Tx, destinationId: string, answers: AnswersOfWork): Promise<DestinationForRequest | undefined | null> {
+async function destinationClaimingKeys(
+  d: UseCaseDeps,
+  tx: Tx,
+  destinationId: string,
+  answers: AnswersOfWork,
+): Promise<DestinationForRequest | undefined | null> {
   const inWork = answers.answers.filter((a) => a.claimInWork);
   if (inWork.length === 0) return d.store.withdrawals.destinationFor(tx, destinationId);
   const { claims, destination } = await d.store.withdrawals.claimingDestination(tx, destinationId, inWork);

@@ -12,7 +12,14 @@ import type { VenueDeposit } from '../../usecases/ports.ts';
  */
 
 /** A spot market of the venue, with the rules an order must meet. */
-export interface VenueMarket { id: string; symbol: string; base: string; quote: string; rules: VenueRules; tickSize: Rational }
+export interface VenueMarket {
+  id: string;
+  symbol: string;
+  base: string;
+  quote: string;
+  rules: VenueRules;
+  tickSize: Rational;
+}
 
 /** What the venue says about one order of ours. */
 export interface VenueOrderReport {
@@ -49,7 +56,10 @@ export async function loadMarkets(ex: Exchange): Promise<Map<string, VenueMarket
     const base = String(s['baseAsset']);
     const quote = String(s['quoteAsset']);
     out.set(`${base}/${quote}`, {
-      id: String(s['symbol']), symbol: `${base}/${quote}`, base, quote,
+      id: String(s['symbol']),
+      symbol: `${base}/${quote}`,
+      base,
+      quote,
       rules: {
         baseStep: readDecimal(lot?.['stepSize'] ?? '0', 'step size'),
         minBaseQty: readDecimal(lot?.['minQty'] ?? '0', 'minimum quantity'),
@@ -65,17 +75,22 @@ export async function loadMarkets(ex: Exchange): Promise<Map<string, VenueMarket
 /** GET /api/v3/depth: bids and asks as [price, qty] decimal text, best first. */
 export async function fetchBook(ex: Exchange, m: VenueMarket, limit: number): Promise<OrderBook> {
   const raw = (await call(ex, 'publicGetDepth', { symbol: m.id, limit })) as { bids?: unknown[]; asks?: unknown[] };
-  const side = (levels: unknown[] | undefined) => (levels ?? []).map((l) => {
-    const [p, q] = l as [unknown, unknown];
-    return { price: readDecimal(p, 'price'), qty: readDecimal(q, 'quantity') };
-  }).filter((l) => l.qty.num > 0n);
+  const side = (levels: unknown[] | undefined) =>
+    (levels ?? [])
+      .map((l) => {
+        const [p, q] = l as [unknown, unknown];
+        return { price: readDecimal(p, 'price'), qty: readDecimal(q, 'quantity') };
+      })
+      .filter((l) => l.qty.num > 0n);
   return { bids: side(raw.bids), asks: side(raw.asks) };
 }
 
 function report(raw: Raw, commissions: VenueOrderReport['commissions']): VenueOrderReport {
   return {
-    venueOrderId: String(raw['orderId']), status: String(raw['status']),
-    executedQty: readDecimal(raw['executedQty'], 'executed quantity'), quoteQty: readDecimal(raw['cummulativeQuoteQty'], 'quote quantity'),
+    venueOrderId: String(raw['orderId']),
+    status: String(raw['status']),
+    executedQty: readDecimal(raw['executedQty'], 'executed quantity'),
+    quoteQty: readDecimal(raw['cummulativeQuoteQty'], 'quote quantity'),
     commissions,
   };
 }
@@ -84,13 +99,26 @@ function report(raw: Raw, commissions: VenueOrderReport['commissions']): VenueOr
  * POST /api/v3/order: a MARKET order with our client order id. Selling the market's base: `quantity`;
  * buying it with the quote currency: `quoteOrderQty`. Both exact decimal text.
  */
-export async function submitOrder(ex: Exchange, m: VenueMarket, side: 'sell' | 'buy', amountText: string, clientOrderId: string): Promise<VenueOrderReport> {
+export async function submitOrder(
+  ex: Exchange,
+  m: VenueMarket,
+  side: 'sell' | 'buy',
+  amountText: string,
+  clientOrderId: string,
+): Promise<VenueOrderReport> {
   const raw = (await call(ex, 'privatePostOrder', {
-    symbol: m.id, side: side === 'sell' ? 'SELL' : 'BUY', type: 'MARKET', newClientOrderId: clientOrderId, newOrderRespType: 'FULL',
+    symbol: m.id,
+    side: side === 'sell' ? 'SELL' : 'BUY',
+    type: 'MARKET',
+    newClientOrderId: clientOrderId,
+    newOrderRespType: 'FULL',
     ...(side === 'sell' ? { quantity: amountText } : { quoteOrderQty: amountText }),
   })) as Raw;
   const fills = Array.isArray(raw['fills']) ? (raw['fills'] as Raw[]) : null;
-  return report(raw, fills && fills.map((f) => ({ amount: readDecimal(f['commission'], 'commission'), asset: String(f['commissionAsset']) })));
+  return report(
+    raw,
+    fills && fills.map((f) => ({ amount: readDecimal(f['commission'], 'commission'), asset: String(f['commissionAsset']) })),
+  );
 }
 
 /** GET /api/v3/order by our client order id. Throws CCXT's OrderNotFound on Binance's -2013. */
@@ -99,7 +127,11 @@ export async function lookupOrder(ex: Exchange, m: VenueMarket, clientOrderId: s
 }
 
 /** GET /api/v3/myTrades of one order: its commissions, which a lookup does not carry. */
-export async function orderCommissions(ex: Exchange, m: VenueMarket, venueOrderId: string): Promise<Array<{ amount: Rational; asset: string }>> {
+export async function orderCommissions(
+  ex: Exchange,
+  m: VenueMarket,
+  venueOrderId: string,
+): Promise<Array<{ amount: Rational; asset: string }>> {
   const raw = (await call(ex, 'privateGetMyTrades', { symbol: m.id, orderId: venueOrderId })) as Raw[];
   return raw.map((t) => ({ amount: readDecimal(t['commission'], 'commission'), asset: String(t['commissionAsset']) }));
 }
@@ -107,7 +139,12 @@ export async function orderCommissions(ex: Exchange, m: VenueMarket, venueOrderI
 /** GET /api/v3/account: each asset's free + locked. */
 export async function fetchBalances(ex: Exchange): Promise<Map<string, { free: Rational; locked: Rational }>> {
   const raw = (await call(ex, 'privateGetAccount', {})) as { balances?: Raw[] };
-  return new Map((raw.balances ?? []).map((b) => [String(b['asset']), { free: readDecimal(b['free'], 'free balance'), locked: readDecimal(b['locked'], 'locked balance') }]));
+  return new Map(
+    (raw.balances ?? []).map((b) => [
+      String(b['asset']),
+      { free: readDecimal(b['free'], 'free balance'), locked: readDecimal(b['locked'], 'locked balance') },
+    ]),
+  );
 }
 
 /** A deposit in the venue account's history; `completed` is Binance status 1 (credited there). */
@@ -118,8 +155,11 @@ export type { VenueDeposit };
 export async function fetchDeposits(ex: Exchange, sinceMs: number): Promise<VenueDeposit[]> {
   const raw = (await call(ex, 'sapiGetCapitalDepositHisrec', { startTime: sinceMs, limit: 1000 })) as Raw[];
   return raw.map((d) => ({
-    coin: String(d['coin']), network: String(d['network']), amount: readDecimal(d['amount'], 'deposit amount'),
-    txid: String(d['txId']), completed: Number(d['status']) === 1,
+    coin: String(d['coin']),
+    network: String(d['network']),
+    amount: readDecimal(d['amount'], 'deposit amount'),
+    txid: String(d['txId']),
+    completed: Number(d['status']) === 1,
   }));
 }
 

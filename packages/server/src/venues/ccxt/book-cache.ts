@@ -1,7 +1,10 @@
 import type { OrderBook } from '../../domain/market/book-pricing.ts';
 import type { Clock } from '../../domain/ports.ts';
 
-export interface HeldBook { book: OrderBook; receivedAt: number }
+export interface HeldBook {
+  book: OrderBook;
+  receivedAt: number;
+}
 
 /**
  * The venue's order books in memory, per venue market, read over REST. A book's age counts from the
@@ -28,9 +31,11 @@ export class BookCache {
     const held = fresh(this.#held.get(marketId));
     if (held) return held;
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), this.waitMs); });
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), this.waitMs);
+    });
     try {
-      return fresh(await Promise.race([this.refresh(marketId), late]) ?? undefined);
+      return fresh((await Promise.race([this.refresh(marketId), late])) ?? undefined);
     } catch {
       return null;
     } finally {
@@ -42,11 +47,13 @@ export class BookCache {
   refresh(marketId: string): Promise<HeldBook> {
     const running = this.#inFlight.get(marketId);
     if (running) return running;
-    const p = this.fetch(marketId).then((book) => {
-      const held = { book, receivedAt: this.clock.now().getTime() };
-      this.#held.set(marketId, held);
-      return held;
-    }).finally(() => this.#inFlight.delete(marketId));
+    const p = this.fetch(marketId)
+      .then((book) => {
+        const held = { book, receivedAt: this.clock.now().getTime() };
+        this.#held.set(marketId, held);
+        return held;
+      })
+      .finally(() => this.#inFlight.delete(marketId));
     this.#inFlight.set(marketId, p);
     return p;
   }
@@ -54,11 +61,15 @@ export class BookCache {
   /** Re-reads the books quoted in the last `recentMs`; one failure does not stop the others. */
   async poll(recentMs = 60_000, onError: (marketId: string, err: unknown) => void = () => {}): Promise<void> {
     const since = this.clock.now().getTime() - recentMs;
-    await Promise.all([...this.#wantedAt].filter(([, at]) => at >= since).map(([id]) => this.refresh(id).catch((err: unknown) => onError(id, err))));
+    await Promise.all(
+      [...this.#wantedAt].filter(([, at]) => at >= since).map(([id]) => this.refresh(id).catch((err: unknown) => onError(id, err))),
+    );
   }
 
   /** The book held for a market now, however old (the desk shows its age). */
-  held(marketId: string): HeldBook | undefined { return this.#held.get(marketId); }
+  held(marketId: string): HeldBook | undefined {
+    return this.#held.get(marketId);
+  }
 
   /** Each held book's age in ms, for the metrics. */
   ages(): Map<string, number> {

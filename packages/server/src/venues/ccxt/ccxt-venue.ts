@@ -12,7 +12,18 @@ import type { PricedQuote } from '../../domain/quotes/pricing.ts';
 import type { Store } from '../../store/index.ts';
 import { kyselyOf } from '../../store/unit-of-work.ts';
 import type { Tx, Venue, VenueHealth } from '../../usecases/ports.ts';
-import { fetchBalances, fetchBook, fetchDepositAddress, fetchDeposits, loadMarkets, lookupOrder, orderCommissions, submitOrder, type VenueMarket, type VenueOrderReport } from './binance.ts';
+import {
+  fetchBalances,
+  fetchBook,
+  fetchDepositAddress,
+  fetchDeposits,
+  loadMarkets,
+  lookupOrder,
+  orderCommissions,
+  submitOrder,
+  type VenueMarket,
+  type VenueOrderReport,
+} from './binance.ts';
 import { BookCache } from './book-cache.ts';
 import { classifyVenueError, venueErrorLabel } from './errors.ts';
 import { VenueOrders, type VenueCost, type VenueOrderRow } from './venue-orders.ts';
@@ -41,8 +52,16 @@ export interface VenueStatus {
   awaitingOutcome: number;
   partialFills: number;
   pairs: Array<{
-    baseSymbol: string; quoteSymbol: string; venueSymbol: string; maxBookAgeMs: number; bookAgeMs: number | null; fresh: boolean;
-    bestBid: string | null; bestBidQty: string | null; bestAsk: string | null; bestAskQty: string | null;
+    baseSymbol: string;
+    quoteSymbol: string;
+    venueSymbol: string;
+    maxBookAgeMs: number;
+    bookAgeMs: number | null;
+    fresh: boolean;
+    bestBid: string | null;
+    bestBidQty: string | null;
+    bestAsk: string | null;
+    bestAskQty: string | null;
   }>;
 }
 const unavailable = (detail: string) => new DomainError('market.unavailable', { detail });
@@ -65,7 +84,12 @@ export class CcxtVenue implements Venue {
   readonly #leaseMs: number;
   readonly #depth: number;
 
-  constructor(private readonly ex: Exchange, private readonly store: Store, private readonly clock: Clock, private readonly opts: CcxtVenueOptions) {
+  constructor(
+    private readonly ex: Exchange,
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly opts: CcxtVenueOptions,
+  ) {
     this.#leaseMs = opts.leaseMs ?? 30_000;
     this.#depth = opts.bookDepth ?? 100;
     this.orders = new VenueOrders(store.db);
@@ -84,7 +108,9 @@ export class CcxtVenue implements Venue {
   }
 
   /** The exchange id, written as the order's `venue`. */
-  get exchangeId(): string { return this.ex.id; }
+  get exchangeId(): string {
+    return this.ex.id;
+  }
 
   pair(baseSymbol: string, quoteSymbol: string): Promise<MarketPair | null> {
     return this.store.marketPairs.get(baseSymbol, quoteSymbol);
@@ -95,10 +121,14 @@ export class CcxtVenue implements Venue {
   #lastSuccessAt: Date | null = null;
   readonly #executionListeners: Array<(seconds: number) => void> = [];
 
-  observeExecutions(listener: (seconds: number) => void): void { this.#executionListeners.push(listener); }
+  observeExecutions(listener: (seconds: number) => void): void {
+    this.#executionListeners.push(listener);
+  }
 
   /** The venue answered a request (its health for the desk). */
-  #answered(): void { this.#lastSuccessAt = this.clock.now(); }
+  #answered(): void {
+    this.#lastSuccessAt = this.clock.now();
+  }
 
   /** The venue's health, last error and the book held behind each venue-priced pair. */
   async view(): Promise<VenueStatus> {
@@ -110,21 +140,31 @@ export class CcxtVenue implements Venue {
     return {
       exchange: this.ex.id,
       health: failing ? 'failing' : this.#lastSuccessAt ? 'ok' : 'idle',
-      lastSuccessAt: this.#lastSuccessAt, lastError: this.#lastError,
+      lastSuccessAt: this.#lastSuccessAt,
+      lastError: this.#lastError,
       errors: [...this.#errors].map(([kind, count]) => ({ kind, count })).sort((a, b) => (a.kind < b.kind ? -1 : 1)),
-      awaitingOutcome: watch.awaitingOutcome, partialFills: watch.partial,
+      awaitingOutcome: watch.awaitingOutcome,
+      partialFills: watch.partial,
       pairs: pairs.flatMap((p) => {
         const v = p.terms.venue;
         if (!v) return [];
         const m = markets?.get(v.symbol);
         const held = m ? this.books.held(m.id) : undefined;
         const age = held ? now - held.receivedAt : null;
-        return [{
-          baseSymbol: p.base.symbol, quoteSymbol: p.quote.symbol, venueSymbol: v.symbol, maxBookAgeMs: v.maxBookAgeMs, bookAgeMs: age,
-          fresh: age !== null && age <= v.maxBookAgeMs,
-          bestBid: text(held?.book.bids[0]?.price), bestBidQty: text(held?.book.bids[0]?.qty),
-          bestAsk: text(held?.book.asks[0]?.price), bestAskQty: text(held?.book.asks[0]?.qty),
-        }];
+        return [
+          {
+            baseSymbol: p.base.symbol,
+            quoteSymbol: p.quote.symbol,
+            venueSymbol: v.symbol,
+            maxBookAgeMs: v.maxBookAgeMs,
+            bookAgeMs: age,
+            fresh: age !== null && age <= v.maxBookAgeMs,
+            bestBid: text(held?.book.bids[0]?.price),
+            bestBidQty: text(held?.book.bids[0]?.qty),
+            bestAsk: text(held?.book.asks[0]?.price),
+            bestAskQty: text(held?.book.asks[0]?.qty),
+          },
+        ];
       }),
     };
   }
@@ -147,7 +187,10 @@ export class CcxtVenue implements Venue {
       const byS = loadMarkets(this.ex);
       this.#markets = { at: now, byS };
       // A failed read is not kept: the next call tries again.
-      byS.catch((err: unknown) => { if (this.#markets?.byS === byS) this.#markets = null; this.#venueError('markets', err); });
+      byS.catch((err: unknown) => {
+        if (this.#markets?.byS === byS) this.#markets = null;
+        this.#venueError('markets', err);
+      });
     }
     return this.#markets.byS;
   }
@@ -157,7 +200,7 @@ export class CcxtVenue implements Venue {
     try {
       return (await this.#marketsNow()).get(symbol) ?? null;
     } catch {
-      throw unavailable('the venue\'s markets could not be read');
+      throw unavailable("the venue's markets could not be read");
     }
   }
 
@@ -182,10 +225,18 @@ export class CcxtVenue implements Venue {
     if (!m || !side) throw unavailable(`the venue no longer trades ${v.symbol}`);
     const held = await this.books.get(m.id, v.maxBookAgeMs);
     if (!held) throw unavailable(`no ${v.symbol} book younger than ${v.maxBookAgeMs} ms`);
-    return priceFromBook({
-      book: held.book, side, rules: m.rules, terms: pair.terms, decimals: { base: pair.base.decimals, quote: pair.quote.decimals },
-      baseSymbol: pair.base.symbol, venueQuoteSymbol: m.quote,
-    }, amount);
+    return priceFromBook(
+      {
+        book: held.book,
+        side,
+        rules: m.rules,
+        terms: pair.terms,
+        decimals: { base: pair.base.decimals, quote: pair.quote.decimals },
+        baseSymbol: pair.base.symbol,
+        venueQuoteSymbol: m.quote,
+      },
+      amount,
+    );
   }
 
   /**
@@ -201,13 +252,29 @@ export class CcxtVenue implements Venue {
       const v = pair?.terms.venue;
       if (!v) return { filled: false, reason: `the market no longer prices ${r.baseSymbol}/${r.quoteSymbol} from the venue` };
       let m: VenueMarket | null;
-      try { m = await this.market(v.symbol); } catch { return null; }
+      try {
+        m = await this.market(v.symbol);
+      } catch {
+        return null;
+      }
       const side = m && CcxtVenue.sideFor(r.baseSymbol, r.quoteSymbol, m);
       if (!m || !side) return { filled: false, reason: `the venue does not trade ${v.symbol}` };
       init = {
-        orderId: r.orderId, venue: this.ex.id, venueSymbol: v.symbol, side, amountText: formatDecimal(r.amountBaseMinor, r.baseDecimals),
-        state: 'new', attempts: 0, sentAt: null, recvWindowMs: this.opts.recvWindowMs, venueOrderId: null, executedQty: null, quoteQty: null,
-        proceedsQuoteMinor: null, reason: null, costs: [],
+        orderId: r.orderId,
+        venue: this.ex.id,
+        venueSymbol: v.symbol,
+        side,
+        amountText: formatDecimal(r.amountBaseMinor, r.baseDecimals),
+        state: 'new',
+        attempts: 0,
+        sentAt: null,
+        recvWindowMs: this.opts.recvWindowMs,
+        venueOrderId: null,
+        executedQty: null,
+        quoteQty: null,
+        proceedsQuoteMinor: null,
+        reason: null,
+        costs: [],
       };
     }
     const now = this.clock.now();
@@ -226,7 +293,11 @@ export class CcxtVenue implements Venue {
 
   async #work(row: VenueOrderRow, quoteDecimals: number): Promise<Execution | null> {
     let m: VenueMarket | null;
-    try { m = await this.market(row.venueSymbol); } catch { m = null; }
+    try {
+      m = await this.market(row.venueSymbol);
+    } catch {
+      m = null;
+    }
     if (!m) {
       await this.orders.release(row.orderId, this.#owner);
       return null;
@@ -280,9 +351,19 @@ export class CcxtVenue implements Venue {
     for (const l of this.#executionListeners) l(seconds);
   }
 
-  async #record(row: VenueOrderRow, m: VenueMarket, rep: VenueOrderReport, quoteDecimals: number, sentAt: Date | null): Promise<Execution | null> {
+  async #record(
+    row: VenueOrderRow,
+    m: VenueMarket,
+    rep: VenueOrderReport,
+    quoteDecimals: number,
+    sentAt: Date | null,
+  ): Promise<Execution | null> {
     const at = this.clock.now();
-    const figures = { venueOrderId: rep.venueOrderId, executedQty: toDecimalText(rep.executedQty) ?? '', quoteQty: toDecimalText(rep.quoteQty) ?? '' };
+    const figures = {
+      venueOrderId: rep.venueOrderId,
+      executedQty: toDecimalText(rep.executedQty) ?? '',
+      quoteQty: toDecimalText(rep.quoteQty) ?? '',
+    };
     if (rep.status === 'NEW' || rep.status === 'PARTIALLY_FILLED' || rep.status === 'PENDING_NEW') {
       await this.orders.settle(row.orderId, this.#owner, at, { state: 'unknown', ...figures });
       return null;
@@ -290,7 +371,11 @@ export class CcxtVenue implements Venue {
     if (rep.status !== 'FILLED') {
       if (rep.executedQty.num > 0n) {
         // Part of it traded: the desk completes it by hand, with the venue's figures in front of it.
-        await this.orders.settle(row.orderId, this.#owner, at, { state: 'partial', ...figures, reason: `the market filled ${figures.executedQty} of ${row.amountText} (${rep.status})` });
+        await this.orders.settle(row.orderId, this.#owner, at, {
+          state: 'partial',
+          ...figures,
+          reason: `the market filled ${figures.executedQty} of ${row.amountText} (${rep.status})`,
+        });
         this.opts.logger?.warn({ orderId: row.orderId, ...figures, status: rep.status }, 'venue order partly filled: waits for the desk');
         this.#executed(sentAt);
         return null;
@@ -300,7 +385,7 @@ export class CcxtVenue implements Venue {
       this.#executed(sentAt);
       return { filled: false, reason };
     }
-    const commissions = rep.commissions ?? await orderCommissions(this.ex, m, rep.venueOrderId);
+    const commissions = rep.commissions ?? (await orderCommissions(this.ex, m, rep.venueOrderId));
     // What was received, in the pair's quote currency: a sell receives the venue's quote, a buy its base;
     // fees charged in that currency come off it.
     const receivedAsset = row.side === 'sell' ? m.quote : m.base;
@@ -312,7 +397,8 @@ export class CcxtVenue implements Venue {
     // its decimals, rounded up so the books never count more of it at the venue than is there. An asset not
     // listed at Cambio has no decimals to book it in: the order waits, saying so, until it is listed.
     const others = new Map<string, Rational>();
-    for (const c of commissions) if (c.asset !== receivedAsset && c.amount.num > 0n) others.set(c.asset, add(others.get(c.asset) ?? ZERO, c.amount));
+    for (const c of commissions)
+      if (c.asset !== receivedAsset && c.amount.num > 0n) others.set(c.asset, add(others.get(c.asset) ?? ZERO, c.amount));
     const costs: VenueCost[] = [];
     for (const [asset, amount] of [...others].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const listed = await this.store.marketAssets.get(asset);
@@ -326,12 +412,24 @@ export class CcxtVenue implements Venue {
     }
     await this.orders.settle(row.orderId, this.#owner, at, { state: 'filled', ...figures, proceedsQuoteMinor: proceeds, costs });
     this.#executed(sentAt);
-    return { filled: true, proceedsQuoteMinor: proceeds, venue: this.ex.id, venueReference: rep.venueOrderId, ...(costs.length ? { costs } : {}) };
+    return {
+      filled: true,
+      proceedsQuoteMinor: proceeds,
+      venue: this.ex.id,
+      venueReference: rep.venueOrderId,
+      ...(costs.length ? { costs } : {}),
+    };
   }
 
   #outcomeOf(row: VenueOrderRow): Execution | null {
     if (row.state === 'filled' && row.proceedsQuoteMinor !== null) {
-      return { filled: true, proceedsQuoteMinor: row.proceedsQuoteMinor, venue: row.venue, venueReference: row.venueOrderId ?? '', ...(row.costs.length ? { costs: row.costs } : {}) };
+      return {
+        filled: true,
+        proceedsQuoteMinor: row.proceedsQuoteMinor,
+        venue: row.venue,
+        venueReference: row.venueOrderId ?? '',
+        ...(row.costs.length ? { costs: row.costs } : {}),
+      };
     }
     if (row.state === 'refused') return { filled: false, reason: row.reason ?? 'the market refused the order' };
     return null;
@@ -347,11 +445,18 @@ export class CcxtVenue implements Venue {
       a = await fetchDepositAddress(this.ex, coin, network);
     } catch (err) {
       this.#venueError('deposit_address', err);
-      if (classifyVenueError(err).kind === 'refused') throw new DomainError('request.validation_failed', { detail: `the venue gives no ${coin} deposit address on ${network}: ${classifyVenueError(err).reason}` });
-      throw unavailable('the venue\'s deposit address could not be read');
+      if (classifyVenueError(err).kind === 'refused')
+        throw new DomainError('request.validation_failed', {
+          detail: `the venue gives no ${coin} deposit address on ${network}: ${classifyVenueError(err).reason}`,
+        });
+      throw unavailable("the venue's deposit address could not be read");
     }
-    if (a.tag !== '') throw new DomainError('request.validation_failed', { detail: `${coin} on ${network} needs a memo or tag at the venue: not offered as a venue wallet` });
-    if (a.address === '') throw new DomainError('request.validation_failed', { detail: `the venue gives no ${coin} deposit address on ${network}` });
+    if (a.tag !== '')
+      throw new DomainError('request.validation_failed', {
+        detail: `${coin} on ${network} needs a memo or tag at the venue: not offered as a venue wallet`,
+      });
+    if (a.address === '')
+      throw new DomainError('request.validation_failed', { detail: `the venue gives no ${coin} deposit address on ${network}` });
     return a.address;
   }
 
@@ -381,7 +486,7 @@ export class CcxtVenue implements Venue {
       this.#answered();
     } catch (err) {
       this.#venueError('balances', err);
-      throw unavailable('the venue\'s balances could not be read');
+      throw unavailable("the venue's balances could not be read");
     }
     const listed = await kyselyOf(tx).selectFrom('market_assets').select(['symbol', 'decimals']).execute();
     const out = new Map<string, bigint>();

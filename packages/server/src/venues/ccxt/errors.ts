@@ -19,8 +19,15 @@ export function classifyVenueError(e: unknown): { kind: VenueErrorKind; reason: 
   // The account's credentials or permissions: nothing was placed, and the order must wait for the
   // operator to fix them rather than fail the client.
   if (e instanceof ccxt.AuthenticationError || e instanceof ccxt.AccountSuspended) return { kind: 'unknown', reason };
-  if (e instanceof ccxt.InsufficientFunds || e instanceof ccxt.InvalidOrder || e instanceof ccxt.BadSymbol || e instanceof ccxt.MarketClosed
-    || e instanceof ccxt.BadRequest || e instanceof ccxt.OperationRejected) return { kind: 'refused', reason };
+  if (
+    e instanceof ccxt.InsufficientFunds ||
+    e instanceof ccxt.InvalidOrder ||
+    e instanceof ccxt.BadSymbol ||
+    e instanceof ccxt.MarketClosed ||
+    e instanceof ccxt.BadRequest ||
+    e instanceof ccxt.OperationRejected
+  )
+    return { kind: 'refused', reason };
   return { kind: 'unknown', reason };
 }
 
@@ -31,7 +38,9 @@ export function venueMessage(e: unknown): string {
   try {
     const j = JSON.parse(body) as { code?: unknown; msg?: unknown };
     if (typeof j.msg === 'string') return typeof j.code === 'number' ? `${j.msg} (${j.code})` : j.msg;
-  } catch { /* not JSON: the message as CCXT wrote it */ }
+  } catch {
+    /* not JSON: the message as CCXT wrote it */
+  }
   return body.slice(0, 300);
 }
 

@@ -1,7 +1,13 @@
 import ccxt, { type Exchange } from 'ccxt';
 
 /** How a CCXT exchange is reached: its id, the account's credentials, and an origin replacing its REST API's. */
-export interface ExchangeSettings { id: string; apiKey: string | undefined; secret: string | undefined; url: string | undefined; recvWindowMs: number }
+export interface ExchangeSettings {
+  id: string;
+  apiKey: string | undefined;
+  secret: string | undefined;
+  url: string | undefined;
+  recvWindowMs: number;
+}
 
 /**
  * Builds the CCXT exchange, once. `url` (CAMBIO_VENUE_URL) replaces the origin of every URL in CCXT's
@@ -13,10 +19,18 @@ export function makeExchange(s: ExchangeSettings): Exchange {
   const Ctor = (ccxt as unknown as Record<string, new (config: object) => Exchange>)[s.id];
   if (typeof Ctor !== 'function') throw new Error(`CCXT has no exchange "${s.id}"`);
   const ex = new Ctor({
-    apiKey: s.apiKey, secret: s.secret, enableRateLimit: true, timeout: 10_000,
+    apiKey: s.apiKey,
+    secret: s.secret,
+    enableRateLimit: true,
+    timeout: 10_000,
     options: {
-      defaultType: 'spot', fetchMarkets: { types: ['spot'] }, fetchCurrencies: false, fetchMargins: false,
-      recvWindow: s.recvWindowMs, adjustForTimeDifference: false, warnOnFetchOpenOrdersWithoutSymbol: false,
+      defaultType: 'spot',
+      fetchMarkets: { types: ['spot'] },
+      fetchCurrencies: false,
+      fetchMargins: false,
+      recvWindow: s.recvWindowMs,
+      adjustForTimeDifference: false,
+      warnOnFetchOpenOrdersWithoutSymbol: false,
     },
   });
   if (s.url) ex.urls['api'] = rewriteOrigins(ex.urls['api'], new URL(s.url).origin);

@@ -4,31 +4,67 @@ import type { Db } from '../../store/db.ts';
 export type VenueOrderState = 'new' | 'sending' | 'unknown' | 'filled' | 'refused' | 'partial';
 
 export interface VenueOrderRow {
-  orderId: string; venue: string; venueSymbol: string; side: 'sell' | 'buy'; amountText: string; state: VenueOrderState;
-  attempts: number; sentAt: Date | null; recvWindowMs: number; venueOrderId: string | null; executedQty: string | null; quoteQty: string | null;
-  proceedsQuoteMinor: bigint | null; reason: string | null;
+  orderId: string;
+  venue: string;
+  venueSymbol: string;
+  side: 'sell' | 'buy';
+  amountText: string;
+  state: VenueOrderState;
+  attempts: number;
+  sentAt: Date | null;
+  recvWindowMs: number;
+  venueOrderId: string | null;
+  executedQty: string | null;
+  quoteQty: string | null;
+  proceedsQuoteMinor: bigint | null;
+  reason: string | null;
   /** Fees charged in other assets than the pair's quote, in their minimum units. */
   costs: VenueCost[];
 }
 
-export interface VenueCost { assetSymbol: string; amountMinor: bigint }
+export interface VenueCost {
+  assetSymbol: string;
+  amountMinor: bigint;
+}
 
 /** A row with its order's figures, as the desk lists them. */
 export interface VenueOrderListed extends VenueOrderRow {
-  organizationId: string; orderState: string; baseSymbol: string; quoteSymbol: string; quoteDecimals: number; owedQuoteMinor: bigint; updatedAt: Date;
+  organizationId: string;
+  orderState: string;
+  baseSymbol: string;
+  quoteSymbol: string;
+  quoteDecimals: number;
+  owedQuoteMinor: bigint;
+  updatedAt: Date;
 }
 
 const readCosts = (text: string | null): VenueCost[] =>
-  text === null ? [] : (JSON.parse(text) as Array<{ assetSymbol: string; amountMinor: string }>).map((c) => ({ assetSymbol: c.assetSymbol, amountMinor: BigInt(c.amountMinor) }));
+  text === null
+    ? []
+    : (JSON.parse(text) as Array<{ assetSymbol: string; amountMinor: string }>).map((c) => ({
+        assetSymbol: c.assetSymbol,
+        amountMinor: BigInt(c.amountMinor),
+      }));
 
 const OPEN: VenueOrderState[] = ['new', 'sending', 'unknown'];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function toRow(r: any): VenueOrderRow {
   return {
-    orderId: r.order_id, venue: r.venue, venueSymbol: r.venue_symbol, side: r.side, amountText: r.amount_text, state: r.state,
-    attempts: r.attempts, sentAt: r.sent_at, recvWindowMs: r.recv_window_ms, venueOrderId: r.venue_order_id, executedQty: r.executed_qty,
-    quoteQty: r.quote_qty, proceedsQuoteMinor: r.proceeds_quote_minor === null ? null : BigInt(r.proceeds_quote_minor), reason: r.reason,
+    orderId: r.order_id,
+    venue: r.venue,
+    venueSymbol: r.venue_symbol,
+    side: r.side,
+    amountText: r.amount_text,
+    state: r.state,
+    attempts: r.attempts,
+    sentAt: r.sent_at,
+    recvWindowMs: r.recv_window_ms,
+    venueOrderId: r.venue_order_id,
+    executedQty: r.executed_qty,
+    quoteQty: r.quote_qty,
+    proceedsQuoteMinor: r.proceeds_quote_minor === null ? null : BigInt(r.proceeds_quote_minor),
+    reason: r.reason,
     costs: readCosts(r.costs ?? null),
   };
 }
@@ -50,71 +86,154 @@ export class VenueOrders {
    * The row (created `new` if absent) with its lease taken by `owner` until `until`; null when it is
    * settled at the venue (filled, refused, partial) or another holder's lease still runs.
    */
-  async claim(init: { orderId: string; venue: string; venueSymbol: string; side: 'sell' | 'buy'; amountText: string; recvWindowMs: number },
-    owner: string, now: Date, until: Date): Promise<VenueOrderRow | null> {
-    await this.db.insertInto('venue_orders').values({
-      order_id: init.orderId, venue: init.venue, venue_symbol: init.venueSymbol, side: init.side, amount_text: init.amountText, state: 'new',
-      attempts: 0, sent_at: null, recv_window_ms: init.recvWindowMs, venue_order_id: null, executed_qty: null, quote_qty: null,
-      proceeds_quote_minor: null, reason: null, lease_owner: null, lease_until: null, created_at: now, updated_at: now, costs: null,
-    }).onConflict((oc) => oc.column('order_id').doNothing()).execute();
-    const r = await this.db.updateTable('venue_orders').set({ lease_owner: owner, lease_until: until })
-      .where('order_id', '=', init.orderId).where('state', 'in', OPEN)
+  async claim(
+    init: { orderId: string; venue: string; venueSymbol: string; side: 'sell' | 'buy'; amountText: string; recvWindowMs: number },
+    owner: string,
+    now: Date,
+    until: Date,
+  ): Promise<VenueOrderRow | null> {
+    await this.db
+      .insertInto('venue_orders')
+      .values({
+        order_id: init.orderId,
+        venue: init.venue,
+        venue_symbol: init.venueSymbol,
+        side: init.side,
+        amount_text: init.amountText,
+        state: 'new',
+        attempts: 0,
+        sent_at: null,
+        recv_window_ms: init.recvWindowMs,
+        venue_order_id: null,
+        executed_qty: null,
+        quote_qty: null,
+        proceeds_quote_minor: null,
+        reason: null,
+        lease_owner: null,
+        lease_until: null,
+        created_at: now,
+        updated_at: now,
+        costs: null,
+      })
+      .onConflict((oc) => oc.column('order_id').doNothing())
+      .execute();
+    const r = await this.db
+      .updateTable('venue_orders')
+      .set({ lease_owner: owner, lease_until: until })
+      .where('order_id', '=', init.orderId)
+      .where('state', 'in', OPEN)
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .returningAll().executeTakeFirst();
+      .returningAll()
+      .executeTakeFirst();
     return r ? toRow(r) : null;
   }
 
   /** Written before the order leaves: a crash from here on leaves `sending`, which is looked up, never resent blind. */
   async markSending(orderId: string, owner: string, at: Date): Promise<boolean> {
-    const r = await this.db.updateTable('venue_orders').set({ state: 'sending', sent_at: at, attempts: sql`attempts + 1`, updated_at: at })
-      .where('order_id', '=', orderId).where('lease_owner', '=', owner).returning('order_id').executeTakeFirst();
+    const r = await this.db
+      .updateTable('venue_orders')
+      .set({ state: 'sending', sent_at: at, attempts: sql`attempts + 1`, updated_at: at })
+      .where('order_id', '=', orderId)
+      .where('lease_owner', '=', owner)
+      .returning('order_id')
+      .executeTakeFirst();
     return r !== undefined;
   }
 
   /** Records what the venue said and gives the lease back. */
-  async settle(orderId: string, owner: string, at: Date, v: {
-    state: VenueOrderState; venueOrderId?: string; executedQty?: string; quoteQty?: string; proceedsQuoteMinor?: bigint; reason?: string;
-    costs?: VenueCost[];
-  }): Promise<void> {
-    await this.db.updateTable('venue_orders').set({
-      state: v.state, updated_at: at, lease_owner: null, lease_until: null,
-      ...(v.venueOrderId !== undefined ? { venue_order_id: v.venueOrderId } : {}),
-      ...(v.executedQty !== undefined ? { executed_qty: v.executedQty } : {}),
-      ...(v.quoteQty !== undefined ? { quote_qty: v.quoteQty } : {}),
-      ...(v.proceedsQuoteMinor !== undefined ? { proceeds_quote_minor: v.proceedsQuoteMinor.toString() } : {}),
-      ...(v.reason !== undefined ? { reason: v.reason.slice(0, 500) } : {}),
-      ...(v.costs?.length ? { costs: JSON.stringify(v.costs.map((c) => ({ assetSymbol: c.assetSymbol, amountMinor: c.amountMinor.toString() }))) } : {}),
-    }).where('order_id', '=', orderId).where('lease_owner', '=', owner).execute();
+  async settle(
+    orderId: string,
+    owner: string,
+    at: Date,
+    v: {
+      state: VenueOrderState;
+      venueOrderId?: string;
+      executedQty?: string;
+      quoteQty?: string;
+      proceedsQuoteMinor?: bigint;
+      reason?: string;
+      costs?: VenueCost[];
+    },
+  ): Promise<void> {
+    await this.db
+      .updateTable('venue_orders')
+      .set({
+        state: v.state,
+        updated_at: at,
+        lease_owner: null,
+        lease_until: null,
+        ...(v.venueOrderId !== undefined ? { venue_order_id: v.venueOrderId } : {}),
+        ...(v.executedQty !== undefined ? { executed_qty: v.executedQty } : {}),
+        ...(v.quoteQty !== undefined ? { quote_qty: v.quoteQty } : {}),
+        ...(v.proceedsQuoteMinor !== undefined ? { proceeds_quote_minor: v.proceedsQuoteMinor.toString() } : {}),
+        ...(v.reason !== undefined ? { reason: v.reason.slice(0, 500) } : {}),
+        ...(v.costs?.length
+          ? { costs: JSON.stringify(v.costs.map((c) => ({ assetSymbol: c.assetSymbol, amountMinor: c.amountMinor.toString() }))) }
+          : {}),
+      })
+      .where('order_id', '=', orderId)
+      .where('lease_owner', '=', owner)
+      .execute();
   }
 
   async release(orderId: string, owner: string): Promise<void> {
-    await this.db.updateTable('venue_orders').set({ lease_owner: null, lease_until: null })
-      .where('order_id', '=', orderId).where('lease_owner', '=', owner).execute();
+    await this.db
+      .updateTable('venue_orders')
+      .set({ lease_owner: null, lease_until: null })
+      .where('order_id', '=', orderId)
+      .where('lease_owner', '=', owner)
+      .execute();
   }
 
   /** The rows newest first (by their last change), with their orders' figures; `state` narrows them. */
   async list(p: { state?: VenueOrderState | undefined; limit: number }): Promise<VenueOrderListed[]> {
-    let q = this.db.selectFrom('venue_orders as v').innerJoin('orders as o', 'o.id', 'v.order_id')
-      .selectAll('v').select(['o.organization_id', 'o.state as order_state', 'o.base_symbol', 'o.quote_symbol', 'o.quote_decimals', 'o.amount_quote_minor'])
-      .orderBy('v.updated_at', 'desc').orderBy('v.order_id', 'desc').limit(p.limit);
+    let q = this.db
+      .selectFrom('venue_orders as v')
+      .innerJoin('orders as o', 'o.id', 'v.order_id')
+      .selectAll('v')
+      .select([
+        'o.organization_id',
+        'o.state as order_state',
+        'o.base_symbol',
+        'o.quote_symbol',
+        'o.quote_decimals',
+        'o.amount_quote_minor',
+      ])
+      .orderBy('v.updated_at', 'desc')
+      .orderBy('v.order_id', 'desc')
+      .limit(p.limit);
     if (p.state) q = q.where('v.state', '=', p.state);
     return (await q.execute()).map((r) => ({
-      ...toRow(r), organizationId: r.organization_id, orderState: r.order_state, baseSymbol: r.base_symbol, quoteSymbol: r.quote_symbol,
-      quoteDecimals: r.quote_decimals, owedQuoteMinor: BigInt(r.amount_quote_minor), updatedAt: r.updated_at,
+      ...toRow(r),
+      organizationId: r.organization_id,
+      orderState: r.order_state,
+      baseSymbol: r.base_symbol,
+      quoteSymbol: r.quote_symbol,
+      quoteDecimals: r.quote_decimals,
+      owedQuoteMinor: BigInt(r.amount_quote_minor),
+      updatedAt: r.updated_at,
     }));
   }
 
   /** How many rows are in each state that needs watching: sent with no outcome yet, and partial fills waiting for the desk. */
   async watch(): Promise<{ awaitingOutcome: number; partial: number }> {
-    const rows = await this.db.selectFrom('venue_orders').select(['state', (eb) => eb.fn.countAll<string>().as('n')])
-      .where('state', 'in', ['sending', 'unknown', 'partial']).groupBy('state').execute();
+    const rows = await this.db
+      .selectFrom('venue_orders')
+      .select(['state', (eb) => eb.fn.countAll<string>().as('n')])
+      .where('state', 'in', ['sending', 'unknown', 'partial'])
+      .groupBy('state')
+      .execute();
     const n = (st: string) => rows.filter((r) => st.split(',').includes(r.state)).reduce((a, r) => a + Number(r.n), 0);
     return { awaitingOutcome: n('sending,unknown'), partial: n('partial') };
   }
 
   /** Orders sent whose outcome is not known yet (a metric). */
   async awaitingOutcome(): Promise<number> {
-    const r = await this.db.selectFrom('venue_orders').select((eb) => eb.fn.countAll<string>().as('n')).where('state', 'in', ['sending', 'unknown']).executeTakeFirstOrThrow();
+    const r = await this.db
+      .selectFrom('venue_orders')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('state', 'in', ['sending', 'unknown'])
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 }
