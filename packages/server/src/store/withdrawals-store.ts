@@ -36,6 +36,22 @@ const toWithdrawal = (r: Row, summary: string): WithdrawalRow => ({
   updatedAt: r.updated_at,
 });
 
+/** A withdrawal as the API shows it: its row and its destination's masked summary (`w`, `d`). */
+const WITHDRAWAL_COLUMNS = [
+  'w.id',
+  'w.organization_id',
+  'w.state',
+  'w.asset_symbol',
+  'w.asset_decimals',
+  'w.amount_minor',
+  'w.destination_id',
+  'w.reason',
+  'w.payout_reference',
+  'w.created_at',
+  'w.updated_at',
+  'd.summary',
+] as const;
+
 /** Withdrawal requests: the hold at request, the operator's one decision, the amount leaving. */
 export class WithdrawalsStore implements WithdrawalsRepository {
   constructor(private readonly db: Db) {}
@@ -149,23 +165,7 @@ export class WithdrawalsStore implements WithdrawalsRepository {
       q,
       'w.seq',
       p,
-      (x) =>
-        x
-          .innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
-          .select([
-            'w.id',
-            'w.organization_id',
-            'w.state',
-            'w.asset_symbol',
-            'w.asset_decimals',
-            'w.amount_minor',
-            'w.destination_id',
-            'w.reason',
-            'w.payout_reference',
-            'w.created_at',
-            'w.updated_at',
-            'd.summary',
-          ]),
+      (x) => x.innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id').select(WITHDRAWAL_COLUMNS),
       filter.organizationId && !filter.state && !filter.createdFrom && !filter.createdTo
         ? { list: 'withdrawals', owner: filter.organizationId }
         : undefined,
@@ -190,20 +190,7 @@ export class WithdrawalsStore implements WithdrawalsRepository {
     const r = await this.db
       .selectFrom('withdrawals as w')
       .innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
-      .select([
-        'w.id',
-        'w.organization_id',
-        'w.state',
-        'w.asset_symbol',
-        'w.asset_decimals',
-        'w.amount_minor',
-        'w.destination_id',
-        'w.reason',
-        'w.payout_reference',
-        'w.created_at',
-        'w.updated_at',
-        'd.summary',
-      ])
+      .select(WITHDRAWAL_COLUMNS)
       .where('w.id', '=', id)
       .where('w.organization_id', '=', organizationId)
       .executeTakeFirst();
