@@ -23,6 +23,9 @@ export function filtersOf(flags: ListFlags): { state?: never; createdFrom?: stri
   };
 }
 
+/** The states an exchange request and a withdrawal request both go through (the API's state filter). */
+export const REQUEST_STATES = ['pending_approval', 'approved', 'completed', 'rejected', 'failed', 'cancelled'];
+
 /** `--from` / `--to` (RFC 3339 date-times, e.g. 2026-01-31T00:00:00Z) and, for lists with states, `--state`. */
 export function withFilters(cmd: Command, states: string[] | null): Command {
   if (states) cmd.option('--state <state>', `only this state: ${states.join(', ')}`);
