@@ -24,5 +24,6 @@ export { DataTable, type Column } from './DataTable.tsx';
 export { LanguageSwitch } from './LanguageSwitch.tsx';
 export { SignIn, type SignInBody, type SignInTexts } from './SignIn.tsx';
 export { ForgotPassword, forgotPasswordLabel, ResetPassword } from './PasswordReset.tsx';
+export { ChangePassword, type ChangePasswordBody, type ChangePasswordTexts } from './ChangePassword.tsx';
 export { QrCode } from './QrCode.tsx';
 export { RecoveryCodes, TotpEnrolForm, useTotpEnrolment, type TotpTexts } from './totp.tsx';

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { DataTable, Field, useActionKey } from '@cambio/web-kit';
+import { ChangePassword, DataTable, Field, useActionKey } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Empty, Loading, Page } from '../../components/Section.tsx';
@@ -24,47 +24,23 @@ export function SecurityPage() {
 }
 
 function PasswordChange() {
-  const passwordKey = useActionKey();
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [done, setDone] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    setDone(false);
-    try {
-      const body = { currentPassword: current, newPassword: next };
-      await passwordKey.run(body, (idempotencyKey) => op.session.changePassword(body, { idempotencyKey }));
-      setDone(true);
-      setCurrent('');
-      setNext('');
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <section aria-labelledby="pw-title" className="panel">
-      <h2 id="pw-title">{t('security.password')}</h2>
-      <form onSubmit={submit} noValidate>
-        <ErrorNote error={error} />
-        {done && (
-          <p role="status" className="ok-note">
-            {t('security.changed')}
-          </p>
-        )}
-        <Field label={t('security.current')} type="password" autoComplete="current-password" value={current} onChange={setCurrent} />
-        <Field label={t('security.new')} type="password" autoComplete="new-password" value={next} onChange={setNext} />
-        <button type="submit" disabled={busy}>
-          {t('security.change')}
-        </button>
-      </form>
-    </section>
+    <ChangePassword
+      className="panel"
+      texts={{
+        title: t('security.password'),
+        current: t('security.current'),
+        next: t('security.new'),
+        submit: t('security.change'),
+        changed: t('security.changed'),
+      }}
+      change={(body, idempotencyKey) => op.session.changePassword(body, { idempotencyKey })}
+      done={(text) => (
+        <p role="status" className="ok-note">
+          {text}
+        </p>
+      )}
+    />
   );
 }
 

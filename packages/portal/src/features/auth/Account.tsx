@@ -1,54 +1,23 @@
-import { Field, RecoveryCodes, TotpEnrolForm, useActionKey, useTotpEnrolment } from '@cambio/web-kit';
-import { useState, type FormEvent } from 'react';
+import { ChangePassword, RecoveryCodes, TotpEnrolForm, useTotpEnrolment } from '@cambio/web-kit';
 import { downloadText } from '../../lib/download.ts';
 import { usePortal } from '../../lib/portal-context.ts';
 import { CopyButton, ErrorBox, Notice } from '../../components/ui.tsx';
 
-function ChangePassword() {
+function Password() {
   const { sdk, t } = usePortal();
-  const act = useActionKey();
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    setDone(false);
-    try {
-      const body = { currentPassword: current, newPassword: next };
-      await act.run(body, (idempotencyKey) => sdk.session.changePassword(body, { idempotencyKey }));
-      setDone(true);
-      setCurrent('');
-      setNext('');
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <section aria-labelledby="pw-h">
-      <h2 id="pw-h">{t('account.password')}</h2>
-      <ErrorBox error={error} />
-      {done && <Notice tone="success">{t('account.changed')}</Notice>}
-      <form onSubmit={submit} noValidate>
-        <Field
-          label={t('account.current')}
-          type="password"
-          value={current}
-          onChange={setCurrent}
-          autoComplete="current-password"
-          required
-        />
-        <Field label={t('account.new')} type="password" value={next} onChange={setNext} autoComplete="new-password" required />
-        <button type="submit" disabled={busy}>
-          {t('account.change')}
-        </button>
-      </form>
-    </section>
+    <ChangePassword
+      required
+      texts={{
+        title: t('account.password'),
+        current: t('account.current'),
+        next: t('account.new'),
+        submit: t('account.change'),
+        changed: t('account.changed'),
+      }}
+      change={(body, idempotencyKey) => sdk.session.changePassword(body, { idempotencyKey })}
+      done={(text) => <Notice tone="success">{text}</Notice>}
+    />
   );
 }
 
@@ -102,7 +71,7 @@ export function Account() {
   return (
     <>
       <h1>{t('account.title')}</h1>
-      <ChangePassword />
+      <Password />
       <Totp />
     </>
   );
