@@ -192,7 +192,7 @@ for (const backend of backends()) {
         .update(`POST /api/v1/quotes\nmember:${o.memberId}\n${JSON.stringify(body)}`)
         .digest('hex');
       // What another request (on PostgreSQL, of another instance) leaves while it runs: the key claimed, no answer.
-      assert.deepEqual(await h.store.idempotency.claim({ scope: `org:${o.orgId}`, key, fingerprint }), { kind: 'claimed' });
+      assert.equal((await h.store.idempotency.claim({ scope: `org:${o.orgId}`, key, fingerprint })).kind, 'claimed');
       const before = await quoteRows(o);
       const r = await quote(o, key);
       assert.deepEqual([r.status, r.body.code], [409, 'idempotency.in_progress'], r.raw);
@@ -426,37 +426,81 @@ for (const backend of backends()) {
       assert.equal(await count(o, '/withdrawals'), 1);
     });
 
-    // PGlite holds claims in memory and inserts the answer's row (KeptAnswer.claimHeldInMemory): a key that has a row by
-    // then was taken by another request after this one's lease lapsed, and this one's work must not land.
-    if (backend === 'pglite')
-      test('a request whose claim lapsed while its work ran, the key since taken and answered by another: its work fails and writes nothing', async () => {
-        const m = await makeHarness({ backend, manualClock: true });
-        try {
-          await btcUsdMarket(m);
-          const o = await seedOrg(m, {});
-          const key = freshKey();
-          const body = { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' };
-          const c = {
-            scope: `org:${o.orgId}`,
-            key,
-            fingerprint: createHash('sha256')
-              .update(`POST /api/v1/quotes\nmember:${o.memberId}\n${JSON.stringify(body)}`)
-              .digest('hex'),
-          };
-          assert.deepEqual(await m.store.idempotency.claim(c), { kind: 'claimed' }, "the slow request's claim");
-          (m.clock as ManualClock).advance(IDEMPOTENCY_LEASE_MS + 1000);
-          const taken = await m.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key });
-          assert.equal(taken.status, 201, taken.raw);
-          assert.equal(taken.headers['idempotent-replayed'], undefined);
-          // The slow request's work arrives now: a quote of its own, with its answer for the same key.
-          const own = { ...(await m.store.quotes.get(o.orgId, taken.body.data.id))!, id: `${taken.body.data.id as string}late` };
-          const answer = { ...c, status: 201, response: 'r1.late', work: own.id, ...m.store.idempotency.keptTimes() };
-          await assert.rejects(m.store.quotes.create(own, { answer: () => answer, kept: () => assert.fail('kept') }));
-          assert.equal(await m.store.quotes.get(o.orgId, own.id), null);
-          assertReplay(await m.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key }), taken);
-        } finally {
-          await m.close();
-        }
-      });
+    // A key claimed before the work keeps its answer on that claim only (KeptAnswer.claimedUntil): one taken by another
+    // request after this one's lease lapsed is that request's, and this one's work must not land.
+    test('a request whose claim lapsed while its work ran, the key since taken and answered by another: its work fails and writes nothing', async () => {
+      const m = await makeHarness({ backend, manualClock: true });
+      try {
+        await btcUsdMarket(m);
+        const o = await seedOrg(m, {});
+        const key = freshKey();
+        const body = { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' };
+        const c = {
+          scope: `org:${o.orgId}`,
+          key,
+          fingerprint: createHash('sha256')
+            .update(`POST /api/v1/quotes\nmember:${o.memberId}\n${JSON.stringify(body)}`)
+            .digest('hex'),
+        };
+        const slow = await m.store.idempotency.claim(c);
+        assert.equal(slow.kind, 'claimed', "the slow request's claim");
+        (m.clock as ManualClock).advance(IDEMPOTENCY_LEASE_MS + 1000);
+        const taken = await m.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key });
+        assert.equal(taken.status, 201, taken.raw);
+        assert.equal(taken.headers['idempotent-replayed'], undefined);
+        // The slow request's work arrives now: a quote of its own, with its answer for the same key.
+        const own = { ...(await m.store.quotes.get(o.orgId, taken.body.data.id))!, id: `${taken.body.data.id as string}late` };
+        const claimedUntil = slow.kind === 'claimed' ? slow.leaseUntil : assert.fail('claimed');
+        const answer = { ...c, status: 201, response: 'r1.late', work: own.id, claimedUntil, ...m.store.idempotency.keptTimes() };
+        await assert.rejects(m.store.quotes.create(own, { answer: () => answer, kept: () => assert.fail('kept') }));
+        assert.equal(await m.store.quotes.get(o.orgId, own.id), null);
+        assertReplay(await m.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key }), taken);
+      } finally {
+        await m.close();
+      }
+    });
+
+    test('an order whose claim lapsed while it was placed, the key since taken and answered by another: nothing placed, held once', async () => {
+      const m = await makeHarness({ backend, manualClock: true });
+      try {
+        await btcUsdMarket(m);
+        const o = await seedOrg(m, { balances: { BTC: 3_000_000n } });
+        const quoteOf = async () => {
+          const q = await m.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' });
+          assert.equal(q.status, 201, q.raw);
+          return q.body.data.id as string;
+        };
+        const key = freshKey();
+        // The slow request claims the key; its lease lapses before its work arrives.
+        const slow = await m.store.idempotency.claim({ scope: `org:${o.orgId}`, key, fingerprint: 'the slow request' });
+        const claimedUntil = slow.kind === 'claimed' ? slow.leaseUntil : assert.fail("the slow request's claim");
+        (m.clock as ManualClock).advance(IDEMPOTENCY_LEASE_MS + 1000);
+        const [q3, q4] = [await quoteOf(), await quoteOf()];
+        const takenBody = { quoteId: q3 };
+        const taken = await m.call(o.key, 'POST', '/orders', takenBody, { 'idempotency-key': key });
+        assert.equal(taken.status, 201, taken.raw);
+        // The slow request's work arrives now: another quote placed under the same key, with its answer on its lapsed claim.
+        const answer = (id: string) => ({
+          scope: `org:${o.orgId}`,
+          key,
+          fingerprint: 'the slow request',
+          status: 201,
+          response: 'r1.late',
+          work: id,
+          claimedUntil,
+          ...m.store.idempotency.keptTimes(),
+        });
+        await assert.rejects(m.store.orders.place({ id: o.orgId, limits: {} }, q4, { answer, kept: () => assert.fail('kept') }));
+        const orders = await m.call(o.key, 'GET', '/orders');
+        assert.deepEqual(
+          orders.body.data.map((x: { quoteId: string }) => x.quoteId),
+          [q3],
+        );
+        assert.equal(await held(m, o.key, 'BTC'), 1_000_000n);
+        assert.equal(await available(m, o.key, 'BTC'), 2_000_000n);
+      } finally {
+        await m.close();
+      }
+    });
   });
 }

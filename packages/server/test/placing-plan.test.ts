@@ -37,7 +37,7 @@ for (const backend of backends()) {
     ] as const) {
       test(`${n} placement(s)${keyed ? ', each with an Idempotency-Key' : ''}: no Seq Scan on ${HOT.join(', ')}${keyed ? ', idempotency_keys' : ''}; quotes read by primary key`, async () => {
         const org = { id: 'org_plan', limits: {} };
-        // A key as the route gives it: claimed by the statement (PostgreSQL) or held in memory (PGlite).
+        // A key as the route gives it: claimed by the statement (PostgreSQL) or before the work (PGlite).
         const keep = (i: number) => ({
           answer: (id: string) => ({
             scope: 'org:org_plan',

@@ -5,56 +5,23 @@ export { AnswersOfWork, keyOf, type AnswerInWork, type KeptAnswer } from '../dom
 
 /**
  * Marks claimed keys done with their answers; returns the SQL of one statement that answers the scope and
- * key of each claim it answered. On PostgreSQL the claim is a row in flight, which this updates; it changes
- * no indexed column (`expires_at` was set by the claim, migration 015), so PostgreSQL updates the row in
- * place on its page (a HOT update): no new entry in the primary key or the expiry index. A key whose row
- * is no longer in flight (its lease lapsed and another request took it and answered) is left as it is
- * (answerRows). On PGlite a claim is held in memory (idempotency-store.ts) and its key has no row
- * (`claimHeldInMemory`): this inserts the answered row (insertAnswersSql).
- * `written`: a query of the ids of the records the statement wrote, for
- * answers kept by reference (`work`); an answer whose record was not written is not kept.
+ * key of each claim it answered. The claim is a row in flight, which this updates; it changes no indexed
+ * column (`expires_at` was set by the claim, migration 015), so PostgreSQL updates the row in place on its
+ * page (a HOT update): no new entry in the primary key or the expiry index. A key whose row is no longer
+ * in flight under the claim the answer names (KeptAnswer.claimedUntil: its lease; it lapsed and another
+ * request took the key over, or answered it) is left as it is: that answer is not kept, and its work aborts.
+ * `written`: a query of the ids of the records the statement wrote, for answers kept by reference
+ * (`work`); an answer whose record was not written is not kept.
  */
 export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) =>
-  allClaimedInMemory(as)
-    ? insertAnswersSql(as, written)
-    : sql<{ scope: string; key: string }>`insert into idempotency_keys as k
+  sql<{ scope: string; key: string }>`insert into idempotency_keys as k
       (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
-    select t.s, t.k, t.f, 'done', t.at, t.st, t.r, t.at, t.e
+    select t.s, t.k, t.f, 'done', coalesce(t.l, t.at), t.st, t.r, t.at, t.e
     from ${answerRows(as)}
     ${written ? sql`where t.w in (${written})` : sql``}
     on conflict (scope, key) do update set state = 'done', status = excluded.status, response = excluded.response
-      where k.state = 'in_flight'
+      where k.state = 'in_flight' and k.lease_until = excluded.lease_until
     returning k.scope, k.key`;
-
-/**
- * keepAnswersSql's statement on PGlite, where no key it answers has a row (`claimHeldInMemory`): a plain insert, one
- * time for the batch (the latest answer's; each answer is then kept at least as long as it asked), and no
- * conflict to look for, which is cheaper than an upsert with per-row times (bench/README.md measures it).
- * Should a key have a row after all (a claim whose lease lapsed during its request,
- * taken and answered by another), the insert fails and the work with it: the key's work is not done twice.
- */
-function insertAnswersSql(as: KeptAnswer[], written?: RawBuilder<unknown>, returning = true) {
-  const latest = (f: (a: KeptAnswer) => Date) => as.map(f).reduce((m, d) => (d > m ? d : m));
-  const at = latest((a) => a.at);
-  return sql<{
-    scope: string;
-    key: string;
-  }>`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
-    select t.s, t.k, t.f, 'done', ${at}::timestamptz, t.st, t.r, ${at}::timestamptz, ${latest((a) => a.expiresAt)}::timestamptz
-    from ${answerRows(as, false)}
-    ${written ? sql`where t.w in (${written})` : sql``}
-    ${returning ? sql`returning scope, key` : sql``}`;
-}
-
-/** Whether every answer's key has no row (KeptAnswer.claimHeldInMemory: PGlite), so its row is a plain insert. */
-const allClaimedInMemory = (as: KeptAnswer[]) => as.length > 0 && as.every((a) => a.claimHeldInMemory);
-
-/**
- * insertAnswersSql for work that writes every record of its statement or fails (a batch of quotes): each
- * answer is kept exactly when the statement succeeds, so nothing is filtered or read back (decoding
- * returned keys would only cost time).
- */
-export const insertAllAnswersSql = (as: KeptAnswer[]) => insertAnswersSql(as, undefined, false);
 
 /**
  * PostgreSQL: claims the keys in the work's own statement (a quote) or in a statement of its transaction
@@ -140,23 +107,22 @@ function outcomesOf(written: RawBuilder<unknown>, more = sql``) {
 }
 
 /**
- * How the keys of one statement's keyed answers are claimed: `memory`, held in this process, their rows
- * inserted with the work (KeptAnswer.claimHeldInMemory: PGlite); `statement`, by the work's own statement
- * (KeptAnswer.claimInWork: PostgreSQL). A store claims every key one way, so a mix is a fault.
+ * How the keys of one statement's keyed answers are claimed: `before`, each by a row of its own before the
+ * work (IdempotencyStore.claim), whose answer the work keeps (keepAnswersSql); `statement`, by the work's own
+ * statement (KeptAnswer.claimInWork: IdempotencyStore.claimsInWork). A store claims every key one way, so a
+ * mix is a fault.
  */
-export function howKeysAreClaimed(as: KeptAnswer[], work: string): 'memory' | 'statement' {
-  if (allClaimedInMemory(as)) return 'memory';
+export function howKeysAreClaimed(as: KeptAnswer[], work: string): 'before' | 'statement' {
   if (as.every((a) => a.claimInWork)) return 'statement';
-  throw new Error(`${work}: a keyed answer whose key is claimed neither in memory nor by its statement`);
+  if (as.every((a) => !a.claimInWork)) return 'before';
+  throw new Error(`${work}: keyed answers whose keys are claimed both before the work and by its statement`);
 }
 
 /**
- * The answers as rows `t(s, k, f, st, r, at, e, w)`, one per key (the first), from one JSON parameter: on
+ * The answers as rows `t(s, k, f, st, r, at, e, l, w)`, one per key (the first), from one JSON parameter: on
  * PGlite that costs a fraction of text arrays (serialized by PGlite's JavaScript, parsed by its array_in).
- * Without `times`, `at` and `e` are left out of the JSON (null, nothing to parse): insertAnswersSql's one
- * time for the batch stands for them.
  */
-const answerRows = (as: KeptAnswer[], times = true) =>
+const answerRows = (as: KeptAnswer[]) =>
   sql`json_to_recordset(${JSON.stringify(
     oncePerKey(as).map((a) => ({
       s: a.scope,
@@ -164,10 +130,12 @@ const answerRows = (as: KeptAnswer[], times = true) =>
       f: a.fingerprint,
       st: a.status,
       r: a.response,
-      ...(times ? { at: a.at.toISOString(), e: a.expiresAt.toISOString() } : {}),
+      at: a.at.toISOString(),
+      e: a.expiresAt.toISOString(),
+      l: a.claimedUntil?.toISOString() ?? null,
       w: a.work ?? null,
     })),
-  )}::json) as t(s text, k text, f text, st int, r text, at timestamptz, e timestamptz, w text)`;
+  )}::json) as t(s text, k text, f text, st int, r text, at timestamptz, e timestamptz, l timestamptz, w text)`;
 
 /** One answer per key (the first): a statement may not update one row twice. */
 function oncePerKey(as: KeptAnswer[]): KeptAnswer[] {

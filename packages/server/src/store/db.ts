@@ -19,6 +19,8 @@ export interface OpenedDb {
   kind: 'postgres' | 'pglite';
   /** Whether this process is the only one that opens the store (PGlite: its data directory is locked). */
   ownedByOneProcess: boolean;
+  /** Whether one transaction runs at a time (PGlite: one connection), so no transaction sees another's uncommitted rows while both run. */
+  oneTransactionAtATime: boolean;
   /**
    * The upkeep the database does not do by itself, run every few minutes: PGlite runs no autovacuum, so
    * its hot tables are vacuumed and analysed (maintenance.ts); PostgreSQL needs nothing. Answers the tables done.
@@ -124,6 +126,7 @@ export async function openDatabase(opts: {
       db,
       kind: 'postgres',
       ownedByOneProcess: false,
+      oneTransactionAtATime: false,
       maintain: async () => [],
       authChanges: async (o = {}) => {
         await listen(o.retryMs);
@@ -153,7 +156,7 @@ export async function openDatabase(opts: {
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const embedded = (db: Db) => ({ ownedByOneProcess: true, maintain: () => vacuumHotTables(db) });
+  const embedded = (db: Db) => ({ ownedByOneProcess: true, oneTransactionAtATime: true, maintain: () => vacuumHotTables(db) });
   // One connection, in this process: it hears its own notifications before each COMMIT returns, always.
   const hearing = async (client: InstanceType<typeof PGlite>) => {
     const changes = new AuthChanges(true);

@@ -115,7 +115,7 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
   });
   const all = answers.answers;
   const keyed = all.length > 0;
-  // PGlite: each key's claim is held in memory and its answer's row is inserted. PostgreSQL: claimed here.
+  // Claimed here (IdempotencyStore.claimsInWork), or before the work, whose claim rows `kept` then answers.
   const gate = keyed && howKeysAreClaimed(all, 'orders') === 'statement';
   const open = gate ? writableUnderKeys('i.order_id', all, claimableRecordIds) : sql`true`;
   const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
@@ -186,7 +186,14 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
         and (select count(*) from p) = ${sql.lit(SHAPE.postings.length)} * (select count(*) from ok)
         and (select count(*) from held) = (select count(*) from debit)
         -- and every keyed order placed has its key's answer kept (a row inserted for a key since the statement began is not taken over).
-        ${gate ? sql`and (select count(*) from kept) = (select count(*) from ok where order_id in (${claimableRecordIds}))` : sql``} then 1 else 0 end) as ok)
+        ${
+          gate
+            ? sql`and (select count(*) from kept) = (select count(*) from ok where order_id in (${claimableRecordIds}))`
+            : keyed
+              ? // and every keyed order placed has its answer kept on its own claim (one that lapsed and was taken over keeps none).
+                sql`and (select count(*) from kept) = (select count(*) from ok where order_id = any(${all.map((a) => a.work ?? '')}::text[]))`
+              : sql``
+        } then 1 else 0 end) as ok)
     select i.n::int as n, not ${open} as blocked, (select stopped from stop) as stopped, s.n is not null as found, s.used, s.expired, s.over_cap,
       s.base_symbol as quote_base, o.*, guard.ok
       ${

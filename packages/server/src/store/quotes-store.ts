@@ -7,7 +7,8 @@ import {
   claimKeysAsWrittenCtes,
   claimedKeyOutcomes,
   writableUnderKeys,
-  insertAllAnswersSql,
+  keepAnswersSql,
+  keyOf,
   type AnswerInWork,
 } from './answers-in-work.ts';
 import { Batcher, Failed } from './batcher.ts';
@@ -82,14 +83,22 @@ export class QuotesStore implements QuotesRepository {
       await insert().execute(this.db);
       return;
     }
-    if (howKeysAreClaimed(all, 'quotes') === 'memory') {
-      // PGlite: the statement writes every quote or none, so each key is kept with its quote.
-      await sql`with kept as (${insertAllAnswersSql(all)}) ${insert(sql``, false)}`.execute(this.db);
-      answers.answered(all);
+    if (howKeysAreClaimed(all, 'quotes') === 'before') {
+      // Claimed before the work: the statement writes every quote and keeps every answer on its own claim, or
+      // aborts (1/0: a claim whose lease lapsed and that another request took over; the batch is then tried
+      // quote by quote, and only that one fails).
+      const keys = new Set(all.map((a) => keyOf(a))).size;
+      const r = await sql<{ kept: Array<{ scope: string; key: string }> }>`with kept as (${keepAnswersSql(all)}),
+        written as (${insert(sql``, false)}),
+        guard as (select 1 / (case when (select count(*) from kept) = ${keys} then 1 else 0 end) as ok)
+        select (select ok from guard) as ok, (select json_agg(json_build_object('scope', scope, 'key', key)) from kept) as kept`.execute(
+        this.db,
+      );
+      answers.answered(r.rows[0]!.kept);
       answers.tell();
       return;
     }
-    // PostgreSQL: every keyed quote's key is claimed by this statement (claimInWork).
+    // Every keyed quote's key is claimed by this statement (claimInWork).
     const r = await sql<{ scope: string; key: string; kept: boolean; busy: boolean }>`with ${claimKeysAsWrittenCtes(all)},
           written as (${insert(sql`where ${writableUnderKeys('t.id', all, claimedRecordIds)}`)})
           ${claimedKeyOutcomes}`.execute(this.db);

@@ -11,7 +11,7 @@ export interface KeptAnswer {
   fingerprint: string;
   status: number;
   response: string;
-  /** When it is kept, and until when, for a key whose claim has no row (PGlite: claims in memory). */
+  /** When it is kept, and until when its key is kept (a key the work claims has no row before it). */
   at: Date;
   expiresAt: Date;
   /**
@@ -19,13 +19,15 @@ export interface KeptAnswer {
    * keepAnswersSql then keeps it only if the work wrote that record (`written`).
    */
   work?: string;
-  /** PostgreSQL: the key is claimed by the work's own statement (claimKeysAsWrittenCtes), not before the work. */
-  claimInWork?: boolean;
   /**
-   * PGlite: the key's claim is held in this process only and the key has no row (idempotency-store.ts,
-   * claimsInMemory), so its answer's row is inserted, never an update of a claim's row.
+   * The lease the key's claim set, when it was claimed before the work (IdempotencyStore.claim): it names
+   * that claim, and the answer is kept only on it. A claim whose lease lapsed and that another request took
+   * over has another lease, and its answer is that request's to keep; the work that finds its own answer
+   * unkept aborts (the key's work is not done twice).
    */
-  claimHeldInMemory?: boolean;
+  claimedUntil?: Date;
+  /** The key is claimed by the work's own statement (claimKeysAsWrittenCtes), not before the work (IdempotencyStore.claimsInWork). */
+  claimInWork?: boolean;
 }
 /**
  * The answer of a request that carries an Idempotency-Key, kept by the request's own work in the work's

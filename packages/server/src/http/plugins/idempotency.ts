@@ -95,24 +95,27 @@ export function idempotency(
       .digest('hex');
     const c = { scope, key: header, fingerprint };
     const inWork = req.routeOptions.config.claimInWork === true && store.claimsInWork;
+    // The lease this request's claim set (none while its work is to claim the key): its answer is kept on that claim only.
+    let claimedUntil: Date | undefined;
+    const claimed = () => (claimedUntil ? { claimedUntil } : { claimInWork: true as const });
     const claim: IdempotencyClaim = {
       scope,
       key: header,
-      keep: (status, payload) => ({ ...c, status, response: sealer.seal(payload, { scope, key: header }), ...store.keptTimes() }),
-      keepRef: (status, ref) => ({
+      keep: (status, payload) => ({
         ...c,
         status,
-        response: encodeAnswerRef(ref),
-        work: ref.id,
-        ...(claim.deferred ? { claimInWork: true } : {}),
+        response: sealer.seal(payload, { scope, key: header }),
+        claimedUntil,
         ...store.keptTimes(),
       }),
+      keepRef: (status, ref) => ({ ...c, status, response: encodeAnswerRef(ref), work: ref.id, ...claimed(), ...store.keptTimes() }),
     };
     if (inWork) {
       claim.deferred = {
         claimNow: async () => {
           const found = await store.claim(c);
           if (found.kind === 'claimed') {
+            claimedUntil = found.leaseUntil;
             claim.deferred = undefined;
             return false;
           }
@@ -124,7 +127,9 @@ export function idempotency(
       req.idempotencyClaim = claim;
       return;
     }
-    if (await settle(await store.claim(c), c, req, reply)) return reply;
+    const found = await store.claim(c);
+    if (await settle(found, c, req, reply)) return reply;
+    if (found.kind === 'claimed') claimedUntil = found.leaseUntil;
     req.idempotencyClaim = claim;
   });
 
@@ -172,7 +177,6 @@ export function idempotency(
         if (decidedNothing(reply.statusCode)) await store.release(claim);
         else await store.complete(claim.keep(reply.statusCode, typeof payload === 'string' ? payload : String(payload)));
       }
-      store.settled(claim);
     } catch (err) {
       // The request's own work is done and answered; an unkept answer leaves the claim to its lease.
       req.log.error({ err }, 'idempotency: the answer could not be kept');

@@ -68,6 +68,9 @@ export async function requestWithdrawal(
       { organizationId: org.id, assetSymbol: r.assetSymbol, amount: r.amount, kind: 'withdrawal_hold', referenceId: id },
       async (holdId) => {
         const kept = await d.store.withdrawals.insert(tx, { ...w, holdId }, claimedBefore);
+        // A claim whose lease lapsed and that another request took over keeps this answer not: the request is
+        // that one's now, and this work rolls back rather than do the key's work twice.
+        if (kept.length < claimedBefore.length) throw new Error('idempotency: the claim of this request was taken over by another');
         if (claimedBefore.length > 0) answers.answered(kept);
       },
     );
