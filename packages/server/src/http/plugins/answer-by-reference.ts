@@ -19,50 +19,49 @@ export function answerByRef<T>(
   load: (id: string, req: FastifyRequest) => Promise<T | null>,
 ) {
   const envelope = (traceId: string, timestamp: string, result: T) => ({ ...ok(traceId, render(result)), timestamp });
-  const api = {
+  /** The request's key, as its use case keeps the answer (`keep`) and as the route answers after the work. */
+  const inWork = (req: FastifyRequest, reply: FastifyReply) => {
+    const claim = req.idempotencyClaim;
+    const timestamp = new Date().toISOString();
+    let unclaimed: 'busy' | 'found' | undefined;
+    const keep: AnswerInWork<string> | undefined = claim && {
+      answer: (id) => claim.keepRef(status, { id, traceId: req.id, timestamp }),
+      kept: () => {
+        claim.keptInWork = true;
+      },
+      unclaimed: (busy) => {
+        unclaimed = busy ? 'busy' : 'found';
+      },
+    };
+    return {
+      keep,
+      /**
+       * Before the route refuses a request whose key its work was to claim (route config `claimInWork`):
+       * the key is claimed now, and what the key already answers wins over the refusal (a replay: true,
+       * sent; 409 or 422: thrown). False: the refusal is this key's answer.
+       */
+      refusing: async (): Promise<boolean> => (claim?.deferred ? claim.deferred.claimNow() : false),
+      /** The result, or, when the work could not claim the request's key, what the key answers. */
+      send: async (result: T | null): Promise<FastifyReply> => {
+        if (unclaimed === 'busy') throw new DomainError('idempotency.in_progress');
+        if (unclaimed === 'found') {
+          if (claim?.deferred && (await claim.deferred.claimNow())) return reply;
+          // The row the work met is gone since (released or purged): the key is this request's now, yet
+          // its work wrote nothing. It decided nothing: 409, and the claim is released when it is sent.
+          throw new DomainError('idempotency.in_progress');
+        }
+        if (result === null) throw new Error('idempotency: no result, and the key was not reported unclaimed');
+        return reply.code(status).send(envelope(req.id, timestamp, result));
+      },
+    };
+  };
+  return {
+    /** The route's `replayRef`: the first answer again, rendered from the record the kept reference names. */
     replay: async (ref: AnswerRef, req: FastifyRequest) => {
       const result = await load(ref.id, req);
       if (result === null) throw new Error(`idempotency: the record ${ref.id} a kept answer names is gone or not the requester's`);
       return envelope(ref.traceId, ref.timestamp, result);
     },
-    inWork: (req: FastifyRequest, reply: FastifyReply) => {
-      const claim = req.idempotencyClaim;
-      const timestamp = new Date().toISOString();
-      let unclaimed: 'busy' | 'found' | undefined;
-      const keep: AnswerInWork<string> | undefined = claim && {
-        answer: (id) => claim.keepRef(status, { id, traceId: req.id, timestamp }),
-        kept: () => {
-          claim.keptInWork = true;
-        },
-        unclaimed: (busy) => {
-          unclaimed = busy ? 'busy' : 'found';
-        },
-      };
-      return {
-        keep,
-        /**
-         * Before the route refuses a request whose key its work was to claim (route config `claimInWork`):
-         * the key is claimed now, and what the key already answers wins over the refusal (a replay: true,
-         * sent; 409 or 422: thrown). False: the refusal is this key's answer.
-         */
-        refusing: async (): Promise<boolean> => (claim?.deferred ? claim.deferred.claimNow() : false),
-        /** The result, or, when the work could not claim the request's key, what the key answers. */
-        send: async (result: T | null): Promise<FastifyReply> => {
-          if (unclaimed === 'busy') throw new DomainError('idempotency.in_progress');
-          if (unclaimed === 'found') {
-            if (claim?.deferred && (await claim.deferred.claimNow())) return reply;
-            // The row the work met is gone since (released or purged): the key is this request's now, yet
-            // its work wrote nothing. It decided nothing: 409, and the claim is released when it is sent.
-            throw new DomainError('idempotency.in_progress');
-          }
-          if (result === null) throw new Error('idempotency: no result, and the key was not reported unclaimed');
-          return reply.code(status).send(envelope(req.id, timestamp, result));
-        },
-      };
-    },
-  };
-  return {
-    ...api,
     /**
      * Runs the route's use case with the request's key: `work` is given the answer to keep (undefined
      * without a key) and returns the record it wrote, or null when its key could not be claimed by its own
@@ -74,7 +73,7 @@ export function answerByRef<T>(
       reply: FastifyReply,
       work: (keep: AnswerInWork<string> | undefined) => Promise<T | null>,
     ): Promise<FastifyReply> => {
-      const answer = api.inWork(req, reply);
+      const answer = inWork(req, reply);
       let result: T | null;
       try {
         result = await work(answer.keep);
