@@ -83,7 +83,13 @@ interface Opened {
 }
 
 /** A fresh store of that kind: how to start Cambio on it, check its ledger, and run SQL on it (PGlite: with Cambio stopped). */
-async function openStore(store: StoreKind, o: Options, adminUrl: string, profileDir: string): Promise<Opened> {
+async function openStore(
+  store: StoreKind,
+  o: Options,
+  adminUrl: string,
+  profileDir: string,
+  env: Record<string, string> = {},
+): Promise<Opened> {
   if (store === 'postgres') {
     const db = await createDatabase(adminUrl, 'cambio_bench');
     cleanups.add(db.drop);
@@ -95,6 +101,7 @@ async function openStore(store: StoreKind, o: Options, adminUrl: string, profile
           {
             nodeArgs: o.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
             preload: o.experimentPrepared ? ['./bench/src/prepared-preload.ts'] : [],
+            env,
           },
         ),
       check: (n) => checkPostgres(db.url, n),
@@ -104,7 +111,7 @@ async function openStore(store: StoreKind, o: Options, adminUrl: string, profile
   const dir = mkdtempSync(join(tmpdir(), 'cambio-bench-'));
   cleanups.add(async () => rmSync(dir, { recursive: true, force: true }));
   return {
-    start: () => startCambio({ dataDir: dir }, { nodeArgs: o.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] }),
+    start: () => startCambio({ dataDir: dir }, { nodeArgs: o.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [], env }),
     check: (n) => checkPglite(dir, n),
     exec: (f) => withPglite(dir, f),
   };
@@ -333,22 +340,23 @@ function medianWindow(runs: Array<Awaited<ReturnType<ScenarioRunner['run']>>>): 
 const WEBHOOK_ENDPOINTS = [10, 100];
 
 /**
- * --webhooks on one store: the orders-spread rate with no endpoint (the reference), then the same load
- * with each number of endpoints, the bad receivers absent and then present.
+ * --webhooks on one store: the orders-spread rate with no endpoint (the reference), then the orders and
+ * withdrawals workload with each number of endpoints, the bad receivers absent and then present.
  */
 async function webhooksStoreRun(
   store: StoreKind,
   o: Options,
   adminUrl: string,
-): Promise<{ ordersSpreadReqPerSec: number; runs: WebhooksRun[]; records: WebhooksRecord[] }> {
-  const { start, database } = await openStore(store, o, adminUrl, resolve(ROOT, 'bench/results'));
+): Promise<{ ordersSpreadReqPerSec: number; lifecycle: WebhooksRun; runs: WebhooksRun[]; records: WebhooksRecord[] }> {
+  // Withdrawals go to a destination registered at seeding, usable at once.
+  const { start, database } = await openStore(store, o, adminUrl, resolve(ROOT, 'bench/results'), { CAMBIO_DESTINATION_COOLDOWN_MS: '0' });
   const server = await start();
   cleanups.add(server.stop);
   const rx = new Receivers();
   await rx.start();
   cleanups.add(() => rx.close());
   log(`${store}: cambio at ${server.url}; seeding ${o.orgs} + 1 organizations through the operator API`);
-  const seeded = await seed(server.url, o.orgs, { webhooks: true });
+  const seeded = await seed(server.url, o.orgs, { webhooks: true, withdrawals: true });
   const runner = new ScenarioRunner(seeded, {
     url: server.url,
     pid: server.child.pid,
@@ -360,6 +368,8 @@ async function webhooksStoreRun(
   log(`${store}: orders-spread with no endpoint (${o.warmup} s warm-up, ${o.duration} s measured, ${o.connections} connections)`);
   const ordersSpreadReqPerSec = Math.round((await runner.run('orders-spread')).result.reqPerSec);
   log(`${store}: orders-spread: ${ordersSpreadReqPerSec} req/s`);
+  log(`${store}: orders and withdrawals through approval with no endpoint (the workload's own rate)`);
+  const lifecycle = await webhooksRun(store, server.url, runner, seeded.orgs, rx, 0, false);
   const runs: WebhooksRun[] = [];
   const records: WebhooksRecord[] = [];
   for (const n of WEBHOOK_ENDPOINTS) {
@@ -370,7 +380,7 @@ async function webhooksStoreRun(
   }
   await server.stop();
   cleanups.delete(server.stop);
-  return { ordersSpreadReqPerSec, runs, records };
+  return { ordersSpreadReqPerSec, lifecycle, runs, records };
 }
 
 async function webhooksMain(o: Options, adminUrl: string): Promise<void> {
@@ -386,10 +396,15 @@ async function webhooksMain(o: Options, adminUrl: string): Promise<void> {
   }
   const pg = byStore.find((b) => b.store === 'postgres')!;
   console.log('');
-  console.log('webhooks run: orders-spread with endpoints; commit → first attempt at the healthy receivers');
+  console.log(
+    'webhooks run: orders and withdrawals through approval to completion, with endpoints; commit → first attempt at the healthy receivers',
+  );
   console.log('store     endpoints  events/s  deliveries/s  p50 ms  p99 ms  p99 ms without bad  undelivered');
   for (const b of byStore) {
     console.log(`${b.store.padEnd(9)} ${'none'.padStart(9)}  ${String(b.ordersSpreadReqPerSec).padStart(8)}   (orders-spread reference)`);
+    console.log(
+      `${b.store.padEnd(9)} ${'none'.padStart(9)}  ${String(b.lifecycle.eventsPerSec).padStart(8)}   (the workload with no endpoint: ${b.lifecycle.requestsPerSec} req/s)`,
+    );
     for (const r of b.records) {
       console.log(
         `${r.store.padEnd(9)} ${String(r.endpoints).padStart(9)}  ${String(r.eventsPerSec).padStart(8)}  ${String(r.deliveriesPerSec).padStart(12)}  ` +
@@ -410,6 +425,12 @@ async function webhooksMain(o: Options, adminUrl: string): Promise<void> {
         settings: { durationSec: o.duration, warmupSec: o.warmup, connections: o.connections, organizations: o.orgs },
         ordersSpreadReqPerSec: pg.ordersSpreadReqPerSec,
         ordersSpreadReqPerSecByStore: Object.fromEntries(byStore.map((b) => [b.store, b.ordersSpreadReqPerSec])),
+        workload: 'orders and withdrawals, each created, approved by the operator and completed (sandbox): six events per four requests',
+        withoutEndpoints: byStore.map((b) => ({
+          store: b.store,
+          eventsPerSec: b.lifecycle.eventsPerSec,
+          reqPerSec: b.lifecycle.requestsPerSec,
+        })),
         runs: byStore.flatMap((b) => b.records),
         measured: byStore.flatMap((b) => b.runs),
         elapsedSec,

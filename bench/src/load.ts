@@ -8,6 +8,8 @@ export interface Shot {
   body?: string;
   kind: string;
   org?: number;
+  /** Headers beside the key's (the operator's bearer token, for example). */
+  headers?: Record<string, string>;
 }
 
 export interface LoadSpec {
@@ -148,7 +150,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
 }
 
 function headersOf(shot: Shot): Record<string, string> {
-  const headers: Record<string, string> = shot.key ? { 'x-api-key': shot.key } : {};
+  const headers: Record<string, string> = { ...(shot.key ? { 'x-api-key': shot.key } : {}), ...shot.headers };
   if (shot.body !== undefined) headers['content-type'] = 'application/json';
   return headers;
 }

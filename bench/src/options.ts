@@ -33,7 +33,7 @@ export const USAGE = `npm run bench -- [options]
                         (half of them accepted: orders, holds, journal entries, postings, events) are written
                         in bulk in SQL, then ${GROWTH.join(', ')} run (default out: bench/results/growth.json
                         and growth.svg; --duration 5 --warmup 2 unless given)
-  --webhooks            events and webhooks at volume: the orders-spread load with 10 and 100 endpoints
+  --webhooks            events and webhooks at volume: orders and withdrawals through approval, 10 and 100 endpoints
                         registered, loopback receivers verifying every signature, with and without a slow
                         (5 s) and a failing (500) receiver (default out: bench/results/webhooks.json;
                         --orgs 10 unless given)

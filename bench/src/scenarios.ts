@@ -107,19 +107,36 @@ export class ScenarioRunner {
    * Orders draw from a pool. Enough for the warm-up is made first (quoting is faster than ordering); the
    * warm-up's order rate then sizes the top-up for the measured window, three times over.
    */
-  async #orders(pool: QuotePool, uncounted: () => Shot | null, orderShare: number): Promise<ScenarioOutcome> {
+  async #orders(
+    pool: QuotePool,
+    uncounted: () => Shot | null,
+    orderShare: number,
+    onBody: (shot: Shot, status: number, body: string) => void = this.#onBody,
+  ): Promise<ScenarioOutcome> {
     const notes: string[] = [];
     const next = this.#counted(uncounted);
     const { url, connections, duration, warmup } = this.opts;
     if (warmup > 0 && pool.size < connections * 4) await pool.fillFor(url, connections, Math.max(1, warmup * orderShare));
-    const warm = warmup > 0 ? await runLoad({ url, connections, duration: warmup, next, onBody: this.#onBody }) : emptyResult();
+    const warm = warmup > 0 ? await runLoad({ url, connections, duration: warmup, next, onBody }) : emptyResult();
     const rate = warm.durationSec > 0 && warm.byKind.order ? warm.byKind.order.ok / warm.durationSec : 2000 * orderShare;
     const want = Math.ceil(rate * duration * 3) + connections * 4;
     if (pool.size < want) await pool.fill(url, connections, want - pool.size);
-    const { result, cpu, window } = await this.#window({ url, connections, duration, next, onBody: this.#onBody });
+    const { result, cpu, window } = await this.#window({ url, connections, duration, next, onBody });
     if (result.exhausted) notes.push(`quote pool used up after ${result.durationSec.toFixed(1)} s: measured over that window`);
     notes.push(`${pool.size} pooled quotes left unaccepted`);
     return { result, cpu, notes, window };
+  }
+
+  /**
+   * A load of the caller's, drawing orders from the spread pool as orders-spread does (warm-up, pool top-up
+   * sized by the warm-up's order rate, measured window): `orderShare` is the orders' share of its requests.
+   * Every answer goes to `onBody` as well as to the runner's own counts.
+   */
+  async runOrders(next: () => Shot | null, orderShare: number, onBody: (shot: Shot, status: number, body: string) => void) {
+    return this.#orders(this.spread, next, orderShare, (shot, status, body) => {
+      this.#onBody(shot, status, body);
+      onBody(shot, status, body);
+    });
   }
 
   async run(name: ScenarioName): Promise<ScenarioOutcome> {

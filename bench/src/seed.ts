@@ -4,7 +4,11 @@ import { OPERATOR_TOKEN } from './processes.ts';
 export interface BenchOrg {
   id: string;
   key: string;
+  /** A USD bank destination registered in the market, when seeded for withdrawals. */
+  destinationId?: string;
 }
+/** The operator's headers, for requests the load generator sends as the operator (approvals). */
+export const OPERATOR_HEADERS: Record<string, string> = { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': 'bench' };
 export interface Seeded {
   /** The organizations the spread scenarios rotate over. */
   orgs: BenchOrg[];
@@ -26,8 +30,7 @@ async function op(url: string, method: string, path: string, body?: unknown): Pr
   const r = await fetch(`${url}/operator/v1${path}`, {
     method,
     headers: {
-      authorization: `Bearer ${OPERATOR_TOKEN}`,
-      'x-operator': 'bench',
+      ...OPERATOR_HEADERS,
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
     },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -46,9 +49,18 @@ function must(r: { status: number; raw: string }, want: number, what: string) {
   if (r.status !== want) throw new Error(`seeding: ${what} answered ${r.status}: ${r.raw.slice(0, 300)}`);
 }
 
-/** An active organization with limits `{}` (no caps), a member, a key (read + trade, + webhooks if asked) and funded balances. */
-async function seedOrg(url: string, name: string, baseFunding: string, webhooks: boolean): Promise<BenchOrg> {
-  const scopes = ['portal:read', 'portal:trade', ...(webhooks ? ['portal:webhooks'] : [])];
+/**
+ * An active organization with limits `{}` (no caps), a member, a key (read + trade, + webhooks if asked) and
+ * funded balances; for withdrawals, the key may also withdraw and the organization has a destination
+ * registered in the market (usable at once under CAMBIO_DESTINATION_COOLDOWN_MS=0).
+ */
+async function seedOrg(url: string, name: string, baseFunding: string, opts: SeedOptions): Promise<BenchOrg> {
+  const scopes = [
+    'portal:read',
+    'portal:trade',
+    ...(opts.webhooks ? ['portal:webhooks'] : []),
+    ...(opts.withdrawals ? ['portal:destinations', 'portal:withdraw'] : []),
+  ];
   const org = await op(url, 'POST', '/organizations', { name, status: 'active', limits: {} });
   must(org, 201, 'POST /organizations');
   const mem = await op(url, 'POST', `/organizations/${org.data.id}/members`, {
@@ -70,11 +82,36 @@ async function seedOrg(url: string, name: string, baseFunding: string, webhooks:
     });
     must(a, 201, 'POST /adjustments');
   }
-  return { id: org.data.id, key: key.data.key };
+  if (!opts.withdrawals) return { id: org.data.id, key: key.data.key };
+  const dest = await fetch(`${url}/api/v1/withdrawals/destinations/bank`, {
+    method: 'POST',
+    headers: { 'x-api-key': key.data.key, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      label: 'Bench',
+      assetSymbol: QUOTE,
+      bankName: 'Banco Bench',
+      accountKind: 'checking',
+      accountNumber: `0012-${randomBytes(4).toString('hex')}`,
+      holderName: name,
+      holderDocument: 'V-0001',
+    }),
+  });
+  const destRaw = await dest.text();
+  must({ status: dest.status, raw: destRaw }, 201, 'POST /withdrawals/destinations/bank');
+  const destinationId = (JSON.parse(destRaw) as { data: { id: string } }).data.id;
+  must(await op(url, 'POST', `/destinations/${destinationId}/register-in-market`), 200, 'POST /register-in-market');
+  return { id: org.data.id, key: key.data.key, destinationId };
+}
+
+export interface SeedOptions {
+  /** The keys may manage webhooks. */
+  webhooks?: boolean;
+  /** The keys may withdraw, to a destination each organization has. */
+  withdrawals?: boolean;
 }
 
 /** Everything through the operator API, as a desk would: assets, the priced pair, organizations, keys, balances. */
-export async function seed(url: string, orgCount: number, opts: { webhooks?: boolean } = {}): Promise<Seeded> {
+export async function seed(url: string, orgCount: number, opts: SeedOptions = {}): Promise<Seeded> {
   must(await op(url, 'PUT', `/market/assets/${BASE}`, { decimals: 8 }), 200, `PUT /market/assets/${BASE}`);
   must(await op(url, 'PUT', `/market/assets/${QUOTE}`, { decimals: 2 }), 200, `PUT /market/assets/${QUOTE}`);
   const pair = await op(url, 'PUT', `/market/pairs/${BASE}/${QUOTE}`, {
@@ -93,11 +130,10 @@ export async function seed(url: string, orgCount: number, opts: { webhooks?: boo
   // A few at a time: seeding is not what is measured, and the server is one process.
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      for (let i = queue.shift(); i !== undefined; i = queue.shift())
-        orgs[i] = await seedOrg(url, `Bench ${i + 1}`, SPREAD_FUNDING, opts.webhooks ?? false);
+      for (let i = queue.shift(); i !== undefined; i = queue.shift()) orgs[i] = await seedOrg(url, `Bench ${i + 1}`, SPREAD_FUNDING, opts);
     }),
   );
-  const hot = await seedOrg(url, 'Bench hot', HOT_FUNDING, false);
+  const hot = await seedOrg(url, 'Bench hot', HOT_FUNDING, {});
   return { orgs, hot, pricing };
 }
 

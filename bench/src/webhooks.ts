@@ -1,7 +1,7 @@
-import { percentile } from './load.ts';
+import { percentile, type Shot } from './load.ts';
 import type { StoreKind } from './report.ts';
 import type { ScenarioRunner } from './scenarios.ts';
-import type { BenchOrg } from './seed.ts';
+import { OPERATOR_HEADERS, QUOTE, type BenchOrg } from './seed.ts';
 import type { Receivers } from './webhook-receivers.ts';
 import { type Behaviour } from './webhook-receivers.ts';
 
@@ -10,7 +10,12 @@ export interface WebhooksRun {
   store: StoreKind;
   endpoints: number;
   withBadReceivers: boolean;
+  /** Events written per second in the measured window (six per order and withdrawal taken through approval). */
   eventsPerSec: number;
+  /** Requests answered per second in that window: creations and approvals. */
+  requestsPerSec: number;
+  /** Created and approved over the run, warm-up included. */
+  requests: { orders: number; withdrawals: number; approvals: number };
   deliveriesPerSec: number;
   p50Ms: number;
   p99Ms: number;
@@ -44,7 +49,90 @@ export interface WebhooksRecord {
 }
 
 const log = (s: string) => console.log(`· ${s}`);
-const TYPES = ['order.created'];
+/** What the endpoints subscribe to: every state an order and a withdrawal go through. */
+const TYPES = ['order', 'withdrawal'].flatMap((k) => ['created', 'approved', 'completed', 'failed', 'rejected'].map((s) => `${k}.${s}`));
+const WITHDRAWAL_MINOR = '100';
+const APPROVE_BODY = JSON.stringify({});
+
+/**
+ * The orders and withdrawals workload, each taken through its lifecycle: organizations in turn place an order
+ * (accepting a pooled quote) or request a withdrawal (to their destination), alternately; the operator
+ * approves each as soon as it was answered (approvals go first), and in sandbox the approval completes it
+ * (the simulated venue fills the order, the withdrawal is paid out). So an order writes order.created, then
+ * order.approved and order.completed (or failed), and a withdrawal the same three of its own: six events per
+ * four requests. The events each answer stands for are counted per organization, with the answer's time.
+ */
+class Lifecycle {
+  /** Created and not yet approved, oldest first. */
+  readonly #toApprove: Array<{ kind: 'order' | 'withdrawal'; id: string; org: number }> = [];
+  #turn = 0;
+  #withdrawalOrg = 0;
+  /** Events per organization, from the answers. */
+  readonly eventsByOrg: number[];
+  /** When each answered event was answered (epoch ms), to count those of the measured window. */
+  readonly eventTimes: number[] = [];
+  readonly counts = { orders: 0, withdrawals: 0, approvals: 0, refused: 0, lastRefusal: '' };
+
+  constructor(
+    private readonly runner: ScenarioRunner,
+    private readonly orgs: BenchOrg[],
+  ) {
+    this.eventsByOrg = orgs.map(() => 0);
+  }
+
+  next = (): Shot | null => {
+    const due = this.#toApprove.shift();
+    if (due)
+      return {
+        method: 'POST',
+        path: `/operator/v1/${due.kind}s/${due.id}/approve`,
+        key: '',
+        headers: OPERATOR_HEADERS,
+        body: APPROVE_BODY,
+        kind: 'approve',
+        org: due.org,
+      };
+    if (this.#turn++ % 2 === 0) return this.runner.spread.orderShot();
+    const org = this.#withdrawalOrg++ % this.orgs.length;
+    const o = this.orgs[org]!;
+    return {
+      method: 'POST',
+      path: '/api/v1/withdrawals',
+      key: o.key,
+      body: JSON.stringify({ destinationId: o.destinationId, assetSymbol: QUOTE, assetDecimals: 2, amountMinor: WITHDRAWAL_MINOR }),
+      kind: 'withdrawal',
+      org,
+    };
+  };
+
+  #events(org: number, n: number): void {
+    this.eventsByOrg[org]! += n;
+    const now = Date.now();
+    for (let i = 0; i < n; i++) this.eventTimes.push(now);
+  }
+
+  onBody = (shot: Shot, status: number, body: string): void => {
+    if (shot.org === undefined) return;
+    const ok = status === 200 || status === 201;
+    if (!ok) {
+      this.counts.refused++;
+      this.counts.lastRefusal = `${shot.method} ${shot.path}: ${status} ${body.slice(0, 200)}`;
+      return;
+    }
+    if (shot.kind === 'order' || shot.kind === 'withdrawal') {
+      const id = (JSON.parse(body) as { data: { id: string } }).data.id;
+      this.#toApprove.push({ kind: shot.kind, id, org: shot.org });
+      if (shot.kind === 'order') this.counts.orders++;
+      else this.counts.withdrawals++;
+      this.#events(shot.org, 1);
+    } else if (shot.kind === 'approve') {
+      this.counts.approvals++;
+      const state = (JSON.parse(body) as { data: { state: string } }).data.state;
+      // approved, and then completed or failed when the approval carried it through
+      this.#events(shot.org, state === 'approved' ? 1 : 2);
+    }
+  };
+}
 /** How long the healthy receivers may take after the load to receive every delivery. */
 const DRAIN_MS = 90_000;
 
@@ -105,11 +193,11 @@ async function unregister(url: string, endpoints: Array<{ org: BenchOrg; id: str
 }
 
 /**
- * The orders-spread load with `healthy` endpoints registered (and, if asked, a receiver answering after
- * 5 s and one answering 500). Events written per second are the orders created per second (one
- * order.created each); deliveries per second count the healthy receivers' first arrivals in the same
- * measured window (a worker that falls behind delivers fewer in it, and its backlog shows in the latency);
- * the latency runs from an event's createdAt to its first arrival.
+ * The orders and withdrawals workload (Lifecycle) with `healthy` endpoints registered (and, if asked, a
+ * receiver answering after 5 s and one answering 500). Events written per second are those the answers of
+ * the measured window stand for; deliveries per second count the healthy receivers' first arrivals in the same
+ * window (a worker that falls behind delivers fewer in it, and its backlog shows in the latency); the latency
+ * runs from an event's createdAt to its first arrival.
  */
 export async function webhooksRun(
   store: StoreKind,
@@ -122,13 +210,19 @@ export async function webhooksRun(
 ): Promise<WebhooksRun> {
   rx.reset();
   const endpoints = await register(url, orgs, rx, healthy, bad);
-  const createdBefore = runner.orders.created;
+  const healthyByOrg = orgs.map((_, i) => Math.floor(healthy / orgs.length) + (i < healthy % orgs.length ? 1 : 0));
+  const work = new Lifecycle(runner, orgs);
   const start = Date.now();
-  const out = await runner.run('orders-spread');
-  const created = runner.orders.created - createdBefore;
-  // Each order created fans out to its organization's healthy endpoints; the spread rotates evenly, so the
-  // expected count is the orders times the endpoints per organization, on average.
-  const expected = Math.round((created * healthy) / orgs.length);
+  // Orders are a quarter of the requests: order, approval, withdrawal, approval.
+  const out = await runner.runOrders(work.next, 0.25, work.onBody);
+  if (work.counts.refused > 0)
+    throw new Error(`the workload was refused ${work.counts.refused} times; the last: ${work.counts.lastRefusal}`);
+  // Each event goes to its organization's healthy endpoints.
+  const expected = work.eventsByOrg.reduce((sum, n, i) => sum + n * healthyByOrg[i]!, 0);
+  const eventsInWindow = work.eventTimes.filter((t) => t >= out.window.start && t <= out.window.end).length;
+  const windowMs = Math.max(1, out.window.end - out.window.start);
+  // The CPU figures are per request answered in the window; per event they are scaled by requests ÷ events.
+  const perEvent = out.result.ok / Math.max(1, eventsInWindow);
   const deadline = Date.now() + DRAIN_MS;
   while (rx.receipts.length < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
   const receipts = rx.receipts;
@@ -141,8 +235,10 @@ export async function webhooksRun(
     store,
     endpoints: healthy,
     withBadReceivers: bad,
-    eventsPerSec: Math.round(out.result.reqPerSec),
-    deliveriesPerSec: Math.round((inWindow / Math.max(1, out.window.end - out.window.start)) * 1000),
+    eventsPerSec: Math.round((eventsInWindow / windowMs) * 1000),
+    requestsPerSec: Math.round(out.result.reqPerSec),
+    requests: { orders: work.counts.orders, withdrawals: work.counts.withdrawals, approvals: work.counts.approvals },
+    deliveriesPerSec: Math.round((inWindow / windowMs) * 1000),
     deliveriesPerSecToLastArrival: Math.round((receipts.length / Math.max(1, last - start)) * 1000),
     p50Ms: Math.round(percentile(latencies, 0.5)),
     p99Ms: Math.round(percentile(latencies, 0.99)),
@@ -150,14 +246,14 @@ export async function webhooksRun(
     undelivered: Math.max(0, expected - receipts.length),
     badSignatures: rx.badSignatures,
     cpu: out.cpu && {
-      cambioUs: out.cpu.cambioUs,
-      postgresUs: out.cpu.postgresUs,
-      benchUs: out.cpu.loadGeneratorUs,
+      cambioUs: Math.round(out.cpu.cambioUs * perEvent),
+      postgresUs: Math.round(out.cpu.postgresUs * perEvent),
+      benchUs: Math.round(out.cpu.loadGeneratorUs * perEvent),
       othersPct: out.cpu.othersPct,
     },
   };
   log(
-    `${store}: ${healthy} endpoints${bad ? ' + slow + failing' : ''}: ${run.eventsPerSec} events/s, ${run.deliveriesPerSec} deliveries/s, ` +
+    `${store}: ${healthy} endpoints${bad ? ' + slow + failing' : ''}: ${run.requestsPerSec} req/s, ${run.eventsPerSec} events/s, ${run.deliveriesPerSec} deliveries/s, ` +
       `commit → first attempt p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, max ${run.maxMs} ms, ${run.deliveriesPerSecToLastArrival} deliveries/s from the warm-up to the last arrival, ${run.undelivered} undelivered, ${run.badSignatures} bad signatures` +
       (run.cpu
         ? `; CPU per event: cambio ${run.cpu.cambioUs} µs, postgres ${run.cpu.postgresUs} µs, bench ${run.cpu.benchUs} µs (others ${run.cpu.othersPct} % of the machine)`
