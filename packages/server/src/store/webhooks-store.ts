@@ -91,6 +91,8 @@ export interface EndpointHealth {
   lastSuccessAt: Date | null;
   lastFailure: { at: Date; statusCode: number | null; error: string | null } | null;
 }
+/** What recording a failed attempt came to: null when the claim had lapsed; else its endpoint's status and failure streak (undefined: gone). */
+export type FailedRecord = { status: string; failingSince: Date } | undefined | null;
 export interface AttemptOutcome {
   startedAt: Date;
   durationMs: number;
@@ -112,6 +114,8 @@ export class WebhooksStore {
    * three statements per delivery would cost more than the attempt itself.
    */
   readonly #delivered: Batcher<{ c: ClaimedDelivery; o: AttemptOutcome }, boolean>;
+  /** Failed attempts that end together, likewise: a receiver that fails every event fails at the event rate. */
+  readonly #failed: Batcher<{ c: ClaimedDelivery; o: AttemptOutcome; retryAt: Date | null }, FailedRecord>;
   /** Nudged after a commit that may have made deliveries due; the delivery worker waits on it. */
   readonly wakes = new WebhookWakes();
 
@@ -120,6 +124,7 @@ export class WebhooksStore {
     private readonly clock: Clock,
   ) {
     this.#delivered = new Batcher((items) => this.#recordDelivered(items), { maxBatch: 128, maxInFlight: 2 });
+    this.#failed = new Batcher((items) => this.#recordFailed(items), { maxBatch: 128, maxInFlight: 1 });
   }
 
   /**
@@ -478,64 +483,26 @@ export class WebhooksStore {
   }
 
   /**
-   * Records a failed attempt: its log line, the delivery (pending again at `retryAt`, or failed when
-   * `retryAt` is null) and the endpoint's failure streak (started at this attempt when none runs).
-   * Null when the claim is no longer this worker's: nothing is written. Else the endpoint's status and
-   * since when it fails (undefined when the endpoint is gone).
+   * Records a failed attempt (batched with others that end together): its log line, the delivery (pending
+   * again at `retryAt`, or failed when `retryAt` is null) and the endpoint's failure streak (started at this
+   * attempt when none runs). Null when the claim is no longer this worker's: nothing is written. Else the
+   * endpoint's status and since when it fails (undefined when the endpoint is gone).
    */
-  async recordFailed(
-    tx: Tx,
-    c: ClaimedDelivery,
-    o: AttemptOutcome,
-    retryAt: Date | null,
-    at: Date,
-  ): Promise<{ status: string; failingSince: Date } | undefined | null> {
-    const d = await tx
-      .updateTable('webhook_deliveries')
-      .set({
-        state: retryAt === null ? 'failed' : 'pending',
-        next_attempt_at: retryAt ?? at,
-        claim_token: null,
-        claimed_until: null,
-        last_status: o.statusCode,
-        last_error: o.error,
-        last_attempt_at: o.startedAt,
-        delivered_at: null,
-        updated_at: at,
-      })
-      .where('id', '=', c.deliveryId)
-      .where('claim_token', '=', c.claimToken)
-      .returning('id')
-      .executeTakeFirst();
-    if (!d) return null;
-    await tx
-      .insertInto('webhook_attempts')
-      .values({
-        delivery_id: c.deliveryId,
-        attempt: c.attempt,
-        started_at: o.startedAt,
-        duration_ms: o.durationMs,
-        status_code: o.statusCode,
-        error: o.error,
-      })
-      .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
-      .execute();
-    const e = await tx
-      .updateTable('webhook_endpoints')
-      .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<Date>`${o.startedAt}::timestamptz`) }))
-      .where('id', '=', c.endpointId)
-      .returning(['failing_since', 'status'])
-      .executeTakeFirst();
-    return e && e.failing_since !== null ? { status: e.status, failingSince: new Date(e.failing_since) } : undefined;
+  recordFailed(c: ClaimedDelivery, o: AttemptOutcome, retryAt: Date | null): Promise<FailedRecord> {
+    return this.#failed.load({ c, o, retryAt });
   }
 
-  /** Disables the endpoint if it is still enabled, and writes its `webhook.disabled` event; undefined when it was not enabled. */
-  async disable(tx: Tx, endpointId: string, reason: string, at: Date): Promise<WebhookEndpoint | undefined> {
+  /**
+   * Disables the endpoint if it is still enabled and still failing since `failingSince` (no success has
+   * ended that streak meanwhile), and writes its `webhook.disabled` event; undefined when it was not.
+   */
+  async disable(tx: Tx, endpointId: string, failingSince: Date, reason: string, at: Date): Promise<WebhookEndpoint | undefined> {
     const off = await tx
       .updateTable('webhook_endpoints')
       .set({ status: 'disabled', disabled_at: at, disabled_reason: reason, updated_at: at })
       .where('id', '=', endpointId)
       .where('status', '=', 'enabled')
+      .where('failing_since', '=', failingSince)
       .returning(ENDPOINT_COLUMNS)
       .executeTakeFirst();
     if (!off) return undefined;
@@ -588,6 +555,55 @@ export class WebhooksStore {
       select id::text as id from done`.execute(this.db);
     const recorded = new Set(r.rows.map((x) => String(x.id)));
     return items.map(({ c }) => recorded.has(String(c.deliveryId)));
+  }
+
+  /**
+   * recordFailed() for many failed attempts at once, in one statement: each delivery still this claim's is
+   * pending again at its retry time (or failed), its attempt is logged, and its endpoint's failure streak
+   * starts at the earliest of these attempts when none runs. Deliveries are taken before endpoints, the
+   * order in which deleting an endpoint takes them.
+   */
+  async #recordFailed(items: Array<{ c: ClaimedDelivery; o: AttemptOutcome; retryAt: Date | null }>): Promise<FailedRecord[]> {
+    const at = this.clock.now();
+    const rows = JSON.stringify(
+      items.map(({ c, o, retryAt }) => ({
+        id: c.deliveryId,
+        token: c.claimToken,
+        attempt: c.attempt,
+        started: o.startedAt.toISOString(),
+        duration: o.durationMs,
+        status: o.statusCode,
+        error: o.error,
+        retry: retryAt === null ? null : retryAt.toISOString(),
+      })),
+    );
+    const r = await sql<{ id: string; status: string | null; failing_since: Date | null }>`with v as (
+        select * from json_to_recordset(${rows}::json)
+          as x(id bigint, token text, attempt int, started timestamptz, duration int, status int, error text, retry timestamptz)
+      ), done as (
+        update webhook_deliveries d set state = case when v.retry is null then 'failed' else 'pending' end,
+          next_attempt_at = coalesce(v.retry, ${at}), claim_token = null, claimed_until = null, last_status = v.status,
+          last_error = v.error, last_attempt_at = v.started, delivered_at = null, updated_at = ${at}
+        from v where d.id = v.id and d.claim_token = v.token
+        returning d.id, d.endpoint_id
+      ), logged as (
+        insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error)
+        select v.id, v.attempt, v.started, v.duration, v.status, v.error from v join done on done.id = v.id
+        on conflict (delivery_id, attempt) do nothing
+      ), streak as (
+        update webhook_endpoints e set failing_since = coalesce(e.failing_since, s.started)
+        from (select done.endpoint_id, min(v.started) as started from done join v on v.id = done.id group by done.endpoint_id) s
+        where e.id = s.endpoint_id
+        returning e.id, e.status, e.failing_since
+      )
+      select done.id::text as id, streak.status, streak.failing_since
+      from done left join streak on streak.id = done.endpoint_id`.execute(this.db);
+    const byId = new Map(r.rows.map((x) => [String(x.id), x]));
+    return items.map(({ c }) => {
+      const x = byId.get(String(c.deliveryId));
+      if (!x) return null;
+      return x.status === null || x.failing_since === null ? undefined : { status: x.status, failingSince: new Date(x.failing_since) };
+    });
   }
 
   /** Forgets deliveries finished (delivered or given up) before `before`, with their attempts. */

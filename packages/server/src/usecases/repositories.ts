@@ -634,7 +634,7 @@ export interface WebhooksRepository {
   claim(now: Date, leaseMs: number, limit: number, perEndpoint?: number): Promise<ClaimedDelivery[]>;
   countLocked(tx: Tx, organizationId: string): Promise<number>;
   delete(tx: Tx, organizationId: string, id: string): Promise<WebhookEndpoint | undefined>;
-  disable(tx: Tx, endpointId: string, reason: string, at: Date): Promise<WebhookEndpoint | undefined>;
+  disable(tx: Tx, endpointId: string, failingSince: Date, reason: string, at: Date): Promise<WebhookEndpoint | undefined>;
   enable(tx: Tx, organizationId: string, id: string, at: Date): Promise<WebhookEndpoint | undefined>;
   eventSeq(tx: Tx, organizationId: string, eventId: string): Promise<string | null>;
   exists(tx: Tx, organizationId: string, endpointId: string): Promise<boolean>;
@@ -650,11 +650,9 @@ export interface WebhooksRepository {
   ): Promise<{ status: WebhookEndpoint['status']; disabledReason: string | null } | undefined>;
   recordDelivered(c: ClaimedDelivery, o: AttemptOutcome): Promise<boolean>;
   recordFailed(
-    tx: Tx,
     c: ClaimedDelivery,
     o: AttemptOutcome,
     retryAt: Date | null,
-    at: Date,
   ): Promise<{ status: string; failingSince: Date } | undefined | null>;
   resend(tx: Tx, endpointId: string, eventSeq: string, at: Date): Promise<void>;
   rotate(

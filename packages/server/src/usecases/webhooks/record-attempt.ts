@@ -3,10 +3,11 @@ import { DISABLE_AFTER_MS, endpointGivesUp } from '../../domain/webhooks/schedul
 import type { AttemptOutcome, ClaimedDelivery, Repositories } from '../repositories.ts';
 
 /**
- * Records a claimed attempt's outcome. A success is recorded with others that end together (one
- * statement). A failure is recorded in one transaction with the endpoint's failure streak; an endpoint
- * failing without a success for `disableAfterMs` (see endpointGivesUp) is disabled there, and its
- * organization told: a `webhook.disabled` event (sent to its other endpoints too) and an audit entry.
+ * Records a claimed attempt's outcome. Successes and failures are each recorded with others of their kind
+ * that end together (one statement); a failure also starts its endpoint's failure streak. An endpoint failing
+ * without a success for `disableAfterMs` (see endpointGivesUp) is then disabled, and its organization told: a
+ * `webhook.disabled` event (sent to its other endpoints too) and an audit entry, in one transaction, unless a
+ * success ended the streak meanwhile (a crash before it leaves the next failure to disable it).
  * `recorded` is false when the claim is no longer this worker's (its lease ran out and another claimed
  * it): nothing is written.
  */
@@ -19,15 +20,15 @@ export async function recordAttempt(
   disableAfterMs: number = DISABLE_AFTER_MS,
 ): Promise<{ recorded: boolean; disabled: boolean }> {
   if (delivered) return { recorded: await d.store.webhooks.recordDelivered(c, o), disabled: false };
+  const e = await d.store.webhooks.recordFailed(c, o, retryAt);
+  if (e === null) return { recorded: false, disabled: false };
+  const at = d.clock.now();
+  if (!e || e.status !== 'enabled' || !endpointGivesUp(at.getTime() - e.failingSince.getTime(), retryAt === null, disableAfterMs)) {
+    return { recorded: true, disabled: false };
+  }
+  const reason = `failing since ${e.failingSince.toISOString()} (last: ${o.statusCode ?? o.error ?? 'no answer'})`;
   return d.store.uow.run(async (tx) => {
-    const at = d.clock.now();
-    const e = await d.store.webhooks.recordFailed(tx, c, o, retryAt, at);
-    if (e === null) return { recorded: false, disabled: false };
-    if (!e || e.status !== 'enabled' || !endpointGivesUp(at.getTime() - e.failingSince.getTime(), retryAt === null, disableAfterMs)) {
-      return { recorded: true, disabled: false };
-    }
-    const reason = `failing since ${e.failingSince.toISOString()} (last: ${o.statusCode ?? o.error ?? 'no answer'})`;
-    const off = await d.store.webhooks.disable(tx, c.endpointId, reason, at);
+    const off = await d.store.webhooks.disable(tx, c.endpointId, e.failingSince, reason, at);
     if (!off) return { recorded: true, disabled: false };
     await d.store.audit.record(tx, d.ids, at, {
       actor: 'system:webhooks',
