@@ -35,6 +35,12 @@ export interface WebhooksRun {
    * receivers too), and the share of the machine others used meanwhile: where the cost of a delivery goes.
    */
   cpu: { cambioUs: number; postgresUs: number; benchUs: number; othersPct: number } | null;
+  /**
+   * The healthy receivers' deliveries second by second from the start of the run (warm-up and quote top-up
+   * included): by the second their event was written, and by the second they arrived; with the measured
+   * window's seconds. A backlog shows as arrivals trailing the writes.
+   */
+  timeline: { written: number[]; arrived: number[]; windowFromSec: number; windowToSec: number };
 }
 /** bench/results/webhooks.json: each endpoint count's figures, with p99MsWithoutBadReceivers from the run without them. */
 export interface WebhooksRecord {
@@ -230,6 +236,23 @@ export async function webhooksRun(
   // Arrivals in the measured window, the one events/s is counted in.
   const inWindow = receipts.filter((r) => r.receivedAtMs >= out.window.start && r.receivedAtMs <= out.window.end).length;
   const latencies = receipts.map((r) => r.receivedAtMs - r.createdAtMs).sort((a, b) => a - b);
+  const second = (ms: number) => Math.max(0, Math.floor((ms - start) / 1000));
+  const timeline = {
+    written: [] as number[],
+    arrived: [] as number[],
+    windowFromSec: second(out.window.start),
+    windowToSec: second(out.window.end),
+  };
+  for (const r of receipts) {
+    for (const [series, at] of [
+      [timeline.written, r.createdAtMs],
+      [timeline.arrived, r.receivedAtMs],
+    ] as const) {
+      const i = second(at);
+      while (series.length <= i) series.push(0);
+      series[i]!++;
+    }
+  }
   await unregister(url, endpoints);
   const run: WebhooksRun = {
     store,
@@ -251,6 +274,7 @@ export async function webhooksRun(
       benchUs: Math.round(out.cpu.loadGeneratorUs * perEvent),
       othersPct: out.cpu.othersPct,
     },
+    timeline,
   };
   log(
     `${store}: ${healthy} endpoints${bad ? ' + slow + failing' : ''}: ${run.requestsPerSec} req/s, ${run.eventsPerSec} events/s, ${run.deliveriesPerSec} deliveries/s, ` +
