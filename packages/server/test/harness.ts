@@ -17,7 +17,7 @@ import { NotifiedAuthCache, noAuthCache } from '../src/store/auth-cache.ts';
 import type { AuthChanges } from '../src/store/auth-changes.ts';
 import type { KeyForAuth } from '../src/store/keys-store.ts';
 import { totpCode } from '../src/domain/people/totp.ts';
-import { createFromTemplate, pgliteImage, stampOpened } from './store-image.ts';
+import { createFromTemplate, pgliteImage, pgliteImageInMemory, stampOpened } from './store-image.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -118,7 +118,8 @@ export async function makeHarness(
   const dataDir = opts.storage?.dataDir ?? 'memory://';
   // PGlite starts from the run's migrated image (store-image.ts) when the store is new.
   const fromImage = !databaseUrl && (dataDir === 'memory://' || !existsSync(join(dataDir, 'pgdata', 'PG_VERSION')));
-  const opened = await openDatabase({ databaseUrl, dataDir, poolSize: 20, image: fromImage ? await pgliteImage() : undefined });
+  const image = !fromImage ? undefined : dataDir === 'memory://' ? await pgliteImageInMemory() : await pgliteImage();
+  const opened = await openDatabase({ databaseUrl, dataDir, poolSize: 20, image });
   if (fromImage) await stampOpened(opened.db);
   // As main.ts chooses it: the auth cache unless CAMBIO_AUTH_CACHE_TTL_MS=0.
   const authChanges =

@@ -8,7 +8,8 @@
  *   parallel processes); each test database is `create database … template` it.
  *
  * Both are named by a hash of the migrations (file names and texts) and, for PGlite, its version (the
- * format of the dump): changed migrations make a new one, and the one they replace is removed.
+ * format of the dump) and how the image is made (IMAGE_MAKING): changed migrations make a new one, and
+ * the one they replace is removed.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MemoryFS, PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { migrate, openDatabase, type Db } from '../src/store/db.ts';
@@ -60,7 +62,16 @@ export async function stampOpened(db: Db): Promise<void> {
 // ---- PGlite ----
 
 const IMAGE_PREFIX = 'cambio-test-store-';
+/**
+ * What the image holds besides the migrated database; part of its name, so a change here makes a new one.
+ * - Only the database a store opens (postgres): template0 and template1 are copies of the catalog that
+ *   a PGlite store never opens, and without them a store has a third less to load.
+ * - 16 MB of shared buffers, not 128 MB: every store opened allocates and clears them, and a test's
+ *   store in memory holds a few megabytes.
+ */
+const IMAGE_MAKING = 'one database; shared_buffers 16MB';
 let image: Promise<Blob> | null = null;
+let imageFiles: Promise<ImageEntry[]> | null = null;
 
 /** The migrated PGlite data directory, as a tarball; built by the first process that needs it. */
 export function pgliteImage(): Promise<Blob> {
@@ -68,20 +79,82 @@ export function pgliteImage(): Promise<Blob> {
   return image;
 }
 
+interface ImageEntry {
+  path: string;
+  data: Uint8Array | null;
+}
+
+/**
+ * The image for a store in memory (`openDatabase`'s `image` with dataDir memory://): a PGlite filesystem
+ * that starts with the image's files. The tarball is read once per process; each store gets a copy of
+ * the files, written straight into its own filesystem.
+ */
+export async function pgliteImageInMemory(): Promise<() => NonNullable<PGliteOptions['fs']>> {
+  imageFiles ??= pgliteImage().then(async (b) => untar(new Uint8Array(await b.arrayBuffer())));
+  const entries = await imageFiles;
+  return () => new ImageFs(entries);
+}
+
+class ImageFs extends MemoryFS {
+  constructor(private readonly entries: ImageEntry[]) {
+    super();
+  }
+  override async initialSyncFs(): Promise<void> {
+    await super.initialSyncFs();
+    const fs = this.pg!.Module.FS;
+    const root = PGlite.paths.PGDATA;
+    fs.mkdirTree(root);
+    // The tarball lists a directory before what it holds. writeFile copies the bytes: no two stores share a file.
+    for (const e of this.entries) {
+      if (e.data) fs.writeFile(root + e.path, e.data);
+      else fs.mkdirTree(root + e.path);
+    }
+  }
+}
+
+/** The directories and regular files of a tarball as dumpDataDir writes it (ustar, paths from the data directory's root). */
+function untar(tar: Uint8Array): ImageEntry[] {
+  const entries: ImageEntry[] = [];
+  const text = (h: Uint8Array, at: number, len: number) => {
+    const f = h.subarray(at, at + len);
+    const end = f.indexOf(0);
+    return new TextDecoder().decode(end < 0 ? f : f.subarray(0, end));
+  };
+  for (let at = 0; at + 512 <= tar.length;) {
+    const h = tar.subarray(at, at + 512);
+    if (h.every((b) => b === 0)) break;
+    const prefix = text(h, 345, 155);
+    const name = (prefix ? `${prefix}/` : '') + text(h, 0, 100);
+    const size = parseInt(text(h, 124, 12).trim() || '0', 8);
+    const type = String.fromCharCode(h[156]!);
+    at += 512;
+    const path = `/${name.replace(/^\/+|\/+$/g, '')}`;
+    if (type === '5') entries.push({ path, data: null });
+    else if (type === '0' || type === '\0') entries.push({ path, data: tar.subarray(at, at + size) });
+    else throw new Error(`store image: unexpected tar entry type ${JSON.stringify(type)} for ${name}`);
+    at += Math.ceil(size / 512) * 512;
+  }
+  return entries;
+}
+
 async function loadOrBuildImage(): Promise<Blob> {
-  const name = `${IMAGE_PREFIX}${migrationsHash(`pglite ${pgliteVersion()}`)}.tar`;
+  const name = `${IMAGE_PREFIX}${migrationsHash(`pglite ${pgliteVersion()} ${IMAGE_MAKING}`)}.tar`;
   const path = join(tmpdir(), name);
   try {
     return new Blob([readFileSync(path)]);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
-  const { PGlite } = await import('@electric-sql/pglite');
   const client = await PGlite.create();
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
   let dump: Blob;
   try {
     await migrate(db);
+    // IMAGE_MAKING
+    await client.exec(`update pg_database set datistemplate = false where datname in ('template0', 'template1')`);
+    await client.exec('drop database template0');
+    await client.exec('drop database template1');
+    await client.exec(`alter system set shared_buffers = '16MB'`);
     // Everything in the data files, so a store loaded from the dump has no log to replay.
     await client.exec('checkpoint');
     dump = await client.dumpDataDir('none');

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { PGliteOptions } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { AUTH_CHANNEL, AuthChanges, PgAuthListener } from './auth-changes.ts';
@@ -55,14 +56,15 @@ const CONNECT_TIMEOUT_MS = 3000;
 /**
  * `log`: where PostgreSQL's failovers are told (a lost primary, a new one). `image`: PGlite only, a
  * migrated data directory (`dumpDataDir`) a new store starts from instead of an empty one; a store that
- * already exists ignores it. The migrations still run (finding nothing to do).
+ * already exists ignores it. The migrations still run (finding nothing to do). A store in memory also
+ * takes the image as a function making a PGlite filesystem that already holds it (no tarball to read).
  */
 export async function openDatabase(opts: {
   databaseUrl?: string | undefined;
   dataDir: string;
   poolSize?: number;
   log?: (message: string) => void;
-  image?: Blob | undefined;
+  image?: Blob | (() => NonNullable<PGliteOptions['fs']>) | undefined;
 }): Promise<OpenedDb> {
   if (opts.databaseUrl) {
     const changes = new AuthChanges(false);
@@ -164,7 +166,9 @@ export async function openDatabase(opts: {
     return changes;
   };
   if (opts.dataDir === 'memory://') {
-    const client = await PGlite.create(opts.image ? { loadDataDir: opts.image } : {});
+    const client = await PGlite.create(
+      typeof opts.image === 'function' ? { fs: opts.image() } : opts.image ? { loadDataDir: opts.image } : {},
+    );
     // In memory a file grows by copying it whole into a larger array, so a new 16 MB WAL segment
     // zero-filled 8 kB at a time costs some 100 MB of copying; without zero-filling it is sized at once.
     // The one session of the process keeps the setting. (Zero-filling is for disks, and there is none.)
@@ -186,6 +190,7 @@ export async function openDatabase(opts: {
   const unlock = lockDirectory(dir);
   try {
     const pgdata = join(dir, 'pgdata');
+    if (typeof opts.image === 'function') throw new Error('an image as a filesystem is for a store in memory');
     const fresh = opts.image && !existsSync(join(pgdata, 'PG_VERSION'));
     const client = await PGlite.create(pgdata, fresh ? { loadDataDir: opts.image } : {});
     const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
