@@ -1,15 +1,147 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Cluster } from '../../../scripts/verify-bank/cluster.ts';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { openDatabase, type OpenedDb } from '../src/store/db.ts';
 import { createPgDatabase, type Backend } from './harness.ts';
 import { pgliteImage, stampOpened } from './store-image.ts';
 
 const root = new URL('../../../', import.meta.url).pathname;
+const SERVER = fileURLToPath(new URL('../', import.meta.url));
+const BUNDLES = join(SERVER, 'test', 'dist');
+
+let bundle: Promise<string> | null = null;
 
 /**
- * The service as `npm start` runs it (verify-bank's Cluster: a child process, SIGKILL for a crash) on a
+ * The service's sources as one file, bundled the way build.mjs bundles dist/main.js (the workspace
+ * packages in, every npm dependency a real import), once per test process: `node --import tsx
+ * src/main.ts` spends seconds in the TypeScript loader at every start, and these tests start the service
+ * again and again. The file is named by its content in packages/server/test/dist/ (ignored by git and
+ * lint), where the service finds node_modules and the web apps as it does from src/.
+ */
+function serviceBundle(): Promise<string> {
+  bundle ??= (async () => {
+    const pkg = JSON.parse(readFileSync(join(SERVER, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const out = await build({
+      entryPoints: [join(SERVER, 'src', 'main.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      external: Object.keys(pkg.dependencies),
+      write: false,
+      logLevel: 'warning',
+    });
+    const code = out.outputFiles[0]!.contents;
+    const name = `service-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+    const file = join(BUNDLES, name);
+    if (!existsSync(file)) {
+      mkdirSync(BUNDLES, { recursive: true });
+      // Written whole under a name of its own, then renamed: another test process may start it meanwhile.
+      const part = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.part`;
+      writeFileSync(part, code);
+      renameSync(part, file);
+    }
+    // Bundles of older sources, a day old: no test run still starts them.
+    for (const f of readdirSync(BUNDLES)) {
+      const p = join(BUNDLES, f);
+      try {
+        if (f !== name && f.startsWith('service-') && Date.now() - statSync(p).mtimeMs > 86_400_000) rmSync(p, { force: true });
+      } catch {
+        /* another process removed it first */
+      }
+    }
+    return file;
+  })();
+  return bundle;
+}
+
+/**
+ * One instance of the service: a process of the bundle on the store the environment names, on a port of
+ * its own (PORT=0, read back from the `listening on …` line). As verify-bank's Cluster runs
+ * `npm start`'s entry point, with the bundle instead.
+ */
+class ServiceProcess {
+  proc: ChildProcess | null = null;
+  url: string | null = null;
+  /** Settles when a process has exited and its stdout and stderr are read to the end. */
+  private readonly closed = new WeakMap<ChildProcess, Promise<void>>();
+  constructor(
+    private readonly env: Record<string, string>,
+    private readonly onLine: (line: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    // A second process for one instance would orphan the first: nothing would ever kill it, and the test
+    // file that spawned it would never end.
+    if (this.proc) throw new Error(`the service is running already (pid ${this.proc.pid})`);
+    const file = await serviceBundle();
+    if (this.proc) throw new Error(`the service is running already (pid ${(this.proc as ChildProcess).pid})`);
+    return new Promise((resolve, reject) => {
+      const p = spawn(process.execPath, [file], {
+        cwd: root,
+        env: { ...process.env, ...this.env, PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      this.proc = p;
+      this.closed.set(p, new Promise((r) => p.once('close', () => r())));
+      let pending = '';
+      let ready = false;
+      const onData = (d: Buffer) => {
+        pending += d.toString();
+        let nl: number;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+          const line = pending.slice(0, nl);
+          pending = pending.slice(nl + 1);
+          this.onLine(line);
+          const m = /listening on (http:\/\/\S+)/.exec(line);
+          if (m && !ready) {
+            ready = true;
+            this.url = m[1]!;
+            resolve();
+          }
+        }
+      };
+      p.stdout!.on('data', onData);
+      p.stderr!.on('data', onData);
+      p.once('exit', (code, signal) => {
+        if (this.proc === p) {
+          this.proc = null;
+          this.url = null;
+        }
+        if (!ready) reject(new Error(`the service exited before listening (${code ?? signal})`));
+      });
+    });
+  }
+
+  /** SIGKILL, then wait for the exit so the port and the database connections are gone. */
+  kill(): Promise<void> {
+    const p = this.proc;
+    this.url = null;
+    if (!p || p.exitCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      p.once('exit', () => resolve());
+      p.kill('SIGKILL');
+    });
+  }
+
+  /** SIGTERM: the clean shutdown path (finishes requests in flight). Resolves once its output is drained too. */
+  stop(): Promise<void> {
+    const p = this.proc;
+    if (!p) return Promise.resolve();
+    const closed = this.closed.get(p);
+    if (p.exitCode !== null || p.signalCode !== null) return closed ?? Promise.resolve();
+    const t = setTimeout(() => p.kill('SIGKILL'), 10_000);
+    p.kill('SIGTERM');
+    return (closed ?? Promise.resolve()).finally(() => clearTimeout(t));
+  }
+}
+
+/**
+ * The service as `npm start` runs it, from the bundle (a child process, SIGKILL for a crash), on a
  * store of its own: a fresh PGlite directory, or a fresh PostgreSQL database, both already migrated (the
  * run's image or template: store-image.ts). The first start seeds the demo; its key and the operator
  * token are read from what it prints.
@@ -18,24 +150,27 @@ export async function childService(backend: Backend, env: Record<string, string>
   const pg = backend === 'postgres' ? await createPgDatabase() : null;
   const dataDir = pg ? null : mkdtempSync(join(tmpdir(), 'cambio-kill-'));
   const lines: string[] = [];
-  const cluster = new Cluster({
-    root,
-    instances: opts.instances ?? 1,
-    onLog: (_i, line) => lines.push(line),
-    env: {
-      DATABASE_URL: pg?.url ?? '',
-      DATA_DIR: dataDir ?? '',
-      LOG_LEVEL: 'warn',
-      CAMBIO_RATE_LIMIT_PER_MIN: '0',
-      CAMBIO_SEED_DEMO: 'true',
-      ...env,
-    },
-  });
+  const instances = Array.from(
+    { length: opts.instances ?? 1 },
+    () =>
+      new ServiceProcess(
+        {
+          DATABASE_URL: pg?.url ?? '',
+          DATA_DIR: dataDir ?? '',
+          LOG_LEVEL: 'warn',
+          CAMBIO_RATE_LIMIT_PER_MIN: '0',
+          CAMBIO_SEED_DEMO: 'true',
+          ...env,
+        },
+        (line) => lines.push(line),
+      ),
+  );
   const at = (i: number) => {
-    const x = cluster.instances[i];
+    const x = instances[i];
     if (!x) throw new Error(`no instance ${i}`);
     return x;
   };
+  const killAll = () => Promise.all(instances.map((x) => x.kill()));
   // Production forbids the demo: the test then funds what it needs through the operator API (OPERATOR_TOKEN).
   const demo = (env.CAMBIO_SEED_DEMO ?? 'true') === 'true';
   try {
@@ -44,10 +179,11 @@ export async function childService(backend: Backend, env: Record<string, string>
       await stampOpened(seeded.db);
       await seeded.close();
     }
-    await cluster.start();
+    // One after the other: the first seeds the demo, the others find it done.
+    for (const x of instances) await x.start();
   } catch (e) {
     // The caller never gets `cleanup`: nothing of this service may outlive the failed start.
-    await cluster.killAll();
+    await killAll();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     await pg?.drop();
     throw e;
@@ -64,21 +200,23 @@ export async function childService(backend: Backend, env: Record<string, string>
     operatorToken: env.OPERATOR_TOKEN ?? printed(/operator token \(shown once\): (\S+)/),
     lines,
     url: (i = 0) => {
-      const u = cluster.instances[i]!.url;
+      const u = at(i).url;
       if (!u) throw new Error('the service is down');
       return u;
     },
     /** SIGKILL: no shutdown hook runs; resolves once the process is gone. */
-    kill: (i = 0) => cluster.instances[i]!.kill(),
-    start: (i = 0) => cluster.instances[i]!.start(),
+    kill: (i = 0) => at(i).kill(),
+    start: (i = 0) => at(i).start(),
     /** Instance `i` of several on one store (PostgreSQL), started with the same environment. */
     instance: (i: number) => ({ url: () => at(i).url, start: () => at(i).start(), kill: () => at(i).kill() }),
     /** SIGTERM, waiting for the clean exit. */
-    stop: () => cluster.stop(),
+    stop: async () => {
+      await Promise.all(instances.map((x) => x.stop()));
+    },
     /** The store itself, opened by the test (PGlite: only while the service is stopped, one process per directory). */
     openStore: (): Promise<OpenedDb> => openDatabase({ databaseUrl: pg?.url, dataDir: dataDir ?? 'memory://' }),
     cleanup: async () => {
-      await cluster.killAll();
+      await killAll();
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
       await pg?.drop();
     },
