@@ -27,7 +27,9 @@ if (files.length === 0) {
 
 // The longest files: most wait on processes of their own (the CLI, npm pack, the service as `npm start`
 // runs it, killed and restarted); the fuzz test computes for minutes. Each runs alone, and first, longest
-// first, so the last files to finish are short ones and both workers end together.
+// first, so the last files to finish are short ones and both workers end together. A file done in a few
+// seconds joins a group even if it starts processes: alone, starting its own test process would cost
+// about as much as its tests.
 const ALONE = [
   'server/test/fuzz.test.ts',
   'server/test/kill-log.test.ts',
@@ -36,17 +38,13 @@ const ALONE = [
   'server/test/kill-events.test.ts',
   'sdk/test/pack-install.test.ts',
   'server/test/kill-webhooks-burst.test.ts',
-  'server/test/dist-server.test.ts',
   'server/test/kill-webhooks.test.ts',
   'cli/test/cli.test.ts',
-  'server/test/failover.test.ts',
-  'server/test/verify-bank.test.ts',
   'server/test/data-dir-lock.test.ts',
   'cli/test/verify-mine.test.ts',
   'server/test/restart.test.ts',
   'server/test/signals.test.ts',
   'cli/test/verify.test.ts',
-  'server/test/embedded-maintenance.test.ts',
 ];
 const aloneRank = (f) => ALONE.findIndex((a) => f.includes(a));
 
@@ -54,7 +52,7 @@ const aloneRank = (f) => ALONE.findIndex((a) => f.includes(a));
 // service's TypeScript and compiling PGlite's WebAssembly before its first test, and that is paid once
 // per group instead of once per file. Each file of a group is a suite of its own (its top-level hooks
 // are that suite's hooks) and the files of a group run one after the other, as the tests of a file do.
-const GROUP_SIZE = 12;
+const GROUP_SIZE = 16;
 const BROWSER_GROUP_SIZE = 4;
 const separate = process.env.CAMBIO_TEST_SEPARATE === '1';
 
