@@ -110,6 +110,8 @@ export const backgroundTasks: BackgroundTask[] = [
         pollMs: 100,
         signal,
         wakes: d.store.webhooks.wakes,
+        // PostgreSQL: its claims and outcomes do not queue behind the requests for the pool's connections.
+        ownConnection: d.config.databaseUrl !== undefined,
       });
     },
   },

@@ -118,6 +118,8 @@ export class WebhooksStore {
   readonly #failed: Batcher<{ c: ClaimedDelivery; o: AttemptOutcome; retryAt: Date | null }, FailedRecord>;
   /** Nudged after a commit that may have made deliveries due; the delivery worker waits on it. */
   readonly wakes = new WebhookWakes();
+  /** The connection the delivery worker holds while it runs (onOwnConnection); null: the pool's. */
+  #worker: Db | null = null;
 
   constructor(
     private readonly db: Db,
@@ -125,6 +127,27 @@ export class WebhooksStore {
   ) {
     this.#delivered = new Batcher((items) => this.#recordDelivered(items), { maxBatch: 128, maxInFlight: 2 });
     this.#failed = new Batcher((items) => this.#recordFailed(items), { maxBatch: 128, maxInFlight: 1 });
+  }
+
+  /**
+   * Runs `f` (the delivery worker's run) with one connection of the pool held for its claims and its
+   * recorded outcomes, so they never wait in the pool's queue behind the requests in flight. Only where
+   * the store has more than one connection (PostgreSQL): on one connection holding it would stop the rest.
+   */
+  async onOwnConnection<T>(f: () => Promise<T>): Promise<T> {
+    return this.db.connection().execute(async (conn) => {
+      this.#worker = conn;
+      try {
+        return await f();
+      } finally {
+        this.#worker = null;
+      }
+    });
+  }
+
+  /** The worker's connection while it holds one, else the pool. */
+  get #work(): Db {
+    return this.#worker ?? this.db;
   }
 
   /**
@@ -458,7 +481,7 @@ export class WebhooksStore {
       select c.id, c.attempts, c.round_attempts, c.endpoint_id, e.organization_id, e.url, e.secret_sealed,
         e.previous_secret_sealed, e.previous_secret_until, ev.seq, ev.type, ev.created_at, ev.data
       from claimed c join webhook_endpoints e on e.id = c.endpoint_id join events ev on ev.seq = c.event_seq
-      order by c.id`.execute(this.db);
+      order by c.id`.execute(this.#work);
     return rows.rows.map((r) => ({
       deliveryId: String(r.id),
       claimToken: token,
@@ -552,7 +575,7 @@ export class WebhooksStore {
         update webhook_endpoints e set failing_since = null
         where e.id in (select endpoint_id from done) and e.failing_since is not null
       )
-      select id::text as id from done`.execute(this.db);
+      select id::text as id from done`.execute(this.#work);
     const recorded = new Set(r.rows.map((x) => String(x.id)));
     return items.map(({ c }) => recorded.has(String(c.deliveryId)));
   }
@@ -597,7 +620,7 @@ export class WebhooksStore {
         returning e.id, e.status, e.failing_since
       )
       select done.id::text as id, streak.status, streak.failing_since
-      from done left join streak on streak.id = done.endpoint_id`.execute(this.db);
+      from done left join streak on streak.id = done.endpoint_id`.execute(this.#work);
     const byId = new Map(r.rows.map((x) => [String(x.id), x]));
     return items.map(({ c }) => {
       const x = byId.get(String(c.deliveryId));

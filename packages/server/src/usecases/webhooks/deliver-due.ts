@@ -52,6 +52,11 @@ export interface DispatchOptions extends DeliverOptions {
   wakes?: WebhookWakeSource | undefined;
   /** The shortest time between two claims nudges bring on (NUDGE_GAP_MS). */
   nudgeGapMs?: number | undefined;
+  /**
+   * Claims and outcomes go over a connection the run holds (a store with a pool of them): under load they
+   * would otherwise wait in the pool's queue behind every request in flight, and the deliveries fall behind.
+   */
+  ownConnection?: boolean | undefined;
 }
 
 /**
@@ -62,6 +67,10 @@ export interface DispatchOptions extends DeliverOptions {
  * stays until stopped, claiming as soon as a nudge says events were committed.
  */
 export async function dispatchWebhooks(deps: DeliverDeps, o: DispatchOptions): Promise<number> {
+  return o.ownConnection ? deps.store.webhooks.onOwnConnection(() => dispatch(deps, o)) : dispatch(deps, o);
+}
+
+async function dispatch(deps: DeliverDeps, o: DispatchOptions): Promise<number> {
   const sealer = new OpenedSecrets(deps.secret);
   const running = new Set<Promise<void>>();
   let made = 0;
@@ -128,7 +137,13 @@ export async function dispatchWebhooks(deps: DeliverDeps, o: DispatchOptions): P
         resolve();
       }
       freed = () => {
-        if (running.size <= lowWater || (o.signal?.aborted && running.size === 0)) done();
+        if (o.signal?.aborted && running.size === 0) return done();
+        // Slots freed: claim again, but not sooner than `gapMs` after the last claim, as for nudges (at low
+        // volume every attempt that ends frees enough, and a claim for each would cost more than its attempt).
+        if (running.size <= lowWater) {
+          clearTimeout(t);
+          t = setTimeout(done, Math.max(0, claimedAt + gapMs - Date.now()));
+        }
       };
     });
   }
