@@ -111,7 +111,8 @@ export const backgroundTasks: BackgroundTask[] = [
         signal,
         wakes: d.store.webhooks.wakes,
         // PostgreSQL: its claims and outcomes do not queue behind the requests for the pool's connections.
-        ownConnection: d.config.databaseUrl !== undefined,
+        // Not with a pool of one, which holding would take from every request.
+        ownConnection: d.config.databaseUrl !== undefined && d.config.dbPoolSize > 1,
       });
     },
   },
