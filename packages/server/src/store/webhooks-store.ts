@@ -550,16 +550,7 @@ export class WebhooksStore {
    */
   async #recordDelivered(items: Array<{ c: ClaimedDelivery; o: AttemptOutcome }>): Promise<boolean[]> {
     const at = this.clock.now();
-    const rows = JSON.stringify(
-      items.map(({ c, o }) => ({
-        id: c.deliveryId,
-        token: c.claimToken,
-        attempt: c.attempt,
-        started: o.startedAt.toISOString(),
-        duration: o.durationMs,
-        status: o.statusCode,
-      })),
-    );
+    const rows = JSON.stringify(items.map(({ c, o }) => attemptRow(c, o)));
     const r = await sql<{ id: string }>`with v as (
         select * from json_to_recordset(${rows}::json) as x(id bigint, token text, attempt int, started timestamptz, duration int, status int)
       ), done as (
@@ -589,16 +580,7 @@ export class WebhooksStore {
   async #recordFailed(items: Array<{ c: ClaimedDelivery; o: AttemptOutcome; retryAt: Date | null }>): Promise<FailedRecord[]> {
     const at = this.clock.now();
     const rows = JSON.stringify(
-      items.map(({ c, o, retryAt }) => ({
-        id: c.deliveryId,
-        token: c.claimToken,
-        attempt: c.attempt,
-        started: o.startedAt.toISOString(),
-        duration: o.durationMs,
-        status: o.statusCode,
-        error: o.error,
-        retry: retryAt === null ? null : retryAt.toISOString(),
-      })),
+      items.map(({ c, o, retryAt }) => ({ ...attemptRow(c, o), error: o.error, retry: retryAt === null ? null : retryAt.toISOString() })),
     );
     const r = await sql<{ id: string; status: string | null; failing_since: Date | null }>`with v as (
         select * from json_to_recordset(${rows}::json)
@@ -639,3 +621,13 @@ export class WebhooksStore {
     return Number(r.numDeletedRows);
   }
 }
+
+/** An attempt as the batched outcome statements read it (json_to_recordset): the delivery, its claim and what the attempt met. */
+const attemptRow = (c: ClaimedDelivery, o: AttemptOutcome) => ({
+  id: c.deliveryId,
+  token: c.claimToken,
+  attempt: c.attempt,
+  started: o.startedAt.toISOString(),
+  duration: o.durationMs,
+  status: o.statusCode,
+});
