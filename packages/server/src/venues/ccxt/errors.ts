@@ -1,4 +1,4 @@
-import ccxt from 'ccxt';
+import { ccxtModule } from './ccxt-module.ts';
 
 /**
  * What a venue error means for an order sent to it (CONTRACT §11):
@@ -13,6 +13,7 @@ export type VenueErrorKind = 'not_found' | 'refused' | 'unknown';
 
 export function classifyVenueError(e: unknown): { kind: VenueErrorKind; reason: string } {
   const reason = venueMessage(e);
+  const ccxt = ccxtModule();
   if (e instanceof ccxt.OrderNotFound) return { kind: 'not_found', reason };
   // Network trouble, timeouts (Binance -1007), the exchange unavailable or failing (5xx, -1001, -1006).
   if (e instanceof ccxt.NetworkError || e instanceof ccxt.OperationFailed) return { kind: 'unknown', reason };

@@ -1,4 +1,5 @@
-import ccxt, { type Exchange } from 'ccxt';
+import type { Exchange } from 'ccxt';
+import { ccxtModule } from './ccxt-module.ts';
 
 /** How a CCXT exchange is reached: its id, the account's credentials, and an origin replacing its REST API's. */
 export interface ExchangeSettings {
@@ -16,7 +17,7 @@ export interface ExchangeSettings {
  * credentials live only inside the exchange object; nothing here logs them.
  */
 export function makeExchange(s: ExchangeSettings): Exchange {
-  const Ctor = (ccxt as unknown as Record<string, new (config: object) => Exchange>)[s.id];
+  const Ctor = (ccxtModule() as unknown as Record<string, new (config: object) => Exchange>)[s.id];
   if (typeof Ctor !== 'function') throw new Error(`CCXT has no exchange "${s.id}"`);
   const ex = new Ctor({
     apiKey: s.apiKey,
