@@ -1,7 +1,9 @@
 // Runs every *.test.ts under packages/ with node's test runner (Node 20 has no glob for --test).
-// Usage: node scripts/test.mjs [path-filter ...]
+// Usage: node scripts/test.mjs [--checks] [path-filter ...]
+// --checks (what `npm test` runs): tsc and eslint as well (scripts/typecheck.mjs --lint), alongside the tests.
 // CAMBIO_TEST_SEPARATE=1: every file in a process of its own (no groups; see below).
-import { spawnSync } from 'node:child_process';
+import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -16,7 +18,8 @@ function walk(dir, out) {
   }
   return out;
 }
-const filters = process.argv.slice(2);
+const checks = process.argv.includes('--checks');
+const filters = process.argv.slice(2).filter((a) => a !== '--checks');
 const files = walk('packages', [])
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
@@ -95,13 +98,39 @@ const entries = runs.map((g, i) => {
 // @cambio/source: workspace packages resolve to their TypeScript sources, so no rebuild is needed.
 // One file per core, and at least two: node's default (cores - 1) would run one file at a time on two
 // cores, and a file often waits (a child process, PostgreSQL, the browser) while the other computes.
-const concurrency = Math.max(2, availableParallelism());
+const concurrency = Number(process.env.CAMBIO_TEST_CONCURRENCY ?? 0) || Math.max(2, availableParallelism());
+// The checks run beside the tests at the lowest CPU priority, not for a minute of their own before the
+// first test: they take what the test files leave while they wait (a child process, PostgreSQL, the
+// browser) and the last minute, when one file is left. At the same priority they slowed the kill and
+// restart tests that run first. Their output is held back and printed after the tests'.
+const checkRun = checks
+  ? collect(spawn(process.execPath, ['scripts/typecheck.mjs', '--lint', '--nice'], { stdio: ['ignore', 'pipe', 'pipe'] }))
+  : null;
 // --test-force-exit: a file whose tests are over ends even if a handle (a child process a test forgot)
 // still holds its event loop; without it the run waits for that file forever.
-const r = spawnSync(
-  process.execPath,
-  ['--conditions=@cambio/source', '--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...entries],
-  { stdio: 'inherit' },
+const testRun = collect(
+  spawn(
+    process.execPath,
+    ['--conditions=@cambio/source', '--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...entries],
+    { stdio: 'inherit' },
+  ),
 );
+const tests = await testRun;
 rmSync(dir, { recursive: true, force: true });
-process.exit(r.status ?? 1);
+const checked = checkRun ? await checkRun : { code: 0, output: '' };
+if (checkRun) {
+  process.stdout.write(checked.output);
+  console.log(checked.code === 0 ? '# typecheck and lint: passed' : '# typecheck and lint: FAILED (above)');
+}
+process.exit(tests.code !== 0 ? tests.code : checked.code);
+
+/** A child's exit code (1 when it could not start or was killed) and, when piped, its output. */
+function collect(child) {
+  const out = [];
+  child.stdout?.on('data', (d) => out.push(d));
+  child.stderr?.on('data', (d) => out.push(d));
+  return new Promise((done) => {
+    child.on('error', (e) => out.push(Buffer.from(`${e.message}\n`)));
+    child.on('close', (code) => done({ code: code ?? 1, output: Buffer.concat(out).toString() }));
+  });
+}

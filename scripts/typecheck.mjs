@@ -1,15 +1,24 @@
-// Type-checks the Node packages (root tsconfig.json) and every workspace that has a tsconfig.json of
-// its own (the browser apps: DOM types, JSX, bundler resolution), so `npm run typecheck` covers all.
-// The projects are checked at the same time (tsc uses one core each). `--lint`: `npm run lint` runs
-// alongside them (what `npm test` does before the tests), so neither waits for the other.
+// Type-checks the Node packages (root tsconfig.json) and the browser packages (DOM types, JSX, bundler
+// resolution): those tsconfig.web.json names are checked as one program, which loads React's and the
+// DOM's types once and the web kit's sources once for both apps; any other workspace with a
+// tsconfig.json of its own is checked on its own, so `npm run typecheck` covers all. The projects are
+// checked at the same time (tsc uses one core each). `--lint`: `npm run lint` runs alongside them, so
+// neither waits for the other (`npm test` runs all this beside the tests: scripts/test.mjs --checks).
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 
+// --nice: the lowest CPU priority, inherited by tsc and eslint (scripts/test.mjs runs them beside the tests).
+if (process.argv.includes('--nice')) setPriority(19);
+
+const web = JSON.parse(readFileSync('tsconfig.web.json', 'utf8')).include;
 const projects = [
   'tsconfig.json',
+  'tsconfig.web.json',
   ...readdirSync('packages')
+    .filter((p) => !web.includes(`packages/${p}/src`))
     .map((p) => join('packages', p, 'tsconfig.json'))
     .filter((p) => existsSync(p)),
 ];
