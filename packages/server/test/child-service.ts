@@ -213,6 +213,8 @@ export async function childService(backend: Backend, env: Record<string, string>
     stop: async () => {
       await Promise.all(instances.map((x) => x.stop()));
     },
+    /** PostgreSQL: the service's database (a fresh one of its own). */
+    databaseUrl: pg?.url,
     /** The store itself, opened by the test (PGlite: only while the service is stopped, one process per directory). */
     openStore: (): Promise<OpenedDb> => openDatabase({ databaseUrl: pg?.url, dataDir: dataDir ?? 'memory://' }),
     cleanup: async () => {
