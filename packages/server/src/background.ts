@@ -110,9 +110,8 @@ export const backgroundTasks: BackgroundTask[] = [
         pollMs: 100,
         signal,
         wakes: d.store.webhooks.wakes,
-        // PostgreSQL: its claims and outcomes do not queue behind the requests for the pool's connections.
-        // Not with a pool of one, which holding would take from every request.
-        ownConnection: d.config.databaseUrl !== undefined && d.config.dbPoolSize > 1,
+        // Its claims and outcomes do not queue behind the requests (the store's worker lane).
+        workerLane: true,
       });
     },
   },

@@ -39,6 +39,13 @@ export interface OpenedDb {
    * opened now if it is not yet). PGlite: nothing to do, no other instance opens its store.
    */
   shareWebhookWakes(wakes: WebhookWakes): void;
+  /**
+   * Runs `f`, a worker that lasts as long as the service, with a handle whose statements do not wait
+   * behind the requests' under load: on PostgreSQL a pooled connection held while `f` runs (not with a
+   * pool of one, which holding would take from every request); on PGlite its transactions take the one
+   * connection before the requests waiting for it.
+   */
+  onWorkerLane<T>(f: (db: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -148,6 +155,7 @@ export async function openDatabase(opts: {
         });
         void listen().catch(() => undefined);
       },
+      onWorkerLane: (f) => ((opts.poolSize ?? 16) > 1 ? db.connection().execute(f) : f(db)),
       close: async () => {
         try {
           await listener?.close();
@@ -158,7 +166,17 @@ export async function openDatabase(opts: {
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const embedded = (db: Db) => ({ ownedByOneProcess: true, oneTransactionAtATime: true, maintain: () => vacuumHotTables(db) });
+  // The requests' handle and the urgent one over the same connection (pglite-dialect.ts).
+  const handles = (client: InstanceType<typeof PGlite>) => {
+    const dialect = new PGliteDialect(client);
+    return { db: new Kysely<Database>({ dialect }), urgent: new Kysely<Database>({ dialect: dialect.urgentTwin() }) };
+  };
+  const embedded = (db: Db, urgent: Db) => ({
+    ownedByOneProcess: true,
+    oneTransactionAtATime: true,
+    maintain: () => vacuumHotTables(db),
+    onWorkerLane: <T>(f: (db: Db) => Promise<T>) => f(urgent),
+  });
   // One connection, in this process: it hears its own notifications before each COMMIT returns, always.
   const hearing = async (client: InstanceType<typeof PGlite>) => {
     const changes = new AuthChanges(true);
@@ -173,13 +191,13 @@ export async function openDatabase(opts: {
     // zero-filled 8 kB at a time costs some 100 MB of copying; without zero-filling it is sized at once.
     // The one session of the process keeps the setting. (Zero-filling is for disks, and there is none.)
     await client.exec('set wal_init_zero = off');
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+    const { db, urgent } = handles(client);
     await migrate(db);
     const changes = await hearing(client);
     return {
       db,
       kind: 'pglite',
-      ...embedded(db),
+      ...embedded(db, urgent),
       authChanges: async () => changes,
       shareWebhookWakes: () => undefined,
       close: () => db.destroy(),
@@ -193,14 +211,14 @@ export async function openDatabase(opts: {
     if (typeof opts.image === 'function') throw new Error('an image as a filesystem is for a store in memory');
     const fresh = opts.image && !existsSync(join(pgdata, 'PG_VERSION'));
     const client = await PGlite.create(pgdata, fresh ? { loadDataDir: opts.image } : {});
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+    const { db, urgent } = handles(client);
     await migrate(db);
     const changes = await hearing(client);
     // The lock is released even when closing the database fails.
     return {
       db,
       kind: 'pglite',
-      ...embedded(db),
+      ...embedded(db, urgent),
       authChanges: async () => changes,
       shareWebhookWakes: () => undefined,
       close: async () => {

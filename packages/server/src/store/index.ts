@@ -116,7 +116,7 @@ export class Store implements Repositories {
     this.idempotency = new IdempotencyStore(this.db, clock, !opened.oneTransactionAtATime);
     this.events = new EventsStore(this.db);
     this.queues = new QueueStore(this.db);
-    this.webhooks = new WebhooksStore(this.db, clock);
+    this.webhooks = new WebhooksStore(this.db, clock, opened.onWorkerLane);
     opened.shareWebhookWakes(this.webhooks.wakes);
     this.transparency = new TransparencyStore(this.db, clock);
     this.mail = new MailStore(this.db, clock);

@@ -14,15 +14,29 @@ import { PglitePrepared } from './pglite-prepared.ts';
 
 /**
  * Kysely over PGlite. PGlite is one connection, so the driver hands it out to one user at a time:
- * a transaction owns it from BEGIN to COMMIT, and nothing else interleaves.
+ * a transaction owns it from BEGIN to COMMIT, and nothing else interleaves. `urgentTwin()` is a second
+ * dialect over the same connection whose users take it before everyone waiting through this one (never
+ * in the middle of someone's transaction): for a background worker whose short statements would
+ * otherwise queue behind every request waiting under load.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly db: PGlite) {}
+  readonly #line: OneLine;
+  constructor(
+    private readonly db: PGlite,
+    line?: OneLine,
+    private readonly urgent = false,
+  ) {
+    this.#line = line ?? new OneLine(new PGliteConnection(db));
+  }
+  /** A dialect over the same connection whose users go first; destroying it leaves the connection open. */
+  urgentTwin(): PGliteDialect {
+    return new PGliteDialect(this.db, this.#line, true);
+  }
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.db);
+    return new PGliteDriver(this.db, this.#line, this.urgent);
   }
   createIntrospector(db: Kysely<unknown>) {
     return new PostgresIntrospector(db);
@@ -32,25 +46,46 @@ export class PGliteDialect implements Dialect {
   }
 }
 
-class PGliteDriver implements Driver {
-  #queue: Promise<void> = Promise.resolve();
-  #release: (() => void) | null = null;
-  readonly #conn: PGliteConnection;
-  constructor(private readonly db: PGlite) {
-    this.#conn = new PGliteConnection(db);
+/** The one connection and whose turn it is: the urgent waiters first, then the others, each in arrival order. */
+class OneLine {
+  #busy = false;
+  readonly #urgent: Array<() => void> = [];
+  readonly #others: Array<() => void> = [];
+  constructor(readonly conn: PGliteConnection) {}
+
+  async take(urgent: boolean): Promise<void> {
+    if (!this.#busy) {
+      this.#busy = true;
+      return;
+    }
+    await new Promise<void>((r) => (urgent ? this.#urgent : this.#others).push(r));
   }
+
+  /**
+   * Hands the connection to the next waiter (it stays busy), or frees it. The next waiter goes on in a
+   * macrotask: PGlite answers through promises only, so transactions waiting back to back would run from
+   * microtask to microtask, and no socket and no timer (the requests' own I/O, the delivery worker's
+   * attempts and claims) would get a turn until the whole queue had run.
+   */
+  give(): void {
+    const next = this.#urgent.shift() ?? this.#others.shift();
+    if (next) setImmediate(next);
+    else this.#busy = false;
+  }
+}
+
+class PGliteDriver implements Driver {
+  constructor(
+    private readonly db: PGlite,
+    private readonly line: OneLine,
+    private readonly urgent: boolean,
+  ) {}
 
   async init() {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const prev = this.#queue;
-    let release!: () => void;
-    this.#queue = new Promise<void>((r) => {
-      release = r;
-    });
-    await prev;
-    this.#release = release;
-    return this.#conn;
+    await this.line.take(this.urgent);
+    return this.line.conn;
   }
 
   async beginTransaction(c: DatabaseConnection) {
@@ -64,13 +99,12 @@ class PGliteDriver implements Driver {
   }
 
   async releaseConnection() {
-    const r = this.#release;
-    this.#release = null;
-    r?.();
+    this.line.give();
   }
 
   async destroy() {
-    await this.db.close();
+    // The twin shares the connection: only the requests' dialect closes it.
+    if (!this.urgent) await this.db.close();
   }
 }
 

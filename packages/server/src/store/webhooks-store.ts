@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Clock } from '../domain/ports.ts';
 import { endpointView, type WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
 import { Batcher } from './batcher.ts';
-import type { Db } from './db.ts';
+import type { Db, OpenedDb } from './db.ts';
 import { toJson } from './json.ts';
 import { WebhookWakes } from './webhook-wakes.ts';
 import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
@@ -118,25 +118,26 @@ export class WebhooksStore {
   readonly #failed: Batcher<{ c: ClaimedDelivery; o: AttemptOutcome; retryAt: Date | null }, FailedRecord>;
   /** Nudged after a commit that may have made deliveries due; the delivery worker waits on it. */
   readonly wakes = new WebhookWakes();
-  /** The connection the delivery worker holds while it runs (onOwnConnection); null: the pool's. */
+  /** The delivery worker's lane while it runs (onWorkerLane); null: the requests' handle. */
   #worker: Db | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly lane: OpenedDb['onWorkerLane'] = (f) => f(db),
   ) {
     this.#delivered = new Batcher((items) => this.#recordDelivered(items), { maxBatch: 128, maxInFlight: 2 });
     this.#failed = new Batcher((items) => this.#recordFailed(items), { maxBatch: 128, maxInFlight: 1 });
   }
 
   /**
-   * Runs `f` (the delivery worker's run) with one connection of the pool held for its claims and its
-   * recorded outcomes, so they never wait in the pool's queue behind the requests in flight. Only where
-   * the store has more than one connection (PostgreSQL): on one connection holding it would stop the rest.
+   * Runs `f` (the delivery worker's run) with its claims and recorded outcomes on the store's worker lane
+   * (OpenedDb.onWorkerLane: a held connection on PostgreSQL, first turn at the one connection on PGlite),
+   * so they never wait behind the requests in flight and the deliveries keep up under load.
    */
-  async onOwnConnection<T>(f: () => Promise<T>): Promise<T> {
-    return this.db.connection().execute(async (conn) => {
-      this.#worker = conn;
+  async onWorkerLane<T>(f: () => Promise<T>): Promise<T> {
+    return this.lane(async (db) => {
+      this.#worker = db;
       try {
         return await f();
       } finally {
@@ -145,7 +146,7 @@ export class WebhooksStore {
     });
   }
 
-  /** The worker's connection while it holds one, else the pool. */
+  /** The worker's lane while its run lasts, else the requests' handle. */
   get #work(): Db {
     return this.#worker ?? this.db;
   }

@@ -632,8 +632,8 @@ export interface WebhooksRepository {
   /** Nudges the delivery worker that deliveries may have become due. */
   readonly wakes: { nudge(): void };
   claim(now: Date, leaseMs: number, limit: number, perEndpoint?: number): Promise<ClaimedDelivery[]>;
-  /** Runs the delivery worker's `f` with a connection of its own for its claims and outcomes (PostgreSQL). */
-  onOwnConnection<T>(f: () => Promise<T>): Promise<T>;
+  /** Runs the delivery worker's `f` with its claims and outcomes ahead of the requests' statements. */
+  onWorkerLane<T>(f: () => Promise<T>): Promise<T>;
   countLocked(tx: Tx, organizationId: string): Promise<number>;
   delete(tx: Tx, organizationId: string, id: string): Promise<WebhookEndpoint | undefined>;
   disable(tx: Tx, endpointId: string, failingSince: Date, reason: string, at: Date): Promise<WebhookEndpoint | undefined>;

@@ -53,10 +53,10 @@ export interface DispatchOptions extends DeliverOptions {
   /** The shortest time between two claims nudges bring on (NUDGE_GAP_MS). */
   nudgeGapMs?: number | undefined;
   /**
-   * Claims and outcomes go over a connection the run holds (a store with a pool of them): under load they
-   * would otherwise wait in the pool's queue behind every request in flight, and the deliveries fall behind.
+   * Claims and outcomes go on the store's worker lane: under load they would otherwise wait behind every
+   * request in flight (the pool's queue, or PGlite's one connection), and the deliveries fall behind.
    */
-  ownConnection?: boolean | undefined;
+  workerLane?: boolean | undefined;
 }
 
 /**
@@ -67,7 +67,7 @@ export interface DispatchOptions extends DeliverOptions {
  * stays until stopped, claiming as soon as a nudge says events were committed.
  */
 export async function dispatchWebhooks(deps: DeliverDeps, o: DispatchOptions): Promise<number> {
-  return o.ownConnection ? deps.store.webhooks.onOwnConnection(() => dispatch(deps, o)) : dispatch(deps, o);
+  return o.workerLane ? deps.store.webhooks.onWorkerLane(() => dispatch(deps, o)) : dispatch(deps, o);
 }
 
 async function dispatch(deps: DeliverDeps, o: DispatchOptions): Promise<number> {
