@@ -49,6 +49,8 @@ export class PGliteDialect implements Dialect {
 /** The one connection and whose turn it is: the urgent waiters first, then the others, each in arrival order. */
 class OneLine {
   #busy = false;
+  /** When the event loop last had a turn between two holders (or the connection was last taken free). */
+  #loopTurnAt = 0;
   readonly #urgent: Array<() => void> = [];
   readonly #others: Array<() => void> = [];
   constructor(readonly conn: PGliteConnection) {}
@@ -56,23 +58,36 @@ class OneLine {
   async take(urgent: boolean): Promise<void> {
     if (!this.#busy) {
       this.#busy = true;
+      this.#loopTurnAt = performance.now();
       return;
     }
     await new Promise<void>((r) => (urgent ? this.#urgent : this.#others).push(r));
   }
 
   /**
-   * Hands the connection to the next waiter (it stays busy), or frees it. The next waiter goes on in a
-   * macrotask: PGlite answers through promises only, so transactions waiting back to back would run from
-   * microtask to microtask, and no socket and no timer (the requests' own I/O, the delivery worker's
-   * attempts and claims) would get a turn until the whole queue had run.
+   * Hands the connection to the next waiter (it stays busy), or frees it. PGlite answers through promises
+   * only, so transactions waiting back to back run from microtask to microtask, and no socket and no timer
+   * (the requests' own I/O, the delivery worker's attempts and claims) gets a turn until the whole queue
+   * has run. So once LOOP_TURN_MS have passed without one, the next waiter goes on in a macrotask; a
+   * macrotask at every handover would cost the requests that take several transactions (a claimed
+   * Idempotency-Key, then the work) a turn of the loop each.
    */
   give(): void {
     const next = this.#urgent.shift() ?? this.#others.shift();
-    if (next) setImmediate(next);
-    else this.#busy = false;
+    if (!next) {
+      this.#busy = false;
+      return;
+    }
+    if (performance.now() - this.#loopTurnAt < LOOP_TURN_MS) return next();
+    setImmediate(() => {
+      this.#loopTurnAt = performance.now();
+      next();
+    });
   }
 }
+
+/** The longest the queue of transactions runs before the event loop gets a turn. */
+const LOOP_TURN_MS = 5;
 
 class PGliteDriver implements Driver {
   constructor(
