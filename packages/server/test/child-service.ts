@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { ServiceProcess } from '../../../scripts/service-process.ts';
 import { openDatabase, type OpenedDb } from '../src/store/db.ts';
 import { createPgDatabase, type Backend } from './harness.ts';
 import { pgliteImage, stampOpened } from './store-image.ts';
@@ -60,87 +60,6 @@ function serviceBundle(): Promise<string> {
 }
 
 /**
- * One instance of the service: a process of the bundle on the store the environment names, on a port of
- * its own (PORT=0, read back from the `listening on …` line). As verify-bank's Cluster runs
- * `npm start`'s entry point, with the bundle instead.
- */
-class ServiceProcess {
-  proc: ChildProcess | null = null;
-  url: string | null = null;
-  /** Settles when a process has exited and its stdout and stderr are read to the end. */
-  private readonly closed = new WeakMap<ChildProcess, Promise<void>>();
-  constructor(
-    private readonly env: Record<string, string>,
-    private readonly onLine: (line: string) => void,
-  ) {}
-
-  async start(): Promise<void> {
-    // A second process for one instance would orphan the first: nothing would ever kill it, and the test
-    // file that spawned it would never end.
-    if (this.proc) throw new Error(`the service is running already (pid ${this.proc.pid})`);
-    const file = await serviceBundle();
-    if (this.proc) throw new Error(`the service is running already (pid ${(this.proc as ChildProcess).pid})`);
-    return new Promise((resolve, reject) => {
-      const p = spawn(process.execPath, [file], {
-        cwd: root,
-        env: { ...process.env, ...this.env, PORT: '0' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      this.proc = p;
-      this.closed.set(p, new Promise((r) => p.once('close', () => r())));
-      let pending = '';
-      let ready = false;
-      const onData = (d: Buffer) => {
-        pending += d.toString();
-        let nl: number;
-        while ((nl = pending.indexOf('\n')) >= 0) {
-          const line = pending.slice(0, nl);
-          pending = pending.slice(nl + 1);
-          this.onLine(line);
-          const m = /listening on (http:\/\/\S+)/.exec(line);
-          if (m && !ready) {
-            ready = true;
-            this.url = m[1]!;
-            resolve();
-          }
-        }
-      };
-      p.stdout!.on('data', onData);
-      p.stderr!.on('data', onData);
-      p.once('exit', (code, signal) => {
-        if (this.proc === p) {
-          this.proc = null;
-          this.url = null;
-        }
-        if (!ready) reject(new Error(`the service exited before listening (${code ?? signal})`));
-      });
-    });
-  }
-
-  /** SIGKILL, then wait for the exit so the port and the database connections are gone. */
-  kill(): Promise<void> {
-    const p = this.proc;
-    this.url = null;
-    if (!p || p.exitCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      p.once('exit', () => resolve());
-      p.kill('SIGKILL');
-    });
-  }
-
-  /** SIGTERM: the clean shutdown path (finishes requests in flight). Resolves once its output is drained too. */
-  stop(): Promise<void> {
-    const p = this.proc;
-    if (!p) return Promise.resolve();
-    const closed = this.closed.get(p);
-    if (p.exitCode !== null || p.signalCode !== null) return closed ?? Promise.resolve();
-    const t = setTimeout(() => p.kill('SIGKILL'), 10_000);
-    p.kill('SIGTERM');
-    return (closed ?? Promise.resolve()).finally(() => clearTimeout(t));
-  }
-}
-
-/**
  * The service as `npm start` runs it, from the bundle (a child process, SIGKILL for a crash), on a
  * store of its own: a fresh PGlite directory, or a fresh PostgreSQL database, both already migrated (the
  * run's image or template: store-image.ts). The first start seeds the demo; its key and the operator
@@ -153,8 +72,9 @@ export async function childService(backend: Backend, env: Record<string, string>
   const instances = Array.from(
     { length: opts.instances ?? 1 },
     () =>
-      new ServiceProcess(
-        {
+      new ServiceProcess({
+        root,
+        env: {
           DATABASE_URL: pg?.url ?? '',
           DATA_DIR: dataDir ?? '',
           LOG_LEVEL: 'warn',
@@ -162,8 +82,10 @@ export async function childService(backend: Backend, env: Record<string, string>
           CAMBIO_SEED_DEMO: 'true',
           ...env,
         },
-        (line) => lines.push(line),
-      ),
+        args: async () => [await serviceBundle()],
+        name: 'the service',
+        onLine: (line) => lines.push(line),
+      }),
   );
   const at = (i: number) => {
     const x = instances[i];
