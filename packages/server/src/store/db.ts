@@ -74,6 +74,7 @@ export async function openDatabase(opts: {
   image?: Blob | (() => NonNullable<PGliteOptions['fs']>) | undefined;
 }): Promise<OpenedDb> {
   if (opts.databaseUrl) {
+    const poolSize = opts.poolSize ?? 16;
     const changes = new AuthChanges(false);
     const ours = new Set<number>();
     const pidOf = (c: pg.PoolClient) => (c as unknown as { processID?: number }).processID;
@@ -91,7 +92,7 @@ export async function openDatabase(opts: {
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
       ...(opts.log ? { log: opts.log } : {}),
       makePool: (connectionString, check) => {
-        const p = new pg.Pool({ connectionString, max: opts.poolSize ?? 16, Client, onConnect: check, keepAlive: true });
+        const p = new pg.Pool({ connectionString, max: poolSize, Client, onConnect: check, keepAlive: true });
         // Every connection hears the auth notifications and passes on its own: a session gets them before its
         // COMMIT returns, so a change made by this instance reaches its cache before the change's request is
         // answered. `ours`: the backends doing so (their LISTEN ran before any other statement on them).
@@ -155,7 +156,7 @@ export async function openDatabase(opts: {
         });
         void listen().catch(() => undefined);
       },
-      onWorkerLane: (f) => ((opts.poolSize ?? 16) > 1 ? db.connection().execute(f) : f(db)),
+      onWorkerLane: (f) => (poolSize > 1 ? db.connection().execute(f) : f(db)),
       close: async () => {
         try {
           await listener?.close();
