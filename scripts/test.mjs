@@ -98,7 +98,7 @@ const entries = runs.map((g, i) => {
 // @cambio/source: workspace packages resolve to their TypeScript sources, so no rebuild is needed.
 // One file per core, and at least two: node's default (cores - 1) would run one file at a time on two
 // cores, and a file often waits (a child process, PostgreSQL, the browser) while the other computes.
-const concurrency = Number(process.env.CAMBIO_TEST_CONCURRENCY ?? 0) || Math.max(2, availableParallelism());
+const concurrency = Math.max(2, availableParallelism());
 // The checks run beside the tests at the lowest CPU priority, not for a minute of their own before the
 // first test: they take what the test files leave while they wait (a child process, PostgreSQL, the
 // browser) and the last minute, when one file is left. At the same priority they slowed the kill and
@@ -108,14 +108,13 @@ const checkRun = checks
   : null;
 // --test-force-exit: a file whose tests are over ends even if a handle (a child process a test forgot)
 // still holds its event loop; without it the run waits for that file forever.
-const testRun = collect(
+const tests = await collect(
   spawn(
     process.execPath,
     ['--conditions=@cambio/source', '--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, ...entries],
     { stdio: 'inherit' },
   ),
 );
-const tests = await testRun;
 rmSync(dir, { recursive: true, force: true });
 const checked = checkRun ? await checkRun : { code: 0, output: '' };
 if (checkRun) {
