@@ -15,7 +15,7 @@ import { counts, seedEarlier, withPglite, withPostgres, type Exec } from './src/
 import { judge, printGrowth, type GrowthStep } from './src/growth.ts';
 import { growthSvg } from './src/svg-plot.ts';
 import { Receivers } from './src/webhook-receivers.ts';
-import { webhooksRecord, webhooksRun, type WebhooksRecord, type WebhooksRun } from './src/webhooks.ts';
+import { webhooksDrain, webhooksRecord, webhooksRun, type WebhooksDrain, type WebhooksRecord, type WebhooksRun } from './src/webhooks.ts';
 import { venueRun } from './src/venue.ts';
 import { logBench, type LogBenchRecord } from './src/log-bench.ts';
 
@@ -336,8 +336,9 @@ function medianWindow(runs: Array<Awaited<ReturnType<ScenarioRunner['run']>>>): 
   };
 }
 
-/** The endpoint counts of the webhooks run; each is measured without, then with, the slow and the failing receiver. */
-const WEBHOOK_ENDPOINTS = [10, 100];
+/** The backlog run: its endpoint count (the target's), and how long orders-spread fills it (under the receivers' hold). */
+const DRAIN_ENDPOINTS = 10;
+const DRAIN_FILL_SEC = 6;
 
 /**
  * --webhooks on one store: the orders-spread rate with no endpoint (the reference), then the orders and
@@ -347,7 +348,13 @@ async function webhooksStoreRun(
   store: StoreKind,
   o: Options,
   adminUrl: string,
-): Promise<{ ordersSpreadReqPerSec: number; lifecycle: WebhooksRun; runs: WebhooksRun[]; records: WebhooksRecord[] }> {
+): Promise<{
+  ordersSpreadReqPerSec: number;
+  lifecycle: WebhooksRun;
+  runs: WebhooksRun[];
+  records: WebhooksRecord[];
+  drain: WebhooksDrain;
+}> {
   // Withdrawals go to a destination registered at seeding, usable at once.
   const { start, database } = await openStore(store, o, adminUrl, resolve(ROOT, 'bench/results'), { CAMBIO_DESTINATION_COOLDOWN_MS: '0' });
   const server = await start();
@@ -372,15 +379,22 @@ async function webhooksStoreRun(
   const lifecycle = await webhooksRun(store, server.url, runner, seeded.orgs, rx, 0, false);
   const runs: WebhooksRun[] = [];
   const records: WebhooksRecord[] = [];
-  for (const n of WEBHOOK_ENDPOINTS) {
+  for (const n of o.endpoints) {
     const without = await webhooksRun(store, server.url, runner, seeded.orgs, rx, n, false);
     const withBad = await webhooksRun(store, server.url, runner, seeded.orgs, rx, n, true);
     runs.push(without, withBad);
     records.push(webhooksRecord(withBad, without));
   }
+  log(
+    `${store}: a backlog at ${DRAIN_ENDPOINTS} endpoints + slow + failing: orders-spread for ${DRAIN_FILL_SEC} s with the healthy receivers hanging, then released`,
+  );
+  const drain = await webhooksDrain(store, server.url, runner, seeded.orgs, rx, DRAIN_ENDPOINTS, {
+    connections: o.connections,
+    fillSec: DRAIN_FILL_SEC,
+  });
   await server.stop();
   cleanups.delete(server.stop);
-  return { ordersSpreadReqPerSec, lifecycle, runs, records };
+  return { ordersSpreadReqPerSec, lifecycle, runs, records, drain };
 }
 
 async function webhooksMain(o: Options, adminUrl: string): Promise<void> {
@@ -412,6 +426,11 @@ async function webhooksMain(o: Options, adminUrl: string): Promise<void> {
       );
     }
   }
+  for (const b of byStore)
+    console.log(
+      `${b.store}: a backlog of ${b.drain.backlog} deliveries at ${b.drain.endpoints} endpoints (+ slow + failing) drained at ${b.drain.deliveriesPerSec} deliveries/s ` +
+        `(${(b.drain.deliveriesPerSec / b.ordersSpreadReqPerSec).toFixed(2)}× orders-spread), ${b.drain.undelivered} undelivered`,
+    );
   const elapsedSec = Math.round((Date.now() - t0) / 1000);
   console.log(`\nwhole run: ${elapsedSec} s`);
   const out = resolve(ROOT, o.out);
@@ -432,6 +451,7 @@ async function webhooksMain(o: Options, adminUrl: string): Promise<void> {
           reqPerSec: b.lifecycle.requestsPerSec,
         })),
         runs: byStore.flatMap((b) => b.records),
+        drain: byStore.map((b) => b.drain),
         measured: byStore.flatMap((b) => b.runs),
         elapsedSec,
       },
@@ -440,7 +460,7 @@ async function webhooksMain(o: Options, adminUrl: string): Promise<void> {
     )}\n`,
   );
   console.log(`written to ${o.out}`);
-  const bad = byStore.some((b) => b.runs.some((r) => r.badSignatures > 0));
+  const bad = byStore.some((b) => b.drain.badSignatures > 0 || b.runs.some((r) => r.badSignatures > 0));
   process.exit(bad ? 1 : 0);
 }
 

@@ -24,6 +24,8 @@ export interface Options {
   sizes: number[];
   /** --growth: measured windows of each scenario at each size, in rounds; its figure is the median window's. */
   rounds: number;
+  /** --webhooks: the endpoint counts of the workload runs (the backlog run always has 10). */
+  endpoints: number[];
 }
 
 export const USAGE = `npm run bench -- [options]
@@ -36,7 +38,9 @@ export const USAGE = `npm run bench -- [options]
   --webhooks            events and webhooks at volume: orders and withdrawals through approval, 10 and 100 endpoints
                         registered, loopback receivers verifying every signature, with and without a slow
                         (5 s) and a failing (500) receiver (default out: bench/results/webhooks.json;
-                        --orgs 10 unless given)
+                        --orgs 10 unless given); then the delivery capacity: a backlog filled by orders-spread
+                        while the healthy receivers hang, drained once they answer again
+  --endpoints <a,b,…>   --webhooks: the workload runs' endpoint counts (default 10,100)
   --venue               production at the loopback Binance double (through CCXT): quotes of a venue-priced pair
                         against quotes of a static (midRate) pair in the same run, and approval → venue order
                         sent, one approval at a time (default out: bench/results/venue.json; PostgreSQL only)
@@ -102,6 +106,7 @@ export function parseOptions(argv: string[]): Options | null {
       'log-orgs': { type: 'string' },
       sizes: { type: 'string' },
       rounds: { type: 'string' },
+      endpoints: { type: 'string' },
     },
   });
   if (values.help) return null;
@@ -154,5 +159,10 @@ export function parseOptions(argv: string[]): Options | null {
     mode,
     sizes,
     rounds: Math.trunc(positive('rounds', values.rounds, mode === 'growth' ? 5 : 1)),
+    endpoints: (values.endpoints ?? '10,100')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .map((x) => Math.trunc(positive('endpoints', x, 0, 1))),
   };
 }

@@ -5,6 +5,9 @@ import { Webhook } from 'standardwebhooks';
 /** How a receiver answers: at once with 204 (healthy), after `slowMs` with 204 (slow), or 500 at once (failing). */
 export type Behaviour = 'healthy' | 'slow' | 'failing';
 
+/** Under the service's 10 s attempt timeout, so that no held attempt is counted failed and retried later. */
+const HOLD_AT_MOST_MS = 8_000;
+
 /** One healthy receipt: the event's commit time (its createdAt) and when the first attempt arrived. */
 export interface Receipt {
   eventId: string;
@@ -23,6 +26,8 @@ export class Receivers {
   badSignatures = 0;
   requests = 0;
   readonly #endpoints = new Map<string, { verifier: Webhook | null; behaviour: Behaviour; seen: Set<string> }>();
+  /** While held, the healthy receivers' answers wait here (see hold()). */
+  #held: Array<() => void> | null = null;
   #server: Server | null = null;
   #url = '';
 
@@ -33,7 +38,6 @@ export class Receivers {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const at = Date.now();
         this.requests++;
         const ep = this.#endpoints.get(req.url ?? '');
         if (!ep) {
@@ -64,12 +68,24 @@ export class Receivers {
           }, this.slowMs);
           return;
         }
-        if (event && !ep.seen.has(event.id)) {
-          ep.seen.add(event.id);
-          this.receipts.push({ eventId: event.id, createdAtMs: Date.parse(event.createdAt), receivedAtMs: at });
+        const answer = () => {
+          if (event && !ep.seen.has(event.id)) {
+            ep.seen.add(event.id);
+            this.receipts.push({ eventId: event.id, createdAtMs: Date.parse(event.createdAt), receivedAtMs: Date.now() });
+          }
+          res.statusCode = 204;
+          res.end();
+        };
+        if (this.#held) {
+          // Answered when released, or before the service's 10 s attempt timeout would count it failed.
+          const t = setTimeout(answer, HOLD_AT_MOST_MS);
+          this.#held.push(() => {
+            clearTimeout(t);
+            answer();
+          });
+          return;
         }
-        res.statusCode = 204;
-        res.end();
+        answer();
       });
     });
     // Node's default keep-alive (5 s), announced as `Keep-Alive: timeout=5`. A server announcing 1 s makes
@@ -93,12 +109,29 @@ export class Receivers {
     };
   }
 
+  /**
+   * Healthy receivers stop answering until release(): like receivers that hang, each endpoint's attempts in
+   * flight fill its slots and the service's backlog grows, which release() then lets it drain. An attempt
+   * held longer than HOLD_AT_MOST_MS is answered anyway, as a success.
+   */
+  hold(): void {
+    this.#held ??= [];
+  }
+
+  /** Answers every held attempt (each counted as received now) and answers at once from here on. */
+  release(): void {
+    const held = this.#held ?? [];
+    this.#held = null;
+    for (const answer of held) answer();
+  }
+
   /** Forgets the endpoints and their receipts (a new run). */
   reset(): void {
     this.#endpoints.clear();
     this.receipts.length = 0;
     this.badSignatures = 0;
     this.requests = 0;
+    this.release();
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-import { percentile, type Shot } from './load.ts';
+import { percentile, runLoad, type Shot } from './load.ts';
 import type { StoreKind } from './report.ts';
 import type { ScenarioRunner } from './scenarios.ts';
 import { OPERATOR_HEADERS, QUOTE, type BenchOrg } from './seed.ts';
@@ -299,3 +299,94 @@ export function webhooksRecord(withBad: WebhooksRun, without: WebhooksRun): Webh
     undelivered: withBad.undelivered + without.undelivered,
   };
 }
+
+/**
+ * The delivery worker's capacity: how fast it delivers a backlog. Orders-spread fills one (order.created
+ * for each order, one delivery per healthy endpoint of its organization) while the healthy receivers hang
+ * (Receivers.hold: each endpoint's attempts in flight fill its slots, the rest wait in the store); the slow
+ * and the failing receiver answer as always. Once the load stops the receivers are released, and
+ * deliveries/s is the backlog over the time from the release to its last arrival: the worker alone on the
+ * machine, the rate at which it catches up after an outage, where the workload runs above are bounded by the
+ * events it writes.
+ */
+export interface WebhooksDrain {
+  store: StoreKind;
+  endpoints: number;
+  /** Orders placed per second while the receivers were held. */
+  ordersPerSec: number;
+  /** Deliveries the healthy receivers had not received when they were released. */
+  backlog: number;
+  deliveriesPerSec: number;
+  /** From the release to the backlog's last arrival. */
+  drainMs: number;
+  undelivered: number;
+  badSignatures: number;
+  /** The healthy receivers' arrivals second by second from the release. */
+  arrivedBySecond: number[];
+}
+
+export async function webhooksDrain(
+  store: StoreKind,
+  url: string,
+  runner: ScenarioRunner,
+  orgs: BenchOrg[],
+  rx: Receivers,
+  healthy: number,
+  o: { connections: number; fillSec: number },
+): Promise<WebhooksDrain> {
+  rx.reset();
+  const endpoints = await register(url, orgs, rx, healthy, true);
+  const healthyByOrg = orgs.map((_, i) => Math.floor(healthy / orgs.length) + (i < healthy % orgs.length ? 1 : 0));
+  // Quotes for the whole fill first (orders-spread's own rate, with room): quoting must not share the drain.
+  const want = FILL_ORDERS_PER_SEC * o.fillSec;
+  if (runner.spread.size < want) await runner.spread.fill(url, o.connections, want - runner.spread.size);
+  rx.hold();
+  const ordersByOrg = orgs.map(() => 0);
+  let refused = '';
+  const fill = await runLoad({
+    url,
+    connections: o.connections,
+    duration: o.fillSec,
+    next: () => runner.spread.orderShot(),
+    onBody: (shot, status, body) => {
+      if (shot.org === undefined) return;
+      if (status === 201) ordersByOrg[shot.org]!++;
+      else refused = `${status} ${body.slice(0, 200)}`;
+    },
+  });
+  if (refused) throw new Error(`an order was refused while the backlog was filled: ${refused}`);
+  const expected = ordersByOrg.reduce((sum, n, i) => sum + n * healthyByOrg[i]!, 0);
+  const before = rx.receipts.length;
+  const releasedAt = Date.now();
+  rx.release();
+  const deadline = releasedAt + DRAIN_MS;
+  while (rx.receipts.length < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const after = rx.receipts.slice(before);
+  const last = after.reduce((m, r) => Math.max(m, r.receivedAtMs), releasedAt);
+  const arrivedBySecond: number[] = [];
+  for (const r of after) {
+    const i = Math.floor((r.receivedAtMs - releasedAt) / 1000);
+    while (arrivedBySecond.length <= i) arrivedBySecond.push(0);
+    arrivedBySecond[i]!++;
+  }
+  await unregister(url, endpoints);
+  const drainMs = Math.max(1, last - releasedAt);
+  const run: WebhooksDrain = {
+    store,
+    endpoints: healthy,
+    ordersPerSec: Math.round(fill.reqPerSec),
+    backlog: expected - before,
+    deliveriesPerSec: Math.round((after.length / drainMs) * 1000),
+    drainMs,
+    undelivered: Math.max(0, expected - rx.receipts.length),
+    badSignatures: rx.badSignatures,
+    arrivedBySecond,
+  };
+  log(
+    `${store}: backlog of ${run.backlog} deliveries at ${healthy} endpoints + slow + failing (filled at ${run.ordersPerSec} orders/s): ` +
+      `drained in ${drainMs} ms, ${run.deliveriesPerSec} deliveries/s, ${run.undelivered} undelivered, ${run.badSignatures} bad signatures; by second ${arrivedBySecond.join(' ')}`,
+  );
+  return run;
+}
+/** Quotes made per second of fill: above orders-spread's rate on this machine, so the pool never runs dry. */
+const FILL_ORDERS_PER_SEC = 3_500;
