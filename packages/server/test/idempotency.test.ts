@@ -94,9 +94,9 @@ for (const backend of backends()) {
     test('two at once with one key: one 201, one 409 idempotency.in_progress, one withdrawal', async () => {
       const { o, withdraw } = await client();
       // Hold the first request's work (it keeps its answer in its own transaction) until the second has been refused.
-      // On PGlite the key is claimed before the work: the work waits at a gate. On PostgreSQL the work's own
-      // transaction claims the key: it waits for the organization's balance row, which another connection holds,
-      // with the key claimed (its hold's entry comes after the claim).
+      // The work's own transaction claims the key. On PGlite the first request holds its key in flight in the
+      // process while its work waits at a gate. On PostgreSQL its work waits for the organization's balance row,
+      // which another connection holds, with the key claimed (its hold's entry comes after the claim).
       let open!: () => void;
       const gate = new Promise<void>((r) => {
         open = r;
@@ -133,6 +133,49 @@ for (const backend of backends()) {
         assert.deepEqual((await Promise.all(both)).map((r) => r.status).sort(), [201, 409]);
         const third = await withdraw(key, '25000');
         assert.equal(third.headers['idempotent-replayed'], 'true');
+      } finally {
+        h.store.uow.run = run;
+        open();
+      }
+      assert.equal(await withdrawals(h, o), 1);
+      assert.equal(await held(h, o.key, 'USD'), 25_000n);
+    });
+
+    test('the same key with another body while the first is in flight: 422 idempotency.key_reused at once, one withdrawal', async () => {
+      const { o, withdraw } = await client();
+      // The first request's work waits at a gate before its transaction, its key held in flight by the process.
+      let open!: () => void;
+      const gate = new Promise<void>((r) => {
+        open = r;
+      });
+      let reached!: () => void;
+      const atGate = new Promise<void>((r) => {
+        reached = r;
+      });
+      const run = h.store.uow.run.bind(h.store.uow);
+      h.store.uow.run = async (work) => {
+        reached();
+        await gate;
+        return run(work);
+      };
+      try {
+        const key = freshKey();
+        const first = withdraw(key, '25000');
+        await atGate;
+        const other = await withdraw(key, '30000');
+        assert.deepEqual([other.status, other.body.code], [422, 'idempotency.key_reused'], other.raw);
+        const same = await withdraw(key, '25000');
+        assert.deepEqual([same.status, same.body.code], [409, 'idempotency.in_progress'], same.raw);
+        open();
+        const done = await first;
+        assert.equal(done.status, 201, done.raw);
+        h.store.uow.run = run;
+        // Answered: the hold is gone, the kept answer speaks.
+        const again = await withdraw(key, '30000');
+        assert.deepEqual([again.status, again.body.code], [422, 'idempotency.key_reused'], again.raw);
+        const replay = await withdraw(key, '25000');
+        assert.equal(replay.headers['idempotent-replayed'], 'true');
+        assert.equal(replay.body.data.id, done.body.data.id);
       } finally {
         h.store.uow.run = run;
         open();
@@ -287,7 +330,7 @@ if (process.env.DATABASE_URL) {
     const pg = await createPgDatabase();
     const opened = await openDatabase({ databaseUrl: pg.url, dataDir: 'memory://', poolSize: 1 });
     try {
-      const store = new IdempotencyStore(opened.db, systemClock, true);
+      const store = new IdempotencyStore(opened.db, systemClock);
       const c = { scope: 'org:x', key: 'k-1', fingerprint: 'f' };
       assert.equal((await store.claim(c)).kind, 'claimed');
       // Seen at once by the next request, on the same (only) connection, whose own commits stay synchronous.

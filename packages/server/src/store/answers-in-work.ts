@@ -24,12 +24,14 @@ export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) 
     returning k.scope, k.key`;
 
 /**
- * PostgreSQL: claims the keys in the work's own statement (a quote) or in a statement of its transaction
- * before anything is written (a withdrawal, with the destination's read) and keeps their answers there, so
- * a keyed call costs no round trip of its own. Two CTEs: `claim_try`, each
+ * Claims the keys in the work's own statement (a quote) or in a statement of its transaction before
+ * anything is written (a withdrawal, with the destination's read) and keeps their answers there, so a keyed
+ * call costs no round trip of its own. Two CTEs: `claim_try`, each
  * key once (the first answer of a key in the batch), with `got`: this transaction took the key's advisory
  * lock, which every statement claiming a key this way takes first and holds to its commit, so a second
- * request with the key while the first one's statement runs is told `busy` (409) instead of waiting for it;
+ * request with the key while the first one's statement runs is told `busy` (409) instead of waiting for it
+ * (on PostgreSQL, across instances; PGlite's one session always gets it, and its requests are held in flight
+ * by the process: IdempotencyStore.holdInFlight);
  * and `claimed`: the keys whose answer row it wrote, new ones, or one past its retention or an abandoned
  * claim, taken over. A key with a live row is not claimed: the route reads the row (a replay, 422, 409).
  * The work must write the record of a claimed key only, and of every other key claimed here none
@@ -57,7 +59,7 @@ const insertAnswered = (from: RawBuilder<unknown>, where: RawBuilder<unknown>) =
       returning k.scope, k.key`;
 
 /**
- * PostgreSQL, for work that may refuse inside its own statement (a batch of orders, orders-batch.ts): the
+ * For work that may refuse inside its own statement (a batch of orders, orders-batch.ts): the
  * claim gates the work, and only the work's written records keep their keys' answers. `claim_try` as in
  * claimKeysAsWrittenCtes; `claimable`: the keys whose lock it took and which have no live row in the statement's
  * snapshot (none, or one past its retention or abandoned). The work runs for those keys only
@@ -109,7 +111,7 @@ function outcomesOf(written: RawBuilder<unknown>, more = sql``) {
 /**
  * How the keys of one statement's keyed answers are claimed: `before`, each by a row of its own before the
  * work (IdempotencyStore.claim), whose answer the work keeps (keepAnswersSql); `statement`, by the work's own
- * statement (KeptAnswer.claimInWork: IdempotencyStore.claimsInWork). A store claims every key one way, so a
+ * statement (KeptAnswer.claimInWork: a route configured `claimInWork`). A store claims every key one way, so a
  * mix is a fault.
  */
 export function howKeysAreClaimed(as: KeptAnswer[], work: string): 'before' | 'statement' {

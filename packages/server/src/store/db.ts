@@ -20,8 +20,6 @@ export interface OpenedDb {
   kind: 'postgres' | 'pglite';
   /** Whether this process is the only one that opens the store (PGlite: its data directory is locked). */
   ownedByOneProcess: boolean;
-  /** Whether one transaction runs at a time (PGlite: one connection), so no transaction sees another's uncommitted rows while both run. */
-  oneTransactionAtATime: boolean;
   /**
    * The upkeep the database does not do by itself, run every few minutes: PGlite runs no autovacuum, so
    * its hot tables are vacuumed and analysed (maintenance.ts); PostgreSQL needs nothing. Answers the tables done.
@@ -136,7 +134,6 @@ export async function openDatabase(opts: {
       db,
       kind: 'postgres',
       ownedByOneProcess: false,
-      oneTransactionAtATime: false,
       maintain: async () => [],
       authChanges: async (o = {}) => {
         await listen(o.retryMs);
@@ -174,7 +171,6 @@ export async function openDatabase(opts: {
   };
   const embedded = (db: Db, urgent: Db) => ({
     ownedByOneProcess: true,
-    oneTransactionAtATime: true,
     maintain: () => vacuumHotTables(db),
     onWorkerLane: <T>(f: (db: Db) => Promise<T>) => f(urgent),
   });

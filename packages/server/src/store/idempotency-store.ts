@@ -22,25 +22,41 @@ export { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS };
 
 /**
  * Idempotency keys: claimed in their own short transaction before the request runs, completed with the
- * answer after it, released when the answer says nothing was decided (so a retry runs again). A claim
- * whose request died (a crash) is abandoned after IDEMPOTENCY_LEASE_MS and may be taken by the next request.
+ * answer after it, released when the answer says nothing was decided (so a retry runs again); or, for a
+ * route whose work keeps its answer (quotes, orders, withdrawals), claimed by the work's own statement,
+ * with holdInFlight saying "in flight" until then. A claim whose request died (a crash) is abandoned after
+ * IDEMPOTENCY_LEASE_MS and may be taken by the next request.
  */
 export class IdempotencyStore {
-  /**
-   * `claimsInWork`: whether a route's work may claim its key itself, in its one statement or in its
-   * transaction before it writes anything (answers-in-work.ts, claimKeysAsWrittenCtes), instead of in a
-   * transaction of its own before the work. Only where transactions run side by side (PostgreSQL; not where
-   * the opened database runs oneTransactionAtATime): a second request with the key must see the first one's claim while
-   * its work runs, and be told 409 in flight. Where one connection runs one transaction at a time (PGlite),
-   * a claim inside the work would be seen only once the work committed, and the second request would wait
-   * for it instead; there every key is claimed before its work. Either way the claim is a row, and the
-   * answer is kept by the statement that ends it.
-   */
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    readonly claimsInWork: boolean,
   ) {}
+
+  /** The keys whose requests run in this process with their work still to claim them (holdInFlight), with their fingerprints. */
+  readonly #inFlightHere = new Map<string, string>();
+
+  /**
+   * Marks a key in flight in this process while its request's work, which claims the key in its own
+   * statement or transaction (answers-in-work.ts), is still to run, and returns the release, called once
+   * the request is answered or abandoned (any number of times; the first counts). When a request of this
+   * process holds the key already: `in_progress` (409), or `key_reused` (422) for another body. The row
+   * the work writes is the claim; this says "in flight" before the row exists. Across instances of
+   * PostgreSQL the work's advisory lock says it; where one connection runs one transaction at a time
+   * (PGlite), a second request's work would otherwise wait for the first one's to commit and replay it,
+   * where the contract answers 409 while the first runs.
+   */
+  holdInFlight(c: ClaimInput): (() => void) | 'in_progress' | 'key_reused' {
+    const id = keyOf(c);
+    const held = this.#inFlightHere.get(id);
+    if (held !== undefined) return held === c.fingerprint ? 'in_progress' : 'key_reused';
+    this.#inFlightHere.set(id, c.fingerprint);
+    let holding = true;
+    return () => {
+      if (holding) this.#inFlightHere.delete(id);
+      holding = false;
+    };
+  }
 
   async claim(c: ClaimInput): Promise<Claim> {
     // The common case is a new key: claims arriving together share one statement.

@@ -113,7 +113,7 @@ export class Store implements Repositories {
     this.people = new PeopleStore(this.db, clock);
     this.staff = new StaffStore(this.db);
     this.members = new MembersStore(this.db);
-    this.idempotency = new IdempotencyStore(this.db, clock, !opened.oneTransactionAtATime);
+    this.idempotency = new IdempotencyStore(this.db, clock);
     this.events = new EventsStore(this.db);
     this.queues = new QueueStore(this.db);
     this.webhooks = new WebhooksStore(this.db, clock, opened.onWorkerLane);

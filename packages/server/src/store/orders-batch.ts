@@ -115,7 +115,7 @@ export function placingStatement(ids: Ids, at: Date, ps: Placement[], answers = 
   });
   const all = answers.answers;
   const keyed = all.length > 0;
-  // Claimed here (IdempotencyStore.claimsInWork), or before the work, whose claim rows `kept` then answers.
+  // Claimed here (route config `claimInWork`), or before the work, whose claim rows `kept` then answers.
   const gate = keyed && howKeysAreClaimed(all, 'orders') === 'statement';
   const open = gate ? writableUnderKeys('i.order_id', all, claimableRecordIds) : sql`true`;
   const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);

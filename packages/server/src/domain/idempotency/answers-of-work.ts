@@ -26,7 +26,7 @@ export interface KeptAnswer {
    * unkept aborts (the key's work is not done twice).
    */
   claimedUntil?: Date;
-  /** The key is claimed by the work's own statement (claimKeysAsWrittenCtes), not before the work (IdempotencyStore.claimsInWork). */
+  /** The key is claimed by the work's own statement (claimKeysAsWrittenCtes), not before the work (route config `claimInWork`). */
   claimInWork?: boolean;
 }
 /**

@@ -15,6 +15,8 @@ declare module 'fastify' {
      * sent, unless the request's work kept it already (answer-by-reference.ts).
      */
     idempotencyClaim?: IdempotencyClaim;
+    /** Ends this request's hold of its key in this process (IdempotencyStore.holdInFlight), once it is answered or abandoned. */
+    idempotencyInFlight?: () => void;
   }
   interface FastifyContextConfig {
     /**
@@ -24,10 +26,10 @@ declare module 'fastify' {
      */
     replayRef?: (ref: AnswerRef, req: FastifyRequest) => Promise<unknown>;
     /**
-     * A route whose work can claim the key itself (the store's `claimsInWork`: PostgreSQL), in its one
-     * statement or in its transaction before it writes anything. The key is then not claimed before the
-     * route runs: the work claims it and keeps the answer, and the route settles a key it could not claim
-     * and claims it before a refusal (answer-by-reference.ts).
+     * A route whose work claims the key itself, in its one statement or in its transaction before it writes
+     * anything. The key is then not claimed before the route runs, only held in flight in this process
+     * (IdempotencyStore.holdInFlight): the work claims it and keeps the answer, and the route settles a key
+     * it could not claim and claims it before a refusal (answer-by-reference.ts).
      */
     claimInWork?: boolean;
   }
@@ -65,7 +67,7 @@ export const decidedNothing = (status: number) => status === 408 || status === 4
  * `Idempotency-Key` on every POST of the API it is registered in (CONTRACT §10). `scopeOf` says whose key
  * space a request uses (an organization, a staff person); undefined: the request has no principal and
  * the key is not used. The key is claimed in its own short transaction before the route runs (or, for a
- * route whose config says `claimInWork`, on PostgreSQL, by the route's own statement): a new key runs the
+ * route whose config says `claimInWork`, by the route's own statement): a new key runs the
  * request and keeps its answer; the same key with the same method, path and body replays that
  * answer with `Idempotent-Replayed: true`; with another body, 422; while the first is in flight, 409.
  * The kept answer is sealed under the server `secret` (it may carry a secret shown once). `requesterOf`
@@ -94,7 +96,7 @@ export function idempotency(
       .update(`${req.method} ${req.url}\n${requester === '' ? '' : `${requester}\n`}${req.rawBody ?? ''}`)
       .digest('hex');
     const c = { scope, key: header, fingerprint };
-    const inWork = req.routeOptions.config.claimInWork === true && store.claimsInWork;
+    const inWork = req.routeOptions.config.claimInWork === true;
     // The lease this request's claim set (none while its work is to claim the key): its answer is kept on that claim only.
     let claimedUntil: Date | undefined;
     const claimed = () => (claimedUntil ? { claimedUntil } : { claimInWork: true as const });
@@ -111,6 +113,9 @@ export function idempotency(
       keepRef: (status, ref) => ({ ...c, status, response: encodeAnswerRef(ref), work: ref.id, ...claimed(), ...store.keptTimes() }),
     };
     if (inWork) {
+      const held = store.holdInFlight(c);
+      if (typeof held === 'string') throw new DomainError(`idempotency.${held}`);
+      req.idempotencyInFlight = held;
       claim.deferred = {
         claimNow: async () => {
           const found = await store.claim(c);
@@ -157,6 +162,15 @@ export function idempotency(
       }
     }
   }
+
+  // A request's hold of its key ends once it is answered, or once its client is gone (its work may still run: the
+  // row it writes is the claim, and a retry's work meets it).
+  const endHold = (req: FastifyRequest, _reply: unknown, done: () => void) => {
+    req.idempotencyInFlight?.();
+    done();
+  };
+  app.addHook('onResponse', endHold);
+  app.addHook('onRequestAbort', (req, done) => endHold(req, undefined, done));
 
   app.addHook('onSend', async (req, reply, payload) => {
     const claim = req.idempotencyClaim;
