@@ -376,19 +376,20 @@ async function webhooksStoreRun(
   const ordersSpreadReqPerSec = Math.round((await runner.run('orders-spread')).result.reqPerSec);
   log(`${store}: orders-spread: ${ordersSpreadReqPerSec} req/s`);
   log(`${store}: orders and withdrawals through approval with no endpoint (the workload's own rate)`);
-  const lifecycle = await webhooksRun(store, server.url, runner, seeded.orgs, rx, 0, false);
+  const at = { store, url: server.url, runner, orgs: seeded.orgs, rx };
+  const lifecycle = await webhooksRun(at, 0, false);
   const runs: WebhooksRun[] = [];
   const records: WebhooksRecord[] = [];
   for (const n of o.endpoints) {
-    const without = await webhooksRun(store, server.url, runner, seeded.orgs, rx, n, false);
-    const withBad = await webhooksRun(store, server.url, runner, seeded.orgs, rx, n, true);
+    const without = await webhooksRun(at, n, false);
+    const withBad = await webhooksRun(at, n, true);
     runs.push(without, withBad);
     records.push(webhooksRecord(withBad, without));
   }
   log(
     `${store}: a backlog at ${DRAIN_ENDPOINTS} endpoints + slow + failing: orders-spread for ${DRAIN_FILL_SEC} s with the healthy receivers hanging, then released`,
   );
-  const drain = await webhooksDrain(store, server.url, runner, seeded.orgs, rx, DRAIN_ENDPOINTS, {
+  const drain = await webhooksDrain(at, DRAIN_ENDPOINTS, {
     connections: o.connections,
     fillSec: DRAIN_FILL_SEC,
   });

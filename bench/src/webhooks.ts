@@ -191,6 +191,19 @@ async function register(
   return made;
 }
 
+/** One store's service under the bench: its seeded organizations, the runner's quote pools, the receivers. */
+export interface WebhooksTarget {
+  store: StoreKind;
+  url: string;
+  runner: ScenarioRunner;
+  orgs: BenchOrg[];
+  rx: Receivers;
+}
+
+/** How many of `healthy` endpoints each organization has (register() spreads them over the organizations in turn). */
+const healthyPerOrg = (orgs: number, healthy: number): number[] =>
+  Array.from({ length: orgs }, (_, i) => Math.floor(healthy / orgs) + (i < healthy % orgs ? 1 : 0));
+
 async function unregister(url: string, endpoints: Array<{ org: BenchOrg; id: string }>): Promise<void> {
   for (const e of endpoints) {
     const r = await call(url, e.org.key, 'DELETE', `/api/v1/webhooks/${e.id}`);
@@ -205,18 +218,11 @@ async function unregister(url: string, endpoints: Array<{ org: BenchOrg; id: str
  * window (a worker that falls behind delivers fewer in it, and its backlog shows in the latency); the latency
  * runs from an event's createdAt to its first arrival.
  */
-export async function webhooksRun(
-  store: StoreKind,
-  url: string,
-  runner: ScenarioRunner,
-  orgs: BenchOrg[],
-  rx: Receivers,
-  healthy: number,
-  bad: boolean,
-): Promise<WebhooksRun> {
+export async function webhooksRun(at: WebhooksTarget, healthy: number, bad: boolean): Promise<WebhooksRun> {
+  const { store, url, runner, orgs, rx } = at;
   rx.reset();
   const endpoints = await register(url, orgs, rx, healthy, bad);
-  const healthyByOrg = orgs.map((_, i) => Math.floor(healthy / orgs.length) + (i < healthy % orgs.length ? 1 : 0));
+  const healthyByOrg = healthyPerOrg(orgs.length, healthy);
   const work = new Lifecycle(runner, orgs);
   const start = Date.now();
   // Orders are a quarter of the requests: order, approval, withdrawal, approval.
@@ -326,17 +332,14 @@ export interface WebhooksDrain {
 }
 
 export async function webhooksDrain(
-  store: StoreKind,
-  url: string,
-  runner: ScenarioRunner,
-  orgs: BenchOrg[],
-  rx: Receivers,
+  at: WebhooksTarget,
   healthy: number,
   o: { connections: number; fillSec: number },
 ): Promise<WebhooksDrain> {
+  const { store, url, runner, orgs, rx } = at;
   rx.reset();
   const endpoints = await register(url, orgs, rx, healthy, true);
-  const healthyByOrg = orgs.map((_, i) => Math.floor(healthy / orgs.length) + (i < healthy % orgs.length ? 1 : 0));
+  const healthyByOrg = healthyPerOrg(orgs.length, healthy);
   // Quotes for the whole fill first (orders-spread's own rate, with room): quoting must not share the drain.
   const want = FILL_ORDERS_PER_SEC * o.fillSec;
   if (runner.spread.size < want) await runner.spread.fill(url, o.connections, want - runner.spread.size);
