@@ -378,6 +378,15 @@ async function webhooksStoreRun(
   log(`${store}: orders and withdrawals through approval with no endpoint (the workload's own rate)`);
   const at = { store, url: server.url, runner, orgs: seeded.orgs, rx };
   const lifecycle = await webhooksRun(at, 0, false);
+  // The backlog before the workload runs: after them the deliveries table holds every delivery they made,
+  // dead rows included where autovacuum is off, and a statement that scans it reads them all.
+  log(
+    `${store}: a backlog at ${DRAIN_ENDPOINTS} endpoints + slow + failing: orders-spread for ${DRAIN_FILL_SEC} s with the healthy receivers hanging, then released`,
+  );
+  const drain = await webhooksDrain(at, DRAIN_ENDPOINTS, {
+    connections: o.connections,
+    fillSec: DRAIN_FILL_SEC,
+  });
   const runs: WebhooksRun[] = [];
   const records: WebhooksRecord[] = [];
   for (const n of o.endpoints) {
@@ -386,13 +395,6 @@ async function webhooksStoreRun(
     runs.push(without, withBad);
     records.push(webhooksRecord(withBad, without));
   }
-  log(
-    `${store}: a backlog at ${DRAIN_ENDPOINTS} endpoints + slow + failing: orders-spread for ${DRAIN_FILL_SEC} s with the healthy receivers hanging, then released`,
-  );
-  const drain = await webhooksDrain(at, DRAIN_ENDPOINTS, {
-    connections: o.connections,
-    fillSec: DRAIN_FILL_SEC,
-  });
   await server.stop();
   cleanups.delete(server.stop);
   return { ordersSpreadReqPerSec, lifecycle, runs, records, drain };
