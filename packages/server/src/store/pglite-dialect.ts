@@ -69,8 +69,8 @@ class OneLine {
    * only, so transactions waiting back to back run from microtask to microtask, and no socket and no timer
    * (the requests' own I/O, the delivery worker's attempts and claims) gets a turn until the whole queue
    * has run. So once LOOP_TURN_MS have passed without one, the next waiter goes on in a macrotask; a
-   * macrotask at every handover would cost the requests that take several transactions (a claimed
-   * Idempotency-Key, then the work) a turn of the loop each.
+   * macrotask at every handover would cost the requests that take several transactions (an
+   * Idempotency-Key claimed before the work, then the work) a turn of the loop each.
    */
   give(): void {
     const next = this.#urgent.shift() ?? this.#others.shift();
