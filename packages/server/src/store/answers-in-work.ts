@@ -40,6 +40,33 @@ export const keepAnswersSql = (as: KeptAnswer[], written?: RawBuilder<unknown>) 
 export const claimKeysAsWrittenCtes = (as: KeptAnswer[]) => sql`${claimTry(as)},
     claimed as (${insertAnswered(sql`claim_try`, sql`c.got`)})`;
 
+/**
+ * The common case of claimKeysAsWrittenCtes, as a cheaper statement: every key of the batch is new and no other
+ * statement is claiming it, so a plain insert of their answered rows claims them all. A key that has a row
+ * already (live, past its retention, or an abandoned claim) or whose advisory lock another statement holds
+ * makes the statement fail as a whole (mustLookAtKeys), writing nothing; the work then runs again under
+ * claimKeysAsWrittenCtes, which sorts out each key. The keys must be distinct (distinctKeys). Cheaper, because
+ * a plain insert skips ON CONFLICT's speculative insertion and returns nothing: every key of a statement that
+ * committed was claimed by it.
+ */
+export const claimNewKeysSql = (as: KeptAnswer[]) => sql`insert into idempotency_keys
+      (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
+    select t.s, t.k, t.f, 'done', t.at, t.st, t.r, t.at, t.e from ${answerRows(as)}
+    where 1 / pg_try_advisory_xact_lock(hashtextextended(t.s || chr(10) || t.k, 0))::int = 1`;
+
+/**
+ * Whether `e` is how claimNewKeysSql fails when a key is not simply new: its row exists (a unique violation
+ * of the keys' primary key), or another statement holds its lock (the division by zero of the lock's guard).
+ */
+export const mustLookAtKeys = (e: unknown) =>
+  typeof e === 'object' &&
+  e !== null &&
+  'code' in e &&
+  ((e.code === '23505' && 'constraint' in e && e.constraint === 'idempotency_keys_pkey') || e.code === '22012');
+
+/** Whether no key appears twice among the answers (claimNewKeysSql's precondition). */
+export const distinctKeys = (as: KeptAnswer[]) => new Set(as.map((a) => keyOf(a))).size === as.length;
+
 /** Each key once, with `got`: this transaction took the key's advisory lock (claimKeysAsWrittenCtes). */
 const claimTry = (as: KeptAnswer[]) => sql`claim_try as (
       select t.*, pg_try_advisory_xact_lock(hashtextextended(t.s || chr(10) || t.k, 0)) as got

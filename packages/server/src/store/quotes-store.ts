@@ -6,6 +6,9 @@ import {
   claimedRecordIds,
   claimKeysAsWrittenCtes,
   claimedKeyOutcomes,
+  claimNewKeysSql,
+  distinctKeys,
+  mustLookAtKeys,
   writableUnderKeys,
   keepAnswersSql,
   keyOf,
@@ -98,7 +101,18 @@ export class QuotesStore implements QuotesRepository {
       answers.tell();
       return;
     }
-    // Every keyed quote's key is claimed by this statement (claimInWork).
+    // Every keyed quote's key is claimed by this statement (claimInWork): new keys, all of them, as a rule;
+    // otherwise each key is looked at (a replay, another body's key, a retry of a claim abandoned).
+    if (distinctKeys(all)) {
+      try {
+        await sql`with claimed as (${claimNewKeysSql(all)}) ${insert(sql``, false)}`.execute(this.db);
+        answers.answered(all);
+        answers.tell();
+        return;
+      } catch (e) {
+        if (!mustLookAtKeys(e)) throw e;
+      }
+    }
     const r = await sql<{ scope: string; key: string; kept: boolean; busy: boolean }>`with ${claimKeysAsWrittenCtes(all)},
           written as (${insert(sql`where ${writableUnderKeys('t.id', all, claimedRecordIds)}`)})
           ${claimedKeyOutcomes}`.execute(this.db);
