@@ -56,12 +56,13 @@ export const keyOf = (k: { scope: string; key: string }) => JSON.stringify([k.sc
  * and, once the work committed, each request whose claim the work answered is told so.
  */
 export class AnswersOfWork {
-  readonly #pending: Array<{ answer: KeptAnswer; tell: () => void; unclaimed: (busy: boolean) => void }> = [];
-  readonly #kept: Array<() => void> = [];
+  readonly #pending: Array<{ answer: KeptAnswer; keep: AnswerInWork<never> }> = [];
+  /** What each request is told once the work committed: kept, or unclaimed (busy or not). */
+  readonly #told: Array<{ keep: AnswerInWork<never>; unclaimed?: { busy: boolean } }> = [];
 
   /** The answer of `result` when its request carries a key (`keep`); nothing without one. */
   add<T>(keep: AnswerInWork<T> | undefined, result: T): void {
-    if (keep) this.#pending.push({ answer: keep.answer(result), tell: () => keep.kept(), unclaimed: (busy) => keep.unclaimed?.(busy) });
+    if (keep) this.#pending.push({ answer: keep.answer(result), keep });
   }
 
   get answers(): KeptAnswer[] {
@@ -80,15 +81,18 @@ export class AnswersOfWork {
       const id = keyOf(p.answer);
       const o = seen.has(id) ? undefined : outcome.get(id);
       seen.add(id);
-      if (o && o.kept !== false) this.#kept.push(p.tell);
+      if (o && o.kept !== false) this.#told.push({ keep: p.keep });
       // Free, and its work refused (claimableKeysCtes): the request claims the key with its refusal; nothing to tell.
       else if (o?.open) continue;
-      else if (p.answer.claimInWork) this.#kept.push(() => p.unclaimed(o?.busy !== false));
+      else if (p.answer.claimInWork) this.#told.push({ keep: p.keep, unclaimed: { busy: o?.busy !== false } });
     }
   }
 
   /** After the work committed: its requests send the answers it kept, and keep nothing more. */
   tell(): void {
-    for (const tell of this.#kept) tell();
+    for (const t of this.#told) {
+      if (t.unclaimed) t.keep.unclaimed?.(t.unclaimed.busy);
+      else t.keep.kept();
+    }
   }
 }

@@ -24,12 +24,16 @@ export function answerByRef<T>(
     const claim = req.idempotencyClaim;
     const timestamp = new Date().toISOString();
     let unclaimed: 'busy' | 'found' | undefined;
+    // Methods rather than arrow functions: under tsx (`npm start`) every arrow function given a name is renamed
+    // each time it is created, and this runs for every request.
     const keep: AnswerInWork<string> | undefined = claim && {
-      answer: (id) => claim.keepRef(status, { id, traceId: req.id, timestamp }),
-      kept: () => {
+      answer(id) {
+        return claim.keepRef(status, { id, traceId: req.id, timestamp });
+      },
+      kept() {
         claim.keptInWork = true;
       },
-      unclaimed: (busy) => {
+      unclaimed(busy) {
         unclaimed = busy ? 'busy' : 'found';
       },
     };
@@ -40,9 +44,11 @@ export function answerByRef<T>(
        * the key is claimed now, and what the key already answers wins over the refusal (a replay: true,
        * sent; 409 or 422: thrown). False: the refusal is this key's answer.
        */
-      refusing: async (): Promise<boolean> => (claim?.deferred ? claim.deferred.claimNow() : false),
+      async refusing(): Promise<boolean> {
+        return claim?.deferred ? claim.deferred.claimNow() : false;
+      },
       /** The result, or, when the work could not claim the request's key, what the key answers. */
-      send: async (result: T | null): Promise<FastifyReply> => {
+      async send(result: T | null): Promise<FastifyReply> {
         if (unclaimed === 'busy') throw new DomainError('idempotency.in_progress');
         if (unclaimed === 'found') {
           if (claim?.deferred && (await claim.deferred.claimNow())) return reply;

@@ -98,26 +98,26 @@ export function idempotency(
     const c = { scope, key: header, fingerprint };
     const inWork = req.routeOptions.config.claimInWork === true;
     // The lease this request's claim set (none while its work is to claim the key): its answer is kept on that claim only.
+    // Methods rather than arrow functions, here and below: under tsx (`npm start`) every arrow function given a
+    // name is renamed each time it is created, and this runs for every keyed request.
     let claimedUntil: Date | undefined;
-    const claimed = () => (claimedUntil ? { claimedUntil } : { claimInWork: true as const });
     const claim: IdempotencyClaim = {
       scope,
       key: header,
-      keep: (status, payload) => ({
-        ...c,
-        status,
-        response: sealer.seal(payload, { scope, key: header }),
-        claimedUntil,
-        ...store.keptTimes(),
-      }),
-      keepRef: (status, ref) => ({ ...c, status, response: encodeAnswerRef(ref), work: ref.id, ...claimed(), ...store.keptTimes() }),
+      keep(status, payload) {
+        return { ...c, status, response: sealer.seal(payload, { scope, key: header }), claimedUntil, ...store.keptTimes() };
+      },
+      keepRef(status, ref) {
+        const claimed = claimedUntil ? { claimedUntil } : { claimInWork: true as const };
+        return { ...c, status, response: encodeAnswerRef(ref), work: ref.id, ...claimed, ...store.keptTimes() };
+      },
     };
     if (inWork) {
       const held = store.holdInFlight(c);
       if (typeof held === 'string') throw new DomainError(`idempotency.${held}`);
       req.idempotencyInFlight = held;
       claim.deferred = {
-        claimNow: async () => {
+        async claimNow() {
           const found = await store.claim(c);
           if (found.kind === 'claimed') {
             claimedUntil = found.leaseUntil;
