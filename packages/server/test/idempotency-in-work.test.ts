@@ -184,6 +184,29 @@ for (const backend of backends()) {
       assert.equal(await quoteRows(o), before + 5);
     });
 
+    test('keyed quotes at the same moment, half of them replays: each new key one quote of its own, each replay its first answer', async () => {
+      const o = await seedOrg(h, {});
+      const old = Array.from({ length: 6 }, () => freshKey());
+      const firsts = [];
+      for (const key of old) firsts.push(await quote(o, key));
+      const before = await quoteRows(o);
+      // Together they share statements (quotes-store.ts): a statement whose keys are not all new cannot claim them
+      // with its plain insert, and the statement that looks at each key writes the new ones' quotes.
+      const fresh = Array.from({ length: 6 }, () => freshKey());
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => quote(o, i % 2 === 0 ? old[i / 2]! : fresh[(i - 1) / 2]!)),
+      );
+      for (let i = 0; i < 6; i++) assertReplay(answers[2 * i]!, firsts[i]!);
+      const made = answers.filter((_, i) => i % 2 === 1);
+      for (const a of made) {
+        assert.equal(a.status, 201, a.raw);
+        assert.equal(a.headers['idempotent-replayed'], undefined);
+      }
+      assert.equal(new Set([...made, ...firsts].map((a) => a.body.data.id as string)).size, 12, 'a quote of its own for each new key');
+      assert.equal(await quoteRows(o), before + 6, 'the replays wrote nothing');
+      for (let i = 0; i < 6; i++) await keptByRef(fresh[i]!, made[i]!.body.data.id as string);
+    });
+
     test('a quote whose key has a claim in flight (another request, another instance) is 409 and writes nothing', async () => {
       const o = await seedOrg(h, {});
       const key = freshKey();
