@@ -20,6 +20,7 @@ import {
   type Harness,
   type SeededOrg,
 } from './harness.ts';
+import { latch } from './latch.ts';
 
 const ENV = { CAMBIO_DESTINATION_COOLDOWN_MS: '0' };
 let n = 0;
@@ -97,17 +98,11 @@ for (const backend of backends()) {
       // The work's own transaction claims the key. On PGlite the first request holds its key in flight in the
       // process while its work waits at a gate. On PostgreSQL its work waits for the organization's balance row,
       // which another connection holds, with the key claimed (its hold's entry comes after the claim).
-      let open!: () => void;
-      const gate = new Promise<void>((r) => {
-        open = r;
-      });
+      const { promise: gate, open } = latch();
       // PGlite: the gate stands before the request's transaction, where its work begins.
       const run = h.store.uow.run.bind(h.store.uow);
       if (backend === 'postgres') {
-        let locked!: () => void;
-        const holding = new Promise<void>((r) => {
-          locked = r;
-        });
+        const { promise: holding, open: locked } = latch();
         void h.store.db.connection().execute(async (other) => {
           await sql`begin`.execute(other);
           await sql`select 1 from accounts where owner_id = ${o.orgId} and asset_symbol = 'USD' for update`.execute(other);
@@ -144,14 +139,8 @@ for (const backend of backends()) {
     test('the same key with another body while the first is in flight: 422 idempotency.key_reused at once, one withdrawal', async () => {
       const { o, withdraw } = await client();
       // The first request's work waits at a gate before its transaction, its key held in flight by the process.
-      let open!: () => void;
-      const gate = new Promise<void>((r) => {
-        open = r;
-      });
-      let reached!: () => void;
-      const atGate = new Promise<void>((r) => {
-        reached = r;
-      });
+      const { promise: gate, open } = latch();
+      const { promise: atGate, open: reached } = latch();
       const run = h.store.uow.run.bind(h.store.uow);
       h.store.uow.run = async (work) => {
         reached();

@@ -14,6 +14,7 @@ import {
   withCookie,
   type Harness,
 } from './harness.ts';
+import { latch } from './latch.ts';
 
 /**
  * Idempotency-Key on /portal/v1 (CONTRACT §10): per member, the kept answer replayed with
@@ -91,10 +92,7 @@ for (const backend of backends()) {
       const o = await seedOrg(h);
       const p = await signedInMember(h, o.orgId);
       const store = h.store.idempotency;
-      let open!: () => void;
-      const gate = new Promise<void>((r) => {
-        open = r;
-      });
+      const { promise: gate, open } = latch();
       const complete = store.complete.bind(store);
       store.complete = async (c) => {
         await gate;

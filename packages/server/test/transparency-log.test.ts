@@ -11,6 +11,7 @@ import { logIdentity } from '../src/usecases/transparency/log-signer.ts';
 import { appendUntil } from './log-append.ts';
 import { backends, createPgDatabase, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 import { H_LEAF, mthOfHashes, openNote, parseCheckpoint, verifyConsistency } from './transparency-verifier.ts';
+import { latch } from './latch.ts';
 
 const adjust = async (h: Harness, orgId: string, amount: bigint) => {
   const r = await h.op('POST', `/organizations/${orgId}/adjustments`, {
@@ -246,14 +247,8 @@ for (const backend of backends()) {
           const org = await seedOrg(h, { balances: { USD: 100n } });
           const other = await seedOrg(h, { balances: { USD: 100n } });
           await appendUntil(h, 2);
-          let release!: () => void;
-          const gate = new Promise<void>((r) => {
-            release = r;
-          });
-          let written!: () => void;
-          const wrote = new Promise<void>((r) => {
-            written = r;
-          });
+          const { promise: gate, open: release } = latch();
+          const { promise: wrote, open: written } = latch();
           const held = h.store.db.transaction().execute(async (tx) => {
             await postEntry(
               tx,
