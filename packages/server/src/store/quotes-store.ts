@@ -60,8 +60,8 @@ export class QuotesStore implements QuotesRepository {
   );
 
   /**
-   * Writes the quotes and, in the same statement, the answers of those asked with an Idempotency-Key. On
-   * PostgreSQL that statement claims their keys too (claimKeysAsWrittenCtes): a quote whose key it could not claim
+   * Writes the quotes and, in the same statement, the answers of those asked with an Idempotency-Key. That
+   * statement claims their keys too (claimNewKeysSql, else claimKeysAsWrittenCtes): a quote whose key it could not claim
    * is not written, and its request is told why (AnswerInWork.unclaimed).
    */
   async #insert(ns: NewQuote[]): Promise<void> {

@@ -71,7 +71,7 @@ export function answerByRef<T>(
     /**
      * Runs the route's use case with the request's key: `work` is given the answer to keep (undefined
      * without a key) and returns the record it wrote, or null when its key could not be claimed by its own
-     * statement (PostgreSQL: the request is then answered as the key says). A refusal the use case throws
+     * statement (the request is then answered as the key says). A refusal the use case throws
      * is this key's answer unless the key already answers something else (a replay, 409, 422), which wins.
      */
     run: async (

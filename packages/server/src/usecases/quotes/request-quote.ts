@@ -18,7 +18,7 @@ export interface QuoteRequest {
  * or two, a pair not priced, an amount out of range) writes nothing.
  *
  * `keep`: the request's Idempotency-Key answer, a reference to the quote, kept by the statement that
- * writes it; on PostgreSQL that statement claims the key too. When it could not, no quote was written and
+ * writes it, which claims the key too. When it could not, no quote was written and
  * the request was told why (AnswerInWork.unclaimed), which its answer says instead of this quote.
  */
 export async function requestQuote(
