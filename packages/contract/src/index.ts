@@ -18,3 +18,4 @@ export * from './schemas/people.ts';
 export * from './schemas/queues.ts';
 export * from './schemas/transparency.ts';
 export * from './schemas/venue.ts';
+export * from './sandbox.ts';

@@ -19,6 +19,7 @@ import { dispatchWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { deliverDueMail } from './usecases/mail/outbox.ts';
 import { mailNotifications } from './usecases/mail/notify.ts';
 import { webhookSenderOf } from './webhooks/http-sender.ts';
+import { sandboxDecisionsTask } from './sandbox-task.ts';
 import { pollVenueBooksTask, pollVenueDepositsTask, refreshVenueWalletsTask } from './venue-tasks.ts';
 
 export type { BackgroundTask };
@@ -48,6 +49,8 @@ export const backgroundTasks: BackgroundTask[] = [
     },
   },
   recoverApprovedOrdersTask,
+  // Sandbox: magic amounts are decided by the platform itself, after the request committed (docs/sandbox.md).
+  sandboxDecisionsTask,
   // Production at a CCXT venue: the books quoted lately are read again every second.
   pollVenueBooksTask,
   // ... and its completed deposits are recorded as arrivals, once per txid.

@@ -99,3 +99,17 @@ export type OperatorDepositRecord = Static<typeof OperatorDepositRecord>;
 /** The client's list: one state, a creation window. */
 export const DepositsQuery = ListQuery({ state: Type.Optional(DepositState), ...CreatedRange });
 export const OperatorDepositQuery = ListQuery({ state: Type.Optional(DepositState) });
+
+/** `POST /api/v1/sandbox/deposits` (sandbox only): money arriving at the deposit wallet, matched as an operator's arrival. */
+export const SandboxDeposit = Type.Object(
+  {
+    assetSymbol: AssetSymbol,
+    network: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "absent: the network of the asset's deposit wallet" })),
+    amountMinor: AmountInput,
+    txid: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$', description: 'absent: one is made up; a txid is recorded once' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SandboxDeposit = Static<typeof SandboxDeposit>;

@@ -86,3 +86,18 @@ export const WebhookReplayParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 64 }),
   eventId: Type.String({ pattern: '^evt_[a-z2-7]{26}$' }),
 });
+
+/** `POST /api/v1/webhooks/:id/test` (sandbox only): how the endpoint answered a signed `webhook.test` event sent now. */
+export const WebhookTestResult = Type.Object({
+  eventId: Type.String({ description: 'the webhook-id the test event was sent with' }),
+  type: Type.Literal('webhook.test'),
+  state: Type.Union([Type.Literal('delivered'), Type.Literal('failed')], { description: 'delivered: the endpoint answered 2xx' }),
+  statusCode: Nullable(
+    Type.Integer({ description: "the endpoint's HTTP status; null when none came (refused address, no connection, timeout)" }),
+  ),
+  latencyMs: Type.Integer({ minimum: 0, description: 'from sending to the answer (or to giving up)' }),
+  responseExcerpt: Nullable(Type.String({ description: "the first 500 characters of the endpoint's answer" })),
+  error: Nullable(Type.String({ description: 'why it was not delivered' })),
+  sentAt: DateTime,
+});
+export type WebhookTestResult = Static<typeof WebhookTestResult>;

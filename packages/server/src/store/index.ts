@@ -27,6 +27,7 @@ import { ReconciliationStore } from './reconciliation-store.ts';
 import { SettingsStore } from './settings-store.ts';
 import { TransparencyStore } from './transparency-store.ts';
 import { LiabilitiesStore } from './liabilities-store.ts';
+import { SandboxStore } from './sandbox-store.ts';
 import { KyselyUnitOfWork } from './unit-of-work.ts';
 import { WalletsStore } from './wallets-store.ts';
 import { WebhooksStore } from './webhooks-store.ts';
@@ -78,6 +79,8 @@ export class Store implements Repositories {
   /** The mail outbox, password resets and the notifier's cursor. */
   readonly mail: MailStore;
   readonly liabilities: LiabilitiesStore;
+  /** What the sandbox decides by itself (docs/sandbox.md). */
+  readonly sandbox: SandboxStore;
   readonly #close: () => Promise<void>;
 
   /** `authCache`: authenticated keys kept between requests (store/auth-cache.ts); none by default. */
@@ -121,6 +124,7 @@ export class Store implements Repositories {
     this.transparency = new TransparencyStore(this.db, clock);
     this.mail = new MailStore(this.db, clock);
     this.liabilities = new LiabilitiesStore(this.db);
+    this.sandbox = new SandboxStore(this.db);
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,7 @@ import { toJson } from './json.ts';
 import { WebhookWakes } from './webhook-wakes.ts';
 import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
 import type { Tx } from './unit-of-work.ts';
+import type { EndpointSigning } from '../usecases/repositories.ts';
 
 type EndpointRow = {
   id: string;
@@ -211,6 +212,24 @@ export class WebhooksStore {
       .where('id', '=', id)
       .executeTakeFirst();
     return r && toEndpoint(r);
+  }
+
+  /** What signing an attempt to one of the organization's endpoints needs: its url and sealed secrets; undefined when it has no such endpoint. */
+  async signingOf(organizationId: string, id: string): Promise<EndpointSigning | undefined> {
+    const r = await this.db
+      .selectFrom('webhook_endpoints')
+      .select(['url', 'secret_sealed', 'previous_secret_sealed', 'previous_secret_until'])
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return (
+      r && {
+        url: r.url,
+        secretSealed: r.secret_sealed,
+        previousSecretSealed: r.previous_secret_sealed,
+        previousSecretUntil: r.previous_secret_until,
+      }
+    );
   }
 
   /** Deletes the endpoint with its deliveries and their log; undefined when the organization has no such endpoint. */

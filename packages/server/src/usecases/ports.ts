@@ -17,6 +17,8 @@ export interface Venue extends Market {
   readonly kind: 'simulated' | 'desk' | 'ccxt';
   /** Withdrawals complete on approval (sandbox); else they wait for the desk's payout reference. */
   readonly paysOutOnApproval: boolean;
+  /** Where withdrawals pay out on approval: why this amount's payout fails (the sandbox's magic amount), or null when it is paid. */
+  payoutFailure?(amount: bigint): string | null;
   pair(baseSymbol: string, quoteSymbol: string): Promise<MarketPair | null>;
   /**
    * Executes now, idempotent by order id (a repeat returns the first outcome, never trades twice); null
@@ -74,9 +76,12 @@ export interface WebhookPost {
   body: string;
   timeoutMs: number;
   endpointId?: string | undefined;
+  /** Read the answer's body and give its first this many characters (a test event shows them); absent, the body is only drained. */
+  excerptChars?: number | undefined;
 }
 /** The receiver's status code, or why there is none (refused address, DNS, connection, timeout). */
-export type WebhookAnswer = { statusCode: number; error?: undefined } | { statusCode?: undefined; error: string };
+export type WebhookAnswer =
+  { statusCode: number; error?: undefined; excerpt?: string } | { statusCode?: undefined; error: string; excerpt?: undefined };
 /** Sends webhook attempts (webhooks/http-sender.ts). */
 export interface WebhookSender {
   post(p: WebhookPost): Promise<WebhookAnswer>;

@@ -625,8 +625,17 @@ export interface WalletsRepository {
   upsert(tx: Tx, at: Date, r: { assetSymbol: string; network: string; address: string; source: WalletSource }): Promise<DepositWallet>;
 }
 
+/** What signing an attempt to an endpoint needs. */
+export interface EndpointSigning {
+  url: string;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretUntil: Date | null;
+}
+
 /** Declared as store/webhooks-store.ts has them today. */
 export interface WebhooksRepository {
+  signingOf(organizationId: string, id: string): Promise<EndpointSigning | undefined>;
   /** Forgets deliveries that finished before `before`; how many. */
   purgeFinished(before: Date): Promise<number>;
   /** Nudges the delivery worker that deliveries may have become due. */
@@ -696,6 +705,19 @@ export interface WithdrawalsRepository {
 }
 
 /** The set use cases receive: the unit of work and every repository. */
+/** Requests the sandbox decides by itself (docs/sandbox.md), still pending. */
+export interface MagicPending {
+  orders: Array<{ id: string; organizationId: string; amount: bigint }>;
+  withdrawals: Array<{ id: string; organizationId: string; amount: bigint }>;
+  declarations: Array<{ id: string; organizationId: string; assetSymbol: string; network: string | null; expectedAmount: bigint }>;
+}
+
+/** store/sandbox-store.ts. */
+export interface SandboxRepository {
+  /** Pending orders and withdrawals, and open declarations, whose amount ends in a magic figure; at most `limit` of each, oldest first. */
+  magicPending(limit: number): Promise<MagicPending>;
+}
+
 export interface Repositories {
   readonly uow: UnitOfWork;
   readonly audit: AuditTrail;
@@ -720,6 +742,7 @@ export interface Repositories {
   readonly platform: PlatformStateRepository;
   readonly quotes: QuotesRepository;
   readonly reconciliation: ReconciliationRepository;
+  readonly sandbox: SandboxRepository;
   readonly settings: SettingsRepository;
   readonly staff: StaffRepository;
   readonly transparency: TransparencyRepository;

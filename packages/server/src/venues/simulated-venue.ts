@@ -1,3 +1,4 @@
+import { SANDBOX_FAILED_REASON, sandboxOutcome } from '@cambio/contract';
 import { sql } from 'kysely';
 import type { MarketPair } from '../domain/market/pair-terms.ts';
 import type { Clock, Execution, ExecutionRequest } from '../domain/ports.ts';
@@ -22,6 +23,11 @@ import type { Tx, Venue } from '../usecases/ports.ts';
 export class SimulatedVenue implements Venue {
   readonly kind = 'simulated';
   readonly paysOutOnApproval = true;
+
+  /** A payout of the sandbox's magic failing amount fails (docs/sandbox.md); every other one is paid at once. */
+  payoutFailure(amount: bigint): string | null {
+    return sandboxOutcome(amount) === 'fail' ? SANDBOX_FAILED_REASON : null;
+  }
   constructor(
     private readonly db: Db,
     private readonly pairs: MarketPairsStore,
@@ -80,7 +86,10 @@ export class SimulatedVenue implements Venue {
       const free = BigInt(row?.amount ?? '0') - BigInt(pending.s ?? '0');
 
       let result: Execution;
-      if (!p) {
+      if (sandboxOutcome(r.amountBaseMinor) === 'fail') {
+        // The sandbox's magic amount that fails at the market (docs/sandbox.md), whoever approved the order.
+        result = { filled: false, reason: SANDBOX_FAILED_REASON };
+      } else if (!p) {
         result = { filled: false, reason: `the market no longer prices ${r.baseSymbol}/${r.quoteSymbol}` };
       } else if (free < r.amountBaseMinor) {
         // A real venue cannot sell what the platform does not hold there; neither does this one.

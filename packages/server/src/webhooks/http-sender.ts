@@ -170,6 +170,7 @@ function send(
         },
       },
       (res) => {
+        if (p.excerptChars !== undefined) return readExcerpt(res, p.excerptChars, (answer) => resolve({ answer }));
         resolve({ answer: { statusCode: res.statusCode ?? 0 } });
         let read = 0;
         res.on('data', (chunk: Buffer) => {
@@ -188,6 +189,29 @@ function send(
     });
     req.end(body);
   });
+}
+
+/** The answer with the first `chars` characters of its body (read up to a few kilobytes, then the connection is let go). */
+function readExcerpt(res: http.IncomingMessage, chars: number, done: (a: WebhookAnswer) => void): void {
+  const chunks: Buffer[] = [];
+  let read = 0;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    done({ statusCode: res.statusCode ?? 0, excerpt: Buffer.concat(chunks).toString('utf8').slice(0, chars) });
+  };
+  res.on('data', (chunk: Buffer) => {
+    if (read < chars * 4) chunks.push(chunk);
+    read += chunk.length;
+    if (read >= chars * 4) {
+      finish();
+      if (read > MAX_DRAINED_BODY) res.destroy();
+    }
+  });
+  res.on('end', finish);
+  res.on('close', finish);
+  res.on('error', finish);
 }
 
 /** The sender the app uses: the injected one, else HTTP(S) with loopback and private addresses allowed only in sandbox (one per app, keeping its connections). */

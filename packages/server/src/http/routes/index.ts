@@ -7,6 +7,7 @@ import { liabilitiesRoutes } from './liabilities.ts';
 import { marketRoutes } from './market.ts';
 import { orderRoutes } from './orders.ts';
 import { quoteRoutes } from './quotes.ts';
+import { sandboxRoutes } from './sandbox.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { withdrawalRoutes } from './withdrawals.ts';
 
@@ -25,4 +26,5 @@ export const clientResourceRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> 
   webhookRoutes,
   ledgerProofRoutes,
   liabilitiesRoutes,
+  sandboxRoutes,
 ];

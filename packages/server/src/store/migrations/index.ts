@@ -25,6 +25,7 @@ import * as m025 from './025-liabilities.ts';
 import * as m034 from './034-declaration-cancel.ts';
 import * as m035 from './035-log-tiles.ts';
 import * as m036 from './036-webhook-deliveries-lean.ts';
+import * as m050 from './050-sandbox-magic.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '034-declaration-cancel': m034,
   '035-log-tiles': m035,
   '036-webhook-deliveries-lean': m036,
+  '050-sandbox-magic': m050,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -43,9 +43,18 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
     const w = await d.store.withdrawals.decide(tx, id, 'approved', reason, at);
     if (!w) throw await undecidable(d, tx, id);
     let after: WithdrawalRow = w;
+    let failed = false;
     if (d.venue.paysOutOnApproval) {
-      await payOut(d, tx, at, w);
-      after = (await d.store.withdrawals.settle(tx, id, 'completed', at, {}))!;
+      const failure = d.venue.payoutFailure?.(w.amount) ?? null;
+      if (failure === null) {
+        await payOut(d, tx, at, w);
+        after = (await d.store.withdrawals.settle(tx, id, 'completed', at, {}))!;
+      } else {
+        // The simulated payout failed (the sandbox's magic amount, docs/sandbox.md): approved, then failed, hold released.
+        after = (await d.store.withdrawals.settle(tx, id, 'failed', at, { reason: failure }))!;
+        await d.store.holds.release(tx, d.ids, at, w.holdId, 'withdrawal_release', id);
+        failed = true;
+      }
     }
     await d.store.audit.record(tx, d.ids, at, {
       actor,
@@ -53,8 +62,17 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
       subjectType: 'withdrawal',
       subjectId: id,
       before: { ...withdrawalAudit(after), state: 'pending_approval', reason: null },
-      after: { ...withdrawalAudit(after), approvals },
+      after: { ...withdrawalAudit(failed ? w : after), approvals },
     });
+    if (failed)
+      await d.store.audit.record(tx, d.ids, at, {
+        actor,
+        action: 'withdrawal.fail',
+        subjectType: 'withdrawal',
+        subjectId: id,
+        before: { state: 'approved' },
+        after: withdrawalAudit(after),
+      });
     return { row: strip(after), decided: true };
   });
   if (decided) {
