@@ -27,8 +27,9 @@ cpSync(join(typebox, 'license'), join(vendor, 'license'));
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) { if (p !== vendor) walk(p, out); }
-    else if (name.endsWith('.d.ts')) out.push(p);
+    if (statSync(p).isDirectory()) {
+      if (p !== vendor) walk(p, out);
+    } else if (name.endsWith('.d.ts')) out.push(p);
   }
   return out;
 }

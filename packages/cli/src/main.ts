@@ -54,6 +54,8 @@ import * as withdrawRegister from './commands/withdraw-register.ts';
 import * as webhooksCreate from './commands/webhooks-create.ts';
 import * as webhooksDelete from './commands/webhooks-delete.ts';
 import * as webhooksList from './commands/webhooks-list.ts';
+import * as webhooksTest from './commands/webhooks-test.ts';
+import * as sandboxDeposit from './commands/sandbox-deposit.ts';
 import * as verify from './commands/verify.ts';
 
 const EPILOG = `
@@ -165,8 +167,14 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
   for (const c of [depositWallets, depositDeclare, depositOpen, depositList]) c.register(deposit, ctx);
   const withdraw = program.command('withdraw').description('withdrawal destinations and requests');
   for (const c of [withdrawDestinations, withdrawRegister, withdrawCreate, withdrawList]) c.register(withdraw, ctx);
-  const webhooks = program.command('webhooks').description('webhook endpoints (key scope portal:webhooks): list, create, delete');
-  for (const c of [webhooksList, webhooksCreate, webhooksDelete]) c.register(webhooks, ctx);
+  const webhooks = program.command('webhooks').description('webhook endpoints (key scope portal:webhooks): list, create, delete, test');
+  for (const c of [webhooksList, webhooksCreate, webhooksDelete, webhooksTest]) c.register(webhooks, ctx);
+  const sandbox = program
+    .command('sandbox')
+    .description(
+      'what only the sandbox offers: simulated deposits (amounts ending in 1111, 2222, 3333 are decided by the platform itself)',
+    );
+  sandboxDeposit.register(sandbox, ctx);
   const operator = program
     .command('operator')
     .description(

@@ -436,6 +436,53 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.match(again.stderr, /^error: webhooks\.not_found: /);
   });
 
+  test('sandbox deposit credits the open declaration of that exact amount; webhooks test shows how the endpoint answered', async () => {
+    await op.wallets.put('BTC', { network: 'bitcoin', address: 'bc1q-terminal' });
+    const declared = await cambio(['deposit', 'declare', 'BTC', '0.2', '--json'], env);
+    assert.equal(declared.code, 0, declared.stderr);
+    const expected = BigInt((JSON.parse(declared.stdout) as { expectedAmountMinor: string }).expectedAmountMinor);
+    const whole = `${expected / 10n ** 8n}.${String(expected % 10n ** 8n).padStart(8, '0')}`;
+    const arrived = await cambio(['sandbox', 'deposit', 'BTC', whole, '--txid', 'cli-sbx-1'], env);
+    assert.equal(arrived.code, 0, arrived.stderr);
+    assert.match(
+      arrived.stdout,
+      new RegExp(
+        `^deposit\\s+dep_\\S+\nstate\\s+credited\namount\\s+${whole.replace('.', '\\.')} BTC\nnetwork\\s+bitcoin\ntxid\\s+cli-sbx-1\n$`,
+      ),
+    );
+    const again = await cambio(['sandbox', 'deposit', 'BTC', whole, '--txid', 'cli-sbx-1', '--json'], env);
+    assert.equal(again.code, 2);
+    assert.equal(JSON.parse(again.stderr).error.code, 'deposits.txid_already_recorded');
+
+    const rx = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('received, thanks'));
+    });
+    await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
+    try {
+      const member = await op.members.add(orgId, {
+        name: 'Tester',
+        email: 'tester@terminal.test',
+        permissions: ['portal:webhooks', 'portal:api_keys'],
+      });
+      const wenv = { ...env, CAMBIO_API_KEY: (await op.keys.issue(member.id, { scopes: ['portal:webhooks'] })).key };
+      const url = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/in`;
+      const id = /^webhook\s+(\S+)$/m.exec((await cambio(['webhooks', 'create', url], wenv)).stdout)![1]!;
+      const tested = await cambio(['webhooks', 'test', id], wenv);
+      assert.equal(tested.code, 0, tested.stderr);
+      assert.match(
+        tested.stdout,
+        /^event\s+evt_test_\S+\noutcome\s+delivered\nstatus\s+200\nlatency\s+\d+ ms\nanswer\s+received, thanks\n$/,
+      );
+      const missing = await cambio(['webhooks', 'test', 'wh_missing'], wenv);
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /^error: webhooks\.not_found: /);
+    } finally {
+      rx.closeAllConnections();
+      await new Promise<void>((r) => rx.close(() => r()));
+    }
+  });
+
   test("--json: Commander's usage errors are JSON on stderr too; configuration errors exit 1", async () => {
     const [missingArg, unknownOption, missingCommand, badUrl, blockedPort] = await Promise.all([
       cambio(['--json', 'quote', 'BTC'], env),

@@ -7,6 +7,7 @@ import { LedgerResource } from './resources/ledger.ts';
 import { MarketResource } from './resources/market.ts';
 import { OrdersResource } from './resources/orders.ts';
 import { QuotesResource } from './resources/quotes.ts';
+import { SandboxResource } from './resources/sandbox.ts';
 import { TransparencyResource } from './resources/transparency.ts';
 import { WebhooksResource } from './resources/webhooks.ts';
 import { WithdrawalsResource } from './resources/withdrawals.ts';
@@ -30,6 +31,8 @@ export class ClientApiResources {
   readonly webhooks: WebhooksResource;
   /** The public books: checkpoints, inclusion proofs and liabilities, each checked on the client. */
   readonly transparency: TransparencyResource;
+  /** Sandbox only (404 in production): simulated arrivals at the deposit wallets. */
+  readonly sandbox: SandboxResource;
 
   constructor(t: Transport, clockSkewMs: number) {
     this.client = new ClientResource(t);
@@ -43,5 +46,6 @@ export class ClientApiResources {
     this.events = new EventsResource(t);
     this.webhooks = new WebhooksResource(t);
     this.transparency = new TransparencyResource(t);
+    this.sandbox = new SandboxResource(t);
   }
 }

@@ -40,8 +40,10 @@ export type {
   WebhookHealth,
   WebhookEventType,
   WebhookReplay,
+  WebhookTestResult,
   CreateWebhookParams,
 } from './resources/webhooks.ts';
+export type { SandboxDepositParams } from './resources/sandbox.ts';
 export type {
   WithdrawalDestination,
   Withdrawal,

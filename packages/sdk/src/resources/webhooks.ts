@@ -4,6 +4,7 @@ import type {
   WebhookDelivery as WireDelivery,
   WebhookEndpoint as WireEndpoint,
   WebhookHealth as WireHealth,
+  WebhookTestResult as WireTestResult,
   WebhookWithSecret as WireWithSecret,
 } from '@cambio/contract';
 import type { WriteOptions } from '../action-key.ts';
@@ -19,6 +20,8 @@ export type WebhookDelivery = WireDelivery;
 export type WebhookHealth = WireHealth;
 export type WebhookEventType = EventType;
 export type CreateWebhookParams = CreateWebhook;
+/** How an endpoint answered a test event: `state` delivered (2xx) or failed, its status, latency and the start of its answer. */
+export type WebhookTestResult = WireTestResult;
 
 /** What a replay answers: the delivery is pending again, due now. */
 export interface WebhookReplay {
@@ -84,6 +87,14 @@ export class WebhooksResource {
 
   iterateDeliveries(id: string, opts: { limit?: number } = {}): AsyncGenerator<WebhookDelivery, void, undefined> {
     return iterateList<WebhookDelivery>(this.t, `${at(id)}/deliveries`, opts);
+  }
+
+  /**
+   * `POST /api/v1/webhooks/:id/test` (sandbox only; 404 in production): sends a signed `webhook.test` event
+   * to the endpoint now and answers how it answered. Never re-sent by the SDK: each call is one more test event.
+   */
+  async test(id: string): Promise<WebhookTestResult> {
+    return (await this.t.write<WebhookTestResult>({ method: 'POST', path: `${at(id)}/test`, body: {} })).data;
   }
 
   /** `POST /api/v1/webhooks/:id/deliveries/:eventId/replay`: sends the event again now, same `webhook-id`. */
