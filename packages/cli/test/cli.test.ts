@@ -438,11 +438,19 @@ describe('the cambio CLI, spawned against a real server', () => {
 
   test('sandbox deposit credits the open declaration of that exact amount; webhooks test shows how the endpoint answered', async () => {
     await op.wallets.put('BTC', { network: 'bitcoin', address: 'bc1q-terminal' });
-    const declared = await cambio(['deposit', 'declare', 'BTC', '0.2', '--json'], env);
+    // An organization of its own: no declaration of the other tests is open there.
+    const org = await op.organizations.create({ name: 'Sandbox Co', status: 'active', limits: {} });
+    const ana = await op.members.add(org.id, {
+      name: 'Sol',
+      email: 'sol@sandbox.test',
+      permissions: ['portal:read', 'portal:deposit', 'portal:api_keys'],
+    });
+    const senv = { ...env, CAMBIO_API_KEY: (await op.keys.issue(ana.id, { scopes: ['portal:read', 'portal:deposit'] })).key };
+    const declared = await cambio(['deposit', 'declare', 'BTC', '0.2', '--decimals', '8', '--json'], senv);
     assert.equal(declared.code, 0, declared.stderr);
     const expected = BigInt((JSON.parse(declared.stdout) as { expectedAmountMinor: string }).expectedAmountMinor);
     const whole = `${expected / 10n ** 8n}.${String(expected % 10n ** 8n).padStart(8, '0')}`;
-    const arrived = await cambio(['sandbox', 'deposit', 'BTC', whole, '--txid', 'cli-sbx-1'], env);
+    const arrived = await cambio(['sandbox', 'deposit', 'BTC', whole, '--txid', 'cli-sbx-1', '--decimals', '8'], senv);
     assert.equal(arrived.code, 0, arrived.stderr);
     assert.match(
       arrived.stdout,
@@ -450,7 +458,7 @@ describe('the cambio CLI, spawned against a real server', () => {
         `^deposit\\s+dep_\\S+\nstate\\s+credited\namount\\s+${whole.replace('.', '\\.')} BTC\nnetwork\\s+bitcoin\ntxid\\s+cli-sbx-1\n$`,
       ),
     );
-    const again = await cambio(['sandbox', 'deposit', 'BTC', whole, '--txid', 'cli-sbx-1', '--json'], env);
+    const again = await cambio(['sandbox', 'deposit', 'BTC', whole, '--txid', 'cli-sbx-1', '--json'], senv);
     assert.equal(again.code, 2);
     assert.equal(JSON.parse(again.stderr).error.code, 'deposits.txid_already_recorded');
 

@@ -372,6 +372,26 @@ const en = {
   'team.resent': 'New invitation for {name}. Send this link; it is shown once and works for 7 days. The earlier link no longer works.',
   'totp.download': 'Download as a file',
   'totp.fileName': 'cambio-recovery-codes.txt',
+  'sandbox.magicTitle': 'Sandbox magic amounts',
+  'sandbox.magicOrder':
+    'The platform decides by itself, within seconds, an amount to deliver whose last four digits in minimum units are 1111 (completed, e.g. {complete} {asset}), 2222 (rejected) or 3333 (fails). Any other amount waits for a person.',
+  'sandbox.magicWithdrawal':
+    'The platform decides by itself, within seconds, an amount whose last four digits in minimum units are 1111 (completed, e.g. {complete} {asset}), 2222 (rejected) or 3333 (fails). Any other amount waits for a person.',
+  'sandbox.magicDeclaration':
+    'A declared amount whose last four digits in minimum units are 1111 (e.g. {complete} {asset}) is matched by a simulated arrival within seconds.',
+  'sandbox.simulate': 'Simulate a deposit',
+  'sandbox.simulateHint':
+    "Sandbox: money arrives at the platform's wallet now. The exact amount of your open declaration is credited; any other amount waits for attribution.",
+  'sandbox.amount': 'Amount arriving ({asset})',
+  'sandbox.asset': 'Asset arriving',
+  'sandbox.simulateSubmit': 'Simulate the deposit',
+  'sandbox.credited': 'Arrived and credited: {amount} {asset}.',
+  'sandbox.unattributed': 'Arrived: {amount} {asset}. It matched no declaration, so it waits for attribution.',
+  'hooks.test': 'Send test event',
+  'hooks.testLabel': 'Send test event to {url}',
+  'hooks.testDelivered': 'Test event delivered: {url} answered {status} in {ms} ms.',
+  'hooks.testFailed': 'Test event not delivered to {url}: {error} ({ms} ms).',
+  'hooks.testAnswer': 'Its answer began with: {excerpt}',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -737,6 +757,26 @@ const es: Record<MessageKey, string> = {
   'team.resent': 'Nueva invitación para {name}. Envíe este enlace; se muestra una vez y vale 7 días. El enlace anterior ya no funciona.',
   'totp.download': 'Descargar como archivo',
   'totp.fileName': 'cambio-codigos-de-recuperacion.txt',
+  'sandbox.magicTitle': 'Montos mágicos del sandbox',
+  'sandbox.magicOrder':
+    'La plataforma decide sola, en segundos, un monto a entregar cuyos últimos cuatro dígitos en unidades mínimas son 1111 (completado, p. ej. {complete} {asset}), 2222 (rechazado) o 3333 (falla). Cualquier otro monto espera a una persona.',
+  'sandbox.magicWithdrawal':
+    'La plataforma decide sola, en segundos, un monto cuyos últimos cuatro dígitos en unidades mínimas son 1111 (completado, p. ej. {complete} {asset}), 2222 (rechazado) o 3333 (falla). Cualquier otro monto espera a una persona.',
+  'sandbox.magicDeclaration':
+    'Un monto declarado cuyos últimos cuatro dígitos en unidades mínimas son 1111 (p. ej. {complete} {asset}) se concilia con una llegada simulada en segundos.',
+  'sandbox.simulate': 'Simular un depósito',
+  'sandbox.simulateHint':
+    'Sandbox: el dinero llega ahora a la billetera de la plataforma. El monto exacto de su declaración abierta se acredita; otro monto espera atribución.',
+  'sandbox.amount': 'Monto que llega ({asset})',
+  'sandbox.asset': 'Activo que llega',
+  'sandbox.simulateSubmit': 'Simular el depósito',
+  'sandbox.credited': 'Llegó y se acreditó: {amount} {asset}.',
+  'sandbox.unattributed': 'Llegó: {amount} {asset}. No coincidió con ninguna declaración, así que espera atribución.',
+  'hooks.test': 'Enviar evento de prueba',
+  'hooks.testLabel': 'Enviar evento de prueba a {url}',
+  'hooks.testDelivered': 'Evento de prueba entregado: {url} respondió {status} en {ms} ms.',
+  'hooks.testFailed': 'Evento de prueba no entregado a {url}: {error} ({ms} ms).',
+  'hooks.testAnswer': 'Su respuesta comenzaba con: {excerpt}',
 };
 
 const CATALOGUES: Catalogues<MessageKey> = { en, es };

@@ -6,6 +6,8 @@ import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
 import { ALL, createdWindow, csvName, CsvDownload, ListFilters, type ListChoice } from '../../components/ListFilters.tsx';
 import { csvFile, DEPOSIT_CSV_COLUMNS, depositCells } from '../../lib/list-csv.ts';
+import { MagicAmounts } from '../../components/MagicAmounts.tsx';
+import { SimulateDeposit } from './SimulateDeposit.tsx';
 import { ConfirmInline, Countdown, CopyButton, DateTime, ErrorBox, Loading, Notice, ReadAt } from '../../components/ui.tsx';
 
 /**
@@ -107,7 +109,7 @@ function OpenDeclaration({ d, onCancelled }: { d: DepositDeclaration; onCancelle
 }
 
 export function Deposits() {
-  const { sdk, t, can, lang } = usePortal();
+  const { sdk, t, can, lang, sandbox } = usePortal();
   const act = useActionKey();
   const qc = useQueryClient();
   const mayDeposit = can('portal:deposit');
@@ -239,11 +241,22 @@ export function Deposits() {
                   : undefined
               }
             />
+            <MagicAmounts kind="declaration" asset={sym} decimals={decimals} />
             <button type="submit" disabled={busy}>
               {t('deposits.declareSubmit')}
             </button>
           </form>
         </section>
+      )}
+
+      {sandbox && mayDeposit && wallets.data && (
+        <SimulateDeposit
+          wallets={wallets.data}
+          open={open.data}
+          decimalsOf={(a) =>
+            open.data?.assetSymbol === a ? open.data.assetDecimals : balances.data?.find((b) => b.assetSymbol === a)?.assetDecimals
+          }
+        />
       )}
 
       <section aria-labelledby="arrived-h">

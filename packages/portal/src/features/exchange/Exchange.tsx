@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CambioError, formatMinor, type MarketPair, type Order, type Quote } from '@cambio/sdk';
 import { useCallback, useState, type FormEvent } from 'react';
 import { Amount, Field, formatMoney, formatTime, readAmount, SelectField, useActionKey } from '@cambio/web-kit';
+import { MagicAmounts } from '../../components/MagicAmounts.tsx';
 import { usePortal } from '../../lib/portal-context.ts';
 import { Countdown, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 import { refreshAfterHold } from '../../lib/money-moved.ts';
@@ -250,6 +251,7 @@ export function Exchange() {
                 </button>
               )}
             </div>
+            <MagicAmounts kind="order" asset={giveSym} decimals={pair?.baseDecimals} />
             <button type="submit" disabled={busy}>
               {t('exchange.getQuote')}
             </button>

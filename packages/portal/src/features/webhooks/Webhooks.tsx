@@ -1,6 +1,6 @@
 import { EVENT_TYPES, type EventType } from '@cambio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { WebhookEndpoint, WebhookWithSecret } from '@cambio/sdk';
+import type { WebhookEndpoint, WebhookTestResult, WebhookWithSecret } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
 import { DataTable, Field, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
@@ -164,7 +164,7 @@ function Deliveries({ hook }: { hook: WebhookEndpoint }) {
 }
 
 export function Webhooks() {
-  const { sdk, t, can } = usePortal();
+  const { sdk, t, can, sandbox } = usePortal();
   const deleteKey = useActionKey();
   const rotateKey = useActionKey();
   const enableKey = useActionKey();
@@ -176,6 +176,8 @@ export function Webhooks() {
   const [deleting, setDeleting] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [testing, setTesting] = useState<string | null>(null);
+  const [tested, setTested] = useState<{ url: string; result: WebhookTestResult } | null>(null);
 
   if (!allowed)
     return (
@@ -215,6 +217,19 @@ export function Webhooks() {
       setError(err);
     }
   };
+  // Sandbox only: a signed webhook.test sent now; its outcome is shown above the list.
+  const sendTest = async (h: WebhookEndpoint) => {
+    setError(null);
+    setTested(null);
+    setTesting(h.id);
+    try {
+      setTested({ url: h.url, result: await sdk.webhooks.test(h.id) });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setTesting(null);
+    }
+  };
   const hooks = list.data ?? [];
   const opened = hooks.find((h) => h.id === open);
 
@@ -222,6 +237,20 @@ export function Webhooks() {
     <>
       <h1>{t('hooks.title')}</h1>
       <ErrorBox error={error ?? list.error} />
+      {tested && (
+        <Notice tone={tested.result.state === 'delivered' ? 'success' : 'warning'}>
+          {tested.result.state === 'delivered'
+            ? t('hooks.testDelivered', { url: tested.url, status: String(tested.result.statusCode), ms: String(tested.result.latencyMs) })
+            : t('hooks.testFailed', { url: tested.url, error: tested.result.error ?? '', ms: String(tested.result.latencyMs) })}
+          {tested.result.responseExcerpt ? (
+            <>
+              {' '}
+              {t('hooks.testAnswer', { excerpt: '' })}
+              <code className="break">{tested.result.responseExcerpt}</code>
+            </>
+          ) : null}
+        </Notice>
+      )}
       {shown && (
         <SecretShownOnce
           label={t('hooks.secret', { url: shown.url })}
@@ -302,6 +331,19 @@ export function Webhooks() {
                   >
                     {t('hooks.deliveries', { url: h.url })}
                   </button>{' '}
+                  {sandbox && (
+                    <>
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={t('hooks.testLabel', { url: h.url })}
+                        disabled={testing === h.id}
+                        onClick={() => void sendTest(h)}
+                      >
+                        {t('hooks.test')}
+                      </button>{' '}
+                    </>
+                  )}
                   <button type="button" className="secondary" onClick={() => void rotate(h.id)}>
                     {t('hooks.rotate', { url: h.url })}
                   </button>{' '}

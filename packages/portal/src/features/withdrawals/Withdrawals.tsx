@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { collect, type Withdrawal } from '@cambio/sdk';
 import { Amount, Field, formatDateTime, formatMoney, readAmount, SelectField, StateBadge, useActionKey } from '@cambio/web-kit';
 import { summaryWords } from '../../lib/i18n.ts';
+import { MagicAmounts } from '../../components/MagicAmounts.tsx';
 import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
 import { ConfirmInline, DateTime, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
@@ -118,6 +119,7 @@ function RequestWithdrawal() {
                 : undefined
             }
           />
+          <MagicAmounts kind="withdrawal" asset={dest.assetSymbol} decimals={balance?.assetDecimals} />
           <button type="submit">{t('withdrawals.requestSubmit')}</button>
         </form>
       )}
