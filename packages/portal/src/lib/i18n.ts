@@ -382,8 +382,8 @@ const en = {
   'sandbox.simulate': 'Simulate a deposit',
   'sandbox.simulateHint':
     "Sandbox: money arrives at the platform's wallet now. The exact amount of your open declaration is credited; any other amount waits for attribution.",
-  'sandbox.amount': 'Amount arriving ({asset})',
-  'sandbox.asset': 'Asset arriving',
+  'sandbox.amount': 'How much arrives ({asset})',
+  'sandbox.asset': 'What arrives',
   'sandbox.simulateSubmit': 'Simulate the deposit',
   'sandbox.credited': 'Arrived and credited: {amount} {asset}.',
   'sandbox.unattributed': 'Arrived: {amount} {asset}. It matched no declaration, so it waits for attribution.',
@@ -767,8 +767,8 @@ const es: Record<MessageKey, string> = {
   'sandbox.simulate': 'Simular un depósito',
   'sandbox.simulateHint':
     'Sandbox: el dinero llega ahora a la billetera de la plataforma. El monto exacto de su declaración abierta se acredita; otro monto espera atribución.',
-  'sandbox.amount': 'Monto que llega ({asset})',
-  'sandbox.asset': 'Activo que llega',
+  'sandbox.amount': 'Cuánto llega ({asset})',
+  'sandbox.asset': 'Qué llega',
   'sandbox.simulateSubmit': 'Simular el depósito',
   'sandbox.credited': 'Llegó y se acreditó: {amount} {asset}.',
   'sandbox.unattributed': 'Llegó: {amount} {asset}. No coincidió con ninguna declaración, así que espera atribución.',

@@ -82,8 +82,9 @@ export async function sweepMagic(
       o.skip?.delete(id);
       decided++;
     } catch (err) {
+      // A refusal (not reconciled, two persons needed) waits a while; a lost race is gone; anything else (the store did not answer) is tried at the next sweep.
       if (!expected(err)) o.onError?.(id, err);
-      if (o.skip && !isLostRace(err)) o.skip.set(id, now + (o.retryAfterMs ?? 30_000));
+      else if (o.skip && !isLostRace(err)) o.skip.set(id, now + (o.retryAfterMs ?? 30_000));
     }
   };
   for (const r of pending.orders) await attempt(r.id, () => decideMagicOrder(d, r));
