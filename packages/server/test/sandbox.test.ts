@@ -159,7 +159,7 @@ for (const backend of backends()) {
       assert.deepEqual(types, ['declaration.created', 'declaration.matched', 'deposit.credited']);
     });
 
-    test('a person deciding while the sandbox decides: each request is decided once', async () => {
+    test('a person deciding while the sandbox decides: each order and withdrawal is decided once', async () => {
       startDecider();
       const o = await seedOrg(h, { balances: { BTC: 20_000_000n } });
       for (let i = 0; i < 4; i++) {
@@ -172,6 +172,26 @@ for (const backend of backends()) {
         assert.equal(types.filter((t) => t === 'order.rejected' || t === 'order.completed').length, 1, types.join());
       }
       assert.equal(await held(h, o.key, 'BTC'), 0n);
+
+      // A withdrawal: the person rejects while the sandbox pays it out (…1111).
+      const w = await seedOrg(h, { balances: { USD: 100_000n } });
+      const dst = await usableDestination(h, w.key);
+      for (let i = 0; i < 2; i++) {
+        const r = await h.call(w.key, 'POST', '/withdrawals', {
+          destinationId: dst,
+          assetSymbol: 'USD',
+          assetDecimals: 2,
+          amountMinor: '11111',
+        });
+        assert.equal(r.status, 201, r.raw);
+        const id = r.body.data.id as string;
+        const [person] = await Promise.all([h.op('POST', `/withdrawals/${id}/reject`, { reason: 'no' }), sweepMagic(h.deps)]);
+        const final = await decided(w, `/withdrawals/${id}`);
+        assert.equal(final.state, person.status === 200 ? 'rejected' : 'completed');
+        const types = await eventTypes(w, id);
+        assert.equal(types.filter((t) => t === 'withdrawal.rejected' || t === 'withdrawal.completed').length, 1, types.join());
+      }
+      assert.equal(await held(h, w.key, 'USD'), 0n);
     });
 
     test('POST /sandbox/deposits: credits a declaration of that exact amount, else waits unattributed; 422s, 409 and keys as elsewhere', async () => {
