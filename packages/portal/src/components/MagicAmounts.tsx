@@ -21,8 +21,9 @@ export function MagicAmounts({
   const example = formatMinor(BigInt(`1${'0'.repeat(Math.max(decimals, 5) - 4)}${SANDBOX_MAGIC_ENDINGS.complete}`), decimals);
   const key = kind === 'order' ? 'sandbox.magicOrder' : kind === 'withdrawal' ? 'sandbox.magicWithdrawal' : 'sandbox.magicDeclaration';
   return (
-    <p className="hint magic-amounts" role="note" aria-label={t('sandbox.magicTitle')}>
-      {t(key, { complete: example, asset })}
+    // No accessible name of its own: a name saying "amounts" would be one more match for the field labelled "Amount".
+    <p className="hint magic-amounts" role="note">
+      <strong>{t('sandbox.magicTitle')}:</strong> {t(key, { complete: example, asset })}
     </p>
   );
 }

@@ -53,7 +53,7 @@ describe('portal sandbox in Chromium', { skip: skip ?? false }, () => {
       await acceptInvitation(page, svc, await member(svc, orgId, 'Sara Sandbox', [...ALL_ROLE, 'portal:webhooks']));
 
       await go(page, 'Exchange');
-      const magic = page.getByRole('note', { name: 'Sandbox magic amounts' });
+      const magic = page.getByRole('note').filter({ hasText: 'Sandbox magic amounts:' });
       await magic.waitFor();
       assert.match(await magic.innerText(), /1111 \(completed, e\.g\. 1\.00001111 BTC\), 2222 \(rejected\) or 3333 \(fails\)/);
 

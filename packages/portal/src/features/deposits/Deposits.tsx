@@ -124,6 +124,8 @@ export function Deposits() {
   });
   const open = useQuery({ queryKey: ['open-declaration'], queryFn: () => sdk.deposits.openDeclaration() });
   const balances = useQuery({ queryKey: ['balances'], queryFn: () => sdk.balances.list() });
+  // Sandbox: an asset the organization holds none of still gets its decimals (from the priced pairs) for a simulated arrival.
+  const pairs = useQuery({ queryKey: ['market-pairs'], queryFn: () => sdk.market.pairs(), enabled: sandbox && mayDeposit });
   // Filtered by days only: what arrives for an organization is credited to it (an arrival no
   // declaration matched belongs to no organization until it is attributed), so one state is all it shows.
   const [applied, setApplied] = useState<ListChoice>(ALL);
@@ -254,7 +256,11 @@ export function Deposits() {
           wallets={wallets.data}
           open={open.data}
           decimalsOf={(a) =>
-            open.data?.assetSymbol === a ? open.data.assetDecimals : balances.data?.find((b) => b.assetSymbol === a)?.assetDecimals
+            open.data?.assetSymbol === a
+              ? open.data.assetDecimals
+              : (balances.data?.find((b) => b.assetSymbol === a)?.assetDecimals ??
+                pairs.data?.find((p) => p.baseSymbol === a)?.baseDecimals ??
+                pairs.data?.find((p) => p.quoteSymbol === a)?.quoteDecimals)
           }
         />
       )}
