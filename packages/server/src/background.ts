@@ -13,6 +13,7 @@ import {
 } from './usecases/retention/purge-expired.ts';
 import { expireDeclarations } from './usecases/deposits/expire-declarations.ts';
 import { recoverApproved } from './usecases/orders/execute-approved.ts';
+import { recoverCryptoWithdrawals } from './usecases/withdrawals/send-crypto.ts';
 import { appendJournalLog } from './usecases/transparency/append-log.ts';
 import { takeDailySnapshot } from './usecases/transparency/take-snapshot.ts';
 import { dispatchWebhooks } from './usecases/webhooks/deliver-due.ts';
@@ -38,6 +39,22 @@ const recoverApprovedOrdersTask: BackgroundTask = {
   },
 };
 
+/**
+ * Follows approved withdrawals to crypto addresses at a venue that sends them itself (docs/market.md):
+ * each is looked up by its id until the venue says how it ended; one whose sending a crash interrupted
+ * is never sent twice. Nothing to do under the desk or the simulated venue.
+ */
+const followCryptoWithdrawalsTask: BackgroundTask = {
+  name: 'follow-crypto-withdrawals',
+  everyMs: 2_000,
+  run: async (deps) => {
+    const settled = await recoverCryptoWithdrawals(deps, (withdrawalId, err) =>
+      deps.logger?.error({ err, withdrawalId }, 'could not follow a crypto withdrawal at the venue; will retry'),
+    );
+    for (const w of settled) deps.logger?.info({ withdrawalId: w.id, state: w.state }, 'crypto withdrawal ended at the venue');
+  },
+};
+
 /** Capabilities add their tasks here. */
 export const backgroundTasks: BackgroundTask[] = [
   // An expired declaration is closed whether or not anything reads it (it frees its amount too).
@@ -51,6 +68,7 @@ export const backgroundTasks: BackgroundTask[] = [
   recoverApprovedOrdersTask,
   // Sandbox: magic amounts are decided by the platform itself, after the request committed (docs/sandbox.md).
   sandboxDecisionsTask,
+  followCryptoWithdrawalsTask,
   // Production at a CCXT venue: the books quoted lately are read again every second.
   pollVenueBooksTask,
   // ... and its completed deposits are recorded as arrivals, once per txid.

@@ -22,9 +22,9 @@ const CLAIM = 'demo_seeded';
 const ORG_NAME = 'Demo Treasury';
 const EMAIL = 'demo@cambio.example';
 const OPERATOR_EMAIL = 'operator@cambio.example';
-const FUNDING: Array<[symbol: string, decimals: number, amount: bigint]> = [
-  ['USD', 2, 1_000_000_00n],
-  ['BTC', 8, 2_50000000n],
+const FUNDING: Array<[symbol: string, decimals: number, amount: bigint, kind: 'fiat' | 'crypto']> = [
+  ['USD', 2, 1_000_000_00n, 'fiat'],
+  ['BTC', 8, 2_50000000n, 'crypto'],
 ];
 /** On PostgreSQL, a claim this old with no `done` is a start that died seeding (a seed takes well under a second). */
 export const SEED_TAKEOVER_MS = 60_000;
@@ -50,7 +50,7 @@ export async function seedDemo(
   const claim = await claimSeed(store, opts.takeoverAfterMs ?? (store.ownedByOneProcess ? 0 : SEED_TAKEOVER_MS));
   if (claim === null) return null;
 
-  for (const [symbol, decimals] of FUNDING) await putAsset(deps, ACTOR, symbol, decimals);
+  for (const [symbol, decimals, , kind] of FUNDING) await putAsset(deps, ACTOR, symbol, decimals, kind);
   const organizationId =
     (await store.organizations.firstNamed(ORG_NAME))?.id ??
     (await createOrganization(deps, ACTOR, { name: ORG_NAME, status: 'active', limits: {} })).id;

@@ -63,6 +63,10 @@ for (const backend of backends()) {
             fingerprint: 'fp-second',
             summary: 'Banco Río · savings ···· 9999',
             cooldownUntil: new Date(0),
+            kind: 'bank',
+            network: null,
+            address: null,
+            memo: null,
           }),
         );
       } finally {

@@ -495,6 +495,21 @@ const entries = {
     es: 'Ningún evento de esta organización tiene ese id.',
   },
   'destinations.not_found': { status: 404, en: 'No such destination.', es: 'No existe ese destino.' },
+  'destinations.kind_mismatch': {
+    status: 422,
+    en: '{asset} is a {kind} asset: a bank account takes a fiat asset, a crypto address a crypto one.',
+    es: '{asset} es un activo {kind}: una cuenta bancaria recibe un activo fiat, una dirección cripto uno cripto.',
+  },
+  'destinations.network_not_supported': {
+    status: 422,
+    en: 'The platform does not pay {asset} out on the network {network}.',
+    es: 'La plataforma no paga {asset} en la red {network}.',
+  },
+  'destinations.invalid_address': {
+    status: 422,
+    en: 'The address is not a valid address of the network {network}; check it and send it again.',
+    es: 'La dirección no es una dirección válida de la red {network}; revísela y envíela de nuevo.',
+  },
 } as const satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof entries;

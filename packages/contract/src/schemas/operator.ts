@@ -124,8 +124,20 @@ export const AdjustmentResult = Type.Object({
   availableMinor: AmountString,
 });
 
-export const PutMarketAsset = Type.Object({ decimals: Type.Integer({ minimum: 0, maximum: 36 }) }, { additionalProperties: false });
-export const MarketAssetRecord = Type.Object({ symbol: Type.String(), decimals: Type.Integer() });
+/** `fiat` takes bank destinations, `crypto` crypto addresses; an asset without a kind takes both. */
+export const AssetKind = Type.Unsafe<'fiat' | 'crypto'>({ type: 'string', enum: ['fiat', 'crypto'] });
+export const PutMarketAsset = Type.Object(
+  {
+    decimals: Type.Integer({ minimum: 0, maximum: 36 }),
+    kind: Type.Optional(AssetKind),
+  },
+  { additionalProperties: false },
+);
+export const MarketAssetRecord = Type.Object({
+  symbol: Type.String(),
+  decimals: Type.Integer(),
+  kind: Type.Union([AssetKind, Type.Null()], { description: 'fiat, crypto, or null: either kind of destination' }),
+});
 
 export const AuditRecord = Type.Object({
   id: Type.String(),

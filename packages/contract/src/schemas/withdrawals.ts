@@ -34,14 +34,40 @@ export const RegisterBankDestination = Type.Object(
 );
 export type RegisterBankDestination = Static<typeof RegisterBankDestination>;
 
+/** RegisterCryptoDestination: an address on a network the platform pays the asset out on. */
+export const RegisterCryptoDestination = Type.Object(
+  {
+    label: Text(1, 80, 'a name the organization gives the destination'),
+    assetSymbol: AssetSymbol,
+    network: Type.String({
+      minLength: 1,
+      maxLength: 32,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: 'the chain, named as in GET /deposits/wallets (e.g. BTC, ETH, bitcoin)',
+    }),
+    address: Type.String({ minLength: 1, maxLength: 128, pattern: '^[ ]*[0-9A-Za-z]+[ ]*$', description: 'checked for the network' }),
+    memo: Type.Optional(Text(1, 64, 'a memo or tag the receiver needs')),
+  },
+  { additionalProperties: false },
+);
+export type RegisterCryptoDestination = Static<typeof RegisterCryptoDestination>;
+
+export const DestinationKind = Type.Unsafe<'bank' | 'crypto'>({ type: 'string', enum: ['bank', 'crypto'] });
+
 /** Element of GET /withdrawals/destinations and the data of a registration. */
 export const WithdrawalDestination = Type.Object({
   id: Type.String(),
   label: Type.String(),
   assetSymbol: Type.String(),
-  summary: Type.String({ description: 'masked: bank, kind and the last digits; enough to recognize, not to copy' }),
+  summary: Type.String({
+    description: 'a bank account masked (bank, kind and the last digits); an address as its first and last characters and network',
+  }),
   usable: Type.Boolean({ description: 'the cooldown has passed and the operator registered it in the market' }),
   createdAt: DateTime,
+  kind: DestinationKind,
+  network: Type.Optional(Type.String({ description: 'crypto: the chain' })),
+  address: Type.Optional(Type.String({ description: 'crypto: the whole address' })),
+  memo: Type.Optional(Nullable(Type.String({ description: 'crypto: the memo or tag, if any' }))),
 });
 export type WithdrawalDestination = Static<typeof WithdrawalDestination>;
 
@@ -89,6 +115,7 @@ export const Withdrawal = Type.Object({
   destinationId: Type.String(),
   destinationSummary: Type.String(),
   reason: Nullable(Type.String({ description: "the operator's reason, when one was given" })),
+  txid: Nullable(Type.String({ description: "a crypto withdrawal's transaction id on its chain, once known" })),
   createdAt: DateTime,
   updatedAt: DateTime,
 });
@@ -99,7 +126,21 @@ export const OperatorWithdrawal = Type.Composite([
   Type.Object({
     organizationId: Type.String(),
     ...ApprovalFields,
-    payoutReference: Nullable(Type.String({ description: 'the bank transfer that paid it out (production); null in sandbox' })),
+    payoutReference: Nullable(
+      Type.String({ description: 'the bank transfer that paid it out, or the txid of a crypto withdrawal; null in sandbox for a bank one' }),
+    ),
+    venue: Type.Optional(
+      Nullable(
+        Type.Object({
+          state: Type.String({ description: 'new, sending, unknown, processing, completed or failed' }),
+          status: Nullable(Type.String({ description: "the venue's own status" })),
+          amount: Type.String({ description: 'what was asked of the venue: the amount plus its network fee' }),
+          fee: Type.String(),
+          venueWithdrawalId: Nullable(Type.String()),
+          reason: Nullable(Type.String()),
+        }),
+      ),
+    ),
   }),
 ]);
 export type OperatorWithdrawal = Static<typeof OperatorWithdrawal>;
@@ -109,5 +150,11 @@ export const DecideWithdrawal = Type.Object({ reason: Type.Optional(Text(1, 500)
 export type DecideWithdrawal = Static<typeof DecideWithdrawal>;
 
 /** CONTRACT §9: staff paid an approved withdrawal out and record the transfer's reference. */
-export const RecordPayout = Type.Object({ payoutReference: Text(1, 200) }, { additionalProperties: false });
+export const RecordPayout = Type.Object(
+  {
+    payoutReference: Text(1, 200),
+    txid: Type.Optional(Text(1, 200, "a crypto withdrawal's transaction id (default: payoutReference)")),
+  },
+  { additionalProperties: false },
+);
 export type RecordPayout = Static<typeof RecordPayout>;

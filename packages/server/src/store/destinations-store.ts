@@ -19,6 +19,10 @@ const COLUMNS = [
   'registered_in_market_at',
   'created_at',
   'updated_at',
+  'kind',
+  'network',
+  'address',
+  'memo',
 ] as const;
 
 type Row = {
@@ -34,6 +38,10 @@ type Row = {
   registered_in_market_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  kind: string;
+  network: string | null;
+  address: string | null;
+  memo: string | null;
 };
 const toDestination = (r: Row): DestinationRow => ({
   id: r.id,
@@ -48,15 +56,29 @@ const toDestination = (r: Row): DestinationRow => ({
   registeredInMarketAt: r.registered_in_market_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  kind: r.kind === 'crypto' ? 'crypto' : 'bank',
+  network: r.network,
+  address: r.address,
+  memo: r.memo,
 });
 
-/** Withdrawal destinations (bank accounts) of organizations, and the operator's registration in the market. */
+/** Withdrawal destinations (bank accounts and crypto addresses) of organizations, and the operator's registration in the market. */
 export class DestinationsStore implements DestinationsRepository {
   constructor(private readonly db: Db) {}
 
   /** Whether the market lists `assetSymbol` (a destination is registered for a listed asset only). */
   async isListed(tx: Tx, assetSymbol: string): Promise<boolean> {
     return (await tx.selectFrom('market_assets').select('symbol').where('symbol', '=', assetSymbol).executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * The kind of a listed asset (`fiat`, `crypto`, or null: either kind of destination), read in `tx`;
+   * undefined when the market does not list it.
+   */
+  async listedKind(tx: Tx, assetSymbol: string): Promise<'fiat' | 'crypto' | null | undefined> {
+    const r = await tx.selectFrom('market_assets').select('kind').where('symbol', '=', assetSymbol).executeTakeFirst();
+    if (!r) return undefined;
+    return r.kind === 'fiat' || r.kind === 'crypto' ? r.kind : null;
   }
 
   /**
@@ -84,6 +106,10 @@ export class DestinationsStore implements DestinationsRepository {
         registered_in_market_at: null,
         created_at: at,
         updated_at: at,
+        kind: d.kind,
+        network: d.network,
+        address: d.address,
+        memo: d.memo,
       })
       .onConflict((oc) => oc.columns(['organization_id', 'account_fingerprint']).doNothing())
       .returning(COLUMNS)

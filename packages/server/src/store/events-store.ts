@@ -55,7 +55,8 @@ export class EventsStore {
   async emitUsableDestinations(now: Date): Promise<number> {
     const r = await sql`insert into events (organization_id, type, subject_id, data, created_at)
       select d.organization_id, 'destination.usable', d.id, jsonb_build_object('id', d.id, 'label', d.label,
-          'assetSymbol', d.asset_symbol, 'summary', d.summary, 'usable', true, 'createdAt', cambio_iso(d.created_at)),
+          'assetSymbol', d.asset_symbol, 'summary', d.summary, 'usable', true, 'createdAt', cambio_iso(d.created_at))
+          || cambio_destination_kind(d.kind, d.network, d.address, d.memo),
         greatest(d.cooldown_until, d.registered_in_market_at)
       from withdrawal_destinations d
       where d.registered_in_market_at is not null and d.cooldown_until <= ${now}

@@ -5,22 +5,27 @@ import type { MarketAsset, MarketAssetsRepository } from '../usecases/repositori
 
 export type { MarketAsset };
 
+const asset = (r: { symbol: string; decimals: number; kind: string | null }): MarketAsset => ({
+  symbol: r.symbol,
+  decimals: r.decimals,
+  kind: r.kind === 'fiat' || r.kind === 'crypto' ? r.kind : null,
+});
+
 /** The listed assets and their decimals. Writes go through usecases/market/put-asset.ts. */
 export class MarketAssetsStore implements MarketAssetsRepository {
   constructor(private readonly db: Db) {}
 
   async list(): Promise<MarketAsset[]> {
-    return this.db.selectFrom('market_assets').select(['symbol', 'decimals']).orderBy('symbol').execute();
+    return (await this.db.selectFrom('market_assets').select(['symbol', 'decimals', 'kind']).orderBy('symbol').execute()).map(asset);
   }
 
   async decimalsBySymbol(): Promise<Map<string, number>> {
-    return new Map((await this.db.selectFrom('market_assets').select(['symbol', 'decimals']).execute()).map((a) => [a.symbol, a.decimals]));
+    return new Map((await this.db.selectFrom('market_assets').select(['symbol', 'decimals', 'kind']).execute()).map((a) => [a.symbol, a.decimals]));
   }
 
   async get(symbol: string): Promise<MarketAsset | null> {
-    return (
-      (await this.db.selectFrom('market_assets').select(['symbol', 'decimals']).where('symbol', '=', symbol).executeTakeFirst()) ?? null
-    );
+    const r = await this.db.selectFrom('market_assets').select(['symbol', 'decimals', 'kind']).where('symbol', '=', symbol).executeTakeFirst();
+    return r ? asset(r) : null;
   }
 
   /** Whether the asset is listed, read in `tx` without a lock. */
@@ -35,18 +40,18 @@ export class MarketAssetsStore implements MarketAssetsRepository {
   async lock(tx: Tx, symbol: string): Promise<MarketAsset | null> {
     const row = await tx
       .selectFrom('market_assets')
-      .select(['symbol', 'decimals'])
+      .select(['symbol', 'decimals', 'kind'])
       .where('symbol', '=', symbol)
       .forUpdate()
       .executeTakeFirst();
-    return row ?? null;
+    return row ? asset(row) : null;
   }
 
-  async upsert(tx: Tx, at: Date, symbol: string, decimals: number): Promise<void> {
+  async upsert(tx: Tx, at: Date, symbol: string, decimals: number, kind: 'fiat' | 'crypto' | null): Promise<void> {
     await tx
       .insertInto('market_assets')
-      .values({ symbol, decimals, updated_at: at })
-      .onConflict((oc) => oc.column('symbol').doUpdateSet({ decimals, updated_at: at }))
+      .values({ symbol, decimals, kind, updated_at: at })
+      .onConflict((oc) => oc.column('symbol').doUpdateSet({ decimals, kind, updated_at: at }))
       .execute();
   }
 

@@ -68,7 +68,7 @@ export interface Database {
     memo: string | null;
   };
   holds: { id: string; organization_id: string; asset_symbol: string; amount: Numeric; state: string; created_at: Ts; updated_at: Ts };
-  market_assets: { symbol: string; decimals: number; updated_at: Ts };
+  market_assets: { symbol: string; decimals: number; updated_at: Ts; /** migrations/060 */ kind: string | null };
   market_pairs: {
     base_symbol: string;
     quote_symbol: string;
@@ -210,6 +210,11 @@ export interface Database {
     registered_in_market_at: Ts | null;
     created_at: Ts;
     updated_at: Ts;
+    /** migrations/060: bank or crypto; a crypto one's network, address and memo. */
+    kind: Generated<string>;
+    network: string | null;
+    address: string | null;
+    memo: string | null;
   };
   withdrawals: {
     id: string;
@@ -226,6 +231,31 @@ export interface Database {
     updated_at: Ts;
     /** migrations/008: the bank transfer that paid it out (production). */
     payout_reference: string | null;
+    /** migrations/060: the chain's transaction id of a crypto withdrawal. */
+    txid: string | null;
+  };
+  /** migrations/060: one row per approved crypto withdrawal sent to a CCXT venue (venues/ccxt). */
+  venue_withdrawals: {
+    withdrawal_id: string;
+    venue: string;
+    coin: string;
+    network: string;
+    address: string;
+    memo: string | null;
+    amount_text: string;
+    fee_text: string;
+    state: string;
+    attempts: number;
+    sent_at: Ts | null;
+    recv_window_ms: number;
+    venue_withdrawal_id: string | null;
+    venue_status: string | null;
+    txid: string | null;
+    reason: string | null;
+    lease_owner: string | null;
+    lease_until: Ts | null;
+    created_at: Ts;
+    updated_at: Ts;
   };
   reconciliation_runs: { id: string; seq: Seq; matched: boolean; figures: Json<unknown>; actor: string; created_at: Ts };
   platform_state: { id: number; reconciled: boolean; run_id: string | null; changed_at: Ts };

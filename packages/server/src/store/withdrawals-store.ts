@@ -4,7 +4,7 @@ import { claimKeysAsWrittenCtes, claimedKeyOutcomes, keepAnswersSql, type KeptAn
 import type { Db } from './db.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import type { Tx } from './unit-of-work.ts';
-import type { WithdrawalRow, DestinationForRequest, ClaimOutcome, WithdrawalsRepository } from '../usecases/repositories.ts';
+import type { WithdrawalRow, DestinationForRequest, ClaimOutcome, CryptoTarget, WithdrawalsRepository } from '../usecases/repositories.ts';
 
 export type { WithdrawalRow, DestinationForRequest, ClaimOutcome };
 
@@ -18,6 +18,7 @@ type Row = {
   destination_id: string;
   reason: string | null;
   payout_reference: string | null;
+  txid: string | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -32,6 +33,7 @@ const toWithdrawal = (r: Row, summary: string): WithdrawalRow => ({
   destinationSummary: summary,
   reason: r.reason,
   payoutReference: r.payout_reference,
+  txid: r.txid,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -47,6 +49,7 @@ const WITHDRAWAL_COLUMNS = [
   'w.destination_id',
   'w.reason',
   'w.payout_reference',
+  'w.txid',
   'w.created_at',
   'w.updated_at',
   'd.summary',
@@ -235,7 +238,7 @@ export class WithdrawalsStore implements WithdrawalsRepository {
     id: string,
     to: 'completed' | 'failed',
     at: Date,
-    set: { payoutReference?: string; reason?: string },
+    set: { payoutReference?: string; reason?: string; txid?: string },
   ): Promise<(WithdrawalRow & { holdId: string }) | null> {
     const w = await tx
       .updateTable('withdrawals')
@@ -244,6 +247,7 @@ export class WithdrawalsStore implements WithdrawalsRepository {
         updated_at: at,
         ...(set.payoutReference !== undefined ? { payout_reference: set.payoutReference } : {}),
         ...(set.reason !== undefined ? { reason: set.reason } : {}),
+        ...(set.txid !== undefined ? { txid: set.txid } : {}),
       })
       .where('id', '=', id)
       .where('state', '=', 'approved')
@@ -256,6 +260,44 @@ export class WithdrawalsStore implements WithdrawalsRepository {
   async stateIn(tx: Tx, id: string): Promise<WithdrawalState | null> {
     const cur = await tx.selectFrom('withdrawals').select('state').where('id', '=', id).executeTakeFirst();
     return (cur?.state as WithdrawalState | undefined) ?? null;
+  }
+
+  async setTxid(tx: Tx, id: string, txid: string): Promise<string> {
+    await tx.updateTable('withdrawals').set({ txid }).where('id', '=', id).execute();
+    return txid;
+  }
+
+  async cryptoTarget(id: string): Promise<CryptoTarget | null> {
+    const r = await this.db
+      .selectFrom('withdrawals as w')
+      .innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
+      .select(['w.id', 'w.state', 'w.asset_symbol', 'w.asset_decimals', 'w.amount_minor', 'd.kind', 'd.network', 'd.address', 'd.memo'])
+      .where('w.id', '=', id)
+      .executeTakeFirst();
+    if (!r || r.kind !== 'crypto' || r.network === null || r.address === null) return null;
+    return {
+      withdrawalId: r.id,
+      state: r.state as WithdrawalState,
+      assetSymbol: r.asset_symbol,
+      assetDecimals: r.asset_decimals,
+      amount: BigInt(r.amount_minor),
+      network: r.network,
+      address: r.address,
+      memo: r.memo,
+    };
+  }
+
+  async approvedCrypto(limit = 100): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('withdrawals as w')
+      .innerJoin('withdrawal_destinations as d', 'd.id', 'w.destination_id')
+      .select('w.id')
+      .where('w.state', '=', 'approved')
+      .where('d.kind', '=', 'crypto')
+      .orderBy('w.seq')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   async #summary(tx: Tx, destinationId: string): Promise<string> {

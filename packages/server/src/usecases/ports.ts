@@ -38,8 +38,57 @@ export interface Venue extends Market {
   holdings(tx: Tx): Promise<Map<string, bigint> | null>;
   /** A real venue's health for the metrics: each book's age, its errors by kind so far, orders sent whose outcome is not known. */
   health?(): Promise<VenueHealth>;
+  /**
+   * Present when the venue itself sends crypto withdrawals (an exchange account through CCXT): an approved
+   * withdrawal to a crypto address is sent there, once, and followed to its end (docs/market.md).
+   */
+  cryptoPayouts?: CryptoPayouts;
   /** Tells `listener` how long each order took from being sent to the venue to a known outcome, in seconds (a metric). */
   observeExecutions?(listener: (seconds: number) => void): void;
+}
+
+/** One approved withdrawal to a crypto address, as the venue sends it: the client receives exactly `amount`. */
+export interface CryptoWithdrawalRequest {
+  withdrawalId: string;
+  assetSymbol: string;
+  assetDecimals: number;
+  amount: bigint;
+  network: string;
+  address: string;
+  memo: string | null;
+}
+
+/**
+ * How a crypto withdrawal ended at the venue: sent and confirmed with the chain's txid (`feeMinor` the
+ * venue's network fee, the platform's cost, in the asset's minimum units, rounded up), or failed (nothing
+ * left the venue).
+ */
+export type CryptoWithdrawalOutcome =
+  | { completed: true; txid: string; feeMinor: bigint; venue: string; venueReference: string }
+  | { completed: false; reason: string };
+
+/** What the desk sees of a crypto withdrawal at the venue. */
+export interface CryptoWithdrawalView {
+  venue: string;
+  state: string;
+  status: string | null;
+  amount: string;
+  fee: string;
+  venueWithdrawalId: string | null;
+  txid: string | null;
+  reason: string | null;
+  attempts: number;
+}
+
+export interface CryptoPayouts {
+  /**
+   * Sends the withdrawal once (idempotent by its id, the venue's withdraw order id) and reads how it
+   * stands; null while it is not over (sent, processing, or an outcome not known yet: asked again later,
+   * never sent twice).
+   */
+  send(r: CryptoWithdrawalRequest): Promise<CryptoWithdrawalOutcome | null>;
+  /** Where each of these withdrawals stands at the venue (absent: never sent there). */
+  views(withdrawalIds: string[]): Promise<Map<string, CryptoWithdrawalView>>;
 }
 
 export interface VenueHealth {

@@ -97,6 +97,11 @@ export interface DestinationRow {
   registeredInMarketAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  kind: 'bank' | 'crypto';
+  /** A crypto destination's network, whole address and memo; null for a bank account. */
+  network: string | null;
+  address: string | null;
+  memo: string | null;
 }
 
 /** A key as issued: `secretHash` is the keyed hash of the secret (domain/keys/api-key.ts, hashSecret). */
@@ -168,6 +173,8 @@ export interface MailRecipient {
 export interface MarketAsset {
   symbol: string;
   decimals: number;
+  /** fiat (bank destinations), crypto (crypto addresses), or null: both. */
+  kind: 'fiat' | 'crypto' | null;
 }
 export interface PricedPair extends MarketPair {
   updatedAt: Date;
@@ -297,6 +304,8 @@ export interface WithdrawalRow {
   destinationSummary: string;
   reason: string | null;
   payoutReference: string | null;
+  /** The chain's transaction id of a crypto withdrawal, once known. */
+  txid: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -417,6 +426,7 @@ export interface DepositsRepository {
 
 export interface DestinationsRepository {
   getIn(tx: Tx, id: string): Promise<DestinationRow | null>;
+  listedKind(tx: Tx, assetSymbol: string): Promise<'fiat' | 'crypto' | null | undefined>;
   insert(tx: Tx, organizationId: string, d: NewDestination, at: Date): Promise<DestinationRow | null>;
   isListed(tx: Tx, assetSymbol: string): Promise<boolean>;
   markRegisteredInMarket(tx: Tx, id: string, at: Date): Promise<DestinationRow | null>;
@@ -463,7 +473,7 @@ export interface MarketAssetsRepository {
   isHeld(tx: Tx, symbol: string): Promise<boolean>;
   isListed(tx: Tx, symbol: string): Promise<boolean>;
   lock(tx: Tx, symbol: string): Promise<MarketAsset | null>;
-  upsert(tx: Tx, at: Date, symbol: string, decimals: number): Promise<void>;
+  upsert(tx: Tx, at: Date, symbol: string, decimals: number, kind: 'fiat' | 'crypto' | null): Promise<void>;
   /** Every listed asset's decimals, by symbol. */
   decimalsBySymbol(): Promise<Map<string, number>>;
 }
@@ -699,9 +709,27 @@ export interface WithdrawalsRepository {
     id: string,
     to: 'completed' | 'failed',
     at: Date,
-    set: { payoutReference?: string; reason?: string },
+    set: { payoutReference?: string; reason?: string; txid?: string },
   ): Promise<(WithdrawalRow & { holdId: string }) | null>;
   stateIn(tx: Tx, id: string): Promise<WithdrawalState | null>;
+  /** Records the txid of a completed withdrawal, in the caller's transaction; answers it. */
+  setTxid(tx: Tx, id: string, txid: string): Promise<string>;
+  /** Where a withdrawal goes when its destination is a crypto address; null for a bank account or no such withdrawal. */
+  cryptoTarget(id: string): Promise<CryptoTarget | null>;
+  /** Approved withdrawals to crypto addresses, oldest first (to follow at the venue). */
+  approvedCrypto(limit?: number): Promise<string[]>;
+}
+
+/** An approved (or any) withdrawal to a crypto address: what the venue needs to send it. */
+export interface CryptoTarget {
+  withdrawalId: string;
+  state: WithdrawalState;
+  assetSymbol: string;
+  assetDecimals: number;
+  amount: bigint;
+  network: string;
+  address: string;
+  memo: string | null;
 }
 
 /** The set use cases receive: the unit of work and every repository. */

@@ -71,6 +71,19 @@ export class DoubleAccount {
     this.balances.set(asset, { ...b, free: add(b.free, delta) });
   }
 
+  /** A withdrawal leaves the account's free balance; false (nothing moves) when it is not there. */
+  withdraw(asset: string, amount: string): boolean {
+    const a = readDecimal(amount);
+    if (cmp(this.freeOf(asset), a) < 0) return false;
+    this.#move(asset, sub(ZERO, a));
+    return true;
+  }
+
+  /** Money comes back to the free balance (a withdrawal that failed). */
+  refund(asset: string, amount: string): void {
+    this.#move(asset, readDecimal(amount));
+  }
+
   freeOf(asset: string): Rational {
     return this.balances.get(asset)?.free ?? ZERO;
   }

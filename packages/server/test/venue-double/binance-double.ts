@@ -32,6 +32,21 @@ export interface Deposit {
   address: string;
   insertTime: number;
 }
+/** A withdrawal the double recorded, as Binance's history shows it (status 6 completed, 4 processing, 1/3/5 ended unsent). */
+export interface DoubleWithdrawal {
+  id: string;
+  withdrawOrderId: string;
+  coin: string;
+  network: string;
+  address: string;
+  addressTag: string;
+  amount: string;
+  transactionFee: string;
+  status: number;
+  txId: string;
+  applyTime: number;
+  info: string;
+}
 type Fault = { kind: 'status'; status: number } | { kind: 'drop' };
 interface FaultRule {
   path: string;
@@ -53,6 +68,16 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
   let dropAfterNextOrder = false;
   let holdNext: ((o: DoubleOrder) => void) | null = null;
   let expireNextAfter: string | null = null;
+  const withdrawals: DoubleWithdrawal[] = [];
+  /** Withdrawal fees per `coin:network`, Binance's capital/config/getall. */
+  const withdrawFees = new Map<string, string>([
+    ['BTC:BTC', '0.0002'],
+    ['ETH:ETH', '0.0012'],
+    ['USDT:ETH', '4.5'],
+  ]);
+  let withdrawalsComplete = true;
+  let refuseNextWithdrawal: { code: number; msg: string } | null = null;
+  let dropAfterNextWithdrawal = false;
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -179,6 +204,9 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
       '/api/v3/account',
       '/sapi/v1/capital/deposit/address',
       '/sapi/v1/capital/deposit/hisrec',
+      '/sapi/v1/capital/config/getall',
+      '/sapi/v1/capital/withdraw/apply',
+      '/sapi/v1/capital/withdraw/history',
     ];
     if (!signed.includes(path)) {
       unknown.push(key);
@@ -298,9 +326,111 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
         })),
       );
     }
+    if (key === 'GET /sapi/v1/capital/config/getall') {
+      const coins = new Map<string, Array<{ network: string; fee: string }>>();
+      for (const [k, fee] of withdrawFees) {
+        const [coin, network] = k.split(':') as [string, string];
+        coins.set(coin, [...(coins.get(coin) ?? []), { network, fee }]);
+      }
+      return send(
+        res,
+        200,
+        [...coins].map(([coin, nets]) => ({
+          coin,
+          name: coin,
+          depositAllEnable: true,
+          withdrawAllEnable: true,
+          free: '0',
+          locked: '0',
+          trading: true,
+          networkList: nets.map((n, i) => ({
+            network: n.network,
+            coin,
+            name: n.network,
+            isDefault: i === 0,
+            depositEnable: true,
+            withdrawEnable: true,
+            withdrawFee: n.fee,
+            withdrawMin: n.fee,
+            withdrawMax: '9999999',
+            withdrawIntegerMultiple: '0.00000001',
+            minConfirm: 1,
+            unLockConfirm: 0,
+            specialTips: '',
+            busy: false,
+          })),
+        })),
+      );
+    }
+    if (key === 'POST /sapi/v1/capital/withdraw/apply') {
+      if (refuseNextWithdrawal) {
+        const r = refuseNextWithdrawal;
+        refuseNextWithdrawal = null;
+        return err(res, 400, r.code, r.msg);
+      }
+      const coin = p.get('coin') ?? '';
+      const network = p.get('network') ?? '';
+      const amount = p.get('amount') ?? '';
+      const fee = withdrawFees.get(`${coin}:${network}`);
+      if (fee === undefined) return err(res, 400, -4019, 'The current currency is not open for withdrawal.');
+      if (!/^[0-9]+(\.[0-9]+)?$/.test(amount)) return err(res, 400, -1100, 'Illegal characters found in parameter amount.');
+      if (!account.withdraw(coin, amount)) return err(res, 400, -4026, 'The user has insufficient balance available');
+      const w: DoubleWithdrawal = {
+        id: `w${String(withdrawals.length + 1).padStart(31, '0')}`,
+        withdrawOrderId: p.get('withdrawOrderId') ?? '',
+        coin,
+        network,
+        address: p.get('address') ?? '',
+        addressTag: p.get('addressTag') ?? '',
+        amount,
+        transactionFee: fee,
+        status: withdrawalsComplete ? 6 : 4,
+        txId: withdrawalsComplete ? txidOf(withdrawals.length + 1) : '',
+        applyTime: Date.now(),
+        info: '',
+      };
+      withdrawals.push(w);
+      if (dropAfterNextWithdrawal) {
+        dropAfterNextWithdrawal = false;
+        req.socket.destroy(); // recorded, never answered
+        return;
+      }
+      return send(res, 200, { id: w.id });
+    }
+    if (key === 'GET /sapi/v1/capital/withdraw/history') {
+      const byOrder = p.get('withdrawOrderId');
+      const coin = p.get('coin');
+      return send(
+        res,
+        200,
+        withdrawals
+          .filter((w) => (!byOrder || w.withdrawOrderId === byOrder) && (!coin || w.coin === coin))
+          .reverse()
+          .map((w) => ({
+            id: w.id,
+            amount: w.amount,
+            transactionFee: w.transactionFee,
+            coin: w.coin,
+            status: w.status,
+            address: w.address,
+            ...(w.addressTag ? { addressTag: w.addressTag } : {}),
+            txId: w.txId,
+            applyTime: new Date(w.applyTime).toISOString().replace('T', ' ').slice(0, 19),
+            network: w.network,
+            transferType: 0,
+            withdrawOrderId: w.withdrawOrderId,
+            info: w.info,
+            confirmNo: w.status === 6 ? 3 : 0,
+            walletType: 0,
+            txKey: '',
+            ...(w.status === 6 ? { completeTime: new Date(w.applyTime).toISOString().replace('T', ' ').slice(0, 19) } : {}),
+          })),
+      );
+    }
     unknown.push(key);
     return err(res, 404, -1000, `the double does not answer ${key}`);
   };
+  const txidOf = (n: number) => createHmac('sha256', 'double-txid').update(String(n)).digest('hex');
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -368,6 +498,44 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
     /** A deposit in the history completes (Binance status 1). */
     completeDeposit(txId: string) {
       for (const d of deposits) if (d.txId === txId) d.status = 1;
+    },
+    /** Withdrawals the double recorded, oldest first. */
+    withdrawals,
+    /** How many withdrawals the double recorded for each withdraw order id. */
+    withdrawalsPerOrderId(): Map<string, number> {
+      const n = new Map<string, number>();
+      for (const w of withdrawals) n.set(w.withdrawOrderId, (n.get(w.withdrawOrderId) ?? 0) + 1);
+      return n;
+    },
+    setWithdrawFee(coin: string, network: string, fee: string) {
+      withdrawFees.set(`${coin}:${network}`, fee);
+    },
+    /** false: new withdrawals stay processing (status 4) until completeWithdrawal or failWithdrawal. */
+    completeWithdrawalsAtOnce(yes: boolean) {
+      withdrawalsComplete = yes;
+    },
+    completeWithdrawal(withdrawOrderId: string) {
+      for (const w of withdrawals)
+        if (w.withdrawOrderId === withdrawOrderId) {
+          w.status = 6;
+          w.txId = txidOf(withdrawals.indexOf(w) + 1);
+        }
+    },
+    /** The withdrawal ends without being sent (Binance status 5, failure, or 3, rejected); its amount comes back. */
+    failWithdrawal(withdrawOrderId: string, status: 3 | 5 = 5, info = 'address risk check failed') {
+      for (const w of withdrawals)
+        if (w.withdrawOrderId === withdrawOrderId && w.status !== status) {
+          w.status = status;
+          w.info = info;
+          account.refund(w.coin, w.amount);
+        }
+    },
+    refuseNextWithdrawal(code = -4026, msg = 'The user has insufficient balance available') {
+      refuseNextWithdrawal = { code, msg };
+    },
+    /** The next withdrawal is recorded, then the connection is cut before any answer. */
+    dropAfterNextWithdrawal() {
+      dropAfterNextWithdrawal = true;
     },
     close: async () => {
       server.closeAllConnections();

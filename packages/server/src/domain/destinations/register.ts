@@ -1,5 +1,8 @@
 import { cleanBankDestination, maskedSummary, type BankDestinationInput } from './bank-destination.ts';
+import { cleanCryptoDestination, cryptoSummary, type CryptoDestinationInput } from './crypto-destination.ts';
 import type { DestinationSealer } from './sealer.ts';
+
+export type DestinationKind = 'bank' | 'crypto';
 
 /** A destination ready to be stored: what identifies the account is sealed for its row, the rest is plain. */
 export interface NewDestination {
@@ -14,6 +17,11 @@ export interface NewDestination {
   fingerprint: string;
   summary: string;
   cooldownUntil: Date;
+  kind: DestinationKind;
+  /** A crypto destination's network, address (whole, canonical) and memo; null for a bank account. */
+  network: string | null;
+  address: string | null;
+  memo: string | null;
 }
 
 /**
@@ -41,6 +49,43 @@ export function prepareDestination(
     fingerprint: sealer.fingerprint(c.bankNameKey, c.accountNumberKey),
     summary: maskedSummary(c.bankName, c.accountKind, c.accountNumber),
     cooldownUntil: new Date(now.getTime() + cooldownMs),
+    kind: 'bank',
+    network: null,
+    address: null,
+    memo: null,
+  };
+}
+
+/**
+ * Validates a crypto destination (network and address, crypto-destination.ts) as row `id`: the bank
+ * fields stay empty; the fingerprint of the network, asset and address finds the same one registered
+ * twice. The address is kept whole: members and staff see it.
+ */
+export function prepareCryptoDestination(
+  input: CryptoDestinationInput,
+  sealer: DestinationSealer,
+  row: { id: string; organizationId: string },
+  now: Date,
+  cooldownMs: number,
+  production: boolean,
+): NewDestination {
+  const c = cleanCryptoDestination(input, production);
+  return {
+    id: row.id,
+    label: c.label,
+    assetSymbol: c.assetSymbol,
+    bankName: '',
+    accountKind: '',
+    holderName: '',
+    accountNumberEnc: '',
+    holderDocumentEnc: '',
+    fingerprint: sealer.fingerprint(`crypto:${c.network.toUpperCase()}`, `${c.assetSymbol}:${c.address}`),
+    summary: cryptoSummary(c.address, c.network),
+    cooldownUntil: new Date(now.getTime() + cooldownMs),
+    kind: 'crypto',
+    network: c.network,
+    address: c.address,
+    memo: c.memo,
   };
 }
 

@@ -1,7 +1,7 @@
-import { RegisterBankDestination, RequestWithdrawal, Withdrawal, WithdrawalDestination, WithdrawalsQuery } from '@cambio/contract';
+import { RegisterBankDestination, RegisterCryptoDestination, RequestWithdrawal, Withdrawal, WithdrawalDestination, WithdrawalsQuery } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.ts';
-import { prepareDestination } from '../../domain/destinations/register.ts';
+import { prepareCryptoDestination, prepareDestination } from '../../domain/destinations/register.ts';
 import { DestinationSealer } from '../../domain/destinations/sealer.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { toMinor } from '../../domain/money.ts';
@@ -52,6 +52,31 @@ export const withdrawalRoutes =
           deps,
           org.id,
           prepareDestination(req.body, sealer, row, clock.now(), config.destinationCooldownMs),
+        );
+        return reply.code(201).send(ok(req.id, destinationWire(d, clock.now())));
+      },
+    );
+
+    app.post(
+      '/withdrawals/destinations/crypto',
+      {
+        config: { scope: 'portal:destinations', operate: true, movesMoney: true },
+        schema: {
+          tags,
+          security: apiKeySecurity,
+          body: RegisterCryptoDestination,
+          response: responses(201, WithdrawalDestination),
+          summary:
+            "Registers a crypto address on a network the platform pays the asset out on; usable after the cooldown and the operator's registration in the market. 422 destinations.network_not_supported, destinations.invalid_address, destinations.kind_mismatch; 409 when registered already",
+        },
+      },
+      async (req, reply) => {
+        const org = principalOf(req).organization;
+        const row = { id: ids.next('dst'), organizationId: org.id };
+        const d = await registerDestination(
+          deps,
+          org.id,
+          prepareCryptoDestination(req.body, sealer, row, clock.now(), config.destinationCooldownMs, config.mode === 'production'),
         );
         return reply.code(201).send(ok(req.id, destinationWire(d, clock.now())));
       },

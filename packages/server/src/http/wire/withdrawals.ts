@@ -10,6 +10,9 @@ export const destinationWire = (d: DestinationRow, now: Date) => ({
   summary: d.summary,
   usable: isUsable(d, now),
   createdAt: d.createdAt.toISOString(),
+  kind: d.kind,
+  // An address is shown whole to the organization's members: masking it would only make it harder to check.
+  ...(d.kind === 'crypto' ? { network: d.network ?? '', address: d.address ?? '', memo: d.memo } : {}),
 });
 
 export const withdrawalWire = (w: WithdrawalRow) => ({
@@ -19,6 +22,7 @@ export const withdrawalWire = (w: WithdrawalRow) => ({
   destinationId: w.destinationId,
   destinationSummary: w.destinationSummary,
   reason: w.reason,
+  txid: w.txid,
   createdAt: w.createdAt.toISOString(),
   updatedAt: w.updatedAt.toISOString(),
 });
@@ -33,5 +37,6 @@ export const asRequested = (w: WithdrawalRow): WithdrawalRow => ({
   state: 'pending_approval',
   reason: null,
   payoutReference: null,
+  txid: null,
   updatedAt: w.createdAt,
 });

@@ -21,7 +21,7 @@ export const marketAssetRoutes =
           response: responses(200, MarketAssetRecord),
         },
       },
-      async (req) => ok(req.id, await putAsset(deps, req.operatorActor!, req.params.symbol, req.body.decimals)),
+      async (req) => ok(req.id, await putAsset(deps, req.operatorActor!, req.params.symbol, req.body.decimals, req.body.kind)),
     );
 
     app.get('/market/assets', { schema: { tags, security: [{ operator: [] }], response: listResponses(MarketAssetRecord) } }, async (req) =>

@@ -26,6 +26,7 @@ import * as m034 from './034-declaration-cancel.ts';
 import * as m035 from './035-log-tiles.ts';
 import * as m036 from './036-webhook-deliveries-lean.ts';
 import * as m050 from './050-sandbox-magic.ts';
+import * as m060 from './060-crypto-out.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '035-log-tiles': m035,
   '036-webhook-deliveries-lean': m036,
   '050-sandbox-magic': m050,
+  '060-crypto-out': m060,
 };
 
 export const migrationProvider: MigrationProvider = {

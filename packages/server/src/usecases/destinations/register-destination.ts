@@ -4,17 +4,22 @@ import type { UseCaseDeps } from '../ports.ts';
 import type { DestinationRow } from '../repositories.ts';
 
 /**
- * The organization registers a bank account (validated and sealed for its row by prepareDestination): usable
- * once its cooldown has run out and the operator registered it in the market. 409 when the organization
- * already registered that account. Refused while not reconciled, like every write on the way to money
- * leaving. Its event (destination.registered) is written by the table's trigger.
+ * The organization registers a bank account or a crypto address (validated, and a bank account sealed for
+ * its row, by prepareDestination / prepareCryptoDestination): usable once its cooldown has run out and the
+ * operator registered it in the market. One path for both kinds, so the same rules apply to both. A bank
+ * account takes a fiat asset, an address a crypto one (an asset listed without a kind takes both:
+ * destinations.kind_mismatch otherwise). 409 when the organization already registered that account, or
+ * that address on that network for that asset. Refused while not reconciled, like every write on the way
+ * to money leaving. Its event (destination.registered) is written by the table's trigger.
  */
 export async function registerDestination(d: UseCaseDeps, organizationId: string, dst: NewDestination): Promise<DestinationRow> {
   const at = d.clock.now();
   const row = await d.store.uow.run(async (tx) => {
     await d.store.platform.assertReconciled(tx);
-    if (!(await d.store.destinations.isListed(tx, dst.assetSymbol)))
-      throw new DomainError('market.asset_not_listed', { asset: dst.assetSymbol });
+    const kind = await d.store.destinations.listedKind(tx, dst.assetSymbol);
+    if (kind === undefined) throw new DomainError('market.asset_not_listed', { asset: dst.assetSymbol });
+    if (kind !== null && kind !== (dst.kind === 'bank' ? 'fiat' : 'crypto'))
+      throw new DomainError('destinations.kind_mismatch', { asset: dst.assetSymbol, kind });
     return d.store.destinations.insert(tx, organizationId, dst, at);
   });
   if (!row) throw new DomainError('withdrawals.destination_already_registered');

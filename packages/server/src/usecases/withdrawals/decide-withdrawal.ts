@@ -4,18 +4,20 @@ import { recordApproval } from '../approvals/record-approval.ts';
 import type { Tx, UseCaseDeps } from '../ports.ts';
 import { withdrawalAudit } from './audit-view.ts';
 import { payOut } from './pay-out.ts';
+import { madeUpTxid, sendCryptoWithdrawal } from './send-crypto.ts';
 import type { WithdrawalRow } from '../repositories.ts';
 
 /**
  * Approve, once. Sandbox: the simulated venue pays at once, so pending_approval → approved → completed
- * in one transaction. Production: it stays `approved`, its hold still held, until the desk records the
- * payout or its failure (record-payout.ts). Refused while not reconciled: money does not leave while
+ * in one transaction (a crypto withdrawal with a made-up txid). Production: it stays `approved`, its hold
+ * still held, until the desk records the payout or its failure (record-payout.ts), or, at a venue that
+ * sends crypto withdrawals itself, until the venue says how it ended (send-crypto.ts). Refused while not reconciled: money does not leave while
  * the books and the market disagree.
  */
 export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: string, reason: string | null): Promise<WithdrawalRow> {
   const at = d.clock.now();
   const { actor } = approver;
-  const { row, decided } = await d.store.uow.run(async (tx) => {
+  const { row, decided, crypto } = await d.store.uow.run(async (tx) => {
     await d.store.platform.assertReconciled(tx);
     const pending = await d.store.withdrawals.lockPending(tx, id);
     if (!pending) throw await undecidable(d, tx, id);
@@ -38,17 +40,20 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
         before: withdrawalAudit(pending),
         after: { ...withdrawalAudit(pending), approvals, approvalsRequired: state.approvalsRequired },
       });
-      return { row: pending, decided: false };
+      return { row: pending, decided: false, crypto: false };
     }
     const w = await d.store.withdrawals.decide(tx, id, 'approved', reason, at);
     if (!w) throw await undecidable(d, tx, id);
     let after: WithdrawalRow = w;
     let failed = false;
+    const crypto = (await d.store.destinations.getIn(tx, w.destinationId))?.kind === 'crypto';
     if (d.venue.paysOutOnApproval) {
       const failure = d.venue.payoutFailure?.(w.amount) ?? null;
       if (failure === null) {
         await payOut(d, tx, at, w);
-        after = (await d.store.withdrawals.settle(tx, id, 'completed', at, {}))!;
+        // The sandbox's chain: a crypto withdrawal completes with a made-up txid (docs/market.md).
+        const txid = crypto ? madeUpTxid() : undefined;
+        after = (await d.store.withdrawals.settle(tx, id, 'completed', at, txid ? { txid, payoutReference: txid } : {}))!;
       } else {
         // The simulated payout failed (the sandbox's magic amount, docs/sandbox.md): approved, then failed, hold released.
         after = (await d.store.withdrawals.settle(tx, id, 'failed', at, { reason: failure }))!;
@@ -73,11 +78,20 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
         before: { state: 'approved' },
         after: withdrawalAudit(after),
       });
-    return { row: strip(after), decided: true };
+    return { row: strip(after), decided: true, crypto };
   });
   if (decided) {
     d.tally?.transition('withdrawal', 'approved');
     if (row.state !== 'approved') d.tally?.transition('withdrawal', row.state);
+  }
+  // A venue that sends crypto withdrawals itself gets this one now, the decision committed first: a
+  // crash from here on leaves it approved, and it is followed (recoverCryptoWithdrawals) until it ends.
+  if (decided && row.state === 'approved' && crypto && d.venue.cryptoPayouts) {
+    try {
+      return (await sendCryptoWithdrawal(d, actor, id)) ?? row;
+    } catch {
+      return row;
+    }
   }
   return row;
 }

@@ -10,16 +10,27 @@ function assertDesk(d: UseCaseDeps): void {
 }
 
 /**
- * CONTRACT §9: staff paid an approved withdrawal out by bank transfer: completed, once, with the
- * transfer's reference; the hold is consumed and the amount leaves the platform's books. Not gated by
+ * The desk (docs/operator-guide.md): staff paid an approved withdrawal out (a bank transfer, or a crypto transaction whose txid
+ * they give): completed, once, with the reference; the hold is consumed and the amount leaves the platform's books. Not gated by
  * reconciliation: it records money that already left. A second call is 409 and changes nothing.
  */
-export async function recordPayout(d: UseCaseDeps, actor: string, id: string, payoutReference: string): Promise<WithdrawalRow> {
+export async function recordPayout(
+  d: UseCaseDeps,
+  actor: string,
+  id: string,
+  payoutReference: string,
+  txid?: string,
+): Promise<WithdrawalRow> {
   assertDesk(d);
   const at = d.clock.now();
   const paid = await d.store.uow.run(async (tx) => {
     const w = await d.store.withdrawals.settle(tx, id, 'completed', at, { payoutReference });
     if (!w) throw await lost(d, tx, id);
+    // A crypto withdrawal paid by hand: its txid is the one given, else the reference (docs/operator-guide.md).
+    if ((await d.store.destinations.getIn(tx, w.destinationId))?.kind === 'crypto') {
+      const set = await d.store.withdrawals.setTxid(tx, id, txid ?? payoutReference);
+      w.txid = set;
+    }
     await payOut(d, tx, at, w);
     await d.store.audit.record(tx, d.ids, at, {
       actor,

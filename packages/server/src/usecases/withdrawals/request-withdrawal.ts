@@ -56,6 +56,7 @@ export async function requestWithdrawal(
       destinationSummary: dest!.summary,
       reason: null,
       payoutReference: null,
+      txid: null,
       createdAt: at,
       updatedAt: at,
     };

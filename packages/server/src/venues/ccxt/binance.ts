@@ -168,3 +168,61 @@ export async function fetchDepositAddress(ex: Exchange, coin: string, network: s
   const raw = (await call(ex, 'sapiGetCapitalDepositAddress', { coin, network })) as Raw;
   return { address: String(raw['address'] ?? ''), tag: String(raw['tag'] ?? '') };
 }
+
+/** A network of a coin as the venue withdraws it: its fee (taken out of the amount sent) and whether withdrawals are open. */
+export interface WithdrawNetwork {
+  fee: Rational;
+  enabled: boolean;
+}
+
+/** GET /sapi/v1/capital/config/getall: the coin's network, or null when the venue does not withdraw it there. */
+export async function fetchWithdrawNetwork(ex: Exchange, coin: string, network: string): Promise<WithdrawNetwork | null> {
+  const raw = (await call(ex, 'sapiGetCapitalConfigGetall', {})) as Raw[];
+  const c = raw.find((x) => x['coin'] === coin);
+  const n = ((c?.['networkList'] ?? []) as Raw[]).find((x) => String(x['network']).toUpperCase() === network.toUpperCase());
+  if (!n) return null;
+  return { fee: readDecimal(n['withdrawFee'] ?? '0', 'withdrawal fee'), enabled: n['withdrawEnable'] !== false };
+}
+
+/** POST /sapi/v1/capital/withdraw/apply with our withdraw order id; the venue's id of the withdrawal. */
+export async function applyWithdrawal(
+  ex: Exchange,
+  w: { coin: string; network: string; address: string; memo: string | null; amountText: string; withdrawOrderId: string },
+): Promise<string> {
+  const raw = (await call(ex, 'sapiPostCapitalWithdrawApply', {
+    coin: w.coin,
+    network: w.network,
+    address: w.address,
+    ...(w.memo !== null ? { addressTag: w.memo } : {}),
+    amount: w.amountText,
+    withdrawOrderId: w.withdrawOrderId,
+  })) as Raw;
+  return String(raw['id'] ?? '');
+}
+
+/**
+ * What the venue says of one withdrawal. Binance's status: 0 email sent, 2 awaiting approval, 4
+ * processing (pending); 6 completed; 1 cancelled, 3 rejected, 5 failure (ended, nothing left).
+ */
+export interface VenueWithdrawalReport {
+  id: string;
+  status: number;
+  txid: string;
+  /** The network fee the venue took, when it says. */
+  fee: Rational | null;
+  info: string;
+}
+
+/** GET /sapi/v1/capital/withdraw/history by our withdraw order id; null when the venue has none. */
+export async function withdrawalByOrderId(ex: Exchange, coin: string, withdrawOrderId: string): Promise<VenueWithdrawalReport | null> {
+  const raw = (await call(ex, 'sapiGetCapitalWithdrawHistory', { coin, withdrawOrderId })) as Raw[];
+  const w = raw.find((x) => x['withdrawOrderId'] === withdrawOrderId);
+  if (!w) return null;
+  return {
+    id: String(w['id'] ?? ''),
+    status: Number(w['status']),
+    txid: String(w['txId'] ?? ''),
+    fee: w['transactionFee'] === undefined || w['transactionFee'] === null ? null : readDecimal(w['transactionFee'], 'withdrawal fee'),
+    info: String(w['info'] ?? ''),
+  };
+}

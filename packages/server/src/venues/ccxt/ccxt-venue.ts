@@ -27,6 +27,7 @@ import {
 import { BookCache } from './book-cache.ts';
 import { classifyVenueError, venueErrorLabel } from './errors.ts';
 import { VenueOrders, type VenueCost, type VenueOrderRow } from './venue-orders.ts';
+import { CcxtWithdrawals } from './venue-withdrawals.ts';
 
 export interface CcxtVenueOptions {
   /** Binance's recvWindow sent with every signed request: after it, a request that never arrived cannot execute any more. */
@@ -71,14 +72,16 @@ const unavailable = (detail: string) => new DomainError('market.unavailable', { 
  * from the venue's order book; an approved order is sent as a market order with the order's id as the
  * client order id and settled from the venue's exact answer. When the answer is lost the order stays
  * `approved`: the next attempt (recoverApproved) looks it up by its client id and sends it again only
- * after the venue says it does not exist and the first request's recvWindow has passed. Withdrawals
- * still wait for the desk's payout.
+ * after the venue says it does not exist and the first request's recvWindow has passed. Withdrawals to
+ * crypto addresses are sent by the venue account the same way (cryptoPayouts, venue-withdrawals.ts);
+ * withdrawals to bank accounts wait for the desk's payout.
  */
 export class CcxtVenue implements Venue {
   readonly kind = 'ccxt';
   readonly paysOutOnApproval = false;
   readonly books: BookCache;
   readonly orders: VenueOrders;
+  readonly cryptoPayouts: CcxtWithdrawals;
   readonly #owner = `inst_${randomBytes(6).toString('hex')}`;
   #markets: { at: number; byS: Promise<Map<string, VenueMarket>> } | null = null;
   readonly #leaseMs: number;
@@ -93,6 +96,14 @@ export class CcxtVenue implements Venue {
     this.#leaseMs = opts.leaseMs ?? 30_000;
     this.#depth = opts.bookDepth ?? 100;
     this.orders = new VenueOrders(store.db);
+    this.cryptoPayouts = new CcxtWithdrawals(ex, store.db, clock, {
+      recvWindowMs: opts.recvWindowMs,
+      leaseMs: this.#leaseMs,
+      owner: this.#owner,
+      logger: opts.logger,
+      onAnswer: () => this.#answered(),
+      onError: (where, err) => this.#venueError(where, err),
+    });
     this.books = new BookCache(async (marketId) => {
       const m = [...(await this.#marketsNow()).values()].find((x) => x.id === marketId);
       if (!m) throw new Error(`no venue market ${marketId}`);

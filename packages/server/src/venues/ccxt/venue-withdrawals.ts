@@ -1,0 +1,329 @@
+import { sql } from 'kysely';
+import type { Exchange } from 'ccxt';
+import type { Logger } from 'pino';
+import { add, ceilToMinor, fromMinor, readDecimal, toDecimalText } from '../../domain/market/decimal-text.ts';
+import type { Clock } from '../../domain/ports.ts';
+import type { Db } from '../../store/db.ts';
+import type {
+  CryptoPayouts,
+  CryptoWithdrawalOutcome,
+  CryptoWithdrawalRequest,
+  CryptoWithdrawalView,
+} from '../../usecases/ports.ts';
+import { applyWithdrawal, fetchWithdrawNetwork, withdrawalByOrderId, type VenueWithdrawalReport } from './binance.ts';
+import { classifyVenueError } from './errors.ts';
+
+type State = 'new' | 'sending' | 'unknown' | 'processing' | 'completed' | 'failed';
+const OPEN: State[] = ['new', 'sending', 'unknown', 'processing'];
+
+interface Row {
+  withdrawalId: string;
+  coin: string;
+  network: string;
+  address: string;
+  memo: string | null;
+  amountText: string;
+  feeText: string;
+  state: State;
+  attempts: number;
+  sentAt: Date | null;
+  recvWindowMs: number;
+  venueWithdrawalId: string | null;
+  txid: string | null;
+  reason: string | null;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const toRow = (r: any): Row => ({
+  withdrawalId: r.withdrawal_id,
+  coin: r.coin,
+  network: r.network,
+  address: r.address,
+  memo: r.memo,
+  amountText: r.amount_text,
+  feeText: r.fee_text,
+  state: r.state,
+  attempts: r.attempts,
+  sentAt: r.sent_at,
+  recvWindowMs: r.recv_window_ms,
+  venueWithdrawalId: r.venue_withdrawal_id,
+  txid: r.txid,
+  reason: r.reason,
+});
+
+// Binance's withdrawal statuses (binance.ts): ended well, ended without sending, still under way.
+const COMPLETED = 6;
+const ENDED_UNSENT = new Set([1, 3, 5]);
+const STATUS_NAMES: Record<number, string> = {
+  0: 'email_sent',
+  1: 'cancelled',
+  2: 'awaiting_approval',
+  3: 'rejected',
+  4: 'processing',
+  5: 'failure',
+  6: 'completed',
+};
+
+export interface CcxtWithdrawalsOptions {
+  recvWindowMs: number;
+  leaseMs: number;
+  owner: string;
+  logger?: Logger | undefined;
+  /** The venue answered (its health). */
+  onAnswer: () => void;
+  /** A venue request failed: counted and shown by kind. */
+  onError: (where: string, err: unknown) => void;
+}
+
+/**
+ * Crypto withdrawals sent by the venue account (docs/market.md "Crypto withdrawals at the venue"). One
+ * row per withdrawal in `venue_withdrawals` (migrations/060), keyed by the withdrawal's id, which is also
+ * the venue's withdraw order id. The row is written `sending` before the request leaves; a crash or a
+ * lost answer leaves it so, and the next attempt looks the withdrawal up by its id instead of sending
+ * it: it is sent again only once the venue says it has none and the first request's recvWindow has
+ * passed (it can no longer arrive). The venue takes its network fee out of the amount sent, so it is
+ * asked for the amount plus the fee and the client receives exactly the amount. A lease lets one
+ * instance at a time work on a row. The address is never logged.
+ */
+export class CcxtWithdrawals implements CryptoPayouts {
+  constructor(
+    private readonly ex: Exchange,
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly opts: CcxtWithdrawalsOptions,
+  ) {}
+
+  async views(ids: string[]): Promise<Map<string, CryptoWithdrawalView>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('venue_withdrawals').selectAll().where('withdrawal_id', 'in', ids).execute();
+    return new Map(
+      rows.map((r) => [
+        r.withdrawal_id,
+        {
+          venue: r.venue,
+          state: r.state,
+          status: r.venue_status,
+          amount: r.amount_text,
+          fee: r.fee_text,
+          venueWithdrawalId: r.venue_withdrawal_id,
+          txid: r.txid,
+          reason: r.reason,
+          attempts: r.attempts,
+        },
+      ]),
+    );
+  }
+
+  async send(r: CryptoWithdrawalRequest): Promise<CryptoWithdrawalOutcome | null> {
+    let row = await this.#get(r.withdrawalId);
+    if (row && !OPEN.includes(row.state)) return this.#outcomeOf(row, r.assetDecimals);
+    if (!row) {
+      const created = await this.#create(r);
+      if (created === 'retry') return null;
+      if (typeof created === 'object') return created;
+    }
+    const now = this.clock.now();
+    row = await this.#claim(r.withdrawalId, now);
+    if (!row) {
+      const cur = await this.#get(r.withdrawalId);
+      return cur && !OPEN.includes(cur.state) ? this.#outcomeOf(cur, r.assetDecimals) : null;
+    }
+    try {
+      return await this.#work(row, r.assetDecimals);
+    } catch (err) {
+      await this.#release(row.withdrawalId);
+      throw err;
+    }
+  }
+
+  /** Reads the venue's fee for the network and writes the row `new`; a failure when the venue does not withdraw there. */
+  async #create(r: CryptoWithdrawalRequest): Promise<'retry' | 'created' | CryptoWithdrawalOutcome> {
+    const network = r.network.toUpperCase();
+    let n: Awaited<ReturnType<typeof fetchWithdrawNetwork>>;
+    try {
+      n = await fetchWithdrawNetwork(this.ex, r.assetSymbol, network);
+      this.opts.onAnswer();
+    } catch (err) {
+      this.opts.onError('withdraw_fee', err);
+      return 'retry';
+    }
+    if (!n || !n.enabled) return { completed: false, reason: `the venue does not withdraw ${r.assetSymbol} on ${r.network}` };
+    const amount = fromMinor(r.amount, r.assetDecimals);
+    const now = this.clock.now();
+    await this.db
+      .insertInto('venue_withdrawals')
+      .values({
+        withdrawal_id: r.withdrawalId,
+        venue: this.ex.id,
+        coin: r.assetSymbol,
+        network,
+        address: r.address,
+        memo: r.memo,
+        amount_text: toDecimalText(add(amount, n.fee)) ?? '',
+        fee_text: toDecimalText(n.fee) ?? '0',
+        state: 'new',
+        attempts: 0,
+        sent_at: null,
+        recv_window_ms: this.opts.recvWindowMs,
+        venue_withdrawal_id: null,
+        venue_status: null,
+        txid: null,
+        reason: null,
+        lease_owner: null,
+        lease_until: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('withdrawal_id').doNothing())
+      .execute();
+    return 'created';
+  }
+
+  async #work(row: Row, decimals: number): Promise<CryptoWithdrawalOutcome | null> {
+    if (row.state !== 'new') {
+      // Sent before: ask the venue what became of it.
+      let found: VenueWithdrawalReport | null;
+      try {
+        found = await withdrawalByOrderId(this.ex, row.coin, row.withdrawalId);
+        this.opts.onAnswer();
+      } catch (err) {
+        this.opts.onError('withdraw_lookup', err);
+        await this.#settle(row.withdrawalId, { state: row.state === 'processing' ? 'processing' : 'unknown' });
+        return null;
+      }
+      if (found) return this.#record(row, found, decimals);
+      const late = this.clock.now().getTime() > (row.sentAt?.getTime() ?? 0) + row.recvWindowMs + 1000;
+      if (row.state === 'processing' || !late) {
+        await this.#settle(row.withdrawalId, { state: row.state === 'processing' ? 'processing' : 'unknown' });
+        return null;
+      }
+    }
+    const sentAt = this.clock.now();
+    if (!(await this.#markSending(row.withdrawalId, sentAt))) return null;
+    let venueId: string;
+    try {
+      venueId = await applyWithdrawal(this.ex, {
+        coin: row.coin,
+        network: row.network,
+        address: row.address,
+        memo: row.memo,
+        amountText: row.amountText,
+        withdrawOrderId: row.withdrawalId,
+      });
+      this.opts.onAnswer();
+    } catch (err) {
+      const c = classifyVenueError(err);
+      this.opts.onError('withdraw', err);
+      if (c.kind === 'refused') {
+        const reason = `the venue refused the withdrawal: ${c.reason}`;
+        await this.#settle(row.withdrawalId, { state: 'failed', reason });
+        return { completed: false, reason };
+      }
+      await this.#settle(row.withdrawalId, { state: 'unknown', reason: c.reason });
+      this.opts.logger?.warn({ withdrawalId: row.withdrawalId, detail: c.reason }, 'venue withdrawal outcome unknown: it is looked up');
+      return null;
+    }
+    // Accepted: it is followed in the venue's history until it completes there with its txid (read once
+    // now: a venue that completes at once answers the approval completed).
+    try {
+      const found = await withdrawalByOrderId(this.ex, row.coin, row.withdrawalId);
+      this.opts.onAnswer();
+      if (found) return await this.#record(row, found, decimals);
+    } catch (err) {
+      this.opts.onError('withdraw_lookup', err);
+    }
+    await this.#settle(row.withdrawalId, { state: 'processing', venueWithdrawalId: venueId });
+    return null;
+  }
+
+  async #record(row: Row, rep: VenueWithdrawalReport, decimals: number): Promise<CryptoWithdrawalOutcome | null> {
+    const status = STATUS_NAMES[rep.status] ?? String(rep.status);
+    const fee = (rep.fee && toDecimalText(rep.fee)) ?? row.feeText;
+    if (rep.status === COMPLETED && rep.txid !== '') {
+      const done = { state: 'completed' as const, venueWithdrawalId: rep.id, venueStatus: status, txid: rep.txid, feeText: fee };
+      await this.#settle(row.withdrawalId, done);
+      return this.#outcomeOf({ ...row, ...done }, decimals);
+    }
+    if (ENDED_UNSENT.has(rep.status)) {
+      const reason = `the venue ended the withdrawal ${status}${rep.info ? `: ${rep.info}` : ''}`;
+      await this.#settle(row.withdrawalId, { state: 'failed', venueWithdrawalId: rep.id, venueStatus: status, reason });
+      return { completed: false, reason };
+    }
+    await this.#settle(row.withdrawalId, { state: 'processing', venueWithdrawalId: rep.id, venueStatus: status });
+    return null;
+  }
+
+  #outcomeOf(row: Row, decimals: number): CryptoWithdrawalOutcome | null {
+    if (row.state === 'completed' && row.txid)
+      return {
+        completed: true,
+        txid: row.txid,
+        feeMinor: ceilToMinor(readDecimal(row.feeText, 'withdrawal fee'), decimals),
+        venue: this.ex.id,
+        venueReference: row.venueWithdrawalId ?? '',
+      };
+    if (row.state === 'failed') return { completed: false, reason: row.reason ?? 'the venue did not send the withdrawal' };
+    return null;
+  }
+
+  async #get(id: string): Promise<Row | null> {
+    const r = await this.db.selectFrom('venue_withdrawals').selectAll().where('withdrawal_id', '=', id).executeTakeFirst();
+    return r ? toRow(r) : null;
+  }
+
+  async #claim(id: string, now: Date): Promise<Row | null> {
+    const r = await this.db
+      .updateTable('venue_withdrawals')
+      .set({ lease_owner: this.opts.owner, lease_until: new Date(now.getTime() + this.opts.leaseMs) })
+      .where('withdrawal_id', '=', id)
+      .where('state', 'in', OPEN)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .returningAll()
+      .executeTakeFirst();
+    return r ? toRow(r) : null;
+  }
+
+  /** Written before the request leaves: a crash from here on leaves `sending`, looked up, never sent blind. */
+  async #markSending(id: string, at: Date): Promise<boolean> {
+    const r = await this.db
+      .updateTable('venue_withdrawals')
+      .set({ state: 'sending', sent_at: at, attempts: sql`attempts + 1`, updated_at: at })
+      .where('withdrawal_id', '=', id)
+      .where('lease_owner', '=', this.opts.owner)
+      .returning('withdrawal_id')
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
+  async #settle(
+    id: string,
+    v: { state: State; venueWithdrawalId?: string; venueStatus?: string; txid?: string; reason?: string; feeText?: string },
+  ): Promise<void> {
+    const at = this.clock.now();
+    await this.db
+      .updateTable('venue_withdrawals')
+      .set({
+        state: v.state,
+        updated_at: at,
+        lease_owner: null,
+        lease_until: null,
+        ...(v.venueWithdrawalId !== undefined ? { venue_withdrawal_id: v.venueWithdrawalId } : {}),
+        ...(v.venueStatus !== undefined ? { venue_status: v.venueStatus } : {}),
+        ...(v.txid !== undefined ? { txid: v.txid } : {}),
+        ...(v.feeText !== undefined ? { fee_text: v.feeText } : {}),
+        ...(v.reason !== undefined ? { reason: v.reason.slice(0, 500) } : {}),
+      })
+      .where('withdrawal_id', '=', id)
+      .where('lease_owner', '=', this.opts.owner)
+      .execute();
+  }
+
+  async #release(id: string): Promise<void> {
+    await this.db
+      .updateTable('venue_withdrawals')
+      .set({ lease_owner: null, lease_until: null })
+      .where('withdrawal_id', '=', id)
+      .where('lease_owner', '=', this.opts.owner)
+      .execute();
+  }
+}
