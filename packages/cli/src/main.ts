@@ -49,6 +49,7 @@ import * as recordShow from './commands/record-show.ts';
 import * as requestCancel from './commands/request-cancel.ts';
 import * as withdrawCreate from './commands/withdraw-create.ts';
 import * as withdrawDestinations from './commands/withdraw-destinations.ts';
+import * as withdrawRegisterCrypto from './commands/withdraw-register-crypto.ts';
 import * as withdrawList from './commands/withdraw-list.ts';
 import * as withdrawRegister from './commands/withdraw-register.ts';
 import * as webhooksCreate from './commands/webhooks-create.ts';
@@ -166,7 +167,7 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
     .description('deposit wallets and declarations (cancel the open one with: cambio cancel declaration <id>)');
   for (const c of [depositWallets, depositDeclare, depositOpen, depositList]) c.register(deposit, ctx);
   const withdraw = program.command('withdraw').description('withdrawal destinations and requests');
-  for (const c of [withdrawDestinations, withdrawRegister, withdrawCreate, withdrawList]) c.register(withdraw, ctx);
+  for (const c of [withdrawDestinations, withdrawRegister, withdrawRegisterCrypto, withdrawCreate, withdrawList]) c.register(withdraw, ctx);
   const webhooks = program.command('webhooks').description('webhook endpoints (key scope portal:webhooks): list, create, delete, test');
   for (const c of [webhooksList, webhooksCreate, webhooksDelete, webhooksTest]) c.register(webhooks, ctx);
   const sandbox = program

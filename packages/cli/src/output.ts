@@ -30,7 +30,7 @@ export const EXIT = {
 /** The list to read before trying again, after a creating call whose outcome is unknown. */
 export function readFirstHint(path: string | undefined): string {
   const p = path ?? '';
-  if (p.endsWith('/withdrawals/destinations/bank')) return 'cambio withdraw destinations';
+  if (p.endsWith('/withdrawals/destinations/bank') || p.endsWith('/withdrawals/destinations/crypto')) return 'cambio withdraw destinations';
   if (p.endsWith('/withdrawals')) return 'cambio withdraw list';
   if (p.endsWith('/orders')) return 'cambio orders';
   if (p.endsWith('/deposits/declarations')) return 'cambio deposit open';

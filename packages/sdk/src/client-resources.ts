@@ -10,7 +10,7 @@ import { QuotesResource } from './resources/quotes.ts';
 import { SandboxResource } from './resources/sandbox.ts';
 import { TransparencyResource } from './resources/transparency.ts';
 import { WebhooksResource } from './resources/webhooks.ts';
-import { WithdrawalsResource } from './resources/withdrawals.ts';
+import { DestinationsResource, WithdrawalsResource } from './resources/withdrawals.ts';
 
 /**
  * The client API at /api/v1, one resource per group of endpoints, on one transport: what a program
@@ -25,6 +25,7 @@ export class ClientApiResources {
   readonly orders: OrdersResource;
   readonly deposits: DepositsResource;
   readonly withdrawals: WithdrawalsResource;
+  readonly destinations: DestinationsResource;
   /** The organization's events, oldest first after a cursor (`portal:read`): what webhooks deliver, read on demand. */
   readonly events: EventsResource;
   /** Webhook endpoints (key scope or member permission `portal:webhooks`); `verifyWebhook` checks what they receive. */
@@ -43,6 +44,7 @@ export class ClientApiResources {
     this.orders = new OrdersResource(t, clockSkewMs);
     this.deposits = new DepositsResource(t);
     this.withdrawals = new WithdrawalsResource(t, clockSkewMs);
+    this.destinations = new DestinationsResource(this.withdrawals);
     this.events = new EventsResource(t);
     this.webhooks = new WebhooksResource(t);
     this.transparency = new TransparencyResource(t);

@@ -49,6 +49,7 @@ export type {
   Withdrawal,
   CreateWithdrawalParams,
   RegisterBankDestinationParams,
+  RegisterCryptoDestinationParams,
   WithdrawalFilters,
 } from './resources/withdrawals.ts';
 export type * from './operator/organizations.ts';

@@ -53,6 +53,8 @@ export interface Config {
    * half of it, at most every 15 s.
    */
   recoveryGraceMs: number;
+  /** CAMBIO_EXPLORER_<NETWORK>: a block explorer's link per network (upper case), `{txid}` where the txid goes. */
+  explorers: Record<string, string>;
   /** The journal log's name: its checkpoints' origin is `cambio/<logName>` (CAMBIO_LOG_NAME; default the host of CAMBIO_PUBLIC_URL, else localhost). */
   logName: string;
   /** The log's Ed25519 seed (CAMBIO_LOG_SIGNING_KEY, base64 of 32 bytes); unset: generated once and kept sealed in the store. */
@@ -202,10 +204,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logName,
     logSigningKey,
     venue,
+    explorers: explorerConfig(env, problems),
     ...mailConfig(str, publicUrl, problems),
   };
   if (problems.length) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
+}
+
+/** CAMBIO_EXPLORER_<NETWORK>: an http(s) link with `{txid}`, per network (docs/operator-guide.md). */
+function explorerConfig(env: NodeJS.ProcessEnv, problems: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    const m = /^CAMBIO_EXPLORER_([A-Z0-9_-]+)$/.exec(k);
+    if (!m || v === undefined || v === '') continue;
+    let ok = v.includes('{txid}');
+    try {
+      ok &&= ['http:', 'https:'].includes(new URL(v.replace('{txid}', 'x')).protocol);
+    } catch {
+      ok = false;
+    }
+    if (ok) out[m[1]!] = v;
+    else problems.push(`${k} must be an http(s) link with {txid} where the transaction id goes (got "${v}")`);
+  }
+  return out;
 }
 
 /** CAMBIO_SMTP_URL and CAMBIO_MAIL_FROM. A problem never quotes the url (it may hold a password). */

@@ -168,12 +168,12 @@ for (const backend of backends()) {
 
     test('concurrent approvals and followers: one withdrawal at the venue', async () => {
       const id = await request();
-      const answers = await Promise.all([
+      const [a, b] = await Promise.all([
         h.op('POST', `/withdrawals/${id}/approve`),
         h.op('POST', `/withdrawals/${id}/approve`),
         recoverCryptoWithdrawals(h.deps),
       ]);
-      assert.deepEqual(answers.slice(0, 2).map((r) => r.status).sort(), [200, 409]);
+      assert.deepEqual([a.status, b.status].sort(), [200, 409]);
       await recoverCryptoWithdrawals(h.deps);
       assert.equal((await read(id)).state, 'completed');
       assert.equal(double.withdrawalsPerOrderId().get(id), 1);

@@ -7,14 +7,17 @@ import { kv } from '../output.ts';
 export function register(assets: Command, ctx: Ctx): void {
   assets
     .command('put <symbol> <decimals>')
-    .description('list an asset with its decimals')
-    .action(async (symbol: string, decimals: string) => {
+    .description('list an asset with its decimals (and its kind: fiat takes bank accounts, crypto addresses)')
+    .option('--kind <kind>', 'fiat or crypto')
+    .action(async (symbol: string, decimals: string, f: { kind?: string }) => {
       if (!/^[0-9]{1,9}$/.test(decimals)) throw new UsageError(`decimals must be a whole number (got ${JSON.stringify(decimals)})`);
-      const a = await ctx.operator().market.putAsset(symbolArg(symbol), Number(decimals));
+      if (f.kind !== undefined && f.kind !== 'fiat' && f.kind !== 'crypto') throw new UsageError('--kind must be fiat or crypto');
+      const a = await ctx.operator().market.putAsset(symbolArg(symbol), Number(decimals), f.kind);
       ctx.print(a, () =>
         kv([
           ['asset', a.symbol],
           ['decimals', a.decimals],
+          ['kind', a.kind ?? 'any'],
         ]),
       );
     });

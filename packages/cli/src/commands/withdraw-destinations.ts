@@ -10,8 +10,8 @@ export function register(withdraw: Command, ctx: Ctx): void {
       const list = await ctx.sdk().withdrawals.destinations();
       ctx.print(list, () =>
         table(
-          ['DESTINATION', 'LABEL', 'ASSET', 'SUMMARY', 'USABLE'],
-          list.map((d) => [d.id, d.label, d.assetSymbol, d.summary, d.usable ? 'yes' : 'no']),
+          ['DESTINATION', 'LABEL', 'ASSET', 'KIND', 'NETWORK', 'SUMMARY', 'USABLE'],
+          list.map((d) => [d.id, d.label, d.assetSymbol, d.kind, d.network ?? '', d.summary, d.usable ? 'yes' : 'no']),
         ),
       );
     });

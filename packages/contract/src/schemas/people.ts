@@ -61,6 +61,11 @@ export const PlatformStatus = Type.Object({
     description:
       'false while the books and the market disagree: orders, withdrawals, declarations and destination registration answer 409 ledger.ledger_not_reconciled; reads and quotes go on',
   }),
+  explorers: Type.Optional(
+    Type.Record(Type.String(), Type.String(), {
+      description: "a block explorer's link per network (upper case), {txid} where the transaction id goes (CAMBIO_EXPLORER_<NETWORK>)",
+    }),
+  ),
 });
 export type PlatformStatus = Static<typeof PlatformStatus>;
 export const PortalSession = Type.Object({ member: PortalMember, organization: PortalOrganization, platform: PlatformStatus });

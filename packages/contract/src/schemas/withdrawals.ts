@@ -52,8 +52,6 @@ export const RegisterCryptoDestination = Type.Object(
 );
 export type RegisterCryptoDestination = Static<typeof RegisterCryptoDestination>;
 
-export const DestinationKind = Type.Unsafe<'bank' | 'crypto'>({ type: 'string', enum: ['bank', 'crypto'] });
-
 /** Element of GET /withdrawals/destinations and the data of a registration. */
 export const WithdrawalDestination = Type.Object({
   id: Type.String(),
@@ -64,7 +62,7 @@ export const WithdrawalDestination = Type.Object({
   }),
   usable: Type.Boolean({ description: 'the cooldown has passed and the operator registered it in the market' }),
   createdAt: DateTime,
-  kind: DestinationKind,
+  kind: Type.Optional(Type.Unsafe<'crypto'>({ type: 'string', enum: ['crypto'], description: 'crypto: an address (a bank account has no kind)' })),
   network: Type.Optional(Type.String({ description: 'crypto: the chain' })),
   address: Type.Optional(Type.String({ description: 'crypto: the whole address' })),
   memo: Type.Optional(Nullable(Type.String({ description: 'crypto: the memo or tag, if any' }))),

@@ -266,6 +266,8 @@ const en = {
   'history.none': 'No decided request matches.',
   'history.caption': 'Decided requests, newest first',
   'history.approvedBy': 'Approved by',
+  'history.venueTxid': 'Venue and txid',
+  'history.atVenue': 'At the venue: {state} ({status})',
   'history.pages': 'Pages of decided requests',
   'policies.title': 'Four-eyes rules',
   'policies.intro':
@@ -935,6 +937,8 @@ const es: Record<MessageKey, string> = {
   'history.none': 'Ninguna solicitud decidida coincide.',
   'history.caption': 'Solicitudes decididas, la más reciente primero',
   'history.approvedBy': 'Aprobada por',
+  'history.venueTxid': 'Plataforma y txid',
+  'history.atVenue': 'En la plataforma: {state} ({status})',
   'history.pages': 'Páginas de solicitudes decididas',
   'policies.title': 'Reglas de cuatro ojos',
   'policies.intro':

@@ -22,10 +22,11 @@ export type Pair = Amounts<MarketPairRecord>;
 export class OperatorMarket {
   constructor(private readonly t: Transport) {}
 
-  async putAsset(symbol: string, decimals: number): Promise<MarketAsset> {
+  /** `kind`: `fiat` (bank destinations) or `crypto` (crypto addresses); left out, the asset keeps its own. */
+  async putAsset(symbol: string, decimals: number, kind?: 'fiat' | 'crypto'): Promise<MarketAsset> {
     return (
       await this.t.request<MarketAsset>(
-        { method: 'PUT', path: `/market/assets/${enc(symbol)}`, body: { decimals } },
+        { method: 'PUT', path: `/market/assets/${enc(symbol)}`, body: { decimals, ...(kind ? { kind } : {}) } },
         { resendWhenUnknown: true },
       )
     ).value.data;

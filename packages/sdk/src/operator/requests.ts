@@ -91,7 +91,7 @@ export class OperatorWithdrawals extends Decisions<OperatorWithdrawal> {
   }
 
   /** Production (CONTRACT §9): the bank's reference of the payout of an approved withdrawal; it completes. */
-  async payout(id: string, p: { payoutReference: string }, opts: DecisionOptions = {}): Promise<OperatorWithdrawal> {
+  async payout(id: string, p: { payoutReference: string; txid?: string }, opts: DecisionOptions = {}): Promise<OperatorWithdrawal> {
     return this.decide(id, 'payout', p, opts);
   }
 }

@@ -26,7 +26,7 @@ export class PortalSessionResource {
   }
 
   /** The session's `platform`: `reconciled` false while the platform has stopped moving money. */
-  async platform(): Promise<{ reconciled: boolean }> {
+  async platform(): Promise<{ reconciled: boolean; explorers?: Record<string, string> }> {
     return (await this.current()).platform;
   }
 

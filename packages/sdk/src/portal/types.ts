@@ -27,7 +27,7 @@ export interface PortalSession {
   member: PortalMember;
   organization: PortalOrganization;
   /** `reconciled` false while the platform has stopped moving money (orders, withdrawals, declarations, destinations). */
-  platform: { reconciled: boolean };
+  platform: { reconciled: boolean; explorers?: Record<string, string> };
 }
 
 /** One-time invitation: the url carries the token in its fragment (`…/portal/invitation#<token>`). */

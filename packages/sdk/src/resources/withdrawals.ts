@@ -1,5 +1,6 @@
 import type {
   RegisterBankDestination as WireRegister,
+  RegisterCryptoDestination as WireRegisterCrypto,
   Withdrawal as WireWithdrawal,
   WithdrawalDestination as WireDestination,
   WithdrawalState,
@@ -14,6 +15,7 @@ import { keyOf, type WriteOptions } from '../action-key.ts';
 export type WithdrawalDestination = WireDestination;
 export type Withdrawal = Amounts<WireWithdrawal>;
 export type RegisterBankDestinationParams = WireRegister;
+export type RegisterCryptoDestinationParams = WireRegisterCrypto;
 
 /** Filters of `GET /api/v1/withdrawals`. */
 export interface WithdrawalFilters extends CreatedFilters {
@@ -27,6 +29,21 @@ export interface CreateWithdrawalParams {
   /** The market's decimals for the asset, as a response reported them (a mismatch is a 422). */
   assetDecimals: number;
   amountMinor: bigint;
+}
+
+/** `client.destinations`: the organization's withdrawal destinations, bank accounts and crypto addresses. */
+export class DestinationsResource {
+  constructor(private readonly w: WithdrawalsResource) {}
+  /** Every destination, newest first (`kind`, and for an address its `network` and whole `address`). */
+  list(): Promise<WithdrawalDestination[]> {
+    return this.w.destinations();
+  }
+  createBank(p: RegisterBankDestinationParams, opts: WriteOptions = {}): Promise<Creation<WithdrawalDestination>> {
+    return this.w.registerBankDestination(p, opts);
+  }
+  createCrypto(p: RegisterCryptoDestinationParams, opts: WriteOptions = {}): Promise<Creation<WithdrawalDestination>> {
+    return this.w.registerCryptoDestination(p, opts);
+  }
 }
 
 export class WithdrawalsResource {
@@ -51,12 +68,29 @@ export class WithdrawalsResource {
    * nothing after the retries ran out, a LostResponseError says the outcome is unknown.
    */
   async registerBankDestination(p: RegisterBankDestinationParams, opts: WriteOptions = {}): Promise<Creation<WithdrawalDestination>> {
+    return this.#register('bank', p, opts);
+  }
+
+  /**
+   * `POST /api/v1/withdrawals/destinations/crypto`: an address on a network the platform pays the asset
+   * out on. 422 `destinations.invalid_address`, `destinations.network_not_supported` or
+   * `destinations.kind_mismatch`; a lost response is handled as for a bank destination.
+   */
+  async registerCryptoDestination(p: RegisterCryptoDestinationParams, opts: WriteOptions = {}): Promise<Creation<WithdrawalDestination>> {
+    return this.#register('crypto', p, opts);
+  }
+
+  async #register(
+    kind: 'bank' | 'crypto',
+    p: { label: string; assetSymbol: string },
+    opts: WriteOptions,
+  ): Promise<Creation<WithdrawalDestination>> {
     const startedLocal = Date.now();
     const r = await this.t.request<WithdrawalDestination>(
-      { method: 'POST', path: '/withdrawals/destinations/bank', body: p, ...keyOf(opts) },
+      { method: 'POST', path: `/withdrawals/destinations/${kind}`, body: p, ...keyOf(opts) },
       {
         resendWhenUnknown: true,
-        what: 'bank destination registration',
+        what: `${kind} destination registration`,
         readBack: async () => {
           const all = await this.destinations();
           // The bound on the server's clock, with the offset this very answer gave.

@@ -43,7 +43,8 @@ export async function portalApi(app: FastifyInstance, deps: AppDeps) {
     const team = m ? await deps.store.members.member(m.organizationId, id) : null;
     if (!m || !org || !team) throw new DomainError('auth.unauthenticated');
     // The stop while not reconciled travels with the session: the portal reads it on every page for its banner.
-    const platform = { reconciled: (await deps.store.reconciliation.state()).reconciled };
+    // The block explorers the operator configured: the portal links a txid only to one of these.
+    const platform = { reconciled: (await deps.store.reconciliation.state()).reconciled, explorers: deps.config.explorers };
     return {
       member: memberWire(team),
       organization: { id: org.id, name: org.name, status: org.status, canOperate: canOperate(org), requireTotp: org.requireTotp },

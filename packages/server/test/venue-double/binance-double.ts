@@ -78,6 +78,7 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
   let withdrawalsComplete = true;
   let refuseNextWithdrawal: { code: number; msg: string } | null = null;
   let dropAfterNextWithdrawal = false;
+  let holdNextWithdrawal: ((w: DoubleWithdrawal) => void) | null = null;
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -390,6 +391,12 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
         info: '',
       };
       withdrawals.push(w);
+      if (holdNextWithdrawal) {
+        const recorded = holdNextWithdrawal;
+        holdNextWithdrawal = null;
+        recorded(w); // recorded; the answer never leaves while the client waits for it
+        return;
+      }
       if (dropAfterNextWithdrawal) {
         dropAfterNextWithdrawal = false;
         req.socket.destroy(); // recorded, never answered
@@ -532,6 +539,12 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
     },
     refuseNextWithdrawal(code = -4026, msg = 'The user has insufficient balance available') {
       refuseNextWithdrawal = { code, msg };
+    },
+    /** The next withdrawal is recorded and its answer held back for good; resolves with it once recorded. */
+    holdNextWithdrawal(): Promise<DoubleWithdrawal> {
+      return new Promise((resolve) => {
+        holdNextWithdrawal = resolve;
+      });
     },
     /** The next withdrawal is recorded, then the connection is cut before any answer. */
     dropAfterNextWithdrawal() {

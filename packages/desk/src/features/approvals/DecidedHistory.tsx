@@ -113,6 +113,25 @@ export function DecidedHistory() {
                     <MoneyText money={r.money} />
                   ) : null,
               },
+              ...(kind === 'withdrawal'
+                ? [
+                    {
+                      label: t('history.venueTxid'),
+                      cell: (r: (typeof h.data.items)[number]) =>
+                        'money' in r ? (
+                          <>
+                            {r.venue && (
+                              <span className="small">
+                                {t('history.atVenue', { state: r.venue.state, status: r.venue.status ?? '—' })}
+                                <br />
+                              </span>
+                            )}
+                            {r.txid && <code className="txid">{r.txid}</code>}
+                          </>
+                        ) : null,
+                    },
+                  ]
+                : []),
               { label: t('history.approvedBy'), cell: (r) => (r.approvals ?? []).map((a) => a.name).join(', ') || '—' },
               { label: t('common.reason'), cell: (r) => r.reason ?? '' },
               { label: t('common.created'), cell: (r) => when(r.createdAt) },

@@ -4,10 +4,14 @@ import { Field, isFiat, SelectField, useActionKey } from '@cambio/web-kit';
 import { summaryWords } from '../../lib/i18n.ts';
 import { usePortal } from '../../lib/portal-context.ts';
 import { ErrorBox, Loading, Notice } from '../../components/ui.tsx';
+import { CryptoDestinationForm } from './CryptoDestinationForm.tsx';
 
 const EMPTY = { label: '', assetSymbol: '', bankName: '', accountKind: 'checking', accountNumber: '', holderName: '', holderDocument: '' };
 
-/** Bank destinations: masked, cooling down until `usable` (read, never deduced); register a new one. */
+/**
+ * Destinations: bank accounts (masked) and crypto addresses (whole, with their network), cooling down
+ * until `usable` (read, never deduced); register a new one of either kind.
+ */
 export function Destinations() {
   const { sdk, t, can } = usePortal();
   const act = useActionKey();
@@ -79,8 +83,16 @@ export function Destinations() {
           {(list.data ?? []).map((d) => (
             <li key={d.id} className="card">
               <strong>{d.label}</strong> <span className="muted">{d.assetSymbol}</span>
+              {d.kind === 'crypto' && (
+                <>
+                  {' '}
+                  <span className="badge" aria-label={t('withdrawals.networkOf', { network: d.network ?? '' })}>
+                    {d.network}
+                  </span>
+                </>
+              )}
               <p className="small">
-                <code>{summaryWords(t, d.summary)}</code>
+                <code className="address">{d.kind === 'crypto' ? d.address : summaryWords(t, d.summary)}</code>
               </p>
               <span className={`badge ${d.usable ? 'badge-completed' : 'badge-pending_approval'}`}>
                 {d.usable ? t('withdrawals.usable') : t('withdrawals.coolingDown')}
@@ -152,6 +164,7 @@ export function Destinations() {
           </form>
         </details>
       )}
+      {can('portal:destinations') && <CryptoDestinationForm />}
     </section>
   );
 }

@@ -132,6 +132,14 @@ export function Withdrawals() {
   const c = useCancel('withdrawals', (id, idempotencyKey) => sdk.withdrawals.cancel(id, { idempotencyKey }));
   const [applied, setApplied] = useState<ListChoice>(ALL);
   const filters = requestFilters(applied);
+  const destinations = useQuery({ queryKey: ['destinations'], queryFn: () => sdk.withdrawals.destinations() });
+  const platform = useQuery({ queryKey: ['platform'], queryFn: () => sdk.session.platform() });
+  /** A txid links to a block explorer only when the operator configured one for its network. */
+  const explorerOf = (w: Withdrawal): string | null => {
+    const network = destinations.data?.find((d) => d.id === w.destinationId)?.network;
+    const template = network ? platform.data?.explorers?.[network.toUpperCase()] : undefined;
+    return template && w.txid ? template.replace('{txid}', encodeURIComponent(w.txid)) : null;
+  };
   const what = (w: Withdrawal) => ({
     amount: formatMoney(w.money.amountMinor, w.money.assetDecimals, lang),
     asset: w.money.assetSymbol,
@@ -172,6 +180,21 @@ export function Withdrawals() {
               cell: (w) => <Amount minor={w.money.amountMinor} decimals={w.money.assetDecimals} symbol={w.money.assetSymbol} />,
             },
             { label: t('withdrawals.destination'), cell: (w) => <code>{summaryWords(t, w.destinationSummary)}</code> },
+            {
+              label: t('withdrawals.txid'),
+              cell: (w) => {
+                if (!w.txid) return null;
+                const href = explorerOf(w);
+                const short = w.txid.length > 16 ? `${w.txid.slice(0, 8)}…${w.txid.slice(-8)}` : w.txid;
+                return href ? (
+                  <a href={href} target="_blank" rel="noopener noreferrer" aria-label={t('withdrawals.txidLink', { txid: w.txid })}>
+                    <code>{short}</code>
+                  </a>
+                ) : (
+                  <code title={w.txid}>{w.txid}</code>
+                );
+              },
+            },
             {
               label: t('common.state'),
               cell: (w) => (

@@ -10,9 +10,9 @@ export const destinationWire = (d: DestinationRow, now: Date) => ({
   summary: d.summary,
   usable: isUsable(d, now),
   createdAt: d.createdAt.toISOString(),
-  kind: d.kind,
-  // An address is shown whole to the organization's members: masking it would only make it harder to check.
-  ...(d.kind === 'crypto' ? { network: d.network ?? '', address: d.address ?? '', memo: d.memo } : {}),
+  // A crypto address says so, with its network, and is shown whole to the organization's members (masking
+  // it would only make it harder to check); a bank account keeps the spec's fields alone.
+  ...(d.kind === 'crypto' ? { kind: 'crypto' as const, network: d.network ?? '', address: d.address ?? '', memo: d.memo } : {}),
 });
 
 export const withdrawalWire = (w: WithdrawalRow) => ({

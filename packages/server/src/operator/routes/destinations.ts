@@ -26,9 +26,8 @@ const operatorDestinationWire = (d: DestinationRow, now: Date) => ({
   registeredInMarketAt: d.registeredInMarketAt?.toISOString() ?? null,
   createdAt: d.createdAt.toISOString(),
   updatedAt: d.updatedAt.toISOString(),
-  kind: d.kind,
   // A crypto address is shown whole to staff: they check it against the chain.
-  ...(d.kind === 'crypto' ? { network: d.network ?? '', address: d.address ?? '', memo: d.memo } : {}),
+  ...(d.kind === 'crypto' ? { kind: 'crypto' as const, network: d.network ?? '', address: d.address ?? '', memo: d.memo } : {}),
 });
 
 /** Withdrawal destinations across organizations, and their registration in the market. */

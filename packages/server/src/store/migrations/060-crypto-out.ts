@@ -36,7 +36,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create function cambio_destination_kind(kind text, network text, address text, memo text) returns jsonb language sql immutable as
     $$ select case when kind = 'crypto'
          then jsonb_build_object('kind', kind, 'network', network, 'address', address, 'memo', memo)
-         else jsonb_build_object('kind', kind) end $$`.execute(db);
+         else '{}'::jsonb end $$`.execute(db);
 
   await sql`create or replace function cambio_destination_event() returns trigger language plpgsql as $$
     begin
