@@ -1,3 +1,4 @@
+import { bech32 } from '@scure/base';
 import type { Rng } from './prng.ts';
 import type { Org, World } from './world.ts';
 
@@ -152,6 +153,30 @@ const destination: OpKind = {
   },
 };
 
+/** A BTC address (a random segwit v0 key hash, a valid bech32 address) as a destination: crypto withdrawals join the mix. */
+const cryptoDestination: OpKind = {
+  name: 'destination',
+  weight: 0.3,
+  needs: ['POST /api/v1/withdrawals/destinations/crypto'],
+  run: async (w, rng, org) => {
+    const btc = w.assets.find((a) => a.symbol === 'BTC');
+    if (!btc) return;
+    const program = Uint8Array.from({ length: 20 }, () => Number(rng.big(0n, 255n)));
+    const address = bech32.encode('bc', [0, ...bech32.toWords(program)]);
+    const label = w.unique('addr');
+    const t = w.history.begin('destination', `${org.id}|${label}`);
+    const r = await w.send(rng, 'destination', 'POST', '/api/v1/withdrawals/destinations/crypto', {
+      key: org.key,
+      body: { label, assetSymbol: 'BTC', network: btc.network, address },
+    });
+    w.history.end(t, r.kind === 'lost' ? 'lost' : r.status === 201 ? { id: String(r.body.data.id) } : null);
+    if (r.kind === 'answered' && r.status === 201) {
+      w.toRegister.push(String(r.body.data.id));
+      if (r.body.data.address !== address) w.history.violate(`the crypto destination ${r.body.data.id} answered another address`);
+    }
+  },
+};
+
 /** A withdrawal to a usable destination; sometimes two at once that together exceed what is available. */
 const withdraw: OpKind = {
   name: 'withdraw',
@@ -179,4 +204,4 @@ const withdraw: OpKind = {
   },
 };
 
-export const CLIENT_OPS: OpKind[] = [read, order, declare, destination, withdraw];
+export const CLIENT_OPS: OpKind[] = [read, order, declare, destination, cryptoDestination, withdraw];

@@ -122,9 +122,9 @@ for (const backend of backends()) {
       const id = await request();
       const a = await h.op('POST', `/withdrawals/${id}/approve`);
       assert.equal(a.status, 200, a.raw);
-      assert.equal(a.body.data.state, 'approved');
+      // The unknown outcome is looked up by the withdrawal's id at once: the venue has it.
+      assert.equal(a.body.data.state, 'completed');
       (h.clock as ManualClock).advance(60_000);
-      await recoverCryptoWithdrawals(h.deps);
       await recoverCryptoWithdrawals(h.deps);
       assert.equal((await read(id)).state, 'completed');
       assert.equal(double.withdrawalsPerOrderId().get(id), 1);

@@ -90,9 +90,10 @@ for (const backend of backends()) {
           const store = await s.openStore();
           try {
             const row = (
-              await sql<{ state: string; attempts: number }>`select state, attempts from venue_withdrawals where withdrawal_id = ${id}`.execute(
-                store.db,
-              )
+              await sql<{
+                state: string;
+                attempts: number;
+              }>`select state, attempts from venue_withdrawals where withdrawal_id = ${id}`.execute(store.db)
             ).rows[0];
             assert.deepEqual({ ...row }, { state: 'sending', attempts: 1 });
             const wd = (await sql<{ state: string }>`select state from withdrawals where id = ${id}`.execute(store.db)).rows[0];

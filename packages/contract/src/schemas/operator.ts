@@ -124,7 +124,7 @@ export const AdjustmentResult = Type.Object({
   availableMinor: AmountString,
 });
 
-/** `fiat` takes bank destinations, `crypto` crypto addresses; an asset without a kind takes both. */
+/** `fiat` takes bank destinations, `crypto` crypto addresses; an asset without a kind (absent) takes both. */
 export const AssetKind = Type.Unsafe<'fiat' | 'crypto'>({ type: 'string', enum: ['fiat', 'crypto'] });
 export const PutMarketAsset = Type.Object(
   {
@@ -136,7 +136,7 @@ export const PutMarketAsset = Type.Object(
 export const MarketAssetRecord = Type.Object({
   symbol: Type.String(),
   decimals: Type.Integer(),
-  kind: Type.Union([AssetKind, Type.Null()], { description: 'fiat, crypto, or null: either kind of destination' }),
+  kind: Type.Optional(AssetKind),
 });
 
 export const AuditRecord = Type.Object({

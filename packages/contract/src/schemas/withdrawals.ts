@@ -62,7 +62,9 @@ export const WithdrawalDestination = Type.Object({
   }),
   usable: Type.Boolean({ description: 'the cooldown has passed and the operator registered it in the market' }),
   createdAt: DateTime,
-  kind: Type.Optional(Type.Unsafe<'crypto'>({ type: 'string', enum: ['crypto'], description: 'crypto: an address (a bank account has no kind)' })),
+  kind: Type.Optional(
+    Type.Unsafe<'crypto'>({ type: 'string', enum: ['crypto'], description: 'crypto: an address (a bank account has no kind)' }),
+  ),
   network: Type.Optional(Type.String({ description: 'crypto: the chain' })),
   address: Type.Optional(Type.String({ description: 'crypto: the whole address' })),
   memo: Type.Optional(Nullable(Type.String({ description: 'crypto: the memo or tag, if any' }))),
@@ -125,7 +127,9 @@ export const OperatorWithdrawal = Type.Composite([
     organizationId: Type.String(),
     ...ApprovalFields,
     payoutReference: Nullable(
-      Type.String({ description: 'the bank transfer that paid it out, or the txid of a crypto withdrawal; null in sandbox for a bank one' }),
+      Type.String({
+        description: 'the bank transfer that paid it out, or the txid of a crypto withdrawal; null in sandbox for a bank one',
+      }),
     ),
     venue: Type.Optional(
       Nullable(

@@ -20,11 +20,17 @@ export class MarketAssetsStore implements MarketAssetsRepository {
   }
 
   async decimalsBySymbol(): Promise<Map<string, number>> {
-    return new Map((await this.db.selectFrom('market_assets').select(['symbol', 'decimals', 'kind']).execute()).map((a) => [a.symbol, a.decimals]));
+    return new Map(
+      (await this.db.selectFrom('market_assets').select(['symbol', 'decimals', 'kind']).execute()).map((a) => [a.symbol, a.decimals]),
+    );
   }
 
   async get(symbol: string): Promise<MarketAsset | null> {
-    const r = await this.db.selectFrom('market_assets').select(['symbol', 'decimals', 'kind']).where('symbol', '=', symbol).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('market_assets')
+      .select(['symbol', 'decimals', 'kind'])
+      .where('symbol', '=', symbol)
+      .executeTakeFirst();
     return r ? asset(r) : null;
   }
 

@@ -64,8 +64,7 @@ export interface CryptoWithdrawalRequest {
  * left the venue).
  */
 export type CryptoWithdrawalOutcome =
-  | { completed: true; txid: string; feeMinor: bigint; venue: string; venueReference: string }
-  | { completed: false; reason: string };
+  { completed: true; txid: string; feeMinor: bigint; venue: string; venueReference: string } | { completed: false; reason: string };
 
 /** What the desk sees of a crypto withdrawal at the venue. */
 export interface CryptoWithdrawalView {

@@ -94,7 +94,7 @@ describe('portal crypto destinations in Chromium', { skip: skip ?? false }, () =
     const approved = await op(svc, 'POST', `/withdrawals/${pending[0]!.id}/approve`);
     assert.equal(approved.state, 'completed');
     await page.reload();
-    const link = page.getByRole('link', { name: `Transaction ${approved.txid} in the block explorer` });
+    const link = page.getByRole('link', { name: approved.txid });
     await link.waitFor();
     assert.equal(await link.getAttribute('href'), `https://mempool.example/tx/${approved.txid}`);
     await checkPage(page, problems, 'withdrawal with its txid');

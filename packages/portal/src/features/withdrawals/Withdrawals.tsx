@@ -185,13 +185,13 @@ export function Withdrawals() {
               cell: (w) => {
                 if (!w.txid) return null;
                 const href = explorerOf(w);
-                const short = w.txid.length > 16 ? `${w.txid.slice(0, 8)}…${w.txid.slice(-8)}` : w.txid;
+                // The whole txid: it is what the person compares with the chain (and the link's name).
                 return href ? (
-                  <a href={href} target="_blank" rel="noopener noreferrer" aria-label={t('withdrawals.txidLink', { txid: w.txid })}>
-                    <code>{short}</code>
+                  <a href={href} target="_blank" rel="noopener noreferrer" className="txid">
+                    <code>{w.txid}</code>
                   </a>
                 ) : (
-                  <code title={w.txid}>{w.txid}</code>
+                  <code className="txid">{w.txid}</code>
                 );
               },
             },

@@ -1,4 +1,11 @@
-import { RegisterBankDestination, RegisterCryptoDestination, RequestWithdrawal, Withdrawal, WithdrawalDestination, WithdrawalsQuery } from '@cambio/contract';
+import {
+  RegisterBankDestination,
+  RegisterCryptoDestination,
+  RequestWithdrawal,
+  Withdrawal,
+  WithdrawalDestination,
+  WithdrawalsQuery,
+} from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.ts';
 import { prepareCryptoDestination, prepareDestination } from '../../domain/destinations/register.ts';

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.ts';
 import { ok } from '../../http/envelope.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
-import { putAsset } from '../../usecases/market/put-asset.ts';
+import { assetView, putAsset } from '../../usecases/market/put-asset.ts';
 
 export const marketAssetRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
@@ -21,10 +21,10 @@ export const marketAssetRoutes =
           response: responses(200, MarketAssetRecord),
         },
       },
-      async (req) => ok(req.id, await putAsset(deps, req.operatorActor!, req.params.symbol, req.body.decimals, req.body.kind)),
+      async (req) => ok(req.id, assetView(await putAsset(deps, req.operatorActor!, req.params.symbol, req.body.decimals, req.body.kind))),
     );
 
     app.get('/market/assets', { schema: { tags, security: [{ operator: [] }], response: listResponses(MarketAssetRecord) } }, async (req) =>
-      ok(req.id, await deps.store.marketAssets.list()),
+      ok(req.id, (await deps.store.marketAssets.list()).map(assetView)),
     );
   };

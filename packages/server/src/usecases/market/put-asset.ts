@@ -4,6 +4,9 @@ import type { MarketAsset } from '../repositories.ts';
 
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
+/** The asset as answered and audited: its kind only when it has one (an asset without one reads as before). */
+export const assetView = (a: MarketAsset) => ({ symbol: a.symbol, decimals: a.decimals, ...(a.kind ? { kind: a.kind } : {}) });
+
 /**
  * Lists an asset (CONTRACT §3), audited. Its decimals cannot change while anything carries the old
  * ones: an amount would change meaning by a factor of ten per decimal. `market.decimals_in_use` while an
@@ -36,8 +39,8 @@ export async function putAsset(
       action: 'market.asset.put',
       subjectType: 'asset',
       subjectId: symbol,
-      before: cur,
-      after: { symbol, decimals, kind },
+      before: cur && assetView(cur),
+      after: assetView({ symbol, decimals, kind }),
     });
     return { symbol, decimals, kind };
   });

@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { recordApproval } from '../approvals/record-approval.ts';
 import type { Tx, UseCaseDeps } from '../ports.ts';
 import { withdrawalAudit } from './audit-view.ts';
+import { countedWithdrawal, strip } from './row.ts';
 import { payOut } from './pay-out.ts';
 import { madeUpTxid, sendCryptoWithdrawal } from './send-crypto.ts';
 import type { WithdrawalRow } from '../repositories.ts';
@@ -131,11 +132,4 @@ export async function rejectWithdrawal(d: UseCaseDeps, actor: string, id: string
   return countedWithdrawal(d, await d.store.uow.run((tx) => releaseWithdrawal(d, tx, actor, id, 'rejected', reason)));
 }
 
-/** The withdrawal's new state, counted once its transaction committed. */
-export function countedWithdrawal(d: UseCaseDeps, w: WithdrawalRow): WithdrawalRow {
-  d.tally?.transition('withdrawal', w.state);
-  return w;
-}
-
-/** The record without the hold's id, which only the use cases need. */
-export const strip = ({ holdId: _holdId, ...w }: WithdrawalRow & { holdId?: string }): WithdrawalRow => w;
+export { countedWithdrawal, strip } from './row.ts';

@@ -3,7 +3,7 @@ import { venueFeeEntry } from '../../domain/orders/settlement-entry.ts';
 import type { Tx, UseCaseDeps } from '../ports.ts';
 import type { WithdrawalRow } from '../repositories.ts';
 import { withdrawalAudit } from './audit-view.ts';
-import { countedWithdrawal, strip } from './decide-withdrawal.ts';
+import { countedWithdrawal, strip } from './row.ts';
 import { payOut } from './pay-out.ts';
 
 /** The sandbox's made-up transaction id of a crypto withdrawal: 32 random bytes in hex, like a chain's. */
@@ -46,7 +46,12 @@ export async function sendCryptoWithdrawal(d: UseCaseDeps, actor: string, id: st
         subjectType: 'withdrawal',
         subjectId: id,
         before: { state: 'approved' },
-        after: { ...withdrawalAudit(w), venue: outcome.venue, venueReference: outcome.venueReference, feeMinor: outcome.feeMinor.toString() },
+        after: {
+          ...withdrawalAudit(w),
+          venue: outcome.venue,
+          venueReference: outcome.venueReference,
+          feeMinor: outcome.feeMinor.toString(),
+        },
       });
       return strip(w);
     }

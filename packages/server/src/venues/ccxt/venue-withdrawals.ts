@@ -4,12 +4,7 @@ import type { Logger } from 'pino';
 import { add, ceilToMinor, fromMinor, readDecimal, toDecimalText } from '../../domain/market/decimal-text.ts';
 import type { Clock } from '../../domain/ports.ts';
 import type { Db } from '../../store/db.ts';
-import type {
-  CryptoPayouts,
-  CryptoWithdrawalOutcome,
-  CryptoWithdrawalRequest,
-  CryptoWithdrawalView,
-} from '../../usecases/ports.ts';
+import type { CryptoPayouts, CryptoWithdrawalOutcome, CryptoWithdrawalRequest, CryptoWithdrawalView } from '../../usecases/ports.ts';
 import { applyWithdrawal, fetchWithdrawNetwork, withdrawalByOrderId, type VenueWithdrawalReport } from './binance.ts';
 import { classifyVenueError } from './errors.ts';
 
@@ -54,6 +49,9 @@ const toRow = (r: any): Row => ({
 // Binance's withdrawal statuses (binance.ts): ended well, ended without sending, still under way.
 const COMPLETED = 6;
 const ENDED_UNSENT = new Set([1, 3, 5]);
+/** How many times, and how far apart, the history is read right after sending, before the background task takes over. */
+const FOLLOW_READS = 4;
+const FOLLOW_PAUSE_MS = 250;
 const STATUS_NAMES: Record<number, string> = {
   0: 'email_sent',
   1: 'cancelled',
@@ -62,6 +60,18 @@ const STATUS_NAMES: Record<number, string> = {
   4: 'processing',
   5: 'failure',
   6: 'completed',
+};
+
+/** Network names the platform accepts (crypto-destination.ts) as the venue's own (Binance's) codes. */
+const VENUE_NETWORKS: Record<string, string> = {
+  BITCOIN: 'BTC',
+  ETHEREUM: 'ETH',
+  ERC20: 'ETH',
+  BEP20: 'BSC',
+  ARB: 'ARBITRUM',
+  OP: 'OPTIMISM',
+  POLYGON: 'MATIC',
+  AVALANCHE: 'AVAXC',
 };
 
 export interface CcxtWithdrawalsOptions {
@@ -138,7 +148,7 @@ export class CcxtWithdrawals implements CryptoPayouts {
 
   /** Reads the venue's fee for the network and writes the row `new`; a failure when the venue does not withdraw there. */
   async #create(r: CryptoWithdrawalRequest): Promise<'retry' | 'created' | CryptoWithdrawalOutcome> {
-    const network = r.network.toUpperCase();
+    const network = VENUE_NETWORKS[r.network.toUpperCase()] ?? r.network.toUpperCase();
     let n: Awaited<ReturnType<typeof fetchWithdrawNetwork>>;
     try {
       n = await fetchWithdrawNetwork(this.ex, r.assetSymbol, network);
@@ -219,21 +229,40 @@ export class CcxtWithdrawals implements CryptoPayouts {
         await this.#settle(row.withdrawalId, { state: 'failed', reason });
         return { completed: false, reason };
       }
-      await this.#settle(row.withdrawalId, { state: 'unknown', reason: c.reason });
       this.opts.logger?.warn({ withdrawalId: row.withdrawalId, detail: c.reason }, 'venue withdrawal outcome unknown: it is looked up');
+      // Looked up by its id at once (a dropped connection after the venue recorded it), never sent again here.
+      const seen = await this.#follow(row, decimals, 2);
+      if (seen !== undefined) return seen;
+      await this.#settle(row.withdrawalId, { state: 'unknown', reason: c.reason });
       return null;
     }
-    // Accepted: it is followed in the venue's history until it completes there with its txid (read once
-    // now: a venue that completes at once answers the approval completed).
-    try {
-      const found = await withdrawalByOrderId(this.ex, row.coin, row.withdrawalId);
-      this.opts.onAnswer();
-      if (found) return await this.#record(row, found, decimals);
-    } catch (err) {
-      this.opts.onError('withdraw_lookup', err);
-    }
+    // Accepted: it is followed in the venue's history until it completes there with its txid (a few reads
+    // now: a venue that completes at once answers the approval completed; later, the background task).
+    const seen = await this.#follow(row, decimals, FOLLOW_READS);
+    if (seen !== undefined) return seen;
     await this.#settle(row.withdrawalId, { state: 'processing', venueWithdrawalId: venueId });
     return null;
+  }
+
+  /**
+   * Reads the venue's history for the withdrawal up to `reads` times, a moment apart, while it is not
+   * there or still under way: its outcome once it ended (null once recorded as processing), undefined
+   * when the venue never showed it (the row is left for the caller to settle).
+   */
+  async #follow(row: Row, decimals: number, reads: number): Promise<CryptoWithdrawalOutcome | null | undefined> {
+    let last: VenueWithdrawalReport | null = null;
+    for (let i = 0; i < reads; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, FOLLOW_PAUSE_MS));
+      try {
+        last = await withdrawalByOrderId(this.ex, row.coin, row.withdrawalId);
+        this.opts.onAnswer();
+      } catch (err) {
+        this.opts.onError('withdraw_lookup', err);
+        continue;
+      }
+      if (last && (last.status === COMPLETED || ENDED_UNSENT.has(last.status))) break;
+    }
+    return last ? this.#record(row, last, decimals) : undefined;
   }
 
   async #record(row: Row, rep: VenueWithdrawalReport, decimals: number): Promise<CryptoWithdrawalOutcome | null> {
