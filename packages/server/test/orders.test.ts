@@ -404,7 +404,7 @@ for (const backend of backends()) {
       const executions = await h.store.db.selectFrom('venue_executions').select('order_id').where('order_id', '=', id).execute();
       assert.equal(executions.length, 1);
       const entries = await h.store.db.selectFrom('journal_entries').select('kind').where('reference_id', '=', id).execute();
-      assert.deepEqual(entries.map((e) => e.kind).sort(), ['order_hold', 'order_settlement']);
+      assert.deepEqual(entries.map((e) => e.kind).sort(), ['order_execution', 'order_hold', 'order_settlement']);
     });
 
     test('an order left approved by a crash is settled once by recovery, whether or not the venue had executed it', async () => {

@@ -43,12 +43,13 @@ for (const backend of backends()) {
         const a = await seedOrg(h, { balances: { USD: 500n } });
         const b = await seedOrg(h, { balances: { USD: 900n } });
         await adjust(h, a.orgId, -120n);
-        await appendUntil(h, 3);
+        // Each adjustment is two entries: the organization's, against platform:clearing, and the platform's own.
+        await appendUntil(h, 6);
         const first = await checkpoint(h);
         await adjust(h, a.orgId, 33n);
-        await appendUntil(h, 4);
+        await appendUntil(h, 8);
         const cp = await checkpoint(h);
-        assert.equal(cp.size, 4);
+        assert.equal(cp.size, 8);
 
         const ledger = await h.call(a.key, 'GET', '/ledger?limit=100');
         const rows = ledger.body.data as Array<{ entryId: string; amountMinor: string; createdAt: string; account: string }>;
@@ -71,6 +72,8 @@ for (const backend of backends()) {
             leaf.postings.some((x) => x.account === `org:${a.orgId}:${row.account}` && x.amountMinor === row.amountMinor),
             "the leaf holds the row's movement",
           );
+          for (const x of leaf.postings)
+            assert.match(x.account, new RegExp(`^(org:${a.orgId}:(available|held)|platform:clearing)$`), 'own accounts and clearing only');
           const path = p.auditPath.map((x) => Buffer.from(x, 'hex'));
           assert.ok(
             verifyInclusion(p.leafIndex, p.treeSize, H_LEAF(Buffer.from(p.leaf, 'utf8')), path, cp.root),
@@ -141,7 +144,7 @@ for (const backend of backends()) {
         const wait = await h.call(a.key, 'GET', `/ledger/${fresh}/proof`);
         assert.deepEqual([wait.status, wait.body.code], [409, 'transparency.not_yet_logged']);
         assert.equal(wait.headers['retry-after'], '2');
-        await appendUntil(h, 5);
+        await appendUntil(h, 10);
         assert.equal((await h.call(a.key, 'GET', `/ledger/${fresh}/proof`)).status, 200);
       } finally {
         await h.close();
@@ -153,23 +156,23 @@ for (const backend of backends()) {
       try {
         await listAssets(h, { USD: 2 });
         const a = await seedOrg(h, { balances: { USD: 5n } });
-        await appendUntil(h, 1);
-        await adjust(h, a.orgId, 6n);
         await appendUntil(h, 2);
+        await adjust(h, a.orgId, 6n);
+        await appendUntil(h, 4);
         const cps = await h.op('GET', '/transparency/checkpoints');
         assert.equal(cps.status, 200, cps.raw);
         const list = cps.body.data as Array<{ treeSize: number; rootHash: string; note: string }>;
         assert.deepEqual(
           list.map((c) => c.treeSize),
-          [1, 2],
+          [2, 4],
         );
         for (const c of list)
           assert.equal(parseCheckpoint(openNote(c.note, (await text(h, '/transparency/key')).trim())).root.toString('hex'), c.rootHash);
-        const entries = await h.op('GET', '/transparency/entries?from=1&limit=5');
+        const entries = await h.op('GET', '/transparency/entries?from=3&limit=5');
         assert.equal(entries.status, 200, entries.raw);
         const [e] = entries.body.data as Array<{ index: number; entryId: string; leaf: string; leafHash: string }>;
         assert.equal(entries.body.data.length, 1);
-        assert.equal(e!.index, 1);
+        assert.equal(e!.index, 3);
         assert.equal(H_LEAF(Buffer.from(e!.leaf, 'utf8')).toString('hex'), e!.leafHash);
         assert.equal((await h.op('GET', '/transparency/entries?limit=1001')).status, 400);
         assert.equal((await h.app.inject({ method: 'GET', url: '/operator/v1/transparency/entries' })).statusCode, 401);

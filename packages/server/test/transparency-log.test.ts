@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { adjustmentEntry } from '../src/domain/ledger/entries.ts';
+import { adjustmentEntries } from '../src/domain/ledger/entries.ts';
 import { postEntry } from '../src/store/ledger-store.ts';
 import { appendJournalLog, appendLogBatch } from '../src/usecases/transparency/append-log.ts';
 import { logIdentity } from '../src/usecases/transparency/log-signer.ts';
@@ -70,11 +70,12 @@ for (const backend of backends()) {
       try {
         await listAssets(h, { USD: 2 });
         const org = await seedOrg(h, { balances: { USD: 1000n } });
-        await appendUntil(h, 1);
+        // An adjustment is two entries: the organization's (against platform:clearing) and the platform's own.
+        await appendUntil(h, 2);
         for (let i = 1; i <= 5; i++) await adjust(h, org.orgId, BigInt(i));
-        await appendUntil(h, 6);
+        await appendUntil(h, 12);
         await adjust(h, org.orgId, -3n);
-        await appendUntil(h, 7);
+        await appendUntil(h, 14);
         const checkpoints = (await h.store.transparency.checkpoints(0, 100)).map((c) => c.size);
         assert.equal(await appendJournalLog(h.deps), 0);
         assert.deepEqual(
@@ -83,7 +84,7 @@ for (const backend of backends()) {
           'nothing new: no new checkpoint',
         );
         const log = await checkWholeLog(h);
-        assert.equal(log.size, 7);
+        assert.equal(log.size, 14);
         // The leaf is the entry as CONTRACT §12 writes it.
         const [first] = await h.store.transparency.entries(0, 1);
         const ledger = await h.call(org.key, 'GET', '/ledger?limit=100');
@@ -91,9 +92,15 @@ for (const backend of backends()) {
         assert.equal(
           first!.leaf,
           `{"index":0,"entryId":"${row.entryId}","createdAt":"${row.createdAt}","kind":"adjustment","postings":[` +
-            `{"account":"org:${org.orgId}:available","assetSymbol":"USD","amountMinor":"1000"},{"account":"platform:market","assetSymbol":"USD","amountMinor":"-1000"}]}`,
+            `{"account":"org:${org.orgId}:available","assetSymbol":"USD","amountMinor":"1000"},{"account":"platform:clearing","assetSymbol":"USD","amountMinor":"-1000"}]}`,
         );
-        assert.ok(checkpoints.includes(1) && checkpoints.includes(7));
+        // The platform's own entry carries the amount on to platform:market, touching no organization.
+        const second = (await h.store.transparency.entries(1, 1))[0]!;
+        assert.match(
+          second.leaf,
+          /"kind":"clearing","postings":\[\{"account":"platform:clearing","assetSymbol":"USD","amountMinor":"1000"\},\{"account":"platform:market","assetSymbol":"USD","amountMinor":"-1000"\}\]\}$/,
+        );
+        assert.ok(checkpoints.includes(2) && checkpoints.includes(14));
       } finally {
         await h.close();
       }
@@ -108,7 +115,7 @@ for (const backend of backends()) {
         await listAssets(a, { USD: 2 });
         const org = await seedOrg(a, { balances: { USD: 50n } });
         await adjust(a, org.orgId, 7n);
-        await appendUntil(a, 2);
+        await appendUntil(a, 4);
         const before = await a.store.transparency.entries(0, 100);
         const keyBefore = (await logIdentity(a.deps)).signer.verifierKey();
         await a.close();
@@ -117,13 +124,13 @@ for (const backend of backends()) {
         try {
           assert.equal((await logIdentity(b.deps)).signer.verifierKey(), keyBefore, 'the sealed key is kept');
           await adjust(b, org.orgId, 9n);
-          await appendUntil(b, 3);
+          await appendUntil(b, 6);
           const after = await b.store.transparency.entries(0, 100);
           assert.deepEqual(
             after.slice(0, before.length).map((e) => e.leafHash.toString('hex')),
             before.map((e) => e.leafHash.toString('hex')),
           );
-          assert.equal((await checkWholeLog(b)).size, 3);
+          assert.equal((await checkWholeLog(b)).size, 6);
         } finally {
           await b.close();
         }
@@ -142,14 +149,14 @@ for (const backend of backends()) {
         // Entries written straight into the journal, appended in uneven batches so checkpoints fall inside,
         // at and across the 16-leaf blocks whose lower subtrees are folded from the leaves.
         const batches = [1, 2, 13, 16, 1, 31, 17, 64, 5];
-        let n = 1;
+        let n = 2;
         for (const size of batches) {
           await h.store.db.transaction().execute(async (tx) => {
             for (let i = 0; i < size; i++)
               await postEntry(
                 tx,
                 `je_tile_${n + i}`,
-                adjustmentEntry({ organizationId: org.orgId, assetSymbol: 'USD', amount: BigInt(n + i), memo: 'tiles' }),
+                adjustmentEntries({ organizationId: org.orgId, assetSymbol: 'USD', amount: BigInt(n + i), memo: 'tiles' })[0],
                 new Date(),
               );
           });
@@ -228,9 +235,9 @@ for (const backend of backends()) {
           await appendJournalLog(h.deps);
         };
         await Promise.all([writers, appender(a), appender(b), appender(a)]);
-        await appendUntil(b, 41);
+        await appendUntil(b, 82);
         const log = await checkWholeLog(a);
-        assert.equal(log.size, 41);
+        assert.equal(log.size, 82);
         if (b !== a) assert.deepEqual((await checkWholeLog(b)).entryIds, log.entryIds);
       } finally {
         if (b !== a) await b.close();
@@ -246,14 +253,14 @@ for (const backend of backends()) {
           await listAssets(h, { USD: 2, BTC: 8 });
           const org = await seedOrg(h, { balances: { USD: 100n } });
           const other = await seedOrg(h, { balances: { USD: 100n } });
-          await appendUntil(h, 2);
+          await appendUntil(h, 4);
           const { promise: gate, open: release } = latch();
           const { promise: wrote, open: written } = latch();
           const held = h.store.db.transaction().execute(async (tx) => {
             await postEntry(
               tx,
               'je_held_open',
-              adjustmentEntry({ organizationId: org.orgId, assetSymbol: 'BTC', amount: 1n, memo: 'slow' }),
+              adjustmentEntries({ organizationId: org.orgId, assetSymbol: 'BTC', amount: 1n, memo: 'slow' })[0],
               new Date(),
             );
             written();
@@ -269,9 +276,9 @@ for (const backend of backends()) {
             release();
             await held;
           }
-          await appendUntil(h, 4);
+          await appendUntil(h, 7);
           const entries = await h.store.transparency.entries(0, 10);
-          assert.equal(entries[2]!.entryId, 'je_held_open', 'the entry of the older transaction comes first');
+          assert.equal(entries[4]!.entryId, 'je_held_open', 'the entry of the older transaction comes first');
           await checkWholeLog(h);
         } finally {
           await h.close();

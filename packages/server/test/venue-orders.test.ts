@@ -177,9 +177,9 @@ for (const backend of backends()) {
         .execute();
       assert.deepEqual(
         entries.map((e) => e.kind),
-        ['order_hold', 'order_settlement', 'venue_fee'],
+        ['order_hold', 'order_settlement', 'order_execution', 'venue_fee'],
       );
-      const fee = entries[2]!;
+      const fee = entries[3]!;
       assert.equal(fee.organization_id, null);
       const postings = await h.store.db
         .selectFrom('postings')

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
-import { adjustmentEntry } from '../domain/ledger/entries.ts';
+import { adjustmentEntries } from '../domain/ledger/entries.ts';
 import { Batcher } from './batcher.ts';
 import type { Db } from './db.ts';
 import { postEntry } from './ledger-store.ts';
@@ -172,7 +172,7 @@ export class AccountsStore implements AccountsRepository {
   /** A signed manual adjustment in the caller's transaction; never drives available below zero. Answers the available balance before and after. */
   async adjust(
     tx: Tx,
-    entryId: string,
+    entryIds: readonly [string, string],
     at: Date,
     r: { organizationId: string; assetSymbol: string; amount: bigint; reason: string },
   ): Promise<{ before: bigint; after: bigint }> {
@@ -187,12 +187,8 @@ export class AccountsStore implements AccountsRepository {
       .where('asset_symbol', '=', r.assetSymbol)
       .where('kind', '=', 'available')
       .executeTakeFirst();
-    await postEntry(
-      tx,
-      entryId,
-      adjustmentEntry({ organizationId: r.organizationId, assetSymbol: r.assetSymbol, amount: r.amount, memo: r.reason }),
-      at,
-    );
+    const entries = adjustmentEntries({ organizationId: r.organizationId, assetSymbol: r.assetSymbol, amount: r.amount, memo: r.reason });
+    for (const [i, e] of entries.entries()) await postEntry(tx, entryIds[i]!, e, at);
     const b = BigInt(before?.balance ?? '0');
     return { before: b, after: b + r.amount };
   }

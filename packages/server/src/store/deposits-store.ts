@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { depositAttributionEntry, depositCreditEntry, depositUnattributedEntry } from '../domain/deposits/entries.ts';
+import { depositAttributionEntries, depositCreditEntries, depositUnattributedEntry } from '../domain/deposits/entries.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Ids } from '../domain/ports.ts';
 import type { Db } from './db.ts';
@@ -101,12 +101,8 @@ export class DepositsStore implements DepositsRepository {
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await postEntry(
-        tx,
-        this.ids.next('je'),
-        depositCreditEntry({ organizationId: decl.organization_id, assetSymbol: r.assetSymbol, amount: r.amount, depositId: id }),
-        at,
-      );
+      const entries = depositCreditEntries({ organizationId: decl.organization_id, assetSymbol: r.assetSymbol, amount: r.amount, depositId: id });
+      for (const e of entries) await postEntry(tx, this.ids.next('je'), e, at);
     } else {
       await postEntry(
         tx,
@@ -134,12 +130,8 @@ export class DepositsStore implements DepositsRepository {
       throw new DomainError(exists ? 'deposits.already_attributed' : 'deposits.not_found');
     }
     const dep = toDeposit(row);
-    await postEntry(
-      tx,
-      this.ids.next('je'),
-      depositAttributionEntry({ organizationId, assetSymbol: dep.assetSymbol, amount: dep.amount, depositId: id }),
-      at,
-    );
+    const entries = depositAttributionEntries({ organizationId, assetSymbol: dep.assetSymbol, amount: dep.amount, depositId: id });
+    for (const e of entries) await postEntry(tx, this.ids.next('je'), e, at);
     return dep;
   }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertBalanced } from '../ledger/entry.ts';
 import { expiresInSeconds } from './declaration.ts';
-import { depositAttributionEntry, depositCreditEntry, depositUnattributedEntry } from './entries.ts';
+import { depositAttributionEntries, depositCreditEntries, depositUnattributedEntry } from './entries.ts';
 import { newReference, REFERENCE_ALPHABET } from './reference.ts';
 import { walletAddressFor } from './wallet.ts';
 
@@ -23,30 +23,33 @@ test('expiresInSeconds rounds up and never goes below zero', () => {
   assert.equal(expiresInSeconds(new Date('2025-12-31T23:59:00.000Z'), now), 0);
 });
 
-test('deposit entries balance and move the right accounts', () => {
+test('deposit entries balance, and the organization\'s touch only its own accounts and the platform\'s clearing', () => {
   const r = { organizationId: 'org_1', assetSymbol: 'USD', amount: 12345n, depositId: 'dep_1' };
-  for (const e of [depositCreditEntry(r), depositUnattributedEntry(r), depositAttributionEntry(r)]) assertBalanced(e);
-  assert.deepEqual(
-    depositCreditEntry(r).postings.map((p) => [p.ownerId, p.kind, p.amount]),
-    [
-      ['org_1', 'available', 12345n],
-      ['platform', 'market', -12345n],
-    ],
-  );
-  assert.deepEqual(
-    depositUnattributedEntry(r).postings.map((p) => [p.ownerId, p.kind, p.amount]),
-    [
-      ['platform', 'unattributed', 12345n],
-      ['platform', 'market', -12345n],
-    ],
-  );
-  assert.deepEqual(
-    depositAttributionEntry(r).postings.map((p) => [p.ownerId, p.kind, p.amount]),
-    [
-      ['platform', 'unattributed', -12345n],
-      ['org_1', 'available', 12345n],
-    ],
-  );
+  const rows = (e: { postings: Array<{ ownerId: string; kind: string; amount: bigint }> }) => e.postings.map((p) => [p.ownerId, p.kind, p.amount]);
+  for (const e of [...depositCreditEntries(r), depositUnattributedEntry(r), ...depositAttributionEntries(r)]) assertBalanced(e);
+  const [credit, creditClearing] = depositCreditEntries(r);
+  assert.deepEqual(rows(credit), [
+    ['org_1', 'available', 12345n],
+    ['platform', 'clearing', -12345n],
+  ]);
+  assert.equal(creditClearing.organizationId, null);
+  assert.deepEqual(rows(creditClearing), [
+    ['platform', 'clearing', 12345n],
+    ['platform', 'market', -12345n],
+  ]);
+  assert.deepEqual(rows(depositUnattributedEntry(r)), [
+    ['platform', 'unattributed', 12345n],
+    ['platform', 'market', -12345n],
+  ]);
+  const [attribution, attributionClearing] = depositAttributionEntries(r);
+  assert.deepEqual(rows(attribution), [
+    ['platform', 'clearing', -12345n],
+    ['org_1', 'available', 12345n],
+  ]);
+  assert.deepEqual(rows(attributionClearing), [
+    ['platform', 'clearing', 12345n],
+    ['platform', 'unattributed', -12345n],
+  ]);
 });
 
 test('sandbox addresses are marked as not real; production refuses a sandbox address', () => {

@@ -1,4 +1,4 @@
-import { PLATFORM, type Entry } from './entry.ts';
+import { clearingEntry, PLATFORM, type Entry } from './entry.ts';
 
 /** The entries Cambio writes. Each is balanced by construction; the store asserts it again. */
 type Ref = { organizationId: string; assetSymbol: string; amount: bigint; referenceId: string };
@@ -27,14 +27,20 @@ export const releaseEntry = (kind: 'order_release' | 'withdrawal_release', r: Re
   ],
 });
 
-/** A signed manual adjustment against the platform's equity; it also changes what the platform holds. */
-export const adjustmentEntry = (r: { organizationId: string; assetSymbol: string; amount: bigint; memo: string }): Entry => ({
-  kind: 'adjustment',
-  organizationId: r.organizationId,
-  referenceId: null,
-  memo: r.memo,
-  postings: [
-    { ownerId: r.organizationId, assetSymbol: r.assetSymbol, kind: 'available', amount: r.amount },
-    { ownerId: PLATFORM, assetSymbol: r.assetSymbol, kind: 'market', amount: -r.amount },
-  ],
-});
+/**
+ * A signed manual adjustment; it also changes what the platform holds. The organization's entry posts
+ * against `clearing`, the platform's own entry (second) carries it on to `market`.
+ */
+export const adjustmentEntries = (r: { organizationId: string; assetSymbol: string; amount: bigint; memo: string }): [Entry, Entry] => {
+  const own: Entry = {
+    kind: 'adjustment',
+    organizationId: r.organizationId,
+    referenceId: null,
+    memo: r.memo,
+    postings: [
+      { ownerId: r.organizationId, assetSymbol: r.assetSymbol, kind: 'available', amount: r.amount },
+      { ownerId: PLATFORM, assetSymbol: r.assetSymbol, kind: 'clearing', amount: -r.amount },
+    ],
+  };
+  return [own, clearingEntry(own, 'market')];
+};

@@ -6,11 +6,14 @@ import { DomainError } from '../errors.ts';
  * - `market`: minus what the platform holds at the market (deposits in make it more negative);
  * - `revenue`: spread and fees the platform earned;
  * - `unattributed`: money that arrived and belongs to nobody known yet;
- * - `equity`: the counterpart of manual adjustments.
+ * - `equity`: the counterpart of manual adjustments;
+ * - `clearing`: the one platform account an entry that touches an organization posts against, at the
+ *   amounts the client saw; the platform's own entry of the same transaction moves it on to `market`,
+ *   `revenue` or `unattributed`, so it is back to zero after every transaction (docs/transparency.md).
  */
 export const PLATFORM = 'platform';
 export type OrgAccountKind = 'available' | 'held';
-export type PlatformAccountKind = 'market' | 'revenue' | 'unattributed' | 'equity';
+export type PlatformAccountKind = 'market' | 'revenue' | 'unattributed' | 'equity' | 'clearing';
 export type AccountKind = OrgAccountKind | PlatformAccountKind;
 
 export interface AccountRef {
@@ -35,6 +38,8 @@ export type EntryKind =
   | 'withdrawal_settlement'
   | 'withdrawal_release'
   | 'venue_fee'
+  | 'order_execution'
+  | 'clearing'
   | 'reversal';
 
 export interface Entry {
@@ -75,3 +80,18 @@ export function reversalOf(entry: Entry, memo: string): Entry {
 }
 
 export const isOrgAccount = (kind: AccountKind) => kind === 'available' || kind === 'held';
+
+/**
+ * The platform's own entry that takes what an organization's entry left in `clearing` (per asset) on to
+ * `to`: it touches no organization, so it shows nothing in any client's proof.
+ */
+export function clearingEntry(of: Entry, to: PlatformAccountKind): Entry {
+  const left = new Map<string, bigint>();
+  for (const p of of.postings) if (p.ownerId === PLATFORM && p.kind === 'clearing') left.set(p.assetSymbol, (left.get(p.assetSymbol) ?? 0n) + p.amount);
+  const postings: Posting[] = [];
+  for (const [assetSymbol, amount] of left) {
+    if (amount === 0n) continue;
+    postings.push({ ownerId: PLATFORM, assetSymbol, kind: 'clearing', amount: -amount }, { ownerId: PLATFORM, assetSymbol, kind: to, amount });
+  }
+  return { kind: 'clearing', organizationId: null, referenceId: of.referenceId, memo: null, postings };
+}

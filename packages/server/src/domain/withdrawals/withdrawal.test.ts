@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { DomainError } from '../errors.ts';
 import { assertBalanced } from '../ledger/entry.ts';
-import { checkWithdrawal, withdrawalSettlementEntry } from './withdrawal.ts';
+import { checkWithdrawal, withdrawalSettlementEntries } from './withdrawal.ts';
 
 const now = new Date('2026-01-02T00:00:00Z');
 const ok = {
@@ -45,12 +45,21 @@ describe('withdrawal rules', () => {
     assert.equal(codeOf({ ...ok, limits: { BTC: { maxWithdrawalMinor: 1n }, USD: { maxOrderMinor: 1n } } }), null);
   });
   test("the settlement takes the amount out of held and out of the platform's holding at the market", () => {
-    const e = withdrawalSettlementEntry({ organizationId: 'org_a', assetSymbol: 'USD', amount: 500n, referenceId: 'wdr_1' });
+    const [e, platform] = withdrawalSettlementEntries({ organizationId: 'org_a', assetSymbol: 'USD', amount: 500n, referenceId: 'wdr_1' });
     assertBalanced(e);
+    assertBalanced(platform);
     assert.deepEqual(
       e.postings.map((p) => [p.ownerId, p.kind, p.amount]),
       [
         ['org_a', 'held', -500n],
+        ['platform', 'clearing', 500n],
+      ],
+    );
+    assert.equal(platform.organizationId, null);
+    assert.deepEqual(
+      platform.postings.map((p) => [p.ownerId, p.kind, p.amount]),
+      [
+        ['platform', 'clearing', -500n],
         ['platform', 'market', 500n],
       ],
     );

@@ -1,5 +1,5 @@
 import { DomainError } from '../errors.ts';
-import { PLATFORM, type Entry } from '../ledger/entry.ts';
+import { clearingEntry, PLATFORM, type Entry } from '../ledger/entry.ts';
 import type { Limits } from '../organizations/organization.ts';
 import { isUsable } from '../destinations/bank-destination.ts';
 
@@ -46,21 +46,24 @@ export function checkWithdrawal(r: {
 }
 
 /**
- * The amount leaves: out of the organization's `held`, and out of what the platform holds at the market
- * (the `market` account is minus that, so it goes up).
+ * The amount leaves: out of the organization's `held` into `clearing` (the organization's entry), and the
+ * platform's own entry carries it on to `market` (minus what the platform holds at the market, so it goes up).
  */
-export const withdrawalSettlementEntry = (r: {
+export const withdrawalSettlementEntries = (r: {
   organizationId: string;
   assetSymbol: string;
   amount: bigint;
   referenceId: string;
-}): Entry => ({
-  kind: 'withdrawal_settlement',
-  organizationId: r.organizationId,
-  referenceId: r.referenceId,
-  memo: null,
-  postings: [
-    { ownerId: r.organizationId, assetSymbol: r.assetSymbol, kind: 'held', amount: -r.amount },
-    { ownerId: PLATFORM, assetSymbol: r.assetSymbol, kind: 'market', amount: r.amount },
-  ],
-});
+}): [Entry, Entry] => {
+  const own: Entry = {
+    kind: 'withdrawal_settlement',
+    organizationId: r.organizationId,
+    referenceId: r.referenceId,
+    memo: null,
+    postings: [
+      { ownerId: r.organizationId, assetSymbol: r.assetSymbol, kind: 'held', amount: -r.amount },
+      { ownerId: PLATFORM, assetSymbol: r.assetSymbol, kind: 'clearing', amount: r.amount },
+    ],
+  };
+  return [own, clearingEntry(own, 'market')];
+};

@@ -2,7 +2,7 @@ import type { UseCaseDeps } from '../ports.ts';
 
 /**
  * A signed manual adjustment (CONTRACT §3): sandbox funding and corrections, against the platform's
- * `market` account, so the venue's books follow in the same transaction. Audited.
+ * `clearing` account, carried on to `market` by the platform's own entry, so the venue's books follow in the same transaction. Audited.
  */
 export async function adjustBalance(
   d: UseCaseDeps,
@@ -11,8 +11,9 @@ export async function adjustBalance(
 ): Promise<{ entryId: string; available: bigint }> {
   const at = d.clock.now();
   const entryId = d.ids.next('je');
+  const clearingId = d.ids.next('je');
   return d.store.uow.run(async (tx) => {
-    const { before, after } = await d.store.accounts.adjust(tx, entryId, at, r);
+    const { before, after } = await d.store.accounts.adjust(tx, [entryId, clearingId], at, r);
     await d.venue.fundsMoved(tx, r.assetSymbol, r.amount);
     await d.store.audit.record(tx, d.ids, at, {
       actor,

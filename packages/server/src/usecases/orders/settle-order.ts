@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
 import type { Order } from '../../domain/orders/order.ts';
-import { orderSettlementEntry, venueFeeEntry } from '../../domain/orders/settlement-entry.ts';
+import { orderSettlementEntries, venueFeeEntry } from '../../domain/orders/settlement-entry.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import { orderAudit } from './audit-view.ts';
 
@@ -24,7 +24,8 @@ export async function settleOrder(d: UseCaseDeps, actor: string, orderId: string
       });
       if (!o) return null;
       await d.store.holds.capture(tx, o.holdId, at);
-      await d.store.ledger.post(tx, d.ids.next('je'), orderSettlementEntry(o, outcome.proceeds), at);
+      // The client's entry at the quoted amounts, then the platform's own with the venue's proceeds and the margin.
+      for (const e of orderSettlementEntries(o, outcome.proceeds)) await d.store.ledger.post(tx, d.ids.next('je'), e, at);
       const fee = venueFeeEntry(o.id, outcome.costs ?? []);
       if (fee) await d.store.ledger.post(tx, d.ids.next('je'), fee, at);
       // The venue's side of the same fill, in the same transaction: the books and the venue move together.

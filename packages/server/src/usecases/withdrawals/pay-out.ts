@@ -1,4 +1,4 @@
-import { withdrawalSettlementEntry } from '../../domain/withdrawals/withdrawal.ts';
+import { withdrawalSettlementEntries } from '../../domain/withdrawals/withdrawal.ts';
 import type { Tx, UseCaseDeps } from '../ports.ts';
 
 /**
@@ -12,11 +12,7 @@ export async function payOut(
   w: { id: string; holdId: string; organizationId: string; assetSymbol: string; amount: bigint },
 ): Promise<void> {
   await d.store.holds.capture(tx, w.holdId, at);
-  await d.store.ledger.post(
-    tx,
-    d.ids.next('je'),
-    withdrawalSettlementEntry({ organizationId: w.organizationId, assetSymbol: w.assetSymbol, amount: w.amount, referenceId: w.id }),
-    at,
-  );
+  const entries = withdrawalSettlementEntries({ organizationId: w.organizationId, assetSymbol: w.assetSymbol, amount: w.amount, referenceId: w.id });
+  for (const e of entries) await d.store.ledger.post(tx, d.ids.next('je'), e, at);
   await d.venue.fundsMoved(tx, w.assetSymbol, -w.amount);
 }
