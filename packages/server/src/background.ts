@@ -1,5 +1,6 @@
 import type { AppDeps } from './deps.ts';
 import type { BackgroundTask } from './background-task.ts';
+import { DomainError } from './domain/errors.ts';
 import { isStoreUnavailable } from './store/store-unavailable.ts';
 import { announceUsableDestinations } from './usecases/destinations/announce-usable.ts';
 import {
@@ -106,12 +107,23 @@ export const backgroundTasks: BackgroundTask[] = [
       await appendJournalLog(d);
     },
   },
-  // Proof of liabilities (CONTRACT §12): a snapshot a day, from 00:00 UTC; the day is unique in the store, so one instance takes it.
+  // Proof of liabilities (docs/transparency.md): a snapshot a day, from 00:00 UTC; the day is unique in the store, so one instance
+  // takes it. One that cannot be taken (a total past 2^256 − 1) is an alert: an error logged and a metric, at every try.
   {
     name: 'daily-liabilities-snapshot',
     everyMs: 60_000,
     run: async (d) => {
-      await takeDailySnapshot(d);
+      try {
+        await takeDailySnapshot(d);
+      } catch (err) {
+        if (isStoreUnavailable(err)) throw err;
+        const code = err instanceof DomainError ? err.code : 'unexpected';
+        d.tally?.snapshotFailed?.(code);
+        d.logger?.error(
+          { err, code, ...(err instanceof DomainError ? err.params : {}) },
+          'the daily liabilities snapshot could not be taken',
+        );
+      }
     },
   },
   // Webhook deliveries (CONTRACT §10): state in the store, claims with SKIP LOCKED, so any number of instances run it.

@@ -1,8 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
 
 /**
- * An independent verifier of a liabilities path, written from CONTRACT §12 alone (it shares no code
- * with src/): leaf H(0x00 ‖ salt ‖ be256(amount)), node H(0x01 ‖ leftHash ‖ be256(leftSum) ‖
+ * An independent verifier of a liabilities path, written from docs/transparency.md alone (it shares no code
+ * with src/): leaf H(0x00 ‖ "cambio/liability/v2" ‖ 0x00 ‖ snapshotId ‖ 0x00 ‖ organizationId ‖ 0x00 ‖
+ * assetSymbol ‖ 0x00 ‖ part ‖ 0x00 ‖ salt ‖ be256(amount)), node H(0x01 ‖ leftHash ‖ be256(leftSum) ‖
  * rightHash ‖ be256(rightSum)), the sibling on the right where the index's bit is 0. Every sum it
  * meets must be a decimal string of an unsigned integer below 2^256; anything else is refused.
  */
@@ -20,20 +21,47 @@ export interface PathNode {
   hash: string;
   sumMinor: string;
 }
-export interface OwnAsset {
-  assetSymbol: string;
+export interface OwnPart {
+  part: number;
   amountMinor: string;
   salt: string;
   leafIndex: number;
   path: PathNode[];
 }
+export interface OwnAsset {
+  assetSymbol: string;
+  amountMinor: string;
+  parts: OwnPart[];
+}
+export interface LeafOwner {
+  snapshotId: string;
+  organizationId: string;
+  assetSymbol: string;
+}
 
-/** Why the leaf does not reach the published root and total, or null when it does. */
-export function checkLiabilityPath(own: OwnAsset, rootHash: string, totalMinor: string): string | null {
+const Z = Buffer.from([0]);
+const utf8 = (s: string) => Buffer.from(s, 'utf8');
+
+/** Why the part's leaf, rebuilt for `who`, does not reach the published root and total, or null when it does. */
+export function checkLiabilityPath(who: LeafOwner, own: OwnPart, rootHash: string, totalMinor: string): string | null {
   const amount = u256(own.amountMinor);
   if (!amount) return `amount ${own.amountMinor} is not an unsigned 256-bit integer`;
   if (!/^[0-9a-f]{64}$/.test(own.salt)) return 'the salt is not 32 bytes of hex';
-  let hash = sha(Buffer.from([0]), Buffer.from(own.salt, 'hex'), amount);
+  let hash = sha(
+    Z,
+    utf8('cambio/liability/v2'),
+    Z,
+    utf8(who.snapshotId),
+    Z,
+    utf8(who.organizationId),
+    Z,
+    utf8(who.assetSymbol),
+    Z,
+    utf8(String(own.part)),
+    Z,
+    Buffer.from(own.salt, 'hex'),
+    amount,
+  );
   let sum = BigInt(own.amountMinor);
   let index = own.leafIndex;
   for (const [i, node] of own.path.entries()) {
@@ -54,9 +82,7 @@ export function checkLiabilityPath(own: OwnAsset, rootHash: string, totalMinor: 
 }
 
 /** The salt as the contract derives it, from the key (for the test, which knows the server's key). */
-export const expectedSalt = (key: Buffer, snapshotId: string, organizationId: string, assetSymbol: string): string =>
+export const expectedSalt = (key: Buffer, who: LeafOwner, part: number): string =>
   createHmac('sha256', key)
-    .update(
-      Buffer.concat([Buffer.from(snapshotId), Buffer.from([0]), Buffer.from(organizationId), Buffer.from([0]), Buffer.from(assetSymbol)]),
-    )
+    .update(Buffer.concat([utf8(who.snapshotId), Z, utf8(who.organizationId), Z, utf8(who.assetSymbol), Z, utf8(String(part))]))
     .digest('hex');

@@ -290,6 +290,11 @@ const entries = {
     en: 'No liabilities snapshot has been taken yet; one is taken daily at 00:00 UTC.',
     es: 'Todavía no se tomó ninguna instantánea de pasivos; se toma una cada día a las 00:00 UTC.',
   },
+  'liabilities.total_too_large': {
+    status: 422,
+    en: 'What the platform owes in {asset} adds up to more than 2^256 − 1 minimum units, which a liabilities snapshot cannot encode; no snapshot was taken.',
+    es: 'Lo que la plataforma adeuda en {asset} suma más de 2^256 − 1 unidades mínimas, que una instantánea de pasivos no puede codificar; no se tomó ninguna instantánea.',
+  },
 
   // market
   'market.asset_not_listed': {

@@ -61,6 +61,7 @@ export type LiabilitiesAsset = Static<typeof LiabilitiesAsset>;
 export const LiabilitiesSnapshot = Type.Object({
   snapshotId: Type.String(),
   takenAt: Type.String({ format: 'date-time' }),
+  treeSize: Size,
   daily: Type.Boolean({ description: 'taken by the daily run rather than on demand' }),
   assets: Type.Array(LiabilitiesAsset),
   note: Type.String({ description: 'the signed note exactly as GET /transparency/liabilities/latest serves it while this is the latest' }),
@@ -69,15 +70,26 @@ export type LiabilitiesSnapshot = Static<typeof LiabilitiesSnapshot>;
 export const LiabilitiesPathNode = Type.Object({ hash: Hex, sumMinor: Digits });
 export const OwnLiabilities = Type.Object({
   snapshotId: Type.String(),
+  treeSize: Type.Integer({
+    minimum: 0,
+    description: "the journal log's size the amounts are taken at: the organization's postings in the entries with index < treeSize",
+  }),
   assets: Type.Array(
     Type.Object({
       assetSymbol: Type.String(),
       amountMinor: Digits,
-      salt: Hex,
-      leafIndex: Size,
-      path: Type.Array(LiabilitiesPathNode, {
-        description: "the siblings from the leaf up to the root; the sibling is on the right where the leaf index's bit is 0",
-      }),
+      parts: Type.Array(
+        Type.Object({
+          part: Type.Integer({ minimum: 0, description: "the part's number, from 0" }),
+          amountMinor: Digits,
+          salt: Hex,
+          leafIndex: Size,
+          path: Type.Array(LiabilitiesPathNode, {
+            description: "the siblings from the leaf up to the root; the sibling is on the right where the leaf index's bit is 0",
+          }),
+        }),
+        { description: 'the random parts (2 to 4) the amount is split into, each a leaf of its own; they add up to amountMinor' },
+      ),
     }),
   ),
 });

@@ -25,6 +25,8 @@ export interface PostingRow {
   referenceId: string | null;
   memo: string | null;
   createdAt: Date;
+  /** Its entry's leaf index in the journal log, null until logged (read for the ledger's pages only). */
+  logIndex?: number | null;
 }
 
 type PostingSelect = {
@@ -133,7 +135,19 @@ export class AccountsStore implements AccountsRepository {
       (q) => q.leftJoin('market_assets as m', 'm.symbol', 'p.asset_symbol').select(POSTING_COLUMNS),
       !f.assetSymbol && !f.createdFrom && !f.createdTo ? { list: 'postings', owner: organizationId } : undefined,
     );
-    return mapPage(page, toPostingRow);
+    const rows = mapPage(page, toPostingRow);
+    const entryIds = [...new Set(rows.items.map((r) => r.entryId))];
+    const logged =
+      entryIds.length === 0
+        ? []
+        : (
+            await sql<{
+              entry_id: string;
+              idx: string;
+            }>`select l.entry_id, l.idx::text as idx from log_leaves l where l.entry_id = any(${entryIds}::text[])`.execute(this.db)
+          ).rows;
+    const at = new Map(logged.map((l) => [l.entry_id, Number(l.idx)]));
+    return { ...rows, items: rows.items.map((r) => ({ ...r, logIndex: at.get(r.entryId) ?? null })) };
   }
 
   /**

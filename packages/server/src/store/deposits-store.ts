@@ -101,7 +101,12 @@ export class DepositsStore implements DepositsRepository {
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      const entries = depositCreditEntries({ organizationId: decl.organization_id, assetSymbol: r.assetSymbol, amount: r.amount, depositId: id });
+      const entries = depositCreditEntries({
+        organizationId: decl.organization_id,
+        assetSymbol: r.assetSymbol,
+        amount: r.amount,
+        depositId: id,
+      });
       for (const e of entries) await postEntry(tx, this.ids.next('je'), e, at);
     } else {
       await postEntry(

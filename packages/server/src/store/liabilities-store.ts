@@ -8,6 +8,7 @@ export type { Owed, SnapshotAsset, Snapshot, NewSnapshot };
 
 export interface OwnLeaf {
   assetSymbol: string;
+  part: number;
   amount: bigint;
   leafIndex: number;
   path: SumNode[];
@@ -17,23 +18,38 @@ export interface OwnLeaf {
 const LEAF_CHUNK = 20_000;
 
 /**
- * Liabilities snapshots (migration 025). Hashes and sums travel as hex text and are encoded in SQL,
+ * Liabilities snapshots (migrations 025 and 065). Hashes and sums travel as hex text and are encoded in SQL,
  * so the two drivers' differing bytea values never reach the domain.
  */
 export class LiabilitiesStore implements LiabilitiesRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * Every listed asset, and per organization and asset the total owed when it is not zero, read in one
-   * statement: one moment's balances, whatever commits meanwhile.
+   * Every listed asset, and per organization and asset the sum of its postings (available + held) in the
+   * log's entries with index < `treeSize`, when not zero, read in one statement (one moment). It is
+   * counted as the balances now less the postings of the entries after them: those logged at `treeSize`
+   * or later, and those not logged yet (after the log head's last entry, migration 022), so its cost
+   * follows the organizations and the recent entries, not the journal's length.
    */
-  async owed(): Promise<{ assets: Array<{ symbol: string; decimals: number }>; owed: Owed[] }> {
+  async owedAt(treeSize: number): Promise<{ assets: Array<{ symbol: string; decimals: number }>; owed: Owed[] }> {
     const rows = (
       await sql<{ owner_id: string | null; symbol: string; decimals: number; total: string | null }>`
+      with head as (select last_txid, last_seq from log_head where id = 1),
+      later as (
+        select p.owner_id, p.asset_symbol, p.amount from log_leaves l join postings p on p.entry_id = l.entry_id
+        where l.idx >= ${String(treeSize)}::bigint and p.owner_id <> 'platform' and p.account_kind in ('available', 'held')
+        union all
+        select p.owner_id, p.asset_symbol, p.amount from head h
+        join journal_entries e on (e.txid, e.seq) > (h.last_txid, h.last_seq)
+        join postings p on p.entry_id = e.id
+        where p.owner_id <> 'platform' and p.account_kind in ('available', 'held')),
+      now as (
+        select a.owner_id, a.asset_symbol, a.balance as amount from accounts a where a.owner_id <> 'platform' and a.kind in ('available', 'held')
+        union all
+        select owner_id, asset_symbol, -amount from later),
+      o as (select owner_id, asset_symbol, sum(amount) as total from now group by owner_id, asset_symbol having sum(amount) <> 0)
       select o.owner_id, m.symbol, m.decimals, o.total::text as total from market_assets m
-      left join (select a.owner_id, a.asset_symbol, sum(a.balance) as total from accounts a
-        where a.owner_id <> 'platform' and a.kind in ('available', 'held') group by a.owner_id, a.asset_symbol having sum(a.balance) <> 0) o
-        on o.asset_symbol = m.symbol
+      left join o on o.asset_symbol = m.symbol
       order by m.symbol, o.owner_id`.execute(this.db)
     ).rows;
     const assets = new Map<string, number>();
@@ -54,8 +70,8 @@ export class LiabilitiesStore implements LiabilitiesRepository {
   /** Saves the snapshot in `tx`; false when it is a daily one and that day's was saved first (by another instance). */
   async save(tx: Tx, s: NewSnapshot): Promise<boolean> {
     const claimed = (
-      await sql<{ id: string }>`insert into liability_snapshots (id, taken_at, daily, note)
-      values (${s.id}, ${s.takenAt.toISOString()}::timestamptz, ${s.daily}::date, ${s.note}) on conflict do nothing returning id`.execute(
+      await sql<{ id: string }>`insert into liability_snapshots (id, taken_at, tree_size, daily, note)
+      values (${s.id}, ${s.takenAt.toISOString()}::timestamptz, ${String(s.treeSize)}::bigint, ${s.daily}::date, ${s.note}) on conflict do nothing returning id`.execute(
         tx,
       )
     ).rows;
@@ -75,8 +91,8 @@ export class LiabilitiesStore implements LiabilitiesRepository {
       }
       for (let i = 0; i < t.leaves.length; i += LEAF_CHUNK) {
         const part = t.leaves.slice(i, i + LEAF_CHUNK);
-        await sql`insert into liability_leaves (snapshot_id, organization_id, asset_symbol, leaf_index, amount)
-          select ${s.id}, o, ${t.assetSymbol}, i, a from unnest(${part.map((l) => l.organizationId)}::text[], ${part.map((l) => l.leafIndex)}::int[], ${part.map((l) => l.amount.toString())}::numeric[]) as t(o, i, a)`.execute(
+        await sql`insert into liability_leaves (snapshot_id, organization_id, asset_symbol, part, leaf_index, amount)
+          select ${s.id}, o, ${t.assetSymbol}, n, i, a from unnest(${part.map((l) => l.organizationId)}::text[], ${part.map((l) => l.part)}::smallint[], ${part.map((l) => l.leafIndex)}::int[], ${part.map((l) => l.amount.toString())}::numeric[]) as t(o, n, i, a)`.execute(
           tx,
         );
       }
@@ -92,8 +108,8 @@ export class LiabilitiesStore implements LiabilitiesRepository {
   /** The latest snapshots, newest first. */
   async list(limit: number): Promise<Snapshot[]> {
     const snaps = (
-      await sql<{ id: string; taken_at: Date; daily: string | null; note: string }>`
-      select s.id, s.taken_at, s.daily::text as daily, s.note from liability_snapshots s order by s.taken_at desc, s.id desc limit ${limit}`.execute(
+      await sql<{ id: string; taken_at: Date; tree_size: string; daily: string | null; note: string }>`
+      select s.id, s.taken_at, s.tree_size::text as tree_size, s.daily::text as daily, s.note from liability_snapshots s order by s.taken_at desc, s.id desc limit ${limit}`.execute(
         this.db,
       )
     ).rows;
@@ -106,6 +122,7 @@ export class LiabilitiesStore implements LiabilitiesRepository {
     return snaps.map((s) => ({
       id: s.id,
       takenAt: new Date(s.taken_at),
+      treeSize: Number(s.tree_size),
       daily: s.daily,
       note: s.note,
       assets: assets
@@ -120,13 +137,13 @@ export class LiabilitiesStore implements LiabilitiesRepository {
     }));
   }
 
-  /** The organization's leaves in the snapshot, each with its path leaf → root (one node per level, read by offset). */
+  /** The organization's leaves (every part) in the snapshot, each with its path leaf → root (one node per level, read by offset). */
   async own(snapshotId: string, organizationId: string): Promise<OwnLeaf[]> {
     const leaves = (
-      await sql<{ asset_symbol: string; leaf_index: number; amount: string; depth: string }>`
-      select l.asset_symbol, l.leaf_index, l.amount::text as amount,
+      await sql<{ asset_symbol: string; part: number; leaf_index: number; amount: string; depth: string }>`
+      select l.asset_symbol, l.part, l.leaf_index, l.amount::text as amount,
         (select count(*) from liability_levels v where v.snapshot_id = l.snapshot_id and v.asset_symbol = l.asset_symbol)::text as depth
-      from liability_leaves l where l.snapshot_id = ${snapshotId} and l.organization_id = ${organizationId} order by l.asset_symbol`.execute(
+      from liability_leaves l where l.snapshot_id = ${snapshotId} and l.organization_id = ${organizationId} order by l.asset_symbol, l.part`.execute(
         this.db,
       )
     ).rows;
@@ -151,6 +168,7 @@ export class LiabilitiesStore implements LiabilitiesRepository {
             ).rows;
       out.push({
         assetSymbol: l.asset_symbol,
+        part: Number(l.part),
         amount: BigInt(l.amount),
         leafIndex: Number(l.leaf_index),
         path: nodes.map((n) => ({ hash: Buffer.from(n.hash, 'hex'), sum: BigInt(`0x${n.sum}`) })),

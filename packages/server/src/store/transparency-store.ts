@@ -163,6 +163,25 @@ export class TransparencyStore implements NodeReader, TransparencyRepository {
     return out;
   }
 
+  async unloggedEntryIds(): Promise<string[]> {
+    const rows = (
+      await sql<{
+        id: string;
+      }>`select e.id from log_head h join journal_entries e on (e.txid, e.seq) > (h.last_txid, h.last_seq) where h.id = 1`.execute(this.db)
+    ).rows;
+    return rows.map((r) => r.id);
+  }
+
+  async loggedCount(entryIds: readonly string[]): Promise<number> {
+    if (entryIds.length === 0) return 0;
+    const r = (
+      await sql<{ n: string }>`select count(*)::text as n from log_leaves l where l.entry_id = any(${[...entryIds]}::text[])`.execute(
+        this.db,
+      )
+    ).rows[0];
+    return Number(r?.n ?? 0);
+  }
+
   async latestCheckpoint(): Promise<Checkpoint | null> {
     const r = (
       await sql<CheckpointRow>`select size::text, encode(root, 'hex') as root, note, created_at from log_checkpoints c order by c.size desc limit 1`.execute(

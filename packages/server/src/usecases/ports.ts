@@ -105,6 +105,8 @@ export interface Tally {
   transition(subject: 'order' | 'withdrawal', to: string): void;
   /** The desk recorded an execution (fill or failure) or a payout (payout or failure), CONTRACT §9. */
   recorded(what: 'fill' | 'order_failure' | 'payout' | 'payout_failure'): void;
+  /** The daily liabilities snapshot could not be taken (its error code, or `unexpected`). */
+  snapshotFailed?(code: string): void;
 }
 
 /** What every use case works with. */

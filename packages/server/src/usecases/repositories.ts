@@ -141,12 +141,18 @@ export interface SnapshotAsset {
 export interface Snapshot {
   id: string;
   takenAt: Date;
+  /** The journal log's size the amounts are taken at: the postings of its entries with index < treeSize. */
+  treeSize: number;
   daily: string | null;
   note: string;
   assets: SnapshotAsset[];
 }
 export interface NewSnapshot extends Snapshot {
-  trees: Array<{ assetSymbol: string; levels: SumLevels; leaves: Array<{ organizationId: string; leafIndex: number; amount: bigint }> }>;
+  trees: Array<{
+    assetSymbol: string;
+    levels: SumLevels;
+    leaves: Array<{ organizationId: string; part: number; leafIndex: number; amount: bigint }>;
+  }>;
 }
 
 export type MailKind = 'invitation' | 'password_reset' | 'notification';
@@ -383,9 +389,10 @@ export interface HoldsRepository {
 }
 
 export interface AccountsRepository {
+  /** `entryIds`: the organization's entry, then the platform's own (domain/ledger/entries.ts). */
   adjust(
     tx: Tx,
-    entryId: string,
+    entryIds: readonly [string, string],
     at: Date,
     r: { organizationId: string; assetSymbol: string; amount: bigint; reason: string },
   ): Promise<{ before: bigint; after: bigint }>;
@@ -445,7 +452,8 @@ export interface KeysRepository {
 
 export interface LiabilitiesRepository {
   hasDaily(day: string): Promise<boolean>;
-  owed(): Promise<{ assets: Array<{ symbol: string; decimals: number }>; owed: Owed[] }>;
+  /** Per organization and asset, the sum of its postings (available + held) in the log's entries with index < treeSize, when not zero. */
+  owedAt(treeSize: number): Promise<{ assets: Array<{ symbol: string; decimals: number }>; owed: Owed[] }>;
   save(tx: Tx, s: NewSnapshot): Promise<boolean>;
 }
 
@@ -625,6 +633,11 @@ export interface TransparencyRepository {
       at: Date;
     },
   ): Promise<void>;
+  /** The committed entries not in the log now (after the head's last entry). */
+  unloggedEntryIds(): Promise<string[]>;
+  /** How many of `entryIds` are in the log. */
+  loggedCount(entryIds: readonly string[]): Promise<number>;
+  latestCheckpoint(): Promise<{ size: number; root: Buffer; note: string; createdAt: Date } | null>;
 }
 
 export interface WalletsRepository {

@@ -23,9 +23,10 @@ test('expiresInSeconds rounds up and never goes below zero', () => {
   assert.equal(expiresInSeconds(new Date('2025-12-31T23:59:00.000Z'), now), 0);
 });
 
-test('deposit entries balance, and the organization\'s touch only its own accounts and the platform\'s clearing', () => {
+test("deposit entries balance, and the organization's touch only its own accounts and the platform's clearing", () => {
   const r = { organizationId: 'org_1', assetSymbol: 'USD', amount: 12345n, depositId: 'dep_1' };
-  const rows = (e: { postings: Array<{ ownerId: string; kind: string; amount: bigint }> }) => e.postings.map((p) => [p.ownerId, p.kind, p.amount]);
+  const rows = (e: { postings: Array<{ ownerId: string; kind: string; amount: bigint }> }) =>
+    e.postings.map((p) => [p.ownerId, p.kind, p.amount]);
   for (const e of [...depositCreditEntries(r), depositUnattributedEntry(r), ...depositAttributionEntries(r)]) assertBalanced(e);
   const [credit, creditClearing] = depositCreditEntries(r);
   assert.deepEqual(rows(credit), [

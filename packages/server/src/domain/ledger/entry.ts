@@ -87,11 +87,15 @@ export const isOrgAccount = (kind: AccountKind) => kind === 'available' || kind 
  */
 export function clearingEntry(of: Entry, to: PlatformAccountKind): Entry {
   const left = new Map<string, bigint>();
-  for (const p of of.postings) if (p.ownerId === PLATFORM && p.kind === 'clearing') left.set(p.assetSymbol, (left.get(p.assetSymbol) ?? 0n) + p.amount);
+  for (const p of of.postings)
+    if (p.ownerId === PLATFORM && p.kind === 'clearing') left.set(p.assetSymbol, (left.get(p.assetSymbol) ?? 0n) + p.amount);
   const postings: Posting[] = [];
   for (const [assetSymbol, amount] of left) {
     if (amount === 0n) continue;
-    postings.push({ ownerId: PLATFORM, assetSymbol, kind: 'clearing', amount: -amount }, { ownerId: PLATFORM, assetSymbol, kind: to, amount });
+    postings.push(
+      { ownerId: PLATFORM, assetSymbol, kind: 'clearing', amount: -amount },
+      { ownerId: PLATFORM, assetSymbol, kind: to, amount },
+    );
   }
   return { kind: 'clearing', organizationId: null, referenceId: of.referenceId, memo: null, postings };
 }

@@ -1,8 +1,10 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /**
- * Proof of liabilities (CONTRACT §12): per asset, a Merkle sum tree over what the platform owes each
- * organization. A leaf is H(0x00 ‖ salt ‖ be256(amount)); a node is H(0x01 ‖ leftHash ‖ be256(leftSum)
+ * Proof of liabilities (docs/transparency.md): per asset, a Merkle sum tree over what the platform owes each
+ * organization, each amount split into 2 to 4 random parts, each part a leaf at a random position. A leaf is
+ * H(0x00 ‖ "cambio/liability/v2" ‖ 0x00 ‖ snapshotId ‖ 0x00 ‖ organizationId ‖ 0x00 ‖ assetSymbol ‖ 0x00 ‖
+ * part ‖ 0x00 ‖ salt ‖ be256(amount)): it names whose part it is, so it cannot stand for two. A node is H(0x01 ‖ leftHash ‖ be256(leftSum)
  * ‖ rightHash ‖ be256(rightSum)), so every node's hash commits both children's sums: one organization's
  * sum cannot be made to stand for another's, and a parent's sum is the two sums added, never chosen.
  * Sums are unsigned 256-bit integers; a negative or larger amount has no encoding and is refused.
@@ -10,7 +12,7 @@ import { createHash, createHmac } from 'node:crypto';
  * many leaves there are to the nearest power of two.
  */
 export const SUM_BYTES = 32;
-const MAX_SUM = (1n << 256n) - 1n;
+export const MAX_SUM = (1n << 256n) - 1n;
 
 const sha256 = (...parts: Uint8Array[]): Buffer => {
   const h = createHash('sha256');
@@ -29,17 +31,71 @@ export const fromBe256 = (b: Uint8Array): bigint => BigInt(`0x${Buffer.from(b).t
 /** The key the salts are derived with, from the server secret. */
 export const saltKey = (secret: string): Buffer => createHmac('sha256', secret).update('cambio liabilities salt v1').digest();
 
-/** salt = HMAC-SHA256(k, snapshotId ‖ 0x00 ‖ organizationId ‖ 0x00 ‖ assetSymbol). */
-export const leafSalt = (key: Uint8Array, snapshotId: string, organizationId: string, assetSymbol: string): Buffer =>
+const ZERO = Buffer.from([0]);
+
+/** Who a leaf is: the snapshot, the organization, the asset and the part's number (from 0). */
+export interface LeafName {
+  snapshotId: string;
+  organizationId: string;
+  assetSymbol: string;
+  part: number;
+}
+
+/** salt = HMAC-SHA256(k, snapshotId ‖ 0x00 ‖ organizationId ‖ 0x00 ‖ assetSymbol ‖ 0x00 ‖ part), part in decimal. */
+export const leafSalt = (key: Uint8Array, n: LeafName): Buffer =>
   createHmac('sha256', key)
-    .update(snapshotId)
-    .update(Buffer.from([0]))
-    .update(organizationId)
-    .update(Buffer.from([0]))
-    .update(assetSymbol)
+    .update(n.snapshotId)
+    .update(ZERO)
+    .update(n.organizationId)
+    .update(ZERO)
+    .update(n.assetSymbol)
+    .update(ZERO)
+    .update(String(n.part))
     .digest();
 
-export const sumLeafHash = (salt: Uint8Array, amount: bigint): Buffer => sha256(Buffer.from([0x00]), salt, be256(amount));
+export const LEAF_DOMAIN = 'cambio/liability/v2';
+export const sumLeafHash = (n: LeafName, salt: Uint8Array, amount: bigint): Buffer =>
+  sha256(
+    ZERO,
+    Buffer.from(LEAF_DOMAIN, 'utf8'),
+    ZERO,
+    Buffer.from(n.snapshotId, 'utf8'),
+    ZERO,
+    Buffer.from(n.organizationId, 'utf8'),
+    ZERO,
+    Buffer.from(n.assetSymbol, 'utf8'),
+    ZERO,
+    Buffer.from(String(n.part), 'utf8'),
+    ZERO,
+    salt,
+    be256(amount),
+  );
+
+/** A uniformly random integer in [0, bound], from 64 more random bits than the bound has (the bias is below 2^-64). */
+function randomUpTo(bound: bigint): bigint {
+  const bytes = ((bound.toString(16).length + 1) >> 1) + 8;
+  return BigInt(`0x${randomBytes(bytes).toString('hex')}`) % (bound + 1n);
+}
+
+/**
+ * `amount` split into `parts` random non-negative amounts that add up to it: the cuts are uniform points
+ * of [0, amount], so a part is a random share, never a whole balance.
+ */
+export function splitAmount(amount: bigint, parts: number): bigint[] {
+  const cuts = Array.from({ length: parts - 1 }, () => randomUpTo(amount)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const out: bigint[] = [];
+  let prev = 0n;
+  for (const c of cuts) {
+    out.push(c - prev);
+    prev = c;
+  }
+  out.push(amount - prev);
+  return out;
+}
+
+/** How many parts an amount is split into: 2 to 4, at random. */
+export const MIN_PARTS = 2;
+export const MAX_PARTS = 4;
 export const sumNodeHash = (leftHash: Uint8Array, leftSum: bigint, rightHash: Uint8Array, rightSum: bigint): Buffer =>
   sha256(Buffer.from([0x01]), leftHash, be256(leftSum), rightHash, be256(rightSum));
 
@@ -93,7 +149,7 @@ export interface PublishedAsset {
   totalMinor: string;
   leafCount: number;
 }
-export function liabilitiesText(snapshotId: string, takenAt: Date, assets: readonly PublishedAsset[]): string {
+export function liabilitiesText(snapshotId: string, takenAt: Date, treeSize: number, assets: readonly PublishedAsset[]): string {
   const list = assets.map((a) => ({
     assetSymbol: a.assetSymbol,
     assetDecimals: a.assetDecimals,
@@ -101,5 +157,5 @@ export function liabilitiesText(snapshotId: string, takenAt: Date, assets: reado
     totalMinor: a.totalMinor,
     leafCount: a.leafCount,
   }));
-  return `${JSON.stringify({ snapshotId, takenAt: takenAt.toISOString(), assets: list })}\n`;
+  return `${JSON.stringify({ snapshotId, takenAt: takenAt.toISOString(), treeSize, assets: list })}\n`;
 }

@@ -41,6 +41,12 @@ export function createMetrics(store: Store, clock: Clock, venue?: Venue) {
     labelNames: ['what'] as const,
     registers: [registry],
   });
+  const snapshotFailures = new Counter({
+    name: 'cambio_liabilities_snapshot_failures_total',
+    help: 'Daily liabilities snapshots that could not be taken, by error code (liabilities.total_too_large, unexpected)',
+    labelNames: ['code'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'cambio_queue_requests',
     help: 'Requests waiting for the desk, by queue',
@@ -136,6 +142,7 @@ export function createMetrics(store: Store, clock: Clock, venue?: Venue) {
   const tally: Tally = {
     transition: (subject, to) => transitions[subject].inc({ to }),
     recorded: (what) => records.inc({ what }),
+    snapshotFailed: (code) => snapshotFailures.inc({ code }),
   };
   return {
     registry,

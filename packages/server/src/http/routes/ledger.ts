@@ -47,6 +47,7 @@ export const ledgerRoutes =
             referenceId: p.referenceId,
             memo: p.memo,
             createdAt: p.createdAt.toISOString(),
+            logIndex: p.logIndex ?? null,
           })),
           page.pagination,
         );

@@ -63,7 +63,7 @@ export const operatorTransparencyRoutes =
           security,
           response: responses(201, LiabilitiesSnapshot),
           summary:
-            "Takes a liabilities snapshot now (admin): every organization's available + held per listed asset, a Merkle sum tree per asset, the roots and totals published at GET /transparency/liabilities/latest",
+            "Takes a liabilities snapshot now (admin) at a log size (treeSize): every organization's postings (available + held) per listed asset in the log's entries below it, split into 2 to 4 parts, a Merkle sum tree per asset, the roots and totals published at GET /transparency/liabilities/latest; 422 liabilities.total_too_large when a total passes 2^256 − 1",
         },
       },
       async (req, reply) => {
@@ -91,6 +91,7 @@ export const operatorTransparencyRoutes =
 const snapshotWire = (s: Snapshot) => ({
   snapshotId: s.id,
   takenAt: s.takenAt.toISOString(),
+  treeSize: s.treeSize,
   daily: s.daily !== null,
   note: s.note,
   assets: s.assets.map((a) => ({

@@ -27,6 +27,7 @@ import * as m035 from './035-log-tiles.ts';
 import * as m036 from './036-webhook-deliveries-lean.ts';
 import * as m050 from './050-sandbox-magic.ts';
 import * as m060 from './060-crypto-out.ts';
+import * as m065 from './065-liabilities-v2.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '036-webhook-deliveries-lean': m036,
   '050-sandbox-magic': m050,
   '060-crypto-out': m060,
+  '065-liabilities-v2': m065,
 };
 
 export const migrationProvider: MigrationProvider = {

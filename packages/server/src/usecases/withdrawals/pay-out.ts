@@ -12,7 +12,12 @@ export async function payOut(
   w: { id: string; holdId: string; organizationId: string; assetSymbol: string; amount: bigint },
 ): Promise<void> {
   await d.store.holds.capture(tx, w.holdId, at);
-  const entries = withdrawalSettlementEntries({ organizationId: w.organizationId, assetSymbol: w.assetSymbol, amount: w.amount, referenceId: w.id });
+  const entries = withdrawalSettlementEntries({
+    organizationId: w.organizationId,
+    assetSymbol: w.assetSymbol,
+    amount: w.amount,
+    referenceId: w.id,
+  });
   for (const e of entries) await d.store.ledger.post(tx, d.ids.next('je'), e, at);
   await d.venue.fundsMoved(tx, w.assetSymbol, -w.amount);
 }
