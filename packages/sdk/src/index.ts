@@ -12,18 +12,19 @@ export type { CambioEvent, FetchLike } from './http.ts';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders, type VerifyWebhookOptions } from './webhooks.ts';
 export type { Creation, CreationOutcome } from './resources/creation.ts';
 export type { Client } from './resources/client.ts';
+export { openSignedNote, verifyCheckpoint, verifyInclusion, type Checkpoint, type InclusionProof } from './transparency.ts';
 export {
-  openSignedNote,
-  verifyCheckpoint,
-  verifyInclusion,
   verifyLiabilities,
   openLiabilities,
-  type Checkpoint,
-  type InclusionProof,
+  expectedLiabilities,
+  liabilityLeafHash,
   type PublishedLiabilities,
   type OwnLiabilities,
+  type OwnLiabilityPart,
+  type ExpectedLiabilities,
   type LiabilitiesCheck,
-} from './transparency.ts';
+  type LedgerReader,
+} from './liabilities.ts';
 export type { EntryCheck } from './resources/transparency.ts';
 export type { Balance } from './resources/balances.ts';
 export type { LedgerEntry, LedgerFilters } from './resources/ledger.ts';

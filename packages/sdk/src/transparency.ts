@@ -1,11 +1,10 @@
 /**
  * Checks of Cambio's public books (CONTRACT §12) with nothing but Web Crypto (`crypto.subtle`), so they
  * run the same in a browser and in Node 20: a checkpoint's Ed25519 signature (C2SP signed-note), an
- * entry's inclusion in the journal log (RFC 9162 §2.1.3.2), and an organization's leaves in the
- * published liabilities (a Merkle sum tree whose every node commits both children's sums).
+ * entry's inclusion in the journal log (RFC 9162 §2.1.3.2). The liabilities checks are in liabilities.ts.
  */
 
-type Bytes = Uint8Array<ArrayBuffer>;
+export type Bytes = Uint8Array<ArrayBuffer>;
 const subtle = (): SubtleCrypto => {
   const s = globalThis.crypto?.subtle;
   if (!s) throw new Error('Web Crypto (crypto.subtle) is not available here: a secure context (https or localhost) or Node 20 is needed');
@@ -22,8 +21,8 @@ const concat = (...parts: Uint8Array[]): Bytes => {
   }
   return out;
 };
-const sha256 = async (...parts: Uint8Array[]): Promise<Bytes> => new Uint8Array(await subtle().digest('SHA-256', concat(...parts)));
-const utf8 = (s: string): Bytes => new TextEncoder().encode(s);
+export const sha256 = async (...parts: Uint8Array[]): Promise<Bytes> => new Uint8Array(await subtle().digest('SHA-256', concat(...parts)));
+export const utf8 = (s: string): Bytes => new TextEncoder().encode(s);
 export const toHex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 export function fromHex(h: string): Bytes {
   if (!/^(?:[0-9a-f]{2})*$/.test(h)) throw new Error(`not lowercase hex: ${h.slice(0, 16)}`);
@@ -120,92 +119,4 @@ export async function verifyInclusion(proof: InclusionProof, rootHash: string): 
     sn = half(sn);
   }
   return sn === 0 && toHex(r) === rootHash;
-}
-
-type Sum = bigint | string;
-/** The published liabilities (`GET /transparency/liabilities/latest`, the note's JSON). */
-export interface PublishedLiabilities {
-  snapshotId: string;
-  takenAt: string;
-  assets: ReadonlyArray<{ assetSymbol: string; assetDecimals: number; rootHash: string; totalMinor: Sum; leafCount: number }>;
-}
-/** The organization's own leaves (`GET /api/v1/liabilities/latest`). */
-export interface OwnLiabilities {
-  snapshotId: string;
-  assets: ReadonlyArray<{
-    assetSymbol: string;
-    amountMinor: Sum;
-    salt: string;
-    leafIndex: number;
-    path: ReadonlyArray<{ hash: string; sumMinor: Sum }>;
-  }>;
-}
-export interface LiabilitiesCheck {
-  ok: boolean;
-  assets: Array<{ assetSymbol: string; amountMinor: bigint; ok: boolean; problem: string | null }>;
-  /** Set when the two documents are not of the same snapshot. */
-  problem: string | null;
-}
-
-const LIMIT = 1n << 256n;
-/** A sum as 32 big-endian bytes; null when it is not an unsigned integer below 2^256 (a negative or overflowing sum). */
-function u256(v: Sum): { value: bigint; bytes: Bytes } | null {
-  let value: bigint;
-  if (typeof v === 'bigint') value = v;
-  else if (typeof v === 'string' && /^[0-9]{1,78}$/.test(v)) value = BigInt(v);
-  else return null;
-  if (value < 0n || value >= LIMIT) return null;
-  return { value, bytes: fromHex(value.toString(16).padStart(64, '0')) };
-}
-
-async function checkLeaf(a: OwnLiabilities['assets'][number], rootHash: string, total: Sum): Promise<string | null> {
-  const amount = u256(a.amountMinor);
-  if (!amount) return `amount ${String(a.amountMinor)} is not an unsigned 256-bit integer`;
-  if (!/^[0-9a-f]{64}$/.test(a.salt)) return 'the salt is not 32 bytes of hex';
-  if (!Number.isSafeInteger(a.leafIndex) || a.leafIndex < 0) return 'the leaf index is not a position';
-  let hash = await sha256(new Uint8Array([0x00]), fromHex(a.salt), amount.bytes);
-  let sum = amount;
-  let index = a.leafIndex;
-  for (const [level, node] of a.path.entries()) {
-    const s = u256(node.sumMinor);
-    if (!s) return `the sum at level ${level} is not an unsigned 256-bit integer`;
-    if (!/^[0-9a-f]{64}$/.test(node.hash)) return `the hash at level ${level} is not 32 bytes of hex`;
-    const sib = fromHex(node.hash);
-    hash =
-      index % 2 === 0
-        ? await sha256(new Uint8Array([0x01]), hash, sum.bytes, sib, s.bytes)
-        : await sha256(new Uint8Array([0x01]), sib, s.bytes, hash, sum.bytes);
-    const next = u256(sum.value + s.value);
-    if (!next) return `the sums overflow 256 bits at level ${level}`;
-    sum = next;
-    index = (index - (index % 2)) / 2;
-  }
-  if (index !== 0) return 'the leaf index is beyond the tree';
-  if (toHex(hash) !== rootHash) return 'the path does not lead to the published root';
-  const published = u256(total);
-  if (!published || published.value !== sum.value) return "the path's sum is not the published total";
-  return null;
-}
-
-/**
- * Whether each of the organization's leaves reaches the published root of its asset, with the path's
- * sums adding up to the published total: what the platform owes the organization is counted in what it
- * says it owes everyone. Check the published note's signature first (`openSignedNote`).
- */
-export async function verifyLiabilities(published: PublishedLiabilities, own: OwnLiabilities): Promise<LiabilitiesCheck> {
-  if (published.snapshotId !== own.snapshotId) {
-    return { ok: false, problem: `the published snapshot is ${published.snapshotId}, yours is ${own.snapshotId}`, assets: [] };
-  }
-  const assets: LiabilitiesCheck['assets'] = [];
-  for (const a of own.assets) {
-    const root = published.assets.find((p) => p.assetSymbol === a.assetSymbol);
-    const problem = root ? await checkLeaf(a, root.rootHash, root.totalMinor) : `no published root for ${a.assetSymbol}`;
-    assets.push({ assetSymbol: a.assetSymbol, amountMinor: u256(a.amountMinor)?.value ?? 0n, ok: problem === null, problem });
-  }
-  return { ok: assets.every((x) => x.ok), problem: null, assets };
-}
-
-/** The published liabilities note's JSON, its signature checked against the verifier key. */
-export async function openLiabilities(note: string, verifierKey: string): Promise<PublishedLiabilities> {
-  return JSON.parse(await openSignedNote(note, verifierKey)) as PublishedLiabilities;
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { listAssets, makeHarness, seedOrg, type Harness } from '../../server/test/harness.ts';
 import { appendUntil } from '../../server/test/log-append.ts';
-import { Cambio, NotFoundError, openLiabilities, verifyInclusion, verifyLiabilities } from '../src/index.ts';
+import { Cambio, expectedLiabilities, NotFoundError, openLiabilities, verifyInclusion, verifyLiabilities } from '../src/index.ts';
 
 describe('SDK: the books a client checks on its own machine, against the real server', () => {
   let h: Harness;
@@ -17,7 +17,8 @@ describe('SDK: the books a client checks on its own machine, against the real se
   test('each ledger row verifies in the signed log; a changed leaf or path does not', async () => {
     const o = await seedOrg(h, { balances: { USD: 5_000n, BTC: 7n } });
     await seedOrg(h, { balances: { USD: 1n } });
-    await appendUntil(h, 3);
+    // Each funding is two entries: the organization's and the platform's own.
+    await appendUntil(h, 6);
     const cambio = new Cambio({ apiKey: o.key, baseUrl: base, lang: 'en' });
     const rows = (await cambio.ledger.list()).items;
     assert.equal(rows.length, 2);
@@ -25,7 +26,7 @@ describe('SDK: the books a client checks on its own machine, against the real se
       const check = await cambio.transparency.verifyEntry(row.entryId);
       assert.deepEqual(
         [check.ok, check.problem, check.checkpoint?.treeSize, check.checkpoint?.origin],
-        [true, null, 3, 'cambio/localhost'],
+        [true, null, 6, 'cambio/localhost'],
       );
     }
     const cp = await cambio.transparency.checkpoint();
@@ -37,43 +38,89 @@ describe('SDK: the books a client checks on its own machine, against the real se
     assert.equal(await verifyInclusion({ ...proof, leafIndex: proof.treeSize }, cp.rootHash), false);
   });
 
-  test("verifyLiabilities: the organization's leaves reach the published, signed roots; tampered, negative or overflowing sums are refused", async () => {
+  test("verifyLiabilities: every part reaches the signed roots, rebuilt with the organization's own id, and the amounts equal its own ledger under treeSize", async () => {
     const o = await seedOrg(h, { balances: { USD: 123_45n, BTC: 2n } });
+    const other = await seedOrg(h, { balances: { USD: 123_45n } });
     const cambio = new Cambio({ apiKey: o.key, baseUrl: base, lang: 'en' });
     await assert.rejects(
       cambio.transparency.ownLiabilities(),
       (e: unknown) => e instanceof NotFoundError && e.code === 'liabilities.no_snapshot',
     );
     assert.equal((await h.op('POST', '/liabilities/snapshots')).status, 201);
-    const mine = await cambio.transparency.verifyMyLiabilities();
+    const mine = await cambio.transparency.verifyMyLiabilities(cambio);
     assert.equal(mine.ok, true, JSON.stringify(mine.assets.map((a) => a.problem)));
     assert.deepEqual(
-      mine.assets.map((a) => [a.assetSymbol, a.amountMinor, a.ok]),
+      mine.assets.map((a) => [a.assetSymbol, a.amountMinor, a.expectedMinor, a.ok]),
       [
-        ['BTC', 2n, true],
-        ['USD', 12_345n, true],
+        ['BTC', 2n, 2n, true],
+        ['USD', 12_345n, 12_345n, true],
       ],
     );
 
     const published = mine.published;
     const own = await cambio.transparency.ownLiabilities();
+    assert.equal(own.treeSize, published.treeSize);
+    const expected = await expectedLiabilities(cambio, own.treeSize);
+    assert.deepEqual(expected.amounts, { BTC: 2n, USD: 12_345n });
+    assert.equal((await verifyLiabilities(published, own, expected)).ok, true);
+
+    // One unit short, one more, or an asset missing: refused, naming the asset and both amounts.
+    const short = await verifyLiabilities(published, own, { ...expected, amounts: { ...expected.amounts, USD: 12_346n } });
+    assert.equal(short.ok, false);
+    assert.equal(
+      short.assets.find((a) => a.assetSymbol === 'USD')!.problem,
+      'USD: the snapshot counts 12345, but 12346 is owed at log size ' + own.treeSize,
+    );
+    const missing = await verifyLiabilities(published, { ...own, assets: own.assets.filter((a) => a.assetSymbol !== 'BTC') }, expected);
+    assert.equal(missing.ok, false);
+    assert.match(missing.assets.find((a) => a.assetSymbol === 'BTC')!.problem!, /^BTC: no leaf, but 2 is owed/);
+    const none = await verifyLiabilities(published, { ...own, assets: [] }, expected);
+    assert.equal(none.ok, false, 'no leaves at all is not ok');
+    // Another organization's leaves (same USD balance) do not verify as this one's: the leaf names its organization.
+    const theirs = await new Cambio({ apiKey: other.key, baseUrl: base, lang: 'en' }).transparency.ownLiabilities();
+    const swapped = await verifyLiabilities(
+      published,
+      { ...own, assets: [...theirs.assets, own.assets.find((a) => a.assetSymbol === 'BTC')!] },
+      expected,
+    );
+    assert.match(swapped.assets.find((a) => a.assetSymbol === 'USD')!.problem!, /root/);
+
     const usd = own.assets.find((a) => a.assetSymbol === 'USD')!;
-    assert.ok(usd.path.length > 0);
-    const withPath = (path: typeof usd.path, over: Partial<typeof usd> = {}) =>
-      verifyLiabilities(published, { ...own, assets: [{ ...usd, path, ...over }] });
-    const sib = usd.path[0]!;
-    const rest = usd.path.slice(1);
-    assert.equal((await withPath([{ ...sib, sumMinor: sib.sumMinor + 1n }, ...rest])).ok, false);
-    assert.match((await withPath([{ ...sib, sumMinor: -1n }, ...rest])).assets[0]!.problem!, /not an unsigned 256-bit/);
-    assert.match((await withPath([{ ...sib, sumMinor: (1n << 256n) - 1n }, ...rest])).assets[0]!.problem!, /overflow/);
-    assert.match((await withPath(usd.path, { amountMinor: -12_345n })).assets[0]!.problem!, /not an unsigned 256-bit/);
-    assert.match((await withPath(usd.path, { amountMinor: 99_999n })).assets[0]!.problem!, /root/);
-    assert.equal((await verifyLiabilities({ ...published, snapshotId: 'liab_other' }, own)).ok, false);
+    const part = usd.parts[0]!;
+    assert.ok(part.path.length > 0 && usd.parts.length >= 2 && usd.parts.length <= 4);
+    const withPart = (over: Partial<typeof part>, amountMinor = usd.amountMinor) =>
+      verifyLiabilities(
+        published,
+        { ...own, assets: [{ ...usd, amountMinor, parts: [{ ...part, ...over }, ...usd.parts.slice(1)] }] },
+        {
+          ...expected,
+          amounts: { USD: BigInt(amountMinor) },
+        },
+      );
+    const sib = part.path[0]!;
+    const rest = part.path.slice(1);
+    assert.equal((await withPart({})).ok, true);
+    assert.equal((await withPart({ path: [{ ...sib, sumMinor: BigInt(sib.sumMinor) + 1n }, ...rest] })).ok, false);
+    assert.match((await withPart({ path: [{ ...sib, sumMinor: -1n }, ...rest] })).assets[0]!.problem!, /not an unsigned 256-bit/);
+    assert.match((await withPart({ path: [{ ...sib, sumMinor: (1n << 256n) - 1n }, ...rest] })).assets[0]!.problem!, /overflow/);
+    assert.match(
+      (await withPart({ amountMinor: BigInt(part.amountMinor) + 1n }, BigInt(usd.amountMinor) + 1n)).assets[0]!.problem!,
+      /root|total/,
+    );
+    assert.match((await withPart({ part: part.part + 7 })).assets[0]!.problem!, /root/);
+    assert.equal((await verifyLiabilities({ ...published, snapshotId: 'liab_other' }, own, expected)).ok, false);
+    assert.equal((await verifyLiabilities(published, own, { ...expected, organizationId: other.orgId })).ok, false);
 
     // The note's signature is checked: a total changed in transit is refused before any path is.
     const note = await (await fetch(`${base}/transparency/liabilities/latest`)).text();
     const key = await (await fetch(`${base}/transparency/key`)).text();
     assert.deepEqual(await openLiabilities(note, key), published);
-    await assert.rejects(openLiabilities(note.replace(/"totalMinor":"1/, '"totalMinor":"2'), key), /no valid signature/);
+    await assert.rejects(
+      openLiabilities(
+        note.replace(/"totalMinor":"(\d)/, (_m, d: string) => `"totalMinor":"${d === '1' ? '2' : '1'}`),
+        key,
+      ),
+      /no valid signature/,
+    );
   });
 });

@@ -42,8 +42,10 @@ function writeSeen(path: string, all: Record<string, SeenFile>): void {
 /**
  * `cambio verify --mine` (a client key): the latest checkpoint's signature, its consistency with every
  * checkpoint this machine saw before (a history rewritten after the client saw it fails here, naming the
- * checkpoint), the inclusion of every one of the organization's ledger entries under it, and, when a
- * snapshot exists, the organization's leaves in the published liabilities. Exits 8 on any mismatch.
+ * checkpoint), the inclusion of every one of the organization's ledger entries under it (its postings on
+ * `org:<own id>:available|held` equal to the row), and, when a snapshot exists, the organization's leaves in
+ * the published liabilities, their amounts equal to its own ledger rows under the snapshot's log size.
+ * Exits 8 on any mismatch.
  */
 export async function verifyMine(ctx: Ctx): Promise<void> {
   const s = ctx.settings();
@@ -85,6 +87,8 @@ export async function verifyMine(ctx: Ctx): Promise<void> {
     }
   }
 
+  // Own postings are matched by the exact accounts org:<own organization id>:available|held.
+  const orgId = (await cambio.client.get()).id;
   let checked = 0;
   let pending = 0;
   const done = new Set<string>();
@@ -111,10 +115,7 @@ export async function verifyMine(ctx: Ctx): Promise<void> {
     };
     const movement = leaf.postings?.some(
       (p) =>
-        p.account.endsWith(`:${row.account}`) &&
-        p.account.startsWith('org:') &&
-        p.assetSymbol === row.assetSymbol &&
-        p.amountMinor === row.amountMinor.toString(),
+        p.account === `org:${orgId}:${row.account}` && p.assetSymbol === row.assetSymbol && p.amountMinor === row.amountMinor.toString(),
     );
     if (leaf.entryId !== row.entryId || leaf.createdAt !== row.createdAt || !movement) {
       throw new BooksMismatch(
@@ -127,15 +128,15 @@ export async function verifyMine(ctx: Ctx): Promise<void> {
 
   let liabilities = 'no liabilities snapshot yet';
   try {
-    const l = await cambio.transparency.verifyMyLiabilities();
+    // The amounts are compared with what this client computes from its own ledger rows under the snapshot's log size.
+    const l = await cambio.transparency.verifyMyLiabilities(cambio);
     if (!l.ok) {
       const bad = l.assets.find((a) => !a.ok);
-      throw new BooksMismatch(
-        `liabilities snapshot ${l.published.snapshotId}: ${l.problem ?? `${bad?.assetSymbol}: ${bad?.problem}`}`,
-        null,
-      );
+      throw new BooksMismatch(`liabilities snapshot ${l.published.snapshotId}: ${l.problem ?? bad?.problem}`, null);
     }
-    liabilities = `counted in liabilities snapshot ${l.published.snapshotId} (${l.assets.map((a) => a.assetSymbol).join(', ') || 'nothing owed'})`;
+    liabilities = `counted in liabilities snapshot ${l.published.snapshotId} at log size ${l.published.treeSize} (${
+      l.assets.map((a) => `${a.assetSymbol} ${a.amountMinor}`).join(', ') || 'nothing owed'
+    })`;
   } catch (e) {
     if (!(e instanceof CambioError && e.code === 'liabilities.no_snapshot')) throw e;
   }

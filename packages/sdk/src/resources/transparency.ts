@@ -1,15 +1,16 @@
 import type { InclusionProof as WireInclusionProof, OwnLiabilities as WireOwnLiabilities } from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
+import { verifyCheckpoint, verifyInclusion, type Checkpoint } from '../transparency.ts';
 import {
+  expectedLiabilities,
   openLiabilities,
-  verifyCheckpoint,
-  verifyInclusion,
   verifyLiabilities,
-  type Checkpoint,
+  type ExpectedLiabilities,
+  type LedgerReader,
   type LiabilitiesCheck,
   type PublishedLiabilities,
-} from '../transparency.ts';
+} from '../liabilities.ts';
 
 export type InclusionProof = WireInclusionProof;
 export type OwnLiabilities = Amounts<WireOwnLiabilities>;
@@ -94,9 +95,16 @@ export class TransparencyResource {
     return (await this.t.get<OwnLiabilities>('/liabilities/latest')).data;
   }
 
-  /** Whether what the organization is owed is counted in the published liabilities (both read now, checked here). */
-  async verifyMyLiabilities(): Promise<LiabilitiesCheck & { published: PublishedLiabilities }> {
+  /**
+   * Whether what the organization is owed is counted in the published liabilities and equals what its own
+   * ledger rows say at the snapshot's log size (all read now, checked here; `client`: the Cambio client
+   * whose ledger is read).
+   */
+  async verifyMyLiabilities(
+    client: LedgerReader,
+  ): Promise<LiabilitiesCheck & { published: PublishedLiabilities; expected: ExpectedLiabilities }> {
     const [published, own] = await Promise.all([this.publishedLiabilities(), this.ownLiabilities()]);
-    return { ...(await verifyLiabilities(published, own)), published };
+    const expected = await expectedLiabilities(client, own.treeSize);
+    return { ...(await verifyLiabilities(published, own, expected)), published, expected };
   }
 }

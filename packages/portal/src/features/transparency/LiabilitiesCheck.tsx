@@ -4,9 +4,10 @@ import { usePortal } from '../../lib/portal-context.ts';
 import { text } from './texts.ts';
 
 /**
- * Whether what the organization is owed is counted in the published liabilities: its own leaves and
- * paths, the published note (signature checked), the sums and hashes folded up to the roots, all in
- * this browser.
+ * Whether what the organization is owed is counted in the published liabilities, and is what it should be:
+ * its own leaves and paths, the published note (signature checked), the sums and hashes folded up to the
+ * roots, each amount compared with the sum of the organization's own ledger rows under the snapshot's
+ * log size, all in this browser. A failure names the asset and both amounts.
  */
 export function LiabilitiesCheck() {
   const { sdk, lang } = usePortal();
@@ -14,7 +15,7 @@ export function LiabilitiesCheck() {
     queryKey: ['liabilities-check'],
     queryFn: async () => {
       try {
-        return await sdk.transparency.verifyMyLiabilities();
+        return await sdk.transparency.verifyMyLiabilities(sdk);
       } catch (e) {
         if (e instanceof CambioError && e.code === 'liabilities.no_snapshot') return null;
         throw e;
@@ -26,11 +27,14 @@ export function LiabilitiesCheck() {
   let detail: string | null = null;
   if (q.isPending) message = text(lang, 'liabilitiesChecking');
   else if (q.data === null) message = text(lang, 'liabilitiesNone');
-  else if (q.error || !q.data.ok) message = text(lang, 'liabilitiesFailed');
-  else {
+  else if (q.error || !q.data.ok) {
+    message = text(lang, 'liabilitiesFailed');
+    detail = q.data ? (q.data.problem ?? q.data.assets.find((a) => !a.ok)?.problem ?? null) : null;
+  } else {
     message = text(lang, 'liabilitiesOk');
     detail = text(lang, 'liabilitiesDetail', {
       id: q.data.published.snapshotId,
+      size: String(q.data.published.treeSize),
       at: new Date(q.data.published.takenAt).toLocaleString(lang),
     });
   }

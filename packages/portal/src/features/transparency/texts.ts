@@ -13,7 +13,8 @@ const TEXT = {
     liabilitiesFailed: 'Your balances could not be verified in the published liabilities',
     liabilitiesNone: 'No liabilities snapshot has been published yet.',
     liabilitiesChecking: 'Checking your balances against the published liabilities…',
-    liabilitiesDetail: 'Snapshot {id} of {at}, checked in this browser against the signed, published roots.',
+    liabilitiesDetail:
+      'Snapshot {id} of {at} at log size {size}, checked in this browser against the signed, published roots and your own ledger.',
   },
   es: {
     column: 'En el registro',
@@ -26,7 +27,8 @@ const TEXT = {
     liabilitiesFailed: 'No se pudo verificar sus saldos en los pasivos publicados',
     liabilitiesNone: 'Todavía no se publicó ninguna instantánea de pasivos.',
     liabilitiesChecking: 'Verificando sus saldos contra los pasivos publicados…',
-    liabilitiesDetail: 'Instantánea {id} del {at}, verificada en este navegador contra las raíces publicadas y firmadas.',
+    liabilitiesDetail:
+      'Instantánea {id} del {at} con el registro en {size} entradas, verificada en este navegador contra las raíces publicadas y firmadas y su propio libro.',
   },
 } as const;
 

@@ -104,6 +104,7 @@ export const organizationBookRoutes =
             referenceId: p.referenceId,
             memo: p.memo,
             createdAt: p.createdAt.toISOString(),
+            logIndex: p.logIndex ?? null,
           })),
           page.pagination,
         );
