@@ -26,7 +26,7 @@ export interface LogBenchRecord {
   store: StoreKind;
   append: { entries: number; seconds: number; entriesPerSec: number };
   proof: { logSize: number; proofs: number; p50Ms: number; p99Ms: number; buildSeconds: number };
-  snapshot: { organizations: number; assets: number; seconds: number };
+  snapshot: { organizations: number; assets: number; leaves: number; seconds: number };
 }
 
 /** Journal entries of two postings each, written straight into the store (one statement per 5,000). */
@@ -133,8 +133,15 @@ export async function logBench(
     await bulkAccounts(store, o.orgs);
     const t0 = process.hrtime.bigint();
     const s = await takeLiabilitiesSnapshot(deps(store));
-    if (!s || s.assets.some((a) => a.leafCount !== o.orgs)) throw new Error('the snapshot does not hold every organization');
-    return { organizations: o.orgs, assets: s.assets.length, seconds: ms(t0) / 1000 };
+    // Each organization's amount is 2 to 4 parts, each a leaf.
+    if (!s || s.assets.some((a) => a.leafCount < 2 * o.orgs || a.leafCount > 4 * o.orgs))
+      throw new Error('the snapshot does not hold every organization');
+    return {
+      organizations: o.orgs,
+      assets: s.assets.length,
+      leaves: s.assets.reduce((n, a) => n + a.leafCount, 0),
+      seconds: ms(t0) / 1000,
+    };
   });
   return { store: kind, append, proof, snapshot };
 }

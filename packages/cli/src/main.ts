@@ -58,6 +58,7 @@ import * as webhooksList from './commands/webhooks-list.ts';
 import * as webhooksTest from './commands/webhooks-test.ts';
 import * as sandboxDeposit from './commands/sandbox-deposit.ts';
 import * as verify from './commands/verify.ts';
+import * as witness from './commands/witness.ts';
 
 const EPILOG = `
 Settings: CAMBIO_API_KEY (or "apiKey" in ~/.config/cambio/config.json, or the file named by CAMBIO_CONFIG),
@@ -160,6 +161,7 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
     recordShow,
     requestCancel,
     verify,
+    witness,
   ])
     c.register(program, ctx);
   const deposit = program

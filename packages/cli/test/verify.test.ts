@@ -46,18 +46,19 @@ for (const backend of backends()) {
           });
           assert.equal(r.status, 201, r.raw);
         }
-        await appendUntil(h, 5);
+        // Each funding or adjustment is two entries: the organization's and the platform's own.
+        await appendUntil(h, 10);
 
         const good = await cambio(['verify'], env);
         assert.equal(good.code, 0, good.stderr);
-        assert.match(good.stdout, /^ok: 5 entries, \d+ checkpoints signed by cambio\/localhost/);
+        assert.match(good.stdout, /^ok: 10 entries, \d+ checkpoints signed by cambio\/localhost/);
         const json = await cambio(['verify', '--json'], env);
         assert.equal(json.code, 0, json.stderr);
-        assert.equal((JSON.parse(json.stdout) as { entries: number }).entries, 5);
+        assert.equal((JSON.parse(json.stdout) as { entries: number }).entries, 10);
 
         // Someone with the database rewrites a posting (and its balance, so the balances still agree).
         const entries = await h.store.transparency.entries(0, 10);
-        const victim = entries[3]!.entryId;
+        const victim = entries[6]!.entryId;
         await sql`update postings set amount = amount + 100 where entry_id = ${victim} and owner_id = ${a.orgId}`.execute(h.store.db);
         await sql`update postings set amount = amount - 100 where entry_id = ${victim} and owner_id = 'platform'`.execute(h.store.db);
         await sql`update accounts set balance = balance + 100 where owner_id = ${a.orgId} and asset_symbol = 'USD' and kind = 'available'`.execute(

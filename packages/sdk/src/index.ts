@@ -12,7 +12,17 @@ export type { CambioEvent, FetchLike } from './http.ts';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders, type VerifyWebhookOptions } from './webhooks.ts';
 export type { Creation, CreationOutcome } from './resources/creation.ts';
 export type { Client } from './resources/client.ts';
-export { openSignedNote, verifyCheckpoint, verifyInclusion, type Checkpoint, type InclusionProof } from './transparency.ts';
+export {
+  openSignedNote,
+  verifyCheckpoint,
+  verifyConsistency,
+  verifyInclusion,
+  type Checkpoint,
+  type InclusionProof,
+  type TreeHead,
+} from './transparency.ts';
+export { cosignedBy, requireCosignatures, CosignatureError } from './cosignatures.ts';
+export { LogMonitor, LogForkError, webStorage, type LogMonitorState, type LogMonitorStorage, type LogSource } from './log-monitor.ts';
 export {
   verifyLiabilities,
   openLiabilities,

@@ -120,3 +120,49 @@ export async function verifyInclusion(proof: InclusionProof, rootHash: string): 
   }
   return sn === 0 && toHex(r) === rootHash;
 }
+
+/** A tree as a signed checkpoint says: its size and its root hash (hex). */
+export interface TreeHead {
+  treeSize: number;
+  rootHash: string;
+}
+
+/**
+ * Whether the tree `second` extends the tree `first` (every leaf of `first` is in `second`, at the same
+ * place, unchanged), given the proof `GET /transparency/consistency?from=&to=` answers, per RFC 9162
+ * §2.1.4.2. Both heads come from checkpoints whose signatures were checked.
+ */
+export async function verifyConsistency(first: TreeHead, second: TreeHead, proof: readonly string[]): Promise<boolean> {
+  const m = first.treeSize;
+  const n = second.treeSize;
+  if (!(Number.isSafeInteger(m) && Number.isSafeInteger(n)) || proof.some((h) => !/^[0-9a-f]{64}$/.test(h))) return false;
+  if (m === n) return proof.length === 0 && first.rootHash === second.rootHash;
+  if (m > n || m <= 0 || proof.length === 0) return false;
+  const node = (l: Uint8Array, r: Uint8Array) => sha256(new Uint8Array([0x01]), l, r);
+  const half = (x: number) => (x - (x % 2)) / 2;
+  // A first tree of 2^k leaves is itself a node of the second: its root starts the path.
+  const path = (m & (m - 1)) === 0 ? [fromHex(first.rootHash), ...proof.map(fromHex)] : proof.map(fromHex);
+  let fn = m - 1;
+  let sn = n - 1;
+  while (fn % 2 === 1) {
+    fn = half(fn);
+    sn = half(sn);
+  }
+  let fr = path[0]!;
+  let sr = path[0]!;
+  for (const c of path.slice(1)) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      fr = await node(c, fr);
+      sr = await node(c, sr);
+      if (fn % 2 === 0)
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = half(fn);
+          sn = half(sn);
+        }
+    } else sr = await node(sr, c);
+    fn = half(fn);
+    sn = half(sn);
+  }
+  return sn === 0 && toHex(fr) === first.rootHash && toHex(sr) === second.rootHash;
+}

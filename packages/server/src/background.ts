@@ -16,6 +16,7 @@ import { expireDeclarations } from './usecases/deposits/expire-declarations.ts';
 import { recoverApproved } from './usecases/orders/execute-approved.ts';
 import { recoverCryptoWithdrawals } from './usecases/withdrawals/send-crypto.ts';
 import { appendJournalLog } from './usecases/transparency/append-log.ts';
+import { sendToWitnesses } from './usecases/transparency/send-to-witnesses.ts';
 import { takeDailySnapshot } from './usecases/transparency/take-snapshot.ts';
 import { dispatchWebhooks } from './usecases/webhooks/deliver-due.ts';
 import { deliverDueMail } from './usecases/mail/outbox.ts';
@@ -105,6 +106,14 @@ export const backgroundTasks: BackgroundTask[] = [
     everyMs: 1_000,
     run: async (d) => {
       await appendJournalLog(d);
+    },
+  },
+  // Witnesses (docs/transparency.md): the latest checkpoint goes to every witness that has not cosigned it, outside any transaction.
+  {
+    name: 'send-checkpoints-to-witnesses',
+    everyMs: 1_000,
+    run: async (d) => {
+      if (d.config.witnesses.length > 0) await sendToWitnesses(d);
     },
   },
   // Proof of liabilities (docs/transparency.md): a snapshot a day, from 00:00 UTC; the day is unique in the store, so one instance

@@ -59,6 +59,11 @@ export interface Config {
   logName: string;
   /** The log's Ed25519 seed (CAMBIO_LOG_SIGNING_KEY, base64 of 32 bytes); unset: generated once and kept sealed in the store. */
   logSigningKey: Buffer | undefined;
+  /**
+   * Witnesses of the journal log (CAMBIO_WITNESSES=<verifier key>=<base url>,…): every new checkpoint is
+   * sent to each (C2SP tlog-witness) and their cosignatures are served with it.
+   */
+  witnesses: Array<{ verifierKey: string; name: string; url: string }>;
   /** The market behind production (CONTRACT §11): the desk, or an exchange through CCXT. Sandbox: always the simulated venue. */
   venue: VenueConfig;
   /**
@@ -176,6 +181,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (seedText !== undefined && (logSigningKey!.length !== 32 || logSigningKey!.toString('base64') !== seedText)) {
     problems.push('CAMBIO_LOG_SIGNING_KEY must be the base64 of a 32-byte Ed25519 seed (e.g. `openssl rand -base64 32`)');
   }
+  const witnesses: Config['witnesses'] = [];
+  for (const item of (str('CAMBIO_WITNESSES') ?? '').split(',').filter((x) => x.trim() !== '')) {
+    const at = item.indexOf('=');
+    const verifierKey = item.slice(0, at).trim();
+    const url = item
+      .slice(at + 1)
+      .trim()
+      .replace(/\/+$/, '');
+    const name = verifierKey.split('+')[0] ?? '';
+    if (at < 0 || !/^[^+\s]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]{44}$/.test(verifierKey) || !URL.canParse(url) || !/^https?:/.test(url))
+      problems.push(`CAMBIO_WITNESSES must be <verifier key>=<base url>, comma separated (got "${item.trim()}")`);
+    else witnesses.push({ verifierKey, name, url });
+  }
   const venue = venueConfig(mode, str, problems);
   const config: Config = {
     port,
@@ -203,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     recoveryGraceMs: int('CAMBIO_RECOVERY_GRACE_MS', 30_000, 1000, 3_600_000),
     logName,
     logSigningKey,
+    witnesses,
     venue,
     explorers: explorerConfig(env, problems),
     ...mailConfig(str, publicUrl, problems),

@@ -34,8 +34,18 @@ export function register(program: Command, ctx: Ctx): void {
       '--mine',
       'with a client key: check the own entries and liabilities, and the latest checkpoint against those seen before (kept in the config folder)',
     )
-    .action(async (opts: { mine?: boolean }) => {
-      if (opts.mine) return verifyMine(ctx);
+    .option(
+      '--witness <vkey>',
+      "a witness's verifier key (C2SP tlog-cosignature v1) whose cosignature the checkpoint must carry; repeatable",
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .option('--witness-quorum <k>', 'how many of the --witness keys must have cosigned the checkpoint (default: all)')
+    .action(async (opts: { mine?: boolean; witness: string[]; witnessQuorum?: string }) => {
+      const quorum = opts.witnessQuorum === undefined ? opts.witness.length : Number(opts.witnessQuorum);
+      if (!Number.isSafeInteger(quorum) || quorum < 0 || quorum > opts.witness.length)
+        throw new Error(`--witness-quorum must be a whole number from 0 to the number of --witness keys (${opts.witness.length})`);
+      if (opts.mine) return verifyMine(ctx, { witnesses: opts.witness, quorum });
       const s = ctx.settings();
       const op = ctx.operator(); // refuses without OPERATOR_TOKEN
       // Plain GETs (a text/plain answer is not the SDK's envelope); failures become the SDK's errors, so the exit code says what failed.

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CambioError, verifyInclusion, type Checkpoint } from '@cambio/sdk';
+import { CambioError, CosignatureError, requireCosignatures, verifyCheckpoint, verifyInclusion, type Checkpoint } from '@cambio/sdk';
 import { configPath } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import { BooksMismatch } from '../output.ts';
@@ -47,7 +47,10 @@ function writeSeen(path: string, all: Record<string, SeenFile>): void {
  * the published liabilities, their amounts equal to its own ledger rows under the snapshot's log size.
  * Exits 8 on any mismatch.
  */
-export async function verifyMine(ctx: Ctx): Promise<void> {
+export async function verifyMine(
+  ctx: Ctx,
+  w: { witnesses: readonly string[]; quorum: number } = { witnesses: [], quorum: 0 },
+): Promise<void> {
   const s = ctx.settings();
   const cambio = ctx.sdk();
   const path = seenPath(ctx.io.env);
@@ -60,7 +63,16 @@ export async function verifyMine(ctx: Ctx): Promise<void> {
       null,
     );
   }
-  const cp: Checkpoint = await cambio.transparency.checkpoint();
+  const note = await cambio.transparency.checkpointNote();
+  const cp: Checkpoint = await verifyCheckpoint(note, key);
+  // Witnesses: a checkpoint without the cosignatures of enough of them may be a view only this client is shown.
+  let cosigners: string[] = [];
+  try {
+    cosigners = await requireCosignatures(note, w.witnesses, w.quorum);
+  } catch (e) {
+    if (e instanceof CosignatureError) throw new BooksMismatch(`checkpoint ${cp.treeSize}: ${e.message}`, null);
+    throw e;
+  }
   const root = Buffer.from(cp.rootHash, 'hex');
   for (const old of mine?.checkpoints ?? []) {
     const name = `checkpoint ${old.treeSize} (root ${old.rootHash}, seen ${old.seenAt})`;
@@ -150,6 +162,6 @@ export async function verifyMine(ctx: Ctx): Promise<void> {
   ctx.print(
     { ok: true, checkpoint: cp, entries: checked, pending, checkpointsSeenBefore: mine?.checkpoints.length ?? 0, liabilities },
     () =>
-      `ok: ${checked} own entries in the log under checkpoint ${cp.treeSize} signed by ${cp.origin}${pending ? ` (${pending} not logged yet)` : ''}; consistent with ${mine?.checkpoints.length ?? 0} checkpoints seen before; ${liabilities}`,
+      `ok: ${checked} own entries in the log under checkpoint ${cp.treeSize} signed by ${cp.origin}${pending ? ` (${pending} not logged yet)` : ''}; consistent with ${mine?.checkpoints.length ?? 0} checkpoints seen before; ${liabilities}${w.witnesses.length ? `; cosigned by ${cosigners.join(', ')}` : ''}`,
   );
 }

@@ -53,7 +53,10 @@ export const LedgerEntry = Type.Object({
   memo: Nullable(Type.String()),
   createdAt: DateTime,
   logIndex: Nullable(
-    Type.Integer({ minimum: 0, description: "its entry's leaf index in the journal log (GET /transparency/checkpoint); null until logged" }),
+    Type.Integer({
+      minimum: 0,
+      description: "its entry's leaf index in the journal log (GET /transparency/checkpoint); null until logged",
+    }),
   ),
 });
 export type LedgerEntry = Static<typeof LedgerEntry>;

@@ -53,9 +53,14 @@ export class TransparencyResource {
     return this.#key;
   }
 
-  /** `GET /transparency/checkpoint`, its signature checked. */
+  /** `GET /transparency/checkpoint`, its signature checked (with the key as served: pin it with a LogMonitor). */
   async checkpoint(): Promise<Checkpoint> {
-    return verifyCheckpoint(await this.#text('/checkpoint'), await this.key());
+    return verifyCheckpoint(await this.checkpointNote(), await this.key());
+  }
+
+  /** `GET /transparency/checkpoint` as served: the signed note, its signature lines included (the log's and any witness's). */
+  checkpointNote(): Promise<string> {
+    return this.#text('/checkpoint');
   }
 
   /** `GET /transparency/consistency?from=&to=`: the RFC 9162 proof that the tree of `to` leaves extends the tree of `from`. */

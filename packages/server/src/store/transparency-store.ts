@@ -163,6 +163,22 @@ export class TransparencyStore implements NodeReader, TransparencyRepository {
     return out;
   }
 
+  /** The cosignature lines kept for the checkpoint of `size`, by witness name. */
+  async cosignatures(size: number): Promise<Map<string, string>> {
+    const rows = (
+      await sql<{
+        witness: string;
+        line: string;
+      }>`select c.witness, c.line from log_cosignatures c where c.size = ${String(size)}::bigint order by c.witness`.execute(this.db)
+    ).rows;
+    return new Map(rows.map((r) => [r.witness, r.line]));
+  }
+
+  async addCosignature(size: number, witness: string, line: string, at: Date): Promise<void> {
+    await sql`insert into log_cosignatures (size, witness, line, created_at)
+      values (${String(size)}::bigint, ${witness}, ${line}, ${at.toISOString()}::timestamptz) on conflict do nothing`.execute(this.db);
+  }
+
   async unloggedEntryIds(): Promise<string[]> {
     const rows = (
       await sql<{

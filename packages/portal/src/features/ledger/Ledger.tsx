@@ -8,6 +8,7 @@ import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
 import { DateTime, ErrorBox } from '../../components/ui.tsx';
 import { LogMark } from '../transparency/LogMark.tsx';
+import { LogWarning } from '../transparency/LogWarning.tsx';
 import { text } from '../transparency/texts.ts';
 
 interface Chosen {
@@ -57,6 +58,7 @@ export function Ledger() {
   return (
     <>
       <h1>{t('ledger.title')}</h1>
+      <LogWarning />
       <form className="card filters" onSubmit={apply} noValidate aria-label={t('ledger.filters')}>
         <SelectField
           label={t('common.asset')}
@@ -115,7 +117,7 @@ export function Ledger() {
             num: true,
             cell: (e) => <Amount minor={e.amountMinor} decimals={e.assetDecimals} symbol={e.assetSymbol} />,
           },
-          { label: text(lang, 'column'), cell: (e) => <LogMark entryId={e.entryId} /> },
+          { label: text(lang, 'column'), cell: (e) => <LogMark row={e} /> },
         ]}
       />
     </>

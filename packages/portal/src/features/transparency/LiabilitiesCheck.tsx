@@ -1,6 +1,7 @@
 import { CambioError } from '@cambio/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { usePortal } from '../../lib/portal-context.ts';
+import { logMonitorOf } from './log-monitor.ts';
 import { text } from './texts.ts';
 
 /**
@@ -15,6 +16,8 @@ export function LiabilitiesCheck() {
     queryKey: ['liabilities-check'],
     queryFn: async () => {
       try {
+        // The key the note is checked with is the pinned one: the monitor refuses a key the service changed.
+        await logMonitorOf(sdk).update();
         return await sdk.transparency.verifyMyLiabilities(sdk);
       } catch (e) {
         if (e instanceof CambioError && e.code === 'liabilities.no_snapshot') return null;

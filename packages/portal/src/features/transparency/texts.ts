@@ -5,6 +5,7 @@ const TEXT = {
   en: {
     column: 'In the log',
     liabilitiesTitle: 'Published liabilities',
+    forkedTitle: 'The books cannot be trusted: the log is not the one this browser verified before.',
     verified: 'Verified in the log',
     pending: 'Not in the log yet',
     failed: 'Not verified',
@@ -19,6 +20,7 @@ const TEXT = {
   es: {
     column: 'En el registro',
     liabilitiesTitle: 'Pasivos publicados',
+    forkedTitle: 'No se puede confiar en los libros: el registro no es el que este navegador verificó antes.',
     verified: 'Verificado en el registro',
     pending: 'Todavía no está en el registro',
     failed: 'No verificado',

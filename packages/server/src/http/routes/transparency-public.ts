@@ -32,13 +32,17 @@ export const transparencyPublicRoutes =
           tags,
           security: [],
           operationId: 'getTransparencyCheckpoint',
-          summary: 'The latest signed checkpoint of the journal log (C2SP tlog-checkpoint signed note), text/plain',
+          summary:
+            "The latest signed checkpoint of the journal log (C2SP tlog-checkpoint signed note), with every witness cosignature obtained for it after the log's signature, text/plain",
           response: text('the signed note'),
         },
       },
       async (_req, reply) => {
         const latest = await store.transparency.latestCheckpoint();
         let note = latest?.note;
+        // Witnesses' cosignatures of this checkpoint, as extra signature lines after the log's own (C2SP).
+        if (latest && note !== undefined)
+          for (const line of (await store.transparency.cosignatures(latest.size)).values()) note += `${line}\n`;
         if (note === undefined) {
           // Before any entry: the empty tree, signed now (Ed25519 is deterministic: the same note every time).
           const id = await logIdentity(deps);

@@ -28,6 +28,7 @@ import * as m036 from './036-webhook-deliveries-lean.ts';
 import * as m050 from './050-sandbox-magic.ts';
 import * as m060 from './060-crypto-out.ts';
 import * as m065 from './065-liabilities-v2.ts';
+import * as m066 from './066-log-cosignatures.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '050-sandbox-magic': m050,
   '060-crypto-out': m060,
   '065-liabilities-v2': m065,
+  '066-log-cosignatures': m066,
 };
 
 export const migrationProvider: MigrationProvider = {
