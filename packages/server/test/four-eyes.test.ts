@@ -194,7 +194,7 @@ for (const backend of backends()) {
       assert.equal(await held(h, o.key, 'USD'), 0n);
       assert.equal(await available(h, o.key, 'USD'), 200_000n - 49_999n - 50_000n);
       const settled = await h.store.db.selectFrom('journal_entries').select('kind').where('reference_id', '=', id).execute();
-      assert.deepEqual(settled.map((e) => e.kind).sort(), ['withdrawal_hold', 'withdrawal_settlement']);
+      assert.deepEqual(settled.map((e) => e.kind).sort(), ['clearing', 'withdrawal_hold', 'withdrawal_settlement']);
     });
 
     test('X-Operator is read with the bootstrap token as bootstrap:<name>; a malformed one is 400 and changes nothing', async () => {

@@ -137,7 +137,7 @@ for (const backend of backends()) {
         assert.deepEqual([r.status, r.body.code], [409, 'orders.not_awaiting_execution']);
       assert.equal(await available(h, o.key, 'USD'), Q);
       const entries = await h.store.db.selectFrom('journal_entries').select('kind').where('reference_id', '=', id).execute();
-      assert.deepEqual(entries.map((e) => e.kind).sort(), ['order_hold', 'order_settlement']);
+      assert.deepEqual(entries.map((e) => e.kind).sort(), ['order_execution', 'order_hold', 'order_settlement']);
     });
 
     test('a fill racing a failure: one wins, the other is 409', async () => {
