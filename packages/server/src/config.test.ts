@@ -65,6 +65,18 @@ test('HOST is an IP address or a host name', () => {
   for (const bad of ['http://localhost', 'localhost:8080', 'bad host', '-x', 'a..b']) {
     refusal({ HOST: bad }, /HOST must be an IP address or a host name, without scheme or port/);
   }
+  // Not an IPv4 address, though it looks like one: HOST's problem, not CAMBIO_PUBLIC_URL's (which was never set).
+  for (const bad of ['999.1.1.1', '10.1.2', '1.2.3.4.5']) {
+    assert.throws(
+      () => loadConfig({ HOST: bad }),
+      (e: Error) =>
+        e.message.includes(`HOST must be an IP address or a host name, without scheme or port (got "${bad}")`) &&
+        !e.message.includes('CAMBIO_PUBLIC_URL'),
+      bad,
+    );
+  }
+  // A CAMBIO_PUBLIC_URL that was set is still checked on its own.
+  refusal({ HOST: '999.1.1.1', CAMBIO_PUBLIC_URL: 'ftp://x' }, /CAMBIO_PUBLIC_URL must be an origin/);
 });
 
 test('production refuses to start without CAMBIO_SECRET, and with the demo seed', () => {

@@ -106,6 +106,44 @@ export class Hidden {
 
 export class ConfigError extends Error {}
 
+/**
+ * What a start with this configuration should shout about though it may go on: production with its store
+ * in memory keeps nothing once the process stops (docs/production.md).
+ */
+export function startWarnings(c: Pick<Config, 'mode' | 'databaseUrl' | 'dataDir'>): string[] {
+  const w: string[] = [];
+  if (c.mode === 'production' && !c.databaseUrl && c.dataDir === 'memory://')
+    w.push(
+      'WARNING: CAMBIO_MODE=production with DATA_DIR=memory:// keeps every record in memory only: balances, orders and the audit trail are LOST when the process stops. Set DATABASE_URL (PostgreSQL) or DATA_DIR to a directory.',
+    );
+  return w;
+}
+
+/** A database that cannot be opened, in one line a person can act on (the URL without its password). */
+export class DatabaseOpenError extends Error {}
+
+export function databaseOpenError(err: unknown, where: { databaseUrl?: string | undefined; dataDir: string }): DatabaseOpenError {
+  const e = err as { message?: string; code?: string; errors?: Array<{ message?: string }> };
+  const why = (e?.message || e?.errors?.map((x) => x.message).join('; ') || String(err)).split('\n')[0]!;
+  let place = `DATA_DIR ${where.dataDir}`;
+  if (where.databaseUrl) {
+    try {
+      const u = new URL(where.databaseUrl);
+      u.password = '';
+      place = `DATABASE_URL ${u.toString().replace(/:@/, '@')}`;
+    } catch {
+      place = 'DATABASE_URL';
+    }
+  }
+  const hint =
+    e?.code === '3D000'
+      ? ' (create the database first, e.g. `createdb <name>`, or point DATABASE_URL at one that exists)'
+      : e?.code === 'ECONNREFUSED' || e?.code === 'ENOTFOUND' || /ECONNREFUSED|ENOTFOUND|timeout/i.test(why)
+        ? ' (is PostgreSQL running and reachable at that host and port?)'
+        : '';
+  return new DatabaseOpenError(`cannot open the database at ${place}: ${why}${hint}`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const str = (k: string) => (env[k] === undefined || env[k] === '' ? undefined : env[k]);
@@ -148,8 +186,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const host = str('HOST') ?? '127.0.0.1';
-  if (isIP(host) === 0 && !HOSTNAME.test(host))
-    problems.push(`HOST must be an IP address or a host name, without scheme or port (got "${host}")`);
+  // A name whose last label is a number is read as an IPv4 address (WHATWG URL): 999.1.1.1 is neither.
+  const hostOk = isIP(host) !== 0 || (HOSTNAME.test(host) && !/(^|\.)(\d+|0x[0-9a-f]*)\.?$/i.test(host));
+  if (!hostOk) problems.push(`HOST must be an IP address or a host name, without scheme or port (got "${host}")`);
   const logLevel = (str('LOG_LEVEL') ?? 'info').toLowerCase() as Config['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
   const seedDemo = bool('CAMBIO_SEED_DEMO', mode === 'sandbox');
@@ -167,9 +206,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new Error('not an origin');
     publicUrl = u.origin;
   } catch {
-    problems.push(
-      `CAMBIO_PUBLIC_URL must be an origin such as https://cambio.example.com (scheme, host, optional port; no path) (got "${publicUrl}")`,
-    );
+    // Derived from a bad HOST, the problem is HOST's (reported above), not a setting the person never made.
+    if (str('CAMBIO_PUBLIC_URL') !== undefined || hostOk)
+      problems.push(
+        `CAMBIO_PUBLIC_URL must be an origin such as https://cambio.example.com (scheme, host, optional port; no path) (got "${publicUrl}")`,
+      );
   }
   const explicitUrl = str('CAMBIO_PUBLIC_URL');
   const logName = str('CAMBIO_LOG_NAME') ?? (explicitUrl && URL.canParse(explicitUrl) ? new URL(explicitUrl).host : 'localhost');

@@ -2,7 +2,7 @@ import pino, { type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { startBackground } from './background.ts';
 import { resolveSecrets } from './bootstrap.ts';
-import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { ConfigError, DatabaseOpenError, databaseOpenError, loadConfig, loadDotEnv, startWarnings } from './config.ts';
 import { randomIds } from './domain/ids.ts';
 import { systemClock } from './domain/ports.ts';
 import type { AppDeps } from './deps.ts';
@@ -61,6 +61,7 @@ async function main() {
   const config = loadConfig();
   const logger = pino({ level: config.logLevel, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] });
   const life = new Lifecycle(logger);
+  for (const w of startWarnings(config)) console.error(`cambio: ${w}`);
 
   // Installed before the long start-up work (migrations, seeding): a stop request never kills it halfway.
   const gate = new SignalGate();
@@ -84,6 +85,10 @@ async function main() {
       dataDir: config.dataDir,
       poolSize: config.dbPoolSize,
       log: (m) => logger.warn(m),
+    }).catch((e: unknown) => {
+      if (e instanceof DataDirLockedError) throw e;
+      logger.debug({ err: e }, 'opening the database failed');
+      throw databaseOpenError(e, config);
     });
     // Authenticated keys are kept between requests unless CAMBIO_AUTH_CACHE_TTL_MS=0; every committed change to
     // a key, a member, an organization or the reconciliation flag is notified and drops them (store/auth-cache.ts).
@@ -146,7 +151,7 @@ async function main() {
 }
 
 main().catch((e: unknown) => {
-  if (e instanceof ConfigError || e instanceof DataDirLockedError) console.error(`cambio: ${e.message}`);
+  if (e instanceof ConfigError || e instanceof DataDirLockedError || e instanceof DatabaseOpenError) console.error(`cambio: ${e.message}`);
   else console.error('cambio: failed to start:', e);
   process.exit(1);
 });

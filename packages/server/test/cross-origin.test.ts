@@ -171,6 +171,7 @@ for (const backend of backends()) {
         'PUT /operator/v1/wallets/{symbol}': { network: 'ach', address: 'intruder' },
         'POST /operator/v1/deposits': { assetSymbol: 'USD', network: 'ach', amountMinor: '777', txid: 'intruder-tx' },
         'POST /operator/v1/deposits/{id}/attribute': { organizationId: o.orgId },
+        'POST /operator/v1/destinations/{id}/reveal': { code: '123456' },
         'POST /operator/v1/reconciliation/run': { marketBalances: [{ assetSymbol: 'USD', amountMinor: '1' }] },
         'POST /operator/v1/reconciliation/resolve': { note: 'intruder' },
         'POST /operator/v1/staff': { name: 'Intruder', email: 'intruder@desk.test', role: 'admin' },

@@ -511,6 +511,7 @@ describe('security', () => {
       'POST /operator/v1/deposits': { assetSymbol: 'USD', network: 'ach', amountMinor: '777', txid: 'intruder-tx' },
       'POST /operator/v1/deposits/{id}/attribute': { organizationId: other.orgId },
       'POST /operator/v1/destinations/{id}/register-in-market': {},
+      'POST /operator/v1/destinations/{id}/reveal': { code: '123456' },
       'POST /operator/v1/withdrawals/{id}/approve': { reason: 'intruder' },
       'POST /operator/v1/withdrawals/{id}/reject': { reason: 'intruder' },
       'POST /operator/v1/reconciliation/run': { marketBalances: [{ assetSymbol: 'USD', amountMinor: '1' }] },

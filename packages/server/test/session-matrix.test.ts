@@ -60,6 +60,7 @@ const APPROVER = new Set([
   'POST /reconciliation/run',
   'POST /reconciliation/resolve',
   'POST /destinations/{id}/register-in-market',
+  'POST /destinations/{id}/reveal',
 ]);
 const ANY_STAFF = new Set(['POST /password', 'POST /totp/enrol', 'POST /totp/confirm', 'POST /tokens', 'POST /tokens/{id}/revoke']);
 const RANK = { viewer: 0, approver: 1, admin: 2 } as const;

@@ -114,6 +114,16 @@ const entries = {
     en: 'Enrol a second factor (TOTP) before doing this: POST …/totp/enrol, then …/totp/confirm.',
     es: 'Registre un segundo factor (TOTP) antes de hacer esto: POST …/totp/enrol y luego …/totp/confirm.',
   },
+  'auth.step_up_required': {
+    status: 403,
+    en: 'Confirm this with a fresh code of your own authenticator app (a staff person signed in with two-step sign-in; the bootstrap token cannot); nothing was shown or changed.',
+    es: 'Confirme esto con un código nuevo de su propia aplicación de autenticación (una persona del personal con inicio de sesión en dos pasos; el token de arranque no puede); no se mostró ni cambió nada.',
+  },
+  'auth.step_up_invalid': {
+    status: 403,
+    en: 'That code is not right or was already used; wait for the next code of your authenticator app and try again. Nothing was shown.',
+    es: 'Ese código no es correcto o ya se usó; espere el próximo código de su aplicación de autenticación e intente de nuevo. No se mostró nada.',
+  },
   'auth.sign_in_failed': {
     status: 401,
     en: 'The email, the password or the code is not right.',
@@ -498,6 +508,11 @@ const entries = {
     status: 404,
     en: 'No event of this organization has that id.',
     es: 'Ningún evento de esta organización tiene ese id.',
+  },
+  'deposits.invalid_reference': {
+    status: 422,
+    en: 'The reference is not a deposit reference: 8 letters and digits, such as K7QM-3XPA (leave it empty when the transfer quoted none).',
+    es: 'La referencia no es una referencia de depósito: 8 letras y dígitos, como K7QM-3XPA (déjela vacía si la transferencia no citó ninguna).',
   },
   'destinations.not_found': { status: 404, en: 'No such destination.', es: 'No existe ese destino.' },
   'destinations.kind_mismatch': {

@@ -85,6 +85,13 @@ export const RecordArrival = Type.Object(
     network: Type.String({ minLength: 1, maxLength: 64 }),
     amountMinor: AmountInput,
     txid: Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$' }),
+    reference: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description:
+          "the deposit reference the client quoted in the transfer's description (K7QM-3XPA); given, the arrival is credited only to the open declaration with this reference and exactly this amount",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

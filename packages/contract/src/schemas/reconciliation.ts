@@ -1,7 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AmountInput, AssetSymbol, DateTime, Nullable, SignedAmountString } from './common.ts';
 
-/** Body of POST /operator/v1/reconciliation/run. Absent marketBalances: the simulated venue's balances. */
+/**
+ * Body of POST /operator/v1/reconciliation/run. Absent marketBalances: the venue's balances. Given: only the
+ * assets listed are compared (an asset left out is not counted as zero).
+ */
 export const RunReconciliation = Type.Object(
   {
     marketBalances: Type.Optional(
@@ -50,3 +53,9 @@ export const ReconciliationState = Type.Object({
   lastRun: Nullable(Type.Omit(ReconciliationRunRecord, ['reconciled'])),
 });
 export type ReconciliationState = Static<typeof ReconciliationState>;
+
+/** GET /operator/v1/reconciliation/books: what the books say the platform holds at the market, per asset, now. */
+export const ReconciliationBooks = Type.Object({
+  books: Type.Array(Type.Object({ assetSymbol: Type.String(), booksMinor: SignedAmountString })),
+});
+export type ReconciliationBooks = Static<typeof ReconciliationBooks>;

@@ -71,7 +71,7 @@ export const WithdrawalDestination = Type.Object({
 });
 export type WithdrawalDestination = Static<typeof WithdrawalDestination>;
 
-/** The operator's view of a destination: still masked (the full account number is never returned). */
+/** The operator's view of a destination: masked (the full account number only through …/reveal, with step-up). */
 export const OperatorDestination = Type.Composite([
   WithdrawalDestination,
   Type.Object({
@@ -85,6 +85,17 @@ export const OperatorDestination = Type.Composite([
   }),
 ]);
 export type OperatorDestination = Static<typeof OperatorDestination>;
+
+/** Body of POST /operator/v1/destinations/:id/reveal: the step-up proof (a fresh TOTP code of the person's own). */
+export const RevealDestination = Type.Object(
+  { code: Type.Optional(Type.String({ maxLength: 64, description: 'a fresh code of your authenticator app' })) },
+  { additionalProperties: false },
+);
+export type RevealDestination = Static<typeof RevealDestination>;
+
+/** Answer of POST /operator/v1/destinations/:id/reveal: the full account number, to an approver or admin after step-up. */
+export const RevealedDestination = Type.Object({ id: Type.String(), organizationId: Type.String(), accountNumber: Type.String() });
+export type RevealedDestination = Static<typeof RevealedDestination>;
 
 /** RequestWithdrawal (spec: all required). */
 export const RequestWithdrawal = Type.Object(

@@ -1,6 +1,28 @@
-/** A person by name, with their email and id in small print; other actors (bootstrap, system) as recorded. */
+import { actorWord } from '../features/audit/words.ts';
+
+/**
+ * A person by name, with their email and id in small print; other actors (the bootstrap token, the service,
+ * someone not signed in) in words, their recorded identifier kept in small print where it tells them apart.
+ */
 export function Actor({ actor, name, email }: { actor: string; name: string | null; email: string | null }) {
-  if (!name) return <code>{actor}</code>;
+  if (!name) {
+    const word = actorWord(actor);
+    if (!word) return <code>{actor}</code>;
+    const id = actor.includes(':') && !actor.startsWith('bootstrap:') && !actor.startsWith('system') ? actor : null;
+    return (
+      <span className="actor">
+        {word}
+        {id && (
+          <>
+            {' '}
+            <span className="small">
+              (<code>{id}</code>)
+            </span>
+          </>
+        )}
+      </span>
+    );
+  }
   return (
     <span className="actor">
       <strong>{name}</strong>{' '}

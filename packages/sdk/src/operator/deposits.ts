@@ -13,7 +13,7 @@ export class OperatorDeposits {
   constructor(private readonly t: Transport) {}
 
   async record(
-    p: { assetSymbol: string; network: string; amountMinor: bigint; txid: string },
+    p: { assetSymbol: string; network: string; amountMinor: bigint; txid: string; reference?: string },
     opts: WriteOptions = {},
   ): Promise<OperatorDeposit> {
     return (

@@ -1,4 +1,4 @@
-import type { AuditRecord, ReconciliationRunRecord, ReconciliationState } from '@cambio/contract';
+import type { AuditRecord, ReconciliationBooks, ReconciliationRunRecord, ReconciliationState } from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
 import type { Page } from '../paginate.ts';
@@ -32,6 +32,12 @@ export class OperatorReconciliation {
         { resendWhenUnknown: true },
       )
     ).value.data;
+  }
+
+  /** What the books say the platform holds at the market, per asset, now (a run's differences before it is sent). */
+  async books(): Promise<Array<{ assetSymbol: string; booksMinor: bigint }>> {
+    const r = await this.t.get<Amounts<ReconciliationBooks>>('/reconciliation/books');
+    return r.data.books;
   }
 
   async get(): Promise<Reconciliation> {

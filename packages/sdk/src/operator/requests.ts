@@ -109,6 +109,20 @@ export class OperatorDestinations {
     ).value.data;
   }
 
+  /**
+   * The full account number, for an approver or admin, confirmed with a fresh code of their own
+   * authenticator app (step-up) and recorded in the audit trail; 403 without it or with a wrong code.
+   */
+  async reveal(id: string, p: { code: string }): Promise<{ id: string; organizationId: string; accountNumber: string }> {
+    // A code serves once: a lost answer is not re-sent (the person types the next code).
+    return (
+      await this.t.request<{ id: string; organizationId: string; accountNumber: string }>(
+        { method: 'POST', path: `/destinations/${enc(id)}/reveal`, body: p },
+        { resendWhenUnknown: false },
+      )
+    ).value.data;
+  }
+
   list(q: { page?: number; limit?: number; organizationId?: string } = {}): Promise<Page<OperatorDestination>> {
     return listPage<OperatorDestination>(this.t, '/destinations', q, { organizationId: q.organizationId });
   }

@@ -46,7 +46,7 @@ export class DepositsStore implements DepositsRepository {
     tx: Tx,
     id: string,
     at: Date,
-    r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean },
+    r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean; reference?: string },
   ): Promise<Deposit> {
     // FOR SHARE: the decimals stored with the arrival cannot change under it (MarketAssetsStore.put).
     const asset = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', r.assetSymbol).forShare().executeTakeFirst();
@@ -85,6 +85,8 @@ export class DepositsStore implements DepositsRepository {
           .where('expected_amount_minor', '=', r.amount.toString())
           .where('network', '=', r.network)
           .where('expires_at', '>', at)
+          // The reference the client quoted, when the desk gives it: amount and reference together.
+          .$if(r.reference !== undefined, (q) => q.where('reference', '=', r.reference!))
           .forUpdate()
           .executeTakeFirst();
 

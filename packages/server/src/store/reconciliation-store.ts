@@ -34,7 +34,7 @@ export class ReconciliationStore implements ReconciliationRepository {
   }
 
   /** What the books say the platform holds at the market per asset: minus its `market` account. */
-  async books(tx: Tx): Promise<Map<string, bigint>> {
+  async books(tx: Tx | Db = this.db): Promise<Map<string, bigint>> {
     const rows = await tx
       .selectFrom('accounts')
       .select(['asset_symbol', 'balance'])

@@ -425,7 +425,7 @@ export interface DepositsRepository {
     tx: Tx,
     id: string,
     at: Date,
-    r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean },
+    r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean; reference?: string },
   ): Promise<Deposit>;
   /** Which of these txids are recorded already. */
   recordedTxids(txids: string[]): Promise<Set<string>>;
@@ -437,6 +437,8 @@ export interface DestinationsRepository {
   insert(tx: Tx, organizationId: string, d: NewDestination, at: Date): Promise<DestinationRow | null>;
   isListed(tx: Tx, assetSymbol: string): Promise<boolean>;
   markRegisteredInMarket(tx: Tx, id: string, at: Date): Promise<DestinationRow | null>;
+  /** The sealed account number and holder document of one destination, for `openDestination`; null when there is none. */
+  sealed(id: string): Promise<{ id: string; organizationId: string; accountNumberEnc: string; holderDocumentEnc: string } | null>;
 }
 
 export interface KeysRepository {

@@ -16,7 +16,7 @@ import { DecidedHistory } from './DecidedHistory.tsx';
 import { WaitsSummary } from './WaitsSummary.tsx';
 import { fourEyes, oldestFirst, type QueueItem } from './queue.ts';
 import { queueKey, useRequests } from './useQueue.ts';
-import { roleWord, t } from '../../lib/i18n.ts';
+import { fourEyesWords, roleWord, t } from '../../lib/i18n.ts';
 
 /** One queue of what waits for a person, oldest first; in production, also what waits for execution. */
 export function ApprovalsPage() {
@@ -36,7 +36,7 @@ export function ApprovalsPage() {
   const decides = can(staff.role, 'decide') && staff.totpEnrolled;
 
   // Only what this person may approve now can be selected: not a request they already approved (four-eyes).
-  const selectable = (item: QueueItem) => decides && !fourEyes(item.record, staff.id).mine;
+  const selectable = (item: QueueItem) => decides && !fourEyes(item.record, staff.id, fourEyesWords).mine;
   const chosen = queue.filter((i) => selected.has(i.record.id) && selectable(i));
   const toggle = (id: string, on: boolean) =>
     setSelected((s) => {
@@ -95,7 +95,7 @@ export function ApprovalsPage() {
               caption={t('approvals.waitingCaption')}
               select={decides ? { isSelectable: selectable, isSelected: (i) => selected.has(i.record.id), toggle } : undefined}
               actions={(item) => {
-                const fe = fourEyes(item.record, staff.id);
+                const fe = fourEyes(item.record, staff.id, fourEyesWords);
                 if (!decides) return null;
                 return (
                   <>
@@ -250,7 +250,7 @@ function QueueTable({
       <tbody>
         {items.map((item) => {
           const r = item.record;
-          const fe = fourEyes(r, staff.id);
+          const fe = fourEyes(r, staff.id, fourEyesWords);
           return (
             <tr key={`${item.kind}:${r.id}`} data-request={r.id}>
               {select && (

@@ -10,15 +10,16 @@ import { Link } from '../../lib/router.ts';
 import { when } from '../../lib/time.ts';
 import { t } from '../../lib/i18n.ts';
 
-type Kind = 'order' | 'withdrawal';
+type Kind = 'any' | 'order' | 'withdrawal';
 const DECIDED = ['approved', 'completed', 'rejected', 'failed'] as const;
 
 /**
  * Requests a person already decided, newest first: what was approved (and executed), rejected or
- * failed, by whom, with the reason; filtered by kind, state and organization, paged.
+ * failed, by whom, with the reason; filtered by kind, state and organization, paged. Every kind by
+ * default: a withdrawal just approved is there without choosing anything (a page holds a page of each).
  */
 export function DecidedHistory() {
-  const [kind, setKind] = useState<Kind>('order');
+  const [kind, setKind] = useState<Kind>('any');
   const [state, setState] = useState<string>('');
   const [org, setOrg] = useState('');
   const [page, setPage] = useState(1);
@@ -28,15 +29,21 @@ export function DecidedHistory() {
     placeholderData: (prev) => prev,
     queryFn: async () => {
       const q = { page, limit: 25, ...(state ? { state } : {}), ...(org ? { organizationId: org } : {}) };
-      const p = kind === 'order' ? await op.orders.list(q) : await op.withdrawals.list(q);
+      const [orders, withdrawals] = await Promise.all([
+        kind === 'withdrawal' ? null : op.orders.list(q),
+        kind === 'order' ? null : op.withdrawals.list(q),
+      ]);
       // Without a state chosen the list has every state: what still waits for a decision is the queue's, not the history's.
-      return {
-        items: p.items.filter((r) => r.state !== 'pending_approval' && (!org || r.organizationId === org)),
-        pagination: p.pagination,
-      };
+      const keep = (r: { state: string; organizationId: string }) => r.state !== 'pending_approval' && (!org || r.organizationId === org);
+      const items = [
+        ...(orders?.items ?? []).filter(keep).map((r) => ({ kind: 'order' as const, r })),
+        ...(withdrawals?.items ?? []).filter(keep).map((r) => ({ kind: 'withdrawal' as const, r })),
+      ].sort((a, b) => (a.r.updatedAt < b.r.updatedAt ? 1 : a.r.updatedAt > b.r.updatedAt ? -1 : 0));
+      const totalPages = Math.max(orders?.pagination.totalPages ?? 0, withdrawals?.pagination.totalPages ?? 0);
+      return { items, pagination: { page, totalPages } };
     },
   });
-  const names = useOrganizationNames(h.data?.items.map((r) => r.organizationId) ?? []);
+  const names = useOrganizationNames(h.data?.items.map((x) => x.r.organizationId) ?? []);
   const choose = (f: () => void) => {
     f();
     setPage(1);
@@ -48,8 +55,9 @@ export function DecidedHistory() {
         <SelectField
           label={t('history.kind')}
           value={kind}
-          onChange={(v) => choose(() => setKind(v === 'withdrawal' ? 'withdrawal' : 'order'))}
+          onChange={(v) => choose(() => setKind(v === 'withdrawal' || v === 'order' ? v : 'any'))}
           options={[
+            { value: 'any', label: t('history.anyKind') },
             { value: 'order', label: t('common.orders') },
             { value: 'withdrawal', label: t('common.withdrawals') },
           ]}
@@ -73,36 +81,36 @@ export function DecidedHistory() {
       ) : h.error ? (
         <ErrorNote error={h.error} />
       ) : h.data.items.length === 0 ? (
-        <Empty>{t('history.none')}</Empty>
+        <Empty>{t(kind === 'order' ? 'history.noneOrder' : kind === 'withdrawal' ? 'history.noneWithdrawal' : 'history.none')}</Empty>
       ) : (
         <>
           <DataTable
             caption={t('history.caption')}
             rows={h.data.items}
-            rowKey={(r) => r.id}
+            rowKey={(x) => `${x.kind}:${x.r.id}`}
             columns={[
               {
                 label: t('common.request'),
                 rowHeader: true,
-                cell: (r) => (
+                cell: ({ kind: k, r }) => (
                   <>
-                    <span className="kind">{kind === 'order' ? t('common.order') : t('common.withdrawal')}</span> <code>{r.id}</code>
+                    <span className="kind">{k === 'order' ? t('common.order') : t('common.withdrawal')}</span> <code>{r.id}</code>
                   </>
                 ),
               },
               {
                 label: t('common.organization'),
-                cell: (r) => (
+                cell: ({ r }) => (
                   <Link to={`/organizations/${encodeURIComponent(r.organizationId)}`}>
                     {names.get(r.organizationId) ?? r.organizationId}
                   </Link>
                 ),
               },
-              { label: t('common.state'), cell: (r) => <StateBadge state={r.state} /> },
+              { label: t('common.state'), cell: ({ r }) => <StateBadge state={r.state} /> },
               {
                 label: t('common.amount'),
                 num: true,
-                cell: (r) =>
+                cell: ({ r }) =>
                   'base' in r ? (
                     <>
                       <MoneyText money={r.base} />
@@ -113,11 +121,11 @@ export function DecidedHistory() {
                     <MoneyText money={r.money} />
                   ) : null,
               },
-              ...(kind === 'withdrawal'
+              ...(kind !== 'order'
                 ? [
                     {
                       label: t('history.venueTxid'),
-                      cell: (r: (typeof h.data.items)[number]) =>
+                      cell: ({ r }: (typeof h.data.items)[number]) =>
                         'money' in r ? (
                           <>
                             {r.venue && (
@@ -132,12 +140,12 @@ export function DecidedHistory() {
                     },
                   ]
                 : []),
-              { label: t('history.approvedBy'), cell: (r) => (r.approvals ?? []).map((a) => a.name).join(', ') || '—' },
-              { label: t('common.reason'), cell: (r) => r.reason ?? '' },
-              { label: t('common.created'), cell: (r) => when(r.createdAt) },
+              { label: t('history.approvedBy'), cell: ({ r }) => (r.approvals ?? []).map((a) => a.name).join(', ') || '—' },
+              { label: t('common.reason'), cell: ({ r }) => r.reason ?? '' },
+              { label: t('common.created'), cell: ({ r }) => when(r.createdAt) },
               {
                 label: t('common.audit'),
-                cell: (r) => (
+                cell: ({ r }) => (
                   <Link to={`/audit?subjectId=${encodeURIComponent(r.id)}`}>
                     {t('common.audit')}
                     <span className="visually-hidden">{t('common.auditOf', { id: r.id })}</span>

@@ -8,7 +8,7 @@ import { readAmount } from '../../lib/money.ts';
 import { when } from '../../lib/time.ts';
 import { fillMargin } from './margin.ts';
 import { fourEyes, type QueueItem } from './queue.ts';
-import { amountWords, t, type MessageKey } from '../../lib/i18n.ts';
+import { amountWords, fourEyesWords, t, type MessageKey } from '../../lib/i18n.ts';
 
 export interface Decision {
   verb: 'approve' | 'reject' | 'fill' | 'payout' | 'fail';
@@ -39,7 +39,7 @@ export function DecisionDialog({
   const [reference, setReference] = useState('');
   const [proceeds, setProceeds] = useState('');
   const k = item.kind;
-  const fe = fourEyes(r, staff.id);
+  const fe = fourEyes(r, staff.id, fourEyesWords);
 
   const quote = item.kind === 'order' ? item.record.quote : null;
   const parsedProceeds = quote && proceeds.trim() !== '' ? readAmount(proceeds, quote.assetDecimals, amountWords) : null;

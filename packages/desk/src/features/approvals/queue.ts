@@ -35,13 +35,28 @@ export interface FourEyes {
   mine: boolean;
 }
 
-export function fourEyes(r: FourEyesFields, myId: string): FourEyes {
+/** The words of `FourEyes.text` in the desk's language (lib/i18n.ts passes them; English by default, for Node's tests). */
+export interface FourEyesWords {
+  none: (required: number) => string;
+  some: (given: number, required: number, names: string[]) => string;
+}
+
+export const ENGLISH_FOUR_EYES: FourEyesWords = {
+  none: (required) => `No approval yet (${required} needed)`,
+  some: (given, required, names) =>
+    `${given} of ${required} approval${required === 1 ? '' : 's'}${names.length ? `, by ${names.join(' and ')}` : ''}`,
+};
+
+export function fourEyes(r: FourEyesFields, myId: string, words: FourEyesWords = ENGLISH_FOUR_EYES): FourEyes {
   const required = r.approvalsRequired ?? 1;
   const given = r.approvals ?? [];
-  const by = given.length ? `, by ${given.map((a) => a.name).join(' and ')}` : '';
   const text =
     given.length === 0
-      ? `No approval yet (${required} needed)`
-      : `${given.length} of ${required} approval${required === 1 ? '' : 's'}${by}`;
+      ? words.none(required)
+      : words.some(
+          given.length,
+          required,
+          given.map((a) => a.name),
+        );
   return { required, given, text, mine: given.some((a) => a.staffId === myId) };
 }

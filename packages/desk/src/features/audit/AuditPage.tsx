@@ -11,6 +11,7 @@ import { when } from '../../lib/time.ts';
 import { decimalsOf, useAssets } from '../../lib/assets.ts';
 import { changeRows } from './change.ts';
 import { Actor } from '../../components/Actor.tsx';
+import { auditKindWord, auditSubject } from './words.ts';
 
 const FILTERS = ['person', 'actor', 'organizationId', 'action', 'subjectId', 'from', 'to'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -130,9 +131,14 @@ export function AuditPage() {
                     <td>
                       <Actor actor={a.actor} name={a.actorName ?? null} email={a.actorEmail ?? null} />
                     </td>
-                    <td>{a.action}</td>
                     <td>
-                      {a.subjectType} <code>{a.subjectId}</code>
+                      {auditKindWord(a.action)}
+                      {/* The recorded kind too, small: it is what the Kind filter takes. */}
+                      <br />
+                      <code className="small">{a.action}</code>
+                    </td>
+                    <td>
+                      <Subject type={a.subjectType} id={a.subjectId} />
                     </td>
                     <td>
                       <Change before={a.before} after={a.after} subjectType={a.subjectType} subjectId={a.subjectId} decimals={decimals} />
@@ -157,6 +163,18 @@ export function AuditPage() {
         </>
       )}
     </Page>
+  );
+}
+
+/** The record an entry is about, in words, with its identifier when it has one of its own. */
+function Subject({ type, id }: { type: string; id: string }) {
+  const s = auditSubject(type, id);
+  return s.id ? (
+    <>
+      {s.word} <code>{s.id}</code>
+    </>
+  ) : (
+    <>{s.word}</>
   );
 }
 

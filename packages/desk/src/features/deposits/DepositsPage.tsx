@@ -15,7 +15,7 @@ import { useOrganizationNames } from '../../lib/organizations.ts';
 import { Link } from '../../lib/router.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
-import { amountWords, t } from '../../lib/i18n.ts';
+import { amountWords, networkWord, t } from '../../lib/i18n.ts';
 
 const depositsKey = ['deposits'] as const;
 
@@ -73,7 +73,7 @@ export function DepositsPage() {
                   <td className="num">
                     <MoneyText money={d.money} />
                   </td>
-                  <td>{d.network}</td>
+                  <td>{networkWord(d.network)}</td>
                   <td>
                     <code className="break">{d.txid}</code>
                   </td>
@@ -174,7 +174,7 @@ function AttributeDialog({ deposit, onClose, onDone }: { deposit: OperatorDeposi
           <MoneyText money={deposit.money} />
         </dd>
         <dt>{t('deposits.network')}</dt>
-        <dd>{deposit.network}</dd>
+        <dd>{networkWord(deposit.network)}</dd>
         <dt>{t('deposits.arrived')}</dt>
         <dd>{when(deposit.createdAt)}</dd>
       </dl>
@@ -190,6 +190,15 @@ function AttributeDialog({ deposit, onClose, onDone }: { deposit: OperatorDeposi
   );
 }
 
+/** The reference as typed from a transfer's description: '' (none given), the canonical K7QM-3XPA, or null when it cannot be one. */
+const REFERENCE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';
+export function readReference(text: string): string | null | '' {
+  const x = text.toUpperCase().replace(/[\s-]+/g, '');
+  if (x === '') return '';
+  if (x.length !== 8 || [...x].some((c) => !REFERENCE_ALPHABET.includes(c))) return null;
+  return `${x.slice(0, 4)}-${x.slice(4)}`;
+}
+
 function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
   const qc = useQueryClient();
   const assets = useAssets();
@@ -198,6 +207,7 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
   const [amount, setAmount] = useState('');
   const wallets = useQuery({ queryKey: ['market', 'wallets'], queryFn: () => op.wallets.list() });
   const [txid, setTxid] = useState('');
+  const [reference, setReference] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [tried, setTried] = useState(false);
   const symbol = asset || assets.data?.[0]?.symbol || '';
@@ -206,7 +216,8 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
   const networks = [...new Set((wallets.data ?? []).filter((w) => w.assetSymbol === symbol).map((w) => w.network))];
   const network = networks.includes(chosenNetwork) ? chosenNetwork : (networks[0] ?? '');
   const parsed = decimals !== null ? readAmount(amount, decimals, amountWords) : null;
-  const ready = !!parsed?.ok && network.trim() !== '' && txid.trim() !== '';
+  const ref = readReference(reference);
+  const ready = !!parsed?.ok && network.trim() !== '' && txid.trim() !== '' && ref !== null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setTried(true);
@@ -231,7 +242,7 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
             label={t('deposits.network')}
             value={network}
             onChange={setNetwork}
-            options={networks.map((n) => ({ value: n, label: n }))}
+            options={networks.map((n) => ({ value: n, label: networkWord(n) }))}
           />
         ) : (
           <p className="inline-error field">{t('deposits.noWallet', { asset: symbol || t('deposits.thisAsset') })}</p>
@@ -245,6 +256,14 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
           hint={decimals !== null ? t('adjust.decimals', { n: decimals }) : undefined}
         />
         <Field label={t('deposits.txid')} value={txid} onChange={setTxid} error={tried && !txid.trim() ? t('deposits.enterTxid') : null} />
+        <Field
+          label={t('deposits.clientReference')}
+          value={reference}
+          onChange={setReference}
+          autoCapitalize="characters"
+          hint={t('deposits.clientReferenceHint')}
+          error={tried && ref === null ? t('deposits.referenceForm') : null}
+        />
         <div className="actions">
           <button type="submit">{t('deposits.recordArrival')}</button>
         </div>
@@ -254,15 +273,22 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
           title={t('deposits.recordTitle')}
           confirmLabel={t('deposits.recordArrival')}
           onClose={() => setConfirming(false)}
-          content={[symbol, network.trim(), parsed.minor, txid.trim()]}
+          content={[symbol, network.trim(), parsed.minor, txid.trim(), ref]}
           onConfirm={async (idempotencyKey) => {
             const d = await op.deposits.record(
-              { assetSymbol: symbol, network: network.trim(), amountMinor: parsed.minor, txid: txid.trim() },
+              {
+                assetSymbol: symbol,
+                network: network.trim(),
+                amountMinor: parsed.minor,
+                txid: txid.trim(),
+                ...(ref ? { reference: ref } : {}),
+              },
               { idempotencyKey },
             );
             onDone(t(d.state === 'credited' ? 'deposits.matchedDone' : 'deposits.waitsDone', { txid: d.txid }));
             setAmount('');
             setTxid('');
+            setReference('');
             setTried(false);
             await qc.invalidateQueries({ queryKey: depositsKey });
           }}
@@ -274,13 +300,15 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
               {t('deposits.minor', { n: parsed.minor.toString() })}
             </dd>
             <dt>{t('deposits.network')}</dt>
-            <dd>{network.trim()}</dd>
+            <dd>{networkWord(network.trim())}</dd>
             <dt>{t('deposits.txid')}</dt>
             <dd>
               <code className="break">{txid.trim()}</code>
             </dd>
+            <dt>{t('deposits.clientReference')}</dt>
+            <dd>{ref ? <code>{ref}</code> : t('deposits.noReference')}</dd>
           </dl>
-          <p className="effect">{t('deposits.recordEffect', { asset: symbol })}</p>
+          <p className="effect">{t(ref ? 'deposits.recordEffectRef' : 'deposits.recordEffect', { asset: symbol, reference: ref ?? '' })}</p>
         </ConfirmDialog>
       )}
     </section>

@@ -36,7 +36,7 @@ export function LiabilitiesPage() {
       }
     >
       <ErrorNote error={take.error} />
-      {take.data && <p role="status">{t('liab.taken', { id: take.data.snapshotId })}</p>}
+      {take.data && <p role="status">{t('liab.taken', { when: when(take.data.takenAt) })}</p>}
       {list.isPending ? (
         <Loading what={t('liab.loading')} />
       ) : list.error ? (

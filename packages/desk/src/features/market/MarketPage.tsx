@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Pair } from '@cambio/sdk';
-import { Amount, DataTable, Field } from '@cambio/web-kit';
+import { Amount, DataTable, Field, localDigits } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { ReadAt } from '../../components/ReadAt.tsx';
@@ -12,7 +12,7 @@ import { useDesk } from '../../lib/desk-context.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
 import { formatMinor } from '../../lib/money.ts';
-import { t } from '../../lib/i18n.ts';
+import { LANG, networkWord, t } from '../../lib/i18n.ts';
 import { PricePair, type PairDraft } from './PricePair.tsx';
 
 /** What the platform trades and receives: assets and their decimals, priced pairs, deposit wallets. */
@@ -129,7 +129,7 @@ function Pairs({ admin }: { admin: boolean }) {
           rowKey={(p) => `${p.baseSymbol}/${p.quoteSymbol}`}
           columns={[
             { label: t('market.pair'), rowHeader: true, cell: (p) => `${p.baseSymbol}/${p.quoteSymbol}` },
-            { label: t('market.midRate'), num: true, cell: (p) => p.midRate },
+            { label: t('market.midRate'), num: true, cell: (p) => (p.midRate === '' ? '—' : localDigits(p.midRate, LANG)) },
             {
               label: t('market.offeredRate'),
               num: true,
@@ -246,7 +246,7 @@ function Wallets({ admin }: { admin: boolean }) {
               <tr key={w.assetSymbol}>
                 <th scope="row">{w.assetSymbol}</th>
                 <td>
-                  <strong>{w.network}</strong>
+                  <strong>{networkWord(w.network)}</strong>
                 </td>
                 <td>
                   <code className="break">{w.address}</code>

@@ -14,6 +14,7 @@ import { readAmount } from '../../lib/money.ts';
 import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
 import { amountWords, LANG, t } from '../../lib/i18n.ts';
+import { RevealAccountDialog } from './RevealAccount.tsx';
 
 const destinationsKey = (id: string) => ['organization', id, 'destinations'] as const;
 
@@ -27,6 +28,7 @@ export function DestinationsPanel({ id }: { id: string }) {
     refetchInterval: 15_000,
   });
   const [registering, setRegistering] = useState<OperatorDestination | null>(null);
+  const [revealing, setRevealing] = useState<OperatorDestination | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const decides = can(staff.role, 'decide') && staff.totpEnrolled;
   const rows = d.data?.items.filter((x) => x.organizationId === id) ?? [];
@@ -88,16 +90,25 @@ export function DestinationsPanel({ id }: { id: string }) {
               label: t('common.actions'),
               actions: true,
               cell: (x) =>
-                decides && !x.registeredInMarketAt ? (
-                  <button type="button" className="primary" onClick={() => setRegistering(x)}>
-                    {t('dest.register')}
-                    <span className="visually-hidden"> {x.label}</span>
-                  </button>
+                decides ? (
+                  <>
+                    {!x.registeredInMarketAt && (
+                      <button type="button" className="primary" onClick={() => setRegistering(x)}>
+                        {t('dest.register')}
+                        <span className="visually-hidden"> {x.label}</span>
+                      </button>
+                    )}{' '}
+                    <button type="button" onClick={() => setRevealing(x)}>
+                      {t('reveal.action')}
+                      <span className="visually-hidden"> {x.label}</span>
+                    </button>
+                  </>
                 ) : null,
             },
           ]}
         />
       )}
+      {revealing && <RevealAccountDialog destination={revealing} onClose={() => setRevealing(null)} />}
       {registering && (
         <ConfirmDialog
           title={t('dest.registerTitle', { label: registering.label })}

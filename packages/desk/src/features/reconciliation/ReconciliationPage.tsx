@@ -171,29 +171,14 @@ export function ReconciliationPage() {
       )}
 
       {confirmRun && (
-        <ConfirmDialog
-          title={t('recon.runTitle')}
-          confirmLabel={t('recon.runButton')}
+        <RunDialog
+          run={confirmRun}
+          skipped={fromVenue ? [] : parsed.filter((p) => p.r === null).map((p) => p.a.symbol)}
+          reconciled={state.data?.reconciled ?? true}
+          decimals={(s) => decimalsOf(assets.data, s) ?? 0}
           onClose={() => setConfirmRun(null)}
-          content={confirmRun}
-          onConfirm={async (idempotencyKey) => {
-            await op.reconciliation.run(confirmRun.length ? { marketBalances: confirmRun } : {}, { idempotencyKey });
-            await qc.invalidateQueries({ queryKey: reconciliationKey });
-          }}
-        >
-          {confirmRun.length === 0 ? (
-            <p>{t('recon.readFromVenue')}</p>
-          ) : (
-            <ul>
-              {confirmRun.map((b) => (
-                <li key={b.assetSymbol}>
-                  <Amount minor={b.amountMinor} decimals={decimalsOf(assets.data, b.assetSymbol) ?? 0} symbol={b.assetSymbol} />
-                </li>
-              ))}
-            </ul>
-          )}
-          <p className="effect">{t('recon.runEffect')}</p>
-        </ConfirmDialog>
+          onDone={() => qc.invalidateQueries({ queryKey: reconciliationKey })}
+        />
       )}
       {resolving && (
         <ConfirmDialog
@@ -213,5 +198,117 @@ export function ReconciliationPage() {
         </ConfirmDialog>
       )}
     </Page>
+  );
+}
+
+/**
+ * The confirm step of a run. With figures entered, each is shown beside the books' figure of now and
+ * the difference; a run that would stop the platform says so, with the differences, before it is sent.
+ * The books may still move before the run: the server compares again, at the moment it runs.
+ */
+function RunDialog({
+  run,
+  skipped,
+  reconciled,
+  decimals,
+  onClose,
+  onDone,
+}: {
+  run: Array<{ assetSymbol: string; amountMinor: bigint }>;
+  skipped: string[];
+  reconciled: boolean;
+  decimals: (symbol: string) => number;
+  onClose: () => void;
+  onDone: () => Promise<void>;
+}) {
+  const books = useQuery({
+    queryKey: ['reconciliation', 'books'],
+    queryFn: () => op.reconciliation.books(),
+    enabled: run.length > 0,
+    gcTime: 0,
+  });
+  const bookOf = (s: string) => books.data?.find((b) => b.assetSymbol === s)?.booksMinor ?? 0n;
+  const rows = run.map((b) => ({ ...b, books: bookOf(b.assetSymbol), difference: b.amountMinor - bookOf(b.assetSymbol) }));
+  const differing = rows.filter((r) => r.difference !== 0n);
+  const stops = run.length > 0 && books.data !== undefined && differing.length > 0 && reconciled;
+  return (
+    <ConfirmDialog
+      title={t('recon.runTitle')}
+      confirmLabel={stops ? t('recon.runAndStop') : t('recon.runButton')}
+      danger={stops}
+      canConfirm={run.length === 0 || books.data !== undefined}
+      onClose={onClose}
+      content={run}
+      onConfirm={async (idempotencyKey) => {
+        await op.reconciliation.run(run.length ? { marketBalances: run } : {}, { idempotencyKey });
+        await onDone();
+      }}
+    >
+      {run.length === 0 ? (
+        <p>{t('recon.readFromVenue')}</p>
+      ) : books.isPending ? (
+        <Loading what={t('recon.loadingBooks')} />
+      ) : books.error ? (
+        <ErrorNote error={books.error} />
+      ) : (
+        <>
+          {stops && (
+            <div className="inline-error" role="alert">
+              <p>
+                <strong>{t('recon.wouldStop', { count: String(differing.length) })}</strong>
+              </p>
+              <ul>
+                {differing.map((r) => (
+                  <li key={r.assetSymbol}>
+                    {t('recon.differsBy', { asset: r.assetSymbol })}{' '}
+                    <Amount minor={r.difference} decimals={decimals(r.assetSymbol)} symbol={r.assetSymbol} />
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {!stops && differing.length === 0 && <p className="ok-note">{t('recon.wouldMatch')}</p>}
+          {!reconciled && differing.length > 0 && <p>{t('recon.alreadyStopped')}</p>}
+          <table tabIndex={0}>
+            <caption className="visually-hidden">{t('recon.caption')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('common.asset')}</th>
+                <th scope="col" className="num">
+                  {t('recon.entered')}
+                </th>
+                <th scope="col" className="num">
+                  {t('recon.books')}
+                </th>
+                <th scope="col" className="num">
+                  {t('recon.difference')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => {
+                const d = decimals(r.assetSymbol);
+                return (
+                  <tr key={r.assetSymbol} className={r.difference === 0n ? '' : 'row-bad'}>
+                    <th scope="row">{r.assetSymbol}</th>
+                    <td className="num">
+                      <Amount minor={r.amountMinor} decimals={d} symbol={r.assetSymbol} />
+                    </td>
+                    <td className="num">
+                      <Amount minor={r.books} decimals={d} symbol={r.assetSymbol} />
+                    </td>
+                    <td className="num">
+                      <Amount minor={r.difference} decimals={d} symbol={r.assetSymbol} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </>
+      )}
+      {skipped.length > 0 && run.length > 0 && <p className="small">{t('recon.skipped', { assets: skipped.join(', ') })}</p>}
+      <p className="effect">{t('recon.runEffect')}</p>
+    </ConfirmDialog>
   );
 }

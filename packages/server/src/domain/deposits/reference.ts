@@ -18,3 +18,13 @@ export function newReference(bytes: (n: number) => Uint8Array = randomBytes): st
   }
   return `${out.slice(0, 4).join('')}-${out.slice(4).join('')}`;
 }
+
+/**
+ * A reference as a person typed it from a transfer's description (`k7qm 3xpa`, `K7QM3XPA`): upper case,
+ * spaces gone, the dash where it belongs; null when it cannot be one.
+ */
+export function readReference(text: string): string | null {
+  const t = text.toUpperCase().replace(/[\s-]+/g, '');
+  if (t.length !== 8 || [...t].some((c) => !REFERENCE_ALPHABET.includes(c))) return null;
+  return `${t.slice(0, 4)}-${t.slice(4)}`;
+}

@@ -19,6 +19,7 @@ const APPROVER_ROUTES = [
   'POST /reconciliation/run',
   'POST /reconciliation/resolve',
   'POST /destinations/:id/register-in-market',
+  'POST /destinations/:id/reveal',
 ];
 
 /** What any signed-in person does for themselves, whatever the role (and before enrolling TOTP, except tokens). */

@@ -10,12 +10,13 @@ import { depositWire } from '../../http/wire/deposits.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 import type { Deposit } from '../../store/deposits-store.ts';
 import { attributeArrival, recordArrival } from '../../usecases/deposits/record-arrival.ts';
+import { readReference } from '../../domain/deposits/reference.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const sec = [{ operator: [] }];
 const wire = (d: Deposit) => ({ ...depositWire(d), organizationId: d.organizationId });
 
-/** Arrivals: recorded once per txid, matched by exact amount, or credited by hand (CONTRACT §3). */
+/** Arrivals: recorded once per txid, matched by exact amount (and the reference, when given), or credited by hand (CONTRACT §3). */
 export const operatorDepositRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -35,11 +36,15 @@ export const operatorDepositRoutes =
       async (req, reply) => {
         const amount = toMinor(req.body.amountMinor);
         if (amount === null || amount === 0n) throw new DomainError('request.invalid_amount', { field: 'amountMinor' });
+        const typed = req.body.reference?.trim() ?? '';
+        const reference = typed === '' ? undefined : readReference(typed);
+        if (reference === null) throw new DomainError('deposits.invalid_reference');
         const d = await recordArrival(deps, req.operatorActor!, {
           assetSymbol: req.body.assetSymbol,
           network: req.body.network,
           amount,
           txid: req.body.txid,
+          ...(reference ? { reference } : {}),
         });
         return reply.code(201).send(ok(req.id, wire(d)));
       },

@@ -1,4 +1,4 @@
-import { OperatorDestination, ListQuery } from '@cambio/contract';
+import { OperatorDestination, ListQuery, RevealDestination, RevealedDestination } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.ts';
@@ -7,11 +7,13 @@ import { ok } from '../../http/envelope.ts';
 import { pageParams } from '../../http/page-params.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 import type { DestinationRow } from '../../store/destinations-store.ts';
+import { DestinationSealer } from '../../domain/destinations/sealer.ts';
 import { registerInMarket } from '../../usecases/destinations/register-in-market.ts';
+import { revealDestination } from '../../usecases/destinations/reveal-destination.ts';
 
 const sec = [{ operator: [] }];
 
-/** Still masked for the operator: the full account number is never returned by any endpoint. */
+/** Masked for the operator too: the full account number only through …/reveal (approver or admin, step-up, audited). */
 const operatorDestinationWire = (d: DestinationRow, now: Date) => ({
   id: d.id,
   organizationId: d.organizationId,
@@ -35,6 +37,7 @@ export const destinationRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const { store, clock } = deps;
+    const sealer = new DestinationSealer(deps.secret);
     const tags = ['operator: withdrawals'];
     app.get(
       '/destinations',
@@ -72,5 +75,27 @@ export const destinationRoutes =
         },
       },
       async (req) => ok(req.id, operatorDestinationWire(await registerInMarket(deps, req.operatorActor!, req.params.id), clock.now())),
+    );
+
+    app.post(
+      '/destinations/:id/reveal',
+      {
+        schema: {
+          tags,
+          security: sec,
+          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+          body: RevealDestination,
+          response: responses(200, RevealedDestination),
+          summary:
+            "The destination's full account number, to pay it or confirm its registration: approver or admin, confirmed with a fresh code of the person's own authenticator app (403 auth.step_up_required / auth.step_up_invalid), recorded in the audit trail",
+        },
+        preValidation: async (req) => {
+          req.body ??= {};
+        },
+      },
+      async (req) => {
+        const staffId = req.staff?.kind === 'staff' ? req.staff.id : null;
+        return ok(req.id, await revealDestination({ ...deps, sealer }, staffId, req.params.id, { totpCode: req.body.code }));
+      },
     );
   };

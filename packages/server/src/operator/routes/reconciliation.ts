@@ -1,4 +1,4 @@
-import { ReconciliationRunRecord, ReconciliationState, RunReconciliation } from '@cambio/contract';
+import { ReconciliationBooks, ReconciliationRunRecord, ReconciliationState, RunReconciliation } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.ts';
@@ -49,6 +49,27 @@ export const reconciliationRoutes =
       ok(req.id, stateWire(await store.reconciliation.state())),
     );
 
+    app.get(
+      '/reconciliation/books',
+      {
+        schema: {
+          tags,
+          security: sec,
+          response: responses(200, ReconciliationBooks),
+          summary:
+            "What the books say the platform holds at the market, per asset, now: the desk shows a run's differences before it is sent",
+        },
+      },
+      async (req) => {
+        const books = await store.reconciliation.books();
+        return ok(req.id, {
+          books: [...books.entries()]
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([assetSymbol, m]) => ({ assetSymbol, booksMinor: m.toString() })),
+        });
+      },
+    );
+
     app.post(
       '/reconciliation/run',
       {
@@ -59,7 +80,7 @@ export const reconciliationRoutes =
           body: RunReconciliation,
           response: responses(200, ReconciliationRunRecord),
           summary:
-            "Compares per asset what the books say the platform holds at the market with the given balances (absent: the venue's own, from the simulated venue in sandbox or the CCXT venue account's free + locked in production; 503 market.unavailable when it cannot be read)",
+            "Compares per asset what the books say the platform holds at the market with the given balances (only the assets listed; absent: the venue's own, from the simulated venue in sandbox or the CCXT venue account's free + locked in production; 503 market.unavailable when it cannot be read)",
         },
       },
       async (req) => {

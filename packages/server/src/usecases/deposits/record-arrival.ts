@@ -13,13 +13,13 @@ const depositAudit = (d: Deposit) => ({
 
 /**
  * Money arrived at the platform's wallet (CONTRACT §3): recorded once per txid, credited when it
- * matches an open declaration exactly, else unattributed; the venue's books follow in the same
+ * matches an open declaration exactly (its amount, and its reference when the desk gives one), else unattributed; the venue's books follow in the same
  * transaction (the money is now at the platform's account).
  */
 export async function recordArrival(
   d: UseCaseDeps,
   actor: string,
-  r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean },
+  r: { assetSymbol: string; network: string; amount: bigint; txid: string; unmatchable?: boolean; reference?: string },
 ): Promise<Deposit> {
   const at = d.clock.now();
   const id = d.ids.next('dep');
@@ -32,7 +32,7 @@ export async function recordArrival(
       subjectType: 'deposit',
       subjectId: id,
       before: null,
-      after: depositAudit(dep),
+      after: { ...depositAudit(dep), ...(r.reference ? { reference: r.reference } : {}) },
     });
     return dep;
   });

@@ -21,7 +21,9 @@ export async function runReconciliation(
     // The venue first: it shuts out writers of its books, so the books read next are of the same moment.
     const market = given ?? (await d.venue.holdings(tx));
     if (market === null) throw new DomainError('reconciliation.market_balances_required');
-    const books = await d.store.reconciliation.books(tx);
+    // Given figures cover the assets a person entered: one left out is not compared (docs/operator-guide.md, Reconciliation), never taken as zero.
+    const allBooks = await d.store.reconciliation.books(tx);
+    const books = given ? new Map([...given.keys()].map((a) => [a, allBooks.get(a) ?? 0n])) : allBooks;
     const { matched, figures } = compareHoldings(books, market);
     const source = given ? ('given' as const) : ('venue' as const);
     const stop = state.reconciled && !matched;
