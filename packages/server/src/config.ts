@@ -124,7 +124,11 @@ export class DatabaseOpenError extends Error {}
 
 export function databaseOpenError(err: unknown, where: { databaseUrl?: string | undefined; dataDir: string }): DatabaseOpenError {
   const e = err as { message?: string; code?: string; errors?: Array<{ message?: string }> };
-  const why = (e?.message || e?.errors?.map((x) => x.message).join('; ') || String(err)).split('\n')[0]!;
+  // The first line of the innermost reason: "migration failed: Error: no primary database answers: host: why" → why.
+  let why = (e?.message || e?.errors?.map((x) => x.message).join('; ') || String(err)).split('\n')[0]!;
+  why = why.replace(/^migration\s+\S*\s*failed:\s*(Error:\s*)?/, '').replace(/^no primary database answers:\s*[^\s]+:\s*/, '');
+  const missing = e?.code === '3D000' || /database "[^"]+" does not exist/.test(why);
+  const unreachable = e?.code === 'ECONNREFUSED' || e?.code === 'ENOTFOUND' || /ECONNREFUSED|ENOTFOUND|timeout|no primary/i.test(why);
   let place = `DATA_DIR ${where.dataDir}`;
   if (where.databaseUrl) {
     try {
@@ -135,12 +139,11 @@ export function databaseOpenError(err: unknown, where: { databaseUrl?: string | 
       place = 'DATABASE_URL';
     }
   }
-  const hint =
-    e?.code === '3D000'
-      ? ' (create the database first, e.g. `createdb <name>`, or point DATABASE_URL at one that exists)'
-      : e?.code === 'ECONNREFUSED' || e?.code === 'ENOTFOUND' || /ECONNREFUSED|ENOTFOUND|timeout/i.test(why)
-        ? ' (is PostgreSQL running and reachable at that host and port?)'
-        : '';
+  const hint = missing
+    ? ' (create the database first, e.g. `createdb <name>`, or point DATABASE_URL at one that exists)'
+    : unreachable
+      ? ' (is PostgreSQL running and reachable at that host and port?)'
+      : '';
   return new DatabaseOpenError(`cannot open the database at ${place}: ${why}${hint}`);
 }
 

@@ -54,18 +54,19 @@ for (const backend of backends()) {
     });
 
     test("an arrival with the client's reference: credited to that declaration when the amount is exact, else it waits", async () => {
-      const declare = async () => {
-        const r = await h.call(o.key, 'POST', '/deposits/declarations', {
+      // One open declaration per organization and asset: a second organization declares the other.
+      const other = await seedOrg(h, {});
+      const declare = async (key: string) => {
+        const r = await h.call(key, 'POST', '/deposits/declarations', {
           assetSymbol: 'USD',
           assetDecimals: 2,
           declaredAmountMinor: '100000',
-          network: 'wire',
         });
         assert.equal(r.status, 201, r.raw);
         return r.body.data as { id: string; reference: string; expectedAmountMinor: string };
       };
-      const a = await declare();
-      const b = await declare();
+      const a = await declare(o.key);
+      const b = await declare(other.key);
       const arrive = (amountMinor: string, reference: string | undefined, txid: string) =>
         h.op('POST', '/deposits', {
           assetSymbol: 'USD',
@@ -87,7 +88,7 @@ for (const backend of backends()) {
       assert.equal(audit.body.data[0].after.reference, a.reference);
       // Without a reference the amount alone still matches (the API as before).
       const plain = await arrive(b.expectedAmountMinor, undefined, 'wire-b');
-      assert.deepEqual([plain.body.data.state, plain.body.data.organizationId], ['credited', o.orgId]);
+      assert.deepEqual([plain.body.data.state, plain.body.data.organizationId], ['credited', other.orgId]);
       // Something that cannot be a reference is refused, and nothing is recorded.
       const bad = await arrive('555', 'not a ref!', 'wire-bad');
       assert.deepEqual([bad.status, bad.body.code], [422, 'deposits.invalid_reference']);
