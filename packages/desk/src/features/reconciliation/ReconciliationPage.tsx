@@ -234,7 +234,7 @@ function RunDialog({
   return (
     <ConfirmDialog
       title={t('recon.runTitle')}
-      confirmLabel={stops ? t('recon.runAndStop') : t('recon.runButton')}
+      confirmLabel={t('recon.runButton')}
       danger={stops}
       canConfirm={run.length === 0 || books.data !== undefined}
       onClose={onClose}
