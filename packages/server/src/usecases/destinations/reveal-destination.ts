@@ -18,7 +18,8 @@ export async function revealDestination(
 ): Promise<{ id: string; organizationId: string; accountNumber: string }> {
   // An unknown destination is a 404 before any code is spent (the person can list them anyway).
   const sealed = await d.store.destinations.sealed(destinationId);
-  if (!sealed) throw new DomainError('destinations.not_found');
+  // A crypto address is listed whole already: only a bank account has a number to reveal.
+  if (!sealed || !sealed.accountNumberEnc) throw new DomainError('destinations.not_found');
   // A person confirms it with their own second factor: the bootstrap token (null) is nobody's.
   if (staffId === null) throw new DomainError('auth.step_up_required');
   const { accountNumber } = openDestination(d.sealer, sealed);
