@@ -75,6 +75,16 @@ export interface Config {
   mailFrom: string;
 }
 
+/** A new withdrawal destination's cooldown in the sandbox unless CAMBIO_DESTINATION_COOLDOWN_MS says otherwise (production: 24 h). */
+export const SANDBOX_COOLDOWN_MS = 60_000;
+
+/** The start's line on the sandbox's cooldown: how long a new destination waits, and how to change it. */
+export function sandboxCooldownLine(ms: number): string {
+  const wait = ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
+  const cools = ms === 0 ? 'has no cooldown' : `cools down ${wait}`;
+  return `sandbox: a new withdrawal destination ${cools}, then is usable once the operator registers it in the market (CAMBIO_DESTINATION_COOLDOWN_MS=${ms}; production default 24 h)`;
+}
+
 /** The exchanges whose answers Cambio reads exactly (venues/ccxt): their raw JSON differs per exchange. */
 export const CCXT_EXCHANGES = ['binance'] as const;
 
@@ -250,7 +260,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keyTag,
     quoteTtlMs: int('CAMBIO_QUOTE_TTL_MS', 15_000, 1, 86_400_000),
     declarationTtlMs: int('CAMBIO_DECLARATION_TTL_MS', 3_600_000, 1, 30 * 86_400_000),
-    destinationCooldownMs: int('CAMBIO_DESTINATION_COOLDOWN_MS', 86_400_000, 0, 365 * 86_400_000),
+    // The sandbox is for trying: a new destination cools down a minute there, so a walkthrough runs as written.
+    destinationCooldownMs: int('CAMBIO_DESTINATION_COOLDOWN_MS', mode === 'sandbox' ? SANDBOX_COOLDOWN_MS : 86_400_000, 0, 365 * 86_400_000),
     rateLimitPerMin: int('CAMBIO_RATE_LIMIT_PER_MIN', 600, 0, 10_000_000),
     redisUrl,
     logLevel,

@@ -2,7 +2,7 @@ import pino, { type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { startBackground } from './background.ts';
 import { resolveSecrets } from './bootstrap.ts';
-import { ConfigError, DatabaseOpenError, databaseOpenError, loadConfig, loadDotEnv, startWarnings } from './config.ts';
+import { ConfigError, DatabaseOpenError, databaseOpenError, loadConfig, loadDotEnv, sandboxCooldownLine, startWarnings } from './config.ts';
 import { randomIds } from './domain/ids.ts';
 import { systemClock } from './domain/ports.ts';
 import type { AppDeps } from './deps.ts';
@@ -142,6 +142,7 @@ async function main() {
     const address = await app.listen({ port: config.port, host: config.host });
     life.running = true;
     life.checkpoint();
+    if (config.mode === 'sandbox') console.log(sandboxCooldownLine(config.destinationCooldownMs));
     console.log(`listening on ${address.replace('0.0.0.0', '127.0.0.1')}`);
   } catch (e) {
     const ok = await life.close();

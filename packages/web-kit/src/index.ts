@@ -1,5 +1,5 @@
 /** The web apps' shared kit (see package.json). Pure helpers first, then React pieces. */
-export { readAmount, groupDigits, showMoney, type AmountProblem, type AmountReading } from './money.ts';
+export { readAmount, plainDecimal, typedAmount, groupDigits, showMoney, type AmountProblem, type AmountReading } from './money.ts';
 export { formatDate, formatDateTime, formatMoney, formatTime, isFiat, localDigits } from './format.ts';
 export {
   describeError,

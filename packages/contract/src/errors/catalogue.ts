@@ -260,8 +260,8 @@ const entries = {
   'ledger.insufficient_balance': { status: 422, en: 'The available balance is insufficient.', es: 'El saldo disponible es insuficiente.' },
   'ledger.ledger_not_reconciled': {
     status: 409,
-    en: 'The platform books and the market balance disagree; operations are stopped until a person reviews it.',
-    es: 'Los libros de la plataforma y el saldo del mercado no coinciden; las operaciones están detenidas hasta una revisión.',
+    en: 'Trading and withdrawals are paused; your balances are safe. Nothing was done; try again later.',
+    es: 'El cambio y los retiros están en pausa; sus saldos están seguros. No se hizo nada; intente más tarde.',
   },
   'reconciliation.market_balances_required': {
     status: 422,

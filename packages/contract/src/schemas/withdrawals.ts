@@ -171,3 +171,11 @@ export const RecordPayout = Type.Object(
   { additionalProperties: false },
 );
 export type RecordPayout = Static<typeof RecordPayout>;
+
+/** Why a destination of the member's organization is not usable yet, for people (GET /portal/v1/destinations/waiting). */
+export const PortalDestinationWait = Type.Object({
+  id: Type.String(),
+  cooldownEndsAt: DateTime,
+  awaitingOperator: Type.Boolean({ description: 'the operator has not registered it in the market yet' }),
+});
+export type PortalDestinationWait = Static<typeof PortalDestinationWait>;

@@ -739,7 +739,8 @@ const en = {
   'amount.noDecimals': 'This asset has no decimals.',
   'amount.tooManyDecimals': 'At most {n} decimals for this asset.',
   'amount.notPositive': 'Enter an amount greater than zero.',
-  'amount.invalid': 'Write the amount as digits with at most one decimal point, e.g. 1250.50.',
+  'amount.invalid': 'Write the amount as digits with at most one decimal point, e.g. 1,250.50.',
+  'amount.tooLarge': 'This amount is too large.',
   'role.viewer': 'viewer',
   'role.approver': 'approver',
   'role.admin': 'admin',
@@ -1529,7 +1530,8 @@ const es: Record<MessageKey, string> = {
   'amount.noDecimals': 'Este activo no tiene decimales.',
   'amount.tooManyDecimals': 'A lo sumo {n} decimales para este activo.',
   'amount.notPositive': 'Escriba un monto mayor que cero.',
-  'amount.invalid': 'Escriba el monto en dígitos con a lo sumo un punto decimal, p. ej. 1250.50.',
+  'amount.invalid': 'Escriba el monto en dígitos con a lo sumo una coma decimal, p. ej. 1.250,50.',
+  'amount.tooLarge': 'Este monto es demasiado grande.',
   'role.viewer': 'lector',
   'role.approver': 'aprobador',
   'role.admin': 'administrador',
@@ -1611,6 +1613,8 @@ export const amountWords: AmountWords = {
   tooManyDecimals: (n) => t('amount.tooManyDecimals', { n }),
   notPositive: t('amount.notPositive'),
   invalid: t('amount.invalid'),
+  tooLarge: t('amount.tooLarge'),
+  lang: LANG,
 };
 
 /** Saves the choice and reloads the page: every word and every server message follow it. */

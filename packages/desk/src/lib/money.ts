@@ -1,5 +1,6 @@
 // Money in the browser is text (STYLE §16): the SDK's and the web kit's exact helpers, never Number().
 export { formatMinor, parseDecimal } from '@cambio/sdk';
+import type { Lang } from '@cambio/contract';
 import { readAmount as read } from '@cambio/web-kit/money';
 
 /**
@@ -12,6 +13,9 @@ export interface AmountWords {
   tooManyDecimals: (decimals: number) => string;
   notPositive: string;
   invalid: string;
+  tooLarge: string;
+  /** The person's language: its decimal mark and group separator (web kit's readAmount). */
+  lang: Lang;
 }
 
 export const ENGLISH_AMOUNT_WORDS: AmountWords = {
@@ -19,7 +23,9 @@ export const ENGLISH_AMOUNT_WORDS: AmountWords = {
   noDecimals: 'This asset has no decimals.',
   tooManyDecimals: (n) => `At most ${n} decimals for this asset.`,
   notPositive: 'Enter an amount greater than zero.',
-  invalid: 'Write the amount as digits with at most one decimal point, e.g. 1250.50.',
+  invalid: 'Write the amount as digits with at most one decimal point, e.g. 1,250.50.',
+  tooLarge: 'This amount is too large.',
+  lang: 'en',
 };
 
 /** Decimal text typed by a person → minor units, or the words for why it cannot be. */
@@ -28,7 +34,7 @@ export function readAmount(
   decimals: number,
   words: AmountWords = ENGLISH_AMOUNT_WORDS,
 ): { ok: true; minor: bigint } | { ok: false; error: string } {
-  const r = read(text, decimals);
+  const r = read(text, decimals, { lang: words.lang });
   if (r.ok) return r;
   switch (r.reason) {
     case 'empty':
@@ -39,6 +45,8 @@ export function readAmount(
       return { ok: false, error: words.notPositive };
     case 'invalid':
       return { ok: false, error: words.invalid };
+    case 'too_large':
+      return { ok: false, error: words.tooLarge };
   }
 }
 

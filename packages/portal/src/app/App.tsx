@@ -1,7 +1,7 @@
 import type { Lang } from '@cambio/contract';
 import { CambioError, type PortalSession } from '@cambio/sdk';
 import { LanguageSwitch, WebKitContext, type WebKit } from '@cambio/web-kit';
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Account } from '../features/auth/Account.tsx';
 import { AcceptInvitation } from '../features/auth/AcceptInvitation.tsx';
@@ -21,6 +21,7 @@ import { ErrorBox } from '../components/ui.tsx';
 import { initialLang, rememberLang, stateWord, translator, type MessageKey } from '../lib/i18n.ts';
 import { makeSdk, PortalContext, usePortal, type PortalContextValue } from '../lib/portal-context.ts';
 import { Link, useLocation } from '../lib/router.ts';
+import { usePaused } from '../lib/paused.ts';
 
 const PAGES: Array<{ route: string; label: MessageKey; page: () => ReactNode; permission?: string }> = [
   { route: '/', label: 'nav.balances', page: Balances },
@@ -88,9 +89,8 @@ function Shell({ children }: { children: ReactNode }) {
  * 409: read every 30 s, and again at once when a call answers ledger.ledger_not_reconciled.
  */
 function PlatformStop() {
-  const { sdk, t } = usePortal();
-  const q = useQuery({ queryKey: ['platform'], queryFn: () => sdk.session.platform(), refetchInterval: 30_000 });
-  if (q.data?.reconciled !== false) return null;
+  const { t } = usePortal();
+  if (!usePaused()) return null;
   return (
     <div className="notice notice-warning stop-banner" role="alert">
       {t('app.stopped')}

@@ -1,6 +1,8 @@
 import { useId } from 'react';
+import { permissionWord } from '../lib/i18n.ts';
+import { usePortal } from '../lib/portal-context.ts';
 
-/** One checkbox per scope, labelled with the scope's own name (CONTRACT §8); only those offered. */
+/** One checkbox per scope, labelled with the scope's own name (docs/api-guide.md, "The portal") and described in words; only those offered. */
 export function ScopePicker({
   legend,
   offered,
@@ -15,6 +17,7 @@ export function ScopePicker({
   error?: string | null;
 }) {
   const id = useId();
+  const { lang } = usePortal();
   return (
     <fieldset className={error ? 'field-error' : undefined} aria-describedby={error ? `${id}-err` : undefined}>
       <legend>{legend}</legend>
@@ -24,14 +27,20 @@ export function ScopePicker({
         </p>
       )}
       {offered.map((s) => (
-        <label key={s} className="choice">
-          <input
-            type="checkbox"
-            checked={chosen.includes(s)}
-            onChange={(e) => onChange(e.target.checked ? [...chosen, s] : chosen.filter((x) => x !== s))}
-          />{' '}
-          {s}
-        </label>
+        <span key={s} className="choice">
+          <label>
+            <input
+              type="checkbox"
+              checked={chosen.includes(s)}
+              aria-describedby={`${id}-${s.replace(':', '-')}`}
+              onChange={(e) => onChange(e.target.checked ? [...chosen, s] : chosen.filter((x) => x !== s))}
+            />{' '}
+            {s}
+          </label>{' '}
+          <span className="small muted" id={`${id}-${s.replace(':', '-')}`}>
+            {permissionWord(lang, s)}
+          </span>
+        </span>
       ))}
     </fieldset>
   );

@@ -6,7 +6,7 @@ import { describeError } from '../lib/i18n.ts';
 import { usePortal } from '../lib/portal-context.ts';
 
 /** An error summary at the top of a form or a page (GOV.UK pattern): focused, so it is read out. */
-export function ErrorBox({ error }: { error: unknown }) {
+export function ErrorBox({ error, fields }: { error: unknown; fields?: Record<string, string> }) {
   const { lang, t } = usePortal();
   const ref = useRef<HTMLDivElement>(null);
   const qc = useQueryClient();
@@ -17,7 +17,7 @@ export function ErrorBox({ error }: { error: unknown }) {
       void qc.invalidateQueries({ queryKey: ['platform'] });
   }, [error, qc]);
   if (!error) return null;
-  const d = describeError(error, lang, t);
+  const d = describeError(error, lang, t, fields);
   return (
     <div className="error-box" role="alert" tabIndex={-1} ref={ref}>
       <h2 className="error-title">{t('common.errorTitle')}</h2>
@@ -100,7 +100,7 @@ export function SecretShownOnce({
 }) {
   const { t } = usePortal();
   const id = useId();
-  const ref = useRef<HTMLInputElement>(null);
+  const ref = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     ref.current?.focus();
     ref.current?.select();
@@ -108,7 +108,8 @@ export function SecretShownOnce({
   return (
     <div className="notice notice-warning">
       <label htmlFor={id}>{label}</label>
-      <input id={id} ref={ref} readOnly value={secret} className="secret" aria-describedby={`${id}-warn`} />
+      {/* A text area that wraps: the whole secret is always in view, at 375 px too. */}
+      <textarea id={id} ref={ref} readOnly value={secret} className="secret" rows={2} spellCheck={false} aria-describedby={`${id}-warn`} />
       <p id={`${id}-warn`}>{warning}</p>
       <CopyButton text={secret} label={copyLabel} />{' '}
       <button type="button" className="secondary" onClick={onDone}>

@@ -78,7 +78,7 @@ const en = {
   'common.expiresIn': 'Expires in {time}',
   'common.expired': 'Expired',
   'amount.empty': 'Enter an amount.',
-  'amount.invalid': 'Enter the amount as digits with a point for decimals, e.g. 1250.50.',
+  'amount.invalid': 'Enter the amount as digits with a point for decimals, e.g. 1,250.50.',
   'amount.too_many_decimals': '{asset} has {decimals} decimals: enter at most {decimals} digits after the point.',
   'amount.not_positive': 'Enter an amount greater than zero.',
   'amount.willSend': 'You will send {amount} {asset}.',
@@ -145,6 +145,8 @@ const en = {
   'withdrawals.destinations': 'Destinations',
   'withdrawals.usable': 'Usable',
   'withdrawals.coolingDown': 'Cooling down: not usable yet',
+  'withdrawals.usableFrom': 'Cooling down: usable from {time}',
+  'withdrawals.awaitingOperator': 'Waiting for the operator to register it',
   'withdrawals.register': 'Register a bank destination',
   'withdrawals.label': 'Label',
   'withdrawals.bankName': 'Bank',
@@ -256,7 +258,7 @@ const en = {
   'role.readOnly': 'Your role lets you see this page but not change it.',
   'error.network': 'The service cannot be reached. Check your connection and try again.',
   'app.stopped':
-    'The platform has paused orders, withdrawals, deposit declarations and new destinations while its books are checked against the market. Balances, lists and quotes still work, and nothing you hold is affected.',
+    'Trading and withdrawals are paused; your balances are safe. New deposit declarations and destinations wait too, while we check our books. Balances, lists and quotes still work.',
   'amount.willReceive': 'You will receive {amount} {asset}.',
   'exchange.noPairs': 'No pair is priced at the moment, so nothing can be exchanged. Try again later.',
   'exchange.available': 'Available: {amount} {asset}',
@@ -352,7 +354,7 @@ const en = {
   'withdrawals.txid': 'Transaction',
   'form.required': 'Enter the {field}.',
   'error.validation': 'Some of what was entered is not in the expected form. Check the fields and try again.',
-  'error.stopped': 'The platform has paused this while its books are checked against the market. Nothing was done; try again later.',
+  'error.stopped': 'Trading and withdrawals are paused; your balances are safe. Nothing was done; try again later.',
   'deposits.bankDetails': 'Bank details',
   'deposits.cancel': 'Cancel this declaration',
   'deposits.cancelSubmit': 'Cancel declaration',
@@ -409,6 +411,21 @@ const en = {
   'hooks.testDelivered': 'Test event delivered: {url} answered {status} in {ms} ms.',
   'hooks.testFailed': 'Test event not delivered to {url}: {error} ({ms} ms).',
   'hooks.testAnswer': 'Its answer began with: {excerpt}',
+  'perm.portal:read': 'Read balances and records',
+  'perm.portal:trade': 'Trade',
+  'perm.portal:deposit': 'Deposit',
+  'perm.portal:destinations': 'Register destinations',
+  'perm.portal:withdraw': 'Withdraw',
+  'perm.portal:webhooks': 'Manage webhooks',
+  'perm.portal:api_keys': 'Manage API keys',
+  'perm.portal:team': 'Manage the team',
+  'app.pausedAction': 'Paused for now: trading and withdrawals are paused; your balances are safe.',
+  'amount.too_large': 'This amount is too large.',
+  'error.fields': 'Check {fields}: what was entered there is not in the expected form.',
+  'error.invalidAmount': 'The amount is not valid: enter it as digits, with at most the asset\'s decimals.',
+  'keys.badIp': 'Allowed IP addresses: “{ip}” is not an IP address (e.g. 203.0.113.7 or 2001:db8::7).',
+  'keys.badExpiry': 'Expires: choose a day after today.',
+  'withdrawals.overAvailable': 'At most {amount} {asset} is available.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -478,8 +495,8 @@ const es: Record<MessageKey, string> = {
   'common.expiresIn': 'Vence en {time}',
   'common.expired': 'Vencido',
   'amount.empty': 'Ingrese un monto.',
-  'amount.invalid': 'Ingrese el monto en dígitos con punto para los decimales, p. ej. 1250.50.',
-  'amount.too_many_decimals': '{asset} tiene {decimals} decimales: ingrese como máximo {decimals} dígitos después del punto.',
+  'amount.invalid': 'Ingrese el monto en dígitos con coma para los decimales, p. ej. 1.250,50.',
+  'amount.too_many_decimals': '{asset} tiene {decimals} decimales: ingrese como máximo {decimals} dígitos después de la coma.',
   'amount.not_positive': 'Ingrese un monto mayor que cero.',
   'amount.willSend': 'Usted enviará {amount} {asset}.',
   'balances.title': 'Saldos',
@@ -546,6 +563,8 @@ const es: Record<MessageKey, string> = {
   'withdrawals.destinations': 'Destinos',
   'withdrawals.usable': 'Utilizable',
   'withdrawals.coolingDown': 'En espera: todavía no utilizable',
+  'withdrawals.usableFrom': 'En espera: utilizable desde las {time}',
+  'withdrawals.awaitingOperator': 'Esperando que el operador lo registre',
   'withdrawals.register': 'Registrar un destino bancario',
   'withdrawals.label': 'Etiqueta',
   'withdrawals.bankName': 'Banco',
@@ -657,7 +676,7 @@ const es: Record<MessageKey, string> = {
   'role.readOnly': 'Su rol le permite ver esta página pero no cambiarla.',
   'error.network': 'No se puede contactar al servicio. Revise su conexión e intente de nuevo.',
   'app.stopped':
-    'La plataforma pausó las órdenes, los retiros, las declaraciones de depósito y los destinos nuevos mientras concilia sus libros con el mercado. Los saldos, las listas y las cotizaciones siguen funcionando, y nada de lo que tiene se ve afectado.',
+    'El cambio y los retiros están en pausa; sus saldos están seguros. Las nuevas declaraciones de depósito y los destinos nuevos también esperan mientras revisamos nuestros libros. Los saldos, las listas y las cotizaciones siguen funcionando.',
   'amount.willReceive': 'Usted recibirá {amount} {asset}.',
   'exchange.noPairs': 'No hay ningún par con precio en este momento: no se puede cambiar nada. Intente más tarde.',
   'exchange.available': 'Disponible: {amount} {asset}',
@@ -754,7 +773,7 @@ const es: Record<MessageKey, string> = {
   'withdrawals.txid': 'Transacción',
   'form.required': 'Complete el campo {field}.',
   'error.validation': 'Algo de lo ingresado no tiene la forma esperada. Revise los campos e intente de nuevo.',
-  'error.stopped': 'La plataforma pausó esta operación mientras concilia sus libros con el mercado. No se hizo nada; intente más tarde.',
+  'error.stopped': 'El cambio y los retiros están en pausa; sus saldos están seguros. No se hizo nada; intente más tarde.',
   'deposits.bankDetails': 'Datos bancarios',
   'deposits.cancel': 'Cancelar esta declaración',
   'deposits.cancelSubmit': 'Cancelar declaración',
@@ -811,6 +830,21 @@ const es: Record<MessageKey, string> = {
   'hooks.testDelivered': 'Evento de prueba entregado: {url} respondió {status} en {ms} ms.',
   'hooks.testFailed': 'Evento de prueba no entregado a {url}: {error} ({ms} ms).',
   'hooks.testAnswer': 'Su respuesta comenzaba con: {excerpt}',
+  'perm.portal:read': 'Ver saldos y registros',
+  'perm.portal:trade': 'Operar cambios',
+  'perm.portal:deposit': 'Depositar',
+  'perm.portal:destinations': 'Registrar destinos',
+  'perm.portal:withdraw': 'Retirar',
+  'perm.portal:webhooks': 'Gestionar webhooks',
+  'perm.portal:api_keys': 'Gestionar claves de API',
+  'perm.portal:team': 'Gestionar el equipo',
+  'app.pausedAction': 'En pausa por ahora: el cambio y los retiros están en pausa; sus saldos están seguros.',
+  'amount.too_large': 'Este monto es demasiado grande.',
+  'error.fields': 'Revise {fields}: lo ingresado allí no tiene la forma esperada.',
+  'error.invalidAmount': 'El monto no es válido: ingréselo en dígitos, con a lo sumo los decimales del activo.',
+  'keys.badIp': 'Direcciones IP permitidas: “{ip}” no es una dirección IP (p. ej. 203.0.113.7 o 2001:db8::7).',
+  'keys.badExpiry': 'Vence: elija un día posterior a hoy.',
+  'withdrawals.overAvailable': 'Hay como máximo {amount} {asset} disponible.',
 };
 
 const CATALOGUES: Catalogues<MessageKey> = { en, es };
@@ -822,13 +856,26 @@ export const translator = (lang: Lang): Translate => kitTranslator(CATALOGUES, l
 /** The words of a record state (`state.<name>`), or undefined for a state the portal has no words for. */
 export const stateWord = (lang: Lang, state: string): string | undefined => wordFor(CATALOGUES, lang, `state.${state}`);
 
-/** What to tell a person about a failed call, in the chosen language (see the kit's describeError). */
-export function describeError(e: unknown, lang: Lang, t: Translate): ShownError {
+/**
+ * What to tell a person about a failed call, in the chosen language (see the kit's describeError). The
+ * schema's own wording (field paths, "must have at least 1 characters") is for programs: people get the
+ * portal's sentence, naming the form's fields the refusal names (`fields`: wire name → the field's label).
+ * The platform's stop is said in plain words, never as the books' state.
+ */
+export function describeError(e: unknown, lang: Lang, t: Translate, fields: Record<string, string> = {}): ShownError {
   const d = kitDescribeError(e, lang, t('error.network'));
-  // The schema's own wording (field paths, "must have at least 1 characters") is for programs: people
-  // get the portal's sentence; the forms check their fields before sending and say which one, beside it.
-  return d.code === 'request.validation_failed' ? { ...d, message: t('error.validation') } : d;
+  if (d.code === 'ledger.ledger_not_reconciled') return { ...d, message: t('error.stopped') };
+  if (d.code !== 'request.validation_failed' && d.code !== 'request.invalid_amount') return d;
+  const text = e instanceof Error ? e.message : '';
+  const named = Object.entries(fields)
+    .filter(([wire]) => new RegExp(`(^|[^A-Za-z])${wire}([^A-Za-z]|$)`).test(text))
+    .map(([, label]) => `“${label}”`);
+  if (named.length > 0) return { ...d, message: t('error.fields', { fields: named.join(', ') }) };
+  return { ...d, message: t(d.code === 'request.invalid_amount' ? 'error.invalidAmount' : 'error.validation') };
 }
+
+/** A permission or scope (`portal:trade`) in words; an unknown one as sent. */
+export const permissionWord = (lang: Lang, p: string): string => wordFor(CATALOGUES, lang, `perm.${p}`) ?? p;
 
 /** A ledger movement's kind (`order_hold`) or account (`available`) in words; an unknown one as sent. */
 export const kindWord = (lang: Lang, kind: string): string => wordFor(CATALOGUES, lang, `kind.${kind}`) ?? kind;

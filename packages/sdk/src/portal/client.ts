@@ -5,6 +5,7 @@ import type { RetryOptions } from '../retry.ts';
 import { PortalApiKeysResource } from './api-keys.ts';
 import { PortalSessionResource } from './session.ts';
 import { PortalTeamResource } from './team.ts';
+import { PortalOrganizationResource } from './organization.ts';
 
 export interface CambioPortalOptions {
   /** The service's own origin (in a browser: `location.origin`); `/api/v1` and `/portal/v1` are added. */
@@ -27,6 +28,7 @@ export class CambioPortal extends ClientApiResources {
   readonly session: PortalSessionResource;
   readonly team: PortalTeamResource;
   readonly apiKeys: PortalApiKeysResource;
+  readonly organization: PortalOrganizationResource;
   readonly baseUrl: string;
 
   constructor(opts: CambioPortalOptions) {
@@ -50,5 +52,6 @@ export class CambioPortal extends ClientApiResources {
     this.session = new PortalSessionResource(people);
     this.team = new PortalTeamResource(people);
     this.apiKeys = new PortalApiKeysResource(people);
+    this.organization = new PortalOrganizationResource(people);
   }
 }

@@ -69,3 +69,10 @@ export interface TotpEnrolment {
   secret: string;
   otpauthUrl: string;
 }
+
+/** Why a destination is not usable yet: its cooldown's end and whether the operator has still to register it. */
+export interface DestinationWait {
+  id: string;
+  cooldownEndsAt: string;
+  awaitingOperator: boolean;
+}

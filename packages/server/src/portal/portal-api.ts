@@ -10,6 +10,7 @@ import { SELF_SERVICE, sessionRoutes } from '../http/session-routes.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { memberOf } from './member-of.ts';
 import { teamRoutes } from './team.ts';
+import { destinationWaitRoutes } from './destinations.ts';
 import { memberWire } from '../http/wire/people.ts';
 
 const PREFIX = '/portal/v1';
@@ -66,4 +67,5 @@ export async function portalApi(app: FastifyInstance, deps: AppDeps) {
   );
   await app.register(teamRoutes(deps));
   await app.register(apiKeyRoutes(deps));
+  await app.register(destinationWaitRoutes(deps));
 }

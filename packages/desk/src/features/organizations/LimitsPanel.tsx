@@ -9,7 +9,7 @@ import { decimalsOf, useAssets } from '../../lib/assets.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { can } from '../../lib/roles.ts';
 import { limitsToText, textToLimits, type Limits, type LimitsText } from './limits.ts';
-import { t } from '../../lib/i18n.ts';
+import { amountWords, LANG, t } from '../../lib/i18n.ts';
 
 /** Caps per asset: the largest base amount of one order and the largest single withdrawal. */
 export function LimitsPanel({ org }: { org: Organization }) {
@@ -28,7 +28,7 @@ export function LimitsPanel({ org }: { org: Organization }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     try {
-      setConfirming(textToLimits(text ?? {}, dec));
+      setConfirming(textToLimits(text ?? {}, dec, amountWords));
       setError(null);
     } catch (err) {
       setError((err as Error).message);
@@ -82,7 +82,7 @@ export function LimitsPanel({ org }: { org: Organization }) {
         )
       )}
       {admin && !editing && (
-        <button type="button" onClick={() => setText(limitsToText(limits, dec))}>
+        <button type="button" onClick={() => setText(limitsToText(limits, dec, LANG))}>
           {t('limits.edit')}
         </button>
       )}

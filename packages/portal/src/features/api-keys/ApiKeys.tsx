@@ -3,9 +3,22 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IssuedApiKey } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
 import { DataTable, Field, useActionKey } from '@cambio/web-kit';
+import { permissionWord } from '../../lib/i18n.ts';
 import { usePortal } from '../../lib/portal-context.ts';
 import { ScopePicker } from '../../components/ScopePicker.tsx';
 import { ConfirmInline, DateTime, ErrorBox, Loading, Notice, SecretShownOnce } from '../../components/ui.tsx';
+
+/** An IPv4 address (four numbers up to 255) or an IPv6 one (hex groups and colons, `::` at most once): what the server accepts. */
+export function isIpAddress(text: string): boolean {
+  const v4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+  if (v4.test(text)) return true;
+  if (!/^[0-9a-fA-F:]+$/.test(text) || text.length > 39 || !text.includes(':')) return false;
+  const halves = text.split('::');
+  if (halves.length > 2) return false;
+  const groups = halves.flatMap((h) => (h === '' ? [] : h.split(':')));
+  if (groups.some((g) => g.length < 1 || g.length > 4)) return false;
+  return halves.length === 2 ? groups.length < 8 : groups.length === 8;
+}
 
 /** The new key, shown once, read-only, with a copy button and a warning (CONTRACT §8: field `API key`). */
 function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void; onCancel: () => void }) {
@@ -20,17 +33,19 @@ function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const allowedIps = ips
+    .split(/[,\s]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const badIp = allowedIps.find((ip) => !isIpAddress(ip));
+  const ipError = touched && badIp !== undefined ? t('keys.badIp', { ip: badIp }) : null;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    if (scopes.length === 0) return;
+    if (scopes.length === 0 || badIp !== undefined) return;
     setBusy(true);
     setError(null);
     try {
-      const allowedIps = ips
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
       const body = {
         scopes,
         ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}),
@@ -45,7 +60,7 @@ function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void
   };
   return (
     <form onSubmit={submit} noValidate className="card">
-      <ErrorBox error={error} />
+      <ErrorBox error={error} fields={{ allowedIps: t('keys.allowedIps'), expiresAt: t('keys.expiresAt'), scopes: t('keys.scopes') }} />
       <ScopePicker
         legend={t('keys.scopes')}
         offered={offered}
@@ -54,7 +69,7 @@ function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void
         error={touched && scopes.length === 0 ? t('keys.pickScope') : null}
       />
       <Field label={t('keys.expiresAt')} type="date" value={expires} onChange={setExpires} />
-      <Field label={t('keys.allowedIps')} value={ips} onChange={setIps} autoComplete="off" />
+      <Field label={t('keys.allowedIps')} value={ips} onChange={setIps} autoComplete="off" error={ipError} />
       <button type="submit" disabled={busy}>
         {t('keys.issue')}
       </button>{' '}
@@ -66,7 +81,7 @@ function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void
 }
 
 export function ApiKeys() {
-  const { sdk, t, can } = usePortal();
+  const { sdk, t, can, lang } = usePortal();
   const revokeKey = useActionKey();
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['api-keys'], queryFn: () => sdk.apiKeys.list() });
@@ -127,7 +142,7 @@ export function ApiKeys() {
           rowKey={(k) => k.id}
           columns={[
             { label: t('keys.prefix'), cell: (k) => <code>{k.prefix}</code> },
-            { label: t('keys.scopes'), cell: (k) => k.scopes.join(', ') },
+            { label: t('keys.scopes'), cell: (k) => k.scopes.map((sc) => permissionWord(lang, sc)).join(', ') },
             { label: t('keys.issuedBy'), cell: (k) => k.issuedBy?.name ?? '—' },
             { label: t('common.created'), cell: (k) => <DateTime iso={k.createdAt} /> },
             { label: t('keys.lastUsed'), cell: (k) => (k.lastUsedAt ? <DateTime iso={k.lastUsedAt} /> : t('keys.never')) },

@@ -8,6 +8,7 @@ import { ALL, createdWindow, csvName, CsvDownload, ListFilters, type ListChoice 
 import { csvFile, DEPOSIT_CSV_COLUMNS, depositCells } from '../../lib/list-csv.ts';
 import { MagicAmounts } from '../../components/MagicAmounts.tsx';
 import { SimulateDeposit } from './SimulateDeposit.tsx';
+import { usePaused } from '../../lib/paused.ts';
 import { ConfirmInline, Countdown, CopyButton, DateTime, ErrorBox, Loading, Notice, ReadAt } from '../../components/ui.tsx';
 
 /**
@@ -113,6 +114,7 @@ export function Deposits() {
   const act = useActionKey();
   const qc = useQueryClient();
   const mayDeposit = can('portal:deposit');
+  const paused = usePaused();
   // Spec rule 6: the wallets are read before each deposit, never cached.
   const wallets = useQuery({
     queryKey: ['wallets'],
@@ -140,13 +142,13 @@ export function Deposits() {
   const declarable = (wallets.data ?? []).filter((w) => balances.data?.some((b) => b.assetSymbol === w.assetSymbol));
   const sym = asset || declarable[0]?.assetSymbol || '';
   const decimals = balances.data?.find((b) => b.assetSymbol === sym)?.assetDecimals;
-  const reading = decimals !== undefined ? readAmount(text, decimals, { positive: true }) : null;
+  const reading = decimals !== undefined ? readAmount(text, decimals, { positive: true, lang }) : null;
   const amountError = touched && reading && !reading.ok ? t(`amount.${reading.reason}`, { asset: sym, decimals: decimals ?? 0 }) : null;
 
   const declare = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    if (!reading?.ok || decimals === undefined) return;
+    if (!reading?.ok || decimals === undefined || paused) return;
     setBusy(true);
     setError(null);
     try {
@@ -167,7 +169,7 @@ export function Deposits() {
   return (
     <>
       <h1>{t('deposits.title')}</h1>
-      <ErrorBox error={error ?? open.error} />
+      <ErrorBox error={error ?? open.error} fields={{ declaredAmountMinor: t('common.amount') }} />
       {!mayDeposit && <Notice>{t('deposits.cannotDeposit')}</Notice>}
       {cancelled && !open.data && <Notice tone="success">{t('deposits.cancelled')}</Notice>}
       {open.data && <OpenDeclaration d={open.data} onCancelled={() => setCancelled(true)} />}
@@ -227,7 +229,11 @@ export function Deposits() {
             <SelectField
               label={t('common.asset')}
               value={sym}
-              onChange={setAsset}
+              onChange={(v) => {
+                setAsset(v);
+                setError(null);
+                setTouched(false);
+              }}
               options={declarable.map((w) => ({ value: w.assetSymbol, label: w.assetSymbol }))}
             />
             <Field
@@ -244,7 +250,12 @@ export function Deposits() {
               }
             />
             <MagicAmounts kind="declaration" asset={sym} decimals={decimals} />
-            <button type="submit" disabled={busy}>
+            {paused && (
+              <p className="small" id="declare-paused">
+                {t('app.pausedAction')}
+              </p>
+            )}
+            <button type="submit" disabled={busy || paused} aria-describedby={paused ? 'declare-paused' : undefined}>
               {t('deposits.declareSubmit')}
             </button>
           </form>

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { formatMinor, type Deposit, type DepositDeclaration, type DepositWallet } from '@cambio/sdk';
+import { type Deposit, type DepositDeclaration, type DepositWallet } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { Field, formatMoney, readAmount, SelectField, useActionKey } from '@cambio/web-kit';
+import { Field, formatMoney, readAmount, SelectField, typedAmount, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 import { ErrorBox, Notice } from '../../components/ui.tsx';
 
@@ -27,9 +27,9 @@ export function SimulateDeposit({
   const sym = asset || open?.assetSymbol || known[0]?.assetSymbol || '';
   const decimals = decimalsOf(sym);
   const [text, setText] = useState<string | null>(null);
-  const suggested = open && open.assetSymbol === sym ? formatMinor(open.expectedAmountMinor, open.assetDecimals) : '';
+  const suggested = open && open.assetSymbol === sym ? typedAmount(open.expectedAmountMinor, open.assetDecimals, lang) : '';
   const shown = text ?? suggested;
-  const reading = decimals !== undefined ? readAmount(shown, decimals, { positive: true }) : null;
+  const reading = decimals !== undefined ? readAmount(shown, decimals, { positive: true, lang }) : null;
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);

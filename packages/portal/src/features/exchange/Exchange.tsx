@@ -1,12 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { CambioError, formatMinor, type MarketPair, type Order, type Quote } from '@cambio/sdk';
+import { CambioError, type MarketPair, type Order, type Quote } from '@cambio/sdk';
 import { useCallback, useState, type FormEvent } from 'react';
-import { Amount, Field, formatMoney, formatTime, readAmount, SelectField, useActionKey } from '@cambio/web-kit';
 import { MagicAmounts } from '../../components/MagicAmounts.tsx';
+import { Amount, Field, formatMoney, formatTime, readAmount, SelectField, typedAmount, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 import { Countdown, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 import { refreshAfterHold } from '../../lib/money-moved.ts';
 import { Link } from '../../lib/router.ts';
+import { usePaused } from '../../lib/paused.ts';
 
 type Side = 'give' | 'get';
 
@@ -27,6 +28,7 @@ export function Exchange() {
   const orderKey = useActionKey();
   const qc = useQueryClient();
   const mayTrade = can('portal:trade');
+  const paused = usePaused();
   const balances = useQuery({ queryKey: ['balances'], queryFn: () => sdk.balances.list() });
   const pairs = useQuery({ queryKey: ['market-pairs'], queryFn: () => sdk.market.pairs(), refetchInterval: 60_000 });
   const priced: MarketPair[] = pairs.data ?? [];
@@ -52,7 +54,7 @@ export function Exchange() {
   const held = balances.data?.find((b) => b.assetSymbol === giveSym);
   const amountSym = side === 'give' ? giveSym : getSym;
   const amountDecimals = pair ? (side === 'give' ? pair.baseDecimals : pair.quoteDecimals) : undefined;
-  const reading = amountDecimals !== undefined ? readAmount(text, amountDecimals, { positive: true }) : null;
+  const reading = amountDecimals !== undefined ? readAmount(text, amountDecimals, { positive: true, lang }) : null;
   const money = (minor: bigint, decimals: number) => formatMoney(minor, decimals, lang);
   // The bounds are the base amounts a quote accepts; checked here only when the amount is the base side.
   let amountError: string | null = null;
@@ -134,7 +136,7 @@ export function Exchange() {
   return (
     <>
       <h1>{t('exchange.title')}</h1>
-      <ErrorBox error={error ?? balances.error ?? pairs.error} />
+      <ErrorBox error={error ?? balances.error ?? pairs.error} fields={{ amountBaseMinor: t('exchange.amount', { asset: amountSym }), amountQuoteMinor: t('exchange.amount', { asset: amountSym }) }} />
       {!pairs.error && priced.length === 0 && <Notice tone="warning">{t('exchange.noPairs')}</Notice>}
       {!mayTrade && (
         <p className="notice" id="cannot-trade">
@@ -242,7 +244,7 @@ export function Exchange() {
                   className="secondary"
                   aria-label={t('exchange.maxLabel', { amount: money(maxMinor, pair.baseDecimals), asset: giveSym })}
                   onClick={() => {
-                    setText(formatMinor(maxMinor, pair.baseDecimals));
+                    setText(typedAmount(maxMinor, pair.baseDecimals, lang));
                     setTouched(true);
                     reset();
                   }}
@@ -304,7 +306,17 @@ export function Exchange() {
               {mayTrade && (
                 <>
                   <p className="small">{t('exchange.confirm')}</p>
-                  <button type="button" onClick={() => void accept()} disabled={busy}>
+                  {paused && (
+                    <p className="small" id="accept-paused">
+                      {t('app.pausedAction')}
+                    </p>
+                  )}
+                  <button
+                    type="button"
+                    onClick={() => void accept()}
+                    disabled={busy || paused}
+                    aria-describedby={paused ? 'accept-paused' : undefined}
+                  >
                     {t('exchange.accept')}
                   </button>
                 </>

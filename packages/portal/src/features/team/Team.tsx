@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { DataTable, Field, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 import { presetOf, RolePicker } from '../../components/RolePicker.tsx';
-import type { MessageKey } from '../../lib/i18n.ts';
+import { permissionWord, type MessageKey } from '../../lib/i18n.ts';
 import { ConfirmInline, CopyButton, DateTime, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 
 function InviteForm() {
@@ -38,7 +38,7 @@ function InviteForm() {
   return (
     <details className="card">
       <summary>{t('team.invite')}</summary>
-      <ErrorBox error={error} />
+      <ErrorBox error={error} fields={{ email: t('team.email'), name: t('team.name') }} />
       {invited && (
         <Notice tone="success">
           <p>{t('team.invited', { name: invited.name })}</p>
@@ -102,7 +102,7 @@ function RoleEditor({ id, name, current, onDone }: { id: string; name: string; c
 
 /** Members and their roles; invite, change roles and remove (portal:team), never oneself, never wider than one's role. */
 export function Team() {
-  const { sdk, t, can, session } = usePortal();
+  const { sdk, t, can, session, lang } = usePortal();
   const removeKey = useActionKey();
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['team'], queryFn: () => sdk.team.members() });
@@ -246,7 +246,7 @@ export function Team() {
                     <>
                       <strong>{t(`roles.${presetOf(m.permissions)}` as MessageKey)}</strong>
                       <br />
-                      <span className="small muted">{m.permissions.join(', ')}</span>
+                      <span className="small muted">{m.permissions.map((p) => permissionWord(lang, p)).join(', ')}</span>
                     </>
                   )}
                   {manageable(m) && editing !== m.id && (

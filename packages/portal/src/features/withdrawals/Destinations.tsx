@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { Field, isFiat, SelectField, useActionKey } from '@cambio/web-kit';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Field, formatDateTime, isFiat, SelectField, useActionKey } from '@cambio/web-kit';
 import { summaryWords } from '../../lib/i18n.ts';
 import { usePortal } from '../../lib/portal-context.ts';
 import { ErrorBox, Loading, Notice } from '../../components/ui.tsx';
 import { CryptoDestinationForm } from './CryptoDestinationForm.tsx';
+import { usePaused } from '../../lib/paused.ts';
 
 const EMPTY = { label: '', assetSymbol: '', bankName: '', accountKind: 'checking', accountNumber: '', holderName: '', holderDocument: '' };
 
@@ -19,14 +20,21 @@ export function Destinations() {
   const list = useQuery({
     queryKey: ['destinations'],
     queryFn: () => sdk.withdrawals.destinations(),
-    refetchInterval: (q) => (q.state.data?.some((d) => !d.usable) ? 15_000 : false),
+    refetchInterval: (q) => (q.state.data?.some((d) => !d.usable) ? 5_000 : false),
   });
   const balances = useQuery({ queryKey: ['balances'], queryFn: () => sdk.balances.list() });
+  const waiting = useQuery({
+    queryKey: ['destinations-waiting', list.dataUpdatedAt],
+    queryFn: () => sdk.organization.destinationsWaiting(),
+    enabled: (list.data ?? []).some((d) => !d.usable),
+  });
+  const waitOf = (id: string) => waiting.data?.find((w) => w.id === id);
   const [form, setForm] = useState(EMPTY);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
   const [touched, setTouched] = useState(false);
+  const paused = usePaused();
   const set = (k: keyof typeof EMPTY) => (v: string) => setForm((f) => ({ ...f, [k]: v }));
   // A bank account receives a national currency: only those are offered, none picked for the person.
   const fiat = (balances.data ?? []).filter((b) => isFiat(b.assetSymbol));
@@ -44,7 +52,7 @@ export function Destinations() {
   const register = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    if (!assetSym || (Object.keys(REQUIRED) as Array<keyof typeof REQUIRED>).some((k) => form[k].trim() === '')) return;
+    if (paused || !assetSym || (Object.keys(REQUIRED) as Array<keyof typeof REQUIRED>).some((k) => form[k].trim() === '')) return;
     setBusy(true);
     setError(null);
     setDone(false);
@@ -94,9 +102,11 @@ export function Destinations() {
               <p className="small">
                 <code className="address">{d.kind === 'crypto' ? d.address : summaryWords(t, d.summary)}</code>
               </p>
-              <span className={`badge ${d.usable ? 'badge-completed' : 'badge-pending_approval'}`}>
-                {d.usable ? t('withdrawals.usable') : t('withdrawals.coolingDown')}
-              </span>
+              {d.usable ? (
+                <span className="badge badge-completed">{t('withdrawals.usable')}</span>
+              ) : (
+                <NotUsableYet cooldownEndsAt={waitOf(d.id)?.cooldownEndsAt} awaitingOperator={waitOf(d.id)?.awaitingOperator} />
+              )}
             </li>
           ))}
         </ul>
@@ -104,7 +114,16 @@ export function Destinations() {
       {can('portal:destinations') && (
         <details className="card">
           <summary>{t('withdrawals.register')}</summary>
-          <ErrorBox error={error} />
+          <ErrorBox
+            error={error}
+            fields={{
+              label: t('withdrawals.label'),
+              bankName: t('withdrawals.bankName'),
+              accountNumber: t('withdrawals.accountNumber'),
+              holderName: t('withdrawals.holderName'),
+              holderDocument: t('withdrawals.holderDocument'),
+            }}
+          />
           {done && <Notice tone="success">{t('withdrawals.registered')}</Notice>}
           <form onSubmit={register} noValidate>
             <Field label={t('withdrawals.label')} value={form.label} onChange={set('label')} error={missing('label')} required />
@@ -158,7 +177,12 @@ export function Destinations() {
               error={missing('holderDocument')}
               required
             />
-            <button type="submit" disabled={busy}>
+            {paused && (
+              <p className="small" id="dest-paused">
+                {t('app.pausedAction')}
+              </p>
+            )}
+            <button type="submit" disabled={busy || paused} aria-describedby={paused ? 'dest-paused' : undefined}>
               {t('withdrawals.registerSubmit')}
             </button>
           </form>
@@ -166,5 +190,39 @@ export function Destinations() {
       )}
       {can('portal:destinations') && <CryptoDestinationForm />}
     </section>
+  );
+}
+
+/**
+ * Why a destination is not usable yet, each reason on its own: until when it cools down (rounded up to
+ * the minute, so the time shown is never early) and, separately, that the operator has still to register it.
+ */
+function NotUsableYet({ cooldownEndsAt, awaitingOperator }: { cooldownEndsAt?: string; awaitingOperator?: boolean }) {
+  const { t, lang } = usePortal();
+  const [now, setNow] = useState(() => Date.now());
+  const ends = cooldownEndsAt ? Date.parse(cooldownEndsAt) : null;
+  const cooling = ends !== null && ends > now;
+  useEffect(() => {
+    if (!cooling || ends === null) return;
+    const id = setTimeout(() => setNow(Date.now()), Math.min(ends - Date.now() + 50, 60_000));
+    return () => clearTimeout(id);
+  }, [cooling, ends, now]);
+  const reasons: string[] = [];
+  if (cooling) {
+    const at = new Date(ends + ((60_000 - (ends % 60_000)) % 60_000));
+    const today = new Date(now).toDateString() === at.toDateString();
+    const time = today ? new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' }).format(at) : formatDateTime(at, lang);
+    reasons.push(t('withdrawals.usableFrom', { time }));
+  }
+  if (awaitingOperator) reasons.push(t('withdrawals.awaitingOperator'));
+  if (reasons.length === 0) reasons.push(t('withdrawals.coolingDown'));
+  return (
+    <>
+      {reasons.map((r) => (
+        <span key={r} className="badge badge-pending_approval">
+          {r}
+        </span>
+      ))}
+    </>
   );
 }

@@ -12,6 +12,7 @@ import { ALL, csvName, CsvDownload, ListFilters, REQUEST_STATES, requestFilters,
 import { csvFile, WITHDRAWAL_CSV_COLUMNS, withdrawalCells } from '../../lib/list-csv.ts';
 import { refreshAfterHold } from '../../lib/money-moved.ts';
 import { Destinations } from './Destinations.tsx';
+import { usePaused } from '../../lib/paused.ts';
 
 /** Request a withdrawal to a usable destination: a summary and a confirming click; the hold shows at once. */
 function RequestWithdrawal() {
@@ -30,11 +31,16 @@ function RequestWithdrawal() {
   const [busy, setBusy] = useState(false);
   const dest = usable.find((d) => d.id === destId) ?? usable[0];
   const balance = balances.data?.find((b) => b.assetSymbol === dest?.assetSymbol);
-  const reading = balance ? readAmount(text, balance.assetDecimals, { positive: true }) : null;
+  const paused = usePaused();
+  const reading = balance ? readAmount(text, balance.assetDecimals, { positive: true, lang }) : null;
+  // Above what is available the request cannot be held: said beside the amount, never at the confirm step.
+  const over = reading?.ok && balance ? reading.minor > balance.amountMinor : false;
   const amountError =
     touched && reading && !reading.ok
       ? t(`amount.${reading.reason}`, { asset: balance!.assetSymbol, decimals: balance!.assetDecimals })
-      : null;
+      : touched && over && balance
+        ? t('withdrawals.overAvailable', { amount: formatMoney(balance.amountMinor, balance.assetDecimals, lang), asset: balance.assetSymbol })
+        : null;
 
   if (destinations.isPending || balances.isPending) return <Loading />;
   if (!dest) return <p>{t('withdrawals.noUsable')}</p>;
@@ -44,10 +50,10 @@ function RequestWithdrawal() {
     setTouched(true);
     setDone(false);
     setError(null);
-    if (reading?.ok) setConfirming(true);
+    if (reading?.ok && !over && !paused) setConfirming(true);
   };
   const send = async () => {
-    if (!reading?.ok || !balance) return;
+    if (!reading?.ok || !balance || over || paused) return;
     setBusy(true);
     setError(null);
     try {
@@ -73,7 +79,7 @@ function RequestWithdrawal() {
 
   return (
     <div className="card">
-      <ErrorBox error={error} />
+      <ErrorBox error={error} fields={{ amountMinor: t('exchange.amount', { asset: dest.assetSymbol }) }} />
       {done && <Notice tone="success">{t('withdrawals.requested')}</Notice>}
       {balance && (
         <p className="small">
@@ -91,7 +97,7 @@ function RequestWithdrawal() {
               dest: `${dest.label} (${summaryWords(t, dest.summary)})`,
             })}
           </p>
-          <button type="button" onClick={() => void send()} disabled={busy}>
+          <button type="button" onClick={() => void send()} disabled={busy || paused}>
             {t('withdrawals.confirmSubmit')}
           </button>
           <button type="button" className="secondary" onClick={() => setConfirming(false)}>
@@ -120,7 +126,14 @@ function RequestWithdrawal() {
             }
           />
           <MagicAmounts kind="withdrawal" asset={dest.assetSymbol} decimals={balance?.assetDecimals} />
-          <button type="submit">{t('withdrawals.requestSubmit')}</button>
+          {paused && (
+            <p className="small" id="wd-paused">
+              {t('app.pausedAction')}
+            </p>
+          )}
+          <button type="submit" disabled={paused} aria-describedby={paused ? 'wd-paused' : undefined}>
+            {t('withdrawals.requestSubmit')}
+          </button>
         </form>
       )}
     </div>
