@@ -150,6 +150,16 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.match(usage.stderr, /exactly one of --sell and --receive/);
     assert.equal(tooPrecise.code, 1);
     assert.match(tooPrecise.stderr, /more than 8 decimals/);
+    // A pair the market does not price: said so, with the pairs it does, whatever the organization holds.
+    const [notPriced, notPricedJson] = await Promise.all([
+      cambio(['quote', 'DOGE', 'USD', '--sell', '100'], env),
+      cambio(['--json', 'quote', 'DOGE', 'USD', '--sell', '100'], env),
+    ]);
+    assert.equal(notPriced.code, 1, notPriced.stderr);
+    assert.equal(notPriced.stdout, '');
+    assert.match(notPriced.stderr, /DOGE\/USD is not priced; the priced pairs are BTC\/USD \(cambio pairs\)/);
+    assert.doesNotMatch(notPriced.stderr, /decimals/);
+    assert.equal(JSON.parse(notPricedJson.stderr).error.code, 'cli.usage');
     const secret = key.split('.')[1]!;
     for (const r of [human, json, fromFile, wallets, badKey])
       assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret.slice(0, -4)), 'the key is never echoed');

@@ -39,7 +39,19 @@ export function register(program: Command, ctx: Ctx): void {
           selling ? { baseSymbol, quoteSymbol, amountBaseMinor: amount } : { baseSymbol, quoteSymbol, amountQuoteMinor: amount },
         );
       };
-      const used = await ctx.decimalsOf(c, symbol, f.decimals);
+      // Only a priced pair can be quoted: said so, with the pairs that are, before anything else is asked.
+      const pairs = await c.market.pairs();
+      const pair = pairs.find((p) => p.baseSymbol === baseSymbol && p.quoteSymbol === quoteSymbol);
+      if (!pair) {
+        const priced = pairs.map((p) => `${p.baseSymbol}/${p.quoteSymbol}`).join(', ');
+        throw new UsageError(
+          `${baseSymbol}/${quoteSymbol} is not priced; ${priced ? `the priced pairs are ${priced} (cambio pairs)` : 'no pair is priced at the moment'}`,
+        );
+      }
+      const pairDecimals = selling ? pair.baseDecimals : pair.quoteDecimals;
+      if (f.decimals !== undefined && f.decimals !== pairDecimals)
+        throw new UsageError(`${symbol} has ${pairDecimals} decimals, not ${f.decimals}`);
+      const used = pairDecimals;
       let q = await ask(used);
       // The quote carries the decimals the market reports; a quote commits nothing, so a mismatch is asked again.
       const reported = (selling ? q.base : q.quote).assetDecimals;

@@ -84,6 +84,7 @@ export const SetPermissions = Type.Object(
 export const PortalIssueKey = Type.Object(
   {
     scopes: Type.Array(KeyScopeSchema, { uniqueItems: true, minItems: 1 }),
+    name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 80, pattern: '^[^\\u0000-\\u001F\\u007F]*\\S[^\\u0000-\\u001F\\u007F]*$', description: 'what the key is for' }))),
     expiresAt: Type.Optional(Nullable(DateTime)),
     allowedIps: Type.Optional(
       Nullable(Type.Array(Type.String({ minLength: 2, maxLength: 45, pattern: '^[0-9a-fA-F:.]+$' }), { maxItems: 50 })),
@@ -101,6 +102,7 @@ export const PortalKey = Type.Object({
   expiresAt: Nullable(DateTime),
   allowedIps: Nullable(Type.Array(Type.String())),
   revokedAt: Nullable(DateTime),
+  name: Type.Optional(Nullable(Type.String())),
 });
 export const PortalIssuedKey = Type.Object({
   id: Type.String(),
@@ -109,6 +111,7 @@ export const PortalIssuedKey = Type.Object({
   key: Type.String({ description: 'the whole key; shown only here' }),
   expiresAt: Nullable(DateTime),
   allowedIps: Nullable(Type.Array(Type.String())),
+  name: Type.Optional(Nullable(Type.String())),
   createdAt: DateTime,
 });
 

@@ -26,22 +26,28 @@ export function ScopePicker({
           {error}
         </p>
       )}
-      {offered.map((s) => (
-        <span key={s} className="choice">
-          <label>
-            <input
-              type="checkbox"
-              checked={chosen.includes(s)}
-              aria-describedby={`${id}-${s.replace(':', '-')}`}
-              onChange={(e) => onChange(e.target.checked ? [...chosen, s] : chosen.filter((x) => x !== s))}
-            />{' '}
-            {s}
-          </label>{' '}
-          <span className="small muted" id={`${id}-${s.replace(':', '-')}`}>
-            {permissionWord(lang, s)}
+      {offered.map((s) => {
+        const words = permissionWord(lang, s);
+        const wordsId = `${id}-${s.replace(/\W/g, '-')}`;
+        return (
+          <span key={s} className="choice">
+            <label>
+              <input
+                type="checkbox"
+                checked={chosen.includes(s)}
+                aria-describedby={words !== s ? wordsId : undefined}
+                onChange={(e) => onChange(e.target.checked ? [...chosen, s] : chosen.filter((x) => x !== s))}
+              />{' '}
+              {s}
+            </label>
+            {words !== s && (
+              <span className="small muted" id={wordsId}>
+                {words}
+              </span>
+            )}
           </span>
-        </span>
-      ))}
+        );
+      })}
     </fieldset>
   );
 }

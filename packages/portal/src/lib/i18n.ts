@@ -426,6 +426,14 @@ const en = {
   'keys.badIp': 'Allowed IP addresses: “{ip}” is not an IP address (e.g. 203.0.113.7 or 2001:db8::7).',
   'keys.badExpiry': 'Expires: choose a day after today.',
   'withdrawals.overAvailable': 'At most {amount} {asset} is available.',
+  'hooks.typesColumn': 'Event types',
+  'hooks.enableShort': 'Enable',
+  'hooks.deliveriesShort': 'Deliveries',
+  'hooks.rotateShort': 'Rotate secret',
+  'hooks.deleteShort': 'Delete',
+  'keys.name': 'Name (optional)',
+  'keys.nameHint': 'What the key is for, e.g. “ERP payments”.',
+  'keys.nameColumn': 'Name',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -845,6 +853,14 @@ const es: Record<MessageKey, string> = {
   'keys.badIp': 'Direcciones IP permitidas: “{ip}” no es una dirección IP (p. ej. 203.0.113.7 o 2001:db8::7).',
   'keys.badExpiry': 'Vence: elija un día posterior a hoy.',
   'withdrawals.overAvailable': 'Hay como máximo {amount} {asset} disponible.',
+  'hooks.typesColumn': 'Tipos de evento',
+  'hooks.enableShort': 'Activar',
+  'hooks.deliveriesShort': 'Entregas',
+  'hooks.rotateShort': 'Rotar el secreto',
+  'hooks.deleteShort': 'Eliminar',
+  'keys.name': 'Nombre (opcional)',
+  'keys.nameHint': 'Para qué es la clave, p. ej. “Pagos del ERP”.',
+  'keys.nameColumn': 'Nombre',
 };
 
 const CATALOGUES: Catalogues<MessageKey> = { en, es };

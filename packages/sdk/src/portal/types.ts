@@ -46,6 +46,8 @@ export interface ApiKeyRecord {
   expiresAt: string | null;
   allowedIps: string[] | null;
   revokedAt: string | null;
+  /** What the key is for, as its issuer named it; null or absent: unnamed. */
+  name?: string | null;
 }
 
 /** The answer of issuing: `key` is the whole secret, shown only here. */
@@ -56,11 +58,14 @@ export interface IssuedApiKey {
   key: string;
   expiresAt: string | null;
   allowedIps: string[] | null;
+  name?: string | null;
   createdAt: string;
 }
 
 export interface IssueApiKeyParams {
   scopes: string[];
+  /** What the key is for ("ERP payments"), at most 80 characters. */
+  name?: string;
   expiresAt?: string;
   allowedIps?: string[];
 }

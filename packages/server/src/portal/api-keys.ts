@@ -65,6 +65,7 @@ export const apiKeyRoutes =
           scopes: req.body.scopes,
           expiresAt,
           allowedIps: req.body.allowedIps ?? null,
+          name: req.body.name?.trim() ?? null,
         });
         return reply.code(201).send(
           ok(req.id, {
@@ -74,6 +75,7 @@ export const apiKeyRoutes =
             key: g.key,
             expiresAt: iso(issued.expiresAt),
             allowedIps: issued.allowedIps,
+            name: req.body.name?.trim() ?? null,
             createdAt: issued.createdAt.toISOString(),
           }),
         );

@@ -180,6 +180,7 @@ export class KeysStore implements KeysRepository {
         scopes: toJson(r.scopes),
         expires_at: r.expiresAt,
         allowed_ips: r.allowedIps ? toJson(r.allowedIps) : null,
+        name: r.name ?? null,
         revoked_at: null,
         created_at: at,
       })

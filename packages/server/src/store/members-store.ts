@@ -19,6 +19,7 @@ export interface OrgKey {
   expiresAt: Date | null;
   allowedIps: string[] | null;
   revokedAt: Date | null;
+  name: string | null;
 }
 
 /**
@@ -165,6 +166,7 @@ export class MembersStore implements MembersRepository {
         'k.expires_at',
         'k.allowed_ips',
         'k.revoked_at',
+        'k.name',
         'm.id as member_id',
         'm.name as member_name',
       ])
@@ -182,6 +184,7 @@ export class MembersStore implements MembersRepository {
       expiresAt: r.expires_at,
       allowedIps: r.allowed_ips,
       revokedAt: r.revoked_at,
+      name: r.name,
     }));
   }
 }

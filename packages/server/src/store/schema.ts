@@ -43,6 +43,7 @@ export interface Database {
     revoked_at: Ts | null;
     created_at: Ts;
     last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+    name: ColumnType<string | null, string | null | undefined, string | null>;
   };
   accounts: { owner_id: string; asset_symbol: string; kind: string; balance: Numeric };
   journal_entries: {

@@ -113,6 +113,8 @@ export interface NewKey {
   scopes: string[];
   expiresAt: Date | null;
   allowedIps: string[] | null;
+  /** What the key is for, as its issuer named it; null: unnamed. */
+  name?: string | null;
 }
 export interface IssuedKey {
   id: string;

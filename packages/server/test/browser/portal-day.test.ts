@@ -119,6 +119,7 @@ describe("portal: a treasury user's day, in Chromium", { skip: skip ?? false }, 
     await page.getByRole('button', { name: 'Issue', exact: true }).click();
     await page.getByText('Allowed IP addresses: “999.1.1.1” is not an IP address (e.g. 203.0.113.7 or 2001:db8::7).').waitFor();
     await page.getByLabel(/Allowed IP addresses/).fill('203.0.113.7');
+    await page.getByLabel('Name (optional)').fill('ERP payments');
     await page.getByRole('button', { name: 'Issue', exact: true }).click();
     const key = page.getByLabel('API key', { exact: true });
     await key.waitFor();
@@ -128,6 +129,7 @@ describe("portal: a treasury user's day, in Chromium", { skip: skip ?? false }, 
     assert.ok(await key.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1), 'not cut off');
     await page.getByRole('button', { name: 'I have copied it' }).click();
     await page.getByRole('cell', { name: 'Read balances and records, Trade' }).waitFor();
+    await page.getByRole('cell', { name: 'ERP payments' }).waitFor();
     assert.equal(await page.getByRole('cell', { name: /portal:read/ }).count(), 0, 'no raw scope in the list');
     await checkBoth(page, problems, 'API keys');
 
@@ -153,9 +155,10 @@ describe("portal: a treasury user's day, in Chromium", { skip: skip ?? false }, 
 
     await goEs(page, 'Retiros');
     await page.getByLabel('Monto en USD').fill('1.000,5');
-    await page.getByText('Usted enviará 1.000,50 USD.').waitFor();
+    // Intl('es') groups from five digits: 1000,50 but 10.000,00.
+    await page.getByText('Usted enviará 1000,50 USD.').waitFor();
     await page.getByRole('button', { name: 'Solicitar retiro' }).click();
-    await page.getByRole('group', { name: /1\.000,50 USD/ }).waitFor();
+    await page.getByRole('group', { name: /1000,50 USD/ }).waitFor();
     await page.getByRole('button', { name: 'Cancelar', exact: true }).click();
     await page.getByLabel('Monto en USD').fill('20.000');
     await page.getByRole('button', { name: 'Solicitar retiro' }).click();

@@ -167,7 +167,7 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await page.getByLabel('Account holder').fill('Acme Treasury SA');
     await page.getByLabel('Holder document').fill('30-71234567-8');
     await page.getByRole('button', { name: 'Register destination' }).click();
-    await page.getByText('Cooling down: not usable yet').waitFor();
+    await page.getByText('Waiting for the operator to register it').waitFor();
     const list = await page.evaluate(
       async () => (await (await fetch('/api/v1/withdrawals/destinations')).json()).data as Array<{ id: string }>,
     );
@@ -227,7 +227,7 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await page.reload();
     const banner = page
       .getByRole('alert')
-      .filter({ hasText: 'The platform has paused orders, withdrawals, deposit declarations and new destinations' });
+      .filter({ hasText: 'Trading and withdrawals are paused; your balances are safe.' });
     await banner.waitFor();
     await go(page, 'Exchange');
     await banner.waitFor();
@@ -271,7 +271,7 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
       (await pending.getByRole('row', { name: /Tomás Trader/ }).innerText()).replace(/\s+/g, ' '),
       /Tomás Trader tomas\.trader@example\.test Trader/,
     );
-    assert.match(await text(page, 'row', /Tomás Trader.*Active|Tomás Trader.*Invited/), /Trader portal:read, portal:trade, portal:deposit/);
+    assert.match(await text(page, 'row', /Tomás Trader.*Active|Tomás Trader.*Invited/), /Trader Read balances and records, Trade, Deposit/);
     await checkBoth(page, problems, 'team with a pending invitation');
     await screenshot(page, 'portal-team-pending');
     // Sent again: a new link, shown like the first one; the first one no longer works (people.test.ts).

@@ -300,7 +300,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await page.getByLabel('Account holder').fill('Acme Treasury SA');
     await page.getByLabel('Holder document').fill('30-71234567-8');
     await page.getByRole('button', { name: 'Register destination' }).click();
-    await page.getByText('Cooling down: not usable yet').waitFor();
+    await page.getByText('Waiting for the operator to register it').waitFor();
     const list = await page.evaluate(
       async () => (await (await fetch('/api/v1/withdrawals/destinations')).json()).data as Array<{ id: string; usable: boolean }>,
     );

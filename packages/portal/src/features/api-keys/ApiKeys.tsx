@@ -30,6 +30,7 @@ function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void
   const [scopes, setScopes] = useState<string[]>([]);
   const [expires, setExpires] = useState('');
   const [ips, setIps] = useState('');
+  const [name, setName] = useState('');
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -48,6 +49,7 @@ function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void
     try {
       const body = {
         scopes,
+        ...(name.trim() ? { name: name.trim() } : {}),
         ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}),
         ...(allowedIps.length ? { allowedIps } : {}),
       };
@@ -60,7 +62,11 @@ function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void
   };
   return (
     <form onSubmit={submit} noValidate className="card">
-      <ErrorBox error={error} fields={{ allowedIps: t('keys.allowedIps'), expiresAt: t('keys.expiresAt'), scopes: t('keys.scopes') }} />
+      <ErrorBox
+        error={error}
+        fields={{ name: t('keys.name'), allowedIps: t('keys.allowedIps'), expiresAt: t('keys.expiresAt'), scopes: t('keys.scopes') }}
+      />
+      <Field label={t('keys.name')} hint={t('keys.nameHint')} value={name} onChange={setName} maxLength={80} autoComplete="off" />
       <ScopePicker
         legend={t('keys.scopes')}
         offered={offered}
@@ -141,6 +147,7 @@ export function ApiKeys() {
           rows={list.data ?? []}
           rowKey={(k) => k.id}
           columns={[
+            { label: t('keys.nameColumn'), cell: (k) => k.name ?? '—' },
             { label: t('keys.prefix'), cell: (k) => <code>{k.prefix}</code> },
             { label: t('keys.scopes'), cell: (k) => k.scopes.map((sc) => permissionWord(lang, sc)).join(', ') },
             { label: t('keys.issuedBy'), cell: (k) => k.issuedBy?.name ?? '—' },

@@ -286,7 +286,7 @@ export function Webhooks() {
           rowKey={(h) => h.id}
           columns={[
             { label: t('hooks.url'), cell: (h) => <code>{h.url}</code> },
-            { label: t('hooks.types'), cell: (h) => (h.types ? h.types.join(', ') : t('hooks.allTypes')) },
+            { label: t('hooks.typesColumn'), cell: (h) => (h.types ? h.types.join(', ') : t('hooks.allTypes')) },
             {
               label: t('common.state'),
               cell: (h) => (
@@ -318,8 +318,8 @@ export function Webhooks() {
                 <>
                   {h.status === 'disabled' && (
                     <>
-                      <button type="button" onClick={() => void enable(h.id)}>
-                        {t('hooks.enable', { url: h.url })}
+                      <button type="button" onClick={() => void enable(h.id)} aria-label={t('hooks.enable', { url: h.url })}>
+                        {t('hooks.enableShort')}
                       </button>{' '}
                     </>
                   )}
@@ -327,9 +327,10 @@ export function Webhooks() {
                     type="button"
                     className="secondary"
                     aria-expanded={open === h.id}
+                    aria-label={t('hooks.deliveries', { url: h.url })}
                     onClick={() => setOpen(open === h.id ? null : h.id)}
                   >
-                    {t('hooks.deliveries', { url: h.url })}
+                    {t('hooks.deliveriesShort')}
                   </button>{' '}
                   {sandbox && (
                     <>
@@ -344,8 +345,8 @@ export function Webhooks() {
                       </button>{' '}
                     </>
                   )}
-                  <button type="button" className="secondary" onClick={() => void rotate(h.id)}>
-                    {t('hooks.rotate', { url: h.url })}
+                  <button type="button" className="secondary" onClick={() => void rotate(h.id)} aria-label={t('hooks.rotate', { url: h.url })}>
+                    {t('hooks.rotateShort')}
                   </button>{' '}
                   {deleting === h.id ? (
                     <ConfirmInline
@@ -355,8 +356,8 @@ export function Webhooks() {
                       onCancel={() => setDeleting(null)}
                     />
                   ) : (
-                    <button type="button" className="secondary" onClick={() => setDeleting(h.id)}>
-                      {t('hooks.delete', { url: h.url })}
+                    <button type="button" className="secondary" onClick={() => setDeleting(h.id)} aria-label={t('hooks.delete', { url: h.url })}>
+                      {t('hooks.deleteShort')}
                     </button>
                   )}
                 </>

@@ -24,4 +24,5 @@ export const keyWire = (k: OrgKey) => ({
   expiresAt: iso(k.expiresAt),
   allowedIps: k.allowedIps,
   revokedAt: iso(k.revokedAt),
+  name: k.name,
 });

@@ -29,6 +29,7 @@ import * as m050 from './050-sandbox-magic.ts';
 import * as m060 from './060-crypto-out.ts';
 import * as m065 from './065-liabilities-v2.ts';
 import * as m066 from './066-log-cosignatures.ts';
+import * as m075 from './075-api-key-names.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '060-crypto-out': m060,
   '065-liabilities-v2': m065,
   '066-log-cosignatures': m066,
+  '075-api-key-names': m075,
 };
 
 export const migrationProvider: MigrationProvider = {

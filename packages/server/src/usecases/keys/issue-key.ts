@@ -12,6 +12,7 @@ export interface KeyToIssue {
   scopes: string[];
   expiresAt: Date | null;
   allowedIps: string[] | null;
+  name?: string | null;
 }
 
 /**
