@@ -261,7 +261,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     quoteTtlMs: int('CAMBIO_QUOTE_TTL_MS', 15_000, 1, 86_400_000),
     declarationTtlMs: int('CAMBIO_DECLARATION_TTL_MS', 3_600_000, 1, 30 * 86_400_000),
     // The sandbox is for trying: a new destination cools down a minute there, so a walkthrough runs as written.
-    destinationCooldownMs: int('CAMBIO_DESTINATION_COOLDOWN_MS', mode === 'sandbox' ? SANDBOX_COOLDOWN_MS : 86_400_000, 0, 365 * 86_400_000),
+    destinationCooldownMs: int(
+      'CAMBIO_DESTINATION_COOLDOWN_MS',
+      mode === 'sandbox' ? SANDBOX_COOLDOWN_MS : 86_400_000,
+      0,
+      365 * 86_400_000,
+    ),
     rateLimitPerMin: int('CAMBIO_RATE_LIMIT_PER_MIN', 600, 0, 10_000_000),
     redisUrl,
     logLevel,

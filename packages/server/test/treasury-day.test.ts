@@ -2,7 +2,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig, sandboxCooldownLine } from '../src/config.ts';
 import type { ManualClock } from '../src/domain/ports.ts';
-import { available, backends, btcUsdMarket, held, makeHarness, SECRET, seedOrg, signedInMember, withCookie, type Harness } from './harness.ts';
+import {
+  available,
+  backends,
+  btcUsdMarket,
+  held,
+  makeHarness,
+  SECRET,
+  seedOrg,
+  signedInMember,
+  withCookie,
+  type Harness,
+} from './harness.ts';
 
 /**
  * What a treasury user meets through the API on a day with the sandbox as it starts: the withdrawal
@@ -13,7 +24,10 @@ test('the sandbox cools a new destination down for a minute, production for 24 h
   assert.equal(loadConfig({}).destinationCooldownMs, 60_000);
   assert.equal(loadConfig({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET }).destinationCooldownMs, 86_400_000);
   assert.equal(loadConfig({ CAMBIO_DESTINATION_COOLDOWN_MS: '0' }).destinationCooldownMs, 0);
-  assert.equal(loadConfig({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_DESTINATION_COOLDOWN_MS: '5000' }).destinationCooldownMs, 5000);
+  assert.equal(
+    loadConfig({ CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET, CAMBIO_DESTINATION_COOLDOWN_MS: '5000' }).destinationCooldownMs,
+    5000,
+  );
   assert.equal(
     sandboxCooldownLine(60_000),
     'sandbox: a new withdrawal destination cools down 1 min, then is usable once the operator registers it in the market (CAMBIO_DESTINATION_COOLDOWN_MS=60000; production default 24 h)',
@@ -51,12 +65,22 @@ for (const backend of backends()) {
       });
       assert.equal(r.status, 201, r.raw);
       const dest = r.body.data.id;
-      assert.deepEqual(Object.keys(r.body.data).sort(), ['assetSymbol', 'createdAt', 'id', 'label', 'summary', 'usable'], "the client API's fields, no more");
+      assert.deepEqual(
+        Object.keys(r.body.data).sort(),
+        ['assetSymbol', 'createdAt', 'id', 'label', 'summary', 'usable'],
+        "the client API's fields, no more",
+      );
       const endsAt = new Date(clock.now().getTime() + 60_000).toISOString();
       assert.deepEqual(await waiting(), [{ id: dest, cooldownEndsAt: endsAt, awaitingOperator: true }]);
 
       // 2. not usable yet: refused
-      const early = await h.call(o.key, 'POST', '/withdrawals', { destinationId: dest, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '50000' }, { 'x-lang': 'en' });
+      const early = await h.call(
+        o.key,
+        'POST',
+        '/withdrawals',
+        { destinationId: dest, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '50000' },
+        { 'x-lang': 'en' },
+      );
       assert.equal(early.status, 422, early.raw);
       assert.equal(early.body.code, 'withdrawals.destination_not_usable');
 
@@ -71,7 +95,12 @@ for (const backend of backends()) {
       assert.deepEqual(await waiting(), [], 'nothing waits');
 
       // 4. request 500.00 USD: held at once
-      const w = await h.call(o.key, 'POST', '/withdrawals', { destinationId: dest, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '50000' });
+      const w = await h.call(o.key, 'POST', '/withdrawals', {
+        destinationId: dest,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '50000',
+      });
       assert.equal(w.status, 201, w.raw);
       assert.equal(w.body.data.state, 'pending_approval');
       assert.equal(await available(h, o.key, 'USD'), 100014675n);
@@ -98,7 +127,11 @@ for (const backend of backends()) {
         holderDocument: '30-2',
       });
       const other = await signedInMember(h, b.orgId);
-      assert.deepEqual((await withCookie(h, other.cookie, 'GET', '/portal/v1/destinations/waiting')).body.data, [], "another organization's never show");
+      assert.deepEqual(
+        (await withCookie(h, other.cookie, 'GET', '/portal/v1/destinations/waiting')).body.data,
+        [],
+        "another organization's never show",
+      );
       const none = await withCookie(h, 'cambio_member=nope', 'GET', '/portal/v1/destinations/waiting');
       assert.equal(none.status, 401);
       const teamOnly = await signedInMember(h, a.orgId, ['portal:team']);

@@ -37,7 +37,8 @@ test("amounts are read in the person's language: decimal comma in es, group sepa
   assert.deepEqual(readAmount('0.5', 2, es), { ok: true, minor: 50n }, 'a single dot that cannot group is the decimal mark');
   assert.deepEqual(readAmount('1 000,25', 2, es), { ok: true, minor: 100025n });
   assert.deepEqual(readAmount('0,000000001', 8, es), { ok: false, reason: 'too_many_decimals' });
-  for (const bad of ['1,000.5', '1,2,3', '1.00,5', '12.34.5', ',']) assert.deepEqual(readAmount(bad, 2, es), { ok: false, reason: 'invalid' }, bad);
+  for (const bad of ['1,000.5', '1,2,3', '1.00,5', '12.34.5', ','])
+    assert.deepEqual(readAmount(bad, 2, es), { ok: false, reason: 'invalid' }, bad);
 
   assert.deepEqual(readAmount('1,000.5', 2, { lang: 'en' }), { ok: true, minor: 100050n });
   assert.deepEqual(readAmount('1,234,567.89', 2), { ok: true, minor: 123456789n });
@@ -48,7 +49,11 @@ test("amounts are read in the person's language: decimal comma in es, group sepa
   const huge = `${'9'.repeat(78)}`;
   assert.deepEqual(readAmount(huge, 0), { ok: true, minor: 10n ** 78n - 1n });
   assert.deepEqual(readAmount(`${'9'.repeat(80)}`, 0), { ok: false, reason: 'too_large' });
-  assert.deepEqual(readAmount(`${'1'.repeat(77)}`, 2), { ok: false, reason: 'too_large' }, '77 digits and 2 decimals are 79 digits of minimum units');
+  assert.deepEqual(
+    readAmount(`${'1'.repeat(77)}`, 2),
+    { ok: false, reason: 'too_large' },
+    '77 digits and 2 decimals are 79 digits of minimum units',
+  );
 });
 
 test('zero is an amount unless a positive one is asked for', () => {

@@ -84,7 +84,16 @@ export const SetPermissions = Type.Object(
 export const PortalIssueKey = Type.Object(
   {
     scopes: Type.Array(KeyScopeSchema, { uniqueItems: true, minItems: 1 }),
-    name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 80, pattern: '^[^\\u0000-\\u001F\\u007F]*\\S[^\\u0000-\\u001F\\u007F]*$', description: 'what the key is for' }))),
+    name: Type.Optional(
+      Nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: 80,
+          pattern: '^[^\\u0000-\\u001F\\u007F]*\\S[^\\u0000-\\u001F\\u007F]*$',
+          description: 'what the key is for',
+        }),
+      ),
+    ),
     expiresAt: Type.Optional(Nullable(DateTime)),
     allowedIps: Type.Optional(
       Nullable(Type.Array(Type.String({ minLength: 2, maxLength: 45, pattern: '^[0-9a-fA-F:.]+$' }), { maxItems: 50 })),

@@ -422,7 +422,7 @@ const en = {
   'app.pausedAction': 'Paused for now: trading and withdrawals are paused; your balances are safe.',
   'amount.too_large': 'This amount is too large.',
   'error.fields': 'Check {fields}: what was entered there is not in the expected form.',
-  'error.invalidAmount': 'The amount is not valid: enter it as digits, with at most the asset\'s decimals.',
+  'error.invalidAmount': "The amount is not valid: enter it as digits, with at most the asset's decimals.",
   'keys.badIp': 'Allowed IP addresses: “{ip}” is not an IP address (e.g. 203.0.113.7 or 2001:db8::7).',
   'keys.badExpiry': 'Expires: choose a day after today.',
   'withdrawals.overAvailable': 'At most {amount} {asset} is available.',

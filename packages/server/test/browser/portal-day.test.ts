@@ -77,7 +77,11 @@ describe("portal: a treasury user's day, in Chromium", { skip: skip ?? false }, 
     await card.getByText(/^Cooling down: usable from/).waitFor();
     assert.equal(await card.getByText('Waiting for the operator to register it').count(), 0, 'registered: only the cooldown is left');
     // The minute passes (moved back in the store rather than waited for).
-    await svc.h.store.db.updateTable('withdrawal_destinations').set({ cooldown_until: new Date(0) }).where('id', '=', d.id).execute();
+    await svc.h.store.db
+      .updateTable('withdrawal_destinations')
+      .set({ cooldown_until: new Date(0) })
+      .where('id', '=', d.id)
+      .execute();
     await page.reload();
     await card.getByText('Usable', { exact: true }).waitFor();
   });

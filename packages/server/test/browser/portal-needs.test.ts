@@ -225,9 +225,7 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await op(svc, 'POST', '/reconciliation/run', { marketBalances: [{ assetSymbol: 'BTC', amountMinor: '99950000000' }] });
     await go(page, 'Balances');
     await page.reload();
-    const banner = page
-      .getByRole('alert')
-      .filter({ hasText: 'Trading and withdrawals are paused; your balances are safe.' });
+    const banner = page.getByRole('alert').filter({ hasText: 'Trading and withdrawals are paused; your balances are safe.' });
     await banner.waitFor();
     await go(page, 'Exchange');
     await banner.waitFor();

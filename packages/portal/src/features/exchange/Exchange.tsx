@@ -136,7 +136,13 @@ export function Exchange() {
   return (
     <>
       <h1>{t('exchange.title')}</h1>
-      <ErrorBox error={error ?? balances.error ?? pairs.error} fields={{ amountBaseMinor: t('exchange.amount', { asset: amountSym }), amountQuoteMinor: t('exchange.amount', { asset: amountSym }) }} />
+      <ErrorBox
+        error={error ?? balances.error ?? pairs.error}
+        fields={{
+          amountBaseMinor: t('exchange.amount', { asset: amountSym }),
+          amountQuoteMinor: t('exchange.amount', { asset: amountSym }),
+        }}
+      />
       {!pairs.error && priced.length === 0 && <Notice tone="warning">{t('exchange.noPairs')}</Notice>}
       {!mayTrade && (
         <p className="notice" id="cannot-trade">

@@ -345,7 +345,12 @@ export function Webhooks() {
                       </button>{' '}
                     </>
                   )}
-                  <button type="button" className="secondary" onClick={() => void rotate(h.id)} aria-label={t('hooks.rotate', { url: h.url })}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => void rotate(h.id)}
+                    aria-label={t('hooks.rotate', { url: h.url })}
+                  >
                     {t('hooks.rotateShort')}
                   </button>{' '}
                   {deleting === h.id ? (
@@ -356,7 +361,12 @@ export function Webhooks() {
                       onCancel={() => setDeleting(null)}
                     />
                   ) : (
-                    <button type="button" className="secondary" onClick={() => setDeleting(h.id)} aria-label={t('hooks.delete', { url: h.url })}>
+                    <button
+                      type="button"
+                      className="secondary"
+                      onClick={() => setDeleting(h.id)}
+                      aria-label={t('hooks.delete', { url: h.url })}
+                    >
                       {t('hooks.deleteShort')}
                     </button>
                   )}

@@ -39,7 +39,10 @@ function RequestWithdrawal() {
     touched && reading && !reading.ok
       ? t(`amount.${reading.reason}`, { asset: balance!.assetSymbol, decimals: balance!.assetDecimals })
       : touched && over && balance
-        ? t('withdrawals.overAvailable', { amount: formatMoney(balance.amountMinor, balance.assetDecimals, lang), asset: balance.assetSymbol })
+        ? t('withdrawals.overAvailable', {
+            amount: formatMoney(balance.amountMinor, balance.assetDecimals, lang),
+            asset: balance.assetSymbol,
+          })
         : null;
 
   if (destinations.isPending || balances.isPending) return <Loading />;
