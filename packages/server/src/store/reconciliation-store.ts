@@ -33,8 +33,17 @@ export class ReconciliationStore implements ReconciliationRepository {
     return { reconciled: s.reconciled, stoppedByRunId: s.run_id, changedAt: s.changed_at };
   }
 
+  /** The books' figures now, outside a transaction (what the desk shows before a run). */
+  booksNow(): Promise<Map<string, bigint>> {
+    return this.#books(this.db);
+  }
+
   /** What the books say the platform holds at the market per asset: minus its `market` account. */
-  async books(tx: Tx | Db = this.db): Promise<Map<string, bigint>> {
+  books(tx: Tx): Promise<Map<string, bigint>> {
+    return this.#books(tx);
+  }
+
+  async #books(tx: Tx | Db): Promise<Map<string, bigint>> {
     const rows = await tx
       .selectFrom('accounts')
       .select(['asset_symbol', 'balance'])

@@ -61,7 +61,7 @@ export const reconciliationRoutes =
         },
       },
       async (req) => {
-        const books = await store.reconciliation.books();
+        const books = await store.reconciliation.booksNow();
         return ok(req.id, {
           books: [...books.entries()]
             .sort(([a], [b]) => (a < b ? -1 : 1))
