@@ -141,6 +141,18 @@ function allowedMethods(app: FastifyInstance, path: string): string[] {
   return METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
 }
 
+/**
+ * A body over the limit is answered at once, but the connection stays open while the rest of the body
+ * arrives and is thrown away (Node discards what nobody reads; the request timeout bounds a client that
+ * never finishes). Fastify asks to close the connection here: closing while the client is still writing
+ * resets it, and the client reads a broken connection (EPIPE, ECONNRESET) instead of the 413 it was sent.
+ * This is nginx's "lingering close", see docs/security.md.
+ */
+function bodyTooLarge(req: FastifyRequest, reply: FastifyReply) {
+  reply.removeHeader('connection');
+  return sendError(req, reply, 'request.body_too_large');
+}
+
 /** Maps every failure to the envelope. Unknown errors become 500 with the traceId; details stay in the log. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
@@ -173,7 +185,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (err instanceof InvalidJsonError) return sendError(req, reply, 'request.invalid_json');
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(req, reply, 'request.body_too_large');
+        return bodyTooLarge(req, reply);
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return sendError(req, reply, 'request.unsupported_media_type');
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -196,7 +208,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (err.statusCode === 429) return sendError(req, reply, 'rate_limit.exceeded');
     if (err.statusCode === 408) return sendError(req, reply, 'request.timeout');
-    if (err.statusCode === 413) return sendError(req, reply, 'request.body_too_large');
+    if (err.statusCode === 413) return bodyTooLarge(req, reply);
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return sendError(req, reply, 'request.bad_request');
     if (typeof err.code === 'string' && isErrorCode(err.code)) return sendError(req, reply, err.code, {}, err);
     req.log.error({ err }, 'unexpected error');
