@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
 
-const SECRET = 'x'.repeat(32);
+const SECRET = 'config-test-secret-0123456789abcdefghij';
 const refusal = (env: Record<string, string>, pattern: RegExp) =>
   assert.throws(
     () => loadConfig(env),

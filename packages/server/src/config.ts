@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { join } from 'node:path';
+import { SECRET_STRENGTH, SEED_STRENGTH, TOKEN_STRENGTH, weakness } from './secret-strength.ts';
 
 /** pino's levels. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -73,6 +75,12 @@ export interface Config {
   smtpUrl: Hidden | undefined;
   /** The From of every mail (CAMBIO_MAIL_FROM, default `Cambio <no-reply@<host of CAMBIO_PUBLIC_URL>>`). */
   mailFrom: string;
+  /**
+   * Production: where a generated bootstrap operator token is written, readable by the service's user only
+   * (CAMBIO_OPERATOR_TOKEN_FILE, default `<DATA_DIR>/operator-token`, `./data/operator-token` with an
+   * in-memory store). The log says where, never the token. Sandbox prints it, as the README shows.
+   */
+  operatorTokenFile: string;
 }
 
 /** A new withdrawal destination's cooldown in the sandbox unless CAMBIO_DESTINATION_COOLDOWN_MS says otherwise (production: 24 h). */
@@ -187,10 +195,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`CAMBIO_KEY_TAG must be 2-16 lower-case letters or digits, starting with a letter (got "${keyTag}")`);
   const operatorToken = str('OPERATOR_TOKEN');
   if (operatorToken !== undefined && operatorToken.length < 16) problems.push('OPERATOR_TOKEN must be at least 16 characters');
+  // Production refuses what is plainly guessable (docs/security.md, "Weak settings"); the sandbox keeps its habits.
+  const weak = (name: string, value: string | Uint8Array | undefined, strength: typeof SECRET_STRENGTH, hint: string) => {
+    const why = mode === 'production' && value !== undefined ? weakness(value, strength) : null;
+    if (why !== null) problems.push(`${name} must ${why}; ${hint} (its value is not repeated here)`);
+  };
+  if (operatorToken === undefined || operatorToken.length >= 16)
+    weak('OPERATOR_TOKEN', operatorToken, TOKEN_STRENGTH, 'generate one, e.g. `openssl rand -base64 32`, or leave it unset and one is generated');
   const redisUrl = str('REDIS_URL');
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
   const secret = str('CAMBIO_SECRET');
   if (secret !== undefined && secret.length < 32) problems.push('CAMBIO_SECRET must be at least 32 characters');
+  else weak('CAMBIO_SECRET', secret, SECRET_STRENGTH, 'generate one, e.g. `openssl rand -base64 48`');
   // Without it the secret is generated and kept in the store, next to the API-key hashes and the sealed
   // destinations it protects: a copy of the database would be enough to open them.
   if (mode === 'production' && secret === undefined) {
@@ -234,6 +250,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logSigningKey = seedText === undefined ? undefined : Buffer.from(seedText, 'base64');
   if (seedText !== undefined && (logSigningKey!.length !== 32 || logSigningKey!.toString('base64') !== seedText)) {
     problems.push('CAMBIO_LOG_SIGNING_KEY must be the base64 of a 32-byte Ed25519 seed (e.g. `openssl rand -base64 32`)');
+  } else {
+    // An all-zero (or otherwise guessable) seed lets anyone sign the log's checkpoints.
+    weak('CAMBIO_LOG_SIGNING_KEY', logSigningKey, SEED_STRENGTH, 'generate one, e.g. `openssl rand -base64 32`, or leave it unset and one is generated');
   }
   const witnesses: Config['witnesses'] = [];
   for (const item of (str('CAMBIO_WITNESSES') ?? '').split(',').filter((x) => x.trim() !== '')) {
@@ -249,11 +268,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     else witnesses.push({ verifierKey, name, url });
   }
   const venue = venueConfig(mode, str, problems);
+  const dataDir = str('DATA_DIR') ?? './data';
   const config: Config = {
     port,
     host,
     databaseUrl,
-    dataDir: str('DATA_DIR') ?? './data',
+    dataDir,
     mode,
     seedDemo,
     operatorToken,
@@ -285,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     venue,
     explorers: explorerConfig(env, problems),
     ...mailConfig(str, publicUrl, problems),
+    operatorTokenFile: str('CAMBIO_OPERATOR_TOKEN_FILE') ?? join(dataDir === 'memory://' ? './data' : dataDir, 'operator-token'),
   };
   if (problems.length) throw new ConfigError(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
@@ -356,11 +377,23 @@ function venueConfig(mode: string, str: (k: string) => string | undefined, probl
     try {
       const u = new URL(url);
       if (!['http:', 'https:'].includes(u.protocol)) throw new Error('scheme');
+      // The venue's key and signed requests would cross the network in clear: plain http only on this machine.
+      if (u.protocol === 'http:' && !isLoopbackHost(u.hostname))
+        problems.push(
+          `CAMBIO_VENUE_URL must use https:// for a host other than this machine (got "${url}"): over http:// the venue key and every signed request travel in clear`,
+        );
     } catch {
       problems.push(`CAMBIO_VENUE_URL must be an http(s) origin such as https://testnet.binance.vision (got "${url}")`);
     }
   }
   return { kind: 'ccxt', exchange: exchange ?? 'binance', url, apiKey: new Hidden(apiKey ?? ''), secret: new Hidden(secret ?? '') };
+}
+
+/** localhost, 127.0.0.0/8 or ::1: an address that never leaves this machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost') || h === '::1') return true;
+  return isIP(h) === 4 && h.startsWith('127.');
 }
 
 /**

@@ -8,6 +8,7 @@ import { systemClock } from './domain/ports.ts';
 import type { AppDeps } from './deps.ts';
 import { rateLimitRedis } from './http/plugins/rate-limit.ts';
 import { venueFor } from './venues/index.ts';
+import { writeOperatorTokenFile } from './operator-token-file.ts';
 import { smtpSender } from './mail/smtp-sender.ts';
 import { seedDemo } from './seed.ts';
 import { SignalGate } from './signal-gate.ts';
@@ -98,9 +99,13 @@ async function main() {
     life.add('store', () => store.close());
     life.checkpoint();
 
-    // The operator token is printed the moment it is generated (CONTRACT §1: once, at first start).
+    // The operator token is shown the moment it is generated (once, at first start: docs/production.md): printed in
+    // the sandbox, written to a file readable by this user only in production (operator-token-file.ts).
     const secrets = await resolveSecrets(store, config, {
-      generated: (token) => console.log(`operator token (shown once): ${token}`),
+      generated: (token) =>
+        config.mode === 'production'
+          ? console.log(`operator token written to ${writeOperatorTokenFile(config.operatorTokenFile, token)} (readable by this user only)`)
+          : console.log(`operator token (shown once): ${token}`),
       notUsed: () => console.log('(that operator token is not used: another instance stored its token first; use the one it printed)'),
     });
     life.checkpoint();

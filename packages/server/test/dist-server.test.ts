@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,8 +10,9 @@ const root = new URL('../../../', import.meta.url).pathname;
 /**
  * What a production host runs: `npm run build` compiles the service to JavaScript and `npm run start:prod`
  * starts it with plain node, no TypeScript loader. Built here from the current sources, then started as a
- * first production start on an empty store: it answers /health, serves the web apps' built files, prints
- * the operator token once and has an empty market; SIGTERM stops it cleanly.
+ * first production start on an empty store: it answers /health, serves the web apps' built files, writes
+ * the operator token to a file only its user reads (and prints where) and has an empty market; SIGTERM
+ * stops it cleanly.
  */
 test('the built server starts with plain node in production and answers', async () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
@@ -23,6 +25,8 @@ test('the built server starts with plain node in production and answers', async 
   assert.doesNotMatch(bundle, /from ["'][^"']+\.ts["']/, 'the bundle imports no TypeScript file');
 
   // No tsx: the test runner's own loader must not leak into the child through NODE_OPTIONS.
+  const tokenDir = mkdtempSync(join(tmpdir(), 'cambio-dist-token-'));
+  const tokenFile = join(tokenDir, 'operator-token');
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'NODE_OPTIONS') env[k] = v;
   const child = spawn(process.execPath, [command.split(' ').at(-1)!], {
@@ -37,6 +41,7 @@ test('the built server starts with plain node in production and answers', async 
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       OPERATOR_TOKEN: '',
+      CAMBIO_OPERATOR_TOKEN_FILE: tokenFile,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -54,8 +59,11 @@ test('the built server starts with plain node in production and answers', async 
       void exited.then((code) => reject(new Error(`exited with ${code} before listening:\n${out}`)));
     });
     const url = /listening on (http:\/\/\S+)/.exec(printed)![1]!;
-    const token = /operator token \(shown once\): (op_\S+)/.exec(printed)?.[1];
-    assert.ok(token, `a first production start prints the operator token once:\n${printed}`);
+    assert.match(printed, new RegExp(`operator token written to ${tokenFile} \\(readable by this user only\\)`));
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    assert.match(token, /^op_\S+$/);
+    assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
+    assert.ok(!printed.includes(token), 'the token itself is never printed');
 
     const health = await fetch(`${url}/health`);
     assert.equal(health.status, 200);
@@ -73,6 +81,7 @@ test('the built server starts with plain node in production and answers', async 
     assert.deepEqual(((await assets.json()) as { data: unknown }).data, [], 'production starts with an empty market');
   } finally {
     child.kill('SIGTERM');
+    rmSync(tokenDir, { recursive: true, force: true });
   }
   assert.equal(await exited, 0, out);
 });
