@@ -509,7 +509,7 @@ for (const backend of backends()) {
         const [d] = await deliveries(h, o, w.id);
         assert.equal(d!.state, 'pending');
         assert.equal(d!.lastStatusCode, null);
-        assert.match(d!.lastError!, /address refused: hooks\.example\.test resolves to 127\.0\.0\.1 \(loopback\)/);
+        assert.equal(d!.lastError, 'address not allowed');
       } finally {
         await rx.close();
       }

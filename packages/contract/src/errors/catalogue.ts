@@ -496,8 +496,8 @@ const entries = {
   'webhooks.url_invalid': { status: 422, en: 'The webhook url is not valid: {detail}.', es: 'La url del webhook no es válida: {detail}.' },
   'webhooks.url_refused': {
     status: 422,
-    en: 'The webhook url is refused: {detail}. Use a url that resolves to public addresses only; nothing was created.',
-    es: 'La url del webhook fue rechazada: {detail}. Use una url que resuelva solo a direcciones públicas; no se creó nada.',
+    en: 'The webhook url is refused: its address is not allowed. Use a url at a public address; nothing was created.',
+    es: 'La url del webhook fue rechazada: su dirección no está permitida. Use una url en una dirección pública; no se creó nada.',
   },
   'webhooks.too_many': {
     status: 409,

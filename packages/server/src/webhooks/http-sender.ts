@@ -22,7 +22,8 @@ export interface AddressPolicy {
 
 /**
  * The addresses `url` may be reached at now, or why not: every address its host resolves to must be
- * public unless private ones are allowed (one private address among public ones is refused too).
+ * public unless private ones are allowed (one private address among public ones is refused too). The
+ * `problem` names what the host resolves to: it is for the service's log only, never for the client.
  */
 export async function resolveForDelivery(url: string, p: AddressPolicy): Promise<{ addresses: ResolvedAddress[] } | { problem: string }> {
   const host = hostOf(url);
@@ -84,6 +85,9 @@ class KeptConnections {
   }
 }
 
+/** A refused address, as a delivery's error says it: never what the name resolves to. */
+export const ADDRESS_NOT_ALLOWED = 'address not allowed';
+
 /** At least the attempts one endpoint may have in flight (background.ts), so they never queue for a socket. */
 const MAX_SOCKETS_PER_POOL = 16;
 const MAX_POOLS = 1024;
@@ -135,7 +139,8 @@ export function httpWebhookSender(policy: AddressPolicy): WebhookSender {
 
 async function attempt(p: WebhookPost, policy: AddressPolicy, kept: KeptConnections, signal: AbortSignal): Promise<WebhookAnswer> {
   const r = await resolveForDelivery(p.url, policy);
-  if ('problem' in r) return { error: `address refused: ${r.problem}` };
+  // The delivery's error is shown to the client: only that the address is not allowed (docs/security.md).
+  if ('problem' in r) return { error: ADDRESS_NOT_ALLOWED };
   if (signal.aborted) return { error: 'timeout' };
   const target = r.addresses[0]!;
   const url = new URL(p.url);

@@ -62,7 +62,9 @@ export const webhookRoutes =
             ? undefined
             : async (url: string) => {
                 const r = await resolveForDelivery(url, { allowPrivate: false, resolve: deps.webhookResolve });
-                return 'problem' in r ? r.problem : null;
+                // The reason stays in the service's log; the client is told only that the address is not allowed.
+                if ('problem' in r) req.log.info({ detail: r.problem }, 'webhook url refused');
+                return 'problem' in r;
               };
         const { endpoint, secret: plain } = await createEndpoint({ ...deps, urlRefusal }, actorOfPrincipal(p), p.organization.id, {
           url: req.body.url,

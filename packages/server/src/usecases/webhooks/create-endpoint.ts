@@ -5,8 +5,8 @@ import type { UseCaseDeps } from '../ports.ts';
 
 export interface CreateEndpointDeps extends Pick<UseCaseDeps, 'store' | 'clock' | 'ids'> {
   secret: string;
-  /** Why the url may not be called now (production: it must resolve to public addresses), or null; absent, only its form is checked. */
-  urlRefusal?: ((url: string) => Promise<string | null>) | undefined;
+  /** Whether the url may not be called now (production: it must resolve to public addresses); absent, only its form is checked. */
+  urlRefusal?: ((url: string) => Promise<boolean>) | undefined;
 }
 
 /**
@@ -22,8 +22,9 @@ export async function createEndpoint(
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const problem = urlProblem(input.url);
   if (problem) throw new DomainError('webhooks.url_invalid', { detail: problem });
-  const refused = d.urlRefusal ? await d.urlRefusal(input.url) : null;
-  if (refused) throw new DomainError('webhooks.url_refused', { detail: refused });
+  // Only that the address is not allowed: what a name resolves to, or why it does not, would let a client
+  // map the operator's internal DNS (docs/security.md).
+  if (d.urlRefusal && (await d.urlRefusal(input.url))) throw new DomainError('webhooks.url_refused');
   const id = d.ids.next('whk');
   const secret = newWebhookSecret();
   const secretSealed = new WebhookSecretSealer(d.secret).seal(secret, { organizationId, endpointId: id });
