@@ -226,6 +226,16 @@ const entries = {
     en: 'The member already accepted the invitation or was removed; there is no invitation to send again.',
     es: 'El miembro ya aceptó la invitación o fue dado de baja; no hay invitación que reenviar.',
   },
+  'members.name_not_allowed': {
+    status: 422,
+    en: "A person's name cannot contain a link (http, www., an address or a domain name), a line break or a control character; nothing was created.",
+    es: 'El nombre de una persona no puede contener un enlace (http, www., una dirección o un nombre de dominio), un salto de línea ni un carácter de control; no se creó nada.',
+  },
+  'members.invitations_limited': {
+    status: 429,
+    en: 'Too many invitations in the last hour, from you or to this address; try again in {seconds} s. Nothing was sent.',
+    es: 'Demasiadas invitaciones en la última hora, suyas o a esta dirección; reintente en {seconds} s. No se envió nada.',
+  },
   'staff.not_found': { status: 404, en: 'No such staff person.', es: 'No existe esa persona del equipo.' },
   'staff.email_taken': {
     status: 409,

@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import type { Db } from './db.ts';
 import { toJson } from './json.ts';
 import { toMember, type Member } from './organizations-store.ts';
 import type { Tx } from './unit-of-work.ts';
-import type { NewMember, MembersRepository } from '../usecases/repositories.ts';
+import type { InvitationsSent, NewMember, MembersRepository } from '../usecases/repositories.ts';
 
 export type { NewMember };
 
@@ -86,7 +87,13 @@ export class MembersStore implements MembersRepository {
   }
 
   /** Only the hash of the invitation's token is stored; the token itself is shown once, by the caller. */
-  async addInvitation(tx: Tx, memberId: string, at: Date, invitation: { tokenHash: string; expiresAt: Date }): Promise<void> {
+  async addInvitation(
+    tx: Tx,
+    memberId: string,
+    at: Date,
+    invitation: { tokenHash: string; expiresAt: Date },
+    sent?: { by: string; email: string },
+  ): Promise<void> {
     await tx
       .insertInto('invitations')
       .values({
@@ -96,8 +103,27 @@ export class MembersStore implements MembersRepository {
         expires_at: invitation.expiresAt,
         used_at: null,
         created_at: at,
+        invited_by: sent?.by ?? null,
+        email: sent?.email ?? null,
       })
       .execute();
+  }
+
+  /** Transaction-scoped advisory locks, the sender's first then the address's: always in that order, so never a deadlock. */
+  async lockInvitationCounts(tx: Tx, by: string, email: string): Promise<void> {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`invitations by ${by}`}, 0))`.execute(tx);
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`invitations to ${email}`}, 0))`.execute(tx);
+  }
+
+  async invitationsSince(tx: Tx, who: { by: string } | { email: string }, since: Date): Promise<InvitationsSent> {
+    let q = tx
+      .selectFrom('invitations')
+      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .where('subject_type', '=', 'member')
+      .where('created_at', '>', since);
+    q = 'by' in who ? q.where('invited_by', '=', who.by) : q.where('email', '=', who.email);
+    const r = await q.executeTakeFirstOrThrow();
+    return { count: Number(r.n), oldest: r.oldest === null ? null : new Date(r.oldest as unknown as string | Date) };
   }
 
   /** Every unused invitation of the member is spent: none of those links signs in any more. */

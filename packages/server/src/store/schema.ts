@@ -275,7 +275,16 @@ export interface Database {
     recovery_hashes: Json<string[]> | null;
     updated_at: Ts;
   };
-  invitations: { token_hash: string; subject_type: string; subject_id: string; expires_at: Ts; used_at: Ts | null; created_at: Ts };
+  invitations: {
+    token_hash: string;
+    subject_type: string;
+    subject_id: string;
+    expires_at: Ts;
+    used_at: Ts | null;
+    created_at: Ts;
+    invited_by: Generated<string | null>;
+    email: Generated<string | null>;
+  };
   sessions: { id_hash: string; kind: string; subject_id: string; created_at: Ts; last_seen_at: Ts; expires_at: Ts; ended_at: Ts | null };
   staff_tokens: {
     id: string;

@@ -497,8 +497,25 @@ export interface MarketPairsRepository {
   upsert(tx: Tx, at: Date, base: string, quote: string, t: PairTerms): Promise<void>;
 }
 
+/** Invitations counted over a window: how many, and when the oldest of them was sent. */
+export interface InvitationsSent {
+  count: number;
+  oldest: Date | null;
+}
+
 export interface MembersRepository {
-  addInvitation(tx: Tx, memberId: string, at: Date, invitation: { tokenHash: string; expiresAt: Date }): Promise<void>;
+  /** `sent`: the inviting member's actor and the invitee's address, when a member sends it (they are counted). */
+  addInvitation(
+    tx: Tx,
+    memberId: string,
+    at: Date,
+    invitation: { tokenHash: string; expiresAt: Date },
+    sent?: { by: string; email: string },
+  ): Promise<void>;
+  /** Holds, until `tx` ends, the counts of the invitations `by` sends and `email` receives (one counter at a time each). */
+  lockInvitationCounts(tx: Tx, by: string, email: string): Promise<void>;
+  /** The invitations sent by a member (`by`) or to an address (`email`) since `since`. */
+  invitationsSince(tx: Tx, who: { by: string } | { email: string }, since: Date): Promise<InvitationsSent>;
   emailInUse(tx: Tx, organizationId: string, email: string): Promise<boolean>;
   endSessions(tx: Tx, id: string, at: Date): Promise<void>;
   insert(tx: Tx, id: string, at: Date, organizationId: string, r: NewMember): Promise<Member>;

@@ -30,6 +30,7 @@ import * as m060 from './060-crypto-out.ts';
 import * as m065 from './065-liabilities-v2.ts';
 import * as m066 from './066-log-cosignatures.ts';
 import * as m075 from './075-api-key-names.ts';
+import * as m055 from './055-invitation-senders.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '065-liabilities-v2': m065,
   '066-log-cosignatures': m066,
   '075-api-key-names': m075,
+  '055-invitation-senders': m055,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,5 @@
 import { DomainError } from '../../domain/errors.ts';
+import { personNameProblem } from '../../domain/people/person-name.ts';
 import { staffAudit, type StaffDeps } from './staff-deps.ts';
 import type { Staff, StaffRole } from '../repositories.ts';
 
@@ -12,6 +13,8 @@ export async function createStaff(
   r: { name: string; email: string; role: StaffRole },
   start: { invitation: { tokenHash: string; expiresAt: Date } } | { passwordHash: string },
 ): Promise<Staff> {
+  // The name is printed in the invitation mail and the desk: no link, no line break (domain/people/person-name.ts).
+  if (personNameProblem(r.name)) throw new DomainError('members.name_not_allowed');
   const at = d.clock.now();
   const id = d.ids.next('stf');
   return d.store.uow.run(async (tx) => {
