@@ -61,6 +61,29 @@ export async function seedPeople(w: World, print: (line: string) => void): Promi
   print(`people: ${people.members} member(s) and ${people.staff} staff person signed in with TOTP, issued keys and tokens`);
 }
 
+/**
+ * Production: the bootstrap token decides nothing (docs/security.md), so the operator's decisions, arrivals,
+ * adjustments and reconciliations are made by a staff admin signed in with TOTP, through a personal token.
+ */
+export async function deskToken(w: World): Promise<string> {
+  const base = w.cluster.instances[0]!.url!;
+  const staff = await send(base, 'POST', '/operator/v1/staff', {
+    operator: true,
+    body: { name: 'Verify Admin', email: `admin-${w.seed}@verify.test`, role: 'admin' },
+  });
+  const invitation = String(staff.data.invitation.url).split('#')[1]!;
+  w.secrets.add('invitation token', invitation);
+  const cookie = sessionOf(
+    w,
+    await send(base, 'POST', '/operator/v1/invitations/accept', { body: { token: invitation, password: secretPassword(w) } }),
+    'staff',
+  );
+  await enrolTotp(w, base, '/operator/v1', cookie);
+  const t = await send(base, 'POST', '/operator/v1/tokens', { cookie, body: { name: 'verify desk' } });
+  w.secrets.add('staff token', t.data.token);
+  return t.data.token as string;
+}
+
 function secretPassword(w: World): string {
   const pw = `verify ${randomBytes(12).toString('base64url')}`;
   w.secrets.add('password', pw);

@@ -10,7 +10,7 @@ import { call } from './http.ts';
 import { History } from './history.ts';
 import { LogScan } from './log-scan.ts';
 import { drainDesk, OPERATOR_OPS } from './operator-ops.ts';
-import { seedPeople } from './people-ops.ts';
+import { deskToken, seedPeople } from './people-ops.ts';
 import { Rng } from './prng.ts';
 import { seed } from './seed.ts';
 import { scanStore } from './store-scan.ts';
@@ -169,6 +169,7 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
       for (const m of Object.keys(item as object)) world.endpoints.add(`${m.toUpperCase()} ${path}`);
     }
     const orgCount = Math.max(2, Math.ceil(o.clients / 2));
+    if (o.mode === 'production') world.deskToken = await deskToken(world);
     await seed(world, rng.fork(1), orgCount, double !== null);
     await seedPeople(world, print);
     const storedKeyHashes = async () => {

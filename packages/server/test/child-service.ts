@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { ServiceProcess } from '../../../scripts/service-process.ts';
 import { openDatabase, type OpenedDb } from '../src/store/db.ts';
-import { createPgDatabase, type Backend } from './harness.ts';
+import { deskTokenOver } from './desk-token.ts';
+import { createPgDatabase, isDecision, type Backend } from './harness.ts';
 import { pgliteImage, stampOpened } from './store-image.ts';
 
 const root = new URL('../../../', import.meta.url).pathname;
@@ -120,6 +121,8 @@ export async function childService(backend: Backend, env: Record<string, string>
   return {
     apiKey: demo ? printed(/demo API key \(shown once\): (\S+)/) : '',
     operatorToken: env.OPERATOR_TOKEN ?? printed(/operator token \(shown once\): (\S+)/),
+    /** Production: the bootstrap token decides nothing; callJson makes decisions with a staff admin's token. */
+    production: env.CAMBIO_MODE === 'production',
     lines,
     url: (i = 0) => {
       const u = at(i).url;
@@ -149,11 +152,20 @@ export async function childService(backend: Backend, env: Record<string, string>
 export type ChildService = Awaited<ReturnType<typeof childService>>;
 
 /** A JSON call to the running service; the envelope's `data` and the status. */
+/** Each service's staff admin token, made at its first decision (keyed by its printed lines, shared by copies of it). */
+const deskTokens = new WeakMap<string[], Promise<string>>();
+
 export async function callJson(s: ChildService, method: string, path: string, body?: unknown, auth: 'key' | 'operator' = 'key') {
+  const desk = auth === 'operator' && s.production && isDecision(method, path.replace(/^\/operator\/v1/, ''));
+  if (desk && !deskTokens.has(s.lines)) deskTokens.set(s.lines, deskTokenOver(s.url(), s.operatorToken));
   const r = await fetch(`${s.url()}${path}`, {
     method,
     headers: {
-      ...(auth === 'key' ? { 'x-api-key': s.apiKey } : { authorization: `Bearer ${s.operatorToken}`, 'x-operator': 'kill@test' }),
+      ...(auth === 'key'
+        ? { 'x-api-key': s.apiKey }
+        : desk
+          ? { authorization: `Bearer ${await deskTokens.get(s.lines)!}` }
+          : { authorization: `Bearer ${s.operatorToken}`, 'x-operator': 'kill@test' }),
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
     },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),

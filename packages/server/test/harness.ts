@@ -9,6 +9,7 @@ import type { AppDeps } from '../src/deps.ts';
 import { venueFor } from '../src/venues/index.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { hashOperatorToken } from '../src/http/plugins/operator-auth.ts';
+import { DECISION_ROUTES } from '../src/http/plugins/operator-roles.ts';
 import { randomIds } from '../src/domain/ids.ts';
 import { ManualClock, systemClock, type Clock } from '../src/domain/ports.ts';
 import { openDatabase } from '../src/store/db.ts';
@@ -20,6 +21,15 @@ import { totpCode } from '../src/domain/people/totp.ts';
 import { createFromTemplate, pgliteImage, pgliteImageInMemory, stampOpened } from './store-image.ts';
 
 export type Backend = 'pglite' | 'postgres';
+
+/** A decision route of the operator API (the bootstrap token makes none in production). */
+export function isDecision(method: string, url: string): boolean {
+  const path = url.split('?')[0]!;
+  return [...DECISION_ROUTES].some((r) => {
+    const [m, pattern] = r.split(' ') as [string, string];
+    return m === method.toUpperCase() && new RegExp(`^${pattern.replace(/:[a-z]+/gi, '[^/]+')}$`).test(path);
+  });
+}
 
 /** PGlite always; PostgreSQL too when DATABASE_URL is set (each harness gets its own fresh database). */
 export function backends(): Backend[] {
@@ -141,6 +151,14 @@ export async function makeHarness(
   };
   const app = await buildApp(deps);
   await app.ready();
+  let deskToken: Promise<string> | undefined;
+  const staffToken = async (): Promise<string> => {
+    const h = { app, clock, op: (m: string, u: string, b?: unknown) => inject(m, `/operator/v1${u}`, b, { authorization: `Bearer ${OPERATOR_TOKEN}` }) };
+    const s = await signedInStaff(h as unknown as Harness, 'admin');
+    const t = await withCookie(h as unknown as Harness, s.cookie, 'POST', '/operator/v1/tokens', { name: 'harness desk' });
+    if (t.status !== 201) throw new Error(`staff token: ${t.raw}`);
+    return t.body.data.token as string;
+  };
   const inject = async (method: string, url: string, body: unknown, headers: Record<string, string>): Promise<Res> => {
     const r = await app.inject({
       method: method as 'GET',
@@ -166,7 +184,12 @@ export async function makeHarness(
     backend,
     authCache,
     authChanges,
-    op: (m, u, b) => inject(m, `/operator/v1${u}`, b, { authorization: `Bearer ${OPERATOR_TOKEN}` }),
+    // In production the bootstrap token decides nothing (403 auth.bootstrap_cannot_decide): a decision goes
+    // through a staff admin of the harness's own, with TOTP, signed in by a personal token.
+    op: async (m, u, b) =>
+      inject(m, `/operator/v1${u}`, b, {
+        authorization: `Bearer ${deps.config.mode === 'production' && isDecision(m, u) ? await (deskToken ??= staffToken()) : OPERATOR_TOKEN}`,
+      }),
     call: (k, m, u, b, h = {}) => inject(m, `/api/v1${u}`, b, { ...(k ? { 'x-api-key': k } : {}), ...h }),
     close: async () => {
       await app.close();

@@ -14,6 +14,16 @@ type Kind = 'any' | 'order' | 'withdrawal';
 const DECIDED = ['approved', 'completed', 'rejected', 'failed'] as const;
 
 /**
+ * Who approved: the staff persons recorded; an approved request without any was approved by the bootstrap
+ * token, which is no person and is named as the audit trail names it (docs/security.md).
+ */
+function approvedBy(r: { state: string; approvals?: ReadonlyArray<{ name: string }> }) {
+  const people = (r.approvals ?? []).map((a) => a.name).join(', ');
+  if (people) return people;
+  return r.state === 'rejected' ? '—' : <code title={t('history.bootstrapTitle')}>bootstrap</code>;
+}
+
+/**
  * Requests a person already decided, newest first: what was approved (and executed), rejected or
  * failed, by whom, with the reason; filtered by kind, state and organization, paged. Every kind by
  * default: a withdrawal just approved is there without choosing anything (a page holds a page of each).
@@ -140,7 +150,7 @@ export function DecidedHistory() {
                     },
                   ]
                 : []),
-              { label: t('history.approvedBy'), cell: ({ r }) => (r.approvals ?? []).map((a) => a.name).join(', ') || '—' },
+              { label: t('history.approvedBy'), cell: ({ r }) => approvedBy(r) },
               { label: t('common.reason'), cell: ({ r }) => r.reason ?? '' },
               { label: t('common.created'), cell: ({ r }) => when(r.createdAt) },
               {

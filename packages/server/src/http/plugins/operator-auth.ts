@@ -11,7 +11,7 @@ import type { Store } from '../../store/index.ts';
 import type { Staff, StaffRole } from '../../store/staff-store.ts';
 import { touchSession } from '../../usecases/people/sessions.ts';
 import { touchStaffToken } from '../../usecases/staff/staff-tokens.ts';
-import { requiredRole, STAFF_SELF_SERVICE } from './operator-roles.ts';
+import { DECISION_ROUTES, requiredRole, STAFF_SELF_SERVICE } from './operator-roles.ts';
 
 export const hashOperatorToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -23,7 +23,7 @@ export interface OperatorAuthDeps {
   clock: Clock;
   secret: string;
   operatorTokenHash: string;
-  config: { publicUrl: string; publicUrlSet: boolean; sessionIdleMs: number };
+  config: { publicUrl: string; publicUrlSet: boolean; sessionIdleMs: number; mode: 'sandbox' | 'production' };
 }
 
 declare module 'fastify' {
@@ -47,6 +47,8 @@ export function operatorAuth(deps: OperatorAuthDeps) {
     if (who.kind === 'bootstrap') {
       req.staff = { kind: 'bootstrap' };
       req.operatorActor = bootstrapActor(req.headers['x-operator']);
+      // Production: the token bypasses people (no TOTP, a name it declares itself), so it decides nothing.
+      if (deps.config.mode === 'production' && DECISION_ROUTES.has(route)) throw new DomainError('auth.bootstrap_cannot_decide');
       return;
     }
     const s = who.staff;

@@ -22,6 +22,13 @@ const APPROVER_ROUTES = [
   'POST /destinations/:id/reveal',
 ];
 
+/**
+ * The decisions a person must make as themselves: every approver route and the manual ledger adjustment.
+ * In production the bootstrap token makes none of them (403 auth.bootstrap_cannot_decide): it sets up staff
+ * and the platform, and people decide (docs/security.md, "The bootstrap token").
+ */
+export const DECISION_ROUTES = new Set([...APPROVER_ROUTES, 'POST /organizations/:id/adjustments']);
+
 /** What any signed-in person does for themselves, whatever the role (and before enrolling TOTP, except tokens). */
 const SELF = [
   'GET /session',
