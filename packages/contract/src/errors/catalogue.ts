@@ -94,6 +94,11 @@ const entries = {
     en: 'X-Operator must be 1 to 64 letters, digits, spaces or . @ - _.',
     es: 'X-Operator debe tener de 1 a 64 letras, dígitos, espacios o . @ - _.',
   },
+  'auth.bootstrap_cannot_decide': {
+    status: 403,
+    en: 'In production the bootstrap token sets up staff and the platform but decides nothing: approvals, rejections, fills, payouts, adjustments, deposits and reconciliation are made by a staff person signed in as themselves (with TOTP).',
+    es: 'En producción el token de arranque configura al personal y la plataforma pero no decide nada: aprobaciones, rechazos, ejecuciones, pagos, ajustes, depósitos y conciliación los hace una persona del equipo con su propia sesión (con TOTP).',
+  },
   'auth.scope_missing': {
     status: 403,
     en: 'This credential lacks the permission {scope}.',
@@ -230,6 +235,11 @@ const entries = {
     status: 422,
     en: "A person's name cannot contain a link (http, www., an address or a domain name), a line break or a control character; nothing was created.",
     es: 'El nombre de una persona no puede contener un enlace (http, www., una dirección o un nombre de dominio), un salto de línea ni un carácter de control; no se creó nada.',
+  },
+  'members.email_has_account': {
+    status: 409,
+    en: "This address already has a Cambio account in another organization: to protect it, a member cannot invite it (the invitation link would let you set that person's password). Ask the operator to add the person; nothing was created or sent.",
+    es: 'Esta dirección ya tiene una cuenta de Cambio en otra organización: para protegerla, un miembro no puede invitarla (el enlace de invitación le permitiría fijar la contraseña de esa persona). Pida al operador que agregue a la persona; no se creó ni envió nada.',
   },
   'members.invitations_limited': {
     status: 429,

@@ -95,29 +95,41 @@ export class MailStore implements MailRepository {
 
   // password resets
 
-  async createReset(kind: 'member' | 'staff', email: string, tokenHash: string, expiresAt: Date): Promise<void> {
+  /** A reset token for one account (`personId`) of the email. */
+  async createReset(kind: 'member' | 'staff', email: string, personId: string, tokenHash: string, expiresAt: Date): Promise<void> {
     await this.db
       .insertInto('password_resets')
-      .values({ token_hash: tokenHash, subject_type: kind, email, expires_at: expiresAt, used_at: null, created_at: this.clock.now() })
+      .values({
+        token_hash: tokenHash,
+        subject_type: kind,
+        email,
+        subject_id: personId,
+        expires_at: expiresAt,
+        used_at: null,
+        created_at: this.clock.now(),
+      })
       .execute();
   }
 
-  /** The reset a token stands for, used or not (so an expired link can be told from an unknown one). */
-  async reset(kind: 'member' | 'staff', tokenHash: string): Promise<{ email: string; expiresAt: Date; usedAt: Date | null } | null> {
+  /** The reset a token stands for, used or not (so an expired link can be told from an unknown one), and whose account it is. */
+  async reset(
+    kind: 'member' | 'staff',
+    tokenHash: string,
+  ): Promise<{ email: string; personId: string | null; expiresAt: Date; usedAt: Date | null } | null> {
     const r = await this.db
       .selectFrom('password_resets')
-      .select(['email', 'expires_at', 'used_at'])
+      .select(['email', 'subject_id', 'expires_at', 'used_at'])
       .where('token_hash', '=', tokenHash)
       .where('subject_type', '=', kind)
       .executeTakeFirst();
-    return r ? { email: r.email, expiresAt: r.expires_at, usedAt: r.used_at } : null;
+    return r ? { email: r.email, personId: r.subject_id, expiresAt: r.expires_at, usedAt: r.used_at } : null;
   }
 
   /**
-   * Spends a reset token once, with every other unused one of the same email. False: the token was used
+   * Spends a reset token once, with every other unused one of the same account. False: the token was used
    * or expired meanwhile (nothing is written).
    */
-  async spendReset(tx: Tx, kind: 'member' | 'staff', tokenHash: string, email: string, at: Date): Promise<boolean> {
+  async spendReset(tx: Tx, kind: 'member' | 'staff', tokenHash: string, personId: string, at: Date): Promise<boolean> {
     const used = await tx
       .updateTable('password_resets')
       .set({ used_at: at })
@@ -132,7 +144,7 @@ export class MailStore implements MailRepository {
       .updateTable('password_resets')
       .set({ used_at: at })
       .where('subject_type', '=', kind)
-      .where('email', '=', email)
+      .where('subject_id', '=', personId)
       .where('used_at', 'is', null)
       .execute();
     return true;

@@ -64,6 +64,32 @@ export class PeopleStore implements PeopleRepository {
   ) {}
 
   /** Active persons with this email (a person may be a member of several organizations). */
+  async emailOfMember(organizationId: string, id: string): Promise<string | null> {
+    const r = await this.db.selectFrom('members').select('email').where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+    return r?.email ?? null;
+  }
+
+  async activeMemberOrganizations(email: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('members')
+      .select('organization_id')
+      .where('email', '=', email.toLowerCase())
+      .where('status', '=', 'active')
+      .execute();
+    return rows.map((r) => r.organization_id);
+  }
+
+  async organizationsOfMembers(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('members as m')
+      .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+      .select(['m.id', 'o.name'])
+      .where('m.id', 'in', ids)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
   async activeByEmail(kind: PersonKind, email: string): Promise<PersonCredentials[]> {
     const rows = await this.db
       .selectFrom(`${table(kind)} as p` as 'members as p')

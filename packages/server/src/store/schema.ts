@@ -311,7 +311,15 @@ export interface Database {
     created_at: Ts;
     finished_at: Ts | null;
   };
-  password_resets: { token_hash: string; subject_type: string; email: string; expires_at: Ts; used_at: Ts | null; created_at: Ts };
+  password_resets: {
+    token_hash: string;
+    subject_type: string;
+    email: string;
+    expires_at: Ts;
+    used_at: Ts | null;
+    created_at: Ts;
+    subject_id: Generated<string | null>;
+  };
   mail_cursor: { id: number; txid: ColumnType<string, string, string>; seq: ColumnType<string, string, string> };
   audit_log: {
     id: string;

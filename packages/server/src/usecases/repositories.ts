@@ -467,16 +467,16 @@ export interface MailRepository {
   advanceEventCursor(tx: Tx, last: { txid: string; seq: string }): Promise<void>;
   audience(tx: Tx, organizationId: string): Promise<{ organization: string; recipients: MailRecipient[] }>;
   claimDue(limit: number, leaseMs: number): Promise<ClaimedMail[]>;
-  createReset(kind: PersonKind, email: string, tokenHash: string, expiresAt: Date): Promise<void>;
+  createReset(kind: PersonKind, email: string, personId: string, tokenHash: string, expiresAt: Date): Promise<void>;
   enqueue(m: { id: string; kind: MailKind; to: string; sealed: string }): Promise<void>;
   enqueueNotification(tx: Tx, m: { id: string; to: string; sealed: string }, at: Date): Promise<void>;
   eventsAfter(tx: Tx, from: { txid: string; seq: string }, limit: number): Promise<MailedEvent[]>;
   lockEventCursor(tx: Tx): Promise<{ txid: string; seq: string }>;
   markFailed(id: string, error: string, retryAt: Date | null): Promise<void>;
   markSent(id: string): Promise<void>;
-  reset(kind: PersonKind, tokenHash: string): Promise<{ email: string; expiresAt: Date; usedAt: Date | null } | null>;
+  reset(kind: PersonKind, tokenHash: string): Promise<{ email: string; personId: string | null; expiresAt: Date; usedAt: Date | null } | null>;
   setLang(kind: PersonKind, id: string, lang: string): Promise<void>;
-  spendReset(tx: Tx, kind: PersonKind, tokenHash: string, email: string, at: Date): Promise<boolean>;
+  spendReset(tx: Tx, kind: PersonKind, tokenHash: string, personId: string, at: Date): Promise<boolean>;
 }
 
 export interface MarketAssetsRepository {
@@ -583,6 +583,12 @@ export interface PeopleRepository {
   activateInvited(tx: Tx, kind: PersonKind, id: string, at: Date): Promise<string | null>;
   activateTotp(tx: Tx, kind: PersonKind, id: string, sealed: string, step: number, recoveryHashes: string[], at: Date): Promise<void>;
   activeByEmail(kind: PersonKind, email: string): Promise<PersonCredentials[]>;
+  /** The address of a member of the organization; null when there is no such member. */
+  emailOfMember(organizationId: string, id: string): Promise<string | null>;
+  /** The organizations in which the address is an active member. */
+  activeMemberOrganizations(email: string): Promise<string[]>;
+  /** The organizations' names of these members, by member id (what a mail to one of several accounts names). */
+  organizationsOfMembers(ids: readonly string[]): Promise<Map<string, string>>;
   clearFailures(tx: Tx, key: string): Promise<void>;
   countAttempt(tx: Tx, k: ThrottleKey, now: Date, windowStart: Date): Promise<boolean>;
   createInvitation(tx: Tx, kind: PersonKind, id: string, tokenHash: string, expiresAt: Date, at: Date): Promise<void>;

@@ -65,11 +65,16 @@ export function invitationMail(
 }
 
 /** A forgotten password: the link leads to a page that sets a new one. */
-export function passwordResetMail(p: { url: string; minutes: number }, lang: MailLang): MailText {
+/** `place`: the organization of the account (an address may have one in several), or null. */
+export function passwordResetMail(p: { url: string; minutes: number; place?: string | null }, lang: MailLang): MailText {
   if (lang === 'en') {
     return compose(
-      'Reset your Cambio password',
-      ['Someone, hopefully you, asked to reset the password of the Cambio account of this address.'],
+      p.place ? `Reset your Cambio password at ${p.place}` : 'Reset your Cambio password',
+      [
+        p.place
+          ? `Someone, hopefully you, asked to reset the password of the Cambio account of this address at ${p.place}. This link changes that account only.`
+          : 'Someone, hopefully you, asked to reset the password of the Cambio account of this address.',
+      ],
       { label: 'Choose a new password', url: p.url },
       [
         `The link works once, for ${p.minutes} minutes. Choosing a new password signs you out everywhere; a second factor you enrolled is still asked for at sign-in.`,
@@ -78,8 +83,12 @@ export function passwordResetMail(p: { url: string; minutes: number }, lang: Mai
     );
   }
   return compose(
-    'Restablezca su contraseña de Cambio',
-    ['Alguien, esperamos que usted, pidió restablecer la contraseña de la cuenta de Cambio de esta dirección.'],
+    p.place ? `Restablezca su contraseña de Cambio en ${p.place}` : 'Restablezca su contraseña de Cambio',
+    [
+      p.place
+        ? `Alguien, esperamos que usted, pidió restablecer la contraseña de la cuenta de Cambio de esta dirección en ${p.place}. Este enlace cambia solo esa cuenta.`
+        : 'Alguien, esperamos que usted, pidió restablecer la contraseña de la cuenta de Cambio de esta dirección.',
+    ],
     { label: 'Elegir una contraseña nueva', url: p.url },
     [
       `El enlace sirve una sola vez, durante ${p.minutes} minutos. Elegir una contraseña nueva cierra todas sus sesiones; el segundo factor que haya registrado se sigue pidiendo al iniciar sesión.`,

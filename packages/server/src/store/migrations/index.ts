@@ -31,6 +31,7 @@ import * as m065 from './065-liabilities-v2.ts';
 import * as m066 from './066-log-cosignatures.ts';
 import * as m075 from './075-api-key-names.ts';
 import * as m055 from './055-invitation-senders.ts';
+import * as m056 from './056-reset-per-account.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '066-log-cosignatures': m066,
   '075-api-key-names': m075,
   '055-invitation-senders': m055,
+  '056-reset-per-account': m056,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,6 +2,7 @@ import { DomainError } from '../../domain/errors.ts';
 import type { UseCaseDeps } from '../ports.ts';
 import type { StoredInvitation } from './add-member.ts';
 import { assertInvitationAllowed } from './invitation-limits.ts';
+import { assertNoAccountElsewhere } from './invite-member.ts';
 import { assertWithin, type TeamActor } from './team-actor.ts';
 import type { Member } from '../repositories.ts';
 
@@ -15,6 +16,10 @@ type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
  */
 export async function reinviteMember(d: Deps, by: TeamActor, id: string, invitation: StoredInvitation): Promise<Member> {
   const at = d.clock.now();
+  // The address may have become another organization's active member since the first invitation: read
+  // before the transaction (its own reads), then the member is read again, locked.
+  const email = await d.store.people.emailOfMember(by.organizationId, id);
+  if (email !== null) await assertNoAccountElsewhere(d, by.organizationId, email);
   return d.store.uow.run(async (tx) => {
     const cur = await d.store.members.lock(tx, id, by.organizationId);
     if (!cur) throw new DomainError('members.not_found');

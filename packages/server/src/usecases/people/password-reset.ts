@@ -44,15 +44,23 @@ export async function requestPasswordReset(
     const people = await d.store.people.activeByEmail(kind, email);
     if (people.length === 0) return;
     if (await reserveAttempt(d, [{ key: `${kind}:reset-account:${email}`, limit: RESET_LIMITS.perEmail, lockMs }])) return;
-    const token = newOpaque();
-    await d.store.mail.createReset(
-      kind,
-      email,
-      hashOpaque(d.secret, 'password_reset', token),
-      new Date(d.clock.now().getTime() + RESET_TTL_MS),
-    );
-    const url = `${d.config.publicUrl}/${kind === 'member' ? 'portal' : 'desk'}/reset-password#${token}`;
-    await queueMail(d, 'password_reset', email, passwordResetMail({ url, minutes: RESET_TTL_MS / 60_000 }, mailLang(lang)));
+    // One link per account of the email (a person may be a member of several organizations): a link resets
+    // its own account only, and with several, its mail names the organization, so the person chooses which.
+    const places =
+      kind === 'member' && people.length > 1
+        ? await d.store.people.organizationsOfMembers(people.map((p) => p.id))
+        : new Map<string, string>();
+    for (const p of people) {
+      const token = newOpaque();
+      await d.store.mail.createReset(kind, email, p.id, hashOpaque(d.secret, 'password_reset', token), new Date(d.clock.now().getTime() + RESET_TTL_MS));
+      const url = `${d.config.publicUrl}/${kind === 'member' ? 'portal' : 'desk'}/reset-password#${token}`;
+      await queueMail(
+        d,
+        'password_reset',
+        email,
+        passwordResetMail({ url, minutes: RESET_TTL_MS / 60_000, place: places.get(p.id) ?? null }, mailLang(lang)),
+      );
+    }
   })().catch((err: unknown) =>
     d.logger?.error({ kind, err: { message: (err as Error).message } }, 'a password-reset request could not be completed'),
   );
@@ -61,8 +69,8 @@ export async function requestPasswordReset(
 }
 
 /**
- * Sets a new password with a reset token: once, before it expires. Every session of the person ends
- * (so does every other reset link of the email); a second factor stays enrolled and is asked for at the
+ * Sets a new password with a reset token, for the account it was sent for only: once, before it expires.
+ * Every session of that account ends (so does every other reset link of it); a second factor stays enrolled and is asked for at the
  * next sign-in. The person is not signed in here: they sign in with the new password, and the code.
  */
 export async function completePasswordReset(d: PasswordResetDeps, kind: PersonKind, token: string, password: string): Promise<void> {
@@ -71,15 +79,16 @@ export async function completePasswordReset(d: PasswordResetDeps, kind: PersonKi
   if (!r || r.usedAt) throw new DomainError('auth.reset_invalid');
   if (r.expiresAt.getTime() <= d.clock.now().getTime()) throw new DomainError('auth.reset_expired');
   assertPasswordStrong(password, { email: r.email });
-  const people = await d.store.people.activeByEmail(kind, r.email);
+  // The link resets the one account it was sent for, never the other accounts of the same email (another
+  // organization's membership may be someone else's doing: docs/security.md). A link without an account
+  // (made before links were per account) no longer works.
+  const people = (await d.store.people.activeByEmail(kind, r.email)).filter((p) => p.id === r.personId);
   if (people.length === 0) throw new DomainError('auth.reset_invalid');
-  // Persons sharing an email share its salt (emailSalt): one derivation serves them all.
   const hash = await hashPassword(password, emailSalt(d.secret, kind, r.email));
-  // The token is spent, every active person of this kind with the email gets the new password and all
-  // their sessions end, together or not at all.
+  // The token is spent, the account gets the new password and all its sessions end, together or not at all.
   const done = await d.store.uow.run(async (tx) => {
     const at = d.clock.now();
-    if (!(await d.store.mail.spendReset(tx, kind, tokenHash, r.email, at))) return false;
+    if (!(await d.store.mail.spendReset(tx, kind, tokenHash, r.personId!, at))) return false;
     for (const p of people) {
       await d.store.people.putCredentials(tx, kind, p.id, { passwordHash: hash }, at);
       await d.store.people.endSessionsOf(tx, kind, p.id, at);
