@@ -201,7 +201,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (why !== null) problems.push(`${name} must ${why}; ${hint} (its value is not repeated here)`);
   };
   if (operatorToken === undefined || operatorToken.length >= 16)
-    weak('OPERATOR_TOKEN', operatorToken, TOKEN_STRENGTH, 'generate one, e.g. `openssl rand -base64 32`, or leave it unset and one is generated');
+    weak(
+      'OPERATOR_TOKEN',
+      operatorToken,
+      TOKEN_STRENGTH,
+      'generate one, e.g. `openssl rand -base64 32`, or leave it unset and one is generated',
+    );
   const redisUrl = str('REDIS_URL');
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
   const secret = str('CAMBIO_SECRET');
@@ -252,7 +257,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('CAMBIO_LOG_SIGNING_KEY must be the base64 of a 32-byte Ed25519 seed (e.g. `openssl rand -base64 32`)');
   } else {
     // An all-zero (or otherwise guessable) seed lets anyone sign the log's checkpoints.
-    weak('CAMBIO_LOG_SIGNING_KEY', logSigningKey, SEED_STRENGTH, 'generate one, e.g. `openssl rand -base64 32`, or leave it unset and one is generated');
+    weak(
+      'CAMBIO_LOG_SIGNING_KEY',
+      logSigningKey,
+      SEED_STRENGTH,
+      'generate one, e.g. `openssl rand -base64 32`, or leave it unset and one is generated',
+    );
   }
   const witnesses: Config['witnesses'] = [];
   for (const item of (str('CAMBIO_WITNESSES') ?? '').split(',').filter((x) => x.trim() !== '')) {

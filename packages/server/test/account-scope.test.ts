@@ -70,7 +70,11 @@ for (const backend of backends()) {
       const lead = await signedInMember(h, b.orgId, ['portal:read', 'portal:team']);
       await flush();
       rx.mails.length = 0;
-      const r = await withCookie(h, lead.cookie, 'POST', '/portal/v1/team/members', { name: 'Victor', email: 'Victor@Victim.test', permissions: ['portal:read'] });
+      const r = await withCookie(h, lead.cookie, 'POST', '/portal/v1/team/members', {
+        name: 'Victor',
+        email: 'Victor@Victim.test',
+        permissions: ['portal:read'],
+      });
       assert.deepEqual([r.status, r.body.code, r.body.data], [409, 'members.email_has_account', null]);
       assert.doesNotMatch(r.raw, /invitation#/);
       const team = await withCookie(h, lead.cookie, 'GET', '/portal/v1/team/members');
@@ -78,7 +82,11 @@ for (const backend of backends()) {
       await flush();
       assert.equal(rx.to(email).length, 0, 'nothing sent');
       // An address with no account anywhere is invited as always, link included.
-      const fresh = await withCookie(h, lead.cookie, 'POST', '/portal/v1/team/members', { name: 'Nadia', email: 'nadia@new.test', permissions: ['portal:read'] });
+      const fresh = await withCookie(h, lead.cookie, 'POST', '/portal/v1/team/members', {
+        name: 'Nadia',
+        email: 'nadia@new.test',
+        permissions: ['portal:read'],
+      });
       assert.equal(fresh.status, 201, fresh.raw);
       assert.match(fresh.body.data.invitation.url, /invitation#/);
     });

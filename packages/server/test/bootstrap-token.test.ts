@@ -90,7 +90,11 @@ for (const backend of backends()) {
       const id = await pendingOrder(h, o.key);
       const r = await asBootstrap(h, 'POST', `/orders/${id}/approve`);
       assert.deepEqual([r.status, r.body.data.state], [200, 'completed']);
-      assert.equal((await asBootstrap(h, 'POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'BTC', amountMinor: '1', reason: 'x' })).status, 201);
+      assert.equal(
+        (await asBootstrap(h, 'POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'BTC', amountMinor: '1', reason: 'x' }))
+          .status,
+        201,
+      );
     });
   });
 }

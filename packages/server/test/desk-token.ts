@@ -19,7 +19,12 @@ export async function deskTokenOver(base: string, operatorToken: string): Promis
     return { json, cookies: r.headers.getSetCookie() };
   };
   const email = `desk-${randomBytes(4).toString('hex')}@desk.test`;
-  const staff = await call('POST', '/operator/v1/staff', { name: 'Desk Admin', email, role: 'admin' }, { authorization: `Bearer ${operatorToken}` });
+  const staff = await call(
+    'POST',
+    '/operator/v1/staff',
+    { name: 'Desk Admin', email, role: 'admin' },
+    { authorization: `Bearer ${operatorToken}` },
+  );
   const token = String(staff.json.data.invitation.url).split('#')[1]!;
   const accepted = await call('POST', '/operator/v1/invitations/accept', { token, password: PASSWORD });
   const session = { cookie: accepted.cookies[0]!.split(';')[0]!, origin: base };

@@ -153,7 +153,11 @@ export async function makeHarness(
   await app.ready();
   let deskToken: Promise<string> | undefined;
   const staffToken = async (): Promise<string> => {
-    const h = { app, clock, op: (m: string, u: string, b?: unknown) => inject(m, `/operator/v1${u}`, b, { authorization: `Bearer ${OPERATOR_TOKEN}` }) };
+    const h = {
+      app,
+      clock,
+      op: (m: string, u: string, b?: unknown) => inject(m, `/operator/v1${u}`, b, { authorization: `Bearer ${OPERATOR_TOKEN}` }),
+    };
     const s = await signedInStaff(h as unknown as Harness, 'admin');
     const t = await withCookie(h as unknown as Harness, s.cookie, 'POST', '/operator/v1/tokens', { name: 'harness desk' });
     if (t.status !== 201) throw new Error(`staff token: ${t.raw}`);

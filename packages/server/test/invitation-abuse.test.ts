@@ -12,7 +12,11 @@ for (const backend of backends()) {
     let h: Harness;
     before(async () => {
       // Sessions outlast the hour the clock is moved on.
-      h = await makeHarness({ backend, manualClock: true, env: { CAMBIO_SESSION_IDLE_MS: '172800000', CAMBIO_SESSION_MAX_MS: '172800000' } });
+      h = await makeHarness({
+        backend,
+        manualClock: true,
+        env: { CAMBIO_SESSION_IDLE_MS: '172800000', CAMBIO_SESSION_MAX_MS: '172800000' },
+      });
     });
     after(async () => h?.close());
 
@@ -73,7 +77,9 @@ for (const backend of backends()) {
       // Another organization's member inviting the same address is counted against the address too.
       const other = await seedOrg(h);
       const otherLead = await signedInMember(h, other.orgId, LEAD);
-      const cyEmail = (await withCookie(h, lead.cookie, 'GET', '/portal/v1/team/members')).body.data.find((m: { id: string }) => m.id === id).email;
+      const cyEmail = (await withCookie(h, lead.cookie, 'GET', '/portal/v1/team/members')).body.data.find(
+        (m: { id: string }) => m.id === id,
+      ).email;
       const elsewhere = await invite(otherLead.cookie, 'Cy', cyEmail);
       assert.deepEqual([elsewhere.status, elsewhere.body.code], [429, 'members.invitations_limited']);
       // Once the hour has passed, it may be sent again.

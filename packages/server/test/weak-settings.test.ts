@@ -57,7 +57,11 @@ describe('production refuses weak settings at start, naming the variable', () =>
   });
 
   test('the sandbox keeps its habits: a simple secret, token and seed are accepted there', () => {
-    const c = loadConfig({ CAMBIO_SECRET: 'x'.repeat(32), OPERATOR_TOKEN: 'a'.repeat(16), CAMBIO_LOG_SIGNING_KEY: Buffer.alloc(32).toString('base64') });
+    const c = loadConfig({
+      CAMBIO_SECRET: 'x'.repeat(32),
+      OPERATOR_TOKEN: 'a'.repeat(16),
+      CAMBIO_LOG_SIGNING_KEY: Buffer.alloc(32).toString('base64'),
+    });
     assert.equal(c.mode, 'sandbox');
   });
 });

@@ -23,7 +23,12 @@ for (const backend of backends()) {
 
     test('at registration, in English and Spanish: no resolved address, no DNS error', async () => {
       const o = await seedOrg(h, { scopes: [...ALL_SCOPES, 'portal:webhooks'] });
-      for (const url of ['http://vm/hook', 'http://metadata.google.internal/computeMetadata/v1/', 'https://db.corp/x', 'http://127.0.0.1:9/x']) {
+      for (const url of [
+        'http://vm/hook',
+        'http://metadata.google.internal/computeMetadata/v1/',
+        'https://db.corp/x',
+        'http://127.0.0.1:9/x',
+      ]) {
         for (const lang of ['en', 'es']) {
           const r = await h.call(o.key, 'POST', '/webhooks', { url }, { 'x-lang': lang });
           assert.equal(r.status, 422, r.raw);

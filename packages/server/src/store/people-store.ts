@@ -65,7 +65,12 @@ export class PeopleStore implements PeopleRepository {
 
   /** Active persons with this email (a person may be a member of several organizations). */
   async emailOfMember(organizationId: string, id: string): Promise<string | null> {
-    const r = await this.db.selectFrom('members').select('email').where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('members')
+      .select('email')
+      .where('id', '=', id)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
     return r?.email ?? null;
   }
 

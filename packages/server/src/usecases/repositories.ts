@@ -474,7 +474,10 @@ export interface MailRepository {
   lockEventCursor(tx: Tx): Promise<{ txid: string; seq: string }>;
   markFailed(id: string, error: string, retryAt: Date | null): Promise<void>;
   markSent(id: string): Promise<void>;
-  reset(kind: PersonKind, tokenHash: string): Promise<{ email: string; personId: string | null; expiresAt: Date; usedAt: Date | null } | null>;
+  reset(
+    kind: PersonKind,
+    tokenHash: string,
+  ): Promise<{ email: string; personId: string | null; expiresAt: Date; usedAt: Date | null } | null>;
   setLang(kind: PersonKind, id: string, lang: string): Promise<void>;
   spendReset(tx: Tx, kind: PersonKind, tokenHash: string, personId: string, at: Date): Promise<boolean>;
 }

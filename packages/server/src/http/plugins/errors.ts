@@ -165,7 +165,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       }
       if (errorCatalogue[err.code].status >= 500) req.log.error({ err }, 'domain error with status 5xx');
       // Every 429 carries Retry-After: the refusal's own seconds when it knows them.
-      if (errorCatalogue[err.code].status === 429 && !reply.hasHeader('retry-after')) reply.header('retry-after', err.params.seconds ?? '60');
+      if (errorCatalogue[err.code].status === 429 && !reply.hasHeader('retry-after'))
+        reply.header('retry-after', err.params.seconds ?? '60');
       return sendError(req, reply, err.code, err.params, err);
     }
     if (err.validation) {

@@ -31,8 +31,9 @@ export async function assertInvitationAllowed(
   ] as const) {
     const sent = await members.invitationsSince(tx, who, since);
     if (sent.count >= max) {
-      const freeAt = (sent.oldest ?? at).getTime() + INVITATION_WINDOW_MS;
-      throw new DomainError('members.invitations_limited', { seconds: String(Math.max(1, Math.ceil((freeAt - at.getTime()) / 1000))) });
+      const waitMs = BigInt((sent.oldest ?? at).getTime() + INVITATION_WINDOW_MS - at.getTime());
+      const seconds = waitMs <= 1000n ? 1n : (waitMs + 999n) / 1000n;
+      throw new DomainError('members.invitations_limited', { seconds: String(seconds) });
     }
   }
 }

@@ -52,7 +52,13 @@ export async function requestPasswordReset(
         : new Map<string, string>();
     for (const p of people) {
       const token = newOpaque();
-      await d.store.mail.createReset(kind, email, p.id, hashOpaque(d.secret, 'password_reset', token), new Date(d.clock.now().getTime() + RESET_TTL_MS));
+      await d.store.mail.createReset(
+        kind,
+        email,
+        p.id,
+        hashOpaque(d.secret, 'password_reset', token),
+        new Date(d.clock.now().getTime() + RESET_TTL_MS),
+      );
       const url = `${d.config.publicUrl}/${kind === 'member' ? 'portal' : 'desk'}/reset-password#${token}`;
       await queueMail(
         d,
