@@ -1,3 +1,4 @@
+import { sandboxOutcome } from '@cambio/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DataTable, MoneyText, SelectField, StateBadge } from '@cambio/web-kit';
@@ -7,6 +8,7 @@ import { Empty, Loading } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { useOrganizationNames } from '../../lib/organizations.ts';
 import { Link } from '../../lib/router.ts';
+import { useDesk } from '../../lib/desk-context.ts';
 import { when } from '../../lib/time.ts';
 import { t } from '../../lib/i18n.ts';
 
@@ -14,13 +16,21 @@ type Kind = 'any' | 'order' | 'withdrawal';
 const DECIDED = ['approved', 'completed', 'rejected', 'failed'] as const;
 
 /**
- * Who approved: the staff persons recorded; an approved request without any was approved by the bootstrap
- * token, which is no person and is named as the audit trail names it (docs/security.md).
+ * Who approved: the staff persons recorded. An approved request without any was approved by no person,
+ * named as the audit trail names it (docs/security.md): in sandbox a magic amount by the sandbox itself
+ * (docs/sandbox.md), anything else by the bootstrap token.
  */
-function approvedBy(r: { state: string; approvals?: ReadonlyArray<{ name: string }> }) {
+function approvedBy(
+  r: { state: string; approvals?: ReadonlyArray<{ name: string }>; base?: { amountMinor: string }; money?: { amountMinor: string } },
+  mode: string,
+) {
   const people = (r.approvals ?? []).map((a) => a.name).join(', ');
   if (people) return people;
-  return r.state === 'rejected' ? '—' : <code title={t('history.bootstrapTitle')}>bootstrap</code>;
+  if (r.state === 'rejected') return '—';
+  const amount = r.base?.amountMinor ?? r.money?.amountMinor;
+  if (mode === 'sandbox' && amount !== undefined && /^[0-9]+$/.test(amount) && sandboxOutcome(BigInt(amount)) !== null)
+    return <code>sandbox</code>;
+  return <code title={t('history.bootstrapTitle')}>bootstrap</code>;
 }
 
 /**
@@ -150,7 +160,7 @@ export function DecidedHistory() {
                     },
                   ]
                 : []),
-              { label: t('history.approvedBy'), cell: ({ r }) => approvedBy(r) },
+              { label: t('history.approvedBy'), cell: ({ r }) => approvedBy(r, mode) },
               { label: t('common.reason'), cell: ({ r }) => r.reason ?? '' },
               { label: t('common.created'), cell: ({ r }) => when(r.createdAt) },
               {
