@@ -38,6 +38,7 @@ function approvedBy(
  * default: a withdrawal just approved is there without choosing anything (a page holds a page of each).
  */
 export function DecidedHistory() {
+  const { mode } = useDesk();
   const [kind, setKind] = useState<Kind>('any');
   const [state, setState] = useState<string>('');
   const [org, setOrg] = useState('');
