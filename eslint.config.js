@@ -202,15 +202,14 @@ export default tseslint.config(
     },
   },
   // Every write is a use case: only the unit of work opens a transaction (a use case runs in it through
-  // store.uow), and only a use case writes the audit trail. Two adapters keep their own: the idempotency
-  // store's claim of a key before the work, and the simulated venue, which stands for an outside exchange.
+  // store.uow), and only a use case writes the audit trail. One adapter keeps its own: the simulated venue,
+  // which stands for an outside exchange.
   {
     files: ['packages/server/src/**/*.ts'],
     ignores: [
       '**/*.test.ts',
       'packages/server/src/usecases/**',
       'packages/server/src/store/unit-of-work.ts',
-      'packages/server/src/store/idempotency-store.ts',
       'packages/server/src/venues/simulated-venue.ts',
     ],
     rules: {

@@ -58,7 +58,7 @@ export async function counts(exec: Exec): Promise<StoreCounts> {
  * 20 hours, copied from `templateQuoteId` (a quote the API made: same pair, decimals, rate and amounts),
  * spread over `orgIds` in turn. Every second one was accepted: its order is pending approval and holds
  * the base amount, with the hold, the journal entry (`order_hold`: available −a, held +a, as
- * orders-batch.ts writes it), its two postings and the balances moved by the same amounts. The orders
+ * domain/ledger/entries.ts holdEntry makes it), its two postings and the balances moved by the same amounts. The orders
  * table's trigger writes each order's `order.created` event. The unaccepted half expired within the
  * purge's retention (a day), so the background purge keeps them. Ids are the app's shape
  * (`quo_…`, unique per `salt`). The ledger checks (invariants.ts) hold afterwards.

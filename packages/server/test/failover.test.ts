@@ -144,12 +144,11 @@ if (process.env.DATABASE_URL) {
 }
 
 /**
- * A keyed request whose work meets a lost store may have committed with only the COMMIT's reply lost:
- * its key is not released, so a retry cannot do it a second time; it answers 409 in flight (read the
- * state first) until the claim's lease ends. A new key runs as usual.
+ * A keyed request's key is claimed by its own transaction: a write cut by a lost store before its commit
+ * rolled back with its claim, so the retry runs, once, and then replays.
  */
 for (const backend of backends()) {
-  test(`a keyed write cut by a lost store keeps its key: the retry answers 409 idempotency.in_progress and does nothing [${backend}]`, async () => {
+  test(`a keyed write cut by a lost store before its commit: the retry runs once, then replays [${backend}]`, async () => {
     const h = await makeHarness({ backend });
     try {
       await listAssets(h, { USD: 2 });
@@ -173,11 +172,11 @@ for (const backend of backends()) {
       }
       assert.equal(cut.statusCode, 503);
       assert.equal(cut.json().code, 'store.unavailable');
-      const retry = await adjust('adj-1');
-      assert.equal(retry.statusCode, 409, retry.body);
-      assert.equal(retry.json().code, 'idempotency.in_progress');
       assert.equal(await available(h, o.key, 'USD'), 0n);
-      assert.equal((await adjust('adj-2')).statusCode, 201);
+      const retry = await adjust('adj-1');
+      assert.equal(retry.statusCode, 201, retry.body);
+      assert.equal(retry.headers['idempotent-replayed'], undefined);
+      assert.equal((await adjust('adj-1')).headers['idempotent-replayed'], 'true');
       assert.equal(await available(h, o.key, 'USD'), 500n);
     } finally {
       await h.close();

@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { QUOTE_RETENTION_MS } from '../src/background.ts';
-import type { ManualClock } from '../src/domain/ports.ts';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../src/store/idempotency-store.ts';
+import { IDEMPOTENCY_KEPT_MS } from '../src/domain/idempotency/retention.ts';
 import {
   available,
   backends,
@@ -21,8 +20,8 @@ let n = 0;
 const freshKey = () => `in-work-${Date.now()}-${++n}`;
 
 /**
- * Quotes, orders and withdrawals keep an Idempotency-Key's answer in the work's own statement or
- * transaction (store/answers-in-work.ts): the answer exists exactly when the work committed.
+ * Quotes, orders and withdrawals keep an Idempotency-Key's answer, a reference to the record, in the work's own
+ * transaction (store/unit-of-work.ts): the answer exists exactly when the work committed.
  */
 for (const backend of backends()) {
   describe(`Idempotency-Key answers kept by the work itself [${backend}]`, () => {
@@ -214,32 +213,40 @@ for (const backend of backends()) {
       const fingerprint = createHash('sha256')
         .update(`POST /api/v1/quotes\nmember:${o.memberId}\n${JSON.stringify(body)}`)
         .digest('hex');
-      // What another request (on PostgreSQL, of another instance) leaves while it runs: the key claimed, no answer.
-      assert.equal((await h.store.idempotency.claim({ scope: `org:${o.orgId}`, key, fingerprint })).kind, 'claimed');
+      // What a request whose work committed and whose answer was not kept yet leaves: the key's row in flight.
+      await sql`insert into idempotency_keys (scope, key, fingerprint, state, status, response, created_at, expires_at)
+        values (${`org:${o.orgId}`}, ${key}, ${fingerprint}, 'in_flight', null, null, now(), now() + interval '1 day')`.execute(h.store.db);
       const before = await quoteRows(o);
       const r = await quote(o, key);
       assert.deepEqual([r.status, r.body.code], [409, 'idempotency.in_progress'], r.raw);
       assert.equal(await quoteRows(o), before);
-      if (backend === 'postgres') {
-        const [row] = (await sql<{ state: string }>`select state from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
-        assert.equal(row?.state, 'in_flight', "the other request's claim is left as it was");
-      }
+      const [row] = (await sql<{ state: string }>`select state from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
+      assert.equal(row?.state, 'in_flight', "the other request's claim is left as it was");
     });
 
     if (backend === 'postgres') {
-      test("PostgreSQL: the quote's statement claims its key; while another statement holds the key's lock, 409 and nothing written", async () => {
+      /** Runs `during` while another transaction holds the key's row, inserted and not committed; then rolls it back. */
+      const whileClaimed = async (o: SeededOrg, key: string, during: () => Promise<void>) =>
+        h.store.db.connection().execute(async (other) => {
+          await sql`begin`.execute(other);
+          try {
+            await sql`insert into idempotency_keys (scope, key, fingerprint, state, status, response, created_at, expires_at)
+              values (${`org:${o.orgId}`}, ${key}, 'another request', 'in_flight', null, null, now(), now() + interval '1 day')`.execute(
+              other,
+            );
+            await during();
+          } finally {
+            await sql`rollback`.execute(other);
+          }
+        });
+
+      test("PostgreSQL: while another transaction holds the key's row, a quote is 409 and writes nothing; after its rollback the key runs", async () => {
         const o = await seedOrg(h, {});
         const key = freshKey();
-        const lock = sql`hashtextextended(${`org:${o.orgId}`} || chr(10) || ${key}, 0)`;
         const before = await quoteRows(o);
-        await h.store.db.connection().execute(async (other) => {
-          await sql`select pg_advisory_lock(${lock})`.execute(other);
-          try {
-            const r = await quote(o, key);
-            assert.deepEqual([r.status, r.body.code], [409, 'idempotency.in_progress'], r.raw);
-          } finally {
-            await sql`select pg_advisory_unlock(${lock})`.execute(other);
-          }
+        await whileClaimed(o, key, async () => {
+          const r = await quote(o, key);
+          assert.deepEqual([r.status, r.body.code], [409, 'idempotency.in_progress'], r.raw);
         });
         assert.equal(await quoteRows(o), before);
         assert.equal((await sql`select 1 from idempotency_keys where key = ${key}`.execute(h.store.db)).rows.length, 0, 'nothing claimed');
@@ -248,6 +255,23 @@ for (const backend of backends()) {
         assert.equal(first.headers['idempotent-replayed'], undefined);
         assert.equal((await quote(o, key)).raw, first.raw);
         assert.equal(await quoteRows(o), before + 1);
+      });
+
+      test("PostgreSQL: while another transaction holds the order's key, 409, nothing placed or held; then the order is placed once", async () => {
+        const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
+        const q = (await quote(o)).body.data.id as string;
+        const key = freshKey();
+        await whileClaimed(o, key, async () => {
+          const r = await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key });
+          assert.deepEqual([r.status, r.body.code], [409, 'idempotency.in_progress'], r.raw);
+        });
+        assert.equal(await count(o, '/orders'), 0);
+        assert.deepEqual([await available(h, o.key, 'BTC'), await held(h, o.key, 'BTC')], [5_000_000n, 0n]);
+        const first = await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key });
+        assert.equal(first.status, 201, first.raw);
+        await keptByRef(key, first.body.data.id as string);
+        assertReplay(await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key }), first);
+        assert.deepEqual([await available(h, o.key, 'BTC'), await held(h, o.key, 'BTC')], [4_000_000n, 1_000_000n]);
       });
     }
 
@@ -275,70 +299,6 @@ for (const backend of backends()) {
       assert.equal(await available(h, o.key, 'BTC'), 45_000_000n);
     });
 
-    if (backend === 'postgres') {
-      // As the request computes it: method and path, the member behind the key, the body.
-      const orderFingerprint = (quoteId: string, memberId: string) =>
-        createHash('sha256')
-          .update(`POST /api/v1/orders\nmember:${memberId}\n${JSON.stringify({ quoteId })}`)
-          .digest('hex');
-
-      test("PostgreSQL: the placing statement claims the order's key; while another statement holds the key's lock, 409, nothing placed or held", async () => {
-        const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
-        const q = (await quote(o)).body.data.id as string;
-        const key = freshKey();
-        const lock = sql`hashtextextended(${`org:${o.orgId}`} || chr(10) || ${key}, 0)`;
-        await h.store.db.connection().execute(async (other) => {
-          await sql`select pg_advisory_lock(${lock})`.execute(other);
-          try {
-            const r = await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key });
-            assert.deepEqual([r.status, r.body.code], [409, 'idempotency.in_progress'], r.raw);
-          } finally {
-            await sql`select pg_advisory_unlock(${lock})`.execute(other);
-          }
-        });
-        assert.equal(await count(o, '/orders'), 0);
-        assert.deepEqual([await available(h, o.key, 'BTC'), await held(h, o.key, 'BTC')], [5_000_000n, 0n]);
-        assert.equal((await sql`select 1 from idempotency_keys where key = ${key}`.execute(h.store.db)).rows.length, 0, 'nothing claimed');
-        const first = await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key });
-        assert.equal(first.status, 201, first.raw);
-        assert.equal(first.headers['idempotent-replayed'], undefined);
-        await keptByRef(key, first.body.data.id as string);
-        assertReplay(await h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key }), first);
-        assert.deepEqual([await available(h, o.key, 'BTC'), await held(h, o.key, 'BTC')], [4_000_000n, 1_000_000n]);
-      });
-
-      test("PostgreSQL: a claim of the order's key committed while its placing statement ran: the statement places nothing, the order is 409, the quote stays usable", async () => {
-        const o = await seedOrg(h, { balances: { BTC: 5_000_000n } });
-        const q = (await quote(o)).body.data.id as string;
-        const key = freshKey();
-        const claimRow = sql`insert into idempotency_keys (scope, key, fingerprint, state, lease_until, status, response, created_at, expires_at)
-          values (${`org:${o.orgId}`}, ${key}, ${orderFingerprint(q, o.memberId)}, 'in_flight', now() + interval '5 minutes', null, null, now(), now() + interval '1 day')`;
-        let answer: Awaited<ReturnType<Harness['call']>> | undefined;
-        await h.store.db.connection().execute(async (other) => {
-          // Another request's claim (the refusal path's, another instance's), inserted and not yet committed.
-          await sql`begin`.execute(other);
-          await claimRow.execute(other);
-          const pending = h.call(o.key, 'POST', '/orders', { quoteId: q }, { 'idempotency-key': key });
-          // The placing statement began without seeing the claim, took the key's lock, and now waits on the claim's row.
-          for (let i = 0; i < 200; i++) {
-            const waiting = await sql<{
-              n: string;
-            }>`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%claim_try%'`.execute(h.store.db);
-            if (Number(waiting.rows[0]!.n) > 0) break;
-            await new Promise((r) => setTimeout(r, 10));
-          }
-          await sql`commit`.execute(other);
-          answer = await pending;
-        });
-        assert.deepEqual([answer?.status, answer?.body.code], [409, 'idempotency.in_progress'], answer?.raw);
-        assert.equal(await count(o, '/orders'), 0, "no order without its key's answer");
-        assert.deepEqual([await available(h, o.key, 'BTC'), await held(h, o.key, 'BTC')], [5_000_000n, 0n]);
-        const [row] = (await sql<{ state: string }>`select state from idempotency_keys where key = ${key}`.execute(h.store.db)).rows;
-        assert.equal(row?.state, 'in_flight', "the other request's claim is left as it was");
-        assert.equal((await h.call(o.key, 'POST', '/orders', { quoteId: q })).status, 201, 'the quote was not consumed');
-      });
-    }
-
     test('a refused order keeps its refusal after the response, and holds nothing', async () => {
       const o = await seedOrg(h, { balances: { BTC: 500_000n } });
       const q = (await quote(o)).body.data.id as string;
@@ -357,7 +317,7 @@ for (const backend of backends()) {
       const o = await seedOrg(h, { balances: { BTC: 100_000_000n } });
       const quotes = await Promise.all(Array.from({ length: 24 }, async () => (await quote(o)).body.data.id as string));
       const keys = quotes.map(() => freshKey());
-      // Half of them keyed, all at once: they share placing statements (orders-batch.ts) with unkeyed ones.
+      // Half of them keyed, all at once, beside unkeyed ones.
       const place = (i: number) =>
         h.call(o.key, 'POST', '/orders', { quoteId: quotes[i] }, i % 2 === 0 ? { 'idempotency-key': keys[i]! } : {});
       const first = await Promise.all(quotes.map((_, i) => place(i)));
@@ -398,7 +358,7 @@ for (const backend of backends()) {
       assert.equal(other.body.code, 'idempotency.key_reused');
     });
 
-    test("keeping the answer leaves the key's expiry as its claim set it (the answer's update changes no indexed column)", async () => {
+    test("keeping the answer leaves the key's expiry as its claim set it", async () => {
       const o = await seedOrg(h, {});
       const key = freshKey();
       assert.equal((await quote(o, key)).status, 201);
@@ -407,7 +367,7 @@ for (const backend of backends()) {
         from idempotency_keys where key = ${key}`.execute(h.store.db)
       ).rows;
       assert.equal(row?.state, 'done');
-      assert.equal(Number(row?.kept_ms), IDEMPOTENCY_RETENTION_MS + IDEMPOTENCY_LEASE_MS);
+      assert.equal(Number(row?.kept_ms), IDEMPOTENCY_KEPT_MS);
     });
 
     test('a quote key past its retention and not yet purged makes a new quote', async () => {
@@ -447,83 +407,6 @@ for (const backend of backends()) {
       assert.equal(retry.status, 201, retry.raw);
       assert.equal(retry.headers['idempotent-replayed'], undefined);
       assert.equal(await count(o, '/withdrawals'), 1);
-    });
-
-    // A key claimed before the work keeps its answer on that claim only (KeptAnswer.claimedUntil): one taken by another
-    // request after this one's lease lapsed is that request's, and this one's work must not land.
-    test('a request whose claim lapsed while its work ran, the key since taken and answered by another: its work fails and writes nothing', async () => {
-      const m = await makeHarness({ backend, manualClock: true });
-      try {
-        await btcUsdMarket(m);
-        const o = await seedOrg(m, {});
-        const key = freshKey();
-        const body = { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' };
-        const c = {
-          scope: `org:${o.orgId}`,
-          key,
-          fingerprint: createHash('sha256')
-            .update(`POST /api/v1/quotes\nmember:${o.memberId}\n${JSON.stringify(body)}`)
-            .digest('hex'),
-        };
-        const slow = await m.store.idempotency.claim(c);
-        assert.equal(slow.kind, 'claimed', "the slow request's claim");
-        (m.clock as ManualClock).advance(IDEMPOTENCY_LEASE_MS + 1000);
-        const taken = await m.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key });
-        assert.equal(taken.status, 201, taken.raw);
-        assert.equal(taken.headers['idempotent-replayed'], undefined);
-        // The slow request's work arrives now: a quote of its own, with its answer for the same key.
-        const own = { ...(await m.store.quotes.get(o.orgId, taken.body.data.id))!, id: `${taken.body.data.id as string}late` };
-        const claimedUntil = slow.kind === 'claimed' ? slow.leaseUntil : assert.fail('claimed');
-        const answer = { ...c, status: 201, response: 'r1.late', work: own.id, claimedUntil, ...m.store.idempotency.keptTimes() };
-        await assert.rejects(m.store.quotes.create(own, { answer: () => answer, kept: () => assert.fail('kept') }));
-        assert.equal(await m.store.quotes.get(o.orgId, own.id), null);
-        assertReplay(await m.call(o.key, 'POST', '/quotes', body, { 'idempotency-key': key }), taken);
-      } finally {
-        await m.close();
-      }
-    });
-
-    test('an order whose claim lapsed while it was placed, the key since taken and answered by another: nothing placed, held once', async () => {
-      const m = await makeHarness({ backend, manualClock: true });
-      try {
-        await btcUsdMarket(m);
-        const o = await seedOrg(m, { balances: { BTC: 3_000_000n } });
-        const quoteOf = async () => {
-          const q = await m.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' });
-          assert.equal(q.status, 201, q.raw);
-          return q.body.data.id as string;
-        };
-        const key = freshKey();
-        // The slow request claims the key; its lease lapses before its work arrives.
-        const slow = await m.store.idempotency.claim({ scope: `org:${o.orgId}`, key, fingerprint: 'the slow request' });
-        const claimedUntil = slow.kind === 'claimed' ? slow.leaseUntil : assert.fail("the slow request's claim");
-        (m.clock as ManualClock).advance(IDEMPOTENCY_LEASE_MS + 1000);
-        const [q3, q4] = [await quoteOf(), await quoteOf()];
-        const takenBody = { quoteId: q3 };
-        const taken = await m.call(o.key, 'POST', '/orders', takenBody, { 'idempotency-key': key });
-        assert.equal(taken.status, 201, taken.raw);
-        // The slow request's work arrives now: another quote placed under the same key, with its answer on its lapsed claim.
-        const answer = (id: string) => ({
-          scope: `org:${o.orgId}`,
-          key,
-          fingerprint: 'the slow request',
-          status: 201,
-          response: 'r1.late',
-          work: id,
-          claimedUntil,
-          ...m.store.idempotency.keptTimes(),
-        });
-        await assert.rejects(m.store.orders.place({ id: o.orgId, limits: {} }, q4, { answer, kept: () => assert.fail('kept') }));
-        const orders = await m.call(o.key, 'GET', '/orders');
-        assert.deepEqual(
-          orders.body.data.map((x: { quoteId: string }) => x.quoteId),
-          [q3],
-        );
-        assert.equal(await held(m, o.key, 'BTC'), 1_000_000n);
-        assert.equal(await available(m, o.key, 'BTC'), 2_000_000n);
-      } finally {
-        await m.close();
-      }
     });
   });
 }

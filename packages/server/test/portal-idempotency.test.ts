@@ -94,9 +94,9 @@ for (const backend of backends()) {
       const store = h.store.idempotency;
       const { promise: gate, open } = latch();
       const complete = store.complete.bind(store);
-      store.complete = async (c) => {
+      store.complete = async (...a) => {
         await gate;
-        return complete(c);
+        return complete(...a);
       };
       const k = idem();
       try {

@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { declareDeposit } from '../src/usecases/deposits/declare-deposit.ts';
 import { registerDestination } from '../src/usecases/destinations/register-destination.ts';
+import { placeOrder } from '../src/usecases/orders/place-order.ts';
+import { QuoteIds } from '../src/domain/quotes/quote-id.ts';
 import { requestWithdrawal } from '../src/usecases/withdrawals/request-withdrawal.ts';
 import { available, backends, held, listAssets, makeHarness, seedOrg, type Harness, type SeededOrg, usableDestination } from './harness.ts';
 
@@ -45,7 +47,7 @@ for (const backend of backends()) {
       const org = (await h.store.organizations.get(o.orgId))!;
       await stopBehindTheCheck();
       try {
-        await refusedAsStopped(h.store.orders.place(org, quote.body.data.id));
+        await refusedAsStopped(placeOrder({ ...h.deps, quoteIds: new QuoteIds(h.deps.secret, h.deps.ids) }, org, quote.body.data.id));
         await refusedAsStopped(requestWithdrawal(h.deps, org, { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amount: 1000n }));
         await refusedAsStopped(
           declareDeposit(h.deps, o.orgId, { assetSymbol: 'USD', assetDecimals: 2, declaredAmount: 100000n, ttlMs: 60_000 }),

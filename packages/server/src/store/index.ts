@@ -111,12 +111,12 @@ export class Store implements Repositories {
     this.destinations = new DestinationsStore(this.db);
     this.withdrawals = new WithdrawalsStore(this.db);
     this.reconciliation = new ReconciliationStore(this.db);
-    this.uow = new KyselyUnitOfWork(this.db);
     this.approvals = new ApprovalsStore(this.db);
     this.people = new PeopleStore(this.db, clock);
     this.staff = new StaffStore(this.db);
     this.members = new MembersStore(this.db);
     this.idempotency = new IdempotencyStore(this.db, clock);
+    this.uow = new KyselyUnitOfWork(this.db, this.idempotency);
     this.events = new EventsStore(this.db);
     this.queues = new QueueStore(this.db);
     this.webhooks = new WebhooksStore(this.db, clock, opened.onWorkerLane);

@@ -1,21 +1,14 @@
 import type { Selectable } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import type { Order, OrderState } from '../domain/orders/order.ts';
-import type { Organization } from '../domain/organizations/organization.ts';
 import type { Clock, Ids } from '../domain/ports.ts';
-import type { AnswerInWork } from './answers-in-work.ts';
-import { Batcher, Failed } from './batcher.ts';
 import type { Db } from './db.ts';
 import type { OrdersRepository } from '../usecases/repositories.ts';
-import { isBatchRetryable, placeBatch, type Placement } from './orders-batch.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import type { Database } from './schema.ts';
 import type { Tx } from './unit-of-work.ts';
 
 type OrderRow = Selectable<Database['orders']>;
-
-/** A placement of a batch whose Idempotency-Key the statement could not claim (orders-batch.ts, Placed). */
-const UNCLAIMED = Symbol('unclaimed');
 
 const toOrder = (r: Omit<OrderRow, 'seq'>): Order => ({
   id: r.id,
@@ -59,10 +52,7 @@ const COLUMNS = [
   'venue_reference',
 ] as const;
 
-/**
- * Exchange requests. Accepting a quote, checking limits, holding the base amount and writing the
- * order are one statement; every decision is a guarded UPDATE on the state, so it happens once.
- */
+/** Exchange requests: every decision is a guarded UPDATE on the state, so it happens once. */
 export class OrdersStore implements OrdersRepository {
   constructor(
     private readonly db: Db,
@@ -70,61 +60,29 @@ export class OrdersStore implements OrdersRepository {
     private readonly clock: Clock,
   ) {}
 
-  // Quotes accepted at the same moment are placed by one statement (orders-batch.ts); alone, by the same statement.
-  readonly #batch = new Batcher<Placement, Order | typeof UNCLAIMED | null>(
-    async (ps) => {
-      if (ps.length === 1) return [null];
-      // A quote accepted twice at once is decided alone, after the batch: one of the two finds it used.
-      const first = new Map<string, number>();
-      ps.forEach((p, i) => {
-        if (!first.has(p.quoteId)) first.set(p.quoteId, i);
-      });
-      const unique = [...first.values()].map((i) => ps[i]!);
-      const placed = await placeBatch(this.db, this.ids, this.clock.now(), unique).catch((e: unknown) => {
-        if (isBatchRetryable(e)) return unique.map(() => null);
-        throw e;
-      });
-      const byIndex = new Map([...first.values()].map((i, k) => [i, placed[k]]));
-      return ps.map((_, i) => {
-        const out = byIndex.get(i);
-        if (!out) return null;
-        if ('row' in out) return toOrder(out.row);
-        if ('unclaimed' in out) return UNCLAIMED;
-        // Only the batch's sum can make a balance refusal wrong for one of its orders: that one is decided alone.
-        return out.refusal.code === 'ledger.insufficient_balance' ? null : new Failed(out.refusal);
-      });
-    },
-    { maxBatch: 64, maxInFlight: 4 },
-  );
-
-  /**
-   * Accepts a quote (CONTRACT §5): with the others accepted at the same moment, else alone, by the one
-   * placing statement, which also says why a refusal is one. A refusal writes nothing. `keep`: an
-   * Idempotency-Key's answer, kept by reference to the order (its id) by the same statement; on PostgreSQL
-   * the statement claims the key too, and null means it could not (nothing placed; `keep` was told why).
-   */
-  async place(org: Pick<Organization, 'id' | 'limits'>, quoteId: string, keep?: AnswerInWork<string>): Promise<Order | null> {
-    const p = { org, quoteId, keep };
-    const out = await this.#batch.load(p);
-    if (out === UNCLAIMED) return null;
-    return out ?? this.#placeAlone(p);
-  }
-
-  /**
-   * A batch of one: every refusal it answers is certain. A statement that aborted for a reason it may not
-   * meet again (a deadlock with a batch; a row inserted for its key while it ran: orders-batch.ts) runs once more.
-   */
-  async #placeAlone(p: Placement, again = true): Promise<Order | null> {
-    const placed = await placeBatch(this.db, this.ids, this.clock.now(), [p]).catch((e: unknown) => {
-      if (again && isBatchRetryable(e)) return null;
-      throw e;
-    });
-    if (placed === null) return this.#placeAlone(p, false);
-    const [out] = placed;
-    if (!out) throw new Error('the placing statement answered nothing');
-    if ('row' in out) return toOrder(out.row);
-    if ('unclaimed' in out) return null;
-    throw out.refusal;
+  /** Writes a new order (usecases/orders/place-order.ts takes its hold in the same transaction). */
+  async insert(tx: Tx, o: Order): Promise<void> {
+    await tx
+      .insertInto('orders')
+      .values({
+        id: o.id,
+        organization_id: o.organizationId,
+        quote_id: o.quoteId,
+        hold_id: o.holdId,
+        state: o.state,
+        base_symbol: o.baseSymbol,
+        base_decimals: o.baseDecimals,
+        amount_base_minor: o.amountBase.toString(),
+        quote_symbol: o.quoteSymbol,
+        quote_decimals: o.quoteDecimals,
+        amount_quote_minor: o.amountQuote.toString(),
+        rate_quote_minor: o.rateQuoteMinor.toString(),
+        proceeds_quote_minor: null,
+        reason: null,
+        created_at: o.createdAt,
+        updated_at: o.updatedAt,
+      })
+      .execute();
   }
 
   async listForOrganization(

@@ -348,7 +348,6 @@ export interface Database {
     key: string;
     fingerprint: string;
     state: string;
-    lease_until: Ts;
     status: number | null;
     response: string | null;
     created_at: Ts;

@@ -1,12 +1,10 @@
-import { sql } from 'kysely';
 import type { WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
-import { claimKeysAsWrittenCtes, claimedKeyOutcomes, keepAnswersSql, type KeptAnswer } from './answers-in-work.ts';
 import type { Db } from './db.ts';
 import { createdWithin, mapPage, readPage, type CreatedWindow, type Page, type PageParams } from './paging.ts';
 import type { Tx } from './unit-of-work.ts';
-import type { WithdrawalRow, DestinationForRequest, ClaimOutcome, CryptoTarget, WithdrawalsRepository } from '../usecases/repositories.ts';
+import type { WithdrawalRow, DestinationForRequest, CryptoTarget, WithdrawalsRepository } from '../usecases/repositories.ts';
 
-export type { WithdrawalRow, DestinationForRequest, ClaimOutcome };
+export type { WithdrawalRow, DestinationForRequest };
 
 type Row = {
   id: string;
@@ -77,83 +75,30 @@ export class WithdrawalsStore implements WithdrawalsRepository {
     );
   }
 
-  /**
-   * The destination, read by the statement that claims the request's keys and keeps their answers
-   * (claimKeysAsWrittenCtes), so a keyed request costs no round trip of its own: each key's outcome (`claims`, for
-   * AnswersOfWork.answered) and the destination (undefined when there is none).
-   */
-  async claimingDestination(
-    tx: Tx,
-    id: string,
-    inWork: KeptAnswer[],
-  ): Promise<{ claims: ClaimOutcome[]; destination: DestinationForRequest | undefined }> {
-    const r = await sql<{
-      claims: ClaimOutcome[];
-      d: {
-        organization_id: string;
-        asset_symbol: string;
-        cooldown_until: string;
-        registered_in_market_at: string | null;
-        summary: string;
-      } | null;
-    }>`with ${claimKeysAsWrittenCtes(inWork)}
-      select (select coalesce(json_agg(o), '[]'::json) from (${claimedKeyOutcomes}) o) as claims,
-        (select row_to_json(x) from (select organization_id, asset_symbol, cooldown_until, registered_in_market_at, summary
-          from withdrawal_destinations where id = ${id}) x) as d`.execute(tx);
-    const { claims, d } = r.rows[0]!;
-    const destination = d
-      ? {
-          organizationId: d.organization_id,
-          assetSymbol: d.asset_symbol,
-          cooldownUntil: new Date(d.cooldown_until),
-          registeredInMarketAt: d.registered_in_market_at === null ? null : new Date(d.registered_in_market_at),
-          summary: d.summary,
-        }
-      : undefined;
-    return { claims, destination };
-  }
-
   /** The decimals the market lists `assetSymbol` with, in the request's transaction; null when it is not listed. */
   async marketDecimals(tx: Tx, assetSymbol: string): Promise<number | null> {
     const m = await tx.selectFrom('market_assets').select('decimals').where('symbol', '=', assetSymbol).executeTakeFirst();
     return m?.decimals ?? null;
   }
 
-  /**
-   * Writes a pending request, its hold `holdId` taken in the same transaction. Answers already claimed
-   * (`keep`: their keys were claimed before the work, not by it) ride on the request's own INSERT: no
-   * statement of their own in the transaction, and still before the hold's entry locks the balance row.
-   * Returns the scope and key of each answer it kept (none without `keep`).
-   */
-  async insert(tx: Tx, w: WithdrawalRow & { holdId: string }, keep: KeptAnswer[] = []): Promise<Array<{ scope: string; key: string }>> {
-    const row = {
-      id: w.id,
-      organization_id: w.organizationId,
-      destination_id: w.destinationId,
-      hold_id: w.holdId,
-      state: w.state,
-      asset_symbol: w.assetSymbol,
-      asset_decimals: w.assetDecimals,
-      amount_minor: w.amount.toString(),
-      reason: w.reason,
-      created_at: w.createdAt,
-      updated_at: w.updatedAt,
-    };
-    if (keep.length === 0) {
-      await tx.insertInto('withdrawals').values(row).execute();
-      return [];
-    }
-    const written = await tx
-      .with('kept', () => sql`(${keepAnswersSql(keep)})`)
+  /** Writes a pending request, its hold `holdId` taken in the same transaction. */
+  async insert(tx: Tx, w: WithdrawalRow & { holdId: string }): Promise<void> {
+    await tx
       .insertInto('withdrawals')
-      .values(row)
-      .returning(
-        sql<
-          Array<{ scope: string; key: string }>
-        >`(select coalesce(json_agg(json_build_object('scope', kept.scope, 'key', kept.key)), '[]'::json) from kept)`.as('kept'),
-      )
-      .executeTakeFirstOrThrow();
-    return written.kept;
+      .values({
+        id: w.id,
+        organization_id: w.organizationId,
+        destination_id: w.destinationId,
+        hold_id: w.holdId,
+        state: w.state,
+        asset_symbol: w.assetSymbol,
+        asset_decimals: w.assetDecimals,
+        amount_minor: w.amount.toString(),
+        reason: w.reason,
+        created_at: w.createdAt,
+        updated_at: w.updatedAt,
+      })
+      .execute();
   }
 
   /** Newest first; one organization's (client) or all, optionally in one state (operator). */

@@ -3,7 +3,7 @@ import type { MarketPair } from '../domain/market/pair-terms.ts';
 import type { Clock, Execution, ExecutionRequest, Ids, Market } from '../domain/ports.ts';
 import type { Repositories, Tx } from './repositories.ts';
 
-export type { AnswerInWork, Tx, UnitOfWork } from './repositories.ts';
+export type { Tx, UnitOfWork } from './repositories.ts';
 
 /**
  * Where orders execute and where the platform's money sits (CONTRACT §4, §9). Two adapters, chosen

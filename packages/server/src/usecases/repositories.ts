@@ -9,8 +9,7 @@ import type { DepositWallet } from '../domain/deposits/wallet.ts';
 import type { NewDestination } from '../domain/destinations/register.ts';
 import type { Entry } from '../domain/ledger/entry.ts';
 import type { MarketPair, PairTerms } from '../domain/market/pair-terms.ts';
-import type { AnswerInWork, KeptAnswer } from '../domain/idempotency/answers-of-work.ts';
-import type { Order } from '../domain/orders/order.ts';
+import type { Order, QuoteToAccept } from '../domain/orders/order.ts';
 import type { Quote } from '../domain/quotes/quote.ts';
 import type { Limits, Organization, OrgStatus } from '../domain/organizations/organization.ts';
 import type { Ids } from '../domain/ports.ts';
@@ -19,8 +18,6 @@ import type { LeafPosting } from '../domain/transparency/leaf.ts';
 import type { SumLevels } from '../domain/transparency/sum-tree.ts';
 import type { WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
 import type { WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
-
-export type { AnswerInWork, KeptAnswer };
 
 declare const txBrand: unique symbol;
 /**
@@ -325,13 +322,6 @@ export interface DestinationForRequest {
   registeredInMarketAt: Date | null;
   summary: string;
 }
-/** What claiming a key in the work did with it, for AnswersOfWork.answered. */
-export interface ClaimOutcome {
-  scope: string;
-  key: string;
-  kept: boolean;
-  busy: boolean;
-}
 
 /** A delivery a worker holds: one attempt to make, until `claimedUntil` (store/webhooks-store.ts, whose shape this follows). */
 export interface ClaimedDelivery {
@@ -530,11 +520,8 @@ export interface MembersRepository {
 }
 
 export interface OrdersRepository {
-  /**
-   * Accepts a quote in one statement, shared with the quotes accepted at the same moment (CONTRACT §5): the
-   * refusal thrown, or the order; null when `keep`'s key, to be claimed by that statement, was not.
-   */
-  place(org: Pick<Organization, 'id' | 'limits'>, quoteId: string, keep?: AnswerInWork<string>): Promise<Order | null>;
+  /** Writes a new order (its hold taken in the same transaction). */
+  insert(tx: Tx, o: Order): Promise<void>;
   belongsTo(tx: Tx, orderId: string, organizationId: string): Promise<boolean>;
   decide(
     tx: Tx,
@@ -570,8 +557,12 @@ export interface IdempotencyKeysRepository {
 export interface QuotesRepository {
   /** Deletes unaccepted quotes that expired before `before`, some at a time; how many. */
   purgeExpired(before: Date, limit?: number): Promise<number>;
-  /** Keeps a quote so that it can be accepted once, with `keep`'s answer (quotes written at the same moment share one statement). */
-  create(quote: Quote, keep?: AnswerInWork<string>): Promise<void>;
+  /** Keeps a quote so that it can be accepted once. */
+  create(tx: Tx, quote: Quote): Promise<void>;
+  /** The organization's quote (another's is none), locked until the transaction ends, as an order accepting it reads it. */
+  lockToAccept(tx: Tx, organizationId: string, id: string): Promise<QuoteToAccept | null>;
+  /** Marks the quote accepted. */
+  consume(tx: Tx, id: string, at: Date): Promise<void>;
 }
 
 export interface OrganizationsRepository {
@@ -731,11 +722,6 @@ export interface WebhooksRepository {
 
 export interface WithdrawalsRepository {
   belongsTo(tx: Tx, id: string, organizationId: string): Promise<boolean>;
-  claimingDestination(
-    tx: Tx,
-    id: string,
-    inWork: KeptAnswer[],
-  ): Promise<{ claims: ClaimOutcome[]; destination: DestinationForRequest | undefined }>;
   decide(
     tx: Tx,
     id: string,
@@ -744,7 +730,7 @@ export interface WithdrawalsRepository {
     at: Date,
   ): Promise<(WithdrawalRow & { holdId: string }) | null>;
   destinationFor(tx: Tx, id: string): Promise<DestinationForRequest | undefined>;
-  insert(tx: Tx, w: WithdrawalRow & { holdId: string }, keep?: KeptAnswer[]): Promise<Array<{ scope: string; key: string }>>;
+  insert(tx: Tx, w: WithdrawalRow & { holdId: string }): Promise<void>;
   lockPending(tx: Tx, id: string): Promise<WithdrawalRow | null>;
   marketDecimals(tx: Tx, assetSymbol: string): Promise<number | null>;
   settle(

@@ -1,4 +1,5 @@
-/** Answers are kept at least this long after they were given (CONTRACT §10: at least 24 hours). */
-export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** A claim older than this whose request never answered (the process died) is abandoned. */
-export const IDEMPOTENCY_LEASE_MS = 5 * 60 * 1000;
+/**
+ * How long an Idempotency-Key is kept after its transaction claimed it: 24 hours (docs/api-guide.md) after an
+ * answer given within 5 minutes of the claim, the longest a request runs.
+ */
+export const IDEMPOTENCY_KEPT_MS = (24 * 60 + 5) * 60 * 1000;

@@ -1,3 +1,5 @@
+import { DomainError } from '../errors.ts';
+import type { Quote } from '../quotes/quote.ts';
 import type { Limits } from '../organizations/organization.ts';
 
 /** CONTRACT §5: pending_approval → approved → completed | failed; pending_approval → rejected, or cancelled by its organization. */
@@ -43,7 +45,48 @@ export const asCreated = (o: Order): Order => ({
   updatedAt: o.createdAt,
 });
 
-/** CONTRACT §3: `maxOrderMinor` caps the base amount of one order in that asset; absent means no cap. As a list, for the statement that accepts the quote. */
-export function orderCaps(limits: Limits): Array<{ asset: string; cap: bigint }> {
-  return Object.entries(limits ?? {}).flatMap(([asset, c]) => (c.maxOrderMinor !== undefined ? [{ asset, cap: c.maxOrderMinor }] : []));
+/** A quote as an order accepting it reads it, in the order's transaction: whether it was used, and the market's current decimals of its assets. */
+export interface QuoteToAccept {
+  quote: Quote;
+  consumed: boolean;
+  marketDecimals: { base: number | null; quote: number | null };
 }
+
+/**
+ * The rules of accepting a quote (CONTRACT §5), in the order the wire promises, after the reconciliation
+ * stop and before the balance (the hold checks it): the quote is the organization's (another's is none),
+ * unused, unexpired and in the market's current decimals (a quote priced in old ones is void, as if
+ * expired), and its base amount within the organization's cap for that asset.
+ */
+export function checkAcceptance(q: QuoteToAccept | null, limits: Limits, now: Date): Quote {
+  if (!q) throw new DomainError('orders.quote_not_found');
+  const { quote } = q;
+  if (q.consumed) throw new DomainError('orders.quote_already_used');
+  const current = q.marketDecimals.base === quote.baseDecimals && q.marketDecimals.quote === quote.quoteDecimals;
+  if (quote.expiresAt <= now || !current) throw new DomainError('orders.quote_expired');
+  const cap = limits?.[quote.baseSymbol]?.maxOrderMinor;
+  if (cap !== undefined && quote.amountBaseMinor > cap) throw new DomainError('orders.limit_exceeded', { asset: quote.baseSymbol });
+  return quote;
+}
+
+/** The order that accepting `quote` creates: pending approval, its base amount held by `holdId`. */
+export const orderOf = (quote: Quote, id: string, holdId: string, at: Date): Order => ({
+  id,
+  organizationId: quote.organizationId,
+  quoteId: quote.id,
+  holdId,
+  state: 'pending_approval',
+  baseSymbol: quote.baseSymbol,
+  baseDecimals: quote.baseDecimals,
+  amountBase: quote.amountBaseMinor,
+  quoteSymbol: quote.quoteSymbol,
+  quoteDecimals: quote.quoteDecimals,
+  amountQuote: quote.amountQuoteMinor,
+  rateQuoteMinor: quote.rateQuoteMinor,
+  proceedsQuote: null,
+  reason: null,
+  venue: null,
+  venueReference: null,
+  createdAt: at,
+  updatedAt: at,
+});

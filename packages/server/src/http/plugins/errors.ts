@@ -4,16 +4,6 @@ import { DomainError } from '../../domain/errors.ts';
 import { isStoreUnavailable, STORE_RETRY_AFTER_S } from '../../store/store-unavailable.ts';
 import { IllFormedTextError, InvalidJsonError } from '../json-body.ts';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /**
-     * The request failed because no primary database answered. A write being committed at that moment may
-     * have been committed: its Idempotency-Key is not released (idempotency.ts), its lease keeps it.
-     */
-    storeUnavailable?: boolean;
-  }
-}
-
 /**
  * The error envelope: success=false, data=null, a stable code and the message in the caller's language.
  * An internal code (a broken invariant, e.g. ledger.unbalanced_entry) is never shown: it is logged with
@@ -201,7 +191,6 @@ export function registerErrorHandling(app: FastifyInstance) {
     // No primary answers (a lost connection, a failover, a standby): 503 with Retry-After, never a 500.
     if (isStoreUnavailable(err)) {
       req.log.warn({ code: err.code, detail: err.message }, 'store unavailable');
-      req.storeUnavailable = true;
       reply.header('retry-after', String(STORE_RETRY_AFTER_S));
       return sendError(req, reply, 'store.unavailable');
     }

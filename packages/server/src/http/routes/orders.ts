@@ -19,7 +19,7 @@ export const orderRoutes =
   async (app) => {
     const { store, secret, ids } = deps;
     const placing = { ...deps, quoteIds: new QuoteIds(secret, ids) };
-    // A keyed order's answer is kept by reference to the order, by the placing statement itself.
+    // A keyed order's answer is kept by reference to the order, in the transaction that places it.
     const answers = answerByRef(
       201,
       (o: Order) => orderWire(o),
@@ -31,8 +31,7 @@ export const orderRoutes =
     app.post(
       '/orders',
       {
-        // On PostgreSQL a keyed order's key is claimed by the placing statement itself: no round trip of its own.
-        config: { scope: 'portal:trade', operate: true, movesMoney: true, replayRef: answers.replay, claimInWork: true },
+        config: { scope: 'portal:trade', operate: true, movesMoney: true, answerByRef: answers.config },
         schema: {
           tags: ['orders'],
           summary: 'Accept a quote once: creates an exchange request (pending_approval) and holds the base amount',
@@ -41,7 +40,7 @@ export const orderRoutes =
           response: responses(201, OrderRecord),
         },
       },
-      async (req, reply) => answers.run(req, reply, (keep) => placeOrder(placing, principalOf(req).organization, req.body.quoteId, keep)),
+      async (req, reply) => answers.send(req, reply, await placeOrder(placing, principalOf(req).organization, req.body.quoteId)),
     );
 
     app.get(

@@ -19,7 +19,7 @@ export const quoteRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const quoting = { ...deps, quoteIds: new QuoteIds(deps.secret, deps.ids), ttlMs: deps.config.quoteTtlMs };
-    // A keyed quote's answer is kept by reference to the quote, in the statement that writes it. A quote
+    // A keyed quote's answer is kept by reference to the quote, in the transaction that writes it. A quote
     // never changes once written, and one a kept answer names outlives the answer (QUOTE_RETENTION_MS).
     const answers = answerByRef(
       201,
@@ -49,8 +49,7 @@ export const quoteRoutes =
     app.post(
       '/quotes',
       {
-        // A keyed quote's key is claimed by the statement that writes the quote (on PostgreSQL): no round trip of its own.
-        config: { scope: ['portal:trade', 'portal:read'], replayRef: answers.replay, claimInWork: true },
+        config: { scope: ['portal:trade', 'portal:read'], answerByRef: answers.config },
         schema: {
           tags: ['quotes'],
           summary: 'Price an exchange: deliver baseSymbol, receive quoteSymbol; send exactly one amount',
@@ -61,7 +60,7 @@ export const quoteRoutes =
       },
       async (req, reply) => {
         const org = principalOf(req).organization;
-        return answers.run(req, reply, (keep) => requestQuote(quoting, org, req.body, keep));
+        return answers.send(req, reply, await requestQuote(quoting, org, req.body));
       },
     );
   };

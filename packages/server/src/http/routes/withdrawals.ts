@@ -114,8 +114,7 @@ export const withdrawalRoutes =
     app.post(
       '/withdrawals',
       {
-        // On PostgreSQL a keyed request's key is claimed inside the request's own transaction: no round trip of its own.
-        config: { scope: 'portal:withdraw', operate: true, movesMoney: true, replayRef: answers.replay, claimInWork: true },
+        config: { scope: 'portal:withdraw', operate: true, movesMoney: true, answerByRef: answers.config },
         schema: {
           tags,
           security: apiKeySecurity,
@@ -128,20 +127,13 @@ export const withdrawalRoutes =
       async (req, reply) => {
         const amount = toMinor(req.body.amountMinor);
         if (amount === null) throw new DomainError('request.invalid_amount', { field: 'amountMinor' });
-        // Refused, its work rolled back with the key's claim: the key's own answer first, else this refusal is kept.
-        return answers.run(req, reply, (keep) =>
-          requestWithdrawal(
-            deps,
-            principalOf(req).organization,
-            {
-              destinationId: req.body.destinationId,
-              assetSymbol: req.body.assetSymbol,
-              assetDecimals: req.body.assetDecimals,
-              amount,
-            },
-            keep,
-          ),
-        );
+        const w = await requestWithdrawal(deps, principalOf(req).organization, {
+          destinationId: req.body.destinationId,
+          assetSymbol: req.body.assetSymbol,
+          assetDecimals: req.body.assetDecimals,
+          amount,
+        });
+        return answers.send(req, reply, w);
       },
     );
 

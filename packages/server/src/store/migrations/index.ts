@@ -32,6 +32,7 @@ import * as m066 from './066-log-cosignatures.ts';
 import * as m075 from './075-api-key-names.ts';
 import * as m055 from './055-invitation-senders.ts';
 import * as m056 from './056-reset-per-account.ts';
+import * as m040 from './040-idempotency-one-protocol.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '075-api-key-names': m075,
   '055-invitation-senders': m055,
   '056-reset-per-account': m056,
+  '040-idempotency-one-protocol': m040,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,34 +1,47 @@
 import { DomainError } from '../../domain/errors.ts';
-import type { Order } from '../../domain/orders/order.ts';
+import { checkAcceptance, orderOf, type Order } from '../../domain/orders/order.ts';
 import type { Organization } from '../../domain/organizations/organization.ts';
 import type { QuoteIds } from '../../domain/quotes/quote-id.ts';
-import type { AnswerInWork, UseCaseDeps } from '../ports.ts';
+import type { UseCaseDeps } from '../ports.ts';
 
 /**
- * Accepts a quote once (CONTRACT §5): an exchange request pending approval whose base amount is held.
- * The orders repository decides and writes it in one statement, with the quote consumed, the hold's
- * journal entry and the order row, shared by the quotes accepted at the same moment (one commit for all);
- * a refusal writes nothing. Its event (order.created) is written by the table's trigger.
- *
- * `keep`: the request's Idempotency-Key answer, a reference to the order, kept by that same statement; on
- * PostgreSQL the statement claims the key too: null when it could not, and nothing was placed (the
- * request was told why: AnswerInWork.unclaimed).
+ * Accepts a quote once (CONTRACT §5): an exchange request pending approval whose base amount is held. In one
+ * transaction: the stop while not reconciled, the quote locked and checked (domain/orders/order.ts), the hold
+ * taken (which refuses a balance that cannot back it), the order written and the quote consumed. A refusal
+ * writes nothing. Its event (order.created) is written by the table's trigger.
  */
 export async function placeOrder(
   d: UseCaseDeps & { quoteIds: QuoteIds },
   org: Pick<Organization, 'id' | 'limits'>,
   quoteId: string,
-  keep?: AnswerInWork<string>,
-): Promise<Order | null> {
-  let order: Order | null;
+): Promise<Order> {
+  const at = d.clock.now();
+  const id = d.ids.next('ord');
+  let order: Order;
   try {
-    order = await d.store.orders.place(org, quoteId, keep);
+    order = await d.store.uow.run(async (tx) => {
+      await d.store.platform.assertReconciled(tx);
+      const quote = checkAcceptance(await d.store.quotes.lockToAccept(tx, org.id, quoteId), org.limits, at);
+      const hold = {
+        organizationId: org.id,
+        assetSymbol: quote.baseSymbol,
+        amount: quote.amountBaseMinor,
+        kind: 'order_hold',
+        referenceId: id,
+      } as const;
+      return d.store.holds.take(tx, d.ids, at, hold, async (holdId) => {
+        const o = orderOf(quote, id, holdId, at);
+        await d.store.orders.insert(tx, o);
+        await d.store.quotes.consume(tx, quote.id, at);
+        return o;
+      });
+    });
   } catch (e) {
     // An unaccepted quote purged after its expiry is still this organization's expired quote: its id says when it expired.
-    if (e instanceof DomainError && e.code === 'orders.quote_not_found' && d.quoteIds.expiredFor(org.id, quoteId, d.clock.now()))
+    if (e instanceof DomainError && e.code === 'orders.quote_not_found' && d.quoteIds.expiredFor(org.id, quoteId, at))
       throw new DomainError('orders.quote_expired');
     throw e;
   }
-  if (order) d.tally?.transition('order', order.state);
+  d.tally?.transition('order', order.state);
   return order;
 }

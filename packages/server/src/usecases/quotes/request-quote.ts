@@ -2,7 +2,7 @@ import type { Organization } from '../../domain/organizations/organization.ts';
 import { quoteExpiry, type Quote } from '../../domain/quotes/quote.ts';
 import type { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { oneAmount, priceAtMarket } from '../../domain/quotes/request-quote.ts';
-import type { AnswerInWork, UseCaseDeps } from '../ports.ts';
+import type { UseCaseDeps } from '../ports.ts';
 
 export interface QuoteRequest {
   baseSymbol: string;
@@ -15,17 +15,13 @@ export interface QuoteRequest {
  * Prices an exchange on the market's current terms and keeps the price until it expires (`ttlMs`), so
  * that it can be accepted once. It commits to nothing and moves nothing, so it works while the
  * organization cannot operate and while the books are not reconciled (CONTRACT §6). A refusal (no amount
- * or two, a pair not priced, an amount out of range) writes nothing.
- *
- * `keep`: the request's Idempotency-Key answer, a reference to the quote, kept by the statement that
- * writes it, which claims the key too. When it could not, no quote was written and
- * the request was told why (AnswerInWork.unclaimed), which its answer says instead of this quote.
+ * or two, a pair not priced, an amount out of range) writes nothing. The market is asked before the
+ * transaction that writes the quote.
  */
 export async function requestQuote(
   d: UseCaseDeps & { quoteIds: QuoteIds; ttlMs: number },
   org: Pick<Organization, 'id'>,
   r: QuoteRequest,
-  keep?: AnswerInWork<string>,
 ): Promise<Quote> {
   const amount = oneAmount(r.amountBaseMinor, r.amountQuoteMinor);
   const { pair, priced } = await priceAtMarket(d.venue, r.baseSymbol, r.quoteSymbol, amount);
@@ -44,6 +40,8 @@ export async function requestQuote(
     expiresAt,
     createdAt: now,
   };
-  await d.store.quotes.create(quote, keep);
-  return quote;
+  return d.store.uow.run(async (tx) => {
+    await d.store.quotes.create(tx, quote);
+    return quote;
+  });
 }

@@ -1,13 +1,13 @@
 import type { Clock } from '../../domain/ports.ts';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../../domain/idempotency/retention.ts';
+import { IDEMPOTENCY_KEPT_MS } from '../../domain/idempotency/retention.ts';
 import type { Repositories } from '../repositories.ts';
 
 /**
- * How long after its expiry an unaccepted quote is kept: a day, plus an Idempotency-Key's lease. A keyed
- * quote's kept answer names the quote (usecases/quotes/request-quote.ts) and lives IDEMPOTENCY_RETENTION_MS +
- * IDEMPOTENCY_LEASE_MS from its claim, before the quote was made, so the quote it names outlives it.
+ * How long after its expiry an unaccepted quote is kept: as long as an Idempotency-Key. A keyed quote's kept
+ * answer names the quote and lives IDEMPOTENCY_KEPT_MS from its claim, made before the quote, so the quote it
+ * names outlives it.
  */
-export const QUOTE_RETENTION_MS = IDEMPOTENCY_RETENTION_MS + IDEMPOTENCY_LEASE_MS;
+export const QUOTE_RETENTION_MS = IDEMPOTENCY_KEPT_MS;
 /** The webhook delivery log is kept this long after a delivery finished (pending ones are never purged). */
 export const WEBHOOK_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** The mail outbox keeps what was sent or given up this long, for the operator to look at. */

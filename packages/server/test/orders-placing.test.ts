@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { randomIds } from '../src/domain/ids.ts';
+import { DomainError } from '../src/domain/errors.ts';
 import type { Organization } from '../src/domain/organizations/organization.ts';
-import { placeBatch } from '../src/store/orders-batch.ts';
+import { QuoteIds } from '../src/domain/quotes/quote-id.ts';
+import { placeOrder } from '../src/usecases/orders/place-order.ts';
 import { available, backends, btcUsdMarket, held, makeHarness, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 
 /** The ledger's own invariants for one organization and asset: balances are the sums of their postings, held the sum of active holds. */
@@ -33,7 +34,7 @@ async function assertBooks(h: Harness, orgId: string, asset: string) {
 }
 
 for (const backend of backends()) {
-  describe(`orders placed in one statement [${backend}]`, () => {
+  describe(`orders placed by their use case [${backend}]`, () => {
     let h: Harness;
     let org = async (_o: SeededOrg): Promise<Organization> => {
       throw new Error('unset');
@@ -44,6 +45,20 @@ for (const backend of backends()) {
       org = async (o) => (await h.store.organizations.get(o.orgId))!;
     });
     after(async () => h?.close());
+    /** Places each quote by the use case, one after the other: the order's quote id, or the refusal's code. */
+    const placeAll = async (ps: Array<{ org: Organization; quoteId: string }>) => {
+      const out: string[] = [];
+      for (const p of ps) out.push(await place(p.org, p.quoteId));
+      return out;
+    };
+    const place = (org: Organization, quoteId: string) =>
+      placeOrder({ ...h.deps, quoteIds: new QuoteIds(h.deps.secret, h.deps.ids) }, org, quoteId).then(
+        (o) => o.quoteId,
+        (e: unknown) => {
+          if (e instanceof DomainError) return e.code;
+          throw e;
+        },
+      );
 
     const quote = async (o: SeededOrg, amountBaseMinor: bigint) => {
       const r = await h.call(o.key, 'POST', '/quotes', {
@@ -66,7 +81,7 @@ for (const backend of backends()) {
       assert.equal((await h.call(a.key, 'POST', '/orders', { quoteId: used })).status, 201);
       const [A, B, C] = [await org(a), await org(b), await org(c)];
 
-      const out = await placeBatch(h.store.db, randomIds, new Date(), [
+      const out = await placeAll([
         { org: A, quoteId: a1 },
         { org: B, quoteId: b1 },
         { org: A, quoteId: a2 },
@@ -79,62 +94,47 @@ for (const backend of backends()) {
         { org: A, quoteId: a1.replace(/.$/, (c) => (c === '0' ? '1' : '0')) },
         { org: B, quoteId: c1 },
       ]);
-      assert.deepEqual(
-        out.map((o) => ('row' in o ? o.row.quote_id : 'refusal' in o ? o.refusal.code : 'unclaimed')),
-        [
-          a1,
-          b1,
-          a2,
-          'ledger.insufficient_balance',
-          'orders.limit_exceeded',
-          a3,
-          'ledger.insufficient_balance',
-          'orders.quote_already_used',
-          'orders.quote_not_found',
-          'orders.quote_not_found',
-          'orders.quote_not_found',
-        ],
-      );
-      const rows = out.flatMap((o) => ('row' in o ? [o.row] : []));
-      assert.equal(rows[0]!.organization_id, A.id);
-      for (const o of rows) assert.equal(o.state, 'pending_approval');
-      // a: 4.5 more held (beside the 0.01 placed earlier); b: 1 of 3; c: nothing (its two did not fit together).
+      assert.deepEqual(out, [
+        a1,
+        b1,
+        a2,
+        c1,
+        'orders.limit_exceeded',
+        a3,
+        'ledger.insufficient_balance',
+        'orders.quote_already_used',
+        'orders.quote_not_found',
+        'orders.quote_not_found',
+        'orders.quote_not_found',
+      ]);
+      // a: 4.5 more held (beside the 0.01 placed earlier); b: 1 of 3; c: 1 of 1.5 (its second did not fit).
       assert.deepEqual([await available(h, a.key, 'BTC'), await held(h, a.key, 'BTC')], [500_000n, 5_500_000n]);
       assert.deepEqual([await available(h, b.key, 'BTC'), await held(h, b.key, 'BTC')], [2_000_000n, 1_000_000n]);
-      assert.deepEqual([await available(h, c.key, 'BTC'), await held(h, c.key, 'BTC')], [1_500_000n, 0n]);
-      const consumed = await h.store.db.selectFrom('quotes').select(['id', 'consumed_at']).where('id', 'in', [c1, c2, bOverCap]).execute();
+      assert.deepEqual([await available(h, c.key, 'BTC'), await held(h, c.key, 'BTC')], [500_000n, 1_000_000n]);
+      const consumed = await h.store.db.selectFrom('quotes').select(['id', 'consumed_at']).where('id', 'in', [c2, bOverCap]).execute();
       assert.ok(
         consumed.every((q) => q.consumed_at === null),
         'a refused quote is not consumed',
       );
       for (const o of [a, b, c]) await assertBooks(h, o.orgId, 'BTC');
 
-      // The same statement for an order alone decides each of the rest; c's sum did not fit, one of its orders does.
-      const c1r = await h.call(c.key, 'POST', '/orders', { quoteId: c1 });
+      // Over HTTP, the same answers.
       const c2r = await h.call(c.key, 'POST', '/orders', { quoteId: c2 });
-      assert.deepEqual([c1r.status, c2r.status, c2r.body.code], [201, 422, 'ledger.insufficient_balance']);
+      assert.deepEqual([c2r.status, c2r.body.code], [422, 'ledger.insufficient_balance']);
       const cap = await h.call(b.key, 'POST', '/orders', { quoteId: bOverCap });
       assert.deepEqual([cap.status, cap.body.code], [422, 'orders.limit_exceeded']);
       await assertBooks(h, c.orgId, 'BTC');
     });
 
-    test('a quote priced in decimals the market no longer uses is placed neither in a batch nor alone (410, nothing held)', async () => {
+    test('a quote priced in decimals the market no longer uses is not placed (410, nothing held)', async () => {
       const a = await seedOrg(h, { balances: { BTC: 5_000_000n } });
       const qs = [await quote(a, 1_000_000n), await quote(a, 1_000_000n)];
       const A = await org(a);
       // A change of decimals racing the quote (the operator API refuses it while quotes are live).
       await sql`update market_assets set decimals = 6 where symbol = 'USD'`.execute(h.store.db);
       try {
-        const out = await placeBatch(
-          h.store.db,
-          randomIds,
-          new Date(),
-          qs.map((quoteId) => ({ org: A, quoteId })),
-        );
-        assert.deepEqual(
-          out.map((o) => ('refusal' in o ? o.refusal.code : 'placed')),
-          ['orders.quote_expired', 'orders.quote_expired'],
-        );
+        const out = await placeAll(qs.map((quoteId) => ({ org: A, quoteId })));
+        assert.deepEqual(out, ['orders.quote_expired', 'orders.quote_expired']);
         const r = await h.call(a.key, 'POST', '/orders', { quoteId: qs[0] });
         assert.deepEqual([r.status, r.body.code], [410, 'orders.quote_expired']);
       } finally {
@@ -143,38 +143,27 @@ for (const backend of backends()) {
       assert.equal(await held(h, a.key, 'BTC'), 0n);
     });
 
-    test('while not reconciled the batch places nothing', async () => {
+    test('while not reconciled nothing is placed', async () => {
       const a = await seedOrg(h, { balances: { BTC: 5_000_000n } });
       const qs = [await quote(a, 1_000_000n), await quote(a, 1_000_000n)];
       const A = await org(a);
       await sql`update platform_state set reconciled = false where id = 1`.execute(h.store.db);
       try {
-        const out = await placeBatch(
-          h.store.db,
-          randomIds,
-          new Date(),
-          qs.map((quoteId) => ({ org: A, quoteId })),
-        );
-        assert.deepEqual(
-          out.map((o) => ('refusal' in o ? o.refusal.code : 'placed')),
-          ['ledger.ledger_not_reconciled', 'ledger.ledger_not_reconciled'],
-        );
+        const out = await placeAll(qs.map((quoteId) => ({ org: A, quoteId })));
+        assert.deepEqual(out, ['ledger.ledger_not_reconciled', 'ledger.ledger_not_reconciled']);
       } finally {
         await sql`update platform_state set reconciled = true where id = 1`.execute(h.store.db);
       }
       assert.equal(await held(h, a.key, 'BTC'), 0n);
     });
 
-    test('the same quote accepted by two statements at once: one places it, the other answers used (its reason read after the winner committed)', async () => {
+    test('the same quote accepted twice at once: one places it, the other answers used (its quote read after the winner committed)', async () => {
       const a = await seedOrg(h, { balances: { BTC: 6_000_000n } });
       const A = await org(a);
       for (let round = 0; round < 5; round++) {
         const id = await quote(a, 1_000_000n);
-        const outs = (await Promise.all([1, 2].map(() => placeBatch(h.store.db, randomIds, new Date(), [{ org: A, quoteId: id }])))).flat();
-        assert.deepEqual(outs.map((o) => ('row' in o ? 'placed' : 'refusal' in o ? o.refusal.code : 'unclaimed')).sort(), [
-          'orders.quote_already_used',
-          'placed',
-        ]);
+        const outs = await Promise.all([1, 2].map(() => place(A, id)));
+        assert.deepEqual(outs.sort(), [id, 'orders.quote_already_used'].sort());
       }
       assert.deepEqual([await available(h, a.key, 'BTC'), await held(h, a.key, 'BTC')], [1_000_000n, 5_000_000n]);
       await assertBooks(h, a.orgId, 'BTC');
