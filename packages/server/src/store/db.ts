@@ -232,9 +232,12 @@ export async function openDatabase(opts: {
   }
 }
 
-/** Brings a store to the newest schema; a store already there is left as it is. */
+/**
+ * Brings a store to the newest schema; a store already there is left as it is. Migrations are numbered in
+ * ranges written in parallel, so one may land after a higher number already ran: each runs once, in any order.
+ */
 export async function migrate(db: Db) {
-  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  const { error, results } = await new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
 }
