@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import type { Db } from './db.ts';
 import type { PlatformStateRepository, Tx as OpaqueTx } from '../usecases/repositories.ts';
@@ -26,10 +26,3 @@ export async function assertReconciled(tx: Transaction<Database>): Promise<void>
   const s = await tx.selectFrom('platform_state').select('reconciled').where('id', '=', 1).forShare().executeTakeFirst();
   if (s && !s.reconciled) throw new DomainError('ledger.ledger_not_reconciled');
 }
-
-/**
- * The same condition as a SQL expression, for a write that is one statement (placing an order): it
- * is read in the statement's snapshot, without a lock, so the hottest write does not queue on one
- * row; a mismatch committed after that snapshot orders the write before the stop.
- */
-export const reconciledSql = sql<boolean>`coalesce((select reconciled from platform_state where id = 1), true)`;
