@@ -1,12 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import { encodeAnswerRef } from '../domain/idempotency/answer-ref.ts';
 import { IDEMPOTENCY_KEPT_MS } from '../domain/idempotency/retention.ts';
 import type { Clock } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import { isStoreUnavailable } from './store-unavailable.ts';
-import type { Tx } from './unit-of-work.ts';
+import type { Database } from './schema.ts';
 
 /**
  * A request carrying an Idempotency-Key, as its unit of work sees it (docs/design/server-layers.md). `open`:
@@ -152,3 +152,4 @@ export class IdempotencyStore {
 }
 
 const COLUMNS = ['fingerprint', 'state', 'status', 'response'] as const;
+type Tx = Transaction<Database>;
