@@ -7,7 +7,7 @@ import type { Created, History } from './history.ts';
  */
 type Q = (text: string, values?: unknown[]) => Promise<any[]>;
 type Invariant = { name: string; run: (q: Q, ctx: Ctx) => Promise<string[]> };
-/** sandbox: the simulated venue keeps its own books; production: the desk executes and pays out (CONTRACT §9), no venue books. */
+/** sandbox: the simulated venue keeps its own books; production: the desk executes and pays out (docs/design/money-and-states.md), no venue books. */
 export type Mode = 'sandbox' | 'production';
 interface Ctx {
   seen: Map<Created, Map<string, string>>;

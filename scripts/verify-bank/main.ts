@@ -31,7 +31,7 @@ const parse = () =>
       'keep-db': { type: 'boolean', default: false },
       // `info`: every request writes its line, and the secret scan reads each one.
       'log-level': { type: 'string', default: 'info' },
-      // production: the desk executes (CONTRACT §9); the run's simulated desk records fills and payouts.
+      // production: the desk executes (docs/design/money-and-states.md); the run's simulated desk records fills and payouts.
       mode: { type: 'string', default: 'sandbox' },
       // production only: `desk` (staff record fills) or `ccxt` (a loopback Binance double executes, through CCXT).
       venue: { type: 'string', default: 'desk' },

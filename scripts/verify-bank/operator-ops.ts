@@ -148,7 +148,7 @@ const reconcile: OperatorOp = {
 };
 
 /**
- * Production (CONTRACT §9): the simulated desk works through what waits for it, approved orders and
+ * Production (docs/design/money-and-states.md): the simulated desk works through what waits for it, approved orders and
  * withdrawals, and records each outcome: a fill (proceeds around the quoted amount, sometimes below it:
  * the platform's loss) or a failure; a payout or a failure. Sometimes two people record the same one at
  * once: exactly one may win, the other is 409.

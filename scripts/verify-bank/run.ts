@@ -33,9 +33,9 @@ export interface Options {
   redisUrl: string | null;
   keepDb: boolean;
   logLevel: string;
-  /** production: the desk executes and pays out (CONTRACT §9); the run's simulated desk records fills and payouts. */
+  /** production: the desk executes and pays out (docs/design/money-and-states.md); the run's simulated desk records fills and payouts. */
   mode: Mode;
-  /** production: `ccxt` trades at a loopback Binance double through CCXT (CONTRACT §11) instead of the desk. */
+  /** production: `ccxt` trades at a loopback Binance double through CCXT (docs/market.md) instead of the desk. */
   venue?: 'desk' | 'ccxt';
 }
 

@@ -10,7 +10,7 @@ const ASSETS: Asset[] = [
   { symbol: 'EUR', decimals: 2, network: 'sepa' },
 ];
 
-/** midRate is whole quote per whole base (CONTRACT §4); the fixed fee makes small orders unexecutable on purpose. */
+/** midRate is whole quote per whole base (docs/design/money-and-states.md); the fixed fee makes small orders unexecutable on purpose. */
 const PAIRS = [
   {
     base: 'BTC',

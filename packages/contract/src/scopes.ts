@@ -1,5 +1,5 @@
 /**
- * Scopes a key can carry: the spec's five (Authentication §5) and `portal:webhooks` (CONTRACT §7, §10).
+ * Scopes a key can carry: the spec's five (Authentication §5) and `portal:webhooks` (docs/design/people-and-apps.md, docs/api-guide.md).
  * Permissions of a member's role: the scopes plus what only people do in the portal, `portal:api_keys`
  * (issue and revoke keys) and `portal:team` (invite members, set roles no wider than one's own).
  */

@@ -3,7 +3,7 @@ import { newIdempotencyKey } from './http.ts';
 import { stringifyJson } from './json.ts';
 import { outcomeUnknown } from './retry.ts';
 
-/** What a write takes besides its body: the caller's own Idempotency-Key (CONTRACT §10). */
+/** What a write takes besides its body: the caller's own Idempotency-Key (docs/api-guide.md). */
 export interface WriteOptions {
   idempotencyKey?: string;
 }

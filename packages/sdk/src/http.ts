@@ -99,7 +99,7 @@ export class Transport {
   /** Any call with an explicit plan for responses that never arrived. */
   async request<T>(spec: RequestSpec, plan: Omit<RetryPlan<Reply<T>>, 'attempt' | 'onEvent'>): Promise<RetryResult<Reply<T>>> {
     const onEvent = this.#cfg.onEvent;
-    // Every creating or deciding call carries a key of its own; every retry of it, the same key (CONTRACT §10).
+    // Every creating or deciding call carries a key of its own; every retry of it, the same key (docs/api-guide.md).
     const chosen = spec.idempotencyKey !== undefined || spec.headers?.['idempotency-key'] !== undefined;
     const keyed = spec.method === 'POST' && !chosen ? { ...spec, idempotencyKey: newIdempotencyKey() } : spec;
     return runWithRetry<Reply<T>>(

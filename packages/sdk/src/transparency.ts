@@ -1,5 +1,5 @@
 /**
- * Checks of Cambio's public books (CONTRACT §12) with nothing but Web Crypto (`crypto.subtle`), so they
+ * Checks of Cambio's public books (docs/transparency.md) with nothing but Web Crypto (`crypto.subtle`), so they
  * run the same in a browser and in Node 20: a checkpoint's Ed25519 signature (C2SP signed-note), an
  * entry's inclusion in the journal log (RFC 9162 §2.1.3.2). The liabilities checks are in liabilities.ts.
  */

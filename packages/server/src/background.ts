@@ -92,7 +92,7 @@ export const backgroundTasks: BackgroundTask[] = [
       await announceUsableDestinations(d);
     },
   },
-  // Idempotency-Key answers are kept 24 h after they were given (CONTRACT §10), then forgotten.
+  // Idempotency-Key answers are kept 24 h after they were given (docs/api-guide.md), then forgotten.
   {
     name: 'purge-idempotency-keys',
     everyMs: 60_000,
@@ -100,7 +100,7 @@ export const backgroundTasks: BackgroundTask[] = [
       await purgeExpiredKeys(d);
     },
   },
-  // The journal log (CONTRACT §12): committed entries join it within seconds, a checkpoint signed after each batch.
+  // The journal log (docs/transparency.md): committed entries join it within seconds, a checkpoint signed after each batch.
   {
     name: 'append-journal-log',
     everyMs: 1_000,
@@ -135,7 +135,7 @@ export const backgroundTasks: BackgroundTask[] = [
       }
     },
   },
-  // Webhook deliveries (CONTRACT §10): state in the store, claims with SKIP LOCKED, so any number of instances run it.
+  // Webhook deliveries (docs/api-guide.md): state in the store, claims with SKIP LOCKED, so any number of instances run it.
   // A run keeps attempts going (a few per endpoint, so a slow receiver holds back only its own) until the
   // service stops: it claims as soon as a commit that may have written events nudges it (this instance's, or
   // another's through the store), and polls every 100 ms for retries coming due and events nobody nudged for.

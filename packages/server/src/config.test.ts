@@ -17,7 +17,7 @@ const refusal = (env: Record<string, string>, pattern: RegExp) =>
     },
   );
 
-test('defaults are CONTRACT §1', () => {
+test('defaults are docs/production.md', () => {
   const c = loadConfig({});
   assert.equal(c.port, 8080);
   assert.equal(c.host, '127.0.0.1');

@@ -7,7 +7,7 @@ import { SECRET_STRENGTH, SEED_STRENGTH, TOKEN_STRENGTH, weakness } from './secr
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const HOSTNAME = /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
-/** CONTRACT §1: every setting comes from the environment (a `.env` file may add to it). */
+/** docs/production.md: every setting comes from the environment (a `.env` file may add to it). */
 export interface Config {
   port: number;
   host: string;
@@ -66,7 +66,7 @@ export interface Config {
    * sent to each (C2SP tlog-witness) and their cosignatures are served with it.
    */
   witnesses: Array<{ verifierKey: string; name: string; url: string }>;
-  /** The market behind production (CONTRACT §11): the desk, or an exchange through CCXT. Sandbox: always the simulated venue. */
+  /** The market behind production (docs/market.md): the desk, or an exchange through CCXT. Sandbox: always the simulated venue. */
   venue: VenueConfig;
   /**
    * Where mail goes (CAMBIO_SMTP_URL, `smtp://user:pass@host:587` or `smtps://…:465`); unset: no mail is
@@ -363,7 +363,7 @@ function mailConfig(str: (k: string) => string | undefined, publicUrl: string, p
   return { smtpUrl: url === undefined ? undefined : new Hidden(url), mailFrom: from };
 }
 
-/** CAMBIO_VENUE and its companions (CONTRACT §11). The problems never quote a credential. */
+/** CAMBIO_VENUE and its companions (docs/market.md). The problems never quote a credential. */
 function venueConfig(mode: string, str: (k: string) => string | undefined, problems: string[]): VenueConfig {
   const v = str('CAMBIO_VENUE') ?? 'desk';
   if (v === 'desk') return { kind: 'desk' };

@@ -38,7 +38,7 @@ export interface AppDeps {
   mail?: MailSender | undefined;
 }
 
-/** A web app the service serves (CONTRACT §8): `/<name>/` from its built files. */
+/** A web app the service serves (docs/design/people-and-apps.md): `/<name>/` from its built files. */
 export interface WebApp {
   /** URL prefix without slashes: `portal`, `desk`. */
   name: string;

@@ -112,7 +112,7 @@ async function main() {
 
     const redis = config.redisUrl ? rateLimitRedis(config.redisUrl, logger) : undefined;
     if (redis) life.add('Redis connection', () => redis.quit().catch(() => redis.disconnect()));
-    // The venue is chosen here, once: the simulated one in sandbox; in production the desk (CONTRACT §9) or an exchange through CCXT (§11).
+    // The venue is chosen here, once: the simulated one in sandbox; in production the desk (docs/design/money-and-states.md) or an exchange through CCXT (docs/market.md).
     const venue = venueFor(config, store, systemClock, logger);
     // Mail is chosen here, once: SMTP when CAMBIO_SMTP_URL is set, else none (the apps show the links).
     const mail = config.smtpUrl ? smtpSender(config.smtpUrl, config.mailFrom) : undefined;

@@ -3,9 +3,9 @@ import { recordVenueDeposits, DEPOSIT_LOOKBACK_MS } from './usecases/deposits/re
 import { followVenueAddress } from './usecases/wallets/follow-venue-address.ts';
 import { CcxtVenue } from './venues/ccxt/ccxt-venue.ts';
 
-// The background work of a venue reached through CCXT (CONTRACT §11); each task does nothing under another venue.
+// The background work of a venue reached through CCXT (docs/market.md); each task does nothing under another venue.
 /**
- * Keeps the books of the venue markets quoted in the last minute fresh between quotes (CONTRACT §11), so a
+ * Keeps the books of the venue markets quoted in the last minute fresh between quotes (docs/market.md), so a
  * quote rarely waits for the venue. Read over REST, every second: under the default maxBookAgeMs of 2 s.
  */
 export const pollVenueBooksTask: BackgroundTask = {
@@ -17,7 +17,7 @@ export const pollVenueBooksTask: BackgroundTask = {
   },
 };
 
-/** Reads the venue's deposit history every 10 s, so a completed deposit is recorded within 30 s (CONTRACT §11). */
+/** Reads the venue's deposit history every 10 s, so a completed deposit is recorded within 30 s (docs/market.md). */
 export const pollVenueDepositsTask: BackgroundTask = {
   name: 'poll-venue-deposits',
   everyMs: 10_000,

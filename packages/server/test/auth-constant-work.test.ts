@@ -4,7 +4,7 @@ import type { CompiledQuery, QueryResult } from 'kysely';
 import { backends, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 
 /**
- * CONTRACT §6: a 401 takes the same time whether the prefix exists or not. Measured from outside, a known
+ * docs/design/money-and-states.md: a 401 takes the same time whether the prefix exists or not. Measured from outside, a known
  * prefix with a wrong secret took 65–90 µs longer than an unknown prefix: the key's row came
  * back from the database, joined, sent and decoded, while an unknown prefix returned no row at all.
  * Timing on a shared two-core machine is too noisy for a test that must never flake, so this compares

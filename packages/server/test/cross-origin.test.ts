@@ -16,7 +16,7 @@ import {
 import { tableSnapshot } from './table-snapshot.ts';
 
 /**
- * CONTRACT §7 and docs/design/people-and-apps.md: a write authenticated by a cookie must carry an Origin
+ * docs/design/people-and-apps.md and docs/design/people-and-apps.md: a write authenticated by a cookie must carry an Origin
  * (or, without one, a Referer) that is the service's own; otherwise 403 auth.cross_origin and nothing
  * changes. Every write route of /api/v1, /portal/v1 and /operator/v1 is read from the OpenAPI document
  * and sent, with a live session and a valid body, from each wrong origin; then the same requests from our

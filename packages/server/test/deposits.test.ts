@@ -96,7 +96,7 @@ for (const backend of backends()) {
         assert.equal(res.status, 403);
         assert.equal(res.body.code, 'clients.client_cannot_operate');
       }
-      // Reads of its own records keep working (CONTRACT §6).
+      // Reads of its own records keep working (docs/design/money-and-states.md).
       const open = await h.call(draft.key, 'GET', '/deposits/open-declaration');
       assert.equal(open.status, 200);
       assert.equal(open.body.data, null);

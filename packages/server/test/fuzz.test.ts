@@ -422,7 +422,7 @@ describe('bad input on every endpoint: never a 5xx, always the envelope, a refus
           assertEnvelope(req, res.statusCode, res.body, res.headers['x-trace-id']);
           if (before && res.statusCode >= 400) {
             const after = await snapshot();
-            // A refused sign-in is recorded on purpose (CONTRACT §7: failed sign-ins are audited and throttled); nothing else may move.
+            // A refused sign-in is recorded on purpose (docs/design/people-and-apps.md: failed sign-ins are audited and throttled); nothing else may move.
             if (SIGN_IN.test(req.url))
               for (const t of ['audit_log', 'sign_in_failures']) {
                 delete after[t];

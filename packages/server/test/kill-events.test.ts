@@ -61,7 +61,7 @@ function operations(
 }
 
 /**
- * CONTRACT §10: an event is written in the transaction of its state change, so an event never exists
+ * docs/api-guide.md: an event is written in the transaction of its state change, so an event never exists
  * for a rolled-back change and no committed change lacks its event. The service (a child process, as
  * `npm start` runs it) takes concurrent creating load (quotes→orders, declarations, withdrawals) and is
  * SIGKILLed with calls in flight; after a restart, the events table is compared with the records.

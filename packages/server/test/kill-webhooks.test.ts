@@ -13,7 +13,7 @@ const headersOf = (h: IncomingHttpHeaders) => ({
 });
 
 /**
- * CONTRACT §10: delivery state lives in the store, so a service killed in the middle of an attempt loses
+ * docs/api-guide.md: delivery state lives in the store, so a service killed in the middle of an attempt loses
  * nothing. The service runs as `npm start` does (a child process); the receiver takes the first request
  * and never answers, the service is SIGKILLed while it waits, and started again on the same store.
  * A 5 s lease (CAMBIO_WEBHOOK_LEASE_MS) lets the cut-off attempt become due again soon.

@@ -79,7 +79,7 @@ for (const backend of backends())
       assert.equal((await h.op('GET', '/audit?from=yesterday')).status, 400);
     });
 
-    test('an entry names its person (CONTRACT §7); ?person= finds a person by part of their name or email, as staff and by their keys', async () => {
+    test('an entry names its person (docs/design/people-and-apps.md); ?person= finds a person by part of their name or email, as staff and by their keys', async () => {
       const staff = await h.op('POST', '/staff', { name: 'Zoe Ruiz', email: 'zoe.ruiz@operator.test', role: 'viewer' });
       assert.equal(staff.status, 201, staff.raw);
       const token = new URL(staff.body.data.invitation.url).hash.slice(1);

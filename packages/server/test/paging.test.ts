@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { backends, listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 
-/** CONTRACT §6: lists are newest first and stable under concurrent inserts within a page walk. */
+/** docs/design/money-and-states.md: lists are newest first and stable under concurrent inserts within a page walk. */
 for (const backend of backends()) {
   describe(`a page walk is anchored at its first page [${backend}]`, () => {
     let h: Harness;

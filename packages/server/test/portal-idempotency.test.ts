@@ -17,7 +17,7 @@ import {
 import { latch } from './latch.ts';
 
 /**
- * Idempotency-Key on /portal/v1 (CONTRACT §10): per member, the kept answer replayed with
+ * Idempotency-Key on /portal/v1 (docs/api-guide.md): per member, the kept answer replayed with
  * `Idempotent-Replayed: true`, another body 422, two at once one 409. The kept answers carry secrets shown
  * once (a key, an invitation, a token), so they are sealed in the store, on every API.
  */

@@ -71,7 +71,7 @@ async function requestedWithdrawal(h: Harness, o: SeededOrg, amount: bigint): Pr
   return w.body.data.id;
 }
 
-/** Production (CONTRACT §9): nothing is simulated; the desk executes and pays out, and records it once. */
+/** Production (docs/design/money-and-states.md): nothing is simulated; the desk executes and pays out, and records it once. */
 for (const backend of backends()) {
   describe(`production: the desk executes [${backend}]`, () => {
     let h: Harness;

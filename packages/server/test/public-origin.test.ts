@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { listAssets, makeHarness, PASSWORD, seedOrg, signedInMember, type Harness } from './harness.ts';
 
 /**
- * CONTRACT §1: invitation links and the cross-origin check use CAMBIO_PUBLIC_URL, else the address
+ * docs/production.md: invitation links and the cross-origin check use CAMBIO_PUBLIC_URL, else the address
  * actually bound; and an origin is its scheme, host and port together.
  */
 describe('the service origin: the address bound', () => {

@@ -4,7 +4,7 @@ import { listAssets, makeHarness, seedOrg, type Harness } from './harness.ts';
 
 /**
  * Query strings from outside: every list takes `page`, `limit` and `asOf` as plain decimal
- * integers or answers 400 request.invalid_query (CONTRACT §6), never a 500 or a 422; unknown
+ * integers or answers 400 request.invalid_query (docs/design/money-and-states.md), never a 500 or a 422; unknown
  * parameters are refused, not ignored; a filter named in the query really filters.
  */
 describe('query strings are strict', () => {

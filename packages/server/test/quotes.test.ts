@@ -85,7 +85,7 @@ for (const backend of backends()) {
       assert.equal((await h.op('GET', '/market/pairs')).body.data[0].midRate, '65000.00');
     });
 
-    test('a quote given the base amount: exact amounts per CONTRACT §4, held for CAMBIO_QUOTE_TTL_MS, moving nothing', async () => {
+    test('a quote given the base amount: exact amounts per docs/design/money-and-states.md, held for CAMBIO_QUOTE_TTL_MS, moving nothing', async () => {
       const o = await seedOrg(h, { balances: { BTC: 100000000n } });
       const now = (h.clock as ManualClock).now();
       const r = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' });

@@ -234,7 +234,7 @@ describe('security', () => {
   });
 
   /**
-   * Every client endpoint × its scope (the spec's table, CONTRACT §6). A key without the scope gets 403
+   * Every client endpoint × its scope (the spec's table, docs/design/money-and-states.md). A key without the scope gets 403
    * auth.scope_missing naming it; a key with only that scope passes that gate; a key with the scope whose
    * issuer's role lacks it is refused the same way. A new endpoint missing from this table fails the test.
    */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { makeHarness, ORIGIN, PASSWORD, SECRET, seedOrg, signedInMember, type Harness } from './harness.ts';
 
-/** CONTRACT §7: the session cookie is `Secure` in production (people.test.ts checks that the sandbox's is not). */
+/** docs/design/people-and-apps.md: the session cookie is `Secure` in production (people.test.ts checks that the sandbox's is not). */
 describe('session cookies in production', () => {
   let h: Harness;
   before(async () => {

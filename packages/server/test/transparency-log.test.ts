@@ -85,7 +85,7 @@ for (const backend of backends()) {
         );
         const log = await checkWholeLog(h);
         assert.equal(log.size, 14);
-        // The leaf is the entry as CONTRACT §12 writes it.
+        // The leaf is the entry as docs/transparency.md writes it.
         const [first] = await h.store.transparency.entries(0, 1);
         const ledger = await h.call(org.key, 'GET', '/ledger?limit=100');
         const row = (ledger.body.data as Array<{ entryId: string; createdAt: string }>).find((r) => r.entryId === first!.entryId)!;

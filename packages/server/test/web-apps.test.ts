@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { makeHarness, type Harness } from './harness.ts';
 
-// The web apps' static serving (CONTRACT §8): files, client-side routes, headers, and nothing outside dist.
+// The web apps' static serving (docs/design/people-and-apps.md): files, client-side routes, headers, and nothing outside dist.
 let h: Harness;
 let root: string;
 

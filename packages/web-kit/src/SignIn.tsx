@@ -19,7 +19,7 @@ export interface SignInBody {
 
 /**
  * Email and password; when the server asks for it (401 auth.code_required), the TOTP code or a
- * recovery code (CONTRACT §8 names the fields Email, Password, Code and the button Sign in, in
+ * recovery code (docs/design/people-and-apps.md names the fields Email, Password, Code and the button Sign in, in
  * English). The server answers one way for any wrong part and throttles; the form only relays it.
  * `signIn` is the app's own call (its SDK client, what it does with the session it gets).
  */

@@ -2,7 +2,7 @@ import type { Lang } from '@cambio/contract';
 import { formatMinor } from '@cambio/sdk';
 
 /**
- * One way to show figures and times per language in both apps (CONTRACT §8): the separators and the
+ * One way to show figures and times per language in both apps (docs/design/people-and-apps.md): the separators and the
  * date pattern are those `Intl` uses for the language (`es`: 1.234,56 and 26/11/2026, 13:45), while the
  * digits of an amount stay the SDK's exact text: `Intl` is asked only for its symbols, never given the
  * amount, so nothing passes through a JS number.

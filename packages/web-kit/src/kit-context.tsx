@@ -26,7 +26,7 @@ export function useWebKit(): WebKit {
 }
 
 /**
- * The Idempotency-Key of one kind of action of a component (CONTRACT §10): fresh per action a person
+ * The Idempotency-Key of one kind of action of a component (docs/api-guide.md): fresh per action a person
  * takes, the same when they try that action again after an answer that never came (see ActionKey).
  */
 export function useActionKey(): ActionKey {

@@ -6,7 +6,7 @@ test("amounts keep every digit and take the language's separators", () => {
   assert.equal(formatMoney(123456789n, 2, 'en'), '1,234,567.89');
   assert.equal(formatMoney(123456789n, 2, 'es'), '1.234.567,89');
   assert.equal(formatMoney(1234567n, 2, 'es'), '12.345,67');
-  // Exactly what Intl.NumberFormat('es') writes (CONTRACT §8): a 4-digit whole part is not grouped in Spanish.
+  // Exactly what Intl.NumberFormat('es') writes (docs/design/people-and-apps.md): a 4-digit whole part is not grouped in Spanish.
   assert.equal(formatMoney(123456n, 2, 'es'), new Intl.NumberFormat('es', { minimumFractionDigits: 2 }).format(1234.56));
   assert.equal(formatMoney(123456n, 2, 'en'), '1,234.56');
   assert.equal(formatMoney(-5n, 8, 'es'), '-0,00000005');

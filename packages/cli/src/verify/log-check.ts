@@ -1,7 +1,7 @@
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 
 /**
- * What `cambio verify` checks, written from CONTRACT §12, RFC 9162 §2.1 and the C2SP signed-note and
+ * What `cambio verify` checks, written from docs/transparency.md, RFC 9162 §2.1 and the C2SP signed-note and
  * tlog-checkpoint specs, not from the server's code: an independent reader of the books.
  */
 const sha = (...p: Uint8Array[]): Buffer => {

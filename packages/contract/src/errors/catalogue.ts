@@ -48,7 +48,7 @@ const entries = {
     en: 'The request headers are too large.',
     es: 'Los encabezados de la solicitud son demasiado grandes.',
   },
-  // Idempotency-Key (CONTRACT §10)
+  // Idempotency-Key (docs/api-guide.md)
   'idempotency.key_invalid': {
     status: 400,
     en: 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.',
@@ -75,7 +75,7 @@ const entries = {
     es: 'Algo salió mal de nuestro lado. Indique el traceId a soporte.',
   },
   // Raised when the database cannot be reached or refuses connections (nothing ran): transient, retry with backoff.
-  // No primary database answers (CONTRACT §13: a failover in progress): nothing was done or the outcome is held under the Idempotency-Key; retry after Retry-After.
+  // No primary database answers (docs/failover.md: a failover in progress): nothing was done or the outcome is held under the Idempotency-Key; retry after Retry-After.
   'store.unavailable': {
     status: 503,
     en: 'The database is not reachable right now (a failover may be in progress); nothing was changed by this answer. Retry after the Retry-After seconds, with the same Idempotency-Key for a write.',
@@ -299,7 +299,7 @@ const entries = {
     en: 'A ledger entry did not balance and was refused.',
     es: 'Un asiento contable no cuadraba y fue rechazado.',
   },
-  // the journal log (CONTRACT §12)
+  // the journal log (docs/transparency.md)
   'transparency.entry_not_found': {
     status: 404,
     en: 'No journal entry of this organization has that id.',
@@ -349,7 +349,7 @@ const entries = {
     en: 'This instance runs the simulated venue (sandbox): it fills orders and pays withdrawals out by itself; fills, payouts and failures are recorded by the desk only in production.',
     es: 'Esta instancia usa el mercado simulado (sandbox): ejecuta las órdenes y paga los retiros por sí mismo; la mesa registra ejecuciones, pagos y fallas solo en producción.',
   },
-  // CONTRACT §11: no fresh enough order book could be had from the venue (or it cannot be reached): nothing was created; retry after Retry-After.
+  // docs/market.md: no fresh enough order book could be had from the venue (or it cannot be reached): nothing was created; retry after Retry-After.
   'market.unavailable': {
     status: 503,
     en: 'The market cannot price this now: its order book could not be read fresh enough; retry in a moment.',
@@ -583,7 +583,7 @@ export function errorMessage(code: ErrorCode, lang: Lang, params: Record<string,
 const first = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h);
 
 /**
- * The language of messages (CONTRACT §6): `x-lang` (`en` or `es`) when sent and known; otherwise
+ * The language of messages (docs/design/money-and-states.md): `x-lang` (`en` or `es`) when sent and known; otherwise
  * `Accept-Language`, its supported language of highest weight (`en-GB;q=0.8, es;q=0.5` is English);
  * otherwise `es`.
  */

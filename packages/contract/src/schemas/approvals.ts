@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AmountInput, AmountString, DateTime, Nullable } from './common.ts';
 
-/** One staff person's approval of an order or a withdrawal (four-eyes, CONTRACT §7). */
+/** One staff person's approval of an order or a withdrawal (four-eyes, docs/design/people-and-apps.md). */
 export const ApprovalRecord = Type.Object({ staffId: Type.String(), name: Type.String(), at: DateTime });
 export type ApprovalRecord = Static<typeof ApprovalRecord>;
 

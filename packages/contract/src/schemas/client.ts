@@ -4,7 +4,7 @@ import { AssetSymbol, CreatedRange, DateTime, ListQuery, Money, Nullable, Signed
 export const ClientStatus = Type.Union([Type.Literal('draft'), Type.Literal('active'), Type.Literal('suspended')]);
 export type ClientStatus = Static<typeof ClientStatus>;
 
-/** One asset's caps on the organization (CONTRACT §3 `limits`); a cap that is null is not capped. */
+/** One asset's caps on the organization (docs/operator-guide.md `limits`); a cap that is null is not capped. */
 export const ClientLimit = Type.Object({
   assetSymbol: Type.String(),
   assetDecimals: Nullable(Type.Integer({ description: "the market's decimals of the asset; null when the market does not list it" })),

@@ -63,7 +63,7 @@ export const Pagination = Type.Object({
 });
 export type Pagination = Static<typeof Pagination>;
 
-/** `page` min 1 default 1; `limit` 1..100 default 10. Out of range is a 400, never clamped (CONTRACT §6). */
+/** `page` min 1 default 1; `limit` 1..100 default 10. Out of range is a 400, never clamped (docs/design/money-and-states.md). */
 const pageFields = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),

@@ -61,7 +61,7 @@ export const DepositRecord = Type.Object({
 });
 export type DepositRecord = Static<typeof DepositRecord>;
 
-// Operator side (CONTRACT §3).
+// Operator side (docs/operator-guide.md).
 
 export const PutDepositWallet = Type.Object(
   {
@@ -71,7 +71,7 @@ export const PutDepositWallet = Type.Object(
     ),
     source: Type.Optional(
       Type.Literal('venue', {
-        description: "production with a CCXT venue: the address is the venue account's, read from it (CONTRACT §11)",
+        description: "production with a CCXT venue: the address is the venue account's, read from it (docs/market.md)",
       }),
     ),
   },

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from './common.ts';
 
 /**
- * The event types (CONTRACT §10, `cancelled` for a request its organization withdrew before a decision, and
+ * The event types (docs/api-guide.md, `cancelled` for a request its organization withdrew before a decision, and
  * `webhook.disabled` when a webhook endpoint that kept failing is switched off): the one list, which the
  * schema below and the portal's choice of types are made from.
  */

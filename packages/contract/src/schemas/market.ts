@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { AmountInput, AmountString, DateTime } from './common.ts';
 
 /**
- * PUT /operator/v1/market/pairs/:base/:quote (CONTRACT §3, §11): how the market prices the pair: by a
+ * PUT /operator/v1/market/pairs/:base/:quote (docs/operator-guide.md, docs/market.md): how the market prices the pair: by a
  * `midRate`, or (production with a CCXT venue) from the venue's order book with `source: "venue"`.
  */
 export const PutMarketPair = Type.Object(
@@ -15,7 +15,7 @@ export const PutMarketPair = Type.Object(
     ),
     source: Type.Optional(
       Type.Union([Type.Literal('venue'), Type.Literal('static')], {
-        description: '"venue": priced from the venue\'s order book (CONTRACT §11); left out or "static": by midRate',
+        description: '"venue": priced from the venue\'s order book (docs/market.md); left out or "static": by midRate',
       }),
     ),
     venueSymbol: Type.Optional(Type.String({ description: 'the venue\'s market, CCXT\'s unified symbol, e.g. "BTC/USDT"' })),

@@ -69,7 +69,7 @@ export const PatchMember = Type.Object(
   { permissions: Type.Array(PermissionSchema, { uniqueItems: true }) },
   { additionalProperties: false },
 );
-/** A one-time invitation (CONTRACT §7): the url carries the token in its fragment; 7 days. */
+/** A one-time invitation (docs/design/people-and-apps.md): the url carries the token in its fragment; 7 days. */
 export const InvitationRecord = Type.Object({ url: Type.String(), expiresAt: DateTime });
 export const MemberRecord = Type.Object({
   id: Type.String(),
@@ -149,7 +149,9 @@ export const AuditRecord = Type.Object({
   after: Type.Unknown(),
   createdAt: DateTime,
   actorName: Type.Optional(
-    Nullable(Type.String({ description: 'the person behind a staff:, member: or key: actor, by their name now (CONTRACT §7)' })),
+    Nullable(
+      Type.String({ description: 'the person behind a staff:, member: or key: actor, by their name now (docs/design/people-and-apps.md)' }),
+    ),
   ),
   actorEmail: Type.Optional(Nullable(Type.String())),
 });

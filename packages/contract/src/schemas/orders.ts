@@ -5,7 +5,7 @@ import { ApprovalFields } from './approvals.ts';
 export const CreateOrder = Type.Object({ quoteId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 export type CreateOrder = Static<typeof CreateOrder>;
 
-/** CONTRACT §5: pending_approval → approved → completed | failed; pending_approval → rejected, or cancelled by its organization. */
+/** docs/design/money-and-states.md: pending_approval → approved → completed | failed; pending_approval → rejected, or cancelled by its organization. */
 export const OrderState = Type.Union([
   Type.Literal('pending_approval'),
   Type.Literal('approved'),
@@ -60,7 +60,7 @@ export type DecideOrder = Static<typeof DecideOrder>;
 // Printable text: no control characters (they would end up in logs and in the operator's screens).
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '^[^\\u0000-\\u001F\\u007F]+$' });
 
-/** CONTRACT §9: the desk executed an approved order. The client receives the quoted amount; proceeds minus it is the platform's. */
+/** docs/design/money-and-states.md: the desk executed an approved order. The client receives the quoted amount; proceeds minus it is the platform's. */
 export const RecordFill = Type.Object(
   {
     venue: Text(80),
@@ -71,6 +71,6 @@ export const RecordFill = Type.Object(
 );
 export type RecordFill = Static<typeof RecordFill>;
 
-/** CONTRACT §9: an approved order or withdrawal could not be executed or paid: failed, hold released. */
+/** docs/design/money-and-states.md: an approved order or withdrawal could not be executed or paid: failed, hold released. */
 export const RecordFailure = Type.Object({ reason: Text(500) }, { additionalProperties: false });
 export type RecordFailure = Static<typeof RecordFailure>;

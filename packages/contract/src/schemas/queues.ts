@@ -9,7 +9,7 @@ export const DeskQueue = Type.Object({
 });
 export type DeskQueue = Static<typeof DeskQueue>;
 
-/** GET /operator/v1/queue/summary: what waits for a person, by queue. Awaiting fill and payout fill up in production only (CONTRACT §9). */
+/** GET /operator/v1/queue/summary: what waits for a person, by queue. Awaiting fill and payout fill up in production only (docs/design/money-and-states.md). */
 export const QueueSummary = Type.Object({
   asOf: DateTime,
   ordersPendingApproval: DeskQueue,

@@ -1,13 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** The journal log (CONTRACT §12). Hashes are lowercase hex; a tree size or a leaf index is a JSON integer. */
+/** The journal log (docs/transparency.md). Hashes are lowercase hex; a tree size or a leaf index is a JSON integer. */
 const Hex = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, lowercase hex' });
 const Size = Type.Integer({ minimum: 0 });
 
 export const InclusionProof = Type.Object({
   leafIndex: Size,
   treeSize: Size,
-  leaf: Type.String({ description: "the entry's canonical JSON (CONTRACT §12), whose SHA-256 after a 0x00 byte is the leaf hash" }),
+  leaf: Type.String({ description: "the entry's canonical JSON (docs/transparency.md), whose SHA-256 after a 0x00 byte is the leaf hash" }),
   auditPath: Type.Array(Hex, { description: 'RFC 9162 §2.1.3, from the leaf up' }),
 });
 export type InclusionProof = Static<typeof InclusionProof>;
@@ -48,7 +48,7 @@ export const LogRangeQuery = Type.Object(
   { additionalProperties: false },
 );
 
-/** Proof of liabilities (CONTRACT §12): sums are digit strings, hashes and salts lowercase hex. */
+/** Proof of liabilities (docs/transparency.md): sums are digit strings, hashes and salts lowercase hex. */
 const Digits = Type.String({ pattern: '^[0-9]{1,78}$', description: 'integer in minimum units, as decimal digits' });
 export const LiabilitiesAsset = Type.Object({
   assetSymbol: Type.String(),

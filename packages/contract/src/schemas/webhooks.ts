@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable } from './common.ts';
 import { EventType } from './events.ts';
 
-/** `POST /api/v1/webhooks` (CONTRACT §10): where to send events, and which types (absent: every type). */
+/** `POST /api/v1/webhooks` (docs/api-guide.md): where to send events, and which types (absent: every type). */
 export const CreateWebhook = Type.Object(
   {
     url: Type.String({

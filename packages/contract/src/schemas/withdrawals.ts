@@ -109,7 +109,7 @@ export const RequestWithdrawal = Type.Object(
 );
 export type RequestWithdrawal = Static<typeof RequestWithdrawal>;
 
-/** CONTRACT §5, §9: pending_approval → approved → completed | failed (hold released), or rejected (hold released), or cancelled by its organization (hold released). */
+/** docs/design/money-and-states.md: pending_approval → approved → completed | failed (hold released), or rejected (hold released), or cancelled by its organization (hold released). */
 export const WithdrawalState = Type.Unsafe<'pending_approval' | 'approved' | 'completed' | 'rejected' | 'failed' | 'cancelled'>({
   type: 'string',
   enum: ['pending_approval', 'approved', 'completed', 'rejected', 'failed', 'cancelled'],
@@ -162,7 +162,7 @@ export type OperatorWithdrawal = Static<typeof OperatorWithdrawal>;
 export const DecideWithdrawal = Type.Object({ reason: Type.Optional(Text(1, 500)) }, { additionalProperties: false });
 export type DecideWithdrawal = Static<typeof DecideWithdrawal>;
 
-/** CONTRACT §9: staff paid an approved withdrawal out and record the transfer's reference. */
+/** docs/design/money-and-states.md: staff paid an approved withdrawal out and record the transfer's reference. */
 export const RecordPayout = Type.Object(
   {
     payoutReference: Text(1, 200),

@@ -7,7 +7,7 @@ import { chooseLang, LANG, roleWord, t, type MessageKey } from '../lib/i18n.ts';
 import { useDesk } from '../lib/desk-context.ts';
 import { Link, useLocation } from '../lib/router.ts';
 
-/** CONTRACT §8 fixes these names (in English); Staff is offered to admins only. */
+/** docs/design/people-and-apps.md fixes these names (in English); Staff is offered to admins only. */
 const NAV: Array<{ to: string; label: MessageKey; admin?: boolean }> = [
   { to: '/approvals', label: 'nav.approvals' },
   { to: '/deposits', label: 'nav.deposits' },

@@ -85,7 +85,7 @@ function Shell({ children }: { children: ReactNode }) {
 }
 
 /**
- * The stop while the books are not reconciled (CONTRACT §6), said on every page before anyone meets its
+ * The stop while the books are not reconciled (docs/design/money-and-states.md), said on every page before anyone meets its
  * 409: read every 30 s, and again at once when a call answers ledger.ledger_not_reconciled.
  */
 function PlatformStop() {

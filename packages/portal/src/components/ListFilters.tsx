@@ -26,7 +26,7 @@ export function createdWindow(c: ListChoice): CreatedFilters {
   return f;
 }
 
-/** The states of an order and of a withdrawal (CONTRACT §5, and cancelled by the organization). */
+/** The states of an order and of a withdrawal (docs/design/money-and-states.md, and cancelled by the organization). */
 export const REQUEST_STATES = ['pending_approval', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const;
 
 /** The chosen state and days as the filters of the orders or the withdrawals list. */

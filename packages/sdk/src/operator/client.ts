@@ -37,7 +37,7 @@ export interface CambioOperatorOptions {
   onEvent?: (e: CambioEvent) => void;
 }
 
-/** The operator API at /operator/v1: everything "a person at the operator" does (CONTRACT §3). */
+/** The operator API at /operator/v1: everything "a person at the operator" does (docs/operator-guide.md). */
 export class CambioOperator {
   readonly organizations: OperatorOrganizations;
   readonly members: OperatorMembers;

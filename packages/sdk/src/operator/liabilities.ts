@@ -5,7 +5,7 @@ import { keyOf, type WriteOptions } from '../action-key.ts';
 
 export type LiabilitiesSnapshot = Amounts<WireSnapshot>;
 
-/** Proof of liabilities (CONTRACT §12): snapshots of what the platform owes, their published roots and totals. */
+/** Proof of liabilities (docs/transparency.md): snapshots of what the platform owes, their published roots and totals. */
 export class OperatorLiabilities {
   constructor(private readonly t: Transport) {}
 

@@ -6,7 +6,7 @@ import { enc } from './organizations.ts';
 
 export type MarketAsset = Static<typeof MarketAssetRecord>;
 
-/** CONTRACT §3/§4: how the simulated market prices a pair. `midRate`: whole quote units per whole base unit, as decimal text. */
+/** docs/operator-guide.md, docs/design/money-and-states.md: how the simulated market prices a pair. `midRate`: whole quote units per whole base unit, as decimal text. */
 export interface PairInput {
   midRate: string;
   spreadBps: number;

@@ -40,7 +40,7 @@ export interface OrganizationKey {
 /** `{"BTC": {maxOrderMinor, maxWithdrawalMinor}}`; `{}` = loaded with no caps; null = not loaded (cannot operate). */
 export type LimitsInput = Record<string, { maxOrderMinor?: bigint | null; maxWithdrawalMinor?: bigint | null }> | null;
 
-/** Organizations, the people in them (their role) and the keys they hold (CONTRACT §3). */
+/** Organizations, the people in them (their role) and the keys they hold (docs/operator-guide.md). */
 export class OperatorOrganizations {
   constructor(private readonly t: Transport) {}
 

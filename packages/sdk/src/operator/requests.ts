@@ -17,7 +17,7 @@ export interface RequestQuery {
   limit?: number;
 }
 /**
- * `idempotencyKey`: one per decision a person confirms (CONTRACT §10), so a double click or a re-sent
+ * `idempotencyKey`: one per decision a person confirms (docs/api-guide.md), so a double click or a re-sent
  * request after a lost answer acts once. Without it a second decision is still refused with a 409.
  */
 export type DecisionOptions = WriteOptions;
@@ -49,7 +49,7 @@ class Decisions<T> {
     return this.decide(id, 'reject', reason ? { reason } : {}, opts);
   }
 
-  /** Production (CONTRACT §9): the approved request did not happen at the venue or the bank; the hold is released. */
+  /** Production (docs/design/money-and-states.md): the approved request did not happen at the venue or the bank; the hold is released. */
   async fail(id: string, reason: string, opts: DecisionOptions = {}): Promise<T> {
     return this.decide(id, 'fail', { reason }, opts);
   }
@@ -72,7 +72,7 @@ export class OperatorOrders extends Decisions<OperatorOrder> {
   }
 
   /**
-   * Production (CONTRACT §9): staff record what the venue paid for an approved order; it completes,
+   * Production (docs/design/money-and-states.md): staff record what the venue paid for an approved order; it completes,
    * the client receives the quoted amount and the difference to the proceeds is the platform's.
    */
   async fill(
@@ -90,7 +90,7 @@ export class OperatorWithdrawals extends Decisions<OperatorWithdrawal> {
     super(t, '/withdrawals');
   }
 
-  /** Production (CONTRACT §9): the bank's reference of the payout of an approved withdrawal; it completes. */
+  /** Production (docs/design/money-and-states.md): the bank's reference of the payout of an approved withdrawal; it completes. */
   async payout(id: string, p: { payoutReference: string; txid?: string }, opts: DecisionOptions = {}): Promise<OperatorWithdrawal> {
     return this.decide(id, 'payout', p, opts);
   }

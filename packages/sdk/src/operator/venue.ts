@@ -8,7 +8,7 @@ export type VenueView = Amounts<VenueViewRecord>;
 export type VenueExecution = Amounts<VenueExecutionRecord>;
 export type VenueExecutionState = VenueExecutionRecord['state'];
 
-/** Production at a real market (CONTRACT §11): what the desk watches. Reads only. */
+/** Production at a real market (docs/market.md): what the desk watches. Reads only. */
 export class OperatorVenue {
   constructor(private readonly t: Transport) {}
 

@@ -2,7 +2,7 @@ import type { EventRecord, EventType } from '@cambio/contract';
 import type { Transport } from '../http.ts';
 
 /**
- * A state change of one of the organization's records (CONTRACT §10): `data` is the record as its list
+ * A state change of one of the organization's records (docs/api-guide.md): `data` is the record as its list
  * endpoint shows it, with every `…Minor` amount as a bigint. The same JSON a webhook delivers.
  */
 export type OrganizationEvent = EventRecord;

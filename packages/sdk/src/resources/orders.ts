@@ -7,7 +7,7 @@ import { filterQuery, findCreatedSince, idPath, iterateList, listPage, type Crea
 import { keyOf, type WriteOptions } from '../action-key.ts';
 
 /**
- * An exchange request (CONTRACT §5): delivers `base`, receives `quote`; a request, not an execution,
+ * An exchange request (docs/design/money-and-states.md): delivers `base`, receives `quote`; a request, not an execution,
  * until a person approves it. States: pending_approval → approved → completed | failed; or rejected.
  */
 export type Order = Amounts<OrderRecord>;

@@ -24,7 +24,7 @@ export interface EntryCheck {
 }
 
 /**
- * The public books (CONTRACT §12) as a client reads and checks them: the signed checkpoint and key
+ * The public books (docs/transparency.md) as a client reads and checks them: the signed checkpoint and key
  * (public), an entry's inclusion proof and the organization's liabilities leaves (its credential).
  * Every check runs here, on the client, with Web Crypto: nothing is taken on the service's word.
  */

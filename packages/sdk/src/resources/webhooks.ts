@@ -32,7 +32,7 @@ export interface WebhookReplay {
 
 const at = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
 
-/** Webhook endpoints of the organization (CONTRACT §10), scope `portal:webhooks`. */
+/** Webhook endpoints of the organization (docs/api-guide.md), scope `portal:webhooks`. */
 export class WebhooksResource {
   constructor(private readonly t: Transport) {}
 

@@ -1,5 +1,5 @@
 /**
- * Money is bigint minor units, end to end (CONTRACT §2). Nothing here touches a JS number except
+ * Money is bigint minor units, end to end (docs/design/money-and-states.md). Nothing here touches a JS number except
  * to accept a safe JSON integer from the wire, which is checked to be a safe integer first.
  */
 export const MAX_DIGITS = 78;

@@ -58,15 +58,14 @@ export type Execution =
   | { filled: false; reason: string };
 
 /**
- * The market's prices (CONTRACT §4), what quoting needs. Execution and the venue's books sit behind
+ * The market's prices (docs/design/money-and-states.md), what quoting needs. Execution and the venue's books sit behind
  * the venue port (usecases/ports.ts), which extends this.
  */
 export interface Market {
   /** The pair as the market prices it now, with the decimals it reports; null when it is not priced. */
   pair(baseSymbol: string, quoteSymbol: string): Promise<MarketPair | null>;
   /**
-   * Prices a pair whose terms name a venue market (terms.venue) from that venue's order book (CONTRACT
-   * §11). Absent when this market has no book to read: such a pair is then unavailable.
+   * Prices a pair whose terms name a venue market (terms.venue) from that venue's order book (docs/market.md). Absent when this market has no book to read: such a pair is then unavailable.
    */
   priceFromBook?(pair: MarketPair, amount: { base: bigint } | { quote: bigint }): Promise<PricedQuote>;
 }

@@ -12,7 +12,7 @@ import { clientResourceRoutes } from './routes/index.ts';
 export async function clientApi(app: FastifyInstance, deps: AppDeps) {
   await registerRateLimit(app, { perMinute: deps.config.rateLimitPerMin, redis: deps.redis });
   app.addHook('onRequest', clientAuth(deps));
-  // Keys per organization (CONTRACT §10); the member behind the key or the session is part of the request.
+  // Keys per organization (docs/api-guide.md); the member behind the key or the session is part of the request.
   idempotency(
     app,
     deps.store.idempotency,

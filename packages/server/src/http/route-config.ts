@@ -5,7 +5,7 @@ import type { Organization } from '../domain/organizations/organization.ts';
 export interface ClientRouteConfig {
   /** Scope required; an array means any one of them. Absent: any valid key. */
   scope?: Scope | Scope[];
-  /** CONTRACT §6: needs canOperate (403 clients.client_cannot_operate). */
+  /** docs/design/money-and-states.md: needs canOperate (403 clients.client_cannot_operate). */
   operate?: boolean;
   /** Moves or holds money: stopped while the platform is not reconciled (409). */
   movesMoney?: boolean;

@@ -27,7 +27,7 @@ interface ObjectSchema {
 
 /**
  * ajv's coercion reads text as JavaScript does (`0x10` is 16, `1e2` is 100, ` 5` is 5) and takes a
- * repeated parameter's single element; CONTRACT §6 says a non-integer is a 400. So every integer
+ * repeated parameter's single element; docs/design/money-and-states.md says a non-integer is a 400. So every integer
  * parameter is checked as text first, and a repeated one (an array) is refused.
  */
 function strictText(schema: ObjectSchema, validate: ValidateFunction): ValidateFunction {

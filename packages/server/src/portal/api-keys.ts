@@ -16,7 +16,7 @@ const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }
 const security = [{ memberSession: [] }];
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-/** Team › API keys (CONTRACT §7): issue (scopes within one's role, shown once), list, revoke any key of the organization. */
+/** Team › API keys (docs/design/people-and-apps.md): issue (scopes within one's role, shown once), list, revoke any key of the organization. */
 export const apiKeyRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

@@ -16,7 +16,7 @@ import { memberWire } from '../http/wire/people.ts';
 const PREFIX = '/portal/v1';
 
 /**
- * /portal/v1: what only people do (CONTRACT §7). Every route but sign-in and accepting an invitation
+ * /portal/v1: what only people do (docs/design/people-and-apps.md). Every route but sign-in and accepting an invitation
  * needs a member's session cookie; writes must come from the service's own origin; a route names the
  * permissions that allow it; where the organization requires TOTP, a member without it may only enrol.
  */
@@ -33,7 +33,7 @@ export async function portalApi(app: FastifyInstance, deps: AppDeps) {
     if (rc?.portal && !rc.portal.some((p) => m.member.permissions.includes(p)))
       throw new DomainError('auth.scope_missing', { scope: rc.portal.join(' or ') });
   });
-  // Idempotency-Key on every POST (CONTRACT §10), per member: answers here carry secrets shown once to the
+  // Idempotency-Key on every POST (docs/api-guide.md), per member: answers here carry secrets shown once to the
   // person who asked (a key, an invitation, a TOTP secret), never replayed to another member. Signing in
   // and accepting an invitation have no member yet: the header is not used there.
   idempotency(app, deps.store.idempotency, (req) => (req.member ? `member:${req.member.member.id}` : undefined), deps.secret);

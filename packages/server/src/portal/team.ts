@@ -31,7 +31,7 @@ function teamActor(req: FastifyRequest): TeamActor {
   };
 }
 
-/** Team: members invite, re-role and remove members of their own organization (portal:team; CONTRACT §7). */
+/** Team: members invite, re-role and remove members of their own organization (portal:team; docs/design/people-and-apps.md). */
 export const teamRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

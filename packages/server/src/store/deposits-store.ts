@@ -37,7 +37,7 @@ export class DepositsStore implements DepositsRepository {
    * Records an arrival in the caller's transaction. It is credited only when its amount equals exactly the
    * expected amount of an open, unexpired declaration of the same asset and network (spec: the tail is
    * the whole recognition mechanism); anything else waits in the platform's `unattributed` account.
-   * The network is never a reason to refuse: money that arrived is recorded (CONTRACT §3, "otherwise it
+   * The network is never a reason to refuse: money that arrived is recorded (docs/operator-guide.md, "otherwise it
    * waits, unattributed"). It is compared with the declaration's network, the one the client was told,
    * not the wallet's current one, so a wallet that moves to another network strands no open declaration.
    */

@@ -74,7 +74,7 @@ export class Store implements Repositories {
   readonly events: EventsStore;
   readonly queues: QueueStore;
   readonly webhooks: WebhooksStore;
-  /** The journal log (CONTRACT §12). */
+  /** The journal log (docs/transparency.md). */
   readonly transparency: TransparencyStore;
   /** The mail outbox, password resets and the notifier's cursor. */
   readonly mail: MailStore;

@@ -6,7 +6,7 @@ import type { MailKind, ClaimedMail, MailedEvent, MailRecipient, MailRepository 
 
 export type { MailKind, ClaimedMail, MailedEvent, MailRecipient };
 
-/** Events whose mail tells a person something they wait for (CONTRACT §7: approved, rejected, credited). */
+/** Events whose mail tells a person something they wait for (docs/design/people-and-apps.md: approved, rejected, credited). */
 export const MAILED_EVENT_TYPES = [
   'order.approved',
   'order.rejected',

@@ -46,7 +46,7 @@ function toPair(r: PairRow): PricedPair {
   };
 }
 
-/** The pairs the market prices (CONTRACT §3 PUT/DELETE /market/pairs). Writes go through usecases/market/. */
+/** The pairs the market prices (docs/operator-guide.md PUT/DELETE /market/pairs). Writes go through usecases/market/. */
 export class MarketPairsStore implements MarketPairsRepository {
   constructor(private readonly db: Db) {}
 

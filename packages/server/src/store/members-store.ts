@@ -24,7 +24,7 @@ export interface OrgKey {
 }
 
 /**
- * An organization's members and the keys they hold, as the portal and the desk read them (CONTRACT §7),
+ * An organization's members and the keys they hold, as the portal and the desk read them (docs/design/people-and-apps.md),
  * and the members' rows the use cases write in their transaction (usecases/members). Nothing here decides or audits.
  */
 export class MembersStore implements MembersRepository {

@@ -58,7 +58,7 @@ type Query<O = any> = SelectQueryBuilder<any, any, O>;
 
 /**
  * One page of a list, newest first by `seq` (a column that grows with every insert), read in one
- * statement: the rows, the total and the walk's anchor (CONTRACT §6: lists are stable under
+ * statement: the rows, the total and the walk's anchor (docs/design/money-and-states.md: lists are stable under
  * concurrent inserts within a page walk). Page 1 without `asOf` anchors the walk at the newest
  * record; a later page that sends that `asOf` back sees the list as it was, so a record created
  * meanwhile neither repeats a row nor pushes one off a page. Only a page past the end needs a second

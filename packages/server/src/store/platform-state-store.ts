@@ -5,7 +5,7 @@ import type { PlatformStateRepository, Tx as OpaqueTx } from '../usecases/reposi
 import type { Database } from './schema.ts';
 import { kyselyOf } from './unit-of-work.ts';
 
-/** Whether the platform's books agree with the market (CONTRACT §3, reconciliation). */
+/** Whether the platform's books agree with the market (docs/operator-guide.md, reconciliation). */
 export class PlatformStateStore implements PlatformStateRepository {
   constructor(private readonly db: Db) {}
   async isReconciled(): Promise<boolean> {

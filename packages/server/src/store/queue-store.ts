@@ -18,7 +18,7 @@ export type QueueName = (typeof QUEUES)[number];
 
 /**
  * What waits for a person at the desk. A pending request waits since it was made; an approved one
- * (production: the desk executes or pays out, CONTRACT §9) since its approval; an unattributed arrival
+ * (production: the desk executes or pays out, docs/design/money-and-states.md) since its approval; an unattributed arrival
  * since it was recorded. Orders and withdrawals are read through their state index.
  */
 export class QueueStore {

@@ -15,7 +15,7 @@ const figureFromJson = (f: StoredFigure): Figure => ({
 });
 
 /**
- * Reconciliation (CONTRACT §3): the platform's books against the market, and the stop it puts on every
+ * Reconciliation (docs/operator-guide.md): the platform's books against the market, and the stop it puts on every
  * client operation that moves money. Only a person lifts the stop (usecases/reconciliation/resolve.ts); a later
  * matching run does not.
  */

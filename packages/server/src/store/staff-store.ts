@@ -33,7 +33,7 @@ const toToken = (r: TokenRow): StaffToken => ({
 });
 
 /**
- * The operator's people (CONTRACT §7) and their personal tokens. Writes go through the use case's
+ * The operator's people (docs/design/people-and-apps.md) and their personal tokens. Writes go through the use case's
  * transaction (usecases/staff), which decides and audits.
  */
 export class StaffStore implements StaffRepository {

@@ -6,14 +6,14 @@ import type { Repositories, Tx } from './repositories.ts';
 export type { Tx, UnitOfWork } from './repositories.ts';
 
 /**
- * Where orders execute and where the platform's money sits (CONTRACT §4, §9). Two adapters, chosen
+ * Where orders execute and where the platform's money sits (docs/design/money-and-states.md). Two adapters, chosen
  * once in main.ts: the simulated venue (sandbox: fills at once, pays out on approval, keeps its own
  * books) and the desk (production: staff execute at their venue and record the outcome). A use case
  * tells the venue what moved at the platform's account, inside the transaction that books it, so the
  * venue's books, when it keeps any, never disagree with the platform's.
  */
 export interface Venue extends Market {
-  /** simulated (sandbox), desk (production, staff execute) or ccxt (production at an exchange, CONTRACT §11). */
+  /** simulated (sandbox), desk (production, staff execute) or ccxt (production at an exchange, docs/market.md). */
   readonly kind: 'simulated' | 'desk' | 'ccxt';
   /** Withdrawals complete on approval (sandbox); else they wait for the desk's payout reference. */
   readonly paysOutOnApproval: boolean;
@@ -103,7 +103,7 @@ export interface VenueHealth {
 export interface Tally {
   /** An exchange request or a withdrawal entered this state. */
   transition(subject: 'order' | 'withdrawal', to: string): void;
-  /** The desk recorded an execution (fill or failure) or a payout (payout or failure), CONTRACT §9. */
+  /** The desk recorded an execution (fill or failure) or a payout (payout or failure), docs/design/money-and-states.md. */
   recorded(what: 'fill' | 'order_failure' | 'payout' | 'payout_failure'): void;
   /** The daily liabilities snapshot could not be taken (its error code, or `unexpected`). */
   snapshotFailed?(code: string): void;
@@ -142,7 +142,7 @@ export interface WebhookWakeSource {
   subscribe(l: () => void): () => void;
 }
 
-/** A deposit in the venue account's history (CONTRACT §11): recorded as an arrival once it is completed. */
+/** A deposit in the venue account's history (docs/market.md): recorded as an arrival once it is completed. */
 export interface VenueDeposit {
   coin: string;
   network: string;

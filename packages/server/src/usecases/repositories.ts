@@ -636,7 +636,7 @@ export interface StaffRepository {
   update(tx: Tx, id: string, set: { role?: StaffRole; status?: 'removed' }, at: Date): Promise<Staff>;
 }
 
-/** The journal log (CONTRACT §12). */
+/** The journal log (docs/transparency.md). */
 export interface TransparencyRepository {
   lockHead(tx: Tx): Promise<LogHead>;
   finishedEntriesAfter(tx: Tx, after: LogHead['last'], limit: number): Promise<FinishedEntry[]>;

@@ -3,7 +3,7 @@ import type { MarketPairsStore } from '../store/market-pairs-store.ts';
 import type { Venue } from '../usecases/ports.ts';
 
 /**
- * Production (CONTRACT §9): the desk executes. Quotes are priced on the desk's terms (PUT
+ * Production (docs/design/money-and-states.md): the desk executes. Quotes are priced on the desk's terms (PUT
  * /operator/v1/market/pairs); an approved order waits, `approved`, until staff record the fill or the
  * failure, and an approved withdrawal until they record the payout or the failure. The desk's venue
  * keeps no books here: the real balances come with each reconciliation.

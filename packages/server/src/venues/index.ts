@@ -13,8 +13,8 @@ export const RECV_WINDOW_MS = 5000;
 
 /**
  * The venue of an instance, chosen once (main.ts; tests through the app factory): sandbox runs the
- * simulated venue over the store ("market off", CONTRACT §1); production, the desk (CONTRACT §9) or an
- * exchange through CCXT (CAMBIO_VENUE=ccxt:<id>, CONTRACT §11).
+ * simulated venue over the store ("market off", docs/production.md); production, the desk (docs/design/money-and-states.md) or an
+ * exchange through CCXT (CAMBIO_VENUE=ccxt:<id>, docs/market.md).
  */
 export function venueFor(config: Pick<Config, 'mode' | 'venue' | 'recoveryGraceMs'>, store: Store, clock: Clock, logger?: Logger): Venue {
   if (config.mode === 'sandbox') return new SimulatedVenue(store.db, store.marketPairs, clock);

@@ -9,8 +9,8 @@ import { kyselyOf, type Tx as StoreTx } from '../store/unit-of-work.ts';
 import type { Tx, Venue } from '../usecases/ports.ts';
 
 /**
- * The sandbox market (CONTRACT §1 "market off: simulated venue"). It prices the pairs the operator
- * sets and fills at the current price, proceeds per CONTRACT §4. It keeps its own books in
+ * The sandbox market (docs/production.md "market off: simulated venue"). It prices the pairs the operator
+ * sets and fills at the current price, proceeds per docs/design/money-and-states.md. It keeps its own books in
  * `venue_balances` (what the platform holds at the market per asset), which reconciliation compares
  * with minus the platform's `market` accounts.
  *

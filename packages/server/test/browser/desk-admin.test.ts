@@ -195,7 +195,7 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
     assert.deepEqual(problems, []);
   });
 
-  test('every POST the desk sent carried an Idempotency-Key of its own (CONTRACT §10): one per action confirmed', () => {
+  test('every POST the desk sent carried an Idempotency-Key of its own (docs/api-guide.md): one per action confirmed', () => {
     for (const what of [
       /^\/operator\/v1\/staff$/,
       /^\/operator\/v1\/organizations\/[^/]+\/members$/,

@@ -332,7 +332,7 @@ describe('desk in Chromium (sandbox)', { skip: skip ?? false }, () => {
     for (const p of problems) assert.deepEqual(p, []);
   });
 
-  test('every POST the desk sent carried an Idempotency-Key of its own (CONTRACT §10): one per action confirmed, sign-in included', () => {
+  test('every POST the desk sent carried an Idempotency-Key of its own (docs/api-guide.md): one per action confirmed, sign-in included', () => {
     const sent = writes.flat().map((w) => ({ what: new URL(w.url).pathname, key: w.key }));
     for (const what of [
       /^\/operator\/v1\/session$/,

@@ -56,7 +56,7 @@ export interface Person {
   invitationUrl: string;
 }
 
-/** A member created by the operator; the answer carries the one-time invitation (CONTRACT §7). */
+/** A member created by the operator; the answer carries the one-time invitation (docs/design/people-and-apps.md). */
 export async function member(svc: Service, orgId: string, name: string, permissions: string[]): Promise<Person> {
   const email = `${name.toLowerCase().replace(/\W+/g, '.')}@example.test`;
   const r = await op(svc, 'POST', `/organizations/${orgId}/members`, { name, email, permissions });

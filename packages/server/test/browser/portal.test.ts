@@ -97,7 +97,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
       await page.screenshot({ path: `${process.env.PORTAL_DEBUG}/${t.name.slice(0, 40).replace(/\W+/g, '-')}.png`, fullPage: true });
   });
 
-  test('the page is served under a CSP without inline script, and the sign-in form is what CONTRACT §8 names', async () => {
+  test('the page is served under a CSP without inline script, and the sign-in form is what docs/design/people-and-apps.md names', async () => {
     const res = await page.goto(`${svc.baseUrl}/portal/`);
     assert.equal(res?.status(), 200);
     const csp = res!.headers()['content-security-policy']!;
@@ -425,7 +425,7 @@ describe('portal in Chromium', { skip: skip ?? false }, () => {
     await sctx.close();
   });
 
-  test('every POST the portal sent carried an Idempotency-Key of its own (CONTRACT §10): one per action a person took', async () => {
+  test('every POST the portal sent carried an Idempotency-Key of its own (docs/api-guide.md): one per action a person took', async () => {
     const posts = writes.filter((w) => w.what.startsWith('POST '));
     for (const what of [
       'POST /portal/v1/api-keys',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { listAssets, makeHarness, SECRET, type Harness } from '../harness.ts';
 import { DOUBLE_KEY, DOUBLE_SECRET, type BinanceDouble } from './binance-double.ts';
 
-/** Production at the loopback Binance double through CCXT (CONTRACT §11). */
+/** Production at the loopback Binance double through CCXT (docs/market.md). */
 export function venueEnv(origin: string): Record<string, string> {
   return {
     CAMBIO_MODE: 'production',

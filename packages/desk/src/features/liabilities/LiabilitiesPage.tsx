@@ -11,7 +11,7 @@ import { t } from '../../lib/i18n.ts';
 const key = ['liabilities-snapshots'];
 
 /**
- * Proof of liabilities (CONTRACT §12): the snapshots of what the platform owes every organization, each
+ * Proof of liabilities (docs/transparency.md): the snapshots of what the platform owes every organization, each
  * asset's published Merkle sum root and total. An admin takes one now; one is taken every day anyway.
  */
 export function LiabilitiesPage() {

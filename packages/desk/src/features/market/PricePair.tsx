@@ -24,7 +24,7 @@ export interface PairDraft {
 const EMPTY: PairDraft = { base: '', quote: '', midRate: '', spreadBps: '0', feeBps: '0', fixedFee: '0', min: '', max: '' };
 
 /**
- * Prices a pair at the market by a mid rate (CONTRACT §3/§4): the rate, spread and fee the clients'
+ * Prices a pair at the market by a mid rate (docs/operator-guide.md, docs/design/money-and-states.md): the rate, spread and fee the clients'
  * quotes are made from, and the range of one order in the base asset. A pair already priced is
  * re-priced (the form can be filled from its row).
  */

@@ -1,4 +1,4 @@
-/** A member's role: the permissions of the portal (CONTRACT §3, §7). */
+/** A member's role: the permissions of the portal (docs/operator-guide.md, docs/design/people-and-apps.md). */
 export const PERMISSIONS = [
   'portal:read',
   'portal:trade',

@@ -20,7 +20,7 @@ export function isIpAddress(text: string): boolean {
   return halves.length === 2 ? groups.length < 8 : groups.length === 8;
 }
 
-/** The new key, shown once, read-only, with a copy button and a warning (CONTRACT §8: field `API key`). */
+/** The new key, shown once, read-only, with a copy button and a warning (docs/design/people-and-apps.md: field `API key`). */
 function IssueForm({ onIssued, onCancel }: { onIssued: (k: IssuedApiKey) => void; onCancel: () => void }) {
   const { sdk, t, session } = usePortal();
   const act = useActionKey();

@@ -1,7 +1,7 @@
 import { forgotPasswordLabel, SignIn as KitSignIn } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 
-/** Sign in (CONTRACT §8: fields Email, Password and, when asked, Code; button Sign in). */
+/** Sign in (docs/design/people-and-apps.md: fields Email, Password and, when asked, Code; button Sign in). */
 export function SignIn() {
   const { sdk, t, setSession, lang } = usePortal();
   return (

@@ -15,7 +15,7 @@ type Side = 'give' | 'get';
 const lastRates = new Map<string, { rate: bigint; decimals: number; at: number }>();
 
 /**
- * Only the pairs `GET /api/v1/market/pairs` prices are offered (CONTRACT §8), with the bounds a quote
+ * Only the pairs `GET /api/v1/market/pairs` prices are offered (docs/design/people-and-apps.md), with the bounds a quote
  * accepts, the available balance of what one delivers and a Max that fills it in. A member whose role
  * does not trade sees the form disabled, with the reason beside it.
  *

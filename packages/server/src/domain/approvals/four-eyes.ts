@@ -1,7 +1,7 @@
 import { DomainError } from '../errors.ts';
 
 /**
- * Four-eyes (CONTRACT §7). Who approves: a staff person (one of two approvals counts per person), or the
+ * Four-eyes (docs/design/people-and-apps.md). Who approves: a staff person (one of two approvals counts per person), or the
  * bootstrap token (`person: null`), which may approve only what needs one approval.
  */
 export interface Approver {

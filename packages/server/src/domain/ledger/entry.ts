@@ -1,7 +1,7 @@
 import { DomainError } from '../errors.ts';
 
 /**
- * Double entry (CONTRACT §2): an entry is postings that sum to zero per asset. Organization accounts
+ * Double entry (docs/design/money-and-states.md): an entry is postings that sum to zero per asset. Organization accounts
  * are `available` and `held`, and never go below zero. The platform's own accounts, per asset:
  * - `market`: minus what the platform holds at the market (deposits in make it more negative);
  * - `revenue`: spread and fees the platform earned;

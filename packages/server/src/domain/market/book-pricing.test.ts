@@ -4,7 +4,7 @@ import { DomainError } from '../errors.ts';
 import { priceFromBook, walkBook, type BookQuoteInput, type OrderBook } from './book-pricing.ts';
 import { readDecimal as d } from './decimal-text.ts';
 
-// Expected figures were worked with exact fractions (Python's Fraction) from CONTRACT §11.
+// Expected figures were worked with exact fractions (Python's Fraction) from docs/market.md.
 const book: OrderBook = {
   bids: [
     { price: d('65000'), qty: d('0.5') },
@@ -44,7 +44,7 @@ const refused = (code: string, message?: RegExp) => (e: unknown) => {
   return true;
 };
 
-describe("pricing from the venue's book (CONTRACT §11)", () => {
+describe("pricing from the venue's book (docs/market.md)", () => {
   test('selling 1 BTC walks two bids: vwap 64995, spread, fee and fixed fee exact', () => {
     // gross = 0.5×65000 + 0.5×64990 = 64995; rate = floor(64995 × 0.995 × 100) = 6467002;
     // proceeds = floor(64995 × 0.999 × 100) − 100 = 6492900.

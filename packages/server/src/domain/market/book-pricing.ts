@@ -95,7 +95,7 @@ const MAX_AMOUNT = pow10(MAX_DIGITS) - 1n;
 
 type Priced = PricedQuote | { refused: 'thin' | 'step' | 'min_qty' | 'min_notional' | 'range' | 'below' };
 
-/** CONTRACT §11 for one base amount a, or why not. */
+/** docs/market.md for one base amount a, or why not. */
 function priceAt(x: BookQuoteInput, a: bigint): Priced {
   const { book, side, rules, terms, decimals: d } = x;
   if (a < terms.minBaseMinor || a > terms.maxBaseMinor) return { refused: 'range' };
@@ -151,7 +151,7 @@ function refusal(x: BookQuoteInput, why: Exclude<Priced, PricedQuote>['refused']
 }
 
 /**
- * Prices a quote from the venue's book (CONTRACT §11), exactly: rationals from the venue's decimal text,
+ * Prices a quote from the venue's book (docs/market.md), exactly: rationals from the venue's decimal text,
  * every floor one division of the whole product. By base amount: that amount. By quote amount: the
  * smallest base amount on the venue's step grid whose amountQuoteMinor reaches it.
  */

@@ -1,7 +1,7 @@
 import { DomainError } from '../errors.ts';
 import { parseDecimalRational, type Rational } from './rational.ts';
 
-/** How the market prices one pair (CONTRACT §3 PUT /market/pairs, §4). */
+/** How the market prices one pair (docs/operator-guide.md PUT /market/pairs, docs/design/money-and-states.md). */
 export interface PairTerms {
   /** Whole quote units per one whole base unit, as the operator wrote it (kept for display). */
   midRateText: string;
@@ -12,7 +12,7 @@ export interface PairTerms {
   minBaseMinor: bigint;
   maxBaseMinor: bigint;
   /**
-   * Set when the pair is priced from a venue's order book (CONTRACT §11) instead of a midRate: the
+   * Set when the pair is priced from a venue's order book (docs/market.md) instead of a midRate: the
    * venue's market (CCXT's unified symbol, e.g. "BTC/USDT") and how old its book may be. The midRate
    * is then zero and its text empty.
    */

@@ -2,7 +2,7 @@ import { DomainError } from '../errors.ts';
 import type { Quote } from '../quotes/quote.ts';
 import type { Limits } from '../organizations/organization.ts';
 
-/** CONTRACT §5: pending_approval → approved → completed | failed; pending_approval → rejected, or cancelled by its organization. */
+/** docs/design/money-and-states.md: pending_approval → approved → completed | failed; pending_approval → rejected, or cancelled by its organization. */
 export const ORDER_STATES = ['pending_approval', 'approved', 'completed', 'rejected', 'failed', 'cancelled'] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
@@ -24,7 +24,7 @@ export interface Order {
   proceedsQuote: bigint | null;
   /** Why it was rejected or failed. */
   reason: string | null;
-  /** Where the desk executed it and the venue's reference (production, CONTRACT §9); null in sandbox. */
+  /** Where the desk executed it and the venue's reference (production, docs/design/money-and-states.md); null in sandbox. */
   venue: string | null;
   venueReference: string | null;
   createdAt: Date;
@@ -53,7 +53,7 @@ export interface QuoteToAccept {
 }
 
 /**
- * The rules of accepting a quote (CONTRACT §5), in the order the wire promises, after the reconciliation
+ * The rules of accepting a quote (docs/design/money-and-states.md), in the order the wire promises, after the reconciliation
  * stop and before the balance (the hold checks it): the quote is the organization's (another's is none),
  * unused, unexpired and in the market's current decimals (a quote priced in old ones is void, as if
  * expired), and its base amount within the organization's cap for that asset.

@@ -14,13 +14,13 @@ export interface Organization {
   name: string;
   status: OrgStatus;
   limits: Limits;
-  /** Members must enrol TOTP before anything but signing in and enrolling (CONTRACT §7). */
+  /** Members must enrol TOTP before anything but signing in and enrolling (docs/design/people-and-apps.md). */
   requireTotp: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
 
-/** CONTRACT §6: an organization operates only when active and with limits loaded. */
+/** docs/design/money-and-states.md: an organization operates only when active and with limits loaded. */
 export const canOperate = (o: Pick<Organization, 'status' | 'limits'>) => o.status === 'active' && o.limits !== null;
 
 /** Validates the wire form `{"BTC": {"maxOrderMinor": "…", "maxWithdrawalMinor": "…"}}`. */

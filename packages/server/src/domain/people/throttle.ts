@@ -1,5 +1,5 @@
 /**
- * Sign-in throttling (CONTRACT §7): failures counted per account (the email) and per address in a
+ * Sign-in throttling (docs/design/people-and-apps.md): failures counted per account (the email) and per address in a
  * window; reaching the limit locks that key until the window's lock ends. A success clears the account.
  */
 export const THROTTLE = {

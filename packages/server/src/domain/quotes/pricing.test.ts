@@ -5,7 +5,7 @@ import { DomainError } from '../errors.ts';
 import { parsePairTerms, type PairTerms } from '../market/pair-terms.ts';
 import { baseForQuote, offeredRate, priceQuote, quoteForBase, venueProceeds } from './pricing.ts';
 
-// Expected figures were worked by hand from CONTRACT §4 and checked with exact fractions (Python's Fraction).
+// Expected figures were worked by hand from docs/design/money-and-states.md and checked with exact fractions (Python's Fraction).
 const terms = (midRate: string, spreadBps: number, feeBps: number, fixed: bigint, min = 1n, max = 10n ** 30n): PairTerms =>
   parsePairTerms('AAA', 'BBB', { midRate, spreadBps, feeBps, fixedFeeQuoteMinor: fixed, minBaseMinor: min, maxBaseMinor: max });
 const refusedWith = (code: string, params?: Record<string, string>) => (e: unknown) => {
@@ -15,7 +15,7 @@ const refusedWith = (code: string, params?: Record<string, string>) => (e: unkno
   return true;
 };
 
-describe('pricing (CONTRACT §4)', () => {
+describe('pricing (docs/design/money-and-states.md)', () => {
   const btcUsd = terms('65000.00', 50, 10, 100n, 10_000n, 1_000_000_000n);
   const d8to2 = { base: 8, quote: 2 };
 

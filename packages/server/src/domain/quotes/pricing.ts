@@ -4,7 +4,7 @@ import { ceilDiv, floorDiv } from '../market/rational.ts';
 import { formatUnits, MAX_DIGITS, pow10 } from '../money.ts';
 
 /**
- * The pricing rule of CONTRACT §4, exact: bigint and the rational midRate m = num/den, never a float.
+ * The pricing rule of docs/design/money-and-states.md, exact: bigint and the rational midRate m = num/den, never a float.
  * Every floor is a single division of the whole product, so nothing is rounded twice.
  */
 export interface Decimals {

@@ -6,7 +6,7 @@ const SHAPE = /^(quo_[0-9a-z]+_([0-9a-z]+))_([0-9a-f]{16})$/;
 /**
  * Quote ids carry their expiry and a keyed tag of (organization, id). Unaccepted quotes are purged
  * some time after they expire, yet a late acceptance must still answer 410 (spec: an expired quote
- * gives 410) while another organization's id stays unknown (404, CONTRACT §6): the tag tells, for
+ * gives 410) while another organization's id stays unknown (404, docs/design/money-and-states.md): the tag tells, for
  * an id the store no longer has, whether this organization was given it and when it expired.
  */
 export class QuoteIds {

@@ -1,5 +1,5 @@
 /**
- * A journal entry as a leaf of the log: its canonical JSON (CONTRACT §12), UTF-8, no spaces, keys in a
+ * A journal entry as a leaf of the log: its canonical JSON (docs/transparency.md), UTF-8, no spaces, keys in a
  * fixed order, postings in their stored order, strings escaped as JSON.stringify does. A verifier
  * written by anyone rebuilds the same bytes from the ledger, so nothing here may change.
  */

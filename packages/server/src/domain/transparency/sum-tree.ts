@@ -141,7 +141,7 @@ export function sumPath(levels: SumLevels, index: number): SumNode[] {
   return path;
 }
 
-/** The liabilities note's text: the published JSON on one line, keys in the order CONTRACT §12 lists. */
+/** The liabilities note's text: the published JSON on one line, keys in the order docs/transparency.md lists. */
 export interface PublishedAsset {
   assetSymbol: string;
   assetDecimals: number;

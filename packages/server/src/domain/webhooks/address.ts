@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Addresses a webhook must never reach in production (CONTRACT §10: private, loopback, link-local), nor
+ * Addresses a webhook must never reach in production (docs/api-guide.md: private, loopback, link-local), nor
  * anything else that is not the public internet. Judged by a maintained classifier (ipaddr.js): only
  * its `unicast` range passes. An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`, and `::a.b.c.d`) is judged
  * as the IPv4 address it carries; every other form that embeds an IPv4 address (6to4 `2002::/16`, NAT64

@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (CONTRACT §10: exponential backoff for about three days).
+ * When a failed delivery is tried again (docs/api-guide.md: exponential backoff for about three days).
  * After the n-th failed attempt of a round (1-based) the next waits 30 s · 2^(n−1), at most 12 h, times a
  * jitter factor in [0.75, 1.25) so that deliveries failing together do not return together. Sixteen
  * retries: 30 s, 1 min, 2 min … 8.5 h, then 12 h five times, about 77 h (3.2 days) in all; the
@@ -12,7 +12,7 @@ export const MAX_ATTEMPTS = 17;
 /** An endpoint that has answered nothing but failures for this long is disabled (and its organization told). */
 export const DISABLE_AFTER_MS = 3 * 86_400_000;
 
-/** The longest an attempt may take (CONTRACT §10: a 2xx within 10 s is delivered). */
+/** The longest an attempt may take (docs/api-guide.md: a 2xx within 10 s is delivered). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
 /** How long a claim holds a delivery against other workers: well over one attempt, so a live attempt is never taken over. */

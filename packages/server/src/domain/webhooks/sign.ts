@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * The Standard Webhooks headers of one attempt (CONTRACT §10): `v1,` + base64 HMAC-SHA256 of
+ * The Standard Webhooks headers of one attempt (docs/api-guide.md): `v1,` + base64 HMAC-SHA256 of
  * `id.timestamp.body` under the secret's bytes (the base64 after `whsec_`), exactly as the maintained
  * `standardwebhooks` package signs and verifies (sign.test.ts holds the two together). The HMAC is
  * node:crypto's, not the package's JavaScript SHA-256: every attempt is signed, so its cost is paid per

@@ -3,7 +3,7 @@ import { clearingEntry, PLATFORM, type Entry } from '../ledger/entry.ts';
 import type { Limits } from '../organizations/organization.ts';
 import { isUsable } from '../destinations/bank-destination.ts';
 
-/** CONTRACT §5, §9: pending_approval → approved → completed | failed; pending_approval → rejected, or cancelled by its organization. */
+/** docs/design/money-and-states.md: pending_approval → approved → completed | failed; pending_approval → rejected, or cancelled by its organization. */
 export type WithdrawalState = 'pending_approval' | 'approved' | 'completed' | 'rejected' | 'failed' | 'cancelled';
 
 export interface DestinationForWithdrawal {
@@ -32,7 +32,7 @@ export function checkWithdrawal(r: {
   if (!d || d.organizationId !== r.organizationId) throw new DomainError('withdrawals.destination_not_found');
   if (d.assetSymbol !== r.assetSymbol) throw new DomainError('withdrawals.asset_mismatch', { asset: d.assetSymbol });
   if (r.marketDecimals === null) throw new DomainError('market.asset_not_listed', { asset: r.assetSymbol });
-  // CONTRACT §6: a factor error is caught, not guessed.
+  // docs/design/money-and-states.md: a factor error is caught, not guessed.
   if (r.assetDecimals !== r.marketDecimals) {
     throw new DomainError('market.decimals_mismatch', {
       sent: String(r.assetDecimals),

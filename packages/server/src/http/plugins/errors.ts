@@ -147,7 +147,7 @@ function bodyTooLarge(req: FastifyRequest, reply: FastifyReply) {
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
     if (err instanceof DomainError) {
-      // The venue's book will be read again within a second (CONTRACT §11: Retry-After is 1 s).
+      // The venue's book will be read again within a second (docs/market.md: Retry-After is 1 s).
       if (err.code === 'market.unavailable') {
         req.log.warn({ code: err.code, detail: err.params.detail }, 'market unavailable');
         reply.header('retry-after', '1');

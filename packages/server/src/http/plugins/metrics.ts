@@ -37,7 +37,7 @@ export function createMetrics(store: Store, clock: Clock, venue?: Venue) {
   };
   const records = new Counter({
     name: 'cambio_desk_records_total',
-    help: 'What the desk recorded (CONTRACT §9): fill, order_failure, payout, payout_failure',
+    help: 'What the desk recorded (docs/design/money-and-states.md): fill, order_failure, payout, payout_failure',
     labelNames: ['what'] as const,
     registers: [registry],
   });
@@ -97,7 +97,7 @@ export function createMetrics(store: Store, clock: Clock, venue?: Venue) {
     },
   });
   if (venue?.health) {
-    // Production at a CCXT venue (CONTRACT §11): the venue's health is a business metric.
+    // Production at a CCXT venue (docs/market.md): the venue's health is a business metric.
     const health = venue.health.bind(venue);
     new Gauge({
       name: 'cambio_venue_book_age_seconds',

@@ -34,7 +34,7 @@ declare module 'fastify' {
 }
 
 /**
- * /operator/v1 credentials (CONTRACT §7): a staff person's session cookie (`cambio_staff`), a staff
+ * /operator/v1 credentials (docs/design/people-and-apps.md): a staff person's session cookie (`cambio_staff`), a staff
  * person's own token (`Bearer ops_…`), or the bootstrap OPERATOR_TOKEN (admin, audited as `bootstrap`).
  * Then, centrally, the role each route needs (operator-roles.ts) and, for a person without TOTP, no
  * write but enrolling it. Sets `req.staff` (typed) and `req.operatorActor` (the audit trail's actor).

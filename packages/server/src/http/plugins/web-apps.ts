@@ -7,7 +7,7 @@ import type { WebApp } from '../../deps.ts';
 import { sendError } from './errors.ts';
 
 /**
- * The two web apps (CONTRACT §8), served by the service itself from what `npm ci` built
+ * The two web apps (docs/design/people-and-apps.md), served by the service itself from what `npm ci` built
  * (scripts/build.mjs): the portal at /portal/ and the desk at /desk/. Same origin, nothing from a CDN.
  * Any path under an app that is not one of its files answers its index.html (client-side routes).
  */
@@ -92,7 +92,7 @@ function pageWithMode(index: string, mode: string, venue: WebAppVenue): string {
 
 /**
  * Whether the service reads a venue (the simulated market of the sandbox, an exchange through CCXT) or
- * has none (production where the desk executes, CONTRACT §9): the desk offers to read the market's
+ * has none (production where the desk executes, docs/design/money-and-states.md): the desk offers to read the market's
  * balances from the venue only when there is one.
  */
 export type WebAppVenue = 'venue' | 'none';

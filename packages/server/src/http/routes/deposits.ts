@@ -11,7 +11,7 @@ import { cancelDeclaration } from '../../usecases/deposits/cancel-declaration.ts
 import { declareDeposit } from '../../usecases/deposits/declare-deposit.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
 
-/** Wallets, declarations and the deposits that arrived (spec: deposits; CONTRACT §6 for the rules per route). */
+/** Wallets, declarations and the deposits that arrived (spec: deposits; docs/design/money-and-states.md for the rules per route). */
 export const depositRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

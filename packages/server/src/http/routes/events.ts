@@ -7,7 +7,7 @@ import { ok } from '../envelope.ts';
 import { principalOf } from '../route-config.ts';
 import { apiKeySecurity, listResponses } from '../schemas.ts';
 
-/** The organization's events, oldest first after a cursor (CONTRACT §10). */
+/** The organization's events, oldest first after a cursor (docs/api-guide.md). */
 export const eventRoutes =
   ({ store, secret }: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

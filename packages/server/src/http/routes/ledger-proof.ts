@@ -11,7 +11,7 @@ import { apiKeySecurity, responses } from '../schemas.ts';
 /** How soon to ask again for an entry not yet in the log: the appender runs every second. */
 export const NOT_YET_LOGGED_RETRY_S = 2;
 
-/** The inclusion proof of one of the organization's journal entries in the log (CONTRACT §12). */
+/** The inclusion proof of one of the organization's journal entries in the log (docs/transparency.md). */
 export const ledgerProofRoutes =
   ({ store }: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

@@ -13,7 +13,7 @@ import { apiKeySecurity, IdParam, responses } from '../schemas.ts';
 
 /**
  * POST /quotes: a price held until expiresAt (CAMBIO_QUOTE_TTL_MS). It commits to nothing and moves
- * nothing, so it works while the organization cannot operate and while not reconciled (CONTRACT §6).
+ * nothing, so it works while the organization cannot operate and while not reconciled (docs/design/money-and-states.md).
  */
 export const quoteRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>

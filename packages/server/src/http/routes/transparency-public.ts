@@ -17,7 +17,7 @@ const text = (description: string) => ({
 });
 
 /**
- * The journal log's public face (CONTRACT §12): anyone, without a credential, reads the latest signed
+ * The journal log's public face (docs/transparency.md): anyone, without a credential, reads the latest signed
  * checkpoint, the key that verifies it and a consistency proof between two checkpoints.
  */
 export const transparencyPublicRoutes =

@@ -33,7 +33,7 @@ const Replayed = Type.Object({
   nextAttemptAt: Type.String({ format: 'date-time' }),
 });
 
-/** Webhook endpoints of the caller's organization, their deliveries and replay (CONTRACT §10). */
+/** Webhook endpoints of the caller's organization, their deliveries and replay (docs/api-guide.md). */
 export const webhookRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

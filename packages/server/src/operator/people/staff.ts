@@ -43,7 +43,7 @@ function personOf(req: FastifyRequest): { id: string; email: string } {
   return { id: s.id, email: s.email };
 }
 
-/** Staff (CONTRACT §7): their sign-in, the admin's management of them, and each person's own tokens. */
+/** Staff (docs/design/people-and-apps.md): their sign-in, the admin's management of them, and each person's own tokens. */
 export const staffRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

@@ -16,7 +16,7 @@ const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }
 const sec = [{ operator: [] }];
 const wire = (d: Deposit) => ({ ...depositWire(d), organizationId: d.organizationId });
 
-/** Arrivals: recorded once per txid, matched by exact amount (and the reference, when given), or credited by hand (CONTRACT §3). */
+/** Arrivals: recorded once per txid, matched by exact amount (and the reference, when given), or credited by hand (docs/operator-guide.md). */
 export const operatorDepositRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

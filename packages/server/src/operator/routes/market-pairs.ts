@@ -40,7 +40,7 @@ const amount = (v: unknown, field: string): bigint => {
   return m;
 };
 
-/** The pairs the simulated market prices (CONTRACT §3): a priced pair can be quoted and its orders executed. */
+/** The pairs the simulated market prices (docs/operator-guide.md): a priced pair can be quoted and its orders executed. */
 export const marketPairRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -56,7 +56,7 @@ export const marketPairRoutes =
           body: PutMarketPair,
           response: responses(200, MarketPairRecord),
           summary:
-            "Prices a pair by midRate (CONTRACT §4) or from the venue's order book (source venue, CONTRACT §11); both assets must be listed",
+            "Prices a pair by midRate (docs/design/money-and-states.md) or from the venue's order book (source venue, docs/market.md); both assets must be listed",
         },
       },
       async (req) => {

@@ -25,7 +25,7 @@ const wire = (o: Order, a: ApprovalsWire) => ({
   ...a,
 });
 
-/** Exchange requests across organizations, the one decision each gets and, in production, the desk's execution (CONTRACT §3, §5, §9). */
+/** Exchange requests across organizations, the one decision each gets and, in production, the desk's execution (docs/operator-guide.md, docs/design/money-and-states.md). */
 export const operatorOrderRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

@@ -33,7 +33,7 @@ const sec = [{ operator: [] }];
 
 const memberWire = (m: Member) => ({ ...m, createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString() });
 
-/** Organizations, their members (roles) and the keys members hold (CONTRACT §3). */
+/** Organizations, their members (roles) and the keys members hold (docs/operator-guide.md). */
 export const organizationRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

@@ -14,7 +14,7 @@ const wire = (p: { assetSymbol: string; secondApprovalFrom: bigint | null }) => 
   secondApprovalFromMinor: p.secondApprovalFrom?.toString() ?? null,
 });
 
-/** Four-eyes policies (CONTRACT §7): per asset, the amount from which two different persons must approve. */
+/** Four-eyes policies (docs/design/people-and-apps.md): per asset, the amount from which two different persons must approve. */
 export const policyRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

@@ -35,7 +35,7 @@ const stateWire = (s: PlatformStateRow) => ({
   lastRun: s.lastRun ? runWire(s.lastRun) : null,
 });
 
-/** Reconciliation (CONTRACT §3): compare the books with the market; a mismatch stops client money movements until resolved. */
+/** Reconciliation (docs/operator-guide.md): compare the books with the market; a mismatch stops client money movements until resolved. */
 export const reconciliationRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

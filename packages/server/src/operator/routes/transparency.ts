@@ -9,7 +9,7 @@ import { takeLiabilitiesSnapshot } from '../../usecases/transparency/take-snapsh
 const tags = ['operator: transparency'];
 const security = [{ operator: [] }];
 
-/** The whole journal log for `cambio verify` (CONTRACT §12): every checkpoint and every entry, oldest first. */
+/** The whole journal log for `cambio verify` (docs/transparency.md): every checkpoint and every entry, oldest first. */
 export const operatorTransparencyRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

@@ -8,7 +8,7 @@ import { CcxtVenue } from '../../venues/ccxt/ccxt-venue.ts';
 const sec = [{ operator: [] }];
 
 /**
- * The market behind production as the desk watches it (CONTRACT §11): per venue pair the held book's
+ * The market behind production as the desk watches it (docs/market.md): per venue pair the held book's
  * age and best levels, the venue's health and last error, and the orders sent there with the venue's
  * figures. Under the desk or the simulated venue there are no books and no venue orders to show.
  */

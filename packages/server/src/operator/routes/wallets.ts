@@ -14,7 +14,7 @@ const SymbolParam = Type.Object({ symbol: Type.String({ pattern: '^[A-Z0-9]{2,12
 const sec = [{ operator: [] }];
 const wire = (w: Wallet) => ({ assetSymbol: w.assetSymbol, network: w.network, address: w.address });
 
-/** The deposit wallet of each asset (CONTRACT §3). In the sandbox every address is marked as not real. */
+/** The deposit wallet of each asset (docs/operator-guide.md). In the sandbox every address is marked as not real. */
 export const walletRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {
@@ -26,7 +26,7 @@ export const walletRoutes =
       async (req) => {
         const b = req.body;
         if (b.source === 'venue') {
-          // CONTRACT §11: the venue account's own deposit address, read from it (and followed when it changes there).
+          // docs/market.md: the venue account's own deposit address, read from it (and followed when it changes there).
           if (b.address !== undefined)
             throw new DomainError('request.validation_failed', {
               detail: 'a venue wallet takes its address from the venue: leave address out',

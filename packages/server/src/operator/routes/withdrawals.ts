@@ -26,7 +26,7 @@ const wire = (w: WithdrawalRow, a: ApprovalsWire, v: CryptoWithdrawalView | unde
     : null,
 });
 
-/** Withdrawal requests across organizations, the one decision each gets and, in production, the payout (CONTRACT §3, §9). */
+/** Withdrawal requests across organizations, the one decision each gets and, in production, the payout (docs/operator-guide.md, docs/design/money-and-states.md). */
 export const operatorWithdrawalRoutes =
   (deps: AppDeps): FastifyPluginAsyncTypebox =>
   async (app) => {

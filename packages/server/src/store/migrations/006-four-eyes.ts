@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Four-eyes (CONTRACT §7). `approval_policies`: per asset, the amount from which an order's base amount or
+ * Four-eyes (docs/design/people-and-apps.md). `approval_policies`: per asset, the amount from which an order's base amount or
  * a withdrawal's amount needs two approvals. `approvals`: who approved which order or withdrawal and
  * when; one row per person and request (the primary key refuses the same person twice). The staff
  * person is named as written at the time (no foreign key: the record outlives a removed person).

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * People sign in as themselves (CONTRACT §7).
+ * People sign in as themselves (docs/design/people-and-apps.md).
  * - members gain a status (invited → active → removed); a removed member's keys and sessions stop.
  * - staff: the operator's people, with a role (viewer, approver, admin).
  * - credentials: one row per person (member or staff): the password's scrypt hash, the TOTP secret

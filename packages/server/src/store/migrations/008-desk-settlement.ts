@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Production (CONTRACT §9): the desk records where and how an approved order executed, and the bank
+ * Production (docs/design/money-and-states.md): the desk records where and how an approved order executed, and the bank
  * transfer that paid a withdrawal out. Withdrawals gain the state `failed` (a payout that did not
  * happen: the hold goes back). Every reference is recorded once, with the state change it completes.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Idempotency-Key (CONTRACT §10): one row per scope (an organization, a staff person, the bootstrap
+ * Idempotency-Key (docs/api-guide.md): one row per scope (an organization, a staff person, the bootstrap
  * token) and key. `fingerprint` is the hash of method, path and body; `state` is `in_flight` while the
  * first request runs (until `lease_until`), then `done` with the answer kept until `expires_at`.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Events (CONTRACT §10): every state change of an order, withdrawal, deposit, declaration and destination
+ * Events (docs/api-guide.md): every state change of an order, withdrawal, deposit, declaration and destination
  * writes an event in the same transaction. Triggers on the five tables do it, so no write path (store,
  * use case, background task, a statement yet to be written) can change a state without its event, and an
  * event never outlives a rolled-back change. `data` is the record as its list endpoint shows it; the SQL

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Webhooks (CONTRACT §10). An endpoint belongs to an organization; its signing secret is sealed (it must
+ * Webhooks (docs/api-guide.md). An endpoint belongs to an organization; its signing secret is sealed (it must
  * be opened to sign), and after a rotation the previous one is kept, sealed, until the overlap ends.
  *
  * A delivery is one event for one endpoint: a trigger on `events` writes one for every enabled endpoint

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * A list's first page must cost the same however many rows the organization has. The page's
- * total (CONTRACT §6) was a count over every row of the organization; it is now kept as a count per
+ * total (docs/design/money-and-states.md) was a count over every row of the organization; it is now kept as a count per
  * organization, written by the same statement that writes the rows (statement triggers, one upsert per
  * organization and statement, in owner order), so it is exact and committed with them. Orders,
  * withdrawals and postings are never deleted. The platform's own postings are not counted: no list shows them.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Production at a real market (CONTRACT §11). A pair priced from a venue's order book names the venue's
+ * Production at a real market (docs/market.md). A pair priced from a venue's order book names the venue's
  * market (`venue_symbol`) and how old a book may be (`max_book_age_ms`); its `mid_rate` is empty.
  *
  * `venue_orders`: one row per approved order sent to a CCXT venue, keyed by order id, which is also the

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * A deposit wallet whose address is read from the CCXT venue (CONTRACT §11 `source: venue`): the
+ * A deposit wallet whose address is read from the CCXT venue (docs/market.md `source: venue`): the
  * address is re-read from the venue and follows it when it changes there; `operator` wallets keep
  * the address a person typed.
  */

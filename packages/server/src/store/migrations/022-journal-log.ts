@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The journal log (CONTRACT §12): every journal entry becomes a leaf of an RFC 9162 Merkle tree.
+ * The journal log (docs/transparency.md): every journal entry becomes a leaf of an RFC 9162 Merkle tree.
  *
  * - `journal_entries.txid`: the writing transaction, as events carry theirs (migration 011). The log
  *   takes entries in (txid, seq) order, and only those of transactions older than every one still

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Proof of liabilities (CONTRACT §12): snapshots of what the platform owes each organization, one
+ * Proof of liabilities (docs/transparency.md): snapshots of what the platform owes each organization, one
  * Merkle sum tree per asset.
  *
  * - `liability_snapshots`: one row per snapshot, with the signed note as published. `daily` is the UTC

@@ -4,7 +4,7 @@ import type { UseCaseDeps } from '../ports.ts';
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
 /**
- * Sets the four-eyes threshold of a listed asset (CONTRACT §7): from this amount two different persons
+ * Sets the four-eyes threshold of a listed asset (docs/design/people-and-apps.md): from this amount two different persons
  * must approve; null removes it (one approval, as without a policy). Audited, even when unchanged.
  */
 export async function putApprovalPolicy(

@@ -8,7 +8,7 @@ import {
 import type { ApprovalsRepository, Tx } from '../repositories.ts';
 
 /**
- * One approval of a pending order or withdrawal (four-eyes, CONTRACT §7), inside the transaction that
+ * One approval of a pending order or withdrawal (four-eyes, docs/design/people-and-apps.md), inside the transaction that
  * holds the request's row lock, so two persons on the last approval are serialized and the request is
  * decided once. Refuses the bootstrap token where two persons are needed and the same person twice;
  * records the person and answers whether this approval decides the request. The caller writes the audit.

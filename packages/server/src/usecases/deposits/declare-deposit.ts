@@ -37,7 +37,7 @@ export async function declareDeposit(d: DeclareDeps, organizationId: string, r: 
     // Locked for share: the decimals cannot change until this declaration is committed.
     const decimals = await declarations.lockedDecimals(tx, r.assetSymbol);
     if (decimals === null) throw new DomainError('deposits.asset_not_receivable', { asset: r.assetSymbol });
-    // CONTRACT §6: a factor error is caught, never guessed.
+    // docs/design/money-and-states.md: a factor error is caught, never guessed.
     if (decimals !== r.assetDecimals) {
       throw new DomainError('market.decimals_mismatch', {
         asset: r.assetSymbol,

@@ -12,7 +12,7 @@ const depositAudit = (d: Deposit) => ({
 });
 
 /**
- * Money arrived at the platform's wallet (CONTRACT §3): recorded once per txid, credited when it
+ * Money arrived at the platform's wallet (docs/operator-guide.md): recorded once per txid, credited when it
  * matches an open declaration exactly (its amount, and its reference when the desk gives one), else unattributed; the venue's books follow in the same
  * transaction (the money is now at the platform's account).
  */

@@ -7,7 +7,7 @@ import { recordArrival } from './record-arrival.ts';
 export const DEPOSIT_LOOKBACK_MS = 7 * 24 * 3_600_000;
 
 /**
- * Records the venue account's completed deposits as arrivals (CONTRACT §11): once per txid, matched to
+ * Records the venue account's completed deposits as arrivals (docs/market.md): once per txid, matched to
  * an open declaration by its exact amount as any arrival is. A pending deposit is not recorded yet;
  * one of an asset not listed at Cambio is left alone; an amount with more decimals than the asset is
  * recorded truncated and waits unattributed for a person. Returns the arrivals recorded now.

@@ -1,7 +1,7 @@
 import type { UseCaseDeps } from '../ports.ts';
 
 /**
- * A signed manual adjustment (CONTRACT §3): sandbox funding and corrections, against the platform's
+ * A signed manual adjustment (docs/operator-guide.md): sandbox funding and corrections, against the platform's
  * `clearing` account, carried on to `market` by the platform's own entry, so the venue's books follow in the same transaction. Audited.
  */
 export async function adjustBalance(

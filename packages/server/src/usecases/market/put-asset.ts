@@ -8,7 +8,7 @@ type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 export const assetView = (a: MarketAsset) => ({ symbol: a.symbol, decimals: a.decimals, ...(a.kind ? { kind: a.kind } : {}) });
 
 /**
- * Lists an asset (CONTRACT §3), audited. Its decimals cannot change while anything carries the old
+ * Lists an asset (docs/operator-guide.md), audited. Its decimals cannot change while anything carries the old
  * ones: an amount would change meaning by a factor of ten per decimal. `market.decimals_in_use` while an
  * open declaration (its expected amount), an unexpired unconsumed quote, a pending order (either side)
  * or a pending withdrawal refers to the asset; `market.decimals_locked` once any account holds it. The

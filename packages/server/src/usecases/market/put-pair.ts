@@ -7,7 +7,7 @@ import type { PricedPair } from '../repositories.ts';
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
 /**
- * Prices a pair (or reprices it), audited (CONTRACT §3). Both assets must be listed, so the pair has
+ * Prices a pair (or reprices it), audited (docs/operator-guide.md). Both assets must be listed, so the pair has
  * decimals on both sides. A venue-priced pair's book was checked by the caller, which reads the venue.
  */
 export async function putPair(d: Deps, actor: string, base: string, quote: string, t: PairTerms): Promise<PricedPair> {

@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
 
-/** The signed-in member who changes their own organization's team in the portal (CONTRACT §7). */
+/** The signed-in member who changes their own organization's team in the portal (docs/design/people-and-apps.md). */
 export interface TeamActor {
   /** As the audit names them (`member:<id>`). */
   actor: string;

@@ -7,7 +7,7 @@ import { orderAudit } from './audit-view.ts';
 import { executeApproved } from './execute-approved.ts';
 
 /**
- * Approval (CONTRACT §3, §5): decide once, then execute at the venue, then settle. The decision is
+ * Approval (docs/operator-guide.md, docs/design/money-and-states.md): decide once, then execute at the venue, then settle. The decision is
  * committed before the venue is called, so twenty concurrent approvals reach the venue once; the
  * venue is idempotent by order id, so a crash between the steps is recovered (recoverApproved).
  * Refused while not reconciled: executing at a market whose balance disagrees with the books would

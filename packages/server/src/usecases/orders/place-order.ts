@@ -5,7 +5,7 @@ import type { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import type { UseCaseDeps } from '../ports.ts';
 
 /**
- * Accepts a quote once (CONTRACT §5): an exchange request pending approval whose base amount is held. In one
+ * Accepts a quote once (docs/design/money-and-states.md): an exchange request pending approval whose base amount is held. In one
  * transaction: the stop while not reconciled, the quote locked and checked (domain/orders/order.ts), the hold
  * taken (which refuses a balance that cannot back it), the order written and the quote consumed. A refusal
  * writes nothing. Its event (order.created) is written by the table's trigger.

@@ -18,7 +18,7 @@ async function lost(d: UseCaseDeps, orderId: string): Promise<never> {
 }
 
 /**
- * CONTRACT §9: staff executed an approved order at their venue. Completed, once: the client receives
+ * docs/design/money-and-states.md: staff executed an approved order at their venue. Completed, once: the client receives
  * the quoted amount; the proceeds arrive in the platform's `market` account and the difference is the
  * platform's `revenue` (negative when the desk executed below the quote), one balanced entry.
  * A second fill, or a fill of an order not approved, is 409 and changes nothing.
@@ -36,7 +36,7 @@ export async function recordFill(
   return o;
 }
 
-/** CONTRACT §9: the desk could not execute an approved order: failed, hold released, once. */
+/** docs/design/money-and-states.md: the desk could not execute an approved order: failed, hold released, once. */
 export async function recordOrderFailure(d: UseCaseDeps, actor: string, orderId: string, reason: string): Promise<Order> {
   assertDesk(d);
   const o = await settleOrder(d, actor, orderId, { filled: false, reason });

@@ -23,7 +23,7 @@ export async function resetRequestsSettled(): Promise<void> {
 }
 
 /**
- * A forgotten password (CONTRACT §7): the answer is the same whether or not the email is a person's, and
+ * A forgotten password (docs/design/people-and-apps.md): the answer is the same whether or not the email is a person's, and
  * it is given before the email is even looked up, so its timing says nothing either. The work after it:
  * at most RESET_LIMITS.perEmail mails per window, only to an active person, with a one-time token of which
  * only the hash is kept; the link carries it in the fragment, which no browser sends to a server or a log.

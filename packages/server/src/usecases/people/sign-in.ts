@@ -9,7 +9,7 @@ import { clearFailures, releaseAttempt, reserveAttempt } from './throttle.ts';
 import type { AuditRecord, PersonCredentials, PersonKind } from '../repositories.ts';
 
 /**
- * Sign-in (CONTRACT §7): one answer for an unknown email and a wrong password, at the same cost (a dummy
+ * Sign-in (docs/design/people-and-apps.md): one answer for an unknown email and a wrong password, at the same cost (a dummy
  * hash is verified when there is no person); failures throttled per account and per address; a person
  * with TOTP must add a code (or a recovery code), each accepted once. Rotation: a new session id every
  * time, and the one the browser sent before ends.

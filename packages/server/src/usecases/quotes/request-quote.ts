@@ -14,7 +14,7 @@ export interface QuoteRequest {
 /**
  * Prices an exchange on the market's current terms and keeps the price until it expires (`ttlMs`), so
  * that it can be accepted once. It commits to nothing and moves nothing, so it works while the
- * organization cannot operate and while the books are not reconciled (CONTRACT §6). A refusal (no amount
+ * organization cannot operate and while the books are not reconciled (docs/design/money-and-states.md). A refusal (no amount
  * or two, a pair not priced, an amount out of range) writes nothing. The market is asked before the
  * transaction that writes the quote.
  */

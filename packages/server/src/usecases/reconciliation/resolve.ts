@@ -4,7 +4,7 @@ import type { PlatformStateRow } from '../repositories.ts';
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
 /**
- * A person reviewed the mismatch: client operations that move money resume (CONTRACT §3), audited with
+ * A person reviewed the mismatch: client operations that move money resume (docs/operator-guide.md), audited with
  * the run that stopped them. Already reconciled: nothing changes, nothing is recorded.
  */
 export async function resolveReconciliation(d: Deps, actor: string, note: string | null): Promise<PlatformStateRow> {

@@ -4,7 +4,7 @@ import type { UseCaseDeps } from '../ports.ts';
 import type { RunRow } from '../repositories.ts';
 
 /**
- * Reconciliation (CONTRACT §3): what the books say the platform holds at the market against the given
+ * Reconciliation (docs/operator-guide.md): what the books say the platform holds at the market against the given
  * balances or, absent, the venue's own books (only the simulated venue keeps any; the desk must send
  * them). A mismatch stops every client operation that moves money until a person resolves it; a later
  * matching run does not lift it.

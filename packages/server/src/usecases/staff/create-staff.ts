@@ -4,7 +4,7 @@ import { staffAudit, type StaffDeps } from './staff-deps.ts';
 import type { Staff, StaffRole } from '../repositories.ts';
 
 /**
- * A new staff person (CONTRACT §7), invited (the invitation's hash stored with them), or active with a
+ * A new staff person (docs/design/people-and-apps.md), invited (the invitation's hash stored with them), or active with a
  * password (the sandbox's first admin). An email already a staff person's is 409 staff.email_taken.
  */
 export async function createStaff(

@@ -4,7 +4,7 @@ import { walletAudit } from './audit-view.ts';
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
 /**
- * The venue gave this address for a venue wallet (CONTRACT §11): when it differs, it replaces the old
+ * The venue gave this address for a venue wallet (docs/market.md): when it differs, it replaces the old
  * one, audited, once. A wallet the operator took back (another source or network) is left alone.
  * Answers whether the address changed.
  */

@@ -6,7 +6,7 @@ import { walletAudit } from './audit-view.ts';
 type Deps = Pick<UseCaseDeps, 'store' | 'clock' | 'ids'>;
 
 /**
- * The deposit wallet of a listed asset (CONTRACT §3), set or replaced, audited. `source: 'venue'`: the
+ * The deposit wallet of a listed asset (docs/operator-guide.md), set or replaced, audited. `source: 'venue'`: the
  * address was read from the CCXT venue and follows it (follow-venue-address.ts); the caller reads it.
  */
 export async function putWallet(

@@ -46,7 +46,7 @@ export async function recordPayout(
   return countedWithdrawal(d, paid);
 }
 
-/** CONTRACT §9: the payout did not happen: failed, hold released, once. */
+/** docs/design/money-and-states.md: the payout did not happen: failed, hold released, once. */
 export async function recordWithdrawalFailure(d: UseCaseDeps, actor: string, id: string, reason: string): Promise<WithdrawalRow> {
   assertDesk(d);
   const at = d.clock.now();

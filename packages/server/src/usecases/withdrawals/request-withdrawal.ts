@@ -13,7 +13,7 @@ export interface WithdrawalRequest {
 /**
  * The organization asks for an amount to leave to one of its destinations: pending_approval, the amount
  * held until a person at the operator decides. The hold is taken in the same transaction that writes the
- * request (CONTRACT §2). Refused while not reconciled: money does not leave while the books and the market
+ * request (docs/design/money-and-states.md). Refused while not reconciled: money does not leave while the books and the market
  * disagree. Its event (withdrawal.created) is written by the table's trigger.
  */
 export async function requestWithdrawal(d: UseCaseDeps, org: Organization, r: WithdrawalRequest): Promise<WithdrawalRow> {

@@ -8,7 +8,7 @@ export interface HeldBook {
 
 /**
  * The venue's order books in memory, per venue market, read over REST. A book's age counts from the
- * moment its answer was received (CONTRACT §11). A quote asks for a book no older than its pair's
+ * moment its answer was received (docs/market.md). A quote asks for a book no older than its pair's
  * maxBookAgeMs: a held one when fresh enough, else the venue is asked (one request per market at a
  * time, however many quotes wait). `poll` keeps the markets quoted lately fresh between quotes.
  */

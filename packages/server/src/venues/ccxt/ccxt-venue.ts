@@ -68,7 +68,7 @@ export interface VenueStatus {
 const unavailable = (detail: string) => new DomainError('market.unavailable', { detail });
 
 /**
- * Production at an exchange through CCXT (CONTRACT §11). Quotes of pairs with `source: venue` are priced
+ * Production at an exchange through CCXT (docs/market.md). Quotes of pairs with `source: venue` are priced
  * from the venue's order book; an approved order is sent as a market order with the order's id as the
  * client order id and settled from the venue's exact answer. When the answer is lost the order stays
  * `approved`: the next attempt (recoverApproved) looks it up by its client id and sends it again only
@@ -251,7 +251,7 @@ export class CcxtVenue implements Venue {
   }
 
   /**
-   * Sends the order once and reads its outcome (CONTRACT §11). Null while the outcome is not known, or
+   * Sends the order once and reads its outcome (docs/market.md). Null while the outcome is not known, or
    * when a partial fill waits for the desk; the row in venue_orders says where it stands.
    */
   async execute(r: ExecutionRequest): Promise<Execution | null> {

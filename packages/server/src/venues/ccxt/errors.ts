@@ -1,7 +1,7 @@
 import { ccxtModule } from './ccxt-module.ts';
 
 /**
- * What a venue error means for an order sent to it (CONTRACT §11):
+ * What a venue error means for an order sent to it (docs/market.md):
  * - `not_found`: the venue has no order with that client id (Binance -2013);
  * - `refused`: the venue answered that it will not execute it (insufficient balance, invalid order,
  *   market closed): nothing traded;
