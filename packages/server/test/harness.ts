@@ -326,6 +326,16 @@ export function cookieFrom(r: { headers: Record<string, unknown> }): string {
 }
 
 /** A request carrying a session cookie, from the service's own origin unless told otherwise. */
+/**
+ * The origin the service accepts cookie writes from: the harness's own, or, once the app listens without a
+ * CAMBIO_PUBLIC_URL (a browser test), the address it is bound to (docs/security.md).
+ */
+function originOf(h: Pick<Harness, 'app'> & { config?: Harness['config'] }): string {
+  if (h.config?.publicUrlSet) return h.config.publicUrl;
+  const a = h.app.server.listening ? h.app.server.address() : null;
+  return a && typeof a === 'object' ? `http://127.0.0.1:${a.port}` : ORIGIN;
+}
+
 export async function withCookie(
   h: Harness,
   cookie: string,
@@ -337,7 +347,13 @@ export async function withCookie(
   const r = await h.app.inject({
     method: method as 'GET',
     url,
-    headers: { cookie, origin: ORIGIN, 'x-lang': 'en', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      cookie,
+      origin: originOf(h),
+      'x-lang': 'en',
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
   });
   return { status: r.statusCode, body: r.json(), headers: r.headers, raw: r.body };

@@ -393,11 +393,11 @@ const en = {
   'totp.fileName': 'cambio-recovery-codes.txt',
   'sandbox.magicTitle': 'Sandbox magic amounts',
   'sandbox.magicOrder':
-    'The platform decides by itself, within seconds, an amount to deliver whose last four digits in minimum units are 1111 (completed, e.g. {complete} {asset}), 2222 (rejected) or 3333 (fails). Any other amount waits for a person.',
+    'The platform decides by itself, within seconds, an amount to deliver whose last four digits, down to its last decimal place, are 1111 (completed, e.g. {complete} {asset}), 2222 (rejected) or 3333 (fails). Any other amount waits for a person.',
   'sandbox.magicWithdrawal':
-    'The platform decides by itself, within seconds, an amount whose last four digits in minimum units are 1111 (completed, e.g. {complete} {asset}), 2222 (rejected) or 3333 (fails). Any other amount waits for a person.',
+    'The platform decides by itself, within seconds, an amount whose last four digits, down to its last decimal place, are 1111 (completed, e.g. {complete} {asset}), 2222 (rejected) or 3333 (fails). Any other amount waits for a person.',
   'sandbox.magicDeclaration':
-    'A declared amount whose last four digits in minimum units are 1111 (e.g. {complete} {asset}) is matched by a simulated arrival within seconds.',
+    'A declared amount whose last four digits, down to its last decimal place, are 1111 (e.g. {complete} {asset}) is matched by a simulated arrival within seconds.',
   'sandbox.simulate': 'Simulate a deposit',
   'sandbox.simulateHint':
     "Sandbox: money arrives at the platform's wallet now. The exact amount of your open declaration is credited; any other amount waits for attribution.",
@@ -820,11 +820,11 @@ const es: Record<MessageKey, string> = {
   'totp.fileName': 'cambio-codigos-de-recuperacion.txt',
   'sandbox.magicTitle': 'Montos mágicos del sandbox',
   'sandbox.magicOrder':
-    'La plataforma decide sola, en segundos, un monto a entregar cuyos últimos cuatro dígitos en unidades mínimas son 1111 (completado, p. ej. {complete} {asset}), 2222 (rechazado) o 3333 (falla). Cualquier otro monto espera a una persona.',
+    'La plataforma decide sola, en segundos, un monto a entregar cuyos últimos cuatro dígitos, hasta su último decimal, son 1111 (completado, p. ej. {complete} {asset}), 2222 (rechazado) o 3333 (falla). Cualquier otro monto espera a una persona.',
   'sandbox.magicWithdrawal':
-    'La plataforma decide sola, en segundos, un monto cuyos últimos cuatro dígitos en unidades mínimas son 1111 (completado, p. ej. {complete} {asset}), 2222 (rechazado) o 3333 (falla). Cualquier otro monto espera a una persona.',
+    'La plataforma decide sola, en segundos, un monto cuyos últimos cuatro dígitos, hasta su último decimal, son 1111 (completado, p. ej. {complete} {asset}), 2222 (rechazado) o 3333 (falla). Cualquier otro monto espera a una persona.',
   'sandbox.magicDeclaration':
-    'Un monto declarado cuyos últimos cuatro dígitos en unidades mínimas son 1111 (p. ej. {complete} {asset}) se concilia con una llegada simulada en segundos.',
+    'Un monto declarado cuyos últimos cuatro dígitos, hasta su último decimal, son 1111 (p. ej. {complete} {asset}) se concilia con una llegada simulada en segundos.',
   'sandbox.simulate': 'Simular un depósito',
   'sandbox.simulateHint':
     'Sandbox: el dinero llega ahora a la billetera de la plataforma. El monto exacto de su declaración abierta se acredita; otro monto espera atribución.',

@@ -162,7 +162,7 @@ describe('desk in Chromium: what an admin manages', { skip: skip ?? false }, () 
     await limits.getByRole('button', { name: 'Add asset' }).click();
     await limits.getByLabel('Largest order in BTC').fill('0.123456789');
     await limits.getByRole('button', { name: 'Save limits' }).click();
-    await limits.getByText('BTC: write each cap as digits with at most 8 decimals').waitFor();
+    await limits.getByText('BTC: At most 8 decimals for this asset.').waitFor();
     await limits.getByLabel('Largest order in BTC').fill('0.5');
     await limits.getByRole('button', { name: 'Save limits' }).click();
     const dialog = page.getByRole('dialog', { name: 'Load these limits for Acme Treasury?' });
