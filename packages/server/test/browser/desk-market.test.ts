@@ -134,7 +134,7 @@ describe(
       await dialog.getByText('0.00010000 BTC to 100.00000000 BTC').waitFor();
       await dialog.getByRole('button', { name: 'Price pair' }).click();
       const btcUsd = pairs.getByRole('row', { name: /BTC\/USD/ });
-      await btcUsd.getByRole('cell', { name: '60000', exact: true }).waitFor();
+      await btcUsd.getByRole('cell', { name: '60,000', exact: true }).waitFor();
       await btcUsd.getByText('0.00010000 BTC').waitFor();
       const q = await client(svc, org.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '1000000' });
       assert.equal(q.status, 201, JSON.stringify(q.body));
