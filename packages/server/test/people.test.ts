@@ -205,7 +205,7 @@ for (const backend of backends()) {
       });
       assert.equal(r.status, 201, r.raw);
       const key: string = r.body.data.key;
-      assert.deepEqual(Object.keys(r.body.data).sort(), ['allowedIps', 'createdAt', 'expiresAt', 'id', 'key', 'prefix', 'scopes']);
+      assert.deepEqual(Object.keys(r.body.data).sort(), ['allowedIps', 'createdAt', 'expiresAt', 'id', 'key', 'name', 'prefix', 'scopes']);
       assert.equal((await h.call(key, 'GET', '/balances')).status, 200);
       const list = await withCookie(h, p.cookie, 'GET', '/portal/v1/api-keys');
       const mine = list.body.data.find((x: { id: string }) => x.id === r.body.data.id);
@@ -213,6 +213,7 @@ for (const backend of backends()) {
         { ...mine, createdAt: 'x' },
         {
           id: r.body.data.id,
+          name: null,
           prefix: r.body.data.prefix,
           scopes: ['portal:read', 'portal:trade'],
           issuedBy: { id: p.memberId, name: mine.issuedBy.name },
