@@ -27,7 +27,7 @@ test('defaults are docs/production.md', () => {
   assert.equal(c.keyTag, 'cmb');
   assert.equal(c.quoteTtlMs, 15000);
   assert.equal(c.declarationTtlMs, 3600000);
-  assert.equal(c.destinationCooldownMs, 86400000);
+  assert.equal(c.destinationCooldownMs, 60000, 'a sandbox destination cools down for a minute (docs/production.md)');
   assert.equal(c.rateLimitPerMin, 600);
   assert.equal(c.databaseUrl, undefined);
   assert.equal(c.logLevel, 'info');
