@@ -41,6 +41,7 @@ const PORTAL_TABLE: Record<string, string[]> = {
   'DELETE /portal/v1/team/members/{id}': ['portal:team'],
   'POST /portal/v1/team/members/{id}/invitation': ['portal:team'],
   'GET /portal/v1/api-keys': ['portal:api_keys', 'portal:read'],
+  'GET /portal/v1/destinations/waiting': ['portal:read'],
   'POST /portal/v1/api-keys': ['portal:api_keys'],
   'POST /portal/v1/api-keys/{id}/revoke': ['portal:api_keys'],
 };
