@@ -40,6 +40,7 @@ const ALONE = [
   'server/test/kill-venue.test.ts',
   'server/test/kill-events.test.ts',
   'sdk/test/pack-install.test.ts',
+  'server/test/walkthroughs.test.ts',
   'server/test/kill-webhooks-burst.test.ts',
   'server/test/kill-webhooks.test.ts',
   'cli/test/cli.test.ts',

@@ -70,7 +70,7 @@ for (const backend of backends()) {
   describe(`events survive a SIGKILL under load (${backend})`, () => {
     test(
       'every event belongs to a committed state change, and every committed record has its events once',
-      { timeout: 120_000 },
+      { timeout: 300_000 },
       async () => {
         const s = await childService(backend, { CAMBIO_DESTINATION_COOLDOWN_MS: '0', CAMBIO_DECLARATION_TTL_MS: '1' });
         try {

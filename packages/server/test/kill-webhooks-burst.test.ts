@@ -23,7 +23,7 @@ const headersOf = (r: Received) => ({
  */
 for (const backend of backends()) {
   describe(`a webhook burst survives a SIGKILL (${backend})`, () => {
-    test('every event of the burst is delivered after the restart, none lost, each webhook-id stable', { timeout: 120_000 }, async () => {
+    test('every event of the burst is delivered after the restart, none lost, each webhook-id stable', { timeout: 300_000 }, async () => {
       const s = await childService(backend, { CAMBIO_WEBHOOK_LEASE_MS: '5000', CAMBIO_DECLARATION_TTL_MS: '1' });
       let restarted = false;
       const rx = await startReceiver((_r, nth) => (restarted || nth <= ANSWERED_BEFORE_KILL ? 204 : 'hang'));

@@ -22,7 +22,7 @@ for (const backend of backends()) {
   describe(`webhooks survive a SIGKILL mid-delivery (${backend})`, () => {
     test(
       'the event is delivered again after the restart, same webhook-id, signed, and logged delivered once',
-      { timeout: 90_000 },
+      { timeout: 300_000 },
       async () => {
         const s = await childService(backend, { CAMBIO_WEBHOOK_LEASE_MS: '5000' });
         const rx = await startReceiver((_r, nth) => (nth === 1 ? 'hang' : 204));

@@ -26,7 +26,7 @@ describe('/docs in Chromium', { skip: skip ?? false }, () => {
     const res = await page.goto(`${svc.baseUrl}/docs`);
     assert.equal(res?.status(), 200);
     assert.doesNotMatch(res!.headers()['content-security-policy']!, /unsafe-inline/);
-    await page.getByLabel('Servers').or(page.locator('select#servers')).first().waitFor();
+    await page.getByLabel('Servers').or(page.locator('select#servers')).first().waitFor({ timeout: 90_000 });
     assert.deepEqual(await page.locator('select#servers option').allTextContents(), [`${svc.baseUrl} - this service`]);
     assert.notEqual(new URL(svc.baseUrl).port, '8080');
     await page.waitForLoadState('networkidle');
