@@ -1,8 +1,8 @@
-import { APIError, ConnectionError } from '@cambio/sdk';
+import { APIError, ConnectionError, verifyConsistency } from '@cambio/sdk';
 import type { Command } from 'commander';
 import type { Ctx } from '../context.ts';
 import { BooksMismatch } from '../output.ts';
-import { consistencyHolds, leafHashOf, openCheckpoint, parseNoteKey, readLeaf, StreamingTree } from '../verify/log-check.ts';
+import { leafHashOf, openCheckpoint, parseNoteKey, readLeaf, StreamingTree } from '../verify/log-check.ts';
 import { verifyMine } from '../verify/mine.ts';
 
 const PAGE = 1000;
@@ -112,13 +112,11 @@ export function register(program: Command, ctx: Ctx): void {
               }
             ).data.proof;
             if (
-              !consistencyHolds(
-                prev.size,
-                cp.size,
-                prev.root,
-                cp.root,
-                proof.map((h) => Buffer.from(h, 'hex')),
-              )
+              !(await verifyConsistency(
+                { treeSize: prev.size, rootHash: prev.root.toString('hex') },
+                { treeSize: cp.size, rootHash: cp.root.toString('hex') },
+                proof,
+              ))
             )
               throw new BooksMismatch(`checkpoints ${prev.size} and ${cp.size} are not consistent`, entryIds[prev.size] ?? null);
           }

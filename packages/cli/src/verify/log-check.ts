@@ -1,8 +1,9 @@
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 
 /**
- * What `cambio verify` checks, written from docs/transparency.md, RFC 9162 §2.1 and the C2SP signed-note and
- * tlog-checkpoint specs, not from the server's code: an independent reader of the books.
+ * What `cambio verify` checks while it streams the whole log, written from docs/transparency.md, RFC 9162 §2.1
+ * and the C2SP signed-note and tlog-checkpoint specs, not from the server's code: an independent reader of
+ * the books. Consistency between two checkpoints is the SDK's one verifier (`verifyConsistency`).
  */
 const sha = (...p: Uint8Array[]): Buffer => {
   const h = createHash('sha256');
@@ -11,8 +12,6 @@ const sha = (...p: Uint8Array[]): Buffer => {
 };
 export const leafHashOf = (leaf: string): Buffer => sha(Buffer.from([0]), Buffer.from(leaf, 'utf8'));
 const nodeHash = (l: Buffer, r: Buffer): Buffer => sha(Buffer.from([1]), l, r);
-// Tree positions, not money: plain integers, halved exactly.
-const half = (n: number) => (n - (n % 2)) / 2;
 
 /** The tree's right edge while leaves stream in: the root of every prefix, O(log n) memory. */
 export class StreamingTree {
@@ -33,36 +32,6 @@ export class StreamingTree {
     for (let i = this.#stack.length - 2; i >= 0; i--) h = nodeHash(this.#stack[i]!.hash, h);
     return h;
   }
-}
-
-/** RFC 9162 §2.1.4.2. */
-export function consistencyHolds(first: number, second: number, firstHash: Buffer, secondHash: Buffer, proof: Buffer[]): boolean {
-  if (first === second) return proof.length === 0 && firstHash.equals(secondHash);
-  if (first > second || first === 0 || proof.length === 0) return false;
-  const path = (first & (first - 1)) === 0 ? [firstHash, ...proof] : [...proof];
-  let fn = first - 1;
-  let sn = second - 1;
-  while (fn % 2 === 1) {
-    fn = half(fn);
-    sn = half(sn);
-  }
-  let fr = path[0]!;
-  let sr = path[0]!;
-  for (const c of path.slice(1)) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      fr = nodeHash(c, fr);
-      sr = nodeHash(c, sr);
-      if (fn % 2 === 0)
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = half(fn);
-          sn = half(sn);
-        }
-    } else sr = nodeHash(sr, c);
-    fn = half(fn);
-    sn = half(sn);
-  }
-  return fr.equals(firstHash) && sr.equals(secondHash) && sn === 0;
 }
 
 export interface NoteKey {

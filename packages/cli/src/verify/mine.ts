@@ -1,10 +1,17 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CambioError, CosignatureError, requireCosignatures, verifyCheckpoint, verifyInclusion, type Checkpoint } from '@cambio/sdk';
+import {
+  CambioError,
+  CosignatureError,
+  requireCosignatures,
+  verifyCheckpoint,
+  verifyConsistency,
+  verifyInclusion,
+  type Checkpoint,
+} from '@cambio/sdk';
 import { configPath } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import { BooksMismatch } from '../output.ts';
-import { consistencyHolds } from './log-check.ts';
 
 /** A checkpoint this client saw and checked, kept so a later rewrite of the history is caught here. */
 interface Seen {
@@ -73,7 +80,6 @@ export async function verifyMine(
     if (e instanceof CosignatureError) throw new BooksMismatch(`checkpoint ${cp.treeSize}: ${e.message}`, null);
     throw e;
   }
-  const root = Buffer.from(cp.rootHash, 'hex');
   for (const old of mine?.checkpoints ?? []) {
     const name = `checkpoint ${old.treeSize} (root ${old.rootHash}, seen ${old.seenAt})`;
     if (old.treeSize > cp.treeSize)
@@ -83,15 +89,7 @@ export async function verifyMine(
     if (old.treeSize < cp.treeSize) {
       proof = (await cambio.transparency.consistency(old.treeSize, cp.treeSize)).proof;
     }
-    if (
-      !consistencyHolds(
-        old.treeSize,
-        cp.treeSize,
-        Buffer.from(old.rootHash, 'hex'),
-        root,
-        proof.map((h) => Buffer.from(h, 'hex')),
-      )
-    ) {
+    if (!(await verifyConsistency(old, cp, proof))) {
       throw new BooksMismatch(
         `the latest checkpoint ${cp.treeSize} is not consistent with ${name}: the history was rewritten after this machine saw it`,
         null,
