@@ -3,9 +3,8 @@ import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-qu
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
-import { ErrorNote } from './components/ErrorNote.tsx';
 import { sessionMark } from './lib/api.ts';
-import { isUnauthenticated } from './lib/errors.ts';
+import { isUnauthenticated, shown } from './lib/errors.ts';
 import { LANG } from './lib/i18n.ts';
 import { stateWord } from './lib/states.ts';
 import './styles.css';
@@ -29,8 +28,8 @@ const queryClient: QueryClient = new QueryClient({
 
 document.documentElement.lang = LANG;
 
-/** Every POST of the desk carries a `desk-` Idempotency-Key; failed calls show as an ErrorNote. */
-const kit: WebKit = { keyPrefix: 'desk-', stateWord, ErrorView: ErrorNote, lang: LANG };
+/** Every POST of the desk carries a `desk-` Idempotency-Key; a failed call shows in the kit's ErrorBox with its code, which staff quote. */
+const kit: WebKit = { keyPrefix: 'desk-', stateWord, describeError: shown, showErrorCode: true, lang: LANG };
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Field } from './Field.tsx';
-import { useActionKey, useWebKit } from './kit-context.tsx';
+import { ErrorBox } from './ErrorBox.tsx';
+import { useActionKey } from './kit-context.tsx';
 
 export interface ChangePasswordTexts {
   title: string;
@@ -36,7 +37,6 @@ export function ChangePassword({
   /** Marks both fields required (the portal's). */
   required?: boolean;
 }) {
-  const { ErrorView } = useWebKit();
   const act = useActionKey();
   const titleId = useId();
   const [current, setCurrent] = useState('');
@@ -68,7 +68,7 @@ export function ChangePassword({
     <section aria-labelledby={titleId} className={className}>
       <h2 id={titleId}>{texts.title}</h2>
       <form onSubmit={submit} noValidate>
-        <ErrorView error={error} />
+        <ErrorBox error={error} />
         {changed && done(texts.changed)}
         <Field
           label={texts.current}

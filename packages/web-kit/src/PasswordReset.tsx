@@ -1,7 +1,8 @@
 import type { Lang } from '@cambio/contract';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Field } from './Field.tsx';
-import { useActionKey, useWebKit } from './kit-context.tsx';
+import { ErrorBox } from './ErrorBox.tsx';
+import { useActionKey } from './kit-context.tsx';
 
 /**
  * A forgotten password, the same in both apps: ask for the mail, then set a new password from its
@@ -63,7 +64,6 @@ export function ForgotPassword({
   top?: ReactNode;
 }) {
   const w = WORDS[lang];
-  const { ErrorView } = useWebKit();
   const act = useActionKey();
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
@@ -95,7 +95,7 @@ export function ForgotPassword({
         <>
           <p className="intro">{w.askIntro}</p>
           <form onSubmit={submit} noValidate>
-            <ErrorView error={error} />
+            <ErrorBox error={error} />
             <Field label={w.email} type="email" value={email} onChange={setEmail} autoComplete="username" inputMode="email" required />
             <button type="submit" className="primary" disabled={busy}>
               {w.send}
@@ -126,7 +126,6 @@ export function ResetPassword({
   top?: ReactNode;
 }) {
   const w = WORDS[lang];
-  const { ErrorView } = useWebKit();
   const act = useActionKey();
   const [token] = useState(() => decodeURIComponent(window.location.hash.replace(/^#/, '')));
   const [password, setPassword] = useState('');
@@ -165,7 +164,7 @@ export function ResetPassword({
         </p>
       ) : (
         <form onSubmit={submit} noValidate>
-          <ErrorView error={error} />
+          <ErrorBox error={error} />
           <Field
             label={w.password}
             type="password"

@@ -1,7 +1,8 @@
 import { CambioError } from '@cambio/sdk';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Field } from './Field.tsx';
-import { useActionKey, useWebKit } from './kit-context.tsx';
+import { ErrorBox } from './ErrorBox.tsx';
+import { useActionKey } from './kit-context.tsx';
 
 export interface SignInTexts {
   title: string;
@@ -40,7 +41,6 @@ export function SignIn({
   /** The link to the forgotten-password page (ForgotPassword): its address and words. */
   forgot?: { href: string; label: string };
 }) {
-  const { ErrorView } = useWebKit();
   const act = useActionKey();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -71,7 +71,7 @@ export function SignIn({
       <h1>{texts.title}</h1>
       {intro && <p className="intro">{intro}</p>}
       <form onSubmit={submit} noValidate>
-        <ErrorView error={error} />
+        <ErrorBox error={error} />
         <Field label={texts.email} type="email" value={email} onChange={setEmail} autoComplete="username" inputMode="email" required />
         <Field label={texts.password} type="password" value={password} onChange={setPassword} autoComplete="current-password" required />
         {askCode && (

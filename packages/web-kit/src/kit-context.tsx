@@ -1,6 +1,7 @@
 import type { Lang } from '@cambio/contract';
 import { ActionKey } from '@cambio/sdk';
-import { createContext, useContext, useState, type ComponentType } from 'react';
+import { createContext, useContext, useState } from 'react';
+import type { ShownError } from './i18n.ts';
 
 /**
  * What the kit's components ask of the app they run in, provided once at its root: the kit knows
@@ -11,8 +12,12 @@ export interface WebKit {
   keyPrefix: string;
   /** The words of a record state (StateBadge) in the app's language; undefined shows the state's own name. */
   stateWord: (state: string) => string | undefined;
-  /** How the app shows a failed call; the kit's forms (sign-in, TOTP) show theirs with it. */
-  ErrorView: ComponentType<{ error: unknown }>;
+  /** A failed call in the app's words (the kit's describeError, with the app's sentences); `fields`: wire name → the form's label. */
+  describeError: (error: unknown, fields?: Record<string, string>) => ShownError;
+  /** Whether an ErrorBox shows the error's code beside its traceId (the desk's staff quote it; clients get words only). */
+  showErrorCode?: boolean;
+  /** Told once each time an ErrorBox shows an error (the portal re-reads the platform's state on a stop). */
+  onErrorShown?: (error: unknown) => void;
   /** The app's language, for figures and times (`Amount`); English separators when not given. */
   lang?: Lang;
 }

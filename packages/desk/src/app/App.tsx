@@ -1,3 +1,4 @@
+import { ErrorBox } from '@cambio/web-kit';
 import type { StaffPerson } from '@cambio/sdk';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApprovalsPage } from '../features/approvals/ApprovalsPage.tsx';
@@ -17,7 +18,6 @@ import { VenuePage } from '../features/venue/VenuePage.tsx';
 import { op, readMode, sessionMark } from '../lib/api.ts';
 import { DeskContext } from '../lib/desk-context.ts';
 import { isUnauthenticated } from '../lib/errors.ts';
-import { ErrorNote } from '../components/ErrorNote.tsx';
 import { Layout } from './Layout.tsx';
 import { t } from '../lib/i18n.ts';
 import { navigate, useLocation } from '../lib/router.ts';
@@ -66,7 +66,7 @@ export function App() {
     return (
       <main id="main" className="narrow">
         <h1>{t('app.unreachable')}</h1>
-        <ErrorNote error={session.error} />
+        <ErrorBox error={session.error} />
       </main>
     );
   if (!session.data) return <SignInPage onSignedIn={signedIn} />;

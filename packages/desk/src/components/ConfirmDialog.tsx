@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { useActionKey } from '@cambio/web-kit';
-import { ErrorNote } from './ErrorNote.tsx';
+import { ErrorBox, useActionKey } from '@cambio/web-kit';
 import { t } from '../lib/i18n.ts';
 
 /**
@@ -73,7 +72,7 @@ export function ConfirmDialog({
       <form onSubmit={submit}>
         <h2 id={titleId}>{title}</h2>
         <div className="dialog-body">{children}</div>
-        <ErrorNote error={error} />
+        <ErrorBox error={error} />
         <div className="actions">
           <button type="submit" className={danger ? 'danger' : 'primary'} disabled={busy || !canConfirm} aria-busy={busy}>
             {busy ? t('common.sending') : confirmLabel}

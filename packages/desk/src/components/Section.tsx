@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { t } from '../lib/i18n.ts';
 
 export function Page({ title, intro, children, actions }: { title: string; intro?: ReactNode; children: ReactNode; actions?: ReactNode }) {
   return (
@@ -13,14 +12,6 @@ export function Page({ title, intro, children, actions }: { title: string; intro
       {intro && <p className="intro">{intro}</p>}
       {children}
     </>
-  );
-}
-
-export function Loading({ what }: { what: string }) {
-  return (
-    <p className="loading" role="status">
-      {t('common.loading', { what })}
-    </p>
   );
 }
 

@@ -16,7 +16,3 @@ export function age(fromIso: string, nowMs: number): string {
 export function when(iso: string): string {
   return Number.isNaN(Date.parse(iso)) ? iso : formatDateTime(iso, LANG);
 }
-
-export function clock(ms: number): string {
-  return new Intl.DateTimeFormat(LANG === 'es' ? 'es' : 'en-GB', { timeStyle: 'medium' }).format(new Date(ms));
-}

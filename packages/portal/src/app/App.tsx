@@ -17,8 +17,7 @@ import { Orders } from '../features/orders/Orders.tsx';
 import { Team } from '../features/team/Team.tsx';
 import { Webhooks } from '../features/webhooks/Webhooks.tsx';
 import { Withdrawals } from '../features/withdrawals/Withdrawals.tsx';
-import { ErrorBox } from '../components/ui.tsx';
-import { initialLang, rememberLang, stateWord, translator, type MessageKey } from '../lib/i18n.ts';
+import { describeError, initialLang, rememberLang, stateWord, translator, type MessageKey } from '../lib/i18n.ts';
 import { makeSdk, PortalContext, usePortal, type PortalContextValue } from '../lib/portal-context.ts';
 import { Link, useLocation } from '../lib/router.ts';
 import { usePaused } from '../lib/paused.ts';
@@ -207,7 +206,20 @@ export function App() {
     setSession,
     can: (p) => session?.member.permissions.includes(p) ?? false,
   };
-  const kit = useMemo<WebKit>(() => ({ keyPrefix: 'portal-', stateWord: (s) => stateWord(lang, s), ErrorView: ErrorBox, lang }), [lang]);
+  // A stop met by an act outside a query or mutation: the banner is read again at once rather than at its next 30 s.
+  const kit = useMemo<WebKit>(
+    () => ({
+      keyPrefix: 'portal-',
+      stateWord: (s) => stateWord(lang, s),
+      describeError: (e, fields) => describeError(e, lang, translator(lang), fields),
+      onErrorShown: (e) => {
+        if (e instanceof CambioError && e.code === 'ledger.ledger_not_reconciled')
+          void queryClient.invalidateQueries({ queryKey: ['platform'] });
+      },
+      lang,
+    }),
+    [lang, queryClient],
+  );
   return (
     <PortalContext.Provider value={value}>
       <WebKitContext.Provider value={kit}>

@@ -1,10 +1,9 @@
 import type { CreatedFilters, OrderFilters, WithdrawalFilters } from '@cambio/sdk';
-import { Field, SelectField } from '@cambio/web-kit';
+import { ErrorBox, Field, SelectField } from '@cambio/web-kit';
 import { useId, useState, type FormEvent } from 'react';
 import { downloadText } from '../lib/download.ts';
 import { stateWord } from '../lib/i18n.ts';
 import { usePortal } from '../lib/portal-context.ts';
-import { ErrorBox } from './ui.tsx';
 
 /** What a person chose to see of a list: a state ('' for every state) and a span of days ('' for open). */
 export interface ListChoice {

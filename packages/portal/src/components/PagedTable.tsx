@@ -1,9 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Page } from '@cambio/sdk';
 import { useState } from 'react';
-import { DataTable, type Column } from '@cambio/web-kit';
+import { DataTable, ErrorBox, Loading, ReadAt, type Column } from '@cambio/web-kit';
 import { usePortal } from '../lib/portal-context.ts';
-import { ErrorBox, Loading, Pager, ReadAt } from './ui.tsx';
+import { Pager } from './ui.tsx';
 
 /**
  * A list the server pages, newest first: its table, the pager and when it was read. It refreshes by

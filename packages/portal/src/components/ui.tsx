@@ -1,31 +1,6 @@
-import { CambioError } from '@cambio/sdk';
-import { formatDateTime, formatTime } from '@cambio/web-kit';
-import { useQueryClient } from '@tanstack/react-query';
+import { formatDateTime } from '@cambio/web-kit';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { describeError } from '../lib/i18n.ts';
 import { usePortal } from '../lib/portal-context.ts';
-
-/** An error summary at the top of a form or a page (GOV.UK pattern): focused, so it is read out. */
-export function ErrorBox({ error, fields }: { error: unknown; fields?: Record<string, string> }) {
-  const { lang, t } = usePortal();
-  const ref = useRef<HTMLDivElement>(null);
-  const qc = useQueryClient();
-  useEffect(() => {
-    if (error) ref.current?.focus();
-    // A stop met by an act: the banner is read again at once rather than at its next 30 s.
-    if (error instanceof CambioError && error.code === 'ledger.ledger_not_reconciled')
-      void qc.invalidateQueries({ queryKey: ['platform'] });
-  }, [error, qc]);
-  if (!error) return null;
-  const d = describeError(error, lang, t, fields);
-  return (
-    <div className="error-box" role="alert" tabIndex={-1} ref={ref}>
-      <h2 className="error-title">{t('common.errorTitle')}</h2>
-      <p>{d.message}</p>
-      {d.traceId && <p className="small">{t('common.trace', { traceId: d.traceId })}</p>}
-    </div>
-  );
-}
 
 export function Notice({ children, tone = 'info' }: { children: ReactNode; tone?: 'info' | 'success' | 'warning' }) {
   return (
@@ -184,14 +159,4 @@ export function Pager({ page, totalPages, onPage }: { page: number; totalPages: 
       </button>
     </nav>
   );
-}
-
-export function ReadAt({ at }: { at: number }) {
-  const { t, lang } = usePortal();
-  return <p className="small muted">{t('common.readAt', { time: formatTime(at, lang) })}</p>;
-}
-
-export function Loading() {
-  const { t } = usePortal();
-  return <p role="status">{t('common.loading')}</p>;
 }

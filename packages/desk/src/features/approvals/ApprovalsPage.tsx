@@ -1,9 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { MoneyText, StateBadge } from '@cambio/web-kit';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { ReadAt } from '../../components/ReadAt.tsx';
-import { Empty, Loading, Page } from '../../components/Section.tsx';
+import { ErrorBox, Loading, MoneyText, ReadAt, StateBadge } from '@cambio/web-kit';
+import { Empty, Page } from '../../components/Section.tsx';
 import { useDesk } from '../../lib/desk-context.ts';
 import { useOrganizationNames } from '../../lib/organizations.ts';
 import { Link } from '../../lib/router.ts';
@@ -73,7 +71,7 @@ export function ApprovalsPage() {
         {waiting.isPending ? (
           <Loading what={t('approvals.theQueue')} />
         ) : waiting.error ? (
-          <ErrorNote error={waiting.error} />
+          <ErrorBox error={waiting.error} />
         ) : queue.length === 0 ? (
           <Empty>{t('approvals.nothingWaits')}</Empty>
         ) : (
@@ -138,7 +136,7 @@ export function ApprovalsPage() {
           {approved.isPending ? (
             <Loading what={t('approvals.approvedRequests')} />
           ) : approved.error ? (
-            <ErrorNote error={approved.error} />
+            <ErrorBox error={approved.error} />
           ) : toExecute.length === 0 ? (
             <Empty>{t('approvals.nothingToExecute')}</Empty>
           ) : (

@@ -1,10 +1,8 @@
 import { sandboxOutcome } from '@cambio/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { DataTable, MoneyText, SelectField, StateBadge } from '@cambio/web-kit';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { ReadAt } from '../../components/ReadAt.tsx';
-import { Empty, Loading } from '../../components/Section.tsx';
+import { DataTable, ErrorBox, Loading, MoneyText, ReadAt, SelectField, StateBadge } from '@cambio/web-kit';
+import { Empty } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { useOrganizationNames } from '../../lib/organizations.ts';
 import { Link } from '../../lib/router.ts';
@@ -99,7 +97,7 @@ export function DecidedHistory() {
       {h.isPending ? (
         <Loading what={t('history.loading')} />
       ) : h.error ? (
-        <ErrorNote error={h.error} />
+        <ErrorBox error={h.error} />
       ) : h.data.items.length === 0 ? (
         <Empty>{t(kind === 'order' ? 'history.noneOrder' : kind === 'withdrawal' ? 'history.noneWithdrawal' : 'history.none')}</Empty>
       ) : (

@@ -1,8 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Amount, Field, SelectField } from '@cambio/web-kit';
+import { Amount, ErrorBox, Field, SelectField } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { Empty } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { decimalsOf, useAssets } from '../../lib/assets.ts';
@@ -30,7 +29,7 @@ export function PoliciesPanel() {
       <h2 id="policies-title">{t('policies.title')}</h2>
       <p>{t('policies.intro')}</p>
       {policies.error ? (
-        <ErrorNote error={policies.error} />
+        <ErrorBox error={policies.error} />
       ) : !policies.data ? null : policies.data.filter((p) => p.secondApprovalFromMinor !== null).length === 0 ? (
         <Empty>{t('policies.none')}</Empty>
       ) : (

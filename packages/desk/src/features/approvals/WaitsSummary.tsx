@@ -1,7 +1,6 @@
+import { ErrorBox, ReadAt } from '@cambio/web-kit';
 import type { QueueSummary } from '@cambio/sdk';
 import { useQuery } from '@tanstack/react-query';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { ReadAt } from '../../components/ReadAt.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { Link } from '../../lib/router.ts';
@@ -28,7 +27,7 @@ export function WaitsSummary() {
     <section aria-labelledby="waits-title" className="panel">
       <h2 id="waits-title">{t('waits.title')}</h2>
       <ReadAt at={s.dataUpdatedAt} fetching={s.isFetching} />
-      {s.error && <ErrorNote error={s.error} />}
+      {s.error && <ErrorBox error={s.error} />}
       {s.data && (
         <ul className="waits">
           {QUEUES.filter((q) => !q.production || mode === 'production').map((q) => {

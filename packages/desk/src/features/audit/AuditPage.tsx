@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Field, formatMoney } from '@cambio/web-kit';
+import { ErrorBox, Field, formatMoney, Loading, ReadAt } from '@cambio/web-kit';
 import { LANG, t } from '../../lib/i18n.ts';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { ReadAt } from '../../components/ReadAt.tsx';
-import { Empty, Loading, Page } from '../../components/Section.tsx';
+import { Empty, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { navigate, useLocation } from '../../lib/router.ts';
 import { when } from '../../lib/time.ts';
@@ -107,7 +105,7 @@ export function AuditPage() {
       {q.isPending ? (
         <Loading what={t('audit.theTrail')} />
       ) : q.error ? (
-        <ErrorNote error={q.error} />
+        <ErrorBox error={q.error} />
       ) : q.data.items.length === 0 ? (
         <Empty>{t('audit.none')}</Empty>
       ) : (

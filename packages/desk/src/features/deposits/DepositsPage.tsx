@@ -1,11 +1,9 @@
 import type { Organization, OperatorDeposit } from '@cambio/sdk';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Amount, Field, MoneyText, SelectField, StateBadge } from '@cambio/web-kit';
+import { Amount, ErrorBox, Field, Loading, MoneyText, ReadAt, SelectField, StateBadge } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { ReadAt } from '../../components/ReadAt.tsx';
-import { Empty, Loading, Page } from '../../components/Section.tsx';
+import { Empty, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { decimalsOf, useAssets } from '../../lib/assets.ts';
 import { useDesk } from '../../lib/desk-context.ts';
@@ -46,7 +44,7 @@ export function DepositsPage() {
         {stray.isPending ? (
           <Loading what={t('deposits.loadingArrivals')} />
         ) : stray.error ? (
-          <ErrorNote error={stray.error} />
+          <ErrorBox error={stray.error} />
         ) : stray.data.items.length === 0 ? (
           <Empty>{t('deposits.allAttributed')}</Empty>
         ) : (
@@ -98,7 +96,7 @@ export function DepositsPage() {
         {credited.isPending ? (
           <Loading what={t('deposits.loadingCredited')} />
         ) : credited.error ? (
-          <ErrorNote error={credited.error} />
+          <ErrorBox error={credited.error} />
         ) : credited.data.items.length === 0 ? (
           <Empty>{t('deposits.noneCredited')}</Empty>
         ) : (
@@ -226,7 +224,7 @@ function RecordArrival({ onDone }: { onDone: (t: string) => void }) {
   return (
     <section aria-labelledby="record-title" className="panel">
       <h2 id="record-title">{t('deposits.record')}</h2>
-      {assets.error && <ErrorNote error={assets.error} />}
+      {assets.error && <ErrorBox error={assets.error} />}
       <form onSubmit={submit} noValidate className="grid-form">
         <SelectField
           label={t('common.asset')}

@@ -1,8 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Amount } from '@cambio/web-kit';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { ReadAt } from '../../components/ReadAt.tsx';
-import { Empty, Loading, Page } from '../../components/Section.tsx';
+import { Amount, ErrorBox, Loading, ReadAt } from '@cambio/web-kit';
+import { Empty, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { when } from '../../lib/time.ts';
@@ -35,12 +33,12 @@ export function LiabilitiesPage() {
         ) : undefined
       }
     >
-      <ErrorNote error={take.error} />
+      <ErrorBox error={take.error} />
       {take.data && <p role="status">{t('liab.taken', { when: when(take.data.takenAt) })}</p>}
       {list.isPending ? (
         <Loading what={t('liab.loading')} />
       ) : list.error ? (
-        <ErrorNote error={list.error} />
+        <ErrorBox error={list.error} />
       ) : list.data.length === 0 ? (
         <Empty>{t('liab.none')}</Empty>
       ) : (

@@ -1,11 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Pair } from '@cambio/sdk';
-import { Amount, DataTable, Field, localDigits } from '@cambio/web-kit';
+import { Amount, DataTable, ErrorBox, Field, Loading, localDigits, ReadAt } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { ReadAt } from '../../components/ReadAt.tsx';
-import { Empty, Loading, Page } from '../../components/Section.tsx';
+import { Empty, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { useAssets } from '../../lib/assets.ts';
 import { useDesk } from '../../lib/desk-context.ts';
@@ -42,7 +40,7 @@ function Assets({ admin }: { admin: boolean }) {
       {assets.isPending ? (
         <Loading what={t('market.loadingAssets')} />
       ) : assets.error ? (
-        <ErrorNote error={assets.error} />
+        <ErrorBox error={assets.error} />
       ) : assets.data.length === 0 ? (
         <Empty>{t('market.noAsset')}</Empty>
       ) : (
@@ -119,7 +117,7 @@ function Pairs({ admin }: { admin: boolean }) {
       {pairs.isPending ? (
         <Loading what={t('market.loadingPairs')} />
       ) : pairs.error ? (
-        <ErrorNote error={pairs.error} />
+        <ErrorBox error={pairs.error} />
       ) : pairs.data.length === 0 ? (
         <Empty>{t('market.noPair')}</Empty>
       ) : (
@@ -228,7 +226,7 @@ function Wallets({ admin }: { admin: boolean }) {
       {wallets.isPending ? (
         <Loading what={t('market.loadingWallets')} />
       ) : wallets.error ? (
-        <ErrorNote error={wallets.error} />
+        <ErrorBox error={wallets.error} />
       ) : wallets.data.length === 0 ? (
         <Empty>{t('market.noWallet')}</Empty>
       ) : (

@@ -1,9 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Amount, DataTable, MoneyText, StateBadge } from '@cambio/web-kit';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { ReadAt } from '../../components/ReadAt.tsx';
-import { Empty, Loading } from '../../components/Section.tsx';
+import { Amount, DataTable, ErrorBox, Loading, MoneyText, ReadAt, StateBadge } from '@cambio/web-kit';
+import { Empty } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { Link } from '../../lib/router.ts';
 import { when } from '../../lib/time.ts';
@@ -19,7 +17,7 @@ export function BalancesPanel({ id }: { id: string }) {
       {b.isPending ? (
         <Loading what={t('books.loadingBalances')} />
       ) : b.error ? (
-        <ErrorNote error={b.error} />
+        <ErrorBox error={b.error} />
       ) : b.data.length === 0 ? (
         <Empty>{t('books.noBalance')}</Empty>
       ) : (
@@ -68,7 +66,7 @@ export function RequestsPanel({ id }: { id: string }) {
       {orders.isPending ? (
         <Loading what={t('books.loadingOrders')} />
       ) : orders.error ? (
-        <ErrorNote error={orders.error} />
+        <ErrorBox error={orders.error} />
       ) : orders.data.items.length === 0 ? (
         <Empty>{t('books.noOrder')}</Empty>
       ) : (
@@ -98,7 +96,7 @@ export function RequestsPanel({ id }: { id: string }) {
       {withdrawals.isPending ? (
         <Loading what={t('books.loadingWithdrawals')} />
       ) : withdrawals.error ? (
-        <ErrorNote error={withdrawals.error} />
+        <ErrorBox error={withdrawals.error} />
       ) : withdrawals.data.items.length === 0 ? (
         <Empty>{t('books.noWithdrawal')}</Empty>
       ) : (
@@ -152,7 +150,7 @@ export function LedgerPanel({ id }: { id: string }) {
       {l.isPending ? (
         <Loading what={t('books.loadingLedger')} />
       ) : l.error ? (
-        <ErrorNote error={l.error} />
+        <ErrorBox error={l.error} />
       ) : l.data.items.length === 0 ? (
         <Empty>{t('books.noMovement')}</Empty>
       ) : (

@@ -1,11 +1,9 @@
 import type { OperatorDestination } from '@cambio/sdk';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Amount, DataTable, Field, SelectField, formatMoney } from '@cambio/web-kit';
+import { Amount, DataTable, ErrorBox, Field, formatMoney, Loading, ReadAt, SelectField } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { ReadAt } from '../../components/ReadAt.tsx';
-import { Empty, Loading } from '../../components/Section.tsx';
+import { Empty } from '../../components/Section.tsx';
 import { TextArea } from '../../components/TextArea.tsx';
 import { op } from '../../lib/api.ts';
 import { decimalsOf, useAssets } from '../../lib/assets.ts';
@@ -41,7 +39,7 @@ export function DestinationsPanel({ id }: { id: string }) {
       {d.isPending ? (
         <Loading what={t('dest.loading')} />
       ) : d.error ? (
-        <ErrorNote error={d.error} />
+        <ErrorBox error={d.error} />
       ) : rows.length === 0 ? (
         <Empty>{t('dest.none')}</Empty>
       ) : (

@@ -1,10 +1,9 @@
 import type { Organization } from '@cambio/sdk';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { SelectField, StateBadge } from '@cambio/web-kit';
+import { ErrorBox, Loading, SelectField, StateBadge } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Loading, Page } from '../../components/Section.tsx';
+import { Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { Link } from '../../lib/router.ts';
@@ -26,7 +25,7 @@ export function OrganizationPage({ id }: { id: string }) {
   if (org.error)
     return (
       <Page title={t('common.organization')}>
-        <ErrorNote error={org.error} />
+        <ErrorBox error={org.error} />
       </Page>
     );
   const o = org.data;

@@ -3,10 +3,9 @@ import type { OrganizationKey, OrganizationMember } from '@cambio/sdk';
 type KeyRow = OrganizationKey;
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { DataTable, Field, StateBadge } from '@cambio/web-kit';
+import { DataTable, ErrorBox, Field, Loading, StateBadge } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Empty, Loading } from '../../components/Section.tsx';
+import { Empty } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { can } from '../../lib/roles.ts';
@@ -27,7 +26,7 @@ export function MembersPanel({ id }: { id: string }) {
       {members.isPending ? (
         <Loading what={t('people.loadingMembers')} />
       ) : members.error ? (
-        <ErrorNote error={members.error} />
+        <ErrorBox error={members.error} />
       ) : members.data.length === 0 ? (
         <Empty>{t('people.noMember')}</Empty>
       ) : (
@@ -168,7 +167,7 @@ export function KeysPanel({ id }: { id: string }) {
       {keys.isPending ? (
         <Loading what={t('keys.loading')} />
       ) : keys.error ? (
-        <ErrorNote error={keys.error} />
+        <ErrorBox error={keys.error} />
       ) : keys.data.length === 0 ? (
         <Empty>{t('keys.none')}</Empty>
       ) : (

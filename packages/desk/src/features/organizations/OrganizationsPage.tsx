@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Field, SelectField, StateBadge } from '@cambio/web-kit';
+import { ErrorBox, Field, Loading, ReadAt, SelectField, StateBadge } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { ReadAt } from '../../components/ReadAt.tsx';
-import { Empty, Loading, Page } from '../../components/Section.tsx';
+import { Empty, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { Link, navigate } from '../../lib/router.ts';
@@ -56,7 +54,7 @@ export function OrganizationsPage() {
       {list.isPending ? (
         <Loading what={t('orgs.loading')} />
       ) : list.error ? (
-        <ErrorNote error={list.error} />
+        <ErrorBox error={list.error} />
       ) : list.data.items.length === 0 ? (
         <Empty>{t('orgs.none')}</Empty>
       ) : (

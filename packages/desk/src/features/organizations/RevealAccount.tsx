@@ -1,7 +1,6 @@
 import type { OperatorDestination } from '@cambio/sdk';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Field } from '@cambio/web-kit';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { ErrorBox, Field } from '@cambio/web-kit';
 import { op } from '../../lib/api.ts';
 import { t } from '../../lib/i18n.ts';
 
@@ -76,7 +75,7 @@ export function RevealAccountDialog({ destination, onClose }: { destination: Ope
             </>
           )}
         </div>
-        <ErrorNote error={error} />
+        <ErrorBox error={error} />
         <div className="actions">
           {number === null && (
             <button type="submit" className="primary" disabled={busy} aria-busy={busy}>

@@ -1,11 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Amount, Field } from '@cambio/web-kit';
+import { Amount, ErrorBox, Field, Loading, ReadAt } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { TextArea } from '../../components/TextArea.tsx';
-import { ReadAt } from '../../components/ReadAt.tsx';
-import { Loading, Page } from '../../components/Section.tsx';
+import { Page } from '../../components/Section.tsx';
 import { op, readsVenue } from '../../lib/api.ts';
 import { useStaffByActor } from '../../lib/people.ts';
 import { Actor } from '../../components/Actor.tsx';
@@ -63,7 +61,7 @@ export function ReconciliationPage() {
       {state.isPending ? (
         <Loading what={t('recon.loading')} />
       ) : state.error ? (
-        <ErrorNote error={state.error} />
+        <ErrorBox error={state.error} />
       ) : (
         <section aria-labelledby="state-title" className={`panel ${state.data.reconciled ? 'ok-panel' : 'stop-panel'}`}>
           <h2 id="state-title">{state.data.reconciled ? t('recon.reconciled') : t('recon.stopped')}</h2>
@@ -249,7 +247,7 @@ function RunDialog({
       ) : books.isPending ? (
         <Loading what={t('recon.loadingBooks')} />
       ) : books.error ? (
-        <ErrorNote error={books.error} />
+        <ErrorBox error={books.error} />
       ) : (
         <>
           {stops && (

@@ -1,7 +1,6 @@
 import type { StaffPerson } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { Field, LanguageSwitch, useActionKey } from '@cambio/web-kit';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
+import { ErrorBox, Field, LanguageSwitch, useActionKey } from '@cambio/web-kit';
 import { op } from '../../lib/api.ts';
 import { chooseLang, LANG, t } from '../../lib/i18n.ts';
 
@@ -45,7 +44,7 @@ export function InvitationPage({ token, onAccepted }: { token: string; onAccepte
       <main className="narrow" id="main">
         <LanguageSwitch label={t('app.language')} current={LANG} onChoose={chooseLang} />
         <h1>{t('invitation.title')}</h1>
-        <p className="error-note" role="alert">
+        <p className="error-box" role="alert">
           {t('invitation.noToken')}
         </p>
       </main>
@@ -57,7 +56,7 @@ export function InvitationPage({ token, onAccepted }: { token: string; onAccepte
       <h1>{t('invitation.title')}</h1>
       <p className="intro">{t('invitation.intro')}</p>
       <form onSubmit={submit} noValidate>
-        <ErrorNote error={error} />
+        <ErrorBox error={error} />
         <Field
           label={t('security.new')}
           type="password"

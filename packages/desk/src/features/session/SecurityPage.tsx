@@ -1,9 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ChangePassword, DataTable, Field, useActionKey } from '@cambio/web-kit';
+import { ChangePassword, DataTable, ErrorBox, Field, Loading, useActionKey } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Empty, Loading, Page } from '../../components/Section.tsx';
+import { Empty, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { when } from '../../lib/time.ts';
@@ -87,7 +86,7 @@ function Tokens() {
         </div>
       )}
       <form onSubmit={issue} className="inline-form" noValidate>
-        <ErrorNote error={error} />
+        <ErrorBox error={error} />
         <Field label={t('security.tokenName')} value={name} onChange={setName} hint={t('security.tokenHint')} />
         <button type="submit" disabled={busy || !name.trim()}>
           {t('security.issue')}
@@ -96,7 +95,7 @@ function Tokens() {
       {tokens.isPending ? (
         <Loading what={t('security.loadingTokens')} />
       ) : tokens.error ? (
-        <ErrorNote error={tokens.error} />
+        <ErrorBox error={tokens.error} />
       ) : tokens.data.length === 0 ? (
         <Empty>{t('security.noTokens')}</Empty>
       ) : (

@@ -1,6 +1,5 @@
-import { RecoveryCodes, TotpEnrolForm, useTotpEnrolment } from '@cambio/web-kit';
+import { ErrorBox, RecoveryCodes, TotpEnrolForm, useTotpEnrolment } from '@cambio/web-kit';
 import { useQueryClient } from '@tanstack/react-query';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
 import { op } from '../../lib/api.ts';
 import { t } from '../../lib/i18n.ts';
 
@@ -36,7 +35,7 @@ export function TotpEnrol({ enrolled }: { enrolled: boolean }) {
   return (
     <section aria-labelledby="totp-title" className="panel">
       <h2 id="totp-title">{t('totp.title')}</h2>
-      <ErrorNote error={totp.error} />
+      <ErrorBox error={totp.error} />
       {!totp.enrolment ? (
         <>
           <p>{t('totp.staffMust')}</p>

@@ -1,10 +1,9 @@
 import type { StaffPerson, StaffRole } from '@cambio/sdk';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Field, SelectField, StateBadge } from '@cambio/web-kit';
+import { ErrorBox, Field, Loading, SelectField, StateBadge } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { Empty, Loading, Page } from '../../components/Section.tsx';
+import { Empty, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { useDesk } from '../../lib/desk-context.ts';
 import { Link } from '../../lib/router.ts';
@@ -26,7 +25,7 @@ export function StaffPage() {
       {list.isPending ? (
         <Loading what={t('staff.loading')} />
       ) : list.error ? (
-        <ErrorNote error={list.error} />
+        <ErrorBox error={list.error} />
       ) : list.data.length === 0 ? (
         <Empty>{t('staff.none')}</Empty>
       ) : (

@@ -1,9 +1,7 @@
 import type { VenueExecution, VenueView } from '@cambio/sdk';
 import { useQuery } from '@tanstack/react-query';
-import { Amount } from '@cambio/web-kit';
-import { ErrorNote } from '../../components/ErrorNote.tsx';
-import { ReadAt } from '../../components/ReadAt.tsx';
-import { Empty, Loading, Page } from '../../components/Section.tsx';
+import { Amount, ErrorBox, Loading, ReadAt } from '@cambio/web-kit';
+import { Empty, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
 import { Link } from '../../lib/router.ts';
 import { when } from '../../lib/time.ts';
@@ -37,7 +35,7 @@ export function VenuePage() {
         {view.isPending ? (
           <Loading what={t('venue.loading')} />
         ) : view.error ? (
-          <ErrorNote error={view.error} />
+          <ErrorBox error={view.error} />
         ) : !v ? null : v.kind !== 'ccxt' ? (
           <p>{v.kind === 'desk' ? t('venue.deskKind') : t('venue.sandboxKind')}</p>
         ) : (
@@ -126,7 +124,7 @@ export function VenuePage() {
         {executions.isPending ? (
           <Loading what={t('venue.loadingExec')} />
         ) : executions.error ? (
-          <ErrorNote error={executions.error} />
+          <ErrorBox error={executions.error} />
         ) : executions.data.length === 0 ? (
           <Empty>{t('venue.noExec')}</Empty>
         ) : (

@@ -2,11 +2,11 @@ import { SCOPES } from '@cambio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IssuedApiKey } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { DataTable, Field, useActionKey } from '@cambio/web-kit';
+import { DataTable, ErrorBox, Field, Loading, useActionKey } from '@cambio/web-kit';
 import { permissionWord } from '../../lib/i18n.ts';
 import { usePortal } from '../../lib/portal-context.ts';
 import { ScopePicker } from '../../components/ScopePicker.tsx';
-import { ConfirmInline, DateTime, ErrorBox, Loading, Notice, SecretShownOnce } from '../../components/ui.tsx';
+import { ConfirmInline, DateTime, Notice, SecretShownOnce } from '../../components/ui.tsx';
 
 /** An IPv4 address (four numbers up to 255) or an IPv6 one (hex groups and colons, `::` at most once): what the server accepts. */
 export function isIpAddress(text: string): boolean {

@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Field, useActionKey } from '@cambio/web-kit';
+import { ErrorBox, Field, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
-import { ErrorBox } from '../../components/ui.tsx';
 import { navigate } from '../../lib/router.ts';
 
 /** `/portal/invitation#<token>`: the token lives in the fragment, so it never reaches a server log. */

@@ -1,7 +1,7 @@
-import { ChangePassword, RecoveryCodes, TotpEnrolForm, useTotpEnrolment } from '@cambio/web-kit';
+import { ChangePassword, ErrorBox, RecoveryCodes, TotpEnrolForm, useTotpEnrolment } from '@cambio/web-kit';
 import { downloadText } from '../../lib/download.ts';
 import { usePortal } from '../../lib/portal-context.ts';
-import { CopyButton, ErrorBox, Notice } from '../../components/ui.tsx';
+import { CopyButton, Notice } from '../../components/ui.tsx';
 
 function Password() {
   const { sdk, t } = usePortal();

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { Amount, DataTable } from '@cambio/web-kit';
+import { Amount, DataTable, ErrorBox, Loading, ReadAt } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
-import { ErrorBox, Loading, ReadAt } from '../../components/ui.tsx';
 import { LiabilitiesCheck } from '../transparency/LiabilitiesCheck.tsx';
 
 /** Available, held and total per asset, with the asset's decimals from the response. */

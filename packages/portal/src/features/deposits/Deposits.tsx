@@ -1,7 +1,19 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { collect, type DepositDeclaration } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { Amount, Field, formatMoney, isFiat, readAmount, SelectField, StateBadge, useActionKey } from '@cambio/web-kit';
+import {
+  Amount,
+  ErrorBox,
+  Field,
+  formatMoney,
+  isFiat,
+  Loading,
+  readAmount,
+  ReadAt,
+  SelectField,
+  StateBadge,
+  useActionKey,
+} from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
 import { ALL, createdWindow, csvName, CsvDownload, ListFilters, type ListChoice } from '../../components/ListFilters.tsx';
@@ -9,7 +21,7 @@ import { csvFile, DEPOSIT_CSV_COLUMNS, depositCells } from '../../lib/list-csv.t
 import { MagicAmounts } from '../../components/MagicAmounts.tsx';
 import { SimulateDeposit } from './SimulateDeposit.tsx';
 import { usePaused } from '../../lib/paused.ts';
-import { ConfirmInline, Countdown, CopyButton, DateTime, ErrorBox, Loading, Notice, ReadAt } from '../../components/ui.tsx';
+import { ConfirmInline, Countdown, CopyButton, DateTime, Notice } from '../../components/ui.tsx';
 
 /**
  * The open declaration: the exact amount to send, where, on which network, until when. A national

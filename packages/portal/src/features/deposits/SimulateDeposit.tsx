@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type Deposit, type DepositDeclaration, type DepositWallet } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { Field, formatMoney, readAmount, SelectField, typedAmount, useActionKey } from '@cambio/web-kit';
+import { ErrorBox, Field, formatMoney, readAmount, SelectField, typedAmount, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
-import { ErrorBox, Notice } from '../../components/ui.tsx';
+import { Notice } from '../../components/ui.tsx';
 
 /**
  * Sandbox only (docs/sandbox.md): money arrives at the platform's wallet of an asset now, recorded as the

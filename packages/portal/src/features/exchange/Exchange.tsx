@@ -2,9 +2,20 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CambioError, type MarketPair, type Order, type Quote } from '@cambio/sdk';
 import { useCallback, useState, type FormEvent } from 'react';
 import { MagicAmounts } from '../../components/MagicAmounts.tsx';
-import { Amount, Field, formatMoney, formatTime, readAmount, SelectField, typedAmount, useActionKey } from '@cambio/web-kit';
+import {
+  Amount,
+  ErrorBox,
+  Field,
+  formatMoney,
+  formatTime,
+  Loading,
+  readAmount,
+  SelectField,
+  typedAmount,
+  useActionKey,
+} from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
-import { Countdown, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
+import { Countdown, Notice } from '../../components/ui.tsx';
 import { refreshAfterHold } from '../../lib/money-moved.ts';
 import { Link } from '../../lib/router.ts';
 import { usePaused } from '../../lib/paused.ts';

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { LedgerFilters } from '@cambio/sdk';
-import { Amount, Field, SelectField } from '@cambio/web-kit';
+import { Amount, ErrorBox, Field, SelectField } from '@cambio/web-kit';
 import { useState, type FormEvent } from 'react';
 import { accountWord, kindWord } from '../../lib/i18n.ts';
 import { downloadText } from '../../lib/download.ts';
 import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
-import { DateTime, ErrorBox } from '../../components/ui.tsx';
+import { DateTime } from '../../components/ui.tsx';
 import { LogMark } from '../transparency/LogMark.tsx';
 import { LogWarning } from '../transparency/LogWarning.tsx';
 import { text } from '../transparency/texts.ts';

@@ -1,10 +1,10 @@
 import type { Lang } from '@cambio/contract';
 import { useQuery } from '@tanstack/react-query';
 import type { Order } from '@cambio/sdk';
-import { Amount, formatMoney, StateBadge } from '@cambio/web-kit';
+import { Amount, ErrorBox, formatMoney, Loading, StateBadge } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 import type { Translate } from '../../lib/i18n.ts';
-import { DateTime, ErrorBox, Loading } from '../../components/ui.tsx';
+import { DateTime } from '../../components/ui.tsx';
 import { Link } from '../../lib/router.ts';
 import { orderEvents, stateAfter } from './order-events.ts';
 

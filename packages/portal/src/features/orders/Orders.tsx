@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { collect, type Order } from '@cambio/sdk';
-import { Amount, formatDateTime, formatMoney, StateBadge, useActionKey } from '@cambio/web-kit';
+import { Amount, ErrorBox, formatDateTime, formatMoney, StateBadge, useActionKey } from '@cambio/web-kit';
 import { useState } from 'react';
 import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
 import { ALL, csvName, CsvDownload, ListFilters, REQUEST_STATES, requestFilters, type ListChoice } from '../../components/ListFilters.tsx';
 import { csvFile, ORDER_CSV_COLUMNS, orderCells } from '../../lib/list-csv.ts';
-import { ConfirmInline, DateTime, ErrorBox, Notice } from '../../components/ui.tsx';
+import { ConfirmInline, DateTime, Notice } from '../../components/ui.tsx';
 import { Link } from '../../lib/router.ts';
 
 /**

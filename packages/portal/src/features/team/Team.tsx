@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Invitation } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { DataTable, Field, useActionKey } from '@cambio/web-kit';
+import { DataTable, ErrorBox, Field, Loading, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 import { presetOf, RolePicker } from '../../components/RolePicker.tsx';
 import { permissionWord, type MessageKey } from '../../lib/i18n.ts';
-import { ConfirmInline, CopyButton, DateTime, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
+import { ConfirmInline, CopyButton, DateTime, Notice } from '../../components/ui.tsx';
 
 function InviteForm() {
   const { sdk, t, session } = usePortal();

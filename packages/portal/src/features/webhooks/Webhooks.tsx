@@ -2,10 +2,10 @@ import { EVENT_TYPES, type EventType } from '@cambio/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { WebhookEndpoint, WebhookTestResult, WebhookWithSecret } from '@cambio/sdk';
 import { useState, type FormEvent } from 'react';
-import { DataTable, Field, useActionKey } from '@cambio/web-kit';
+import { DataTable, ErrorBox, Field, Loading, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 import { ScopePicker } from '../../components/ScopePicker.tsx';
-import { ConfirmInline, DateTime, ErrorBox, Loading, Notice, SecretShownOnce } from '../../components/ui.tsx';
+import { ConfirmInline, DateTime, Notice, SecretShownOnce } from '../../components/ui.tsx';
 
 function CreateForm({ onCreated, onCancel }: { onCreated: (h: WebhookWithSecret) => void; onCancel: () => void }) {
   const { sdk, t } = usePortal();

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Field, isFiat, SelectField, useActionKey } from '@cambio/web-kit';
+import { ErrorBox, Field, isFiat, SelectField, useActionKey } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
-import { ErrorBox, Notice } from '../../components/ui.tsx';
+import { Notice } from '../../components/ui.tsx';
 
 const EMPTY = { label: '', assetSymbol: '', network: '', address: '', memo: '' };
 

@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Field, formatDateTime, isFiat, SelectField, useActionKey } from '@cambio/web-kit';
+import { ErrorBox, Field, formatDateTime, isFiat, Loading, SelectField, useActionKey } from '@cambio/web-kit';
 import { summaryWords } from '../../lib/i18n.ts';
 import { usePortal } from '../../lib/portal-context.ts';
-import { ErrorBox, Loading, Notice } from '../../components/ui.tsx';
+import { Notice } from '../../components/ui.tsx';
 import { CryptoDestinationForm } from './CryptoDestinationForm.tsx';
 import { usePaused } from '../../lib/paused.ts';
 

@@ -1,12 +1,23 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { collect, type Withdrawal } from '@cambio/sdk';
-import { Amount, Field, formatDateTime, formatMoney, readAmount, SelectField, StateBadge, useActionKey } from '@cambio/web-kit';
+import {
+  Amount,
+  ErrorBox,
+  Field,
+  formatDateTime,
+  formatMoney,
+  Loading,
+  readAmount,
+  SelectField,
+  StateBadge,
+  useActionKey,
+} from '@cambio/web-kit';
 import { summaryWords } from '../../lib/i18n.ts';
 import { MagicAmounts } from '../../components/MagicAmounts.tsx';
 import { usePortal } from '../../lib/portal-context.ts';
 import { PagedTable } from '../../components/PagedTable.tsx';
-import { ConfirmInline, DateTime, ErrorBox, Loading, Notice } from '../../components/ui.tsx';
+import { ConfirmInline, DateTime, Notice } from '../../components/ui.tsx';
 import { useCancel } from '../orders/Orders.tsx';
 import { ALL, csvName, CsvDownload, ListFilters, REQUEST_STATES, requestFilters, type ListChoice } from '../../components/ListFilters.tsx';
 import { csvFile, WITHDRAWAL_CSV_COLUMNS, withdrawalCells } from '../../lib/list-csv.ts';
