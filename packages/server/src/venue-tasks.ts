@@ -1,9 +1,8 @@
 import type { BackgroundTask } from './background-task.ts';
 import { recordVenueDeposits, DEPOSIT_LOOKBACK_MS } from './usecases/deposits/record-venue-deposits.ts';
 import { followVenueAddress } from './usecases/wallets/follow-venue-address.ts';
-import { CcxtVenue } from './venues/ccxt/ccxt-venue.ts';
 
-// The background work of a venue reached through CCXT (docs/market.md); each task does nothing under another venue.
+// The background work of a venue with market data or custody (docs/market.md); each task does nothing under a venue without it.
 /**
  * Keeps the books of the venue markets quoted in the last minute fresh between quotes (docs/market.md), so a
  * quote rarely waits for the venue. Read over REST, every second: under the default maxBookAgeMs of 2 s.
@@ -12,8 +11,7 @@ export const pollVenueBooksTask: BackgroundTask = {
   name: 'poll-venue-books',
   everyMs: 1_000,
   run: async (deps) => {
-    if (!(deps.venue instanceof CcxtVenue)) return;
-    await deps.venue.books.poll(60_000);
+    await deps.venue.marketData?.keepFresh(60_000);
   },
 };
 
@@ -22,9 +20,10 @@ export const pollVenueDepositsTask: BackgroundTask = {
   name: 'poll-venue-deposits',
   everyMs: 10_000,
   run: async (deps) => {
-    if (!(deps.venue instanceof CcxtVenue)) return;
+    const custody = deps.venue.custody;
+    if (!custody) return;
     // An unreadable history was logged and counted by the venue already; the next pass reads it again.
-    const history = await deps.venue.deposits(deps.clock.now().getTime() - DEPOSIT_LOOKBACK_MS).catch(() => null);
+    const history = await custody.deposits(deps.clock.now().getTime() - DEPOSIT_LOOKBACK_MS).catch(() => null);
     if (!history) return;
     const n = await recordVenueDeposits(deps, history);
     if (n > 0) deps.logger?.info({ recorded: n }, 'venue deposits recorded as arrivals');
@@ -39,11 +38,11 @@ export const refreshVenueWalletsTask: BackgroundTask = {
   name: 'refresh-venue-wallets',
   everyMs: 60_000,
   run: async (deps) => {
-    const venue = deps.venue;
-    if (!(venue instanceof CcxtVenue)) return;
+    const custody = deps.venue.custody;
+    if (!custody) return;
     for (const w of await deps.store.wallets.venueWallets()) {
       try {
-        const address = await venue.depositAddress(w.assetSymbol, w.network);
+        const address = await custody.depositAddress(w.assetSymbol, w.network);
         if (await followVenueAddress(deps, w.assetSymbol, w.network, address)) {
           deps.logger?.warn({ asset: w.assetSymbol, network: w.network }, 'the venue changed a deposit address: the wallet follows it');
         }

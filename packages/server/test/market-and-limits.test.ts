@@ -90,6 +90,12 @@ for (const backend of backends()) {
       assert.equal(doc.paths['/api/v1/market/pairs'].get.operationId, 'getMarketPairs');
     });
 
+    test('GET /operator/v1/venue/markets under a venue without market data (the simulated one): an empty list', async () => {
+      const r = await h.op('GET', '/venue/markets');
+      assert.equal(r.status, 200, r.raw);
+      assert.deepEqual(r.body.data, []);
+    });
+
     test('GET /client carries the limits: null when none are loaded, else each capped asset with its decimals', async () => {
       const capped = await seedOrg(h, {
         limits: { BTC: { maxOrderMinor: '50000000' }, USD: { maxOrderMinor: '100000', maxWithdrawalMinor: '25000' }, XYZ: {} },

@@ -41,6 +41,15 @@ for (const backend of backends()) {
       assert.deepEqual(double.unknown, []);
     });
 
+    test("GET /venue/markets: the venue's markets with their steps as the venue's exact decimal text", async () => {
+      const r = await h.op('GET', '/venue/markets');
+      assert.equal(r.status, 200, r.raw);
+      assert.deepEqual(r.body.data, [
+        { symbol: 'BTC/USDT', baseSymbol: 'BTC', quoteSymbol: 'USDT', amountStep: '0.00001', priceStep: '0.01', minNotional: '5' },
+      ]);
+      assert.deepEqual(double.unknown, []);
+    });
+
     test('selling BTC into the bids: exact figures by base amount and by quote amount', async () => {
       const byBase = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USDT', amountBaseMinor: '100000000' });
       assert.equal(byBase.status, 201, byBase.raw);

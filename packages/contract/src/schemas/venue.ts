@@ -84,3 +84,22 @@ export const VenueExecutionQuery = Type.Object(
   { additionalProperties: false },
 );
 export type VenueExecutionQuery = Static<typeof VenueExecutionQuery>;
+
+const stepText = (description: string) => Type.String({ pattern: VenueDecimal.pattern, description });
+
+/**
+ * GET /operator/v1/venue/markets: one spot market the venue trades, with its steps as exact decimal text
+ * (docs/market.md, "The venue's markets"). An empty list under a venue without market data (the desk, the
+ * simulated venue).
+ */
+export const VenueMarketListing = Type.Object({
+  symbol: Type.String({ description: "the venue market, CCXT unified symbol (BTC/USDT): what a pair's venueSymbol names" }),
+  baseSymbol: Type.String(),
+  quoteSymbol: Type.String(),
+  amountStep: stepText("an order's base quantity is a multiple of this (decimal text; 0: no step)"),
+  priceStep: stepText("the venue's prices are multiples of this, its tick (decimal text; 0: no step)"),
+  minNotional: Type.Optional(
+    stepText('the smallest order the venue takes, in the quote currency (decimal text); absent when it sets none'),
+  ),
+});
+export type VenueMarketListing = Static<typeof VenueMarketListing>;

@@ -22,7 +22,4 @@ export class DeskVenue implements Venue {
   }
   async fundsMoved(): Promise<void> {}
   async fillSettled(): Promise<void> {}
-  async holdings(): Promise<null> {
-    return null;
-  }
 }

@@ -51,7 +51,7 @@ export class SimulatedVenue implements Venue {
    * that moved them has committed (so its books are visible too), and one that has not waits, so the
    * books read next in the same transaction are of the same moment.
    */
-  async holdings(tx: Tx): Promise<Map<string, bigint>> {
+  async heldInBooks(tx: Tx): Promise<Map<string, bigint>> {
     await sql`lock table venue_balances in share mode`.execute(kyselyOf(tx));
     const rows = await kyselyOf(tx).selectFrom('venue_balances').select(['asset_symbol', 'amount']).execute();
     return new Map(rows.map((r) => [r.asset_symbol, BigInt(r.amount)]));

@@ -11,7 +11,6 @@ import { listResponses, responses } from '../../http/schemas.ts';
 import type { PricedPair } from '../../store/market-pairs-store.ts';
 import { deletePair } from '../../usecases/market/delete-pair.ts';
 import { putPair } from '../../usecases/market/put-pair.ts';
-import { CcxtVenue } from '../../venues/ccxt/ccxt-venue.ts';
 
 const sec = [{ operator: [] }];
 const SymbolParam = Type.String({ pattern: '^[A-Z0-9]{2,12}$' });
@@ -74,12 +73,12 @@ export const marketPairRoutes =
         });
         if (terms.venue) {
           // Only a venue that reads books can price from one, and it must trade exactly this pair's two assets.
-          if (!(venue instanceof CcxtVenue))
+          if (!venue.marketData)
             throw new DomainError('market.invalid_pair', {
               detail:
                 'this instance reads no venue order book: "source": "venue" needs CAMBIO_MODE=production with CAMBIO_VENUE=ccxt:<exchange>',
             });
-          await venue.checkPair(req.params.base, req.params.quote, terms.venue.symbol);
+          await venue.marketData.checkPair(req.params.base, req.params.quote, terms.venue.symbol);
         }
         return ok(req.id, pairWire(await putPair(deps, req.operatorActor!, req.params.base, req.params.quote, terms)));
       },

@@ -1,16 +1,16 @@
-import { VenueExecution, VenueExecutionQuery, VenueView } from '@cambio/contract';
+import { VenueExecution, VenueExecutionQuery, VenueMarketListing, VenueView } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.ts';
 import { ok } from '../../http/envelope.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
-import { CcxtVenue } from '../../venues/ccxt/ccxt-venue.ts';
 
 const sec = [{ operator: [] }];
 
 /**
  * The market behind production as the desk watches it (docs/market.md): per venue pair the held book's
  * age and best levels, the venue's health and last error, and the orders sent there with the venue's
- * figures. Under the desk or the simulated venue there are no books and no venue orders to show.
+ * figures, and the markets the venue trades. Under a venue without these capabilities (the desk, the
+ * simulated venue) there are no books, no venue orders and no venue markets to show.
  */
 export const venueRoutes =
   ({ venue, store }: AppDeps): FastifyPluginAsyncTypebox =>
@@ -27,10 +27,10 @@ export const venueRoutes =
         },
       },
       async (req) => {
-        if (venue instanceof CcxtVenue) {
-          const v = await venue.view();
+        if (venue.status) {
+          const v = await venue.status();
           return ok(req.id, {
-            kind: 'ccxt',
+            kind: venue.kind,
             ...v,
             lastSuccessAt: v.lastSuccessAt?.toISOString() ?? null,
             lastError: v.lastError ? { ...v.lastError, at: v.lastError.at.toISOString() } : null,
@@ -75,8 +75,8 @@ export const venueRoutes =
         },
       },
       async (req) => {
-        if (!(venue instanceof CcxtVenue)) return ok(req.id, []);
-        const rows = await venue.orders.list({ state: req.query.state, limit: req.query.limit ?? 50 });
+        if (!venue.executions) return ok(req.id, []);
+        const rows = await venue.executions.list({ state: req.query.state, limit: req.query.limit ?? 50 });
         return ok(
           req.id,
           rows.map((r) => ({
@@ -100,6 +100,34 @@ export const venueRoutes =
             reason: r.reason,
             sentAt: r.sentAt?.toISOString() ?? null,
             updatedAt: r.updatedAt.toISOString(),
+          })),
+        );
+      },
+    );
+
+    app.get(
+      '/venue/markets',
+      {
+        schema: {
+          tags,
+          security: sec,
+          response: listResponses(VenueMarketListing),
+          summary:
+            'The spot markets the venue trades, by symbol, with their amount and price steps as decimal text; empty under a venue without market data (docs/market.md)',
+        },
+      },
+      async (req) => {
+        if (!venue.marketData) return ok(req.id, []);
+        const markets = await venue.marketData.markets();
+        return ok(
+          req.id,
+          markets.map((m) => ({
+            symbol: m.symbol,
+            baseSymbol: m.baseSymbol,
+            quoteSymbol: m.quoteSymbol,
+            amountStep: m.amountStep,
+            priceStep: m.priceStep,
+            ...(m.minNotional === null ? {} : { minNotional: m.minNotional }),
           })),
         );
       },

@@ -8,7 +8,6 @@ import { ok } from '../../http/envelope.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 import { putWallet } from '../../usecases/wallets/put-wallet.ts';
 import { removeWallet } from '../../usecases/wallets/remove-wallet.ts';
-import { CcxtVenue } from '../../venues/ccxt/ccxt-venue.ts';
 
 const SymbolParam = Type.Object({ symbol: Type.String({ pattern: '^[A-Z0-9]{2,12}$' }) });
 const sec = [{ operator: [] }];
@@ -31,11 +30,11 @@ export const walletRoutes =
             throw new DomainError('request.validation_failed', {
               detail: 'a venue wallet takes its address from the venue: leave address out',
             });
-          if (!(venue instanceof CcxtVenue))
+          if (!venue.custody)
             throw new DomainError('request.validation_failed', {
               detail: '"source": "venue" needs CAMBIO_MODE=production with CAMBIO_VENUE=ccxt:<exchange>',
             });
-          const address = await venue.depositAddress(req.params.symbol, b.network);
+          const address = await venue.custody.depositAddress(req.params.symbol, b.network);
           return ok(
             req.id,
             wire(

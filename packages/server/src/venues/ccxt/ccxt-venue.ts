@@ -10,8 +10,16 @@ import { formatDecimal } from '../../domain/money.ts';
 import type { Clock, Execution, ExecutionRequest } from '../../domain/ports.ts';
 import type { PricedQuote } from '../../domain/quotes/pricing.ts';
 import type { Store } from '../../store/index.ts';
-import { kyselyOf } from '../../store/unit-of-work.ts';
-import type { Tx, Venue, VenueHealth } from '../../usecases/ports.ts';
+import type {
+  Venue,
+  VenueCustody,
+  VenueDeposit,
+  VenueExecutions,
+  VenueHealth,
+  VenueMarketData,
+  VenueMarketListing,
+  VenueStatus,
+} from '../../usecases/ports.ts';
 import {
   fetchBalances,
   fetchBook,
@@ -43,28 +51,6 @@ export interface CcxtVenueOptions {
 
 const MARKETS_TTL_MS = 3_600_000;
 
-/** The venue as the desk watches it (operator/routes/venue.ts). Prices and quantities are the venue's decimal text. */
-export interface VenueStatus {
-  exchange: string;
-  health: 'ok' | 'failing' | 'idle';
-  lastSuccessAt: Date | null;
-  lastError: { kind: string; detail: string; at: Date } | null;
-  errors: Array<{ kind: string; count: number }>;
-  awaitingOutcome: number;
-  partialFills: number;
-  pairs: Array<{
-    baseSymbol: string;
-    quoteSymbol: string;
-    venueSymbol: string;
-    maxBookAgeMs: number;
-    bookAgeMs: number | null;
-    fresh: boolean;
-    bestBid: string | null;
-    bestBidQty: string | null;
-    bestAsk: string | null;
-    bestAskQty: string | null;
-  }>;
-}
 const unavailable = (detail: string) => new DomainError('market.unavailable', { detail });
 
 /**
@@ -82,6 +68,17 @@ export class CcxtVenue implements Venue {
   readonly books: BookCache;
   readonly orders: VenueOrders;
   readonly cryptoPayouts: CcxtWithdrawals;
+  readonly marketData: VenueMarketData = {
+    markets: () => this.#listMarkets(),
+    checkPair: (base, quote, symbol) => this.checkPair(base, quote, symbol),
+    keepFresh: (recentMs) => this.books.poll(recentMs),
+  };
+  readonly custody: VenueCustody = {
+    depositAddress: (coin, network) => this.depositAddress(coin, network),
+    deposits: (sinceMs) => this.deposits(sinceMs),
+    balances: () => this.#balances(),
+  };
+  readonly executions: VenueExecutions = { list: (p) => this.orders.list(p) };
   readonly #owner = `inst_${randomBytes(6).toString('hex')}`;
   #markets: { at: number; byS: Promise<Map<string, VenueMarket>> } | null = null;
   readonly #leaseMs: number;
@@ -142,7 +139,7 @@ export class CcxtVenue implements Venue {
   }
 
   /** The venue's health, last error and the book held behind each venue-priced pair. */
-  async view(): Promise<VenueStatus> {
+  async status(): Promise<VenueStatus> {
     const [pairs, watch] = await Promise.all([this.store.marketPairs.list(), this.orders.watch()]);
     const markets = await this.#marketsNow().catch(() => null);
     const now = this.clock.now().getTime();
@@ -204,6 +201,27 @@ export class CcxtVenue implements Venue {
       });
     }
     return this.#markets.byS;
+  }
+
+  /** The venue's spot markets, by symbol, with their steps as exact decimal text. */
+  async #listMarkets(): Promise<VenueMarketListing[]> {
+    let markets: Map<string, VenueMarket>;
+    try {
+      markets = await this.#marketsNow();
+    } catch {
+      throw unavailable("the venue's markets could not be read");
+    }
+    const text = (r: Rational) => toDecimalText(r) ?? '0';
+    return [...markets.values()]
+      .map((m) => ({
+        symbol: m.symbol,
+        baseSymbol: m.base,
+        quoteSymbol: m.quote,
+        amountStep: text(m.rules.baseStep),
+        priceStep: text(m.tickSize),
+        minNotional: m.rules.minNotional.num > 0n ? text(m.rules.minNotional) : null,
+      }))
+      .sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
   }
 
   /** The venue market of a venue symbol; market.unavailable when the venue cannot be read. */
@@ -472,7 +490,7 @@ export class CcxtVenue implements Venue {
   }
 
   /** The venue account's deposit history since `sinceMs`. */
-  async deposits(sinceMs: number): Promise<Awaited<ReturnType<typeof fetchDeposits>>> {
+  async deposits(sinceMs: number): Promise<VenueDeposit[]> {
     try {
       const history = await fetchDeposits(this.ex, sinceMs);
       this.#answered();
@@ -490,7 +508,7 @@ export class CcxtVenue implements Venue {
    * asset's decimals (a remainder below one minor unit is the platform's and not counted). Orders sent
    * but not yet settled make a difference of their own: run it when none is waiting for an outcome.
    */
-  async holdings(tx: Tx): Promise<Map<string, bigint>> {
+  async #balances(): Promise<Map<string, bigint>> {
     let balances: Awaited<ReturnType<typeof fetchBalances>>;
     try {
       balances = await fetchBalances(this.ex);
@@ -499,7 +517,7 @@ export class CcxtVenue implements Venue {
       this.#venueError('balances', err);
       throw unavailable("the venue's balances could not be read");
     }
-    const listed = await kyselyOf(tx).selectFrom('market_assets').select(['symbol', 'decimals']).execute();
+    const listed = await this.store.marketAssets.list();
     const out = new Map<string, bigint>();
     for (const a of listed) {
       const b = balances.get(a.symbol);
