@@ -19,3 +19,4 @@ export * from './schemas/queues.ts';
 export * from './schemas/transparency.ts';
 export * from './schemas/venue.ts';
 export * from './sandbox.ts';
+export * from './schemas/treasury.ts';

@@ -243,6 +243,9 @@ describe('security', () => {
     'GET /api/v1/balances': ['portal:read'],
     'GET /api/v1/ledger': ['portal:read'],
     'GET /api/v1/ledger.csv': ['portal:read'],
+    'GET /api/v1/valuation': ['portal:read'],
+    'GET /api/v1/balances/history': ['portal:read'],
+    'GET /api/v1/statements/{assetSymbol}/{month}': ['portal:read'],
     'GET /api/v1/market/pairs': ['portal:trade', 'portal:read'],
     'GET /api/v1/events': ['portal:read'],
     'POST /api/v1/quotes': ['portal:trade', 'portal:read'],
@@ -475,6 +478,8 @@ describe('security', () => {
       asset: 'USD',
       eventId: 'evt_aaaaaaaaaaaaaaaaaaaaaaaaaa',
       entryId: 'je_fixture',
+      assetSymbol: 'USD',
+      month: '2026-01',
     };
     const fill = (path: string) =>
       path
@@ -487,6 +492,7 @@ describe('security', () => {
           return params[p]!;
         });
     const BODIES: Record<string, unknown> = {
+      'PUT /portal/v1/settings/reporting': { reportingCurrency: 'USD' },
       'POST /operator/v1/organizations': { name: 'Intruder', status: 'active', limits: {} },
       'PATCH /operator/v1/organizations/{id}': { status: 'suspended' },
       'POST /operator/v1/organizations/{id}/members': { name: 'Intruder', email: 'intruder@x.test', permissions: ALL_PERMISSIONS },

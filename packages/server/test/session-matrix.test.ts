@@ -42,6 +42,8 @@ const PORTAL_TABLE: Record<string, string[]> = {
   'POST /portal/v1/team/members/{id}/invitation': ['portal:team'],
   'GET /portal/v1/api-keys': ['portal:api_keys', 'portal:read'],
   'GET /portal/v1/destinations/waiting': ['portal:read'],
+  'GET /portal/v1/settings/reporting': ['portal:read', 'portal:team'],
+  'PUT /portal/v1/settings/reporting': ['portal:team'],
   'POST /portal/v1/api-keys': ['portal:api_keys'],
   'POST /portal/v1/api-keys/{id}/revoke': ['portal:api_keys'],
 };

@@ -550,6 +550,17 @@ const entries = {
     en: 'The address is not a valid address of the network {network}; check it and send it again.',
     es: 'La dirección no es una dirección válida de la red {network}; revísela y envíela de nuevo.',
   },
+  // Statements (docs/api-guide.md, Statements)
+  'statements.month_malformed': {
+    status: 422,
+    en: 'The month {month} is not a month: write it as YYYY-MM, such as 2026-01.',
+    es: 'El mes {month} no es un mes: escríbalo como AAAA-MM, por ejemplo 2026-01.',
+  },
+  'statements.month_in_future': {
+    status: 422,
+    en: 'The month {month} has not started yet: a statement covers the current month or an earlier one.',
+    es: 'El mes {month} todavía no empezó: un estado de cuenta cubre el mes en curso o uno anterior.',
+  },
 } as const satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof entries;

@@ -11,6 +11,7 @@ import { apiKeyRoutes } from './api-keys.ts';
 import { memberOf } from './member-of.ts';
 import { teamRoutes } from './team.ts';
 import { destinationWaitRoutes } from './destinations.ts';
+import { reportingRoutes } from './reporting.ts';
 import { memberWire } from '../http/wire/people.ts';
 
 const PREFIX = '/portal/v1';
@@ -68,4 +69,5 @@ export async function portalApi(app: FastifyInstance, deps: AppDeps) {
   await app.register(teamRoutes(deps));
   await app.register(apiKeyRoutes(deps));
   await app.register(destinationWaitRoutes(deps));
+  await app.register(reportingRoutes(deps));
 }

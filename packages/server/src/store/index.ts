@@ -26,6 +26,7 @@ import { QuotesStore } from './quotes-store.ts';
 import { ReconciliationStore } from './reconciliation-store.ts';
 import { SettingsStore } from './settings-store.ts';
 import { TransparencyStore } from './transparency-store.ts';
+import { TreasuryStore } from './treasury-store.ts';
 import { LiabilitiesStore } from './liabilities-store.ts';
 import { SandboxStore } from './sandbox-store.ts';
 import { KyselyUnitOfWork } from './unit-of-work.ts';
@@ -81,6 +82,8 @@ export class Store implements Repositories {
   readonly liabilities: LiabilitiesStore;
   /** What the sandbox decides by itself (docs/sandbox.md). */
   readonly sandbox: SandboxStore;
+  /** Valuation, balance history, statements and the reporting choice (docs/api-guide.md). */
+  readonly treasury: TreasuryStore;
   readonly #close: () => Promise<void>;
 
   /** `authCache`: authenticated keys kept between requests (store/auth-cache.ts); none by default. */
@@ -125,6 +128,7 @@ export class Store implements Repositories {
     this.mail = new MailStore(this.db, clock);
     this.liabilities = new LiabilitiesStore(this.db);
     this.sandbox = new SandboxStore(this.db);
+    this.treasury = new TreasuryStore(this.db);
   }
 
   async close(): Promise<void> {

@@ -20,6 +20,14 @@ export interface Database {
     created_at: Ts;
     updated_at: Ts;
   };
+  /** migrations/080: what an organization chose for its reports. */
+  organization_reporting: {
+    organization_id: string;
+    reporting_currency: string | null;
+    language: string | null;
+    updated_at: Ts;
+    updated_by: string;
+  };
   members: {
     id: string;
     organization_id: string;

@@ -618,6 +618,18 @@ export interface ReconciliationRepository {
   state(): Promise<PlatformStateRow>;
 }
 
+/** What an organization chose for its reports (migrations/080); null fields: the default applies. */
+export interface ReportingChoice {
+  reportingCurrency: string | null;
+  language: 'en' | 'es' | null;
+  updatedAt: Date | null;
+}
+
+export interface ReportingRepository {
+  lockReporting(tx: Tx, organizationId: string): Promise<ReportingChoice | null>;
+  saveReporting(tx: Tx, organizationId: string, c: ReportingChoice, by: string): Promise<void>;
+}
+
 export interface SettingsRepository {
   setIfAbsent(key: string, value: string): Promise<string>;
 }
@@ -803,6 +815,7 @@ export interface Repositories {
   readonly settings: SettingsRepository;
   readonly staff: StaffRepository;
   readonly transparency: TransparencyRepository;
+  readonly treasury: ReportingRepository;
   readonly wallets: WalletsRepository;
   readonly webhooks: WebhooksRepository;
   readonly withdrawals: WithdrawalsRepository;

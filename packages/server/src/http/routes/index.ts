@@ -8,6 +8,7 @@ import { marketRoutes } from './market.ts';
 import { orderRoutes } from './orders.ts';
 import { quoteRoutes } from './quotes.ts';
 import { sandboxRoutes } from './sandbox.ts';
+import { treasuryRoutes } from './treasury.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { withdrawalRoutes } from './withdrawals.ts';
 
@@ -27,4 +28,5 @@ export const clientResourceRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> 
   ledgerProofRoutes,
   liabilitiesRoutes,
   sandboxRoutes,
+  treasuryRoutes,
 ];

@@ -9,6 +9,7 @@ import { operatorOrderRoutes } from './orders.ts';
 import { organizationRoutes } from './organizations.ts';
 import { organizationBookRoutes } from './organization-books.ts';
 import { organizationPeopleRoutes } from './organization-people.ts';
+import { organizationTreasuryRoutes } from './organization-treasury.ts';
 import { walletRoutes } from './wallets.ts';
 import { destinationRoutes } from './destinations.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
@@ -23,6 +24,7 @@ export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   organizationRoutes,
   organizationBookRoutes,
   organizationPeopleRoutes,
+  organizationTreasuryRoutes,
   adjustmentRoutes,
   marketAssetRoutes,
   marketPairRoutes,

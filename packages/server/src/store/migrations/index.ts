@@ -33,6 +33,7 @@ import * as m075 from './075-api-key-names.ts';
 import * as m055 from './055-invitation-senders.ts';
 import * as m056 from './056-reset-per-account.ts';
 import * as m040 from './040-idempotency-one-protocol.ts';
+import * as m080 from './080-organization-reporting.ts';
 
 /** Every migration, in order. New ones are appended; none is ever edited once released. */
 const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '055-invitation-senders': m055,
   '056-reset-per-account': m056,
   '040-idempotency-one-protocol': m040,
+  '080-organization-reporting': m080,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,22 @@
+import { inflateSync } from 'node:zlib';
+
+/**
+ * The text a PDF draws, read back from its content streams (inflated when compressed): every string shown
+ * by `Tj`, hex (pdf-lib's standard fonts) or literal, in drawing order, one per line.
+ */
+export function pdfText(bytes: Uint8Array): string {
+  const raw = Buffer.from(bytes).toString('latin1');
+  const out: string[] = [];
+  for (const m of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+    let body = m[1]!;
+    try {
+      body = inflateSync(Buffer.from(body, 'latin1')).toString('latin1');
+    } catch {
+      // not compressed
+    }
+    for (const s of body.matchAll(/(?:<([0-9A-Fa-f]*)>|\(((?:\\.|[^\\)])*)\))\s*Tj/g)) {
+      out.push(s[1] !== undefined ? Buffer.from(s[1], 'hex').toString('latin1') : s[2]!.replace(/\\(.)/g, '$1'));
+    }
+  }
+  return out.join('\n');
+}
