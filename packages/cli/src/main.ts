@@ -10,6 +10,7 @@ import * as depositOpen from './commands/deposit-open.ts';
 import * as depositWallets from './commands/deposit-wallets.ts';
 import * as ledgerCsv from './commands/ledger-csv.ts';
 import * as ledgerList from './commands/ledger-list.ts';
+import * as statement from './commands/statement.ts';
 import * as marketPairs from './commands/market-pairs.ts';
 import * as operatorAssetsList from './commands/operator-assets-list.ts';
 import * as operatorAssetsPut from './commands/operator-assets-put.ts';
@@ -154,6 +155,7 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
     balancesList,
     ledgerList,
     ledgerCsv,
+    statement,
     marketPairs,
     quoteCreate,
     orderCreate,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -562,6 +562,35 @@ describe('the cambio CLI, spawned against a real server', () => {
     assert.ok(lines.slice(1, -1).every((l) => l.includes(',BTC,8,')));
     const ledgerUsd = JSON.parse((await cambio(['ledger', '--asset', 'USD', '--json'], env)).stdout);
     assert.ok(ledgerUsd.every((e: { assetSymbol: string }) => e.assetSymbol === 'USD'));
+  });
+
+  test("statement: the month's CSV on stdout or in a file, the PDF in a file; a future month exits 2 with its code", async () => {
+    const month = new Date().toISOString().slice(0, 7);
+    const csv = await cambio(['statement', 'btc', month, '--statement-lang', 'en'], env);
+    assert.equal(csv.code, 0, csv.stderr);
+    const lines = csv.stdout.split('\r\n');
+    assert.equal(lines[0], 'Date (UTC),Description,Reference,Entry,Amount,Balance,Amount (minimum units),Balance (minimum units)');
+    assert.match(lines[1]!, /^\d{2}\/01\/\d{4} 00:00:00,Opening balance,,,,/);
+    assert.ok(
+      lines.some((l) => /,Adjustment,funding,[^,]+,1\.00000000,/.test(l)),
+      csv.stdout,
+    );
+    assert.match(lines.at(-2)!, /,Closing balance,,,,/);
+
+    const pdfFile = join(home, 'btc.pdf');
+    const pdf = await cambio(['statement', 'BTC', month, '--format', 'pdf', '--out', pdfFile], env);
+    assert.equal(pdf.code, 0, pdf.stderr);
+    assert.equal(readFileSync(pdfFile).subarray(0, 5).toString('latin1'), '%PDF-');
+    const csvFile = join(home, 'btc.csv');
+    assert.equal((await cambio(['statement', 'BTC', month, '--out', csvFile, '--statement-lang', 'en'], env)).code, 0);
+    // The current month closes at the moment each statement is made: the rest is the same file.
+    const withoutClosing = (t: string) => t.split('\r\n').slice(0, -2);
+    assert.deepEqual(withoutClosing(readFileSync(csvFile, 'utf8')), withoutClosing(csv.stdout));
+
+    const future = await cambio(['statement', 'BTC', '2999-01', '--json'], env);
+    assert.equal(future.code, 2, future.stderr);
+    assert.equal(JSON.parse(future.stderr).error.code, 'statements.month_in_future');
+    assert.equal((await cambio(['statement', 'BTC', month, '--format', 'pdf'], env)).code, 1, 'a PDF without --out is a usage error');
   });
 
   test('cancel declaration: the open declaration is cancelled and no longer open; again answers the same; a matched one exits 2 with deposits.declaration_not_open', async () => {

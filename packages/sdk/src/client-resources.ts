@@ -9,6 +9,7 @@ import { OrdersResource } from './resources/orders.ts';
 import { QuotesResource } from './resources/quotes.ts';
 import { SandboxResource } from './resources/sandbox.ts';
 import { TransparencyResource } from './resources/transparency.ts';
+import { StatementsResource, ValuationResource } from './resources/treasury.ts';
 import { WebhooksResource } from './resources/webhooks.ts';
 import { DestinationsResource, WithdrawalsResource } from './resources/withdrawals.ts';
 
@@ -34,6 +35,10 @@ export class ClientApiResources {
   readonly transparency: TransparencyResource;
   /** Sandbox only (404 in production): simulated arrivals at the deposit wallets. */
   readonly sandbox: SandboxResource;
+  /** The balances valued in the organization's reporting currency, and their daily history (`portal:read`). */
+  readonly valuation: ValuationResource;
+  /** Monthly statements of one asset, CSV or PDF (`portal:read`). */
+  readonly statements: StatementsResource;
 
   constructor(t: Transport, clockSkewMs: number) {
     this.client = new ClientResource(t);
@@ -49,5 +54,7 @@ export class ClientApiResources {
     this.webhooks = new WebhooksResource(t);
     this.transparency = new TransparencyResource(t);
     this.sandbox = new SandboxResource(t);
+    this.valuation = new ValuationResource(t);
+    this.statements = new StatementsResource(t);
   }
 }

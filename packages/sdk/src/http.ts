@@ -39,6 +39,8 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   /** A file, not the envelope (e.g. `text/csv`): a success answers its text as `data`; a failure is still the envelope. */
   accept?: string;
+  /** With `accept`: a success answers the file's bytes (a `Uint8Array`, e.g. a PDF) instead of its text. */
+  binary?: boolean;
 }
 
 export interface Reply<T> {
@@ -138,6 +140,7 @@ export class Transport {
     const timer = setTimeout(() => ctl.abort(), cfg.timeoutMs);
     let res: Response;
     let text: string;
+    let bytes: Uint8Array | null = null;
     try {
       res = await cfg.fetch(this.url(spec), {
         method: spec.method,
@@ -146,7 +149,10 @@ export class Transport {
         ...(cfg.credentials ? { credentials: cfg.credentials } : {}),
         ...(spec.body !== undefined ? { body: stringifyJson(spec.body) } : {}),
       });
-      text = await res.text();
+      if (spec.binary) {
+        bytes = new Uint8Array(await res.arrayBuffer());
+        text = new TextDecoder().decode(bytes);
+      } else text = await res.text();
     } catch (e) {
       if (ctl.signal.aborted) {
         throw new TimeoutError({ status: 0, code: 'sdk.timeout', message: `no response within ${cfg.timeoutMs} ms`, ...where });
@@ -166,7 +172,7 @@ export class Transport {
       clearTimeout(timer);
     }
     if (spec.accept && res.ok && (res.headers.get('content-type') ?? '').startsWith(spec.accept)) {
-      return { data: text as T, pagination: null, traceId: res.headers.get('x-trace-id'), status: res.status };
+      return { data: (bytes ?? text) as T, pagination: null, traceId: res.headers.get('x-trace-id'), status: res.status };
     }
     return this.interpret<T>(res, text, where);
   }

@@ -37,6 +37,7 @@ export {
 } from './liabilities.ts';
 export type { EntryCheck } from './resources/transparency.ts';
 export type { Balance } from './resources/balances.ts';
+export type { Valuation, BalanceHistory, StatementOptions } from './resources/treasury.ts';
 export type { LedgerEntry, LedgerFilters } from './resources/ledger.ts';
 export type { MarketPair } from './resources/market.ts';
 export type { CreatedFilters } from './resources/list.ts';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Permission, Scope } from '@cambio/contract';
+import { PDFDocument } from 'pdf-lib';
 import type { ManualClock } from '../../server/src/domain/ports.ts';
 import { backends, makeHarness, OPERATOR_TOKEN, type Harness } from '../../server/test/harness.ts';
 import {
@@ -207,6 +208,44 @@ for (const backend of backends()) {
         ],
       );
       assert.ok(file.endsWith(',"\'=fee, ""Q1"""\r\n'), file);
+    });
+
+    test('valuation, balance history and statements: bigint values, the CSV as text, the PDF as bytes', async () => {
+      const { cambio } = await newClient({ scopes: ['portal:read'], funding: { USD: 100n, BTC: 2n * 10n ** 8n, EUR: 500n } });
+      const v = await cambio.valuation.get();
+      assert.equal(v.reportingCurrency, 'USD');
+      // 2 BTC at floor(65000 × 0.99 × 100) = 6435000 cents each, plus 1.00 USD; EUR has no pair.
+      assert.deepEqual(
+        v.balances.map((b) => [b.assetSymbol, b.valueMinor]),
+        [
+          ['BTC', 12_870_000n],
+          ['EUR', null],
+          ['USD', 100n],
+        ],
+      );
+      assert.equal(v.totalValueMinor, 12_870_100n);
+      assert.deepEqual(v.unpriced, ['EUR']);
+      const history = await cambio.valuation.history(3);
+      assert.deepEqual(
+        history.assets.find((a) => a.assetSymbol === 'BTC')!.points.map((p) => p.closingMinor),
+        [0n, 0n, 2n * 10n ** 8n],
+      );
+
+      const month = clock().now().toISOString().slice(0, 7);
+      const csv = await cambio.statements.download('USD', month, { format: 'csv', lang: 'en' });
+      assert.match(csv, /^Date \(UTC\),Description,Reference,Entry,Amount,Balance,Amount \(minimum units\),Balance \(minimum units\)\r\n/);
+      assert.match(csv, /,Adjustment,test funding,[^,]+,1\.00,1\.00,100,100\r\n/);
+      assert.match(csv, /,Closing balance,,,,1\.00,,100\r\n$/);
+      const pdf = await cambio.statements.download('USD', month, { format: 'pdf' });
+      assert.ok(pdf instanceof Uint8Array);
+      assert.equal(Buffer.from(pdf.subarray(0, 5)).toString('latin1'), '%PDF-');
+      assert.equal((await PDFDocument.load(pdf)).getPageCount(), 1, 'the bytes arrive whole');
+      const bad = await cambio.statements.download('USD', '2026-13', { format: 'csv' }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      assert.ok(bad instanceof CambioError);
+      assert.deepEqual([bad.status, bad.code], [422, 'statements.month_malformed']);
     });
 
     test('errors carry status, code and traceId: 401, 403 scope, 403 cannot operate (quotes still work)', async () => {

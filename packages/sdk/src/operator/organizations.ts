@@ -14,6 +14,7 @@ import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import type { Balance } from '../resources/balances.ts';
 import type { LedgerEntry } from '../resources/ledger.ts';
+import type { BalanceHistory, Valuation } from '../resources/treasury.ts';
 import { listPage } from '../resources/list.ts';
 import { keyOf, type WriteOptions } from '../action-key.ts';
 
@@ -72,6 +73,16 @@ export class OperatorOrganizations {
   /** Available, held and total per asset, as the organization sees them. */
   async balances(id: string): Promise<Balance[]> {
     return (await this.t.get<Balance[]>(`/organizations/${enc(id)}/balances`)).data;
+  }
+
+  /** The organization's balances valued in its reporting currency, as its members read them. */
+  async valuation(id: string): Promise<Valuation> {
+    return (await this.t.get<Valuation>(`/organizations/${enc(id)}/valuation`)).data;
+  }
+
+  /** The organization's closing total of each asset per day (UTC), the last `days` days (30 by default). */
+  async balanceHistory(id: string, days?: number): Promise<BalanceHistory> {
+    return (await this.t.get<BalanceHistory>(`/organizations/${enc(id)}/balances/history`, days === undefined ? undefined : { days })).data;
   }
 
   ledger(id: string, q: ListParams = {}): Promise<Page<LedgerEntry>> {
