@@ -105,8 +105,9 @@ export default tseslint.config(
             { group: ['**/venues/**'], message: 'A store never imports a venue: use cases tell the venue what moved (usecases/ports.ts).' },
             {
               group: [
-                '**/usecases/**',
+                '**/usecases/**/*.ts',
                 '!**/usecases/repositories.ts',
+                '!**/usecases/**/*-repository.ts',
                 '**/http/**',
                 '**/operator/**',
                 '**/portal/**',
@@ -114,7 +115,7 @@ export default tseslint.config(
                 '**/deps.ts',
               ],
               message:
-                'Stores are repositories: they import only the domain, the store and the ports they implement (usecases/repositories.ts).',
+                'Stores are repositories: they import only the domain, the store and the ports they implement (usecases/repositories.ts, usecases/<area>/*-repository.ts).',
             },
             {
               group: ['**/usecases/repositories.ts'],

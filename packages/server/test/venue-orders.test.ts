@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { ManualClock } from '../src/domain/ports.ts';
 import { recoverApproved } from '../src/usecases/orders/execute-approved.ts';
 import { CcxtVenue } from '../src/venues/ccxt/ccxt-venue.ts';
+import { ccxtPortsOf } from '../src/venues/index.ts';
 import { makeExchange } from '../src/venues/ccxt/exchange.ts';
 import { available, backends, held, listAssets, seedOrg, type Harness, type SeededOrg } from './harness.ts';
 import { DOUBLE_KEY, DOUBLE_SECRET, startBinanceDouble, type BinanceDouble } from './venue-double/binance-double.ts';
@@ -101,7 +102,7 @@ for (const backend of backends()) {
       // Two instances run the task at once (each its own CCXT client and lease owner).
       const other = new CcxtVenue(
         makeExchange({ id: 'binance', apiKey: DOUBLE_KEY, secret: DOUBLE_SECRET, url: double.origin, recvWindowMs: 5000 }),
-        h.store,
+        ccxtPortsOf(h.store),
         h.clock,
         { recvWindowMs: 5000 },
       );
@@ -130,7 +131,7 @@ for (const backend of backends()) {
       (h.clock as ManualClock).advance(6_001);
       const other = new CcxtVenue(
         makeExchange({ id: 'binance', apiKey: DOUBLE_KEY, secret: DOUBLE_SECRET, url: double.origin, recvWindowMs: 5000 }),
-        h.store,
+        ccxtPortsOf(h.store),
         h.clock,
         { recvWindowMs: 5000 },
       );

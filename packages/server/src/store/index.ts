@@ -30,6 +30,8 @@ import { TreasuryStore } from './treasury-store.ts';
 import { LiabilitiesStore } from './liabilities-store.ts';
 import { SandboxStore } from './sandbox-store.ts';
 import { KyselyUnitOfWork } from './unit-of-work.ts';
+import { VenueOrdersStore } from './venue-orders-store.ts';
+import { VenueWithdrawalsStore } from './venue-withdrawals-store.ts';
 import { WalletsStore } from './wallets-store.ts';
 import { WebhooksStore } from './webhooks-store.ts';
 import { WithdrawalsStore } from './withdrawals-store.ts';
@@ -65,6 +67,8 @@ export class Store implements Repositories {
   readonly destinations: DestinationsStore;
   readonly withdrawals: WithdrawalsStore;
   readonly reconciliation: ReconciliationStore;
+  readonly venueOrders: VenueOrdersStore;
+  readonly venueWithdrawals: VenueWithdrawalsStore;
   /** One transaction around a use case's work (usecases/repositories.ts UnitOfWork). */
   readonly uow: KyselyUnitOfWork;
   readonly approvals: ApprovalsStore;
@@ -114,6 +118,8 @@ export class Store implements Repositories {
     this.destinations = new DestinationsStore(this.db);
     this.withdrawals = new WithdrawalsStore(this.db);
     this.reconciliation = new ReconciliationStore(this.db);
+    this.venueOrders = new VenueOrdersStore(this.db);
+    this.venueWithdrawals = new VenueWithdrawalsStore(this.db);
     this.approvals = new ApprovalsStore(this.db);
     this.people = new PeopleStore(this.db, clock);
     this.staff = new StaffStore(this.db);

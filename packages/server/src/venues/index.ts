@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../domain/ports.ts';
 import type { Store } from '../store/index.ts';
 import type { Venue } from '../usecases/ports.ts';
-import { CcxtVenue } from './ccxt/ccxt-venue.ts';
+import { CcxtVenue, type CcxtVenuePorts } from './ccxt/ccxt-venue.ts';
 import { makeExchange } from './ccxt/exchange.ts';
 import { DeskVenue } from './desk-venue.ts';
 import { SimulatedVenue } from './simulated-venue.ts';
@@ -27,5 +27,10 @@ export function venueFor(config: Pick<Config, 'mode' | 'venue' | 'recoveryGraceM
     url: v.url,
     recvWindowMs: RECV_WINDOW_MS,
   });
-  return new CcxtVenue(ex, store, clock, { recvWindowMs: RECV_WINDOW_MS, leaseMs: config.recoveryGraceMs, logger });
+  return new CcxtVenue(ex, ccxtPortsOf(store), clock, { recvWindowMs: RECV_WINDOW_MS, leaseMs: config.recoveryGraceMs, logger });
+}
+
+/** The narrow ports the CCXT venue works through, from the store. */
+export function ccxtPortsOf(store: Store): CcxtVenuePorts {
+  return { pairs: store.marketPairs, assets: store.marketAssets, orders: store.venueOrders, withdrawals: store.venueWithdrawals };
 }

@@ -9,7 +9,6 @@ import type { Rational } from '../../domain/market/rational.ts';
 import { formatDecimal } from '../../domain/money.ts';
 import type { Clock, Execution, ExecutionRequest } from '../../domain/ports.ts';
 import type { PricedQuote } from '../../domain/quotes/pricing.ts';
-import type { Store } from '../../store/index.ts';
 import type {
   Venue,
   VenueCustody,
@@ -34,7 +33,9 @@ import {
 } from './binance.ts';
 import { BookCache } from './book-cache.ts';
 import { classifyVenueError, venueErrorLabel } from './errors.ts';
-import { VenueOrders, type VenueCost, type VenueOrderRow } from './venue-orders.ts';
+import type { VenueCost, VenueOrderRow, VenueOrdersRepository } from '../../usecases/orders/venue-orders-repository.ts';
+import type { MarketAsset, PricedPair } from '../../usecases/repositories.ts';
+import type { VenueWithdrawalsRepository } from '../../usecases/withdrawals/venue-withdrawals-repository.ts';
 import { CcxtWithdrawals } from './venue-withdrawals.ts';
 
 export interface CcxtVenueOptions {
@@ -51,6 +52,19 @@ export interface CcxtVenueOptions {
 
 const MARKETS_TTL_MS = 3_600_000;
 
+/**
+ * What the CCXT venue reads and writes in this database, each a narrow port (docs/design/server-layers.md,
+ * "Ports"), built from the store once in venues/index.ts: the venue runs no SQL of its own.
+ */
+export interface CcxtVenuePorts {
+  /** The market's pairs: a pair's terms name its venue market. */
+  pairs: { get(base: string, quote: string): Promise<PricedPair | null>; list(): Promise<PricedPair[]> };
+  /** The listed assets and their decimals (balances and fees in a third asset are read in them). */
+  assets: { get(symbol: string): Promise<MarketAsset | null>; list(): Promise<MarketAsset[]> };
+  orders: VenueOrdersRepository;
+  withdrawals: VenueWithdrawalsRepository;
+}
+
 const unavailable = (detail: string) => new DomainError('market.unavailable', { detail });
 
 /**
@@ -66,7 +80,7 @@ export class CcxtVenue implements Venue {
   readonly kind = 'ccxt';
   readonly paysOutOnApproval = false;
   readonly books: BookCache;
-  readonly orders: VenueOrders;
+  readonly orders: VenueOrdersRepository;
   readonly cryptoPayouts: CcxtWithdrawals;
   readonly marketData: VenueMarketData = {
     markets: () => this.#listMarkets(),
@@ -86,14 +100,14 @@ export class CcxtVenue implements Venue {
 
   constructor(
     private readonly ex: Exchange,
-    private readonly store: Store,
+    private readonly ports: CcxtVenuePorts,
     private readonly clock: Clock,
     private readonly opts: CcxtVenueOptions,
   ) {
     this.#leaseMs = opts.leaseMs ?? 30_000;
     this.#depth = opts.bookDepth ?? 100;
-    this.orders = new VenueOrders(store.db);
-    this.cryptoPayouts = new CcxtWithdrawals(ex, store.db, clock, {
+    this.orders = ports.orders;
+    this.cryptoPayouts = new CcxtWithdrawals(ex, ports.withdrawals, clock, {
       recvWindowMs: opts.recvWindowMs,
       leaseMs: this.#leaseMs,
       owner: this.#owner,
@@ -121,7 +135,7 @@ export class CcxtVenue implements Venue {
   }
 
   pair(baseSymbol: string, quoteSymbol: string): Promise<MarketPair | null> {
-    return this.store.marketPairs.get(baseSymbol, quoteSymbol);
+    return this.ports.pairs.get(baseSymbol, quoteSymbol);
   }
 
   readonly #errors = new Map<string, number>();
@@ -140,7 +154,7 @@ export class CcxtVenue implements Venue {
 
   /** The venue's health, last error and the book held behind each venue-priced pair. */
   async status(): Promise<VenueStatus> {
-    const [pairs, watch] = await Promise.all([this.store.marketPairs.list(), this.orders.watch()]);
+    const [pairs, watch] = await Promise.all([this.ports.pairs.list(), this.orders.watch()]);
     const markets = await this.#marketsNow().catch(() => null);
     const now = this.clock.now().getTime();
     const text = (r: Rational | undefined) => (r === undefined ? null : toDecimalText(r));
@@ -277,7 +291,7 @@ export class CcxtVenue implements Venue {
     if (prior && !['new', 'sending', 'unknown'].includes(prior.state)) return this.#outcomeOf(prior);
     let init = prior;
     if (!init) {
-      const pair = await this.store.marketPairs.get(r.baseSymbol, r.quoteSymbol);
+      const pair = await this.ports.pairs.get(r.baseSymbol, r.quoteSymbol);
       const v = pair?.terms.venue;
       if (!v) return { filled: false, reason: `the market no longer prices ${r.baseSymbol}/${r.quoteSymbol} from the venue` };
       let m: VenueMarket | null;
@@ -430,7 +444,7 @@ export class CcxtVenue implements Venue {
       if (c.asset !== receivedAsset && c.amount.num > 0n) others.set(c.asset, add(others.get(c.asset) ?? ZERO, c.amount));
     const costs: VenueCost[] = [];
     for (const [asset, amount] of [...others].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const listed = await this.store.marketAssets.get(asset);
+      const listed = await this.ports.assets.get(asset);
       if (!listed) {
         const reason = `the venue charged its fee in ${asset}, which is not listed at Cambio: list ${asset} (PUT /operator/v1/market/assets/${asset}) and the order is booked at the next lookup`;
         await this.orders.settle(row.orderId, this.#owner, at, { state: 'unknown', ...figures, reason });
@@ -517,7 +531,7 @@ export class CcxtVenue implements Venue {
       this.#venueError('balances', err);
       throw unavailable("the venue's balances could not be read");
     }
-    const listed = await this.store.marketAssets.list();
+    const listed = await this.ports.assets.list();
     const out = new Map<string, bigint>();
     for (const a of listed) {
       const b = balances.get(a.symbol);

@@ -1,50 +1,19 @@
-import { sql } from 'kysely';
 import type { Exchange } from 'ccxt';
 import type { Logger } from 'pino';
 import { add, ceilToMinor, fromMinor, readDecimal, toDecimalText } from '../../domain/market/decimal-text.ts';
 import type { Clock } from '../../domain/ports.ts';
-import type { Db } from '../../store/db.ts';
 import type { CryptoPayouts, CryptoWithdrawalOutcome, CryptoWithdrawalRequest, CryptoWithdrawalView } from '../../usecases/ports.ts';
 import { applyWithdrawal, fetchWithdrawNetwork, withdrawalByOrderId, type VenueWithdrawalReport } from './binance.ts';
 import { classifyVenueError } from './errors.ts';
+import type {
+  VenueWithdrawalRow,
+  VenueWithdrawalSettlement,
+  VenueWithdrawalsRepository,
+  VenueWithdrawalState,
+} from '../../usecases/withdrawals/venue-withdrawals-repository.ts';
 
-type State = 'new' | 'sending' | 'unknown' | 'processing' | 'completed' | 'failed';
-const OPEN: State[] = ['new', 'sending', 'unknown', 'processing'];
-
-interface Row {
-  withdrawalId: string;
-  coin: string;
-  network: string;
-  address: string;
-  memo: string | null;
-  amountText: string;
-  feeText: string;
-  state: State;
-  attempts: number;
-  sentAt: Date | null;
-  recvWindowMs: number;
-  venueWithdrawalId: string | null;
-  txid: string | null;
-  reason: string | null;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const toRow = (r: any): Row => ({
-  withdrawalId: r.withdrawal_id,
-  coin: r.coin,
-  network: r.network,
-  address: r.address,
-  memo: r.memo,
-  amountText: r.amount_text,
-  feeText: r.fee_text,
-  state: r.state,
-  attempts: r.attempts,
-  sentAt: r.sent_at,
-  recvWindowMs: r.recv_window_ms,
-  venueWithdrawalId: r.venue_withdrawal_id,
-  txid: r.txid,
-  reason: r.reason,
-});
+type Row = VenueWithdrawalRow;
+const OPEN: VenueWithdrawalState[] = ['new', 'sending', 'unknown', 'processing'];
 
 // Binance's withdrawal statuses (binance.ts): ended well, ended without sending, still under way.
 const COMPLETED = 6;
@@ -98,30 +67,13 @@ export interface CcxtWithdrawalsOptions {
 export class CcxtWithdrawals implements CryptoPayouts {
   constructor(
     private readonly ex: Exchange,
-    private readonly db: Db,
+    private readonly rows: VenueWithdrawalsRepository,
     private readonly clock: Clock,
     private readonly opts: CcxtWithdrawalsOptions,
   ) {}
 
-  async views(ids: string[]): Promise<Map<string, CryptoWithdrawalView>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('venue_withdrawals').selectAll().where('withdrawal_id', 'in', ids).execute();
-    return new Map(
-      rows.map((r) => [
-        r.withdrawal_id,
-        {
-          venue: r.venue,
-          state: r.state,
-          status: r.venue_status,
-          amount: r.amount_text,
-          fee: r.fee_text,
-          venueWithdrawalId: r.venue_withdrawal_id,
-          txid: r.txid,
-          reason: r.reason,
-          attempts: r.attempts,
-        },
-      ]),
-    );
+  views(ids: string[]): Promise<Map<string, CryptoWithdrawalView>> {
+    return this.rows.views(ids);
   }
 
   async send(r: CryptoWithdrawalRequest): Promise<CryptoWithdrawalOutcome | null> {
@@ -159,33 +111,20 @@ export class CcxtWithdrawals implements CryptoPayouts {
     }
     if (!n || !n.enabled) return { completed: false, reason: `the venue does not withdraw ${r.assetSymbol} on ${r.network}` };
     const amount = fromMinor(r.amount, r.assetDecimals);
-    const now = this.clock.now();
-    await this.db
-      .insertInto('venue_withdrawals')
-      .values({
-        withdrawal_id: r.withdrawalId,
+    await this.rows.create(
+      {
+        withdrawalId: r.withdrawalId,
         venue: this.ex.id,
         coin: r.assetSymbol,
         network,
         address: r.address,
         memo: r.memo,
-        amount_text: toDecimalText(add(amount, n.fee)) ?? '',
-        fee_text: toDecimalText(n.fee) ?? '0',
-        state: 'new',
-        attempts: 0,
-        sent_at: null,
-        recv_window_ms: this.opts.recvWindowMs,
-        venue_withdrawal_id: null,
-        venue_status: null,
-        txid: null,
-        reason: null,
-        lease_owner: null,
-        lease_until: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.column('withdrawal_id').doNothing())
-      .execute();
+        amountText: toDecimalText(add(amount, n.fee)) ?? '',
+        feeText: toDecimalText(n.fee) ?? '0',
+        recvWindowMs: this.opts.recvWindowMs,
+      },
+      this.clock.now(),
+    );
     return 'created';
   }
 
@@ -295,64 +234,23 @@ export class CcxtWithdrawals implements CryptoPayouts {
     return null;
   }
 
-  async #get(id: string): Promise<Row | null> {
-    const r = await this.db.selectFrom('venue_withdrawals').selectAll().where('withdrawal_id', '=', id).executeTakeFirst();
-    return r ? toRow(r) : null;
+  #get(id: string): Promise<Row | null> {
+    return this.rows.get(id);
   }
 
-  async #claim(id: string, now: Date): Promise<Row | null> {
-    const r = await this.db
-      .updateTable('venue_withdrawals')
-      .set({ lease_owner: this.opts.owner, lease_until: new Date(now.getTime() + this.opts.leaseMs) })
-      .where('withdrawal_id', '=', id)
-      .where('state', 'in', OPEN)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .returningAll()
-      .executeTakeFirst();
-    return r ? toRow(r) : null;
+  #claim(id: string, now: Date): Promise<Row | null> {
+    return this.rows.claim(id, this.opts.owner, now, new Date(now.getTime() + this.opts.leaseMs));
   }
 
-  /** Written before the request leaves: a crash from here on leaves `sending`, looked up, never sent blind. */
-  async #markSending(id: string, at: Date): Promise<boolean> {
-    const r = await this.db
-      .updateTable('venue_withdrawals')
-      .set({ state: 'sending', sent_at: at, attempts: sql`attempts + 1`, updated_at: at })
-      .where('withdrawal_id', '=', id)
-      .where('lease_owner', '=', this.opts.owner)
-      .returning('withdrawal_id')
-      .executeTakeFirst();
-    return r !== undefined;
+  #markSending(id: string, at: Date): Promise<boolean> {
+    return this.rows.markSending(id, this.opts.owner, at);
   }
 
-  async #settle(
-    id: string,
-    v: { state: State; venueWithdrawalId?: string; venueStatus?: string; txid?: string; reason?: string; feeText?: string },
-  ): Promise<void> {
-    const at = this.clock.now();
-    await this.db
-      .updateTable('venue_withdrawals')
-      .set({
-        state: v.state,
-        updated_at: at,
-        lease_owner: null,
-        lease_until: null,
-        ...(v.venueWithdrawalId !== undefined ? { venue_withdrawal_id: v.venueWithdrawalId } : {}),
-        ...(v.venueStatus !== undefined ? { venue_status: v.venueStatus } : {}),
-        ...(v.txid !== undefined ? { txid: v.txid } : {}),
-        ...(v.feeText !== undefined ? { fee_text: v.feeText } : {}),
-        ...(v.reason !== undefined ? { reason: v.reason.slice(0, 500) } : {}),
-      })
-      .where('withdrawal_id', '=', id)
-      .where('lease_owner', '=', this.opts.owner)
-      .execute();
+  #settle(id: string, v: VenueWithdrawalSettlement): Promise<void> {
+    return this.rows.settle(id, this.opts.owner, this.clock.now(), v);
   }
 
-  async #release(id: string): Promise<void> {
-    await this.db
-      .updateTable('venue_withdrawals')
-      .set({ lease_owner: null, lease_until: null })
-      .where('withdrawal_id', '=', id)
-      .where('lease_owner', '=', this.opts.owner)
-      .execute();
+  #release(id: string): Promise<void> {
+    return this.rows.release(id, this.opts.owner);
   }
 }

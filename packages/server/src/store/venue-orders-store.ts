@@ -1,8 +1,14 @@
 import { sql } from 'kysely';
-import type { Db } from '../../store/db.ts';
-import type { VenueCost, VenueOrderListed, VenueOrderRow, VenueOrderState } from '../../usecases/orders/venue-orders-repository.ts';
-
-export type { VenueCost, VenueOrderListed, VenueOrderRow, VenueOrderState };
+import type { Db } from './db.ts';
+import type {
+  VenueCost,
+  VenueOrderInit,
+  VenueOrderListed,
+  VenueOrderRow,
+  VenueOrderSettlement,
+  VenueOrdersRepository,
+  VenueOrderState,
+} from '../usecases/orders/venue-orders-repository.ts';
 
 const readCosts = (text: string | null): VenueCost[] =>
   text === null
@@ -40,7 +46,7 @@ function toRow(r: any): VenueOrderRow {
  * update that only one instance can win while the lease runs, so two instances never send one order.
  * A lease cut short by a crash runs out and the next holder looks the order up first.
  */
-export class VenueOrders {
+export class VenueOrdersStore implements VenueOrdersRepository {
   constructor(private readonly db: Db) {}
 
   async get(orderId: string): Promise<VenueOrderRow | null> {
@@ -52,12 +58,7 @@ export class VenueOrders {
    * The row (created `new` if absent) with its lease taken by `owner` until `until`; null when it is
    * settled at the venue (filled, refused, partial) or another holder's lease still runs.
    */
-  async claim(
-    init: { orderId: string; venue: string; venueSymbol: string; side: 'sell' | 'buy'; amountText: string; recvWindowMs: number },
-    owner: string,
-    now: Date,
-    until: Date,
-  ): Promise<VenueOrderRow | null> {
+  async claim(init: VenueOrderInit, owner: string, now: Date, until: Date): Promise<VenueOrderRow | null> {
     await this.db
       .insertInto('venue_orders')
       .values({
@@ -107,20 +108,7 @@ export class VenueOrders {
   }
 
   /** Records what the venue said and gives the lease back. */
-  async settle(
-    orderId: string,
-    owner: string,
-    at: Date,
-    v: {
-      state: VenueOrderState;
-      venueOrderId?: string;
-      executedQty?: string;
-      quoteQty?: string;
-      proceedsQuoteMinor?: bigint;
-      reason?: string;
-      costs?: VenueCost[];
-    },
-  ): Promise<void> {
+  async settle(orderId: string, owner: string, at: Date, v: VenueOrderSettlement): Promise<void> {
     await this.db
       .updateTable('venue_orders')
       .set({
