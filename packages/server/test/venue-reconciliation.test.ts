@@ -57,6 +57,39 @@ for (const backend of backends()) {
       assert.equal(figure(second, 'BTC')?.marketMinor, '900000000');
     });
 
+    test(
+      "while the venue's balance call hangs, a run waits outside any transaction: an order is placed at once",
+      { timeout: 60_000 },
+      async () => {
+        const account = double.holdNextAnswer('/api/v3/account');
+        let answered = false;
+        const run = h.op('POST', '/reconciliation/run').finally(() => {
+          answered = true;
+        });
+        await account.arrived;
+        let orderId = '';
+        try {
+          // The run holds nothing while it waits for the venue: quoting and placing an order are answered.
+          const q = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USDT', amountBaseMinor: '100000000' });
+          assert.equal(q.status, 201, q.raw);
+          const order = await h.call(o.key, 'POST', '/orders', { quoteId: q.body.data.id });
+          assert.equal(order.status, 201, order.raw);
+          assert.equal(order.body.data.state, 'pending_approval');
+          orderId = order.body.data.id;
+          assert.equal(answered, false, 'the balance call is still hanging');
+        } finally {
+          account.release(); // never left hanging, even when an assertion above fails
+        }
+        const r = await run;
+        assert.equal(r.status, 200, r.raw);
+        assert.equal(r.body.data.source, 'venue');
+        assert.equal(r.body.data.matched, true, r.raw);
+        assert.equal(figure(r, 'BTC')?.marketMinor, '900000000');
+        // The order waits for approval with its hold: the platform's side at the market has not moved.
+        assert.equal((await h.op('POST', `/orders/${orderId}/reject`, { reason: 'not needed' })).status, 200);
+      },
+    );
+
     test('a venue balance that differs stops money movements until a person resolves it', async () => {
       double.setBalance('USDT', '64000');
       const r = await h.op('POST', '/reconciliation/run');

@@ -79,6 +79,8 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
   let refuseNextWithdrawal: { code: number; msg: string } | null = null;
   let dropAfterNextWithdrawal = false;
   let holdNextWithdrawal: ((w: DoubleWithdrawal) => void) | null = null;
+  /** Requests to these paths wait, unanswered, until the test opens their gate. */
+  const gates: Array<{ path: string; arrived: () => void; opened: Promise<void> }> = [];
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -176,6 +178,13 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
   const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const url = new URL(req.url ?? '/', 'http://double');
     const path = url.pathname;
+    const gate = gates.findIndex((g) => g.path === path);
+    if (gate >= 0) {
+      const [g] = gates.splice(gate, 1);
+      g!.arrived();
+      void g!.opened.then(() => handle(req, res, body));
+      return;
+    }
     const query = url.search.slice(1);
     requests.push({ method: req.method ?? 'GET', path });
     const f = faults.find((x) => x.times > 0 && path.startsWith(x.path) && (x.method === undefined || x.method === req.method));
@@ -478,6 +487,22 @@ export async function startBinanceDouble(opts: { symbols?: SymbolSpec[] } = {}) 
       return new Promise((resolve) => {
         holdNext = resolve;
       });
+    },
+    /**
+     * The next request to `path` is held, unanswered, until `release` (a venue that hangs): `arrived`
+     * resolves once it came in. Released, it is answered as usual.
+     */
+    holdNextAnswer(path: string): { arrived: Promise<void>; release: () => void } {
+      let arrived!: () => void;
+      let release!: () => void;
+      const seen = new Promise<void>((r) => {
+        arrived = r;
+      });
+      const opened = new Promise<void>((r) => {
+        release = r;
+      });
+      gates.push({ path, arrived, opened });
+      return { arrived: seen, release };
     },
     /** How many orders the double recorded for each client order id. */
     ordersPerClientId(): Map<string, number> {
