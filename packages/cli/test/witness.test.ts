@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { openSignedNote, requireCosignatures } from '@cambio/sdk';
-import { backends, listAssets, makeHarness, seedOrg } from '../../server/test/harness.ts';
+import { backends, listAssets, makeHarness, OPERATOR_TOKEN, seedOrg } from '../../server/test/harness.ts';
 import { appendUntil } from '../../server/test/log-append.ts';
 import { sendToWitnesses } from '../../server/src/usecases/transparency/send-to-witnesses.ts';
 
@@ -111,11 +111,35 @@ for (const backend of backends()) {
           'the state is kept beside the key',
         );
 
+        // The operator's `cambio verify` requires it too: the checkpoint served to clients is cosigned and is the log's.
+        const opEnv = { HOME: dir, CAMBIO_BASE_URL: base, OPERATOR_TOKEN };
+        const opOk = await cambio(['verify', '--witness', vkey], opEnv);
+        assert.equal(opOk.code, 0, opOk.stderr);
+        assert.match(opOk.stdout, /; checkpoint 4 cosigned by witness\.test\/w1\n$/);
+        const opJson = await cambio(['verify', '--json', '--witness', vkey], opEnv);
+        assert.deepEqual(JSON.parse(opJson.stdout).cosigned, { treeSize: 4, by: ['witness.test/w1'] });
+        const badQuorum = await cambio(['verify', '--witness', vkey, '--witness-quorum', '2'], opEnv);
+        assert.equal(badQuorum.code, 1, badQuorum.stderr);
+        assert.match(badQuorum.stderr, /--witness-quorum must be a whole number from 0 to the number of --witness keys \(1\)/);
+        // The log grows and the witness has not seen the new checkpoint yet: not cosigned, exit 8 naming it.
+        await h.op('POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: '3', reason: 'unseen' });
+        await appendUntil(h, 6);
+        const opUnseen = await cambio(['verify', '--witness', vkey], opEnv);
+        assert.equal(opUnseen.code, 8, opUnseen.stdout + opUnseen.stderr);
+        assert.match(
+          opUnseen.stderr,
+          /^FAILED: checkpoint 6: the checkpoint carries 0 valid cosignatures of the 1 witnesses trusted; 1 required\n/,
+        );
+        assert.equal((await cambio(['verify', '--witness', vkey, '--witness-quorum', '0'], opEnv)).code, 0, 'a quorum of 0 asks nothing');
+        await sendToWitnesses(witnesses);
+        note = await checkpoint();
+        assert.equal((await cambio(['verify', '--witness', vkey], opEnv)).code, 0, 'cosigned once the witness saw it');
+
         // A stale old size: 409 with the size it knows.
         const stale = await fetch(`${served.url}/add-checkpoint`, { method: 'POST', body: `old 2\n\n${note}` });
         assert.equal(stale.status, 409);
         assert.equal(stale.headers.get('content-type'), 'text/x.tlog.size');
-        assert.equal(await stale.text(), '4\n');
+        assert.equal(await stale.text(), '6\n');
 
         // The operator forks the log: the same entries rewritten and signed again, then a larger tree.
         const victim = (await h.store.transparency.entries(0, 1))[0]!.entryId;
@@ -126,12 +150,12 @@ for (const backend of backends()) {
         await sql`delete from log_nodes`.execute(h.store.db);
         await sql`delete from log_leaves`.execute(h.store.db);
         await sql`update log_head set size = 0, frontier = ''::bytea, last_txid = -1, last_seq = 0`.execute(h.store.db);
-        await appendUntil(h, 4);
+        await appendUntil(h, 6);
         // The same size with another root: never cosigned.
-        const same = await fetch(`${served.url}/add-checkpoint`, { method: 'POST', body: `old 4\n\n${await checkpoint()}` });
+        const same = await fetch(`${served.url}/add-checkpoint`, { method: 'POST', body: `old 6\n\n${await checkpoint()}` });
         assert.equal(same.status, 422);
         await h.op('POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: '1', reason: 'cover' });
-        await appendUntil(h, 6);
+        await appendUntil(h, 8);
         await sendToWitnesses(witnesses);
         note = await checkpoint();
         await assert.rejects(requireCosignatures(note, [vkey]), /0 valid cosignatures/);
@@ -140,17 +164,21 @@ for (const backend of backends()) {
         try {
           const caught = await cambio(['verify', '--mine', '--witness', vkey, '--witness-quorum', '1'], { ...clientEnv, HOME: fresh });
           assert.equal(caught.code, 8, caught.stdout + caught.stderr);
-          assert.match(caught.stderr, /checkpoint 6: the checkpoint carries 0 valid cosignatures of the 1 witnesses trusted; 1 required/);
+          assert.match(caught.stderr, /checkpoint 8: the checkpoint carries 0 valid cosignatures of the 1 witnesses trusted; 1 required/);
         } finally {
           rmSync(fresh, { recursive: true, force: true });
         }
+
+        const opForked = await cambio(['verify', '--witness', vkey], opEnv);
+        assert.equal(opForked.code, 8, opForked.stdout + opForked.stderr);
+        assert.match(opForked.stderr, /^FAILED: checkpoint 8: the checkpoint carries 0 valid cosignatures/);
 
         // A witness that is down does not stop the log.
         w.kill('SIGTERM');
         w = undefined;
         await h.op('POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: '1', reason: 'later' });
         await sendToWitnesses(witnesses);
-        await appendUntil(h, 8);
+        await appendUntil(h, 10);
       } finally {
         w?.kill('SIGTERM');
         await h.close();

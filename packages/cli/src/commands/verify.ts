@@ -1,5 +1,6 @@
-import { APIError, ConnectionError, verifyConsistency } from '@cambio/sdk';
+import { APIError, ConnectionError, CosignatureError, requireCosignatures, verifyConsistency } from '@cambio/sdk';
 import type { Command } from 'commander';
+import { UsageError } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import { BooksMismatch } from '../output.ts';
 import { leafHashOf, openCheckpoint, parseNoteKey, readLeaf, StreamingTree } from '../verify/log-check.ts';
@@ -21,8 +22,9 @@ interface Entry {
 /**
  * `cambio verify` (operator): reads the whole journal log, checks every leaf against the entry's
  * postings as stored, recomputes every signed checkpoint's root, checks each checkpoint's consistency
- * with the one before, and that every organization's balances equal the sum of its postings. Exits 8
- * naming the first entry that does not hold.
+ * with the one before, and that every organization's balances equal the sum of its postings; with
+ * `--witness`, that the checkpoint served to clients carries the witnesses' cosignatures and is one of the
+ * checkpoints checked. Exits 8 naming the first entry that does not hold.
  */
 export function register(program: Command, ctx: Ctx): void {
   program
@@ -43,8 +45,8 @@ export function register(program: Command, ctx: Ctx): void {
     .option('--witness-quorum <k>', 'how many of the --witness keys must have cosigned the checkpoint (default: all)')
     .action(async (opts: { mine?: boolean; witness: string[]; witnessQuorum?: string }) => {
       const quorum = opts.witnessQuorum === undefined ? opts.witness.length : Number(opts.witnessQuorum);
-      if (!Number.isSafeInteger(quorum) || quorum < 0 || quorum > opts.witness.length)
-        throw new Error(`--witness-quorum must be a whole number from 0 to the number of --witness keys (${opts.witness.length})`);
+      if (!/^[0-9]+$/.test(opts.witnessQuorum ?? '0') || quorum > opts.witness.length)
+        throw new UsageError(`--witness-quorum must be a whole number from 0 to the number of --witness keys (${opts.witness.length})`);
       if (opts.mine) return verifyMine(ctx, { witnesses: opts.witness, quorum });
       const s = ctx.settings();
       const op = ctx.operator(); // refuses without OPERATOR_TOKEN
@@ -76,6 +78,21 @@ export function register(program: Command, ctx: Ctx): void {
         return r;
       };
       const key = parseNoteKey(await (await get('/transparency/key', false)).text());
+
+      // Witnesses (docs/transparency.md): the checkpoint every client is served must carry the cosignatures
+      // of enough of them, and be one of the checkpoints checked below. Read first, so the list has it.
+      let served: { size: number; root: Buffer; cosigners: string[] } | null = null;
+      if (opts.witness.length > 0) {
+        const note = await (await get('/transparency/checkpoint', false)).text();
+        const cp = openCheckpoint(note, key);
+        if (!cp) throw new BooksMismatch(`the checkpoint served at /transparency/checkpoint is not signed by ${key.name}`, null);
+        try {
+          served = { size: cp.size, root: cp.root, cosigners: await requireCosignatures(note, opts.witness, quorum) };
+        } catch (e) {
+          if (e instanceof CosignatureError) throw new BooksMismatch(`checkpoint ${cp.size}: ${e.message}`, null);
+          throw e;
+        }
+      }
 
       const checkpoints: Checkpoint[] = [];
       for (let from = 0; ;) {
@@ -152,6 +169,15 @@ export function register(program: Command, ctx: Ctx): void {
       }
       if (next < checkpoints.length)
         throw new BooksMismatch(`checkpoint ${checkpoints[next]!.treeSize} is beyond the ${tree.size} logged entries`, null);
+      if (served) {
+        const sv = served;
+        const same = checkpoints.find((c) => c.treeSize === sv.size);
+        if (!same || same.rootHash !== sv.root.toString('hex'))
+          throw new BooksMismatch(
+            `the cosigned checkpoint ${sv.size} served to clients is not the log's checkpoint of that size: clients are shown another tree`,
+            entryIds[sv.size - 1] ?? null,
+          );
+      }
 
       // Balances: available + held of every organization and asset equal the sum of its logged postings.
       // Entries committed while this ran may not be logged yet: read the balances once the log has them (the
@@ -172,11 +198,20 @@ export function register(program: Command, ctx: Ctx): void {
       if (mismatches.length > 0)
         throw new BooksMismatch(`balances differ from the sum of the logged postings: ${mismatches.join('; ')}`, null);
 
-      const summary = { ok: true, entries: tree.size, checkpoints: checkpoints.length, key: key.name, root: tree.root().toString('hex') };
+      const summary = {
+        ok: true,
+        entries: tree.size,
+        checkpoints: checkpoints.length,
+        key: key.name,
+        root: tree.root().toString('hex'),
+        ...(served ? { cosigned: { treeSize: served.size, by: served.cosigners } } : {}),
+      };
       ctx.print(
         summary,
         () =>
-          `ok: ${tree.size} entries, ${checkpoints.length} checkpoints signed by ${key.name}, each consistent with the one before; balances equal the postings`,
+          `ok: ${tree.size} entries, ${checkpoints.length} checkpoints signed by ${key.name}, each consistent with the one before; balances equal the postings${
+            served ? `; checkpoint ${served.size} cosigned by ${served.cosigners.join(', ') || 'no witness (quorum 0)'}` : ''
+          }`,
       );
     });
 }
