@@ -111,6 +111,36 @@ for (const backend of backends()) {
       }
     });
 
+    test('a ledger row one unit off what the log holds exits 8 naming the entry and both amounts', async () => {
+      const h = await makeHarness({ backend });
+      const home = mkdtempSync(join(tmpdir(), 'cambio-mine-'));
+      try {
+        const base = await h.app.listen({ port: 0, host: '127.0.0.1' });
+        await listAssets(h, { USD: 2 });
+        const a = await seedOrg(h, { balances: { USD: 1000n } });
+        const env = { HOME: home, CAMBIO_BASE_URL: base, CAMBIO_API_KEY: a.key };
+        await appendUntil(h, 2);
+        // The server shows the client 1001 where its log says 1000.
+        const postings = h.store.accounts.postings.bind(h.store.accounts);
+        h.store.accounts.postings = async (...args) => {
+          const r = await postings(...args);
+          return { ...r, items: r.items.map((p) => ({ ...p, amount: p.amount + 1n })) };
+        };
+        const lie = await cambio(['verify', '--mine'], env);
+        assert.equal(lie.code, 8, lie.stdout + lie.stderr);
+        assert.match(
+          lie.stderr,
+          /^FAILED: entry (je_\S+) under the signed checkpoint 2: the row shows available 1001 USD, but the logged leaf moves 1000 USD there\nfirst bad entry: \1\n$/,
+        );
+        h.store.accounts.postings = postings;
+        const honest = await cambio(['verify', '--mine'], env);
+        assert.equal(honest.code, 0, honest.stderr);
+      } finally {
+        await h.close();
+        rmSync(home, { recursive: true, force: true });
+      }
+    });
+
     test('a snapshot one unit short, or without an asset the client holds, exits 8 naming the asset and both amounts', async () => {
       const h = await makeHarness({ backend });
       const home = mkdtempSync(join(tmpdir(), 'cambio-mine-'));

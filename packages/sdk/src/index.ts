@@ -35,7 +35,8 @@ export {
   type LiabilitiesCheck,
   type LedgerReader,
 } from './liabilities.ts';
-export type { EntryCheck } from './resources/transparency.ts';
+export type { EntryCheck, EntryCheckOptions } from './resources/transparency.ts';
+export { leafMovementProblem, type LedgerRowMovement } from './entry-check.ts';
 export type { Balance } from './resources/balances.ts';
 export type { Valuation, BalanceHistory, StatementOptions } from './resources/treasury.ts';
 export type { LedgerEntry, LedgerFilters } from './resources/ledger.ts';

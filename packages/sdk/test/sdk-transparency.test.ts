@@ -23,12 +23,18 @@ describe('SDK: the books a client checks on its own machine, against the real se
     const rows = (await cambio.ledger.list()).items;
     assert.equal(rows.length, 2);
     for (const row of rows) {
-      const check = await cambio.transparency.verifyEntry(row.entryId);
+      const check = await cambio.transparency.verifyEntry(row, { organizationId: o.orgId });
       assert.deepEqual(
-        [check.ok, check.problem, check.checkpoint?.treeSize, check.checkpoint?.origin],
-        [true, null, 6, 'cambio/localhost'],
+        [check.ok, check.problem, check.compared, check.checkpoint?.treeSize, check.checkpoint?.origin],
+        [true, null, true, 6, 'cambio/localhost'],
       );
+      const idOnly = await cambio.transparency.verifyEntry(row.entryId);
+      assert.deepEqual([idOnly.ok, idOnly.compared], [true, false], 'an entry id alone checks the inclusion only');
     }
+    // Another organization's id: the leaf does not move its accounts.
+    const other = await cambio.transparency.verifyEntry(rows[0]!, { organizationId: 'org_someone_else' });
+    assert.equal(other.ok, false);
+    assert.match(other.problem!, /but the logged leaf does not move available/);
     const cp = await cambio.transparency.checkpoint();
     const proof = await cambio.transparency.proof(rows[0]!.entryId);
     assert.equal(await verifyInclusion(proof, cp.rootHash), true);
@@ -36,6 +42,29 @@ describe('SDK: the books a client checks on its own machine, against the real se
     const flipped = proof.auditPath.map((x, i) => (i === 0 ? (x[0] === '0' ? '1' : '0') + x.slice(1) : x));
     assert.equal(await verifyInclusion({ ...proof, auditPath: flipped }, cp.rootHash), false);
     assert.equal(await verifyInclusion({ ...proof, leafIndex: proof.treeSize }, cp.rootHash), false);
+  });
+
+  test('a server that shows a ledger row one unit off what the log holds: the entry check fails naming both amounts', async () => {
+    const o = await seedOrg(h, { balances: { USD: 1_000n } });
+    await appendUntil(h, (await h.store.transparency.size()) + 2);
+    const cambio = new Cambio({ apiKey: o.key, baseUrl: base, lang: 'en' });
+    const postings = h.store.accounts.postings.bind(h.store.accounts);
+    h.store.accounts.postings = async (...args) => {
+      const r = await postings(...args);
+      return { ...r, items: r.items.map((p) => ({ ...p, amount: p.amount + 1n })) };
+    };
+    try {
+      const [row] = (await cambio.ledger.list()).items;
+      assert.equal(row!.amountMinor, 1_001n);
+      const check = await cambio.transparency.verifyEntry(row!, { organizationId: o.orgId });
+      assert.equal(check.ok, false, 'the proof itself holds: only the comparison catches it');
+      assert.equal(check.problem, 'the row shows available 1001 USD, but the logged leaf moves 1000 USD there');
+      assert.equal((await cambio.transparency.verifyEntry(row!.entryId)).ok, true);
+    } finally {
+      h.store.accounts.postings = postings;
+    }
+    const [honest] = (await cambio.ledger.list()).items;
+    assert.equal((await cambio.transparency.verifyEntry(honest!, { organizationId: o.orgId })).ok, true);
   });
 
   test("verifyLiabilities: every part reaches the signed roots, rebuilt with the organization's own id, and the amounts equal its own ledger under treeSize", async () => {

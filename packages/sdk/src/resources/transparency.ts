@@ -1,6 +1,7 @@
 import type { InclusionProof as WireInclusionProof, OwnLiabilities as WireOwnLiabilities } from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
+import { leafMovementProblem, type LedgerRowMovement } from '../entry-check.ts';
 import { verifyCheckpoint, verifyInclusion, type Checkpoint } from '../transparency.ts';
 import {
   expectedLiabilities,
@@ -15,12 +16,24 @@ import {
 export type InclusionProof = WireInclusionProof;
 export type OwnLiabilities = Amounts<WireOwnLiabilities>;
 
-/** An entry's check: in the log under a signed checkpoint, or why not. */
+/** An entry's check: in the log under a signed checkpoint, its leaf moving the rows' amounts, or why not. */
 export interface EntryCheck {
   entryId: string;
   ok: boolean;
   checkpoint: Checkpoint | null;
   problem: string | null;
+  /** Whether ledger rows were compared with the leaf's own postings (false when only an entry id was given). */
+  compared: boolean;
+}
+
+/** What `verifyEntry` compares the leaf with. */
+export interface EntryCheckOptions {
+  /** The organization whose rows these are: its postings are `org:<organizationId>:available|held`. Required with rows. */
+  organizationId?: string;
+  /** The checkpoint to check under (default: the latest, its signature checked with the key as served). */
+  checkpoint?: Checkpoint;
+  /** The rows are every row of the entry: an own posting that no row shows fails too. */
+  complete?: boolean;
 }
 
 /**
@@ -75,19 +88,28 @@ export class TransparencyResource {
     ).data;
   }
 
-  /** Whether the entry is in the log: the latest checkpoint's signature, then the entry's inclusion under its root. */
-  async verifyEntry(entryId: string, checkpoint?: Checkpoint): Promise<EntryCheck> {
+  /**
+   * Whether a ledger row (or the rows of one entry) is in the log as shown: the entry's inclusion under the
+   * signed checkpoint, and the leaf's postings on the organization's own accounts equal to the rows (entry,
+   * kind, time, account, asset and amount). Given only an entry id, only the inclusion and the entry's id
+   * are checked (`compared: false`).
+   */
+  async verifyEntry(entry: string | LedgerRowMovement | readonly LedgerRowMovement[], opts: EntryCheckOptions = {}): Promise<EntryCheck> {
+    const rows: readonly LedgerRowMovement[] = typeof entry === 'string' ? [] : 'entryId' in entry ? [entry] : entry;
+    const entryId = typeof entry === 'string' ? entry : rows[0]?.entryId;
+    if (entryId === undefined) throw new TypeError('verifyEntry: no ledger row given');
+    if (rows.length > 0 && !opts.organizationId) throw new TypeError('verifyEntry: organizationId is required to compare ledger rows');
     // A page of rows passes one checkpoint read (and its signature checked) for all of them.
-    const cp = checkpoint ?? (await this.checkpoint());
+    const cp = opts.checkpoint ?? (await this.checkpoint());
     const proof = await this.proof(entryId, cp.treeSize);
-    const ok = await verifyInclusion(proof, cp.rootHash);
-    const leafNamesEntry = (JSON.parse(proof.leaf) as { entryId?: unknown }).entryId === entryId;
-    return {
-      entryId,
-      checkpoint: cp,
-      ok: ok && leafNamesEntry,
-      problem: !ok ? 'the proof does not lead to the signed root' : leafNamesEntry ? null : 'the leaf names another entry',
-    };
+    const problem = !(await verifyInclusion(proof, cp.rootHash))
+      ? 'the proof does not lead to the signed root'
+      : rows.length > 0
+        ? leafMovementProblem(proof.leaf, rows, opts.organizationId!, opts.complete)
+        : (JSON.parse(proof.leaf) as { entryId?: unknown }).entryId === entryId
+          ? null
+          : 'the leaf names another entry';
+    return { entryId, checkpoint: cp, ok: problem === null, problem, compared: rows.length > 0 };
   }
 
   /** `GET /transparency/liabilities/latest`, its signature checked. */

@@ -99,6 +99,23 @@ describe('the public books in Chromium', { skip: skip ?? false }, () => {
     assert.equal(await page.getByRole('img', { name: 'Not in the log yet' }).count(), 0);
     await clean(page, problems, 'portal ledger');
 
+    // The server lies about one row by one unit (the log holds the truth): that row's mark is not verified, the others are.
+    const postings = svc.h.store.accounts.postings.bind(svc.h.store.accounts);
+    svc.h.store.accounts.postings = async (...args) => {
+      const r = await postings(...args);
+      return { ...r, items: r.items.map((p) => (p.amount === -100n ? { ...p, amount: -99n } : p)) };
+    };
+    try {
+      await page.reload();
+      const lied = page.getByRole('row').filter({ hasText: '0.99' });
+      await lied.getByRole('img', { name: 'Not verified' }).waitFor();
+      await page.getByRole('img', { name: 'Verified in the log' }).nth(1).waitFor();
+      assert.equal(await page.getByRole('img', { name: 'Verified in the log' }).count(), 2, 'the honest rows stay verified');
+      assert.equal(await page.getByRole('alert').filter({ hasText: 'The books cannot be trusted' }).count(), 0, 'the log did not fork');
+    } finally {
+      svc.h.store.accounts.postings = postings;
+    }
+
     // The server forks the log: a posting rewritten in SQL and the log rebuilt and signed again, to the size
     // this browser remembered, with another root. The marks turn into a warning.
     const size = await svc.h.store.transparency.size();

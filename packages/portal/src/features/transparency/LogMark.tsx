@@ -1,31 +1,8 @@
-import { CambioError, verifyInclusion, type LedgerEntry } from '@cambio/sdk';
+import { CambioError, type LedgerEntry } from '@cambio/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { usePortal } from '../../lib/portal-context.ts';
 import { useMonitoredCheckpoint } from './log-monitor.ts';
 import { text } from './texts.ts';
-
-/** The leaf as its canonical JSON says (docs/transparency.md). */
-interface Leaf {
-  entryId?: string;
-  kind?: string;
-  postings?: Array<{ account: string; assetSymbol: string; amountMinor: string }>;
-}
-
-/**
- * Whether the leaf is the row's entry and its postings on the organization's own account of the row
- * (exactly `org:<id>:<account>`, in the row's asset) add up to the row's amount, with the row's kind.
- */
-export function leafMatchesRow(
-  leaf: Leaf,
-  row: Pick<LedgerEntry, 'entryId' | 'kind' | 'account' | 'assetSymbol' | 'amountMinor'>,
-  organizationId: string,
-): boolean {
-  if (leaf.entryId !== row.entryId || leaf.kind !== row.kind) return false;
-  const own = (leaf.postings ?? []).filter(
-    (p) => p.account === `org:${organizationId}:${row.account}` && p.assetSymbol === row.assetSymbol,
-  );
-  return own.length > 0 && own.reduce((sum, p) => sum + BigInt(p.amountMinor), 0n) === BigInt(row.amountMinor);
-}
 
 /**
  * A ledger row's "verified in the log" mark: the latest signed checkpoint (its signature checked here),
@@ -33,7 +10,7 @@ export function leafMatchesRow(
  * equal to the row shown (asset, amount, kind), verified in this browser. An entry not yet logged, or not
  * yet under a signed checkpoint, says so and is asked for again.
  */
-export function LogMark({ row }: { row: Pick<LedgerEntry, 'entryId' | 'kind' | 'account' | 'assetSymbol' | 'amountMinor'> }) {
+export function LogMark({ row }: { row: Pick<LedgerEntry, 'entryId' | 'kind' | 'account' | 'assetSymbol' | 'amountMinor' | 'createdAt'> }) {
   const { sdk, lang, session } = usePortal();
   const entryId = row.entryId;
   // One signed checkpoint for every row on the page; a row still on its way asks for a newer one, and
@@ -44,12 +21,11 @@ export function LogMark({ row }: { row: Pick<LedgerEntry, 'entryId' | 'kind' | '
     queryKey: ['log-mark', entryId, row.account, row.assetSymbol, String(row.amountMinor), checkpoint.data?.treeSize],
     enabled: checkpoint.data !== undefined,
     queryFn: async () => {
+      if (session === null) return 'failed' as const;
       try {
-        const cp = checkpoint.data!;
-        const proof = await sdk.transparency.proof(entryId, cp.treeSize);
-        const included = await verifyInclusion(proof, cp.rootHash);
-        const matches = session !== null && leafMatchesRow(JSON.parse(proof.leaf) as Leaf, row, session.organization.id);
-        return included && matches ? ('verified' as const) : ('failed' as const);
+        // The SDK's check: inclusion under the checkpoint, and the leaf's own postings equal to this row.
+        const check = await sdk.transparency.verifyEntry(row, { organizationId: session.organization.id, checkpoint: checkpoint.data! });
+        return check.ok ? ('verified' as const) : ('failed' as const);
       } catch (e) {
         // Logged but not yet under the checkpoint read a moment ago (the next one is signed within seconds):
         // still on its way, not a failed proof.
