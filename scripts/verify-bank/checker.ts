@@ -23,6 +23,10 @@ const add = (m: Map<string, bigint>, k: string, v: bigint) => m.set(k, (m.get(k)
 /** Order and withdrawal states in which the hold is still active (the amount is held, nothing left yet). */
 const HELD_STATES = ['pending_approval', 'approved'];
 
+/** The platform's postings on one of its accounts in the venue's fee entries, per asset (docs/design/money-and-states.md). */
+const VENUE_FEES = `select p.asset_symbol, sum(p.amount)::text as s from postings p join journal_entries e on e.id = p.entry_id
+  where e.kind = 'venue_fee' and p.owner_id = 'platform' and p.account_kind = $1 group by 1`;
+
 /** Per asset, what the recorded flows say the platform holds at the market: arrivals and adjustments in, completed withdrawals out, fills (base out, proceeds in). */
 async function recordedFlows(q: Q): Promise<Map<string, bigint>> {
   const flows = new Map<string, bigint>();
@@ -38,6 +42,8 @@ async function recordedFlows(q: Q): Promise<Map<string, bigint>> {
     add(flows, r.base_symbol, -big(r.s));
   for (const r of await q(`select quote_symbol, sum(proceeds_quote_minor)::text as s from orders where state = 'completed' group by 1`))
     add(flows, r.quote_symbol, big(r.s));
+  // The venue's fees (a crypto withdrawal's network fee, an order's fee in a third asset) leave what the platform holds there.
+  for (const r of await q(VENUE_FEES, ['market'])) add(flows, r.asset_symbol, -big(r.s));
   return flows;
 }
 
@@ -222,7 +228,7 @@ const invariants: Invariant[] = [
     },
   },
   {
-    name: "the platform's margin accounts balance (revenue is proceeds minus the quoted amounts of completed orders; minus the market account is what the recorded flows say)",
+    name: "the platform's margin accounts balance (revenue is proceeds minus the quoted amounts of completed orders, less the venue's fees; minus the market account is what the recorded flows say)",
     run: async (q) => {
       const out: string[] = [];
       const revenue = new Map<string, bigint>();
@@ -233,6 +239,8 @@ const invariants: Invariant[] = [
         `select quote_symbol, sum(proceeds_quote_minor - amount_quote_minor)::text as s from orders where state = 'completed' group by 1`,
       ))
         add(margin, r.quote_symbol, big(r.s));
+      // The venue's fees are the platform's cost: negative revenue, in an entry of their own.
+      for (const r of await q(VENUE_FEES, ['revenue'])) add(margin, r.asset_symbol, big(r.s));
       for (const a of new Set([...revenue.keys(), ...margin.keys()])) {
         if ((revenue.get(a) ?? 0n) !== (margin.get(a) ?? 0n))
           out.push(`${a}: revenue ${revenue.get(a) ?? 0n}, margin of completed orders ${margin.get(a) ?? 0n}`);

@@ -105,7 +105,7 @@ const destination: OpKind = {
   weight: 0.5,
   needs: ['POST /api/v1/withdrawals/destinations/bank'],
   run: async (w, rng, org) => {
-    const a = rng.pick(w.assets);
+    const a = rng.pick(w.assets.filter((x) => x.kind === 'fiat'));
     const label = w.unique('dest');
     const accountNumber = `${rng.digits(4)}-${rng.digits(8)}`;
     const holderDocument = `V${rng.digits(9)}`;
@@ -153,21 +153,43 @@ const destination: OpKind = {
   },
 };
 
-/** A BTC address (a random segwit v0 key hash, a valid bech32 address) as a destination: crypto withdrawals join the mix. */
+/**
+ * A BTC address (a random segwit v0 key hash, a valid bech32 address) as a destination: crypto withdrawals
+ * join the mix (approved, then completed with a txid or failed by the sandbox, the desk or the venue).
+ * Sometimes a mistyped address or a bank account's asset: refused with its code, nothing registered.
+ */
 const cryptoDestination: OpKind = {
   name: 'destination',
   weight: 0.3,
   needs: ['POST /api/v1/withdrawals/destinations/crypto'],
   run: async (w, rng, org) => {
-    const btc = w.assets.find((a) => a.symbol === 'BTC');
-    if (!btc) return;
+    const btc = w.assets.find((a) => a.kind === 'crypto');
+    if (!btc?.destinationNetwork) return;
+    const network = w.atVenue ? btc.destinationNetwork.venue : btc.destinationNetwork.other;
     const program = Uint8Array.from({ length: 20 }, () => Number(rng.big(0n, 255n)));
     const address = bech32.encode('bc', [0, ...bech32.toWords(program)]);
     const label = w.unique('addr');
+    if (rng.chance(0.1)) {
+      // One character changed breaks the checksum; a fiat asset at a valid EVM address is the wrong kind. Either
+      // is a 422 and creates nothing.
+      const typo = rng.chance(0.5);
+      const last = address.at(-1) === 'q' ? 'p' : 'q';
+      const evm = `0x${Array.from(program, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+      const body = typo
+        ? { label, assetSymbol: btc.symbol, network, address: `${address.slice(0, -1)}${last}` }
+        : { label, assetSymbol: rng.pick(w.assets.filter((a) => a.kind === 'fiat')).symbol, network: 'ETH', address: evm };
+      const t = w.history.begin('destination', `${org.id}|${label}`);
+      const bad = await w.send(rng, 'destination', 'POST', '/api/v1/withdrawals/destinations/crypto', { key: org.key, body });
+      w.history.end(t, bad.kind === 'lost' ? 'lost' : bad.status === 201 ? { id: String(bad.body.data.id) } : null);
+      const want = typo ? 'destinations.invalid_address' : 'destinations.kind_mismatch';
+      if (bad.kind === 'answered' && (bad.status !== 422 || bad.body.code !== want))
+        w.history.violate(`a crypto destination that should be refused (${want}) answered ${bad.status} ${bad.body.code ?? ''}`);
+      return;
+    }
     const t = w.history.begin('destination', `${org.id}|${label}`);
     const r = await w.send(rng, 'destination', 'POST', '/api/v1/withdrawals/destinations/crypto', {
       key: org.key,
-      body: { label, assetSymbol: 'BTC', network: btc.network, address },
+      body: { label, assetSymbol: btc.symbol, network, address },
     });
     w.history.end(t, r.kind === 'lost' ? 'lost' : r.status === 201 ? { id: String(r.body.data.id) } : null);
     if (r.kind === 'answered' && r.status === 201) {

@@ -271,6 +271,14 @@ async function run(o: Options, print: (line: string) => void, tally: Tally): Pro
     const last = await checkOnce(checker, history, true, o.mode);
     tally.checks += last.checks;
     last.problems.forEach(report);
+    // The mix's withdrawals by kind of destination and how they ended: crypto ones are in it.
+    const ends = await checker.query(
+      `select d.kind, w.state, count(*)::text as n from withdrawals w join withdrawal_destinations d on d.id = w.destination_id group by 1, 2 order by 1, 2`,
+    );
+    for (const kind of ['bank', 'crypto']) {
+      const mine = ends.rows.filter((r) => r.kind === kind);
+      print(`${kind} withdrawals: ${mine.map((r) => `${r.n} ${r.state}`).join(', ') || 'none'}`);
+    }
 
     // What each client reads through the API is what the books say.
     const books = await checker.query(`select owner_id, asset_symbol, kind, balance::text as b from accounts where owner_id <> 'platform'`);
@@ -485,5 +493,32 @@ async function venueChecks(double: BinanceDouble, checker: pg.Client, history: H
   if (strangers.length) history.violate(`venue orders of no Cambio order: ${strangers.join(', ')}`);
   print(
     `venue: ${double.orders.length} orders at the double for ${per.size} client order ids (${[...per.values()].filter((n) => n > 1).length} sent twice); ${completed} completed at Cambio`,
+  );
+
+  // Crypto withdrawals: one at the venue per withdrawal id at most, a completed one carrying the venue's txid,
+  // none ended at Cambio while it was sent there (docs/market.md).
+  const sent = double.withdrawalsPerOrderId();
+  for (const [id, n] of sent) if (n > 1) history.violate(`withdrawal ${id} was sent to the venue ${n} times`);
+  const crypto = (
+    await checker.query(
+      `select w.id, w.state, w.txid from withdrawals w join withdrawal_destinations d on d.id = w.destination_id where d.kind = 'crypto'`,
+    )
+  ).rows as Array<{ id: string; state: string; txid: string | null }>;
+  const atVenue = new Map(double.withdrawals.map((x) => [x.withdrawOrderId, x]));
+  let paid = 0;
+  for (const r of crypto) {
+    const at = atVenue.get(r.id);
+    if (r.state === 'completed') {
+      paid++;
+      if (!at) history.violate(`crypto withdrawal ${r.id} completed with nothing sent at the venue`);
+      else if (at.txId !== r.txid) history.violate(`crypto withdrawal ${r.id} completed with txid ${r.txid}, the venue's is ${at.txId}`);
+    } else if (at && at.status === 6) {
+      history.violate(`crypto withdrawal ${r.id} is ${r.state} at Cambio but completed at the venue`);
+    }
+  }
+  const unknown = [...sent.keys()].filter((id) => !crypto.some((r) => r.id === id));
+  if (unknown.length) history.violate(`venue withdrawals of no Cambio withdrawal: ${unknown.join(', ')}`);
+  print(
+    `venue: ${double.withdrawals.length} withdrawals at the double for ${sent.size} withdrawal ids (${[...sent.values()].filter((n) => n > 1).length} sent twice); ${paid} crypto withdrawals completed at Cambio`,
   );
 }

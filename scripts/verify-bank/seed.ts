@@ -5,9 +5,9 @@ const ALL_PERMISSIONS = ['portal:read', 'portal:trade', 'portal:deposit', 'porta
 const ALL_SCOPES = ['portal:read', 'portal:trade', 'portal:deposit', 'portal:destinations', 'portal:withdraw'];
 
 const ASSETS: Asset[] = [
-  { symbol: 'USD', decimals: 2, network: 'ach' },
-  { symbol: 'BTC', decimals: 8, network: 'bitcoin' },
-  { symbol: 'EUR', decimals: 2, network: 'sepa' },
+  { symbol: 'USD', decimals: 2, network: 'ach', kind: 'fiat' },
+  { symbol: 'BTC', decimals: 8, network: 'bitcoin', kind: 'crypto', destinationNetwork: { venue: 'BTC', other: 'bitcoin' } },
+  { symbol: 'EUR', decimals: 2, network: 'sepa', kind: 'fiat' },
 ];
 
 /** midRate is whole quote per whole base (docs/design/money-and-states.md); the fixed fee makes small orders unexecutable on purpose. */
@@ -121,8 +121,9 @@ async function must(w: World, rng: Rng, what: string, method: string, path: stri
 /** Assets, pairs, wallets and organizations (with a member, a key and balances), all through the operator API. */
 export async function seed(w: World, rng: Rng, orgCount: number, venue = false): Promise<void> {
   for (const a of ASSETS)
-    await must(w, rng, `asset ${a.symbol}`, 'PUT', `/operator/v1/market/assets/${a.symbol}`, { decimals: a.decimals });
+    await must(w, rng, `asset ${a.symbol}`, 'PUT', `/operator/v1/market/assets/${a.symbol}`, { decimals: a.decimals, kind: a.kind });
   w.assets = ASSETS;
+  w.atVenue = venue;
   if (w.has('PUT', '/operator/v1/market/pairs/{base}/{quote}')) {
     const pairs: Array<(typeof PAIRS)[number] | (typeof VENUE_PAIRS)[number]> = venue ? VENUE_PAIRS : PAIRS;
     for (const p of pairs) {

@@ -11,6 +11,10 @@ export interface Asset {
   symbol: string;
   decimals: number;
   network: string;
+  /** Bank destinations take fiat, crypto destinations crypto (docs/api-guide.md). */
+  kind: 'fiat' | 'crypto';
+  /** The network a crypto destination names: the venue's code at a CCXT venue, the chain's name elsewhere. */
+  destinationNetwork?: { venue: string; other: string };
 }
 export interface Org {
   id: string;
@@ -40,6 +44,8 @@ export class World {
   declared: Array<{ orgId: string; asset: string; expected: string; network: string }> = [];
   /** Destinations the clients registered, waiting for the operator to register them in the market. */
   toRegister: string[] = [];
+  /** Production at the Binance double: crypto withdrawals are sent at the venue, which names networks by its own codes. */
+  atVenue = false;
   txids: string[] = [];
   /** Production: a staff admin's personal token, for every operator write after the seed (the bootstrap token decides nothing there). */
   deskToken: string | null = null;
