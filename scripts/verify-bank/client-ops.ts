@@ -159,7 +159,8 @@ const destination: OpKind = {
  * Sometimes a mistyped address or a bank account's asset: refused with its code, nothing registered.
  */
 const cryptoDestination: OpKind = {
-  name: 'destination',
+  // A name of its own: the loop picks an operation kind by name, and a shared one would hide the bank kind.
+  name: 'crypto-destination',
   weight: 0.3,
   needs: ['POST /api/v1/withdrawals/destinations/crypto'],
   run: async (w, rng, org) => {
@@ -179,7 +180,7 @@ const cryptoDestination: OpKind = {
         ? { label, assetSymbol: btc.symbol, network, address: `${address.slice(0, -1)}${last}` }
         : { label, assetSymbol: rng.pick(w.assets.filter((a) => a.kind === 'fiat')).symbol, network: 'ETH', address: evm };
       const t = w.history.begin('destination', `${org.id}|${label}`);
-      const bad = await w.send(rng, 'destination', 'POST', '/api/v1/withdrawals/destinations/crypto', { key: org.key, body });
+      const bad = await w.send(rng, 'crypto-destination', 'POST', '/api/v1/withdrawals/destinations/crypto', { key: org.key, body });
       w.history.end(t, bad.kind === 'lost' ? 'lost' : bad.status === 201 ? { id: String(bad.body.data.id) } : null);
       const want = typo ? 'destinations.invalid_address' : 'destinations.kind_mismatch';
       if (bad.kind === 'answered' && (bad.status !== 422 || bad.body.code !== want))
@@ -187,7 +188,7 @@ const cryptoDestination: OpKind = {
       return;
     }
     const t = w.history.begin('destination', `${org.id}|${label}`);
-    const r = await w.send(rng, 'destination', 'POST', '/api/v1/withdrawals/destinations/crypto', {
+    const r = await w.send(rng, 'crypto-destination', 'POST', '/api/v1/withdrawals/destinations/crypto', {
       key: org.key,
       body: { label, assetSymbol: btc.symbol, network, address },
     });
