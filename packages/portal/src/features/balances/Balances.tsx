@@ -2,6 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Amount, DataTable, ErrorBox, Loading, ReadAt } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 import { LiabilitiesCheck } from '../transparency/LiabilitiesCheck.tsx';
+import { BalanceHistory } from './BalanceHistory.tsx';
+import { Statements } from './Statements.tsx';
+import { Valuation } from './Valuation.tsx';
 
 /** Available, held and total per asset, with the asset's decimals from the response. */
 export function Balances() {
@@ -44,6 +47,9 @@ export function Balances() {
             />
             <p className="small muted">{t('balances.heldHint')}</p>
             <ReadAt at={q.dataUpdatedAt} />
+            <Valuation />
+            <BalanceHistory />
+            <Statements />
             <LiabilitiesCheck />
           </>
         ))
