@@ -6,9 +6,16 @@ import { enc } from './organizations.ts';
 
 export type MarketAsset = Static<typeof MarketAssetRecord>;
 
-/** docs/operator-guide.md, docs/design/money-and-states.md: how the simulated market prices a pair. `midRate`: whole quote units per whole base unit, as decimal text. */
+/**
+ * docs/operator-guide.md, docs/design/money-and-states.md: how the market prices a pair. `midRate`: whole quote units
+ * per whole base unit, as decimal text; or `source: 'venue'` with the venue's market `venueSymbol`
+ * (docs/market.md), priced from its order book, no midRate.
+ */
 export interface PairInput {
-  midRate: string;
+  midRate?: string;
+  source?: 'venue' | 'static';
+  venueSymbol?: string;
+  maxBookAgeMs?: number;
   spreadBps: number;
   feeBps: number;
   fixedFeeQuoteMinor: bigint;

@@ -1,4 +1,4 @@
-import type { VenueExecution as VenueExecutionRecord, VenueView as VenueViewRecord } from '@cambio/contract';
+import type { VenueExecution as VenueExecutionRecord, VenueMarketListing, VenueView as VenueViewRecord } from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
 
@@ -8,12 +8,20 @@ export type VenueView = Amounts<VenueViewRecord>;
 export type VenueExecution = Amounts<VenueExecutionRecord>;
 export type VenueExecutionState = VenueExecutionRecord['state'];
 
+/** One spot market the venue trades (`GET /operator/v1/venue/markets`), its steps as exact decimal text. */
+export type VenueMarket = VenueMarketListing;
+
 /** Production at a real market (docs/market.md): what the desk watches. Reads only. */
 export class OperatorVenue {
   constructor(private readonly t: Transport) {}
 
   async get(): Promise<VenueView> {
     return (await this.t.get<VenueView>('/venue')).data;
+  }
+
+  /** The markets a pair can be priced from; empty under a venue without market data (the desk, the simulated venue). */
+  async markets(): Promise<VenueMarket[]> {
+    return (await this.t.get<VenueMarket[]>('/venue/markets')).data;
   }
 
   /** Newest first; `state` narrows them (e.g. `partial`: the fills that wait for the desk). */

@@ -140,9 +140,10 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
     for (const name of ['Activos', 'Pares y precios', 'Billeteras de depósito'])
       await page.getByRole('heading', { level: 2, name }).waitFor();
     await page.getByRole('heading', { level: 3, name: 'Poner precio a un par' }).waitFor();
-    const assets = page.getByRole('table', { name: 'Activos y sus decimales' });
+    const assets = page.getByRole('table', { name: 'Activos, su tipo y sus decimales' });
     await assets.getByRole('columnheader', { name: 'Decimales' }).waitFor();
-    await assets.getByRole('row', { name: 'BTC 8' }).waitFor();
+    await assets.getByRole('columnheader', { name: 'Tipo' }).waitFor();
+    await assets.getByRole('row', { name: 'BTC Sin fijar (cualquier destino) 8' }).waitFor();
     const pairs = page.getByRole('region', { name: 'Pares y precios' });
     const table = pairs.getByRole('table', { name: 'Pares con precio' });
     for (const name of [
@@ -180,7 +181,7 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
     await pairs.getByLabel('Orden mínima (BTC)').fill('0.000000001');
     await pairs.getByRole('button', { name: 'Fijar precio' }).click();
     await pairs.getByText('A lo sumo 8 decimales para este activo.').waitFor();
-    await pairs.getByText('Escriba la tasa en dígitos con a lo sumo un punto decimal, p. ej. 60000.50.').waitFor();
+    await pairs.getByText('Escriba la tasa en dígitos con a lo sumo una coma decimal, p. ej. 60.000,50.').waitFor();
     await accessibleAtBothWidths(page);
 
     await btcUsd.getByRole('button', { name: 'Cambiar precio de BTC/USD' }).click();

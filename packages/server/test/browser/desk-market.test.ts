@@ -8,11 +8,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seedOrg, type SeededOrg } from '../harness.ts';
-import { balance, client, go, invite, join, op, row, type Staff } from './desk-world.ts';
+import { assertLaidOut, balance, client, go, invite, join, op, row, type Staff } from './desk-world.ts';
 import {
-  axeSerious,
   browserSkipReason,
-  describeViolations,
   launchBrowser,
   requireBuilt,
   screenshot,
@@ -24,35 +22,6 @@ import {
 
 const skip = browserSkipReason();
 const SECRET = 'desk-market-test-secret-0123456789abcdef0123456789';
-
-/** axe clean and no horizontal overflow, at 1280 px and at 375 px. */
-async function assertLaidOut(page: Page, what: string): Promise<void> {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: 800 });
-    await page.waitForTimeout(50);
-    const v = await axeSerious(page);
-    assert.deepEqual(v, [], `${what} at ${width} px: ${describeViolations(v)}`);
-    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
-    if (scroll > width) {
-      // Which elements reach past the screen, to say what to fix.
-      const wide = await page.evaluate(
-        (w) =>
-          [...document.querySelectorAll('body *')]
-            .filter((e) => {
-              if (e.getBoundingClientRect().right <= w + 1) return false;
-              for (let a = e.parentElement; a; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') return false;
-              return true;
-            })
-            .slice(0, 8)
-            .map((e) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
-        width,
-      );
-      await page.setViewportSize({ width: 1280, height: 800 });
-      assert.fail(`${what} at ${width} px is ${scroll} px wide: ${wide.join(', ')}`);
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 describe(
   'desk in Chromium (production): pricing, destinations, adjustments, bulk approval, history, audit by name',

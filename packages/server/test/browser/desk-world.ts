@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { BrowserHandle, Service } from './harness.ts';
+import { axeSerious, describeViolations, type BrowserHandle, type Service } from './harness.ts';
 
 export async function op(svc: Service, method: string, url: string, body?: unknown) {
   const r = await svc.h.op(method, url, body);
@@ -137,4 +137,33 @@ export async function go(page: Page, link: string): Promise<void> {
 /** The queue row of a request, found by its id. */
 export function row(page: Page, id: string) {
   return page.locator(`tr[data-request="${id}"]`);
+}
+
+/** axe clean and no horizontal overflow, at 1280 px and at 375 px. */
+export async function assertLaidOut(page: Page, what: string): Promise<void> {
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.waitForTimeout(50);
+    const v = await axeSerious(page);
+    assert.deepEqual(v, [], `${what} at ${width} px: ${describeViolations(v)}`);
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (scroll > width) {
+      // Which elements reach past the screen, to say what to fix.
+      const wide = await page.evaluate(
+        (w) =>
+          [...document.querySelectorAll('body *')]
+            .filter((e) => {
+              if (e.getBoundingClientRect().right <= w + 1) return false;
+              for (let a = e.parentElement; a; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') return false;
+              return true;
+            })
+            .slice(0, 8)
+            .map((e) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+        width,
+      );
+      await page.setViewportSize({ width: 1280, height: 800 });
+      assert.fail(`${what} at ${width} px is ${scroll} px wide: ${wide.join(', ')}`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
 }

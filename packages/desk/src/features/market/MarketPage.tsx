@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Pair } from '@cambio/sdk';
-import { Amount, DataTable, ErrorBox, Field, Loading, localDigits, ReadAt } from '@cambio/web-kit';
+import { Amount, DataTable, ErrorBox, Field, Loading, localDigits, ReadAt, SelectField } from '@cambio/web-kit';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Empty, Page } from '../../components/Section.tsx';
 import { op } from '../../lib/api.ts';
@@ -11,7 +11,8 @@ import { can } from '../../lib/roles.ts';
 import { when } from '../../lib/time.ts';
 import { formatMinor } from '../../lib/money.ts';
 import { LANG, networkWord, t } from '../../lib/i18n.ts';
-import { PricePair, type PairDraft } from './PricePair.tsx';
+import { EMPTY_DRAFT, PricePair, type PairDraft } from './PricePair.tsx';
+import { VenueBook } from './VenueBooks.tsx';
 
 /** What the platform trades and receives: assets and their decimals, priced pairs, deposit wallets. */
 export function MarketPage() {
@@ -31,6 +32,7 @@ function Assets({ admin }: { admin: boolean }) {
   const qc = useQueryClient();
   const [symbol, setSymbol] = useState('');
   const [decimals, setDecimals] = useState('');
+  const [kind, setKind] = useState<'fiat' | 'crypto'>('crypto');
   const [confirming, setConfirming] = useState(false);
   const dOk = /^[0-9]{1,2}$/.test(decimals.trim()) && Number(decimals) <= 36;
   const sOk = /^[A-Z0-9]{2,12}$/.test(symbol.trim());
@@ -49,6 +51,7 @@ function Assets({ admin }: { admin: boolean }) {
           <thead>
             <tr>
               <th scope="col">{t('common.asset')}</th>
+              <th scope="col">{t('market.kind')}</th>
               <th scope="col" className="num">
                 {t('market.decimals')}
               </th>
@@ -58,6 +61,7 @@ function Assets({ admin }: { admin: boolean }) {
             {assets.data.map((a) => (
               <tr key={a.symbol}>
                 <th scope="row">{a.symbol}</th>
+                <td>{a.kind ? t(`market.kind.${a.kind}`) : t('market.kindNone')}</td>
                 <td className="num">{a.decimals}</td>
               </tr>
             ))}
@@ -74,6 +78,15 @@ function Assets({ admin }: { admin: boolean }) {
           }}
         >
           <Field label={t('market.assetSymbol')} value={symbol} onChange={(v) => setSymbol(v.toUpperCase())} />
+          <SelectField
+            label={t('market.kind')}
+            value={kind}
+            onChange={(v) => setKind(v === 'fiat' ? 'fiat' : 'crypto')}
+            options={[
+              { value: 'crypto', label: t('market.kind.crypto') },
+              { value: 'fiat', label: t('market.kind.fiat') },
+            ]}
+          />
           <Field
             label={t('market.decimals')}
             inputMode="numeric"
@@ -88,11 +101,11 @@ function Assets({ admin }: { admin: boolean }) {
       )}
       {confirming && (
         <ConfirmDialog
-          title={t('market.listTitle', { symbol: symbol.trim(), decimals: decimals.trim() })}
+          title={t('market.listTitle', { symbol: symbol.trim(), decimals: decimals.trim(), kind: t(`market.kind.${kind}`) })}
           confirmLabel={t('market.listAsset')}
           onClose={() => setConfirming(false)}
           onConfirm={async () => {
-            await op.market.putAsset(symbol.trim(), Number(decimals.trim()));
+            await op.market.putAsset(symbol.trim(), Number(decimals.trim()), kind);
             setSymbol('');
             setDecimals('');
             await qc.invalidateQueries({ queryKey: ['market'] });
@@ -127,11 +140,22 @@ function Pairs({ admin }: { admin: boolean }) {
           rowKey={(p) => `${p.baseSymbol}/${p.quoteSymbol}`}
           columns={[
             { label: t('market.pair'), rowHeader: true, cell: (p) => `${p.baseSymbol}/${p.quoteSymbol}` },
-            { label: t('market.midRate'), num: true, cell: (p) => (p.midRate === '' ? '—' : localDigits(p.midRate, LANG)) },
+            {
+              label: t('market.midRate'),
+              num: true,
+              cell: (p) =>
+                p.source === 'venue' ? (
+                  t('market.fromVenue', { symbol: p.venueSymbol ?? '' })
+                ) : (
+                  <span className="break">{localDigits(p.midRate, LANG)}</span>
+                ),
+            },
             {
               label: t('market.offeredRate'),
               num: true,
-              cell: (p) => <Amount minor={p.rateQuoteMinor} decimals={p.quoteDecimals} symbol={p.quoteSymbol} />,
+              // A venue-priced pair has no one rate: each quote walks the book for its amount.
+              cell: (p) =>
+                p.source === 'venue' ? '—' : <Amount minor={p.rateQuoteMinor} decimals={p.quoteDecimals} symbol={p.quoteSymbol} />,
             },
             { label: t('market.spread'), num: true, cell: (p) => t('market.bps', { n: p.spreadBps }) },
             { label: t('market.fee'), num: true, cell: (p) => t('market.bps', { n: p.feeBps }) },
@@ -158,13 +182,16 @@ function Pairs({ admin }: { admin: boolean }) {
                     actions: true,
                     cell: (p: Pair) => (
                       <div className="row-actions-inline">
-                        {p.midRate !== '' && (
+                        {
                           <button
                             type="button"
                             onClick={() =>
                               setDraft({
+                                ...EMPTY_DRAFT,
                                 base: p.baseSymbol,
                                 quote: p.quoteSymbol,
+                                source: p.source === 'venue' ? 'venue' : 'static',
+                                venueSymbol: p.venueSymbol ?? '',
                                 midRate: p.midRate,
                                 spreadBps: String(p.spreadBps),
                                 feeBps: String(p.feeBps),
@@ -177,7 +204,7 @@ function Pairs({ admin }: { admin: boolean }) {
                             {t('market.changePrice')}
                             <span className="visually-hidden">{t('market.ofPair', { pair: `${p.baseSymbol}/${p.quoteSymbol}` })}</span>
                           </button>
-                        )}
+                        }
                         <button type="button" className="danger" onClick={() => setStopping({ base: p.baseSymbol, quote: p.quoteSymbol })}>
                           {t('market.stopPricing')}
                           <span className="visually-hidden">
@@ -193,6 +220,7 @@ function Pairs({ admin }: { admin: boolean }) {
           ]}
         />
       )}
+      <VenueBook />
       {admin && <PricePair key={draft ? `${draft.base}/${draft.quote}` : 'new'} draft={draft} setDraft={setDraft} />}
       {stopping && (
         <ConfirmDialog
