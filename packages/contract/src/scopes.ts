@@ -1,7 +1,9 @@
 /**
  * Scopes a key can carry: the spec's five (Authentication §5) and `portal:webhooks` (docs/design/people-and-apps.md, docs/api-guide.md).
  * Permissions of a member's role: the scopes plus what only people do in the portal, `portal:api_keys`
- * (issue and revoke keys) and `portal:team` (invite members, set roles no wider than one's own).
+ * (issue and revoke keys), `portal:team` (invite members, set roles no wider than one's own), `portal:policy`
+ * (set the organization's approval rules) and `portal:approve` (approve or reject a request that waits
+ * for the organization; docs/controls.md).
  */
 export const SCOPES = [
   'portal:read',
@@ -12,5 +14,5 @@ export const SCOPES = [
   'portal:webhooks',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
-export const PERMISSIONS = [...SCOPES, 'portal:api_keys', 'portal:team'] as const;
+export const PERMISSIONS = [...SCOPES, 'portal:api_keys', 'portal:team', 'portal:policy', 'portal:approve'] as const;
 export type Permission = (typeof PERMISSIONS)[number];

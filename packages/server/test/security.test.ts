@@ -480,6 +480,9 @@ describe('security', () => {
       entryId: 'je_fixture',
       assetSymbol: 'USD',
       month: '2026-01',
+      // /portal/v1/approvals/{kind}/{id}: a withdrawal of the organization.
+      kind: 'withdrawals',
+      id: withdrawal.body.data.id,
     };
     const fill = (path: string) =>
       path
@@ -541,6 +544,9 @@ describe('security', () => {
       'POST /portal/v1/team/members/{id}/invitation': {},
       'POST /portal/v1/api-keys': { scopes: ['portal:read'] },
       'POST /portal/v1/api-keys/{id}/revoke': {},
+      'PUT /portal/v1/policy': { rules: [] },
+      'POST /portal/v1/approvals/{kind}/{id}/approve': {},
+      'POST /portal/v1/approvals/{kind}/{id}/reject': {},
       'POST /api/v1/quotes': { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '100000' },
       'POST /api/v1/orders': { quoteId: freshQuoteId },
       'POST /api/v1/deposits/declarations': { assetSymbol: 'USD', assetDecimals: 2, declaredAmountMinor: '10000' },

@@ -46,6 +46,11 @@ const PORTAL_TABLE: Record<string, string[]> = {
   'PUT /portal/v1/settings/reporting': ['portal:team'],
   'POST /portal/v1/api-keys': ['portal:api_keys'],
   'POST /portal/v1/api-keys/{id}/revoke': ['portal:api_keys'],
+  'GET /portal/v1/policy': ['portal:read', 'portal:policy'],
+  'PUT /portal/v1/policy': ['portal:policy'],
+  'GET /portal/v1/approvals': ['portal:read', 'portal:approve'],
+  'POST /portal/v1/approvals/{kind}/{id}/approve': ['portal:approve'],
+  'POST /portal/v1/approvals/{kind}/{id}/reject': ['portal:approve'],
 };
 
 /** /operator/v1 (the design doc's roles): these need an approver; the person's own session and tokens any role; other reads a viewer; the rest an admin. */

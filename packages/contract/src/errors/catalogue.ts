@@ -486,6 +486,52 @@ const entries = {
     es: 'El retiro excede el límite de {asset} para esta organización.',
   },
   'withdrawals.not_found': { status: 404, en: 'No such withdrawal.', es: 'No existe ese retiro.' },
+  // the organization's own controls (docs/controls.md)
+  'policy.unknown_action': {
+    status: 422,
+    en: 'Rule {index} has an unknown action ({action}): use order, withdrawal, destination or policy.',
+    es: 'La regla {index} tiene una acción desconocida ({action}): use order, withdrawal, destination o policy.',
+  },
+  'policy.approvals_out_of_range': {
+    status: 422,
+    en: 'Rule {index} asks for {approvals} approvals: a rule asks for 0 to 5.',
+    es: 'La regla {index} pide {approvals} aprobaciones: una regla pide de 0 a 5.',
+  },
+  'policy.rule_never_matches': {
+    status: 422,
+    en: 'Rule {index} can never match: rule {by} before it takes every request it would.',
+    es: 'La regla {index} nunca puede aplicarse: la regla {by}, anterior, toma todas las solicitudes que tomaría.',
+  },
+  'policy.field_not_applicable': {
+    status: 422,
+    en: 'Rule {index} sets {field} on {action}, which has none, so it could never match: remove it.',
+    es: 'La regla {index} fija {field} en {action}, que no lo tiene, así que nunca podría aplicarse: quítelo.',
+  },
+  'approvals.not_found': {
+    status: 404,
+    en: 'No such request waits for the approval of this organization.',
+    es: 'No hay tal solicitud esperando la aprobación de esta organización.',
+  },
+  'approvals.waiting_for_organization': {
+    status: 409,
+    en: "The request still waits for its organization's approvals ({given} of {required}); it can be decided once they are given.",
+    es: 'La solicitud aún espera las aprobaciones de su organización ({given} de {required}); podrá decidirse cuando estén dadas.',
+  },
+  'approvals.own_request': {
+    status: 409,
+    en: 'You asked for this request: another member must approve it.',
+    es: 'Usted pidió esta solicitud: debe aprobarla otro miembro.',
+  },
+  'approvals.already_given': {
+    status: 409,
+    en: 'You already approved this request; the next approval must come from another member.',
+    es: 'Usted ya aprobó esta solicitud; la próxima aprobación debe venir de otro miembro.',
+  },
+  'approvals.not_waiting': {
+    status: 409,
+    en: 'The request no longer waits for the organization ({state}).',
+    es: 'La solicitud ya no espera a la organización ({state}).',
+  },
   'withdrawals.already_decided': {
     status: 409,
     en: 'The withdrawal was already decided ({state}).',

@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   'destination.registered',
   'destination.usable',
   'webhook.disabled',
+  // A request waits for the organization's members, one approved it, one rejected it (docs/controls.md).
+  ...(['requested', 'given', 'rejected'] as const).map((s) => `approval.${s}` as const),
 ] as const;
 
 export const EventType = Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)));

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AmountInput, AmountString, CreatedRange, DateTime, ListQuery, Money, Nullable } from './common.ts';
 import { ApprovalFields } from './approvals.ts';
+import { OrganizationApprovals } from './controls.ts';
 
 export const CreateOrder = Type.Object({ quoteId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 export type CreateOrder = Static<typeof CreateOrder>;
@@ -28,8 +29,11 @@ const orderFields = {
   updatedAt: DateTime,
 };
 
-/** An exchange request as its organization sees it: delivers `base`, receives `quote`. */
-export const OrderRecord = Type.Object(orderFields);
+/**
+ * An exchange request as its organization sees it: delivers `base`, receives `quote`; `approvals` only
+ * when a rule of the organization's policy asked its members to approve it (docs/controls.md).
+ */
+export const OrderRecord = Type.Object({ ...orderFields, approvals: Type.Optional(OrganizationApprovals) });
 export type OrderRecord = Static<typeof OrderRecord>;
 
 /** The operator's view adds the organization and what the venue paid (the difference is revenue). */

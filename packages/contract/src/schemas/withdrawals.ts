@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AmountInput, AssetDecimals, AssetSymbol, CreatedRange, DateTime, Id, ListQuery, Money, Nullable } from './common.ts';
 import { ApprovalFields } from './approvals.ts';
+import { OrganizationApprovals } from './controls.ts';
 
 // Printable text: no control characters (they would end up in logs and in the operator's screens).
 const Text = (minLength: number, maxLength: number, description?: string) =>
@@ -129,11 +130,13 @@ export const Withdrawal = Type.Object({
   txid: Nullable(Type.String({ description: "a crypto withdrawal's transaction id on its chain, once known" })),
   createdAt: DateTime,
   updatedAt: DateTime,
+  approvals: Type.Optional(OrganizationApprovals),
 });
 export type Withdrawal = Static<typeof Withdrawal>;
 
+// The operator's record carries the staff's own approvals under the same name (four-eyes).
 export const OperatorWithdrawal = Type.Composite([
-  Withdrawal,
+  Type.Omit(Withdrawal, ['approvals']),
   Type.Object({
     organizationId: Type.String(),
     ...ApprovalFields,

@@ -12,6 +12,7 @@ import { memberOf } from './member-of.ts';
 import { teamRoutes } from './team.ts';
 import { destinationWaitRoutes } from './destinations.ts';
 import { reportingRoutes } from './reporting.ts';
+import { controlsRoutes } from './controls.ts';
 import { memberWire } from '../http/wire/people.ts';
 
 const PREFIX = '/portal/v1';
@@ -70,4 +71,5 @@ export async function portalApi(app: FastifyInstance, deps: AppDeps) {
   await app.register(apiKeyRoutes(deps));
   await app.register(destinationWaitRoutes(deps));
   await app.register(reportingRoutes(deps));
+  await app.register(controlsRoutes(deps));
 }

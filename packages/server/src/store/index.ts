@@ -1,6 +1,7 @@
 import type { Clock, Ids } from '../domain/ports.ts';
 import { AccountsStore } from './accounts-store.ts';
 import { ApprovalsStore } from './approvals-store.ts';
+import { ControlsStore } from './controls-store.ts';
 import { MembersStore } from './members-store.ts';
 import { PeopleStore } from './people-store.ts';
 import { StaffStore } from './staff-store.ts';
@@ -72,6 +73,8 @@ export class Store implements Repositories {
   /** One transaction around a use case's work (usecases/repositories.ts UnitOfWork). */
   readonly uow: KyselyUnitOfWork;
   readonly approvals: ApprovalsStore;
+  /** The organization's own policy and its members' approvals (docs/controls.md). */
+  readonly controls: ControlsStore;
   readonly people: PeopleStore;
   readonly staff: StaffStore;
   readonly members: MembersStore;
@@ -121,6 +124,7 @@ export class Store implements Repositories {
     this.venueOrders = new VenueOrdersStore(this.db);
     this.venueWithdrawals = new VenueWithdrawalsStore(this.db);
     this.approvals = new ApprovalsStore(this.db);
+    this.controls = new ControlsStore(this.db);
     this.people = new PeopleStore(this.db, clock);
     this.staff = new StaffStore(this.db);
     this.members = new MembersStore(this.db);

@@ -93,15 +93,33 @@ export class OrdersStore implements OrdersRepository {
     return this.#page(p, { ...f, organizationId });
   }
 
-  /** Across organizations, for the operator; optionally one state, one organization. */
+  /**
+   * Across organizations, for the operator; optionally one state, one organization. Pending ones that
+   * still wait for their organization's members are not the operator's yet (docs/controls.md).
+   */
   async list(p: PageParams, filter: { state?: OrderState; organizationId?: string }): Promise<Page<Order>> {
-    return this.#page(p, filter);
+    return this.#page(p, { ...filter, operator: true });
   }
 
-  async #page(p: PageParams, f: { organizationId?: string; state?: OrderState | undefined } & CreatedWindow): Promise<Page<Order>> {
+  async #page(
+    p: PageParams,
+    f: { organizationId?: string; state?: OrderState | undefined; operator?: boolean } & CreatedWindow,
+  ): Promise<Page<Order>> {
     let q = createdWithin(this.db.selectFrom('orders'), 'created_at', f);
     if (f.organizationId) q = q.where('organization_id', '=', f.organizationId);
     if (f.state) q = q.where('state', '=', f.state);
+    if (f.operator && f.state === 'pending_approval')
+      q = q.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('organization_approvals as a')
+              .select('a.request_id')
+              .whereRef('a.request_id', '=', 'orders.id')
+              .where('a.kind', '=', 'orders')
+              .where('a.waiting_for', '=', 'organization'),
+          ),
+        ),
+      );
     const counter =
       f.organizationId && !f.state && !f.createdFrom && !f.createdTo ? { list: 'orders' as const, owner: f.organizationId } : undefined;
     return mapPage(await readPage(q, 'seq', p, (x) => x.select(COLUMNS), counter), toOrder);

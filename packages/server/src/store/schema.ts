@@ -8,6 +8,20 @@ type Seq = Generated<string>;
 /** The language a person last signed in with (mails to them); absent until then. */
 type Lang = ColumnType<string | null, string | null | undefined, string | null>;
 
+/** A policy rule as stored: its amount a digit string. */
+export interface StoredRule {
+  action: string;
+  assetSymbol: string | null;
+  fromAmountMinor: string | null;
+  approvals: number;
+}
+/** One member's approval as stored. */
+export interface StoredApproval {
+  memberId: string;
+  name: string;
+  at: string;
+}
+
 export interface Database {
   settings: { key: string; value: string };
   organizations: {
@@ -271,6 +285,30 @@ export interface Database {
   /** migrations/006: four-eyes. */
   approval_policies: { asset_symbol: string; second_approval_from_minor: Numeric; updated_at: Ts };
   approvals: { subject_type: string; subject_id: string; staff_id: string; staff_name: string; created_at: Ts };
+  /** migrations/100: the organization's own controls (docs/controls.md). */
+  organization_policies: { organization_id: string; rules: Json<StoredRule[]>; updated_at: Ts; updated_by: string };
+  organization_approvals: {
+    kind: string;
+    request_id: string;
+    organization_id: string;
+    initiator_member_id: string;
+    required: number;
+    given: Json<StoredApproval[]>;
+    waiting_for: string;
+    rejected_by: string | null;
+    reason: string | null;
+    created_at: Ts;
+    updated_at: Ts;
+  };
+  organization_policy_changes: {
+    id: string;
+    organization_id: string;
+    rules: Json<StoredRule[]>;
+    state: string;
+    created_by: string;
+    created_at: Ts;
+    updated_at: Ts;
+  };
   /** migrations/007: people. */
   staff: { id: string; seq: Seq; name: string; email: string; role: string; status: string; lang: Lang; created_at: Ts; updated_at: Ts };
   credentials: {

@@ -101,14 +101,29 @@ export class WithdrawalsStore implements WithdrawalsRepository {
       .execute();
   }
 
-  /** Newest first; one organization's (client) or all, optionally in one state (operator). */
+  /**
+   * Newest first; one organization's (client) or all, optionally in one state (operator). The operator's
+   * pending ones leave out those that still wait for their organization's members (docs/controls.md).
+   */
   async list(
     p: PageParams,
-    filter: { organizationId?: string; state?: string | undefined } & CreatedWindow = {},
+    filter: { organizationId?: string; state?: string | undefined; operator?: boolean } & CreatedWindow = {},
   ): Promise<Page<WithdrawalRow>> {
     let q = createdWithin(this.db.selectFrom('withdrawals as w'), 'w.created_at', filter);
     if (filter.organizationId) q = q.where('w.organization_id', '=', filter.organizationId);
     if (filter.state) q = q.where('w.state', '=', filter.state);
+    if (filter.operator && filter.state === 'pending_approval')
+      q = q.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('organization_approvals as a')
+              .select('a.request_id')
+              .whereRef('a.request_id', '=', 'w.id')
+              .where('a.kind', '=', 'withdrawals')
+              .where('a.waiting_for', '=', 'organization'),
+          ),
+        ),
+      );
     const page = await readPage(
       q,
       'w.seq',

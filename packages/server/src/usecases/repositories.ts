@@ -3,6 +3,9 @@
  * repository per kind of record, holding only the methods use cases call, in domain terms. The store
  * (Kysely over PostgreSQL or PGlite) implements them; a use case never imports it.
  */
+import type { ApprovalKind } from '@cambio/contract';
+import type { OrganizationApprovals } from '../domain/policy/approvals.ts';
+import type { PolicyRule } from '../domain/policy/rules.ts';
 import type { Approval, ApprovalSubject } from '../domain/approvals/four-eyes.ts';
 import type { Declaration } from '../domain/deposits/declaration.ts';
 import type { DepositWallet } from '../domain/deposits/wallet.ts';
@@ -400,6 +403,44 @@ export interface ApprovalsRepository {
   insertApproval(tx: Tx, at: Date, kind: ApprovalSubject, subjectId: string, person: { id: string; name: string }): Promise<void>;
 }
 
+/** The organization's policy as stored: `updatedBy` null when it was never set. */
+export interface StoredPolicy {
+  rules: PolicyRule[];
+  updatedAt: Date | null;
+  updatedBy: { id: string; name: string } | null;
+}
+
+/** A request that waits for the organization's members, with what an approver reads to decide. */
+export interface WaitingRequest {
+  approvals: OrganizationApprovals;
+  initiatorName: string;
+  money: { assetSymbol: string; assetDecimals: number; amount: bigint } | null;
+  summary: string;
+  createdAt: Date;
+}
+
+/** The organization's own controls (docs/controls.md). */
+export interface ControlsRepository {
+  policyOf(organizationId: string, tx?: Tx): Promise<StoredPolicy>;
+  /** The rules in force, read in `tx`. */
+  rulesIn(tx: Tx, organizationId: string): Promise<PolicyRule[]>;
+  putPolicy(tx: Tx, organizationId: string, rules: PolicyRule[], at: Date, memberId: string): Promise<void>;
+  /** A request starts waiting for the organization (in the transaction that creates it). */
+  open(tx: Tx, a: OrganizationApprovals, at: Date): Promise<void>;
+  /** A request's approvals, read in `tx`; null when no rule asked for any. */
+  of(tx: Tx, kind: ApprovalKind, requestId: string): Promise<OrganizationApprovals | null>;
+  /** The same, its row locked until `tx` ends. */
+  lock(tx: Tx, kind: ApprovalKind, requestId: string): Promise<OrganizationApprovals | null>;
+  save(tx: Tx, a: OrganizationApprovals, at: Date): Promise<void>;
+  recordRejection(tx: Tx, kind: ApprovalKind, requestId: string, memberId: string, reason: string | null, at: Date): Promise<void>;
+  forRequests(kind: ApprovalKind, ids: string[]): Promise<Map<string, OrganizationApprovals>>;
+  waiting(organizationId: string): Promise<WaitingRequest[]>;
+  insertPolicyChange(tx: Tx, c: { id: string; organizationId: string; rules: PolicyRule[]; createdBy: string }, at: Date): Promise<void>;
+  lockPolicyChange(tx: Tx, id: string): Promise<{ organizationId: string; state: string; rules: PolicyRule[]; createdBy: string } | null>;
+  endPolicyChange(tx: Tx, id: string, state: 'applied' | 'rejected', at: Date): Promise<void>;
+  emit(tx: Tx, e: { organizationId: string; type: string; subjectId: string; data: Record<string, unknown> }, at: Date): Promise<void>;
+}
+
 export interface DeclarationsRepository {
   lockedDecimals(tx: Tx, assetSymbol: string): Promise<number | null>;
   walletOf(tx: Tx, assetSymbol: string): Promise<{ network: string; address: string } | null>;
@@ -794,6 +835,7 @@ export interface Repositories {
   readonly holds: HoldsRepository;
   readonly accounts: AccountsRepository;
   readonly approvals: ApprovalsRepository;
+  readonly controls: ControlsRepository;
   readonly declarations: DeclarationsRepository;
   readonly deposits: DepositsRepository;
   readonly destinations: DestinationsRepository;

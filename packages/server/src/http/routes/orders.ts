@@ -9,6 +9,8 @@ import { placeOrder } from '../../usecases/orders/place-order.ts';
 import { ok } from '../envelope.ts';
 import { answerByRef } from '../plugins/answer-by-reference.ts';
 import { orderWire } from '../wire/orders.ts';
+import { asOpened } from '../wire/organization-approvals.ts';
+import type { OrganizationApprovals } from '../../domain/policy/approvals.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { actorOfPrincipal, principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
@@ -22,10 +24,11 @@ export const orderRoutes =
     // A keyed order's answer is kept by reference to the order, in the transaction that places it.
     const answers = answerByRef(
       201,
-      (o: Order) => orderWire(o),
+      (o: Order & { approvals: OrganizationApprovals | null }) => orderWire(o, o.approvals),
       async (id, req) => {
         const o = await store.orders.get(id);
-        return o && o.organizationId === principalOf(req).organization.id ? asCreated(o) : null;
+        if (!o || o.organizationId !== principalOf(req).organization.id) return null;
+        return { ...asCreated(o), approvals: asOpened((await store.controls.forRequests('orders', [id])).get(id)) };
       },
     );
     app.post(
@@ -40,7 +43,8 @@ export const orderRoutes =
           response: responses(201, OrderRecord),
         },
       },
-      async (req, reply) => answers.send(req, reply, await placeOrder(placing, principalOf(req).organization, req.body.quoteId)),
+      async (req, reply) =>
+        answers.send(req, reply, await placeOrder(placing, principalOf(req).organization, req.body.quoteId, principalOf(req).memberId)),
     );
 
     app.get(
@@ -59,7 +63,7 @@ export const orderRoutes =
       async (req) => {
         const o = await store.orders.get(req.params.id);
         if (!o || o.organizationId !== principalOf(req).organization.id) throw new DomainError('orders.not_found');
-        return ok(req.id, orderWire(o));
+        return ok(req.id, orderWire(o, (await store.controls.forRequests('orders', [o.id])).get(o.id)));
       },
     );
 
@@ -78,7 +82,8 @@ export const orderRoutes =
       },
       async (req) => {
         const p = principalOf(req);
-        return ok(req.id, orderWire(await cancelOrder(deps, actorOfPrincipal(p), p.organization.id, req.params.id)));
+        const o = await cancelOrder(deps, actorOfPrincipal(p), p.organization.id, req.params.id);
+        return ok(req.id, orderWire(o, (await store.controls.forRequests('orders', [o.id])).get(o.id)));
       },
     );
 
@@ -99,7 +104,15 @@ export const orderRoutes =
           state: req.query.state,
           ...createdWindow(req.query),
         });
-        return ok(req.id, page.items.map(orderWire), page.pagination);
+        const approvals = await store.controls.forRequests(
+          'orders',
+          page.items.map((o) => o.id),
+        );
+        return ok(
+          req.id,
+          page.items.map((o) => orderWire(o, approvals.get(o.id))),
+          page.pagination,
+        );
       },
     );
   };

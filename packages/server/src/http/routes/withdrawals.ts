@@ -19,6 +19,8 @@ import { requestWithdrawal } from '../../usecases/withdrawals/request-withdrawal
 import { ok } from '../envelope.ts';
 import { answerByRef } from '../plugins/answer-by-reference.ts';
 import { asRequested, destinationWire, withdrawalWire } from '../wire/withdrawals.ts';
+import { asOpened } from '../wire/organization-approvals.ts';
+import type { OrganizationApprovals } from '../../domain/policy/approvals.ts';
 import { createdWindow, pageParams } from '../page-params.ts';
 import { actorOfPrincipal, principalOf } from '../route-config.ts';
 import { apiKeySecurity, IdParam, listResponses, responses } from '../schemas.ts';
@@ -33,10 +35,10 @@ export const withdrawalRoutes =
     // A keyed withdrawal's answer is kept by reference to the withdrawal, in the transaction that requests it.
     const answers = answerByRef(
       201,
-      (w: WithdrawalRow) => withdrawalWire(w),
+      (w: WithdrawalRow & { approvals: OrganizationApprovals | null }) => withdrawalWire(w, w.approvals),
       async (id, req) => {
         const w = await store.withdrawals.getFor(principalOf(req).organization.id, id);
-        return w && asRequested(w);
+        return w && { ...asRequested(w), approvals: asOpened((await store.controls.forRequests('withdrawals', [id])).get(id)) };
       },
     );
 
@@ -127,12 +129,17 @@ export const withdrawalRoutes =
       async (req, reply) => {
         const amount = toMinor(req.body.amountMinor);
         if (amount === null) throw new DomainError('request.invalid_amount', { field: 'amountMinor' });
-        const w = await requestWithdrawal(deps, principalOf(req).organization, {
-          destinationId: req.body.destinationId,
-          assetSymbol: req.body.assetSymbol,
-          assetDecimals: req.body.assetDecimals,
-          amount,
-        });
+        const w = await requestWithdrawal(
+          deps,
+          principalOf(req).organization,
+          {
+            destinationId: req.body.destinationId,
+            assetSymbol: req.body.assetSymbol,
+            assetDecimals: req.body.assetDecimals,
+            amount,
+          },
+          principalOf(req).memberId,
+        );
         return answers.send(req, reply, w);
       },
     );
@@ -153,7 +160,7 @@ export const withdrawalRoutes =
       async (req) => {
         const w = await store.withdrawals.getFor(principalOf(req).organization.id, req.params.id);
         if (!w) throw new DomainError('withdrawals.not_found');
-        return ok(req.id, withdrawalWire(w));
+        return ok(req.id, withdrawalWire(w, (await store.controls.forRequests('withdrawals', [w.id])).get(w.id)));
       },
     );
 
@@ -172,7 +179,8 @@ export const withdrawalRoutes =
       },
       async (req) => {
         const p = principalOf(req);
-        return ok(req.id, withdrawalWire(await cancelWithdrawal(deps, actorOfPrincipal(p), p.organization.id, req.params.id)));
+        const w = await cancelWithdrawal(deps, actorOfPrincipal(p), p.organization.id, req.params.id);
+        return ok(req.id, withdrawalWire(w, (await store.controls.forRequests('withdrawals', [w.id])).get(w.id)));
       },
     );
 
@@ -194,7 +202,15 @@ export const withdrawalRoutes =
           state: req.query.state,
           ...createdWindow(req.query),
         });
-        return ok(req.id, page.items.map(withdrawalWire), page.pagination);
+        const approvals = await store.controls.forRequests(
+          'withdrawals',
+          page.items.map((w) => w.id),
+        );
+        return ok(
+          req.id,
+          page.items.map((w) => withdrawalWire(w, approvals.get(w.id))),
+          page.pagination,
+        );
       },
     );
   };

@@ -1,7 +1,12 @@
 import type { Order } from '../../domain/orders/order.ts';
+import type { OrganizationApprovals } from '../../domain/policy/approvals.ts';
+import { withApprovals } from './organization-approvals.ts';
 
-/** An exchange request as its organization sees it (the operator's view adds to it). */
-export const orderWire = (o: Order) => ({
+/**
+ * An exchange request as its organization sees it (the operator's view adds to it); `approvals` only when
+ * its organization's policy asked for them (docs/controls.md).
+ */
+export const orderWire = (o: Order, approvals?: OrganizationApprovals | null) => ({
   id: o.id,
   state: o.state,
   quoteId: o.quoteId,
@@ -11,4 +16,5 @@ export const orderWire = (o: Order) => ({
   reason: o.reason,
   createdAt: o.createdAt.toISOString(),
   updatedAt: o.updatedAt.toISOString(),
+  ...withApprovals(approvals),
 });

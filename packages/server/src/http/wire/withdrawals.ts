@@ -1,6 +1,8 @@
 import { isUsable } from '../../domain/destinations/bank-destination.ts';
 import type { DestinationRow } from '../../store/destinations-store.ts';
 import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
+import type { OrganizationApprovals } from '../../domain/policy/approvals.ts';
+import { withApprovals } from './organization-approvals.ts';
 
 /** The client's view of a destination: masked, and `usable` computed at the moment it is read. */
 export const destinationWire = (d: DestinationRow, now: Date) => ({
@@ -15,7 +17,8 @@ export const destinationWire = (d: DestinationRow, now: Date) => ({
   ...(d.kind === 'crypto' ? { kind: 'crypto' as const, network: d.network ?? '', address: d.address ?? '', memo: d.memo } : {}),
 });
 
-export const withdrawalWire = (w: WithdrawalRow) => ({
+/** `approvals` only when its organization's policy asked for them (docs/controls.md). */
+export const withdrawalWire = (w: WithdrawalRow, approvals?: OrganizationApprovals | null) => ({
   id: w.id,
   state: w.state,
   money: { assetSymbol: w.assetSymbol, assetDecimals: w.assetDecimals, amountMinor: w.amount.toString() },
@@ -25,6 +28,7 @@ export const withdrawalWire = (w: WithdrawalRow) => ({
   txid: w.txid,
   createdAt: w.createdAt.toISOString(),
   updatedAt: w.updatedAt.toISOString(),
+  ...withApprovals(approvals),
 });
 
 /**

@@ -56,6 +56,7 @@ export const operatorWithdrawalRoutes =
       },
       async (req) => {
         const page = await store.withdrawals.list(pageParams(req.query), {
+          operator: true,
           ...(req.query.state ? { state: req.query.state } : {}),
           ...(req.query.organizationId ? { organizationId: req.query.organizationId } : {}),
         });

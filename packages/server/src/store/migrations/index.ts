@@ -30,6 +30,7 @@ import * as m060 from './060-crypto-out.ts';
 import * as m065 from './065-liabilities-v2.ts';
 import * as m066 from './066-log-cosignatures.ts';
 import * as m075 from './075-api-key-names.ts';
+import * as m100 from './100-organization-controls.ts';
 import * as m055 from './055-invitation-senders.ts';
 import * as m056 from './056-reset-per-account.ts';
 import * as m040 from './040-idempotency-one-protocol.ts';
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '056-reset-per-account': m056,
   '040-idempotency-one-protocol': m040,
   '080-organization-reporting': m080,
+  '100-organization-controls': m100,
 };
 
 export const migrationProvider: MigrationProvider = {

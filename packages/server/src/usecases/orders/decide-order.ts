@@ -1,8 +1,9 @@
 import type { Approver } from '../../domain/approvals/four-eyes.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { Order } from '../../domain/orders/order.ts';
+import { checkOperatorMayDecide } from '../../domain/policy/approvals.ts';
 import { recordApproval } from '../approvals/record-approval.ts';
-import type { UseCaseDeps } from '../ports.ts';
+import type { Tx, UseCaseDeps } from '../ports.ts';
 import { orderAudit } from './audit-view.ts';
 import { executeApproved } from './execute-approved.ts';
 
@@ -19,6 +20,8 @@ export async function approveOrder(d: UseCaseDeps, approver: Approver, orderId: 
   const { order, decided } = await d.store.uow.run(async (tx) => {
     await d.store.platform.assertReconciled(tx);
     const pending = await d.store.orders.lockPending(tx, orderId);
+    // The organization's own approvals come first (docs/controls.md); its members' approvals lock the same row.
+    checkOperatorMayDecide(await d.store.controls.of(tx, 'orders', orderId));
     const { decides, state } = await recordApproval(
       d.store.approvals,
       tx,
@@ -83,25 +86,35 @@ export async function cancelOrder(d: UseCaseDeps, actor: string, organizationId:
   );
 }
 
-/** Rejection releases the hold in the same transaction as the decision. */
+/**
+ * The operator rejects: the hold is released in the same transaction as the decision. Not while the
+ * order waits for its organization's members (docs/controls.md).
+ */
 export async function rejectOrder(d: UseCaseDeps, actor: string, orderId: string, reason: string | null): Promise<Order> {
-  const at = d.clock.now();
   return counted(
     d,
     await d.store.uow.run(async (tx) => {
-      const { before, after } = await d.store.orders.decide(tx, orderId, 'rejected', at, reason);
-      await d.store.holds.release(tx, d.ids, at, after.holdId, 'order_release', orderId);
-      await d.store.audit.record(tx, d.ids, at, {
-        actor,
-        action: 'order.reject',
-        subjectType: 'order',
-        subjectId: orderId,
-        before: orderAudit(before),
-        after: orderAudit(after),
-      });
-      return after;
+      await d.store.orders.lockPending(tx, orderId);
+      checkOperatorMayDecide(await d.store.controls.of(tx, 'orders', orderId));
+      return releaseOrder(d, tx, actor, orderId, reason);
     }),
   );
+}
+
+/** Ends a pending order as rejected, in `tx`: the hold released in the same transaction as the decision. */
+export async function releaseOrder(d: UseCaseDeps, tx: Tx, actor: string, orderId: string, reason: string | null): Promise<Order> {
+  const at = d.clock.now();
+  const { before, after } = await d.store.orders.decide(tx, orderId, 'rejected', at, reason);
+  await d.store.holds.release(tx, d.ids, at, after.holdId, 'order_release', orderId);
+  await d.store.audit.record(tx, d.ids, at, {
+    actor,
+    action: 'order.reject',
+    subjectType: 'order',
+    subjectId: orderId,
+    before: orderAudit(before),
+    after: orderAudit(after),
+  });
+  return after;
 }
 
 /** The order's new state, counted once its transaction committed. */

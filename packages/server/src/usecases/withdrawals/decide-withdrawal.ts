@@ -1,5 +1,6 @@
 import type { Approver } from '../../domain/approvals/four-eyes.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { checkOperatorMayDecide } from '../../domain/policy/approvals.ts';
 import { recordApproval } from '../approvals/record-approval.ts';
 import type { Tx, UseCaseDeps } from '../ports.ts';
 import { withdrawalAudit } from './audit-view.ts';
@@ -22,6 +23,8 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
     await d.store.platform.assertReconciled(tx);
     const pending = await d.store.withdrawals.lockPending(tx, id);
     if (!pending) throw await undecidable(d, tx, id);
+    // The organization's own approvals come first (docs/controls.md); its members' approvals lock the same row.
+    checkOperatorMayDecide(await d.store.controls.of(tx, 'withdrawals', id));
     const { decides, state } = await recordApproval(
       d.store.approvals,
       tx,
@@ -127,9 +130,18 @@ export async function releaseWithdrawal(
   return strip(w);
 }
 
-/** Reject: the hold is released; nothing leaves. Allowed while not reconciled (it moves nothing out). */
+/**
+ * The operator rejects: the hold is released; nothing leaves. Allowed while not reconciled (it moves
+ * nothing out). Not while it waits for its organization's members (docs/controls.md).
+ */
 export async function rejectWithdrawal(d: UseCaseDeps, actor: string, id: string, reason: string | null): Promise<WithdrawalRow> {
-  return countedWithdrawal(d, await d.store.uow.run((tx) => releaseWithdrawal(d, tx, actor, id, 'rejected', reason)));
+  return countedWithdrawal(
+    d,
+    await d.store.uow.run(async (tx) => {
+      if (await d.store.withdrawals.lockPending(tx, id)) checkOperatorMayDecide(await d.store.controls.of(tx, 'withdrawals', id));
+      return releaseWithdrawal(d, tx, actor, id, 'rejected', reason);
+    }),
+  );
 }
 
 export { countedWithdrawal, strip } from './row.ts';
