@@ -119,6 +119,62 @@ for (const backend of backends()) {
       assert.equal(ordersFor(double, id).length, 1);
     });
 
+    test('while the outcome at the venue is not known (sending, unknown), the desk cannot fill or fail the order: 409, nothing changes', async () => {
+      const venueState = async (id: string) =>
+        (await h.store.db.selectFrom('venue_orders').select('state').where('order_id', '=', id).executeTakeFirstOrThrow()).state;
+      const byHand = async (id: string, expected: string) => {
+        const fill = await h.op('POST', `/orders/${id}/fill`, {
+          venue: 'binance',
+          venueReference: 'by-hand',
+          proceedsQuoteMinor: '6490000',
+        });
+        assert.equal(fill.status, 409, fill.raw);
+        assert.equal(fill.body.code, 'orders.venue_outcome_pending');
+        assert.match(fill.body.message ?? '', new RegExp(`not known yet \\(${expected}\\)`));
+        const fail = await h.op('POST', `/orders/${id}/fail`, { reason: 'by hand' });
+        assert.equal(fail.status, 409, fail.raw);
+        assert.equal(fail.body.code, 'orders.venue_outcome_pending');
+      };
+      const usdt = await available(h, o.key, 'USDT');
+      const heldBtc = await held(h, o.key, 'BTC');
+
+      // The connection cut after the venue recorded the order: its row is unknown.
+      double.dropAfterNextOrder();
+      const { id, approve } = await approvedAtVenue(h, o);
+      assert.equal(approve.body.data.state, 'approved');
+      assert.equal(await venueState(id), 'unknown');
+      await byHand(id, 'unknown');
+      assert.equal((await h.store.orders.get(id))?.state, 'approved');
+      assert.equal(await held(h, o.key, 'BTC'), heldBtc + ONE_BTC);
+      assert.equal(await available(h, o.key, 'USDT'), usdt);
+
+      // Once the lookup knows the outcome the order settles by itself, once; the desk's fill is then too late.
+      await recover(h);
+      assert.equal((await h.store.orders.get(id))?.state, 'completed');
+      assert.equal(await available(h, o.key, 'USDT'), usdt + OWED);
+      assert.equal(await held(h, o.key, 'BTC'), heldBtc);
+      assert.equal(ordersFor(double, id).length, 1);
+      const late = await h.op('POST', `/orders/${id}/fill`, { venue: 'binance', venueReference: 'by-hand', proceedsQuoteMinor: '6490000' });
+      assert.equal(late.status, 409);
+      assert.equal(late.body.code, 'orders.not_awaiting_execution');
+
+      // The order is at the venue and its answer held: the row is sending.
+      const recorded = double.holdNextOrder();
+      const q = await h.call(o.key, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USDT', amountBaseMinor: ONE_BTC.toString() });
+      const order = await h.call(o.key, 'POST', '/orders', { quoteId: q.body.data.id });
+      assert.equal(order.status, 201, order.raw);
+      const approving = h.op('POST', `/orders/${order.body.data.id}/approve`);
+      await recorded;
+      assert.equal(await venueState(order.body.data.id), 'sending');
+      await byHand(order.body.data.id, 'sending');
+      assert.equal((await h.store.orders.get(order.body.data.id))?.state, 'approved');
+      // The client gives up on the held answer: approved, its outcome looked up and settled once.
+      assert.equal((await approving).body.data.state, 'approved');
+      await recover(h);
+      assert.equal((await h.store.orders.get(order.body.data.id))?.state, 'completed');
+      assert.equal(ordersFor(double, order.body.data.id).length, 1);
+    });
+
     test('no answer and no order at the venue: sent again, with the same client id, only after the recvWindow has passed', async () => {
       double.fail('/api/v3/order', 503, 1); // the venue failed before recording anything
       const { id, approve } = await approvedAtVenue(h, o);

@@ -422,6 +422,12 @@ const entries = {
     en: 'The exchange request is not awaiting execution ({state}): a fill or a failure is recorded once, on an approved request.',
     es: 'La solicitud de cambio no espera ejecución ({state}): una ejecución o una falla se registra una vez, sobre una solicitud aprobada.',
   },
+  // docs/market.md "Unknown outcomes": the order was sent to the venue and its outcome there is not known yet; the desk waits for the lookup.
+  'orders.venue_outcome_pending': {
+    status: 409,
+    en: 'The exchange request was sent to the venue and its outcome there is not known yet ({venueState}); it is looked up until it is: record a fill or a failure only after that.',
+    es: 'La solicitud de cambio fue enviada al mercado y su resultado allí aún no se conoce ({venueState}); se consulta hasta conocerlo: registre una ejecución o una falla solo después.',
+  },
 
   // deposits
   'deposits.declaration_not_found': { status: 404, en: 'No such deposit declaration.', es: 'No existe esa declaración de depósito.' },

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './db.ts';
+import { kyselyOf } from './unit-of-work.ts';
+import type { Tx } from '../usecases/repositories.ts';
 import type {
   VenueCost,
   VenueOrderInit,
@@ -189,5 +191,10 @@ export class VenueOrdersStore implements VenueOrdersRepository {
       .where('state', 'in', ['sending', 'unknown'])
       .executeTakeFirstOrThrow();
     return Number(r.n);
+  }
+
+  async lockForDesk(tx: Tx, orderId: string): Promise<VenueOrderState | null> {
+    const r = await kyselyOf(tx).selectFrom('venue_orders').select('state').where('order_id', '=', orderId).forUpdate().executeTakeFirst();
+    return r ? (r.state as VenueOrderState) : null;
   }
 }

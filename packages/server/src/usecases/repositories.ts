@@ -22,19 +22,10 @@ import type { SumLevels } from '../domain/transparency/sum-tree.ts';
 import type { WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
 import type { WithdrawalState } from '../domain/withdrawals/withdrawal.ts';
 
-declare const txBrand: unique symbol;
-/**
- * An open transaction, opaque: a use case receives it from the unit of work and hands it to repositories;
- * it cannot run anything in it itself. Only the store turns it back into SQL (store/unit-of-work.ts).
- */
-export interface Tx {
-  readonly [txBrand]: true;
-}
+import type { Tx, UnitOfWork } from './tx.ts';
+import type { VenueOrdersRepository } from './orders/venue-orders-repository.ts';
 
-/** The unit of work: a use case's writes (and its audit entry) commit together or not at all. */
-export interface UnitOfWork {
-  run<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
-}
+export type { Tx, UnitOfWork };
 
 // ---- Records as use cases see them ----------------------------------------------------------------
 
@@ -853,6 +844,7 @@ export interface Repositories {
   readonly platform: PlatformStateRepository;
   readonly quotes: QuotesRepository;
   readonly reconciliation: ReconciliationRepository;
+  readonly venueOrders: VenueOrdersRepository;
   readonly sandbox: SandboxRepository;
   readonly settings: SettingsRepository;
   readonly staff: StaffRepository;

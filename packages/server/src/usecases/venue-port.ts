@@ -2,7 +2,7 @@ import type { Rational } from '../domain/market/rational.ts';
 import type { MarketPair } from '../domain/market/pair-terms.ts';
 import type { Execution, ExecutionRequest, Market } from '../domain/ports.ts';
 import type { VenueOrderListed, VenueOrderState } from './orders/venue-orders-repository.ts';
-import type { Tx } from './repositories.ts';
+import type { Tx } from './tx.ts';
 
 /**
  * Where orders execute and where the platform's money sits (docs/design/money-and-states.md). Three adapters,

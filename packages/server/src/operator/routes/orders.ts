@@ -105,7 +105,7 @@ export const operatorOrderRoutes =
           body: RecordFill,
           response: responses(200, OperatorOrderRecord),
           summary:
-            "Production: the desk executed an approved order. Completed: the client receives the quoted amount; proceeds minus it is booked as the platform's revenue. Once; 409 orders.not_awaiting_execution after; 409 market.venue_simulated in sandbox",
+            "Production: the desk executed an approved order. Completed: the client receives the quoted amount; proceeds minus it is booked as the platform's revenue. Once; 409 orders.not_awaiting_execution after; 409 market.venue_simulated in sandbox; 409 orders.venue_outcome_pending while its outcome at a CCXT venue is not known",
         },
       },
       async (req) => {
@@ -132,7 +132,7 @@ export const operatorOrderRoutes =
           body: RecordFailure,
           response: responses(200, OperatorOrderRecord),
           summary:
-            'Production: the desk could not execute an approved order. Failed, hold released. Once; 409 orders.not_awaiting_execution after',
+            'Production: the desk could not execute an approved order. Failed, hold released. Once; 409 orders.not_awaiting_execution after; 409 orders.venue_outcome_pending while its outcome at a CCXT venue is not known',
         },
       },
       async (req) => one(await recordOrderFailure(deps, req.operatorActor!, req.params.id, req.body.reason), req.id),

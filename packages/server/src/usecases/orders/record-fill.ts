@@ -21,7 +21,8 @@ async function lost(d: UseCaseDeps, orderId: string): Promise<never> {
  * docs/design/money-and-states.md: staff executed an approved order at their venue. Completed, once: the client receives
  * the quoted amount; the proceeds arrive in the platform's `market` account and the difference is the
  * platform's `revenue` (negative when the desk executed below the quote), one balanced entry.
- * A second fill, or a fill of an order not approved, is 409 and changes nothing.
+ * A second fill, or a fill of an order not approved, is 409 and changes nothing; so is one of an order sent to an
+ * exchange whose outcome there is not known yet (`orders.venue_outcome_pending`, docs/market.md "Unknown outcomes").
  */
 export async function recordFill(
   d: UseCaseDeps,
@@ -30,7 +31,13 @@ export async function recordFill(
   f: { venue: string; venueReference: string; proceeds: bigint },
 ): Promise<Order> {
   assertDesk(d);
-  const o = await settleOrder(d, actor, orderId, { filled: true, proceeds: f.proceeds, venue: f.venue, venueReference: f.venueReference });
+  const o = await settleOrder(
+    d,
+    actor,
+    orderId,
+    { filled: true, proceeds: f.proceeds, venue: f.venue, venueReference: f.venueReference },
+    { byDesk: true },
+  );
   if (!o) return lost(d, orderId);
   d.tally?.recorded('fill');
   return o;
@@ -39,7 +46,7 @@ export async function recordFill(
 /** docs/design/money-and-states.md: the desk could not execute an approved order: failed, hold released, once. */
 export async function recordOrderFailure(d: UseCaseDeps, actor: string, orderId: string, reason: string): Promise<Order> {
   assertDesk(d);
-  const o = await settleOrder(d, actor, orderId, { filled: false, reason });
+  const o = await settleOrder(d, actor, orderId, { filled: false, reason }, { byDesk: true });
   if (!o) return lost(d, orderId);
   d.tally?.recorded('order_failure');
   return o;

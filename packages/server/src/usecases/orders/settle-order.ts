@@ -8,15 +8,33 @@ export type Outcome =
   | { filled: true; proceeds: bigint; venue?: string; venueReference?: string; costs?: Array<{ assetSymbol: string; amountMinor: bigint }> }
   | { filled: false; reason: string };
 
+/** Where an order sent to an exchange stands while its outcome there is not known (docs/market.md "Unknown outcomes"). */
+const OUTCOME_PENDING = new Set(['sending', 'unknown']);
+
 /**
  * approved → completed or failed, once, in one transaction with its ledger entries, the venue's side
  * and the audit entry. Completed: the hold is captured and the settlement posted (the client gets the
  * quoted amount; proceeds minus it is the platform's revenue, or its loss). Failed: the hold goes back.
  * Null when the order was no longer approved: someone else settled it first.
+ *
+ * `byDesk`: a person records the outcome. An order sent to an exchange whose outcome there is not known yet
+ * (its row `sending` or `unknown`) is refused, `orders.venue_outcome_pending`, and nothing changes: the books
+ * would otherwise say one thing and the exchange, once it answers, another. The row stays locked until the
+ * transaction ends, so the venue's lookup cannot change it meanwhile.
  */
-export async function settleOrder(d: UseCaseDeps, actor: string, orderId: string, outcome: Outcome): Promise<Order | null> {
+export async function settleOrder(
+  d: UseCaseDeps,
+  actor: string,
+  orderId: string,
+  outcome: Outcome,
+  opts: { byDesk?: boolean } = {},
+): Promise<Order | null> {
   const at = d.clock.now();
   const settled = await d.store.uow.run(async (tx) => {
+    if (opts.byDesk) {
+      const atVenue = await d.store.venueOrders.lockForDesk(tx, orderId);
+      if (atVenue !== null && OUTCOME_PENDING.has(atVenue)) throw new DomainError('orders.venue_outcome_pending', { venueState: atVenue });
+    }
     if (outcome.filled) {
       const o = await d.store.orders.settle(tx, orderId, 'completed', at, {
         proceeds: outcome.proceeds,

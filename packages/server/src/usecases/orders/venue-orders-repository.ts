@@ -1,3 +1,5 @@
+import type { Tx } from '../tx.ts';
+
 /** Where an order sent to an exchange stands there (docs/market.md): new, sending and unknown are not settled yet. */
 export type VenueOrderState = 'new' | 'sending' | 'unknown' | 'filled' | 'refused' | 'partial';
 
@@ -80,4 +82,9 @@ export interface VenueOrdersRepository {
   watch(): Promise<{ awaitingOutcome: number; partial: number }>;
   /** Orders sent whose outcome is not known yet (a metric). */
   awaitingOutcome(): Promise<number>;
+  /**
+   * The state of the order's row, locked in `tx` until it ends (the venue's next write to it waits); null
+   * when the order was never sent to an exchange. The desk reads it before recording a fill or a failure.
+   */
+  lockForDesk(tx: Tx, orderId: string): Promise<VenueOrderState | null>;
 }
