@@ -341,7 +341,10 @@ describe('portal: what the client needs, in Chromium', { skip: skip ?? false }, 
     await checkBoth(spage, sproblems, 'ledger in Spanish');
     await screenshot(spage, 'portal-ledger-es');
     await goEs('Saldos');
-    await spage.getByRole('row', { name: /^BTC 2,00000000 BTC/ }).waitFor();
+    await spage
+      .getByRole('table', { name: 'Saldos', exact: true })
+      .getByRole('row', { name: /^BTC 2,00000000 BTC/ })
+      .waitFor();
     await goEs('Retiros');
     await spage
       .getByText(/Banco Río · Cuenta corriente ····/)

@@ -39,6 +39,7 @@ async function slowBalances(route: Route): Promise<void> {
 async function row(page: Page, asset: string): Promise<string> {
   return (
     await page
+      .getByRole('table', { name: 'Balances', exact: true })
       .getByRole('row')
       .filter({ has: page.getByRole('rowheader', { name: asset, exact: true }) })
       .innerText()
