@@ -7,8 +7,11 @@ import { inflateSync } from 'node:zlib';
 export function pdfText(bytes: Uint8Array): string {
   const raw = Buffer.from(bytes).toString('latin1');
   const out: string[] = [];
-  for (const m of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    let body = m[1]!;
+  // Each stream is read by its /Length: compressed bytes may end in a CR or LF that a search for
+  // `endstream` would take for the line break before it.
+  for (const m of raw.matchAll(/\/Length (\d+)(?:[^>]|>(?!>))*>>\s*stream\r?\n/g)) {
+    const start = m.index + m[0].length;
+    let body = raw.slice(start, start + Number(m[1]));
     try {
       body = inflateSync(Buffer.from(body, 'latin1')).toString('latin1');
     } catch {
