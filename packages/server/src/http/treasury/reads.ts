@@ -47,8 +47,10 @@ export async function readValuation(d: Deps, organizationId: string): Promise<Va
     };
   }
   // Read from the market before anything else: a venue's book may be a network call (no transaction here).
-  const paths = new Map<string, PricePath>();
-  for (const a of assets) if (a.totalMinor !== 0n) paths.set(a.assetSymbol, await pricePath(d.venue, a.assetSymbol, currency));
+  // Each asset's path is independent of the others: asked at once, a page waits for the slowest book only.
+  const held = assets.filter((a) => a.totalMinor !== 0n);
+  const found = await Promise.all(held.map((a) => pricePath(d.venue, a.assetSymbol, currency)));
+  const paths = new Map<string, PricePath>(held.map((a, i) => [a.assetSymbol, found[i]!]));
   const v = valueAll(assets, decimals, paths);
   return {
     reportingCurrency: currency,
