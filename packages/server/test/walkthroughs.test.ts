@@ -127,8 +127,8 @@ async function startService(env: Record<string, string>): Promise<Started> {
 }
 
 /** Runs the steps in one shell, in order; answers each step's output. */
-async function run(steps: Step[], env: Record<string, string>, cwd: string): Promise<string[]> {
-  const script = steps.map((s, i) => `echo "@@step ${i}@@"\n${s.command}\necho`).join('\n');
+async function run(steps: Step[], env: Record<string, string>, cwd: string, prelude = ''): Promise<string[]> {
+  const script = prelude + steps.map((s, i) => `echo "@@step ${i}@@"\n${s.command}\necho`).join('\n');
   const file = join(cwd, 'walkthrough.sh');
   writeFileSync(file, script);
   const out = await new Promise<string>((resolve, reject) => {
@@ -197,9 +197,13 @@ describe(
       const steps = withoutExports(guide.flatMap(stepsOf));
       const reconciliation = shellBlocks(read('docs/operator-guide.md'), '## Reconciliation').flatMap(stepsOf);
       const all = [...steps, ...reconciliation];
-      const s = await startService({ CAMBIO_QUOTE_TTL_MS: '120000' });
+      // The guide waits out the sandbox's one-minute destination cooldown with `sleep 60`. Here the
+      // cooldown is 15 s and the guide's `sleep` waits at most 16 s: the same order of events as the
+      // reader's (refused while cooling down, usable after the wait), three quarters of a minute sooner.
+      const s = await startService({ CAMBIO_QUOTE_TTL_MS: '120000', CAMBIO_DESTINATION_COOLDOWN_MS: '15000' });
       try {
-        const outputs = await run(all, { API: s.url, KEY: s.key, OP: s.op }, workDir());
+        const sleep = 'sleep() { if [ "$1" -gt 16 ]; then command sleep 16; else command sleep "$1"; fi; }\n';
+        const outputs = await run(all, { API: s.url, KEY: s.key, OP: s.op }, workDir(), sleep);
         const checked = checkSteps(all, outputs);
         assert.ok(checked >= 150, `the walkthrough shows its figures (${checked} checked)`);
       } finally {

@@ -30,3 +30,6 @@ export { ForgotPassword, forgotPasswordLabel, ResetPassword } from './PasswordRe
 export { ChangePassword, type ChangePasswordBody, type ChangePasswordTexts } from './ChangePassword.tsx';
 export { QrCode } from './QrCode.tsx';
 export { RecoveryCodes, TotpEnrolForm, useTotpEnrolment, type TotpTexts } from './totp.tsx';
+export { downloadFile } from './download.ts';
+export { ValuationTable, type ValuedBalance } from './ValuationTable.tsx';
+export { StatementDownload, type StatementFormat } from './StatementDownload.tsx';

@@ -14,7 +14,7 @@ import type { Amounts } from '../json.ts';
 import type { ListParams, Page } from '../paginate.ts';
 import type { Balance } from '../resources/balances.ts';
 import type { LedgerEntry } from '../resources/ledger.ts';
-import type { BalanceHistory, Valuation } from '../resources/treasury.ts';
+import { StatementsResource, type BalanceHistory, type Valuation } from '../resources/treasury.ts';
 import { listPage } from '../resources/list.ts';
 import { keyOf, type WriteOptions } from '../action-key.ts';
 
@@ -83,6 +83,11 @@ export class OperatorOrganizations {
   /** The organization's closing total of each asset per day (UTC), the last `days` days (30 by default). */
   async balanceHistory(id: string, days?: number): Promise<BalanceHistory> {
     return (await this.t.get<BalanceHistory>(`/organizations/${enc(id)}/balances/history`, days === undefined ? undefined : { days })).data;
+  }
+
+  /** The organization's monthly statements, as its members download them (`GET /operator/v1/organizations/{id}/statements/…`). */
+  statements(id: string): StatementsResource {
+    return new StatementsResource(this.t, `/organizations/${enc(id)}`);
   }
 
   ledger(id: string, q: ListParams = {}): Promise<Page<LedgerEntry>> {

@@ -31,7 +31,11 @@ export interface StatementOptions<F extends StatementFormat> {
 }
 
 export class StatementsResource {
-  constructor(private readonly t: Transport) {}
+  /** `base`: the path the statements hang from, empty for the client's own (the operator's: `/organizations/{id}`). */
+  constructor(
+    private readonly t: Transport,
+    private readonly base = '',
+  ) {}
 
   /**
    * `GET /api/v1/statements/{assetSymbol}/{YYYY-MM}` (`portal:read`): one asset's statement of one month
@@ -47,7 +51,7 @@ export class StatementsResource {
     opts: { format?: StatementFormat; lang?: ReportLanguage } = {},
   ): Promise<string | Uint8Array> {
     const format = opts.format ?? 'csv';
-    const path = `/statements/${encodeURIComponent(assetSymbol)}/${encodeURIComponent(month)}`;
+    const path = `${this.base}/statements/${encodeURIComponent(assetSymbol)}/${encodeURIComponent(month)}`;
     const accept = format === 'pdf' ? 'application/pdf' : 'text/csv';
     return (
       await this.t.request<string | Uint8Array>(

@@ -5,6 +5,7 @@
 // deposit reference; and the Spanish desk's words (audit kinds, actors, four-eyes, networks, rates).
 // Every page changed is checked with axe at 1280 and 375 px.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { seedOrg, type SeededOrg } from '../harness.ts';
@@ -208,6 +209,24 @@ describe("an operator's day at the desk, in English and Spanish", { skip: skip ?
     await dialog.getByRole('button', { name: 'Record arrival' }).click();
     await page.getByText('Arrival WIRE-2026-0001 matched a declaration and was credited.').waitFor();
     assert.equal((await balance(svc, org.key, 'USD')).available, before + BigInt(expectedAmountMinor), 'credited to Acme, exactly');
+  });
+
+  test("the organization's page downloads a month's statement of one asset, exact, as CSV and PDF", async () => {
+    const month = new Date().toISOString().slice(0, 7);
+    await go(page, 'Organizations');
+    await page.getByRole('link', { name: 'Acme Treasury' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Acme Treasury' }).waitFor();
+    const region = page.getByRole('region', { name: 'Statements' });
+    await region.getByLabel('Asset').selectOption('BTC');
+    assert.equal(await region.getByLabel('Month').inputValue(), month);
+    const [csv] = await Promise.all([page.waitForEvent('download'), region.getByRole('button', { name: 'Download CSV' }).click()]);
+    assert.equal(csv.suggestedFilename(), `statement-BTC-${month}.csv`);
+    const lines = readFileSync((await csv.path())!, 'utf8').trim().split(/\r?\n/);
+    assert.match(lines[1]!, /,Opening balance,.*,0$/);
+    assert.match(lines.at(-1)!, /,Closing balance,.*,5000000$/, `0.05 BTC funded this month:\n${lines.join('\n')}`);
+    const [pdf] = await Promise.all([page.waitForEvent('download'), region.getByRole('button', { name: 'Download PDF' }).click()]);
+    assert.equal(readFileSync((await pdf.path())!).subarray(0, 5).toString('latin1'), '%PDF-');
+    await accessible(page, "the organization's page with its statements");
   });
 
   test('the Spanish desk names things in words: audit kinds and actors, the platform, four-eyes, networks, the mid rate', async () => {

@@ -13,6 +13,7 @@ import { BalancesPanel, LedgerPanel, RequestsPanel } from './OrganizationBooks.t
 import { KeysPanel, MembersPanel } from './OrganizationPeople.tsx';
 import { LimitsPanel } from './LimitsPanel.tsx';
 import { AdjustmentPanel, DestinationsPanel } from './OrganizationMoney.tsx';
+import { StatementsPanel } from './OrganizationStatements.tsx';
 import { ValuationPanel } from './OrganizationValuation.tsx';
 import { t } from '../../lib/i18n.ts';
 
@@ -45,6 +46,7 @@ export function OrganizationPage({ id }: { id: string }) {
       <BalancesPanel id={o.id} />
       <RequestsPanel id={o.id} />
       <ValuationPanel id={o.id} />
+      <StatementsPanel id={o.id} />
       <DestinationsPanel id={o.id} />
       {can(staff.role, 'manage') && staff.totpEnrolled && <AdjustmentPanel id={o.id} name={o.name} />}
       <MembersPanel id={o.id} />

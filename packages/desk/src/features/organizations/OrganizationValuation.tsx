@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Amount, DataTable, ErrorBox, Loading } from '@cambio/web-kit';
+import { Amount, DataTable, ErrorBox, Loading, ValuationTable } from '@cambio/web-kit';
 import { op } from '../../lib/api.ts';
 import { t } from '../../lib/i18n.ts';
 
@@ -24,28 +24,17 @@ export function ValuationPanel({ id }: { id: string }) {
         <Loading />
       ) : data && data.reportingCurrency && data.reportingDecimals !== null ? (
         <>
-          <DataTable
-            caption={`${t('valuation.caption')} (${data.reportingCurrency})`}
+          <ValuationTable
             rows={data.balances}
-            rowKey={(b) => b.assetSymbol}
-            columns={[
-              { label: t('valuation.asset'), rowHeader: true, cell: (b) => b.assetSymbol },
-              {
-                label: t('valuation.balance'),
-                num: true,
-                cell: (b) => <Amount minor={b.totalMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} />,
-              },
-              {
-                label: t('valuation.value'),
-                num: true,
-                cell: (b) =>
-                  b.valueMinor === null ? (
-                    t('valuation.noPrice')
-                  ) : (
-                    <Amount minor={b.valueMinor} decimals={data.reportingDecimals!} symbol={data.reportingCurrency!} />
-                  ),
-              },
-            ]}
+            currency={data.reportingCurrency}
+            currencyDecimals={data.reportingDecimals}
+            texts={{
+              caption: `${t('valuation.caption')} (${data.reportingCurrency})`,
+              asset: t('valuation.asset'),
+              balance: t('valuation.balance'),
+              value: t('valuation.value'),
+              noPrice: t('valuation.noPrice'),
+            }}
           />
           <p>
             {t('valuation.total')}:{' '}

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Amount, DataTable, ErrorBox, Loading, SelectField } from '@cambio/web-kit';
+import { Amount, ErrorBox, Loading, SelectField, ValuationTable } from '@cambio/web-kit';
 import { usePortal } from '../../lib/portal-context.ts';
 
 /**
@@ -41,28 +41,17 @@ export function Valuation() {
       <p className="muted">{t('valuation.estimate')}</p>
       {currency && data.reportingDecimals !== null && (
         <>
-          <DataTable
-            caption={t('valuation.caption')}
+          <ValuationTable
             rows={data.balances}
-            rowKey={(b) => b.assetSymbol}
-            columns={[
-              { label: t('common.asset'), rowHeader: true, cell: (b) => b.assetSymbol },
-              {
-                label: t('balances.total'),
-                num: true,
-                cell: (b) => <Amount minor={b.totalMinor} decimals={b.assetDecimals} symbol={b.assetSymbol} />,
-              },
-              {
-                label: t('valuation.value'),
-                num: true,
-                cell: (b) =>
-                  b.valueMinor === null ? (
-                    t('valuation.noPrice')
-                  ) : (
-                    <Amount minor={b.valueMinor} decimals={data.reportingDecimals!} symbol={currency} />
-                  ),
-              },
-            ]}
+            currency={currency}
+            currencyDecimals={data.reportingDecimals}
+            texts={{
+              caption: t('valuation.caption'),
+              asset: t('common.asset'),
+              balance: t('balances.total'),
+              value: t('valuation.value'),
+              noPrice: t('valuation.noPrice'),
+            }}
           />
           <p>
             {t('valuation.total')}:{' '}
