@@ -160,7 +160,8 @@ const en = {
   'valuation.day': 'Day (UTC)',
   'valuation.closing': 'Closing balance',
   'statements.title': 'Statements',
-  'statements.hint': "Opening balance, every entry and closing balance of one asset in one month (UTC), exact, in the organization's language.",
+  'statements.hint':
+    "Opening balance, every entry and closing balance of one asset in one month (UTC), exact, in the organization's language.",
   'statements.month': 'Month',
   'statements.csv': 'Download CSV',
   'statements.pdf': 'Download PDF',

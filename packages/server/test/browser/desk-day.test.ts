@@ -221,11 +221,18 @@ describe("an operator's day at the desk, in English and Spanish", { skip: skip ?
     assert.equal(await region.getByLabel('Month').inputValue(), month);
     const [csv] = await Promise.all([page.waitForEvent('download'), region.getByRole('button', { name: 'Download CSV' }).click()]);
     assert.equal(csv.suggestedFilename(), `statement-BTC-${month}.csv`);
-    const lines = readFileSync((await csv.path())!, 'utf8').trim().split(/\r?\n/);
+    const lines = readFileSync((await csv.path())!, 'utf8')
+      .trim()
+      .split(/\r?\n/);
     assert.match(lines[1]!, /,Opening balance,.*,0$/);
     assert.match(lines.at(-1)!, /,Closing balance,.*,5000000$/, `0.05 BTC funded this month:\n${lines.join('\n')}`);
     const [pdf] = await Promise.all([page.waitForEvent('download'), region.getByRole('button', { name: 'Download PDF' }).click()]);
-    assert.equal(readFileSync((await pdf.path())!).subarray(0, 5).toString('latin1'), '%PDF-');
+    assert.equal(
+      readFileSync((await pdf.path())!)
+        .subarray(0, 5)
+        .toString('latin1'),
+      '%PDF-',
+    );
     await accessible(page, "the organization's page with its statements");
   });
 

@@ -57,23 +57,33 @@ describe("portal: a treasurer's valuation, history and statements, in Chromium",
     assert.equal(usd.valueMinor, '1000000');
     assert.equal(valuation.totalValueMinor, '12940000');
 
-    const btcRow = valuationTable().getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'BTC', exact: true }) });
+    const btcRow = valuationTable()
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: 'BTC', exact: true }) });
     assert.deepEqual(await btcRow.getByRole('cell').allInnerTexts(), ['2.00000000 BTC', '119,400.00 USD']);
-    const usdRow = valuationTable().getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'USD', exact: true }) });
+    const usdRow = valuationTable()
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: 'USD', exact: true }) });
     assert.deepEqual(await usdRow.getByRole('cell').allInnerTexts(), ['10,000.00 USD', '10,000.00 USD']);
     await page.getByText('Estimated total: 129,400.00 USD').waitFor();
-    await page.getByText(/estimate/i).first().waitFor();
+    await page
+      .getByText(/estimate/i)
+      .first()
+      .waitFor();
     await checkBoth(page, problems, 'Balances with the valuation');
   });
 
-  test("the history chart names the last closing balance; its exact table opens on demand", async () => {
+  test('the history chart names the last closing balance; its exact table opens on demand', async () => {
     const history = page.getByRole('region', { name: 'Balance history' });
     await history.getByLabel('Asset').selectOption('BTC');
     const chart = history.getByRole('img', { name: /Daily closing balance of BTC/ });
     await chart.waitFor();
     const today = new Date().toISOString().slice(0, 10);
     assert.match((await chart.getAttribute('aria-labelledby')) ?? '', /chart-BTC-t chart-BTC-d/);
-    assert.match(await chart.locator('desc').textContent() ?? '', new RegExp(`to ${today}; the last closing balance is 2\\.00000000 BTC`));
+    assert.match(
+      (await chart.locator('desc').textContent()) ?? '',
+      new RegExp(`to ${today}; the last closing balance is 2\\.00000000 BTC`),
+    );
     await history.getByText('Show the exact figures').click();
     const todayRow = history.getByRole('row').filter({ has: page.getByRole('rowheader', { name: today, exact: true }) });
     assert.deepEqual(await todayRow.getByRole('cell').allInnerTexts(), ['2.00000000 BTC']);
@@ -85,13 +95,23 @@ describe("portal: a treasurer's valuation, history and statements, in Chromium",
     assert.equal(await statements().getByLabel('Month').inputValue(), month);
     const [csv] = await Promise.all([page.waitForEvent('download'), statements().getByRole('button', { name: 'Download CSV' }).click()]);
     assert.equal(csv.suggestedFilename(), `statement-BTC-${month}.csv`);
-    const lines = readFileSync((await csv.path())!, 'utf8').trim().split(/\r?\n/);
+    const lines = readFileSync((await csv.path())!, 'utf8')
+      .trim()
+      .split(/\r?\n/);
     assert.match(lines[1]!, /,Opening balance,.*,0$/);
-    assert.ok(lines.some((l) => /,200000000,200000000$/.test(l)), `the funding of 2 BTC with its running balance:\n${lines.join('\n')}`);
+    assert.ok(
+      lines.some((l) => /,200000000,200000000$/.test(l)),
+      `the funding of 2 BTC with its running balance:\n${lines.join('\n')}`,
+    );
     assert.match(lines.at(-1)!, /,Closing balance,.*,200000000$/);
     const [pdf] = await Promise.all([page.waitForEvent('download'), statements().getByRole('button', { name: 'Download PDF' }).click()]);
     assert.equal(pdf.suggestedFilename(), `statement-BTC-${month}.pdf`);
-    assert.equal(readFileSync((await pdf.path())!).subarray(0, 5).toString('latin1'), '%PDF-');
+    assert.equal(
+      readFileSync((await pdf.path())!)
+        .subarray(0, 5)
+        .toString('latin1'),
+      '%PDF-',
+    );
     assert.deepEqual(problems, []);
   });
 

@@ -10,7 +10,9 @@ export function Statements() {
     <StatementDownload
       symbols={(balances.data ?? []).map((b) => b.assetSymbol)}
       read={(asset, month, format) =>
-        format === 'pdf' ? sdk.statements.download(asset, month, { format: 'pdf' }) : sdk.statements.download(asset, month, { format: 'csv' })
+        format === 'pdf'
+          ? sdk.statements.download(asset, month, { format: 'pdf' })
+          : sdk.statements.download(asset, month, { format: 'csv' })
       }
       texts={{
         title: t('statements.title'),
