@@ -292,6 +292,64 @@ for (const backend of backends()) {
       assert.equal(rx.to('boss@org.test').length, 3, 'each decision is mailed once');
     });
 
+    test('a request waiting for the organization is mailed to each member who may approve it, in their language; not to the initiator nor to others', async () => {
+      const o = await seedOrg(h, { name: 'Approving Org', balances: { USD: 10000000n } });
+      const APPROVER = [...ALL_PERMISSIONS, 'portal:policy', 'portal:approve'];
+      const member = async (email: string, permissions: string[], lang: string) => {
+        const r = await post(
+          '/portal/v1/invitations/accept',
+          { token: await inviteToken(h, o.orgId, email, permissions), password: PASSWORD },
+          lang,
+        );
+        assert.equal(r.statusCode, 200, r.body);
+        return cookieFrom(r);
+      };
+      const asker = await member('asker@approving.test', APPROVER, 'en');
+      await member('ana@approving.test', APPROVER, 'es');
+      await member('bob@approving.test', APPROVER, 'en');
+      await member('manager@approving.test', ALL_PERMISSIONS, 'en');
+      const set = await withCookie(h, asker, 'PUT', '/portal/v1/policy', {
+        rules: [{ action: 'withdrawal', assetSymbol: 'USD', fromAmountMinor: '10000', approvals: 1 }],
+      });
+      assert.equal(set.status, 200, set.raw);
+      const dest = await usableDestination(h, o.key);
+      await flush();
+      rx.mails.length = 0;
+      const small = await withCookie(h, asker, 'POST', '/api/v1/withdrawals', {
+        destinationId: dest,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '9999',
+      });
+      assert.equal(small.status, 201, small.raw);
+      const w = await withCookie(h, asker, 'POST', '/api/v1/withdrawals', {
+        destinationId: dest,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '1234567',
+      });
+      assert.equal(w.status, 201, w.raw);
+      assert.equal(w.body.data.approvals.waitingFor, 'organization');
+      await flush();
+      const [es] = rx.to('ana@approving.test');
+      const [en] = rx.to('bob@approving.test');
+      assert.equal(es?.subject, 'Espera su aprobación: un retiro de 12345,67 USD');
+      assert.equal(en?.subject, 'Waiting for your approval: a withdrawal of 12345.67 USD');
+      assert.match(
+        en!.text,
+        new RegExp(
+          `asked for a withdrawal of 12345.67 USD at Approving Org \\(${w.body.data.id}\\)\\. It needs the approval of 1 more person`,
+        ),
+      );
+      assert.match(es!.text, /Necesita la aprobación de 1 persona más/);
+      assert.ok(en!.text.includes(`${h.config.publicUrl}/portal/approvals`), en!.text);
+      assert.equal(rx.to('asker@approving.test').length, 0, 'the initiator is not asked to approve their own request');
+      assert.equal(rx.to('manager@approving.test').length, 0, 'a member without portal:approve is not mailed');
+      assert.equal(rx.mails.length, 2, 'the withdrawal below the rule waits for no one and is not mailed');
+      await flush();
+      assert.equal(rx.to('bob@approving.test').length, 1, 'mailed once');
+    });
+
     test('a send that fails is logged without the link and retried; no token is ever in a log line', async () => {
       const down = smtpSender(new Hidden('smtp://127.0.0.1:1'), 'Cambio <no-reply@cambio.test>');
       const o = await seedOrg(h);

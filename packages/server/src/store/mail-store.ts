@@ -2,12 +2,16 @@ import { sql } from 'kysely';
 import type { Clock } from '../domain/ports.ts';
 import type { Db } from './db.ts';
 import type { Tx } from './unit-of-work.ts';
-import type { MailKind, ClaimedMail, MailedEvent, MailRecipient, MailRepository } from '../usecases/repositories.ts';
+import type { ApprovalAudience, MailKind, ClaimedMail, MailedEvent, MailRecipient, MailRepository } from '../usecases/repositories.ts';
 
 export type { MailKind, ClaimedMail, MailedEvent, MailRecipient };
 
-/** Events whose mail tells a person something they wait for (docs/design/people-and-apps.md: approved, rejected, credited). */
+/**
+ * Events whose mail tells a person something they wait for (docs/design/people-and-apps.md: approved, rejected,
+ * credited), or something that waits for them (a request the organization's policy asks them to approve, docs/controls.md).
+ */
 export const MAILED_EVENT_TYPES = [
+  'approval.requested',
   'order.approved',
   'order.rejected',
   'withdrawal.approved',
@@ -200,6 +204,48 @@ export class MailStore implements MailRepository {
       .orderBy('email')
       .execute();
     return { organization: org?.name ?? organizationId, recipients };
+  }
+
+  /**
+   * Who may approve a request that waits for the organization: its active members holding `portal:approve`,
+   * the initiator aside; with the initiator's name and the request's amount (an order's base amount) when it has one.
+   */
+  async approvers(
+    tx: Tx,
+    e: { organizationId: string; kind: string; requestId: string; initiatorMemberId: string },
+  ): Promise<ApprovalAudience> {
+    const org = await tx.selectFrom('organizations').select('name').where('id', '=', e.organizationId).executeTakeFirst();
+    const initiator = await tx
+      .selectFrom('members')
+      .select('name')
+      .where('id', '=', e.initiatorMemberId)
+      .where('organization_id', '=', e.organizationId)
+      .executeTakeFirst();
+    const money = await sql<{ asset_symbol: string | null; asset_decimals: number | null; amount_minor: string | null }>`
+      select coalesce(w.asset_symbol, o.base_symbol) as asset_symbol, coalesce(w.asset_decimals, o.base_decimals) as asset_decimals,
+        coalesce(w.amount_minor, o.amount_base_minor)::text as amount_minor
+      from (select 1) one
+      left join withdrawals w on ${e.kind}::text = 'withdrawals' and w.id = ${e.requestId} and w.organization_id = ${e.organizationId}
+      left join orders o on ${e.kind}::text = 'orders' and o.id = ${e.requestId} and o.organization_id = ${e.organizationId}`.execute(tx);
+    const m = money.rows[0];
+    const recipients = await tx
+      .selectFrom('members')
+      .select(['email', 'name', 'lang'])
+      .where('organization_id', '=', e.organizationId)
+      .where('status', '=', 'active')
+      .where('id', '<>', e.initiatorMemberId)
+      .where(sql<boolean>`permissions @> '["portal:approve"]'::jsonb`)
+      .orderBy('email')
+      .execute();
+    return {
+      organization: org?.name ?? e.organizationId,
+      initiator: initiator?.name ?? null,
+      money:
+        m && m.asset_symbol !== null && m.asset_decimals !== null && m.amount_minor !== null
+          ? { assetSymbol: m.asset_symbol, assetDecimals: Number(m.asset_decimals), amountMinor: m.amount_minor }
+          : null,
+      recipients,
+    };
   }
 
   /** A notification in the outbox, due at `at`. */

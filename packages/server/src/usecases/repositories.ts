@@ -169,6 +169,15 @@ export interface MailRecipient {
   lang: string | null;
 }
 
+/** Who is told that a request waits for the organization's approval, and what they are told of it (docs/controls.md). */
+export interface ApprovalAudience {
+  organization: string;
+  /** The member who asked; null when the request was not made by a member. */
+  initiator: string | null;
+  money: { assetSymbol: string; assetDecimals: number; amountMinor: string } | null;
+  recipients: MailRecipient[];
+}
+
 export interface MarketAsset {
   symbol: string;
   decimals: number;
@@ -488,6 +497,7 @@ export interface MailRepository {
   purgeFinished(before: Date): Promise<void>;
   advanceEventCursor(tx: Tx, last: { txid: string; seq: string }): Promise<void>;
   audience(tx: Tx, organizationId: string): Promise<{ organization: string; recipients: MailRecipient[] }>;
+  approvers(tx: Tx, e: { organizationId: string; kind: string; requestId: string; initiatorMemberId: string }): Promise<ApprovalAudience>;
   claimDue(limit: number, leaseMs: number): Promise<ClaimedMail[]>;
   createReset(kind: PersonKind, email: string, personId: string, tokenHash: string, expiresAt: Date): Promise<void>;
   enqueue(m: { id: string; kind: MailKind; to: string; sealed: string }): Promise<void>;

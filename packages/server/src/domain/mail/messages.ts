@@ -173,3 +173,52 @@ export function notificationMail(
       : 'Recibe este correo porque administra el equipo de esta organización en Cambio.',
   ]);
 }
+
+const KIND_WORDS: Record<string, { en: string; es: string }> = {
+  orders: { en: 'an exchange', es: 'un cambio' },
+  withdrawals: { en: 'a withdrawal', es: 'un retiro' },
+  destinations: { en: 'a new destination', es: 'un destino nuevo' },
+  policy: { en: 'a change of the approval rules', es: 'un cambio de las reglas de aprobación' },
+};
+
+/**
+ * A request of the organization that waits for its members' approval (docs/controls.md): what, how much,
+ * who asked and how many more must agree, with a link to the portal's Approvals page.
+ */
+export function approvalRequestedMail(
+  p: {
+    kind: string;
+    id: string;
+    required: number;
+    organization: string;
+    initiator: string | null;
+    money: { assetSymbol: string; assetDecimals: number; amountMinor: string } | null;
+    portalUrl: string;
+  },
+  lang: MailLang,
+): MailText {
+  const en = lang === 'en';
+  const words = KIND_WORDS[p.kind] ?? { en: 'a request', es: 'una solicitud' };
+  const what = `${en ? words.en : words.es}${p.money ? ` ${en ? 'of' : 'de'} ${moneyText(p.money, lang)}` : ''}`;
+  const subject = en ? `Waiting for your approval: ${what}` : `Espera su aprobación: ${what}`;
+  const people = en
+    ? p.required === 1
+      ? '1 more person'
+      : `${p.required} more people`
+    : p.required === 1
+      ? '1 persona más'
+      : `${p.required} personas más`;
+  const line = en
+    ? `${p.initiator ?? 'Someone'} asked for ${what} at ${p.organization} (${p.id}). It needs the approval of ${people} before it goes to the operator.`
+    : `${p.initiator ?? 'Alguien'} pidió ${what} en ${p.organization} (${p.id}). Necesita la aprobación de ${people} antes de pasar al operador.`;
+  return compose(
+    subject,
+    [line],
+    { label: en ? 'Approve or reject it in the portal' : 'Aprobarlo o rechazarlo en el portal', url: `${p.portalUrl}/portal/approvals` },
+    [
+      en
+        ? 'You receive this mail because you may approve the requests of this organization in Cambio.'
+        : 'Recibe este correo porque puede aprobar las solicitudes de esta organización en Cambio.',
+    ],
+  );
+}
