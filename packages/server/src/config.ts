@@ -93,11 +93,22 @@ export function sandboxCooldownLine(ms: number): string {
   return `sandbox: a new withdrawal destination ${cools}, then is usable once the operator registers it in the market (CAMBIO_DESTINATION_COOLDOWN_MS=${ms}; production default 24 h)`;
 }
 
-/** The exchanges whose answers Cambio reads exactly (venues/ccxt): their raw JSON differs per exchange. */
-export const CCXT_EXCHANGES = ['binance'] as const;
+/** The exchanges whose answers Cambio reads exactly (venues/ccxt/adapters.ts): their raw JSON differs per exchange. */
+export const CCXT_EXCHANGES = ['binance', 'kraken', 'okx', 'coinbase'] as const;
+/** Those whose API keys sign with a passphrase besides the secret (CAMBIO_VENUE_PASSWORD). */
+export const CCXT_NEEDS_PASSWORD: ReadonlyArray<string> = ['okx'];
 
 export type VenueConfig =
-  { kind: 'desk' } | { kind: 'ccxt'; exchange: (typeof CCXT_EXCHANGES)[number]; url: string | undefined; apiKey: Hidden; secret: Hidden };
+  | { kind: 'desk' }
+  | {
+      kind: 'ccxt';
+      exchange: (typeof CCXT_EXCHANGES)[number];
+      url: string | undefined;
+      apiKey: Hidden;
+      secret: Hidden;
+      /** CAMBIO_VENUE_PASSWORD: the API key's passphrase (OKX); undefined for an exchange that needs none. */
+      password: Hidden | undefined;
+    };
 
 /**
  * A credential held in memory: it prints, logs and serializes as `[hidden]`, so neither a log line nor
@@ -382,6 +393,9 @@ function venueConfig(mode: string, str: (k: string) => string | undefined, probl
   const secret = str('CAMBIO_VENUE_SECRET');
   if (apiKey === undefined || secret === undefined)
     problems.push(`CAMBIO_VENUE=${v} needs CAMBIO_VENUE_API_KEY and CAMBIO_VENUE_SECRET (the venue account's credentials)`);
+  const password = str('CAMBIO_VENUE_PASSWORD');
+  if (exchange && CCXT_NEEDS_PASSWORD.includes(exchange) && password === undefined)
+    problems.push(`CAMBIO_VENUE=${v} needs CAMBIO_VENUE_PASSWORD (the passphrase ${exchange} gave with the API key)`);
   const url = str('CAMBIO_VENUE_URL');
   if (url !== undefined) {
     try {
@@ -396,7 +410,14 @@ function venueConfig(mode: string, str: (k: string) => string | undefined, probl
       problems.push(`CAMBIO_VENUE_URL must be an http(s) origin such as https://testnet.binance.vision (got "${url}")`);
     }
   }
-  return { kind: 'ccxt', exchange: exchange ?? 'binance', url, apiKey: new Hidden(apiKey ?? ''), secret: new Hidden(secret ?? '') };
+  return {
+    kind: 'ccxt',
+    exchange: exchange ?? 'binance',
+    url,
+    apiKey: new Hidden(apiKey ?? ''),
+    secret: new Hidden(secret ?? ''),
+    password: password === undefined ? undefined : new Hidden(password),
+  };
 }
 
 /** localhost, 127.0.0.0/8 or ::1: an address that never leaves this machine. */

@@ -24,10 +24,18 @@ export function venueFor(config: Pick<Config, 'mode' | 'venue' | 'recoveryGraceM
     id: v.exchange,
     apiKey: v.apiKey.reveal(),
     secret: v.secret.reveal(),
+    password: v.password?.reveal(),
     url: v.url,
     recvWindowMs: RECV_WINDOW_MS,
   });
-  return new CcxtVenue(ex, ccxtPortsOf(store), clock, { recvWindowMs: RECV_WINDOW_MS, leaseMs: config.recoveryGraceMs, logger });
+  // Public market data on a client of its own, without credentials: CCXT paces each client's requests apart.
+  const marketData = makeExchange({ id: v.exchange, apiKey: undefined, secret: undefined, url: v.url, recvWindowMs: RECV_WINDOW_MS });
+  return new CcxtVenue(ex, ccxtPortsOf(store), clock, {
+    recvWindowMs: RECV_WINDOW_MS,
+    leaseMs: config.recoveryGraceMs,
+    logger,
+    marketData,
+  });
 }
 
 /** The narrow ports the CCXT venue works through, from the store. */

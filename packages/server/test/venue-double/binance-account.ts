@@ -50,6 +50,8 @@ export class DoubleAccount {
   readonly balances = new Map<string, { free: Rational; locked: Rational }>();
   /** The commission rate of every fill, charged in the asset received. */
   feeRate: Rational = readDecimal('0.001');
+  /** Where the commission is charged: in the asset received (Binance, OKX), or always in the quote currency (Kraken, Coinbase). */
+  feeIn: 'received' | 'quote' = 'received';
   /** When set, a commission asset other than the one received (Binance's BNB discount) at this fixed amount per fill. */
   thirdAssetFee: { asset: string; amount: string } | null = null;
   readonly orders: DoubleOrder[] = [];
@@ -126,7 +128,7 @@ export class DoubleAccount {
       for (const [px, q] of book.bids) {
         if (remaining.num === 0n) break;
         const take = minR(readDecimal(q), remaining);
-        fills.push(this.#fill(readDecimal(px), take, mul(readDecimal(px), take), s.quote));
+        fills.push(this.#fill(readDecimal(px), take, mul(readDecimal(px), take), s.quote, s.quote));
         executed = add(executed, take);
         quoteQty = add(quoteQty, mul(readDecimal(px), take));
         remaining = sub(remaining, take);
@@ -142,7 +144,7 @@ export class DoubleAccount {
         let take = minR(readDecimal(q), floorTo(div(remaining, price), step));
         if (cap) take = minR(take, sub(cap, executed));
         if (take.num === 0n) break;
-        fills.push(this.#fill(price, take, take, s.base));
+        fills.push(this.#fill(price, take, take, s.base, s.quote));
         executed = add(executed, take);
         quoteQty = add(quoteQty, mul(price, take));
         remaining = sub(remaining, mul(price, take));
@@ -172,8 +174,16 @@ export class DoubleAccount {
     return order;
   }
 
-  #fill(price: Rational, qty: Rational, received: Rational, receivedAsset: string): DoubleOrder['fills'][number] {
+  #fill(price: Rational, qty: Rational, received: Rational, receivedAsset: string, quoteAsset: string): DoubleOrder['fills'][number] {
     const third = this.thirdAssetFee;
+    if (!third && this.feeIn === 'quote')
+      return {
+        price: text(price),
+        qty: text(qty),
+        tradeId: this.#tradeId++,
+        commission: text(mul(mul(price, qty), this.feeRate)),
+        commissionAsset: quoteAsset,
+      };
     return {
       price: text(price),
       qty: text(qty),

@@ -1,49 +1,30 @@
 import type { Exchange } from 'ccxt';
-import type { OrderBook, VenueRules } from '../../domain/market/book-pricing.ts';
-import { readDecimal, rat } from '../../domain/market/decimal-text.ts';
+import type { OrderBook } from '../../domain/market/book-pricing.ts';
+import { add, readDecimal, rat } from '../../domain/market/decimal-text.ts';
 import type { Rational } from '../../domain/market/rational.ts';
 import { pow10 } from '../../domain/money.ts';
 import type { VenueDeposit } from '../../usecases/ports.ts';
+import {
+  call,
+  type ExchangeAdapter,
+  type Raw,
+  type VenueCommission,
+  type VenueMarket,
+  type VenueOrderReport,
+  type VenueWithdrawalReport,
+  type WithdrawNetwork,
+} from './adapter.ts';
 
 /**
  * Binance spot as CCXT reaches it, read from the raw JSON of CCXT's implicit API methods: every price,
  * quantity and fee is decimal text there, read exactly (CCXT's unified structures are floats and are
- * never used for money). Another exchange would get a module like this one.
+ * never used for money). One of the exchange modules behind adapter.ts.
  */
-
-/** A spot market of the venue, with the rules an order must meet. */
-export interface VenueMarket {
-  id: string;
-  symbol: string;
-  base: string;
-  quote: string;
-  rules: VenueRules;
-  tickSize: Rational;
-}
-
-/** What the venue says about one order of ours. */
-export interface VenueOrderReport {
-  venueOrderId: string;
-  /** NEW, PARTIALLY_FILLED, FILLED, CANCELED, REJECTED, EXPIRED, EXPIRED_IN_MATCH. */
-  status: string;
-  executedQty: Rational;
-  quoteQty: Rational;
-  /** The fills' commissions, when the answer carried them (an order's FULL answer does; a lookup does not). */
-  commissions: Array<{ amount: Rational; asset: string }> | null;
-}
-
-type Raw = Record<string, unknown>;
-
-function call(ex: Exchange, method: string, params: Record<string, string | number>): Promise<unknown> {
-  const fn = (ex as unknown as Record<string, ((p: object) => Promise<unknown>) | undefined>)[method];
-  if (typeof fn !== 'function') throw new Error(`CCXT ${ex.id} has no method ${method}`);
-  return fn.call(ex, params);
-}
 
 const filter = (filters: Raw[], type: string): Raw | undefined => filters.find((f) => f['filterType'] === type);
 
 /** GET /api/v3/exchangeInfo → the spot markets by CCXT's unified symbol ("BTC/USDT"). */
-export async function loadMarkets(ex: Exchange): Promise<Map<string, VenueMarket>> {
+async function loadMarkets(ex: Exchange): Promise<Map<string, VenueMarket>> {
   const raw = (await call(ex, 'publicGetExchangeInfo', {})) as { symbols?: Raw[] };
   const out = new Map<string, VenueMarket>();
   for (const s of raw.symbols ?? []) {
@@ -73,7 +54,7 @@ export async function loadMarkets(ex: Exchange): Promise<Map<string, VenueMarket
 }
 
 /** GET /api/v3/depth: bids and asks as [price, qty] decimal text, best first. */
-export async function fetchBook(ex: Exchange, m: VenueMarket, limit: number): Promise<OrderBook> {
+async function fetchBook(ex: Exchange, m: VenueMarket, limit: number): Promise<OrderBook> {
   const raw = (await call(ex, 'publicGetDepth', { symbol: m.id, limit })) as { bids?: unknown[]; asks?: unknown[] };
   const side = (levels: unknown[] | undefined) =>
     (levels ?? [])
@@ -85,10 +66,19 @@ export async function fetchBook(ex: Exchange, m: VenueMarket, limit: number): Pr
   return { bids: side(raw.bids), asks: side(raw.asks) };
 }
 
-function report(raw: Raw, commissions: VenueOrderReport['commissions']): VenueOrderReport {
+const STATE: Record<string, VenueOrderReport['state']> = {
+  FILLED: 'filled',
+  NEW: 'open',
+  PARTIALLY_FILLED: 'open',
+  PENDING_NEW: 'open',
+};
+
+function report(raw: Raw, commissions: VenueCommission[]): VenueOrderReport {
+  const status = String(raw['status']);
   return {
     venueOrderId: String(raw['orderId']),
-    status: String(raw['status']),
+    state: STATE[status] ?? 'ended',
+    status,
     executedQty: readDecimal(raw['executedQty'], 'executed quantity'),
     quoteQty: readDecimal(raw['cummulativeQuoteQty'], 'quote quantity'),
     commissions,
@@ -97,15 +87,10 @@ function report(raw: Raw, commissions: VenueOrderReport['commissions']): VenueOr
 
 /**
  * POST /api/v3/order: a MARKET order with our client order id. Selling the market's base: `quantity`;
- * buying it with the quote currency: `quoteOrderQty`. Both exact decimal text.
+ * buying it with the quote currency: `quoteOrderQty`. Both exact decimal text. The FULL answer carries
+ * the fills and their commissions.
  */
-export async function submitOrder(
-  ex: Exchange,
-  m: VenueMarket,
-  side: 'sell' | 'buy',
-  amountText: string,
-  clientOrderId: string,
-): Promise<VenueOrderReport> {
+async function submitOrder(ex: Exchange, m: VenueMarket, side: 'sell' | 'buy', amountText: string, clientOrderId: string) {
   const raw = (await call(ex, 'privatePostOrder', {
     symbol: m.id,
     side: side === 'sell' ? 'SELL' : 'BUY',
@@ -115,44 +100,45 @@ export async function submitOrder(
     ...(side === 'sell' ? { quantity: amountText } : { quoteOrderQty: amountText }),
   })) as Raw;
   const fills = Array.isArray(raw['fills']) ? (raw['fills'] as Raw[]) : null;
-  return report(
-    raw,
-    fills && fills.map((f) => ({ amount: readDecimal(f['commission'], 'commission'), asset: String(f['commissionAsset']) })),
-  );
+  const rep = report(raw, fills ? fills.map(commissionOf) : []);
+  if (!fills && rep.state === 'filled') rep.commissions = await orderCommissions(ex, m, rep.venueOrderId);
+  return rep;
 }
 
-/** GET /api/v3/order by our client order id. Throws CCXT's OrderNotFound on Binance's -2013. */
-export async function lookupOrder(ex: Exchange, m: VenueMarket, clientOrderId: string): Promise<VenueOrderReport> {
-  return report((await call(ex, 'privateGetOrder', { symbol: m.id, origClientOrderId: clientOrderId })) as Raw, null);
+const commissionOf = (f: Raw): VenueCommission => ({
+  amount: readDecimal(f['commission'], 'commission'),
+  asset: String(f['commissionAsset']),
+});
+
+/**
+ * GET /api/v3/order by our client order id, and once it is filled its commissions from myTrades (a
+ * lookup does not carry them). Throws CCXT's OrderNotFound on Binance's -2013.
+ */
+async function lookupOrder(ex: Exchange, m: VenueMarket, clientOrderId: string): Promise<VenueOrderReport> {
+  const rep = report((await call(ex, 'privateGetOrder', { symbol: m.id, origClientOrderId: clientOrderId })) as Raw, []);
+  if (rep.state === 'filled') rep.commissions = await orderCommissions(ex, m, rep.venueOrderId);
+  return rep;
 }
 
-/** GET /api/v3/myTrades of one order: its commissions, which a lookup does not carry. */
-export async function orderCommissions(
-  ex: Exchange,
-  m: VenueMarket,
-  venueOrderId: string,
-): Promise<Array<{ amount: Rational; asset: string }>> {
+/** GET /api/v3/myTrades of one order: its commissions. */
+async function orderCommissions(ex: Exchange, m: VenueMarket, venueOrderId: string): Promise<VenueCommission[]> {
   const raw = (await call(ex, 'privateGetMyTrades', { symbol: m.id, orderId: venueOrderId })) as Raw[];
-  return raw.map((t) => ({ amount: readDecimal(t['commission'], 'commission'), asset: String(t['commissionAsset']) }));
+  return raw.map(commissionOf);
 }
 
 /** GET /api/v3/account: each asset's free + locked. */
-export async function fetchBalances(ex: Exchange): Promise<Map<string, { free: Rational; locked: Rational }>> {
+async function fetchBalances(ex: Exchange): Promise<Map<string, Rational>> {
   const raw = (await call(ex, 'privateGetAccount', {})) as { balances?: Raw[] };
   return new Map(
     (raw.balances ?? []).map((b) => [
       String(b['asset']),
-      { free: readDecimal(b['free'], 'free balance'), locked: readDecimal(b['locked'], 'locked balance') },
+      add(readDecimal(b['free'], 'free balance'), readDecimal(b['locked'], 'locked balance')),
     ]),
   );
 }
 
-/** A deposit in the venue account's history; `completed` is Binance status 1 (credited there). */
-
-/** GET /sapi/v1/capital/deposit/hisrec: the account's recent deposits. */
-export type { VenueDeposit };
-
-export async function fetchDeposits(ex: Exchange, sinceMs: number): Promise<VenueDeposit[]> {
+/** GET /sapi/v1/capital/deposit/hisrec: the account's recent deposits; `completed` is Binance status 1 (credited there). */
+async function fetchDeposits(ex: Exchange, sinceMs: number): Promise<VenueDeposit[]> {
   const raw = (await call(ex, 'sapiGetCapitalDepositHisrec', { startTime: sinceMs, limit: 1000 })) as Raw[];
   return raw.map((d) => ({
     coin: String(d['coin']),
@@ -164,19 +150,13 @@ export async function fetchDeposits(ex: Exchange, sinceMs: number): Promise<Venu
 }
 
 /** GET /sapi/v1/capital/deposit/address of a coin on a network. */
-export async function fetchDepositAddress(ex: Exchange, coin: string, network: string): Promise<{ address: string; tag: string }> {
+async function fetchDepositAddress(ex: Exchange, coin: string, network: string): Promise<{ address: string; tag: string }> {
   const raw = (await call(ex, 'sapiGetCapitalDepositAddress', { coin, network })) as Raw;
   return { address: String(raw['address'] ?? ''), tag: String(raw['tag'] ?? '') };
 }
 
-/** A network of a coin as the venue withdraws it: its fee (taken out of the amount sent) and whether withdrawals are open. */
-export interface WithdrawNetwork {
-  fee: Rational;
-  enabled: boolean;
-}
-
 /** GET /sapi/v1/capital/config/getall: the coin's network, or null when the venue does not withdraw it there. */
-export async function fetchWithdrawNetwork(ex: Exchange, coin: string, network: string): Promise<WithdrawNetwork | null> {
+async function fetchWithdrawNetwork(ex: Exchange, coin: string, network: string): Promise<WithdrawNetwork | null> {
   const raw = (await call(ex, 'sapiGetCapitalConfigGetall', {})) as Raw[];
   const c = raw.find((x) => x['coin'] === coin);
   const n = ((c?.['networkList'] ?? []) as Raw[]).find((x) => String(x['network']).toUpperCase() === network.toUpperCase());
@@ -185,7 +165,7 @@ export async function fetchWithdrawNetwork(ex: Exchange, coin: string, network: 
 }
 
 /** POST /sapi/v1/capital/withdraw/apply with our withdraw order id; the venue's id of the withdrawal. */
-export async function applyWithdrawal(
+async function applyWithdrawal(
   ex: Exchange,
   w: { coin: string; network: string; address: string; memo: string | null; amountText: string; withdrawOrderId: string },
 ): Promise<string> {
@@ -200,21 +180,8 @@ export async function applyWithdrawal(
   return String(raw['id'] ?? '');
 }
 
-/**
- * What the venue says of one withdrawal. Binance's status: 0 email sent, 2 awaiting approval, 4
- * processing (pending); 6 completed; 1 cancelled, 3 rejected, 5 failure (ended, nothing left).
- */
-export interface VenueWithdrawalReport {
-  id: string;
-  status: number;
-  txid: string;
-  /** The network fee the venue took, when it says. */
-  fee: Rational | null;
-  info: string;
-}
-
 /** GET /sapi/v1/capital/withdraw/history by our withdraw order id; null when the venue has none. */
-export async function withdrawalByOrderId(ex: Exchange, coin: string, withdrawOrderId: string): Promise<VenueWithdrawalReport | null> {
+async function withdrawalByOrderId(ex: Exchange, coin: string, withdrawOrderId: string): Promise<VenueWithdrawalReport | null> {
   const raw = (await call(ex, 'sapiGetCapitalWithdrawHistory', { coin, withdrawOrderId })) as Raw[];
   const w = raw.find((x) => x['withdrawOrderId'] === withdrawOrderId);
   if (!w) return null;
@@ -226,3 +193,22 @@ export async function withdrawalByOrderId(ex: Exchange, coin: string, withdrawOr
     info: String(w['info'] ?? ''),
   };
 }
+
+/**
+ * Binance's client order ids are ≤ 36 characters of [A-Za-z0-9._:/-]: Cambio's order ids fit as they are.
+ * A client order id is unique there only among open orders, so an order is sent again only after -2013.
+ */
+export const binance: ExchangeAdapter = {
+  id: 'binance',
+  capabilities: { deposits: true, cryptoWithdrawals: true },
+  needsPassword: false,
+  clientOrderId: (orderId) => orderId,
+  loadMarkets,
+  fetchBook,
+  submitOrder,
+  lookupOrder,
+  fetchBalances,
+  fetchDeposits,
+  fetchDepositAddress,
+  withdrawals: { network: fetchWithdrawNetwork, apply: applyWithdrawal, byOrderId: withdrawalByOrderId },
+};

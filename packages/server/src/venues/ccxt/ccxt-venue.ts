@@ -19,18 +19,8 @@ import type {
   VenueMarketListing,
   VenueStatus,
 } from '../../usecases/ports.ts';
-import {
-  fetchBalances,
-  fetchBook,
-  fetchDepositAddress,
-  fetchDeposits,
-  loadMarkets,
-  lookupOrder,
-  orderCommissions,
-  submitOrder,
-  type VenueMarket,
-  type VenueOrderReport,
-} from './binance.ts';
+import type { ExchangeAdapter, VenueMarket, VenueOrderReport } from './adapter.ts';
+import { adapterFor } from './adapters.ts';
 import { BookCache } from './book-cache.ts';
 import { classifyVenueError, venueErrorLabel } from './errors.ts';
 import type { VenueCost, VenueOrderRow, VenueOrdersRepository } from '../../usecases/orders/venue-orders-repository.ts';
@@ -48,6 +38,12 @@ export interface CcxtVenueOptions {
   logger?: Logger | undefined;
   /** Counts venue errors by kind (metrics). */
   onVenueError?: (kind: string) => void;
+  /**
+   * A client of the same exchange without credentials, for its public market data (markets and books):
+   * CCXT paces each client's requests, and a book must not wait behind the account's signed calls (Kraken
+   * paces those seconds apart). Absent: `ex` reads them too.
+   */
+  marketData?: Exchange | undefined;
 }
 
 const MARKETS_TTL_MS = 3_600_000;
@@ -81,7 +77,9 @@ export class CcxtVenue implements Venue {
   readonly paysOutOnApproval = false;
   readonly books: BookCache;
   readonly orders: VenueOrdersRepository;
-  readonly cryptoPayouts: CcxtWithdrawals;
+  readonly cryptoPayouts?: CcxtWithdrawals;
+  /** The exchange's own module: what it reads and how (adapter.ts). */
+  readonly adapter: ExchangeAdapter;
   readonly marketData: VenueMarketData = {
     markets: () => this.#listMarkets(),
     checkPair: (base, quote, symbol) => this.checkPair(base, quote, symbol),
@@ -107,19 +105,22 @@ export class CcxtVenue implements Venue {
     this.#leaseMs = opts.leaseMs ?? 30_000;
     this.#depth = opts.bookDepth ?? 100;
     this.orders = ports.orders;
-    this.cryptoPayouts = new CcxtWithdrawals(ex, ports.withdrawals, clock, {
-      recvWindowMs: opts.recvWindowMs,
-      leaseMs: this.#leaseMs,
-      owner: this.#owner,
-      logger: opts.logger,
-      onAnswer: () => this.#answered(),
-      onError: (where, err) => this.#venueError(where, err),
-    });
+    this.adapter = adapterFor(ex.id);
+    // Crypto withdrawals are the venue's only where its adapter sends them; else they wait for the desk.
+    if (this.adapter.withdrawals)
+      this.cryptoPayouts = new CcxtWithdrawals(ex, this.adapter.withdrawals, ports.withdrawals, clock, {
+        recvWindowMs: opts.recvWindowMs,
+        leaseMs: this.#leaseMs,
+        owner: this.#owner,
+        logger: opts.logger,
+        onAnswer: () => this.#answered(),
+        onError: (where, err) => this.#venueError(where, err),
+      });
     this.books = new BookCache(async (marketId) => {
       const m = [...(await this.#marketsNow()).values()].find((x) => x.id === marketId);
       if (!m) throw new Error(`no venue market ${marketId}`);
       try {
-        const book = await fetchBook(this.ex, m, this.#depth);
+        const book = await this.adapter.fetchBook(this.opts.marketData ?? this.ex, m, this.#depth);
         this.#answered();
         return book;
       } catch (err) {
@@ -206,7 +207,7 @@ export class CcxtVenue implements Venue {
   #marketsNow(): Promise<Map<string, VenueMarket>> {
     const now = this.clock.now().getTime();
     if (!this.#markets || now - this.#markets.at > MARKETS_TTL_MS) {
-      const byS = loadMarkets(this.ex);
+      const byS = this.adapter.loadMarkets(this.opts.marketData ?? this.ex);
       this.#markets = { at: now, byS };
       // A failed read is not kept: the next call tries again.
       byS.catch((err: unknown) => {
@@ -348,7 +349,7 @@ export class CcxtVenue implements Venue {
     if (row.state === 'sending' || row.state === 'unknown') {
       // Sent before with no answer we kept: ask the venue what became of it.
       try {
-        const found = await lookupOrder(this.ex, m, row.orderId);
+        const found = await this.adapter.lookupOrder(this.ex, m, this.adapter.clientOrderId(row.orderId));
         this.#answered();
         return await this.#record(row, m, found, quoteDecimals, row.sentAt);
       } catch (err) {
@@ -367,7 +368,7 @@ export class CcxtVenue implements Venue {
     const sentAt = this.clock.now();
     if (!(await this.orders.markSending(row.orderId, this.#owner, sentAt))) return null;
     try {
-      const answer = await submitOrder(this.ex, m, row.side, row.amountText, row.orderId);
+      const answer = await this.adapter.submitOrder(this.ex, m, row.side, row.amountText, this.adapter.clientOrderId(row.orderId));
       this.#answered();
       return await this.#record(row, m, answer, quoteDecimals, sentAt);
     } catch (err) {
@@ -407,11 +408,11 @@ export class CcxtVenue implements Venue {
       executedQty: toDecimalText(rep.executedQty) ?? '',
       quoteQty: toDecimalText(rep.quoteQty) ?? '',
     };
-    if (rep.status === 'NEW' || rep.status === 'PARTIALLY_FILLED' || rep.status === 'PENDING_NEW') {
+    if (rep.state === 'open') {
       await this.orders.settle(row.orderId, this.#owner, at, { state: 'unknown', ...figures });
       return null;
     }
-    if (rep.status !== 'FILLED') {
+    if (rep.state !== 'filled') {
       if (rep.executedQty.num > 0n) {
         // Part of it traded: the desk completes it by hand, with the venue's figures in front of it.
         await this.orders.settle(row.orderId, this.#owner, at, {
@@ -428,7 +429,7 @@ export class CcxtVenue implements Venue {
       this.#executed(sentAt);
       return { filled: false, reason };
     }
-    const commissions = rep.commissions ?? (await orderCommissions(this.ex, m, rep.venueOrderId));
+    const commissions = rep.commissions;
     // What was received, in the pair's quote currency: a sell receives the venue's quote, a buy its base;
     // fees charged in that currency come off it.
     const receivedAsset = row.side === 'sell' ? m.quote : m.base;
@@ -484,8 +485,12 @@ export class CcxtVenue implements Venue {
    */
   async depositAddress(coin: string, network: string): Promise<string> {
     let a: { address: string; tag: string };
+    if (!this.adapter.capabilities.deposits)
+      throw new DomainError('request.validation_failed', {
+        detail: `${this.ex.id} gives no deposit addresses or history over its API: a venue wallet is not offered there (docs/market.md)`,
+      });
     try {
-      a = await fetchDepositAddress(this.ex, coin, network);
+      a = await this.adapter.fetchDepositAddress(this.ex, coin, network);
     } catch (err) {
       this.#venueError('deposit_address', err);
       if (classifyVenueError(err).kind === 'refused')
@@ -505,8 +510,9 @@ export class CcxtVenue implements Venue {
 
   /** The venue account's deposit history since `sinceMs`. */
   async deposits(sinceMs: number): Promise<VenueDeposit[]> {
+    if (!this.adapter.capabilities.deposits) return [];
     try {
-      const history = await fetchDeposits(this.ex, sinceMs);
+      const history = await this.adapter.fetchDeposits(this.ex, sinceMs);
       this.#answered();
       return history;
     } catch (err) {
@@ -523,9 +529,9 @@ export class CcxtVenue implements Venue {
    * but not yet settled make a difference of their own: run it when none is waiting for an outcome.
    */
   async #balances(): Promise<Map<string, bigint>> {
-    let balances: Awaited<ReturnType<typeof fetchBalances>>;
+    let balances: Map<string, Rational>;
     try {
-      balances = await fetchBalances(this.ex);
+      balances = await this.adapter.fetchBalances(this.ex);
       this.#answered();
     } catch (err) {
       this.#venueError('balances', err);
@@ -535,7 +541,7 @@ export class CcxtVenue implements Venue {
     const out = new Map<string, bigint>();
     for (const a of listed) {
       const b = balances.get(a.symbol);
-      if (b) out.set(a.symbol, truncateToMinor(add(b.free, b.locked), a.decimals));
+      if (b) out.set(a.symbol, truncateToMinor(b, a.decimals));
     }
     return out;
   }

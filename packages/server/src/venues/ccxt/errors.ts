@@ -37,8 +37,16 @@ export function venueMessage(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
   const body = text.replace(/^[a-z0-9]+ /, '');
   try {
-    const j = JSON.parse(body) as { code?: unknown; msg?: unknown };
-    if (typeof j.msg === 'string') return typeof j.code === 'number' ? `${j.msg} (${j.code})` : j.msg;
+    const j = JSON.parse(body) as Record<string, unknown>;
+    // Binance {code, msg}; OKX {code, msg, data: [{sCode, sMsg}]}; Kraken {error: [...]}; Coinbase {error, message} or {error_response}.
+    const first = Array.isArray(j['data']) ? (j['data'][0] as Record<string, unknown> | undefined) : undefined;
+    if (first && typeof first['sMsg'] === 'string' && first['sMsg'] !== '') return `${first['sMsg']} (${String(first['sCode'])})`;
+    if (typeof j['msg'] === 'string' && j['msg'] !== '')
+      return j['code'] !== undefined && j['code'] !== '' ? `${j['msg']} (${String(j['code'])})` : j['msg'];
+    if (Array.isArray(j['error']) && j['error'].length > 0) return j['error'].map(String).join('; ');
+    const cb = (j['error_response'] ?? j) as Record<string, unknown>;
+    if (typeof cb['message'] === 'string' && cb['message'] !== '')
+      return typeof cb['error'] === 'string' ? `${cb['message']} (${cb['error']})` : cb['message'];
   } catch {
     /* not JSON: the message as CCXT wrote it */
   }

@@ -6,6 +6,8 @@ export interface ExchangeSettings {
   id: string;
   apiKey: string | undefined;
   secret: string | undefined;
+  /** The passphrase some exchanges sign with besides the secret (OKX), CAMBIO_VENUE_PASSWORD. */
+  password?: string | undefined;
   url: string | undefined;
   recvWindowMs: number;
 }
@@ -22,6 +24,7 @@ export function makeExchange(s: ExchangeSettings): Exchange {
   const ex = new Ctor({
     apiKey: s.apiKey,
     secret: s.secret,
+    ...(s.password !== undefined ? { password: s.password } : {}),
     enableRateLimit: true,
     timeout: 10_000,
     options: {
@@ -34,7 +37,9 @@ export function makeExchange(s: ExchangeSettings): Exchange {
       warnOnFetchOpenOrdersWithoutSymbol: false,
     },
   });
-  if (s.url) ex.urls['api'] = rewriteOrigins(ex.urls['api'], new URL(s.url).origin);
+  // Some exchanges write their host as a placeholder (OKX: https://{hostname}): it is filled in first.
+  const hostname = String((ex as unknown as { hostname?: unknown }).hostname ?? '');
+  if (s.url) ex.urls['api'] = rewriteOrigins(fillHostname(ex.urls['api'], hostname), new URL(s.url).origin);
   return ex;
 }
 
@@ -48,4 +53,10 @@ export function rewriteOrigins(api: unknown, origin: string): never {
     return Object.fromEntries(Object.entries(api).map(([k, v]) => [k, rewriteOrigins(v, origin)])) as never;
   }
   return api as never;
+}
+
+function fillHostname(api: unknown, hostname: string): unknown {
+  if (typeof api === 'string') return api.replace('{hostname}', hostname);
+  if (api && typeof api === 'object') return Object.fromEntries(Object.entries(api).map(([k, v]) => [k, fillHostname(v, hostname)]));
+  return api;
 }

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { add, ceilToMinor, fromMinor, readDecimal, toDecimalText } from '../../domain/market/decimal-text.ts';
 import type { Clock } from '../../domain/ports.ts';
 import type { CryptoPayouts, CryptoWithdrawalOutcome, CryptoWithdrawalRequest, CryptoWithdrawalView } from '../../usecases/ports.ts';
-import { applyWithdrawal, fetchWithdrawNetwork, withdrawalByOrderId, type VenueWithdrawalReport } from './binance.ts';
+import type { VenueWithdrawalReport, WithdrawalApi, WithdrawNetwork } from './adapter.ts';
 import { classifyVenueError } from './errors.ts';
 import type {
   VenueWithdrawalRow,
@@ -67,6 +67,7 @@ export interface CcxtWithdrawalsOptions {
 export class CcxtWithdrawals implements CryptoPayouts {
   constructor(
     private readonly ex: Exchange,
+    private readonly api: WithdrawalApi,
     private readonly rows: VenueWithdrawalsRepository,
     private readonly clock: Clock,
     private readonly opts: CcxtWithdrawalsOptions,
@@ -101,9 +102,9 @@ export class CcxtWithdrawals implements CryptoPayouts {
   /** Reads the venue's fee for the network and writes the row `new`; a failure when the venue does not withdraw there. */
   async #create(r: CryptoWithdrawalRequest): Promise<'retry' | 'created' | CryptoWithdrawalOutcome> {
     const network = VENUE_NETWORKS[r.network.toUpperCase()] ?? r.network.toUpperCase();
-    let n: Awaited<ReturnType<typeof fetchWithdrawNetwork>>;
+    let n: WithdrawNetwork | null;
     try {
-      n = await fetchWithdrawNetwork(this.ex, r.assetSymbol, network);
+      n = await this.api.network(this.ex, r.assetSymbol, network);
       this.opts.onAnswer();
     } catch (err) {
       this.opts.onError('withdraw_fee', err);
@@ -133,7 +134,7 @@ export class CcxtWithdrawals implements CryptoPayouts {
       // Sent before: ask the venue what became of it.
       let found: VenueWithdrawalReport | null;
       try {
-        found = await withdrawalByOrderId(this.ex, row.coin, row.withdrawalId);
+        found = await this.api.byOrderId(this.ex, row.coin, row.withdrawalId);
         this.opts.onAnswer();
       } catch (err) {
         this.opts.onError('withdraw_lookup', err);
@@ -151,7 +152,7 @@ export class CcxtWithdrawals implements CryptoPayouts {
     if (!(await this.#markSending(row.withdrawalId, sentAt))) return null;
     let venueId: string;
     try {
-      venueId = await applyWithdrawal(this.ex, {
+      venueId = await this.api.apply(this.ex, {
         coin: row.coin,
         network: row.network,
         address: row.address,
@@ -193,7 +194,7 @@ export class CcxtWithdrawals implements CryptoPayouts {
     for (let i = 0; i < reads; i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, FOLLOW_PAUSE_MS));
       try {
-        last = await withdrawalByOrderId(this.ex, row.coin, row.withdrawalId);
+        last = await this.api.byOrderId(this.ex, row.coin, row.withdrawalId);
         this.opts.onAnswer();
       } catch (err) {
         this.opts.onError('withdraw_lookup', err);
