@@ -15,6 +15,7 @@ export * from './schemas/webhooks.ts';
 export * from './schemas/reconciliation.ts';
 export * from './schemas/approvals.ts';
 export * from './schemas/controls.ts';
+export * from './schemas/operator-policy.ts';
 export * from './schemas/people.ts';
 export * from './schemas/queues.ts';
 export * from './schemas/transparency.ts';

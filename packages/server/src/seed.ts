@@ -10,7 +10,7 @@ import { issueKey } from './usecases/keys/issue-key.ts';
 import { revokeKey } from './usecases/keys/revoke-key.ts';
 import { addMember } from './usecases/members/add-member.ts';
 import { createOrganization } from './usecases/organizations/create-organization.ts';
-import { adjustBalance } from './usecases/ledger/adjust.ts';
+import { applyAdjustment } from './usecases/ledger/adjust.ts';
 import { putAsset } from './usecases/market/put-asset.ts';
 import { setInitialPassword } from './usecases/people/set-initial-password.ts';
 import { createStaff } from './usecases/staff/create-staff.ts';
@@ -89,8 +89,11 @@ export async function seedDemo(
   const balances = await store.accounts.balances(organizationId);
   for (const [symbol, , target] of FUNDING) {
     const have = balances.find((b) => b.assetSymbol === symbol)?.available ?? 0n;
+    // The platform funds its own demo at first start: no person decides it, so no operator rule applies.
     if (have < target)
-      await adjustBalance(deps, ACTOR, { organizationId, assetSymbol: symbol, amount: target - have, reason: 'sandbox demo funding' });
+      await deps.store.uow.run((tx) =>
+        applyAdjustment(deps, tx, deps.clock.now(), ACTOR, { organizationId, assetSymbol: symbol, amount: target - have, reason: 'sandbox demo funding' }),
+      );
   }
   // Sign-ins: a fresh password each attempt (an earlier attempt's was never shown). The admin has no TOTP yet:
   // the desk asks for it before the first decision.

@@ -19,7 +19,7 @@ import {
 // BTC/USD at 65000.00: 0.01 BTC (1000000) → the client receives 64675 USD cents.
 const person = (id: string, name: string): Approver => ({
   actor: `staff:${id}`,
-  person: { id, name, email: `${name.toLowerCase()}@desk.test` },
+  person: { id, name, email: `${name.toLowerCase()}@desk.test`, role: 'approver' },
 });
 const ANA = person('stf_ana', 'Ana');
 const BEA = person('stf_bea', 'Bea');

@@ -69,6 +69,8 @@ const APPROVER = new Set([
   'POST /reconciliation/resolve',
   'POST /destinations/{id}/register-in-market',
   'POST /destinations/{id}/reveal',
+  'POST /requests/{id}/approve',
+  'POST /requests/{id}/reject',
 ]);
 const ANY_STAFF = new Set(['POST /password', 'POST /totp/enrol', 'POST /totp/confirm', 'POST /tokens', 'POST /tokens/{id}/revoke']);
 const RANK = { viewer: 0, approver: 1, admin: 2 } as const;

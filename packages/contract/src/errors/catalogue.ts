@@ -414,8 +414,8 @@ const entries = {
   },
   'orders.approval_needs_person': {
     status: 403,
-    en: 'This exchange request needs two approvals by staff persons; the bootstrap token cannot approve it.',
-    es: 'Esta solicitud de cambio requiere dos aprobaciones de personas del equipo; el token de arranque no puede aprobarla.',
+    en: 'This exchange request needs {required} approval(s) by staff persons under the operator’s policy; the bootstrap token cannot approve it.',
+    es: 'Esta solicitud de cambio requiere {required} aprobación(es) de personas del equipo según la política del operador; el token de arranque no puede aprobarla.',
   },
   'orders.not_awaiting_execution': {
     status: 409,
@@ -538,6 +538,69 @@ const entries = {
     en: 'The request no longer waits for the organization ({state}).',
     es: 'La solicitud ya no espera a la organización ({state}).',
   },
+  // the operator's policy (docs/controls.md)
+  'policies.unknown_action': {
+    status: 422,
+    en: 'Rule {index} names the action {action}; use order, withdrawal, adjustment or attribution.',
+    es: 'La regla {index} nombra la acción {action}; use order, withdrawal, adjustment o attribution.',
+  },
+  'policies.approvals_out_of_range': {
+    status: 422,
+    en: 'Rule {index} asks for {approvals} approvals; a rule asks for 1 to 5 staff persons.',
+    es: 'La regla {index} pide {approvals} aprobaciones; una regla pide de 1 a 5 personas del equipo.',
+  },
+  'policies.unknown_role': {
+    status: 422,
+    en: 'Rule {index} names the role "{role}"; roles that may count are viewer, approver and admin (at least one).',
+    es: 'La regla {index} nombra el rol "{role}"; los roles que pueden contar son viewer, approver y admin (al menos uno).',
+  },
+  'policies.rule_never_matches': {
+    status: 422,
+    en: 'Rule {index} can never match: rule {by} before it takes every request it would.',
+    es: 'La regla {index} nunca puede aplicarse: la regla {by}, anterior, toma todas las solicitudes que tomaría.',
+  },
+  'policies.draft_not_found': { status: 404, en: 'There is no such draft.', es: 'No existe ese borrador.' },
+  'policies.draft_not_open': {
+    status: 409,
+    en: 'This draft can no longer be published ({state}); write a new one from the rules in force.',
+    es: 'Este borrador ya no puede publicarse ({state}); escriba uno nuevo a partir de las reglas vigentes.',
+  },
+  'policies.own_draft': {
+    status: 409,
+    en: 'You wrote this draft: another admin must publish it.',
+    es: 'Usted escribió este borrador: debe publicarlo otro administrador.',
+  },
+  'policies.publish_needs_person': {
+    status: 403,
+    en: 'A draft is published by an admin signed in as themselves; the bootstrap token cannot publish it.',
+    es: 'Un borrador lo publica un administrador con su propia sesión; el token de arranque no puede publicarlo.',
+  },
+  'policies.role_not_counted': {
+    status: 403,
+    en: 'Your role ({role}) does not count for this request under the operator’s policy; it needs {roles}.',
+    es: 'Su rol ({role}) no cuenta para esta solicitud según la política del operador; requiere {roles}.',
+  },
+  'requests.not_found': { status: 404, en: 'There is no such request.', es: 'No existe esa solicitud.' },
+  'requests.not_waiting': {
+    status: 409,
+    en: 'The request no longer waits for approvals ({state}).',
+    es: 'La solicitud ya no espera aprobaciones ({state}).',
+  },
+  'requests.already_approved_by_you': {
+    status: 409,
+    en: 'You already approved this request (or asked for it); the next approval must come from another person.',
+    es: 'Usted ya aprobó esta solicitud (o la pidió); la próxima aprobación debe venir de otra persona.',
+  },
+  'requests.approval_needs_person': {
+    status: 403,
+    en: 'This needs {required} approval(s) by staff persons under the operator’s policy; the bootstrap token cannot give one.',
+    es: 'Esto requiere {required} aprobación(es) de personas del equipo según la política del operador; el token de arranque no puede darla.',
+  },
+  'requests.already_pending': {
+    status: 409,
+    en: 'An attribution of this arrival already waits for approvals.',
+    es: 'Una atribución de este ingreso ya espera aprobaciones.',
+  },
   'withdrawals.already_decided': {
     status: 409,
     en: 'The withdrawal was already decided ({state}).',
@@ -550,8 +613,8 @@ const entries = {
   },
   'withdrawals.approval_needs_person': {
     status: 403,
-    en: 'This withdrawal needs two approvals by staff persons; the bootstrap token cannot approve it.',
-    es: 'Este retiro requiere dos aprobaciones de personas del equipo; el token de arranque no puede aprobarlo.',
+    en: 'This withdrawal needs {required} approval(s) by staff persons under the operator’s policy; the bootstrap token cannot approve it.',
+    es: 'Este retiro requiere {required} aprobación(es) de personas del equipo según la política del operador; el token de arranque no puede aprobarlo.',
   },
   'withdrawals.not_awaiting_payout': {
     status: 409,

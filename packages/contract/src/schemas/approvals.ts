@@ -5,10 +5,10 @@ import { AmountInput, AmountString, DateTime, Nullable } from './common.ts';
 export const ApprovalRecord = Type.Object({ staffId: Type.String(), name: Type.String(), at: DateTime });
 export type ApprovalRecord = Static<typeof ApprovalRecord>;
 
-/** What operator order and withdrawal records add: who approved, and how many approvals it needs (1 or 2). */
+/** What operator order and withdrawal records add: who approved, and how many approvals it needs (1 to 5, docs/controls.md). */
 export const ApprovalFields = {
   approvals: Type.Array(ApprovalRecord),
-  approvalsRequired: Type.Integer({ minimum: 1, maximum: 2 }),
+  approvalsRequired: Type.Integer({ minimum: 1, maximum: 5 }),
 };
 
 /** PUT /operator/v1/policies/approvals/:asset; `null` removes the policy. */

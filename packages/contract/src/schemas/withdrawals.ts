@@ -69,6 +69,14 @@ export const WithdrawalDestination = Type.Object({
   network: Type.Optional(Type.String({ description: 'crypto: the chain' })),
   address: Type.Optional(Type.String({ description: 'crypto: the whole address' })),
   memo: Type.Optional(Nullable(Type.String({ description: 'crypto: the memo or tag, if any' }))),
+  state: Type.Optional(
+    Type.Unsafe<'pending_approval' | 'active' | 'rejected'>({
+      type: 'string',
+      enum: ['pending_approval', 'active', 'rejected'],
+      description: "only when a destination rule matched: pending_approval until the organization's members approve it",
+    }),
+  ),
+  approvals: Type.Optional(OrganizationApprovals),
 });
 export type WithdrawalDestination = Static<typeof WithdrawalDestination>;
 

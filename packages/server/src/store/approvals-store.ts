@@ -1,4 +1,6 @@
-import { approvalsRequired, type Approval, type ApprovalState, type ApprovalSubject } from '../domain/approvals/four-eyes.ts';
+import { requirementOf, type Approval, type ApprovalState, type ApprovalSubject } from '../domain/approvals/four-eyes.ts';
+import type { OperatorRule } from '../domain/approvals/operator-rules.ts';
+import { readOperatorRules } from './operator-policy-store.ts';
 import type { Db } from './db.ts';
 import { kyselyOf, type Tx } from './unit-of-work.ts';
 import type { ApprovalsRepository, Tx as OpaqueTx } from '../usecases/repositories.ts';
@@ -70,6 +72,9 @@ export class ApprovalsStore implements ApprovalsRepository {
   insertApproval(tx: OpaqueTx, at: Date, kind: ApprovalSubject, subjectId: string, person: { id: string; name: string }): Promise<void> {
     return insertApproval(kyselyOf(tx), at, kind, subjectId, person);
   }
+  operatorRulesIn(tx: OpaqueTx): Promise<OperatorRule[]> {
+    return readOperatorRules(kyselyOf(tx));
+  }
 
   async listPolicies(): Promise<ApprovalPolicy[]> {
     const rows = await this.db
@@ -94,15 +99,16 @@ export class ApprovalsStore implements ApprovalsRepository {
   }
 
   /**
-   * The approvals recorded and required for each request: a pending one by today's policy (it decides
-   * at the next approval), a decided one by the approvals it got.
+   * The approvals recorded and required for each request: a pending one by today's rules and thresholds
+   * (it decides at the next approval), a decided one by the approvals it got.
    */
   async stateOf(
     kind: ApprovalSubject,
-    subjects: readonly { id: string; asset: string; amount: bigint; pending: boolean }[],
+    subjects: readonly { id: string; asset: string; amount: bigint; organizationId: string; pending: boolean }[],
   ): Promise<Map<string, ApprovalState>> {
-    const [policies, approvals] = await Promise.all([
+    const [policies, rules, approvals] = await Promise.all([
       this.listPolicies(),
+      readOperatorRules(this.db),
       recorded(
         this.db,
         kind,
@@ -113,7 +119,14 @@ export class ApprovalsStore implements ApprovalsRepository {
     return new Map(
       subjects.map((s) => {
         const got = approvals.get(s.id) ?? [];
-        const required = s.pending ? approvalsRequired(by.get(s.asset) ?? null, s.amount) : got.length >= 2 ? 2 : 1;
+        const required = s.pending
+          ? requirementOf(rules, by.get(s.asset) ?? null, {
+              action: kind,
+              assetSymbol: s.asset,
+              organizationId: s.organizationId,
+              amount: s.amount,
+            }).required
+          : Math.max(1, got.length);
         return [s.id, { approvals: got, approvalsRequired: required }];
       }),
     );

@@ -179,7 +179,7 @@ export class ControlsStore implements ControlsRepository {
       left join withdrawal_destinations d on a.kind = 'destinations' and d.id = a.request_id
       left join organization_policy_changes p on a.kind = 'policy' and p.id = a.request_id
       where a.organization_id = ${organizationId} and a.waiting_for = 'organization'
-        and coalesce(w.state, o.state, p.state, case when d.id is not null then 'pending_approval' end) = 'pending_approval'
+        and coalesce(w.state, o.state, p.state, d.state) = 'pending_approval'
       order by a.created_at, a.request_id
       limit 500`.execute(this.db);
     return r.rows.map((x) => ({

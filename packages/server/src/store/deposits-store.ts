@@ -122,6 +122,14 @@ export class DepositsStore implements DepositsRepository {
   }
 
   /** Credits an unattributed arrival in the caller's transaction, once: the guarded UPDATE lets one caller win. */
+  /** An arrival still unattributed, its row locked until `tx` ends; refused when attributed already or unknown. */
+  async unattributedIn(tx: Tx, id: string): Promise<Deposit> {
+    const row = await tx.selectFrom('deposits').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!row) throw new DomainError('deposits.not_found');
+    if (row.state !== 'unattributed') throw new DomainError('deposits.already_attributed');
+    return toDeposit(row);
+  }
+
   async attribute(tx: Tx, id: string, at: Date, organizationId: string): Promise<Deposit> {
     const org = await tx.selectFrom('organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
     if (!org) throw new DomainError('organizations.not_found');

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { NewDestination } from '../domain/destinations/register.ts';
 import type { Db } from './db.ts';
 import { mapPage, readPage, type Page, type PageParams } from './paging.ts';
@@ -23,6 +24,7 @@ const COLUMNS = [
   'network',
   'address',
   'memo',
+  'state',
 ] as const;
 
 type Row = {
@@ -42,6 +44,7 @@ type Row = {
   network: string | null;
   address: string | null;
   memo: string | null;
+  state: string;
 };
 const toDestination = (r: Row): DestinationRow => ({
   id: r.id,
@@ -60,6 +63,7 @@ const toDestination = (r: Row): DestinationRow => ({
   network: r.network,
   address: r.address,
   memo: r.memo,
+  state: r.state === 'pending_approval' || r.state === 'rejected' ? r.state : 'active',
 });
 
 /** Withdrawal destinations (bank accounts and crypto addresses) of organizations, and the operator's registration in the market. */
@@ -162,6 +166,43 @@ export class DestinationsStore implements DestinationsRepository {
       .returning(COLUMNS)
       .executeTakeFirst();
     return row ? toDestination(row) : null;
+  }
+
+  /** The destination's state, its row locked until `tx` ends; null when there is none. */
+  async lockState(tx: Tx, id: string): Promise<string | null> {
+    const r = await tx.selectFrom('withdrawal_destinations').select('state').where('id', '=', id).forUpdate().executeTakeFirst();
+    return r?.state ?? null;
+  }
+
+  /** A new destination that waits for the organization's members (docs/controls.md): not usable until approved. */
+  async markPending(tx: Tx, id: string): Promise<void> {
+    await tx.updateTable('withdrawal_destinations').set({ state: 'pending_approval' }).where('id', '=', id).execute();
+  }
+
+  /**
+   * The organization's quorum approved a pending destination at `at`: active, its cooldown (as long as the
+   * one it was registered with) starting now.
+   */
+  async activate(tx: Tx, id: string, at: Date): Promise<void> {
+    await tx
+      .updateTable('withdrawal_destinations')
+      .set({ state: 'active', cooldown_until: sql`${at}::timestamptz + (cooldown_until - created_at)`, updated_at: at })
+      .where('id', '=', id)
+      .where('state', '=', 'pending_approval')
+      .execute();
+  }
+
+  /**
+   * A member rejected a pending destination: it stays listed as rejected, never usable, and its account
+   * (or address) may be registered again.
+   */
+  async reject(tx: Tx, id: string, at: Date): Promise<void> {
+    await tx
+      .updateTable('withdrawal_destinations')
+      .set({ state: 'rejected', account_fingerprint: sql`'rejected:' || id`, updated_at: at })
+      .where('id', '=', id)
+      .where('state', '=', 'pending_approval')
+      .execute();
   }
 
   /** One destination, read in the caller's transaction. */

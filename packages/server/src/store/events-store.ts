@@ -59,7 +59,7 @@ export class EventsStore {
           || cambio_destination_kind(d.kind, d.network, d.address, d.memo),
         greatest(d.cooldown_until, d.registered_in_market_at)
       from withdrawal_destinations d
-      where d.registered_in_market_at is not null and d.cooldown_until <= ${now}
+      where d.registered_in_market_at is not null and d.cooldown_until <= ${now} and d.state = 'active'
         and not exists (select 1 from events e where e.subject_id = d.id and e.type = 'destination.usable')`.execute(this.db);
     return Number(r.numAffectedRows ?? 0n);
   }

@@ -1,6 +1,8 @@
 import type { Clock, Ids } from '../domain/ports.ts';
 import { AccountsStore } from './accounts-store.ts';
 import { ApprovalsStore } from './approvals-store.ts';
+import { OperatorPolicyStore } from './operator-policy-store.ts';
+import { StaffRequestsStore } from './operator-requests-store.ts';
 import { ControlsStore } from './controls-store.ts';
 import { MembersStore } from './members-store.ts';
 import { PeopleStore } from './people-store.ts';
@@ -75,6 +77,10 @@ export class Store implements Repositories {
   readonly approvals: ApprovalsStore;
   /** The organization's own policy and its members' approvals (docs/controls.md). */
   readonly controls: ControlsStore;
+  /** The operator's policy: published rules and drafts (docs/controls.md). */
+  readonly operatorPolicy: OperatorPolicyStore;
+  /** Adjustments and attributions waiting for staff approvals (docs/controls.md). */
+  readonly staffRequests: StaffRequestsStore;
   readonly people: PeopleStore;
   readonly staff: StaffStore;
   readonly members: MembersStore;
@@ -125,6 +131,8 @@ export class Store implements Repositories {
     this.venueWithdrawals = new VenueWithdrawalsStore(this.db);
     this.approvals = new ApprovalsStore(this.db);
     this.controls = new ControlsStore(this.db);
+    this.operatorPolicy = new OperatorPolicyStore(this.db);
+    this.staffRequests = new StaffRequestsStore(this.db);
     this.people = new PeopleStore(this.db, clock);
     this.staff = new StaffStore(this.db);
     this.members = new MembersStore(this.db);

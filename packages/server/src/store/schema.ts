@@ -16,6 +16,23 @@ export interface StoredRule {
   approvals: number;
 }
 /** One member's approval as stored. */
+/** A rule of the operator's policy as stored (migrations/116). */
+export interface StoredOperatorRule {
+  action: string;
+  assetSymbol: string | null;
+  organizationId: string | null;
+  fromAmountMinor: string | null;
+  approvals: number;
+  roles: string[];
+}
+
+/** One staff person's approval of an operator request (migrations/116). */
+export interface StoredStaffApproval {
+  staffId: string;
+  name: string;
+  at: string;
+}
+
 export interface StoredApproval {
   memberId: string;
   name: string;
@@ -238,6 +255,8 @@ export interface Database {
     network: string | null;
     address: string | null;
     memo: string | null;
+    /** migrations/115: pending_approval (waiting for the organization's members), active, rejected. */
+    state: Generated<string>;
   };
   withdrawals: {
     id: string;
@@ -306,6 +325,46 @@ export interface Database {
     rules: Json<StoredRule[]>;
     state: string;
     created_by: string;
+    created_at: Ts;
+    updated_at: Ts;
+  };
+  /** migrations/116: the operator's policy, its drafts and the requests that wait for staff approvals. */
+  operator_policy: {
+    id: number;
+    rules: Json<StoredOperatorRule[]>;
+    draft_id: string | null;
+    published_at: Ts | null;
+    published_by: string | null;
+    published_by_name: string | null;
+  };
+  operator_policy_drafts: {
+    id: string;
+    seq: Seq;
+    rules: Json<StoredOperatorRule[]>;
+    author: string;
+    author_name: string;
+    state: string;
+    published_by: string | null;
+    published_by_name: string | null;
+    created_at: Ts;
+    updated_at: Ts;
+  };
+  operator_requests: {
+    id: string;
+    seq: Seq;
+    kind: string;
+    state: string;
+    organization_id: string;
+    asset_symbol: string;
+    amount_minor: Numeric;
+    subject_id: string | null;
+    note: string;
+    required: number;
+    roles: Json<string[]>;
+    approvals: Json<StoredStaffApproval[]>;
+    requested_by: string;
+    requested_by_name: string;
+    reason: string | null;
     created_at: Ts;
     updated_at: Ts;
   };

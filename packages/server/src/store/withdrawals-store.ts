@@ -61,11 +61,12 @@ export class WithdrawalsStore implements WithdrawalsRepository {
   async destinationFor(tx: Tx, id: string): Promise<DestinationForRequest | undefined> {
     const d = await tx
       .selectFrom('withdrawal_destinations')
-      .select(['organization_id', 'asset_symbol', 'cooldown_until', 'registered_in_market_at', 'summary'])
+      .select(['organization_id', 'asset_symbol', 'cooldown_until', 'registered_in_market_at', 'summary', 'state'])
       .where('id', '=', id)
       .executeTakeFirst();
     return (
       d && {
+        state: d.state,
         organizationId: d.organization_id,
         assetSymbol: d.asset_symbol,
         cooldownUntil: d.cooldown_until,

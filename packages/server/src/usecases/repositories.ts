@@ -7,6 +7,8 @@ import type { ApprovalKind } from '@cambio/contract';
 import type { OrganizationApprovals } from '../domain/policy/approvals.ts';
 import type { PolicyRule } from '../domain/policy/rules.ts';
 import type { Approval, ApprovalSubject } from '../domain/approvals/four-eyes.ts';
+import type { OperatorRule } from '../domain/approvals/operator-rules.ts';
+import type { StaffRequest, StaffRequestState } from '../domain/approvals/staff-request.ts';
 import type { Declaration } from '../domain/deposits/declaration.ts';
 import type { DepositWallet } from '../domain/deposits/wallet.ts';
 import type { NewDestination } from '../domain/destinations/register.ts';
@@ -93,6 +95,8 @@ export interface DestinationRow {
   network: string | null;
   address: string | null;
   memo: string | null;
+  /** pending_approval while the organization's members have not approved it (docs/controls.md), rejected when one refused it. */
+  state: 'pending_approval' | 'active' | 'rejected';
 }
 
 /** A key as issued: `secretHash` is the keyed hash of the secret (domain/keys/api-key.ts, hashSecret). */
@@ -319,6 +323,8 @@ export interface WithdrawalRow {
 }
 /** What a withdrawal request reads of its destination. */
 export interface DestinationForRequest {
+  /** pending_approval and rejected are never usable (docs/controls.md). */
+  state: string;
   organizationId: string;
   assetSymbol: string;
   cooldownUntil: Date;
@@ -401,6 +407,48 @@ export interface ApprovalsRepository {
   approvalsOf(tx: Tx, kind: ApprovalSubject, subjectId: string): Promise<Approval[]>;
   /** Records one person's approval of a request. */
   insertApproval(tx: Tx, at: Date, kind: ApprovalSubject, subjectId: string, person: { id: string; name: string }): Promise<void>;
+  /** The operator's published rules (docs/controls.md), read in `tx`. */
+  operatorRulesIn(tx: Tx): Promise<OperatorRule[]>;
+}
+
+/** The operator's published rules (docs/controls.md); `publishedBy` null while none was ever published. */
+export interface PublishedPolicy {
+  rules: OperatorRule[];
+  draftId: string | null;
+  publishedAt: Date | null;
+  publishedBy: { actor: string; name: string } | null;
+}
+
+/** A draft of the operator's rules, written by one admin and published by another. */
+export interface PolicyDraft {
+  id: string;
+  rules: OperatorRule[];
+  author: { actor: string; name: string };
+  state: 'draft' | 'published' | 'superseded';
+  publishedBy: { actor: string; name: string } | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** store/operator-policy-store.ts. */
+export interface OperatorPolicyRepository {
+  published(): Promise<PublishedPolicy>;
+  openDrafts(): Promise<PolicyDraft[]>;
+  draft(id: string): Promise<PolicyDraft | null>;
+  insertDraft(tx: Tx, d: { id: string; rules: OperatorRule[]; author: { actor: string; name: string } }, at: Date): Promise<void>;
+  lockPublished(tx: Tx): Promise<OperatorRule[]>;
+  lockDraft(tx: Tx, id: string): Promise<PolicyDraft | null>;
+  publish(tx: Tx, draft: PolicyDraft, by: { actor: string; name: string }, at: Date): Promise<void>;
+}
+
+/** store/operator-requests-store.ts. */
+export interface StaffRequestsRepository {
+  insert(tx: Tx, r: StaffRequest): Promise<void>;
+  lock(tx: Tx, id: string): Promise<StaffRequest | null>;
+  pendingFor(tx: Tx, subjectId: string): Promise<boolean>;
+  save(tx: Tx, id: string, set: { state: StaffRequestState; approvals: Approval[]; reason: string | null }, at: Date): Promise<void>;
+  get(id: string): Promise<StaffRequest | null>;
+  list(state?: StaffRequestState): Promise<StaffRequest[]>;
 }
 
 /** The organization's policy as stored: `updatedBy` null when it was never set. */
@@ -453,6 +501,7 @@ export interface DeclarationsRepository {
 }
 
 export interface DepositsRepository {
+  unattributedIn(tx: Tx, id: string): Promise<Deposit>;
   attribute(tx: Tx, id: string, at: Date, organizationId: string): Promise<Deposit>;
   recordArrival(
     tx: Tx,
@@ -470,6 +519,10 @@ export interface DestinationsRepository {
   insert(tx: Tx, organizationId: string, d: NewDestination, at: Date): Promise<DestinationRow | null>;
   isListed(tx: Tx, assetSymbol: string): Promise<boolean>;
   markRegisteredInMarket(tx: Tx, id: string, at: Date): Promise<DestinationRow | null>;
+  lockState(tx: Tx, id: string): Promise<string | null>;
+  markPending(tx: Tx, id: string): Promise<void>;
+  activate(tx: Tx, id: string, at: Date): Promise<void>;
+  reject(tx: Tx, id: string, at: Date): Promise<void>;
   /** The sealed account number and holder document of one destination, for `openDestination`; null when there is none. */
   sealed(id: string): Promise<{ id: string; organizationId: string; accountNumberEnc: string; holderDocumentEnc: string } | null>;
 }
@@ -837,6 +890,8 @@ export interface Repositories {
   readonly accounts: AccountsRepository;
   readonly approvals: ApprovalsRepository;
   readonly controls: ControlsRepository;
+  readonly operatorPolicy: OperatorPolicyRepository;
+  readonly staffRequests: StaffRequestsRepository;
   readonly declarations: DeclarationsRepository;
   readonly deposits: DepositsRepository;
   readonly destinations: DestinationsRepository;

@@ -77,6 +77,9 @@ export function maskedSummary(bankName: string, accountKind: string, accountNumb
   return `${tidy(bankName)} · ${accountKind} ···· ${key.slice(key.length - shown)}`;
 }
 
-/** Spec: usable only when the cooldown has passed AND the operator registered it in the market, in either order. */
-export const isUsable = (d: { cooldownUntil: Date; registeredInMarketAt: Date | null }, now: Date) =>
-  d.registeredInMarketAt !== null && now.getTime() >= d.cooldownUntil.getTime();
+/**
+ * Spec: usable only when the cooldown has passed AND the operator registered it in the market, in either
+ * order; one that waits for (or was refused by) the organization's members never is (docs/controls.md).
+ */
+export const isUsable = (d: { cooldownUntil: Date; registeredInMarketAt: Date | null; state?: string }, now: Date) =>
+  (d.state ?? 'active') === 'active' && d.registeredInMarketAt !== null && now.getTime() >= d.cooldownUntil.getTime();

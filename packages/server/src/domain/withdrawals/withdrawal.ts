@@ -11,6 +11,8 @@ export interface DestinationForWithdrawal {
   assetSymbol: string;
   cooldownUntil: Date;
   registeredInMarketAt: Date | null;
+  /** pending_approval or rejected by the organization's members: not usable (docs/controls.md). */
+  state?: string;
 }
 
 /**

@@ -109,5 +109,5 @@ function bootstrapActor(who: string | string[] | undefined): string {
 export function approverOf(req: FastifyRequest): Approver {
   const s = req.staff;
   if (!s || !req.operatorActor) throw new Error('operator route reached without authentication');
-  return { actor: req.operatorActor, person: s.kind === 'staff' ? { id: s.id, name: s.name, email: s.email } : null };
+  return { actor: req.operatorActor, person: s.kind === 'staff' ? { id: s.id, name: s.name, email: s.email, role: s.role } : null };
 }

@@ -20,6 +20,8 @@ const APPROVER_ROUTES = [
   'POST /reconciliation/resolve',
   'POST /destinations/:id/register-in-market',
   'POST /destinations/:id/reveal',
+  'POST /requests/:id/approve',
+  'POST /requests/:id/reject',
 ];
 
 /**

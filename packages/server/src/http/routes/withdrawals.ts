@@ -61,8 +61,9 @@ export const withdrawalRoutes =
           deps,
           org.id,
           prepareDestination(req.body, sealer, row, clock.now(), config.destinationCooldownMs),
+          principalOf(req).memberId,
         );
-        return reply.code(201).send(ok(req.id, destinationWire(d, clock.now())));
+        return reply.code(201).send(ok(req.id, destinationWire(d, clock.now(), d.approvals)));
       },
     );
 
@@ -86,8 +87,9 @@ export const withdrawalRoutes =
           deps,
           org.id,
           prepareCryptoDestination(req.body, sealer, row, clock.now(), config.destinationCooldownMs, config.mode === 'production'),
+          principalOf(req).memberId,
         );
-        return reply.code(201).send(ok(req.id, destinationWire(d, clock.now())));
+        return reply.code(201).send(ok(req.id, destinationWire(d, clock.now(), d.approvals)));
       },
     );
 
@@ -105,10 +107,14 @@ export const withdrawalRoutes =
       },
       async (req) => {
         const all = await store.destinations.allOf(principalOf(req).organization.id);
+        const approvals = await store.controls.forRequests(
+          'destinations',
+          all.map((d) => d.id),
+        );
         const now = clock.now();
         return ok(
           req.id,
-          all.map((d) => destinationWire(d, now)),
+          all.map((d) => destinationWire(d, now, approvals.get(d.id))),
         );
       },
     );

@@ -4,8 +4,11 @@ import type { WithdrawalRow } from '../../store/withdrawals-store.ts';
 import type { OrganizationApprovals } from '../../domain/policy/approvals.ts';
 import { withApprovals } from './organization-approvals.ts';
 
-/** The client's view of a destination: masked, and `usable` computed at the moment it is read. */
-export const destinationWire = (d: DestinationRow, now: Date) => ({
+/**
+ * The client's view of a destination: masked, and `usable` computed at the moment it is read. One that a
+ * `destination` rule matched also says its `state` and `approvals` (docs/controls.md).
+ */
+export const destinationWire = (d: DestinationRow, now: Date, approvals?: OrganizationApprovals | null) => ({
   id: d.id,
   label: d.label,
   assetSymbol: d.assetSymbol,
@@ -15,6 +18,7 @@ export const destinationWire = (d: DestinationRow, now: Date) => ({
   // A crypto address says so, with its network, and is shown whole to the organization's members (masking
   // it would only make it harder to check); a bank account keeps the spec's fields alone.
   ...(d.kind === 'crypto' ? { kind: 'crypto' as const, network: d.network ?? '', address: d.address ?? '', memo: d.memo } : {}),
+  ...(approvals ? { state: d.state, ...withApprovals(approvals) } : {}),
 });
 
 /** `approvals` only when its organization's policy asked for them (docs/controls.md). */

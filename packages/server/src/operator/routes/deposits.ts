@@ -1,4 +1,4 @@
-import { AttributeDeposit, OperatorDepositQuery, OperatorDepositRecord, RecordArrival } from '@cambio/contract';
+import { AttributeDeposit, OperatorDepositQuery, OperatorDepositRecord, RecordArrival, StaffRequestRecord } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.ts';
@@ -11,6 +11,8 @@ import { listResponses, responses } from '../../http/schemas.ts';
 import type { Deposit } from '../../store/deposits-store.ts';
 import { attributeArrival, recordArrival } from '../../usecases/deposits/record-arrival.ts';
 import { readReference } from '../../domain/deposits/reference.ts';
+import { approverOf } from '../../http/plugins/operator-auth.ts';
+import { decimalsOf, staffRequestWire } from './staff-requests.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const sec = [{ operator: [] }];
@@ -55,14 +57,19 @@ export const operatorDepositRoutes =
       {
         schema: {
           tags,
-          summary: 'Credit an unattributed arrival to an organization, once',
+          summary:
+            "Credit an unattributed arrival to an organization, once; 202 with a request when a rule of the operator's policy asks two or more staff persons to approve it",
           security: sec,
           params: IdParam,
           body: AttributeDeposit,
-          response: responses(200, OperatorDepositRecord),
+          response: { ...responses(200, OperatorDepositRecord), 202: responses(200, StaffRequestRecord)[200] },
         },
       },
-      async (req) => ok(req.id, wire(await attributeArrival(deps, req.operatorActor!, req.params.id, req.body.organizationId))),
+      async (req, reply) => {
+        const done = await attributeArrival(deps, approverOf(req), req.params.id, req.body.organizationId);
+        if ('applied' in done) return ok(req.id, wire(done.applied));
+        return reply.code(202).send(ok(req.id, staffRequestWire(done.request, (await decimalsOf(deps))(done.request.assetSymbol))));
+      },
     );
 
     app.get(

@@ -21,6 +21,7 @@ const operatorDestinationWire = (d: DestinationRow, now: Date) => ({
   assetSymbol: d.assetSymbol,
   summary: d.summary,
   usable: isUsable(d, now),
+  state: d.state,
   bankName: d.bankName,
   accountKind: d.accountKind,
   holderName: d.holderName,

@@ -15,6 +15,7 @@ import { destinationRoutes } from './destinations.ts';
 import { reconciliationRoutes } from './reconciliation.ts';
 import { policyRoutes } from './policies.ts';
 import { queueRoutes } from './queue.ts';
+import { staffRequestRoutes } from './staff-requests.ts';
 import { operatorWithdrawalRoutes } from './withdrawals.ts';
 import { operatorTransparencyRoutes } from './transparency.ts';
 import { venueRoutes } from './venue.ts';
@@ -37,6 +38,7 @@ export const operatorRoutes: Array<(deps: AppDeps) => FastifyPluginAsync> = [
   reconciliationRoutes,
   policyRoutes,
   queueRoutes,
+  staffRequestRoutes,
   operatorTransparencyRoutes,
   venueRoutes,
 ];

@@ -31,6 +31,8 @@ import * as m065 from './065-liabilities-v2.ts';
 import * as m066 from './066-log-cosignatures.ts';
 import * as m075 from './075-api-key-names.ts';
 import * as m100 from './100-organization-controls.ts';
+import * as m115 from './115-destination-approvals.ts';
+import * as m116 from './116-operator-policy.ts';
 import * as m055 from './055-invitation-senders.ts';
 import * as m056 from './056-reset-per-account.ts';
 import * as m040 from './040-idempotency-one-protocol.ts';
@@ -74,6 +76,8 @@ const migrations: Record<string, Migration> = {
   '040-idempotency-one-protocol': m040,
   '080-organization-reporting': m080,
   '100-organization-controls': m100,
+  '115-destination-approvals': m115,
+  '116-operator-policy': m116,
 };
 
 export const migrationProvider: MigrationProvider = {

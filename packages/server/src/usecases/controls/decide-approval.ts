@@ -54,7 +54,7 @@ async function lockRequest(d: UseCaseDeps, tx: Tx, kind: ApprovalKind, id: strin
     case 'policy':
       return (await d.store.controls.lockPolicyChange(tx, id))?.state ?? null;
     case 'destinations':
-      return null;
+      return d.store.destinations.lockState(tx, id);
   }
 }
 
@@ -76,6 +76,10 @@ export async function approveRequest(d: UseCaseDeps, m: ApprovingMember, kind: A
       await d.store.controls.putPolicy(tx, m.organizationId, change.rules, at, change.createdBy);
       await d.store.controls.endPolicyChange(tx, id, 'applied', at);
       state = 'applied';
+    } else if (kind === 'destinations' && after.waitingFor === 'operator') {
+      // A destination needs no operator decision: the quorum makes it active, its cooldown starting now.
+      await d.store.destinations.activate(tx, id, at);
+      state = 'active';
     }
     await record(d, tx, at, m, 'approval.given', kind, id, before, after, { state });
     return { kind, id, state, approvals: after };
@@ -98,6 +102,7 @@ export async function rejectRequest(
     if (kind === 'withdrawals') await releaseWithdrawal(d, tx, actor, id, 'rejected', reason);
     else if (kind === 'orders') await releaseOrder(d, tx, actor, id, reason);
     else if (kind === 'policy') await d.store.controls.endPolicyChange(tx, id, 'rejected', at);
+    else await d.store.destinations.reject(tx, id, at);
     await d.store.controls.recordRejection(tx, kind, id, m.id, reason, at);
     await record(d, tx, at, m, 'approval.rejected', kind, id, a, a, { state: 'rejected', reason });
     return { kind, id, state: 'rejected', approvals: a };

@@ -1,4 +1,8 @@
-import type { UseCaseDeps } from '../ports.ts';
+import { DomainError } from '../../domain/errors.ts';
+import type { Approver } from '../../domain/approvals/four-eyes.ts';
+import type { StaffRequest } from '../../domain/approvals/staff-request.ts';
+import { guardStaffAction } from '../operator-policy/guard-staff-action.ts';
+import type { Tx, UseCaseDeps } from '../ports.ts';
 import type { Deposit } from '../repositories.ts';
 
 const depositAudit = (d: Deposit) => ({
@@ -38,19 +42,44 @@ export async function recordArrival(
   });
 }
 
-/** A person credits an unattributed arrival to an organization, once. */
-export async function attributeArrival(d: UseCaseDeps, actor: string, id: string, organizationId: string): Promise<Deposit> {
+/**
+ * A person credits an unattributed arrival to an organization, once. When a rule of the operator's policy
+ * asks two or more staff persons to approve it (docs/controls.md), it waits as a request instead, and is
+ * credited at the approval that meets the rule.
+ */
+export async function attributeArrival(
+  d: UseCaseDeps,
+  by: Approver,
+  id: string,
+  organizationId: string,
+): Promise<{ applied: Deposit } | { request: StaffRequest }> {
   const at = d.clock.now();
   return d.store.uow.run(async (tx) => {
-    const dep = await d.store.deposits.attribute(tx, id, at, organizationId);
-    await d.store.audit.record(tx, d.ids, at, {
-      actor,
-      action: 'deposit.attribute',
-      subjectType: 'deposit',
+    const dep = await d.store.deposits.unattributedIn(tx, id);
+    if (!(await d.store.organizations.existsIn(tx, organizationId))) throw new DomainError('organizations.not_found');
+    const request = await guardStaffAction(d, tx, at, by, {
+      kind: 'attribution',
+      organizationId,
+      assetSymbol: dep.assetSymbol,
+      amount: dep.amount,
       subjectId: id,
-      before: depositAudit({ ...dep, state: 'unattributed', organizationId: null }),
-      after: depositAudit(dep),
+      note: '',
     });
-    return dep;
+    if (request) return { request };
+    return { applied: await applyAttribution(d, tx, at, by.actor, id, organizationId) };
   });
+}
+
+/** Credits the arrival in `tx` and writes its audit entry. */
+export async function applyAttribution(d: UseCaseDeps, tx: Tx, at: Date, actor: string, id: string, organizationId: string): Promise<Deposit> {
+  const dep = await d.store.deposits.attribute(tx, id, at, organizationId);
+  await d.store.audit.record(tx, d.ids, at, {
+    actor,
+    action: 'deposit.attribute',
+    subjectType: 'deposit',
+    subjectId: id,
+    before: depositAudit({ ...dep, state: 'unattributed', organizationId: null }),
+    after: depositAudit(dep),
+  });
+  return dep;
 }

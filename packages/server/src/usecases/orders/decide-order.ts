@@ -27,7 +27,7 @@ export async function approveOrder(d: UseCaseDeps, approver: Approver, orderId: 
       tx,
       at,
       'order',
-      { id: orderId, asset: pending.baseSymbol, amount: pending.amountBase },
+      { id: orderId, asset: pending.baseSymbol, amount: pending.amountBase, organizationId: pending.organizationId },
       approver,
     );
     const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));

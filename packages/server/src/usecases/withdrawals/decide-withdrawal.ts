@@ -30,7 +30,7 @@ export async function approveWithdrawal(d: UseCaseDeps, approver: Approver, id: 
       tx,
       at,
       'withdrawal',
-      { id, asset: pending.assetSymbol, amount: pending.amount },
+      { id, asset: pending.assetSymbol, amount: pending.amount, organizationId: pending.organizationId },
       approver,
     );
     const approvals = state.approvals.map((a) => ({ staffId: a.staffId, name: a.name }));
