@@ -92,7 +92,12 @@ export async function seedDemo(
     // The platform funds its own demo at first start: no person decides it, so no operator rule applies.
     if (have < target)
       await deps.store.uow.run((tx) =>
-        applyAdjustment(deps, tx, deps.clock.now(), ACTOR, { organizationId, assetSymbol: symbol, amount: target - have, reason: 'sandbox demo funding' }),
+        applyAdjustment(deps, tx, deps.clock.now(), ACTOR, {
+          organizationId,
+          assetSymbol: symbol,
+          amount: target - have,
+          reason: 'sandbox demo funding',
+        }),
       );
   }
   // Sign-ins: a fresh password each attempt (an earlier attempt's was never shown). The admin has no TOTP yet:

@@ -52,8 +52,7 @@ for (const backend of backends()) {
       });
     const listed = async (key: string, id: string) =>
       ((await h.call(key, 'GET', '/withdrawals/destinations')).body.data as Array<{ id: string }>).find((d) => d.id === id) as
-        | { id: string; state?: string; usable: boolean; approvals?: { required: number; given: unknown[]; waitingFor: string } }
-        | undefined;
+        { id: string; state?: string; usable: boolean; approvals?: { required: number; given: unknown[]; waitingFor: string } } | undefined;
     const withdraw = (key: string, destinationId: string) =>
       h.call(key, 'POST', '/withdrawals', { destinationId, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '1000' });
 
@@ -62,11 +61,10 @@ for (const backend of backends()) {
       const r = await bank(o.key);
       assert.equal(r.status, 201, r.raw);
       const id = r.body.data.id;
-      assert.deepEqual([r.body.data.state, r.body.data.usable, r.body.data.approvals], [
-        'pending_approval',
-        false,
-        { required: 2, given: [], waitingFor: 'organization' },
-      ]);
+      assert.deepEqual(
+        [r.body.data.state, r.body.data.usable, r.body.data.approvals],
+        ['pending_approval', false, { required: 2, given: [], waitingFor: 'organization' }],
+      );
       assert.equal((await h.op('POST', `/destinations/${id}/register-in-market`)).status, 200);
       // Waiting long past its cooldown changes nothing: it is not usable while the members have not approved.
       clock().advance(2 * COOLDOWN);
@@ -79,7 +77,7 @@ for (const backend of backends()) {
         waiting.map((x: { kind: string; id: string; requestedBy: { id: string } }) => [x.kind, x.id, x.requestedBy.id]),
         [['destinations', id, o.memberId]],
       );
-      const first = await portal(a.cookie, "POST", `/approvals/destinations/${id}/approve`);
+      const first = await portal(a.cookie, 'POST', `/approvals/destinations/${id}/approve`);
       assert.equal(first.status, 200, first.raw);
       assert.deepEqual([first.body.data.state, first.body.data.approvals.waitingFor], ['pending_approval', 'organization']);
       const twice = await portal(a.cookie, 'POST', `/approvals/destinations/${id}/approve`);

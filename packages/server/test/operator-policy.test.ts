@@ -60,7 +60,14 @@ for (const backend of backends()) {
       assert.deepEqual([d.body.data.state, d.body.data.author], ['draft', { actor: `staff:${ana.staffId}`, name: ana.name }]);
       assert.deepEqual(d.body.data.rules, [
         { action: 'withdrawal', assetSymbol: 'USD', organizationId: null, fromAmountMinor: '1000000', approvals: 3, roles: ['admin'] },
-        { action: 'adjustment', assetSymbol: null, organizationId: 'org_x', fromAmountMinor: null, approvals: 2, roles: ['approver', 'admin'] },
+        {
+          action: 'adjustment',
+          assetSymbol: null,
+          organizationId: 'org_x',
+          fromAmountMinor: null,
+          approvals: 2,
+          roles: ['approver', 'admin'],
+        },
         {
           action: 'attribution',
           assetSymbol: null,
@@ -126,7 +133,10 @@ for (const backend of backends()) {
       for (let i = 0; i < 3; i++) {
         const one = (await as(ana, 'PUT', '/policies/rules', { rules: [{ action: 'order', approvals: 2 }] })).body.data.id;
         const two = (await as(cal, 'PUT', '/policies/rules', { rules: [{ action: 'order', approvals: 3 }] })).body.data.id;
-        const rs = await Promise.all([as(bea, 'POST', `/policies/drafts/${one}/publish`), as(ana, 'POST', `/policies/drafts/${two}/publish`)]);
+        const rs = await Promise.all([
+          as(bea, 'POST', `/policies/drafts/${one}/publish`),
+          as(ana, 'POST', `/policies/drafts/${two}/publish`),
+        ]);
         assert.deepEqual(rs.map((r) => r.status).sort(), [200, 409], rs.map((r) => r.raw).join('\n'));
         const won = rs[0]!.status === 200 ? one : two;
         assert.equal((await h.op('GET', '/policies/rules')).body.data.draftId, won);
@@ -142,7 +152,12 @@ for (const backend of backends()) {
       await publish([{ action: 'withdrawal', assetSymbol: 'USD', fromAmountMinor: '1000000', approvals: 3, roles: ['admin'] }]);
       const o = await seedOrg(h, { balances: { USD: '5000000' } });
       const dst = await usableDestination(h, o.key);
-      const w = await h.call(o.key, 'POST', '/withdrawals', { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '1000000' });
+      const w = await h.call(o.key, 'POST', '/withdrawals', {
+        destinationId: dst,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '1000000',
+      });
       const id = w.body.data.id;
       const byApprover = await as(dan, 'POST', `/withdrawals/${id}/approve`, {});
       assert.deepEqual([byApprover.status, byApprover.body.code], [403, 'policies.role_not_counted'], byApprover.raw);
@@ -153,14 +168,23 @@ for (const backend of backends()) {
         [bea, 'pending_approval', 2],
       ] as const) {
         const r = await as(s, 'POST', `/withdrawals/${id}/approve`, {});
-        assert.deepEqual([r.status, r.body.data.state, r.body.data.approvals.length, r.body.data.approvalsRequired], [200, state, n, 3], r.raw);
+        assert.deepEqual(
+          [r.status, r.body.data.state, r.body.data.approvals.length, r.body.data.approvalsRequired],
+          [200, state, n, 3],
+          r.raw,
+        );
       }
       const twice = await as(bea, 'POST', `/withdrawals/${id}/approve`, {});
       assert.deepEqual([twice.status, twice.body.code], [409, 'withdrawals.already_approved_by_you']);
       const last = await as(cal, 'POST', `/withdrawals/${id}/approve`, {});
       assert.deepEqual([last.status, last.body.data.state], [200, 'completed'], last.raw);
       // Below the rule: one approval by anyone who decides, the bootstrap token included, as before.
-      const small = await h.call(o.key, 'POST', '/withdrawals', { destinationId: dst, assetSymbol: 'USD', assetDecimals: 2, amountMinor: '999999' });
+      const small = await h.call(o.key, 'POST', '/withdrawals', {
+        destinationId: dst,
+        assetSymbol: 'USD',
+        assetDecimals: 2,
+        amountMinor: '999999',
+      });
       assert.equal((await h.op('POST', `/withdrawals/${small.body.data.id}/approve`, {})).body.data.state, 'completed');
       await publish([]);
     });
@@ -169,16 +193,28 @@ for (const backend of backends()) {
       const o = await seedOrg(h, { balances: { USD: '1000' } });
       await publish([{ action: 'adjustment', organizationId: o.orgId, fromAmountMinor: '5000', approvals: 2 }]);
       // Under the threshold (by size, either sign): at once.
-      const small = await as(ana, 'POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: '-999', reason: 'fee' });
+      const small = await as(ana, 'POST', `/organizations/${o.orgId}/adjustments`, {
+        assetSymbol: 'USD',
+        amountMinor: '-999',
+        reason: 'fee',
+      });
       assert.deepEqual([small.status, small.body.data.availableMinor], [201, '1'], small.raw);
-      const r = await as(ana, 'POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: '-5000', reason: 'chargeback' });
+      const r = await as(ana, 'POST', `/organizations/${o.orgId}/adjustments`, {
+        assetSymbol: 'USD',
+        amountMinor: '-5000',
+        reason: 'chargeback',
+      });
       assert.equal(r.status, 202, r.raw);
       const id = r.body.data.id;
       assert.deepEqual(
         [r.body.data.kind, r.body.data.state, r.body.data.amountMinor, r.body.data.approvalsRequired, r.body.data.approvals.length],
         ['adjustment', 'pending_approval', '-5000', 2, 1],
       );
-      const more = await as(ana, 'POST', `/organizations/${o.orgId}/adjustments`, { assetSymbol: 'USD', amountMinor: '7000', reason: 'top-up' });
+      const more = await as(ana, 'POST', `/organizations/${o.orgId}/adjustments`, {
+        assetSymbol: 'USD',
+        amountMinor: '7000',
+        reason: 'top-up',
+      });
       assert.equal(more.status, 202);
       assert.equal(await available(h, o.key, 'USD'), 1n);
       const queue = (await as(dan, 'GET', '/requests?state=pending_approval')).body.data.map((x: { id: string }) => x.id);
@@ -219,7 +255,9 @@ for (const backend of backends()) {
         assert.deepEqual(rs.map((x) => x.status).sort(), [200, 409], rs.map((x) => x.raw).join('\n'));
         credited += 1000n;
         assert.equal(await available(h, o.key, 'USD'), credited);
-        const read = (await h.op('GET', '/deposits?state=credited&limit=100')).body.data.find((x: { id: string }) => x.id === dep.body.data.id);
+        const read = (await h.op('GET', '/deposits?state=credited&limit=100')).body.data.find(
+          (x: { id: string }) => x.id === dep.body.data.id,
+        );
         assert.equal(read.organizationId, o.orgId);
       }
       for (let i = 0; i < 3; i++) {

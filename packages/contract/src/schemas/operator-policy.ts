@@ -15,13 +15,17 @@ export const OperatorRuleInput = Type.Object(
   {
     action: Type.String({ maxLength: 32, description: 'order, withdrawal, adjustment or attribution' }),
     assetSymbol: Type.Optional(Nullable(Type.String({ maxLength: 12, description: 'only requests in this asset; any when absent' }))),
-    organizationId: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'only requests of this organization; any when absent' }))),
+    organizationId: Type.Optional(
+      Nullable(Type.String({ maxLength: 64, description: 'only requests of this organization; any when absent' })),
+    ),
     fromAmountMinor: Type.Optional(
       Nullable(AmountInput, { description: "at or above this amount (an order's base amount; an adjustment by its size)" }),
     ),
     approvals: Type.Integer({ description: 'how many different staff persons must approve, 1–5' }),
     roles: Type.Optional(
-      Nullable(Type.Array(Type.String({ maxLength: 16 }), { maxItems: 3, description: 'roles that count; approver and admin when absent' })),
+      Nullable(
+        Type.Array(Type.String({ maxLength: 16 }), { maxItems: 3, description: 'roles that count; approver and admin when absent' }),
+      ),
     ),
   },
   { additionalProperties: false },
@@ -82,7 +86,11 @@ export const StaffRequestRecord = Type.Object({
 export type StaffRequestRecord = Static<typeof StaffRequestRecord>;
 
 export const StaffRequestsQuery = Type.Object(
-  { state: Type.Optional(Type.Unsafe<'pending_approval' | 'applied' | 'rejected'>({ type: 'string', enum: ['pending_approval', 'applied', 'rejected'] })) },
+  {
+    state: Type.Optional(
+      Type.Unsafe<'pending_approval' | 'applied' | 'rejected'>({ type: 'string', enum: ['pending_approval', 'applied', 'rejected'] }),
+    ),
+  },
   { additionalProperties: false },
 );
 export const RejectStaffRequest = Type.Object(

@@ -17,7 +17,13 @@ const NONE: ApprovalState = { approvals: [], approvalsRequired: 1 };
 export async function orderApprovals(store: Store, orders: readonly Order[]) {
   const m = await store.approvals.stateOf(
     'order',
-    orders.map((o) => ({ id: o.id, asset: o.baseSymbol, amount: o.amountBase, organizationId: o.organizationId, pending: o.state === 'pending_approval' })),
+    orders.map((o) => ({
+      id: o.id,
+      asset: o.baseSymbol,
+      amount: o.amountBase,
+      organizationId: o.organizationId,
+      pending: o.state === 'pending_approval',
+    })),
   );
   return orders.map((o) => approvalsWire(m.get(o.id) ?? NONE));
 }
@@ -26,7 +32,13 @@ export async function orderApprovals(store: Store, orders: readonly Order[]) {
 export async function withdrawalApprovals(store: Store, ws: readonly WithdrawalRow[]) {
   const m = await store.approvals.stateOf(
     'withdrawal',
-    ws.map((w) => ({ id: w.id, asset: w.assetSymbol, amount: w.amount, organizationId: w.organizationId, pending: w.state === 'pending_approval' })),
+    ws.map((w) => ({
+      id: w.id,
+      asset: w.assetSymbol,
+      amount: w.amount,
+      organizationId: w.organizationId,
+      pending: w.state === 'pending_approval',
+    })),
   );
   return ws.map((w) => approvalsWire(m.get(w.id) ?? NONE));
 }

@@ -66,7 +66,13 @@ export class OperatorPolicyStore implements OperatorPolicyRepository {
 
   /** Drafts not yet published, newest first. */
   async openDrafts(): Promise<PolicyDraft[]> {
-    const rows = await this.db.selectFrom('operator_policy_drafts').select(DRAFT).where('state', '=', 'draft').orderBy('seq', 'desc').limit(50).execute();
+    const rows = await this.db
+      .selectFrom('operator_policy_drafts')
+      .select(DRAFT)
+      .where('state', '=', 'draft')
+      .orderBy('seq', 'desc')
+      .limit(50)
+      .execute();
     return rows.map(toDraft);
   }
 

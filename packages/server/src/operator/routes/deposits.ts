@@ -12,7 +12,7 @@ import type { Deposit } from '../../store/deposits-store.ts';
 import { attributeArrival, recordArrival } from '../../usecases/deposits/record-arrival.ts';
 import { readReference } from '../../domain/deposits/reference.ts';
 import { approverOf } from '../../http/plugins/operator-auth.ts';
-import { decimalsOf, staffRequestWire } from './staff-requests.ts';
+import { decimalsOf, staffRequestWire } from '../../http/wire/staff-requests.ts';
 
 const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const sec = [{ operator: [] }];

@@ -8,7 +8,7 @@ import { ok } from '../../http/envelope.ts';
 import { responses } from '../../http/schemas.ts';
 import { approverOf } from '../../http/plugins/operator-auth.ts';
 import { adjustBalance } from '../../usecases/ledger/adjust.ts';
-import { staffRequestWire } from './staff-requests.ts';
+import { staffRequestWire } from '../../http/wire/staff-requests.ts';
 
 /** Signed manual adjustments: sandbox funding and corrections, audited. */
 export const adjustmentRoutes =

@@ -2,40 +2,14 @@ import { RejectStaffRequest, StaffRequestRecord, StaffRequestsQuery } from '@cam
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.ts';
-import type { StaffRequest } from '../../domain/approvals/staff-request.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { ok } from '../../http/envelope.ts';
 import { approverOf } from '../../http/plugins/operator-auth.ts';
 import { IdParam, listResponses, responses } from '../../http/schemas.ts';
 import { approveStaffRequestNow, rejectStaffRequest } from '../../usecases/operator-policy/decide-request.ts';
+import { decimalsOf, staffRequestWire } from '../../http/wire/staff-requests.ts';
 
 const sec = [{ operator: [] }];
-
-/** A staff request on the wire; `decimals` is the market's for its asset. */
-export const staffRequestWire = (r: StaffRequest, decimals: number) => ({
-  id: r.id,
-  kind: r.kind,
-  state: r.state,
-  organizationId: r.organizationId,
-  assetSymbol: r.assetSymbol,
-  assetDecimals: decimals,
-  amountMinor: r.amount.toString(),
-  depositId: r.subjectId,
-  note: r.note,
-  approvalsRequired: r.required,
-  roles: [...r.roles],
-  approvals: r.approvals.map((a) => ({ staffId: a.staffId, name: a.name, at: a.at.toISOString() })),
-  requestedBy: r.requestedBy,
-  reason: r.reason,
-  createdAt: r.createdAt.toISOString(),
-  updatedAt: r.updatedAt.toISOString(),
-});
-
-/** The decimals of each asset the market lists, to show requests' amounts. */
-export async function decimalsOf(deps: AppDeps): Promise<(symbol: string) => number> {
-  const assets = new Map((await deps.store.marketAssets.list()).map((a) => [a.symbol, a.decimals]));
-  return (symbol) => assets.get(symbol) ?? 0;
-}
 
 /**
  * Adjustments and attributions that wait for staff approvals under the operator's policy
@@ -53,7 +27,8 @@ export const staffRequestRoutes =
           security: sec,
           querystring: StaffRequestsQuery,
           response: listResponses(StaffRequestRecord),
-          summary: 'Adjustments and attributions under a rule of two or more approvals, newest first; ?state=pending_approval for the queue',
+          summary:
+            'Adjustments and attributions under a rule of two or more approvals, newest first; ?state=pending_approval for the queue',
         },
       },
       async (req) => {

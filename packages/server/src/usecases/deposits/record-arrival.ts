@@ -71,7 +71,14 @@ export async function attributeArrival(
 }
 
 /** Credits the arrival in `tx` and writes its audit entry. */
-export async function applyAttribution(d: UseCaseDeps, tx: Tx, at: Date, actor: string, id: string, organizationId: string): Promise<Deposit> {
+export async function applyAttribution(
+  d: UseCaseDeps,
+  tx: Tx,
+  at: Date,
+  actor: string,
+  id: string,
+  organizationId: string,
+): Promise<Deposit> {
   const dep = await d.store.deposits.attribute(tx, id, at, organizationId);
   await d.store.audit.record(tx, d.ids, at, {
     actor,
