@@ -7,6 +7,10 @@ export interface Settings {
   baseUrl: string;
   apiKey: string | undefined;
   operatorToken: string | undefined;
+  /** A member who signs in for what only people do (`cambio policy`, `cambio approvals`); the password only from the environment. */
+  memberEmail: string | undefined;
+  memberPassword: string | undefined;
+  memberCode: string | undefined;
   lang: string;
   /** Where the file was looked for, for messages (never its content). */
   configPath: string;
@@ -19,6 +23,7 @@ interface FileConfig {
   apiKey?: unknown;
   baseUrl?: unknown;
   operatorToken?: unknown;
+  email?: unknown;
   lang?: unknown;
 }
 
@@ -67,6 +72,9 @@ export function loadSettings(env: NodeJS.ProcessEnv, flags: { baseUrl?: string |
     baseUrl: str(flags.baseUrl) ?? str(env.CAMBIO_BASE_URL) ?? str(file.baseUrl) ?? DEFAULT_BASE_URL,
     apiKey: str(env.CAMBIO_API_KEY) ?? str(file.apiKey),
     operatorToken: str(env.OPERATOR_TOKEN) ?? str(file.operatorToken),
+    memberEmail: str(env.CAMBIO_EMAIL) ?? str(file.email),
+    memberPassword: env.CAMBIO_PASSWORD || undefined,
+    memberCode: str(env.CAMBIO_TOTP_CODE),
     lang: str(flags.lang) ?? str(env.CAMBIO_LANG) ?? str(file.lang) ?? 'en',
     configPath: path,
     warnings,

@@ -1,4 +1,4 @@
-import { Cambio, CambioOperator, parseDecimal, PermissionError, type CambioEvent, type Creation } from '@cambio/sdk';
+import { Cambio, CambioOperator, CambioPortal, parseDecimal, PermissionError, type CambioEvent, type Creation } from '@cambio/sdk';
 import { InvalidArgumentError, type Command } from 'commander';
 import { loadSettings, UsageError, type Settings } from './config.ts';
 import { jsonText, type Io } from './output.ts';
@@ -57,6 +57,36 @@ export class Ctx {
       operatorName: this.io.env.CAMBIO_OPERATOR_NAME || undefined,
       onEvent: this.onEvent,
     });
+  }
+
+  /**
+   * What only a person does (the organization's policy and approvals, docs/controls.md): signs in as the
+   * member of CAMBIO_EMAIL and CAMBIO_PASSWORD (CAMBIO_TOTP_CODE when they enrolled TOTP), runs `act`, and
+   * signs out. The session cookie lives in this process only; writes name the service's own origin, as
+   * the portal's pages do.
+   */
+  async asMember<T>(act: (portal: CambioPortal) => Promise<T>): Promise<T> {
+    const s = this.settings();
+    if (!s.memberEmail || !s.memberPassword)
+      throw new UsageError(`no member sign-in: set CAMBIO_EMAIL (or "email" in ${s.configPath}) and CAMBIO_PASSWORD`);
+    const origin = new URL(s.baseUrl).origin;
+    let cookie: string | undefined;
+    const fetchWithSession = async (input: string, init: RequestInit): Promise<Response> => {
+      const headers = new Headers(init.headers);
+      headers.set('origin', origin);
+      if (cookie) headers.set('cookie', cookie);
+      const r = await fetch(input, { ...init, headers });
+      const set = r.headers.getSetCookie().find((c) => c.startsWith('cambio_member='));
+      if (set) cookie = set.split(';')[0];
+      return r;
+    };
+    const portal = new CambioPortal({ baseUrl: s.baseUrl, lang: s.lang, fetch: fetchWithSession, onEvent: this.onEvent });
+    await portal.session.signIn({ email: s.memberEmail, password: s.memberPassword, ...(s.memberCode ? { code: s.memberCode } : {}) });
+    try {
+      return await act(portal);
+    } finally {
+      await portal.session.signOut().catch(() => undefined);
+    }
   }
 
   /** `--json`: the data as exact JSON on stdout; otherwise the human rendering. */

@@ -2,6 +2,9 @@ import { Command, CommanderError } from 'commander';
 import { UsageError } from './config.ts';
 import { Ctx } from './context.ts';
 import { errorText, exitCodeOf, type Io } from './output.ts';
+import * as approvalsApprove from './commands/approvals-approve.ts';
+import * as approvalsList from './commands/approvals-list.ts';
+import * as approvalsReject from './commands/approvals-reject.ts';
 import * as balancesList from './commands/balances-list.ts';
 import * as clientShow from './commands/client-show.ts';
 import * as depositDeclare from './commands/deposit-declare.ts';
@@ -44,6 +47,8 @@ import * as operatorWithdrawalsApprove from './commands/operator-withdrawals-app
 import * as operatorWithdrawalsList from './commands/operator-withdrawals-list.ts';
 import * as operatorWithdrawalsReject from './commands/operator-withdrawals-reject.ts';
 import * as orderCreate from './commands/order-create.ts';
+import * as policySet from './commands/policy-set.ts';
+import * as policyShow from './commands/policy-show.ts';
 import * as ordersList from './commands/orders-list.ts';
 import * as quoteCreate from './commands/quote-create.ts';
 import * as recordShow from './commands/record-show.ts';
@@ -65,6 +70,9 @@ const EPILOG = `
 Settings: CAMBIO_API_KEY (or "apiKey" in ~/.config/cambio/config.json, or the file named by CAMBIO_CONFIG),
 CAMBIO_BASE_URL (default http://127.0.0.1:8080, the local sandbox that npm start runs), CAMBIO_LANG (en|es),
 OPERATOR_TOKEN for "cambio operator". The key is never printed and never taken from the command line.
+"cambio policy" and "cambio approvals" are what only people do: they sign in as the member CAMBIO_EMAIL
+(or "email" in the config file) with CAMBIO_PASSWORD (only from the environment) and CAMBIO_TOTP_CODE
+when that member enrolled TOTP, and sign out when done.
 
 Amounts are typed as decimals (0.5) and converted with the decimals the API reports for the asset.
 --json prints exact JSON on stdout (amounts as digit strings of minimum units); every error, usage
@@ -174,6 +182,14 @@ export async function run(argv: string[], io: Io = defaultIo): Promise<number> {
   for (const c of [withdrawDestinations, withdrawRegister, withdrawRegisterCrypto, withdrawCreate, withdrawList]) c.register(withdraw, ctx);
   const webhooks = program.command('webhooks').description('webhook endpoints (key scope portal:webhooks): list, create, delete, test');
   for (const c of [webhooksList, webhooksCreate, webhooksDelete, webhooksTest]) c.register(webhooks, ctx);
+  const policy = program
+    .command('policy')
+    .description("the organization's approval rules (signs in as CAMBIO_EMAIL with CAMBIO_PASSWORD): show, set");
+  for (const c of [policyShow, policySet]) c.register(policy, ctx);
+  const approvals = program
+    .command('approvals')
+    .description("requests that wait for the organization's members (signs in as CAMBIO_EMAIL): list, approve, reject");
+  for (const c of [approvalsList, approvalsApprove, approvalsReject]) c.register(approvals, ctx);
   const sandbox = program
     .command('sandbox')
     .description(

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CambioOperator } from '@cambio/sdk';
-import { makeHarness, OPERATOR_TOKEN, type Harness } from '../../server/test/harness.ts';
+import { makeHarness, OPERATOR_TOKEN, PASSWORD, type Harness } from '../../server/test/harness.ts';
 import { cambioBundle } from './cambio-bundle.ts';
 
 // The command bundled once from the sources (cambio-bundle.ts): bin/cambio.js would load them through tsx in every process.
@@ -444,6 +444,105 @@ describe('the cambio CLI, spawned against a real server', () => {
     const again = await cambio(['webhooks', 'delete', id], wenv);
     assert.equal(again.code, 2);
     assert.match(again.stderr, /^error: webhooks\.not_found: /);
+  });
+
+  test('policy and approvals sign in as a member: set the rules from a file, list what waits, approve, reject; refusals keep their codes', async () => {
+    // An organization of its own: its rules must not make the other tests' orders wait.
+    const org = await op.organizations.create({ name: 'Consensus Co', status: 'active', limits: {} });
+    await op.organizations.adjust(org.id, { assetSymbol: 'BTC', amountMinor: 10n ** 8n, reason: 'funding' });
+    const person = async (name: string, email: string, permissions: string[]) => {
+      const m = await h.op('POST', `/organizations/${org.id}/members`, { name, email, permissions });
+      assert.equal(m.status, 201, m.raw);
+      const token = (m.body.data.invitation.url as string).split('#')[1]!;
+      const r = await h.app.inject({
+        method: 'POST',
+        url: '/portal/v1/invitations/accept',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ token, password: PASSWORD }),
+      });
+      assert.equal(r.statusCode, 200, r.body);
+      return { id: m.body.data.id as string, env: { ...env, CAMBIO_API_KEY: '', CAMBIO_EMAIL: email, CAMBIO_PASSWORD: PASSWORD } };
+    };
+    const trader = await person('Tess', 'tess@consensus.test', ['portal:read', 'portal:trade', 'portal:api_keys', 'portal:approve']);
+    const bea = await person('Bea', 'bea@consensus.test', ['portal:read', 'portal:policy', 'portal:approve']);
+    const carl = await person('Carl', 'carl@consensus.test', ['portal:read', 'portal:approve']);
+    const reader = await person('Rita', 'rita@consensus.test', ['portal:read']);
+    const tradeKey = (await op.keys.issue(trader.id, { scopes: ['portal:read', 'portal:trade'] })).key;
+
+    const file = join(home, 'rules.json');
+    writeFileSync(file, JSON.stringify([{ action: 'order', assetSymbol: 'BTC', fromAmountMinor: '1000000', approvals: 1 }]));
+    const [set, refused, noSignIn] = await Promise.all([
+      cambio(['policy', 'set', '--file', file], bea.env),
+      cambio(['policy', 'set', '--file', file], reader.env),
+      cambio(['policy', 'show'], { ...env, CAMBIO_EMAIL: 'bea@consensus.test' }),
+    ]);
+    assert.equal(set.code, 0, set.stderr);
+    assert.match(set.stdout, /updated by\s+Bea \(/);
+    assert.match(set.stdout, /#\s+ACTION\s+ASSET\s+FROM \(MINIMUM UNITS\)\s+MORE APPROVALS\n1\s+order\s+BTC\s+1000000\s+1\n$/);
+    assert.equal(refused.code, 3, 'a member without portal:policy is a permission failure');
+    assert.match(refused.stderr, /^error: auth\.scope_missing: /);
+    assert.equal(noSignIn.code, 1, 'no password: a configuration error');
+    assert.match(noSignIn.stderr, /CAMBIO_PASSWORD/);
+    const shown = await cambio(['policy', 'show', '--json'], carl.env);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.deepEqual(JSON.parse(shown.stdout).rules, [{ action: 'order', assetSymbol: 'BTC', fromAmountMinor: '1000000', approvals: 1 }]);
+
+    const order = async () => {
+      const q = await h.call(tradeKey, 'POST', '/quotes', { baseSymbol: 'BTC', quoteSymbol: 'USD', amountBaseMinor: '2500000' });
+      const o = await h.call(tradeKey, 'POST', '/orders', { quoteId: q.body.data.id });
+      assert.equal(o.status, 201, o.raw);
+      assert.equal(o.body.data.approvals.waitingFor, 'organization');
+      return o.body.data.id as string;
+    };
+    const first = await order();
+    const second = await order();
+    const [list, listJson] = await Promise.all([
+      cambio(['approvals', 'list'], carl.env),
+      cambio(['approvals', 'list', '--json'], carl.env),
+    ]);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(
+      list.stdout,
+      new RegExp(
+        `^KIND\\s+REQUEST\\s+AMOUNT\\s+WHAT\\s+ASKED BY\\s+APPROVED BY\\s+MORE NEEDED\\s+CREATED\norders\\s+${first}\\s+0\\.02500000 BTC\\s+BTC/USD\\s+Tess\\s+-\\s+1\\s+\\S+\n`,
+      ),
+    );
+    assert.deepEqual(
+      JSON.parse(listJson.stdout).map((a: { kind: string; id: string; money: { amountMinor: string } }) => [
+        a.kind,
+        a.id,
+        a.money.amountMinor,
+      ]),
+      [
+        ['orders', first, '2500000'],
+        ['orders', second, '2500000'],
+      ],
+    );
+    const [own, approved, rejected] = await Promise.all([
+      cambio(['approvals', 'approve', 'orders', first, '--json'], trader.env),
+      cambio(['approvals', 'approve', 'orders', first], carl.env),
+      cambio(['approvals', 'reject', 'orders', second, '--reason', 'too much at once'], bea.env),
+    ]);
+    assert.equal(own.code, 2, 'the initiator cannot approve their own request');
+    assert.equal(JSON.parse(own.stderr).error.code, 'approvals.own_request');
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.match(
+      approved.stdout,
+      /^kind\s+orders\nrequest\s+\S+\nstate\s+pending_approval\napproved by\s+Carl\nrequired\s+1\nwaiting for\s+operator\n$/,
+    );
+    assert.equal(rejected.code, 0, rejected.stderr);
+    assert.match(rejected.stdout, /state\s+rejected/);
+    const [again, badKind, empty] = await Promise.all([
+      cambio(['approvals', 'approve', 'orders', first], bea.env),
+      cambio(['approvals', 'approve', 'trades', first], bea.env),
+      cambio(['approvals', 'list'], bea.env),
+    ]);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /^error: approvals\.not_waiting: /);
+    assert.equal(badKind.code, 1, 'an unknown kind is a usage error');
+    assert.equal(empty.stdout, '(none)\n');
+    const o = await h.call(tradeKey, 'GET', `/orders/${second}`);
+    assert.equal(o.body.data.state, 'rejected');
   });
 
   test('sandbox deposit credits the open declaration of that exact amount; webhooks test shows how the endpoint answered', async () => {

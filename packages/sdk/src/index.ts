@@ -2,6 +2,14 @@ export { Cambio, SANDBOX_URL, DEFAULT_TIMEOUT_MS, DEFAULT_CLOCK_SKEW_MS, type Ca
 export { CambioOperator, type CambioOperatorOptions } from './operator/client.ts';
 export { CambioPortal, type CambioPortalOptions } from './portal/client.ts';
 export type * from './portal/types.ts';
+export type {
+  PolicyPutResult,
+  PortalApprovalOutcome,
+  PortalPolicy,
+  PortalPolicyRule,
+  PortalPolicyRuleInput,
+  PortalWaitingApproval,
+} from './portal/controls.ts';
 export * from './errors.ts';
 export { ActionKey, type WriteOptions } from './action-key.ts';
 export { Money, formatMinor, parseDecimal, type MoneyLike } from './money.ts';

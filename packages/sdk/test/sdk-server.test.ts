@@ -10,6 +10,7 @@ import {
   Cambio,
   CambioError,
   CambioOperator,
+  CambioPortal,
   ClientCannotOperateError,
   DeclarationAlreadyOpenError,
   DestinationAlreadyRegisteredError,
@@ -246,6 +247,67 @@ for (const backend of backends()) {
       );
       assert.ok(bad instanceof CambioError);
       assert.deepEqual([bad.status, bad.code], [422, 'statements.month_malformed']);
+    });
+
+    test("the organization's policy and approvals through CambioPortal: bigint thresholds, a change that waits, approved by another member", async () => {
+      const { org } = await newClient();
+      /** A member of the organization signed in with the portal client (the cookie kept by this fetch, as a browser would). */
+      const person = async (name: string) => {
+        const m = await h.op('POST', `/organizations/${org.id}/members`, {
+          name,
+          email: `${name.toLowerCase()}-${randomBytes(3).toString('hex')}@example.test`,
+          permissions: ['portal:read', 'portal:policy', 'portal:approve'],
+        });
+        let cookie = '';
+        const fetchWithSession: FetchLike = async (url, init) => {
+          const headers = new Headers(init.headers);
+          headers.set('origin', new URL(base).origin);
+          if (cookie) headers.set('cookie', cookie);
+          const r = await fetch(url, { ...init, headers });
+          const set = r.headers.getSetCookie().find((c) => c.startsWith('cambio_member='));
+          if (set) cookie = set.split(';')[0]!;
+          return r;
+        };
+        const portal = new CambioPortal({ baseUrl: base, lang: 'en', fetch: fetchWithSession });
+        const token = (m.body.data.invitation.url as string).split('#')[1]!;
+        await portal.session.acceptInvitation({ token, password: 'correct horse battery 42' });
+        return { portal, id: m.body.data.id as string };
+      };
+      const ana = await person('Ana');
+      const ben = await person('Ben');
+      const set = await ana.portal.policy.put([
+        { action: 'policy', approvals: 1 },
+        { action: 'withdrawal', assetSymbol: 'USD', fromAmountMinor: 10n ** 30n, approvals: 2 },
+      ]);
+      assert.equal(set.applied, true);
+      const read = await ben.portal.policy.get();
+      assert.deepEqual(read.rules, [
+        { action: 'policy', assetSymbol: null, fromAmountMinor: null, approvals: 1 },
+        { action: 'withdrawal', assetSymbol: 'USD', fromAmountMinor: 10n ** 30n, approvals: 2 },
+      ]);
+      assert.equal(read.updatedBy?.id, ana.id);
+      // The rules now ask one more member to agree to a change of them: the change waits.
+      const pending = await ana.portal.policy.put([]);
+      assert.equal(pending.applied, false);
+      if (pending.applied) return;
+      assert.equal(pending.state, 'pending_approval');
+      const waiting = await ben.portal.approvals.list({ state: 'waiting' });
+      assert.deepEqual(
+        waiting.map((w) => [w.kind, w.id, w.requestedBy.id, w.approvals.required, w.money]),
+        [['policy', pending.id, ana.id, 1, null]],
+      );
+      await assert.rejects(
+        ana.portal.approvals.approve('policy', pending.id),
+        (e: CambioError) => e.code === 'approvals.own_request' && e.status === 409,
+      );
+      const done = await ben.portal.approvals.approve('policy', pending.id);
+      assert.deepEqual([done.state, done.approvals.waitingFor, done.approvals.given.map((g) => g.name)], ['applied', 'operator', ['Ben']]);
+      assert.deepEqual((await ana.portal.policy.get()).rules, []);
+      assert.deepEqual(await ben.portal.approvals.list(), []);
+      await assert.rejects(
+        ben.portal.approvals.reject('policy', pending.id, { reason: 'late' }),
+        (e: CambioError) => e.code === 'approvals.not_waiting',
+      );
     });
 
     test('errors carry status, code and traceId: 401, 403 scope, 403 cannot operate (quotes still work)', async () => {

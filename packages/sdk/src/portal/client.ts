@@ -6,6 +6,7 @@ import { PortalApiKeysResource } from './api-keys.ts';
 import { PortalSessionResource } from './session.ts';
 import { PortalTeamResource } from './team.ts';
 import { PortalOrganizationResource } from './organization.ts';
+import { PortalApprovalsResource, PortalPolicyResource } from './controls.ts';
 
 export interface CambioPortalOptions {
   /** The service's own origin (in a browser: `location.origin`); `/api/v1` and `/portal/v1` are added. */
@@ -29,6 +30,10 @@ export class CambioPortal extends ClientApiResources {
   readonly team: PortalTeamResource;
   readonly apiKeys: PortalApiKeysResource;
   readonly organization: PortalOrganizationResource;
+  /** The organization's approval rules (docs/controls.md). */
+  readonly policy: PortalPolicyResource;
+  /** What waits for the organization's members to approve or reject. */
+  readonly approvals: PortalApprovalsResource;
   readonly baseUrl: string;
 
   constructor(opts: CambioPortalOptions) {
@@ -53,5 +58,7 @@ export class CambioPortal extends ClientApiResources {
     this.team = new PortalTeamResource(people);
     this.apiKeys = new PortalApiKeysResource(people);
     this.organization = new PortalOrganizationResource(people);
+    this.policy = new PortalPolicyResource(people);
+    this.approvals = new PortalApprovalsResource(people);
   }
 }
