@@ -385,7 +385,7 @@ export async function signedInMember(
 /** A staff person invited by the bootstrap token, signed in, with TOTP enrolled unless `totp: false`. */
 export async function signedInStaff(
   h: Harness,
-  role: 'viewer' | 'approver' | 'admin',
+  role: 'viewer' | 'approver' | 'admin' | 'auditor',
   opts: { totp?: boolean } = {},
 ): Promise<{ staffId: string; email: string; name: string; cookie: string; totpSecret: string | null }> {
   const email = `s${++people}-${randomBytes(3).toString('hex')}@desk.test`;

@@ -124,7 +124,7 @@ export const PortalIssuedKey = Type.Object({
   createdAt: DateTime,
 });
 
-export const StaffRole = Type.Union([Type.Literal('viewer'), Type.Literal('approver'), Type.Literal('admin')]);
+export const StaffRole = Type.Union([Type.Literal('viewer'), Type.Literal('approver'), Type.Literal('admin'), Type.Literal('auditor')]);
 export const StaffRecord = Type.Object({
   id: Type.String(),
   name: Type.String(),

@@ -5,7 +5,7 @@ import type { Invitation, TotpEnrolment } from '../portal/types.ts';
 export type { Invitation, TotpEnrolment };
 
 /** A person of the operator (docs/design/people-and-apps.md). */
-export type StaffRole = 'viewer' | 'approver' | 'admin';
+export type StaffRole = 'viewer' | 'approver' | 'admin' | 'auditor';
 export interface StaffPerson {
   id: string;
   name: string;

@@ -19,7 +19,7 @@ export interface Principal {
   permissions: Scope[];
 }
 
-export type StaffRole = 'viewer' | 'approver' | 'admin';
+export type StaffRole = 'viewer' | 'approver' | 'admin' | 'auditor';
 
 /** Who acts on /operator/v1: the bootstrap OPERATOR_TOKEN, or a staff person (session or personal token). */
 export type StaffPrincipal = { kind: 'bootstrap' } | { kind: 'staff'; id: string; name: string; email: string; role: StaffRole };

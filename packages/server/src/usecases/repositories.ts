@@ -266,7 +266,8 @@ export interface PlatformStateRow {
   lastRun: RunRow | null;
 }
 
-export type StaffRole = 'viewer' | 'approver' | 'admin';
+/** docs/operator-guide.md: an auditor reads what a viewer reads and writes nothing but their own credentials. */
+export type StaffRole = 'viewer' | 'approver' | 'admin' | 'auditor';
 export interface Staff {
   id: string;
   name: string;

@@ -10,7 +10,7 @@ import { Link } from '../../lib/router.ts';
 import { when } from '../../lib/time.ts';
 import { roleDescription, roleWord, t } from '../../lib/i18n.ts';
 
-const roles = () => (['viewer', 'approver', 'admin'] as StaffRole[]).map((r) => ({ value: r, label: roleDescription(r) }));
+const roles = () => (['viewer', 'auditor', 'approver', 'admin'] as StaffRole[]).map((r) => ({ value: r, label: roleDescription(r) }));
 
 /** The operator's staff (admins only): invite, change roles, remove. */
 export function StaffPage() {

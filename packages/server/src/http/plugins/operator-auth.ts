@@ -11,12 +11,12 @@ import type { Store } from '../../store/index.ts';
 import type { Staff, StaffRole } from '../../store/staff-store.ts';
 import { touchSession } from '../../usecases/people/sessions.ts';
 import { touchStaffToken } from '../../usecases/staff/staff-tokens.ts';
-import { DECISION_ROUTES, requiredRole, STAFF_SELF_SERVICE } from './operator-roles.ts';
+import { AUDITOR_WRITES, DECISION_ROUTES, requiredRole, STAFF_SELF_SERVICE } from './operator-roles.ts';
 
 export const hashOperatorToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 const PREFIX = '/operator/v1';
-const RANK: Record<StaffRole, number> = { viewer: 0, approver: 1, admin: 2 };
+const RANK: Record<StaffRole, number> = { auditor: 0, viewer: 0, approver: 1, admin: 2 };
 
 export interface OperatorAuthDeps {
   store: Store;
@@ -56,6 +56,9 @@ export function operatorAuth(deps: OperatorAuthDeps) {
     req.operatorActor = `staff:${s.id}`;
     const needed = requiredRole(route);
     if (RANK[s.role] < RANK[needed]) throw new DomainError('auth.role_missing', { role: s.role, needed });
+    // An auditor reads everything and writes nothing but their own password, TOTP and tokens (docs/operator-guide.md).
+    if (s.role === 'auditor' && req.method !== 'GET' && !AUDITOR_WRITES.has(route))
+      throw new DomainError('auth.role_missing', { role: s.role, needed });
     if (!who.totpEnrolled && req.method !== 'GET' && !STAFF_SELF_SERVICE.has(route)) throw new DomainError('auth.totp_required');
   };
 }

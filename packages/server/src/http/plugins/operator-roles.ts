@@ -52,5 +52,8 @@ export function requiredRole(route: string): StaffRole {
   return TABLE.get(route) ?? (route.startsWith('GET ') ? 'viewer' : 'admin');
 }
 
+/** The only writes an auditor makes: their own session, password, TOTP and personal tokens. */
+export const AUDITOR_WRITES = new Set(SELF.filter((r) => !r.startsWith('GET ')));
+
 /** Writes a person without TOTP may still make: signing out, the password, enrolling TOTP. */
 export const STAFF_SELF_SERVICE = new Set(['DELETE /session', 'POST /password', 'POST /totp/enrol', 'POST /totp/confirm']);

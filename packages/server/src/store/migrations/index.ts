@@ -33,6 +33,7 @@ import * as m075 from './075-api-key-names.ts';
 import * as m100 from './100-organization-controls.ts';
 import * as m115 from './115-destination-approvals.ts';
 import * as m116 from './116-operator-policy.ts';
+import * as m117 from './117-staff-auditor.ts';
 import * as m055 from './055-invitation-senders.ts';
 import * as m056 from './056-reset-per-account.ts';
 import * as m040 from './040-idempotency-one-protocol.ts';
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '100-organization-controls': m100,
   '115-destination-approvals': m115,
   '116-operator-policy': m116,
+  '117-staff-auditor': m117,
 };
 
 export const migrationProvider: MigrationProvider = {
