@@ -201,3 +201,53 @@ test('mail: CAMBIO_SMTP_URL is optional and never shown; the From defaults to th
   );
   refusal({ CAMBIO_MAIL_FROM: 'not an address' }, /CAMBIO_MAIL_FROM must be an address/);
 });
+
+test('CAMBIO_VENUES: several named exchange accounts, each with its own variables; refusals name the variable', () => {
+  const base = { CAMBIO_MODE: 'production', CAMBIO_SECRET: SECRET };
+  const c = loadConfig({
+    ...base,
+    CAMBIO_VENUES: 'main=ccxt:binance, second=ccxt:binance',
+    CAMBIO_VENUE_MAIN_API_KEY: 'key-main-1',
+    CAMBIO_VENUE_MAIN_SECRET: 'secret-main-1',
+    CAMBIO_VENUE_SECOND_API_KEY: 'key-second-2',
+    CAMBIO_VENUE_SECOND_SECRET: 'secret-second-2',
+    CAMBIO_VENUE_SECOND_URL: 'http://127.0.0.1:9999',
+  });
+  assert.equal(c.venue.kind, 'ccxt');
+  if (c.venue.kind !== 'ccxt') return;
+  assert.deepEqual(
+    c.venue.venues.map((v) => [v.name, v.exchange, v.url, v.apiKey.reveal(), v.secret.reveal()]),
+    [
+      ['main', 'binance', undefined, 'key-main-1', 'secret-main-1'],
+      ['second', 'binance', 'http://127.0.0.1:9999', 'key-second-2', 'secret-second-2'],
+    ],
+  );
+  assert.equal(c.venue.name, 'main');
+  const shown = `${JSON.stringify(c)} ${inspect(c)}`;
+  for (const s of ['key-main-1', 'secret-main-1', 'key-second-2', 'secret-second-2']) assert.ok(!shown.includes(s), shown);
+  // CAMBIO_VENUE alone: one venue named after its exchange.
+  const one = loadConfig({ ...base, CAMBIO_VENUE: 'ccxt:binance', CAMBIO_VENUE_API_KEY: 'k', CAMBIO_VENUE_SECRET: 's' });
+  assert.deepEqual(one.venue.kind === 'ccxt' ? one.venue.venues.map((v) => v.name) : [], ['binance']);
+  const creds = { CAMBIO_VENUE_A_API_KEY: 'k', CAMBIO_VENUE_A_SECRET: 's' };
+  refusal(
+    {
+      ...base,
+      ...creds,
+      CAMBIO_VENUES: 'a=ccxt:binance',
+      CAMBIO_VENUE: 'ccxt:binance',
+      CAMBIO_VENUE_API_KEY: 'k',
+      CAMBIO_VENUE_SECRET: 's',
+    },
+    /CAMBIO_VENUE and CAMBIO_VENUES are both set/,
+  );
+  refusal({ ...base, CAMBIO_VENUES: 'a=ccxt:binance' }, /CAMBIO_VENUES venue a needs CAMBIO_VENUE_A_API_KEY and CAMBIO_VENUE_A_SECRET/);
+  refusal({ ...base, ...creds, CAMBIO_VENUES: 'A=ccxt:binance' }, /CAMBIO_VENUES must be <name>=ccxt:<exchange id>/);
+  refusal({ ...base, ...creds, CAMBIO_VENUES: 'a=binance' }, /CAMBIO_VENUES must be <name>=ccxt:<exchange id>/);
+  refusal({ ...base, ...creds, CAMBIO_VENUES: 'a=ccxt:binance,a=ccxt:binance' }, /CAMBIO_VENUES names the venue "a" twice/);
+  refusal({ ...base, ...creds, CAMBIO_VENUES: 'a=ccxt:nosuchexchange' }, /CAMBIO_VENUES venue a: Cambio reads the exact answers of/);
+  refusal(
+    { ...base, ...creds, CAMBIO_VENUES: 'a=ccxt:binance', CAMBIO_VENUE_A_URL: 'http://10.1.2.3' },
+    /CAMBIO_VENUE_A_URL must use https:\/\//,
+  );
+  refusal({ ...creds, CAMBIO_VENUES: 'a=ccxt:binance' }, /CAMBIO_VENUES is for CAMBIO_MODE=production/);
+});

@@ -98,17 +98,23 @@ export const CCXT_EXCHANGES = ['binance', 'kraken', 'okx', 'coinbase'] as const;
 /** Those whose API keys sign with a passphrase besides the secret (CAMBIO_VENUE_PASSWORD). */
 export const CCXT_NEEDS_PASSWORD: ReadonlyArray<string> = ['okx'];
 
-export type VenueConfig =
-  | { kind: 'desk' }
-  | {
-      kind: 'ccxt';
-      exchange: (typeof CCXT_EXCHANGES)[number];
-      url: string | undefined;
-      apiKey: Hidden;
-      secret: Hidden;
-      /** CAMBIO_VENUE_PASSWORD: the API key's passphrase (OKX); undefined for an exchange that needs none. */
-      password: Hidden | undefined;
-    };
+/** One exchange account the platform trades at (docs/market.md): `name` is what orders and quotes record as their venue. */
+export interface CcxtAccountConfig {
+  name: string;
+  exchange: (typeof CCXT_EXCHANGES)[number];
+  url: string | undefined;
+  apiKey: Hidden;
+  secret: Hidden;
+  /** _PASSWORD: the API key's passphrase (OKX); undefined for an exchange that needs none. */
+  password: Hidden | undefined;
+}
+
+/**
+ * The desk, or one or several exchange accounts through CCXT. With `ccxt` the first account's fields are
+ * at the top (CAMBIO_VENUE alone: the only one, named after its exchange); `venues` lists every account
+ * connected, in the order CAMBIO_VENUES lists them (a tie between their prices goes to the first).
+ */
+export type VenueConfig = { kind: 'desk' } | ({ kind: 'ccxt'; venues: CcxtAccountConfig[] } & CcxtAccountConfig);
 
 /**
  * A credential held in memory: it prints, logs and serializes as `[hidden]`, so neither a log line nor
@@ -374,9 +380,16 @@ function mailConfig(str: (k: string) => string | undefined, publicUrl: string, p
   return { smtpUrl: url === undefined ? undefined : new Hidden(url), mailFrom: from };
 }
 
-/** CAMBIO_VENUE and its companions (docs/market.md). The problems never quote a credential. */
+/** CAMBIO_VENUE or CAMBIO_VENUES, and their companions (docs/market.md). The problems never quote a credential. */
 function venueConfig(mode: string, str: (k: string) => string | undefined, problems: string[]): VenueConfig {
-  const v = str('CAMBIO_VENUE') ?? 'desk';
+  const several = str('CAMBIO_VENUES');
+  const one = str('CAMBIO_VENUE');
+  if (several !== undefined && one !== undefined) {
+    problems.push('CAMBIO_VENUE and CAMBIO_VENUES are both set: name one venue with CAMBIO_VENUE, or several with CAMBIO_VENUES, not both');
+    return { kind: 'desk' };
+  }
+  if (several !== undefined) return severalVenues(mode, several, str, problems);
+  const v = one ?? 'desk';
   if (v === 'desk') return { kind: 'desk' };
   const m = /^ccxt:([a-z0-9]+)$/.exec(v);
   if (!m) {
@@ -387,16 +400,57 @@ function venueConfig(mode: string, str: (k: string) => string | undefined, probl
     problems.push('CAMBIO_VENUE=ccxt:… is for CAMBIO_MODE=production: the sandbox always trades at its simulated venue');
     return { kind: 'desk' };
   }
-  const exchange = CCXT_EXCHANGES.find((e) => e === m[1]);
-  if (!exchange) problems.push(`CAMBIO_VENUE=${v}: Cambio reads the exact answers of ${CCXT_EXCHANGES.join(', ')} only`);
-  const apiKey = str('CAMBIO_VENUE_API_KEY');
-  const secret = str('CAMBIO_VENUE_SECRET');
+  const account = ccxtAccount(m[1]!, m[1]!, `CAMBIO_VENUE=${v}`, 'CAMBIO_VENUE', str, problems);
+  return { kind: 'ccxt', ...account, venues: [account] };
+}
+
+/** CAMBIO_VENUES=<name>=ccxt:<exchange>,…: several exchange accounts, each with CAMBIO_VENUE_<NAME>_URL, _API_KEY, _SECRET. */
+function severalVenues(mode: string, list: string, str: (k: string) => string | undefined, problems: string[]): VenueConfig {
+  if (mode !== 'production') {
+    problems.push('CAMBIO_VENUES is for CAMBIO_MODE=production: the sandbox always trades at its simulated venue');
+    return { kind: 'desk' };
+  }
+  const venues: CcxtAccountConfig[] = [];
+  for (const item of list.split(',')) {
+    const m = /^([a-z0-9]+)=ccxt:([a-z0-9]+)$/.exec(item.trim());
+    if (!m) {
+      problems.push(
+        `CAMBIO_VENUES must be <name>=ccxt:<exchange id>, comma separated, names of a-z and 0-9, e.g. main=ccxt:binance,second=ccxt:binance (got "${item.trim()}")`,
+      );
+      continue;
+    }
+    const name = m[1]!;
+    if (venues.some((x) => x.name === name)) {
+      problems.push(`CAMBIO_VENUES names the venue "${name}" twice: each venue's name is its own`);
+      continue;
+    }
+    venues.push(ccxtAccount(name, m[2]!, `CAMBIO_VENUES venue ${name}`, `CAMBIO_VENUE_${name.toUpperCase()}`, str, problems));
+  }
+  const first = venues[0];
+  if (!first) return { kind: 'desk' };
+  return { kind: 'ccxt', ...first, venues };
+}
+
+/** One exchange account: `prefix`_API_KEY, _SECRET and _URL. */
+function ccxtAccount(
+  name: string,
+  exchangeId: string,
+  what: string,
+  prefix: string,
+  str: (k: string) => string | undefined,
+  problems: string[],
+): CcxtAccountConfig {
+  const exchange = CCXT_EXCHANGES.find((e) => e === exchangeId);
+  if (!exchange) problems.push(`${what}: Cambio reads the exact answers of ${CCXT_EXCHANGES.join(', ')} only (got ccxt:${exchangeId})`);
+  const apiKey = str(`${prefix}_API_KEY`);
+  const secret = str(`${prefix}_SECRET`);
   if (apiKey === undefined || secret === undefined)
-    problems.push(`CAMBIO_VENUE=${v} needs CAMBIO_VENUE_API_KEY and CAMBIO_VENUE_SECRET (the venue account's credentials)`);
-  const password = str('CAMBIO_VENUE_PASSWORD');
+    problems.push(`${what} needs ${prefix}_API_KEY and ${prefix}_SECRET (the venue account's credentials)`);
+  const password = str(`${prefix}_PASSWORD`);
   if (exchange && CCXT_NEEDS_PASSWORD.includes(exchange) && password === undefined)
-    problems.push(`CAMBIO_VENUE=${v} needs CAMBIO_VENUE_PASSWORD (the passphrase ${exchange} gave with the API key)`);
-  const url = str('CAMBIO_VENUE_URL');
+    problems.push(`${what} needs ${prefix}_PASSWORD (the passphrase ${exchange} gave with the API key)`);
+  const urlVar = `${prefix}_URL`;
+  const url = str(urlVar);
   if (url !== undefined) {
     try {
       const u = new URL(url);
@@ -404,14 +458,14 @@ function venueConfig(mode: string, str: (k: string) => string | undefined, probl
       // The venue's key and signed requests would cross the network in clear: plain http only on this machine.
       if (u.protocol === 'http:' && !isLoopbackHost(u.hostname))
         problems.push(
-          `CAMBIO_VENUE_URL must use https:// for a host other than this machine (got "${url}"): over http:// the venue key and every signed request travel in clear`,
+          `${urlVar} must use https:// for a host other than this machine (got "${url}"): over http:// the venue key and every signed request travel in clear`,
         );
     } catch {
-      problems.push(`CAMBIO_VENUE_URL must be an http(s) origin such as https://testnet.binance.vision (got "${url}")`);
+      problems.push(`${urlVar} must be an http(s) origin such as https://testnet.binance.vision (got "${url}")`);
     }
   }
   return {
-    kind: 'ccxt',
+    name,
     exchange: exchange ?? 'binance',
     url,
     apiKey: new Hidden(apiKey ?? ''),

@@ -47,6 +47,30 @@ export const OperatorOrderRecord = Type.Object({
 });
 export type OperatorOrderRecord = Static<typeof OperatorOrderRecord>;
 
+/**
+ * What one connected venue offered when the order's quote was priced (docs/market.md, "Several venues"):
+ * its figures, or why it was left out (`leftOut`: the refusal's code, e.g. market.unavailable for a venue
+ * down or with a stale book); `chosen` marks the venue the quote took, where the order executes.
+ */
+export const VenueQuoteOffer = Type.Object({
+  venue: Type.String({ description: "the venue's name" }),
+  rateQuoteMinor: Nullable(AmountString),
+  amountBaseMinor: Nullable(AmountString),
+  amountQuoteMinor: Nullable(AmountString),
+  proceedsQuoteMinor: Nullable(AmountString, { description: "what the venue would pay for the base amount, net of the pair's fees" }),
+  leftOut: Nullable(Type.String({ description: 'the code of the refusal that left this venue out; null when it offered a price' })),
+  detail: Nullable(Type.String()),
+  chosen: Type.Boolean(),
+});
+export type VenueQuoteOffer = Static<typeof VenueQuoteOffer>;
+
+/** GET /operator/v1/orders/:id: the order and, priced from venues' books, what each venue offered at quote time. */
+export const OperatorOrderDetail = Type.Object({
+  ...OperatorOrderRecord.properties,
+  offers: Type.Array(VenueQuoteOffer, { description: 'in the order the venues are listed; empty when the pair is not priced from venues' }),
+});
+export type OperatorOrderDetail = Static<typeof OperatorOrderDetail>;
+
 /** The client's list: one state, a creation window. */
 export const OrdersQuery = ListQuery({ state: Type.Optional(OrderState), ...CreatedRange });
 export const OperatorOrdersQuery = ListQuery({

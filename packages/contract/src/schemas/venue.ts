@@ -21,9 +21,8 @@ export const VenuePairView = Type.Object({
 });
 export type VenuePairView = Static<typeof VenuePairView>;
 
-/** GET /operator/v1/venue: the market behind production and how it answers. */
-export const VenueView = Type.Object({
-  kind: Type.Unsafe<'ccxt' | 'desk' | 'simulated'>({ type: 'string', enum: ['ccxt', 'desk', 'simulated'] }),
+/** One venue's health, as the desk watches it. */
+const venueStatusFields = {
   exchange: Nullable(Type.String(), { description: 'the CCXT exchange id (binance); null for the desk and the simulated venue' }),
   health: Type.Unsafe<'ok' | 'failing' | 'idle'>({
     type: 'string',
@@ -42,6 +41,21 @@ export const VenueView = Type.Object({
   awaitingOutcome: Type.Integer({ description: 'orders sent whose outcome is not known yet (looked up until it is)' }),
   partialFills: Type.Integer({ description: 'orders the venue filled in part: they wait for the desk' }),
   pairs: Type.Array(VenuePairView),
+};
+
+/** One of several connected venues (CAMBIO_VENUES), by its name. */
+export const VenueMemberView = Type.Object({
+  name: Type.String({ description: "the venue's name, what quotes and orders record as their venue" }),
+  ...venueStatusFields,
+});
+export type VenueMemberView = Static<typeof VenueMemberView>;
+
+/** GET /operator/v1/venue: the market behind production and how it answers (with several venues, the first's fields and `venues`). */
+export const VenueView = Type.Object({
+  kind: Type.Unsafe<'ccxt' | 'desk' | 'simulated'>({ type: 'string', enum: ['ccxt', 'desk', 'simulated'] }),
+  name: Type.Optional(Type.String({ description: "the (first) venue's name" })),
+  ...venueStatusFields,
+  venues: Type.Optional(Type.Array(VenueMemberView, { description: 'every connected exchange account, in the order they are listed' })),
 });
 export type VenueView = Static<typeof VenueView>;
 

@@ -1,6 +1,6 @@
 /** The small interfaces the domain depends on. Implementations: store/, market/, and the ones below. */
 import type { MarketPair } from './market/pair-terms.ts';
-import type { PricedQuote } from './quotes/pricing.ts';
+import type { BookPrice } from './market/best-offer.ts';
 
 export interface Clock {
   now(): Date;
@@ -41,6 +41,8 @@ export interface ExecutionRequest {
   quoteDecimals: number;
   /** What the order owes the client: the venue refuses to fill for less (the platform never pays out more than it receives). */
   minProceedsQuoteMinor: bigint;
+  /** The venue the order was quoted at (several venues, docs/market.md): it executes there, nowhere else. */
+  venue?: string | null;
 }
 /** A fill, with where it happened when a real venue executed it (the exchange id and its order id). */
 /**
@@ -67,5 +69,5 @@ export interface Market {
   /**
    * Prices a pair whose terms name a venue market (terms.venue) from that venue's order book (docs/market.md). Absent when this market has no book to read: such a pair is then unavailable.
    */
-  priceFromBook?(pair: MarketPair, amount: { base: bigint } | { quote: bigint }): Promise<PricedQuote>;
+  priceFromBook?(pair: MarketPair, amount: { base: bigint } | { quote: bigint }): Promise<BookPrice>;
 }

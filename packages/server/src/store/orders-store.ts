@@ -79,6 +79,7 @@ export class OrdersStore implements OrdersRepository {
         rate_quote_minor: o.rateQuoteMinor.toString(),
         proceeds_quote_minor: null,
         reason: null,
+        venue: o.venue,
         created_at: o.createdAt,
         updated_at: o.updatedAt,
       })

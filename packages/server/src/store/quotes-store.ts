@@ -1,5 +1,5 @@
 import type { QuoteToAccept } from '../domain/orders/order.ts';
-import type { Quote } from '../domain/quotes/quote.ts';
+import type { Quote, QuoteOffer } from '../domain/quotes/quote.ts';
 import type { Db } from './db.ts';
 import type { QuotesRepository } from '../usecases/repositories.ts';
 import type { Tx } from './unit-of-work.ts';
@@ -9,7 +9,7 @@ export class QuotesStore implements QuotesRepository {
   constructor(private readonly db: Db) {}
 
   /** Stores a quote so that it can be accepted once. */
-  async create(tx: Tx, q: Quote): Promise<void> {
+  async create(tx: Tx, q: Quote, offers: readonly QuoteOffer[] = []): Promise<void> {
     await tx
       .insertInto('quotes')
       .values({
@@ -25,8 +25,45 @@ export class QuotesStore implements QuotesRepository {
         expires_at: q.expiresAt,
         consumed_at: null,
         created_at: q.createdAt,
+        venue: q.venue,
       })
       .execute();
+    if (offers.length === 0) return;
+    const text = (v: bigint | null) => (v === null ? null : v.toString());
+    await tx
+      .insertInto('quote_offers')
+      .values(
+        offers.map((o, i) => ({
+          quote_id: q.id,
+          position: i,
+          venue: o.venue,
+          rate_quote_minor: text(o.rateQuoteMinor),
+          amount_base_minor: text(o.amountBaseMinor),
+          amount_quote_minor: text(o.amountQuoteMinor),
+          proceeds_quote_minor: text(o.proceedsQuoteMinor),
+          left_out: o.leftOut,
+          detail: o.detail,
+        })),
+      )
+      .execute();
+  }
+
+  async offers(quoteId: string): Promise<QuoteOffer[]> {
+    const [rows, q] = await Promise.all([
+      this.db.selectFrom('quote_offers').selectAll().where('quote_id', '=', quoteId).orderBy('position').execute(),
+      this.db.selectFrom('quotes').select('venue').where('id', '=', quoteId).executeTakeFirst(),
+    ]);
+    const big = (v: string | null) => (v === null ? null : BigInt(v));
+    return rows.map((r) => ({
+      venue: r.venue,
+      rateQuoteMinor: big(r.rate_quote_minor),
+      amountBaseMinor: big(r.amount_base_minor),
+      amountQuoteMinor: big(r.amount_quote_minor),
+      proceedsQuoteMinor: big(r.proceeds_quote_minor),
+      leftOut: r.left_out,
+      detail: r.detail,
+      chosen: r.left_out === null && r.venue === q?.venue,
+    }));
   }
 
   /**
@@ -96,6 +133,7 @@ type QuoteRow = {
   amount_quote_minor: string;
   expires_at: Date;
   created_at: Date;
+  venue: string | null;
 };
 
 const toQuote = (r: QuoteRow): Quote => ({
@@ -110,4 +148,5 @@ const toQuote = (r: QuoteRow): Quote => ({
   amountQuoteMinor: BigInt(r.amount_quote_minor),
   expiresAt: r.expires_at,
   createdAt: r.created_at,
+  venue: r.venue,
 });

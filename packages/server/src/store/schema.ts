@@ -172,6 +172,20 @@ export interface Database {
     expires_at: Ts;
     consumed_at: Ts | null;
     created_at: Ts;
+    /** migrations/125: the venue it was priced at (a venue-priced pair); null otherwise. */
+    venue: string | null;
+  };
+  /** migrations/125: what each connected venue offered for a quote, in the order the venues are listed. */
+  quote_offers: {
+    quote_id: string;
+    position: number;
+    venue: string;
+    rate_quote_minor: Numeric | null;
+    amount_base_minor: Numeric | null;
+    amount_quote_minor: Numeric | null;
+    proceeds_quote_minor: Numeric | null;
+    left_out: string | null;
+    detail: string | null;
   };
   orders: {
     id: string;

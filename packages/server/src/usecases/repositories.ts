@@ -15,7 +15,7 @@ import type { NewDestination } from '../domain/destinations/register.ts';
 import type { Entry } from '../domain/ledger/entry.ts';
 import type { MarketPair, PairTerms } from '../domain/market/pair-terms.ts';
 import type { Order, QuoteToAccept } from '../domain/orders/order.ts';
-import type { Quote } from '../domain/quotes/quote.ts';
+import type { Quote, QuoteOffer } from '../domain/quotes/quote.ts';
 import type { Limits, Organization, OrgStatus } from '../domain/organizations/organization.ts';
 import type { Ids } from '../domain/ports.ts';
 import type { Figure } from '../domain/reconciliation/compare.ts';
@@ -653,8 +653,10 @@ export interface IdempotencyKeysRepository {
 export interface QuotesRepository {
   /** Deletes unaccepted quotes that expired before `before`, some at a time; how many. */
   purgeExpired(before: Date, limit?: number): Promise<number>;
-  /** Keeps a quote so that it can be accepted once. */
-  create(tx: Tx, quote: Quote): Promise<void>;
+  /** Keeps a quote so that it can be accepted once, with what each venue offered for it (several venues). */
+  create(tx: Tx, quote: Quote, offers?: readonly QuoteOffer[]): Promise<void>;
+  /** What each venue offered for the quote, in the order the venues were listed; empty when one price was read. */
+  offers(quoteId: string): Promise<QuoteOffer[]>;
   /** The organization's quote (another's is none), locked until the transaction ends, as an order accepting it reads it. */
   lockToAccept(tx: Tx, organizationId: string, id: string): Promise<QuoteToAccept | null>;
   /** Marks the quote accepted. */

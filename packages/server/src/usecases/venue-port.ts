@@ -54,6 +54,11 @@ export interface Venue extends Market {
    * withdrawal to a crypto address is sent there, once, and followed to its end (docs/market.md).
    */
   cryptoPayouts?: CryptoPayouts;
+  /**
+   * The exchange accounts connected (docs/market.md, "Several venues"), by name in the order they are
+   * listed; each is a venue of its own. Absent: a venue of one account, or none.
+   */
+  members?: ReadonlyArray<{ name: string; venue: Venue }>;
   /** Tells `listener` how long each order took from being sent to the venue to a known outcome, in seconds (a metric). */
   observeExecutions?(listener: (seconds: number) => void): void;
 }
@@ -111,6 +116,8 @@ export interface VenueExecutions {
 
 /** The venue as the desk watches it (operator/routes/venue.ts). Prices and quantities are the venue's decimal text. */
 export interface VenueStatus {
+  /** The venue's name (what orders record as their venue). */
+  name: string;
   exchange: string;
   health: 'ok' | 'failing' | 'idle';
   lastSuccessAt: Date | null;
@@ -130,6 +137,8 @@ export interface VenueStatus {
     bestAsk: string | null;
     bestAskQty: string | null;
   }>;
+  /** With several venues, each one's status in the order they are listed (the fields above are the first's). */
+  venues?: VenueStatus[];
 }
 
 /** One approved withdrawal to a crypto address, as the venue sends it: the client receives exactly `amount`. */

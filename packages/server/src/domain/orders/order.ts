@@ -24,7 +24,10 @@ export interface Order {
   proceedsQuote: bigint | null;
   /** Why it was rejected or failed. */
   reason: string | null;
-  /** Where the desk executed it and the venue's reference (production, docs/design/money-and-states.md); null in sandbox. */
+  /**
+   * Where it executes (the venue it was quoted at, when priced from venues' books, docs/market.md) or the
+   * desk executed it, and the venue's reference (production, docs/design/money-and-states.md); null in sandbox.
+   */
   venue: string | null;
   venueReference: string | null;
   createdAt: Date;
@@ -85,7 +88,8 @@ export const orderOf = (quote: Quote, id: string, holdId: string, at: Date): Ord
   rateQuoteMinor: quote.rateQuoteMinor,
   proceedsQuote: null,
   reason: null,
-  venue: null,
+  // Quoted at a venue (docs/market.md): it executes there and nowhere else.
+  venue: quote.venue,
   venueReference: null,
   createdAt: at,
   updatedAt: at,

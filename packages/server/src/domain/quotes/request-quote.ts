@@ -2,7 +2,8 @@ import { DomainError } from '../errors.ts';
 import type { MarketPair } from '../market/pair-terms.ts';
 import { toMinor } from '../money.ts';
 import type { Market } from '../ports.ts';
-import { priceQuote, type PricedQuote } from './pricing.ts';
+import type { BookPrice } from '../market/best-offer.ts';
+import { priceQuote } from './pricing.ts';
 
 export type QuoteAmount = { base: bigint } | { quote: bigint };
 
@@ -23,7 +24,7 @@ export async function priceAtMarket(
   baseSymbol: string,
   quoteSymbol: string,
   amount: QuoteAmount,
-): Promise<{ pair: MarketPair; priced: PricedQuote }> {
+): Promise<{ pair: MarketPair; priced: BookPrice }> {
   const pair = await market.pair(baseSymbol, quoteSymbol);
   if (!pair) throw new DomainError('quotes.pair_not_priced', { base: baseSymbol, quote: quoteSymbol });
   if (pair.terms.venue) {

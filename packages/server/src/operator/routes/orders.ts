@@ -1,4 +1,4 @@
-import { DecideOrder, OperatorOrderRecord, OperatorOrdersQuery, RecordFailure, RecordFill } from '@cambio/contract';
+import { DecideOrder, OperatorOrderDetail, OperatorOrderRecord, OperatorOrdersQuery, RecordFailure, RecordFill } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.ts';
@@ -59,6 +59,39 @@ export const operatorOrderRoutes =
           page.items.map((o, i) => wire(o, approvals[i]!)),
           page.pagination,
         );
+      },
+    );
+
+    app.get(
+      '/orders/:id',
+      {
+        schema: {
+          tags,
+          security: sec,
+          params: IdParam,
+          response: responses(200, OperatorOrderDetail),
+          summary:
+            "One exchange request and, when its pair is priced from venues' books, what each connected venue offered at quote time and which one it took (docs/market.md, best execution)",
+        },
+      },
+      async (req) => {
+        const o = await store.orders.get(req.params.id);
+        if (!o) throw new DomainError('orders.not_found');
+        const [approvals, offers] = await Promise.all([orderApprovals(store, [o]), store.quotes.offers(o.quoteId)]);
+        const text = (v: bigint | null) => (v === null ? null : v.toString());
+        return ok(req.id, {
+          ...wire(o, approvals[0]!),
+          offers: offers.map((f) => ({
+            venue: f.venue,
+            rateQuoteMinor: text(f.rateQuoteMinor),
+            amountBaseMinor: text(f.amountBaseMinor),
+            amountQuoteMinor: text(f.amountQuoteMinor),
+            proceedsQuoteMinor: text(f.proceedsQuoteMinor),
+            leftOut: f.leftOut,
+            detail: f.detail,
+            chosen: f.chosen,
+          })),
+        });
       },
     );
 

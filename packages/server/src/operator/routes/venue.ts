@@ -1,6 +1,7 @@
 import { VenueExecution, VenueExecutionQuery, VenueMarketListing, VenueView } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.ts';
+import type { VenueStatus } from '../../usecases/ports.ts';
 import { ok } from '../../http/envelope.ts';
 import { listResponses, responses } from '../../http/schemas.ts';
 
@@ -28,12 +29,16 @@ export const venueRoutes =
       },
       async (req) => {
         if (venue.status) {
-          const v = await venue.status();
+          const { venues, ...v } = await venue.status();
+          const times = (x: VenueStatus) => ({
+            lastSuccessAt: x.lastSuccessAt?.toISOString() ?? null,
+            lastError: x.lastError ? { ...x.lastError, at: x.lastError.at.toISOString() } : null,
+          });
           return ok(req.id, {
             kind: venue.kind,
             ...v,
-            lastSuccessAt: v.lastSuccessAt?.toISOString() ?? null,
-            lastError: v.lastError ? { ...v.lastError, at: v.lastError.at.toISOString() } : null,
+            ...times(v),
+            ...(venues ? { venues: venues.map(({ venues: _, ...x }) => ({ ...x, ...times(x) })) } : {}),
           } as const);
         }
         const kind: 'desk' | 'simulated' = venue.kind === 'desk' ? 'desk' : 'simulated';

@@ -34,6 +34,7 @@ import * as m100 from './100-organization-controls.ts';
 import * as m115 from './115-destination-approvals.ts';
 import * as m116 from './116-operator-policy.ts';
 import * as m117 from './117-staff-auditor.ts';
+import * as m125 from './125-venue-offers.ts';
 import * as m055 from './055-invitation-senders.ts';
 import * as m056 from './056-reset-per-account.ts';
 import * as m040 from './040-idempotency-one-protocol.ts';
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '115-destination-approvals': m115,
   '116-operator-policy': m116,
   '117-staff-auditor': m117,
+  '125-venue-offers': m125,
 };
 
 export const migrationProvider: MigrationProvider = {

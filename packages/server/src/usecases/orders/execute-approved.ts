@@ -17,6 +17,7 @@ export async function executeApproved(d: UseCaseDeps, actor: string, o: Order): 
     minProceedsQuoteMinor: o.amountQuote,
     baseDecimals: o.baseDecimals,
     quoteDecimals: o.quoteDecimals,
+    venue: o.venue,
   });
   if (ex === null) return o;
   const settled = await settleOrder(

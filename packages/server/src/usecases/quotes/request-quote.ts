@@ -1,5 +1,6 @@
 import type { Organization } from '../../domain/organizations/organization.ts';
-import { quoteExpiry, type Quote } from '../../domain/quotes/quote.ts';
+import { quoteExpiry, type Quote, type QuoteOffer } from '../../domain/quotes/quote.ts';
+import type { VenueOffer } from '../../domain/market/best-offer.ts';
 import type { QuoteIds } from '../../domain/quotes/quote-id.ts';
 import { oneAmount, priceAtMarket } from '../../domain/quotes/request-quote.ts';
 import type { UseCaseDeps } from '../ports.ts';
@@ -39,9 +40,35 @@ export async function requestQuote(
     amountQuoteMinor: priced.amountQuoteMinor,
     expiresAt,
     createdAt: now,
+    venue: priced.venue ?? null,
   };
+  const offers = (priced.offers ?? []).map((o) => offerOf(o, priced.venue));
   return d.store.uow.run(async (tx) => {
-    await d.store.quotes.create(tx, quote);
+    // The offers are kept with the quote, in its transaction: the best execution shown is the one priced.
+    await d.store.quotes.create(tx, quote, offers);
     return quote;
   });
 }
+
+const offerOf = (o: VenueOffer, chosen: string | undefined): QuoteOffer =>
+  'priced' in o
+    ? {
+        venue: o.venue,
+        rateQuoteMinor: o.priced.rateQuoteMinor,
+        amountBaseMinor: o.priced.amountBaseMinor,
+        amountQuoteMinor: o.priced.amountQuoteMinor,
+        proceedsQuoteMinor: o.priced.proceedsQuoteMinor,
+        leftOut: null,
+        detail: null,
+        chosen: o.venue === chosen,
+      }
+    : {
+        venue: o.venue,
+        rateQuoteMinor: null,
+        amountBaseMinor: null,
+        amountQuoteMinor: null,
+        proceedsQuoteMinor: null,
+        leftOut: o.leftOut.code,
+        detail: o.leftOut.params.detail ?? null,
+        chosen: false,
+      };

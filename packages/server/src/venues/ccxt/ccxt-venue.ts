@@ -29,6 +29,8 @@ import type { VenueWithdrawalsRepository } from '../../usecases/withdrawals/venu
 import { CcxtWithdrawals } from './venue-withdrawals.ts';
 
 export interface CcxtVenueOptions {
+  /** The venue's name, what its orders record as their venue (several venues, docs/market.md); the exchange id when absent. */
+  name?: string;
   /** Binance's recvWindow sent with every signed request: after it, a request that never arrived cannot execute any more. */
   recvWindowMs: number;
   /** How long one instance holds an order's row while it talks to the venue. */
@@ -130,9 +132,14 @@ export class CcxtVenue implements Venue {
     }, clock);
   }
 
-  /** The exchange id, written as the order's `venue`. */
+  /** The exchange id. */
   get exchangeId(): string {
     return this.ex.id;
+  }
+
+  /** The venue's name, written as the order's `venue` (the exchange id unless CAMBIO_VENUES names it). */
+  get name(): string {
+    return this.opts.name ?? this.ex.id;
   }
 
   pair(baseSymbol: string, quoteSymbol: string): Promise<MarketPair | null> {
@@ -161,6 +168,7 @@ export class CcxtVenue implements Venue {
     const text = (r: Rational | undefined) => (r === undefined ? null : toDecimalText(r));
     const failing = this.#lastError !== null && (this.#lastSuccessAt === null || this.#lastError.at >= this.#lastSuccessAt);
     return {
+      name: this.name,
       exchange: this.ex.id,
       health: failing ? 'failing' : this.#lastSuccessAt ? 'ok' : 'idle',
       lastSuccessAt: this.#lastSuccessAt,
@@ -201,7 +209,7 @@ export class CcxtVenue implements Venue {
     this.#errors.set(kind, (this.#errors.get(kind) ?? 0) + 1);
     this.#lastError = { kind, detail: classifyVenueError(err).reason.slice(0, 300), at: this.clock.now() };
     this.opts.onVenueError?.(kind);
-    this.opts.logger?.warn({ venue: this.ex.id, kind, detail: classifyVenueError(err).reason }, 'venue request failed');
+    this.opts.logger?.warn({ venue: this.name, kind, detail: classifyVenueError(err).reason }, 'venue request failed');
   }
 
   #marketsNow(): Promise<Map<string, VenueMarket>> {
@@ -305,7 +313,7 @@ export class CcxtVenue implements Venue {
       if (!m || !side) return { filled: false, reason: `the venue does not trade ${v.symbol}` };
       init = {
         orderId: r.orderId,
-        venue: this.ex.id,
+        venue: this.name,
         venueSymbol: v.symbol,
         side,
         amountText: formatDecimal(r.amountBaseMinor, r.baseDecimals),
@@ -459,7 +467,7 @@ export class CcxtVenue implements Venue {
     return {
       filled: true,
       proceedsQuoteMinor: proceeds,
-      venue: this.ex.id,
+      venue: this.name,
       venueReference: rep.venueOrderId,
       ...(costs.length ? { costs } : {}),
     };
