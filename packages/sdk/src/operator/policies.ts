@@ -5,6 +5,36 @@ import { enc } from './organizations.ts';
 /** Four-eyes: an order's base amount or a withdrawal's amount at or above this needs two different people. */
 export type ApprovalPolicy = Amounts<{ assetSymbol: string; secondApprovalFromMinor: string | null }>;
 
+/** A rule of the operator's policy (docs/controls.md): the first that matches decides how many staff persons approve. */
+export interface OperatorRule {
+  action: 'order' | 'withdrawal' | 'adjustment' | 'attribution';
+  assetSymbol: string | null;
+  organizationId: string | null;
+  fromAmountMinor: string | null;
+  approvals: number;
+  roles: string[];
+}
+/** A rule as sent: absent fields match anything; `roles` defaults to approver and admin. */
+export type OperatorRuleInput = Partial<Omit<OperatorRule, 'action' | 'approvals'>> & Pick<OperatorRule, 'action' | 'approvals'>;
+export interface OperatorActor {
+  actor: string;
+  name: string;
+}
+export interface PublishedRules {
+  rules: OperatorRule[];
+  draftId: string | null;
+  publishedAt: string | null;
+  publishedBy: OperatorActor | null;
+}
+export interface RulesDraft {
+  id: string;
+  rules: OperatorRule[];
+  author: OperatorActor;
+  state: 'draft' | 'published' | 'superseded';
+  publishedBy: OperatorActor | null;
+  createdAt: string;
+}
+
 export class OperatorPolicies {
   constructor(private readonly t: Transport) {}
 
@@ -20,5 +50,25 @@ export class OperatorPolicies {
         { resendWhenUnknown: true },
       )
     ).value.data;
+  }
+
+  /** The rules in force. */
+  async rules(): Promise<PublishedRules> {
+    return (await this.t.get<PublishedRules>('/policies/rules')).data;
+  }
+
+  /** Drafts not yet published, newest first. */
+  async drafts(): Promise<RulesDraft[]> {
+    return (await this.t.get<RulesDraft[]>('/policies/drafts')).data;
+  }
+
+  /** Writes a draft (admin); nothing changes until another admin publishes it. */
+  async draft(rules: OperatorRuleInput[]): Promise<RulesDraft> {
+    return (await this.t.write<RulesDraft>({ method: 'PUT', path: '/policies/rules', body: { rules } })).data;
+  }
+
+  /** Another admin publishes a draft: its rules are in force at once. */
+  async publish(id: string): Promise<RulesDraft> {
+    return (await this.t.write<RulesDraft>({ method: 'POST', path: `/policies/drafts/${enc(id)}/publish` }, {}, true)).data;
   }
 }

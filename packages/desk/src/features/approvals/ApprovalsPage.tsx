@@ -9,6 +9,7 @@ import { can } from '../../lib/roles.ts';
 import { age, when } from '../../lib/time.ts';
 import { DecisionDialog, type Decision } from './DecisionDialog.tsx';
 import { PoliciesPanel } from './PoliciesPanel.tsx';
+import { RulesPanel } from './RulesPanel.tsx';
 import { BulkApproveDialog } from './BulkApprove.tsx';
 import { DecidedHistory } from './DecidedHistory.tsx';
 import { WaitsSummary } from './WaitsSummary.tsx';
@@ -175,6 +176,8 @@ export function ApprovalsPage() {
       )}
 
       <DecidedHistory />
+
+      <RulesPanel />
 
       <PoliciesPanel />
 
