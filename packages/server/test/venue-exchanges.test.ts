@@ -142,6 +142,23 @@ for (const exchange of EXCHANGES) {
         assert.equal(double.ordersWithClientId(cid(id)).length, 1);
       });
 
+      test('a 5xx before the exchange recorded the order: looked up, found missing, sent again with the same client id only after the window', async () => {
+        (h.clock as ManualClock).advance(5_000);
+        const usdt = await available(h, o.key, 'USDT');
+        double.fail(double.orderPath, 503, 1, 'POST');
+        const { id, state } = await approved();
+        assert.equal(state, 'approved');
+        assert.equal(double.ordersWithClientId(cid(id)).length, 0);
+        // Within the first request's window the exchange's "no such order" is not enough to send it again.
+        await recover();
+        assert.equal((await h.store.orders.get(id))?.state, 'approved');
+        assert.equal(double.ordersWithClientId(cid(id)).length, 0);
+        await recover(7_000);
+        assert.equal((await h.store.orders.get(id))?.state, 'completed');
+        assert.equal(double.ordersWithClientId(cid(id)).length, 1);
+        assert.equal(await available(h, o.key, 'USDT'), usdt + OWED);
+      });
+
       test("a venue wallet is the exchange account's deposit address; completed deposits in its history are credited once", async () => {
         double.setDepositAddress('BTC', 'BTC', `bc1q${exchange}venue0`);
         const put = await h.op('PUT', '/wallets/BTC', { source: 'venue', network: 'BTC' });

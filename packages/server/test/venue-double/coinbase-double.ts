@@ -309,6 +309,7 @@ export async function startCoinbaseDouble(): Promise<ExchangeDouble> {
   const server = await startDoubleServer(route, { error: 'internal_server_error', message: 'Internal server error' });
   return {
     exchange: 'coinbase',
+    orderPath: '/api/v3/brokerage/orders',
     marketId: PRODUCT,
     env: {
       CAMBIO_VENUE: 'ccxt:coinbase',

@@ -14,6 +14,7 @@ async function binanceAsExchangeDouble(): Promise<ExchangeDouble> {
     exchange: 'binance',
     origin: d.origin,
     marketId: 'BTCUSDT',
+    orderPath: '/api/v3/order',
     env: { CAMBIO_VENUE: 'ccxt:binance', CAMBIO_VENUE_API_KEY: DOUBLE_KEY, CAMBIO_VENUE_SECRET: DOUBLE_SECRET },
     account: d.account,
     get orders() {

@@ -23,6 +23,8 @@ export interface ExchangeDouble {
   origin: string;
   /** The exchange's id of the BTC/USDT market. */
   marketId: string;
+  /** The path a market order is POSTed to (to fail it before the exchange records anything). */
+  orderPath: string;
   /** CAMBIO_VENUE and its credentials for this double. */
   env: Record<string, string>;
   account: DoubleAccount;

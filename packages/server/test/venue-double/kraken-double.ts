@@ -126,6 +126,7 @@ export async function startKrakenDouble(): Promise<ExchangeDouble> {
       const cid = String(p['cl_ord_id'] ?? '');
       if (cid && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$|^[0-9a-f]{32}$|^.{1,18}$/.test(cid))
         return fail('EGeneral:Invalid arguments:cl_ord_id');
+      if (p['deadline'] !== undefined && !(Date.parse(String(p['deadline'])) > Date.now())) return fail('EOrder:Deadline elapsed');
       const sell = p['type'] === 'sell';
       const viqc = String(p['oflags'] ?? '').includes('viqc');
       const o = st.account.execute({
@@ -190,6 +191,7 @@ export async function startKrakenDouble(): Promise<ExchangeDouble> {
   const server = await startDoubleServer(route, { error: ['EService:Unavailable'] });
   return {
     exchange: 'kraken',
+    orderPath: '/0/private/AddOrder',
     marketId: PAIR,
     env: { CAMBIO_VENUE: 'ccxt:kraken', CAMBIO_VENUE_API_KEY: DOUBLE_KEYS.kraken.key, CAMBIO_VENUE_SECRET: DOUBLE_KEYS.kraken.secret },
     ...st.controls,

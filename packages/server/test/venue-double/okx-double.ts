@@ -218,6 +218,7 @@ export async function startOkxDouble(): Promise<ExchangeDouble> {
   const server = await startDoubleServer(route, { code: '50001', msg: 'Service temporarily unavailable. Try again later', data: [] });
   return {
     exchange: 'okx',
+    orderPath: '/api/v5/trade/order',
     marketId: INST,
     env: {
       CAMBIO_VENUE: 'ccxt:okx',

@@ -126,6 +126,9 @@ async function queryOrder(ex: Exchange, m: VenueMarket, txid: string): Promise<V
   return report(txid, o, m);
 }
 
+/** How long Kraken may still execute an order request: Binance's recvWindow (venues/index.ts), the same wait after it. */
+const DEADLINE_MS = 5_000;
+
 /**
  * POST /0/private/AddOrder: a market order with our `cl_ord_id`. Selling: `volume` in base; buying:
  * `volume` in the quote currency (`oflags=viqc`). The answer carries only Kraken's order id: its figures
@@ -139,6 +142,9 @@ async function submitOrder(ex: Exchange, m: VenueMarket, side: 'sell' | 'buy', a
       ordertype: 'market',
       volume: amountText,
       cl_ord_id: cid,
+      // Kraken's matching engine refuses the request after this: a request still on its way when the
+      // order is looked up and sent again cannot execute later (the window docs/market.md waits out).
+      deadline: new Date(Date.now() + DEADLINE_MS).toISOString(),
       ...(side === 'buy' ? { oflags: 'viqc' } : {}),
     }),
   );
