@@ -96,3 +96,23 @@ export const ApprovalOutcome = Type.Object({
   approvals: OrganizationApprovals,
 });
 export type ApprovalOutcome = Static<typeof ApprovalOutcome>;
+
+/**
+ * An entry of the organization's own audit trail (GET /portal/v1/audit, `portal:audit`): who, what, when,
+ * before and after. A member or a key is named; the operator's staff are `operator`, unnamed.
+ */
+export const OrganizationAuditEntry = Type.Object({
+  id: Type.String(),
+  actor: Type.Object({
+    type: Type.Unsafe<'member' | 'key' | 'operator' | 'system'>({ type: 'string', enum: ['member', 'key', 'operator', 'system'] }),
+    id: Nullable(Type.String({ description: "the member's or the key's id; null for the operator and the system" })),
+    name: Nullable(Type.String({ description: 'the member (a key: the member who issued it), by their name now' })),
+  }),
+  action: Type.String(),
+  subjectType: Type.String(),
+  subjectId: Type.String(),
+  before: Type.Unknown(),
+  after: Type.Unknown(),
+  createdAt: DateTime,
+});
+export type OrganizationAuditEntry = Static<typeof OrganizationAuditEntry>;

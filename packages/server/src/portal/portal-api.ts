@@ -13,6 +13,7 @@ import { teamRoutes } from './team.ts';
 import { destinationWaitRoutes } from './destinations.ts';
 import { reportingRoutes } from './reporting.ts';
 import { controlsRoutes } from './controls.ts';
+import { auditRoutes } from './audit.ts';
 import { memberWire } from '../http/wire/people.ts';
 
 const PREFIX = '/portal/v1';
@@ -72,4 +73,5 @@ export async function portalApi(app: FastifyInstance, deps: AppDeps) {
   await app.register(destinationWaitRoutes(deps));
   await app.register(reportingRoutes(deps));
   await app.register(controlsRoutes(deps));
+  await app.register(auditRoutes(deps));
 }

@@ -81,7 +81,8 @@ export class AuditStore implements AuditTrail {
     if (filter.to) q = q.where('created_at', '<', filter.to);
     if (filter.organizationId) {
       const org = filter.organizationId;
-      // The organization itself and every record of its own: requests, arrivals, people, keys, destinations.
+      // The organization itself and every record of its own: requests, arrivals, people, keys, destinations,
+      // declarations, webhook endpoints, policy changes.
       q = q.where((eb) =>
         eb.or([
           eb('subject_id', '=', org),
@@ -91,6 +92,9 @@ export class AuditStore implements AuditTrail {
           eb('subject_id', 'in', eb.selectFrom('members').select('id').where('organization_id', '=', org)),
           eb('subject_id', 'in', eb.selectFrom('api_keys').select('id').where('organization_id', '=', org)),
           eb('subject_id', 'in', eb.selectFrom('withdrawal_destinations').select('id').where('organization_id', '=', org)),
+          eb('subject_id', 'in', eb.selectFrom('deposit_declarations').select('id').where('organization_id', '=', org)),
+          eb('subject_id', 'in', eb.selectFrom('webhook_endpoints').select('id').where('organization_id', '=', org)),
+          eb('subject_id', 'in', eb.selectFrom('organization_policy_changes').select('id').where('organization_id', '=', org)),
         ]),
       );
     }
