@@ -15,6 +15,7 @@ import { SecurityPage } from '../features/session/SecurityPage.tsx';
 import { SignInPage } from '../features/session/SignInPage.tsx';
 import { StaffPage } from '../features/staff/StaffPage.tsx';
 import { VenuePage } from '../features/venue/VenuePage.tsx';
+import { OrderPage } from '../features/orders/OrderPage.tsx';
 import { op, readMode, sessionMark } from '../lib/api.ts';
 import { DeskContext } from '../lib/desk-context.ts';
 import { isUnauthenticated } from '../lib/errors.ts';
@@ -90,6 +91,8 @@ export function App() {
 function Route({ path, admin }: { path: string; admin: boolean }) {
   const org = /^\/organizations\/([^/]+)$/.exec(path);
   if (org) return <OrganizationPage id={decodeURIComponent(org[1]!)} />;
+  const order = /^\/orders\/([^/]+)$/.exec(path);
+  if (order) return <OrderPage id={decodeURIComponent(order[1]!)} />;
   switch (path) {
     case '/':
     case '/approvals':

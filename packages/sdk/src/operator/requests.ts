@@ -1,4 +1,9 @@
-import type { OperatorDestination as WireDestination, OperatorOrderRecord, OperatorWithdrawal as WireWithdrawal } from '@cambio/contract';
+import type {
+  OperatorDestination as WireDestination,
+  OperatorOrderDetail as WireOrderDetail,
+  OperatorOrderRecord,
+  OperatorWithdrawal as WireWithdrawal,
+} from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
 import type { Page } from '../paginate.ts';
@@ -8,6 +13,8 @@ import { keyOf, type WriteOptions } from '../action-key.ts';
 
 /** Adds the organization and what the venue paid (`proceedsQuoteMinor`; the difference is revenue). */
 export type OperatorOrder = Amounts<OperatorOrderRecord>;
+/** One order with what each connected venue offered when it was quoted, and the one it took (docs/market.md, best execution). */
+export type OperatorOrderDetail = Amounts<WireOrderDetail>;
 export type OperatorWithdrawal = Amounts<WireWithdrawal>;
 export type OperatorDestination = WireDestination;
 export interface RequestQuery {
@@ -69,6 +76,11 @@ class Decisions<T> {
 export class OperatorOrders extends Decisions<OperatorOrder> {
   constructor(t: Transport) {
     super(t, '/orders');
+  }
+
+  /** One order; `offers`: what each venue offered at quote time, in listed order, `chosen` on the one it took. */
+  async get(id: string): Promise<OperatorOrderDetail> {
+    return (await this.t.get<OperatorOrderDetail>(`/orders/${enc(id)}`)).data;
   }
 
   /**

@@ -74,6 +74,46 @@ export function VenuePage() {
         )}
       </section>
 
+      {v?.venues && v.venues.length > 1 && (
+        <section aria-labelledby="venues-title" className="panel">
+          <h2 id="venues-title">{t('venue.venues')}</h2>
+          <table tabIndex={0}>
+            <caption className="visually-hidden">{t('venue.venuesCaption')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('venue.name')}</th>
+                <th scope="col">{t('venue.exchange')}</th>
+                <th scope="col">{t('common.state')}</th>
+                <th scope="col">{t('venue.lastError')}</th>
+                <th scope="col">{t('venue.bookAge')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {v.venues.map((m) => (
+                <tr key={m.name}>
+                  <th scope="row">{m.name}</th>
+                  <td>{m.exchange}</td>
+                  <td>
+                    <span className={`badge badge-${m.health}`}>{HEALTH(m.health)}</span>
+                  </td>
+                  <td>{m.lastError ? `${when(m.lastError.at)}: ${m.lastError.kind}` : t('venue.none')}</td>
+                  <td>
+                    {m.pairs.map((p) => (
+                      <div key={`${p.baseSymbol}/${p.quoteSymbol}`}>
+                        {p.baseSymbol}/{p.quoteSymbol}:{' '}
+                        {p.bookAgeMs === null
+                          ? t('venue.noBook')
+                          : `${seconds(p.bookAgeMs)}${p.fresh ? '' : t('venue.older', { max: seconds(p.maxBookAgeMs) })}`}
+                      </div>
+                    ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+
       <section aria-labelledby="books-title" className="panel">
         <h2 id="books-title">{t('venue.books')}</h2>
         {!v ? null : v.pairs.length === 0 ? (
@@ -133,6 +173,7 @@ export function VenuePage() {
             <thead>
               <tr>
                 <th scope="col">{t('common.order')}</th>
+                <th scope="col">{t('venue.venueCol')}</th>
                 <th scope="col">{t('venue.stateAt')}</th>
                 <th scope="col">{t('venue.venueOrderId')}</th>
                 <th scope="col">{t('venue.sent')}</th>
@@ -154,12 +195,15 @@ export function VenuePage() {
               {executions.data.map((x) => (
                 <tr key={x.orderId}>
                   <th scope="row">
-                    <code>{x.orderId}</code>
+                    <Link to={`/orders/${encodeURIComponent(x.orderId)}`}>
+                      <code>{x.orderId}</code>
+                    </Link>
                     <br />
                     <span className="small">
                       {x.side === 'sell' ? 'sell' : 'buy'} {x.venueSymbol}, {x.amountSent} sent
                     </span>
                   </th>
+                  <td>{x.venue}</td>
                   <td>
                     <span className={`badge badge-${x.state}`}>{EXECUTION(x.state)}</span>
                     {x.reason && (
