@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { assertLaidOut, go, invite, join, op, type Staff } from './desk-world.ts';
+import { seedOrg } from '../harness.ts';
+import { assertLaidOut, balance, go, invite, join, market, op, type Staff } from './desk-world.ts';
 import { browserSkipReason, launchBrowser, requireBuilt, startService, watch, type BrowserHandle, type Service } from './harness.ts';
 
 const skip = browserSkipReason();
@@ -23,6 +24,7 @@ describe("desk in Chromium: the operator's rules", { skip: skip ?? false }, () =
     requireBuilt('desk');
     br = await launchBrowser();
     svc = await startService();
+    await market(svc);
     const a = await invite(svc, 'Ada Rules', 'admin');
     const b = await invite(svc, 'Ben Rules', 'admin');
     adaPage = await join(br, svc, a);
@@ -81,6 +83,44 @@ describe("desk in Chromium: the operator's rules", { skip: skip ?? false }, () =
     assert.equal(server.publishedBy.name, 'Ben Rules');
     await adaPage.reload();
     await rules(adaPage, 'In force').getByRole('listitem').filter({ hasText: WORDS }).waitFor();
+    assert.deepEqual(problems, []);
+  });
+
+  test('an adjustment a rule of two holds waits in the queue: one admin approves it (1 of 2), the other applies it', async () => {
+    const org = await seedOrg(svc.h, { balances: { USD: 1000n } });
+    const d = await op(svc, 'PUT', '/policies/rules', { rules: [{ action: 'adjustment', approvals: 2, roles: ['admin'] }] });
+    // Drafted with the bootstrap token; an admin publishes it in the desk.
+    await benPage.reload();
+    await rules(benPage, 'Draft').getByText('Written by bootstrap.').waitFor();
+    await rules(benPage, 'Draft').getByRole('button', { name: 'Publish' }).click();
+    await benPage.getByRole('dialog', { name: 'Publish these rules?' }).getByRole('button', { name: 'Publish' }).click();
+    await rules(benPage, 'Draft').getByText('No draft waits.').waitFor();
+    assert.equal((await op(svc, 'GET', '/policies/rules')).draftId, d.id);
+    const asked = await svc.h.op('POST', `/organizations/${org.orgId}/adjustments`, {
+      assetSymbol: 'USD',
+      amountMinor: '2500',
+      reason: 'refund',
+    });
+    assert.equal(asked.status, 202, asked.raw);
+    const id = asked.body.data.id as string;
+
+    await adaPage.reload();
+    const item = adaPage.locator(`li[data-request="${id}"]`);
+    await item.getByText('Asked by bootstrap; 0 of 2 approvals (—).').waitFor();
+    await item.getByText('25.00').waitFor();
+    await item.getByRole('button', { name: `Approve ${id}` }).click();
+    await adaPage.getByRole('dialog', { name: 'Approve this request?' }).getByRole('button', { name: 'Approve' }).click();
+    await item.getByText('Asked by bootstrap; 1 of 2 approvals (Ada Rules).').waitFor();
+    const usd = async () => (await balance(svc, org.key, 'USD')).available;
+    assert.equal(await usd(), 1000n, 'one approval of two applies nothing');
+
+    await benPage.reload();
+    const benItem = benPage.locator(`li[data-request="${id}"]`);
+    await benItem.getByRole('button', { name: `Approve ${id}` }).click();
+    await benPage.getByRole('dialog', { name: 'Approve this request?' }).getByRole('button', { name: 'Approve' }).click();
+    await benItem.waitFor({ state: 'detached' });
+    assert.equal(await usd(), 3500n);
+    await assertLaidOut(benPage, 'Approvals with the staff requests');
     assert.deepEqual(problems, []);
   });
 });

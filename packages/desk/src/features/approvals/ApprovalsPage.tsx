@@ -10,6 +10,7 @@ import { age, when } from '../../lib/time.ts';
 import { DecisionDialog, type Decision } from './DecisionDialog.tsx';
 import { PoliciesPanel } from './PoliciesPanel.tsx';
 import { RulesPanel } from './RulesPanel.tsx';
+import { StaffRequestsPanel } from './StaffRequestsPanel.tsx';
 import { BulkApproveDialog } from './BulkApprove.tsx';
 import { DecidedHistory } from './DecidedHistory.tsx';
 import { WaitsSummary } from './WaitsSummary.tsx';
@@ -176,6 +177,8 @@ export function ApprovalsPage() {
       )}
 
       <DecidedHistory />
+
+      <StaffRequestsPanel />
 
       <RulesPanel />
 

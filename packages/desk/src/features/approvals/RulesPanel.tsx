@@ -26,7 +26,7 @@ const toRow = (r: OperatorRule): Row => ({
   action: r.action,
   assetSymbol: r.assetSymbol ?? '',
   organizationId: r.organizationId ?? '',
-  fromAmountMinor: r.fromAmountMinor ?? '',
+  fromAmountMinor: r.fromAmountMinor === null ? '' : r.fromAmountMinor.toString(),
   approvals: String(r.approvals),
   roles: r.roles,
 });
@@ -46,7 +46,7 @@ function ruleWords(r: OperatorRule): string {
     action: t(`rules.action.${r.action}`),
     asset: r.assetSymbol ?? t('rules.anyAsset'),
     organization: r.organizationId ?? t('rules.anyOrganization'),
-    from: r.fromAmountMinor === null ? t('rules.anyAmount') : t('rules.fromMinor', { n: r.fromAmountMinor }),
+    from: r.fromAmountMinor === null ? t('rules.anyAmount') : t('rules.fromMinor', { n: r.fromAmountMinor.toString() }),
     approvals: String(r.approvals),
     roles: r.roles.map((x) => roleWord(x as StaffRole)).join(', '),
   });
