@@ -5,6 +5,7 @@ export type * from './portal/types.ts';
 export type {
   PolicyPutResult,
   PortalApprovalOutcome,
+  PortalAuditEntry,
   PortalPolicy,
   PortalPolicyRule,
   PortalPolicyRuleInput,

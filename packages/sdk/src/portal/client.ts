@@ -6,7 +6,7 @@ import { PortalApiKeysResource } from './api-keys.ts';
 import { PortalSessionResource } from './session.ts';
 import { PortalTeamResource } from './team.ts';
 import { PortalOrganizationResource } from './organization.ts';
-import { PortalApprovalsResource, PortalPolicyResource } from './controls.ts';
+import { PortalApprovalsResource, PortalAuditResource, PortalPolicyResource } from './controls.ts';
 
 export interface CambioPortalOptions {
   /** The service's own origin (in a browser: `location.origin`); `/api/v1` and `/portal/v1` are added. */
@@ -34,6 +34,8 @@ export class CambioPortal extends ClientApiResources {
   readonly policy: PortalPolicyResource;
   /** What waits for the organization's members to approve or reject. */
   readonly approvals: PortalApprovalsResource;
+  /** The organization's own audit trail (`portal:audit`). */
+  readonly audit: PortalAuditResource;
   readonly baseUrl: string;
 
   constructor(opts: CambioPortalOptions) {
@@ -60,5 +62,6 @@ export class CambioPortal extends ClientApiResources {
     this.organization = new PortalOrganizationResource(people);
     this.policy = new PortalPolicyResource(people);
     this.approvals = new PortalApprovalsResource(people);
+    this.audit = new PortalAuditResource(people);
   }
 }

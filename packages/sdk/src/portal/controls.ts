@@ -1,7 +1,17 @@
-import type { ApprovalKind, ApprovalOutcome, PendingPolicyChange, Policy, PolicyRule, WaitingApproval } from '@cambio/contract';
+import type {
+  ApprovalKind,
+  ApprovalOutcome,
+  OrganizationAuditEntry,
+  PendingPolicyChange,
+  Policy,
+  PolicyRule,
+  WaitingApproval,
+} from '@cambio/contract';
 import type { WriteOptions } from '../action-key.ts';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
+import type { ListParams, Page } from '../paginate.ts';
+import { listPage } from '../resources/list.ts';
 
 /** A rule as read: `fromAmountMinor` an exact bigint (null: any amount). */
 export type PortalPolicyRule = Amounts<PolicyRule>;
@@ -63,5 +73,17 @@ export class PortalApprovalsResource {
         true,
       )
     ).data;
+  }
+}
+
+export type PortalAuditEntry = OrganizationAuditEntry;
+
+/** The organization's own audit trail (`portal:audit`): who, what, when, before and after; newest first. */
+export class PortalAuditResource {
+  constructor(private readonly t: Transport) {}
+
+  /** `GET /portal/v1/audit?page=&limit=`. */
+  async list(params: ListParams = {}): Promise<Page<PortalAuditEntry>> {
+    return listPage<PortalAuditEntry>(this.t, '/audit', params);
   }
 }
