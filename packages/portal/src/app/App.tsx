@@ -18,6 +18,7 @@ import { Team } from '../features/team/Team.tsx';
 import { Webhooks } from '../features/webhooks/Webhooks.tsx';
 import { Approvals } from '../features/controls/Approvals.tsx';
 import { Audit } from '../features/controls/Audit.tsx';
+import { Policy } from '../features/controls/Policy.tsx';
 import { Withdrawals } from '../features/withdrawals/Withdrawals.tsx';
 import { describeError, initialLang, rememberLang, stateWord, translator, type MessageKey } from '../lib/i18n.ts';
 import { makeSdk, PortalContext, usePortal, type PortalContextValue } from '../lib/portal-context.ts';
@@ -34,6 +35,7 @@ const PAGES: Array<{ route: string; label: MessageKey; page: () => ReactNode; pe
   { route: '/team', label: 'nav.team', page: Team },
   { route: '/api-keys', label: 'nav.apiKeys', page: ApiKeys },
   { route: '/webhooks', label: 'nav.webhooks', page: Webhooks, permission: 'portal:webhooks' },
+  { route: '/policy', label: 'nav.policy', page: Policy, permission: 'portal:policy' },
   { route: '/approvals', label: 'nav.approvals', page: Approvals, permission: 'portal:approve' },
   { route: '/audit', label: 'nav.audit', page: Audit, permission: 'portal:audit' },
   { route: '/account', label: 'nav.account', page: Account },

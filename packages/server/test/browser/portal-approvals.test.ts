@@ -2,7 +2,7 @@
  * The portal's Approvals page in Chromium against the real service (docs/controls.md): two members of
  * one organization; A's exchange above the rule waits for the organization; B sees what, how much, who
  * asked and how many more, and approves; it then waits for the operator. A cannot approve their own.
- * Once in Spanish at 375 px.
+ * The Approval rules page reads the rule in words. Once in Spanish at 375 px.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -65,6 +65,10 @@ describe('portal approvals in Chromium', { skip: skip ?? false }, () => {
       rules: [{ action: 'order', assetSymbol: 'BTC', fromAmountMinor: '1000000', approvals: 1 }],
     });
     assert.equal(set.status, 200, JSON.stringify(set));
+    await go(pa, 'Approval rules');
+    const rule = pa.getByRole('list', { name: 'Rules, in order' }).getByRole('listitem');
+    await rule.first().waitFor();
+    assert.match(await rule.first().innerText(), /^An exchange of 0\.01\d* BTC or more needs 1 more person$/);
     const first = await exchange(pa);
 
     await go(pb, 'Approvals');
@@ -100,6 +104,11 @@ describe('portal approvals in Chromium', { skip: skip ?? false }, () => {
     await pb.getByLabel('Motivo (opcional)').fill('demasiado por hoy');
     await pb.getByRole('button', { name: 'Rechazarla' }).click();
     await pb.getByText('Rechazada: la solicitud terminó y se liberó lo que retenía.').waitFor();
+    await pb.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Reglas de aprobación', exact: true }).click();
+    const regla = pb.getByRole('list', { name: 'Reglas, en orden' }).getByRole('listitem');
+    await regla.first().waitFor();
+    assert.match(await regla.first().innerText(), /^Un cambio de 0,01\d* BTC o más necesita 1 persona más$/);
+    await checkBoth(pb, problems, 'reglas');
     const rejected = await call(pa, 'GET', `/api/v1/orders/${second}`);
     assert.equal(rejected.data.state, 'rejected');
     assert.deepEqual(problems, []);
