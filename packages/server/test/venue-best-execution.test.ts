@@ -243,6 +243,26 @@ for (const backend of backends()) {
       assert.equal(alpha.orders.filter((x) => x.clientOrderId === id).length, 0);
     });
 
+    test("a market's book before any pair is priced from it: each venue's best levels, read now; a venue down is left out", async () => {
+      const levels = async () => {
+        const r = await h.op('GET', '/venue/markets/book?symbol=BTC/USDT');
+        assert.equal(r.status, 200, r.raw);
+        return (r.body.data as Array<Record<string, string>>).map((b) => [b.venue, b.bestBid, b.bestBidQty, b.bestAsk, b.bestAskQty]);
+      };
+      assert.deepEqual(await levels(), [
+        ['alpha', '65000', '0.5', '65010', '0.5'],
+        ['beta', '65100', '0.5', '65110', '0.5'],
+      ]);
+      (h.clock as ManualClock).advance(10_000);
+      beta.fail('/api/v3/depth', 503, 1000);
+      assert.deepEqual(await levels(), [['alpha', '65000', '0.5', '65010', '0.5']]);
+      const unknown = await h.op('GET', '/venue/markets/book?symbol=DOGE/USDT');
+      assert.equal(unknown.status, 422, unknown.raw);
+      assert.equal(unknown.body.code, 'market.venue_unknown_symbol');
+      const none = await h.op('GET', '/venue/markets/book');
+      assert.equal(none.status, 400, none.raw);
+    });
+
     test('GET /venue lists each venue by name with its health', async () => {
       const r = await h.op('GET', '/venue');
       assert.equal(r.status, 200, r.raw);

@@ -117,3 +117,23 @@ export const VenueMarketListing = Type.Object({
   ),
 });
 export type VenueMarketListing = Static<typeof VenueMarketListing>;
+
+const levelText = (description: string) => Type.Union([stepText(description), Type.Null()]);
+
+/**
+ * GET /operator/v1/venue/markets/book?symbol=: the best levels of one venue market's book at each connected
+ * venue trading it, read now (docs/market.md): what staff look at before pricing a pair from it. Prices and
+ * quantities are the venue's decimal text; null on an empty side.
+ */
+export const VenueBookLevels = Type.Object({
+  venue: Type.String({ description: "the venue's name (CAMBIO_VENUES), else the exchange id" }),
+  symbol: Type.String(),
+  bookAgeMs: Type.Integer({ minimum: 0, description: 'how long ago the venue answered with this book' }),
+  bestBid: levelText('the highest bid'),
+  bestBidQty: levelText("the highest bid's quantity, in the base"),
+  bestAsk: levelText('the lowest ask'),
+  bestAskQty: levelText("the lowest ask's quantity, in the base"),
+});
+export type VenueBookLevels = Static<typeof VenueBookLevels>;
+export const VenueBookQuery = Type.Object({ symbol: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export type VenueBookQuery = Static<typeof VenueBookQuery>;

@@ -820,7 +820,6 @@ const en = {
   'price.reverseOffered': 'Offered rate of {reverse}',
   'price.reverseTerms': 'Fixed fee and one order of {reverse}',
   'price.effectVenue': "Each quote walks the venue's book for its amount, less the spread; quotes already given keep theirs.",
-  'price.bookAfter': "The venue's book for {symbol} shows here once a pair is priced from it and quoted.",
   'price.bookOf': "The venue's book for {symbol}: best levels",
   'price.books': "The venue's books: best levels",
   'amount.empty': 'Enter an amount.',
@@ -1726,7 +1725,6 @@ const es: Record<MessageKey, string> = {
   'price.reverseTerms': 'Comisión fija y una orden de {reverse}',
   'price.effectVenue':
     'Cada cotización recorre el libro de la bolsa para su monto, menos el diferencial; las cotizaciones ya dadas conservan la suya.',
-  'price.bookAfter': 'El libro de la bolsa para {symbol} aparece aquí cuando un par tiene precio con él y se cotiza.',
   'price.bookOf': 'El libro de la bolsa para {symbol}: mejores niveles',
   'price.books': 'Los libros de la bolsa: mejores niveles',
   'amount.empty': 'Escriba un monto.',

@@ -1,4 +1,9 @@
-import type { VenueExecution as VenueExecutionRecord, VenueMarketListing, VenueView as VenueViewRecord } from '@cambio/contract';
+import type {
+  VenueBookLevels,
+  VenueExecution as VenueExecutionRecord,
+  VenueMarketListing,
+  VenueView as VenueViewRecord,
+} from '@cambio/contract';
 import type { Transport } from '../http.ts';
 import type { Amounts } from '../json.ts';
 
@@ -22,6 +27,11 @@ export class OperatorVenue {
   /** The markets a pair can be priced from; empty under a venue without market data (the desk, the simulated venue). */
   async markets(): Promise<VenueMarket[]> {
     return (await this.t.get<VenueMarket[]>('/venue/markets')).data;
+  }
+
+  /** The top of `symbol`'s book at each connected venue trading it, read now when none is held (before a pair is priced from it). */
+  async book(symbol: string): Promise<VenueBookLevels[]> {
+    return (await this.t.get<VenueBookLevels[]>('/venue/markets/book', { symbol })).data;
   }
 
   /** Newest first; `state` narrows them (e.g. `partial`: the fills that wait for the desk). */

@@ -85,6 +85,23 @@ export interface VenueMarketData {
   checkPair(baseSymbol: string, quoteSymbol: string, venueSymbol: string): Promise<void>;
   /** Reads again the books of the markets quoted within the last `recentMs` (the background poll). */
   keepFresh(recentMs: number): Promise<void>;
+  /**
+   * The best levels of `symbol`'s book at each venue trading it, no older than a few seconds (read now when
+   * none is held): what staff see before a pair is priced from it. market.venue_unknown_symbol when no venue
+   * trades it; market.unavailable when none answers.
+   */
+  bestLevels(symbol: string): Promise<VenueBestLevels[]>;
+}
+
+/** The top of one venue's book (docs/market.md): the venue's decimal text, null on an empty side. */
+export interface VenueBestLevels {
+  venue: string;
+  symbol: string;
+  bookAgeMs: number;
+  bestBid: string | null;
+  bestBidQty: string | null;
+  bestAsk: string | null;
+  bestAskQty: string | null;
 }
 
 /** A deposit in the venue account's history (docs/market.md): recorded as an arrival once it is completed. */

@@ -5,6 +5,7 @@ import type { Execution, ExecutionRequest } from '../domain/ports.ts';
 import type { VenueOrdersRepository } from '../usecases/orders/venue-orders-repository.ts';
 import type {
   Venue,
+  VenueBestLevels,
   VenueCustody,
   VenueExecutions,
   VenueHealth,
@@ -110,7 +111,20 @@ export class VenueSet implements Venue {
     keepFresh: async (recentMs) => {
       await Promise.all(this.members.map((m) => m.venue.marketData.keepFresh(recentMs).catch(() => undefined)));
     },
+    bestLevels: (symbol) => this.#bestLevels(symbol),
   };
+
+  /** Each venue's top of `symbol`'s book, in the venues' listed order; a venue that cannot answer is left out. */
+  async #bestLevels(symbol: string): Promise<VenueBestLevels[]> {
+    const read = await Promise.allSettled(this.members.map((m) => m.venue.marketData.bestLevels(symbol)));
+    const ok = read.flatMap((x) => (x.status === 'fulfilled' ? x.value : []));
+    if (ok.length > 0) return ok;
+    const refused = read.find(
+      (x): x is PromiseRejectedResult =>
+        x.status === 'rejected' && x.reason instanceof DomainError && x.reason.code !== 'market.unavailable',
+    );
+    throw (refused ?? (read[0]! as PromiseRejectedResult)).reason;
+  }
 
   /** Every market some venue trades, once per symbol (the first venue listing it gives its steps). */
   async #markets(): Promise<VenueMarketListing[]> {

@@ -104,7 +104,10 @@ describe(
       assert.equal(await pairs.getByLabel('Base asset').inputValue(), 'BTC');
       assert.equal(await pairs.getByLabel('Quote asset').inputValue(), 'USDT');
       assert.equal(await pairs.getByLabel('Mid rate').count(), 0, 'no mid rate for a venue-priced pair');
-      await pairs.getByText("The venue's book for BTC/USDT shows here once a pair is priced from it and quoted.").waitFor();
+      // The market's book is read as soon as it is chosen, before any pair is priced from it.
+      const before = pairs.getByRole('table', { name: "The venue's book for BTC/USDT: best levels" }).getByRole('row', { name: /binance/ });
+      await before.getByRole('cell', { name: '65,000 × 0.5', exact: true }).waitFor();
+      await before.getByRole('cell', { name: '65,010 × 0.5', exact: true }).waitFor();
       await pairs.getByLabel('Spread (bps)').fill('50');
       await pairs.getByLabel('Fee (bps)').fill('10');
       await pairs.getByLabel('Fixed fee (USDT)').fill('1');

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { localDigits } from '@cambio/web-kit';
+import { ErrorBox, Loading, localDigits } from '@cambio/web-kit';
 import { op } from '../../lib/api.ts';
 import { LANG, t } from '../../lib/i18n.ts';
 
@@ -16,7 +16,7 @@ export function VenueBook({ symbol }: { symbol?: string }) {
   const view = useQuery({ queryKey: ['venue'], queryFn: () => op.venue.get(), refetchInterval: 5_000 });
   const pairs = (view.data?.pairs ?? []).filter((p) => symbol === undefined || p.venueSymbol === symbol);
   if (view.data?.kind !== 'ccxt') return null;
-  if (pairs.length === 0) return symbol ? <p className="hint">{t('price.bookAfter', { symbol })}</p> : null;
+  if (pairs.length === 0) return symbol ? <MarketBook symbol={symbol} /> : null;
   return (
     <div className="scroll-x">
       <table tabIndex={0}>
@@ -48,6 +48,43 @@ export function VenueBook({ symbol }: { symbol?: string }) {
                   <td className="num">{level(p.bestAsk, p.bestAskQty)}</td>
                 </>
               )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * The top of a venue market's book at each venue trading it, read now (GET /operator/v1/venue/markets/book):
+ * what staff look at while choosing the market, before any pair is priced from it.
+ */
+function MarketBook({ symbol }: { symbol: string }) {
+  const book = useQuery({ queryKey: ['venue-book', symbol], queryFn: () => op.venue.book(symbol), refetchInterval: 5_000 });
+  if (book.isPending) return <Loading />;
+  if (!book.data) return <ErrorBox error={book.error} />;
+  return (
+    <div className="scroll-x">
+      <table tabIndex={0}>
+        <caption>{t('price.bookOf', { symbol })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('order.venue')}</th>
+            <th scope="col" className="num">
+              {t('venue.bestBid')}
+            </th>
+            <th scope="col" className="num">
+              {t('venue.bestAsk')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {book.data.map((b) => (
+            <tr key={b.venue}>
+              <th scope="row">{b.venue}</th>
+              <td className="num">{level(b.bestBid, b.bestBidQty)}</td>
+              <td className="num">{level(b.bestAsk, b.bestAskQty)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,4 +1,4 @@
-import { VenueExecution, VenueExecutionQuery, VenueMarketListing, VenueView } from '@cambio/contract';
+import { VenueBookLevels, VenueBookQuery, VenueExecution, VenueExecutionQuery, VenueMarketListing, VenueView } from '@cambio/contract';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../deps.ts';
 import type { VenueStatus } from '../../usecases/ports.ts';
@@ -135,6 +135,24 @@ export const venueRoutes =
             ...(m.minNotional === null ? {} : { minNotional: m.minNotional }),
           })),
         );
+      },
+    );
+
+    app.get(
+      '/venue/markets/book',
+      {
+        schema: {
+          tags,
+          security: sec,
+          querystring: VenueBookQuery,
+          response: listResponses(VenueBookLevels),
+          summary:
+            "The best levels of one venue market's book at each connected venue trading it, read now when none is held (docs/market.md); empty under a venue without market data",
+        },
+      },
+      async (req) => {
+        if (!venue.marketData) return ok(req.id, []);
+        return ok(req.id, await venue.marketData.bestLevels(req.query.symbol));
       },
     );
   };

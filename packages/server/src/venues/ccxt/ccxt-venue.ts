@@ -11,6 +11,7 @@ import type { Clock, Execution, ExecutionRequest } from '../../domain/ports.ts';
 import type { PricedQuote } from '../../domain/quotes/pricing.ts';
 import type {
   Venue,
+  VenueBestLevels,
   VenueCustody,
   VenueDeposit,
   VenueExecutions,
@@ -27,6 +28,9 @@ import type { VenueCost, VenueOrderRow, VenueOrdersRepository } from '../../usec
 import type { MarketAsset, PricedPair } from '../../usecases/repositories.ts';
 import type { VenueWithdrawalsRepository } from '../../usecases/withdrawals/venue-withdrawals-repository.ts';
 import { CcxtWithdrawals } from './venue-withdrawals.ts';
+
+/** How old a held book may be when staff ask for a market's best levels before pricing a pair from it. */
+const BEST_LEVELS_MAX_AGE_MS = 5_000;
 
 export interface CcxtVenueOptions {
   /** The venue's name, what its orders record as their venue (several venues, docs/market.md); the exchange id when absent. */
@@ -86,6 +90,7 @@ export class CcxtVenue implements Venue {
     markets: () => this.#listMarkets(),
     checkPair: (base, quote, symbol) => this.checkPair(base, quote, symbol),
     keepFresh: (recentMs) => this.books.poll(recentMs),
+    bestLevels: (symbol) => this.#bestLevels(symbol),
   };
   readonly custody: VenueCustody = {
     depositAddress: (coin, network) => this.depositAddress(coin, network),
@@ -264,6 +269,26 @@ export class CcxtVenue implements Venue {
   }
 
   /** Checks, when a pair is priced from the venue, that the venue trades exactly its two assets there. */
+  /** The top of `symbol`'s book, a held one when a few seconds old at most, else read now (docs/market.md). */
+  async #bestLevels(symbol: string): Promise<VenueBestLevels[]> {
+    const m = await this.market(symbol);
+    if (!m) throw new DomainError('market.venue_unknown_symbol', { symbol });
+    const held = await this.books.get(m.id, BEST_LEVELS_MAX_AGE_MS);
+    if (!held) throw unavailable(`no ${symbol} book could be read`);
+    const text = (r: Rational | undefined) => (r === undefined ? null : toDecimalText(r));
+    return [
+      {
+        venue: this.name,
+        symbol,
+        bookAgeMs: Math.max(0, this.clock.now().getTime() - held.receivedAt),
+        bestBid: text(held.book.bids[0]?.price),
+        bestBidQty: text(held.book.bids[0]?.qty),
+        bestAsk: text(held.book.asks[0]?.price),
+        bestAskQty: text(held.book.asks[0]?.qty),
+      },
+    ];
+  }
+
   async checkPair(base: string, quote: string, symbol: string): Promise<void> {
     const m = await this.market(symbol);
     if (!m || !CcxtVenue.sideFor(base, quote, m)) throw new DomainError('market.venue_unknown_symbol', { symbol, base, quote });
