@@ -52,6 +52,8 @@ for (const backend of backends()) {
         }));
     };
 
+    /** Reads whose query names what to read: without it, 400 (never 401/403). */
+    const NEEDS_QUERY = new Set(['GET /operator/v1/venue/markets/book']);
     test('every operator write is 403 auth.role_missing for an auditor and changes nothing; every read passes, lists answer 200', async () => {
       const auditor = await signedInStaff(h, 'auditor');
       const writes = routes.filter((r) => !r.startsWith('GET ') && !OWN.has(r));
@@ -76,7 +78,7 @@ for (const backend of backends()) {
         const r = await send(auditor.cookie, route);
         assert.ok(r.status !== 401 && r.status !== 403, `${route}: ${r.raw}`);
         assert.ok(r.status < 500, `${route}: ${r.raw}`);
-        if (!route.includes('{')) {
+        if (!route.includes('{') && !NEEDS_QUERY.has(route)) {
           assert.equal(r.status, 200, `${route}: ${r.raw}`);
           lists++;
         }
