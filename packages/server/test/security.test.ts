@@ -470,6 +470,9 @@ describe('security', () => {
       quotes: freshQuoteId,
       staff: person.staffId,
       tokens: staffToken.body.data.id,
+      // Refused before anything is read: ids that name no row do as well.
+      drafts: 'pdr_fixture',
+      requests: 'srq_fixture',
     };
     const params: Record<string, string> = {
       symbol: 'USD',
@@ -519,6 +522,10 @@ describe('security', () => {
       'POST /operator/v1/withdrawals/{id}/payout': { payoutReference: 'r1' },
       'POST /operator/v1/withdrawals/{id}/fail': { reason: 'intruder' },
       'PUT /operator/v1/policies/approvals/{asset}': { secondApprovalFromMinor: '1' },
+      'PUT /operator/v1/policies/rules': { rules: [] },
+      'POST /operator/v1/policies/drafts/{id}/publish': {},
+      'POST /operator/v1/requests/{id}/approve': {},
+      'POST /operator/v1/requests/{id}/reject': { reason: 'intruder' },
       'PUT /operator/v1/wallets/{symbol}': { network: 'ach', address: 'intruder' },
       'POST /operator/v1/deposits': { assetSymbol: 'USD', network: 'ach', amountMinor: '777', txid: 'intruder-tx' },
       'POST /operator/v1/deposits/{id}/attribute': { organizationId: other.orgId },
