@@ -2,7 +2,8 @@
  * The portal's Approvals page in Chromium against the real service (docs/controls.md): two members of
  * one organization; A's exchange above the rule waits for the organization; B sees what, how much, who
  * asked and how many more, and approves; it then waits for the operator. A cannot approve their own.
- * The Approval rules page reads the rule in words. Once in Spanish at 375 px.
+ * A writes the rules on the Approval rules page (add, reorder, save) and reads them in words; a later change
+ * that the rules in force hold waits until B approves it. Once in Spanish at 375 px.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -61,18 +62,58 @@ describe('portal approvals in Chromium', { skip: skip ?? false }, () => {
     const ben = await member(svc, orgId, 'Ben Approves', CONTROLS);
     await acceptInvitation(pa, svc, ana);
     await acceptInvitation(pb, svc, ben);
-    const set = await call(pa, 'PUT', '/portal/v1/policy', {
-      rules: [{ action: 'order', assetSymbol: 'BTC', fromAmountMinor: '1000000', approvals: 1 }],
-    });
-    assert.equal(set.status, 200, JSON.stringify(set));
+    // Ana writes the rules on the page: exchanges of 0.01 BTC or more, and changes of the rules, each need one more person.
     await go(pa, 'Approval rules');
+    await pa.getByText('No rules: every request goes straight to the operator.').waitFor();
+    await pa.getByRole('button', { name: 'Change the rules' }).click();
+    const editor = pa.getByRole('form', { name: 'Change the rules' });
+    await editor.getByRole('button', { name: 'Add a rule' }).click();
+    const r1 = editor.getByRole('group', { name: 'Rule 1' });
+    await r1.getByLabel('Applies to').selectOption('policy');
+    await editor.getByRole('button', { name: 'Add a rule' }).click();
+    const r2 = editor.getByRole('group', { name: 'Rule 2' });
+    await r2.getByLabel('Applies to').selectOption('order');
+    await r2.getByLabel('Asset').selectOption('BTC');
+    await r2.getByLabel('From this amount').fill('0.01');
+    await editor.getByRole('button', { name: 'Move rule 2 up' }).click();
+    await checkBoth(pa, [], 'the rules editor');
+    await editor.getByRole('button', { name: 'Save rules' }).click();
+    await editor.waitFor({ state: 'detached' });
     const rule = pa.getByRole('list', { name: 'Rules, in order' }).getByRole('listitem');
+    await rule.nth(1).waitFor();
+    assert.deepEqual(await rule.allInnerTexts(), [
+      'An exchange of 0.01000000 BTC or more needs 1 more person',
+      'A change of these rules needs 1 more person',
+    ]);
+    const policy = await call(pa, 'GET', '/portal/v1/policy');
+    assert.deepEqual(policy.data.rules, [
+      { action: 'order', assetSymbol: 'BTC', fromAmountMinor: '1000000', approvals: 1 },
+      { action: 'policy', assetSymbol: null, fromAmountMinor: null, approvals: 1 },
+    ]);
+    // A change now waits for another member: the page says so, and the rules in force stay.
+    await pa.getByRole('button', { name: 'Change the rules' }).click();
+    assert.equal(await editor.getByRole('group', { name: 'Rule 1' }).getByLabel('From this amount').inputValue(), '0.01000000');
+    await editor.getByRole('button', { name: 'Remove rule 2' }).click();
+    await editor.getByRole('button', { name: 'Save rules' }).click();
+    await editor.getByRole('status').getByText('Your change waits for the approvals the current rules ask for').waitFor();
+    assert.equal(((await call(pa, 'GET', '/portal/v1/policy')).data.rules as unknown[]).length, 2, 'the rules in force are unchanged');
+    await editor.getByRole('button', { name: 'Cancel' }).click();
+    // Ben approves the change on his Approvals page: it applies, and one rule is left.
+    const pending = (await call(pb, 'GET', '/portal/v1/approvals?state=waiting')).data as unknown as Array<{ kind: string; id: string }>;
+    const change = pending.find((w) => w.kind === 'policy');
+    assert.ok(change, JSON.stringify(pending));
+    await go(pb, 'Approvals');
+    await pb.getByRole('button', { name: `Approve Change of the approval rules ${change.id}` }).click();
+    await pb.getByText('Your approval was recorded.').waitFor();
+    await pa.reload();
+    await pa.getByRole('heading', { level: 1, name: 'Approval rules' }).waitFor();
     await rule.first().waitFor();
-    assert.match(await rule.first().innerText(), /^An exchange of 0\.01\d* BTC or more needs 1 more person$/);
+    assert.deepEqual(await rule.allInnerTexts(), ['An exchange of 0.01000000 BTC or more needs 1 more person']);
     const first = await exchange(pa);
 
     await go(pb, 'Approvals');
     const row = pb.getByRole('row').filter({ hasText: 'Ana Asks' });
+    // Read again while the page is open: no reload.
     await row.waitFor();
     const text = (await row.innerText()).replace(/\s+/g, ' ');
     assert.match(text, /Exchange/);

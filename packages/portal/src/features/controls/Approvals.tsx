@@ -77,7 +77,8 @@ export function Approvals() {
   const { sdk, t } = usePortal();
   const qc = useQueryClient();
   const [done, setDone] = useState<MessageKey | null>(null);
-  const q = useQuery({ queryKey: ['approvals'], queryFn: () => sdk.approvals.list({ state: 'waiting' }) });
+  // What waits changes as colleagues ask and decide: read again every few seconds while the page is open.
+  const q = useQuery({ queryKey: ['approvals'], queryFn: () => sdk.approvals.list({ state: 'waiting' }), refetchInterval: 5_000 });
   const more = (n: number) => (n === 1 ? t('approvals.moreOne') : t('approvals.moreMany', { n }));
   return (
     <section aria-labelledby="approvals-title">

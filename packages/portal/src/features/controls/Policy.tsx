@@ -1,9 +1,11 @@
 import type { PortalPolicyRule } from '@cambio/sdk';
 import { ErrorBox, formatMoney, Loading } from '@cambio/web-kit';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { DateTime } from '../../components/ui.tsx';
 import type { MessageKey } from '../../lib/i18n.ts';
 import { usePortal } from '../../lib/portal-context.ts';
+import { PolicyEditor } from './PolicyEditor.tsx';
 
 const WHAT: Record<PortalPolicyRule['action'], { any: MessageKey; inAsset: MessageKey; from: MessageKey }> = {
   order: { any: 'policy.order.any', inAsset: 'policy.order.inAsset', from: 'policy.order.from' },
@@ -14,7 +16,8 @@ const WHAT: Record<PortalPolicyRule['action'], { any: MessageKey; inAsset: Messa
 
 /** The organization's rules in words, in order (docs/controls.md): the first that matches a request decides. */
 export function Policy() {
-  const { sdk, t, lang } = usePortal();
+  const { sdk, t, lang, can } = usePortal();
+  const [editing, setEditing] = useState(false);
   const policy = useQuery({ queryKey: ['policy'], queryFn: () => sdk.policy.get() });
   // The asset's decimals as the organization's balances report them: an amount is shown exactly from its digits.
   const balances = useQuery({ queryKey: ['balances'], queryFn: () => sdk.balances.list() });
@@ -58,6 +61,15 @@ export function Policy() {
           )}
         </>
       )}
+      {p &&
+        can('portal:policy') &&
+        (editing ? (
+          <PolicyEditor rules={p.rules} onDone={() => setEditing(false)} />
+        ) : (
+          <button type="button" onClick={() => setEditing(true)}>
+            {t('policy.edit.open')}
+          </button>
+        ))}
     </section>
   );
 }
