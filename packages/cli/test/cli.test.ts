@@ -518,8 +518,9 @@ describe('the cambio CLI, spawned against a real server', () => {
         ['orders', second, '2500000'],
       ],
     );
-    const [own, approved, rejected] = await Promise.all([
-      cambio(['approvals', 'approve', 'orders', first, '--json'], trader.env),
+    // The initiator's try first: once Carl's approval meets the rule the request no longer waits at all.
+    const own = await cambio(['approvals', 'approve', 'orders', first, '--json'], trader.env);
+    const [approved, rejected] = await Promise.all([
       cambio(['approvals', 'approve', 'orders', first], carl.env),
       cambio(['approvals', 'reject', 'orders', second, '--reason', 'too much at once'], bea.env),
     ]);

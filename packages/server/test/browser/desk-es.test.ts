@@ -106,7 +106,8 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
     await ir(page, 'Organizaciones');
     await page.getByRole('link', { name: 'Acme Tesorería' }).click();
     await page.getByRole('heading', { level: 1, name: 'Acme Tesorería' }).waitFor();
-    for (const name of ['Estado', 'Destinos', 'Ajustar un saldo']) await page.getByRole('heading', { level: 2, name }).waitFor();
+    for (const name of ['Estado', 'Destinos', 'Ajustar un saldo'])
+      await page.getByRole('heading', { level: 2, name, exact: true }).waitFor();
     await page.getByText('Puede operar.').waitFor();
     await page.getByRole('button', { name: 'Cambiar estado' }).waitFor();
     await page.getByRole('button', { name: 'Ajustar saldo' }).waitFor();
@@ -340,6 +341,7 @@ describe('desk in Spanish (Chromium)', { skip: skip ?? false }, () => {
     const invite = page.getByRole('region', { name: 'Invitar a una persona' });
     assert.deepEqual(await invite.getByLabel('Rol').locator('option').allInnerTexts(), [
       'Lector — lee todo, no decide nada',
+      'Auditor — lee todo, el registro de auditoría y las políticas; no cambia nada',
       'Aprobador — decide solicitudes, llegadas y conciliación',
       'Administrador — todo, incluidas organizaciones, mercado y personal',
     ]);
